@@ -1,0 +1,103 @@
+// The HTTP app. Every operation of the spec is served by the same pipeline, in this order:
+// route → deprecation headers → auth → validation from the spec → handler → store → response.
+import type { ServerResponse } from 'node:http'
+import polka, { type Request } from 'polka'
+import type { Logger } from 'pino'
+import { authenticate, type KeyRing } from './auth.js'
+import { ERRORS, HttpError, sendError } from './errors.js'
+import { handlers, type HandlerContext, type Reply } from './handlers.js'
+import type { ApiSpec, Operation } from './spec.js'
+import type { AnimalStore } from './store.js'
+import { validateRequest } from './validate.js'
+
+export interface AppOptions {
+  readonly spec: ApiSpec
+  readonly store: AnimalStore
+  readonly keys: KeyRing
+  readonly logger: Logger
+}
+
+export function createApp({ spec, store, keys, logger }: AppOptions) {
+  const context: HandlerContext = { store, basePath: spec.basePath }
+  const app = polka({
+    onError: (error, _req, res) => sendError(res, toHttpError(error, logger)),
+    onNoMatch: (req, res) => sendError(res, new HttpError(ERRORS.notFound, `No resource at ${req.method} ${req.path}`)),
+  })
+
+  app.use(logRequests(logger))
+
+  // For HEALTHCHECK and wait strategies: the server listens only once the store is loaded.
+  app.get('/healthz', (_req, res) => sendJson(res, { status: 200, body: { status: 'ok' } }))
+
+  for (const [path, byMethod] of groupByPath(spec.operations)) {
+    const allow = [...byMethod.keys()].join(', ')
+    app.all(spec.basePath + path.replace(/\{([^}]+)\}/g, ':$1'), async (req, res) => {
+      const op = byMethod.get(req.method)
+      if (!op) throw new HttpError(ERRORS.methodNotAllowed, `${req.method} is not allowed on ${req.path}; allowed: ${allow}`, { Allow: allow })
+      res.locals = { operationId: op.operationId }
+      setDeprecationHeaders(res, op, spec.basePath)
+      if (op.secured) authenticate(req, keys)
+      const input = await validateRequest(op, req, req.params, new URLSearchParams(req.search))
+      sendJson(res, await handlers[op.operationId as keyof typeof handlers](input, context))
+    })
+  }
+  return app
+}
+
+function groupByPath(operations: readonly Operation[]): Map<string, Map<string, Operation>> {
+  const paths = new Map<string, Map<string, Operation>>()
+  for (const op of operations) {
+    if (!(op.operationId in handlers)) throw new Error(`spec: operation ${op.operationId} has no handler`)
+    const byMethod = paths.get(op.path) ?? new Map<string, Operation>()
+    byMethod.set(op.method, op)
+    paths.set(op.path, byMethod)
+  }
+  return paths
+}
+
+/** RFC 9745 Deprecation, RFC 8594 Sunset, and a Link to the replacement, on every response. */
+function setDeprecationHeaders(res: ServerResponse, op: Operation, basePath: string): void {
+  if (!op.deprecated) return
+  if (op.deprecatedSince) res.setHeader('Deprecation', `@${Math.floor(op.deprecatedSince.getTime() / 1000)}`)
+  if (op.sunset) res.setHeader('Sunset', op.sunset.toUTCString())
+  if (op.replacement) res.setHeader('Link', `<${basePath}${op.replacement}>; rel="successor-version"`)
+}
+
+function sendJson(res: ServerResponse, reply: Reply): void {
+  const body = JSON.stringify(reply.body)
+  res.statusCode = reply.status
+  for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value)
+  res.setHeader('Content-Type', 'application/json; charset=utf-8')
+  res.setHeader('Content-Length', Buffer.byteLength(body))
+  res.end(body)
+}
+
+/** Known errors answer for themselves; anything else is logged and becomes a 500 that leaks nothing. */
+function toHttpError(error: unknown, logger: Logger): HttpError {
+  if (error instanceof HttpError) return error
+  if ((error as NodeJS.ErrnoException)?.code === 'ECONNRESET') {
+    logger.debug({ err: error }, 'client went away')
+    return new HttpError(ERRORS.badRequest, 'The client closed the connection')
+  }
+  logger.error({ err: error }, 'unexpected failure')
+  return new HttpError(ERRORS.internal)
+}
+
+declare module 'node:http' {
+  interface ServerResponse {
+    locals?: { operationId?: string }
+  }
+}
+
+function logRequests(logger: Logger) {
+  return (req: Request, res: ServerResponse, next: () => void): void => {
+    const started = performance.now()
+    res.once('finish', () => {
+      logger.info(
+        { method: req.method, path: req.path, status: res.statusCode, ms: Math.round((performance.now() - started) * 10) / 10, operationId: res.locals?.operationId },
+        'request',
+      )
+    })
+    next()
+  }
+}

@@ -1,0 +1,86 @@
+// Reads a JSON request body with a hard size cap, before any of it is parsed.
+import type { IncomingMessage } from 'node:http'
+import { ERRORS, HttpError } from './errors.js'
+
+export const MAX_BODY_BYTES = 1024 * 1024
+// After a 413 the rest of an oversized upload is discarded, up to this much, so the client can
+// read the answer; past it the connection is cut.
+const MAX_DISCARD_BYTES = 16 * MAX_BODY_BYTES
+
+const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json$/i
+
+export type ReadBody = { readonly present: false } | { readonly present: true; readonly value: unknown }
+
+export async function readJsonBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<ReadBody> {
+  const declared = req.headers['content-length']
+  if (declared !== undefined && Number(declared) > limit) {
+    discardRest(req)
+    throw tooLarge(limit)
+  }
+  const raw = await collect(req, limit)
+  if (raw.length === 0) return { present: false }
+
+  const [mediaType, ...params] = (req.headers['content-type'] ?? '').split(';').map((part) => part.trim())
+  if (!mediaType || !JSON_MEDIA_TYPE.test(mediaType)) {
+    throw new HttpError(ERRORS.unsupportedMediaType, `Content-Type must be application/json, got ${mediaType ? JSON.stringify(mediaType) : 'none'}`)
+  }
+  const charset = params.find((p) => /^charset=/i.test(p))?.slice('charset='.length).replace(/"/g, '')
+  if (charset !== undefined && !/^utf-?8$/i.test(charset)) {
+    throw new HttpError(ERRORS.unsupportedMediaType, `The only supported charset is utf-8, got ${JSON.stringify(charset)}`)
+  }
+  try {
+    return { present: true, value: JSON.parse(raw.toString('utf8')) }
+  } catch (error) {
+    throw new HttpError(ERRORS.malformedJson, `The request body is not valid JSON: ${(error as Error).message}`)
+  }
+}
+
+function collect(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length
+      if (size > limit) {
+        cleanup()
+        discardRest(req)
+        reject(tooLarge(limit))
+        return
+      }
+      chunks.push(chunk)
+    }
+    const onEnd = (): void => {
+      cleanup()
+      resolve(Buffer.concat(chunks, size))
+    }
+    const onError = (error: Error): void => {
+      cleanup()
+      reject(error)
+    }
+    // A client that goes away mid-body must not leave this promise waiting forever.
+    const onClose = (): void => onError(Object.assign(new Error('the client closed the connection before the body ended'), { code: 'ECONNRESET' }))
+    const cleanup = (): void => {
+      req.off('data', onData)
+      req.off('end', onEnd)
+      req.off('error', onError)
+      req.off('close', onClose)
+    }
+    req.on('data', onData)
+    req.on('end', onEnd)
+    req.on('error', onError)
+    req.on('close', onClose)
+  })
+}
+
+function tooLarge(limit: number): HttpError {
+  return new HttpError(ERRORS.payloadTooLarge, `The request body is larger than ${limit} bytes`, { Connection: 'close' })
+}
+
+function discardRest(req: IncomingMessage): void {
+  let discarded = 0
+  req.on('data', (chunk: Buffer) => {
+    discarded += chunk.length
+    if (discarded > MAX_DISCARD_BYTES) req.socket.destroy()
+  })
+  req.resume()
+}

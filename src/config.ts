@@ -1,0 +1,144 @@
+// Settings: command-line flags win over environment variables, which win over the defaults.
+// The same names serve the CLI, the environment and the container.
+import { resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { DEFAULT_COUNT, DEFAULT_SEED } from './seed.js'
+
+export const DEFAULT_API_KEY = 'sandbox-api-key'
+export const DEFAULT_PORT = 4010
+export const DEFAULT_HOST = '127.0.0.1'
+export const DEFAULT_DATA_FILE = 'data/db.json'
+export const IN_MEMORY = ':memory:'
+export const MAX_SEED_COUNT = 1_000_000
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
+const TOKEN68 = /^[A-Za-z0-9\-._~+/]+=*$/
+
+export type LogLevel = (typeof LOG_LEVELS)[number]
+
+/** Where the initial data comes from when the store has none of its own. */
+export type DataSource = { readonly kind: 'fixtures'; readonly file: string | undefined } | { readonly kind: 'seed'; readonly seed: number; readonly count: number }
+
+export interface Config {
+  readonly port: number
+  readonly host: string
+  readonly apiKeys: readonly string[]
+  /** True when no key was configured and the documented default key is in force. */
+  readonly defaultApiKey: boolean
+  /** The data file, or undefined for a store in memory only. */
+  readonly dataFile: string | undefined
+  readonly source: DataSource
+  readonly logLevel: LogLevel
+}
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'ConfigError'
+  }
+}
+
+export const HELP = `animal-store-sandbox: the Animal Store API as a stateful, seeded sandbox for tests
+
+Usage: animal-store-sandbox [options]
+
+Options (each has an environment variable; a flag wins over the variable):
+  --port <n>          PORT        port to listen on, 0 for any free one   (default ${DEFAULT_PORT})
+  --host <addr>       HOST        address to listen on                     (default ${DEFAULT_HOST})
+  --api-key <key>     API_KEYS    accepted API key; repeat the flag, or comma-separate the
+                                  variable                                 (default key: ${DEFAULT_API_KEY})
+  --data-file <path>  DATA_FILE   JSON file the store persists to; ${IN_MEMORY} keeps it in
+                                  memory only                              (default ${DEFAULT_DATA_FILE})
+  --in-memory                     same as DATA_FILE=${IN_MEMORY}
+  --seed <n>          SEED        generate the initial pets from this seed (default data: fixtures/pets.json)
+  --seed-count <n>    SEED_COUNT  how many pets to generate                (default ${DEFAULT_COUNT})
+  --fixtures <file>   FIXTURES    load the initial pets from this JSON array of pets
+  --log-level <lvl>   LOG_LEVEL   ${LOG_LEVELS.join(', ')}   (default info)
+  -h, --help                      print this help
+`
+
+type Env = Record<string, string | undefined>
+
+/** Reads the settings; returns 'help' when --help was asked for. Throws ConfigError naming a bad setting. */
+export function loadConfig(argv: readonly string[], env: Env): Config | 'help' {
+  let flags
+  try {
+    flags = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        'api-key': { type: 'string', multiple: true },
+        'data-file': { type: 'string' },
+        'in-memory': { type: 'boolean' },
+        seed: { type: 'string' },
+        'seed-count': { type: 'string' },
+        fixtures: { type: 'string' },
+        'log-level': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }).values
+  } catch (error) {
+    throw new ConfigError(`${(error as Error).message}. Run with --help to see the options.`)
+  }
+  if (flags.help) return 'help'
+
+  const setting = (flag: keyof typeof flags, variable: string): { name: string; value: string } | undefined => {
+    const fromFlag = flags[flag]
+    if (typeof fromFlag === 'string') return { name: `--${flag}`, value: fromFlag }
+    const fromEnv = env[variable]
+    return fromEnv === undefined || fromEnv === '' ? undefined : { name: variable, value: fromEnv }
+  }
+
+  const port = integerSetting(setting('port', 'PORT'), 0, 65535) ?? DEFAULT_PORT
+  const host = setting('host', 'HOST')?.value ?? DEFAULT_HOST
+
+  const apiKeys = readApiKeys(flags['api-key'], env['API_KEYS'])
+
+  const dataFileSetting = setting('data-file', 'DATA_FILE')
+  const inMemory = flags['in-memory'] === true || dataFileSetting?.value === IN_MEMORY
+  const dataFile = inMemory ? undefined : resolve(dataFileSetting?.value ?? DEFAULT_DATA_FILE)
+
+  const seedSetting = setting('seed', 'SEED')
+  const countSetting = setting('seed-count', 'SEED_COUNT')
+  const fixturesSetting = setting('fixtures', 'FIXTURES')
+  const seed = integerSetting(seedSetting, 0, 2 ** 32 - 1)
+  const count = integerSetting(countSetting, 0, MAX_SEED_COUNT)
+  if (fixturesSetting && (seedSetting || countSetting)) {
+    throw new ConfigError(`${fixturesSetting.name} and ${(seedSetting ?? countSetting)?.name} both choose the initial data: set one of them`)
+  }
+  const source: DataSource =
+    seed !== undefined || count !== undefined
+      ? { kind: 'seed', seed: seed ?? DEFAULT_SEED, count: count ?? DEFAULT_COUNT }
+      : { kind: 'fixtures', file: fixturesSetting ? resolve(fixturesSetting.value) : undefined }
+
+  const logLevelSetting = setting('log-level', 'LOG_LEVEL')
+  const logLevel = (logLevelSetting?.value ?? 'info') as LogLevel
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError(`${logLevelSetting?.name} must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(logLevelSetting?.value)}`)
+  }
+
+  return { port, host, apiKeys: apiKeys ?? [DEFAULT_API_KEY], defaultApiKey: apiKeys === undefined, dataFile, source, logLevel }
+}
+
+function integerSetting(setting: { name: string; value: string } | undefined, min: number, max: number): number | undefined {
+  if (setting === undefined) return undefined
+  const value = Number(setting.value)
+  if (!/^\d+$/.test(setting.value.trim()) || value < min || value > max) {
+    throw new ConfigError(`${setting.name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(setting.value)}`)
+  }
+  return value
+}
+
+/** Keys are secrets: a message may say which one is wrong, never what it holds. */
+function readApiKeys(fromFlags: string[] | undefined, fromEnv: string | undefined): string[] | undefined {
+  const [name, raw] = fromFlags?.length ? ['--api-key', fromFlags] : fromEnv !== undefined && fromEnv !== '' ? ['API_KEYS', fromEnv.split(',')] : [undefined, []]
+  if (name === undefined) return undefined
+  const keys = raw.map((key) => key.trim()).filter((key) => key !== '')
+  if (keys.length === 0) throw new ConfigError(`${name} is set but holds no key`)
+  keys.forEach((key, index) => {
+    if (!TOKEN68.test(key)) throw new ConfigError(`${name}: key number ${index + 1} has characters a bearer token cannot carry (allowed: letters, digits and -._~+/, then =)`)
+  })
+  return keys
+}

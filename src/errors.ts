@@ -1,0 +1,66 @@
+// Every error the sandbox answers is one of these templates, rendered by sendError() alone,
+// so each response carries the contract's Error body: { code, message, status }.
+import type { ServerResponse } from 'node:http'
+import type { components } from './api-types.js'
+
+export type ErrorBody = components['schemas']['Error']
+
+export interface ErrorTemplate {
+  readonly status: number
+  readonly code: string
+  readonly message: string
+}
+
+/** The stable values of Error.code, with the status each one carries. */
+export const ERRORS = {
+  invalidParameter: { status: 400, code: 'invalid_parameter', message: 'A path or query parameter is invalid' },
+  invalidBody: { status: 400, code: 'invalid_body', message: 'The request body is missing required fields or has invalid values' },
+  malformedJson: { status: 400, code: 'malformed_json', message: 'The request body is not valid JSON' },
+  badRequest: { status: 400, code: 'bad_request', message: 'The request is malformed' },
+  unauthorized: { status: 401, code: 'unauthorized', message: 'Missing or invalid API key' },
+  notFound: { status: 404, code: 'not_found', message: 'The requested resource could not be found' },
+  methodNotAllowed: { status: 405, code: 'method_not_allowed', message: 'The method is not allowed on this resource' },
+  payloadTooLarge: { status: 413, code: 'payload_too_large', message: 'The request body is too large' },
+  unsupportedMediaType: { status: 415, code: 'unsupported_media_type', message: 'The request body must be application/json' },
+  headersTooLarge: { status: 431, code: 'headers_too_large', message: 'The request headers are too large' },
+  internal: { status: 500, code: 'internal_error', message: 'The sandbox failed unexpectedly; the cause is in its log' },
+  notImplemented: { status: 501, code: 'not_implemented', message: 'This operation exists in the interface but is not specified' },
+  storageUnavailable: { status: 503, code: 'storage_unavailable', message: 'The data file could not be written; nothing was stored' },
+} as const satisfies Record<string, ErrorTemplate>
+
+export class HttpError extends Error {
+  readonly status: number
+  readonly code: string
+  readonly headers: Readonly<Record<string, string>>
+
+  constructor(template: ErrorTemplate, message: string = template.message, headers: Record<string, string> = {}) {
+    super(message)
+    this.name = 'HttpError'
+    this.status = template.status
+    this.code = template.code
+    this.headers = headers
+  }
+
+  toBody(): ErrorBody {
+    return { code: this.code, message: this.message, status: this.status }
+  }
+}
+
+export function errorJson(error: HttpError): string {
+  return JSON.stringify(error.toBody())
+}
+
+/** The only writer of Error bodies. */
+export function sendError(res: ServerResponse, error: HttpError): void {
+  if (res.headersSent) {
+    // Too late for a clean answer: end the exchange so the client sees a failure, not a hang.
+    res.destroy()
+    return
+  }
+  const body = errorJson(error)
+  res.statusCode = error.status
+  for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value)
+  res.setHeader('Content-Type', 'application/json; charset=utf-8')
+  res.setHeader('Content-Length', Buffer.byteLength(body))
+  res.end(body)
+}

@@ -1,0 +1,50 @@
+// One function per operationId of the spec. A handler gets input that validation has already
+// checked against the spec, calls the store, and returns what to send; it never touches `res`.
+import type { operations } from './api-types.js'
+import { ERRORS, HttpError } from './errors.js'
+import type { ValidInput } from './validate.js'
+import { StorageError, type AnimalStore, type NewPet, type PetStatus } from './store.js'
+
+export interface HandlerContext {
+  readonly store: AnimalStore
+  /** The base path the API is served under, e.g. /v1. */
+  readonly basePath: string
+}
+
+export interface Reply {
+  readonly status: number
+  readonly body: unknown
+  readonly headers?: Readonly<Record<string, string>>
+}
+
+export type Handler = (input: ValidInput, context: HandlerContext) => Reply | Promise<Reply>
+
+export const handlers = {
+  listPets({ query }, { store }) {
+    // limit defaults to 20 through the spec's `default`, applied by validation.
+    return { status: 200, body: store.list({ status: query['status'] as PetStatus | undefined, limit: query['limit'] as number }) }
+  },
+
+  async createPet({ body }, { store, basePath }) {
+    // Unknown properties and a client-sent id are ignored: the store picks the NewPet fields.
+    let pet
+    try {
+      pet = await store.add(body as NewPet)
+    } catch (error) {
+      if (error instanceof StorageError) throw new HttpError(ERRORS.storageUnavailable, `Nothing was stored: ${error.message}`)
+      throw error
+    }
+    return { status: 201, body: pet, headers: { Location: `${basePath}/pets/${pet.id}` } }
+  },
+
+  getPet({ path }, { store }) {
+    const id = path['petId'] as number
+    const pet = store.get(id)
+    if (!pet) throw new HttpError(ERRORS.notFound, `No pet with id ${id}`)
+    return { status: 200, body: pet }
+  },
+
+  listOrders() {
+    throw new HttpError(ERRORS.notImplemented, 'GET /store/orders is part of the wider interface, which does not specify it')
+  },
+} satisfies Record<keyof operations, Handler>

@@ -1,0 +1,71 @@
+// The data a fresh store starts from: the committed fixtures, a user's fixtures file, or pets
+// generated from a seed.
+import { createHash } from 'node:crypto'
+import { readFile } from 'node:fs/promises'
+import { fileURLToPath } from 'node:url'
+import type { DataSource } from './config.js'
+import { describeErrors, type ApiSpec } from './spec.js'
+import { generateAnimals } from './seed.js'
+import type { Pet } from './store.js'
+
+export const DEFAULT_FIXTURES = fileURLToPath(new URL('../fixtures/pets.json', import.meta.url))
+
+export class FixturesError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'FixturesError'
+  }
+}
+
+export interface InitialData {
+  /** Recorded in the data file, so a restart with other data settings rebuilds it. */
+  readonly origin: string
+  /** For the start banner. */
+  readonly description: string
+  readonly pets: () => Promise<Pet[]>
+}
+
+export async function initialData(source: DataSource, spec: ApiSpec): Promise<InitialData> {
+  if (source.kind === 'seed') {
+    return {
+      origin: `seed:${source.seed}:${source.count}`,
+      description: `${source.count} pets generated from seed ${source.seed}`,
+      pets: () => generateAnimals(spec.schemas['Pet'] ?? {}, source.seed, source.count),
+    }
+  }
+  const file = source.file ?? DEFAULT_FIXTURES
+  const pets = await readFixtures(file, spec)
+  const text = JSON.stringify(pets)
+  return {
+    origin: `fixtures:sha256:${createHash('sha256').update(text).digest('hex').slice(0, 16)}`,
+    description: `${pets.length} pets from ${source.file ?? 'the built-in fixtures'}`,
+    pets: async () => structuredClone(pets),
+  }
+}
+
+/** Reads a fixtures file: a JSON array of pets that must each match the spec's Pet schema. */
+export async function readFixtures(file: string, spec: ApiSpec): Promise<Pet[]> {
+  let value: unknown
+  try {
+    value = JSON.parse(await readFile(file, 'utf8'))
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : `cannot be read as JSON: ${(error as Error).message}`
+    throw new FixturesError(`Fixtures file ${file} ${reason}`)
+  }
+  const bad = findBadPet(value, spec)
+  if (bad) throw new FixturesError(`Fixtures file ${file} is refused: ${bad.index < 0 ? '' : `record ${bad.index} `}${bad.problem}`)
+  return value as Pet[]
+}
+
+/** The first record that is not a Pet, or a duplicate id; undefined when all are good. */
+export function findBadPet(value: unknown, spec: ApiSpec): { index: number; problem: string } | undefined {
+  if (!Array.isArray(value)) return { index: -1, problem: 'the file must hold a JSON array of pets' }
+  const ids = new Set<number>()
+  for (const [index, record] of value.entries()) {
+    if (!spec.validatePet(record)) return { index, problem: describeErrors(spec.validatePet.errors, 'pet') }
+    const id = (record as Pet).id
+    if (ids.has(id)) return { index, problem: `id ${id} is used twice` }
+    ids.add(id)
+  }
+  return undefined
+}

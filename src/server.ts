@@ -1,0 +1,95 @@
+// Starts a sandbox: spec → initial data → store → app → HTTP server, and stops it cleanly.
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo, Socket } from 'node:net'
+import type { Logger } from 'pino'
+import { createApp } from './app.js'
+import { KeyRing } from './auth.js'
+import type { Config } from './config.js'
+import { ERRORS, HttpError, errorJson } from './errors.js'
+import { findBadPet, initialData } from './initial-data.js'
+import { createLogger } from './logger.js'
+import { loadSpec } from './spec.js'
+import { openStore, type AnimalStore } from './store.js'
+
+/** How long a stop waits for requests in flight before it cuts their connections. */
+const STOP_GRACE_MS = 1500
+
+export interface Sandbox {
+  readonly server: Server
+  readonly store: AnimalStore
+  /** e.g. http://127.0.0.1:4010 */
+  readonly origin: string
+  /** The API's base URL, e.g. http://127.0.0.1:4010/v1 */
+  readonly baseUrl: string
+  /** What the data came from, for the banner. */
+  readonly dataDescription: string
+  /** Stops accepting, finishes requests in flight, flushes the store. */
+  close(): Promise<void>
+}
+
+export async function startSandbox(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<Sandbox> {
+  const spec = await loadSpec()
+  const initial = await initialData(config.source, spec)
+  const opened = await openStore({
+    dataFile: config.dataFile,
+    origin: initial.origin,
+    initialPets: initial.pets,
+    checkPets: (pets) => findBadPet(pets, spec),
+  })
+  if (opened.replacedOrigin) logger.warn({ file: config.dataFile, was: opened.replacedOrigin, now: initial.origin }, 'data file was made from other data: rebuilt')
+  const { store } = opened
+
+  const app = createApp({ spec, store, keys: new KeyRing(config.apiKeys), logger })
+  const server = createServer(app.handler as Parameters<typeof createServer>[1])
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => answerClientError(error, socket))
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(config.port, config.host, () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+
+  const { port } = server.address() as AddressInfo
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host
+  const origin = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${port}`
+  let closing: Promise<void> | undefined
+  return {
+    server,
+    store,
+    origin,
+    baseUrl: origin + spec.basePath,
+    dataDescription: opened.source === 'data file' ? `${store.size} pets from ${config.dataFile}` : initial.description,
+    close: () => (closing ??= stop(server, store)),
+  }
+}
+
+async function stop(server: Server, store: AnimalStore): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+  // Idle keep-alive connections would hold close() open: end them now, and again as requests
+  // in flight finish; after the grace period, cut whatever is left.
+  server.closeIdleConnections()
+  const sweep = setInterval(() => server.closeIdleConnections(), 50)
+  const cut = setTimeout(() => server.closeAllConnections(), STOP_GRACE_MS)
+  await closed
+  clearInterval(sweep)
+  clearTimeout(cut)
+  await store.flush()
+}
+
+/** Malformed HTTP never reaches the app: answer it with the Error contract too. */
+function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy()
+    return
+  }
+  const problem =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? new HttpError(ERRORS.headersTooLarge)
+      : new HttpError(ERRORS.badRequest, `The request is not valid HTTP (${error.code ?? 'parse error'})`)
+  const body = errorJson(problem)
+  socket.end(
+    `HTTP/1.1 ${problem.status} ${problem.status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+      `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  )
+}

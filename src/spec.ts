@@ -1,0 +1,156 @@
+// spec/openapi.yaml is the single source of truth: routes, security, parameter and body
+// validators and the Pet schema are all read from it here, once, at start.
+import { readFileSync } from 'node:fs'
+import { dereference } from '@apidevtools/json-schema-ref-parser'
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js'
+import { parse as parseYaml } from 'yaml'
+
+export const SPEC_FILE = new URL('../spec/openapi.yaml', import.meta.url)
+
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const
+
+type JsonSchema = Record<string, unknown>
+
+export interface ParameterSpec {
+  readonly name: string
+  readonly in: 'query' | 'path' | 'header' | 'cookie'
+  readonly required: boolean
+  readonly schema: JsonSchema
+}
+
+export interface Operation {
+  readonly operationId: string
+  readonly method: string
+  /** The path as the spec writes it, e.g. /pets/{petId}. */
+  readonly path: string
+  readonly secured: boolean
+  readonly deprecated: boolean
+  /** When a deprecated operation was deprecated (x-deprecated-since). */
+  readonly deprecatedSince: Date | undefined
+  /** The removal date of a deprecated operation (x-sunset). */
+  readonly sunset: Date | undefined
+  /** Where clients should go instead (x-replacement), relative to the base path. */
+  readonly replacement: string | undefined
+  readonly parameters: readonly ParameterSpec[]
+  readonly validateQuery: ValidateFunction | undefined
+  readonly validatePath: ValidateFunction | undefined
+  readonly requestBody: { readonly required: boolean; readonly validate: ValidateFunction } | undefined
+  readonly responses: readonly string[]
+}
+
+export interface ApiSpec {
+  readonly document: Record<string, unknown>
+  /** The path segment every server URL ends with, e.g. /v1. */
+  readonly basePath: string
+  readonly operations: readonly Operation[]
+  readonly schemas: Readonly<Record<string, JsonSchema>>
+  readonly validatePet: ValidateFunction
+  readonly validatePets: ValidateFunction
+}
+
+export function createAjv(): Ajv2020 {
+  const ajv = new Ajv2020({ allErrors: true, useDefaults: true, strict: true })
+  // OpenAPI annotations that are not JSON Schema keywords.
+  ajv.addVocabulary(['example', 'discriminator', 'xml', 'externalDocs', 'faker'])
+  // JSON numbers lose precision beyond 2^53-1, so the sandbox refuses such integers rather than
+  // round them silently: int64 here means a safe integer.
+  ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isSafeInteger(n) })
+  ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 })
+  return ajv
+}
+
+export function readSpecDocument(file: URL | string = SPEC_FILE): Record<string, unknown> {
+  return parseYaml(readFileSync(file, 'utf8')) as Record<string, unknown>
+}
+
+export async function loadSpec(file: URL | string = SPEC_FILE): Promise<ApiSpec> {
+  const document = readSpecDocument(file)
+  const resolved = (await dereference(structuredClone(document), { resolve: { external: false } })) as Record<string, any>
+  const ajv = createAjv()
+  const security = resolved['security'] as unknown[] | undefined
+
+  const operations: Operation[] = []
+  for (const [path, pathItem] of Object.entries<Record<string, any>>(resolved['paths'] ?? {})) {
+    for (const method of HTTP_METHODS) {
+      const op = pathItem[method]
+      if (!op) continue
+      const parameters: ParameterSpec[] = [...(pathItem['parameters'] ?? []), ...(op.parameters ?? [])].map((p: any) => ({
+        name: p.name,
+        in: p.in,
+        required: p.in === 'path' || p.required === true,
+        schema: p.schema ?? {},
+      }))
+      const body = op.requestBody?.content?.['application/json']
+      operations.push({
+        operationId: op.operationId,
+        method: method.toUpperCase(),
+        path,
+        // Operation-level security overrides the document's; an empty list means "no auth".
+        secured: ((op.security ?? security ?? []) as unknown[]).length > 0,
+        deprecated: op.deprecated === true,
+        deprecatedSince: op['x-deprecated-since'] ? new Date(op['x-deprecated-since']) : undefined,
+        sunset: op['x-sunset'] ? new Date(op['x-sunset']) : undefined,
+        replacement: op['x-replacement'],
+        parameters,
+        validateQuery: compileParameters(ajv, parameters, 'query'),
+        validatePath: compileParameters(ajv, parameters, 'path'),
+        requestBody: body ? { required: op.requestBody.required === true, validate: ajv.compile(body.schema) } : undefined,
+        responses: Object.keys(op.responses ?? {}),
+      })
+    }
+  }
+
+  const schemas = resolved['components']?.schemas ?? {}
+  return {
+    document,
+    basePath: basePathOf(resolved['servers']),
+    operations,
+    schemas,
+    validatePet: ajv.compile(schemas.Pet),
+    validatePets: ajv.compile(schemas.Pets),
+  }
+}
+
+/** One object schema per parameter location, so defaults (limit = 20) come from the spec. */
+function compileParameters(ajv: Ajv2020, parameters: ParameterSpec[], location: 'query' | 'path'): ValidateFunction | undefined {
+  const inLocation = parameters.filter((p) => p.in === location)
+  if (inLocation.length === 0) return undefined
+  return ajv.compile({
+    type: 'object',
+    properties: Object.fromEntries(inLocation.map((p) => [p.name, p.schema])),
+    required: inLocation.filter((p) => p.required).map((p) => p.name),
+  })
+}
+
+function basePathOf(servers: Array<{ url: string }> | undefined): string {
+  const paths = new Set((servers ?? []).map((s) => new URL(s.url.replace(/^\{[^}]+\}/, 'http://server').replace(/\{[^}]+\}/g, 'x')).pathname.replace(/\/$/, '')))
+  if (paths.size !== 1) throw new Error(`spec: every server URL must end with the same base path, got ${[...paths].join(', ')}`)
+  return [...paths][0] ?? ''
+}
+
+/** Turns ajv's errors into one sentence that names each offending field. */
+export function describeErrors(errors: ErrorObject[] | null | undefined, root: string): string {
+  const sentences = (errors ?? []).slice(0, 5).map((e) => {
+    const at = root + e.instancePath.replace(/\//g, '.')
+    switch (e.keyword) {
+      case 'required':
+        return `${at}.${(e.params as { missingProperty: string }).missingProperty} is required`
+      case 'type':
+        return `${at} must be ${article((e.params as { type: string }).type)}`
+      case 'enum':
+        return `${at} must be one of: ${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`
+      case 'format':
+        return (e.params as { format: string }).format === 'int64'
+          ? `${at} must be an integer from ${-Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER} (larger numbers lose precision in JSON)`
+          : `${at} must match format ${(e.params as { format: string }).format}`
+      default:
+        return `${at} ${e.message ?? 'is invalid'}`
+    }
+  })
+  return [...new Set(sentences)].join('; ')
+}
+
+function article(type: string): string {
+  const named: Record<string, string> = { object: 'a JSON object', array: 'an array', integer: 'an integer', string: 'a string', number: 'a number', boolean: 'a boolean' }
+  return named[type] ?? type
+}

@@ -1,0 +1,149 @@
+// The animal store: pets in memory, ordered by id, persisted through lowdb.
+import { Low, Memory, type Adapter } from 'lowdb'
+import type { components } from './api-types.js'
+import { DataFileError, DurableJsonFile } from './durable-file.js'
+
+export type Pet = components['schemas']['Pet']
+export type NewPet = components['schemas']['NewPet']
+export type PetStatus = components['schemas']['PetStatus']
+
+/** What the data file holds. `origin` names the data it was first made from. */
+export interface StoreData {
+  origin?: string
+  pets: Pet[]
+}
+
+/** The status a pet gets when it is added without one: the interface leaves it open. */
+export const DEFAULT_STATUS: PetStatus = 'available'
+
+export class StorageError extends Error {
+  override readonly cause: unknown
+  constructor(cause: unknown) {
+    super(`the data file could not be written: ${(cause as Error)?.message ?? String(cause)}`)
+    this.name = 'StorageError'
+    this.cause = cause
+  }
+}
+
+export class AnimalStore {
+  readonly #db: Low<StoreData>
+  readonly #byId = new Map<number, Pet>()
+  #nextId = 1
+
+  constructor(db: Low<StoreData>) {
+    this.#db = db
+    this.#index()
+  }
+
+  get size(): number {
+    return this.#db.data.pets.length
+  }
+
+  get origin(): string | undefined {
+    return this.#db.data.origin
+  }
+
+  /** Pets in ascending id order, optionally only those with `status`, at most `limit`. */
+  list({ status, limit }: { status?: PetStatus | undefined; limit: number }): Pet[] {
+    const page: Pet[] = []
+    for (const pet of this.#db.data.pets) {
+      if (page.length >= limit) break
+      if (status === undefined || pet.status === status) page.push(pet)
+    }
+    return page
+  }
+
+  get(id: number): Pet | undefined {
+    return this.#byId.get(id)
+  }
+
+  all(): readonly Pet[] {
+    return this.#db.data.pets
+  }
+
+  /** Adds a pet and resolves once it is on disk; if the write fails, the pet is taken back out. */
+  async add(newPet: NewPet): Promise<Pet> {
+    const pet: Pet = { id: this.#nextId++, name: newPet.name, categoryId: newPet.categoryId, status: newPet.status ?? DEFAULT_STATUS }
+    this.#db.data.pets.push(pet)
+    this.#byId.set(pet.id, pet)
+    try {
+      await this.#db.write()
+    } catch (error) {
+      const pets = this.#db.data.pets
+      pets.splice(pets.lastIndexOf(pet), 1)
+      this.#byId.delete(pet.id)
+      throw new StorageError(error)
+    }
+    return pet
+  }
+
+  /** Replaces every pet (and the origin) and resolves once that is on disk. */
+  async replace(data: StoreData): Promise<void> {
+    this.#db.data = { ...(data.origin === undefined ? {} : { origin: data.origin }), pets: [...data.pets].sort((a, b) => a.id - b.id) }
+    this.#index()
+    await this.#db.write()
+  }
+
+  /** Waits for every write asked for so far. */
+  async flush(): Promise<void> {
+    await this.#db.write()
+  }
+
+  #index(): void {
+    this.#byId.clear()
+    for (const pet of this.#db.data.pets) this.#byId.set(pet.id, pet)
+    let maxId = 0
+    for (const id of this.#byId.keys()) if (id > maxId) maxId = id
+    this.#nextId = maxId + 1
+  }
+}
+
+export interface OpenStoreOptions {
+  /** A file path, or undefined for a store that lives in memory only. */
+  readonly dataFile: string | undefined
+  /** What the store is made from when the data file is missing or was made from other data. */
+  readonly origin: string
+  readonly initialPets: () => Promise<Pet[]>
+  /** Checks records read from a data file; returns the index of the first bad one and why. */
+  readonly checkPets: (pets: unknown) => { index: number; problem: string } | undefined
+}
+
+export interface OpenedStore {
+  readonly store: AnimalStore
+  /** How the data was obtained, for the start banner. */
+  readonly source: 'data file' | 'initial data'
+  /** Set when an existing data file was rebuilt because it was made from other data. */
+  readonly replacedOrigin: string | undefined
+}
+
+export async function openStore(options: OpenStoreOptions): Promise<OpenedStore> {
+  const adapter: Adapter<StoreData> = options.dataFile === undefined ? new Memory<StoreData>() : new DurableJsonFile<StoreData>(options.dataFile)
+  const db = new Low<StoreData>(adapter, { pets: [] })
+  const existing = await adapter.read()
+  if (existing !== null && options.dataFile !== undefined) {
+    const data = checkData(existing, options.dataFile, options.checkPets)
+    // A file made from other data (another seed, count or fixtures) is rebuilt from the data
+    // asked for now; a file with no recorded origin is the user's own and is always kept.
+    if (data.origin === undefined || data.origin === options.origin) {
+      db.data = data
+      return { store: new AnimalStore(db), source: 'data file', replacedOrigin: undefined }
+    }
+    const store = new AnimalStore(db)
+    await store.replace({ origin: options.origin, pets: await options.initialPets() })
+    return { store, source: 'initial data', replacedOrigin: data.origin }
+  }
+  const store = new AnimalStore(db)
+  await store.replace({ origin: options.origin, pets: await options.initialPets() })
+  return { store, source: 'initial data', replacedOrigin: undefined }
+}
+
+function checkData(value: unknown, file: string, checkPets: OpenStoreOptions['checkPets']): StoreData {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || !Array.isArray((value as StoreData).pets)) {
+    throw new DataFileError(file, 'must hold a JSON object with a "pets" array; it was left untouched')
+  }
+  const { origin, pets } = value as StoreData
+  if (origin !== undefined && typeof origin !== 'string') throw new DataFileError(file, 'has an "origin" that is not a string; it was left untouched')
+  const bad = checkPets(pets)
+  if (bad) throw new DataFileError(file, `has an invalid pet at index ${bad.index}: ${bad.problem}; it was left untouched`)
+  return origin === undefined ? { pets } : { origin, pets }
+}

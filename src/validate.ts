@@ -1,0 +1,69 @@
+// Request validation, driven by the operation's parameters and body schema from the spec.
+// Query and path values are text: they are converted by the type their schema declares, strictly
+// ("1.5" is not an integer, "" is not a number), then checked by the compiled ajv validator.
+import type { IncomingMessage } from 'node:http'
+import { readJsonBody } from './body.js'
+import { ERRORS, HttpError } from './errors.js'
+import { describeErrors, type Operation, type ParameterSpec } from './spec.js'
+
+export interface ValidInput {
+  readonly path: Record<string, unknown>
+  readonly query: Record<string, unknown>
+  readonly body: unknown
+}
+
+export async function validateRequest(op: Operation, req: IncomingMessage, pathParams: Record<string, string>, search: URLSearchParams): Promise<ValidInput> {
+  const path = convertParameters(op.parameters, 'path', (name) => {
+    const value = pathParams[name]
+    return value === undefined ? [] : [value]
+  })
+  const query = convertParameters(op.parameters, 'query', (name) => search.getAll(name))
+  check(op.validatePath, path, 'path')
+  check(op.validateQuery, query, 'query')
+
+  let body: unknown
+  if (op.requestBody) {
+    const read = await readJsonBody(req)
+    if (!read.present) {
+      if (op.requestBody.required) throw new HttpError(ERRORS.invalidBody, 'The request body is required: send a JSON object')
+    } else if (!op.requestBody.validate(read.value)) {
+      throw new HttpError(ERRORS.invalidBody, `Invalid request body: ${describeErrors(op.requestBody.validate.errors, 'body')}`)
+    } else {
+      body = read.value
+    }
+  }
+  return { path, query, body }
+}
+
+function check(validate: Operation['validateQuery'], values: Record<string, unknown>, location: string): void {
+  if (validate && !validate(values)) {
+    throw new HttpError(ERRORS.invalidParameter, `Invalid ${location} parameter: ${describeErrors(validate.errors, location)}`)
+  }
+}
+
+function convertParameters(parameters: readonly ParameterSpec[], location: 'path' | 'query', valuesOf: (name: string) => string[]): Record<string, unknown> {
+  // A null prototype: parameter names come from the spec, but nothing here should reach Object.prototype.
+  const values: Record<string, unknown> = Object.create(null)
+  for (const parameter of parameters) {
+    if (parameter.in !== location) continue
+    const given = valuesOf(parameter.name)
+    if (given.length === 0) continue
+    if (given.length > 1) throw new HttpError(ERRORS.invalidParameter, `Invalid ${location} parameter: ${parameter.name} is given more than once`)
+    values[parameter.name] = convertText(given[0] as string, parameter.schema['type'])
+  }
+  return values
+}
+
+/** Converts by the declared type; text that does not convert exactly stays text, so ajv names the type it wanted. */
+function convertText(text: string, type: unknown): unknown {
+  switch (type) {
+    case 'integer':
+      return /^-?\d{1,20}$/.test(text) ? Number(text) : text
+    case 'number':
+      return /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(text) ? Number(text) : text
+    case 'boolean':
+      return text === 'true' ? true : text === 'false' ? false : text
+    default:
+      return text
+  }
+}
