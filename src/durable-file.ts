@@ -12,7 +12,7 @@ import { mkdir, open, readFile, rename } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import type { Adapter } from 'lowdb'
 
-interface Batch {
+export interface Batch {
   readonly promise: Promise<void>
   resolve(): void
   reject(error: unknown): void
@@ -67,34 +67,43 @@ export class DurableJsonFile<T> implements Adapter<T> {
     this.#waiting = undefined
     this.#writing = true
     const text = JSON.stringify(this.#data)
-    this.#replace(text).then(current.resolve, current.reject).finally(() => {
+    replaceFileDurably(this.file, this.#tempFile, text).then(current.resolve, current.reject).finally(() => {
       this.#writing = false
       // Let the callers of a failed write react (undo their changes) before the next write
       // serialises the data.
       setImmediate(() => this.#flush())
     })
   }
+}
 
-  async #replace(text: string): Promise<void> {
-    await mkdir(dirname(this.file), { recursive: true })
-    const temp = await open(this.#tempFile, 'w')
-    try {
-      await temp.writeFile(text, 'utf8')
-      await temp.sync()
-    } finally {
-      await temp.close()
-    }
-    await rename(this.#tempFile, this.file)
-    const dir = await open(dirname(this.file), 'r')
-    try {
-      await dir.sync()
-    } finally {
-      await dir.close()
-    }
+/**
+ * Replaces `file` atomically and durably: the text goes to `tempFile`, which is fsynced and
+ * renamed over `file`, and the directory is fsynced. A crash leaves the old file or the new one.
+ */
+export async function replaceFileDurably(file: string, tempFile: string, text: string): Promise<void> {
+  await mkdir(dirname(file), { recursive: true })
+  const temp = await open(tempFile, 'w')
+  try {
+    await temp.writeFile(text, 'utf8')
+    await temp.sync()
+  } finally {
+    await temp.close()
+  }
+  await rename(tempFile, file)
+  await syncDirectory(dirname(file))
+}
+
+/** Makes a rename or a new file in `dir` durable. */
+export async function syncDirectory(dir: string): Promise<void> {
+  const handle = await open(dir, 'r')
+  try {
+    await handle.sync()
+  } finally {
+    await handle.close()
   }
 }
 
-function batch(): Batch {
+export function batch(): Batch {
   let resolve!: () => void
   let reject!: (error: unknown) => void
   const promise = new Promise<void>((res, rej) => {

@@ -1,7 +1,8 @@
 // The animal store: pets in memory, ordered by id, persisted through lowdb.
 import { Low, Memory, type Adapter } from 'lowdb'
 import type { components } from './api-types.js'
-import { DataFileError, DurableJsonFile } from './durable-file.js'
+import { DataFileError } from './durable-file.js'
+import { JournaledJsonFile } from './journaled-file.js'
 
 export type Pet = components['schemas']['Pet']
 export type NewPet = components['schemas']['NewPet']
@@ -67,7 +68,9 @@ export class AnimalStore {
     this.#db.data.pets.push(pet)
     this.#byId.set(pet.id, pet)
     try {
-      await this.#db.write()
+      // A data file takes the new pet as one journal line; other adapters rewrite everything.
+      const adapter = this.#db.adapter
+      await (adapter instanceof JournaledJsonFile ? adapter.append(this.#db.data, [pet]) : this.#db.write())
     } catch (error) {
       const pets = this.#db.data.pets
       pets.splice(pets.lastIndexOf(pet), 1)
@@ -117,7 +120,7 @@ export interface OpenedStore {
 }
 
 export async function openStore(options: OpenStoreOptions): Promise<OpenedStore> {
-  const adapter: Adapter<StoreData> = options.dataFile === undefined ? new Memory<StoreData>() : new DurableJsonFile<StoreData>(options.dataFile)
+  const adapter: Adapter<StoreData> = options.dataFile === undefined ? new Memory<StoreData>() : new JournaledJsonFile<StoreData, Pet>(options.dataFile, 'pets')
   const db = new Low<StoreData>(adapter, { pets: [] })
   const existing = await adapter.read()
   if (existing !== null && options.dataFile !== undefined) {

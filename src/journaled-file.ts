@@ -1,0 +1,189 @@
+// The store's file layout: a JSON snapshot plus an append-only journal of added records, behind
+// lowdb's Adapter interface, so that a create costs one small append instead of a rewrite of the
+// whole file (O(store)).
+//
+//   db.json          the snapshot: the store's JSON object, plus "journal": the id of its journal
+//   db.json.journal  a header line {"snapshot": id}, then one added record per line
+//
+// append() acknowledges records only once their lines, newline included, are fsynced. write()
+// (lowdb's full write) and compaction write a new snapshot with a new id (atomic replace), then
+// start a new journal. A journal whose header names another snapshot is stale (a crash came
+// between those two steps) and is ignored: the snapshot already holds all of it.
+//
+// Reading: only lines ending in a newline count. A last line without one is the torn end of an
+// append a crash interrupted; it was never acknowledged, so it is dropped, and the next write
+// starts from a fresh snapshot rather than append after it. Any other bad line is corruption:
+// the start stops with a message naming the journal, and nothing is touched.
+//
+// Group commit, as in DurableJsonFile: while one write is on its way to disk, the writes asked
+// for meanwhile wait and go together in the next one; every caller is answered after the write
+// that holds its change.
+import { randomBytes } from 'node:crypto'
+import { open, readFile } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
+import type { Adapter } from 'lowdb'
+import { batch, DataFileError, replaceFileDurably, syncDirectory, type Batch } from './durable-file.js'
+
+/** The journal is folded into a new snapshot once it holds this many records, or as many as the snapshot, if that is more. */
+export const COMPACT_AFTER_RECORDS = 10_000
+
+interface Job<R> {
+  snapshot: boolean
+  readonly records: R[]
+  readonly batch: Batch
+}
+
+export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
+  readonly file: string
+  readonly journalFile: string
+  readonly #tempFile: string
+  /** Where the records live in T, e.g. "pets". */
+  readonly #key: keyof T & string
+  #data: T | undefined
+  #pending: Job<R> | undefined
+  #busy = false
+  #snapshotRecords = 0
+  #journalRecords = 0
+  /** Set when the journal on disk cannot take appends: stale, torn, missing, or after a failed write. */
+  #needsSnapshot = true
+
+  constructor(file: string, key: keyof T & string) {
+    this.file = file
+    this.journalFile = `${file}.journal`
+    this.#tempFile = join(dirname(file), `.${basename(file)}.tmp`)
+    this.#key = key
+  }
+
+  async read(): Promise<T | null> {
+    const text = await readText(this.file, this.file)
+    if (text === null) return null
+    let data: Record<string, unknown>
+    try {
+      data = JSON.parse(text) as Record<string, unknown>
+    } catch (error) {
+      throw new DataFileError(this.file, `is not valid JSON (${(error as Error).message}); it was left untouched`)
+    }
+    if (typeof data !== 'object' || data === null || Array.isArray(data)) return data as T
+    const { journal: snapshotId, ...rest } = data
+    const records = rest[this.#key]
+    if (typeof snapshotId !== 'string' || !Array.isArray(records)) return rest as T
+
+    const journal = await this.#readJournal(snapshotId)
+    this.#snapshotRecords = records.length
+    if (journal === undefined) return rest as T
+    for (const record of journal.records) records.push(record)
+    this.#journalRecords = journal.records.length
+    this.#needsSnapshot = journal.torn
+    return rest as T
+  }
+
+  /** lowdb's write: a new snapshot of everything (and a fresh journal). */
+  write(data: T): Promise<void> {
+    return this.#request(data, (job) => (job.snapshot = true))
+  }
+
+  /** Records already added to `data`; resolves once they are durable. */
+  append(data: T, records: readonly R[]): Promise<void> {
+    return this.#request(data, (job) => job.records.push(...records))
+  }
+
+  #request(data: T, add: (job: Job<R>) => void): Promise<void> {
+    this.#data = data
+    const job = (this.#pending ??= { snapshot: false, records: [], batch: batch() })
+    add(job)
+    if (!this.#busy) this.#flush()
+    return job.batch.promise
+  }
+
+  #flush(): void {
+    const job = this.#pending
+    if (!job || this.#data === undefined) return
+    this.#pending = undefined
+    this.#busy = true
+    const compact = this.#journalRecords + job.records.length >= Math.max(COMPACT_AFTER_RECORDS, this.#snapshotRecords)
+    const work = job.snapshot || this.#needsSnapshot || compact ? this.#writeSnapshot(this.#data) : this.#appendLines(job.records)
+    work
+      .then(job.batch.resolve, (error: unknown) => {
+        // What reached the journal is unknown: start over from a snapshot.
+        this.#needsSnapshot = true
+        job.batch.reject(error)
+      })
+      .finally(() => {
+        this.#busy = false
+        // Let the callers of a failed write react (undo their changes) before the next write
+        // serialises the data.
+        setImmediate(() => this.#flush())
+      })
+  }
+
+  async #writeSnapshot(data: T): Promise<void> {
+    // Serialised now, synchronously: the snapshot holds exactly what was added before this write.
+    const id = randomBytes(8).toString('hex')
+    const records = (data as Record<string, unknown>)[this.#key]
+    const count = Array.isArray(records) ? records.length : 0
+    const text = JSON.stringify({ ...data, journal: id })
+    this.#needsSnapshot = true
+    await replaceFileDurably(this.file, this.#tempFile, text)
+    // From here the old journal is stale; a crash before the new header is durable loses nothing.
+    await writeSynced(this.journalFile, 'w', `${JSON.stringify({ snapshot: id })}\n`)
+    await syncDirectory(dirname(this.journalFile))
+    this.#snapshotRecords = count
+    this.#journalRecords = 0
+    this.#needsSnapshot = false
+  }
+
+  async #appendLines(records: readonly R[]): Promise<void> {
+    if (records.length === 0) return
+    let text = ''
+    for (const record of records) text += `${JSON.stringify(record)}\n`
+    await writeSynced(this.journalFile, 'a', text)
+    this.#journalRecords += records.length
+  }
+
+  async #readJournal(snapshotId: string): Promise<{ records: R[]; torn: boolean } | undefined> {
+    const text = await readText(this.journalFile, this.journalFile)
+    if (text === null) return undefined
+    const lines = text.split('\n')
+    // The part after the last newline: empty, or the torn end of an unacknowledged append.
+    const torn = (lines.pop() ?? '') !== ''
+    const header = lines[0]
+    if (header === undefined) return { records: [], torn: true }
+    let headerId: unknown
+    try {
+      headerId = (JSON.parse(header) as { snapshot?: unknown })?.snapshot
+    } catch {
+      throw new DataFileError(this.journalFile, 'has a first line that is not a journal header; it was left untouched')
+    }
+    // A journal left from an older snapshot: that snapshot holds all of it.
+    if (headerId !== snapshotId) return undefined
+    const records: R[] = []
+    for (let i = 1; i < lines.length; i++) {
+      try {
+        records.push(JSON.parse(lines[i] as string) as R)
+      } catch (error) {
+        throw new DataFileError(this.journalFile, `has an invalid line ${i + 1} (${(error as Error).message}); it was left untouched`)
+      }
+    }
+    return { records, torn }
+  }
+}
+
+/** Opened per write: an open-and-close costs little next to the fsync, and leaves no handle behind. */
+async function writeSynced(path: string, flags: 'w' | 'a', text: string): Promise<void> {
+  const handle = await open(path, flags)
+  try {
+    await handle.writeFile(text, 'utf8')
+    await handle.datasync()
+  } finally {
+    await handle.close()
+  }
+}
+
+async function readText(path: string, name: string): Promise<string | null> {
+  try {
+    return await readFile(path, 'utf8')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
+    throw new DataFileError(name, `cannot be read: ${(error as Error).message}`)
+  }
+}
