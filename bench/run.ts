@@ -1,0 +1,373 @@
+// npm run bench: the sandbox, a bare node:http server (the ceiling) and Prism's mock, measured
+// side by side in one run. Servers run on one core, the load generator and this script on the
+// other; everything talks to 127.0.0.1 and every run is bounded in time.
+//
+//   tsx bench/run.ts [--smoke] [--out DIR] [--svg FILE] [--load wrk|autocannon]
+//
+// --smoke is a tiny bounded run (seconds, not minutes) that checks the harness itself.
+import { execFile } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { availableParallelism, cpus, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { parseArgs, promisify } from 'node:util'
+import { renderCurve, type CurvePoint } from './chart.js'
+import { commandExists, findLoadGenerator, type LoadGenerator, type LoadResult } from './load.js'
+import { AUTH, ROOT, SERVERS, rssMiB, startServer, status, type ServerName } from './servers.js'
+
+const run = promisify(execFile)
+
+const { values: flags } = parseArgs({
+  options: {
+    smoke: { type: 'boolean', default: false },
+    out: { type: 'string' },
+    svg: { type: 'string' },
+    load: { type: 'string' },
+  },
+})
+
+const SMOKE = flags.smoke === true
+const SETTINGS = SMOKE
+  ? { seconds: 1, warmupSeconds: 0, coldRuns: 2, connections: [4], sizes: [1000, 2000], curveSeconds: 1, sizeStarts: 1, servers: ['bare', 'sandbox'] as ServerName[] }
+  : { seconds: 5, warmupSeconds: 1, coldRuns: 10, connections: [1, 50], sizes: [1000, 10_000, 100_000], curveSeconds: 3, sizeStarts: 3, servers: ['bare', 'sandbox', 'prism'] as ServerName[] }
+const OUT_DIR = flags.out ?? join(ROOT, 'bench/results')
+const SVG_FILE = flags.svg ?? (SMOKE ? join(OUT_DIR, 'store-size-curve.svg') : join(ROOT, 'docs/store-size-curve.svg'))
+const CONTAINER_IMAGE = 'animal-store-sandbox:local'
+const NEW_PET = JSON.stringify({ name: 'Bench', categoryId: 1, status: 'available' })
+
+type Endpoint = 'list' | 'get' | 'create'
+const ENDPOINTS: Record<Endpoint, { method: 'GET' | 'POST'; path: string; body?: string; label: string }> = {
+  list: { method: 'GET', path: '/pets?limit=20', label: 'GET /v1/pets (limit 20)' },
+  get: { method: 'GET', path: '/pets/7', label: 'GET /v1/pets/{id}' },
+  create: { method: 'POST', path: '/pets', body: NEW_PET, label: 'POST /v1/pets (durable)' },
+}
+
+interface Throughput extends LoadResult {
+  readonly server: ServerName
+  readonly endpoint: Endpoint
+  readonly connections: number
+}
+
+interface Target {
+  readonly name: string
+  readonly target: string
+  readonly measured: string
+  readonly met: boolean
+  /** How far off, when missed. */
+  readonly missedBy?: string
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(join(ROOT, 'dist/cli.js'))) throw new Error('dist/cli.js is missing: run npm run build first (npm run bench does)')
+  const cores = availableParallelism()
+  // Servers on core 0; this script and the load generator on core 1.
+  const canPin = cores >= 2 && (await commandExists('taskset'))
+  if (canPin) await run('taskset', ['-p', '-c', '1', String(process.pid)])
+  const serverCore = canPin ? 0 : undefined
+  const work = await mkdtemp(join(tmpdir(), 'animal-store-bench-'))
+  const load = await findLoadGenerator({ workDir: work, core: canPin ? 1 : undefined, ...(flags.load === 'autocannon' || flags.load === 'wrk' ? { preferred: flags.load } : {}) })
+  log(`load generator: ${load.name}; server core: ${serverCore ?? 'any'}; ${SMOKE ? 'smoke run' : 'full run'}`)
+
+  try {
+    const coldStart = await measureColdStarts(work, serverCore)
+    const { throughput, memory } = await measureThroughput(work, serverCore, load)
+    const storeSize = await measureStoreSizes(work, serverCore, load)
+    const container = SMOKE ? { skipped: 'not measured in a smoke run' } : await measureContainer()
+    const results = {
+      date: new Date().toISOString(),
+      mode: SMOKE ? 'smoke' : 'full',
+      machine: {
+        cpus: cores,
+        cpuModel: cpus()[0]?.model ?? 'unknown',
+        node: process.version,
+        platform: `${process.platform} ${process.arch}`,
+        note: 'shared with other people working at the same time: figures are medians and ratios from one run',
+      },
+      loadGenerator: load.name,
+      pinned: canPin ? 'servers on core 0, load generator on core 1 (taskset)' : 'not pinned',
+      settings: { ...SETTINGS, logLevel: 'silent' },
+      coldStart,
+      throughput,
+      memory,
+      storeSize,
+      container,
+      targets: [] as Target[],
+    }
+    results.targets = evaluateTargets(results)
+    await mkdir(OUT_DIR, { recursive: true })
+    const stamp = results.date.replace(/[:.]/g, '-')
+    const markdown = renderMarkdown(results)
+    await writeFile(join(OUT_DIR, `bench-${stamp}.json`), `${JSON.stringify(results, null, 2)}\n`)
+    await writeFile(join(OUT_DIR, 'latest.json'), `${JSON.stringify(results, null, 2)}\n`)
+    await writeFile(join(OUT_DIR, 'latest.md'), markdown)
+    await mkdir(join(SVG_FILE, '..'), { recursive: true })
+    await writeFile(SVG_FILE, renderCurve(storeSize, `${results.date.slice(0, 10)}, ${cores} shared cores, Node ${process.version}, ${load.name}; one run`))
+    process.stdout.write(markdown)
+    log(`results: ${join(OUT_DIR, 'latest.json')}, chart: ${SVG_FILE}`)
+  } finally {
+    await rm(work, { recursive: true, force: true })
+  }
+}
+
+// ── Cold start: spawn → first 200 on GET /v1/pets ──────────────────────────────────────────────
+
+type ColdCase = 'bare' | 'sandboxFixtures' | 'sandboxSeed' | 'prism'
+
+async function measureColdStarts(work: string, core: number | undefined): Promise<Record<ColdCase, { medianMs: number; runsMs: number[] } | undefined>> {
+  const cases: Array<[ColdCase, ServerName, Record<string, string>]> = [
+    ['bare', 'bare', {}],
+    ['sandboxFixtures', 'sandbox', {}],
+    ['sandboxSeed', 'sandbox', { SEED: '42' }],
+    ['prism', 'prism', {}],
+  ]
+  const result: Record<string, { medianMs: number; runsMs: number[] } | undefined> = {}
+  for (const [name, server, env] of cases) {
+    if (!SETTINGS.servers.includes(server)) continue
+    const runs: number[] = []
+    for (let i = 0; i < SETTINGS.coldRuns; i++) {
+      // A fresh data file each time: the start builds it from the fixtures or the seed.
+      const dir = await mkdtemp(join(work, 'cold-'))
+      const started = await startServer(SERVERS[server], { core, env: { ...env, DATA_FILE: join(dir, 'db.json') } })
+      runs.push(round(started.readyMs))
+      await started.stop()
+      await rm(dir, { recursive: true, force: true })
+    }
+    result[name] = { medianMs: median(runs), runsMs: runs }
+    log(`cold start ${name}: median ${median(runs)} ms`)
+  }
+  return result as Record<ColdCase, { medianMs: number; runsMs: number[] } | undefined>
+}
+
+// ── Throughput and latency at 1 and 50 connections, and memory ─────────────────────────────────
+
+async function measureThroughput(work: string, core: number | undefined, load: LoadGenerator) {
+  const throughput: Throughput[] = []
+  const memory: Partial<Record<ServerName, { idleMiB: number | undefined; afterLoadMiB: number | undefined }>> = {}
+  for (const server of SETTINGS.servers) {
+    const spec = SERVERS[server]
+    const dir = await mkdtemp(join(work, 'load-'))
+    const started = await startServer(spec, { core, env: { DATA_FILE: join(dir, 'db.json') } })
+    try {
+      await sleep(500)
+      const idleMiB = await rssMiB(started.child.pid)
+      // Creates last: they grow the store, which the reads should not see.
+      for (const endpoint of ['list', 'get', 'create'] as Endpoint[]) {
+        for (const connections of SETTINGS.connections) {
+          const { method, path, body } = ENDPOINTS[endpoint]
+          const request = {
+            url: `${started.origin}${spec.basePath}${path}`,
+            method,
+            headers: body === undefined ? AUTH : { ...AUTH, 'Content-Type': 'application/json' },
+            ...(body === undefined ? {} : { body }),
+            connections,
+          }
+          if (SETTINGS.warmupSeconds > 0) await load.run({ ...request, seconds: SETTINGS.warmupSeconds })
+          const result = await load.run({ ...request, seconds: SETTINGS.seconds })
+          throughput.push({ server, endpoint, connections, ...roundResult(result) })
+          log(`${server} ${endpoint} c=${connections}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, errors ${result.errors}`)
+        }
+      }
+      memory[server] = { idleMiB, afterLoadMiB: await rssMiB(started.child.pid) }
+    } finally {
+      await started.stop()
+      await rm(dir, { recursive: true, force: true })
+    }
+  }
+  return { throughput, memory }
+}
+
+// ── Store-size curve: a data file of 1k, 10k, 100k pets ────────────────────────────────────────
+
+async function measureStoreSizes(work: string, core: number | undefined, load: LoadGenerator): Promise<CurvePoint[]> {
+  const points: CurvePoint[] = []
+  for (const pets of SETTINGS.sizes) {
+    const dir = await mkdtemp(join(work, `size-${pets}-`))
+    const dataFile = join(dir, 'db.json')
+    await writeDataFile(dataFile, pets)
+    const starts: number[] = []
+    for (let i = 0; i < SETTINGS.sizeStarts; i++) {
+      const started = await startServer(SERVERS.sandbox, { core, env: { DATA_FILE: dataFile } })
+      starts.push(started.readyMs)
+      await started.stop()
+    }
+    const started = await startServer(SERVERS.sandbox, { core, env: { DATA_FILE: dataFile } })
+    try {
+      const base = `${started.origin}/v1`
+      const create = await load.run({ url: `${base}/pets`, method: 'POST', headers: { ...AUTH, 'Content-Type': 'application/json' }, body: NEW_PET, connections: 1, seconds: SETTINGS.curveSeconds })
+      const list = await load.run({ url: `${base}/pets?limit=20`, method: 'GET', headers: AUTH, connections: 1, seconds: SETTINGS.curveSeconds })
+      if (create.errors || list.errors) throw new Error(`store of ${pets} pets: ${create.errors + list.errors} failed requests`)
+      points.push({ pets, startMs: round(median(starts)), createP50Ms: round(create.p50Ms, 3), createP99Ms: round(create.p99Ms, 3), listP50Ms: round(list.p50Ms, 3) })
+      log(`store of ${pets} pets: start ${round(median(starts))} ms, create p50 ${create.p50Ms} ms p99 ${create.p99Ms} ms, list p50 ${list.p50Ms} ms`)
+    } finally {
+      await started.stop()
+      await rm(dir, { recursive: true, force: true })
+    }
+  }
+  return points
+}
+
+/** A data file as the sandbox leaves it after a stop: a snapshot naming its (empty) journal. */
+async function writeDataFile(file: string, count: number): Promise<void> {
+  const names = ['Bella', 'Milo', 'Luna', 'Rex', 'Coco', 'Max', 'Daisy', 'Oscar', 'Nala', 'Ziggy']
+  const statuses = ['available', 'pending', 'sold'] as const
+  const pets = Array.from({ length: count }, (_, i) => ({ id: i + 1, name: `${names[i % names.length]} ${i + 1}`, categoryId: (i % 9) + 1, status: statuses[i % 3] }))
+  await writeFile(file, JSON.stringify({ pets, journal: 'bench' }))
+  await writeFile(`${file}.journal`, `${JSON.stringify({ snapshot: 'bench' })}\n`)
+}
+
+// ── Container: docker run → first 200 ───────────────────────────────────────────────────────────
+
+async function measureContainer(): Promise<{ medianMs: number; runsMs: number[] } | { skipped: string }> {
+  const docker = existsSync('/usr/bin/docker') ? '/usr/bin/docker' : 'docker'
+  try {
+    await run(docker, ['info'], { timeout: 10_000 })
+  } catch {
+    return { skipped: 'no Docker engine is running' }
+  }
+  try {
+    await run(docker, ['image', 'inspect', CONTAINER_IMAGE], { timeout: 10_000 })
+  } catch {
+    return { skipped: `no image ${CONTAINER_IMAGE} (build it from the Dockerfile first)` }
+  }
+  const runs: number[] = []
+  for (let i = 0; i < 5; i++) {
+    const port = 4900 + i
+    const started = performance.now()
+    const { stdout } = await run(docker, ['run', '-d', '--rm', '-p', `127.0.0.1:${port}:4010`, CONTAINER_IMAGE], { timeout: 30_000 })
+    const id = stdout.trim()
+    try {
+      const deadline = started + 30_000
+      while ((await status(`http://127.0.0.1:${port}/v1/pets`)) !== 200) {
+        if (performance.now() > deadline) throw new Error('the container did not answer 200 within 30 s')
+        await sleep(5)
+      }
+      runs.push(round(performance.now() - started))
+    } finally {
+      await run(docker, ['rm', '-f', id], { timeout: 30_000 }).catch(() => undefined)
+    }
+  }
+  log(`container: median ${median(runs)} ms`)
+  return { medianMs: median(runs), runsMs: runs }
+}
+
+// ── Targets, as ratios to the bare server in the same run ──────────────────────────────────────
+
+function evaluateTargets(results: { coldStart: Record<ColdCase, { medianMs: number } | undefined>; throughput: Throughput[]; storeSize: CurvePoint[] }): Target[] {
+  const targets: Target[] = []
+  const at = (server: ServerName, endpoint: Endpoint, connections: number) => results.throughput.find((r) => r.server === server && r.endpoint === endpoint && r.connections === connections)
+  const loadConnections = Math.max(...SETTINGS.connections)
+  const bareCold = results.coldStart.bare?.medianMs
+  const sandboxCold = results.coldStart.sandboxFixtures?.medianMs
+  if (bareCold && sandboxCold) {
+    const ratio = sandboxCold / bareCold
+    targets.push(check('cold start (fixtures) vs bare', '≤ 1.5×', `${fmt(ratio, 2)}× (${sandboxCold} vs ${bareCold} ms)`, ratio <= 1.5, `${fmt(ratio / 1.5, 2)}× over the limit`))
+  }
+  for (const endpoint of ['list', 'get'] as const) {
+    const bare = at('bare', endpoint, loadConnections)
+    const sandbox = at('sandbox', endpoint, loadConnections)
+    if (!bare || !sandbox) continue
+    const ratio = sandbox.requestsPerSecond / bare.requestsPerSecond
+    targets.push(check(`${ENDPOINTS[endpoint].label} req/s vs bare, ${loadConnections} connections`, '≥ 0.7×', `${fmt(ratio, 2)}×`, ratio >= 0.7, `${fmt((0.7 - ratio) * 100, 0)} points short of 0.70×`))
+  }
+  const create = at('sandbox', 'create', loadConnections)
+  if (create) {
+    targets.push(check(`durable creates, ${loadConnections} connections`, '≥ 5,000/s', `${Math.round(create.requestsPerSecond)}/s`, create.requestsPerSecond >= 5000, `${Math.round(5000 - create.requestsPerSecond)}/s short (${fmt(create.requestsPerSecond / 5000, 2)}×)`))
+    targets.push(check(`durable create p99, ${loadConnections} connections`, '≤ 25 ms', `${create.p99Ms} ms`, create.p99Ms <= 25, `${fmt(create.p99Ms - 25, 1)} ms over`))
+  }
+  const largest = results.storeSize.at(-1)
+  if (largest) {
+    targets.push(check(`start with ${largest.pets.toLocaleString('en-US')} pets`, '≤ 1,000 ms', `${largest.startMs} ms`, largest.startMs <= 1000, `${fmt(largest.startMs - 1000, 0)} ms over`))
+    targets.push(check(`single-client create p50 with ${largest.pets.toLocaleString('en-US')} pets`, '≤ 10 ms', `${largest.createP50Ms} ms`, largest.createP50Ms <= 10, `${fmt(largest.createP50Ms - 10, 2)} ms over`))
+  }
+  return targets
+}
+
+function check(name: string, target: string, measured: string, met: boolean, missedBy: string): Target {
+  return met ? { name, target, measured, met } : { name, target, measured, met, missedBy }
+}
+
+// ── Markdown ───────────────────────────────────────────────────────────────────────────────────
+
+function renderMarkdown(r: {
+  date: string
+  machine: { cpus: number; cpuModel: string; node: string }
+  loadGenerator: string
+  pinned: string
+  coldStart: Record<ColdCase, { medianMs: number } | undefined>
+  throughput: Throughput[]
+  memory: Partial<Record<ServerName, { idleMiB: number | undefined; afterLoadMiB: number | undefined }>>
+  storeSize: CurvePoint[]
+  container: { medianMs: number } | { skipped: string }
+  targets: Target[]
+}): string {
+  const lines: string[] = []
+  lines.push(`Measured ${r.date.slice(0, 16).replace('T', ' ')} UTC on ${r.machine.cpus} shared cores (${r.machine.cpuModel}), Node ${r.machine.node}; load from ${r.loadGenerator}, ${r.pinned}; ${SETTINGS.seconds} s per load run${SETTINGS.warmupSeconds ? ` after ${SETTINGS.warmupSeconds} s of warm-up` : ''}; request logs off (LOG_LEVEL=silent).`, '')
+  const cold = (c: ColdCase) => r.coldStart[c]?.medianMs
+  const bareCold = cold('bare')
+  lines.push(`| Cold start, spawn → first 200 on GET /v1/pets (median of ${SETTINGS.coldRuns}) | ms | vs bare |`, '| --- | ---: | ---: |')
+  const coldRows: Array<[ColdCase, string]> = [
+    ['bare', 'bare node:http (ceiling)'],
+    ['sandboxFixtures', 'sandbox, committed fixtures'],
+    ['sandboxSeed', 'sandbox, SEED=42'],
+    ['prism', 'Prism mock'],
+  ]
+  for (const [key, label] of coldRows) {
+    const ms = cold(key)
+    if (ms !== undefined) lines.push(`| ${label} | ${ms} | ${bareCold ? `${fmt(ms / bareCold, 2)}×` : ''} |`)
+  }
+  if ('medianMs' in r.container) lines.push(`| container, \`docker run\` (median of 5) | ${r.container.medianMs} | ${bareCold ? `${fmt(r.container.medianMs / bareCold, 2)}×` : ''} |`)
+  else lines.push(`| container, \`docker run\` | not measured: ${r.container.skipped} | |`)
+  lines.push('')
+
+  const servers = [...new Set(r.throughput.map((t) => t.server))]
+  lines.push(`| Request | conns | ${servers.map((s) => `${s} req/s | ${s} p50 / p99 ms`).join(' | ')} | sandbox vs bare |`)
+  lines.push(`| --- | ---: | ${servers.map(() => '---: | ---:').join(' | ')} | ---: |`)
+  for (const endpoint of ['list', 'get', 'create'] as Endpoint[]) {
+    for (const connections of SETTINGS.connections) {
+      const row = servers.map((server) => {
+        const t = r.throughput.find((x) => x.server === server && x.endpoint === endpoint && x.connections === connections)
+        return t ? `${Math.round(t.requestsPerSecond).toLocaleString('en-US')}${t.errors ? ` (${t.errors} errors)` : ''} | ${t.p50Ms} / ${t.p99Ms}` : ' | '
+      })
+      const sandbox = r.throughput.find((x) => x.server === 'sandbox' && x.endpoint === endpoint && x.connections === connections)
+      const bare = r.throughput.find((x) => x.server === 'bare' && x.endpoint === endpoint && x.connections === connections)
+      lines.push(`| ${ENDPOINTS[endpoint].label} | ${connections} | ${row.join(' | ')} | ${sandbox && bare ? `${fmt(sandbox.requestsPerSecond / bare.requestsPerSecond, 2)}×` : ''} |`)
+    }
+  }
+  lines.push('', '| RSS (MiB) | idle | after load |', '| --- | ---: | ---: |')
+  for (const [server, m] of Object.entries(r.memory)) lines.push(`| ${server} | ${m?.idleMiB ?? '?'} | ${m?.afterLoadMiB ?? '?'} |`)
+  lines.push('', '| Pets in DATA_FILE | start ms (median) | create p50 ms | create p99 ms | list p50 ms |', '| ---: | ---: | ---: | ---: | ---: |')
+  for (const p of r.storeSize) lines.push(`| ${p.pets.toLocaleString('en-US')} | ${p.startMs} | ${p.createP50Ms} | ${p.createP99Ms} | ${p.listP50Ms} |`)
+  lines.push('', '| Target | limit | measured | |', '| --- | --- | --- | --- |')
+  for (const t of r.targets) lines.push(`| ${t.name} | ${t.target} | ${t.measured} | ${t.met ? 'met' : `**missed**: ${t.missedBy}`} |`)
+  return `${lines.join('\n')}\n`
+}
+
+// ── Small helpers ──────────────────────────────────────────────────────────────────────────────
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  return round(sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2)
+}
+
+function round(value: number, digits = 1): number {
+  return Math.round(value * 10 ** digits) / 10 ** digits
+}
+
+function roundResult(result: LoadResult): LoadResult {
+  return { ...result, requestsPerSecond: round(result.requestsPerSecond), p50Ms: round(result.p50Ms, 3), p99Ms: round(result.p99Ms, 3) }
+}
+
+function fmt(value: number, digits: number): string {
+  return value.toFixed(digits)
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms))
+}
+
+function log(message: string): void {
+  process.stderr.write(`bench: ${message}\n`)
+}
+
+await main()

@@ -1,0 +1,114 @@
+// The servers under test, each started as its own process pinned to the server core:
+// the sandbox (node dist/cli.js), the bare node:http ceiling, and Prism's mock of the spec.
+import { spawn, type ChildProcess } from 'node:child_process'
+import { readFile } from 'node:fs/promises'
+import { request } from 'node:http'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url))
+export const API_KEY = 'sandbox-api-key'
+export const AUTH = { Authorization: `Bearer ${API_KEY}` }
+
+export type ServerName = 'sandbox' | 'bare' | 'prism'
+
+export interface ServerSpec {
+  readonly name: ServerName
+  /** Path prefix of the API on this server: Prism mocks the paths without the servers' /v1. */
+  readonly basePath: string
+  command(port: number): { file: string; args: string[] }
+}
+
+export const SERVERS: Record<ServerName, ServerSpec> = {
+  sandbox: { name: 'sandbox', basePath: '/v1', command: () => ({ file: process.execPath, args: [join(ROOT, 'dist/cli.js')] }) },
+  bare: { name: 'bare', basePath: '/v1', command: () => ({ file: process.execPath, args: [join(ROOT, 'bench/bare-server.mjs')] }) },
+  prism: {
+    name: 'prism',
+    basePath: '',
+    command: (port) => ({
+      file: process.execPath,
+      args: [join(ROOT, 'node_modules/@stoplight/prism-cli/dist/index.js'), 'mock', '--host', '127.0.0.1', '--port', String(port), '--errors', 'false', join(ROOT, 'spec/openapi.yaml')],
+    }),
+  },
+}
+
+export interface Started {
+  readonly child: ChildProcess
+  readonly origin: string
+  /** Spawn → first 200 on GET <base>/pets, in ms. */
+  readonly readyMs: number
+  stop(): Promise<void>
+}
+
+let nextPort = 4300 + (process.pid % 500) * 2
+
+export function freshPort(): number {
+  nextPort = nextPort >= 64000 ? 4300 : nextPort + 1
+  return nextPort
+}
+
+/** Spawns a server on the server core and waits (bounded) for its first 200 on GET <base>/pets. */
+export async function startServer(spec: ServerSpec, options: { env?: Record<string, string>; core: number | undefined; timeoutMs?: number }): Promise<Started> {
+  const port = freshPort()
+  const { file, args } = spec.command(port)
+  const [command, argv] = options.core === undefined ? [file, args] : ['taskset', ['-c', String(options.core), file, ...args]]
+  const started = performance.now()
+  // taskset execs the command, so the child's pid is the server's.
+  const child = spawn(command, argv, {
+    cwd: ROOT,
+    env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...options.env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  })
+  let stderr = ''
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  const origin = `http://127.0.0.1:${port}`
+  const deadline = started + (options.timeoutMs ?? 30_000)
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${spec.name} exited before it answered:\n${stderr}`)
+    if ((await status(`${origin}${spec.basePath}/pets`)) === 200) break
+    if (performance.now() > deadline) {
+      child.kill('SIGKILL')
+      throw new Error(`${spec.name} did not answer 200 within ${options.timeoutMs ?? 30_000} ms:\n${stderr}`)
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1))
+  }
+  const readyMs = performance.now() - started
+  return {
+    child,
+    origin,
+    readyMs,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return
+      child.kill('SIGTERM')
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000)
+      await exited
+      clearTimeout(timer)
+    },
+  }
+}
+
+/** The status of one GET on a new connection, or 0 when nothing answers yet. */
+export function status(url: string): Promise<number> {
+  return new Promise((resolve) => {
+    const req = request(url, { headers: AUTH, agent: false, timeout: 2000 }, (res) => {
+      res.resume()
+      res.once('end', () => resolve(res.statusCode ?? 0))
+    })
+    req.once('error', () => resolve(0))
+    req.once('timeout', () => req.destroy())
+    req.end()
+  })
+}
+
+/** Resident memory of a process, in MiB, from /proc (Linux). */
+export async function rssMiB(pid: number | undefined): Promise<number | undefined> {
+  if (pid === undefined) return undefined
+  try {
+    const text = await readFile(`/proc/${pid}/status`, 'utf8')
+    const kib = /VmRSS:\s+(\d+) kB/.exec(text)?.[1]
+    return kib === undefined ? undefined : Math.round((Number(kib) / 1024) * 10) / 10
+  } catch {
+    return undefined
+  }
+}
