@@ -2,7 +2,10 @@
 // same requests (the first 20 fixture pets, one pet, a created pet), with no routing library,
 // auth, validation or storage. No Node server can be much faster than this one.
 import { readFileSync } from 'node:fs'
+import { Buffer } from 'node:buffer'
 import { createServer } from 'node:http'
+import process from 'node:process'
+import { URL } from 'node:url'
 
 const pets = JSON.parse(readFileSync(new URL('../fixtures/pets.json', import.meta.url), 'utf8'))
 const LIST = Buffer.from(JSON.stringify(pets.slice(0, 20)))
