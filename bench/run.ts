@@ -4,7 +4,8 @@
 //
 //   tsx bench/run.ts [--smoke] [--out DIR] [--svg FILE] [--load wrk|autocannon]
 //
-// --smoke is a tiny bounded run (seconds, not minutes) that checks the harness itself.
+// --smoke is a tiny bounded run (seconds, not minutes) that checks the harness itself; with
+// BENCH_FROM_SOURCE=1 the sandbox runs from src/ through tsx instead of dist/.
 import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
@@ -58,7 +59,7 @@ interface Target {
 }
 
 async function main(): Promise<void> {
-  if (!existsSync(join(ROOT, 'dist/cli.js'))) throw new Error('dist/cli.js is missing: run npm run build first (npm run bench does)')
+  if (!process.env['BENCH_FROM_SOURCE'] && !existsSync(join(ROOT, 'dist/cli.js'))) throw new Error('dist/cli.js is missing: run npm run build first (npm run bench does)')
   const cores = availableParallelism()
   // Servers on core 0; this script and the load generator on core 1.
   const canPin = cores >= 2 && (await commandExists('taskset'))

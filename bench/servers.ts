@@ -20,7 +20,12 @@ export interface ServerSpec {
 }
 
 export const SERVERS: Record<ServerName, ServerSpec> = {
-  sandbox: { name: 'sandbox', basePath: '/v1', command: () => ({ file: process.execPath, args: [join(ROOT, 'dist/cli.js')] }) },
+  sandbox: {
+    name: 'sandbox',
+    basePath: '/v1',
+    // BENCH_FROM_SOURCE runs src/ through tsx (for the smoke test, which must not depend on a build).
+    command: () => ({ file: process.execPath, args: process.env['BENCH_FROM_SOURCE'] ? ['--import', 'tsx', join(ROOT, 'src/cli.ts')] : [join(ROOT, 'dist/cli.js')] }),
+  },
   bare: { name: 'bare', basePath: '/v1', command: () => ({ file: process.execPath, args: [join(ROOT, 'bench/bare-server.mjs')] }) },
   prism: {
     name: 'prism',

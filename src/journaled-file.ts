@@ -39,6 +39,7 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
   readonly #tempFile: string
   /** Where the records live in T, e.g. "pets". */
   readonly #key: keyof T & string
+  readonly #compactAfterRecords: number
   #data: T | undefined
   #pending: Job<R> | undefined
   #busy = false
@@ -47,11 +48,12 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
   /** Set when the journal on disk cannot take appends: stale, torn, missing, or after a failed write. */
   #needsSnapshot = true
 
-  constructor(file: string, key: keyof T & string) {
+  constructor(file: string, key: keyof T & string, compactAfterRecords = COMPACT_AFTER_RECORDS) {
     this.file = file
     this.journalFile = `${file}.journal`
     this.#tempFile = join(dirname(file), `.${basename(file)}.tmp`)
     this.#key = key
+    this.#compactAfterRecords = compactAfterRecords
   }
 
   async read(): Promise<T | null> {
@@ -100,7 +102,7 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
     if (!job || this.#data === undefined) return
     this.#pending = undefined
     this.#busy = true
-    const compact = this.#journalRecords + job.records.length >= Math.max(COMPACT_AFTER_RECORDS, this.#snapshotRecords)
+    const compact = this.#journalRecords + job.records.length >= Math.max(this.#compactAfterRecords, this.#snapshotRecords)
     const work = job.snapshot || this.#needsSnapshot || compact ? this.#writeSnapshot(this.#data) : this.#appendLines(job.records)
     work
       .then(job.batch.resolve, (error: unknown) => {

@@ -1,9 +1,8 @@
 // The command as users run it: settings, banner, logs, signals, and kill -9 under a write load.
-import { readFile } from 'node:fs/promises'
 import { Agent, request } from 'node:http'
 import { join } from 'node:path'
 import t from 'tap'
-import { ROOT, runCliToEnd, spawnCli, tempDir } from './helpers.js'
+import { readStoredPets, ROOT, runCliToEnd, spawnCli, tempDir } from './helpers.js'
 
 t.test('--help prints every setting and exits 0', async (t) => {
   const { code, stdout } = await runCliToEnd({}, ['--help'])
@@ -83,7 +82,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     t.equal(code, 0, 'exit code 0')
     t.ok(took < 2500, `stopped in ${took} ms`)
     const answer = await inFlight.then((r) => r.status, () => 'no answer')
-    const names = (JSON.parse(await readFile(dataFile, 'utf8')) as { pets: Array<{ name: string }> }).pets.map((p) => p.name)
+    const names = (await readStoredPets(dataFile)).map((p) => p.name)
     if (answer === 201) t.ok(names.includes('Last'), 'the acknowledged create is in the file')
     else t.equal(answer, 'no answer', 'a create the server never accepted is simply not answered')
   })
@@ -113,8 +112,7 @@ t.test('kill -9 during a write load: the file is valid and holds every acknowled
   await Promise.all(workers)
   t.ok(acknowledged.length > 20, `${acknowledged.length} creates were acknowledged before the kill`)
 
-  const data = JSON.parse(await readFile(dataFile, 'utf8')) as { pets: Array<{ id: number }> }
-  const stored = new Set(data.pets.map((p) => p.id))
+  const stored = new Set((await readStoredPets(dataFile)).map((p) => p.id))
   const lost = acknowledged.filter((id) => !stored.has(id))
   t.same(lost, [], 'no acknowledged pet was lost')
 

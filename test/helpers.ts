@@ -1,6 +1,6 @@
 // Shared test helpers: a real sandbox on an ephemeral port with a temp data file.
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -94,4 +94,22 @@ export function runCliToEnd(env: Record<string, string>, args: string[] = []): P
       resolve({ code, stdout, stderr })
     })
   })
+}
+
+/**
+ * The pets a data file holds on disk, read the way a restart reads them: the snapshot, then the
+ * journal lines that end in a newline, when the journal belongs to that snapshot.
+ */
+export async function readStoredPets<P = { id: number; name: string; categoryId: number; status: string }>(dataFile: string): Promise<P[]> {
+  const snapshot = JSON.parse(await readFile(dataFile, 'utf8')) as { pets: P[]; journal?: string }
+  let journal = ''
+  try {
+    journal = await readFile(`${dataFile}.journal`, 'utf8')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+  }
+  const lines = journal.split('\n').slice(0, -1)
+  const header = lines.length > 0 ? (JSON.parse(lines[0] as string) as { snapshot?: string }) : undefined
+  if (snapshot.journal === undefined || header?.snapshot !== snapshot.journal) return snapshot.pets
+  return [...snapshot.pets, ...lines.slice(1).map((line) => JSON.parse(line) as P)]
 }

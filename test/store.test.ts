@@ -5,7 +5,7 @@ import t from 'tap'
 import { loadConfig } from '../src/config.js'
 import { createLogger } from '../src/logger.js'
 import { startSandbox } from '../src/server.js'
-import { JSON_HEADERS, AUTH, startTestSandbox, tempDir, testConfig } from './helpers.js'
+import { JSON_HEADERS, AUTH, readStoredPets, startTestSandbox, tempDir, testConfig } from './helpers.js'
 
 type Pet = { id: number; name: string; categoryId: number; status: string }
 
@@ -18,8 +18,7 @@ t.test('an acknowledged create is in the data file, and back after a restart', a
   const res = await createPet(first.baseUrl, 'Persisted')
   const created = (await res.json()) as Pet
   // Read the file before stopping: the 201 promises it is already on disk.
-  const onDisk = JSON.parse(await readFile(config.dataFile!, 'utf8')) as { pets: Pet[] }
-  t.same(onDisk.pets.at(-1), created, 'the pet is on disk when the 201 arrives')
+  t.same((await readStoredPets(config.dataFile!)).at(-1), created, 'the pet is on disk when the 201 arrives')
   await first.close()
 
   const second = await startSandbox(config, createLogger('silent'))
@@ -39,10 +38,10 @@ t.test('200 concurrent creates: unique ids, none lost, all on disk', async (t) =
   const ids = new Set(pets.map((p) => p.id))
   t.equal(ids.size, 200, 'no id was given twice')
   t.equal(store.size, before + 200)
-  const onDisk = JSON.parse(await readFile(config.dataFile!, 'utf8')) as { pets: Pet[] }
-  const diskIds = new Set(onDisk.pets.map((p) => p.id))
+  const onDisk = await readStoredPets(config.dataFile!)
+  const diskIds = new Set(onDisk.map((p) => p.id))
   t.ok(pets.every((p) => diskIds.has(p.id)), 'every acknowledged pet is in the file')
-  t.equal(onDisk.pets.length, before + 200, 'and nothing else was added')
+  t.equal(onDisk.length, before + 200, 'and nothing else was added')
 })
 
 t.test('a data file that is not valid JSON stops the start and is left untouched', async (t) => {
