@@ -1,9 +1,14 @@
 // spec/openapi.yaml is the single source of truth: routes, security, parameter and body
 // validators and the Pet schema are all read from it here, once, at start.
 import { readFileSync } from 'node:fs'
-import { dereference } from '@apidevtools/json-schema-ref-parser'
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js'
-import { parse as parseYaml } from 'yaml'
+import { createRequire } from 'node:module'
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js'
+import { loadCompiledSpec } from './spec-compiled.js'
+import { FORMATS } from './spec-formats.js'
+
+// The YAML parser, the $ref resolver and ajv's compiler are loaded only when the spec is compiled
+// at start: a build precompiles it (dist/spec.compiled.js), which saves a cold start their cost.
+const require = createRequire(import.meta.url)
 
 export const SPEC_FILE = new URL('../spec/openapi.yaml', import.meta.url)
 
@@ -49,22 +54,32 @@ export interface ApiSpec {
 }
 
 export function createAjv(): Ajv2020 {
-  const ajv = new Ajv2020({ allErrors: true, useDefaults: true, strict: true })
+  const { Ajv2020, _ } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js')
+  // code: validators keep their source and name formats by `formats`, so a build can write them
+  // out as a module (spec-compiled.ts).
+  const ajv = new Ajv2020({ allErrors: true, useDefaults: true, strict: true, code: { source: true, formats: _`formats` } })
   // OpenAPI annotations that are not JSON Schema keywords.
   ajv.addVocabulary(['example', 'discriminator', 'xml', 'externalDocs', 'faker'])
-  // JSON numbers lose precision beyond 2^53-1, so the sandbox refuses such integers rather than
-  // round them silently: int64 here means a safe integer.
-  ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isSafeInteger(n) })
-  ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 })
+  for (const [name, format] of Object.entries(FORMATS)) ajv.addFormat(name, format)
   return ajv
 }
 
 export function readSpecDocument(file: URL | string = SPEC_FILE): Record<string, unknown> {
-  return parseYaml(readFileSync(file, 'utf8')) as Record<string, unknown>
+  return parseSpecText(readFileSync(file, 'utf8'))
+}
+
+function parseSpecText(text: string): Record<string, unknown> {
+  return (require('yaml') as typeof import('yaml')).parse(text) as Record<string, unknown>
 }
 
 export async function loadSpec(file: URL | string = SPEC_FILE): Promise<ApiSpec> {
-  const document = readSpecDocument(file)
+  const text = readFileSync(file, 'utf8')
+  if (file === SPEC_FILE) {
+    const compiled = await loadCompiledSpec(text)
+    if (compiled) return compiled
+  }
+  const document = parseSpecText(text)
+  const { dereference } = await import('@apidevtools/json-schema-ref-parser')
   const resolved = (await dereference(structuredClone(document), { resolve: { external: false } })) as Record<string, any>
   const ajv = createAjv()
   const security = resolved['security'] as unknown[] | undefined

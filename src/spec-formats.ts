@@ -1,0 +1,10 @@
+// The formats the spec uses that ajv does not know, shared by the validators compiled at start
+// and those compiled at build time (spec-compiled.ts).
+import type { FormatDefinition } from 'ajv'
+
+// JSON numbers lose precision beyond 2^53-1, so the sandbox refuses such integers rather than
+// round them silently: int64 here means a safe integer.
+export const FORMATS: Record<string, FormatDefinition<number>> = {
+  int64: { type: 'number', validate: (n: number) => Number.isSafeInteger(n) },
+  int32: { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 },
+}

@@ -1,0 +1,57 @@
+// The spec compiled at build time must behave exactly like the spec compiled at start.
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { pathToFileURL, fileURLToPath } from 'node:url'
+import t, { type Test } from 'tap'
+import standalone from 'ajv/dist/standalone/index.js'
+import { compiledSpecSource, loadCompiledSpec } from '../src/spec-compiled.js'
+import { SPEC_FILE, createAjv, loadSpec, type ApiSpec } from '../src/spec.js'
+import { ROOT } from './helpers.js'
+
+/** Writes the compiled module where it can resolve ajv's runtime (inside the project) and returns its URL. */
+async function writeCompiled(t: Test, source: string): Promise<URL> {
+  const cache = join(ROOT, 'node_modules', '.cache')
+  await mkdir(cache, { recursive: true })
+  const dir = await mkdtemp(join(cache, 'spec-compiled-'))
+  t.teardown(() => rm(dir, { recursive: true, force: true }))
+  const file = join(dir, 'spec.compiled.mjs')
+  // The module imports its formats beside it, as in dist/; here they come from src/.
+  await writeFile(file, source.replace("'./spec-formats.js'", JSON.stringify(pathToFileURL(join(ROOT, 'src/spec-formats.ts')).href)))
+  return pathToFileURL(file)
+}
+
+const INPUTS: Record<string, unknown[]> = {
+  body: [{ name: 'Rex', categoryId: 1 }, { name: 'Rex', categoryId: '1' }, { name: 'Rex', categoryId: 2 ** 60 }, { name: 'Rex', categoryId: 1.5 }, {}, { name: 1 }, { name: 'Rex', categoryId: 1, status: 'lost' }, [], null],
+  query: [{}, { limit: 0 }, { limit: 101 }, { limit: 50, status: 'sold' }, { limit: 'abc' }, { status: 'lost' }, { limit: 2 ** 40 }],
+  path: [{ petId: 1 }, { petId: 'x' }, { petId: 2 ** 60 }, {}],
+}
+
+function behaviour(spec: ApiSpec): unknown[] {
+  const seen: unknown[] = []
+  for (const op of spec.operations) {
+    for (const [where, validate] of [['query', op.validateQuery], ['path', op.validatePath], ['body', op.requestBody?.validate]] as const) {
+      if (!validate) continue
+      for (const input of INPUTS[where] ?? []) {
+        const copy = structuredClone(input)
+        seen.push([op.operationId, where, validate(copy), validate.errors ?? null, copy])
+      }
+    }
+  }
+  for (const pet of [{ id: 1, name: 'A', categoryId: 1, status: 'sold' }, { id: 1.5, name: 'A', categoryId: 1 }]) seen.push(['Pet', spec.validatePet(pet), spec.validatePet.errors ?? null])
+  return seen
+}
+
+t.test('the compiled spec has the same operations and validators as the spec compiled at start', async (t) => {
+  const text = await readFile(SPEC_FILE, 'utf8')
+  const runtime = await loadSpec(fileURLToPath(SPEC_FILE))
+  const module = await writeCompiled(t, compiledSpecSource(runtime, text, createAjv(), (ajv, validate) => standalone.default(ajv, validate)))
+  const compiled = await loadCompiledSpec(text, module)
+  if (!compiled) throw new Error('the compiled spec was not loaded')
+  // As JSON: dates as text, and an undefined field the same as a missing one.
+  const shape = (spec: ApiSpec) => JSON.parse(JSON.stringify({ ...spec, validatePet: undefined, validatePets: undefined, operations: spec.operations.map((op) => ({ ...op, validateQuery: !!op.validateQuery, validatePath: !!op.validatePath, requestBody: op.requestBody && { required: op.requestBody.required } })) }))
+  t.same(shape(compiled), shape(runtime), 'same document, base path, schemas and operations')
+  t.same(behaviour(compiled), behaviour(runtime), 'every validator answers the same, with the same errors and defaults')
+
+  t.equal(await loadCompiledSpec(`${text}\n# edited after the build\n`, module), undefined, 'a spec edited since the build is compiled at start instead')
+  t.equal(await loadCompiledSpec(text, new URL('./missing.compiled.js', module)), undefined, 'no compiled module (running from src/): compiled at start')
+})
