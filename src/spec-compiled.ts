@@ -18,7 +18,7 @@ type SerialisedOperation = Omit<Operation, 'deprecatedSince' | 'sunset' | 'valid
 
 interface CompiledSpecModule {
   readonly SOURCE_SHA256: string
-  readonly DATA: Omit<ApiSpec, 'operations' | 'validatePet' | 'validatePets'> & { operations: SerialisedOperation[] }
+  readonly DATA: Pick<ApiSpec, 'document' | 'basePath' | 'schemas'> & { operations: SerialisedOperation[] }
   readonly VALIDATORS: Record<string, ValidateFunction>
 }
 
@@ -78,7 +78,7 @@ export function compiledSpecSource(spec: ApiSpec, text: string, ajv: Ajv2020, st
   }))
   named('Pet', spec.validatePet)
   named('Pets', spec.validatePets)
-  const { validatePet: _pet, validatePets: _pets, operations: _ops, ...rest } = spec
+  const rest = { document: spec.document, basePath: spec.basePath, schemas: spec.schemas }
   // Each validator is ajv's CommonJS standalone code, wrapped in a function of its own so that
   // the names ajv gives inside do not collide.
   const entries = validators.map(([name, validate]) => `  ${JSON.stringify(name)}: (function (module) {\n${standaloneCode(ajv, validate)}\nreturn module.exports\n})({ exports: {} }),`)
