@@ -24,18 +24,20 @@ export function createApp({ spec, store, keys, logger }: AppOptions) {
     onNoMatch: (req, res) => sendError(res, new HttpError(ERRORS.notFound, `No resource at ${req.method} ${req.path}`)),
   })
 
-  app.use(logRequests(logger))
+  // Request logs cost a listener and a timer per request: none at all when they are off.
+  if (logger.isLevelEnabled('info')) app.use(logRequests(logger))
 
   // For HEALTHCHECK and wait strategies: the server listens only once the store is loaded.
   app.get('/healthz', (_req, res) => sendJson(res, { status: 200, body: { status: 'ok' } }))
 
   for (const [path, byMethod] of groupByPath(spec.operations)) {
     const allow = [...byMethod.keys()].join(', ')
+    const deprecation = new Map([...byMethod].map(([method, op]) => [method, deprecationHeaders(op, spec.basePath)]))
     app.all(spec.basePath + path.replace(/\{([^}]+)\}/g, ':$1'), async (req, res) => {
       const op = byMethod.get(req.method)
       if (!op) throw new HttpError(ERRORS.methodNotAllowed, `${req.method} is not allowed on ${req.path}; allowed: ${allow}`, { Allow: allow })
       res.locals = { operationId: op.operationId }
-      setDeprecationHeaders(res, op, spec.basePath)
+      for (const [name, value] of deprecation.get(req.method) ?? []) res.setHeader(name, value)
       if (op.secured) authenticate(req, keys)
       const input = await validateRequest(op, req, req.params, new URLSearchParams(req.search))
       sendJson(res, await handlers[op.operationId as keyof typeof handlers](input, context))
@@ -55,12 +57,14 @@ function groupByPath(operations: readonly Operation[]): Map<string, Map<string, 
   return paths
 }
 
-/** RFC 9745 Deprecation, RFC 8594 Sunset, and a Link to the replacement, on every response. */
-function setDeprecationHeaders(res: ServerResponse, op: Operation, basePath: string): void {
-  if (!op.deprecated) return
-  if (op.deprecatedSince) res.setHeader('Deprecation', `@${Math.floor(op.deprecatedSince.getTime() / 1000)}`)
-  if (op.sunset) res.setHeader('Sunset', op.sunset.toUTCString())
-  if (op.replacement) res.setHeader('Link', `<${basePath}${op.replacement}>; rel="successor-version"`)
+/** RFC 9745 Deprecation, RFC 8594 Sunset, and a Link to the replacement, for every response; built once. */
+function deprecationHeaders(op: Operation, basePath: string): Array<[string, string]> {
+  const headers: Array<[string, string]> = []
+  if (!op.deprecated) return headers
+  if (op.deprecatedSince) headers.push(['Deprecation', `@${Math.floor(op.deprecatedSince.getTime() / 1000)}`])
+  if (op.sunset) headers.push(['Sunset', op.sunset.toUTCString()])
+  if (op.replacement) headers.push(['Link', `<${basePath}${op.replacement}>; rel="successor-version"`])
+  return headers
 }
 
 function sendJson(res: ServerResponse, reply: Reply): void {

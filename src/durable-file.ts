@@ -62,8 +62,9 @@ export class DurableJsonFile<T> implements Adapter<T> {
   }
 
   #flush(): void {
+    // One write at a time: a write() can start a flush before the scheduled one runs.
     const current = this.#waiting
-    if (!current) return
+    if (!current || this.#writing) return
     this.#waiting = undefined
     this.#writing = true
     const text = JSON.stringify(this.#data)

@@ -19,7 +19,7 @@
 // for meanwhile wait and go together in the next one; every caller is answered after the write
 // that holds its change.
 import { randomBytes } from 'node:crypto'
-import { open, readFile } from 'node:fs/promises'
+import { open, readFile, type FileHandle } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import type { Adapter } from 'lowdb'
 import { batch, DataFileError, replaceFileDurably, syncDirectory, type Batch } from './durable-file.js'
@@ -45,6 +45,8 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
   #busy = false
   #snapshotRecords = 0
   #journalRecords = 0
+  /** Open while appends keep coming; closed when the file goes idle. */
+  #journal: FileHandle | undefined
   /** Set when the journal on disk cannot take appends: stale, torn, missing, or after a failed write. */
   #needsSnapshot = true
 
@@ -98,8 +100,9 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
   }
 
   #flush(): void {
+    // One write at a time: a write asked for while one is on its way waits for the next flush.
     const job = this.#pending
-    if (!job || this.#data === undefined) return
+    if (!job || this.#busy || this.#data === undefined) return
     this.#pending = undefined
     this.#busy = true
     const compact = this.#journalRecords + job.records.length >= Math.max(this.#compactAfterRecords, this.#snapshotRecords)
@@ -112,6 +115,7 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
       })
       .finally(() => {
         this.#busy = false
+        if (!this.#pending) this.#closeJournal()
         // Let the callers of a failed write react (undo their changes) before the next write
         // serialises the data.
         setImmediate(() => this.#flush())
@@ -125,6 +129,7 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
     const count = Array.isArray(records) ? records.length : 0
     const text = JSON.stringify({ ...data, journal: id })
     this.#needsSnapshot = true
+    this.#closeJournal()
     await replaceFileDurably(this.file, this.#tempFile, text)
     // From here the old journal is stale; a crash before the new header is durable loses nothing.
     await writeSynced(this.journalFile, 'w', `${JSON.stringify({ snapshot: id })}\n`)
@@ -138,8 +143,16 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
     if (records.length === 0) return
     let text = ''
     for (const record of records) text += `${JSON.stringify(record)}\n`
-    await writeSynced(this.journalFile, 'a', text)
+    const journal = (this.#journal ??= await open(this.journalFile, 'a'))
+    await journal.appendFile(text, 'utf8')
+    await journal.datasync()
     this.#journalRecords += records.length
+  }
+
+  #closeJournal(): void {
+    // Everything written through it is already synced: closing can finish in the background.
+    this.#journal?.close().catch(() => undefined)
+    this.#journal = undefined
   }
 
   async #readJournal(snapshotId: string): Promise<{ records: R[]; torn: boolean } | undefined> {
@@ -170,7 +183,6 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
   }
 }
 
-/** Opened per write: an open-and-close costs little next to the fsync, and leaves no handle behind. */
 async function writeSynced(path: string, flags: 'w' | 'a', text: string): Promise<void> {
   const handle = await open(path, flags)
   try {

@@ -135,3 +135,27 @@ t.test('the journal is folded into a new snapshot once it holds enough records',
   t.same((await readStoredPets(file)).map((p) => p.id), [1, 2, 3, 4], 'with every record in the snapshot')
   t.same((await new JournaledJsonFile<{ pets: Pet[] }, Pet>(file, 'pets').read())?.pets.map((p) => p.id), [1, 2, 3, 4], 'and read back the same')
 })
+
+t.test('requests that arrive as a write hands over to the next are all written, once and in order', async (t) => {
+  const dir = await tempDir(t)
+  const file = join(dir, 'db.json')
+  const adapter = new JournaledJsonFile<{ pets: Pet[] }, Pet>(file, 'pets')
+  const data = { pets: [] as Pet[] }
+  await adapter.write(data)
+  let id = 0
+  const add = (): Promise<void> => {
+    const record = pet(++id)
+    data.pets.push(record)
+    return adapter.append(data, [record])
+  }
+  const failures: unknown[] = []
+  for (let round = 0; round < 30; round++) {
+    await add()
+    // Land after the finished write has handed over, before the flush it scheduled runs.
+    await new Promise((resolve) => setImmediate(resolve))
+    const results = await Promise.allSettled([add(), round % 3 === 0 ? adapter.write(data) : add(), add()])
+    for (const result of results) if (result.status === 'rejected') failures.push(result.reason)
+  }
+  t.same(failures, [], 'no write failed')
+  t.same((await readStoredPets(file)).map((p) => p.id), data.pets.map((p) => p.id), 'every record is on disk once, in order')
+})
