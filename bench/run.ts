@@ -29,8 +29,8 @@ const { values: flags } = parseArgs({
 
 const SMOKE = flags.smoke === true
 const SETTINGS = SMOKE
-  ? { seconds: 1, warmupSeconds: 0, coldRuns: 2, connections: [4], sizes: [1000, 2000], curveSeconds: 1, sizeStarts: 1, servers: ['bare', 'sandbox'] as ServerName[] }
-  : { seconds: 5, warmupSeconds: 1, coldRuns: 10, connections: [1, 50], sizes: [1000, 10_000, 100_000], curveSeconds: 3, sizeStarts: 3, servers: ['bare', 'sandbox', 'prism'] as ServerName[] }
+  ? { seconds: 1, rounds: 1, warmupSeconds: 0, coldRuns: 2, connections: [4], sizes: [1000, 2000], curveSeconds: 1, sizeStarts: 1, servers: ['bare', 'sandbox'] as ServerName[] }
+  : { seconds: 3, rounds: 3, warmupSeconds: 1, coldRuns: 10, connections: [1, 50], sizes: [1000, 10_000, 100_000], curveSeconds: 3, sizeStarts: 3, servers: ['bare', 'sandbox', 'prism'] as ServerName[] }
 const OUT_DIR = flags.out ?? join(ROOT, 'bench/results')
 const SVG_FILE = flags.svg ?? (SMOKE ? join(OUT_DIR, 'store-size-curve.svg') : join(ROOT, 'docs/store-size-curve.svg'))
 const CONTAINER_IMAGE = 'animal-store-sandbox:local'
@@ -122,19 +122,22 @@ async function measureColdStarts(work: string, core: number | undefined): Promis
     ['prism', 'prism', {}],
   ]
   const result: Record<string, { medianMs: number; runsMs: number[] } | undefined> = {}
-  for (const [name, server, env] of cases) {
-    if (!SETTINGS.servers.includes(server)) continue
-    const runs: number[] = []
-    for (let i = 0; i < SETTINGS.coldRuns; i++) {
+  const runs = new Map<ColdCase, number[]>()
+  // Taking turns, so that a noisy moment on the shared machine hits every case alike.
+  for (let i = 0; i < SETTINGS.coldRuns; i++) {
+    for (const [name, server, env] of cases) {
+      if (!SETTINGS.servers.includes(server)) continue
       // A fresh data file each time: the start builds it from the fixtures or the seed.
       const dir = await mkdtemp(join(work, 'cold-'))
       const started = await startServer(SERVERS[server], { core, env: { ...env, DATA_FILE: join(dir, 'db.json') } })
-      runs.push(round(started.readyMs))
+      runs.set(name, [...(runs.get(name) ?? []), round(started.readyMs)])
       await started.stop()
       await rm(dir, { recursive: true, force: true })
     }
-    result[name] = { medianMs: median(runs), runsMs: runs }
-    log(`cold start ${name}: median ${median(runs)} ms`)
+  }
+  for (const [name, times] of runs) {
+    result[name] = { medianMs: median(times), runsMs: times }
+    log(`cold start ${name}: median ${median(times)} ms`)
   }
   return result as Record<ColdCase, { medianMs: number; runsMs: number[] } | undefined>
 }
@@ -144,37 +147,60 @@ async function measureColdStarts(work: string, core: number | undefined): Promis
 async function measureThroughput(work: string, core: number | undefined, load: LoadGenerator) {
   const throughput: Throughput[] = []
   const memory: Partial<Record<ServerName, { idleMiB: number | undefined; afterLoadMiB: number | undefined }>> = {}
-  for (const server of SETTINGS.servers) {
-    const spec = SERVERS[server]
-    const dir = await mkdtemp(join(work, 'load-'))
-    const started = await startServer(spec, { core, env: { DATA_FILE: join(dir, 'db.json') } })
-    try {
-      await sleep(500)
-      const idleMiB = await rssMiB(started.child.pid)
-      // Creates last: they grow the store, which the reads should not see.
-      for (const endpoint of ['list', 'get', 'create'] as Endpoint[]) {
-        for (const connections of SETTINGS.connections) {
-          const { method, path, body } = ENDPOINTS[endpoint]
-          const request = {
-            url: `${started.origin}${spec.basePath}${path}`,
-            method,
-            headers: body === undefined ? AUTH : { ...AUTH, 'Content-Type': 'application/json' },
-            ...(body === undefined ? {} : { body }),
-            connections,
+  const running: Array<{ name: ServerName; started: Awaited<ReturnType<typeof startServer>>; dir: string }> = []
+  try {
+    // Every server runs at once (an idle one costs nothing), so that each request can be measured
+    // in turns: a noisy moment on the shared machine then hits all of them alike.
+    for (const name of SETTINGS.servers) {
+      const dir = await mkdtemp(join(work, 'load-'))
+      running.push({ name, dir, started: await startServer(SERVERS[name], { core, env: { DATA_FILE: join(dir, 'db.json') } }) })
+    }
+    await sleep(500)
+    for (const { name, started } of running) memory[name] = { idleMiB: await rssMiB(started.child.pid), afterLoadMiB: undefined }
+    // Creates last: they grow the store, which the reads should not see.
+    for (const endpoint of ['list', 'get', 'create'] as Endpoint[]) {
+      for (const connections of SETTINGS.connections) {
+        const rounds = new Map<ServerName, LoadResult[]>()
+        for (let round = 0; round < SETTINGS.rounds; round++) {
+          for (const { name, started } of running) {
+            const { method, path, body } = ENDPOINTS[endpoint]
+            const request = {
+              url: `${started.origin}${SERVERS[name].basePath}${path}`,
+              method,
+              headers: body === undefined ? AUTH : { ...AUTH, 'Content-Type': 'application/json' },
+              ...(body === undefined ? {} : { body }),
+              connections,
+            }
+            if (round === 0 && SETTINGS.warmupSeconds > 0) await load.run({ ...request, seconds: SETTINGS.warmupSeconds })
+            rounds.set(name, [...(rounds.get(name) ?? []), await load.run({ ...request, seconds: SETTINGS.seconds })])
           }
-          if (SETTINGS.warmupSeconds > 0) await load.run({ ...request, seconds: SETTINGS.warmupSeconds })
-          const result = await load.run({ ...request, seconds: SETTINGS.seconds })
-          throughput.push({ server, endpoint, connections, ...roundResult(result) })
-          log(`${server} ${endpoint} c=${connections}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, errors ${result.errors}`)
+        }
+        for (const [name, results] of rounds) {
+          const result = medianResult(results)
+          throughput.push({ server: name, endpoint, connections, ...result })
+          log(`${name} ${endpoint} c=${connections}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, errors ${result.errors}`)
         }
       }
-      memory[server] = { idleMiB, afterLoadMiB: await rssMiB(started.child.pid) }
-    } finally {
+    }
+    for (const { name, started } of running) memory[name] = { idleMiB: memory[name]?.idleMiB, afterLoadMiB: await rssMiB(started.child.pid) }
+  } finally {
+    for (const { started, dir } of running) {
       await started.stop()
       await rm(dir, { recursive: true, force: true })
     }
   }
   return { throughput, memory }
+}
+
+/** Each figure is the median over the rounds; errors are summed. */
+function medianResult(results: readonly LoadResult[]): LoadResult {
+  return {
+    requestsPerSecond: round(median(results.map((r) => r.requestsPerSecond))),
+    p50Ms: round(median(results.map((r) => r.p50Ms), 3), 3),
+    p99Ms: round(median(results.map((r) => r.p99Ms), 3), 3),
+    errors: results.reduce((sum, r) => sum + r.errors, 0),
+    requests: results.reduce((sum, r) => sum + r.requests, 0),
+  }
 }
 
 // ── Store-size curve: a data file of 1k, 10k, 100k pets ────────────────────────────────────────
@@ -302,7 +328,7 @@ function renderMarkdown(r: {
   targets: Target[]
 }): string {
   const lines: string[] = []
-  lines.push(`Measured ${r.date.slice(0, 16).replace('T', ' ')} UTC on ${r.machine.cpus} shared cores (${r.machine.cpuModel}), Node ${r.machine.node}; load from ${r.loadGenerator}, ${r.pinned}; ${SETTINGS.seconds} s per load run${SETTINGS.warmupSeconds ? ` after ${SETTINGS.warmupSeconds} s of warm-up` : ''}; request logs off (LOG_LEVEL=silent).`, '')
+  lines.push(`Measured ${r.date.slice(0, 16).replace('T', ' ')} UTC on ${r.machine.cpus} shared cores (${r.machine.cpuModel}), Node ${r.machine.node}; load from ${r.loadGenerator}, ${r.pinned}; each load figure is the median of ${SETTINGS.rounds} rounds of ${SETTINGS.seconds} s, the servers taking turns${SETTINGS.warmupSeconds ? `, after ${SETTINGS.warmupSeconds} s of warm-up` : ''}; request logs off (LOG_LEVEL=silent).`, '')
   const cold = (c: ColdCase) => r.coldStart[c]?.medianMs
   const bareCold = cold('bare')
   lines.push(`| Cold start, spawn → first 200 on GET /v1/pets (median of ${SETTINGS.coldRuns}) | ms | vs bare |`, '| --- | ---: | ---: |')
@@ -345,18 +371,14 @@ function renderMarkdown(r: {
 
 // ── Small helpers ──────────────────────────────────────────────────────────────────────────────
 
-function median(values: readonly number[]): number {
+function median(values: readonly number[], digits = 1): number {
   const sorted = [...values].sort((a, b) => a - b)
   const mid = Math.floor(sorted.length / 2)
-  return round(sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2)
+  return round(sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2, digits)
 }
 
 function round(value: number, digits = 1): number {
   return Math.round(value * 10 ** digits) / 10 ** digits
-}
-
-function roundResult(result: LoadResult): LoadResult {
-  return { ...result, requestsPerSecond: round(result.requestsPerSecond), p50Ms: round(result.p50Ms, 3), p99Ms: round(result.p99Ms, 3) }
 }
 
 function fmt(value: number, digits: number): string {
