@@ -29,6 +29,8 @@ export const COMPACT_AFTER_RECORDS = 10_000
 
 interface Job<R> {
   snapshot: boolean
+  /** A snapshot only if the journal holds something (or a write failed since the last one). */
+  compact: boolean
   readonly records: R[]
   readonly batch: Batch
 }
@@ -49,6 +51,8 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
   #journal: FileHandle | undefined
   /** Set when the journal on disk cannot take appends: stale, torn, missing, or after a failed write. */
   #needsSnapshot = true
+  /** Set when a write failed: what reached the disk is unknown until the next snapshot. */
+  #failed = false
 
   constructor(file: string, key: keyof T & string, compactAfterRecords = COMPACT_AFTER_RECORDS) {
     this.file = file
@@ -91,9 +95,14 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
     return this.#request(data, (job) => job.records.push(...records))
   }
 
+  /** Folds the journal into a new snapshot if it holds anything; otherwise waits for writes in flight. */
+  compact(data: T): Promise<void> {
+    return this.#request(data, (job) => (job.compact = true))
+  }
+
   #request(data: T, add: (job: Job<R>) => void): Promise<void> {
     this.#data = data
-    const job = (this.#pending ??= { snapshot: false, records: [], batch: batch() })
+    const job = (this.#pending ??= { snapshot: false, compact: false, records: [], batch: batch() })
     add(job)
     if (!this.#busy) this.#flush()
     return job.batch.promise
@@ -105,12 +114,14 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
     if (!job || this.#busy || this.#data === undefined) return
     this.#pending = undefined
     this.#busy = true
-    const compact = this.#journalRecords + job.records.length >= Math.max(this.#compactAfterRecords, this.#snapshotRecords)
-    const work = job.snapshot || this.#needsSnapshot || compact ? this.#writeSnapshot(this.#data) : this.#appendLines(job.records)
+    const journalFull = this.#journalRecords + job.records.length >= Math.max(this.#compactAfterRecords, this.#snapshotRecords)
+    const compact = job.compact && (this.#journalRecords > 0 || job.records.length > 0 || this.#failed)
+    const work = job.snapshot || compact || journalFull || (this.#needsSnapshot && job.records.length > 0) ? this.#writeSnapshot(this.#data) : this.#appendLines(job.records)
     work
       .then(job.batch.resolve, (error: unknown) => {
         // What reached the journal is unknown: start over from a snapshot.
         this.#needsSnapshot = true
+        this.#failed = true
         job.batch.reject(error)
       })
       .finally(() => {
@@ -137,6 +148,7 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
     this.#snapshotRecords = count
     this.#journalRecords = 0
     this.#needsSnapshot = false
+    this.#failed = false
   }
 
   async #appendLines(records: readonly R[]): Promise<void> {

@@ -89,7 +89,9 @@ export class AnimalStore {
 
   /** Waits for every write asked for so far. */
   async flush(): Promise<void> {
-    await this.#db.write()
+    const adapter = this.#db.adapter
+    // A data file is rewritten only if its journal holds something: stopping an unchanged store is free.
+    await (adapter instanceof JournaledJsonFile ? adapter.compact(this.#db.data) : this.#db.write())
   }
 
   #index(): void {

@@ -159,3 +159,15 @@ t.test('requests that arrive as a write hands over to the next are all written, 
   t.same(failures, [], 'no write failed')
   t.same((await readStoredPets(file)).map((p) => p.id), data.pets.map((p) => p.id), 'every record is on disk once, in order')
 })
+
+t.test('stopping a store that took no create leaves the data file as it was', async (t) => {
+  const config = await testConfig(t)
+  const first = await startSandbox(config, createLogger('silent'))
+  await first.close()
+  const before = await readFile(config.dataFile!, 'utf8')
+  const second = await startSandbox(config, createLogger('silent'))
+  const res = await fetch(`${second.baseUrl}/pets`, { headers: AUTH })
+  await res.body?.cancel()
+  await second.close()
+  t.equal(await readFile(config.dataFile!, 'utf8'), before, 'no new snapshot was written')
+})
