@@ -37,7 +37,7 @@ try {
   await mkdir(new URL('.', OUTPUT), { recursive: true })
   // From the top of the page down to the first pets of the response: the sandbox answering.
   await page.mouse.move(0, 0)
-  const top = await page.evaluate(() => window.scrollY)
+  const top = await page.evaluate<number>('window.scrollY')
   await page.screenshot({ path: OUTPUT.pathname, fullPage: true, clip: { x: 0, y: 0, width: 1280, height: Math.ceil(top + box.y + Math.min(box.height, 300) + 16) } })
   console.log(`wrote ${OUTPUT.pathname}`)
 } finally {
