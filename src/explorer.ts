@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import type { Polka } from 'polka'
-import { parseDocument } from 'yaml'
+import { isSeq, parseDocument } from 'yaml'
 import type { Config } from './config.js'
 import { SPEC_FILE, type ApiSpec } from './spec.js'
 
@@ -153,8 +153,10 @@ export function mountExplorer(app: Polka, { spec, facts }: ExplorerOptions): voi
   app.get(specYamlPath, async (req, res) => {
     // Edit the YAML document rather than re-serialise the object, so the spec's comments stay.
     const document = parseDocument(await specYaml)
-    document.set('servers', serversFor(req, spec))
-    send(res, 'application/yaml; charset=utf-8', document.toString({ lineWidth: 0 }))
+    const servers = document.get('servers')
+    if (isSeq(servers)) servers.items.unshift(document.createNode(sandboxServer(req, spec)))
+    else document.set('servers', serversFor(req, spec))
+    send(res, 'application/yaml; charset=utf-8', document.toString())
   })
 }
 
@@ -176,7 +178,11 @@ function settingsOf(facts: SandboxFacts) {
 /** The sandbox first (as the client reached it), then the spec's own servers for reference. */
 function serversFor(req: IncomingMessage, spec: ApiSpec): unknown[] {
   const own = (spec.document['servers'] as unknown[] | undefined) ?? []
-  return [{ url: serverUrl(req, spec), description: 'This sandbox' }, ...own]
+  return [sandboxServer(req, spec), ...own]
+}
+
+function sandboxServer(req: IncomingMessage, spec: ApiSpec): { url: string; description: string } {
+  return { url: serverUrl(req, spec), description: 'This sandbox' }
 }
 
 /** The API's URL as this client reaches it (behind a port mapping too); relative when the Host header is unusable. */
