@@ -7,9 +7,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import type { Polka } from 'polka'
-import { isSeq, parseDocument } from 'yaml'
+import { stringify as stringifyYaml } from 'yaml'
 import type { Config } from './config.js'
-import { SPEC_FILE, type ApiSpec } from './spec.js'
+import type { ApiSpec } from './spec.js'
 
 /** What the pages say about this sandbox. Keys are secrets: only the documented default is ever shown. */
 export interface SandboxFacts {
@@ -116,7 +116,6 @@ export interface ExplorerOptions {
 export function mountExplorer(app: Polka, { spec, facts }: ExplorerOptions): void {
   const specJsonPath = `${spec.basePath}/openapi.json`
   const specYamlPath = `${spec.basePath}/openapi.yaml`
-  const specYaml = readFile(SPEC_FILE, 'utf8')
   const assets = new Map<string, Promise<Buffer>>()
 
   app.get('/', (req, res) => {
@@ -150,13 +149,8 @@ export function mountExplorer(app: Polka, { spec, facts }: ExplorerOptions): voi
     const document = { ...spec.document, servers: serversFor(req, spec) }
     send(res, 'application/json; charset=utf-8', JSON.stringify(document, null, 2))
   })
-  app.get(specYamlPath, async (req, res) => {
-    // Edit the YAML document rather than re-serialise the object, so the spec's comments stay.
-    const document = parseDocument(await specYaml)
-    const servers = document.get('servers')
-    if (isSeq(servers)) servers.items.unshift(document.createNode(sandboxServer(req, spec)))
-    else document.set('servers', serversFor(req, spec))
-    send(res, 'application/yaml; charset=utf-8', document.toString())
+  app.get(specYamlPath, (req, res) => {
+    send(res, 'application/yaml; charset=utf-8', stringifyYaml({ ...spec.document, servers: serversFor(req, spec) }))
   })
 }
 
@@ -178,11 +172,7 @@ function settingsOf(facts: SandboxFacts) {
 /** The sandbox first (as the client reached it), then the spec's own servers for reference. */
 function serversFor(req: IncomingMessage, spec: ApiSpec): unknown[] {
   const own = (spec.document['servers'] as unknown[] | undefined) ?? []
-  return [sandboxServer(req, spec), ...own]
-}
-
-function sandboxServer(req: IncomingMessage, spec: ApiSpec): { url: string; description: string } {
-  return { url: serverUrl(req, spec), description: 'This sandbox' }
+  return [{ url: serverUrl(req, spec), description: 'This sandbox' }, ...own]
 }
 
 /** The API's URL as this client reaches it (behind a port mapping too); relative when the Host header is unusable. */
