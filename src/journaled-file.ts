@@ -18,8 +18,8 @@
 // Group commit, as in DurableJsonFile: while one write is on its way to disk, the writes asked
 // for meanwhile wait and go together in the next one; every caller is answered after the write
 // that holds its change.
-import { randomBytes } from 'node:crypto'
-import { open, readFile, type FileHandle } from 'node:fs/promises'
+import { createHash } from 'node:crypto'
+import { open, readFile, rm, type FileHandle } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import type { Adapter } from 'lowdb'
 import { batch, DataFileError, replaceFileDurably, syncDirectory, type Batch } from './durable-file.js'
@@ -53,6 +53,9 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
   #needsSnapshot = true
   /** Set when a write failed: what reached the disk is unknown until the next snapshot. */
   #failed = false
+  /** The id of the snapshot on disk ('' when there is none, or it names no journal). */
+  #snapshotId = ''
+  #snapshotOnDisk = false
 
   constructor(file: string, key: keyof T & string, compactAfterRecords = COMPACT_AFTER_RECORDS) {
     this.file = file
@@ -65,6 +68,7 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
   async read(): Promise<T | null> {
     const text = await readText(this.file, this.file)
     if (text === null) return null
+    this.#snapshotOnDisk = true
     let data: Record<string, unknown>
     try {
       data = JSON.parse(text) as Record<string, unknown>
@@ -77,6 +81,7 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
     if (typeof snapshotId !== 'string' || !Array.isArray(records)) return rest as T
 
     const journal = await this.#readJournal(snapshotId)
+    this.#snapshotId = snapshotId
     this.#snapshotRecords = records.length
     if (journal === undefined) return rest as T
     for (const record of journal.records) records.push(record)
@@ -135,13 +140,21 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
 
   async #writeSnapshot(data: T): Promise<void> {
     // Serialised now, synchronously: the snapshot holds exactly what was added before this write.
-    const id = randomBytes(8).toString('hex')
+    const body = JSON.stringify(data)
+    // The id follows from the previous one and the content: never the id of the snapshot it
+    // replaces, and the same for the same data from scratch (the same SEED gives the same bytes).
+    const id = createHash('sha256').update(`${this.#snapshotId}\n${body}`).digest('hex').slice(0, 16)
+    const text = body === '{}' ? `{"journal":"${id}"}` : `${body.slice(0, -1)},"journal":"${id}"}`
     const records = (data as Record<string, unknown>)[this.#key]
     const count = Array.isArray(records) ? records.length : 0
-    const text = JSON.stringify({ ...data, journal: id })
     this.#needsSnapshot = true
     this.#closeJournal()
+    // With no snapshot on disk, a journal there is a leftover that holds nothing acknowledged:
+    // remove it first, so that it can never be taken for this snapshot's.
+    if (!this.#snapshotOnDisk) await rm(this.journalFile, { force: true })
     await replaceFileDurably(this.file, this.#tempFile, text)
+    this.#snapshotOnDisk = true
+    this.#snapshotId = id
     // From here the old journal is stale; a crash before the new header is durable loses nothing.
     await writeSynced(this.journalFile, 'w', `${JSON.stringify({ snapshot: id })}\n`)
     await syncDirectory(dirname(this.journalFile))

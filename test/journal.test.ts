@@ -1,6 +1,6 @@
 // The data file layout: a snapshot plus an append-only journal of creates. Restarts, kill -9
 // under load, a torn last line, corrupt and stale journals, compaction.
-import { readFile, writeFile } from 'node:fs/promises'
+import { readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import t from 'tap'
 import { createLogger } from '../src/logger.js'
@@ -170,4 +170,22 @@ t.test('stopping a store that took no create leaves the data file as it was', as
   await res.body?.cancel()
   await second.close()
   t.equal(await readFile(config.dataFile!, 'utf8'), before, 'no new snapshot was written')
+})
+
+t.test('a journal left beside a deleted data file is not taken for the new one', async (t) => {
+  const config = await testConfig(t, { SEED: '3', SEED_COUNT: '5' })
+  const first = await startSandbox(config, createLogger('silent'))
+  const extra = (await (await create(first.baseUrl, 'Left behind')).json()) as Pet
+  await first.server.close()
+  // The user removes the data file to start over; the journal stays.
+  const journal = await readFile(`${config.dataFile}.journal`, 'utf8')
+  await rm(config.dataFile!)
+  await writeFile(`${config.dataFile}.journal`, journal)
+  const second = await startSandbox(config, createLogger('silent'))
+  t.teardown(() => second.close())
+  t.equal(second.store.get(extra.id), undefined, 'the pet of the old journal is not back')
+  const restarted = await startSandbox(config, createLogger('silent'))
+  t.teardown(() => restarted.close())
+  t.equal(restarted.store.get(extra.id), undefined, 'nor after another restart')
+  t.equal(restarted.store.size, 5)
 })
