@@ -6,9 +6,9 @@
 //   db.json.journal  a header line {"snapshot": id}, then one added record per line
 //
 // append() acknowledges records only once their lines, newline included, are fsynced. write()
-// (lowdb's full write) and compaction write a new snapshot with a new id (atomic replace), then
-// start a new journal. A journal whose header names another snapshot is stale (a crash came
-// between those two steps) and is ignored: the snapshot already holds all of it.
+// (lowdb's full write) and compaction write a new snapshot with a new id (atomic replace) and
+// remove the old journal; the next append starts a new one. A journal whose header names another
+// snapshot is stale (a crash came between those steps) and is ignored: the snapshot holds it all.
 //
 // Reading: only lines ending in a newline count. A last line without one is the torn end of an
 // append a crash interrupted; it was never acknowledged, so it is dropped, and the next write
@@ -56,6 +56,8 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
   /** The id of the snapshot on disk ('' when there is none, or it names no journal). */
   #snapshotId = ''
   #snapshotOnDisk = false
+  /** Whether the journal on disk belongs to the snapshot; if not, the next append starts it. */
+  #journalStarted = false
 
   constructor(file: string, key: keyof T & string, compactAfterRecords = COMPACT_AFTER_RECORDS) {
     this.file = file
@@ -83,9 +85,12 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
     const journal = await this.#readJournal(snapshotId)
     this.#snapshotId = snapshotId
     this.#snapshotRecords = records.length
+    // No journal, or one left from an older snapshot: the first append starts a new one.
+    this.#needsSnapshot = false
     if (journal === undefined) return rest as T
     for (const record of journal.records) records.push(record)
     this.#journalRecords = journal.records.length
+    this.#journalStarted = true
     this.#needsSnapshot = journal.torn
     return rest as T
   }
@@ -155,9 +160,10 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
     await replaceFileDurably(this.file, this.#tempFile, text)
     this.#snapshotOnDisk = true
     this.#snapshotId = id
-    // From here the old journal is stale; a crash before the new header is durable loses nothing.
-    await writeSynced(this.journalFile, 'w', `${JSON.stringify({ snapshot: id })}\n`)
-    await syncDirectory(dirname(this.journalFile))
+    this.#journalStarted = false
+    // From here the old journal is stale (its header names the old snapshot) and is ignored even
+    // if this removal does not survive a crash; the first append starts the new one.
+    await rm(this.journalFile, { force: true })
     this.#snapshotRecords = count
     this.#journalRecords = 0
     this.#needsSnapshot = false
@@ -168,9 +174,17 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
     if (records.length === 0) return
     let text = ''
     for (const record of records) text += `${JSON.stringify(record)}\n`
-    const journal = (this.#journal ??= await open(this.journalFile, 'a'))
-    await journal.appendFile(text, 'utf8')
-    await journal.datasync()
+    if (!this.#journalStarted) {
+      // The journal's first write: its header, naming the snapshot, goes with the first records,
+      // and the new file is made durable in its directory before any of them is acknowledged.
+      await writeSynced(this.journalFile, 'w', `${JSON.stringify({ snapshot: this.#snapshotId })}\n${text}`)
+      await syncDirectory(dirname(this.journalFile))
+      this.#journalStarted = true
+    } else {
+      const journal = (this.#journal ??= await open(this.journalFile, 'a'))
+      await journal.appendFile(text, 'utf8')
+      await journal.datasync()
+    }
     this.#journalRecords += records.length
   }
 

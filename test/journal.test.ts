@@ -40,7 +40,7 @@ t.test('a create appends one journal line; the snapshot is not rewritten; a rest
   await second.close()
   const compacted = JSON.parse(await readFile(config.dataFile!, 'utf8')) as { pets: Pet[] }
   t.same(compacted.pets.slice(-3), created, 'a clean stop folds the journal into the snapshot')
-  t.same((await readFile(`${config.dataFile}.journal`, 'utf8')).split('\n').length, 2, 'leaving a journal with just its header')
+  await t.rejects(readFile(`${config.dataFile}.journal`, 'utf8'), { code: 'ENOENT' }, 'and removes the journal it folded in')
 })
 
 t.test('kill -9 during a write load: a restart serves every acknowledged pet', async (t) => {
@@ -86,7 +86,7 @@ t.test('a torn last journal line (never acknowledged) is dropped; the next write
     const next = (await (await create(sandbox.baseUrl, 'After')).json()) as Pet
     t.equal(next.id, 4, 'the torn record never existed: its id is given out again')
     t.same((await readStoredPets(config.dataFile!)).map((p) => p.id), [1, 2, 3, 4], 'on disk: the good records and the new one')
-    t.notMatch(await readFile(`${config.dataFile}.journal`, 'utf8'), /Tor|No newline/, 'the torn bytes are gone')
+    t.notMatch(await readFile(`${config.dataFile}.journal`, 'utf8').catch(() => ''), /Tor|No newline/, 'the torn bytes are gone')
     await sandbox.close()
   }
 })
@@ -123,7 +123,7 @@ t.test('the journal is folded into a new snapshot once it holds enough records',
   const adapter = new JournaledJsonFile<{ pets: Pet[] }, Pet>(file, 'pets', 3)
   const data = { pets: [pet(1)] }
   await adapter.write(data)
-  const journalLines = async (): Promise<number> => (await readFile(`${file}.journal`, 'utf8')).split('\n').length - 2
+  const journalLines = async (): Promise<number> => (await readFile(`${file}.journal`, 'utf8').catch(() => '\n')).split('\n').length - 2
   for (const id of [2, 3]) {
     data.pets.push(pet(id))
     await adapter.append(data, [pet(id)])
