@@ -1,7 +1,10 @@
-// Preloaded into the Prism child process (node --require). The parent holds the write end of
-// this process's stdin; when the parent goes away, however it dies (a failed test, a tap timeout,
-// even SIGKILL), the pipe closes and Prism exits with it instead of living on as an orphan.
+// Preloaded into the Prism child process (node --require). When the process that started Prism
+// goes away, however it dies (a failed test, a tap timeout, even SIGKILL), the child is
+// re-parented; Prism notices within half a second and exits instead of living on as an orphan.
+// (Watching stdin for EOF would be simpler, but blocks start-up under ESM loader hooks such as tap's.)
 'use strict'
-process.stdin.on('end', () => process.exit(0))
-process.stdin.on('error', () => process.exit(0))
-process.stdin.resume()
+/* global process */
+const parent = process.ppid
+setInterval(() => {
+  if (process.ppid !== parent) process.exit(0)
+}, 500).unref()
