@@ -3,7 +3,7 @@
 // re-parented; Prism notices within half a second and exits instead of living on as an orphan.
 // (Watching stdin for EOF would be simpler, but blocks start-up under ESM loader hooks such as tap's.)
 'use strict'
-/* global process */
+/* global process, setInterval */
 const parent = process.ppid
 setInterval(() => {
   if (process.ppid !== parent) process.exit(0)

@@ -104,38 +104,34 @@ interface Answer {
 }
 
 async function runCase(testCase: ConformanceCase, context: RunContext): Promise<CaseResult> {
+  const via = routeOf(testCase)
   const problems: string[] = []
   const path = testCase.request.path.replace('{created}', () => {
     if (context.createdId === undefined) problems.push('no earlier case created a pet to fetch')
     return String(context.createdId ?? 0)
   })
-  if (problems.length > 0) return { case: testCase, via: 'direct', status: undefined, problems, violations: [], exercised: undefined }
+  if (problems.length > 0) return { case: testCase, via, status: undefined, problems, violations: [], exercised: undefined }
 
   const { judge } = context
-  let via: CaseResult['via']
   let answer: Answer
   let violations: Violation[] = []
   try {
-    if (testCase.route === 'direct') {
-      via = 'direct'
+    if (via === 'direct') {
       answer = await send(context.baseUrl + path, testCase, context.apiKey)
       problems.push(...judge.againstSpec(testCase.operationId, answer))
-    } else if (testCase.route === 'prism-answers') {
-      via = 'prism, then direct'
+    } else if (via === 'prism, then direct') {
       const fromPrism = await send(context.lenient.url + path, testCase, context.apiKey)
       if (fromPrism.status !== testCase.prismStatus || judge.isErrorBody(fromPrism.body)) {
         problems.push(`expected Prism to answer ${testCase.prismStatus} itself, got ${fromPrism.status} ${fromPrism.text}: the sandbox was reached; update the case`)
       }
       answer = await send(context.baseUrl + path, testCase, context.apiKey)
     } else {
-      const proxy = testCase.status < 400 ? context.strict : context.lenient
-      via = proxy.errors ? 'prism --errors' : 'prism'
-      answer = await send(proxy.url + path, testCase, context.apiKey)
+      answer = await send((via === 'prism --errors' ? context.strict : context.lenient).url + path, testCase, context.apiKey)
       violations = responseViolations(answer.headers)
       problems.push(...judgeViolations(testCase, violations), ...prismOwnAnswer(answer))
     }
   } catch (error) {
-    return { case: testCase, via: 'direct', status: undefined, problems: [`the request failed: ${(error as Error).message}`], violations: [], exercised: undefined }
+    return { case: testCase, via, status: undefined, problems: [`the request failed: ${(error as Error).message}`], violations: [], exercised: undefined }
   }
 
   if (answer.status !== testCase.status) problems.push(`expected status ${testCase.status}, got ${answer.status}: ${answer.text.slice(0, 300)}`)
@@ -150,6 +146,16 @@ async function runCase(testCase: ConformanceCase, context: RunContext): Promise<
   }
   const exercised = isPrismProblem(answer) ? undefined : responseKeyFor(judge.document, testCase.operationId, answer.status)
   return { case: testCase, via, status: answer.status, problems, violations, exercised }
+}
+
+/**
+ * Valid requests (an expected status below 400) go through the proxy with --errors, invalid ones
+ * through the proxy without it: with --errors Prism would answer them itself.
+ */
+function routeOf(testCase: ConformanceCase): CaseResult['via'] {
+  if (testCase.route === 'direct') return 'direct'
+  if (testCase.route === 'prism-answers') return 'prism, then direct'
+  return testCase.status < 400 ? 'prism --errors' : 'prism'
 }
 
 async function send(url: string, testCase: ConformanceCase, apiKey: string): Promise<Answer> {
