@@ -6,7 +6,7 @@ import type { operations } from '../src/api-types.js'
 export type OperationId = keyof operations
 
 /** Which Authorization header a request carries. */
-export type Auth = 'key' | 'none' | 'unknown-key' | 'basic'
+export type Auth = 'key' | 'lower-case-scheme' | 'none' | 'unknown-key' | 'basic'
 
 export interface CaseRequest {
   readonly method: 'GET' | 'POST'
@@ -31,8 +31,11 @@ export interface ConformanceCase {
    * the same request is then sent straight to the sandbox, which must answer `status` with an Error.
    * `direct`: Prism cannot judge the answer (it re-mocks any upstream 501), so the request goes
    * straight to the sandbox and the body is validated against the spec's response schema here.
+   * `lenient`: a valid request that Prism's --errors proxy would refuse itself (it wants the scheme
+   * name spelt `Bearer`, though RFC 7235 makes it case-insensitive): sent through the proxy
+   * without --errors, so the answer is still judged.
    */
-  readonly route?: 'prism-answers' | 'direct'
+  readonly route?: 'prism-answers' | 'direct' | 'lenient'
   readonly prismStatus?: number
   /**
    * The sandbox answers a status the spec does not list for this operation (it is stricter than
@@ -56,6 +59,7 @@ export const CASES: readonly ConformanceCase[] = [
   { intent: 'filters by status=available', operationId: 'listPets', request: { method: 'GET', path: '/pets?status=available' }, status: 200, check: allHaveStatus('available') },
   { intent: 'filters by status=pending', operationId: 'listPets', request: { method: 'GET', path: '/pets?status=pending' }, status: 200, check: allHaveStatus('pending') },
   { intent: 'filters by status=sold', operationId: 'listPets', request: { method: 'GET', path: '/pets?status=sold' }, status: 200, check: allHaveStatus('sold') },
+  { intent: 'accepts the scheme name in any case (bearer)', operationId: 'listPets', request: { method: 'GET', path: '/pets?limit=1', auth: 'lower-case-scheme' }, status: 200, route: 'lenient' },
   { intent: 'refuses a request without Authorization', operationId: 'listPets', request: { method: 'GET', path: '/pets', auth: 'none' }, status: 401, check: challenges },
   { intent: 'refuses an unknown API key', operationId: 'listPets', request: { method: 'GET', path: '/pets', auth: 'unknown-key' }, status: 401, check: challenges },
   { intent: 'refuses a scheme other than Bearer', operationId: 'listPets', request: { method: 'GET', path: '/pets', auth: 'basic' }, status: 401, check: challenges },
@@ -86,7 +90,7 @@ export const CASES: readonly ConformanceCase[] = [
 
   // getPet (deprecated)
   { intent: 'fetches the pet just created', operationId: 'getPet', request: { method: 'GET', path: '/pets/{created}' }, status: 200, check: deprecated },
-  { intent: 'refuses a request without Authorization', operationId: 'getPet', request: { method: 'GET', path: '/pets/{created}', auth: 'none' }, status: 401, check: challenges },
+  { intent: 'refuses a request without Authorization', operationId: 'getPet', request: { method: 'GET', path: '/pets/{created}', auth: 'none' }, status: 401, check: all(challenges, deprecated) },
   { intent: 'answers 404 for an unknown id', operationId: 'getPet', request: { method: 'GET', path: `/pets/${UNKNOWN_ID}` }, status: 404, check: deprecated },
   { intent: 'refuses an id that is not an integer (stricter than the interface)', operationId: 'getPet', request: { method: 'GET', path: '/pets/abc' }, status: 400, beyondContract: true },
 
@@ -94,6 +98,10 @@ export const CASES: readonly ConformanceCase[] = [
   { intent: 'refuses a request without Authorization', operationId: 'listOrders', request: { method: 'GET', path: '/store/orders', auth: 'none' }, status: 401, check: challenges },
   { intent: 'answers 501: declared, not specified', operationId: 'listOrders', request: { method: 'GET', path: '/store/orders' }, status: 501, route: 'direct' },
 ]
+
+function all(...checks: Array<NonNullable<ConformanceCase['check']>>): NonNullable<ConformanceCase['check']> {
+  return (body, headers) => checks.map((check) => check(body, headers)).find((problem) => problem !== undefined)
+}
 
 function atMost(limit: number) {
   return (body: unknown): string | undefined => (Array.isArray(body) && body.length > limit ? `expected at most ${limit} pets, got ${body.length}` : undefined)
@@ -124,8 +132,12 @@ function challenges(_body: unknown, headers: Headers): string | undefined {
   return /^bearer\b/i.test(headers.get('www-authenticate') ?? '') ? undefined : `WWW-Authenticate is ${JSON.stringify(headers.get('www-authenticate'))}, expected Bearer`
 }
 
-/** getPet is deprecated: every answer says so (RFC 9745) and names the removal date (RFC 8594). */
+/**
+ * getPet is deprecated: every answer says since when (RFC 9745, a structured date such as
+ * `@1767225600`) and names the removal date (RFC 8594). Prism adds `Deprecation: true` to answers
+ * of a deprecated operation that lack it, so only the RFC 9745 form proves it came from upstream.
+ */
 function deprecated(_body: unknown, headers: Headers): string | undefined {
-  if (!headers.get('deprecation')) return 'the Deprecation header is missing'
+  if (!/^@\d+$/.test(headers.get('deprecation') ?? '')) return `Deprecation is ${JSON.stringify(headers.get('deprecation'))}, expected an RFC 9745 date such as @1767225600`
   return headers.get('sunset') ? undefined : 'the Sunset header is missing'
 }
