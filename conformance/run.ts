@@ -2,6 +2,7 @@
 // of cases.ts sent through it, every violation Prism reports collected, and the coverage guard.
 // Exported for other suites (the container test runs it against a container's URL).
 import { createRequire } from 'node:module'
+import { relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { dereference } from '@apidevtools/json-schema-ref-parser'
 import type { ValidateFunction } from 'ajv/dist/2020.js'
@@ -80,7 +81,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
 
     const missing = missingResponses(judge.documented, results.flatMap((r) => (r.exercised ? [r.exercised] : [])))
     const ok = missing.length === 0 && results.every((r) => r.problems.length === 0)
-    return { ok, baseUrl, results, documented: judge.documented, missing, summary: summarise(baseUrl, results, judge.documented, missing) }
+    return { ok, baseUrl, results, documented: judge.documented, missing, summary: summarise(baseUrl, specFile, results, judge.documented, missing) }
   } finally {
     await Promise.all(proxies.map((p) => p.stop()))
   }
@@ -269,10 +270,10 @@ async function createJudge(specFile: string): Promise<Judge> {
   }
 }
 
-function summarise(baseUrl: string, results: readonly CaseResult[], documented: readonly ResponseKey[], missing: readonly ResponseKey[]): string {
+function summarise(baseUrl: string, specFile: string, results: readonly CaseResult[], documented: readonly ResponseKey[], missing: readonly ResponseKey[]): string {
   const require = createRequire(import.meta.url)
   const prismVersion = (require('@stoplight/prism-cli/package.json') as { version: string }).version
-  const lines = [`Conformance of ${baseUrl} against spec/openapi.yaml, judged by Prism ${prismVersion}`, '']
+  const lines = [`Conformance of ${baseUrl} against ${relative(process.cwd(), specFile)}, judged by Prism ${prismVersion}`, '']
   for (const r of results) {
     const label = `${r.case.operationId} ${r.case.status}`.padEnd(16)
     lines.push(`${r.problems.length === 0 ? 'PASS' : 'FAIL'}  ${label} ${r.case.intent}  [${r.via}]${r.case.beyondContract ? ' (beyond the contract)' : ''}`)
