@@ -3,10 +3,12 @@
 import { execFile } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { writeFile } from 'node:fs/promises'
+import { createServer } from 'node:net'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
+import { parse } from 'yaml'
 import { AnimalStoreContainer, type StartedAnimalStoreContainer } from '../src/testcontainers.js'
-import { DOCKER, IMAGE, docker, dockerSkipReason, ensureImage, runContainer } from './docker.js'
+import { DOCKER, IMAGE, docker, dockerSkipReason, ensureImage, runContainer, usageSnippets } from './docker.js'
 import { tempDir } from './helpers.js'
 
 const KEY = 'container-key'
@@ -99,6 +101,8 @@ t.test('the process runs as non-root, turns healthy, and stops on SIGTERM with e
     if (health !== 'healthy') await new Promise((resolve) => setTimeout(resolve, 100))
   }
   t.equal(health, 'healthy', 'the HEALTHCHECK turns healthy')
+  const wrongPort = await docker('exec', '-e', 'PORT=4011', id, 'node', 'dist/healthcheck.js').then(() => 'exit 0', () => 'failed')
+  t.equal(wrongPort, 'failed', 'the healthcheck fails where nothing answers')
   t.comment(`cold start, docker run → healthy: ${Date.now() - started} ms`)
 
   // With --time 2, a container that ignored SIGTERM would be killed after 2 s and exit 137.
@@ -175,6 +179,59 @@ t.test('AnimalStoreContainer: withFixtures copies the file into the container', 
   t.throws(() => new AnimalStoreContainer(IMAGE).withSeed(-1), RangeError)
   await t.rejects(new AnimalStoreContainer(IMAGE).withFixtures(file).withSeed(3).start(), /both choose the initial data/)
 })
+
+t.test('README: the docker run snippet works as written', { skip }, async (t) => {
+  await ensureImage()
+  const snippets = usageSnippets('sh')
+  t.equal(snippets.length, 1, 'one shell snippet')
+  // Only the host port (any free one) and the container's name change, so parallel runs cannot clash.
+  const port = await freePort()
+  const name = `animal-store-readme-${randomUUID().slice(0, 8)}`
+  const script = (snippets[0] ?? '')
+    .replaceAll('-p 4010:4010', `-p 127.0.0.1:${port}:4010`)
+    .replaceAll('localhost:4010', `localhost:${port}`)
+    .replaceAll(/(--name|docker stop) animal-store\b/g, `$1 ${name}`)
+  t.equal((script.match(new RegExp(name, 'g')) ?? []).length, 2, 'the name was replaced in docker run and docker stop')
+  t.teardown(() => docker('rm', '-f', name).catch(() => undefined))
+  const output = await new Promise<string>((resolve, reject) =>
+    execFile('bash', ['-euo', 'pipefail', '-c', script], { timeout: 60_000, env: { ...process.env, PATH: `/usr/bin:${process.env['PATH']}` } }, (error, stdout, stderr) =>
+      error ? reject(new Error(`the snippet failed: ${stderr}`, { cause: error })) : resolve(stdout),
+    ),
+  )
+  // curl prints the body without a final newline: docker stop's output follows on the same line.
+  const pets = JSON.parse(/^\[.*\]/m.exec(output)?.[0] ?? 'null') as Pet[]
+  t.same(pets.map((pet) => pet.id), [1, 2], 'the curl line lists two pets')
+  t.equal(await docker('ps', '-aq', '--filter', `name=${name}`), '', 'docker stop ended it and --rm removed it')
+})
+
+t.test('README: the compose service starts and its healthcheck passes', { skip }, async (t) => {
+  await ensureImage()
+  const snippets = usageSnippets('yaml')
+  t.equal(snippets.length, 1, 'one compose snippet')
+  const compose = parse(snippets[0] ?? '') as {
+    services: Record<string, { image: string; environment?: Record<string, string>; ports?: string[]; healthcheck?: { test: string[] }; depends_on?: Record<string, { condition: string }> }>
+  }
+  const service = compose.services['animal-store']
+  if (!service) throw new Error('no animal-store service in the compose snippet')
+  t.equal(service.image, IMAGE)
+  t.same(service.ports, ['4010:4010'])
+  t.equal(compose.services['tests']?.depends_on?.['animal-store']?.condition, 'service_healthy')
+  const { id, origin } = await runContainer(t, { env: service.environment ?? {}, image: service.image })
+  const [form, ...command] = service.healthcheck?.test ?? []
+  t.equal(form, 'CMD')
+  await t.resolves(docker('exec', id, ...command), 'the healthcheck command exits 0')
+  const key = service.environment?.['API_KEYS'] ?? ''
+  t.equal((await fetch(`${origin}/v1/pets`, { headers: auth(key) })).status, 200, 'the service accepts its configured key')
+})
+
+/** A port nothing listens on now. */
+async function freePort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as { port: number }
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
 
 /** Starts a module container and stops it (volumes too) when the test ends. */
 async function startContainer(t: Test, container: AnimalStoreContainer): Promise<StartedAnimalStoreContainer> {

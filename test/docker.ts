@@ -1,7 +1,7 @@
 // Docker for the container tests: the engine's reachability (skip or, under REQUIRE_DOCKER=1,
 // fail), the image built from this checkout, and containers removed when a test ends.
 import { execFile, spawn } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import type { Test } from 'tap'
@@ -70,10 +70,10 @@ export interface RunningContainer {
 }
 
 /** `docker run -d` of the image with a random host port; the container is removed when the test ends. */
-export async function runContainer(t: Test, options: { env?: Record<string, string>; volume?: string; args?: string[] } = {}): Promise<RunningContainer> {
+export async function runContainer(t: Test, options: { env?: Record<string, string>; volume?: string; image?: string } = {}): Promise<RunningContainer> {
   const envArgs = Object.entries(options.env ?? {}).flatMap(([name, value]) => ['-e', `${name}=${value}`])
   const volumeArgs = options.volume ? ['-v', `${options.volume}:/data`] : []
-  const id = await docker('run', '-d', '-p', '127.0.0.1::4010', ...envArgs, ...volumeArgs, ...(options.args ?? []), IMAGE)
+  const id = await docker('run', '-d', '-p', '127.0.0.1::4010', ...envArgs, ...volumeArgs, options.image ?? IMAGE)
   t.teardown(() => docker('rm', '-f', '-v', id).catch(() => undefined))
   const port = (await docker('port', id, '4010/tcp')).split('\n')[0]?.split(':').pop()
   const origin = `http://127.0.0.1:${port}`
@@ -95,4 +95,11 @@ export async function waitForHttp(url: string, containerId?: string): Promise<vo
   }
   const logs = containerId ? await docker('logs', containerId).catch(() => '') : ''
   throw new Error(`${url} did not answer 200 within 30 s\n${logs}`)
+}
+
+/** The fenced code blocks in `language` from README.md's "Use it in your tests" section. */
+export function usageSnippets(language: string): string[] {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
+  const section = /^## Use it in your tests\n([\s\S]*?)(?=^## )/m.exec(readme)?.[1] ?? ''
+  return [...section.matchAll(/^```(\w+)\n([\s\S]*?)^```$/gm)].filter((match) => match[1] === language).map((match) => match[2] ?? '')
 }
