@@ -35,9 +35,9 @@ export async function docker(...args: string[]): Promise<string> {
 export async function dockerSkipReason(t: Test): Promise<string | undefined> {
   let reason: string | undefined
   try {
-    await run(DOCKER, ['info', '--format', '{{.ServerVersion}}'], { timeout: 15_000 })
+    await run(DOCKER, ['version', '--format', '{{.Server.Version}}'], { timeout: 15_000 })
   } catch (error) {
-    reason = `no Docker engine is reachable (${DOCKER} info: ${((error as { stderr?: string }).stderr ?? String(error)).trim().split('\n').pop()})`
+    reason = `no Docker engine is reachable (${DOCKER} version: ${((error as { stderr?: string }).stderr || String(error)).trim().split('\n')[0]})`
   }
   if (reason !== undefined && REQUIRE_DOCKER) {
     t.fail(`REQUIRE_DOCKER=1 but ${reason}`)
