@@ -29,7 +29,7 @@ export function createApp({ spec, keys, logger, control, admin }: AppOptions) {
     onNoMatch: (req, res) => sendError(res, new HttpError(ERRORS.notFound, `No resource at ${req.method} ${req.path}`)),
   })
 
-  app.use(logRequests(logger))
+  app.use(logRequests(logger, control))
   app.use(control.recordRequests)
 
   // For HEALTHCHECK and wait strategies: the server listens only once the store is loaded.
@@ -90,12 +90,12 @@ declare module 'node:http' {
   }
 }
 
-function logRequests(logger: Logger) {
+function logRequests(logger: Logger, control: Control) {
   return (req: Request, res: ServerResponse, next: () => void): void => {
     const started = performance.now()
     res.once('finish', () => {
       logger.info(
-        { method: req.method, path: req.path, status: res.statusCode, ms: Math.round((performance.now() - started) * 10) / 10, operationId: res.locals?.operationId },
+        { method: req.method, path: control.redactor.text(req.path), status: res.statusCode, ms: Math.round((performance.now() - started) * 10) / 10, operationId: res.locals?.operationId },
         'request',
       )
     })

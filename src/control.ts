@@ -30,12 +30,15 @@ export interface ControlOptions {
 
 export class Control {
   readonly namespaces: Namespaces
+  /** Cuts keys and tokens out of anything recorded (journal, logs). */
+  readonly redactor: Redactor
   readonly #options: ControlOptions
   readonly #states = new WeakMap<ServerResponse, RequestState>()
 
   constructor(options: ControlOptions) {
     this.#options = options
     this.namespaces = options.namespaces
+    this.redactor = options.redactor
   }
 
   /** Middleware: picks the request's namespace and journals the request once it is answered. */
