@@ -63,7 +63,9 @@ export class DurableJsonFile<T> implements Adapter<T> {
 
   #flush(): void {
     const current = this.#waiting
-    if (!current) return
+    // The deferred flush after a write can find another write already under way (started by a
+    // write() in between): two at once would share the temp file, so it leaves the batch to that one.
+    if (!current || this.#writing) return
     this.#waiting = undefined
     this.#writing = true
     const text = JSON.stringify(this.#data)
