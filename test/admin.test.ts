@@ -36,7 +36,7 @@ t.test('the admin token does not open the Animal Store API', async (t) => {
 })
 
 t.test('with the control API off, /__admin is not there and the API still works', async (t) => {
-  for (const env of [{ ADMIN: 'off' }, {}]) {
+  for (const env of [{ ADMIN: 'off' }, {}] as Array<Record<string, string>>) {
     const sandbox = await startTestSandbox(t, { ADMIN_TOKEN, ...env })
     const off = 'ADMIN' in env
     const res = await call(`${sandbox.origin}/__admin/pets`, 'GET', undefined, ADMIN_AUTH)
