@@ -1,12 +1,33 @@
+import { execFile } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
+import { promisify } from 'node:util'
 import t from 'tap'
 import { ConfigError, DEFAULT_ADMIN_TOKEN, loadConfig } from '../src/config.js'
 import { generateAnimals } from '../src/seed.js'
 import { ADMIN_SPEC_FILE, loadSpec, loadSpecFile } from '../src/spec.js'
 import { ADMIN_AUTH, ADMIN_TOKEN, call, startControlSandbox } from './control-helpers.js'
-import { API_KEY, AUTH, startTestSandbox } from './helpers.js'
+import { API_KEY, AUTH, ROOT, startTestSandbox } from './helpers.js'
 
 const ERROR_SHAPE = { code: String, message: String, status: Number }
+
+t.test('spec/admin.openapi.yaml passes Redocly lint, and its routes are the control API', async (t) => {
+  const result = await promisify(execFile)(process.execPath, [`${ROOT}node_modules/@redocly/cli/bin/cli.js`, 'lint', 'spec/admin.openapi.yaml', '--format=stylish'], {
+    cwd: ROOT,
+    env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+  }).catch((error: { code: number; stdout: string; stderr: string }) => error)
+  t.equal('code' in result ? result.code : 0, 0, result.stdout + result.stderr)
+  t.notMatch(result.stdout + result.stderr, /You have \d+ warnings?/, 'no warnings either')
+  const spec = await loadSpecFile(ADMIN_SPEC_FILE)
+  t.equal(spec.basePath, '/__admin')
+  t.ok(spec.operations.every((op) => op.secured), 'the admin token on every operation')
+  t.same(
+    spec.operations.map((op) => `${op.method} ${op.path}`).sort(),
+    [
+      'DELETE /clock', 'DELETE /faults', 'DELETE /requests', 'GET /clock', 'GET /faults', 'GET /namespaces', 'GET /pets',
+      'GET /requests', 'GET /requests/unmatched', 'POST /clock', 'POST /faults', 'POST /reset', 'PUT /pets',
+    ],
+  )
+})
 
 t.test('every control operation refuses a missing, malformed or wrong token, and API keys', async (t) => {
   const { admin } = await startControlSandbox(t)
