@@ -148,6 +148,10 @@ export function describeErrors(errors: ErrorObject[] | null | undefined, root: s
         return `${at}.${(e.params as { missingProperty: string }).missingProperty} is required`
       case 'type':
         return `${at} must be ${article((e.params as { type: string }).type)}`
+      case 'additionalProperties':
+        return `${at}.${(e.params as { additionalProperty: string }).additionalProperty} is not an accepted property`
+      case 'unevaluatedProperties':
+        return `${at}.${(e.params as { unevaluatedProperty: string }).unevaluatedProperty} is not an accepted property`
       case 'enum':
         return `${at} must be one of: ${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`
       case 'format':

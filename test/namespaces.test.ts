@@ -108,7 +108,7 @@ t.test('a namespace persists in its own file next to DATA_FILE, across a restart
 })
 
 t.test('namespaces are bounded: the least recently used is evicted, its data file deleted', async (t) => {
-  const { admin, api, config } = await startControlSandbox(t, { MAX_NAMESPACES: '3' })
+  const { admin, api, config, namespaces } = await startControlSandbox(t, { MAX_NAMESPACES: '3' })
   await api('POST', '/pets', { name: 'InDefault', categoryId: 1 })
   await api('POST', '/pets', { name: 'InA', categoryId: 1 }, ns('a'))
   await api('POST', '/pets', { name: 'InB', categoryId: 1 }, ns('b'))
@@ -120,7 +120,7 @@ t.test('namespaces are bounded: the least recently used is evicted, its data fil
   t.equal((await api('GET', '/pets/61')).status, 200, 'the default namespace is never evicted')
   t.equal((await api('GET', '/pets/61', undefined, ns('a'))).status, 200, 'a was used recently and stays')
   const dir = join(config.dataFile as string, '..')
-  await new Promise((resolve) => setTimeout(resolve, 50))
+  await namespaces.flush() // waits for the eviction too
   t.notOk(await exists(join(dir, 'db.ns.b.json')), "b's data file is deleted")
   t.equal((await api('GET', '/pets/61', undefined, ns('b'))).status, 404, 'b comes back from the initial data')
 })
