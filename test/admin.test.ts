@@ -1,12 +1,13 @@
 import { execFile } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { promisify } from 'node:util'
 import t from 'tap'
 import { ConfigError, DEFAULT_ADMIN_TOKEN, loadConfig } from '../src/config.js'
 import { generateAnimals } from '../src/seed.js'
 import { ADMIN_SPEC_FILE, loadSpec, loadSpecFile } from '../src/spec.js'
 import { ADMIN_AUTH, ADMIN_TOKEN, call, startControlSandbox } from './control-helpers.js'
-import { API_KEY, AUTH, ROOT, startTestSandbox } from './helpers.js'
+import { API_KEY, AUTH, ROOT, spawnCli, startTestSandbox, tempDir } from './helpers.js'
 
 const ERROR_SHAPE = { code: String, message: String, status: Number }
 
@@ -197,4 +198,22 @@ t.test('a configured admin token is accepted; the default one then is not', asyn
   t.equal((await admin('GET', '/pets', undefined, { authorization: `Bearer ${DEFAULT_ADMIN_TOKEN}` })).status, 401)
   t.equal((await admin('GET', '/pets', undefined, { authorization: `bearer ${ADMIN_TOKEN}` })).status, 200, 'scheme name in any case')
   t.not(API_KEY, ADMIN_TOKEN)
+})
+
+t.test('the start banner shows the default admin token, never a configured one', async (t) => {
+  const dir = await tempDir(t)
+  const byDefault = await spawnCli(t, { DATA_FILE: join(dir, 'a.json') })
+  t.match(byDefault.stderr, new RegExp(`test control: http://\\S+/__admin \\(Bearer ${DEFAULT_ADMIN_TOKEN}\\)`))
+  byDefault.child.kill('SIGTERM')
+  await byDefault.exited
+  const configured = await spawnCli(t, { DATA_FILE: join(dir, 'b.json'), ADMIN_TOKEN: 'secret-admin-token', LOG_LEVEL: 'trace' })
+  t.match(configured.stderr, /\(Bearer <your admin token>\)/)
+  await call(`${configured.baseUrl}/pets`, 'GET', undefined, { authorization: 'Bearer secret-admin-token' })
+  configured.child.kill('SIGTERM')
+  await configured.exited
+  t.notMatch(configured.stderr + configured.stdout, /secret-admin-token/, 'not in the banner nor the logs')
+  const off = await spawnCli(t, { DATA_FILE: join(dir, 'c.json'), ADMIN: 'off' })
+  t.match(off.stderr, /test control: off/)
+  off.child.kill('SIGTERM')
+  await off.exited
 })
