@@ -7,7 +7,9 @@ import type { Logger } from 'pino'
 import { mountAdmin, type AdminOptions } from './admin.js'
 import { authenticate, type KeyRing } from './auth.js'
 import type { Control } from './control.js'
+import { cors } from './cors.js'
 import { ERRORS, HttpError, sendError } from './errors.js'
+import { describeEmbedded, mountExplorer, type SandboxFacts } from './explorer.js'
 import { handlers } from './handlers.js'
 import { sendJson } from './reply.js'
 import type { ApiSpec, Operation } from './spec.js'
@@ -17,19 +19,23 @@ export interface AppOptions {
   readonly spec: ApiSpec
   readonly keys: KeyRing
   readonly logger: Logger
+  /** What GET / and /docs say about this sandbox; by default, nothing about its keys. */
+  readonly facts?: SandboxFacts
   /** Namespaces, journal, faults and clock (src/control.ts). */
   readonly control: Control
   /** The control API under /__admin; undefined when it is switched off. */
   readonly admin: AdminOptions | undefined
 }
 
-export function createApp({ spec, keys, logger, control, admin }: AppOptions) {
+export function createApp({ spec, keys, logger, control, admin, facts = describeEmbedded(control.namespaces.defaultStore.size) }: AppOptions) {
   const app = polka({
     onError: (error, _req, res) => sendError(res, toHttpError(error, logger)),
     onNoMatch: (req, res) => sendError(res, new HttpError(ERRORS.notFound, `No resource at ${req.method} ${req.path}`)),
   })
 
   app.use(logRequests(logger, control))
+  app.use(cors(facts.corsOrigins))
+  mountExplorer(app, { spec, facts })
   app.use(control.recordRequests)
 
   // For HEALTHCHECK and wait strategies: the server listens only once the store is loaded.

@@ -45,6 +45,8 @@ export interface Config {
   readonly namespaceKeyPrefix: string | undefined
   /** The sandbox's notion of now at start, or undefined for real time. */
   readonly clock: Date | undefined
+  /** Origins a browser may call the sandbox from (CORS); ['*'] allows any. */
+  readonly corsOrigins: readonly string[]
 }
 
 export class ConfigError extends Error {
@@ -81,6 +83,8 @@ Test control (the /__admin API):
   --namespace-key-prefix <p>  NAMESPACE_KEY_PREFIX  accept every API key <p><name> and give
                                   each its own namespace <name>     (default: off)
   --clock <date-time> CLOCK       start the clock at this time (e.g. 2030-12-05T00:00:00Z)
+  --cors-origins <o>  CORS_ORIGINS origins browsers may call from, comma-separated,
+                                  e.g. http://localhost:3000; * for any   (default *)
   -h, --help                      print this help
 `
 
@@ -110,6 +114,7 @@ export function loadConfig(argv: readonly string[], env: Env): Config | 'help' {
         'max-namespaces': { type: 'string' },
         'namespace-key-prefix': { type: 'string' },
         clock: { type: 'string' },
+        'cors-origins': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }).values
@@ -152,6 +157,8 @@ export function loadConfig(argv: readonly string[], env: Env): Config | 'help' {
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError(`${logLevelSetting?.name} must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(logLevelSetting?.value)}`)
   }
+
+  const corsOrigins = readCorsOrigins(setting('cors-origins', 'CORS_ORIGINS'))
 
   const adminSetting = env['ADMIN']
   if (adminSetting !== undefined && adminSetting !== '' && !['on', 'off'].includes(adminSetting)) {
@@ -196,7 +203,31 @@ export function loadConfig(argv: readonly string[], env: Env): Config | 'help' {
     maxNamespaces: integerSetting(setting('max-namespaces', 'MAX_NAMESPACES'), 1, MAX_MAX_NAMESPACES) ?? DEFAULT_MAX_NAMESPACES,
     namespaceKeyPrefix: prefixSetting?.value,
     clock,
+    corsOrigins,
   }
+}
+
+/** `*`, or a list of exact origins (scheme://host[:port]) as browsers send them in the Origin header. */
+function readCorsOrigins(setting: { name: string; value: string } | undefined): string[] {
+  if (setting === undefined) return ['*']
+  const origins = setting.value.split(',').map((origin) => origin.trim()).filter((origin) => origin !== '')
+  if (origins.length === 0) throw new ConfigError(`${setting.name} is set but holds no origin`)
+  if (origins.includes('*')) {
+    if (origins.length > 1) throw new ConfigError(`${setting.name}: * allows any origin and cannot be combined with others`)
+    return origins
+  }
+  for (const origin of origins) {
+    let parsed: URL | undefined
+    try {
+      parsed = new URL(origin)
+    } catch {
+      parsed = undefined
+    }
+    if (!parsed || parsed.origin === 'null' || parsed.origin !== origin) {
+      throw new ConfigError(`${setting.name}: ${JSON.stringify(origin)} is not an origin; write it as the browser sends it, e.g. http://localhost:3000 (no path, no trailing slash)`)
+    }
+  }
+  return origins
 }
 
 function integerSetting(setting: { name: string; value: string } | undefined, min: number, max: number): number | undefined {

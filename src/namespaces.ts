@@ -64,6 +64,11 @@ export class Namespaces {
     this.#live.set(DEFAULT_NAMESPACE, new Namespace(DEFAULT_NAMESPACE, options.journalSize, options.clock, () => store))
   }
 
+  /** The default namespace's store, open from the start. */
+  get defaultStore(): AnimalStore {
+    return this.#options.defaultStore
+  }
+
   get default(): Namespace {
     return this.#live.get(DEFAULT_NAMESPACE) as Namespace
   }

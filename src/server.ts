@@ -7,6 +7,7 @@ import { KeyRing } from './auth.js'
 import type { Config } from './config.js'
 import { Control } from './control.js'
 import { ERRORS, HttpError, errorJson } from './errors.js'
+import { describeSandbox } from './explorer.js'
 import { findBadPet, initialData } from './initial-data.js'
 import { Redactor } from './journal.js'
 import { createLogger } from './logger.js'
@@ -42,6 +43,9 @@ export async function startSandbox(config: Config, logger: Logger = createLogger
   if (opened.replacedOrigin) logger.warn({ file: config.dataFile, was: opened.replacedOrigin, now: initial.origin }, 'data file was made from other data: rebuilt')
   const { store } = opened
 
+  const fromDataFile = opened.source === 'data file'
+  const dataDescription = fromDataFile ? `${store.size} pets from ${config.dataFile}` : initial.description
+  const facts = describeSandbox(config, { fromDataFile, description: dataDescription, count: store.size })
   const namespaces = new Namespaces({
     defaultStore: store,
     openStore: async (dataFile) => (await open(dataFile)).store,
@@ -62,7 +66,7 @@ export async function startSandbox(config: Config, logger: Logger = createLogger
     adminEnabled: config.adminToken !== undefined,
   })
   const admin = config.adminToken === undefined ? undefined : { adminSpec: await loadSpecFile(ADMIN_SPEC_FILE), apiSpec: spec, token: config.adminToken, namespaces }
-  const app = createApp({ spec, keys, logger, control, admin })
+  const app = createApp({ spec, keys, logger, control, admin, facts })
   const server = createServer(app.handler as Parameters<typeof createServer>[1])
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => answerClientError(error, socket))
   await new Promise<void>((resolve, reject) => {
@@ -83,7 +87,7 @@ export async function startSandbox(config: Config, logger: Logger = createLogger
     namespaces,
     origin,
     baseUrl: origin + spec.basePath,
-    dataDescription: opened.source === 'data file' ? `${store.size} pets from ${config.dataFile}` : initial.description,
+    dataDescription,
     close: () => (closing ??= stop(server, namespaces)),
   }
 }
