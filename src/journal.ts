@@ -25,6 +25,8 @@ export const UNMATCHED = 'unmatched'
 export const REDACTED = '[REDACTED]'
 /** Bodies are recorded up to this size; a longer one is cut and marked. */
 export const MAX_RECORDED_BODY = 64 * 1024
+/** What one namespace's journal may hold, roughly (bodies, headers, paths): older entries go first. */
+export const MAX_JOURNAL_BYTES = 4 * 1024 * 1024
 
 export interface JournalFilter {
   readonly method?: string | undefined
@@ -38,6 +40,8 @@ export interface JournalFilter {
 export class Journal {
   readonly #size: number
   #entries: JournalEntry[] = []
+  #sizes: number[] = []
+  #bytes = 0
   #nextId = 1
 
   constructor(size: number) {
@@ -50,8 +54,19 @@ export class Journal {
 
   record(entry: Omit<JournalEntry, 'id'>): void {
     if (this.#size === 0) return
+    const bytes = JSON.stringify(entry).length
     this.#entries.push({ id: this.#nextId++, ...entry })
-    if (this.#entries.length > this.#size) this.#entries.splice(0, this.#entries.length - this.#size)
+    this.#sizes.push(bytes)
+    this.#bytes += bytes
+    // Bounded in count and in memory: the oldest entries are dropped first.
+    let drop = Math.max(0, this.#entries.length - this.#size)
+    let bytesLeft = this.#bytes - this.#sizes.slice(0, drop).reduce((sum, n) => sum + n, 0)
+    while (bytesLeft > MAX_JOURNAL_BYTES && drop < this.#entries.length - 1) bytesLeft -= this.#sizes[drop++] ?? 0
+    if (drop > 0) {
+      this.#entries.splice(0, drop)
+      this.#sizes.splice(0, drop)
+      this.#bytes = bytesLeft
+    }
   }
 
   /** Entries matching every filter given, oldest first. */
@@ -73,6 +88,8 @@ export class Journal {
   clear(): number {
     const cleared = this.#entries.length
     this.#entries = []
+    this.#sizes = []
+    this.#bytes = 0
     return cleared
   }
 }

@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream'
 import t from 'tap'
+import { MAX_JOURNAL_BYTES, MAX_RECORDED_BODY } from '../src/journal.js'
 import { createLogger } from '../src/logger.js'
 import { startSandbox } from '../src/server.js'
 import { ADMIN_AUTH, ADMIN_TOKEN, call, startControlSandbox } from './control-helpers.js'
@@ -125,4 +126,17 @@ t.test('the journal and the logs never hold a key or the admin token, wherever t
     t.notOk(logs.includes(secret), 'nor do the logs')
   }
   t.match(logs, /"msg":"request"/, 'the logs did record the requests')
+})
+
+t.test('the journal is bounded in memory too: big bodies are cut, and the oldest entries go first', async (t) => {
+  const { admin, api } = await startControlSandbox(t)
+  const big = 'x'.repeat(100 * 1024)
+  for (let i = 0; i < 80; i++) await api('POST', '/pets', { name: `${i}-${big}`, categoryId: 1 })
+  const { body } = await admin('GET', '/requests')
+  const bytes = JSON.stringify(body.entries).length
+  t.ok(bytes <= MAX_JOURNAL_BYTES, `the journal holds at most ${MAX_JOURNAL_BYTES} bytes (${bytes})`)
+  t.ok(body.count >= 40 && body.count < 80, `older entries were dropped (${body.count} kept)`)
+  const last = body.entries.at(-1)
+  t.match(last.body, new RegExp(`^\\{"name":"79-x+… \\[cut at ${MAX_RECORDED_BODY} bytes\\]$`), 'the newest is kept, its body cut')
+  t.equal(last.id, 80)
 })
