@@ -217,3 +217,18 @@ t.test('the start banner shows the default admin token, never a configured one',
   off.child.kill('SIGTERM')
   await off.exited
 })
+
+t.test('a reset is atomic: concurrent readers see the old data or the new, never a mix', async (t) => {
+  const { admin, api } = await startControlSandbox(t)
+  const old = Array.from({ length: 100 }, (_, i) => ({ id: i + 1, name: `old-${i}`, categoryId: 1, status: 'sold' }))
+  t.equal((await admin('PUT', '/pets', old)).status, 200)
+  const reads = Array.from({ length: 60 }, () => api('GET', '/pets?limit=100'))
+  const reset = admin('POST', '/reset')
+  const more = Array.from({ length: 60 }, () => api('GET', '/pets?limit=100'))
+  const lists = (await Promise.all([...reads, ...more])).map((r) => r.body as Array<{ name: string }>)
+  t.equal((await reset).status, 200)
+  const kinds = lists.map((pets) => (pets.every((p) => p.name.startsWith('old-')) ? 'old' : pets.some((p) => p.name.startsWith('old-')) ? 'mixed' : 'new'))
+  t.notOk(kinds.includes('mixed'), 'no list mixes the two')
+  t.equal(lists.find((_, i) => kinds[i] === 'new')?.length ?? 60, 60, 'a new list is the whole initial data')
+  t.equal((await api('GET', '/pets?limit=100')).body.length, 60)
+})
