@@ -72,6 +72,8 @@ Options (each has an environment variable; a flag wins over the variable):
   --seed-count <n>    SEED_COUNT  how many pets to generate                (default ${DEFAULT_COUNT})
   --fixtures <file>   FIXTURES    load the initial pets from this JSON array of pets
   --log-level <lvl>   LOG_LEVEL   ${LOG_LEVELS.join(', ')}   (default info)
+  --cors-origins <o>  CORS_ORIGINS origins browsers may call from, comma-separated,
+                                  e.g. http://localhost:3000; * for any   (default *)
 
 Test control (the /__admin API):
   --admin-token <t>   ADMIN_TOKEN bearer token of the control API           (default token: ${DEFAULT_ADMIN_TOKEN})
@@ -83,8 +85,6 @@ Test control (the /__admin API):
   --namespace-key-prefix <p>  NAMESPACE_KEY_PREFIX  accept every API key <p><name> and give
                                   each its own namespace <name>     (default: off)
   --clock <date-time> CLOCK       start the clock at this time (e.g. 2030-12-05T00:00:00Z)
-  --cors-origins <o>  CORS_ORIGINS origins browsers may call from, comma-separated,
-                                  e.g. http://localhost:3000; * for any   (default *)
   -h, --help                      print this help
 `
 
