@@ -62,8 +62,9 @@ export class DurableJsonFile<T> implements Adapter<T> {
   }
 
   #flush(): void {
-    // One write at a time: a write() can start a flush before the scheduled one runs.
     const current = this.#waiting
+    // The deferred flush after a write can find another write already under way (started by a
+    // write() in between): two at once would share the temp file, so it leaves the batch to that one.
     if (!current || this.#writing) return
     this.#waiting = undefined
     this.#writing = true

@@ -1,10 +1,13 @@
 // The formats the spec uses that ajv does not know, shared by the validators compiled at start
 // and those compiled at build time (spec-compiled.ts).
-import type { FormatDefinition } from 'ajv'
+import type { Format } from 'ajv'
+import { fullFormats } from 'ajv-formats/dist/formats.js'
 
 // JSON numbers lose precision beyond 2^53-1, so the sandbox refuses such integers rather than
 // round them silently: int64 here means a safe integer.
-export const FORMATS: Record<string, FormatDefinition<number>> = {
+export const FORMATS: Record<string, Format> = {
   int64: { type: 'number', validate: (n: number) => Number.isSafeInteger(n) },
   int32: { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 },
+  // RFC 3339 date-times (the control API's `since` and `now`).
+  'date-time': fullFormats['date-time'],
 }

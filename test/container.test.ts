@@ -9,7 +9,7 @@ import t, { type Test } from 'tap'
 import { parse } from 'yaml'
 import { AnimalStoreContainer, type StartedAnimalStoreContainer } from '../src/testcontainers.js'
 import { DOCKER, IMAGE, docker, dockerSkipReason, ensureImage, runContainer, usageSnippets } from './docker.js'
-import { tempDir } from './helpers.js'
+import { ROOT, tempDir } from './helpers.js'
 
 const KEY = 'container-key'
 const auth = (key = KEY): Record<string, string> => ({ authorization: `Bearer ${key}` })
@@ -85,6 +85,23 @@ t.test('docker run with a seed and a key serves the API', { skip }, async (t) =>
   const wrongKey = await fetch(`${base}/pets`, { headers: auth('sandbox-api-key') })
   t.equal(wrongKey.status, 401, 'the default key is refused once a key is configured')
   t.match(wrongKey.headers.get('www-authenticate'), /^Bearer/)
+})
+
+t.test('npm run conformance passes against a docker-run container (SANDBOX_URL)', { skip }, async (t) => {
+  await ensureImage()
+  const { origin } = await runContainer(t, { env: { SEED: '11', API_KEYS: KEY } })
+  const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', join(ROOT, 'conformance/cli.ts')],
+      { cwd: ROOT, env: { ...process.env, SANDBOX_URL: `${origin}/v1`, SANDBOX_API_KEY: KEY }, timeout: 5 * 60_000 },
+      (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    )
+  })
+  t.equal(code, 0, 'the conformance suite passes against the container')
+  if (code !== 0) t.comment(`${stdout}\n${stderr}`)
+  t.match(stdout, /listPets/, 'its summary names the operations checked')
+  t.notMatch(stdout + stderr, KEY, 'and never prints the key')
 })
 
 t.test('the process runs as non-root, turns healthy, and stops on SIGTERM with exit 0', { skip }, async (t) => {
@@ -178,6 +195,35 @@ t.test('AnimalStoreContainer: withFixtures copies the file into the container', 
   t.same(((await listed.json()) as Pet[]).map((pet) => pet.name), ['Fixture Fox', 'Fixture Finch'])
   t.throws(() => new AnimalStoreContainer(IMAGE).withSeed(-1), RangeError)
   await t.rejects(new AnimalStoreContainer(IMAGE).withFixtures(file).withSeed(3).start(), /both choose the initial data/)
+})
+
+t.test('StartedAnimalStoreContainer controls the sandbox: reset, requests, injectFault, setClock', { skip }, async (t) => {
+  await ensureImage()
+  const sandbox = await startContainer(t, new AnimalStoreContainer(IMAGE).withInMemory().withApiKey(KEY).withAdminToken('container-admin'))
+  t.equal(sandbox.getAdminToken(), 'container-admin')
+  const base = sandbox.getBaseUrl()
+
+  const created = await fetch(`${base}/pets`, { method: 'POST', headers: jsonAuth(), body: JSON.stringify({ name: 'Temp', categoryId: 1 }) })
+  t.equal(created.status, 201)
+  const { count, entries } = await sandbox.requests({ operationId: 'createPet', status: 201 })
+  t.equal(count, 1)
+  t.match(entries[0], { method: 'POST', path: '/v1/pets', body: { name: 'Temp', categoryId: 1 }, headers: { authorization: 'Bearer [REDACTED]' } })
+
+  const fault = await sandbox.injectFault({ operationId: 'listPets', status: 503, times: 1 })
+  t.match(fault, { id: Number, operationId: 'listPets', status: 503, fired: 0 })
+  t.equal((await fetch(`${base}/pets`, { headers: auth() })).status, 503)
+  t.equal((await fetch(`${base}/pets`, { headers: auth() })).status, 200, 'the fault fired once')
+
+  const clock = await sandbox.setClock(new Date('2030-12-05T00:00:00Z'))
+  t.equal(clock.real, false)
+  t.equal((await fetch(`${base}/pets/1`, { headers: auth() })).status, 410, 'getPet is gone after its sunset')
+  t.match(await sandbox.setClock(undefined), { real: true })
+
+  t.same(await sandbox.reset(), { namespace: 'default', pets: 60 })
+  t.equal((await fetch(`${base}/pets/61`, { headers: auth() })).status, 404, 'the created pet is gone')
+  t.same(await sandbox.reset({ seed: 3, count: 4, namespace: 'other' }), { namespace: 'other', pets: 4 })
+  t.equal((await sandbox.requests()).count, 1, 'the reset cleared the journal')
+  await t.rejects(sandbox.injectFault({ operationId: 'nope', status: 500 }), { name: 'AnimalStoreControlError', status: 400, code: 'invalid_body' })
 })
 
 t.test('README: the docker run snippet works as written', { skip }, async (t) => {

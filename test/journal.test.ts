@@ -1,191 +1,142 @@
-// The data file layout: a snapshot plus an append-only journal of creates. Restarts, kill -9
-// under load, a torn last line, corrupt and stale journals, compaction.
-import { readFile, rm, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { Writable } from 'node:stream'
 import t from 'tap'
+import { MAX_JOURNAL_BYTES, MAX_RECORDED_BODY } from '../src/journal.js'
 import { createLogger } from '../src/logger.js'
-import { JournaledJsonFile } from '../src/journaled-file.js'
 import { startSandbox } from '../src/server.js'
-import { AUTH, JSON_HEADERS, readStoredPets, spawnCli, tempDir, testConfig } from './helpers.js'
+import { ADMIN_AUTH, ADMIN_TOKEN, call, startControlSandbox } from './control-helpers.js'
+import { API_KEY, AUTH, testConfig } from './helpers.js'
 
-type Pet = { id: number; name: string; categoryId: number; status: string }
+t.test('every API request is recorded with what the client sent and what it got', async (t) => {
+  const { admin, api, baseUrl, origin } = await startControlSandbox(t)
+  t.equal((await api('POST', '/pets?trace=1&trace=2', { name: 'Rex', categoryId: 3 }, { 'x-client': 'suite' })).status, 201)
+  t.equal((await api('GET', '/pets/1')).status, 200)
+  t.equal((await call(`${baseUrl}/pets`, 'GET', undefined, {})).status, 401)
+  t.equal((await api('GET', '/nowhere?x=1')).status, 404)
+  t.equal((await api('DELETE', '/pets')).status, 405)
+  t.equal((await call(`${origin}/v2/pets`, 'GET', undefined, AUTH)).status, 404)
+  t.equal((await call(`${origin}/healthz`, 'GET', undefined, {})).status, 200)
 
-const pet = (id: number, name = `Pet ${id}`): Pet => ({ id, name, categoryId: 1, status: 'available' })
-const line = (value: unknown): string => `${JSON.stringify(value)}\n`
+  const all = await admin('GET', '/requests')
+  t.equal(all.status, 200)
+  t.equal(all.body.count, 6, 'the API requests, not the health check nor the control calls')
+  t.equal(all.body.entries.length, 6)
+  const [create, get, unauthorized, unknown, wrongMethod, otherBase] = all.body.entries
+  t.match(create, {
+    id: Number,
+    time: String,
+    namespace: 'default',
+    method: 'POST',
+    path: '/v1/pets',
+    query: { trace: ['1', '2'] },
+    headers: { authorization: 'Bearer [REDACTED]', 'content-type': 'application/json', 'x-client': 'suite' },
+    body: { name: 'Rex', categoryId: 3 },
+    status: 201,
+    durationMs: Number,
+    operationId: 'createPet',
+    fault: null,
+  })
+  t.ok(Date.parse(create.time) <= Date.now(), 'time is a date')
+  t.match(get, { method: 'GET', path: '/v1/pets/1', status: 200, operationId: 'getPet', body: null, query: {} })
+  t.match(unauthorized, { status: 401, operationId: 'listPets' })
+  t.notOk('authorization' in unauthorized.headers)
+  t.match(unknown, { path: '/v1/nowhere', query: { x: '1' }, status: 404, operationId: 'unmatched' })
+  t.match(wrongMethod, { method: 'DELETE', status: 405, operationId: 'unmatched' })
+  t.match(otherBase, { path: '/v2/pets', status: 404, operationId: 'unmatched' })
 
-async function create(baseUrl: string, name: string, headers: Record<string, string> = JSON_HEADERS): Promise<Response> {
-  return fetch(`${baseUrl}/pets`, { method: 'POST', headers, body: JSON.stringify({ name, categoryId: 1 }) })
-}
-
-/** A data file as the sandbox writes it: a snapshot naming its journal, and the journal. */
-async function writeLayout(dataFile: string, snapshot: Pet[], journal: string): Promise<void> {
-  await writeFile(dataFile, JSON.stringify({ pets: snapshot, journal: 'j1' }))
-  await writeFile(`${dataFile}.journal`, journal)
-}
-
-t.test('a create appends one journal line; the snapshot is not rewritten; a restart reads both', async (t) => {
-  const config = await testConfig(t)
-  const first = await startSandbox(config, createLogger('silent'))
-  const snapshot = await readFile(config.dataFile!, 'utf8')
-  const created: Pet[] = []
-  for (const name of ['One', 'Two', 'Three']) created.push((await (await create(first.baseUrl, name)).json()) as Pet)
-  t.equal(await readFile(config.dataFile!, 'utf8'), snapshot, 'the snapshot is untouched by creates')
-  const journal = (await readFile(`${config.dataFile}.journal`, 'utf8')).split('\n')
-  t.same(journal.slice(1, -1).map((l) => JSON.parse(l)), created, 'each acknowledged pet is one journal line')
-
-  // A restart without a clean stop (the process would have been killed): snapshot + journal.
-  const second = await startSandbox(config, createLogger('silent'))
-  t.same(second.store.all().slice(-3), created, 'the restarted store holds the journaled pets')
-  await first.server.close()
-  await second.close()
-  const compacted = JSON.parse(await readFile(config.dataFile!, 'utf8')) as { pets: Pet[] }
-  t.same(compacted.pets.slice(-3), created, 'a clean stop folds the journal into the snapshot')
-  await t.rejects(readFile(`${config.dataFile}.journal`, 'utf8'), { code: 'ENOENT' }, 'and removes the journal it folded in')
+  const unmatched = await admin('GET', '/requests/unmatched')
+  t.equal(unmatched.body.count, 3)
+  t.same(unmatched.body.entries.map((e: { path: string }) => e.path), ['/v1/nowhere', '/v1/pets', '/v2/pets'])
 })
 
-t.test('kill -9 during a write load: a restart serves every acknowledged pet', async (t) => {
-  const dir = await tempDir(t)
-  const dataFile = join(dir, 'db.json')
-  const cli = await spawnCli(t, { DATA_FILE: dataFile, API_KEYS: 'k' })
-  const acknowledged: Pet[] = []
-  let stop = false
-  const worker = async (w: number): Promise<void> => {
-    for (let i = 0; !stop && i < 10_000; i++) {
-      try {
-        const res = await create(cli.baseUrl, `W${w}-${i}`, { authorization: 'Bearer k', 'content-type': 'application/json' })
-        if (res.status === 201) acknowledged.push((await res.json()) as Pet)
-      } catch {
-        return // the server is gone
-      }
-    }
+t.test('GET /__admin/requests filters by method, path, operationId, status and since', async (t) => {
+  const { admin, api } = await startControlSandbox(t)
+  await api('GET', '/pets')
+  await api('GET', '/pets/2')
+  await api('GET', '/pets/999')
+  // Journal times have millisecond precision: keep `since` clear of the requests either side.
+  await new Promise((resolve) => setTimeout(resolve, 5))
+  const since = new Date().toISOString()
+  await new Promise((resolve) => setTimeout(resolve, 5))
+  await api('POST', '/pets', { name: 'Late', categoryId: 1 })
+  await api('POST', '/pets', { name: 'Bad' })
+
+  const count = async (query: string): Promise<number> => {
+    const res = await admin('GET', `/requests?${query}`)
+    t.equal(res.status, 200, query)
+    t.equal(res.body.count, res.body.entries.length)
+    return res.body.count
   }
-  const workers = Array.from({ length: 30 }, (_, w) => worker(w + 1))
-  await new Promise((resolve) => setTimeout(resolve, 1500))
-  cli.child.kill('SIGKILL')
-  await cli.exited
-  stop = true
-  await Promise.all(workers)
-  t.ok(acknowledged.length > 50, `${acknowledged.length} creates were acknowledged before the kill`)
+  t.equal(await count('method=post'), 2, 'method, any case')
+  t.equal(await count('path=/v1/pets'), 3, 'exact path')
+  t.equal(await count('path=/v1/pets/*'), 2, 'path prefix')
+  t.equal(await count('operationId=getPet'), 2)
+  t.equal(await count('status=404'), 1)
+  t.equal(await count('status=400&method=POST'), 1, 'filters combine')
+  t.equal(await count(`since=${encodeURIComponent(since)}`), 2)
+  t.equal(await count('operationId=unmatched'), 0)
 
-  const config = await testConfig(t, { DATA_FILE: dataFile })
-  const again = await startSandbox(config, createLogger('silent'))
-  t.teardown(() => again.close())
-  const missing = acknowledged.filter((p) => JSON.stringify(again.store.get(p.id)) !== JSON.stringify(p))
-  t.same(missing, [], 'every acknowledged pet is back, exactly as acknowledged')
-  const ids = again.store.all().map((p) => p.id)
-  t.equal(new Set(ids).size, ids.length, 'and no id is stored twice')
+  const cleared = await admin('DELETE', '/requests')
+  t.same(cleared.body, { namespace: 'default', cleared: 5 })
+  t.equal(await count(''), 0)
 })
 
-t.test('a torn last journal line (never acknowledged) is dropped; the next write starts a clean journal', async (t) => {
-  // Two shapes of a torn append: cut mid-record, and a whole record whose newline never made it.
-  for (const torn of ['{"id":4,"name":"Tor', JSON.stringify(pet(4, 'No newline'))]) {
-    const config = await testConfig(t)
-    await writeLayout(config.dataFile!, [pet(1)], line({ snapshot: 'j1' }) + line(pet(2)) + line(pet(3)) + torn)
-    const sandbox = await startSandbox(config, createLogger('silent'))
-    t.same(sandbox.store.all().map((p) => p.id), [1, 2, 3], `the torn line is dropped: ${torn}`)
-    const next = (await (await create(sandbox.baseUrl, 'After')).json()) as Pet
-    t.equal(next.id, 4, 'the torn record never existed: its id is given out again')
-    t.same((await readStoredPets(config.dataFile!)).map((p) => p.id), [1, 2, 3, 4], 'on disk: the good records and the new one')
-    t.notMatch(await readFile(`${config.dataFile}.journal`, 'utf8').catch(() => ''), /Tor|No newline/, 'the torn bytes are gone')
-    await sandbox.close()
-  }
+t.test('the journal is bounded by JOURNAL_SIZE: the oldest entries are dropped first', async (t) => {
+  const { admin, api } = await startControlSandbox(t, { JOURNAL_SIZE: '3' })
+  for (let id = 1; id <= 5; id++) await api('GET', `/pets/${id}`)
+  const res = await admin('GET', '/requests')
+  t.equal(res.body.count, 3)
+  t.same(res.body.entries.map((e: { path: string }) => e.path), ['/v1/pets/3', '/v1/pets/4', '/v1/pets/5'])
+  t.same(res.body.entries.map((e: { id: number }) => e.id), [3, 4, 5], 'ids keep counting')
+
+  const off = await startControlSandbox(t, { JOURNAL_SIZE: '0' })
+  await off.api('GET', '/pets')
+  t.equal((await off.admin('GET', '/requests')).body.count, 0, 'JOURNAL_SIZE=0 records nothing')
 })
 
-t.test('a corrupt journal line that is not the torn end stops the start, naming the journal; nothing is touched', async (t) => {
-  const config = await testConfig(t)
-  const snapshot = JSON.stringify({ pets: [pet(1)], journal: 'j1' })
-  const journal = line({ snapshot: 'j1' }) + '{"id":2,"name"\n' + line(pet(3))
-  await writeFile(config.dataFile!, snapshot)
-  await writeFile(`${config.dataFile}.journal`, journal)
-  await t.rejects(startSandbox(config, createLogger('silent')), { name: 'DataFileError', message: new RegExp(`Data file ${config.dataFile}\\.journal has an invalid line 2`) })
-  t.equal(await readFile(config.dataFile!, 'utf8'), snapshot, 'the snapshot is left untouched')
-  t.equal(await readFile(`${config.dataFile}.journal`, 'utf8'), journal, 'the journal is left untouched')
-
-  await writeFile(`${config.dataFile}.journal`, line({ snapshot: 'j1' }) + line({ id: 2, name: 'No category' }))
-  await t.rejects(startSandbox(config, createLogger('silent')), { message: /invalid pet at index 1: pet\.categoryId is required/ }, 'a journaled record is checked like any other')
-})
-
-t.test('a journal left from an older snapshot is ignored: that snapshot already holds it', async (t) => {
-  const config = await testConfig(t)
-  await writeFile(config.dataFile!, JSON.stringify({ pets: [pet(1), pet(2)], journal: 'new' }))
-  await writeFile(`${config.dataFile}.journal`, line({ snapshot: 'old' }) + line(pet(2)) + line(pet(99)))
-  const sandbox = await startSandbox(config, createLogger('silent'))
+t.test('the journal and the logs never hold a key or the admin token, wherever the client put them', async (t) => {
+  let logs = ''
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      logs += chunk.toString()
+      done()
+    },
+  })
+  const config = await testConfig(t, { ADMIN_TOKEN, NAMESPACE_KEY_PREFIX: 'nskey-' })
+  const sandbox = await startSandbox(config, createLogger('trace', sink))
   t.teardown(() => sandbox.close())
-  t.same(sandbox.store.all().map((p) => p.id), [1, 2])
-  const res = await fetch(`${sandbox.baseUrl}/pets/99`, { headers: AUTH })
-  t.equal(res.status, 404, 'a record of the stale journal does not come back')
-  await res.body?.cancel()
-})
-
-t.test('the journal is folded into a new snapshot once it holds enough records', async (t) => {
-  const dir = await tempDir(t)
-  const file = join(dir, 'db.json')
-  const adapter = new JournaledJsonFile<{ pets: Pet[] }, Pet>(file, 'pets', 3)
-  const data = { pets: [pet(1)] }
-  await adapter.write(data)
-  const journalLines = async (): Promise<number> => (await readFile(`${file}.journal`, 'utf8').catch(() => '\n')).split('\n').length - 2
-  for (const id of [2, 3]) {
-    data.pets.push(pet(id))
-    await adapter.append(data, [pet(id)])
+  const familyKey = 'nskey-team1'
+  const secrets = [API_KEY, ADMIN_TOKEN, familyKey]
+  for (const secret of secrets) {
+    const headers = { authorization: `Bearer ${secret}`, 'x-token': secret, cookie: `session=${secret}` }
+    await call(`${sandbox.baseUrl}/pets?api_key=${secret}&${secret}=1`, 'POST', { name: secret, categoryId: 1, note: `key ${secret}` }, headers)
+    await call(`${sandbox.baseUrl}/${secret}`, 'GET', undefined, headers)
+    await call(`${sandbox.baseUrl}/pets/1`, 'GET', undefined, { authorization: `Bearer ${secret}` })
+    await call(`${sandbox.origin}/__admin/requests`, 'GET', undefined, { authorization: `Bearer ${secret}` })
   }
-  t.equal(await journalLines(), 2, 'below the threshold, records are appended')
-  data.pets.push(pet(4))
-  await adapter.append(data, [pet(4)])
-  t.equal(await journalLines(), 0, 'at the threshold, the journal starts over')
-  t.same((await readStoredPets(file)).map((p) => p.id), [1, 2, 3, 4], 'with every record in the snapshot')
-  t.same((await new JournaledJsonFile<{ pets: Pet[] }, Pet>(file, 'pets').read())?.pets.map((p) => p.id), [1, 2, 3, 4], 'and read back the same')
-})
-
-t.test('requests that arrive as a write hands over to the next are all written, once and in order', async (t) => {
-  const dir = await tempDir(t)
-  const file = join(dir, 'db.json')
-  const adapter = new JournaledJsonFile<{ pets: Pet[] }, Pet>(file, 'pets')
-  const data = { pets: [] as Pet[] }
-  await adapter.write(data)
-  let id = 0
-  const add = (): Promise<void> => {
-    const record = pet(++id)
-    data.pets.push(record)
-    return adapter.append(data, [record])
+  const journals = []
+  for (const namespace of ['default', 'team1']) {
+    const res = await call(`${sandbox.origin}/__admin/requests?namespace=${namespace}`, 'GET', undefined, ADMIN_AUTH)
+    journals.push(res.body)
   }
-  const failures: unknown[] = []
-  for (let round = 0; round < 30; round++) {
-    await add()
-    // Land after the finished write has handed over, before the flush it scheduled runs.
-    await new Promise((resolve) => setImmediate(resolve))
-    const results = await Promise.allSettled([add(), round % 3 === 0 ? adapter.write(data) : add(), add()])
-    for (const result of results) if (result.status === 'rejected') failures.push(result.reason)
+  const recorded = JSON.stringify(journals)
+  t.ok(journals[0].count >= 6 && journals[1].count >= 3, 'the requests were recorded')
+  t.match(recorded, /\[REDACTED\]/)
+  for (const secret of secrets) {
+    t.notOk(recorded.includes(secret), `the journal does not hold ${secret === API_KEY ? 'the API key' : secret === ADMIN_TOKEN ? 'the admin token' : 'the namespace key'}`)
+    t.notOk(logs.includes(secret), 'nor do the logs')
   }
-  t.same(failures, [], 'no write failed')
-  t.same((await readStoredPets(file)).map((p) => p.id), data.pets.map((p) => p.id), 'every record is on disk once, in order')
+  t.match(logs, /"msg":"request"/, 'the logs did record the requests')
 })
 
-t.test('stopping a store that took no create leaves the data file as it was', async (t) => {
-  const config = await testConfig(t)
-  const first = await startSandbox(config, createLogger('silent'))
-  await first.close()
-  const before = await readFile(config.dataFile!, 'utf8')
-  const second = await startSandbox(config, createLogger('silent'))
-  const res = await fetch(`${second.baseUrl}/pets`, { headers: AUTH })
-  await res.body?.cancel()
-  await second.close()
-  t.equal(await readFile(config.dataFile!, 'utf8'), before, 'no new snapshot was written')
-})
-
-t.test('a journal left beside a deleted data file is not taken for the new one', async (t) => {
-  const config = await testConfig(t, { SEED: '3', SEED_COUNT: '5' })
-  const first = await startSandbox(config, createLogger('silent'))
-  const extra = (await (await create(first.baseUrl, 'Left behind')).json()) as Pet
-  await first.server.close()
-  // The user removes the data file to start over; the journal stays.
-  const journal = await readFile(`${config.dataFile}.journal`, 'utf8')
-  await rm(config.dataFile!)
-  await writeFile(`${config.dataFile}.journal`, journal)
-  const second = await startSandbox(config, createLogger('silent'))
-  t.teardown(() => second.close())
-  t.equal(second.store.get(extra.id), undefined, 'the pet of the old journal is not back')
-  const restarted = await startSandbox(config, createLogger('silent'))
-  t.teardown(() => restarted.close())
-  t.equal(restarted.store.get(extra.id), undefined, 'nor after another restart')
-  t.equal(restarted.store.size, 5)
+t.test('the journal is bounded in memory too: big bodies are cut, and the oldest entries go first', async (t) => {
+  const { admin, api } = await startControlSandbox(t)
+  const big = 'x'.repeat(100 * 1024)
+  for (let i = 0; i < 80; i++) await api('POST', '/pets', { name: `${i}-${big}`, categoryId: 1 })
+  const { body } = await admin('GET', '/requests')
+  const bytes = JSON.stringify(body.entries).length
+  t.ok(bytes <= MAX_JOURNAL_BYTES, `the journal holds at most ${MAX_JOURNAL_BYTES} bytes (${bytes})`)
+  t.ok(body.count >= 40 && body.count < 80, `older entries were dropped (${body.count} kept)`)
+  const last = body.entries.at(-1)
+  t.match(last.body, new RegExp(`^\\{"name":"79-x+… \\[cut at ${MAX_RECORDED_BODY} bytes\\]$`), 'the newest is kept, its body cut')
+  t.equal(last.id, 80)
 })
