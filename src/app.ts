@@ -31,7 +31,11 @@ export function createApp({ spec, store, keys, logger }: AppOptions) {
 
   for (const [path, byMethod] of groupByPath(spec.operations)) {
     const allow = [...byMethod.keys()].join(', ')
+    // polka matches routes regardless of case; the contract's paths are case-sensitive, and a
+    // client that sends /V1/PETS must find its bug here rather than in production.
+    const exactPath = new RegExp(`^${escapeRegExp(spec.basePath + path).replace(/\\\{[^}]+\\\}/g, '[^/]+')}/?$`)
     app.all(spec.basePath + path.replace(/\{([^}]+)\}/g, ':$1'), async (req, res) => {
+      if (!exactPath.test(req.path)) throw new HttpError(ERRORS.notFound, `No resource at ${req.method} ${req.path}`)
       const op = byMethod.get(req.method)
       if (!op) throw new HttpError(ERRORS.methodNotAllowed, `${req.method} is not allowed on ${req.path}; allowed: ${allow}`, { Allow: allow })
       res.locals = { operationId: op.operationId }
@@ -42,6 +46,10 @@ export function createApp({ spec, store, keys, logger }: AppOptions) {
     })
   }
   return app
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }
 
 function groupByPath(operations: readonly Operation[]): Map<string, Map<string, Operation>> {

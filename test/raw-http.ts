@@ -64,6 +64,8 @@ export function rawExchange(port: number, request: RawRequest | Buffer, timeoutM
 
 /** Parses one response; undefined while it is incomplete (unless `final`, when what came is taken as is). */
 export function parseResponse(data: Buffer, isHead = false, final = false): RawResponse | undefined {
+  // Interim answers (100 Continue after Expect: 100-continue) come before the response itself.
+  while (/^HTTP\/1\.[01] 1\d\d /.test(data.subarray(0, 13).toString('latin1')) && data.indexOf('\r\n\r\n') >= 0) data = data.subarray(data.indexOf('\r\n\r\n') + 4)
   const end = data.indexOf('\r\n\r\n')
   if (end < 0) {
     if (final) throw new Error(`truncated response: ${JSON.stringify(data.toString('latin1').slice(0, 300))}`)
