@@ -63,7 +63,9 @@ export class DurableJsonFile<T> implements Adapter<T> {
 
   #flush(): void {
     const current = this.#waiting
-    if (!current) return
+    // A write() that came between the end of the last write and this deferred call has started
+    // one already: two writes at once would share the temp file and rename it from under each other.
+    if (!current || this.#writing) return
     this.#waiting = undefined
     this.#writing = true
     const text = JSON.stringify(this.#data)
