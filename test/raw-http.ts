@@ -17,12 +17,16 @@ export interface RawRequest {
   readonly body?: Buffer | string
 }
 
-/** Serialises a request; adds Host, Connection: close and (for a body) Content-Length unless given. */
+/**
+ * Serialises a request; adds Host and (for a body) Content-Length unless given. Like fetch, it
+ * keeps the connection alive and closes it itself once the answer is in: with Connection: close,
+ * a server that answers before it has read a large body (a 401 to a big POST) closes while the
+ * client still sends, and the client's kernel may drop the answer on the reset that follows.
+ */
 export function serialise({ method, target, headers = [], body }: RawRequest): Buffer {
   const names = new Set(headers.map(([name]) => name.toLowerCase()))
   const lines = [`${method} ${target} HTTP/1.1`, ...headers.map(([name, value]) => `${name}: ${value}`)]
   if (!names.has('host')) lines.push('Host: 127.0.0.1')
-  if (!names.has('connection')) lines.push('Connection: close')
   const payload = body === undefined ? Buffer.alloc(0) : Buffer.from(body)
   if (body !== undefined && !names.has('content-length') && !names.has('transfer-encoding')) lines.push(`Content-Length: ${payload.length}`)
   return Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), payload])
@@ -45,7 +49,15 @@ export function rawExchange(port: number, request: RawRequest | Buffer, timeoutM
     socket.on('data', (chunk: Buffer) => {
       chunks.push(chunk)
       // Stop reading as soon as the announced body is complete: some answers keep the connection.
-      const parsed = parseResponse(Buffer.concat(chunks), isHead)
+      let parsed: RawResponse | undefined
+      try {
+        parsed = parseResponse(Buffer.concat(chunks), isHead)
+      } catch (error) {
+        clearTimeout(timer)
+        socket.destroy()
+        reject(error as Error)
+        return
+      }
       if (parsed) {
         clearTimeout(timer)
         socket.destroy()
@@ -56,7 +68,11 @@ export function rawExchange(port: number, request: RawRequest | Buffer, timeoutM
     socket.on('close', () => {
       clearTimeout(timer)
       const all = Buffer.concat(chunks)
-      resolve(all.length === 0 ? undefined : parseResponse(all, isHead, true))
+      try {
+        resolve(all.length === 0 ? undefined : parseResponse(all, isHead, true))
+      } catch (error) {
+        reject(error)
+      }
     })
     socket.write(bytes)
   })

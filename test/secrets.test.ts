@@ -1,0 +1,52 @@
+// API keys are secrets: with every log line switched on, the CLI's output (banner, request logs,
+// stop) and the error bodies it answers never carry a configured key, nor a wrong one a client sent.
+import t from 'tap'
+import { join } from 'node:path'
+import { spawnCli, tempDir } from './helpers.js'
+import { rawExchange } from './raw-http.js'
+
+const KEYS = ['Sekrit-key-AAAA1111', 'Other-sekrit-BBBB2222']
+const WRONG = ['Sekrit-key-AAAA1112', 'Wrong-sekrit-CCCC3333']
+
+t.test('keys never appear in logs, the banner or error messages', async (t) => {
+  const dir = await tempDir(t)
+  const cli = await spawnCli(t, { API_KEYS: KEYS.join(','), DATA_FILE: join(dir, 'db.json'), LOG_LEVEL: 'trace' })
+  const port = Number(new URL(cli.baseUrl).port)
+  const bodies: string[] = []
+  const send = async (path: string, authorization: string | undefined, init: RequestInit = {}): Promise<number> => {
+    const res = await fetch(cli.baseUrl + path, { ...init, headers: { ...(authorization === undefined ? {} : { authorization }), 'content-type': 'application/json' } })
+    bodies.push(await res.text())
+    return res.status
+  }
+
+  const statuses: number[] = []
+  for (const key of KEYS) {
+    statuses.push(await send('/pets', `Bearer ${key}`))
+    statuses.push(await send('/pets', `Bearer ${key}`, { method: 'POST', body: JSON.stringify({ name: 'Kept', categoryId: 1 }) }))
+    statuses.push(await send('/pets/abc', `Bearer ${key}`))
+    statuses.push(await send('/pets', `Bearer ${key}`, { method: 'POST', body: '{"name":' }))
+    statuses.push(await send('/pets', `Basic ${key}`))
+    statuses.push(await send('/pets', `Bearer ${key} extra`))
+  }
+  for (const key of WRONG) {
+    statuses.push(await send('/pets', `Bearer ${key}`))
+    statuses.push(await send('/pets', `Bearer ${key}`, { method: 'POST', body: '{}' }))
+  }
+  // Straight onto the socket: an oversized header and a header that is not valid HTTP.
+  for (const extra of [['X-Pad', 'a'.repeat(20_000)], ['Bad Header', 'x']] as const) {
+    const answer = await rawExchange(port, { method: 'GET', target: '/v1/pets', headers: [['Authorization', `Bearer ${KEYS[0]}`], extra] })
+    statuses.push(answer?.status ?? 0)
+    bodies.push(answer?.body.toString() ?? '')
+  }
+  t.same(statuses, [200, 201, 400, 400, 401, 401, 200, 201, 400, 400, 401, 401, 401, 401, 401, 401, 431, 400], 'the requests got their answers')
+
+  cli.child.kill('SIGTERM')
+  t.equal(await cli.exited, 0)
+  t.ok(cli.stdout.includes('"msg":"request"'), 'request logs were written')
+  const output = cli.stdout + cli.stderr
+  for (const secret of [...KEYS, ...WRONG]) {
+    t.notOk(output.includes(secret), `${secret.slice(0, 6)}… is not in stdout or stderr`)
+    t.notOk(bodies.some((body) => body.includes(secret)), `${secret.slice(0, 6)}… is in no answer`)
+  }
+  t.match(cli.stderr, /Authorization: Bearer <your API key>/, 'the banner shows a placeholder')
+})
