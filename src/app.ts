@@ -4,7 +4,9 @@ import type { ServerResponse } from 'node:http'
 import polka, { type Request } from 'polka'
 import type { Logger } from 'pino'
 import { authenticate, type KeyRing } from './auth.js'
+import { cors } from './cors.js'
 import { ERRORS, HttpError, sendError } from './errors.js'
+import { describeEmbedded, mountExplorer, type SandboxFacts } from './explorer.js'
 import { handlers, type HandlerContext, type Reply } from './handlers.js'
 import type { ApiSpec, Operation } from './spec.js'
 import type { AnimalStore } from './store.js'
@@ -15,9 +17,11 @@ export interface AppOptions {
   readonly store: AnimalStore
   readonly keys: KeyRing
   readonly logger: Logger
+  /** What GET / and /docs say about this sandbox; by default, nothing about its keys. */
+  readonly facts?: SandboxFacts
 }
 
-export function createApp({ spec, store, keys, logger }: AppOptions) {
+export function createApp({ spec, store, keys, logger, facts = describeEmbedded(store.size) }: AppOptions) {
   const context: HandlerContext = { store, basePath: spec.basePath }
   const app = polka({
     onError: (error, _req, res) => sendError(res, toHttpError(error, logger)),
@@ -25,6 +29,8 @@ export function createApp({ spec, store, keys, logger }: AppOptions) {
   })
 
   app.use(logRequests(logger))
+  app.use(cors(facts.corsOrigins))
+  mountExplorer(app, { spec, facts })
 
   // For HEALTHCHECK and wait strategies: the server listens only once the store is loaded.
   app.get('/healthz', (_req, res) => sendJson(res, { status: 200, body: { status: 'ok' } }))

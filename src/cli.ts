@@ -34,6 +34,7 @@ async function main(): Promise<void> {
       `  API:  ${sandbox.baseUrl}`,
       `  data: ${sandbox.dataDescription}${config.dataFile ? `, saved to ${config.dataFile}` : ', in memory only'}`,
       `  try:  curl -H "Authorization: Bearer ${key}" ${sandbox.baseUrl}/pets`,
+      `  docs: ${sandbox.origin}/docs (explore the API in a browser)`,
       '',
     ].join('\n'),
   )

@@ -28,6 +28,8 @@ export interface Config {
   readonly dataFile: string | undefined
   readonly source: DataSource
   readonly logLevel: LogLevel
+  /** Origins a browser may call the sandbox from (CORS); ['*'] allows any. */
+  readonly corsOrigins: readonly string[]
 }
 
 export class ConfigError extends Error {
@@ -53,6 +55,8 @@ Options (each has an environment variable; a flag wins over the variable):
   --seed-count <n>    SEED_COUNT  how many pets to generate                (default ${DEFAULT_COUNT})
   --fixtures <file>   FIXTURES    load the initial pets from this JSON array of pets
   --log-level <lvl>   LOG_LEVEL   ${LOG_LEVELS.join(', ')}   (default info)
+  --cors-origins <o>  CORS_ORIGINS origins browsers may call from, comma-separated,
+                                  e.g. http://localhost:3000; * for any   (default *)
   -h, --help                      print this help
 `
 
@@ -76,6 +80,7 @@ export function loadConfig(argv: readonly string[], env: Env): Config | 'help' {
         'seed-count': { type: 'string' },
         fixtures: { type: 'string' },
         'log-level': { type: 'string' },
+        'cors-origins': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }).values
@@ -119,7 +124,32 @@ export function loadConfig(argv: readonly string[], env: Env): Config | 'help' {
     throw new ConfigError(`${logLevelSetting?.name} must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(logLevelSetting?.value)}`)
   }
 
-  return { port, host, apiKeys: apiKeys ?? [DEFAULT_API_KEY], defaultApiKey: apiKeys === undefined, dataFile, source, logLevel }
+  const corsOrigins = readCorsOrigins(setting('cors-origins', 'CORS_ORIGINS'))
+
+  return { port, host, apiKeys: apiKeys ?? [DEFAULT_API_KEY], defaultApiKey: apiKeys === undefined, dataFile, source, logLevel, corsOrigins }
+}
+
+/** `*`, or a list of exact origins (scheme://host[:port]) as browsers send them in the Origin header. */
+function readCorsOrigins(setting: { name: string; value: string } | undefined): string[] {
+  if (setting === undefined) return ['*']
+  const origins = setting.value.split(',').map((origin) => origin.trim()).filter((origin) => origin !== '')
+  if (origins.length === 0) throw new ConfigError(`${setting.name} is set but holds no origin`)
+  if (origins.includes('*')) {
+    if (origins.length > 1) throw new ConfigError(`${setting.name}: * allows any origin and cannot be combined with others`)
+    return origins
+  }
+  for (const origin of origins) {
+    let parsed: URL | undefined
+    try {
+      parsed = new URL(origin)
+    } catch {
+      parsed = undefined
+    }
+    if (!parsed || parsed.origin === 'null' || parsed.origin !== origin) {
+      throw new ConfigError(`${setting.name}: ${JSON.stringify(origin)} is not an origin; write it as the browser sends it, e.g. http://localhost:3000 (no path, no trailing slash)`)
+    }
+  }
+  return origins
 }
 
 function integerSetting(setting: { name: string; value: string } | undefined, min: number, max: number): number | undefined {

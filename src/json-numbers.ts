@@ -46,7 +46,8 @@ export function findRoundedInteger(text: string, root: string): RoundedNumber | 
       }
     } else if (isRoundedInteger(token)) {
       const path = [root, ...frames.map((f) => (f.object ? f.key : String(f.index)))].join('.')
-      return { path, literal: token, parsed: Number(token) }
+      // Keys are the client's text: an error message echoes at most this much of them.
+      return { path: path.length > 200 ? `${path.slice(0, 200)}…` : path, literal: token, parsed: Number(token) }
     }
   }
   return undefined

@@ -6,6 +6,7 @@ import { createApp } from './app.js'
 import { KeyRing } from './auth.js'
 import type { Config } from './config.js'
 import { ERRORS, HttpError, errorJson } from './errors.js'
+import { describeSandbox } from './explorer.js'
 import { findBadPet, initialData } from './initial-data.js'
 import { createLogger } from './logger.js'
 import { loadSpec } from './spec.js'
@@ -71,7 +72,10 @@ export async function startSandbox(config: Config, logger: Logger = createLogger
   if (opened.replacedOrigin) logger.warn({ file: config.dataFile, was: opened.replacedOrigin, now: initial.origin }, 'data file was made from other data: rebuilt')
   const { store } = opened
 
-  const app = createApp({ spec, store, keys: new KeyRing(config.apiKeys), logger })
+  const fromDataFile = opened.source === 'data file'
+  const dataDescription = fromDataFile ? `${store.size} pets from ${config.dataFile}` : initial.description
+  const facts = describeSandbox(config, { fromDataFile, description: dataDescription, count: store.size })
+  const app = createApp({ spec, store, keys: new KeyRing(config.apiKeys), logger, facts })
   const server = createServer(
     {
       headersTimeout: limits.headersTimeoutMs,
@@ -103,7 +107,7 @@ export async function startSandbox(config: Config, logger: Logger = createLogger
     store,
     origin,
     baseUrl: origin + spec.basePath,
-    dataDescription: opened.source === 'data file' ? `${store.size} pets from ${config.dataFile}` : initial.description,
+    dataDescription,
     close: () => (closing ??= stop(server, store)),
   }
 }

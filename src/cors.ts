@@ -1,0 +1,42 @@
+// CORS, for browser-based tests whose app calls the sandbox from another origin. It runs before
+// routing, so a preflight never meets the 405 a known path gives an unknown method, and every
+// answer, Error bodies included, carries the headers a browser needs to read it.
+import type { IncomingMessage, ServerResponse } from 'node:http'
+
+/** Every method: a method the API lacks still gets the sandbox's own 405 Error, readable by the app. */
+const ALLOWED_METHODS = 'GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS'
+const ALLOWED_HEADERS = 'Authorization, Content-Type'
+/** Response headers a browser app may read: the new pet's address, deprecation, auth and 405 hints. */
+const EXPOSED_HEADERS = 'Location, Deprecation, Sunset, Link, WWW-Authenticate, Allow'
+const PREFLIGHT_MAX_AGE_SECONDS = '600'
+
+/** Middleware for the allowed origins: ['*'] for any, else exact origins such as http://localhost:3000. */
+export function cors(origins: readonly string[]) {
+  const anyOrigin = origins.includes('*')
+  const allowed = new Set(origins)
+  return (req: IncomingMessage, res: ServerResponse, next: () => void): void => {
+    const origin = req.headers.origin
+    if (anyOrigin) {
+      res.setHeader('Access-Control-Allow-Origin', '*')
+    } else {
+      // The answer depends on the Origin header, so caches must keep one copy per origin.
+      res.setHeader('Vary', 'Origin')
+      if (origin !== undefined && allowed.has(origin)) res.setHeader('Access-Control-Allow-Origin', origin)
+    }
+    const isPreflight = req.method === 'OPTIONS' && origin !== undefined && req.headers['access-control-request-method'] !== undefined
+    if (!isPreflight) {
+      res.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS)
+      next()
+      return
+    }
+    // A refused origin gets no Allow-* headers, and the browser stops the request there.
+    if (res.hasHeader('Access-Control-Allow-Origin')) {
+      res.setHeader('Access-Control-Allow-Methods', ALLOWED_METHODS)
+      res.setHeader('Access-Control-Allow-Headers', ALLOWED_HEADERS)
+      res.setHeader('Access-Control-Max-Age', PREFLIGHT_MAX_AGE_SECONDS)
+    }
+    res.statusCode = 204
+    res.setHeader('Content-Length', '0')
+    res.end()
+  }
+}

@@ -1,0 +1,294 @@
+// Explore by hand: a landing page (GET /), an interactive API reference (GET /docs, Swagger UI
+// served from node_modules, nothing fetched from elsewhere) and the spec itself for tools
+// ({basePath}/openapi.json and .yaml). None of them needs a key. The spec's servers list starts
+// with this sandbox, so "try it" and generated clients talk to it and not to the real API.
+import { readFile } from 'node:fs/promises'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import type { Polka } from 'polka'
+import { stringify as stringifyYaml } from 'yaml'
+import type { Config } from './config.js'
+import type { ApiSpec } from './spec.js'
+
+/** What the pages say about this sandbox. Keys are secrets: only the documented default is ever shown. */
+export interface SandboxFacts {
+  /** The documented default key when it is in force, else undefined (configured keys are never shown). */
+  readonly defaultApiKey: string | undefined
+  readonly data: {
+    /** Where the pets came from at start: the data file, the fixtures, or a seed. */
+    readonly source: 'data file' | 'fixtures' | 'seed'
+    readonly description: string
+    readonly seed: number | null
+    readonly count: number
+    /** The data file, or null when the store lives in memory only. */
+    readonly file: string | null
+  }
+  readonly corsOrigins: readonly string[]
+}
+
+export function describeSandbox(config: Config, loaded: { fromDataFile: boolean; description: string; count: number }): SandboxFacts {
+  const { source } = config
+  return {
+    defaultApiKey: config.defaultApiKey ? config.apiKeys[0] : undefined,
+    data: {
+      source: loaded.fromDataFile ? 'data file' : source.kind,
+      description: loaded.description,
+      seed: source.kind === 'seed' ? source.seed : null,
+      count: loaded.count,
+      file: config.dataFile ?? null,
+    },
+    corsOrigins: config.corsOrigins,
+  }
+}
+
+/** For an app built without settings (embedded): no key shown, any origin, data as found. */
+export function describeEmbedded(count: number): SandboxFacts {
+  return { defaultApiKey: undefined, data: { source: 'data file', description: `${count} pets`, seed: null, count, file: null }, corsOrigins: ['*'] }
+}
+
+const SWAGGER_UI_DIR = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'))
+/** The only files of the bundle the page uses; nothing else under /docs is served. */
+const ASSETS: Readonly<Record<string, string>> = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'swagger-ui.css.map': 'application/json; charset=utf-8',
+  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
+  'swagger-ui-bundle.js.map': 'application/json; charset=utf-8',
+  'favicon-32x32.png': 'image/png',
+}
+const SECURITY_SCHEME = 'bearerAuth'
+
+// The page may talk to this sandbox only: no CDN, no fonts, no validator badge, no other server.
+const DOCS_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'self'",
+].join('; ')
+
+// Starts Swagger UI on the sandbox's spec. Plain browser JavaScript, served as /docs/explorer.js.
+const EXPLORER_SCRIPT = `'use strict'
+;(function () {
+  var config = JSON.parse(document.getElementById('explorer-config').textContent)
+  // Operations marked x-try-it-disabled: true (GET /store/orders) are listed but cannot be tried.
+  function TryItDisabled(system) {
+    return {
+      wrapComponents: {
+        operation: function (Original) {
+          return function (props) {
+            var disabled = props.operation && props.operation.getIn(['op', 'x-try-it-disabled']) === true
+            var operation = disabled ? props.operation.set('allowTryItOut', false).set('tryItOutEnabled', false) : props.operation
+            return system.React.createElement(Original, Object.assign({}, props, { operation: operation }))
+          }
+        },
+      },
+    }
+  }
+  var ui = SwaggerUIBundle({
+    url: config.specUrl,
+    dom_id: '#swagger-ui',
+    layout: 'BaseLayout',
+    presets: [SwaggerUIBundle.presets.apis],
+    plugins: [TryItDisabled],
+    deepLinking: true,
+    tryItOutEnabled: true,
+    displayRequestDuration: true,
+    showExtensions: true,
+    validatorUrl: null,
+    onComplete: function () {
+      if (config.apiKey) ui.preauthorizeApiKey(config.securityScheme, config.apiKey)
+    },
+  })
+  window.ui = ui
+})()
+`
+
+export interface ExplorerOptions {
+  readonly spec: ApiSpec
+  readonly facts: SandboxFacts
+}
+
+/** Adds GET /, GET /docs (and its assets) and the spec endpoints to the app. */
+export function mountExplorer(app: Polka, { spec, facts }: ExplorerOptions): void {
+  const specJsonPath = `${spec.basePath}/openapi.json`
+  const specYamlPath = `${spec.basePath}/openapi.yaml`
+  const assets = new Map<string, Promise<Buffer>>()
+
+  app.get('/', (req, res) => {
+    const links = { docs: '/docs', openapiJson: specJsonPath, openapiYaml: specYamlPath, health: '/healthz', api: serverUrl(req, spec) }
+    res.setHeader('Vary', appendVary(res, 'Accept'))
+    if (prefersJson(req)) {
+      send(res, 'application/json; charset=utf-8', JSON.stringify({ name: 'Animal Store sandbox', description: ABOUT, links, settings: settingsOf(facts) }))
+    } else {
+      send(res, 'text/html; charset=utf-8', landingPage(links, facts))
+    }
+  })
+
+  const docs = (req: IncomingMessage, res: ServerResponse): void => {
+    res.setHeader('Content-Security-Policy', DOCS_CSP)
+    send(res, 'text/html; charset=utf-8', docsPage(spec, facts, specJsonPath, serverUrl(req, spec)))
+  }
+  app.get('/docs', docs)
+  app.get('/docs/', docs)
+  app.get('/docs/explorer.js', (_req, res) => send(res, 'text/javascript; charset=utf-8', EXPLORER_SCRIPT))
+  app.get('/docs/:asset', async (req, res, next) => {
+    const asset = req.params['asset'] ?? ''
+    const type = ASSETS[asset]
+    if (type === undefined) return next()
+    let body = assets.get(asset)
+    if (!body) assets.set(asset, (body = readFile(join(SWAGGER_UI_DIR, asset))))
+    res.setHeader('Cache-Control', 'public, max-age=3600')
+    send(res, type, await body)
+  })
+
+  app.get(specJsonPath, (req, res) => {
+    const document = { ...spec.document, servers: serversFor(req, spec) }
+    send(res, 'application/json; charset=utf-8', JSON.stringify(document, null, 2))
+  })
+  app.get(specYamlPath, (req, res) => {
+    send(res, 'application/yaml; charset=utf-8', stringifyYaml({ ...spec.document, servers: serversFor(req, spec) }))
+  })
+}
+
+const ABOUT =
+  'A stand-in for the Animal Store API for integration tests: the real contract (spec/openapi.yaml) served with bearer auth, strict validation and seeded, persisted data.'
+
+function settingsOf(facts: SandboxFacts) {
+  return {
+    data: facts.data.description,
+    dataSource: facts.data.source,
+    seed: facts.data.seed,
+    count: facts.data.count,
+    dataFile: facts.data.file ?? ':memory:',
+    apiKey: facts.defaultApiKey === undefined ? 'configured (not shown)' : `${facts.defaultApiKey} (the documented default)`,
+    corsOrigins: facts.corsOrigins,
+  }
+}
+
+/** The sandbox first (as the client reached it), then the spec's own servers for reference. */
+function serversFor(req: IncomingMessage, spec: ApiSpec): unknown[] {
+  const own = (spec.document['servers'] as unknown[] | undefined) ?? []
+  return [{ url: serverUrl(req, spec), description: 'This sandbox' }, ...own]
+}
+
+/** The API's URL as this client reaches it (behind a port mapping too); relative when the Host header is unusable. */
+function serverUrl(req: IncomingMessage, spec: ApiSpec): string {
+  const host = req.headers.host
+  const usable = host !== undefined && /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/.test(host)
+  return usable ? `http://${host}${spec.basePath}` : spec.basePath
+}
+
+function prefersJson(req: IncomingMessage): boolean {
+  const accept = req.headers.accept ?? ''
+  return accept.includes('application/json') && !accept.includes('text/html')
+}
+
+function appendVary(res: ServerResponse, name: string): string {
+  const current = res.getHeader('Vary')
+  return current ? `${String(current)}, ${name}` : name
+}
+
+function send(res: ServerResponse, type: string, body: string | Buffer): void {
+  res.statusCode = 200
+  res.setHeader('Content-Type', type)
+  res.setHeader('Content-Length', Buffer.byteLength(body))
+  res.setHeader('X-Content-Type-Options', 'nosniff')
+  res.end(body)
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+}
+
+const PAGE_STYLE = `
+  body { margin: 0; font-family: system-ui, sans-serif; color: #1f2328; }
+  .sandbox { max-width: 1460px; margin: 0 auto; padding: 16px 20px 0; box-sizing: border-box; }
+  .sandbox h1 { font-size: 22px; margin: 0 0 6px; }
+  .sandbox p { margin: 4px 0; font-size: 14px; line-height: 1.5; }
+  .sandbox code { background: #f0f2f4; padding: 1px 5px; border-radius: 4px; }
+  .sandbox .deprecated { background: #fff4e5; border-left: 4px solid #d97706; padding: 6px 10px; margin-top: 8px; }
+  .sandbox dl { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; font-size: 14px; }
+  .sandbox dt { font-weight: 600; }
+  .sandbox dd { margin: 0; }
+`
+
+function deprecationNotes(spec: ApiSpec): string {
+  return spec.operations
+    .filter((op) => op.deprecated)
+    .map((op) => {
+      const sunset = op.sunset ? ` It is removed on <strong>${escapeHtml(op.sunset.toUTCString().slice(0, 16))}</strong> (its responses carry <code>Sunset: ${escapeHtml(op.sunset.toUTCString())}</code>).` : ''
+      const instead = op.replacement ? ` Use <code>GET ${escapeHtml(spec.basePath + op.replacement)}</code> instead.` : ''
+      return `<p class="deprecated"><strong>Deprecated:</strong> <code>${op.method} ${escapeHtml(spec.basePath + op.path)}</code> (${escapeHtml(op.operationId)}).${sunset}${instead}</p>`
+    })
+    .join('\n')
+}
+
+function docsPage(spec: ApiSpec, facts: SandboxFacts, specUrl: string, apiUrl: string): string {
+  // JSON inside a script element: escaping "<" keeps "</script>" from ending it early.
+  const config = JSON.stringify({ specUrl, apiKey: facts.defaultApiKey ?? null, securityScheme: SECURITY_SCHEME }).replace(/</g, '\\u003c')
+  const keyNote = facts.defaultApiKey
+    ? `"Try it out" calls it with the default key <code>${escapeHtml(facts.defaultApiKey)}</code>, already filled in.`
+    : 'API keys are configured: press <em>Authorize</em> and enter yours before "Try it out".'
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Animal Store sandbox · API explorer</title>
+<link rel="icon" type="image/png" href="/docs/favicon-32x32.png">
+<link rel="stylesheet" href="/docs/swagger-ui.css">
+<style>${PAGE_STYLE}</style>
+</head>
+<body>
+<header class="sandbox">
+<h1>Animal Store sandbox</h1>
+<p>The contract, served by this sandbox at <code>${escapeHtml(apiUrl)}</code> with ${escapeHtml(facts.data.description)}. ${keyNote}
+Spec: <a href="${escapeHtml(specUrl)}">openapi.json</a> · <a href="/">about this sandbox</a></p>
+${deprecationNotes(spec)}
+</header>
+<div id="swagger-ui"></div>
+<script id="explorer-config" type="application/json">${config}</script>
+<script src="/docs/swagger-ui-bundle.js"></script>
+<script src="/docs/explorer.js"></script>
+</body>
+</html>
+`
+}
+
+function landingPage(links: Record<string, string>, facts: SandboxFacts): string {
+  const settings = Object.entries(settingsOf(facts))
+    .map(([name, value]) => `<dt>${escapeHtml(name)}</dt><dd><code>${escapeHtml(Array.isArray(value) ? value.join(', ') : String(value ?? '–'))}</code></dd>`)
+    .join('\n')
+  const curlKey = facts.defaultApiKey ?? '<your API key>'
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Animal Store sandbox</title>
+<link rel="icon" type="image/png" href="/docs/favicon-32x32.png">
+<style>${PAGE_STYLE}</style>
+</head>
+<body>
+<main class="sandbox">
+<h1>Animal Store sandbox</h1>
+<p>${escapeHtml(ABOUT)}</p>
+<ul>
+<li><a href="${links['docs']}">API explorer</a>: the reference, with "try it" on this sandbox's data</li>
+<li>The spec for tools: <a href="${escapeHtml(links['openapiJson'] ?? '')}">openapi.json</a>, <a href="${escapeHtml(links['openapiYaml'] ?? '')}">openapi.yaml</a></li>
+<li><a href="${links['health']}">/healthz</a>: 200 once the data is loaded</li>
+</ul>
+<p>Try: <code>curl -H "Authorization: Bearer ${escapeHtml(curlKey)}" ${escapeHtml(links['api'] ?? '')}/pets</code></p>
+<h2>Settings in force</h2>
+<dl>
+${settings}
+</dl>
+</main>
+</body>
+</html>
+`
+}
