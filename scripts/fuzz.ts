@@ -40,6 +40,7 @@ try {
   console.log(`${stats.created.length} pets acknowledged, ${lost.length} of them not fetchable${lost.length ? `: ${lost.join(', ')}` : ''}`)
   if (lost.length > 0 || !(await healthy())) exitCode = 1
 } catch (error) {
+  // fast-check's report: the seed, the path and the shrunk case with its problems.
   console.error((error as Error).message)
   exitCode = 1
 }

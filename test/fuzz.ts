@@ -231,14 +231,16 @@ export async function checkCase(contract: Contract, target: FuzzTarget, fuzzCase
   stats.cases++
   if (answer === undefined) return ['the server closed the connection without an answer']
   stats.byStatus.set(answer.status, (stats.byStatus.get(answer.status) ?? 0) + 1)
-  const op = operationOf(contract.spec, request.method, request.target)
+  // Node's parser reads "GET /  HTTP/1.1" as a request for "/": spaces around the target do not count.
+  const requested = request.target.trim()
+  const op = operationOf(contract.spec, request.method, requested)
   // Routes outside the API contract: the health check, and the explorer's pages and spec files,
   // whose 2xx bodies are HTML, JavaScript, YAML; they must still never fail.
-  if (answer.status === 200 && !op && /^\/healthz\/?(?:[?#]|$)/i.test(request.target)) {
+  if (answer.status === 200 && !op && /^\/healthz\/?(?:[?#]|$)/i.test(requested)) {
     return request.method === 'HEAD' || answer.body.toString() === '{"status":"ok"}' ? [] : [`GET /healthz answered ${answer.body.toString()}`]
   }
   const explorerPath = new RegExp(`^(?:/|/docs(?:/[^/?#]*)?|${contract.spec.basePath}/openapi\\.(?:json|yaml))/?(?:[?#]|$)`, 'i')
-  if (answer.status >= 200 && answer.status < 300 && !op && /^(GET|HEAD)$/i.test(request.method) && explorerPath.test(request.target)) return []
+  if (answer.status >= 200 && answer.status < 300 && !op && /^(GET|HEAD)$/i.test(request.method) && explorerPath.test(requested)) return []
   // A CORS preflight is answered 204 with no body.
   const preflight = request.method === 'OPTIONS' && request.headers?.some(([name]) => /^access-control-request-method$/i.test(name)) && request.headers.some(([name]) => /^origin$/i.test(name))
   if (answer.status === 204 && preflight) return []
@@ -283,7 +285,7 @@ export async function runFuzz(contract: Contract, target: FuzzTarget, run: FuzzR
       if (stats.cases % 100 === 0 && !(await run.healthy())) problems.push('GET /healthz no longer answers 200')
       if (problems.length > 0) throw new Error(`${problems.join('\n')}\n${describeCase(fuzzCase)}`)
     }),
-    { numRuns: run.runs, interruptAfterTimeLimit: run.timeLimitMs, markInterruptAsFailure: false, ...(run.seed === undefined ? {} : { seed: run.seed }) },
+    { includeErrorInReport: true, numRuns: run.runs, interruptAfterTimeLimit: run.timeLimitMs, markInterruptAsFailure: false, ...(run.seed === undefined ? {} : { seed: run.seed }) },
   )
   return stats
 }
