@@ -23,3 +23,22 @@ t.test('Expect: 100-continue gets an interim 100, then the answer', async (t) =>
   })
   t.equal(answer?.status, 201)
 })
+
+t.test('deeply nested JSON, alone or inside a valid NewPet, is answered and the server stays up', async (t) => {
+  const { baseUrl, origin } = await startTestSandbox(t)
+  const nested = (depth: number): string => '['.repeat(depth) + ']'.repeat(depth)
+  const cases: Array<[string, string, number]> = [
+    ['arrays 15,000 deep in an ignored property', `{"name":"Deep","categoryId":1,"x":${nested(15_000)}}`, 201],
+    ['objects 15,000 deep in an ignored property', `{"name":"Deeper","categoryId":1,"x":${'{"a":'.repeat(15_000)}1${'}'.repeat(15_000)}}`, 201],
+    ['arrays 200,000 deep as the body', nested(200_000), 400],
+    ['an unclosed nesting 500,000 deep', '['.repeat(500_000), 400],
+  ]
+  for (const [what, body, status] of cases) {
+    const res = await fetch(`${baseUrl}/pets`, { method: 'POST', headers: { ...AUTH, 'content-type': 'application/json' }, body })
+    t.equal(res.status, status, what)
+    await res.arrayBuffer()
+    // Anything that walks the request afterwards (logs, records) must survive it too.
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    t.equal((await fetch(`${origin}/healthz`)).status, 200, `healthy after ${what}`)
+  }
+})
