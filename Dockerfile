@@ -1,0 +1,61 @@
+# The Animal Store sandbox as a container. Every instruction is in exec form and no stage runs a
+# shell, so the image builds on the official Node images and on a shell-less local base alike
+# (scripts/build-base-image.sh makes one when no registry is reachable: `npm run image`).
+#
+#   docker build -t animal-store-sandbox:local .
+#   docker build --build-arg NODE_IMAGE=animal-store-node:24-local \
+#     --secret id=ca,src="$NODE_EXTRA_CA_CERTS" -t animal-store-sandbox:local .
+ARG NODE_IMAGE=node:24-bookworm-slim
+
+# --- build: all dependencies, TypeScript compiled to dist/ ---------------------------------------
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+# Behind a TLS-inspecting proxy, npm needs its CA: pass the bundle as the secret `ca`. Node reads
+# it from this path; the secret is mounted only while npm runs and is never written to a layer.
+ENV NODE_EXTRA_CA_CERTS=/run/secrets/ca
+COPY package.json package-lock.json ./
+# No install scripts: nothing the build or the server needs compiles anything natively.
+RUN --mount=type=secret,id=ca --mount=type=cache,target=/root/.npm \
+    ["node", "/usr/local/lib/node_modules/npm/bin/npm-cli.js", "ci", "--ignore-scripts", "--no-audit", "--no-fund"]
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+COPY spec ./spec
+RUN ["node", "node_modules/typescript/bin/tsc", "-p", "tsconfig.build.json"]
+# An empty folder to become /data, owned by the runtime user (the runtime stage cannot mkdir).
+WORKDIR /empty-data
+
+# --- production dependencies only ---------------------------------------------------------------
+FROM ${NODE_IMAGE} AS prod-deps
+WORKDIR /app
+ENV NODE_EXTRA_CA_CERTS=/run/secrets/ca
+COPY package.json package-lock.json ./
+RUN --mount=type=secret,id=ca --mount=type=cache,target=/root/.npm \
+    ["node", "/usr/local/lib/node_modules/npm/bin/npm-cli.js", "ci", "--omit=dev", "--ignore-scripts", "--no-audit", "--no-fund"]
+
+# --- runtime: compiled JS, production dependencies, spec and fixtures; non-root ----------------
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=4010 \
+    DATA_FILE=/data/db.json \
+    LOG_LEVEL=info \
+    API_KEYS= \
+    SEED= \
+    SEED_COUNT= \
+    FIXTURES=
+WORKDIR /app
+COPY --from=prod-deps /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY package.json ./
+COPY spec ./spec
+COPY fixtures ./fixtures
+# The `node` user of the official images; numeric, so runAsNonRoot policies can verify it.
+COPY --from=build --chown=1000:1000 /empty-data /data
+VOLUME ["/data"]
+USER 1000:1000
+EXPOSE 4010
+# Healthy within a second or two of the start: the first check runs one interval after it.
+HEALTHCHECK --interval=1s --timeout=3s --start-period=30s --retries=3 \
+    CMD ["node", "dist/healthcheck.js"]
+# Node is PID 1 and handles SIGTERM/SIGINT itself (clean stop, data flushed, exit 0).
+ENTRYPOINT ["node", "dist/cli.js"]

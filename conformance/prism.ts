@@ -1,0 +1,95 @@
+// Runs @stoplight/prism-cli in proxy mode as a child process on loopback, in front of an upstream
+// base URL, and stops it again. Prism validates every request and response against the spec it is
+// given and reports what does not conform (the sl-violations header, or with --errors a 500 of its own).
+import { spawn, type ChildProcess } from 'node:child_process'
+import { createRequire } from 'node:module'
+import { fileURLToPath } from 'node:url'
+
+const require = createRequire(import.meta.url)
+const PRISM_BIN = require.resolve('@stoplight/prism-cli/dist/index.js')
+const EXIT_WITH_PARENT = fileURLToPath(new URL('./exit-with-parent.cjs', import.meta.url))
+
+/** Prism needs a few seconds to start on a busy machine: be generous, but bounded. */
+export const PRISM_READY_TIMEOUT_MS = 60_000
+const STOP_GRACE_MS = 3_000
+
+export interface PrismOptions {
+  /** The OpenAPI document Prism validates against (a path). */
+  readonly spec: string
+  /** The upstream base URL, e.g. http://127.0.0.1:4010/v1 */
+  readonly upstream: string
+  /**
+   * With --errors Prism answers a response violation with a 500 problem of its own, and answers
+   * invalid requests itself (401/422) without forwarding them; without it, every request is
+   * forwarded and violations are only listed in the sl-violations header.
+   */
+  readonly errors: boolean
+  readonly readyTimeoutMs?: number
+}
+
+export interface RunningPrism {
+  /** e.g. http://127.0.0.1:43210: Prism serves the spec's paths at its root (no /v1). */
+  readonly url: string
+  readonly errors: boolean
+  readonly pid: number | undefined
+  /** Everything Prism printed, for failure messages. */
+  output(): string
+  /** Stops Prism and waits until the process is gone. Safe to call more than once. */
+  stop(): Promise<void>
+}
+
+export async function startPrism({ spec, upstream, errors, readyTimeoutMs = PRISM_READY_TIMEOUT_MS }: PrismOptions): Promise<RunningPrism> {
+  const args = ['proxy', spec, upstream, '--host', '127.0.0.1', '--port', '0', '--no-cors', ...(errors ? ['--errors'] : [])]
+  const child = spawn(process.execPath, ['--require', EXIT_WITH_PARENT, PRISM_BIN, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' },
+  })
+  let output = ''
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  const stop = once(() => stopChild(child, exited))
+  // Should this process end without calling stop(), Prism must not outlive it.
+  const onExit = (): void => void child.kill('SIGKILL')
+  process.once('exit', onExit)
+  exited.then(() => process.off('exit', onExit))
+
+  try {
+    const url = await waitForListening(child, () => output, exited, readyTimeoutMs)
+    return { url, errors, pid: child.pid, output: () => output, stop }
+  } catch (error) {
+    await stop()
+    throw error
+  }
+}
+
+function waitForListening(child: ChildProcess, output: () => string, exited: Promise<void>, timeoutMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const check = (): void => {
+      const match = /Prism is listening on (http:\/\/[\d.]+:\d+)/.exec(output())
+      if (match?.[1]) done(() => resolve(match[1] as string))
+    }
+    const timer = setTimeout(() => done(() => reject(new Error(`Prism (pid ${child.pid}) was not listening after ${timeoutMs} ms:\n${output()}`))), timeoutMs)
+    const done = (settle: () => void): void => {
+      clearTimeout(timer)
+      child.stdout?.off('data', check)
+      settle()
+    }
+    child.stdout?.on('data', check)
+    exited.then(() => done(() => reject(new Error(`Prism (pid ${child.pid}) exited before it was listening:\n${output()}`))))
+    check()
+  })
+}
+
+async function stopChild(child: ChildProcess, exited: Promise<void>): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  child.kill('SIGTERM')
+  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS)
+  await exited
+  clearTimeout(timer)
+}
+
+function once<T>(fn: () => Promise<T>): () => Promise<T> {
+  let result: Promise<T> | undefined
+  return () => (result ??= fn())
+}

@@ -1,0 +1,301 @@
+// The conformance runner: Prism in front of a sandbox (or any deployment of the API), every case
+// of cases.ts sent through it, every violation Prism reports collected, and the coverage guard.
+// Exported for other suites (the container test runs it against a container's URL).
+import { createRequire } from 'node:module'
+import { relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { dereference } from '@apidevtools/json-schema-ref-parser'
+import type { ValidateFunction } from 'ajv/dist/2020.js'
+import { createAjv, describeErrors, readSpecDocument, SPEC_FILE } from '../src/spec.js'
+import { CASES, type Auth, type ConformanceCase } from './cases.js'
+import { documentedResponses, keyOf, missingResponses, responseKeyFor, type ResponseKey } from './coverage.js'
+import { startPrism, type RunningPrism } from './prism.js'
+
+const REQUEST_TIMEOUT_MS = 15_000
+const UNKNOWN_KEY = 'conformance-unknown-key'
+const UNDOCUMENTED_STATUS = /^Unable to match the returned status code/
+
+export interface ConformanceOptions {
+  /** The API's base URL, e.g. http://127.0.0.1:4010/v1 */
+  readonly baseUrl: string
+  /** A key the deployment accepts. */
+  readonly apiKey: string
+  readonly cases?: readonly ConformanceCase[]
+  /**
+   * Also run the cases where the sandbox is stricter than the interface (statuses the spec does not
+   * list); turn off against a deployment that is not this sandbox.
+   */
+  readonly beyondContract?: boolean
+  /** The OpenAPI document to judge by; spec/openapi.yaml by default. */
+  readonly specFile?: string
+}
+
+/** One entry of Prism's sl-violations header. */
+export interface Violation {
+  readonly location: readonly string[]
+  readonly severity: string
+  readonly code?: string | number
+  readonly message: string
+}
+
+export interface CaseResult {
+  readonly case: ConformanceCase
+  /** How the request travelled. */
+  readonly via: 'prism --errors' | 'prism' | 'prism, then direct' | 'direct'
+  readonly status: number | undefined
+  /** Everything that does not conform; empty when the case passed. */
+  readonly problems: readonly string[]
+  /** Response-side violations Prism reported (expected ones included). */
+  readonly violations: readonly Violation[]
+  /** The documented response the sandbox's answer falls under, if any. */
+  readonly exercised: ResponseKey | undefined
+}
+
+export interface ConformanceReport {
+  readonly ok: boolean
+  readonly baseUrl: string
+  readonly results: readonly CaseResult[]
+  readonly documented: readonly ResponseKey[]
+  readonly missing: readonly ResponseKey[]
+  /** A printable summary: every case, the operations and statuses checked, the coverage. */
+  readonly summary: string
+}
+
+export async function runConformance(options: ConformanceOptions): Promise<ConformanceReport> {
+  const baseUrl = options.baseUrl.replace(/\/+$/, '')
+  const specFile = options.specFile ?? fileURLToPath(SPEC_FILE)
+  const cases = (options.cases ?? CASES).filter((c) => options.beyondContract !== false || !c.beyondContract)
+  const judge = await createJudge(specFile)
+
+  // Valid requests go through a proxy with --errors, so any response violation turns into Prism's
+  // own 500; invalid ones need a proxy without it, or Prism would answer them instead of the sandbox.
+  const started = await Promise.allSettled([startPrism({ spec: specFile, upstream: baseUrl, errors: true }), startPrism({ spec: specFile, upstream: baseUrl, errors: false })])
+  const proxies = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []))
+  try {
+    const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected')
+    if (failed) throw failed.reason
+    const [strict, lenient] = proxies as [RunningPrism, RunningPrism]
+    const context: RunContext = { baseUrl, apiKey: options.apiKey, strict, lenient, judge, createdId: undefined }
+    const results: CaseResult[] = []
+    for (const testCase of cases) results.push(await runCase(testCase, context))
+
+    const missing = missingResponses(judge.documented, results.flatMap((r) => (r.exercised ? [r.exercised] : [])))
+    const ok = missing.length === 0 && results.every((r) => r.problems.length === 0)
+    return { ok, baseUrl, results, documented: judge.documented, missing, summary: summarise(baseUrl, specFile, results, judge.documented, missing) }
+  } finally {
+    await Promise.all(proxies.map((p) => p.stop()))
+  }
+}
+
+interface RunContext {
+  readonly baseUrl: string
+  readonly apiKey: string
+  readonly strict: RunningPrism
+  readonly lenient: RunningPrism
+  readonly judge: Judge
+  /** The id of the first pet a 201 case created, for `{created}` paths. */
+  createdId: number | undefined
+}
+
+interface Answer {
+  readonly status: number
+  readonly headers: Headers
+  readonly body: unknown
+  readonly text: string
+}
+
+async function runCase(testCase: ConformanceCase, context: RunContext): Promise<CaseResult> {
+  const via = routeOf(testCase)
+  const problems: string[] = []
+  const path = testCase.request.path.replace('{created}', () => {
+    if (context.createdId === undefined) problems.push('no earlier case created a pet to fetch')
+    return String(context.createdId ?? 0)
+  })
+  if (problems.length > 0) return { case: testCase, via, status: undefined, problems, violations: [], exercised: undefined }
+
+  const { judge } = context
+  let answer: Answer
+  let violations: Violation[] = []
+  try {
+    if (via === 'direct') {
+      answer = await send(context.baseUrl + path, testCase, context.apiKey)
+      problems.push(...judge.againstSpec(testCase.operationId, answer))
+    } else if (via === 'prism, then direct') {
+      const fromPrism = await send(context.lenient.url + path, testCase, context.apiKey)
+      if (fromPrism.status !== testCase.prismStatus || judge.isErrorBody(fromPrism.body)) {
+        problems.push(`expected Prism to answer ${testCase.prismStatus} itself, got ${fromPrism.status} ${fromPrism.text}: the sandbox was reached; update the case`)
+      }
+      answer = await send(context.baseUrl + path, testCase, context.apiKey)
+    } else {
+      answer = await send((via === 'prism --errors' ? context.strict : context.lenient).url + path, testCase, context.apiKey)
+      violations = responseViolations(answer.headers)
+      problems.push(...judgeViolations(testCase, violations), ...prismOwnAnswer(answer))
+    }
+  } catch (error) {
+    return { case: testCase, via, status: undefined, problems: [`the request failed: ${(error as Error).message}`], violations: [], exercised: undefined }
+  }
+
+  if (answer.status !== testCase.status) problems.push(`expected status ${testCase.status}, got ${answer.status}: ${answer.text.slice(0, 300)}`)
+  // Prism checks bodies of documented statuses; every error the sandbox sends must carry the
+  // Error body, documented or not, so that is checked here for all of them.
+  if (answer.status >= 400 && !isPrismProblem(answer)) problems.push(...judge.errorBody(answer))
+  const extra = testCase.check?.(answer.body, answer.headers)
+  if (extra) problems.push(extra)
+
+  if (testCase.operationId === 'createPet' && answer.status === 201 && context.createdId === undefined && typeof (answer.body as { id?: unknown })?.id === 'number') {
+    context.createdId = (answer.body as { id: number }).id
+  }
+  const exercised = isPrismProblem(answer) ? undefined : responseKeyFor(judge.document, testCase.operationId, answer.status)
+  return { case: testCase, via, status: answer.status, problems, violations, exercised }
+}
+
+/**
+ * Valid requests (an expected status below 400) go through the proxy with --errors, invalid ones
+ * through the proxy without it: with --errors Prism would answer them itself.
+ */
+function routeOf(testCase: ConformanceCase): CaseResult['via'] {
+  if (testCase.route === 'direct') return 'direct'
+  if (testCase.route === 'prism-answers') return 'prism, then direct'
+  return testCase.status < 400 && testCase.route !== 'lenient' ? 'prism --errors' : 'prism'
+}
+
+async function send(url: string, testCase: ConformanceCase, apiKey: string): Promise<Answer> {
+  const { request } = testCase
+  const headers: Record<string, string> = { accept: 'application/json' }
+  const authorization = authorizationFor(request.auth ?? 'key', apiKey)
+  if (authorization) headers['authorization'] = authorization
+  let body: string | undefined
+  if (request.json !== undefined || request.raw !== undefined) {
+    body = request.raw ?? JSON.stringify(request.json)
+    headers['content-type'] = request.contentType ?? 'application/json'
+  }
+  const res = await fetch(url, { method: request.method, headers, body, redirect: 'manual', signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) })
+  const text = await res.text()
+  let parsed: unknown = text
+  try {
+    parsed = JSON.parse(text)
+  } catch {
+    // Not JSON: the text itself is judged.
+  }
+  return { status: res.status, headers: res.headers, body: parsed, text }
+}
+
+function authorizationFor(auth: Auth, apiKey: string): string | undefined {
+  switch (auth) {
+    case 'key':
+      return `Bearer ${apiKey}`
+    case 'lower-case-scheme':
+      return `bearer ${apiKey}`
+    case 'unknown-key':
+      return `Bearer ${UNKNOWN_KEY}`
+    case 'basic':
+      return `Basic ${Buffer.from(`user:${apiKey}`).toString('base64')}`
+    case 'none':
+      return undefined
+  }
+}
+
+/** The response-located entries of Prism's sl-violations header. */
+export function responseViolations(headers: Headers): Violation[] {
+  const header = headers.get('sl-violations')
+  if (!header) return []
+  try {
+    return (JSON.parse(header) as Violation[]).filter((v) => v.location[0] === 'response')
+  } catch {
+    // Prism truncates a long list ("Too many violations! …"): keep it whole, as one violation.
+    return [{ location: ['response'], severity: 'Error', message: header }]
+  }
+}
+
+/** Any response violation fails a case, except the one a beyond-contract case expects. */
+export function judgeViolations(testCase: ConformanceCase, violations: readonly Violation[]): string[] {
+  const expected = (v: Violation): boolean => testCase.beyondContract === true && UNDOCUMENTED_STATUS.test(v.message)
+  const problems = violations.filter((v) => !expected(v)).map((v) => `Prism: ${v.severity} at ${v.location.join('.')}: ${v.message}`)
+  if (testCase.beyondContract && !violations.some(expected)) {
+    problems.push(`Prism did not flag status ${testCase.status} as undocumented: the spec lists it now, so this case is no longer beyond the contract`)
+  }
+  return problems
+}
+
+/** Prism's own answers are problem+json (a 500 VIOLATIONS with --errors, a 401/422 for a request it refused). */
+function isPrismProblem(answer: Answer): boolean {
+  return /^application\/problem\+json/i.test(answer.headers.get('content-type') ?? '')
+}
+
+function prismOwnAnswer(answer: Answer): string[] {
+  if (!isPrismProblem(answer)) return []
+  const problem = answer.body as { title?: string; detail?: string; validation?: Violation[] }
+  const listed = (problem.validation ?? []).map((v) => `\n    ${v.severity} at ${v.location.join('.')}: ${v.message}`).join('')
+  return [`Prism answered ${answer.status} itself: ${problem.title ?? answer.text}${problem.detail ? ` (${problem.detail})` : ''}${listed}`]
+}
+
+interface Judge {
+  readonly document: Record<string, any>
+  readonly documented: readonly ResponseKey[]
+  isErrorBody(body: unknown): boolean
+  errorBody(answer: Answer): string[]
+  againstSpec(operationId: string, answer: Answer): string[]
+}
+
+/** Checks what Prism cannot: Error bodies of undocumented statuses, and answers Prism never sees. */
+async function createJudge(specFile: string): Promise<Judge> {
+  const document = readSpecDocument(specFile)
+  const resolved = (await dereference(structuredClone(document), { resolve: { external: false } })) as Record<string, any>
+  const ajv = createAjv()
+  const validateError = ajv.compile(resolved['components'].schemas.Error)
+  const responseValidators = new Map<string, ValidateFunction>()
+  for (const pathItem of Object.values<Record<string, any>>(resolved['paths'])) {
+    for (const op of Object.values<Record<string, any>>(pathItem)) {
+      for (const [key, response] of Object.entries<Record<string, any>>(op?.['responses'] ?? {})) {
+        const schema = response['content']?.['application/json']?.schema
+        if (schema) responseValidators.set(`${op['operationId']} ${key}`, ajv.compile(schema))
+      }
+    }
+  }
+  return {
+    document,
+    documented: documentedResponses(document),
+    isErrorBody: (body) => validateError(body),
+    errorBody({ status, body }) {
+      if (!validateError(body)) return [`the answer is not an Error: ${describeErrors(validateError.errors, 'body')}`]
+      return (body as { status: number }).status === status ? [] : [`Error.status is ${(body as { status: number }).status}, the HTTP status ${status}`]
+    },
+    againstSpec(operationId, answer) {
+      const key = responseKeyFor(document, operationId, answer.status)
+      if (!key) return [`status ${answer.status} is not documented for ${operationId}`]
+      if (!/^application\/json/i.test(answer.headers.get('content-type') ?? '')) return [`Content-Type is ${answer.headers.get('content-type')}, the spec says application/json`]
+      const validate = responseValidators.get(keyOf(key))
+      return !validate || validate(answer.body) ? [] : [`the body does not match ${keyOf(key)}: ${describeErrors(validate.errors, 'body')}`]
+    },
+  }
+}
+
+function summarise(baseUrl: string, specFile: string, results: readonly CaseResult[], documented: readonly ResponseKey[], missing: readonly ResponseKey[]): string {
+  const require = createRequire(import.meta.url)
+  const prismVersion = (require('@stoplight/prism-cli/package.json') as { version: string }).version
+  const lines = [`Conformance of ${baseUrl} against ${relative(process.cwd(), specFile)}, judged by Prism ${prismVersion}`, '']
+  for (const r of results) {
+    const label = `${r.case.operationId} ${r.case.status}`.padEnd(16)
+    lines.push(`${r.problems.length === 0 ? 'PASS' : 'FAIL'}  ${label} ${r.case.intent}  [${r.via}]${r.case.beyondContract ? ' (beyond the contract)' : ''}`)
+    for (const problem of r.problems) lines.push(`        ${problem}`)
+  }
+  lines.push('', 'Operations and statuses checked:')
+  const byOperation = new Map<string, Map<string, number>>()
+  for (const r of results) {
+    const statuses = byOperation.get(r.case.operationId) ?? new Map<string, number>()
+    const key = r.exercised ? (r.exercised.response === String(r.status) ? String(r.status) : `${r.status} (as ${r.exercised.response})`) : `${r.status ?? 'none'} (undocumented)`
+    statuses.set(key, (statuses.get(key) ?? 0) + 1)
+    byOperation.set(r.case.operationId, statuses)
+  }
+  for (const [operationId, statuses] of byOperation) {
+    lines.push(`  ${operationId.padEnd(12)} ${[...statuses].map(([status, count]) => `${status} ×${count}`).join(', ')}`)
+  }
+  lines.push(
+    '',
+    `Coverage: ${documented.length - missing.length} of ${documented.length} documented responses exercised` +
+      (missing.length > 0 ? `; never exercised: ${missing.map(keyOf).join(', ')}` : ''),
+  )
+  const failed = results.filter((r) => r.problems.length > 0).length
+  lines.push(`${results.length} cases: ${results.length - failed} passed, ${failed} failed`)
+  return lines.join('\n')
+}

@@ -1,0 +1,26 @@
+// src/api-types.ts is generated from spec/openapi.yaml (npm run gen:types) and committed: it must
+// be exactly what the generator makes from the spec as it is now.
+import { execFile } from 'node:child_process'
+import { readFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import t from 'tap'
+import { ROOT } from './helpers.js'
+
+const GENERATOR = join(ROOT, 'node_modules/openapi-typescript/bin/cli.js')
+
+t.test('src/api-types.ts is what openapi-typescript generates from spec/openapi.yaml', async (t) => {
+  const { stdout } = await promisify(execFile)(process.execPath, [GENERATOR, join(ROOT, 'spec/openapi.yaml')], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 })
+  const committed = await readFile(join(ROOT, 'src/api-types.ts'), 'utf8')
+  t.ok(stdout.length > 0, 'the generator produced types')
+  // A plain equality check: tap's diff of the two files says what changed. Fix: npm run gen:types
+  t.equal(committed, stdout, 'src/api-types.ts is stale: run npm run gen:types and commit the result')
+})
+
+t.test('the generator is the pinned devDependency', async (t) => {
+  const require = createRequire(import.meta.url)
+  const pkg = require(join(ROOT, 'package.json')) as { devDependencies: Record<string, string> }
+  const { version } = require('openapi-typescript/package.json') as { version: string }
+  t.equal(version, pkg.devDependencies['openapi-typescript'])
+})
