@@ -9,7 +9,7 @@ import t, { type Test } from 'tap'
 import { parse } from 'yaml'
 import { AnimalStoreContainer, type StartedAnimalStoreContainer } from '../src/testcontainers.js'
 import { DOCKER, IMAGE, docker, dockerSkipReason, ensureImage, runContainer, usageSnippets } from './docker.js'
-import { tempDir } from './helpers.js'
+import { ROOT, tempDir } from './helpers.js'
 
 const KEY = 'container-key'
 const auth = (key = KEY): Record<string, string> => ({ authorization: `Bearer ${key}` })
@@ -85,6 +85,23 @@ t.test('docker run with a seed and a key serves the API', { skip }, async (t) =>
   const wrongKey = await fetch(`${base}/pets`, { headers: auth('sandbox-api-key') })
   t.equal(wrongKey.status, 401, 'the default key is refused once a key is configured')
   t.match(wrongKey.headers.get('www-authenticate'), /^Bearer/)
+})
+
+t.test('npm run conformance passes against a docker-run container (SANDBOX_URL)', { skip }, async (t) => {
+  await ensureImage()
+  const { origin } = await runContainer(t, { env: { SEED: '11', API_KEYS: KEY } })
+  const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', join(ROOT, 'conformance/cli.ts')],
+      { cwd: ROOT, env: { ...process.env, SANDBOX_URL: `${origin}/v1`, SANDBOX_API_KEY: KEY }, timeout: 5 * 60_000 },
+      (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    )
+  })
+  t.equal(code, 0, 'the conformance suite passes against the container')
+  if (code !== 0) t.comment(`${stdout}\n${stderr}`)
+  t.match(stdout, /listPets/, 'its summary names the operations checked')
+  t.notMatch(stdout + stderr, KEY, 'and never prints the key')
 })
 
 t.test('the process runs as non-root, turns healthy, and stops on SIGTERM with exit 0', { skip }, async (t) => {
