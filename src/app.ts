@@ -1,39 +1,47 @@
 // The HTTP app. Every operation of the spec is served by the same pipeline, in this order:
-// route → deprecation headers → auth → validation from the spec → handler → store → response.
+// route → deprecation headers → auth → test control (namespace, faults, Prefer, clock) →
+// validation from the spec → handler → store → response.
 import type { ServerResponse } from 'node:http'
 import polka, { type Request } from 'polka'
 import type { Logger } from 'pino'
+import { mountAdmin, type AdminOptions } from './admin.js'
 import { authenticate, type KeyRing } from './auth.js'
+import type { Control } from './control.js'
 import { cors } from './cors.js'
 import { ERRORS, HttpError, sendError } from './errors.js'
 import { describeEmbedded, mountExplorer, type SandboxFacts } from './explorer.js'
-import { handlers, type HandlerContext, type Reply } from './handlers.js'
+import { handlers } from './handlers.js'
+import { sendJson } from './reply.js'
 import type { ApiSpec, Operation } from './spec.js'
-import type { AnimalStore } from './store.js'
 import { validateRequest } from './validate.js'
 
 export interface AppOptions {
   readonly spec: ApiSpec
-  readonly store: AnimalStore
   readonly keys: KeyRing
   readonly logger: Logger
   /** What GET / and /docs say about this sandbox; by default, nothing about its keys. */
   readonly facts?: SandboxFacts
+  /** Namespaces, journal, faults and clock (src/control.ts). */
+  readonly control: Control
+  /** The control API under /__admin; undefined when it is switched off. */
+  readonly admin: AdminOptions | undefined
 }
 
-export function createApp({ spec, store, keys, logger, facts = describeEmbedded(store.size) }: AppOptions) {
-  const context: HandlerContext = { store, basePath: spec.basePath }
+export function createApp({ spec, keys, logger, control, admin, facts = describeEmbedded(control.namespaces.defaultStore.size) }: AppOptions) {
   const app = polka({
     onError: (error, _req, res) => sendError(res, toHttpError(error, logger)),
     onNoMatch: (req, res) => sendError(res, new HttpError(ERRORS.notFound, `No resource at ${req.method} ${req.path}`)),
   })
 
-  app.use(logRequests(logger))
+  app.use(logRequests(logger, control))
   app.use(cors(facts.corsOrigins))
   mountExplorer(app, { spec, facts })
+  app.use(control.recordRequests)
 
   // For HEALTHCHECK and wait strategies: the server listens only once the store is loaded.
   app.get('/healthz', (_req, res) => sendJson(res, { status: 200, body: { status: 'ok' } }))
+
+  if (admin) mountAdmin(app, admin)
 
   for (const [path, byMethod] of groupByPath(spec.operations)) {
     const allow = [...byMethod.keys()].join(', ')
@@ -47,8 +55,10 @@ export function createApp({ spec, store, keys, logger, facts = describeEmbedded(
       res.locals = { operationId: op.operationId }
       setDeprecationHeaders(res, op, spec.basePath)
       if (op.secured) authenticate(req, keys)
+      const store = await control.enter(op, req, res)
+      if (!store) return // a fault has answered
       const input = await validateRequest(op, req, req.params, new URLSearchParams(req.search))
-      sendJson(res, await handlers[op.operationId as keyof typeof handlers](input, context))
+      sendJson(res, await handlers[op.operationId as keyof typeof handlers](input, { store, basePath: spec.basePath }))
     })
   }
   return app
@@ -77,15 +87,6 @@ function setDeprecationHeaders(res: ServerResponse, op: Operation, basePath: str
   if (op.replacement) res.setHeader('Link', `<${basePath}${op.replacement}>; rel="successor-version"`)
 }
 
-function sendJson(res: ServerResponse, reply: Reply): void {
-  const body = JSON.stringify(reply.body)
-  res.statusCode = reply.status
-  for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value)
-  res.setHeader('Content-Type', 'application/json; charset=utf-8')
-  res.setHeader('Content-Length', Buffer.byteLength(body))
-  res.end(body)
-}
-
 /** Known errors answer for themselves; anything else is logged and becomes a 500 that leaks nothing. */
 function toHttpError(error: unknown, logger: Logger): HttpError {
   if (error instanceof HttpError) return error
@@ -103,12 +104,12 @@ declare module 'node:http' {
   }
 }
 
-function logRequests(logger: Logger) {
+function logRequests(logger: Logger, control: Control) {
   return (req: Request, res: ServerResponse, next: () => void): void => {
     const started = performance.now()
     res.once('finish', () => {
       logger.info(
-        { method: req.method, path: req.path, status: res.statusCode, ms: Math.round((performance.now() - started) * 10) / 10, operationId: res.locals?.operationId },
+        { method: req.method, path: control.redactor.text(req.path), status: res.statusCode, ms: Math.round((performance.now() - started) * 10) / 10, operationId: res.locals?.operationId },
         'request',
       )
     })

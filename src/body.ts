@@ -12,13 +12,36 @@ const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json$/i
 
 export type ReadBody = { readonly present: false } | { readonly present: true; readonly value: unknown }
 
-export async function readJsonBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<ReadBody> {
-  const declared = req.headers['content-length']
-  if (declared !== undefined && Number(declared) > limit) {
-    discardRest(req)
-    throw tooLarge(limit)
+// A body is read once; the journal of requests reads what was received from here.
+const reading = new WeakMap<IncomingMessage, Promise<Buffer>>()
+const received = new WeakMap<IncomingMessage, Buffer>()
+
+/** The raw bytes of the body, read at most once per request, refused past `limit`. */
+export function readRawBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
+  let read = reading.get(req)
+  if (read === undefined) {
+    const declared = req.headers['content-length']
+    if (declared !== undefined && Number(declared) > limit) {
+      discardRest(req)
+      read = Promise.reject(tooLarge(limit))
+    } else {
+      read = collect(req, limit).then((raw) => {
+        received.set(req, raw)
+        return raw
+      })
+    }
+    reading.set(req, read)
   }
-  const raw = await collect(req, limit)
+  return read
+}
+
+/** The body bytes, when they have been read (undefined when nobody asked for them). */
+export function receivedBody(req: IncomingMessage): Buffer | undefined {
+  return received.get(req)
+}
+
+export async function readJsonBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<ReadBody> {
+  const raw = await readRawBody(req, limit)
   if (raw.length === 0) return { present: false }
 
   const [mediaType, ...params] = (req.headers['content-type'] ?? '').split(';').map((part) => part.trim())

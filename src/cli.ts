@@ -35,6 +35,9 @@ async function main(): Promise<void> {
       `  data: ${sandbox.dataDescription}${config.dataFile ? `, saved to ${config.dataFile}` : ', in memory only'}`,
       `  try:  curl -H "Authorization: Bearer ${key}" ${sandbox.baseUrl}/pets`,
       `  docs: ${sandbox.origin}/docs (explore the API in a browser)`,
+      config.adminToken === undefined
+        ? '  test control: off'
+        : `  test control: ${sandbox.origin}/__admin (Bearer ${config.defaultAdminToken ? config.adminToken : '<your admin token>'})`,
       '',
     ].join('\n'),
   )

@@ -10,6 +10,13 @@ export const DEFAULT_HOST = '127.0.0.1'
 export const DEFAULT_DATA_FILE = 'data/db.json'
 export const IN_MEMORY = ':memory:'
 export const MAX_SEED_COUNT = 1_000_000
+export const DEFAULT_ADMIN_TOKEN = 'sandbox-admin-token'
+/** Requests kept per namespace's journal; the oldest is dropped first. */
+export const DEFAULT_JOURNAL_SIZE = 1000
+export const MAX_JOURNAL_SIZE = 100_000
+/** Namespaces kept at once, the default one included; the least recently used is evicted first. */
+export const DEFAULT_MAX_NAMESPACES = 100
+export const MAX_MAX_NAMESPACES = 10_000
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 const TOKEN68 = /^[A-Za-z0-9\-._~+/]+=*$/
 
@@ -28,6 +35,16 @@ export interface Config {
   readonly dataFile: string | undefined
   readonly source: DataSource
   readonly logLevel: LogLevel
+  /** The control API's bearer token, or undefined when the control API is off. */
+  readonly adminToken: string | undefined
+  /** True when no token was configured and the documented default admin token is in force. */
+  readonly defaultAdminToken: boolean
+  readonly journalSize: number
+  readonly maxNamespaces: number
+  /** When set, any API key made of this prefix and a namespace name is accepted and selects that namespace. */
+  readonly namespaceKeyPrefix: string | undefined
+  /** The sandbox's notion of now at start, or undefined for real time. */
+  readonly clock: Date | undefined
   /** Origins a browser may call the sandbox from (CORS); ['*'] allows any. */
   readonly corsOrigins: readonly string[]
 }
@@ -57,6 +74,17 @@ Options (each has an environment variable; a flag wins over the variable):
   --log-level <lvl>   LOG_LEVEL   ${LOG_LEVELS.join(', ')}   (default info)
   --cors-origins <o>  CORS_ORIGINS origins browsers may call from, comma-separated,
                                   e.g. http://localhost:3000; * for any   (default *)
+
+Test control (the /__admin API):
+  --admin-token <t>   ADMIN_TOKEN bearer token of the control API           (default token: ${DEFAULT_ADMIN_TOKEN})
+  --no-admin          ADMIN=off   switch the control API off
+  --journal-size <n>  JOURNAL_SIZE  requests kept per namespace, oldest dropped first
+                                  (default ${DEFAULT_JOURNAL_SIZE}, at most ${MAX_JOURNAL_SIZE})
+  --max-namespaces <n> MAX_NAMESPACES  namespaces kept at once, the least recently used
+                                  evicted first                     (default ${DEFAULT_MAX_NAMESPACES})
+  --namespace-key-prefix <p>  NAMESPACE_KEY_PREFIX  accept every API key <p><name> and give
+                                  each its own namespace <name>     (default: off)
+  --clock <date-time> CLOCK       start the clock at this time (e.g. 2030-12-05T00:00:00Z)
   -h, --help                      print this help
 `
 
@@ -80,6 +108,12 @@ export function loadConfig(argv: readonly string[], env: Env): Config | 'help' {
         'seed-count': { type: 'string' },
         fixtures: { type: 'string' },
         'log-level': { type: 'string' },
+        'admin-token': { type: 'string' },
+        'no-admin': { type: 'boolean' },
+        'journal-size': { type: 'string' },
+        'max-namespaces': { type: 'string' },
+        'namespace-key-prefix': { type: 'string' },
+        clock: { type: 'string' },
         'cors-origins': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -126,7 +160,51 @@ export function loadConfig(argv: readonly string[], env: Env): Config | 'help' {
 
   const corsOrigins = readCorsOrigins(setting('cors-origins', 'CORS_ORIGINS'))
 
-  return { port, host, apiKeys: apiKeys ?? [DEFAULT_API_KEY], defaultApiKey: apiKeys === undefined, dataFile, source, logLevel, corsOrigins }
+  const adminSetting = env['ADMIN']
+  if (adminSetting !== undefined && adminSetting !== '' && !['on', 'off'].includes(adminSetting)) {
+    throw new ConfigError(`ADMIN must be on or off, got ${JSON.stringify(adminSetting)}`)
+  }
+  const adminOff = flags['no-admin'] === true || adminSetting === 'off'
+  const adminTokenSetting = setting('admin-token', 'ADMIN_TOKEN')
+  if (adminTokenSetting && !TOKEN68.test(adminTokenSetting.value)) {
+    throw new ConfigError(`${adminTokenSetting.name} has characters a bearer token cannot carry (allowed: letters, digits and -._~+/, then =)`)
+  }
+  const adminToken = adminOff ? undefined : (adminTokenSetting?.value ?? DEFAULT_ADMIN_TOKEN)
+  // The two tokens open different doors: one must never open the other's.
+  if (adminToken !== undefined && (apiKeys ?? [DEFAULT_API_KEY]).includes(adminToken)) {
+    throw new ConfigError(`${adminTokenSetting?.name ?? 'ADMIN_TOKEN'} must differ from every API key`)
+  }
+
+  const prefixSetting = setting('namespace-key-prefix', 'NAMESPACE_KEY_PREFIX')
+  if (prefixSetting && !TOKEN68.test(prefixSetting.value)) {
+    throw new ConfigError(`${prefixSetting.name} has characters a bearer token cannot carry (allowed: letters, digits and -._~+/)`)
+  }
+  if (prefixSetting && adminToken?.startsWith(prefixSetting.value)) {
+    throw new ConfigError(`${prefixSetting.name} is a prefix of the admin token, which would then open the API: choose another prefix or token`)
+  }
+
+  const clockSetting = setting('clock', 'CLOCK')
+  const clock = clockSetting === undefined ? undefined : new Date(clockSetting.value)
+  if (clock !== undefined && (!/^\d{4}-\d{2}-\d{2}T/.test(clockSetting?.value ?? '') || Number.isNaN(clock.getTime()))) {
+    throw new ConfigError(`${clockSetting?.name} must be an ISO 8601 date-time such as 2030-12-05T00:00:00Z, got ${JSON.stringify(clockSetting?.value)}`)
+  }
+
+  return {
+    port,
+    host,
+    apiKeys: apiKeys ?? [DEFAULT_API_KEY],
+    defaultApiKey: apiKeys === undefined,
+    dataFile,
+    source,
+    logLevel,
+    adminToken,
+    defaultAdminToken: adminTokenSetting === undefined,
+    journalSize: integerSetting(setting('journal-size', 'JOURNAL_SIZE'), 0, MAX_JOURNAL_SIZE) ?? DEFAULT_JOURNAL_SIZE,
+    maxNamespaces: integerSetting(setting('max-namespaces', 'MAX_NAMESPACES'), 1, MAX_MAX_NAMESPACES) ?? DEFAULT_MAX_NAMESPACES,
+    namespaceKeyPrefix: prefixSetting?.value,
+    clock,
+    corsOrigins,
+  }
 }
 
 /** `*`, or a list of exact origins (scheme://host[:port]) as browsers send them in the Origin header. */

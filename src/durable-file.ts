@@ -63,8 +63,8 @@ export class DurableJsonFile<T> implements Adapter<T> {
 
   #flush(): void {
     const current = this.#waiting
-    // A write() that came between the end of the last write and this deferred call has started
-    // one already: two writes at once would share the temp file and rename it from under each other.
+    // The deferred flush after a write can find another write already under way (started by a
+    // write() in between): two at once would share the temp file, so it leaves the batch to that one.
     if (!current || this.#writing) return
     this.#waiting = undefined
     this.#writing = true

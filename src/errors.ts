@@ -21,13 +21,23 @@ export const ERRORS = {
   notFound: { status: 404, code: 'not_found', message: 'The requested resource could not be found' },
   methodNotAllowed: { status: 405, code: 'method_not_allowed', message: 'The method is not allowed on this resource' },
   requestTimeout: { status: 408, code: 'request_timeout', message: 'The request did not arrive in time; the connection is closed' },
+  gone: { status: 410, code: 'gone', message: 'This operation was removed on its sunset date' },
   payloadTooLarge: { status: 413, code: 'payload_too_large', message: 'The request body is too large' },
   unsupportedMediaType: { status: 415, code: 'unsupported_media_type', message: 'The request body must be application/json' },
   headersTooLarge: { status: 431, code: 'headers_too_large', message: 'The request headers are too large' },
   internal: { status: 500, code: 'internal_error', message: 'The sandbox failed unexpectedly; the cause is in its log' },
   notImplemented: { status: 501, code: 'not_implemented', message: 'This operation exists in the interface but is not specified' },
   storageUnavailable: { status: 503, code: 'storage_unavailable', message: 'The data file could not be written; nothing was stored' },
+  // Any 4xx/5xx status, asked for through the control API (POST /__admin/faults).
+  injectedFault: { status: 500, code: 'injected_fault', message: 'This failure was injected through the sandbox control API' },
 } as const satisfies Record<string, ErrorTemplate>
+
+/** The template an answer with `status` is made from (Prefer: code=<status>); injected_fault when none has it. */
+export function templateForStatus(status: number): ErrorTemplate {
+  // 400 has several templates: the generic one speaks for all of them.
+  if (status === ERRORS.badRequest.status) return ERRORS.badRequest
+  return Object.values(ERRORS).find((template) => template.status === status) ?? { ...ERRORS.injectedFault, status }
+}
 
 export class HttpError extends Error {
   readonly status: number

@@ -2,6 +2,7 @@
 // checked against the spec, calls the store, and returns what to send; it never touches `res`.
 import type { operations } from './api-types.js'
 import { ERRORS, HttpError } from './errors.js'
+import type { Reply } from './reply.js'
 import type { ValidInput } from './validate.js'
 import { StorageError, type AnimalStore, type NewPet, type PetStatus } from './store.js'
 
@@ -11,11 +12,7 @@ export interface HandlerContext {
   readonly basePath: string
 }
 
-export interface Reply {
-  readonly status: number
-  readonly body: unknown
-  readonly headers?: Readonly<Record<string, string>>
-}
+export type { Reply } from './reply.js'
 
 export type Handler = (input: ValidInput, context: HandlerContext) => Reply | Promise<Reply>
 

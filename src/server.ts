@@ -5,11 +5,14 @@ import type { Logger } from 'pino'
 import { createApp } from './app.js'
 import { KeyRing } from './auth.js'
 import type { Config } from './config.js'
+import { Control } from './control.js'
 import { ERRORS, HttpError, errorJson } from './errors.js'
 import { describeSandbox } from './explorer.js'
 import { findBadPet, initialData } from './initial-data.js'
+import { Redactor } from './journal.js'
 import { createLogger } from './logger.js'
-import { loadSpec } from './spec.js'
+import { Namespaces, namespaceOfKey } from './namespaces.js'
+import { ADMIN_SPEC_FILE, loadSpec, loadSpecFile } from './spec.js'
 import { openStore, type AnimalStore } from './store.js'
 
 /** How long a stop waits for requests in flight before it cuts their connections. */
@@ -49,7 +52,10 @@ export const SERVER_LIMITS: ServerLimits = {
 
 export interface Sandbox {
   readonly server: Server
+  /** The default namespace's store. */
   readonly store: AnimalStore
+  /** Every namespace: its store, journal, faults and clock. */
+  readonly namespaces: Namespaces
   /** e.g. http://127.0.0.1:4010 */
   readonly origin: string
   /** The API's base URL, e.g. http://127.0.0.1:4010/v1 */
@@ -63,19 +69,36 @@ export interface Sandbox {
 export async function startSandbox(config: Config, logger: Logger = createLogger(config.logLevel), limits: ServerLimits = SERVER_LIMITS): Promise<Sandbox> {
   const spec = await loadSpec()
   const initial = await initialData(config.source, spec)
-  const opened = await openStore({
-    dataFile: config.dataFile,
-    origin: initial.origin,
-    initialPets: initial.pets,
-    checkPets: (pets) => findBadPet(pets, spec),
-  })
+  const open = (dataFile: string | undefined) =>
+    openStore({ dataFile, origin: initial.origin, initialPets: initial.pets, checkPets: (pets) => findBadPet(pets, spec) })
+  const opened = await open(config.dataFile)
   if (opened.replacedOrigin) logger.warn({ file: config.dataFile, was: opened.replacedOrigin, now: initial.origin }, 'data file was made from other data: rebuilt')
   const { store } = opened
 
   const fromDataFile = opened.source === 'data file'
   const dataDescription = fromDataFile ? `${store.size} pets from ${config.dataFile}` : initial.description
   const facts = describeSandbox(config, { fromDataFile, description: dataDescription, count: store.size })
-  const app = createApp({ spec, store, keys: new KeyRing(config.apiKeys), logger, facts })
+  const namespaces = new Namespaces({
+    defaultStore: store,
+    openStore: async (dataFile) => (await open(dataFile)).store,
+    dataFile: config.dataFile,
+    journalSize: config.journalSize,
+    maxNamespaces: config.maxNamespaces,
+    clock: config.clock,
+    initialPets: initial.pets,
+  })
+  const prefix = config.namespaceKeyPrefix
+  // In the key mode, every key of the family opens the API (and picks its namespace).
+  const keys = new KeyRing(config.apiKeys, prefix === undefined ? undefined : (token) => namespaceOfKey(token, prefix) !== undefined)
+  const control = new Control({
+    namespaces,
+    redactor: new Redactor([...config.apiKeys, ...(config.adminToken ? [config.adminToken] : [])], prefix),
+    basePath: spec.basePath,
+    namespaceKeyPrefix: prefix,
+    adminEnabled: config.adminToken !== undefined,
+  })
+  const admin = config.adminToken === undefined ? undefined : { adminSpec: await loadSpecFile(ADMIN_SPEC_FILE), apiSpec: spec, token: config.adminToken, namespaces }
+  const app = createApp({ spec, keys, logger, control, admin, facts })
   const server = createServer(
     {
       headersTimeout: limits.headersTimeoutMs,
@@ -105,14 +128,15 @@ export async function startSandbox(config: Config, logger: Logger = createLogger
   return {
     server,
     store,
+    namespaces,
     origin,
     baseUrl: origin + spec.basePath,
     dataDescription,
-    close: () => (closing ??= stop(server, store)),
+    close: () => (closing ??= stop(server, namespaces)),
   }
 }
 
-async function stop(server: Server, store: AnimalStore): Promise<void> {
+async function stop(server: Server, store: { flush(): Promise<void> }): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()))
   // Idle keep-alive connections would hold close() open: end them now, and again as requests
   // in flight finish; after the grace period, cut whatever is left.

@@ -1,11 +1,15 @@
 // spec/openapi.yaml is the single source of truth: routes, security, parameter and body
-// validators and the Pet schema are all read from it here, once, at start.
+// validators and the Pet schema are all read from it here, once, at start. The control API's
+// spec/admin.openapi.yaml is loaded and compiled the same way (loadSpecFile).
 import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import { dereference } from '@apidevtools/json-schema-ref-parser'
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js'
+import { fullFormats } from 'ajv-formats/dist/formats.js'
 import { parse as parseYaml } from 'yaml'
 
 export const SPEC_FILE = new URL('../spec/openapi.yaml', import.meta.url)
+export const ADMIN_SPEC_FILE = new URL('../spec/admin.openapi.yaml', import.meta.url)
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const
 
@@ -38,12 +42,17 @@ export interface Operation {
   readonly responses: readonly string[]
 }
 
-export interface ApiSpec {
+/** Any OpenAPI document of this project, with its operations compiled. */
+export interface SpecFile {
   readonly document: Record<string, unknown>
-  /** The path segment every server URL ends with, e.g. /v1. */
+  /** The path segment every server URL ends with, e.g. /v1 (or /__admin for the control API). */
   readonly basePath: string
   readonly operations: readonly Operation[]
   readonly schemas: Readonly<Record<string, JsonSchema>>
+}
+
+/** The user's contract, with the validators the store needs. */
+export interface ApiSpec extends SpecFile {
   readonly validatePet: ValidateFunction
   readonly validatePets: ValidateFunction
 }
@@ -55,6 +64,8 @@ export function createAjv(): Ajv2020 {
   // JSON numbers lose precision beyond 2^53-1, so the sandbox refuses such integers rather than
   // round them silently: int64 here means a safe integer.
   ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isSafeInteger(n) })
+  // RFC 3339 date-times (the control API's `since` and `now`).
+  ajv.addFormat('date-time', fullFormats['date-time'])
   ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 })
   return ajv
 }
@@ -64,8 +75,16 @@ export function readSpecDocument(file: URL | string = SPEC_FILE): Record<string,
 }
 
 export async function loadSpec(file: URL | string = SPEC_FILE): Promise<ApiSpec> {
+  const spec = await loadSpecFile(file)
+  const ajv = createAjv()
+  return { ...spec, validatePet: ajv.compile(spec.schemas['Pet'] ?? {}), validatePets: ajv.compile(spec.schemas['Pets'] ?? {}) }
+}
+
+/** Loads, dereferences and compiles one spec file. References to other files are resolved next to it. */
+export async function loadSpecFile(file: URL | string): Promise<SpecFile> {
   const document = readSpecDocument(file)
-  const resolved = (await dereference(structuredClone(document), { resolve: { external: false } })) as Record<string, any>
+  const path = typeof file === 'string' ? file : fileURLToPath(file)
+  const resolved = (await dereference(path, structuredClone(document), { resolve: { external: true } })) as Record<string, any>
   const ajv = createAjv()
   const security = resolved['security'] as unknown[] | undefined
 
@@ -100,15 +119,7 @@ export async function loadSpec(file: URL | string = SPEC_FILE): Promise<ApiSpec>
     }
   }
 
-  const schemas = resolved['components']?.schemas ?? {}
-  return {
-    document,
-    basePath: basePathOf(resolved['servers']),
-    operations,
-    schemas,
-    validatePet: ajv.compile(schemas.Pet),
-    validatePets: ajv.compile(schemas.Pets),
-  }
+  return { document, basePath: basePathOf(resolved['servers']), operations, schemas: resolved['components']?.schemas ?? {} }
 }
 
 /** One object schema per parameter location, so defaults (limit = 20) come from the spec. */
@@ -123,7 +134,7 @@ function compileParameters(ajv: Ajv2020, parameters: ParameterSpec[], location: 
 }
 
 function basePathOf(servers: Array<{ url: string }> | undefined): string {
-  const paths = new Set((servers ?? []).map((s) => new URL(s.url.replace(/^\{[^}]+\}/, 'http://server').replace(/\{[^}]+\}/g, 'x')).pathname.replace(/\/$/, '')))
+  const paths = new Set((servers ?? []).map((s) => new URL(s.url.replace(/^\{[^}]+\}/, 'http://server').replace(/\{[^}]+\}/g, 'x'), 'http://server').pathname.replace(/\/$/, '')))
   if (paths.size !== 1) throw new Error(`spec: every server URL must end with the same base path, got ${[...paths].join(', ')}`)
   return [...paths][0] ?? ''
 }
@@ -137,6 +148,10 @@ export function describeErrors(errors: ErrorObject[] | null | undefined, root: s
         return `${at}.${(e.params as { missingProperty: string }).missingProperty} is required`
       case 'type':
         return `${at} must be ${article((e.params as { type: string }).type)}`
+      case 'additionalProperties':
+        return `${at}.${(e.params as { additionalProperty: string }).additionalProperty} is not an accepted property`
+      case 'unevaluatedProperties':
+        return `${at}.${(e.params as { unevaluatedProperty: string }).unevaluatedProperty} is not an accepted property`
       case 'enum':
         return `${at} must be one of: ${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`
       case 'format':

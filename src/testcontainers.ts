@@ -8,13 +8,17 @@
  * const response = await fetch(`${sandbox.getBaseUrl()}/pets`, {
  *   headers: { authorization: `Bearer ${sandbox.getApiKey()}` },
  * })
+ * await sandbox.reset() // between tests: initial data, empty journal, no faults
+ * const { entries } = await sandbox.requests({ operationId: 'listPets' })
  * await sandbox.stop()
  *
  * @module
  */
 import { basename } from 'node:path'
 import { AbstractStartedContainer, GenericContainer, Wait, type StartedTestContainer } from 'testcontainers'
-import { DEFAULT_API_KEY, DEFAULT_PORT, IN_MEMORY } from './config.js'
+import { DEFAULT_ADMIN_TOKEN, DEFAULT_API_KEY, DEFAULT_PORT, IN_MEMORY } from './config.js'
+import type { Fault, NewFault } from './faults.js'
+import type { JournalEntry } from './journal.js'
 
 /** The image `npm run image` builds. */
 export const DEFAULT_IMAGE = 'animal-store-sandbox:local'
@@ -28,6 +32,7 @@ const STARTUP_TIMEOUT_MS = 30_000
 
 export class AnimalStoreContainer extends GenericContainer {
   #apiKey: string | undefined
+  #adminToken: string | undefined
   #seed: number | undefined
   #seedCount: number | undefined
   #fixtures: string | undefined
@@ -60,6 +65,13 @@ export class AnimalStoreContainer extends GenericContainer {
     return this
   }
 
+  /** The token of the control API (ADMIN_TOKEN) that reset(), requests(), injectFault() and setClock() use. */
+  withAdminToken(token: string): this {
+    if (!/^[A-Za-z0-9\-._~+/]+=*$/.test(token)) throw new TypeError('AnimalStoreContainer: an admin token must be a bearer token (letters, digits and -._~+/)')
+    this.#adminToken = token
+    return this
+  }
+
   /** Load the initial pets from this JSON file on the host (FIXTURES): it is copied into the container. */
   withFixtures(file: string): this {
     this.#fixtures = file
@@ -78,6 +90,7 @@ export class AnimalStoreContainer extends GenericContainer {
     }
     const environment: Record<string, string> = {}
     if (this.#apiKey !== undefined) environment['API_KEYS'] = this.#apiKey
+    if (this.#adminToken !== undefined) environment['ADMIN_TOKEN'] = this.#adminToken
     if (this.#seed !== undefined) environment['SEED'] = String(this.#seed)
     if (this.#seedCount !== undefined) environment['SEED_COUNT'] = String(this.#seedCount)
     if (this.#inMemory) environment['DATA_FILE'] = IN_MEMORY
@@ -87,20 +100,43 @@ export class AnimalStoreContainer extends GenericContainer {
       environment['FIXTURES'] = target
     }
     this.withEnvironment(environment)
-    return new StartedAnimalStoreContainer(await super.start(), this.#apiKey ?? DEFAULT_API_KEY)
+    return new StartedAnimalStoreContainer(await super.start(), this.#apiKey ?? DEFAULT_API_KEY, this.#adminToken ?? DEFAULT_ADMIN_TOKEN)
   }
 }
 
-/**
- * A running sandbox. The test-control operations (reset, state dump) belong here as methods that
- * call the sandbox's control routes with this container's origin and key, once the server has them.
- */
+/** Filters of requests(): every one given must match; `namespace` picks the journal. */
+export interface RequestFilter {
+  readonly namespace?: string
+  readonly method?: string
+  /** Exact, or a prefix when it ends with `*`. */
+  readonly path?: string
+  /** An operationId, or `unmatched`. */
+  readonly operationId?: string
+  readonly status?: number
+  readonly since?: Date | string
+}
+
+/** A control API call the sandbox refused: its status and the Error body's code. */
+export class AnimalStoreControlError extends Error {
+  readonly status: number
+  readonly code: string
+  constructor(status: number, code: string, message: string) {
+    super(message)
+    this.name = 'AnimalStoreControlError'
+    this.status = status
+    this.code = code
+  }
+}
+
+/** A running sandbox, with typed calls to its control API (/__admin). */
 export class StartedAnimalStoreContainer extends AbstractStartedContainer {
   readonly #apiKey: string
+  readonly #adminToken: string
 
-  constructor(started: StartedTestContainer, apiKey: string) {
+  constructor(started: StartedTestContainer, apiKey: string, adminToken: string = DEFAULT_ADMIN_TOKEN) {
     super(started)
     this.#apiKey = apiKey
+    this.#adminToken = adminToken
   }
 
   /** e.g. `http://localhost:32768`: the sandbox's origin on the host, where /healthz lives. */
@@ -116,6 +152,53 @@ export class StartedAnimalStoreContainer extends AbstractStartedContainer {
   /** The key to send as `Authorization: Bearer <key>`. */
   getApiKey(): string {
     return this.#apiKey
+  }
+
+  /** The control API's token. */
+  getAdminToken(): string {
+    return this.#adminToken
+  }
+
+  /** Puts a namespace back to its initial data (or to pets from `seed`/`count`), and clears its journal, faults and clock. */
+  reset(options: { namespace?: string; seed?: number; count?: number } = {}): Promise<{ namespace: string; pets: number }> {
+    const { namespace, ...body } = options
+    return this.#admin('POST', '/reset', namespace, Object.keys(body).length > 0 ? body : undefined)
+  }
+
+  /** The requests a namespace received, oldest first, that match every filter given. */
+  requests(filter: RequestFilter = {}): Promise<{ count: number; entries: JournalEntry[] }> {
+    const { namespace, since, ...rest } = filter
+    const query: Record<string, string> = {}
+    for (const [name, value] of Object.entries(rest)) if (value !== undefined) query[name] = String(value)
+    if (since !== undefined) query['since'] = new Date(since).toISOString()
+    return this.#admin('GET', '/requests', namespace, undefined, query)
+  }
+
+  /** Arms a fault: `status`, `delayMs` or `fault` on the next `times` calls of `operationId` after the first `after`. */
+  injectFault(fault: NewFault & { namespace?: string }): Promise<Fault> {
+    const { namespace, ...body } = fault
+    return this.#admin('POST', '/faults', namespace, body)
+  }
+
+  /** Removes every fault of a namespace. */
+  clearFaults(namespace?: string): Promise<{ namespace: string; cleared: number }> {
+    return this.#admin('DELETE', '/faults', namespace)
+  }
+
+  /** Sets the sandbox's now (e.g. the getPet sunset, 2030-12-05); `undefined` returns to real time. */
+  setClock(now: Date | string | undefined, namespace?: string): Promise<{ namespace: string; now: string; real: boolean }> {
+    return now === undefined ? this.#admin('DELETE', '/clock', namespace) : this.#admin('POST', '/clock', namespace, { now: new Date(now).toISOString() })
+  }
+
+  async #admin<T>(method: string, path: string, namespace: string | undefined, body?: unknown, query: Record<string, string> = {}): Promise<T> {
+    const search = new URLSearchParams(namespace === undefined ? query : { ...query, namespace })
+    const url = `${this.getOrigin()}/__admin${path}${search.size > 0 ? `?${search}` : ''}`
+    const headers: Record<string, string> = { authorization: `Bearer ${this.#adminToken}` }
+    if (body !== undefined) headers['content-type'] = 'application/json'
+    const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
+    const answer = (await res.json()) as T & { code?: string; message?: string }
+    if (!res.ok) throw new AnimalStoreControlError(res.status, answer.code ?? 'unknown', `${method} /__admin${path}: ${answer.message ?? res.statusText}`)
+    return answer
   }
 }
 

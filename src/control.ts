@@ -1,0 +1,126 @@
+// Test control inside the API's request pipeline: which namespace a request belongs to, the
+// journal entry it leaves, and the faults, Prefer preferences and clock that may shape its answer.
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Request } from 'polka'
+import { readRawBody, receivedBody } from './body.js'
+import { ERRORS, HttpError, templateForStatus } from './errors.js'
+import { breakResponse, delay, readPrefer, type Fault } from './faults.js'
+import { UNMATCHED, type Redactor } from './journal.js'
+import { namespaceOf, type Namespace, type Namespaces } from './namespaces.js'
+import type { Operation } from './spec.js'
+import type { AnimalStore } from './store.js'
+
+export const ADMIN_BASE_PATH = '/__admin'
+
+interface RequestState {
+  readonly namespace: Namespace
+  readonly problem: string | undefined
+  fault: string | null
+}
+
+export interface ControlOptions {
+  readonly namespaces: Namespaces
+  readonly redactor: Redactor
+  /** The API's base path (/v1): requests under it are journaled even when no operation matched. */
+  readonly basePath: string
+  readonly namespaceKeyPrefix: string | undefined
+  /** When the control API is on, its own requests are not journaled. */
+  readonly adminEnabled: boolean
+}
+
+export class Control {
+  readonly namespaces: Namespaces
+  /** Cuts keys and tokens out of anything recorded (journal, logs). */
+  readonly redactor: Redactor
+  readonly #options: ControlOptions
+  readonly #states = new WeakMap<ServerResponse, RequestState>()
+
+  constructor(options: ControlOptions) {
+    this.#options = options
+    this.namespaces = options.namespaces
+    this.redactor = options.redactor
+  }
+
+  /** Middleware: picks the request's namespace and journals the request once it is answered. */
+  readonly recordRequests = (req: Request, res: ServerResponse, next: () => void): void => {
+    const { namespaces, redactor, basePath, namespaceKeyPrefix, adminEnabled } = this.#options
+    if (adminEnabled && (req.path === ADMIN_BASE_PATH || req.path.startsWith(`${ADMIN_BASE_PATH}/`))) return next()
+    const asked = namespaceOf(req, namespaceKeyPrefix)
+    const state: RequestState = { namespace: asked.name === undefined ? namespaces.default : namespaces.get(asked.name), problem: asked.problem, fault: null }
+    this.#states.set(res, state)
+    const time = new Date()
+    const started = performance.now()
+    res.once('close', () => {
+      const operationId = res.locals?.operationId
+      // Other pages the server may serve (health, docs) are not API requests; unknown ones are.
+      if (operationId === undefined && !req.path.startsWith(`${basePath}/`) && res.statusCode !== 404) return
+      state.namespace.journal.record({
+        time: time.toISOString(),
+        namespace: state.namespace.name,
+        method: req.method ?? '',
+        path: redactor.text(req.path),
+        query: redactor.query(req.search ?? ''),
+        headers: redactor.headers(req.headers),
+        body: redactor.body(receivedBody(req)),
+        status: res.headersSent ? res.statusCode : null,
+        durationMs: Math.round((performance.now() - started) * 10) / 10,
+        operationId: operationId ?? UNMATCHED,
+        fault: state.fault,
+      })
+    })
+    next()
+  }
+
+  /**
+   * After auth, before validation: applies the request's namespace, its faults, its Prefer header
+   * and the clock. Returns the namespace's store, or undefined when a fault has already answered.
+   */
+  async enter(op: Operation, req: IncomingMessage, res: ServerResponse): Promise<AnimalStore | undefined> {
+    const state = this.#states.get(res)
+    if (state === undefined) throw new Error('control: the request was not seen by recordRequests')
+    if (state.problem !== undefined) throw new HttpError(ERRORS.invalidParameter, state.problem)
+    const { namespace } = state
+    const prefer = readPrefer(req)
+    // Read now, so that the journal holds the body even when a fault answers instead of the API.
+    if (op.requestBody) await readRawBody(req).catch(() => undefined)
+
+    const fault = namespace.faults.take(op.operationId)
+    if (fault) state.fault = describeFault(fault)
+    else if (prefer.code !== undefined || prefer.delayMs !== undefined) state.fault = `prefer ${req.headers['prefer']}`
+    await delay((fault?.delayMs ?? 0) + (prefer.delayMs ?? 0), res)
+    if (res.destroyed) return undefined
+
+    if (fault?.fault) {
+      breakResponse(fault.fault, req, res, fault.status ?? successStatus(op))
+      return undefined
+    }
+    if (fault?.status !== undefined) {
+      throw new HttpError({ ...ERRORS.injectedFault, status: fault.status }, `Fault ${fault.id} injected through POST /__admin/faults answers ${op.operationId} with ${fault.status}`)
+    }
+
+    const now = namespace.clock.now()
+    if (op.sunset && now >= op.sunset) {
+      const instead = op.replacement ? `; use ${this.#options.basePath}${op.replacement} instead` : ''
+      throw new HttpError(ERRORS.gone, `${op.method} ${this.#options.basePath}${op.path} was removed on ${op.sunset.toUTCString()}${instead}`)
+    }
+
+    if (prefer.code !== undefined) {
+      const documented = op.responses.includes(String(prefer.code)) || (op.responses.includes('default') && prefer.code >= 400)
+      if (!documented) {
+        throw new HttpError(ERRORS.invalidParameter, `Invalid Prefer header: code=${prefer.code} is not a documented response of ${op.operationId} (documented: ${op.responses.join(', ')})`)
+      }
+      // A documented success is what the operation answers anyway: the request is served normally.
+      if (prefer.code >= 400) throw new HttpError(templateForStatus(prefer.code), `Answered with ${prefer.code} because the request asked for it (Prefer: code=${prefer.code})`)
+    }
+    return namespace.store()
+  }
+}
+
+function successStatus(op: Operation): number {
+  return Number(op.responses.find((code) => /^2\d\d$/.test(code)) ?? 200)
+}
+
+function describeFault(fault: Fault): string {
+  const parts = [fault.fault, fault.status === undefined ? undefined : `status ${fault.status}`, fault.delayMs ? `delay ${fault.delayMs}ms` : undefined]
+  return `fault ${fault.id}: ${parts.filter(Boolean).join(', ')}`
+}

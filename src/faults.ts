@@ -1,0 +1,136 @@
+// Faults and latency on demand. A fault armed through POST /__admin/faults acts on calls of one
+// operation: it lets the first `after` pass, acts on the next `times` (every one when `times` is
+// not given), then the operation answers normally again. Per request, `Prefer: code=<status>` and
+// `Prefer: delay=<ms>` (Prism's convention) do the same without the control API.
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { ERRORS, HttpError } from './errors.js'
+
+/** The longest delay a fault or a Prefer header may ask for. */
+export const MAX_DELAY_MS = 30_000
+
+export const FAULT_KINDS = ['connection-reset', 'empty-response', 'malformed-body'] as const
+export type FaultKind = (typeof FAULT_KINDS)[number]
+
+export interface NewFault {
+  readonly operationId: string
+  readonly status?: number | undefined
+  readonly delayMs?: number | undefined
+  readonly fault?: FaultKind | undefined
+  readonly times?: number | undefined
+  readonly after?: number | undefined
+}
+
+export interface Fault extends NewFault {
+  readonly id: number
+  /** Matching calls so far. */
+  seen: number
+  /** Calls it has acted on. */
+  fired: number
+}
+
+export class Faults {
+  #faults: Fault[] = []
+  #nextId = 1
+
+  get length(): number {
+    return this.#faults.length
+  }
+
+  add(fault: NewFault): Fault {
+    const armed: Fault = { ...fault, after: fault.after ?? 0, id: this.#nextId++, seen: 0, fired: 0 }
+    this.#faults.push(armed)
+    return armed
+  }
+
+  list(): readonly Fault[] {
+    return this.#faults
+  }
+
+  clear(): number {
+    const cleared = this.#faults.length
+    this.#faults = []
+    return cleared
+  }
+
+  /**
+   * Counts a call of `operationId` and returns the fault that acts on it, if any. Every fault of
+   * the operation sees the call; the oldest one that is due acts on it.
+   */
+  take(operationId: string): Fault | undefined {
+    let acting: Fault | undefined
+    for (const fault of this.#faults) {
+      if (fault.operationId !== operationId) continue
+      fault.seen++
+      const due = fault.seen > (fault.after ?? 0) && (fault.times === undefined || fault.fired < fault.times)
+      if (due && acting === undefined) {
+        fault.fired++
+        acting = fault
+      }
+    }
+    return acting
+  }
+}
+
+/** What a request's Prefer header asks for. */
+export interface Preference {
+  readonly code: number | undefined
+  readonly delayMs: number | undefined
+}
+
+/** Reads `Prefer: code=404, delay=200` (RFC 7240 syntax; other preferences are ignored). */
+export function readPrefer(req: IncomingMessage): Preference {
+  const header = req.headers['prefer']
+  if (header === undefined) return { code: undefined, delayMs: undefined }
+  const values = new Map<string, string>()
+  for (const part of [header].flat().join(',').split(/[,;]/)) {
+    const [name, value] = part.split('=').map((s) => s.trim().replace(/^"|"$/g, ''))
+    if (name) values.set(name.toLowerCase(), value ?? '')
+  }
+  const code = values.get('code')
+  const delay = values.get('delay')
+  if (code !== undefined && !/^[1-5]\d\d$/.test(code)) throw invalidPrefer(`code must be an HTTP status, got ${JSON.stringify(code)}`)
+  if (delay !== undefined && (!/^\d{1,9}$/.test(delay) || Number(delay) > MAX_DELAY_MS)) {
+    throw invalidPrefer(`delay must be a whole number of milliseconds from 0 to ${MAX_DELAY_MS}, got ${JSON.stringify(delay)}`)
+  }
+  return { code: code === undefined ? undefined : Number(code), delayMs: delay === undefined ? undefined : Number(delay) }
+}
+
+function invalidPrefer(problem: string): HttpError {
+  return new HttpError(ERRORS.invalidParameter, `Invalid Prefer header: ${problem}`)
+}
+
+/** Waits `ms`, or less if the client goes away meanwhile. */
+export function delay(ms: number, res: ServerResponse): Promise<void> {
+  if (ms <= 0) return Promise.resolve()
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer)
+      res.off('close', done)
+      resolve()
+    }
+    const timer = setTimeout(done, ms)
+    res.once('close', done)
+  })
+}
+
+/** Breaks the exchange the way `kind` says. The response is finished (or the socket gone) afterwards. */
+export function breakResponse(kind: FaultKind, req: IncomingMessage, res: ServerResponse, status = 200): void {
+  switch (kind) {
+    case 'connection-reset':
+      // A TCP RST: the client sees ECONNRESET, as when a proxy or the server crashes.
+      req.socket.resetAndDestroy()
+      return
+    case 'empty-response':
+      // The connection closes before a byte of the answer.
+      req.socket.destroy()
+      return
+    case 'malformed-body': {
+      const body = '{"id": 1, "name": "Rex", "categoryId": '
+      res.statusCode = status
+      res.setHeader('Content-Type', 'application/json; charset=utf-8')
+      res.setHeader('Content-Length', Buffer.byteLength(body))
+      res.end(body)
+      return
+    }
+  }
+}
