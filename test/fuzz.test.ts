@@ -4,11 +4,14 @@
 import t from 'tap'
 import { createLogger } from '../src/logger.js'
 import { startSandbox } from '../src/server.js'
+import { ADMIN_SPEC_FILE } from '../src/spec.js'
 import { loadContract } from './contract.js'
 import { runFuzz } from './fuzz.js'
 import { API_KEY, AUTH, startTestSandbox } from './helpers.js'
 
 const RUNS = 5_000
+const ADMIN_RUNS = 2_000
+const FUZZ_ADMIN_TOKEN = 'fuzz-admin-token'
 // A safety bound on a slow machine: generation stops after this long (the count run is reported).
 const TIME_LIMIT_MS = 75_000
 
@@ -42,4 +45,17 @@ t.test(`${RUNS} spec-driven requests: no 5xx, every answer keeps the contract, e
     [],
     'every acknowledged create is in the data file after a restart',
   )
+})
+
+t.test(`${ADMIN_RUNS} requests generated from the control API's spec: no 5xx, every answer keeps its contract`, async (t) => {
+  const contract = await loadContract(ADMIN_SPEC_FILE)
+  const sandbox = await startTestSandbox(t, { ADMIN_TOKEN: FUZZ_ADMIN_TOKEN })
+  const port = Number(new URL(sandbox.origin).port)
+  const healthy = async (): Promise<boolean> => (await fetch(`${sandbox.origin}/healthz`, { signal: AbortSignal.timeout(5_000) })).status === 200
+  const seed = process.env['FUZZ_SEED'] === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(process.env['FUZZ_SEED'])
+  t.comment(`FUZZ_SEED=${seed}`)
+  const stats = await runFuzz(contract, { port, basePath: contract.spec.basePath, apiKey: FUZZ_ADMIN_TOKEN }, { runs: ADMIN_RUNS, timeLimitMs: TIME_LIMIT_MS, hugeUpTo: 20_000, healthy, seed, ownPathsOnly: true })
+  t.comment(`${stats.cases} cases; answers by status: ${JSON.stringify(Object.fromEntries([...stats.byStatus].sort(([a], [b]) => a - b)))}`)
+  t.ok([...stats.byStatus.keys()].some((status) => status >= 200 && status < 300), 'the generator reaches the operations with valid input')
+  t.ok(await healthy(), 'GET /healthz still answers 200 after the run')
 })
