@@ -12,7 +12,7 @@ import { ERRORS, HttpError, sendError } from './errors.js'
 import { describeEmbedded, mountExplorer, type SandboxFacts } from './explorer.js'
 import { handlers } from './handlers.js'
 import { sendJson } from './reply.js'
-import type { ApiSpec, Operation } from './spec.js'
+import { exactPathPattern, type ApiSpec, type Operation } from './spec.js'
 import { validateRequest } from './validate.js'
 
 export interface AppOptions {
@@ -45,9 +45,7 @@ export function createApp({ spec, keys, logger, control, admin, facts = describe
 
   for (const [path, byMethod] of groupByPath(spec.operations)) {
     const allow = [...byMethod.keys()].join(', ')
-    // polka matches routes regardless of case; the contract's paths are case-sensitive, and a
-    // client that sends /V1/PETS must find its bug here rather than in production.
-    const exactPath = new RegExp(`^${escapeRegExp(spec.basePath + path).replace(/\\\{[^}]+\\\}/g, '[^/]+')}/?$`)
+    const exactPath = exactPathPattern(spec.basePath + path)
     app.all(spec.basePath + path.replace(/\{([^}]+)\}/g, ':$1'), async (req, res) => {
       if (!exactPath.test(req.path)) throw new HttpError(ERRORS.notFound, `No resource at ${req.method} ${req.path}`)
       const op = byMethod.get(req.method)
@@ -62,10 +60,6 @@ export function createApp({ spec, keys, logger, control, admin, facts = describe
     })
   }
   return app
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }
 
 function groupByPath(operations: readonly Operation[]): Map<string, Map<string, Operation>> {

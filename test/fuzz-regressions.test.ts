@@ -13,6 +13,18 @@ t.test('paths are case-sensitive: /V1/PETS is not /v1/pets', async (t) => {
   t.equal((await fetch(`${baseUrl}/pets/1`, { headers: AUTH })).status, 200, 'the exact path is still served')
 })
 
+t.test('control API paths are case-sensitive too: POST /__admin/RESET resets nothing', async (t) => {
+  const { origin, baseUrl } = await startTestSandbox(t, { ADMIN_TOKEN: 'regression-admin-token' })
+  const admin = { authorization: 'Bearer regression-admin-token' }
+  const created = await fetch(`${baseUrl}/pets`, { method: 'POST', headers: { ...AUTH, 'content-type': 'application/json' }, body: '{"name":"Survivor","categoryId":1}' })
+  const { id } = (await created.json()) as { id: number }
+  const res = await fetch(`${origin}/__admin/RESET`, { method: 'POST', headers: admin })
+  t.equal(res.status, 404)
+  t.match(await res.json(), { code: 'not_found', status: 404 })
+  t.equal((await fetch(`${baseUrl}/pets/${id}`, { headers: AUTH })).status, 200, 'the data was not reset')
+  t.equal((await fetch(`${origin}/__admin/reset`, { method: 'POST', headers: admin })).status, 200, 'the exact path still resets')
+})
+
 t.test('Expect: 100-continue gets an interim 100, then the answer', async (t) => {
   const { origin } = await startTestSandbox(t)
   const answer = await rawExchange(Number(new URL(origin).port), {
