@@ -32,7 +32,7 @@ const sandbox = await startSandbox(config, createLogger(config.logLevel))
 const healthy = async (): Promise<boolean> => (await fetch(`${sandbox.origin}/healthz`, { signal: AbortSignal.timeout(5_000) })).status === 200
 const contract = await loadContract(control ? ADMIN_SPEC_FILE : SPEC_FILE)
 const started = performance.now()
-console.log(`fuzzing ${sandbox.baseUrl}: up to ${runs} cases or ${timeLimitMs / 1000} s, FUZZ_SEED=${seed}`)
+console.log(`fuzzing ${sandbox.origin}${contract.spec.basePath}: up to ${runs} cases or ${timeLimitMs / 1000} s, FUZZ_SEED=${seed}`)
 try {
   const stats = await runFuzz(
     contract,
