@@ -4,9 +4,11 @@
 // was made from; if the spec has changed since the build, loadSpec compiles it at start instead.
 import { createHash } from 'node:crypto'
 import type { Ajv2020, ValidateFunction } from 'ajv/dist/2020.js'
-import type { ApiSpec, Operation } from './spec.js'
+import type { ApiSpec, Operation, SpecFile } from './spec.js'
 
-const COMPILED_SPEC = new URL('./spec.compiled.js', import.meta.url)
+/** The API's spec, and the control API's (which refers to the API's: its hash covers both texts). */
+export const COMPILED_SPEC = new URL('./spec.compiled.js', import.meta.url)
+export const COMPILED_ADMIN_SPEC = new URL('./admin-spec.compiled.js', import.meta.url)
 
 type SerialisedOperation = Omit<Operation, 'deprecatedSince' | 'sunset' | 'validateQuery' | 'validatePath' | 'requestBody'> & {
   deprecatedSince: string | undefined
@@ -18,7 +20,7 @@ type SerialisedOperation = Omit<Operation, 'deprecatedSince' | 'sunset' | 'valid
 
 interface CompiledSpecModule {
   readonly SOURCE_SHA256: string
-  readonly DATA: Pick<ApiSpec, 'document' | 'basePath' | 'schemas'> & { operations: SerialisedOperation[] }
+  readonly DATA: Pick<SpecFile, 'document' | 'basePath' | 'schemas'> & { operations: SerialisedOperation[] }
   readonly VALIDATORS: Record<string, ValidateFunction>
 }
 
@@ -26,8 +28,16 @@ export function specHash(text: string): string {
   return createHash('sha256').update(text).digest('hex')
 }
 
-/** The compiled spec when a build made one from this very text; undefined otherwise. */
+/** The compiled API spec when a build made one from this very text; undefined otherwise. */
 export async function loadCompiledSpec(text: string, module: URL = COMPILED_SPEC): Promise<ApiSpec | undefined> {
+  const compiled = await loadCompiledSpecFile(text, module)
+  if (!compiled) return undefined
+  const { spec, validator } = compiled
+  return { ...spec, validatePet: validator('Pet'), validatePets: validator('Pets') }
+}
+
+/** Any compiled spec file (the control API's, for one) made from this very text; undefined otherwise. */
+export async function loadCompiledSpecFile(text: string, module: URL): Promise<{ spec: SpecFile; validator: (name: string) => ValidateFunction } | undefined> {
   let compiled: CompiledSpecModule
   try {
     compiled = (await import(module.href)) as CompiledSpecModule
@@ -45,7 +55,7 @@ export async function loadCompiledSpec(text: string, module: URL = COMPILED_SPEC
     return validate
   }
   const optional = (name: string | undefined): ValidateFunction | undefined => (name === undefined ? undefined : validator(name))
-  return {
+  const spec: SpecFile = {
     ...DATA,
     operations: DATA.operations.map((op) => ({
       ...op,
@@ -55,13 +65,12 @@ export async function loadCompiledSpec(text: string, module: URL = COMPILED_SPEC
       validatePath: optional(op.validatePath),
       requestBody: op.requestBody && { required: op.requestBody.required, validate: validator(op.requestBody.validate) },
     })),
-    validatePet: validator('Pet'),
-    validatePets: validator('Pets'),
   }
+  return { spec, validator }
 }
 
-/** The source of spec.compiled.js for a spec loaded (and compiled) from `text`. */
-export function compiledSpecSource(spec: ApiSpec, text: string, ajv: Ajv2020, standaloneCode: (ajv: Ajv2020, validate: ValidateFunction) => string): string {
+/** The source of a compiled spec module for a spec loaded (and compiled) from `text`. */
+export function compiledSpecSource(spec: SpecFile & Partial<Pick<ApiSpec, 'validatePet' | 'validatePets'>>, text: string, ajv: Ajv2020, standaloneCode: (ajv: Ajv2020, validate: ValidateFunction) => string): string {
   const validators: Array<[string, ValidateFunction]> = []
   const named = (name: string, validate: ValidateFunction | undefined): string | undefined => {
     if (!validate) return undefined
@@ -83,7 +92,7 @@ export function compiledSpecSource(spec: ApiSpec, text: string, ajv: Ajv2020, st
   // the names ajv gives inside do not collide.
   const entries = validators.map(([name, validate]) => `  ${JSON.stringify(name)}: (function (module) {\n${standaloneCode(ajv, validate)}\nreturn module.exports\n})({ exports: {} }),`)
   return [
-    '// Generated at build time from spec/openapi.yaml by scripts/compile-spec.ts: do not edit.',
+    '// Generated at build time from the spec by scripts/compile-spec.ts: do not edit.',
     "import { createRequire } from 'node:module'",
     "import { FORMATS as formats } from './spec-formats.js'",
     'const require = createRequire(import.meta.url)',

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js'
-import { loadCompiledSpec } from './spec-compiled.js'
+import { COMPILED_ADMIN_SPEC, loadCompiledSpec, loadCompiledSpecFile } from './spec-compiled.js'
 import { FORMATS } from './spec-formats.js'
 
 // The YAML parser, the $ref resolver and ajv's compiler are loaded only when a spec is compiled
@@ -72,6 +72,11 @@ export function createAjv(): Ajv2020 {
   return ajv
 }
 
+/** What the control API's compiled spec is made from: its own text and the API's, which it refers to. */
+export function adminSpecSourceText(): string {
+  return `${readFileSync(ADMIN_SPEC_FILE, 'utf8')}\n${readFileSync(SPEC_FILE, 'utf8')}`
+}
+
 export function readSpecDocument(file: URL | string = SPEC_FILE): Record<string, unknown> {
   return parseSpecText(readFileSync(file, 'utf8'))
 }
@@ -92,6 +97,10 @@ export async function loadSpec(file: URL | string = SPEC_FILE): Promise<ApiSpec>
 
 /** Loads, dereferences and compiles one spec file. References to other files are resolved next to it. */
 export async function loadSpecFile(file: URL | string): Promise<SpecFile> {
+  if (file === ADMIN_SPEC_FILE) {
+    const compiled = await loadCompiledSpecFile(adminSpecSourceText(), COMPILED_ADMIN_SPEC)
+    if (compiled) return compiled.spec
+  }
   const document = readSpecDocument(file)
   const path = typeof file === 'string' ? file : fileURLToPath(file)
   const { dereference } = await import('@apidevtools/json-schema-ref-parser')

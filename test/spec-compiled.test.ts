@@ -4,8 +4,8 @@ import { join } from 'node:path'
 import { pathToFileURL, fileURLToPath } from 'node:url'
 import t, { type Test } from 'tap'
 import standalone from 'ajv/dist/standalone/index.js'
-import { compiledSpecSource, loadCompiledSpec } from '../src/spec-compiled.js'
-import { SPEC_FILE, createAjv, loadSpec, type ApiSpec } from '../src/spec.js'
+import { compiledSpecSource, loadCompiledSpec, loadCompiledSpecFile } from '../src/spec-compiled.js'
+import { ADMIN_SPEC_FILE, SPEC_FILE, adminSpecSourceText, createAjv, loadSpec, loadSpecFile, type ApiSpec, type SpecFile } from '../src/spec.js'
 import { ROOT } from './helpers.js'
 
 /** Writes the compiled module where it can resolve ajv's runtime (inside the project) and returns its URL. */
@@ -26,7 +26,7 @@ const INPUTS: Record<string, unknown[]> = {
   path: [{ petId: 1 }, { petId: 'x' }, { petId: 2 ** 60 }, {}],
 }
 
-function behaviour(spec: ApiSpec): unknown[] {
+function behaviour(spec: SpecFile & Partial<ApiSpec>): unknown[] {
   const seen: unknown[] = []
   for (const op of spec.operations) {
     for (const [where, validate] of [['query', op.validateQuery], ['path', op.validatePath], ['body', op.requestBody?.validate]] as const) {
@@ -37,7 +37,8 @@ function behaviour(spec: ApiSpec): unknown[] {
       }
     }
   }
-  for (const pet of [{ id: 1, name: 'A', categoryId: 1, status: 'sold' }, { id: 1.5, name: 'A', categoryId: 1 }]) seen.push(['Pet', spec.validatePet(pet), spec.validatePet.errors ?? null])
+  const { validatePet } = spec
+  if (validatePet) for (const pet of [{ id: 1, name: 'A', categoryId: 1, status: 'sold' }, { id: 1.5, name: 'A', categoryId: 1 }]) seen.push(['Pet', validatePet(pet), validatePet.errors ?? null])
   return seen
 }
 
@@ -48,10 +49,22 @@ t.test('the compiled spec has the same operations and validators as the spec com
   const compiled = await loadCompiledSpec(text, module)
   if (!compiled) throw new Error('the compiled spec was not loaded')
   // As JSON: dates as text, and an undefined field the same as a missing one.
-  const shape = (spec: ApiSpec) => JSON.parse(JSON.stringify({ ...spec, validatePet: undefined, validatePets: undefined, operations: spec.operations.map((op) => ({ ...op, validateQuery: !!op.validateQuery, validatePath: !!op.validatePath, requestBody: op.requestBody && { required: op.requestBody.required } })) }))
+  const shape = (spec: SpecFile) => JSON.parse(JSON.stringify({ ...spec, validatePet: undefined, validatePets: undefined, operations: spec.operations.map((op) => ({ ...op, validateQuery: !!op.validateQuery, validatePath: !!op.validatePath, requestBody: op.requestBody && { required: op.requestBody.required } })) }))
   t.same(shape(compiled), shape(runtime), 'same document, base path, schemas and operations')
   t.same(behaviour(compiled), behaviour(runtime), 'every validator answers the same, with the same errors and defaults')
 
   t.equal(await loadCompiledSpec(`${text}\n# edited after the build\n`, module), undefined, 'a spec edited since the build is compiled at start instead')
   t.equal(await loadCompiledSpec(text, new URL('./missing.compiled.js', module)), undefined, 'no compiled module (running from src/): compiled at start')
+})
+
+t.test('the control API\'s compiled spec is the same as the one compiled at start', async (t) => {
+  const text = adminSpecSourceText()
+  const runtime = await loadSpecFile(fileURLToPath(ADMIN_SPEC_FILE))
+  const module = await writeCompiled(t, compiledSpecSource(runtime, text, createAjv(), (ajv, validate) => standalone.default(ajv, validate)))
+  const compiled = (await loadCompiledSpecFile(text, module))?.spec
+  if (!compiled) throw new Error('the compiled control API spec was not loaded')
+  const shape = (spec: SpecFile) => JSON.parse(JSON.stringify({ ...spec, operations: spec.operations.map((op) => ({ ...op, validateQuery: !!op.validateQuery, validatePath: !!op.validatePath, requestBody: op.requestBody && { required: op.requestBody.required } })) }))
+  t.same(shape(compiled), shape(runtime), 'same document, base path, schemas and operations')
+  t.same(behaviour(compiled), behaviour(runtime), 'every validator answers the same')
+  t.equal(await loadCompiledSpecFile(`${text}#`, module), undefined, 'a change to either spec file means compiling at start')
 })
