@@ -10,7 +10,7 @@ import { UNMATCHED, type JournalEntry } from './journal.js'
 import { DEFAULT_NAMESPACE, type Namespace, type Namespaces } from './namespaces.js'
 import { sendJson, type Reply } from './reply.js'
 import { DEFAULT_COUNT, DEFAULT_SEED, generateAnimals } from './seed.js'
-import type { ApiSpec, Operation, SpecFile } from './spec.js'
+import { exactPathPattern, type ApiSpec, type Operation, type SpecFile } from './spec.js'
 import { DEFAULT_STATUS, type Pet } from './store.js'
 import { validateRequest, type ValidInput } from './validate.js'
 
@@ -120,7 +120,9 @@ export function mountAdmin(app: Polka, options: AdminOptions): void {
   }
   for (const [path, byMethod] of byPath) {
     const allow = [...byMethod.keys()].join(', ')
+    const exactPath = exactPathPattern(adminSpec.basePath + path)
     app.all(adminSpec.basePath + path.replace(/\{([^}]+)\}/g, ':$1'), async (req, res) => {
+      if (!exactPath.test(req.path)) throw new HttpError(ERRORS.notFound, `No resource at ${req.method} ${req.path}`)
       const op = byMethod.get(req.method)
       if (!op) throw new HttpError(ERRORS.methodNotAllowed, `${req.method} is not allowed on ${req.path}; allowed: ${allow}`, { Allow: allow })
       if (op.secured) authenticate(req, keys, ADMIN_TOKEN)

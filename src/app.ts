@@ -12,7 +12,7 @@ import { ERRORS, HttpError, sendError } from './errors.js'
 import { describeEmbedded, mountExplorer, type SandboxFacts } from './explorer.js'
 import { handlers } from './handlers.js'
 import { sendJson } from './reply.js'
-import type { ApiSpec, Operation } from './spec.js'
+import { exactPathPattern, type ApiSpec, type Operation } from './spec.js'
 import { validateRequest } from './validate.js'
 
 export interface AppOptions {
@@ -47,7 +47,9 @@ export function createApp({ spec, keys, logger, control, admin, facts = describe
   for (const [path, byMethod] of groupByPath(spec.operations)) {
     const allow = [...byMethod.keys()].join(', ')
     const deprecation = new Map([...byMethod].map(([method, op]) => [method, deprecationHeaders(op, spec.basePath)]))
+    const exactPath = exactPathPattern(spec.basePath + path)
     app.all(spec.basePath + path.replace(/\{([^}]+)\}/g, ':$1'), async (req, res) => {
+      if (!exactPath.test(req.path)) throw new HttpError(ERRORS.notFound, `No resource at ${req.method} ${req.path}`)
       const op = byMethod.get(req.method)
       if (!op) throw new HttpError(ERRORS.methodNotAllowed, `${req.method} is not allowed on ${req.path}; allowed: ${allow}`, { Allow: allow })
       res.locals = { operationId: op.operationId }
@@ -104,7 +106,9 @@ function logRequests(logger: Logger, control: Control) {
   return (req: Request, res: ServerResponse, next: () => void): void => {
     const started = performance.now()
     res.once('finish', () => {
-      logger.info(
+      // Health probes come every second from HEALTHCHECK and wait strategies: keep them out of info.
+      const log = req.path === '/healthz' ? logger.debug.bind(logger) : logger.info.bind(logger)
+      log(
         { method: req.method, path: control.redactor.text(req.path), status: res.statusCode, ms: Math.round((performance.now() - started) * 10) / 10, operationId: res.locals?.operationId },
         'request',
       )

@@ -1,6 +1,7 @@
 // Reads a JSON request body with a hard size cap, before any of it is parsed.
 import type { IncomingMessage } from 'node:http'
 import { ERRORS, HttpError } from './errors.js'
+import { findRoundedInteger } from './json-numbers.js'
 
 export const MAX_BODY_BYTES = 1024 * 1024
 // After a 413 the rest of an oversized upload is discarded, up to this much, so the client can
@@ -51,11 +52,21 @@ export async function readJsonBody(req: IncomingMessage, limit = MAX_BODY_BYTES)
   if (charset !== undefined && !/^utf-?8$/i.test(charset)) {
     throw new HttpError(ERRORS.unsupportedMediaType, `The only supported charset is utf-8, got ${JSON.stringify(charset)}`)
   }
+  const text = raw.toString('utf8')
+  let value: unknown
   try {
-    return { present: true, value: JSON.parse(raw.toString('utf8')) }
+    value = JSON.parse(text)
   } catch (error) {
     throw new HttpError(ERRORS.malformedJson, `The request body is not valid JSON: ${(error as Error).message}`)
   }
+  const rounded = findRoundedInteger(text, 'body')
+  if (rounded) {
+    throw new HttpError(
+      ERRORS.invalidBody,
+      `Invalid request body: ${rounded.path} is ${rounded.literal.slice(0, 40)}, which JSON numbers cannot carry exactly (it would become ${rounded.parsed}); send the exact integer`,
+    )
+  }
+  return { present: true, value }
 }
 
 function collect(req: IncomingMessage, limit: number): Promise<Buffer> {

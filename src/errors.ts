@@ -20,6 +20,7 @@ export const ERRORS = {
   unauthorized: { status: 401, code: 'unauthorized', message: 'Missing or invalid API key' },
   notFound: { status: 404, code: 'not_found', message: 'The requested resource could not be found' },
   methodNotAllowed: { status: 405, code: 'method_not_allowed', message: 'The method is not allowed on this resource' },
+  requestTimeout: { status: 408, code: 'request_timeout', message: 'The request did not arrive in time; the connection is closed' },
   gone: { status: 410, code: 'gone', message: 'This operation was removed on its sunset date' },
   payloadTooLarge: { status: 413, code: 'payload_too_large', message: 'The request body is too large' },
   unsupportedMediaType: { status: 415, code: 'unsupported_media_type', message: 'The request body must be application/json' },

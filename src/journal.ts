@@ -139,11 +139,20 @@ export class Redactor {
     const cut = raw.length > MAX_RECORDED_BODY
     const text = this.text(raw.subarray(0, MAX_RECORDED_BODY).toString('utf8'))
     if (cut) return `${text}… [cut at ${MAX_RECORDED_BODY} bytes]`
+    let value: unknown
     try {
-      return JSON.parse(text)
+      value = JSON.parse(text)
     } catch {
       return text
     }
+    // JSON.parse reads nesting of any depth, JSON.stringify throws past a few thousand levels; the
+    // journal serialises every entry, so a body too deep to write back is recorded as its text.
+    try {
+      JSON.stringify(value)
+    } catch {
+      return text
+    }
+    return value
   }
 }
 

@@ -1,5 +1,5 @@
 // Starts a sandbox: spec → initial data → store → app → HTTP server, and stops it cleanly.
-import { createServer, type Server } from 'node:http'
+import { STATUS_CODES, createServer, type Server } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import type { Logger } from 'pino'
 import { createApp } from './app.js'
@@ -18,6 +18,38 @@ import { openStore, type AnimalStore } from './store.js'
 /** How long a stop waits for requests in flight before it cuts their connections. */
 const STOP_GRACE_MS = 1500
 
+/**
+ * What one client may hold of the server. A sandbox runs next to test suites on the same machine,
+ * so honest clients send a request in milliseconds; these bounds only stop slow or stuck clients
+ * from holding sockets forever, and keep a flood of connections from exhausting file descriptors.
+ */
+export interface ServerLimits {
+  /** The request line and headers must arrive within this time, else 408 and the connection is cut. */
+  readonly headersTimeoutMs: number
+  /** The whole request, body included, must arrive within this time, else 408. */
+  readonly requestTimeoutMs: number
+  /** An idle keep-alive connection is closed after this time. */
+  readonly keepAliveTimeoutMs: number
+  /** A connection with no traffic at all (e.g. opened and never used) is closed after this time. */
+  readonly idleSocketTimeoutMs: number
+  /** How often the header and request timeouts are checked: their resolution. */
+  readonly timeoutCheckIntervalMs: number
+  /** The request line plus headers may not exceed this many bytes, else 431. */
+  readonly maxHeaderBytes: number
+  /** Connections beyond this many open at once are closed as soon as they are accepted. */
+  readonly maxConnections: number
+}
+
+export const SERVER_LIMITS: ServerLimits = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  idleSocketTimeoutMs: 60_000,
+  timeoutCheckIntervalMs: 1_000,
+  maxHeaderBytes: 16 * 1024,
+  maxConnections: 1_024,
+}
+
 export interface Sandbox {
   readonly server: Server
   /** The default namespace's store. */
@@ -34,7 +66,7 @@ export interface Sandbox {
   close(): Promise<void>
 }
 
-export async function startSandbox(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<Sandbox> {
+export async function startSandbox(config: Config, logger: Logger = createLogger(config.logLevel), limits: ServerLimits = SERVER_LIMITS): Promise<Sandbox> {
   const spec = await loadSpec()
   const initial = await initialData(config.source, spec)
   const open = (dataFile: string | undefined) =>
@@ -67,7 +99,19 @@ export async function startSandbox(config: Config, logger: Logger = createLogger
   })
   const admin = config.adminToken === undefined ? undefined : { adminSpec: await loadSpecFile(ADMIN_SPEC_FILE), apiSpec: spec, token: config.adminToken, namespaces }
   const app = createApp({ spec, keys, logger, control, admin, facts })
-  const server = createServer(app.handler as Parameters<typeof createServer>[1])
+  const server = createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      connectionsCheckingInterval: limits.timeoutCheckIntervalMs,
+      maxHeaderSize: limits.maxHeaderBytes,
+    },
+    app.handler as Parameters<typeof createServer>[1],
+  )
+  server.maxConnections = limits.maxConnections
+  // With no 'timeout' listener, a socket idle this long is destroyed.
+  server.setTimeout(limits.idleSocketTimeoutMs)
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => answerClientError(error, socket))
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
@@ -114,10 +158,12 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
   const problem =
     error.code === 'HPE_HEADER_OVERFLOW'
       ? new HttpError(ERRORS.headersTooLarge)
-      : new HttpError(ERRORS.badRequest, `The request is not valid HTTP (${error.code ?? 'parse error'})`)
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? new HttpError(ERRORS.requestTimeout)
+        : new HttpError(ERRORS.badRequest, `The request is not valid HTTP (${error.code ?? 'parse error'})`)
   const body = errorJson(problem)
   socket.end(
-    `HTTP/1.1 ${problem.status} ${problem.status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+    `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status] ?? 'Error'}\r\n` +
       `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   )
 }

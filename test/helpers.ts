@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Test } from 'tap'
 import { loadConfig, type Config } from '../src/config.js'
-import { startSandbox, type Sandbox } from '../src/server.js'
+import { SERVER_LIMITS, startSandbox, type Sandbox, type ServerLimits } from '../src/server.js'
 import { createLogger } from '../src/logger.js'
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -30,9 +30,9 @@ export async function testConfig(t: Test, env: Record<string, string> = {}): Pro
 }
 
 /** Starts an in-process sandbox; it is stopped when the test ends. */
-export async function startTestSandbox(t: Test, env: Record<string, string> = {}): Promise<Sandbox & { config: Config }> {
+export async function startTestSandbox(t: Test, env: Record<string, string> = {}, limits: Partial<ServerLimits> = {}): Promise<Sandbox & { config: Config }> {
   const config = await testConfig(t, env)
-  const sandbox = await startSandbox(config, createLogger('silent'))
+  const sandbox = await startSandbox(config, createLogger('silent'), { ...SERVER_LIMITS, ...limits })
   t.teardown(() => sandbox.close())
   return { ...sandbox, config }
 }
