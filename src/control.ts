@@ -13,7 +13,10 @@ import type { AnimalStore } from './store.js'
 export const ADMIN_BASE_PATH = '/__admin'
 
 interface RequestState {
-  readonly namespace: Namespace
+  /** Until the request passes auth, an existing namespace or the default one. */
+  namespace: Namespace
+  /** The namespace the request names; it is created only once the request passes auth. */
+  readonly asked: string | undefined
   readonly problem: string | undefined
   fault: string | null
 }
@@ -46,7 +49,9 @@ export class Control {
     const { namespaces, redactor, basePath, namespaceKeyPrefix, adminEnabled } = this.#options
     if (adminEnabled && (req.path === ADMIN_BASE_PATH || req.path.startsWith(`${ADMIN_BASE_PATH}/`))) return next()
     const asked = namespaceOf(req, namespaceKeyPrefix)
-    const state: RequestState = { namespace: asked.name === undefined ? namespaces.default : namespaces.get(asked.name), problem: asked.problem, fault: null }
+    // Unauthenticated requests must not create namespaces: a flood of them would evict real ones.
+    const existing = asked.name === undefined ? undefined : namespaces.find(asked.name)
+    const state: RequestState = { namespace: existing ?? namespaces.default, asked: asked.name, problem: asked.problem, fault: null }
     this.#states.set(res, state)
     const time = new Date()
     const started = performance.now()
@@ -79,6 +84,8 @@ export class Control {
     const state = this.#states.get(res)
     if (state === undefined) throw new Error('control: the request was not seen by recordRequests')
     if (state.problem !== undefined) throw new HttpError(ERRORS.invalidParameter, state.problem)
+    // Authenticated: now the named namespace is created, or marked as the most recently used.
+    if (state.asked !== undefined) state.namespace = this.namespaces.get(state.asked)
     const { namespace } = state
     const prefer = readPrefer(req)
     // Read now, so that the journal holds the body even when a fault answers instead of the API.

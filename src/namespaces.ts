@@ -73,6 +73,11 @@ export class Namespaces {
     return this.#live.get(DEFAULT_NAMESPACE) as Namespace
   }
 
+  /** The namespace called `name` if it exists, without creating it. */
+  find(name: string): Namespace | undefined {
+    return this.#live.get(name)
+  }
+
   /** The namespace called `name`, created on first use. */
   get(name: string): Namespace {
     const found = this.#live.get(name)

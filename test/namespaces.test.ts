@@ -125,6 +125,18 @@ t.test('namespaces are bounded: the least recently used is evicted, its data fil
   t.equal((await api('GET', '/pets/61', undefined, ns('b'))).status, 404, 'b comes back from the initial data')
 })
 
+t.test('requests without a valid key create no namespace, so they cannot evict real ones', async (t) => {
+  const { admin, api, baseUrl } = await startControlSandbox(t, { MAX_NAMESPACES: '3' })
+  t.equal((await api('POST', '/pets', { name: 'InA', categoryId: 1 }, ns('a'))).status, 201)
+  for (let i = 0; i < 20; i++) {
+    t.equal((await call(`${baseUrl}/pets`, 'GET', undefined, ns(`flood${i}`))).status, 401)
+  }
+  const listed = await admin('GET', '/namespaces')
+  t.same(listed.body.namespaces.map((n: { name: string }) => n.name).sort(), ['a', 'default'], 'only namespaces with an authenticated request exist')
+  t.equal((await api('GET', '/pets/61', undefined, ns('a'))).status, 200, "a's pet is still there")
+  t.equal((await admin('GET', '/requests?namespace=default&status=401')).body.count, 20, 'the refused requests are journaled in the default namespace')
+})
+
 t.test('an invalid namespace name is refused, after auth', async (t) => {
   const { api, baseUrl } = await startControlSandbox(t)
   for (const name of ['../x', '.hidden', 'a'.repeat(65), 'with space']) {
