@@ -13,9 +13,11 @@ WORKDIR /app
 # Behind a TLS-inspecting proxy, npm needs its CA: pass the bundle as the secret `ca`. Node reads
 # it from this path; the secret is mounted only while npm runs and is never written to a layer.
 ENV NODE_EXTRA_CA_CERTS=/run/secrets/ca
+# npm's download cache lives in a BuildKit cache mount, outside every layer.
+ENV npm_config_cache=/npm-cache
 COPY package.json package-lock.json ./
 # No install scripts: nothing the build or the server needs compiles anything natively.
-RUN --mount=type=secret,id=ca --mount=type=cache,target=/root/.npm \
+RUN --mount=type=secret,id=ca --mount=type=cache,target=/npm-cache \
     ["node", "/usr/local/lib/node_modules/npm/bin/npm-cli.js", "ci", "--ignore-scripts", "--no-audit", "--no-fund"]
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
@@ -31,8 +33,9 @@ WORKDIR /empty-data
 FROM ${NODE_IMAGE} AS prod-deps
 WORKDIR /app
 ENV NODE_EXTRA_CA_CERTS=/run/secrets/ca
+ENV npm_config_cache=/npm-cache
 COPY package.json package-lock.json ./
-RUN --mount=type=secret,id=ca --mount=type=cache,target=/root/.npm \
+RUN --mount=type=secret,id=ca --mount=type=cache,target=/npm-cache \
     ["node", "/usr/local/lib/node_modules/npm/bin/npm-cli.js", "ci", "--omit=dev", "--ignore-scripts", "--no-audit", "--no-fund"]
 
 # --- runtime: compiled JS, production dependencies, spec and fixtures; non-root ----------------
