@@ -1,5 +1,5 @@
 // Bearer authentication: `Authorization: Bearer <API_KEY>`, the scheme name case-insensitive.
-import { createHash, timingSafeEqual } from 'node:crypto'
+import { hash, timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
 import { ERRORS, HttpError } from './errors.js'
 
@@ -29,7 +29,7 @@ export class KeyRing {
 }
 
 function digest(value: string): Buffer {
-  return createHash('sha256').update(value).digest()
+  return hash('sha256', value, 'buffer')
 }
 
 /** The token of an `Authorization: Bearer <token>` header, if it has that form. */

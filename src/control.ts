@@ -46,27 +46,27 @@ export class Control {
 
   /** Middleware: picks the request's namespace and journals the request once it is answered. */
   readonly recordRequests = (req: Request, res: ServerResponse, next: () => void): void => {
-    const { namespaces, redactor, basePath, namespaceKeyPrefix, adminEnabled } = this.#options
+    const { namespaces, basePath, namespaceKeyPrefix, adminEnabled } = this.#options
     if (adminEnabled && (req.path === ADMIN_BASE_PATH || req.path.startsWith(`${ADMIN_BASE_PATH}/`))) return next()
     const asked = namespaceOf(req, namespaceKeyPrefix)
     // Unauthenticated requests must not create namespaces: a flood of them would evict real ones.
     const existing = asked.name === undefined ? undefined : namespaces.find(asked.name)
     const state: RequestState = { namespace: existing ?? namespaces.default, asked: asked.name, problem: asked.problem, fault: null }
     this.#states.set(res, state)
-    const time = new Date()
+    const time = Date.now()
     const started = performance.now()
     res.once('close', () => {
       const operationId = res.locals?.operationId
       // Other pages the server may serve (health, docs) are not API requests; unknown ones are.
       if (operationId === undefined && !req.path.startsWith(`${basePath}/`) && res.statusCode !== 404) return
       state.namespace.journal.record({
-        time: time.toISOString(),
+        time,
         namespace: state.namespace.name,
         method: req.method ?? '',
-        path: redactor.text(req.path),
-        query: redactor.query(req.search ?? ''),
-        headers: redactor.headers(req.headers),
-        body: redactor.body(receivedBody(req)),
+        path: req.path,
+        search: req.search ?? '',
+        headers: req.headers,
+        body: receivedBody(req),
         status: res.headersSent ? res.statusCode : null,
         durationMs: Math.round((performance.now() - started) * 10) / 10,
         operationId: operationId ?? UNMATCHED,

@@ -1,6 +1,7 @@
 // The journal: what each namespace received, for tests to verify what their client sent. It is
 // bounded (JOURNAL_SIZE entries per namespace, the oldest dropped first) and never holds a secret:
 // Authorization is redacted, and any configured key or token is cut out of every recorded string.
+import type { IncomingHttpHeaders } from 'node:http'
 
 /** One request as the journal records it. */
 export interface JournalEntry {
@@ -37,35 +38,72 @@ export interface JournalFilter {
   readonly since?: Date | undefined
 }
 
+/**
+ * What is kept of a request until somebody reads the journal: references to what the server has
+ * anyway, no copies and no redaction. Recording happens on every request, reading rarely, so the
+ * work (redaction, parsing the body, formatting) is done on read, once per entry.
+ */
+export interface RequestRecord {
+  /** Epoch milliseconds. */
+  readonly time: number
+  readonly namespace: string
+  readonly method: string
+  readonly path: string
+  /** The query string with its `?`, or empty. */
+  readonly search: string
+  readonly headers: IncomingHttpHeaders
+  /** The bytes received, when the body was read. */
+  readonly body: Buffer | undefined
+  readonly status: number | null
+  readonly durationMs: number
+  readonly operationId: string
+  readonly fault: string | null
+}
+
+interface Kept {
+  readonly id: number
+  readonly bytes: number
+  record: RequestRecord | undefined
+  entry: JournalEntry | undefined
+}
+
+// Room for what an entry's JSON adds around the request's own bytes (names, status, time, quotes).
+const ENTRY_OVERHEAD_BYTES = 512
+
 export class Journal {
   readonly #size: number
-  #entries: JournalEntry[] = []
-  #sizes: number[] = []
+  readonly #redactor: Redactor
+  /** Oldest first; entries before #first have been dropped and are compacted away now and then. */
+  #kept: Kept[] = []
+  #first = 0
   #bytes = 0
   #nextId = 1
 
-  constructor(size: number) {
+  constructor(size: number, redactor: Redactor) {
     this.#size = size
+    this.#redactor = redactor
   }
 
   get length(): number {
-    return this.#entries.length
+    return this.#kept.length - this.#first
   }
 
-  record(entry: Omit<JournalEntry, 'id'>): void {
+  record(record: RequestRecord): void {
     if (this.#size === 0) return
-    const bytes = JSON.stringify(entry).length
-    this.#entries.push({ id: this.#nextId++, ...entry })
-    this.#sizes.push(bytes)
+    // A copy of the part that will be shown (and one byte more, to tell it was cut), so the journal
+    // never holds on to a whole megabyte-sized upload.
+    const body = record.body !== undefined && record.body.length > MAX_RECORDED_BODY ? Buffer.from(record.body.subarray(0, MAX_RECORDED_BODY + 1)) : record.body
+    const bytes = ENTRY_OVERHEAD_BYTES + record.path.length + record.search.length + headerBytes(record.headers) + (body?.length ?? 0)
+    this.#kept.push({ id: this.#nextId++, bytes, record: body === record.body ? record : { ...record, body }, entry: undefined })
     this.#bytes += bytes
-    // Bounded in count and in memory: the oldest entries are dropped first.
-    let drop = Math.max(0, this.#entries.length - this.#size)
-    let bytesLeft = this.#bytes - this.#sizes.slice(0, drop).reduce((sum, n) => sum + n, 0)
-    while (bytesLeft > MAX_JOURNAL_BYTES && drop < this.#entries.length - 1) bytesLeft -= this.#sizes[drop++] ?? 0
-    if (drop > 0) {
-      this.#entries.splice(0, drop)
-      this.#sizes.splice(0, drop)
-      this.#bytes = bytesLeft
+    // Bounded in count and in memory: the oldest entries are dropped first, the newest always kept.
+    while (this.length > this.#size || (this.#bytes > MAX_JOURNAL_BYTES && this.length > 1)) {
+      const dropped = this.#kept[this.#first++] as Kept
+      this.#bytes -= dropped.bytes
+    }
+    if (this.#first > 1024 && this.#first * 2 > this.#kept.length) {
+      this.#kept = this.#kept.slice(this.#first)
+      this.#first = 0
     }
   }
 
@@ -74,24 +112,63 @@ export class Journal {
     const method = filter.method?.toUpperCase()
     const prefix = filter.path?.endsWith('*') ? filter.path.slice(0, -1) : undefined
     const since = filter.since?.getTime()
-    return this.#entries.filter(
-      (e) =>
+    const found: JournalEntry[] = []
+    for (let i = this.#first; i < this.#kept.length; i++) {
+      const e = this.#entry(this.#kept[i] as Kept)
+      if (
         (method === undefined || e.method === method) &&
         (filter.path === undefined || (prefix === undefined ? e.path === filter.path : e.path.startsWith(prefix))) &&
         (filter.operationId === undefined || e.operationId === filter.operationId) &&
         (filter.status === undefined || e.status === filter.status) &&
-        (since === undefined || Date.parse(e.time) >= since),
-    )
+        (since === undefined || Date.parse(e.time) >= since)
+      ) {
+        found.push(e)
+      }
+    }
+    return found
   }
 
   /** Empties the journal; returns how many entries were dropped. */
   clear(): number {
-    const cleared = this.#entries.length
-    this.#entries = []
-    this.#sizes = []
+    const cleared = this.length
+    this.#kept = []
+    this.#first = 0
     this.#bytes = 0
     return cleared
   }
+
+  /** The entry as the control API shows it, redacted; made on first read, then the raw record is let go. */
+  #entry(kept: Kept): JournalEntry {
+    if (kept.entry === undefined) {
+      const r = kept.record as RequestRecord
+      const redact = this.#redactor
+      kept.entry = {
+        id: kept.id,
+        time: new Date(r.time).toISOString(),
+        namespace: r.namespace,
+        method: r.method,
+        path: redact.text(r.path),
+        query: redact.query(r.search),
+        headers: redact.headers(r.headers),
+        body: redact.body(r.body),
+        status: r.status,
+        durationMs: r.durationMs,
+        operationId: r.operationId,
+        fault: r.fault,
+      }
+      kept.record = undefined
+    }
+    return kept.entry
+  }
+}
+
+function headerBytes(headers: IncomingHttpHeaders): number {
+  let bytes = 0
+  for (const name in headers) {
+    const value = headers[name]
+    bytes += name.length + 6 + (typeof value === 'string' ? value.length : Array.isArray(value) ? value.join(', ').length : 0)
+  }
+  return bytes
 }
 
 /** Removes secrets from what a request carried, before it is recorded anywhere. */

@@ -10,7 +10,7 @@ import { basename, dirname, extname, join } from 'node:path'
 import { bearerToken } from './auth.js'
 import { Clock } from './clock.js'
 import { Faults } from './faults.js'
-import { Journal } from './journal.js'
+import { Journal, type Redactor } from './journal.js'
 import type { AnimalStore, Pet } from './store.js'
 
 export const DEFAULT_NAMESPACE = 'default'
@@ -25,9 +25,9 @@ export class Namespace {
   readonly clock: Clock
   readonly #store: () => Promise<AnimalStore>
 
-  constructor(name: string, journalSize: number, clock: Date | undefined, store: () => Promise<AnimalStore>) {
+  constructor(name: string, journal: Journal, clock: Date | undefined, store: () => Promise<AnimalStore>) {
     this.name = name
-    this.journal = new Journal(journalSize)
+    this.journal = journal
     this.clock = new Clock(clock)
     this.#store = store
   }
@@ -43,6 +43,8 @@ export interface NamespacesOptions {
   readonly openStore: (dataFile: string | undefined) => Promise<AnimalStore>
   readonly dataFile: string | undefined
   readonly journalSize: number
+  /** What the journals' readers must never see (keys, tokens). */
+  readonly redactor: Redactor
   readonly maxNamespaces: number
   readonly clock: Date | undefined
   /** The data every namespace starts from, and a reset returns to. */
@@ -61,7 +63,7 @@ export class Namespaces {
     this.#options = options
     this.max = options.maxNamespaces
     const store = Promise.resolve(options.defaultStore)
-    this.#live.set(DEFAULT_NAMESPACE, new Namespace(DEFAULT_NAMESPACE, options.journalSize, options.clock, () => store))
+    this.#live.set(DEFAULT_NAMESPACE, new Namespace(DEFAULT_NAMESPACE, new Journal(options.journalSize, options.redactor), options.clock, () => store))
   }
 
   /** The default namespace's store, open from the start. */
@@ -86,7 +88,7 @@ export class Namespaces {
       this.#live.set(name, found)
       return found
     }
-    const namespace = new Namespace(name, this.#options.journalSize, this.#options.clock, this.#opener(name))
+    const namespace = new Namespace(name, new Journal(this.#options.journalSize, this.#options.redactor), this.#options.clock, this.#opener(name))
     this.#live.set(name, namespace)
     while (this.#live.size > this.max) this.#evictOldest()
     return namespace

@@ -78,21 +78,23 @@ export async function startSandbox(config: Config, logger: Logger = createLogger
   const fromDataFile = opened.source === 'data file'
   const dataDescription = fromDataFile ? `${store.size} pets from ${config.dataFile}` : initial.description
   const facts = describeSandbox(config, { fromDataFile, description: dataDescription, count: store.size })
+  const prefix = config.namespaceKeyPrefix
+  const redactor = new Redactor([...config.apiKeys, ...(config.adminToken ? [config.adminToken] : [])], prefix)
   const namespaces = new Namespaces({
     defaultStore: store,
     openStore: async (dataFile) => (await open(dataFile)).store,
     dataFile: config.dataFile,
     journalSize: config.journalSize,
+    redactor,
     maxNamespaces: config.maxNamespaces,
     clock: config.clock,
     initialPets: initial.pets,
   })
-  const prefix = config.namespaceKeyPrefix
   // In the key mode, every key of the family opens the API (and picks its namespace).
   const keys = new KeyRing(config.apiKeys, prefix === undefined ? undefined : (token) => namespaceOfKey(token, prefix) !== undefined)
   const control = new Control({
     namespaces,
-    redactor: new Redactor([...config.apiKeys, ...(config.adminToken ? [config.adminToken] : [])], prefix),
+    redactor,
     basePath: spec.basePath,
     namespaceKeyPrefix: prefix,
     adminEnabled: config.adminToken !== undefined,

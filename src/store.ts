@@ -30,6 +30,7 @@ export class AnimalStore {
   readonly #db: Low<StoreData>
   readonly #byId = new Map<number, Pet>()
   #nextId = 1
+  #version = 0
 
   constructor(db: Low<StoreData>) {
     this.#db = db
@@ -38,6 +39,11 @@ export class AnimalStore {
 
   get size(): number {
     return this.#db.data.pets.length
+  }
+
+  /** Changes whenever the pets do, so that what was derived from them can be reused until then. */
+  get version(): number {
+    return this.#version
   }
 
   get origin(): string | undefined {
@@ -67,6 +73,7 @@ export class AnimalStore {
     const pet: Pet = { id: this.#nextId++, name: newPet.name, categoryId: newPet.categoryId, status: newPet.status ?? DEFAULT_STATUS }
     this.#db.data.pets.push(pet)
     this.#byId.set(pet.id, pet)
+    this.#version++
     try {
       // A data file takes the new pet as one journal line; other adapters rewrite everything.
       const adapter = this.#db.adapter
@@ -75,6 +82,7 @@ export class AnimalStore {
       const pets = this.#db.data.pets
       pets.splice(pets.lastIndexOf(pet), 1)
       this.#byId.delete(pet.id)
+      this.#version++
       throw new StorageError(error)
     }
     return pet
@@ -95,6 +103,7 @@ export class AnimalStore {
   }
 
   #index(): void {
+    this.#version++
     this.#byId.clear()
     for (const pet of this.#db.data.pets) this.#byId.set(pet.id, pet)
     let maxId = 0
