@@ -24,8 +24,10 @@ COPY src ./src
 COPY spec ./spec
 RUN ["node", "node_modules/typescript/bin/tsc", "-p", "tsconfig.build.json"]
 # The spec and its validators precompiled into dist/spec.compiled.js: a faster cold start.
-COPY scripts/compile-spec.ts ./scripts/
+COPY scripts/compile-spec.ts scripts/bundle-cli.ts ./scripts/
 RUN ["node", "--import", "tsx", "scripts/compile-spec.ts"]
+# The command and what it imports in one file: a faster cold start (scripts/bundle-cli.ts).
+RUN ["node", "--import", "tsx", "scripts/bundle-cli.ts"]
 # An empty folder to become /data, owned by the runtime user (the runtime stage cannot mkdir).
 WORKDIR /empty-data
 

@@ -1,15 +1,15 @@
 // The HTTP app. Every operation of the spec is served by the same pipeline, in this order:
 // route → deprecation headers → auth → test control (namespace, faults, Prefer, clock) →
 // validation from the spec → handler → store → response.
-import type { ServerResponse } from 'node:http'
-import polka, { type Request } from 'polka'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import polka, { type Polka, type Request } from 'polka'
 import type { Logger } from 'pino'
 import { mountAdmin, type AdminOptions } from './admin.js'
 import { authenticate, type KeyRing } from './auth.js'
-import type { Control } from './control.js'
+import { ADMIN_BASE_PATH, type Control } from './control.js'
 import { cors } from './cors.js'
 import { ERRORS, HttpError, sendError } from './errors.js'
-import { describeEmbedded, mountExplorer, type SandboxFacts } from './explorer.js'
+import { describeEmbedded, mountExplorer, mountSpecDocuments, type SandboxFacts } from './explorer.js'
 import { handlers } from './handlers.js'
 import { sendJson } from './reply.js'
 import { exactPathPattern, type ApiSpec, type Operation } from './spec.js'
@@ -27,23 +27,54 @@ export interface AppOptions {
   readonly admin: AdminOptions | undefined
 }
 
-export function createApp({ spec, keys, logger, control, admin, facts = describeEmbedded(control.namespaces.defaultStore.size) }: AppOptions) {
-  const app = polka({
-    onError: (error, _req, res) => sendError(res, toHttpError(error, logger)),
-    onNoMatch: (req, res) => sendError(res, new HttpError(ERRORS.notFound, `No resource at ${req.method} ${req.path}`)),
-  })
+/** A request listener for node:http. */
+export interface App {
+  readonly handler: (req: IncomingMessage, res: ServerResponse) => void
+}
 
-  // Request logs cost a listener and a timer per request: none at all when they are off.
-  if (logger.isLevelEnabled('info')) app.use(logRequests(logger, control))
-  app.use(cors(facts.corsOrigins))
-  mountExplorer(app, { spec, facts })
-  app.use(control.recordRequests)
+export function createApp({ spec, keys, logger, control, admin, facts = describeEmbedded(control.namespaces.defaultStore.size) }: AppOptions): App {
+  // Three routers, picked by path prefix: polka tries every route of a router in turn, so an API
+  // request is matched against the API's few routes only. Each runs the same middleware first.
+  const router = (): Polka => {
+    const app = polka({
+      onError: (error, _req, res) => sendError(res, toHttpError(error, logger)),
+      onNoMatch: (req, res) => sendError(res, new HttpError(ERRORS.notFound, `No resource at ${req.method} ${req.path}`)),
+    })
+    // Request logs cost a listener and a timer per request: none at all when they are off.
+    if (logger.isLevelEnabled('info')) app.use(logRequests(logger, control))
+    app.use(cors(facts.corsOrigins))
+    app.use(control.recordRequests)
+    return app
+  }
 
+  const pages = router()
+  mountExplorer(pages, { spec, facts })
   // For HEALTHCHECK and wait strategies: the server listens only once the store is loaded.
-  app.get('/healthz', (_req, res) => sendJson(res, { status: 200, body: { status: 'ok' } }))
+  pages.get('/healthz', (_req, res) => sendJson(res, { status: 200, body: { status: 'ok' } }))
 
-  if (admin) mountAdmin(app, admin)
+  const controlApi = admin ? router() : undefined
+  if (controlApi && admin) mountAdmin(controlApi, admin)
 
+  const api = router()
+  mountSpecDocuments(api, { spec, facts })
+  mountOperations(api, { spec, keys, control })
+
+  // polka's handler takes a `next` only when it is mounted in another app.
+  const listener = (app: Polka) => app.handler as unknown as App['handler']
+  const [toApi, toControlApi, toPages] = [listener(api), controlApi && listener(controlApi), listener(pages)]
+  const apiPrefix = `${spec.basePath}/`
+  return {
+    handler(req, res) {
+      const url = req.url ?? '/'
+      if (url.startsWith(apiPrefix)) toApi(req, res)
+      else if (toControlApi && isUnder(url, ADMIN_BASE_PATH)) toControlApi(req, res)
+      else toPages(req, res)
+    },
+  }
+}
+
+/** Every operation of the spec, served by the pipeline described at the top of this file. */
+function mountOperations(app: Polka, { spec, keys, control }: Pick<AppOptions, 'spec' | 'keys' | 'control'>): void {
   for (const [path, byMethod] of groupByPath(spec.operations)) {
     const allow = [...byMethod.keys()].join(', ')
     const deprecation = new Map([...byMethod].map(([method, op]) => [method, deprecationHeaders(op, spec.basePath)]))
@@ -57,11 +88,17 @@ export function createApp({ spec, keys, logger, control, admin, facts = describe
       if (op.secured) authenticate(req, keys)
       const store = await control.enter(op, req, res)
       if (!store) return // a fault has answered
-      const input = await validateRequest(op, req, req.params, new URLSearchParams(req.search))
+      const input = await validateRequest(op, req, req.params, req.query)
       sendJson(res, await handlers[op.operationId as keyof typeof handlers](input, { store, basePath: spec.basePath }))
     })
   }
-  return app
+}
+
+/** `url` is `base` itself or below it. */
+function isUnder(url: string, base: string): boolean {
+  if (!url.startsWith(base)) return false
+  const next = url.charAt(base.length)
+  return next === '' || next === '/' || next === '?'
 }
 
 function groupByPath(operations: readonly Operation[]): Map<string, Map<string, Operation>> {

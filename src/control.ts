@@ -12,6 +12,10 @@ import type { AnimalStore } from './store.js'
 
 export const ADMIN_BASE_PATH = '/__admin'
 
+// Each response carries its request's state: cheaper than a side table on every request.
+const STATE = Symbol('request state')
+type Tracked = ServerResponse & { [STATE]?: RequestState }
+
 interface RequestState {
   /** Until the request passes auth, an existing namespace or the default one. */
   namespace: Namespace
@@ -36,7 +40,6 @@ export class Control {
   /** Cuts keys and tokens out of anything recorded (journal, logs). */
   readonly redactor: Redactor
   readonly #options: ControlOptions
-  readonly #states = new WeakMap<ServerResponse, RequestState>()
 
   constructor(options: ControlOptions) {
     this.#options = options
@@ -52,7 +55,7 @@ export class Control {
     // Unauthenticated requests must not create namespaces: a flood of them would evict real ones.
     const existing = asked.name === undefined ? undefined : namespaces.find(asked.name)
     const state: RequestState = { namespace: existing ?? namespaces.default, asked: asked.name, problem: asked.problem, fault: null }
-    this.#states.set(res, state)
+    ;(res as Tracked)[STATE] = state
     const time = Date.now()
     const started = performance.now()
     res.once('close', () => {
@@ -81,7 +84,7 @@ export class Control {
    * and the clock. Returns the namespace's store, or undefined when a fault has already answered.
    */
   async enter(op: Operation, req: IncomingMessage, res: ServerResponse): Promise<AnimalStore | undefined> {
-    const state = this.#states.get(res)
+    const state = (res as Tracked)[STATE]
     if (state === undefined) throw new Error('control: the request was not seen by recordRequests')
     if (state.problem !== undefined) throw new HttpError(ERRORS.invalidParameter, state.problem)
     // Authenticated: now the named namespace is created, or marked as the most recently used.
@@ -105,8 +108,7 @@ export class Control {
       throw new HttpError({ ...ERRORS.injectedFault, status: fault.status }, `Fault ${fault.id} injected through POST /__admin/faults answers ${op.operationId} with ${fault.status}`)
     }
 
-    const now = namespace.clock.now()
-    if (op.sunset && now >= op.sunset) {
+    if (op.sunset && namespace.clock.now() >= op.sunset) {
       const instead = op.replacement ? `; use ${this.#options.basePath}${op.replacement} instead` : ''
       throw new HttpError(ERRORS.gone, `${op.method} ${this.#options.basePath}${op.path} was removed on ${op.sunset.toUTCString()}${instead}`)
     }

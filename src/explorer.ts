@@ -117,10 +117,9 @@ export interface ExplorerOptions {
   readonly facts: SandboxFacts
 }
 
-/** Adds GET /, GET /docs (and its assets) and the spec endpoints to the app. */
+/** Adds GET / and GET /docs (and its assets) to the app. */
 export function mountExplorer(app: Polka, { spec, facts }: ExplorerOptions): void {
-  const specJsonPath = `${spec.basePath}/openapi.json`
-  const specYamlPath = `${spec.basePath}/openapi.yaml`
+  const { specJsonPath, specYamlPath } = specDocumentPaths(spec)
   const assets = new Map<string, Promise<Buffer>>()
 
   app.get('/', (req, res) => {
@@ -150,6 +149,15 @@ export function mountExplorer(app: Polka, { spec, facts }: ExplorerOptions): voi
     send(res, type, await body)
   })
 
+}
+
+function specDocumentPaths(spec: ApiSpec) {
+  return { specJsonPath: `${spec.basePath}/openapi.json`, specYamlPath: `${spec.basePath}/openapi.yaml` }
+}
+
+/** Adds the spec, as JSON and YAML, under the API's base path. */
+export function mountSpecDocuments(app: Polka, { spec }: ExplorerOptions): void {
+  const { specJsonPath, specYamlPath } = specDocumentPaths(spec)
   app.get(specJsonPath, (req, res) => {
     const document = { ...spec.document, servers: serversFor(req, spec) }
     send(res, 'application/json; charset=utf-8', JSON.stringify(document, null, 2))

@@ -4,7 +4,7 @@ import type { operations } from './api-types.js'
 import { ERRORS, HttpError } from './errors.js'
 import { SerializedJson, type Reply } from './reply.js'
 import type { ValidInput } from './validate.js'
-import { StorageError, type AnimalStore, type NewPet, type PetStatus } from './store.js'
+import { StorageError, type AnimalStore, type NewPet, type Pet, type PetStatus } from './store.js'
 
 export interface HandlerContext {
   readonly store: AnimalStore
@@ -35,6 +35,15 @@ function listPage(store: AnimalStore, status: PetStatus | undefined, limit: numb
   return page
 }
 
+// A pet never changes once stored (the API has no update), so its JSON can be kept with it.
+const serializedPets = new WeakMap<Pet, SerializedJson>()
+
+function petJson(pet: Pet): SerializedJson {
+  let json = serializedPets.get(pet)
+  if (json === undefined) serializedPets.set(pet, (json = new SerializedJson(pet)))
+  return json
+}
+
 export const handlers = {
   listPets({ query }, { store }) {
     // limit defaults to 20 through the spec's `default`, applied by validation.
@@ -57,7 +66,7 @@ export const handlers = {
     const id = path['petId'] as number
     const pet = store.get(id)
     if (!pet) throw new HttpError(ERRORS.notFound, `No pet with id ${id}`)
-    return { status: 200, body: pet }
+    return { status: 200, body: petJson(pet) }
   },
 
   listOrders() {

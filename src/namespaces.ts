@@ -56,6 +56,8 @@ export class Namespaces {
   readonly #options: NamespacesOptions
   /** In least-recently-used order: a use moves a namespace to the end. */
   readonly #live = new Map<string, Namespace>()
+  /** The last one in #live, which a use need not move. */
+  #mostRecent: string | undefined
   /** Evictions still deleting their data file: a namespace coming back waits for it. */
   readonly #evicting = new Map<string, Promise<void>>()
 
@@ -84,12 +86,16 @@ export class Namespaces {
   get(name: string): Namespace {
     const found = this.#live.get(name)
     if (found) {
-      this.#live.delete(name)
-      this.#live.set(name, found)
+      if (this.#mostRecent !== name) {
+        this.#live.delete(name)
+        this.#live.set(name, found)
+        this.#mostRecent = name
+      }
       return found
     }
     const namespace = new Namespace(name, new Journal(this.#options.journalSize, this.#options.redactor), this.#options.clock, this.#opener(name))
     this.#live.set(name, namespace)
+    this.#mostRecent = name
     while (this.#live.size > this.max) this.#evictOldest()
     return namespace
   }
@@ -148,6 +154,7 @@ export class Namespaces {
     if (oldest === undefined) return
     const namespace = this.#live.get(oldest) as Namespace
     this.#live.delete(oldest)
+    if (this.#mostRecent === oldest) this.#mostRecent = undefined
     const file = this.dataFileOf(oldest)
     const evicted = (async () => {
       try {

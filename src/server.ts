@@ -109,7 +109,7 @@ export async function startSandbox(config: Config, logger: Logger = createLogger
       connectionsCheckingInterval: limits.timeoutCheckIntervalMs,
       maxHeaderSize: limits.maxHeaderBytes,
     },
-    app.handler as Parameters<typeof createServer>[1],
+    app.handler,
   )
   server.maxConnections = limits.maxConnections
   // With no 'timeout' listener, a socket idle this long is destroyed.

@@ -12,12 +12,18 @@ export interface ValidInput {
   readonly body: unknown
 }
 
-export async function validateRequest(op: Operation, req: IncomingMessage, pathParams: Record<string, string>, search: URLSearchParams): Promise<ValidInput> {
+/** The query as the router parsed it: a name given more than once has an array of values. */
+export type ParsedQuery = Readonly<Record<string, string | string[] | undefined>>
+
+export async function validateRequest(op: Operation, req: IncomingMessage, pathParams: Record<string, string>, parsedQuery: ParsedQuery): Promise<ValidInput> {
   const path = convertParameters(op.parameters, 'path', (name) => {
     const value = pathParams[name]
     return value === undefined ? [] : [value]
   })
-  const query = convertParameters(op.parameters, 'query', (name) => search.getAll(name))
+  const query = convertParameters(op.parameters, 'query', (name) => {
+    const value = Object.hasOwn(parsedQuery, name) ? parsedQuery[name] : undefined
+    return value === undefined ? [] : Array.isArray(value) ? value : [value]
+  })
   check(op.validatePath, path, 'path')
   check(op.validateQuery, query, 'query')
 

@@ -74,3 +74,24 @@ t.test('a configured key replaces the default key', async (t) => {
   const res = await fetch(`${baseUrl}/pets?limit=1`, { headers: { authorization: 'Bearer sandbox-api-key' } })
   t.equal(res.status, 401)
 })
+
+t.test('the key comparison: equal strings only, whatever their lengths and contents', async (t) => {
+  const { constantTimeEqual } = await import('../src/auth.js')
+  const key = 'sandbox-api-key'
+  t.ok(constantTimeEqual(key, `${key}`), 'the key itself')
+  const wrong = [
+    '',
+    's',
+    key.slice(0, -1),
+    `${key}x`,
+    key + key,
+    'sssssssssssssss',
+    'Sandbox-api-key',
+    'sandbox-api-kez',
+    ...[...key].map((_, i) => key.slice(0, i) + String.fromCharCode(key.charCodeAt(i) ^ 1) + key.slice(i + 1)),
+  ]
+  for (const presented of wrong) t.notOk(constantTimeEqual(key, presented), `refuses ${JSON.stringify(presented)}`)
+  t.notOk(constantTimeEqual('aaa', 'a'), 'a shorter token that repeats into the key')
+  t.notOk(constantTimeEqual('', 'a'), 'an empty key accepts nothing else')
+  t.ok(constantTimeEqual('', ''), 'an empty key equals only the empty token')
+})
