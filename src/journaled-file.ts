@@ -24,8 +24,18 @@ import { basename, dirname, join } from 'node:path'
 import type { Adapter } from 'lowdb'
 import { batch, DataFileError, replaceFileDurably, syncDirectory, type Batch } from './durable-file.js'
 
-/** The journal is folded into a new snapshot once it holds this many records, or as many as the snapshot, if that is more. */
-export const COMPACT_AFTER_RECORDS = 10_000
+/**
+ * The journal is folded into a new snapshot when it holds this many records, or as many as the
+ * snapshot if that is more, even under load: the appends that come meanwhile wait for it. It
+ * bounds the journal a start after a crash has to read.
+ */
+export const COMPACT_AFTER_RECORDS = 100_000
+
+/**
+ * Before that, the journal is folded as soon as the file has been idle for a moment, so that a
+ * rewrite of the whole store never holds up the creates of a busy test run.
+ */
+export const IDLE_COMPACTION = { afterRecords: 1_000, idleMs: 500 }
 
 interface Job<R> {
   snapshot: boolean
@@ -59,8 +69,12 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
   /** Whether the journal on disk belongs to the snapshot; if not, the next append starts it. */
   #journalStarted = false
 
-  constructor(file: string, key: keyof T & string, compactAfterRecords = COMPACT_AFTER_RECORDS) {
+  readonly #idleCompaction: { readonly afterRecords: number; readonly idleMs: number }
+  #idleTimer: NodeJS.Timeout | undefined
+
+  constructor(file: string, key: keyof T & string, compactAfterRecords = COMPACT_AFTER_RECORDS, idleCompaction = IDLE_COMPACTION) {
     this.file = file
+    this.#idleCompaction = idleCompaction
     this.journalFile = `${file}.journal`
     this.#tempFile = join(dirname(file), `.${basename(file)}.tmp`)
     this.#key = key
@@ -136,11 +150,25 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
       })
       .finally(() => {
         this.#busy = false
-        if (!this.#pending) this.#closeJournal()
+        if (!this.#pending) {
+          this.#closeJournal()
+          this.#compactWhenIdle()
+        }
         // Let the callers of a failed write react (undo their changes) before the next write
         // serialises the data.
         setImmediate(() => this.#flush())
       })
+  }
+
+  /** Folds the journal once no write has come for a moment (the timer never keeps the process alive). */
+  #compactWhenIdle(): void {
+    if (this.#journalRecords < this.#idleCompaction.afterRecords) return
+    clearTimeout(this.#idleTimer)
+    this.#idleTimer = setTimeout(() => {
+      if (this.#busy || this.#pending || this.#data === undefined) return // a write came: after it, the timer starts over
+      // A failure here is met again, and reported, by the next write, which then writes a snapshot.
+      this.compact(this.#data).catch(() => undefined)
+    }, this.#idleCompaction.idleMs).unref()
   }
 
   async #writeSnapshot(data: T): Promise<void> {

@@ -2,6 +2,7 @@
 // under load, a torn last line, corrupt and stale journals, compaction.
 import { readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
 import t from 'tap'
 import { createLogger } from '../src/logger.js'
 import { JournaledJsonFile } from '../src/journaled-file.js'
@@ -134,6 +135,30 @@ t.test('the journal is folded into a new snapshot once it holds enough records',
   t.equal(await journalLines(), 0, 'at the threshold, the journal starts over')
   t.same((await readStoredPets(file)).map((p) => p.id), [1, 2, 3, 4], 'with every record in the snapshot')
   t.same((await new JournaledJsonFile<{ pets: Pet[] }, Pet>(file, 'pets').read())?.pets.map((p) => p.id), [1, 2, 3, 4], 'and read back the same')
+})
+
+t.test('a journal is folded into the snapshot once the file is idle, and not while writes keep coming', async (t) => {
+  const dir = await tempDir(t)
+  const file = join(dir, 'db.json')
+  const adapter = new JournaledJsonFile<{ pets: Pet[] }, Pet>(file, 'pets', 1_000, { afterRecords: 2, idleMs: 150 })
+  const data = { pets: [pet(1)] }
+  await adapter.write(data)
+  const journalLines = async (): Promise<number> => (await readFile(`${file}.journal`, 'utf8').catch(() => '\n')).split('\n').length - 2
+  data.pets.push(pet(2))
+  await adapter.append(data, [pet(2)])
+  await sleep(400)
+  t.equal(await journalLines(), 1, 'below the idle threshold, the journal stays')
+  // Writes closer together than the idle time: no fold in between.
+  for (const id of [3, 4, 5, 6]) {
+    data.pets.push(pet(id))
+    await adapter.append(data, [pet(id)])
+    await sleep(50)
+  }
+  t.equal(await journalLines(), 5, 'while writes keep coming, every record is appended')
+  await sleep(400)
+  t.equal(await journalLines(), 0, 'once the file is idle, the journal starts over')
+  t.same((await readStoredPets(file)).map((p) => p.id), [1, 2, 3, 4, 5, 6], 'with every record in the snapshot')
+  t.same((await new JournaledJsonFile<{ pets: Pet[] }, Pet>(file, 'pets').read())?.pets.map((p) => p.id), [1, 2, 3, 4, 5, 6], 'and read back the same')
 })
 
 t.test('requests that arrive as a write hands over to the next are all written, once and in order', async (t) => {
