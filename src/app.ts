@@ -2,7 +2,7 @@
 // route → deprecation headers → auth → test control (namespace, faults, Prefer, clock) →
 // validation from the spec → handler → store → response.
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import polka, { type Polka, type Request } from 'polka'
+import polka, { type Polka } from 'polka'
 import type { Logger } from 'pino'
 import { mountAdmin, type AdminOptions } from './admin.js'
 import { authenticate, type KeyRing } from './auth.js'
@@ -34,18 +34,12 @@ export interface App {
 
 export function createApp({ spec, keys, logger, control, admin, facts = describeEmbedded(control.namespaces.defaultStore.size) }: AppOptions): App {
   // Three routers, picked by path prefix: polka tries every route of a router in turn, so an API
-  // request is matched against the API's few routes only. Each runs the same middleware first.
-  const router = (): Polka => {
-    const app = polka({
+  // request is matched against the API's few routes only.
+  const router = (): Polka =>
+    polka({
       onError: (error, _req, res) => sendError(res, toHttpError(error, logger)),
       onNoMatch: (req, res) => sendError(res, new HttpError(ERRORS.notFound, `No resource at ${req.method} ${req.path}`)),
     })
-    // Request logs cost a listener and a timer per request: none at all when they are off.
-    if (logger.isLevelEnabled('info')) app.use(logRequests(logger, control))
-    app.use(cors(facts.corsOrigins))
-    app.use(control.recordRequests)
-    return app
-  }
 
   const pages = router()
   mountExplorer(pages, { spec, facts })
@@ -63,12 +57,25 @@ export function createApp({ spec, keys, logger, control, admin, facts = describe
   const listener = (app: Polka) => app.handler as unknown as App['handler']
   const [toApi, toControlApi, toPages] = [listener(api), controlApi && listener(controlApi), listener(pages)]
   const apiPrefix = `${spec.basePath}/`
+  // Request logs cost a listener and a timer per request: none at all when they are off.
+  const logRequest = logger.isLevelEnabled('info') ? logRequests(logger, control) : undefined
+  const answerPreflight = cors(facts.corsOrigins)
   return {
+    // Before any router: the request log, CORS (a preflight is answered here), then the journal
+    // and namespace of every request but the control API's own.
     handler(req, res) {
+      logRequest?.(req, res)
+      if (answerPreflight(req, res)) return
       const url = req.url ?? '/'
-      if (url.startsWith(apiPrefix)) toApi(req, res)
-      else if (toControlApi && isUnder(url, ADMIN_BASE_PATH)) toControlApi(req, res)
-      else toPages(req, res)
+      if (url.startsWith(apiPrefix)) {
+        control.track(req, res)
+        toApi(req, res)
+      } else if (toControlApi && isUnder(url, ADMIN_BASE_PATH)) {
+        toControlApi(req, res)
+      } else {
+        control.track(req, res)
+        toPages(req, res)
+      }
     },
   }
 }
@@ -140,16 +147,17 @@ declare module 'node:http' {
 }
 
 function logRequests(logger: Logger, control: Control) {
-  return (req: Request, res: ServerResponse, next: () => void): void => {
+  return (req: IncomingMessage, res: ServerResponse): void => {
     const started = performance.now()
     res.once('finish', () => {
+      // From the raw URL: a preflight is answered before any router parses it.
+      const path = (req.url ?? '').split('?', 1)[0] ?? ''
       // Health probes come every second from HEALTHCHECK and wait strategies: keep them out of info.
-      const log = req.path === '/healthz' ? logger.debug.bind(logger) : logger.info.bind(logger)
+      const log = path === '/healthz' ? logger.debug.bind(logger) : logger.info.bind(logger)
       log(
-        { method: req.method, path: control.redactor.text(req.path), status: res.statusCode, ms: Math.round((performance.now() - started) * 10) / 10, operationId: res.locals?.operationId },
+        { method: req.method, path: control.redactor.text(path), status: res.statusCode, ms: Math.round((performance.now() - started) * 10) / 10, operationId: res.locals?.operationId },
         'request',
       )
     })
-    next()
   }
 }

@@ -31,8 +31,6 @@ export interface ControlOptions {
   /** The API's base path (/v1): requests under it are journaled even when no operation matched. */
   readonly basePath: string
   readonly namespaceKeyPrefix: string | undefined
-  /** When the control API is on, its own requests are not journaled. */
-  readonly adminEnabled: boolean
 }
 
 export class Control {
@@ -47,10 +45,9 @@ export class Control {
     this.redactor = options.redactor
   }
 
-  /** Middleware: picks the request's namespace and journals the request once it is answered. */
-  readonly recordRequests = (req: Request, res: ServerResponse, next: () => void): void => {
-    const { namespaces, basePath, namespaceKeyPrefix, adminEnabled } = this.#options
-    if (adminEnabled && (req.path === ADMIN_BASE_PATH || req.path.startsWith(`${ADMIN_BASE_PATH}/`))) return next()
+  /** Picks the request's namespace, and journals the request once it is answered. */
+  track(req: IncomingMessage, res: ServerResponse): void {
+    const { namespaces, basePath, namespaceKeyPrefix } = this.#options
     const asked = namespaceOf(req, namespaceKeyPrefix)
     // Unauthenticated requests must not create namespaces: a flood of them would evict real ones.
     const existing = asked.name === undefined ? undefined : namespaces.find(asked.name)
@@ -59,15 +56,17 @@ export class Control {
     const time = Date.now()
     const started = performance.now()
     res.once('close', () => {
+      // By now the router has parsed the URL (it runs right after this) into path and search.
+      const { path, search } = req as Request
       const operationId = res.locals?.operationId
       // Other pages the server may serve (health, docs) are not API requests; unknown ones are.
-      if (operationId === undefined && !req.path.startsWith(`${basePath}/`) && res.statusCode !== 404) return
+      if (operationId === undefined && !path.startsWith(`${basePath}/`) && res.statusCode !== 404) return
       state.namespace.journal.record({
         time,
         namespace: state.namespace.name,
         method: req.method ?? '',
-        path: req.path,
-        search: req.search ?? '',
+        path,
+        search: search ?? '',
         headers: req.headers,
         body: receivedBody(req),
         status: res.headersSent ? res.statusCode : null,
@@ -76,7 +75,6 @@ export class Control {
         fault: state.fault,
       })
     })
-    next()
   }
 
   /**
@@ -85,7 +83,7 @@ export class Control {
    */
   async enter(op: Operation, req: IncomingMessage, res: ServerResponse): Promise<AnimalStore | undefined> {
     const state = (res as Tracked)[STATE]
-    if (state === undefined) throw new Error('control: the request was not seen by recordRequests')
+    if (state === undefined) throw new Error('control: the request was not tracked')
     if (state.problem !== undefined) throw new HttpError(ERRORS.invalidParameter, state.problem)
     // Authenticated: now the named namespace is created, or marked as the most recently used.
     if (state.asked !== undefined) state.namespace = this.namespaces.get(state.asked)

@@ -11,11 +11,14 @@ const ALLOWED_HEADERS = 'Authorization, Content-Type, Prefer, X-Sandbox-Namespac
 const EXPOSED_HEADERS = 'Location, Deprecation, Sunset, Link, WWW-Authenticate, Allow'
 const PREFLIGHT_MAX_AGE_SECONDS = '600'
 
-/** Middleware for the allowed origins: ['*'] for any, else exact origins such as http://localhost:3000. */
+/**
+ * For the allowed origins: ['*'] for any, else exact origins such as http://localhost:3000.
+ * Returns whether it has answered the request (a preflight).
+ */
 export function cors(origins: readonly string[]) {
   const anyOrigin = origins.includes('*')
   const allowed = new Set(origins)
-  return (req: IncomingMessage, res: ServerResponse, next: () => void): void => {
+  return (req: IncomingMessage, res: ServerResponse): boolean => {
     const origin = req.headers.origin
     if (anyOrigin) {
       res.setHeader('Access-Control-Allow-Origin', '*')
@@ -27,8 +30,7 @@ export function cors(origins: readonly string[]) {
     const isPreflight = req.method === 'OPTIONS' && origin !== undefined && req.headers['access-control-request-method'] !== undefined
     if (!isPreflight) {
       res.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS)
-      next()
-      return
+      return false
     }
     // A refused origin gets no Allow-* headers, and the browser stops the request there.
     if (res.hasHeader('Access-Control-Allow-Origin')) {
@@ -39,5 +41,6 @@ export function cors(origins: readonly string[]) {
     res.statusCode = 204
     res.setHeader('Content-Length', '0')
     res.end()
+    return true
   }
 }

@@ -97,7 +97,6 @@ export async function startSandbox(config: Config, logger: Logger = createLogger
     redactor,
     basePath: spec.basePath,
     namespaceKeyPrefix: prefix,
-    adminEnabled: config.adminToken !== undefined,
   })
   const admin = config.adminToken === undefined ? undefined : { adminSpec: await loadSpecFile(ADMIN_SPEC_FILE), apiSpec: spec, token: config.adminToken, namespaces }
   const app = createApp({ spec, keys, logger, control, admin, facts })
