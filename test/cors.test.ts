@@ -39,10 +39,19 @@ t.test('any origin by default', async (t) => {
   t.match(created.headers.get('access-control-expose-headers'), /\bLocation\b/, 'a browser app may read the new pet’s Location')
   t.match(created.headers.get('access-control-expose-headers'), /\bSunset\b/, 'and the deprecation headers')
 
-  const plain = await fetch(`${baseUrl}/pets`, { method: 'OPTIONS', headers: AUTH })
+  const plain = await fetch(`${baseUrl}/pets`, { method: 'OPTIONS', headers: { ...AUTH, origin: 'http://app.test:3000' } })
   t.equal(plain.status, 405, 'an OPTIONS that is not a preflight still meets the route’s 405')
   t.equal(plain.headers.get('allow'), 'GET, POST')
   t.equal(plain.headers.get('access-control-allow-origin'), '*')
+
+  // No Origin: not a browser's cross-origin request, so there is nothing to allow.
+  for (const [path, init] of [['/pets', { headers: AUTH }], ['/pets', {}], ['/pets/7', { headers: AUTH }]] as const) {
+    const res = await fetch(baseUrl + path, init)
+    t.equal(res.headers.get('access-control-allow-origin'), null, `GET ${path} → ${res.status} without Origin: no CORS headers`)
+    t.equal(res.headers.get('access-control-expose-headers'), null)
+    t.equal(res.headers.get('vary'), null)
+    await res.arrayBuffer()
+  }
 
   const health = await fetch(`${sandbox}/healthz`, { headers: { origin: 'http://app.test:3000' } })
   t.equal(health.headers.get('access-control-allow-origin'), '*', 'outside the API too')

@@ -149,6 +149,8 @@ t.test('the explorer in a real browser', { skip }, async (t) => {
   const getPet = page.locator('#operations-pets-getPet')
   t.match(await getPet.getAttribute('class'), /opblock-deprecated/, 'getPet is shown as deprecated')
   await getPet.locator('.opblock-summary-control').click()
+  // The click expands the block in a later frame: read it once its body is there.
+  await getPet.locator('.opblock-body').waitFor({ timeout: 10_000 })
   t.match(await getPet.innerText(), /Deprecated[\s\S]*5 December 2030/, 'with its removal date')
   t.match(await page.locator('header').innerText(), /Deprecated:[\s\S]*Thu, 05 Dec 2030/, 'and the sunset is stated above the reference')
 
