@@ -2,7 +2,7 @@
 // route → deprecation headers → auth → test control (namespace, faults, Prefer, clock) →
 // validation from the spec → handler → store → response.
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import polka, { type Polka } from 'polka'
+import polka, { type Polka, type Request } from 'polka'
 import type { Logger } from 'pino'
 import { mountAdmin, type AdminOptions } from './admin.js'
 import { authenticate, type KeyRing } from './auth.js'
@@ -35,11 +35,14 @@ export interface App {
 export function createApp({ spec, keys, logger, control, admin, facts = describeEmbedded(control.namespaces.defaultStore.size) }: AppOptions): App {
   // Three routers, picked by path prefix: polka tries every route of a router in turn, so an API
   // request is matched against the API's few routes only.
-  const router = (): Polka =>
-    polka({
+  const router = (): Polka => {
+    const app = polka({
       onError: (error, _req, res) => sendError(res, toHttpError(error, logger)),
       onNoMatch: (req, res) => sendError(res, new HttpError(ERRORS.notFound, `No resource at ${req.method} ${req.path}`)),
     })
+    app.parse = parseUrl
+    return app
+  }
 
   const pages = router()
   mountExplorer(pages, { spec, facts })
@@ -99,6 +102,39 @@ function mountOperations(app: Polka, { spec, keys, control }: Pick<AppOptions, '
       sendJson(res, await handlers[op.operationId as keyof typeof handlers](input, { store, basePath: spec.basePath }))
     })
   }
+}
+
+/**
+ * polka's URL parser (@polka/url) with one change: the query is read by URLSearchParams, several
+ * times cheaper than the querystring module. A name given more than once gets an array, as there.
+ */
+function parseUrl(req: IncomingMessage): ReturnType<Polka['parse']> {
+  const raw = req.url ?? '/'
+  const parsed = (req as Partial<Request>)._parsedUrl
+  if (parsed?.raw === raw) return parsed
+  let pathname = raw
+  let search = ''
+  let query: Record<string, string | string[]> | undefined
+  let hash: string | undefined
+  const hashAt = raw.indexOf('#', 1)
+  if (hashAt !== -1) {
+    hash = raw.slice(hashAt)
+    pathname = raw.slice(0, hashAt)
+  }
+  const searchAt = pathname.indexOf('?', 1)
+  if (searchAt !== -1) {
+    search = pathname.slice(searchAt)
+    pathname = pathname.slice(0, searchAt)
+    if (search.length > 1) {
+      const values: Record<string, string | string[]> = Object.create(null)
+      for (const [name, value] of new URLSearchParams(search)) {
+        const seen = values[name]
+        values[name] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value]
+      }
+      query = values
+    }
+  }
+  return ((req as Partial<Request>)._parsedUrl = { pathname, search, query, hash, raw })
 }
 
 /** `url` is `base` itself or below it. */

@@ -55,7 +55,8 @@ export class Control {
     ;(res as Tracked)[STATE] = state
     const time = Date.now()
     const started = performance.now()
-    res.once('close', () => {
+    // 'close' comes once per response: `on` spares the wrapper `once` makes.
+    res.on('close', () => {
       // By now the router has parsed the URL (it runs right after this) into path and search.
       const { path, search } = req as Request
       const operationId = res.locals?.operationId
@@ -95,7 +96,8 @@ export class Control {
     const fault = namespace.faults.take(op.operationId)
     if (fault) state.fault = describeFault(fault)
     else if (prefer.code !== undefined || prefer.delayMs !== undefined) state.fault = `prefer ${req.headers['prefer']}`
-    await delay((fault?.delayMs ?? 0) + (prefer.delayMs ?? 0), res)
+    const delayMs = (fault?.delayMs ?? 0) + (prefer.delayMs ?? 0)
+    if (delayMs > 0) await delay(delayMs, res)
     if (res.destroyed) return undefined
 
     if (fault?.fault) {
