@@ -294,7 +294,7 @@ function evaluateTargets(results: { coldStart: Record<ColdCase, { medianMs: numb
     const sandbox = at('sandbox', endpoint, loadConnections)
     if (!bare || !sandbox) continue
     const ratio = sandbox.requestsPerSecond / bare.requestsPerSecond
-    targets.push(check(`${ENDPOINTS[endpoint].label} req/s vs bare, ${loadConnections} connections`, '≥ 0.7×', `${fmt(ratio, 2)}×`, ratio >= 0.7, `${fmt((0.7 - ratio) * 100, 0)} points short of 0.70×`))
+    targets.push(check(`${ENDPOINTS[endpoint].label} req/s vs bare, ${loadConnections} connections`, '≥ 0.7×', `${fmt(ratio, 2)}×`, ratio >= 0.7, `${fmt((0.7 - ratio) * 100, 1)} points short of 0.70×`))
   }
   const create = at('sandbox', 'create', loadConnections)
   if (create) {
