@@ -77,10 +77,12 @@ export interface Preference {
   readonly delayMs: number | undefined
 }
 
+const NO_PREFERENCE: Preference = Object.freeze({ code: undefined, delayMs: undefined })
+
 /** Reads `Prefer: code=404, delay=200` (RFC 7240 syntax; other preferences are ignored). */
 export function readPrefer(req: IncomingMessage): Preference {
   const header = req.headers['prefer']
-  if (header === undefined) return { code: undefined, delayMs: undefined }
+  if (header === undefined) return NO_PREFERENCE
   const values = new Map<string, string>()
   for (const part of [header].flat().join(',').split(/[,;]/)) {
     const [name, value] = part.split('=').map((s) => s.trim().replace(/^"|"$/g, ''))

@@ -60,24 +60,22 @@ export interface RequestRecord {
   readonly fault: string | null
 }
 
-interface Kept {
-  readonly id: number
-  readonly bytes: number
-  record: RequestRecord | undefined
-  entry: JournalEntry | undefined
-}
-
 // Room for what an entry's JSON adds around the request's own bytes (names, status, time, quotes).
 const ENTRY_OVERHEAD_BYTES = 512
 
 export class Journal {
   readonly #size: number
   readonly #redactor: Redactor
-  /** Oldest first; entries before #first have been dropped and are compacted away now and then. */
-  #kept: Kept[] = []
+  /**
+   * Oldest first: a raw record until it is first read, then its entry. Slots before #first have
+   * been dropped and are compacted away now and then; #sizes runs alongside.
+   */
+  #items: Array<RequestRecord | JournalEntry> = []
+  #sizes: number[] = []
   #first = 0
+  /** The id of the entry at #first: ids are consecutive. */
+  #firstId = 1
   #bytes = 0
-  #nextId = 1
 
   constructor(size: number, redactor: Redactor) {
     this.#size = size
@@ -85,24 +83,28 @@ export class Journal {
   }
 
   get length(): number {
-    return this.#kept.length - this.#first
+    return this.#items.length - this.#first
   }
 
   record(record: RequestRecord): void {
     if (this.#size === 0) return
     // A copy of the part that will be shown (and one byte more, to tell it was cut), so the journal
     // never holds on to a whole megabyte-sized upload.
-    const body = record.body !== undefined && record.body.length > MAX_RECORDED_BODY ? Buffer.from(record.body.subarray(0, MAX_RECORDED_BODY + 1)) : record.body
-    const bytes = ENTRY_OVERHEAD_BYTES + record.path.length + record.search.length + headerBytes(record.headers) + (body?.length ?? 0)
-    this.#kept.push({ id: this.#nextId++, bytes, record: body === record.body ? record : { ...record, body }, entry: undefined })
+    const cut = record.body !== undefined && record.body.length > MAX_RECORDED_BODY
+    const kept = cut ? { ...record, body: Buffer.from((record.body as Buffer).subarray(0, MAX_RECORDED_BODY + 1)) } : record
+    const bytes = ENTRY_OVERHEAD_BYTES + kept.path.length + kept.search.length + headerBytes(kept.headers) + (kept.body?.length ?? 0)
+    this.#items.push(kept)
+    this.#sizes.push(bytes)
     this.#bytes += bytes
     // Bounded in count and in memory: the oldest entries are dropped first, the newest always kept.
     while (this.length > this.#size || (this.#bytes > MAX_JOURNAL_BYTES && this.length > 1)) {
-      const dropped = this.#kept[this.#first++] as Kept
-      this.#bytes -= dropped.bytes
+      this.#bytes -= this.#sizes[this.#first] as number
+      this.#first++
+      this.#firstId++
     }
-    if (this.#first > 1024 && this.#first * 2 > this.#kept.length) {
-      this.#kept = this.#kept.slice(this.#first)
+    if (this.#first > 1024 && this.#first * 2 > this.#items.length) {
+      this.#items = this.#items.slice(this.#first)
+      this.#sizes = this.#sizes.slice(this.#first)
       this.#first = 0
     }
   }
@@ -113,8 +115,8 @@ export class Journal {
     const prefix = filter.path?.endsWith('*') ? filter.path.slice(0, -1) : undefined
     const since = filter.since?.getTime()
     const found: JournalEntry[] = []
-    for (let i = this.#first; i < this.#kept.length; i++) {
-      const e = this.#entry(this.#kept[i] as Kept)
+    for (let i = this.#first; i < this.#items.length; i++) {
+      const e = this.#entry(i)
       if (
         (method === undefined || e.method === method) &&
         (filter.path === undefined || (prefix === undefined ? e.path === filter.path : e.path.startsWith(prefix))) &&
@@ -131,34 +133,35 @@ export class Journal {
   /** Empties the journal; returns how many entries were dropped. */
   clear(): number {
     const cleared = this.length
-    this.#kept = []
+    this.#firstId += cleared
+    this.#items = []
+    this.#sizes = []
     this.#first = 0
     this.#bytes = 0
     return cleared
   }
 
-  /** The entry as the control API shows it, redacted; made on first read, then the raw record is let go. */
-  #entry(kept: Kept): JournalEntry {
-    if (kept.entry === undefined) {
-      const r = kept.record as RequestRecord
-      const redact = this.#redactor
-      kept.entry = {
-        id: kept.id,
-        time: new Date(r.time).toISOString(),
-        namespace: r.namespace,
-        method: r.method,
-        path: redact.text(r.path),
-        query: redact.query(r.search),
-        headers: redact.headers(r.headers),
-        body: redact.body(r.body),
-        status: r.status,
-        durationMs: r.durationMs,
-        operationId: r.operationId,
-        fault: r.fault,
-      }
-      kept.record = undefined
+  /** The entry at slot i as the control API shows it, redacted; made on first read, in place of the raw record. */
+  #entry(i: number): JournalEntry {
+    const item = this.#items[i] as RequestRecord | JournalEntry
+    if ('id' in item) return item
+    const redact = this.#redactor
+    const entry: JournalEntry = {
+      id: this.#firstId + (i - this.#first),
+      time: new Date(item.time).toISOString(),
+      namespace: item.namespace,
+      method: item.method,
+      path: redact.text(item.path),
+      query: redact.query(item.search),
+      headers: redact.headers(item.headers),
+      body: redact.body(item.body),
+      status: item.status,
+      durationMs: item.durationMs,
+      operationId: item.operationId,
+      fault: item.fault,
     }
-    return kept.entry
+    this.#items[i] = entry
+    return entry
   }
 }
 

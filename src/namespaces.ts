@@ -181,8 +181,11 @@ export function namespaceOf(req: IncomingMessage, keyPrefix: string | undefined)
   if (fromHeader !== undefined && fromKey !== undefined && fromHeader !== fromKey) {
     return { problem: `X-Sandbox-Namespace (${fromHeader}) and the API key (namespace ${fromKey}) choose different namespaces: send one of them` }
   }
-  return { name: fromHeader ?? fromKey ?? DEFAULT_NAMESPACE }
+  return fromHeader === undefined && fromKey === undefined ? DEFAULT_CHOICE : { name: fromHeader ?? fromKey ?? DEFAULT_NAMESPACE }
 }
+
+// What nearly every request asks for: one object for all of them.
+const DEFAULT_CHOICE = Object.freeze({ name: DEFAULT_NAMESPACE })
 
 /** In the key mode, the namespace a key selects: the part after the prefix. */
 export function namespaceOfKey(token: string | undefined, keyPrefix: string): string | undefined {
