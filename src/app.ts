@@ -93,8 +93,8 @@ function mountOperations(app: Polka, { spec, keys, control }: Pick<AppOptions, '
       if (!exactPath.test(req.path)) throw new HttpError(ERRORS.notFound, `No resource at ${req.method} ${req.path}`)
       const op = byMethod.get(req.method)
       if (!op) throw new HttpError(ERRORS.methodNotAllowed, `${req.method} is not allowed on ${req.path}; allowed: ${allow}`, { Allow: allow })
-      res.locals = { operationId: op.operationId }
-      for (const [name, value] of deprecation.get(req.method) ?? []) res.setHeader(name, value)
+      // The deprecation headers go on every answer of the operation, Error bodies included.
+      res.locals = { operationId: op.operationId, headers: deprecation.get(req.method) }
       if (op.secured) authenticate(req, keys)
       const store = await control.enter(op, req, res)
       if (!store) return // a fault has answered
@@ -156,13 +156,13 @@ function groupByPath(operations: readonly Operation[]): Map<string, Map<string, 
 }
 
 /** RFC 9745 Deprecation, RFC 8594 Sunset, and a Link to the replacement, for every response; built once. */
-function deprecationHeaders(op: Operation, basePath: string): Array<[string, string]> {
-  const headers: Array<[string, string]> = []
-  if (!op.deprecated) return headers
-  if (op.deprecatedSince) headers.push(['Deprecation', `@${Math.floor(op.deprecatedSince.getTime() / 1000)}`])
-  if (op.sunset) headers.push(['Sunset', op.sunset.toUTCString()])
-  if (op.replacement) headers.push(['Link', `<${basePath}${op.replacement}>; rel="successor-version"`])
-  return headers
+function deprecationHeaders(op: Operation, basePath: string): Readonly<Record<string, string>> | undefined {
+  if (!op.deprecated) return undefined
+  const headers: Record<string, string> = {}
+  if (op.deprecatedSince) headers['Deprecation'] = `@${Math.floor(op.deprecatedSince.getTime() / 1000)}`
+  if (op.sunset) headers['Sunset'] = op.sunset.toUTCString()
+  if (op.replacement) headers['Link'] = `<${basePath}${op.replacement}>; rel="successor-version"`
+  return Object.freeze(headers)
 }
 
 /** Known errors answer for themselves; anything else is logged and becomes a 500 that leaks nothing. */
@@ -176,11 +176,6 @@ function toHttpError(error: unknown, logger: Logger): HttpError {
   return new HttpError(ERRORS.internal)
 }
 
-declare module 'node:http' {
-  interface ServerResponse {
-    locals?: { operationId?: string }
-  }
-}
 
 function logRequests(logger: Logger, control: Control) {
   return (req: IncomingMessage, res: ServerResponse): void => {

@@ -2,6 +2,7 @@
 // so each response carries the contract's Error body: { code, message, status }.
 import type { ServerResponse } from 'node:http'
 import type { components } from './api-types.js'
+import { JSON_TYPE, writeHead } from './reply.js'
 
 export type ErrorBody = components['schemas']['Error']
 
@@ -69,9 +70,6 @@ export function sendError(res: ServerResponse, error: HttpError): void {
     return
   }
   const body = errorJson(error)
-  res.statusCode = error.status
-  for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value)
-  res.setHeader('Content-Type', 'application/json; charset=utf-8')
-  res.setHeader('Content-Length', Buffer.byteLength(body))
+  writeHead(res, error.status, { ...error.headers, 'Content-Type': JSON_TYPE, 'Content-Length': Buffer.byteLength(body) })
   res.end(body)
 }

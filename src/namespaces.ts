@@ -24,16 +24,25 @@ export class Namespace {
   readonly faults = new Faults()
   readonly clock: Clock
   readonly #store: () => Promise<AnimalStore>
+  #opened: AnimalStore | undefined
 
-  constructor(name: string, journal: Journal, clock: Date | undefined, store: () => Promise<AnimalStore>) {
+  constructor(name: string, journal: Journal, clock: Date | undefined, store: () => Promise<AnimalStore>, opened?: AnimalStore) {
     this.name = name
     this.journal = journal
     this.clock = new Clock(clock)
     this.#store = store
+    this.#opened = opened
   }
 
-  store(): Promise<AnimalStore> {
-    return this.#store()
+  /** The store itself once it is open: a request then need not wait a turn for it. */
+  store(): AnimalStore | Promise<AnimalStore> {
+    return (
+      this.#opened ??
+      this.#store().then((store) => {
+        this.#opened = store
+        return store
+      })
+    )
   }
 }
 
@@ -65,7 +74,7 @@ export class Namespaces {
     this.#options = options
     this.max = options.maxNamespaces
     const store = Promise.resolve(options.defaultStore)
-    this.#live.set(DEFAULT_NAMESPACE, new Namespace(DEFAULT_NAMESPACE, new Journal(options.journalSize, options.redactor), options.clock, () => store))
+    this.#live.set(DEFAULT_NAMESPACE, new Namespace(DEFAULT_NAMESPACE, new Journal(options.journalSize, options.redactor), options.clock, () => store, options.defaultStore))
   }
 
   /** The default namespace's store, open from the start. */

@@ -15,7 +15,8 @@ export interface ValidInput {
 /** The query as the router parsed it: a name given more than once has an array of values. */
 export type ParsedQuery = Readonly<Record<string, string | string[] | undefined>>
 
-export async function validateRequest(op: Operation, req: IncomingMessage, pathParams: Record<string, string>, parsedQuery: ParsedQuery): Promise<ValidInput> {
+/** Synchronous unless the operation takes a body, which must be read first. */
+export function validateRequest(op: Operation, req: IncomingMessage, pathParams: Record<string, string>, parsedQuery: ParsedQuery): ValidInput | Promise<ValidInput> {
   const path = convertParameters(op.parameters, 'path', (name) => {
     const value = pathParams[name]
     return value === undefined ? [] : [value]
@@ -26,19 +27,18 @@ export async function validateRequest(op: Operation, req: IncomingMessage, pathP
   })
   check(op.validatePath, path, 'path')
   check(op.validateQuery, query, 'query')
+  if (!op.requestBody) return { path, query, body: undefined }
+  return validateBody(op.requestBody, req).then((body) => ({ path, query, body }))
+}
 
-  let body: unknown
-  if (op.requestBody) {
-    const read = await readJsonBody(req)
-    if (!read.present) {
-      if (op.requestBody.required) throw new HttpError(ERRORS.invalidBody, 'The request body is required: send a JSON object')
-    } else if (!op.requestBody.validate(read.value)) {
-      throw new HttpError(ERRORS.invalidBody, `Invalid request body: ${describeErrors(op.requestBody.validate.errors, 'body')}`)
-    } else {
-      body = read.value
-    }
+async function validateBody(requestBody: NonNullable<Operation['requestBody']>, req: IncomingMessage): Promise<unknown> {
+  const read = await readJsonBody(req)
+  if (!read.present) {
+    if (requestBody.required) throw new HttpError(ERRORS.invalidBody, 'The request body is required: send a JSON object')
+    return undefined
   }
-  return { path, query, body }
+  if (!requestBody.validate(read.value)) throw new HttpError(ERRORS.invalidBody, `Invalid request body: ${describeErrors(requestBody.validate.errors, 'body')}`)
+  return read.value
 }
 
 function check(validate: Operation['validateQuery'], values: Record<string, unknown>, location: string): void {
