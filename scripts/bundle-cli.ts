@@ -20,6 +20,8 @@ await build({
   format: 'esm',
   target: 'node20',
   sourcemap: true,
+  // Maps point into src/ and node_modules: no copies of the sources inside them.
+  sourcesContent: false,
   external: ['@faker-js/faker', 'json-schema-faker', '@apidevtools/json-schema-ref-parser'],
   // The CommonJS dependencies (pino) call require(), which an ES module lacks.
   banner: { js: "import { createRequire as createRequireOfBundle } from 'node:module'; const require = createRequireOfBundle(import.meta.url);" },
