@@ -1,4 +1,4 @@
-// Bundles the command, dist/cli.js and everything it imports, into that one file, in place. A
+// Bundles the command, src/cli.ts and everything it imports, into the one file dist/cli.js. A
 // start then reads and compiles one file instead of resolving some sixty modules one by one,
 // which was a third of the cold start. The library entries (dist/index.js, dist/testcontainers.js)
 // stay as tsc wrote them.
@@ -7,14 +7,19 @@
 // the $ref resolver (a spec that was not precompiled), and what src/ loads through createRequire
 // (yaml, ajv) or by URL (the precompiled validators in dist/*.compiled.js).
 import { build } from 'esbuild'
+import { rename, writeFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 
+const entry = fileURLToPath(new URL('../src/cli.ts', import.meta.url))
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url))
 
-await build({
-  entryPoints: [cli],
+// From src/, never from dist/cli.js itself, so that a second run (or a build running beside this
+// one) cannot bundle a bundle; each file is written aside and renamed over its place, so that a
+// start never reads half of one.
+const { outputFiles } = await build({
+  entryPoints: [entry],
   outfile: cli,
-  allowOverwrite: true,
+  write: false,
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -27,3 +32,8 @@ await build({
   banner: { js: "import { createRequire as createRequireOfBundle } from 'node:module'; const require = createRequireOfBundle(import.meta.url);" },
   logLevel: 'warning',
 })
+for (const file of outputFiles) {
+  const aside = `${file.path}.${process.pid}.tmp`
+  await writeFile(aside, file.contents)
+  await rename(aside, file.path)
+}
