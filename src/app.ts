@@ -49,8 +49,8 @@ export function createApp({ spec, keys, logger, control, admin, facts = describe
   // For HEALTHCHECK and wait strategies: the server listens only once the store is loaded.
   pages.get('/healthz', (_req, res) => sendJson(res, { status: 200, body: { status: 'ok' } }))
 
-  const controlApi = admin ? router() : undefined
-  if (controlApi && admin) mountAdmin(controlApi, admin)
+  let controlApi: Polka | undefined
+  if (admin) mountAdmin((controlApi = router()), admin)
 
   const api = router()
   mountSpecDocuments(api, { spec, facts })
@@ -175,7 +175,6 @@ function toHttpError(error: unknown, logger: Logger): HttpError {
   logger.error({ err: error }, 'unexpected failure')
   return new HttpError(ERRORS.internal)
 }
-
 
 function logRequests(logger: Logger, control: Control) {
   return (req: IncomingMessage, res: ServerResponse): void => {

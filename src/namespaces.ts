@@ -73,8 +73,8 @@ export class Namespaces {
   constructor(options: NamespacesOptions) {
     this.#options = options
     this.max = options.maxNamespaces
-    const store = Promise.resolve(options.defaultStore)
-    this.#live.set(DEFAULT_NAMESPACE, new Namespace(DEFAULT_NAMESPACE, new Journal(options.journalSize, options.redactor), options.clock, () => store, options.defaultStore))
+    const store = options.defaultStore
+    this.#live.set(DEFAULT_NAMESPACE, new Namespace(DEFAULT_NAMESPACE, new Journal(options.journalSize, options.redactor), options.clock, () => Promise.resolve(store), store))
   }
 
   /** The default namespace's store, open from the start. */

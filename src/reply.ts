@@ -20,7 +20,7 @@ export const JSON_TYPE = 'application/json; charset=utf-8'
 
 export function sendJson(res: ServerResponse, reply: Reply): void {
   const body = reply.body instanceof SerializedJson ? reply.body.bytes : Buffer.from(JSON.stringify(reply.body))
-  writeHead(res, reply.status, reply.headers ? { ...reply.headers, 'Content-Type': JSON_TYPE, 'Content-Length': body.length } : { 'Content-Type': JSON_TYPE, 'Content-Length': body.length })
+  writeHead(res, reply.status, { ...reply.headers, 'Content-Type': JSON_TYPE, 'Content-Length': body.length })
   res.end(body)
 }
 

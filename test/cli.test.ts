@@ -2,7 +2,7 @@
 import { Agent, request } from 'node:http'
 import { join } from 'node:path'
 import t from 'tap'
-import { readStoredPets, ROOT, runCliToEnd, spawnCli, tempDir } from './helpers.js'
+import { killDuringWriteLoad, readStoredPets, ROOT, runCliToEnd, spawnCli, tempDir, waitForBanner } from './helpers.js'
 
 t.test('--help prints every setting and exits 0', async (t) => {
   const { code, stdout } = await runCliToEnd({}, ['--help'])
@@ -89,27 +89,9 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
 }
 
 t.test('kill -9 during a write load: the file is valid and holds every acknowledged pet', async (t) => {
-  const dir = await tempDir(t)
-  const dataFile = join(dir, 'db.json')
-  const cli = await spawnCli(t, { DATA_FILE: dataFile, API_KEYS: 'k' })
-  const acknowledged: number[] = []
-  let stop = false
-  const worker = async (w: number): Promise<void> => {
-    for (let i = 0; !stop && i < 10_000; i++) {
-      try {
-        const res = await fetch(`${cli.baseUrl}/pets`, { method: 'POST', headers: { authorization: 'Bearer k', 'content-type': 'application/json' }, body: JSON.stringify({ name: `W${w}-${i}`, categoryId: w }) })
-        if (res.status === 201) acknowledged.push(((await res.json()) as { id: number }).id)
-      } catch {
-        return // the server is gone
-      }
-    }
-  }
-  const workers = Array.from({ length: 20 }, (_, w) => worker(w + 1))
-  await new Promise((resolve) => setTimeout(resolve, 1500))
-  cli.child.kill('SIGKILL')
-  t.equal(await cli.exited, 'SIGKILL')
-  stop = true
-  await Promise.all(workers)
+  const { dataFile, exit, acknowledged: pets } = await killDuringWriteLoad(t, 20)
+  t.equal(exit, 'SIGKILL')
+  const acknowledged = pets.map((pet) => pet.id)
   t.ok(acknowledged.length > 20, `${acknowledged.length} creates were acknowledged before the kill`)
 
   const stored = new Set((await readStoredPets(dataFile)).map((p) => p.id))
@@ -139,19 +121,11 @@ t.test('under `npm start`, SIGTERM to npm reaches the server', async (t) => {
   t.teardown(() => {
     if (child.exitCode === null) child.kill('SIGKILL')
   })
-  let stderr = ''
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString()
-      const match = /API: +(http:\/\/\S+)/.exec(stderr)
-      if (match?.[1]) resolve(match[1])
-    })
-    child.once('exit', () => reject(new Error(`npm start exited early:\n${stderr}`)))
-  })
+  const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)))
+  const { apiUrl: url } = await waitForBanner(child, exited)
   const res = await fetch(`${url}/pets?limit=1`, { headers: { authorization: 'Bearer sandbox-api-key' } })
   t.equal(res.status, 200)
   await res.body?.cancel()
-  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)))
   child.kill('SIGTERM')
   t.equal(await exited, 0, 'npm exits 0 with the server')
   const after = await fetch(`${url}/healthz`).then(

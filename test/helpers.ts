@@ -1,9 +1,10 @@
 // Shared test helpers: a real sandbox on an ephemeral port with a temp data file.
-import { spawn, type ChildProcess } from 'node:child_process'
+import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
 import type { Test } from 'tap'
 import { loadConfig, type Config } from '../src/config.js'
 import { SERVER_LIMITS, startSandbox, type Sandbox, type ServerLimits } from '../src/server.js'
@@ -60,20 +61,63 @@ export async function spawnCli(t: Test, env: Record<string, string>, args: strin
   t.teardown(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
   })
-  const banner = await Promise.race([
-    new Promise<string>((resolve) => {
-      const check = (): void => {
-        const match = /API: +(http:\/\/\S+)/.exec(run.stderr)
-        if (match?.[1]) resolve(match[1])
-      }
-      child.stderr?.on('data', check)
+  run.baseUrl = (await waitForBanner(child, run.exited)).apiUrl
+  return run
+}
+
+/** The start banner a CLI prints on stderr, and the API's URL in it; fails if the process exits first. */
+export function waitForBanner(child: ChildProcess, exited: Promise<number | string>): Promise<{ apiUrl: string; banner: string }> {
+  let stderr = ''
+  return Promise.race([
+    new Promise<{ apiUrl: string; banner: string }>((resolve) => {
+      child.stderr?.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString()
+        const match = /API: +(http:\/\/\S+)/.exec(stderr)
+        if (match?.[1]) resolve({ apiUrl: match[1], banner: stderr })
+      })
     }),
-    run.exited.then((code) => {
-      throw new Error(`the CLI exited (${code}) before it was ready:\n${run.stderr}`)
+    exited.then((code) => {
+      throw new Error(`the process exited (${code}) before it was ready:\n${stderr}`)
     }),
   ])
-  run.baseUrl = banner
-  return run
+}
+
+/**
+ * The CLI on a fresh data file under a write load from `clients` clients, killed with SIGKILL
+ * after 1.5 s of it. Returns how the process ended and the pets acknowledged (201) before.
+ */
+export async function killDuringWriteLoad(t: Test, clients: number): Promise<{ dataFile: string; exit: number | string; acknowledged: StoredPet[] }> {
+  const dataFile = join(await tempDir(t), 'db.json')
+  const cli = await spawnCli(t, { DATA_FILE: dataFile, API_KEYS: 'k' })
+  const acknowledged: StoredPet[] = []
+  let stop = false
+  const client = async (c: number): Promise<void> => {
+    for (let i = 0; !stop && i < 10_000; i++) {
+      try {
+        const res = await fetch(`${cli.baseUrl}/pets`, { method: 'POST', headers: { authorization: 'Bearer k', 'content-type': 'application/json' }, body: JSON.stringify({ name: `W${c}-${i}`, categoryId: c }) })
+        if (res.status === 201) acknowledged.push((await res.json()) as StoredPet)
+        else await res.arrayBuffer()
+      } catch {
+        return // the server is gone
+      }
+    }
+  }
+  const running = Array.from({ length: clients }, (_, c) => client(c + 1))
+  await new Promise((resolve) => setTimeout(resolve, 1500))
+  cli.child.kill('SIGKILL')
+  const exit = await cli.exited
+  stop = true
+  await Promise.all(running)
+  return { dataFile, exit, acknowledged }
+}
+
+/** Runs Redocly lint on a spec file of the project; resolves with its exit code and output. */
+export async function redoclyLint(file: string): Promise<{ code: number; output: string }> {
+  const result = await promisify(execFile)(process.execPath, [join(ROOT, 'node_modules/@redocly/cli/bin/cli.js'), 'lint', file, '--format=stylish'], {
+    cwd: ROOT,
+    env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+  }).catch((error: { code: number; stdout: string; stderr: string }) => error)
+  return { code: 'code' in result ? result.code : 0, output: result.stdout + result.stderr }
 }
 
 /** Runs the CLI to completion (for settings that must stop the start). */
@@ -96,11 +140,18 @@ export function runCliToEnd(env: Record<string, string>, args: string[] = []): P
   })
 }
 
+export interface StoredPet {
+  readonly id: number
+  readonly name: string
+  readonly categoryId: number
+  readonly status: string
+}
+
 /**
  * The pets a data file holds on disk, read the way a restart reads them: the snapshot, then the
  * journal lines that end in a newline, when the journal belongs to that snapshot.
  */
-export async function readStoredPets<P = { id: number; name: string; categoryId: number; status: string }>(dataFile: string): Promise<P[]> {
+export async function readStoredPets<P = StoredPet>(dataFile: string): Promise<P[]> {
   const snapshot = JSON.parse(await readFile(dataFile, 'utf8')) as { pets: P[]; journal?: string }
   let journal = ''
   try {

@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
 import { dockerSkipReason, ensureImage, usageSnippets } from './docker.js'
-import { ROOT, tempDir } from './helpers.js'
+import { ROOT, tempDir, waitForBanner } from './helpers.js'
 
 // npm run from `npm test` passes its own npm_* settings down: the consumer's npm must not see them.
 const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith('npm_')))
@@ -57,15 +57,7 @@ t.test('the installed tarball starts through npx in a folder without the sources
   }
   const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)))
   t.teardown(() => signalGroup('SIGKILL'))
-  let banner = ''
-  const baseUrl = await new Promise<string>((resolve, reject) => {
-    child.stderr.on('data', (chunk: Buffer) => {
-      banner += chunk.toString()
-      const match = /API: +(http:\/\/\S+)/.exec(banner)
-      if (match?.[1]) resolve(match[1])
-    })
-    void exited.then((code) => reject(new Error(`the bin exited (${code}) before it was ready:\n${banner}`)))
-  })
+  const { apiUrl: baseUrl, banner } = await waitForBanner(child, exited)
   t.match(banner, /data: .*fixtures/, 'the built-in fixtures come with the package')
   const response = await fetch(`${baseUrl}/pets`, { headers: { authorization: 'Bearer sandbox-api-key' } })
   t.equal(response.status, 200)

@@ -7,7 +7,7 @@ import t from 'tap'
 import { createLogger } from '../src/logger.js'
 import { JournaledJsonFile } from '../src/journaled-file.js'
 import { startSandbox } from '../src/server.js'
-import { AUTH, JSON_HEADERS, readStoredPets, spawnCli, tempDir, testConfig } from './helpers.js'
+import { AUTH, JSON_HEADERS, killDuringWriteLoad, readStoredPets, tempDir, testConfig } from './helpers.js'
 
 type Pet = { id: number; name: string; categoryId: number; status: string }
 
@@ -45,27 +45,7 @@ t.test('a create appends one journal line; the snapshot is not rewritten; a rest
 })
 
 t.test('kill -9 during a write load: a restart serves every acknowledged pet', async (t) => {
-  const dir = await tempDir(t)
-  const dataFile = join(dir, 'db.json')
-  const cli = await spawnCli(t, { DATA_FILE: dataFile, API_KEYS: 'k' })
-  const acknowledged: Pet[] = []
-  let stop = false
-  const worker = async (w: number): Promise<void> => {
-    for (let i = 0; !stop && i < 10_000; i++) {
-      try {
-        const res = await create(cli.baseUrl, `W${w}-${i}`, { authorization: 'Bearer k', 'content-type': 'application/json' })
-        if (res.status === 201) acknowledged.push((await res.json()) as Pet)
-      } catch {
-        return // the server is gone
-      }
-    }
-  }
-  const workers = Array.from({ length: 30 }, (_, w) => worker(w + 1))
-  await new Promise((resolve) => setTimeout(resolve, 1500))
-  cli.child.kill('SIGKILL')
-  await cli.exited
-  stop = true
-  await Promise.all(workers)
+  const { dataFile, acknowledged } = await killDuringWriteLoad(t, 30)
   t.ok(acknowledged.length > 50, `${acknowledged.length} creates were acknowledged before the kill`)
 
   const config = await testConfig(t, { DATA_FILE: dataFile })
