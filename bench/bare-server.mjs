@@ -1,30 +1,45 @@
-// The ceiling: a bare node:http server that answers with the bytes the sandbox sends for the
-// same requests (the first 20 fixture pets, one pet, a created pet), with no routing library,
-// auth, validation or storage. No Node server can be much faster than this one.
+// The ceiling: a bare node:http server that answers with the bytes the sandbox sends for the same
+// requests (the fixture pets, byte for byte, headers included), with no routing library, auth,
+// validation or storage, and sends them the fastest way node:http offers. No Node server can be
+// much faster than this one. test/bench-ceiling.test.ts checks that the bytes stay the sandbox's.
 import { readFileSync } from 'node:fs'
-import { Buffer } from 'node:buffer'
 import { createServer } from 'node:http'
 import process from 'node:process'
 import { URL } from 'node:url'
 
 const pets = JSON.parse(readFileSync(new URL('../fixtures/pets.json', import.meta.url), 'utf8'))
-const LIST = Buffer.from(JSON.stringify(pets.slice(0, 20)))
-const ONE = Buffer.from(JSON.stringify(pets[0]))
-const CREATED = Buffer.from(JSON.stringify({ id: pets.length + 1, name: 'Bench', categoryId: 1, status: 'available' }))
-const NOT_FOUND = Buffer.from(JSON.stringify({ code: 'not_found', message: 'Not found', status: 404 }))
 
-function send(res, status, body) {
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': body.length })
+// Bodies as text: node:http writes text in one piece with the head, where a Buffer takes a writev.
+const JSON_TYPE = 'application/json; charset=utf-8'
+const LIST = JSON.stringify(pets.slice(0, 20))
+const BY_ID = new Map(pets.map((pet) => [String(pet.id), JSON.stringify(pet)]))
+const NOT_FOUND = JSON.stringify({ code: 'not_found', message: 'Not found', status: 404 })
+// getPet is deprecated: the sandbox sends these on every answer of it (spec/openapi.yaml).
+const GET_PET_HEADERS = {
+  Deprecation: '@1767225600',
+  Sunset: 'Thu, 05 Dec 2030 00:00:00 GMT',
+  Link: '</v1/pets>; rel="successor-version"',
+}
+// Every create answers the same pet: the one after the fixtures.
+const CREATED_ID = pets.length + 1
+const CREATED = JSON.stringify({ id: CREATED_ID, name: 'Bench', categoryId: 1, status: 'available' })
+const CREATED_HEADERS = { Location: `/v1/pets/${CREATED_ID}` }
+
+function send(res, status, body, headers) {
+  res.writeHead(status, { ...headers, 'Content-Type': JSON_TYPE, 'Content-Length': Buffer.byteLength(body) })
   res.end(body)
 }
 
 const server = createServer((req, res) => {
   const path = req.url.split('?')[0]
   if (req.method === 'GET' && path === '/v1/pets') return send(res, 200, LIST)
-  if (req.method === 'GET' && path.startsWith('/v1/pets/')) return send(res, 200, ONE)
+  if (req.method === 'GET' && path.startsWith('/v1/pets/')) {
+    const pet = BY_ID.get(path.slice('/v1/pets/'.length))
+    return pet === undefined ? send(res, 404, NOT_FOUND, GET_PET_HEADERS) : send(res, 200, pet, GET_PET_HEADERS)
+  }
   if (req.method === 'POST' && path === '/v1/pets') {
     req.resume()
-    req.on('end', () => send(res, 201, CREATED))
+    req.on('end', () => send(res, 201, CREATED, CREATED_HEADERS))
     return
   }
   send(res, 404, NOT_FOUND)

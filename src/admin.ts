@@ -126,7 +126,7 @@ export function mountAdmin(app: Polka, options: AdminOptions): void {
       const op = byMethod.get(req.method)
       if (!op) throw new HttpError(ERRORS.methodNotAllowed, `${req.method} is not allowed on ${req.path}; allowed: ${allow}`, { Allow: allow })
       if (op.secured) authenticate(req, keys, ADMIN_TOKEN)
-      const input = await validateRequest(op, req, req.params, req.query)
+      const input = await validateRequest(op, req, new Map(Object.entries(req.params)), new Map(Object.entries(req.query)))
       const namespace = namespaces.get((input.query['namespace'] as string | undefined) ?? DEFAULT_NAMESPACE)
       sendJson(res, await (adminHandlers[op.operationId] as AdminHandler)(input, { ...options, namespace }))
     })

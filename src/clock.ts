@@ -12,7 +12,12 @@ export class Clock {
   }
 
   now(): Date {
-    return new Date(Date.now() + (this.#offset ?? 0))
+    return new Date(this.nowMs())
+  }
+
+  /** now() in epoch milliseconds, without a Date to allocate: the sunset check runs on every getPet. */
+  nowMs(): number {
+    return Date.now() + (this.#offset ?? 0)
   }
 
   get real(): boolean {

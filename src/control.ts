@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Request } from 'polka'
 import { readRawBody, receivedBody } from './body.js'
 import { ERRORS, HttpError, templateForStatus } from './errors.js'
-import { breakResponse, delay, readPrefer, type Fault } from './faults.js'
+import { breakResponse, delay, readPrefer, type Fault, type Preference } from './faults.js'
 import { UNMATCHED, type Redactor } from './journal.js'
 import { namespaceOf, type Namespace, type Namespaces } from './namespaces.js'
 import type { Operation } from './spec.js'
@@ -80,26 +80,33 @@ export class Control {
 
   /**
    * After auth, before validation: applies the request's namespace, its faults, its Prefer header
-   * and the clock. Returns the namespace's store, or undefined when a fault has already answered.
+   * and the clock. Gives the namespace's store, or undefined when a fault has already answered.
+   * It waits only when there is something to wait for (a body to read, a delay), so a plain GET
+   * goes through without a promise.
    */
-  async enter(op: Operation, req: IncomingMessage, res: ServerResponse): Promise<AnimalStore | undefined> {
+  enter(op: Operation, req: IncomingMessage, res: ServerResponse): Awaitable<AnimalStore | undefined> {
     const state = (res as Tracked)[STATE]
     if (state === undefined) throw new Error('control: the request was not tracked')
     if (state.problem !== undefined) throw new HttpError(ERRORS.invalidParameter, state.problem)
     // Authenticated: now the named namespace is created, or marked as the most recently used.
     if (state.asked !== undefined) state.namespace = this.namespaces.get(state.asked)
-    const { namespace } = state
     const prefer = readPrefer(req)
     // Read now, so that the journal holds the body even when a fault answers instead of the API.
-    if (op.requestBody) await readRawBody(req).catch(() => undefined)
+    if (op.requestBody) return readRawBody(req).then(ignore, ignore).then(() => this.#applyFaults(op, req, res, state, prefer))
+    return this.#applyFaults(op, req, res, state, prefer)
+  }
 
-    const fault = namespace.faults.take(op.operationId)
+  #applyFaults(op: Operation, req: IncomingMessage, res: ServerResponse, state: RequestState, prefer: Preference): Awaitable<AnimalStore | undefined> {
+    const fault = state.namespace.faults.take(op.operationId)
     if (fault) state.fault = describeFault(fault)
     else if (prefer.code !== undefined || prefer.delayMs !== undefined) state.fault = `prefer ${req.headers['prefer']}`
     const delayMs = (fault?.delayMs ?? 0) + (prefer.delayMs ?? 0)
-    if (delayMs > 0) await delay(delayMs, res)
-    if (res.destroyed) return undefined
+    if (delayMs > 0) return delay(delayMs, res).then(() => this.#answer(op, req, res, state.namespace, fault, prefer))
+    return this.#answer(op, req, res, state.namespace, fault, prefer)
+  }
 
+  #answer(op: Operation, req: IncomingMessage, res: ServerResponse, namespace: Namespace, fault: Fault | undefined, prefer: Preference): Awaitable<AnimalStore | undefined> {
+    if (res.destroyed) return undefined
     if (fault?.fault) {
       breakResponse(fault.fault, req, res, fault.status ?? successStatus(op))
       return undefined
@@ -108,7 +115,7 @@ export class Control {
       throw new HttpError({ ...ERRORS.injectedFault, status: fault.status }, `Fault ${fault.id} injected through POST /__admin/faults answers ${op.operationId} with ${fault.status}`)
     }
 
-    if (op.sunset && namespace.clock.now() >= op.sunset) {
+    if (op.sunset && namespace.clock.nowMs() >= op.sunset.getTime()) {
       const instead = op.replacement ? `; use ${this.#options.basePath}${op.replacement} instead` : ''
       throw new HttpError(ERRORS.gone, `${op.method} ${this.#options.basePath}${op.path} was removed on ${op.sunset.toUTCString()}${instead}`)
     }
@@ -124,6 +131,11 @@ export class Control {
     return namespace.store()
   }
 }
+
+/** A value, or a promise of one when it had to wait. */
+export type Awaitable<T> = T | Promise<T>
+
+const ignore = (): void => undefined
 
 function successStatus(op: Operation): number {
   return Number(op.responses.find((code) => /^2\d\d$/.test(code)) ?? 200)

@@ -2,7 +2,7 @@
 // so each response carries the contract's Error body: { code, message, status }.
 import type { ServerResponse } from 'node:http'
 import type { components } from './api-types.js'
-import { JSON_TYPE, writeHead } from './reply.js'
+import { sendJsonText } from './reply.js'
 
 export type ErrorBody = components['schemas']['Error']
 
@@ -69,7 +69,5 @@ export function sendError(res: ServerResponse, error: HttpError): void {
     res.destroy()
     return
   }
-  const body = errorJson(error)
-  writeHead(res, error.status, { ...error.headers, 'Content-Type': JSON_TYPE, 'Content-Length': Buffer.byteLength(body) })
-  res.end(body)
+  sendJsonText(res, error.status, errorJson(error), undefined, error.headers)
 }

@@ -4,7 +4,7 @@
 // `Prefer: delay=<ms>` (Prism's convention) do the same without the control API.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { ERRORS, HttpError } from './errors.js'
-import { JSON_TYPE, writeHead } from './reply.js'
+import { sendJsonText } from './reply.js'
 
 /** The longest delay a fault or a Prefer header may ask for. */
 export const MAX_DELAY_MS = 30_000
@@ -128,9 +128,7 @@ export function breakResponse(kind: FaultKind, req: IncomingMessage, res: Server
       req.socket.destroy()
       return
     case 'malformed-body': {
-      const body = '{"id": 1, "name": "Rex", "categoryId": '
-      writeHead(res, status, { 'Content-Type': JSON_TYPE, 'Content-Length': Buffer.byteLength(body) })
-      res.end(body)
+      sendJsonText(res, status, '{"id": 1, "name": "Rex", "categoryId": ')
       return
     }
   }

@@ -10,27 +10,29 @@ export interface Reply {
 
 /** A JSON body serialised once, to be sent as it is any number of times. */
 export class SerializedJson {
-  readonly bytes: Buffer
+  readonly text: string
+  readonly byteLength: number
   constructor(value: unknown) {
-    this.bytes = Buffer.from(JSON.stringify(value))
+    this.text = JSON.stringify(value)
+    this.byteLength = Buffer.byteLength(this.text)
   }
 }
 
 export const JSON_TYPE = 'application/json; charset=utf-8'
 
 export function sendJson(res: ServerResponse, reply: Reply): void {
-  const body = reply.body instanceof SerializedJson ? reply.body.bytes : Buffer.from(JSON.stringify(reply.body))
-  writeHead(res, reply.status, { ...reply.headers, 'Content-Type': JSON_TYPE, 'Content-Length': body.length })
-  res.end(body)
+  if (reply.body instanceof SerializedJson) sendJsonText(res, reply.status, reply.body.text, reply.body.byteLength, reply.headers)
+  else sendJsonText(res, reply.status, JSON.stringify(reply.body), undefined, reply.headers)
 }
 
 /**
- * Every answer's head, with the headers the pipeline gave the whole operation (deprecation) in
- * front: one writeHead costs less than a setHeader per header, which is paid on every request.
+ * Every answer goes out here, with the headers the pipeline gave the whole operation (deprecation)
+ * in front. One writeHead costs less than a setHeader per header, and text costs less than a
+ * Buffer: node:http sends it in the same write as the head, where a Buffer takes a writev.
  */
-export function writeHead(res: ServerResponse, status: number, headers: Record<string, string | number>): void {
-  const common = res.locals?.headers
-  res.writeHead(status, common ? { ...common, ...headers } : headers)
+export function sendJsonText(res: ServerResponse, status: number, json: string, byteLength = Buffer.byteLength(json), headers?: Readonly<Record<string, string>>): void {
+  res.writeHead(status, { ...res.locals?.headers, ...headers, 'Content-Type': JSON_TYPE, 'Content-Length': byteLength })
+  res.end(json)
 }
 
 declare module 'node:http' {

@@ -12,19 +12,13 @@ export interface ValidInput {
   readonly body: unknown
 }
 
-/** The query as the router parsed it: a name given more than once has an array of values. */
-export type ParsedQuery = Readonly<Record<string, string | string[] | undefined>>
+/** Path or query parameters as sent, by name: a name given more than once has an array of values. */
+export type ParameterValues = ReadonlyMap<string, string | readonly string[]>
 
 /** Synchronous unless the operation takes a body, which must be read first. */
-export function validateRequest(op: Operation, req: IncomingMessage, pathParams: Record<string, string>, parsedQuery: ParsedQuery): ValidInput | Promise<ValidInput> {
-  const path = convertParameters(op.parameters, 'path', (name) => {
-    const value = pathParams[name]
-    return value === undefined ? [] : [value]
-  })
-  const query = convertParameters(op.parameters, 'query', (name) => {
-    const value = Object.hasOwn(parsedQuery, name) ? parsedQuery[name] : undefined
-    return value === undefined ? [] : Array.isArray(value) ? value : [value]
-  })
+export function validateRequest(op: Operation, req: IncomingMessage, pathParams: ParameterValues, queryParams: ParameterValues): ValidInput | Promise<ValidInput> {
+  const path = convertParameters(op.parameters, 'path', pathParams)
+  const query = convertParameters(op.parameters, 'query', queryParams)
   check(op.validatePath, path, 'path')
   check(op.validateQuery, query, 'query')
   if (!op.requestBody) return { path, query, body: undefined }
@@ -47,15 +41,15 @@ function check(validate: Operation['validateQuery'], values: Record<string, unkn
   }
 }
 
-function convertParameters(parameters: readonly ParameterSpec[], location: 'path' | 'query', valuesOf: (name: string) => string[]): Record<string, unknown> {
+function convertParameters(parameters: readonly ParameterSpec[], location: 'path' | 'query', given: ParameterValues): Record<string, unknown> {
   // A null prototype: parameter names come from the spec, but nothing here should reach Object.prototype.
   const values: Record<string, unknown> = Object.create(null)
   for (const parameter of parameters) {
     if (parameter.in !== location) continue
-    const given = valuesOf(parameter.name)
-    if (given.length === 0) continue
-    if (given.length > 1) throw new HttpError(ERRORS.invalidParameter, `Invalid ${location} parameter: ${parameter.name} is given more than once`)
-    values[parameter.name] = convertText(given[0] as string, parameter.schema['type'])
+    const value = given.get(parameter.name)
+    if (value === undefined) continue
+    if (typeof value !== 'string') throw new HttpError(ERRORS.invalidParameter, `Invalid ${location} parameter: ${parameter.name} is given more than once`)
+    values[parameter.name] = convertText(value, parameter.schema['type'])
   }
   return values
 }
