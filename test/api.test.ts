@@ -81,6 +81,9 @@ t.test('routes outside the operations', async (t) => {
     { method: 'GET', url: '/v1/nothing', status: 404, code: 'not_found' },
     { method: 'GET', url: '/pets', status: 404, code: 'not_found' },
     { method: 'GET', url: '/v1/pets/1/extra', status: 404, code: 'not_found' },
+    { method: 'GET', url: '/v1/PETS', status: 404, code: 'not_found' },
+    { method: 'GET', url: '/v1/Pets/1', status: 404, code: 'not_found' },
+    { method: 'GET', url: '/v1/pets//', status: 404, code: 'not_found' },
     { method: 'DELETE', url: '/v1/pets', status: 405, code: 'method_not_allowed', allow: 'GET, POST' },
     { method: 'PUT', url: '/v1/pets/1', status: 405, code: 'method_not_allowed', allow: 'GET' },
     { method: 'POST', url: '/v1/store/orders', status: 405, code: 'method_not_allowed', allow: 'GET' },
@@ -92,6 +95,14 @@ t.test('routes outside the operations', async (t) => {
     t.match(await res.json(), { code: c.code, status: c.status, message: String })
     if (c.allow) t.equal(res.headers.get('allow'), c.allow, 'Allow lists the methods of the path')
   }
+  // One trailing slash is tolerated, as polka does, and path parameters are percent-decoded.
+  for (const url of ['/v1/pets/', '/v1/pets/7/', '/v1/pets/%37', '/v1/pets?limit=2#ignored']) {
+    const res = await fetch(origin + url, { headers: AUTH })
+    t.equal(res.status, 200, `GET ${url} → 200`)
+    await res.arrayBuffer()
+  }
+  const decoded = await fetch(`${origin}/v1/pets/%37`, { headers: AUTH })
+  t.match(await decoded.json(), { id: 7 }, '%37 is pet 7')
   const health = await fetch(`${origin}/healthz`)
   t.equal(health.status, 200, 'GET /healthz needs no key')
   t.same(await health.json(), { status: 'ok' })
