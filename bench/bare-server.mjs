@@ -2,6 +2,7 @@
 // requests (the fixture pets, byte for byte, headers included), with no routing library, auth,
 // validation or storage, and sends them the fastest way node:http offers. No Node server can be
 // much faster than this one. test/bench-ceiling.test.ts checks that the bytes stay the sandbox's.
+import { Buffer } from 'node:buffer'
 import { readFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import process from 'node:process'
