@@ -92,32 +92,9 @@ type Env = Record<string, string | undefined>
 
 /** Reads the settings; returns 'help' when --help was asked for. Throws ConfigError naming a bad setting. */
 export function loadConfig(argv: readonly string[], env: Env): Config | 'help' {
-  let flags
+  let flags: ReturnType<typeof parseFlags>
   try {
-    flags = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        port: { type: 'string' },
-        host: { type: 'string' },
-        'api-key': { type: 'string', multiple: true },
-        'data-file': { type: 'string' },
-        'in-memory': { type: 'boolean' },
-        seed: { type: 'string' },
-        'seed-count': { type: 'string' },
-        fixtures: { type: 'string' },
-        'log-level': { type: 'string' },
-        'admin-token': { type: 'string' },
-        'no-admin': { type: 'boolean' },
-        'journal-size': { type: 'string' },
-        'max-namespaces': { type: 'string' },
-        'namespace-key-prefix': { type: 'string' },
-        clock: { type: 'string' },
-        'cors-origins': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }).values
+    flags = parseFlags(argv)
   } catch (error) {
     throw new ConfigError(`${(error as Error).message}. Run with --help to see the options.`)
   }
@@ -249,4 +226,36 @@ function readApiKeys(fromFlags: string[] | undefined, fromEnv: string | undefine
     if (!TOKEN68.test(key)) throw new ConfigError(`${name}: key number ${index + 1} has characters a bearer token cannot carry (allowed: letters, digits and -._~+/, then =)`)
   })
   return keys
+}
+
+/** The command-line flags. Without any, parseArgs is not called: loading it costs a few ms of a start. */
+function parseFlags(argv: readonly string[]): Partial<ReturnType<typeof parseAllFlags>> {
+  return argv.length === 0 ? {} : parseAllFlags(argv)
+}
+
+function parseAllFlags(argv: readonly string[]) {
+  return parseArgs({
+    args: [...argv],
+    strict: true,
+    allowPositionals: false,
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'api-key': { type: 'string', multiple: true },
+      'data-file': { type: 'string' },
+      'in-memory': { type: 'boolean' },
+      seed: { type: 'string' },
+      'seed-count': { type: 'string' },
+      fixtures: { type: 'string' },
+      'log-level': { type: 'string' },
+      'admin-token': { type: 'string' },
+      'no-admin': { type: 'boolean' },
+      'journal-size': { type: 'string' },
+      'max-namespaces': { type: 'string' },
+      'namespace-key-prefix': { type: 'string' },
+      clock: { type: 'string' },
+      'cors-origins': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  }).values
 }

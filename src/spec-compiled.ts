@@ -97,7 +97,8 @@ export function compiledSpecSource(spec: SpecFile & Partial<Pick<ApiSpec, 'valid
     "import { FORMATS as formats } from './spec-formats.js'",
     'const require = createRequire(import.meta.url)',
     `export const SOURCE_SHA256 = ${JSON.stringify(specHash(text))}`,
-    `export const DATA = ${JSON.stringify({ ...rest, operations })}`,
+    // JSON.parse of a string reads faster than V8 parses an object literal of this size.
+    `export const DATA = JSON.parse(${JSON.stringify(JSON.stringify({ ...rest, operations }))})`,
     'export const VALIDATORS = {',
     ...entries,
     '}',

@@ -1,7 +1,12 @@
 // The formats the spec uses that ajv does not know, shared by the validators compiled at start
 // and those compiled at build time (spec-compiled.ts).
 import type { Format } from 'ajv'
-import { fullFormats } from 'ajv-formats/dist/formats.js'
+import { createRequire } from 'node:module'
+
+// Through require: an ES import of this CommonJS file makes Node scan it for its exports first,
+// which took as long as the rest of the spec's loading at start.
+const require = createRequire(import.meta.url)
+const { fullFormats } = require('ajv-formats/dist/formats.js') as typeof import('ajv-formats/dist/formats.js')
 
 // JSON numbers lose precision beyond 2^53-1, so the sandbox refuses such integers rather than
 // round them silently: int64 here means a safe integer.
