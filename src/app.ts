@@ -13,9 +13,9 @@ import { describeEmbedded, mountExplorer, mountSpecDocuments, type SandboxFacts 
 import { handlers, type Handler, type HandlerContext } from './handlers.js'
 import { sendJson } from './reply.js'
 import { OperationRoutes } from './routes.js'
+import type { ApiSpec, Operation } from './spec.js'
 import type { AnimalStore } from './store.js'
 import { parseQuery, parseUrl, splitUrl, type Query } from './url.js'
-import type { ApiSpec, Operation } from './spec.js'
 import { validateRequest } from './validate.js'
 
 export interface AppOptions {
@@ -95,8 +95,8 @@ interface OperationOptions extends Pick<AppOptions, 'spec' | 'keys' | 'control'>
 /**
  * The spec's operations, served by the pipeline described at the top of this file. They are the
  * requests test suites send by the thousand, so they are dispatched from routes built once from
- * the spec, ahead of polka: a router's per-request work (its route list, its promise chain) was a
- * tenth of a GET's time. Returns false when no operation is served at the request's path.
+ * the spec, ahead of polka, and skip its per-request work (its route list, its promise chain).
+ * Returns false when no operation is served at the request's path.
  */
 function operations({ spec, keys, control, answerError }: OperationOptions): (req: IncomingMessage, res: ServerResponse) => boolean {
   for (const op of spec.operations) if (!(op.operationId in handlers)) throw new Error(`spec: operation ${op.operationId} has no handler`)
