@@ -8,10 +8,12 @@
 // (yaml, ajv) or by URL (the precompiled validators in dist/*.compiled.js).
 import { build } from 'esbuild'
 import { rename, writeFile } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const entry = fileURLToPath(new URL('../src/cli.ts', import.meta.url))
-const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url))
+// Into dist/, or into the folder given as the argument (npm run build builds aside first).
+const cli = join(resolve(process.argv[2] ?? fileURLToPath(new URL('../dist', import.meta.url))), 'cli.js')
 
 // From src/, never from dist/cli.js itself, so that a second run (or a build running beside this
 // one) cannot bundle a bundle; each file is written aside and renamed over its place, so that a

@@ -1,16 +1,19 @@
-// Writes dist/spec.compiled.js and dist/admin-spec.compiled.js: the specs with their validators precompiled (see src/spec-compiled.ts).
-// Run by `npm run build` after tsc (and by the Dockerfile). It reports on stderr: `npm pack --json` owns stdout.
+// Writes dist/spec.compiled.js and dist/admin-spec.compiled.js (or into the folder given as its
+// argument): the specs with their validators precompiled (see src/spec-compiled.ts). Run by
+// `npm run build` after tsc (and by the Dockerfile). It reports on stderr: `npm pack --json` owns stdout.
 import { readFile, writeFile } from 'node:fs/promises'
+import { join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import standalone from 'ajv/dist/standalone/index.js'
 import { compiledSpecSource } from '../src/spec-compiled.js'
 import { ADMIN_SPEC_FILE, SPEC_FILE, adminSpecSourceText, createAjv, loadSpec, loadSpecFile } from '../src/spec.js'
 
+const outDir = resolve(process.argv[2] ?? fileURLToPath(new URL('../dist', import.meta.url)))
 const write = (ajv: Parameters<typeof compiledSpecSource>[2], validate: Parameters<Parameters<typeof compiledSpecSource>[3]>[1]): string => standalone.default(ajv, validate)
 
 // Copies of the specs' paths, so that they are compiled now rather than loaded compiled.
 const spec = await loadSpec(fileURLToPath(SPEC_FILE))
-await writeFile(new URL('../dist/spec.compiled.js', import.meta.url), compiledSpecSource(spec, await readFile(SPEC_FILE, 'utf8'), createAjv(), write))
+await writeFile(join(outDir, 'spec.compiled.js'), compiledSpecSource(spec, await readFile(SPEC_FILE, 'utf8'), createAjv(), write))
 const adminSpec = await loadSpecFile(fileURLToPath(ADMIN_SPEC_FILE))
-await writeFile(new URL('../dist/admin-spec.compiled.js', import.meta.url), compiledSpecSource(adminSpec, adminSpecSourceText(), createAjv(), write))
-process.stderr.write(`compiled the API spec (${spec.operations.length} operations) and the control API spec (${adminSpec.operations.length}) into dist/\n`)
+await writeFile(join(outDir, 'admin-spec.compiled.js'), compiledSpecSource(adminSpec, adminSpecSourceText(), createAjv(), write))
+process.stderr.write(`compiled the API spec (${spec.operations.length} operations) and the control API spec (${adminSpec.operations.length}) into ${relative(process.cwd(), outDir)}/\n`)
