@@ -42,7 +42,9 @@ export class AnimalStoreContainer extends GenericContainer {
   constructor(image: string = DEFAULT_IMAGE) {
     super(image)
     this.withExposedPorts(ANIMAL_STORE_PORT)
-      .withWaitStrategy(Wait.forHttp('/healthz', ANIMAL_STORE_PORT).forStatusCode(200))
+      // A sandbox that cannot start (a bad setting, bad fixtures) exits at once: fail then, with its
+      // message, rather than wait out the startup timeout.
+      .withWaitStrategy(Wait.forHttp('/healthz', ANIMAL_STORE_PORT, { abortOnContainerExit: true }).forStatusCode(200))
       .withStartupTimeout(STARTUP_TIMEOUT_MS)
   }
 
