@@ -102,7 +102,17 @@ export class AnimalStoreContainer extends GenericContainer {
       environment['FIXTURES'] = target
     }
     this.withEnvironment(environment)
-    return new StartedAnimalStoreContainer(await super.start(), this.#apiKey ?? DEFAULT_API_KEY, this.#adminToken ?? DEFAULT_ADMIN_TOKEN)
+    // When the container exits, testcontainers reads its last logs for the error through a socket
+    // it unrefs: with nothing else pending, Node would exit before they arrive (and before start()
+    // settles). A timer keeps the process alive until it does.
+    const keepAlive = setInterval(() => undefined, 1000)
+    let started: StartedTestContainer
+    try {
+      started = await super.start()
+    } finally {
+      clearInterval(keepAlive)
+    }
+    return new StartedAnimalStoreContainer(started, this.#apiKey ?? DEFAULT_API_KEY, this.#adminToken ?? DEFAULT_ADMIN_TOKEN)
   }
 }
 
