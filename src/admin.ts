@@ -10,7 +10,8 @@ import { UNMATCHED, type JournalEntry } from './journal.js'
 import { DEFAULT_NAMESPACE, type Namespace, type Namespaces } from './namespaces.js'
 import { sendJson, type Reply } from './reply.js'
 import { DEFAULT_COUNT, DEFAULT_SEED, generateAnimals } from './seed.js'
-import { exactPathPattern, type ApiSpec, type Operation, type SpecFile } from './spec.js'
+import { OperationRoutes } from './routes.js'
+import type { ApiSpec, Operation, SpecFile } from './spec.js'
 import { DEFAULT_STATUS, type Pet } from './store.js'
 import { validateRequest, type ValidInput } from './validate.js'
 
@@ -113,20 +114,17 @@ const adminHandlers: Record<string, AdminHandler> = {
 export function mountAdmin(app: Polka, options: AdminOptions): void {
   const { adminSpec, namespaces } = options
   const keys = new KeyRing([options.token])
-  const byPath = new Map<string, Map<string, Operation>>()
-  for (const op of adminSpec.operations) {
-    if (!(op.operationId in adminHandlers)) throw new Error(`admin spec: operation ${op.operationId} has no handler`)
-    byPath.set(op.path, (byPath.get(op.path) ?? new Map<string, Operation>()).set(op.method, op))
-  }
-  for (const [path, byMethod] of byPath) {
-    const allow = [...byMethod.keys()].join(', ')
-    const exactPath = exactPathPattern(adminSpec.basePath + path)
-    app.all(adminSpec.basePath + path.replace(/\{([^}]+)\}/g, ':$1'), async (req, res) => {
-      if (!exactPath.test(req.path)) throw new HttpError(ERRORS.notFound, `No resource at ${req.method} ${req.path}`)
-      const op = byMethod.get(req.method)
-      if (!op) throw new HttpError(ERRORS.methodNotAllowed, `${req.method} is not allowed on ${req.path}; allowed: ${allow}`, { Allow: allow })
+  for (const op of adminSpec.operations) if (!(op.operationId in adminHandlers)) throw new Error(`admin spec: operation ${op.operationId} has no handler`)
+  const routes = new OperationRoutes(adminSpec.operations, adminSpec.basePath)
+  for (const { template } of routes.paths) {
+    // polka finds the route (it matches regardless of case); the spec's routes decide, exactly.
+    app.all(adminSpec.basePath + template.replace(/\{([^}]+)\}/g, ':$1'), async (req, res) => {
+      const match = routes.match(req.path)
+      if (!match) throw new HttpError(ERRORS.notFound, `No resource at ${req.method} ${req.path}`)
+      const op = match.at.byMethod.get(req.method)
+      if (!op) throw new HttpError(ERRORS.methodNotAllowed, `${req.method} is not allowed on ${req.path}; allowed: ${match.at.allow}`, { Allow: match.at.allow })
       if (op.secured) authenticate(req, keys, ADMIN_TOKEN)
-      const input = await validateRequest(op, req, new Map(Object.entries(req.params)), new Map(Object.entries(req.query)))
+      const input = await validateRequest(op, req, match.params, new Map(Object.entries(req.query)))
       const namespace = namespaces.get((input.query['namespace'] as string | undefined) ?? DEFAULT_NAMESPACE)
       sendJson(res, await (adminHandlers[op.operationId] as AdminHandler)(input, { ...options, namespace }))
     })

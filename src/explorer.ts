@@ -148,7 +148,6 @@ export function mountExplorer(app: Polka, { spec, facts }: ExplorerOptions): voi
     res.setHeader('Cache-Control', 'public, max-age=3600')
     send(res, type, await body)
   })
-
 }
 
 function specDocumentPaths(spec: ApiSpec) {

@@ -190,7 +190,8 @@ export function namespaceOf(req: IncomingMessage, keyPrefix: string | undefined)
   if (fromHeader !== undefined && fromKey !== undefined && fromHeader !== fromKey) {
     return { problem: `X-Sandbox-Namespace (${fromHeader}) and the API key (namespace ${fromKey}) choose different namespaces: send one of them` }
   }
-  return fromHeader === undefined && fromKey === undefined ? DEFAULT_CHOICE : { name: fromHeader ?? fromKey ?? DEFAULT_NAMESPACE }
+  const name = fromHeader ?? fromKey
+  return name === undefined ? DEFAULT_CHOICE : { name }
 }
 
 // What nearly every request asks for: one object for all of them.

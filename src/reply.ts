@@ -18,7 +18,7 @@ export class SerializedJson {
   }
 }
 
-export const JSON_TYPE = 'application/json; charset=utf-8'
+const JSON_TYPE = 'application/json; charset=utf-8'
 
 export function sendJson(res: ServerResponse, reply: Reply): void {
   if (reply.body instanceof SerializedJson) sendJsonText(res, reply.status, reply.body.text, reply.body.byteLength, reply.headers)

@@ -189,13 +189,3 @@ function article(type: string): string {
   const named: Record<string, string> = { object: 'a JSON object', array: 'an array', integer: 'an integer', string: 'a string', number: 'a number', boolean: 'a boolean' }
   return named[type] ?? type
 }
-
-/**
- * The exact paths a spec path template stands for, e.g. /v1/pets/{petId}. polka matches routes
- * regardless of case; the contracts' paths are case-sensitive, and a client that sends /V1/PETS
- * must find its bug here rather than in production. One trailing slash is tolerated, as polka does.
- */
-export function exactPathPattern(template: string): RegExp {
-  const escaped = template.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-  return new RegExp(`^${escaped.replace(/\\\{[^}]+\\\}/g, '[^/]+')}/?$`)
-}
