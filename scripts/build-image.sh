@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# `npm run image`: builds the sandbox image, tagged animal-store-sandbox:local (IMAGE to change it).
+# `npm run image`: builds the sandbox image, tagged animal-store-sandbox:local (IMAGE to change it)
+# and animal-store-sandbox:<package version>, the tag the Testcontainers modules default to.
 # The base is NODE_IMAGE when set, else the official default when it is present or can be pulled,
 # else a local base made by scripts/build-base-image.sh without any registry. A CA bundle named by
 # NODE_EXTRA_CA_CERTS reaches npm in the build as a BuildKit secret, never as a layer.
@@ -30,5 +31,7 @@ if [ -n "${NODE_EXTRA_CA_CERTS:-}" ] && [ -f "$NODE_EXTRA_CA_CERTS" ]; then
   secret=(--secret "id=ca,src=$NODE_EXTRA_CA_CERTS")
 fi
 
-echo "image: building $image on $base" >&2
-"$docker" build --build-arg "NODE_IMAGE=$base" "${secret[@]}" -t "$image" "$@" .
+version=$(node -p "require('./package.json').version")
+versioned=${image%:*}:$version
+echo "image: building $image and $versioned on $base" >&2
+"$docker" build --build-arg "NODE_IMAGE=$base" "${secret[@]}" -t "$image" -t "$versioned" "$@" .
