@@ -53,8 +53,7 @@ build_root() {
   debootstrap --variant=minbase "$suite" "$build" "$mirror" >"$work/debootstrap.log" 2>&1 ||
     { tail -20 "$work/debootstrap.log"; return 1; }
   copy_machine_files "$build"
-  cp /etc/resolv.conf "$build/etc/resolv.conf"
-  chroot "$build" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin DEBIAN_FRONTEND=noninteractive \
+  in_root "$build" DEBIAN_FRONTEND=noninteractive \
     bash -c 'apt-get update -qq && apt-get install -y -qq --no-install-recommends "$@" >/dev/null && apt-get clean' bash "${debian_packages[@]}"
   copy_machine_files "$build" # the packages' own CA bundle replaced the machine's
 
@@ -86,26 +85,30 @@ copy_machine_files() {
   return 0
 }
 
+# in_root ROOT [NAME=VALUE...] COMMAND...: runs COMMAND in ROOT with a clean environment plus the
+# machine's own settings, in a private mount namespace: every mount below, and any that a test
+# makes, ends with it. The host's Docker engine is reachable through its socket.
+in_root() {
+  local dir=$1 env_args=()
+  shift
+  while IFS= read -r line; do env_args+=("$line"); done < <(env | grep -E "$machine_env" || true)
+  cp /etc/resolv.conf "$dir/etc/resolv.conf"
+  unshare --mount --propagation private bash -euo pipefail -c '
+    root=$1 socket=/var/run/docker.sock
+    shift
+    mount -t proc proc "$root/proc"
+    mount -t sysfs sysfs "$root/sys"
+    mount --rbind /dev "$root/dev"
+    mount -t tmpfs -o size=2g tmpfs "$root/dev/shm"
+    if [ -S "$socket" ]; then touch "$root/run/docker.sock" && mount --bind "$socket" "$root/run/docker.sock"; fi
+    exec chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 \
+      PATH=/usr/local/go/bin:/root/go/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "$@"
+  ' bash "$dir" "${env_args[@]}" "$@"
+}
+
 [ -f "$tarball" ] || build_root
 mkdir -p "$root" && tar -C "$root" --numeric-owner -xf "$tarball"
-cp /etc/resolv.conf "$root/etc/resolv.conf"
 git clone --quiet --no-hardlinks "$repo" "$root/work/animal-store"
 git -C "$root/work/animal-store" checkout --quiet --detach "$(git -C "$repo" rev-parse "$ref")"
 echo "clean root: .ci/run on $(git -C "$root/work/animal-store" log -1 --format='%h %s' | cut -c1-80)" >&2
-
-env_args=()
-while IFS= read -r line; do env_args+=("$line"); done < <(env | grep -E "$machine_env" || true)
-socket=/var/run/docker.sock
-
-# A private mount namespace: every mount below, and any a test makes, ends with the run.
-unshare --mount --propagation private bash -euo pipefail -c '
-  root=$1 socket=$2; shift 2
-  mount -t proc proc "$root/proc"
-  mount -t sysfs sysfs "$root/sys"
-  mount --rbind /dev "$root/dev"
-  mount -t tmpfs -o size=2g tmpfs "$root/dev/shm"
-  if [ -S "$socket" ]; then touch "$root/run/docker.sock" && mount --bind "$socket" "$root/run/docker.sock"; fi
-  exec chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 CI=true \
-    PATH=/usr/local/go/bin:/root/go/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "$@" \
-    bash -c "cd /work/animal-store && exec bash .ci/run </dev/null"
-' bash "$root" "$socket" "${env_args[@]}"
+in_root "$root" CI=true bash -c 'cd /work/animal-store && exec bash .ci/run </dev/null'
