@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto'
 import { loadConfig } from '../src/config.js'
 import { createLogger } from '../src/logger.js'
-import { startSandbox, type Sandbox } from '../src/server.js'
+import { startSandbox, type Sandbox } from '../src/sandbox.js'
 import { runConformance } from './run.js'
 
 async function main(): Promise<number> {

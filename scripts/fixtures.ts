@@ -1,8 +1,8 @@
 // Rewrites fixtures/pets.json from the spec's Pet schema: npm run fixtures -- [seed] [count]
 import { writeFile } from 'node:fs/promises'
-import { DEFAULT_FIXTURES } from '../src/initial-data.js'
-import { DEFAULT_COUNT, DEFAULT_SEED, generateAnimals, serialisePets } from '../src/seed.js'
-import { loadSpec } from '../src/spec.js'
+import { DEFAULT_FIXTURES } from '../src/paths.js'
+import { DEFAULT_COUNT, DEFAULT_SEED, generateAnimals, serialisePets } from '../src/store/seed.js'
+import { loadSpec } from '../src/spec/load.js'
 
 const [seed = DEFAULT_SEED, count = DEFAULT_COUNT] = process.argv.slice(2).map(Number)
 if (!Number.isSafeInteger(seed) || !Number.isSafeInteger(count)) throw new Error('usage: npm run fixtures -- [seed] [count]')

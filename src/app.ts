@@ -4,19 +4,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import polka, { type Polka, type Request } from 'polka'
 import type { Logger } from 'pino'
-import { mountAdmin, type AdminOptions } from './admin.js'
-import { authenticate, type KeyRing } from './auth.js'
-import { ADMIN_BASE_PATH, type Awaitable, type Control } from './control.js'
-import { cors } from './cors.js'
-import { ERRORS, HttpError, sendError } from './errors.js'
-import { describeEmbedded, mountExplorer, mountSpecDocuments, type SandboxFacts } from './explorer.js'
-import { handlers, type Handler, type HandlerContext } from './handlers.js'
-import { sendJson } from './reply.js'
-import { OperationRoutes } from './routes.js'
-import type { ApiSpec, Operation } from './spec.js'
-import type { AnimalStore } from './store.js'
-import { parseQuery, parseUrl, splitUrl, type Query } from './url.js'
-import { validateRequest } from './validate.js'
+import { mountAdmin, type AdminOptions } from './control/operations.js'
+import { authenticate, type KeyRing } from './pipeline/auth.js'
+import { ADMIN_BASE_PATH, type Awaitable, type Control } from './control/request-control.js'
+import { cors } from './http/cors.js'
+import { ERRORS, HttpError, sendError } from './http/errors.js'
+import { describeEmbedded, mountExplorer, mountSpecDocuments, type SandboxFacts } from './explorer/pages.js'
+import { handlers, type Handler, type HandlerContext } from './api/operations.js'
+import { sendJson } from './http/reply.js'
+import { OperationRoutes } from './pipeline/routes.js'
+import type { ApiSpec, Operation } from './spec/load.js'
+import type { AnimalStore } from './store/store.js'
+import { parseQuery, parseUrl, splitUrl, type Query } from './http/url.js'
+import { validateRequest } from './pipeline/validate.js'
 
 export interface AppOptions {
   readonly spec: ApiSpec
@@ -24,7 +24,7 @@ export interface AppOptions {
   readonly logger: Logger
   /** What GET / and /docs say about this sandbox; by default, nothing about its keys. */
   readonly facts?: SandboxFacts
-  /** Namespaces, journal, faults and clock (src/control.ts). */
+  /** Namespaces, journal, faults and clock (src/control/request-control.ts). */
   readonly control: Control
   /** The control API under /__admin; undefined when it is switched off. */
   readonly admin: AdminOptions | undefined

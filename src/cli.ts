@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // The command: settings → sandbox → banner; SIGTERM and SIGINT stop it cleanly.
 import { ConfigError, HELP, loadConfig, type Config } from './config.js'
-import { DataFileError } from './durable-file.js'
-import { FixturesError } from './initial-data.js'
+import { DataFileError } from './store/durable-io.js'
+import { FixturesError } from './store/initial-data.js'
 import { createLogger } from './logger.js'
-import { startSandbox } from './server.js'
+import { startSandbox } from './sandbox.js'
 
 async function main(): Promise<void> {
   let config: Config | 'help'

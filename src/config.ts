@@ -2,7 +2,7 @@
 // The same names serve the CLI, the environment and the container.
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { DEFAULT_COUNT, DEFAULT_SEED } from './seed.js'
+import { DEFAULT_COUNT, DEFAULT_SEED } from './store/seed.js'
 
 export const DEFAULT_API_KEY = 'sandbox-api-key'
 export const DEFAULT_PORT = 4010

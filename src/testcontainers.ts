@@ -17,8 +17,8 @@
 import { basename } from 'node:path'
 import { AbstractStartedContainer, GenericContainer, Wait, type StartedTestContainer } from 'testcontainers'
 import { DEFAULT_ADMIN_TOKEN, DEFAULT_API_KEY, DEFAULT_PORT, IN_MEMORY } from './config.js'
-import type { Fault, NewFault } from './faults.js'
-import type { JournalEntry } from './journal.js'
+import type { Fault, NewFault } from './control/faults.js'
+import type { JournalEntry } from './control/request-journal.js'
 
 /** The image `npm run image` builds. */
 export const DEFAULT_IMAGE = 'animal-store-sandbox:local'

@@ -3,7 +3,8 @@
 import { dereference } from '@apidevtools/json-schema-ref-parser'
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
-import { ADMIN_SPEC_FILE, createAjv, readSpecDocument } from '../src/spec.js'
+import { createAjv, readSpecDocument } from '../src/spec/load.js'
+import { ADMIN_SPEC_FILE } from '../src/paths.js'
 import { ADMIN_AUTH, startControlSandbox, type Call } from './control-helpers.js'
 
 t.test('every control answer matches the schema its spec declares', async (t) => {

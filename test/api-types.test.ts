@@ -1,4 +1,4 @@
-// src/api-types.ts is generated from spec/openapi.yaml (npm run gen:types) and committed: it must
+// src/spec/api-types.ts is generated from spec/openapi.yaml (npm run gen:types) and committed: it must
 // be exactly what the generator makes from the spec as it is now.
 import { execFile } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
@@ -10,12 +10,12 @@ import { ROOT } from './helpers.js'
 
 const GENERATOR = join(ROOT, 'node_modules/openapi-typescript/bin/cli.js')
 
-t.test('src/api-types.ts is what openapi-typescript generates from spec/openapi.yaml', async (t) => {
+t.test('src/spec/api-types.ts is what openapi-typescript generates from spec/openapi.yaml', async (t) => {
   const { stdout } = await promisify(execFile)(process.execPath, [GENERATOR, join(ROOT, 'spec/openapi.yaml')], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 })
-  const committed = await readFile(join(ROOT, 'src/api-types.ts'), 'utf8')
+  const committed = await readFile(join(ROOT, 'src/spec/api-types.ts'), 'utf8')
   t.ok(stdout.length > 0, 'the generator produced types')
   // A plain equality check: tap's diff of the two files says what changed. Fix: npm run gen:types
-  t.equal(committed, stdout, 'src/api-types.ts is stale: run npm run gen:types and commit the result')
+  t.equal(committed, stdout, 'src/spec/api-types.ts is stale: run npm run gen:types and commit the result')
 })
 
 t.test('the generator is the pinned devDependency', async (t) => {

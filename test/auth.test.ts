@@ -76,7 +76,7 @@ t.test('a configured key replaces the default key', async (t) => {
 })
 
 t.test('the key comparison: equal strings only, whatever their lengths and contents', async (t) => {
-  const { constantTimeEqual } = await import('../src/auth.js')
+  const { constantTimeEqual } = await import('../src/pipeline/auth.js')
   const key = 'sandbox-api-key'
   t.ok(constantTimeEqual(key, `${key}`), 'the key itself')
   const wrong = [

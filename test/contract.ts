@@ -2,9 +2,10 @@
 // operation's response schema, anything else against the Error schema with a matching status.
 import { dereference } from '@apidevtools/json-schema-ref-parser'
 import type { ValidateFunction } from 'ajv'
-import { ERRORS } from '../src/errors.js'
+import { ERRORS } from '../src/http/errors.js'
 import { fileURLToPath } from 'node:url'
-import { SPEC_FILE, createAjv, loadSpecFile, readSpecDocument, type SpecFile } from '../src/spec.js'
+import { createAjv, loadSpecFile, readSpecDocument, type SpecFile } from '../src/spec/load.js'
+import { SPEC_FILE } from '../src/paths.js'
 
 export const ERROR_CODES: ReadonlySet<string> = new Set(Object.values(ERRORS).map((e) => e.code))
 

@@ -2,9 +2,9 @@
 // the committed fixtures and data generated from several seeds.
 import { readFile } from 'node:fs/promises'
 import t from 'tap'
-import { DEFAULT_FIXTURES } from '../src/initial-data.js'
-import { generateAnimals } from '../src/seed.js'
-import { describeErrors, loadSpec } from '../src/spec.js'
+import { DEFAULT_FIXTURES } from '../src/paths.js'
+import { generateAnimals } from '../src/store/seed.js'
+import { describeErrors, loadSpec } from '../src/spec/load.js'
 
 const SEEDS = [1, 7, 42, 2024, 987_654]
 const COUNT = 200

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
 import { createLogger } from '../src/logger.js'
-import { startSandbox } from '../src/server.js'
+import { startSandbox } from '../src/sandbox.js'
 import { AUTH, JSON_HEADERS, startTestSandbox, tempDir, testConfig } from './helpers.js'
 
 /** Why this machine cannot give a test a file system of its own (mounting needs root), if it cannot. */

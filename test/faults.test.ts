@@ -1,5 +1,5 @@
 import t from 'tap'
-import { MAX_DELAY_MS } from '../src/faults.js'
+import { MAX_DELAY_MS } from '../src/control/faults.js'
 import { startControlSandbox } from './control-helpers.js'
 import { AUTH } from './helpers.js'
 

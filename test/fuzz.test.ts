@@ -3,8 +3,8 @@
 // FUZZ_SEED=<n> replays a run; a failure prints fast-check's seed, path and the shrunk request.
 import t from 'tap'
 import { createLogger } from '../src/logger.js'
-import { startSandbox } from '../src/server.js'
-import { ADMIN_SPEC_FILE } from '../src/spec.js'
+import { startSandbox } from '../src/sandbox.js'
+import { ADMIN_SPEC_FILE } from '../src/paths.js'
 import { loadContract } from './contract.js'
 import { runFuzz } from './fuzz.js'
 import { API_KEY, AUTH, startTestSandbox } from './helpers.js'

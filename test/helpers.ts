@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import type { Test } from 'tap'
 import { loadConfig, type Config } from '../src/config.js'
-import { SERVER_LIMITS, startSandbox, type Sandbox, type ServerLimits } from '../src/server.js'
+import { SERVER_LIMITS, startSandbox, type Sandbox, type ServerLimits } from '../src/sandbox.js'
 import { createLogger } from '../src/logger.js'
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url))

@@ -3,7 +3,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Socket } from 'node:net'
 import t from 'tap'
-import { SERVER_LIMITS } from '../src/server.js'
+import { SERVER_LIMITS } from '../src/sandbox.js'
 import { AUTH, startTestSandbox } from './helpers.js'
 import { openSocket, parseResponse, rawExchange, whenClosed } from './raw-http.js'
 

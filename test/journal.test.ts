@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream'
 import t from 'tap'
-import { MAX_JOURNAL_BYTES, MAX_RECORDED_BODY } from '../src/journal.js'
+import { MAX_JOURNAL_BYTES, MAX_RECORDED_BODY } from '../src/control/request-journal.js'
 import { createLogger } from '../src/logger.js'
-import { startSandbox } from '../src/server.js'
+import { startSandbox } from '../src/sandbox.js'
 import { ADMIN_AUTH, ADMIN_TOKEN, call, startControlSandbox } from './control-helpers.js'
 import { API_KEY, AUTH, testConfig } from './helpers.js'
 

@@ -3,7 +3,7 @@
 // that names the field, in the body, the query and the path; it never rounds silently.
 import t from 'tap'
 import { createLogger } from '../src/logger.js'
-import { startSandbox } from '../src/server.js'
+import { startSandbox } from '../src/sandbox.js'
 import { AUTH, JSON_HEADERS, startTestSandbox } from './helpers.js'
 
 const MAX = '9007199254740991' // 2^53 - 1

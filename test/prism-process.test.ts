@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
 import { startPrism } from '../conformance/prism.js'
-import { SPEC_FILE } from '../src/spec.js'
+import { SPEC_FILE } from '../src/paths.js'
 import { ROOT, tempDir } from './helpers.js'
 
 const SPEC = fileURLToPath(SPEC_FILE)

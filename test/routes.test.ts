@@ -1,8 +1,8 @@
 // The operation routes built from the spec: exact paths in their case, one trailing slash,
 // path parameters percent-decoded (a malformed escape kept as sent), the methods of each path.
 import t from 'tap'
-import { OperationRoutes } from '../src/routes.js'
-import { loadSpec } from '../src/spec.js'
+import { OperationRoutes } from '../src/pipeline/routes.js'
+import { loadSpec } from '../src/spec/load.js'
 
 t.test('operation routes of the embedded spec', async (t) => {
   const spec = await loadSpec()

@@ -1,9 +1,9 @@
 // Seeded data is deterministic: same seed and count, same bytes; the fixtures are reproducible.
 import { readFile } from 'node:fs/promises'
 import t from 'tap'
-import { DEFAULT_FIXTURES } from '../src/initial-data.js'
-import { DEFAULT_COUNT, DEFAULT_SEED, generateAnimals, serialisePets } from '../src/seed.js'
-import { loadSpec } from '../src/spec.js'
+import { DEFAULT_FIXTURES } from '../src/paths.js'
+import { DEFAULT_COUNT, DEFAULT_SEED, generateAnimals, serialisePets } from '../src/store/seed.js'
+import { loadSpec } from '../src/spec/load.js'
 import { AUTH, startTestSandbox } from './helpers.js'
 
 const spec = await loadSpec()

@@ -4,8 +4,9 @@ import { join } from 'node:path'
 import { pathToFileURL, fileURLToPath } from 'node:url'
 import t, { type Test } from 'tap'
 import standalone from 'ajv/dist/standalone/index.js'
-import { compiledSpecSource, loadCompiledSpec, loadCompiledSpecFile } from '../src/spec-compiled.js'
-import { ADMIN_SPEC_FILE, SPEC_FILE, adminSpecSourceText, createAjv, loadSpec, loadSpecFile, type ApiSpec, type SpecFile } from '../src/spec.js'
+import { compiledSpecSource, loadCompiledSpec, loadCompiledSpecFile } from '../src/spec/compiled.js'
+import { adminSpecSourceText, createAjv, loadSpec, loadSpecFile, type ApiSpec, type SpecFile } from '../src/spec/load.js'
+import { ADMIN_SPEC_FILE, SPEC_FILE } from '../src/paths.js'
 import { ROOT } from './helpers.js'
 
 /** Writes the compiled module where it can resolve ajv's runtime (inside the project) and returns its URL. */
@@ -15,8 +16,8 @@ async function writeCompiled(t: Test, source: string): Promise<URL> {
   const dir = await mkdtemp(join(cache, 'spec-compiled-'))
   t.teardown(() => rm(dir, { recursive: true, force: true }))
   const file = join(dir, 'spec.compiled.mjs')
-  // The module imports its formats beside it, as in dist/; here they come from src/.
-  await writeFile(file, source.replace("'./spec-formats.js'", JSON.stringify(pathToFileURL(join(ROOT, 'src/spec-formats.ts')).href)))
+  // The module imports its formats from dist/spec/; here they come from src/spec/.
+  await writeFile(file, source.replace("'./spec/formats.js'", JSON.stringify(pathToFileURL(join(ROOT, 'src/spec/formats.ts')).href)))
   return pathToFileURL(file)
 }
 

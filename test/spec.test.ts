@@ -1,7 +1,7 @@
 // The spec is the single source of truth: it must lint clean, and the server must follow it.
 import t from 'tap'
-import { loadSpec } from '../src/spec.js'
-import { handlers } from '../src/handlers.js'
+import { loadSpec } from '../src/spec/load.js'
+import { handlers } from '../src/api/operations.js'
 import { redoclyLint } from './helpers.js'
 
 t.test('spec/openapi.yaml passes Redocly lint with no problems', async (t) => {

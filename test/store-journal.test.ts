@@ -5,8 +5,8 @@ import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import t from 'tap'
 import { createLogger } from '../src/logger.js'
-import { JournaledJsonFile } from '../src/journaled-file.js'
-import { startSandbox } from '../src/server.js'
+import { JournaledJsonFile } from '../src/store/data-file.js'
+import { startSandbox } from '../src/sandbox.js'
 import { AUTH, JSON_HEADERS, killDuringWriteLoad, readStoredPets, tempDir, testConfig } from './helpers.js'
 
 type Pet = { id: number; name: string; categoryId: number; status: string }

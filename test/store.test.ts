@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import t from 'tap'
 import { loadConfig } from '../src/config.js'
 import { createLogger } from '../src/logger.js'
-import { startSandbox } from '../src/server.js'
+import { startSandbox } from '../src/sandbox.js'
 import { JSON_HEADERS, AUTH, readStoredPets, startTestSandbox, tempDir, testConfig } from './helpers.js'
 
 type Pet = { id: number; name: string; categoryId: number; status: string }

@@ -1,7 +1,7 @@
 // The query parser must read every query exactly as URLSearchParams does: its hand-split fast path
 // is checked against URLSearchParams on fixed cases and on many random ones.
 import t from 'tap'
-import { parseQuery, parseUrl, splitUrl, type Query } from '../src/url.js'
+import { parseQuery, parseUrl, splitUrl, type Query } from '../src/http/url.js'
 
 function viaUrlSearchParams(search: string): Query {
   const values: Query = new Map()

@@ -2,18 +2,18 @@
 // route → admin token → validation from its spec → handler. Every operation acts on the namespace
 // named by `?namespace=` (the default one when omitted).
 import type { Polka } from 'polka'
-import { authenticate, KeyRing, type Credential } from './auth.js'
-import { ERRORS, HttpError } from './errors.js'
+import { authenticate, KeyRing, type Credential } from '../pipeline/auth.js'
+import { ERRORS, HttpError } from '../http/errors.js'
 import { FAULT_KINDS, type FaultKind } from './faults.js'
-import { findBadPet } from './initial-data.js'
-import { UNMATCHED, type JournalEntry } from './journal.js'
+import { findBadPet } from '../store/initial-data.js'
+import { UNMATCHED, type JournalEntry } from './request-journal.js'
 import { DEFAULT_NAMESPACE, type Namespace, type Namespaces } from './namespaces.js'
-import { sendJson, type Reply } from './reply.js'
-import { DEFAULT_COUNT, DEFAULT_SEED, generateAnimals } from './seed.js'
-import { OperationRoutes } from './routes.js'
-import type { ApiSpec, Operation, SpecFile } from './spec.js'
-import { DEFAULT_STATUS, type Pet } from './store.js'
-import { validateRequest, type ValidInput } from './validate.js'
+import { sendJson, type Reply } from '../http/reply.js'
+import { DEFAULT_COUNT, DEFAULT_SEED, generateAnimals } from '../store/seed.js'
+import { OperationRoutes } from '../pipeline/routes.js'
+import type { ApiSpec, Operation, SpecFile } from '../spec/load.js'
+import { DEFAULT_STATUS, type Pet } from '../store/store.js'
+import { validateRequest, type ValidInput } from '../pipeline/validate.js'
 
 const ADMIN_TOKEN: Credential = { name: 'admin token', setting: 'ADMIN_TOKEN', realm: 'Bearer realm="animal-store-admin"' }
 

@@ -2,13 +2,12 @@
 // generated from a seed.
 import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
-import { fileURLToPath } from 'node:url'
-import type { DataSource } from './config.js'
-import { describeErrors, type ApiSpec } from './spec.js'
+import type { DataSource } from '../config.js'
+import { DEFAULT_FIXTURES } from '../paths.js'
+import { describeErrors, type ApiSpec } from '../spec/load.js'
 import { generateAnimals } from './seed.js'
 import type { Pet } from './store.js'
 
-export const DEFAULT_FIXTURES = fileURLToPath(new URL('../fixtures/pets.json', import.meta.url))
 
 export class FixturesError extends Error {
   constructor(message: string) {

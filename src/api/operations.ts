@@ -1,10 +1,10 @@
 // One function per operationId of the spec. A handler gets input that validation has already
 // checked against the spec, calls the store, and returns what to send; it never touches `res`.
-import type { operations } from './api-types.js'
-import { ERRORS, HttpError } from './errors.js'
-import { SerializedJson, type Reply } from './reply.js'
-import type { ValidInput } from './validate.js'
-import { StorageError, type AnimalStore, type NewPet, type Pet, type PetStatus } from './store.js'
+import type { operations } from '../spec/api-types.js'
+import { ERRORS, HttpError } from '../http/errors.js'
+import { SerializedJson, type Reply } from '../http/reply.js'
+import type { ValidInput } from '../pipeline/validate.js'
+import { StorageError, type AnimalStore, type NewPet, type Pet, type PetStatus } from '../store/store.js'
 
 export interface HandlerContext {
   readonly store: AnimalStore
@@ -12,7 +12,7 @@ export interface HandlerContext {
   readonly basePath: string
 }
 
-export type { Reply } from './reply.js'
+export type { Reply } from '../http/reply.js'
 
 export type Handler = (input: ValidInput, context: HandlerContext) => Reply | Promise<Reply>
 

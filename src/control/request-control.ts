@@ -2,13 +2,13 @@
 // journal entry it leaves, and the faults, Prefer preferences and clock that may shape its answer.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Request } from 'polka'
-import { readRawBody, receivedBody } from './body.js'
-import { ERRORS, HttpError, templateForStatus } from './errors.js'
+import { readRawBody, receivedBody } from '../http/body.js'
+import { ERRORS, HttpError, templateForStatus } from '../http/errors.js'
 import { breakResponse, delay, readPrefer, type Fault, type Preference } from './faults.js'
-import { UNMATCHED, type Redactor } from './journal.js'
+import { UNMATCHED, type Redactor } from './request-journal.js'
 import { namespaceOf, type Namespace, type Namespaces } from './namespaces.js'
-import type { Operation } from './spec.js'
-import type { AnimalStore } from './store.js'
+import type { Operation } from '../spec/load.js'
+import type { AnimalStore } from '../store/store.js'
 
 export const ADMIN_BASE_PATH = '/__admin'
 

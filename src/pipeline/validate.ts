@@ -2,9 +2,9 @@
 // Query and path values are text: they are converted by the type their schema declares, strictly
 // ("1.5" is not an integer, "" is not a number), then checked by the compiled ajv validator.
 import type { IncomingMessage } from 'node:http'
-import { readJsonBody } from './body.js'
-import { ERRORS, HttpError } from './errors.js'
-import { describeErrors, type Operation, type ParameterSpec } from './spec.js'
+import { readJsonBody } from '../http/body.js'
+import { ERRORS, HttpError } from '../http/errors.js'
+import { describeErrors, type Operation, type ParameterSpec } from '../spec/load.js'
 
 export interface ValidInput {
   readonly path: Record<string, unknown>

@@ -5,15 +5,14 @@ import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js'
-import { COMPILED_ADMIN_SPEC, loadCompiledSpec, loadCompiledSpecFile } from './spec-compiled.js'
-import { FORMATS } from './spec-formats.js'
+import { ADMIN_SPEC_FILE, COMPILED_ADMIN_SPEC, SPEC_FILE } from '../paths.js'
+import { loadCompiledSpec, loadCompiledSpecFile } from './compiled.js'
+import { FORMATS } from './formats.js'
 
 // The YAML parser, the $ref resolver and ajv's compiler are loaded only when a spec is compiled
 // at start: a build precompiles the API's (dist/spec.compiled.js), which saves a cold start their cost.
 const require = createRequire(import.meta.url)
 
-export const SPEC_FILE = new URL('../spec/openapi.yaml', import.meta.url)
-export const ADMIN_SPEC_FILE = new URL('../spec/admin.openapi.yaml', import.meta.url)
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const
 
@@ -64,7 +63,7 @@ export interface ApiSpec extends SpecFile {
 export function createAjv(): Ajv2020 {
   const { Ajv2020, _ } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js')
   // code: validators keep their source and name formats by `formats`, so a build can write them
-  // out as a module (spec-compiled.ts).
+  // out as a module (compiled.ts).
   const ajv = new Ajv2020({ allErrors: true, useDefaults: true, strict: true, code: { source: true, formats: _`formats` } })
   // OpenAPI annotations that are not JSON Schema keywords.
   ajv.addVocabulary(['example', 'discriminator', 'xml', 'externalDocs', 'faker'])

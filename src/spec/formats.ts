@@ -1,5 +1,5 @@
 // The formats the spec uses that ajv does not know, shared by the validators compiled at start
-// and those compiled at build time (spec-compiled.ts).
+// and those compiled at build time (compiled.ts).
 import type { Format } from 'ajv'
 import { createRequire } from 'node:module'
 

@@ -1,8 +1,8 @@
 // The animal store: pets in memory, ordered by id, persisted through lowdb.
 import { Low, Memory, type Adapter } from 'lowdb'
-import type { components } from './api-types.js'
-import { DataFileError } from './durable-file.js'
-import { JournaledJsonFile } from './journaled-file.js'
+import type { components } from '../spec/api-types.js'
+import { DataFileError } from './durable-io.js'
+import { JournaledJsonFile } from './data-file.js'
 
 export type Pet = components['schemas']['Pet']
 export type NewPet = components['schemas']['NewPet']

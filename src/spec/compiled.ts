@@ -4,11 +4,9 @@
 // was made from; if the spec has changed since the build, loadSpec compiles it at start instead.
 import { createHash } from 'node:crypto'
 import type { Ajv2020, ValidateFunction } from 'ajv/dist/2020.js'
-import type { ApiSpec, Operation, SpecFile } from './spec.js'
+import { COMPILED_SPEC } from '../paths.js'
+import type { ApiSpec, Operation, SpecFile } from './load.js'
 
-/** The API's spec, and the control API's (which refers to the API's: its hash covers both texts). */
-export const COMPILED_SPEC = new URL('./spec.compiled.js', import.meta.url)
-export const COMPILED_ADMIN_SPEC = new URL('./admin-spec.compiled.js', import.meta.url)
 
 type SerialisedOperation = Omit<Operation, 'deprecatedSince' | 'sunset' | 'validateQuery' | 'validatePath' | 'requestBody'> & {
   deprecatedSince: string | undefined
@@ -94,7 +92,7 @@ export function compiledSpecSource(spec: SpecFile & Partial<Pick<ApiSpec, 'valid
   return [
     '// Generated at build time from the spec by scripts/compile-spec.ts: do not edit.',
     "import { createRequire } from 'node:module'",
-    "import { FORMATS as formats } from './spec-formats.js'",
+    "import { FORMATS as formats } from './spec/formats.js'",
     'const require = createRequire(import.meta.url)',
     `export const SOURCE_SHA256 = ${JSON.stringify(specHash(text))}`,
     // JSON.parse of a string reads faster than V8 parses an object literal of this size.

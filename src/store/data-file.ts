@@ -22,7 +22,7 @@ import { createHash } from 'node:crypto'
 import { open, readFile, rm, type FileHandle } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import type { Adapter } from 'lowdb'
-import { batch, DataFileError, replaceFileDurably, syncDirectory, type Batch } from './durable-file.js'
+import { batch, DataFileError, replaceFileDurably, syncDirectory, type Batch } from './durable-io.js'
 
 /**
  * The journal is folded into a new snapshot when it holds this many records, or as many as the

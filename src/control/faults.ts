@@ -3,8 +3,8 @@
 // not given), then the operation answers normally again. Per request, `Prefer: code=<status>` and
 // `Prefer: delay=<ms>` (Prism's convention) do the same without the control API.
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { ERRORS, HttpError } from './errors.js'
-import { sendJsonText } from './reply.js'
+import { ERRORS, HttpError } from '../http/errors.js'
+import { sendJsonText } from '../http/reply.js'
 
 /** The longest delay a fault or a Prefer header may ask for. */
 export const MAX_DELAY_MS = 30_000

@@ -1,6 +1,6 @@
 // Bearer authentication: `Authorization: Bearer <API_KEY>`, the scheme name case-insensitive.
 import type { IncomingMessage } from 'node:http'
-import { ERRORS, HttpError } from './errors.js'
+import { ERRORS, HttpError } from '../http/errors.js'
 
 const REALM = 'Bearer realm="animal-store"'
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i
