@@ -13,7 +13,7 @@ import { describeEmbedded, mountExplorer, mountSpecDocuments, type SandboxFacts 
 import { handlers, type Handler, type HandlerContext } from './api/operations.js'
 import { sendJson } from './http/reply.js'
 import { OperationRoutes } from './pipeline/routes.js'
-import type { ApiSpec, Operation } from './spec/load.js'
+import type { ApiSpec, Operation } from './spec/types.js'
 import type { AnimalStore } from './store/store.js'
 import { parseQuery, parseUrl, splitUrl, type Query } from './http/url.js'
 import { validateRequest } from './pipeline/validate.js'

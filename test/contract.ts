@@ -4,7 +4,8 @@ import { dereference } from '@apidevtools/json-schema-ref-parser'
 import type { ValidateFunction } from 'ajv'
 import { ERRORS } from '../src/http/errors.js'
 import { fileURLToPath } from 'node:url'
-import { createAjv, loadSpecFile, readSpecDocument, type SpecFile } from '../src/spec/load.js'
+import { createAjv, loadSpecFile, readSpecDocument } from '../src/spec/load.js'
+import { type SpecFile } from '../src/spec/types.js'
 import { SPEC_FILE } from '../src/paths.js'
 
 export const ERROR_CODES: ReadonlySet<string> = new Set(Object.values(ERRORS).map((e) => e.code))

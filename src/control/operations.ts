@@ -11,7 +11,7 @@ import { DEFAULT_NAMESPACE, type Namespace, type Namespaces } from './namespaces
 import { sendJson, type Reply } from '../http/reply.js'
 import { DEFAULT_COUNT, DEFAULT_SEED, generateAnimals } from '../store/seed.js'
 import { OperationRoutes } from '../pipeline/routes.js'
-import type { ApiSpec, Operation, SpecFile } from '../spec/load.js'
+import type { ApiSpec, Operation, SpecFile } from '../spec/types.js'
 import { DEFAULT_STATUS, type Pet } from '../store/store.js'
 import { validateRequest, type ValidInput } from '../pipeline/validate.js'
 

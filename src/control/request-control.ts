@@ -7,7 +7,7 @@ import { ERRORS, HttpError, templateForStatus } from '../http/errors.js'
 import { breakResponse, delay, readPrefer, type Fault, type Preference } from './faults.js'
 import { UNMATCHED, type Redactor } from './request-journal.js'
 import { namespaceOf, type Namespace, type Namespaces } from './namespaces.js'
-import type { Operation } from '../spec/load.js'
+import type { Operation } from '../spec/types.js'
 import type { AnimalStore } from '../store/store.js'
 
 export const ADMIN_BASE_PATH = '/__admin'

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import type { Polka } from 'polka'
 import type { Config } from '../config.js'
-import type { ApiSpec } from '../spec/load.js'
+import type { ApiSpec } from '../spec/types.js'
 
 /** What the pages say about this sandbox. Keys are secrets: only the documented default is ever shown. */
 export interface SandboxFacts {

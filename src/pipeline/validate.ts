@@ -4,7 +4,8 @@
 import type { IncomingMessage } from 'node:http'
 import { readJsonBody } from '../http/body.js'
 import { ERRORS, HttpError } from '../http/errors.js'
-import { describeErrors, type Operation, type ParameterSpec } from '../spec/load.js'
+import { describeErrors } from '../spec/load.js'
+import { type Operation, type ParameterSpec } from '../spec/types.js'
 
 export interface ValidInput {
   readonly path: Record<string, unknown>

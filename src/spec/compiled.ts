@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto'
 import type { Ajv2020, ValidateFunction } from 'ajv/dist/2020.js'
 import { COMPILED_SPEC } from '../paths.js'
-import type { ApiSpec, Operation, SpecFile } from './load.js'
+import type { ApiSpec, Operation, SpecFile } from './types.js'
 
 
 type SerialisedOperation = Omit<Operation, 'deprecatedSince' | 'sunset' | 'validateQuery' | 'validatePath' | 'requestBody'> & {

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js'
+import type { ApiSpec, Operation, ParameterSpec, SpecFile } from './types.js'
 import { ADMIN_SPEC_FILE, COMPILED_ADMIN_SPEC, SPEC_FILE } from '../paths.js'
 import { loadCompiledSpec, loadCompiledSpecFile } from './compiled.js'
 import { FORMATS } from './formats.js'
@@ -15,50 +16,6 @@ const require = createRequire(import.meta.url)
 
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const
-
-type JsonSchema = Record<string, unknown>
-
-export interface ParameterSpec {
-  readonly name: string
-  readonly in: 'query' | 'path' | 'header' | 'cookie'
-  readonly required: boolean
-  readonly schema: JsonSchema
-}
-
-export interface Operation {
-  readonly operationId: string
-  readonly method: string
-  /** The path as the spec writes it, e.g. /pets/{petId}. */
-  readonly path: string
-  readonly secured: boolean
-  readonly deprecated: boolean
-  /** When a deprecated operation was deprecated (x-deprecated-since). */
-  readonly deprecatedSince: Date | undefined
-  /** The removal date of a deprecated operation (x-sunset). */
-  readonly sunset: Date | undefined
-  /** Where clients should go instead (x-replacement), relative to the base path. */
-  readonly replacement: string | undefined
-  readonly parameters: readonly ParameterSpec[]
-  readonly validateQuery: ValidateFunction | undefined
-  readonly validatePath: ValidateFunction | undefined
-  readonly requestBody: { readonly required: boolean; readonly validate: ValidateFunction } | undefined
-  readonly responses: readonly string[]
-}
-
-/** Any OpenAPI document of this project, with its operations compiled. */
-export interface SpecFile {
-  readonly document: Record<string, unknown>
-  /** The path segment every server URL ends with, e.g. /v1 (or /__admin for the control API). */
-  readonly basePath: string
-  readonly operations: readonly Operation[]
-  readonly schemas: Readonly<Record<string, JsonSchema>>
-}
-
-/** The user's contract, with the validators the store needs. */
-export interface ApiSpec extends SpecFile {
-  readonly validatePet: ValidateFunction
-  readonly validatePets: ValidateFunction
-}
 
 export function createAjv(): Ajv2020 {
   const { Ajv2020, _ } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js')

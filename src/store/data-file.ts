@@ -15,7 +15,7 @@
 // starts from a fresh snapshot rather than append after it. Any other bad line is corruption:
 // the start stops with a message naming the journal, and nothing is touched.
 //
-// Group commit, as in DurableJsonFile: while one write is on its way to disk, the writes asked
+// Group commit: while one write is on its way to disk, the writes asked
 // for meanwhile wait and go together in the next one; every caller is answered after the write
 // that holds its change.
 import { createHash } from 'node:crypto'
