@@ -2,8 +2,8 @@
 // checked against the spec, calls the store, and returns what to send; it never touches `res`.
 import type { operations } from '../spec/api-types.js'
 import { ERRORS, HttpError } from '../http/errors.js'
-import { SerializedJson, type Reply } from '../http/reply.js'
-import type { ValidInput } from '../pipeline/validate.js'
+import { SerializedJson } from '../http/reply.js'
+import type { Handler } from '../pipeline/pipeline.js'
 import { StorageError, type AnimalStore, type NewPet, type Pet, type PetStatus } from '../store/store.js'
 
 export interface HandlerContext {
@@ -12,9 +12,6 @@ export interface HandlerContext {
   readonly basePath: string
 }
 
-export type { Reply } from '../http/reply.js'
-
-export type Handler = (input: ValidInput, context: HandlerContext) => Reply | Promise<Reply>
 
 // Serialised list pages of each store, reused until the store changes: test suites list far
 // more often than they write, and serialising a page is most of what a list costs.
@@ -72,4 +69,4 @@ export const handlers = {
   listOrders() {
     throw new HttpError(ERRORS.notImplemented, 'GET /store/orders is part of the wider interface, which does not specify it')
   },
-} satisfies Record<keyof operations, Handler>
+} satisfies Record<keyof operations, Handler<HandlerContext>>

@@ -1,23 +1,23 @@
-// The control API under /__admin, described by spec/admin.openapi.yaml and served like the API:
-// route → admin token → validation from its spec → handler. Every operation acts on the namespace
-// named by `?namespace=` (the default one when omitted).
-import type { Polka } from 'polka'
-import { authenticate, KeyRing, type Credential } from '../pipeline/auth.js'
+// The control API under /__admin, described by spec/admin.openapi.yaml and served by the same
+// pipeline as the API. Every operation acts on the namespace named by `?namespace=` (the default
+// one when omitted).
+import type { ServerResponse } from 'node:http'
+import { KeyRing, type Credential } from '../pipeline/auth.js'
+import { createPipeline, type Awaitable, type Handler, type Pipeline } from '../pipeline/pipeline.js'
 import { ERRORS, HttpError } from '../http/errors.js'
 import { FAULT_KINDS, type FaultKind } from './faults.js'
 import { findBadPet } from '../store/initial-data.js'
 import { UNMATCHED, type JournalEntry } from './request-journal.js'
 import { DEFAULT_NAMESPACE, type Namespace, type Namespaces } from './namespaces.js'
-import { sendJson, type Reply } from '../http/reply.js'
+import type { Reply } from '../http/reply.js'
 import { DEFAULT_COUNT, DEFAULT_SEED, generateAnimals } from '../store/seed.js'
-import { OperationRoutes } from '../pipeline/routes.js'
 import type { ApiSpec, Operation, SpecFile } from '../spec/types.js'
 import { DEFAULT_STATUS, type Pet } from '../store/store.js'
-import { validateRequest, type ValidInput } from '../pipeline/validate.js'
+import type { ValidInput } from '../pipeline/validate.js'
 
 const ADMIN_TOKEN: Credential = { name: 'admin token', setting: 'ADMIN_TOKEN', realm: 'Bearer realm="animal-store-admin"' }
 
-export interface AdminOptions {
+export interface ControlApiOptions {
   readonly adminSpec: SpecFile
   /** The user's contract: fault targets and pets are checked against it. */
   readonly apiSpec: ApiSpec
@@ -25,13 +25,13 @@ export interface AdminOptions {
   readonly namespaces: Namespaces
 }
 
-interface AdminContext extends AdminOptions {
+interface ControlContext extends ControlApiOptions {
   readonly namespace: Namespace
 }
 
-type AdminHandler = (input: ValidInput, context: AdminContext) => Reply | Promise<Reply>
+type ControlHandler = (input: ValidInput, context: ControlContext) => Awaitable<Reply>
 
-const adminHandlers: Record<string, AdminHandler> = {
+const controlHandlers: Record<string, ControlHandler> = {
   async reset({ body }, { namespace, namespaces, apiSpec }) {
     const { seed, count } = (body ?? {}) as { seed?: number; count?: number }
     const pets = seed === undefined && count === undefined ? undefined : await generateAnimals(apiSpec.schemas['Pet'] ?? {}, seed ?? DEFAULT_SEED, count ?? DEFAULT_COUNT)
@@ -110,25 +110,22 @@ const adminHandlers: Record<string, AdminHandler> = {
   },
 }
 
-/** Mounts every operation of the control API's spec on `app`. */
-export function mountAdmin(app: Polka, options: AdminOptions): void {
+/**
+ * The control API's pipeline: the same one as the API's (match → 404/405 → admin token →
+ * validation from spec/admin.openapi.yaml → handler), with the namespace `?namespace=` names.
+ */
+export function createControlApi(options: ControlApiOptions, answerError: (res: ServerResponse, error: unknown) => void): Pipeline {
   const { adminSpec, namespaces } = options
-  const keys = new KeyRing([options.token])
-  for (const op of adminSpec.operations) if (!(op.operationId in adminHandlers)) throw new Error(`admin spec: operation ${op.operationId} has no handler`)
-  const routes = new OperationRoutes(adminSpec.operations, adminSpec.basePath)
-  for (const { template } of routes.paths) {
-    // polka finds the route (it matches regardless of case); the spec's routes decide, exactly.
-    app.all(adminSpec.basePath + template.replace(/\{([^}]+)\}/g, ':$1'), async (req, res) => {
-      const match = routes.match(req.path)
-      if (!match) throw new HttpError(ERRORS.notFound, `No resource at ${req.method} ${req.path}`)
-      const op = match.at.byMethod.get(req.method)
-      if (!op) throw new HttpError(ERRORS.methodNotAllowed, `${req.method} is not allowed on ${req.path}; allowed: ${match.at.allow}`, { Allow: match.at.allow })
-      if (op.secured) authenticate(req, keys, ADMIN_TOKEN)
-      const input = await validateRequest(op, req, match.params, new Map(Object.entries(req.query)))
-      const namespace = namespaces.get((input.query['namespace'] as string | undefined) ?? DEFAULT_NAMESPACE)
-      sendJson(res, await (adminHandlers[op.operationId] as AdminHandler)(input, { ...options, namespace }))
-    })
-  }
+  const inNamespace = (handle: ControlHandler): Handler<ControlApiOptions> => (input) =>
+    handle(input, { ...options, namespace: namespaces.get((input.query['namespace'] as string | undefined) ?? DEFAULT_NAMESPACE) })
+  return createPipeline({
+    spec: adminSpec,
+    handlers: Object.fromEntries(Object.entries(controlHandlers).map(([operationId, handle]) => [operationId, inNamespace(handle)])),
+    keys: new KeyRing([options.token]),
+    credential: ADMIN_TOKEN,
+    enter: () => options,
+    answerError,
+  })
 }
 
 function ok(body: unknown): Reply {

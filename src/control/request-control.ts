@@ -7,6 +7,7 @@ import { ERRORS, HttpError, templateForStatus } from '../http/errors.js'
 import { breakResponse, delay, readPrefer, type Fault, type Preference } from './faults.js'
 import { UNMATCHED, type Redactor } from './request-journal.js'
 import { namespaceOf, type Namespace, type Namespaces } from './namespaces.js'
+import type { Awaitable } from '../pipeline/pipeline.js'
 import type { Operation } from '../spec/types.js'
 import type { AnimalStore } from '../store/store.js'
 
@@ -131,9 +132,6 @@ export class Control {
     return namespace.store()
   }
 }
-
-/** A value, or a promise of one when it had to wait. */
-export type Awaitable<T> = T | Promise<T>
 
 const ignore = (): void => undefined
 

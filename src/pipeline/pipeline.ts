@@ -1,0 +1,90 @@
+// The one operation pipeline, for the API and the control API alike:
+//
+//   match the path → 404 / 405 → the operation's own headers → auth → enter (test control) →
+//   validation from the spec → handler → reply
+//
+// Routes are built once from the spec. A step returns a value, or a promise only when it must
+// wait (a body, a delay, a durable write), so a request without a body is answered within its
+// own turn: test suites send these requests by the thousand.
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Request } from 'polka'
+import { ERRORS, HttpError } from '../http/errors.js'
+import { sendJson, type Reply } from '../http/reply.js'
+import { parseQuery, splitUrl, type Query } from '../http/url.js'
+import type { Operation, SpecFile } from '../spec/types.js'
+import { authenticate, type Credential, type KeyRing } from './auth.js'
+import { OperationRoutes } from './routes.js'
+import { validateRequest, type ValidInput } from './validate.js'
+
+/** A value, or a promise of one when it had to wait. */
+export type Awaitable<T> = T | Promise<T>
+
+/** One function per operationId: input that validation has checked in, what to send out. */
+export type Handler<Context> = (input: ValidInput, context: Context) => Awaitable<Reply>
+
+export interface PipelineOptions<Context> {
+  readonly spec: SpecFile
+  readonly handlers: Readonly<Record<string, Handler<Context>>>
+  readonly keys: KeyRing
+  /** What the bearer token is called in a 401 (the API key by default). */
+  readonly credential?: Credential
+  /**
+   * After auth, before validation: the handler's context, or undefined when this step has already
+   * answered (a fault). Errors it throws are answered as Error bodies.
+   */
+  readonly enter: (op: Operation, req: IncomingMessage, res: ServerResponse) => Awaitable<Context | undefined>
+  readonly answerError: (res: ServerResponse, error: unknown) => void
+}
+
+/** Serves the request when an operation of the spec lives at its path; false when none does. */
+export type Pipeline = (req: IncomingMessage, res: ServerResponse) => boolean
+
+export function createPipeline<Context>({ spec, handlers, keys, credential, enter, answerError }: PipelineOptions<Context>): Pipeline {
+  for (const op of spec.operations) if (!(op.operationId in handlers)) throw new Error(`${spec.basePath}: operation ${op.operationId} has no handler`)
+  const routes = new OperationRoutes(spec.operations, spec.basePath)
+  const ownHeaders = new Map(spec.operations.map((op) => [op, deprecationHeaders(op, spec.basePath)]))
+
+  return (req, res) => {
+    const { pathname, search } = splitUrl(req.url ?? '/')
+    const match = routes.match(pathname)
+    if (match === undefined) return false
+    // What the journal records of the request, as polka would have set it.
+    ;(req as Request).path = pathname
+    ;(req as Request).search = search
+    try {
+      const op = match.at.byMethod.get(req.method ?? '')
+      if (!op) throw new HttpError(ERRORS.methodNotAllowed, `${req.method} is not allowed on ${pathname}; allowed: ${match.at.allow}`, { Allow: match.at.allow })
+      // The operation's own headers go on every answer, Error bodies included.
+      res.locals = { operationId: op.operationId, headers: ownHeaders.get(op) }
+      if (op.secured) authenticate(req, keys, credential)
+      const handle = handlers[op.operationId] as Handler<Context>
+      const answered = then(enter(op, req, res), (context) => {
+        if (context === undefined) return // a fault has answered
+        return then(validateRequest(op, req, match.params, search ? parseQuery(search) : NO_QUERY), (input) =>
+          then(handle(input, context), (reply) => sendJson(res, reply)),
+        )
+      })
+      if (answered instanceof Promise) answered.catch((error: unknown) => answerError(res, error))
+    } catch (error) {
+      answerError(res, error)
+    }
+    return true
+  }
+}
+
+const NO_QUERY: Query = new Map()
+
+/** `next(value)`, at once for a value, after it settles for a promise. */
+export function then<T, R>(value: Awaitable<T>, next: (value: T) => Awaitable<R>): Awaitable<R> {
+  return value instanceof Promise ? value.then(next) : next(value)
+}
+
+/** RFC 9745 Deprecation, RFC 8594 Sunset, and a Link to the replacement, for every response; built once. */
+function deprecationHeaders(op: Operation, basePath: string): Readonly<Record<string, string>> | undefined {
+  if (!op.deprecated) return undefined
+  const headers: Record<string, string> = {}
+  if (op.deprecatedSince) headers['Deprecation'] = `@${Math.floor(op.deprecatedSince.getTime() / 1000)}`
+  if (op.sunset) headers['Sunset'] = op.sunset.toUTCString()
+  if (op.replacement) headers['Link'] = `<${basePath}${op.replacement}>; rel="successor-version"`
+  return Object.freeze(headers)
+}
