@@ -37,7 +37,13 @@ tarball="$cache/root-$suite-$recipe.tar"
 
 work=$(mktemp -d /var/tmp/animal-store-clean-root.XXXXXX)
 root="$work/root"
+dockerd_pid=
 cleanup() {
+  # Stop only the engine this script started, by its PID.
+  if [ -n "$dockerd_pid" ]; then
+    kill "$dockerd_pid" 2>/dev/null
+    for _ in $(seq 1 40); do kill -0 "$dockerd_pid" 2>/dev/null || break; sleep 0.25; done
+  fi
   # Processes left in the root are this run's own: end them before the root is removed.
   for proc in /proc/[0-9]*; do
     [ "$(readlink "$proc/root" 2>/dev/null)" = "$root" ] && kill -9 "${proc#/proc/}" 2>/dev/null
@@ -106,7 +112,23 @@ in_root() {
   ' bash "$dir" "${env_args[@]}" "$@"
 }
 
+# The run's containers go to this machine's engine, through its socket: start one for the run
+# when none answers (Debian's docker.io, as .ci/run does).
+host_engine() {
+  docker info >/dev/null 2>&1 && return 0
+  command -v dockerd >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker.io >/dev/null; }
+  dockerd >"$work/dockerd.log" 2>&1 &
+  dockerd_pid=$!
+  for _ in $(seq 1 120); do
+    docker info >/dev/null 2>&1 && return 0
+    sleep 0.5
+  done
+  echo "ci-clean-root: dockerd did not come up" >&2 && tail -20 "$work/dockerd.log" >&2
+  return 1
+}
+
 [ -f "$tarball" ] || build_root
+host_engine
 mkdir -p "$root" && tar -C "$root" --numeric-owner -xf "$tarball"
 git clone --quiet --no-hardlinks "$repo" "$root/work/animal-store"
 git -C "$root/work/animal-store" checkout --quiet --detach "$(git -C "$repo" rev-parse "$ref")"
