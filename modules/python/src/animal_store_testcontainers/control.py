@@ -1,0 +1,337 @@
+"""A typed client of the sandbox's control API (``/__admin``), usable against any running sandbox.
+
+Every call acts on one namespace: the default one for the client itself, or the one of a handle
+from :meth:`ControlClient.namespace`, which also gives a test what its own HTTP client needs to
+reach that namespace through the API (:attr:`ControlClient.api_base_url`,
+:attr:`ControlClient.api_headers`).
+"""
+
+import copy
+import re
+from collections.abc import Mapping, Sequence
+from datetime import datetime, timezone
+from typing import Any, Literal, NamedTuple, Optional, Union, cast
+
+import requests
+from typing_extensions import NotRequired, Self, TypedDict
+
+DEFAULT_API_KEY = "sandbox-api-key"
+DEFAULT_ADMIN_TOKEN = "sandbox-admin-token"
+API_BASE_PATH = "/v1"
+CONTROL_BASE_PATH = "/__admin"
+NAMESPACE_HEADER = "X-Sandbox-Namespace"
+# The sandbox's rule for names: they also name its data files.
+NAMESPACE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+
+FaultKind = Literal["connection-reset", "empty-response", "malformed-body"]
+PetStatus = Literal["available", "pending", "sold"]
+
+
+class Pet(TypedDict):
+    id: int
+    name: str
+    categoryId: int
+    # The sandbox always answers with one; replacePets gives "available" when it is left out.
+    status: NotRequired[PetStatus]
+
+
+class StateSummary(TypedDict):
+    namespace: str
+    pets: int
+
+
+class Cleared(TypedDict):
+    namespace: str
+    cleared: int
+
+
+class Clock(TypedDict):
+    namespace: str
+    now: str
+    real: bool
+
+
+class Fault(TypedDict):
+    id: int
+    operationId: str
+    status: NotRequired[int]
+    delayMs: NotRequired[int]
+    fault: NotRequired[FaultKind]
+    times: NotRequired[int]
+    after: NotRequired[int]
+    seen: int
+    fired: int
+
+
+class FaultList(TypedDict):
+    count: int
+    faults: list[Fault]
+
+
+class JournalEntry(TypedDict):
+    id: int
+    time: str
+    namespace: str
+    method: str
+    path: str
+    query: dict[str, Union[str, list[str]]]
+    # Authorization and any configured key are redacted.
+    headers: dict[str, str]
+    body: Any
+    status: Optional[int]
+    durationMs: float
+    operationId: str
+    fault: Optional[str]
+
+
+class JournalPage(TypedDict):
+    count: int
+    entries: list[JournalEntry]
+
+
+class NamespaceInfo(TypedDict):
+    name: str
+    requests: int
+    faults: int
+
+
+class NamespaceList(TypedDict):
+    max: int
+    namespaces: list[NamespaceInfo]
+
+
+class Route(NamedTuple):
+    method: str
+    path: str
+    # False for the one operation that spans every namespace.
+    namespaced: bool = True
+
+
+# Every operation of the control API's spec, by operationId; a test holds it to the spec.
+OPERATIONS: Mapping[str, Route] = {
+    "reset": Route("POST", "/reset"),
+    "exportPets": Route("GET", "/pets"),
+    "replacePets": Route("PUT", "/pets"),
+    "listRequests": Route("GET", "/requests"),
+    "clearRequests": Route("DELETE", "/requests"),
+    "listUnmatchedRequests": Route("GET", "/requests/unmatched"),
+    "addFault": Route("POST", "/faults"),
+    "listFaults": Route("GET", "/faults"),
+    "clearFaults": Route("DELETE", "/faults"),
+    "getClock": Route("GET", "/clock"),
+    "setClock": Route("POST", "/clock"),
+    "resetClock": Route("DELETE", "/clock"),
+    "listNamespaces": Route("GET", "/namespaces", namespaced=False),
+}
+
+
+class AnimalStoreControlError(Exception):
+    """A control call the sandbox refused: the HTTP status and the Error body's code and message."""
+
+    def __init__(self, operation_id: str, status: int, code: str, message: str) -> None:
+        super().__init__(f"{operation_id} answered {status} {code}: {message}")
+        self.operation_id = operation_id
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+class ControlClient:
+    """Calls the control API of the sandbox at ``origin`` (e.g. ``http://localhost:4010``).
+
+    The client acts on the default namespace; ``client.namespace("t1")`` returns a handle with the
+    same calls acting on namespace ``t1``. Handles share the client's connections.
+    """
+
+    def __init__(
+        self,
+        origin: str,
+        admin_token: str = DEFAULT_ADMIN_TOKEN,
+        *,
+        api_key: str = DEFAULT_API_KEY,
+        timeout: float = 10.0,
+    ) -> None:
+        self._origin = origin.rstrip("/")
+        self._admin_token = admin_token
+        self._api_key = api_key
+        self._timeout = timeout
+        self._session = requests.Session()
+        self._namespace: Optional[str] = None
+
+    def namespace(self, name: str) -> Self:
+        """A handle whose calls, and whose :attr:`api_headers`, act on namespace ``name``."""
+        if not NAMESPACE_NAME.fullmatch(name):
+            raise ValueError(
+                f"namespace {name!r}: 1 to 64 letters, digits, '_', '.' or '-', starting with a letter or digit"
+            )
+        handle = copy.copy(self)
+        handle._namespace = name
+        return handle
+
+    @property
+    def namespace_name(self) -> Optional[str]:
+        """The namespace this handle acts on; None for the default namespace."""
+        return self._namespace
+
+    @property
+    def origin(self) -> str:
+        return self._origin
+
+    @property
+    def api_base_url(self) -> str:
+        """The Animal Store API's base URL, e.g. ``http://localhost:4010/v1``."""
+        return self._origin + API_BASE_PATH
+
+    @property
+    def api_headers(self) -> dict[str, str]:
+        """The headers an API call needs: the API key and, for a handle, its namespace."""
+        headers = {"Authorization": f"Bearer {self._api_key}"}
+        if self._namespace is not None:
+            headers[NAMESPACE_HEADER] = self._namespace
+        return headers
+
+    def close(self) -> None:
+        """Closes the connections, the handles' too."""
+        self._session.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    # --- state -----------------------------------------------------------------------------
+
+    def reset(self, *, seed: Optional[int] = None, count: Optional[int] = None) -> StateSummary:
+        """Puts the namespace back to its initial data (or to ``count`` pets generated from
+        ``seed``), and clears its journal, its faults and its clock."""
+        body = _present(seed=seed, count=count)
+        return cast(StateSummary, self._call("reset", body=body or None))
+
+    def export_pets(self) -> list[Pet]:
+        """Every pet of the namespace, in id order."""
+        return cast(list[Pet], self._call("exportPets"))
+
+    def replace_pets(self, pets: Sequence[Pet]) -> StateSummary:
+        """Replaces every pet; an invalid record or a repeated id changes nothing."""
+        return cast(StateSummary, self._call("replacePets", body=list(pets)))
+
+    # --- journal ---------------------------------------------------------------------------
+
+    def list_requests(
+        self,
+        *,
+        method: Optional[str] = None,
+        path: Optional[str] = None,
+        operation_id: Optional[str] = None,
+        status: Optional[int] = None,
+        since: Union[datetime, str, None] = None,
+    ) -> JournalPage:
+        """The requests the namespace received, oldest first, that match every filter given.
+        ``path`` is exact, or a prefix when it ends with ``*``; ``operation_id`` may be
+        ``unmatched``."""
+        query = _present(
+            method=method,
+            path=path,
+            operationId=operation_id,
+            status=status,
+            since=None if since is None else _timestamp(since),
+        )
+        return cast(JournalPage, self._call("listRequests", query=query))
+
+    def clear_requests(self) -> Cleared:
+        return cast(Cleared, self._call("clearRequests"))
+
+    def list_unmatched_requests(self) -> JournalPage:
+        """The requests no operation of the API matched."""
+        return cast(JournalPage, self._call("listUnmatchedRequests"))
+
+    # --- faults ----------------------------------------------------------------------------
+
+    def add_fault(
+        self,
+        operation_id: str,
+        *,
+        status: Optional[int] = None,
+        delay_ms: Optional[int] = None,
+        fault: Optional[FaultKind] = None,
+        times: Optional[int] = None,
+        after: Optional[int] = None,
+    ) -> Fault:
+        """Arms a fault on the API operation ``operation_id``: it lets the first ``after`` calls
+        pass, then answers ``status``, waits ``delay_ms`` or breaks the connection (``fault``) on
+        the next ``times`` calls (every call when ``times`` is None)."""
+        body = _present(
+            operationId=operation_id, status=status, delayMs=delay_ms, fault=fault, times=times, after=after
+        )
+        return cast(Fault, self._call("addFault", body=body))
+
+    def list_faults(self) -> FaultList:
+        """The faults, oldest first, with how often each has fired."""
+        return cast(FaultList, self._call("listFaults"))
+
+    def clear_faults(self) -> Cleared:
+        return cast(Cleared, self._call("clearFaults"))
+
+    # --- clock -----------------------------------------------------------------------------
+
+    def get_clock(self) -> Clock:
+        return cast(Clock, self._call("getClock"))
+
+    def set_clock(self, now: Union[datetime, str]) -> Clock:
+        """Moves the namespace's clock to ``now``, from where it runs at the real pace."""
+        return cast(Clock, self._call("setClock", body={"now": _timestamp(now)}))
+
+    def reset_clock(self) -> Clock:
+        """Returns the namespace's clock to real time."""
+        return cast(Clock, self._call("resetClock"))
+
+    # --- namespaces ------------------------------------------------------------------------
+
+    def list_namespaces(self) -> NamespaceList:
+        """Every namespace in memory, least recently used first, whichever this handle is on."""
+        return cast(NamespaceList, self._call("listNamespaces"))
+
+    def _call(self, operation_id: str, *, query: Optional[dict[str, Any]] = None, body: Any = None) -> Any:
+        route = OPERATIONS[operation_id]
+        params = dict(query or {})
+        if route.namespaced and self._namespace is not None:
+            params["namespace"] = self._namespace
+        response = self._session.request(
+            route.method,
+            f"{self._origin}{CONTROL_BASE_PATH}{route.path}",
+            params=params,
+            json=body,
+            headers={"Authorization": f"Bearer {self._admin_token}"},
+            timeout=self._timeout,
+        )
+        if response.status_code >= 400:
+            raise _control_error(operation_id, response)
+        return response.json()
+
+
+def _control_error(operation_id: str, response: requests.Response) -> AnimalStoreControlError:
+    try:
+        error = response.json()
+    except ValueError:
+        error = None
+    if not isinstance(error, dict):
+        # Not the sandbox's Error body (e.g. a proxy's page): keep what there is.
+        return AnimalStoreControlError(operation_id, response.status_code, "unknown", response.text[:500])
+    return AnimalStoreControlError(
+        operation_id, response.status_code, str(error.get("code", "unknown")), str(error.get("message", ""))
+    )
+
+
+def _present(**values: Any) -> dict[str, Any]:
+    """The values that were given, under their wire names."""
+    return {name: value for name, value in values.items() if value is not None}
+
+
+def _timestamp(value: Union[datetime, str]) -> str:
+    """An RFC 3339 date-time in UTC; a string is passed on as it is, for the sandbox to judge."""
+    if isinstance(value, str):
+        return value
+    if value.tzinfo is None:
+        raise ValueError(f"{value!r} has no time zone: give one, e.g. tzinfo=timezone.utc")
+    return value.astimezone(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")

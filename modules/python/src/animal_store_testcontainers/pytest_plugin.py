@@ -1,0 +1,45 @@
+"""pytest fixtures for the Animal Store sandbox; pytest loads them through the package's entry point.
+
+- ``animal_store``: one sandbox for the whole session, started at its first use.
+- ``animal_store_namespace``: for each test, a control client on a namespace of its own, so tests
+  sharing the sandbox never see each other's writes, journal, faults or clock.
+- ``animal_store_container``: the sandbox before it starts; override it in a conftest.py to
+  configure it. ``animal_store_image``: the image, ``ANIMAL_STORE_IMAGE`` when set.
+"""
+
+import os
+import re
+import uuid
+from collections.abc import Iterator
+
+import pytest
+
+from animal_store_testcontainers.container import DEFAULT_IMAGE, AnimalStoreContainer
+from animal_store_testcontainers.control import ControlClient
+
+
+@pytest.fixture(scope="session")
+def animal_store_image() -> str:
+    return os.environ.get("ANIMAL_STORE_IMAGE") or DEFAULT_IMAGE
+
+
+@pytest.fixture(scope="session")
+def animal_store_container(animal_store_image: str) -> AnimalStoreContainer:
+    return AnimalStoreContainer(animal_store_image)
+
+
+@pytest.fixture(scope="session")
+def animal_store(animal_store_container: AnimalStoreContainer) -> Iterator[AnimalStoreContainer]:
+    with animal_store_container as sandbox:
+        yield sandbox
+
+
+@pytest.fixture
+def animal_store_namespace(animal_store: AnimalStoreContainer, request: pytest.FixtureRequest) -> ControlClient:
+    return animal_store.get_control_client().namespace(namespace_for(request.node.name))
+
+
+def namespace_for(test_name: str) -> str:
+    """A namespace name unique to one test, readable in listNamespaces: ``test_x-1a2b3c4d``."""
+    readable = re.sub(r"[^A-Za-z0-9_.-]+", "-", test_name).lstrip("-._")[:50]
+    return f"{readable or 'test'}-{uuid.uuid4().hex[:8]}"

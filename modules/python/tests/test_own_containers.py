@@ -1,0 +1,78 @@
+"""Containers of their own: fixtures copied in, and bad settings failing fast with the sandbox's message."""
+
+import json
+import time
+import uuid
+from pathlib import Path
+from typing import Callable
+
+import docker
+import pytest
+import requests
+
+from animal_store_testcontainers import AnimalStoreContainer, AnimalStoreStartError
+
+# Far below the startup timeout these containers get: a failure within it comes from the exit.
+STARTUP_TIMEOUT_S = 60
+FAIL_FAST_BOUND_S = 20
+
+
+def test_fixtures_are_copied_into_the_container(
+    tmp_path: Path, animal_store_image: str, docker_engine: docker.DockerClient
+) -> None:
+    fixtures = tmp_path / "my-pets.json"
+    fixtures.write_text(
+        json.dumps(
+            [
+                {"id": 1, "name": "Fixture Fox", "categoryId": 1, "status": "available"},
+                {"id": 2, "name": "Fixture Finch", "categoryId": 2, "status": "sold"},
+            ]
+        )
+    )
+    with AnimalStoreContainer(animal_store_image).with_fixtures(fixtures).with_in_memory() as sandbox:
+        listed = requests.get(
+            f"{sandbox.get_base_url()}/pets", headers={"Authorization": f"Bearer {sandbox.get_api_key()}"}
+        )
+        assert listed.status_code == 200
+        assert [pet["name"] for pet in listed.json()] == ["Fixture Fox", "Fixture Finch"]
+
+
+@pytest.mark.parametrize(
+    ("configure", "sandbox_message"),
+    [
+        pytest.param(
+            lambda container, tmp_path: container.with_env("SEED", "abc"),
+            r'SEED must be a whole number from 0 to 4294967295, got "abc"',
+            id="SEED=abc",
+        ),
+        pytest.param(
+            lambda container, tmp_path: container.with_fixtures(write_bad_fixtures(tmp_path)),
+            r"Fixtures file /fixtures/bad-pets\.json is refused: .*categoryId",
+            id="fixtures-refused",
+        ),
+    ],
+)
+def test_bad_settings_fail_fast_with_the_sandbox_message(
+    configure: Callable[[AnimalStoreContainer, Path], AnimalStoreContainer],
+    sandbox_message: str,
+    tmp_path: Path,
+    animal_store_image: str,
+    docker_engine: docker.DockerClient,
+) -> None:
+    name = f"animal-store-fail-fast-{uuid.uuid4().hex[:8]}"
+    container = configure(
+        AnimalStoreContainer(animal_store_image, startup_timeout=STARTUP_TIMEOUT_S).with_name(name), tmp_path
+    )
+
+    started = time.monotonic()
+    with pytest.raises(AnimalStoreStartError, match=sandbox_message) as failure:
+        container.start()
+    assert time.monotonic() - started < FAIL_FAST_BOUND_S
+    assert failure.value.exit_code != 0
+    assert docker_engine.containers.list(all=True, filters={"name": name}) == [], "start() removed its container"
+
+
+def write_bad_fixtures(directory: Path) -> Path:
+    fixtures = directory / "bad-pets.json"
+    fixtures.write_text(json.dumps([{"id": 1, "name": "Bad", "categoryId": "one"}]))
+    return fixtures

@@ -1,0 +1,86 @@
+"""The hand-written control client against the control API's spec: fails when they drift apart."""
+
+import inspect
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from animal_store_testcontainers.control import OPERATIONS, ControlClient
+
+# The module lives in modules/python of the sandbox's repository, whose spec/ holds the contract.
+SPEC = (Path(__file__).resolve().parents[1] / "../../spec/admin.openapi.yaml").resolve()
+HTTP_METHODS = {"get", "put", "post", "delete", "patch", "head", "options", "trace"}
+
+
+def load_operations() -> dict[str, dict[str, Any]]:
+    """Every operation of the spec by operationId, with its method, path, parameters and body."""
+    spec = yaml.safe_load(SPEC.read_text())
+    operations = {}
+    for path, item in spec["paths"].items():
+        shared = item.get("parameters", [])
+        for method, operation in item.items():
+            if method not in HTTP_METHODS:
+                continue
+            parameters = [resolve(spec, parameter) for parameter in shared + operation.get("parameters", [])]
+            body = operation.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema")
+            operations[operation["operationId"]] = {
+                "method": method.upper(),
+                "path": path,
+                "parameters": parameters,
+                "body_properties": body_properties(spec, body) if body else set(),
+            }
+    return operations
+
+
+def resolve(spec: dict[str, Any], node: dict[str, Any]) -> dict[str, Any]:
+    """Follows a reference inside this file; other files' schemas are not needed here."""
+    reference = node.get("$ref")
+    if reference is None or not reference.startswith("#/"):
+        return node
+    for part in reference[2:].split("/"):
+        spec = spec[part]
+    return spec
+
+
+def body_properties(spec: dict[str, Any], schema: dict[str, Any]) -> set[str]:
+    schema = resolve(spec, schema)
+    names = set(schema.get("properties", {}))
+    for part in schema.get("allOf", []):
+        names |= body_properties(spec, part)
+    return names
+
+
+def snake_case(name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+SPEC_OPERATIONS = load_operations()
+
+
+def test_the_spec_is_read() -> None:
+    assert len(SPEC_OPERATIONS) >= 13, f"only {sorted(SPEC_OPERATIONS)} found in {SPEC}"
+
+
+def test_the_client_has_every_operation_of_the_spec_and_no_other() -> None:
+    assert sorted(set(SPEC_OPERATIONS) - set(OPERATIONS)) == [], "operations of the spec the client lacks"
+    assert sorted(set(OPERATIONS) - set(SPEC_OPERATIONS)) == [], "operations of the client the spec lacks"
+
+
+@pytest.mark.parametrize("operation_id", sorted(SPEC_OPERATIONS))
+def test_the_client_calls_the_operation_as_the_spec_says(operation_id: str) -> None:
+    spec = SPEC_OPERATIONS[operation_id]
+    route = OPERATIONS.get(operation_id)
+    assert route is not None, f"the client has no route for {operation_id}"
+    assert (route.method, route.path) == (spec["method"], spec["path"])
+    query = {parameter["name"] for parameter in spec["parameters"] if parameter["in"] == "query"}
+    assert route.namespaced == ("namespace" in query)
+
+    method = getattr(ControlClient, snake_case(operation_id), None)
+    assert callable(method), f"ControlClient has no {snake_case(operation_id)}() for {operation_id}"
+    arguments = set(inspect.signature(method).parameters) - {"self"}
+    expected = {snake_case(name) for name in (query - {"namespace"}) | spec["body_properties"]}
+    missing = expected - arguments
+    assert not missing, f"{snake_case(operation_id)}() lacks {sorted(missing)} of the spec"
