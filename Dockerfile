@@ -22,12 +22,10 @@ RUN --mount=type=secret,id=ca --mount=type=cache,target=/npm-cache \
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY spec ./spec
-RUN ["node", "node_modules/typescript/bin/tsc", "-p", "tsconfig.build.json"]
-# The spec and its validators precompiled into dist/spec.compiled.js: a faster cold start.
-COPY scripts/compile-spec.ts scripts/bundle-cli.ts ./scripts/
-RUN ["node", "--import", "tsx", "scripts/compile-spec.ts"]
-# The command and what it imports in one file: a faster cold start (scripts/bundle-cli.ts).
-RUN ["node", "--import", "tsx", "scripts/bundle-cli.ts"]
+COPY scripts/build.ts scripts/compile-spec.ts scripts/bundle-cli.ts ./scripts/
+# The build of `npm run build` (scripts/build.ts): TypeScript to dist/, the specs with their
+# validators precompiled (a faster cold start), and the command bundled into one file.
+RUN ["node", "--import", "tsx", "scripts/build.ts"]
 # An empty folder to become /data, owned by the runtime user (the runtime stage cannot mkdir).
 WORKDIR /empty-data
 
