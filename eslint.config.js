@@ -2,7 +2,7 @@ import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
-  { ignores: ['dist/', 'coverage/', '.tap/', 'node_modules/', 'src/spec/api-types.ts', 'bench/results/'] },
+  { ignores: ['dist/', 'coverage/', '.tap/', 'node_modules/', 'src/spec/api-types.ts', 'src/spec/admin-types.ts', 'bench/results/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

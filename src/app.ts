@@ -14,7 +14,7 @@ import { ERRORS, HttpError, sendError } from './http/errors.js'
 import { sendJson } from './http/reply.js'
 import { parseUrl } from './http/url.js'
 import type { KeyRing } from './pipeline/auth.js'
-import { createPipeline, then, type Pipeline } from './pipeline/pipeline.js'
+import { byOperationId, createPipeline, then, type Pipeline } from './pipeline/pipeline.js'
 import type { ApiSpec } from './spec/types.js'
 
 export interface AppOptions {
@@ -93,7 +93,7 @@ interface ApiPipelineOptions extends Pick<AppOptions, 'spec' | 'keys' | 'control
 function apiPipeline({ spec, keys, control, answerError }: ApiPipelineOptions): Pipeline {
   return createPipeline<HandlerContext>({
     spec,
-    handlers,
+    handlers: byOperationId(handlers),
     keys,
     enter: (op, req, res) => then(control.enter(op, req, res), (store) => store && { store, basePath: spec.basePath }),
     answerError,

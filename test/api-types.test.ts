@@ -1,5 +1,5 @@
-// src/spec/api-types.ts is generated from spec/openapi.yaml (npm run gen:types) and committed: it must
-// be exactly what the generator makes from the spec as it is now.
+// src/spec/api-types.ts and src/spec/admin-types.ts are generated from the specs (npm run gen:types)
+// and committed: each must be exactly what the generator makes from its spec as it is now.
 import { execFile } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
@@ -10,13 +10,18 @@ import { ROOT } from './helpers.js'
 
 const GENERATOR = join(ROOT, 'node_modules/openapi-typescript/bin/cli.js')
 
-t.test('src/spec/api-types.ts is what openapi-typescript generates from spec/openapi.yaml', async (t) => {
-  const { stdout } = await promisify(execFile)(process.execPath, [GENERATOR, join(ROOT, 'spec/openapi.yaml')], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 })
-  const committed = await readFile(join(ROOT, 'src/spec/api-types.ts'), 'utf8')
-  t.ok(stdout.length > 0, 'the generator produced types')
-  // A plain equality check: tap's diff of the two files says what changed. Fix: npm run gen:types
-  t.equal(committed, stdout, 'src/spec/api-types.ts is stale: run npm run gen:types and commit the result')
-})
+for (const [spec, types] of [
+  ['spec/openapi.yaml', 'src/spec/api-types.ts'],
+  ['spec/admin.openapi.yaml', 'src/spec/admin-types.ts'],
+] as const) {
+  t.test(`${types} is what openapi-typescript generates from ${spec}`, async (t) => {
+    const { stdout } = await promisify(execFile)(process.execPath, [GENERATOR, join(ROOT, spec)], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 })
+    const committed = await readFile(join(ROOT, types), 'utf8')
+    t.ok(stdout.length > 0, 'the generator produced types')
+    // A plain equality check: tap's diff of the two files says what changed. Fix: npm run gen:types
+    t.equal(committed, stdout, `${types} is stale: run npm run gen:types and commit the result`)
+  })
+}
 
 t.test('the generator is the pinned devDependency', async (t) => {
   const require = createRequire(import.meta.url)

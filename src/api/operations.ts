@@ -3,8 +3,8 @@
 import type { operations } from '../spec/api-types.js'
 import { ERRORS, HttpError } from '../http/errors.js'
 import { SerializedJson } from '../http/reply.js'
-import type { Handler } from '../pipeline/pipeline.js'
-import { StorageError, type AnimalStore, type NewPet, type Pet, type PetStatus } from '../store/store.js'
+import type { HandlersOf } from '../pipeline/pipeline.js'
+import { StorageError, type AnimalStore, type Pet, type PetStatus } from '../store/store.js'
 
 export interface HandlerContext {
   readonly store: AnimalStore
@@ -17,7 +17,7 @@ export interface HandlerContext {
 // more often than they write, and serialising a page is most of what a list costs.
 const pageCache = new WeakMap<AnimalStore, { version: number; pages: Map<string, SerializedJson> }>()
 
-function listPage(store: AnimalStore, status: PetStatus | undefined, limit: number): SerializedJson {
+function listPage(store: AnimalStore, status: PetStatus | undefined, limit: number | undefined): SerializedJson {
   let cache = pageCache.get(store)
   if (cache?.version !== store.version) {
     cache = { version: store.version, pages: new Map() }
@@ -41,17 +41,17 @@ function petJson(pet: Pet): SerializedJson {
   return json
 }
 
-export const handlers = {
+export const handlers: HandlersOf<operations, HandlerContext> = {
   listPets({ query }, { store }) {
     // limit defaults to 20 through the spec's `default`, applied by validation.
-    return { status: 200, body: listPage(store, query['status'] as PetStatus | undefined, query['limit'] as number) }
+    return { status: 200, body: listPage(store, query.status, query.limit) }
   },
 
   async createPet({ body }, { store, basePath }) {
     // Unknown properties and a client-sent id are ignored: the store picks the NewPet fields.
     let pet
     try {
-      pet = await store.add(body as NewPet)
+      pet = await store.add(body)
     } catch (error) {
       if (error instanceof StorageError) throw new HttpError(ERRORS.storageUnavailable, `Nothing was stored: ${error.message}`)
       throw error
@@ -60,7 +60,7 @@ export const handlers = {
   },
 
   getPet({ path }, { store }) {
-    const id = path['petId'] as number
+    const id = path.petId
     const pet = store.get(id)
     if (!pet) throw new HttpError(ERRORS.notFound, `No pet with id ${id}`)
     return { status: 200, body: petJson(pet) }
@@ -69,4 +69,4 @@ export const handlers = {
   listOrders() {
     throw new HttpError(ERRORS.notImplemented, 'GET /store/orders is part of the wider interface, which does not specify it')
   },
-} satisfies Record<keyof operations, Handler<HandlerContext>>
+}

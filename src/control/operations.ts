@@ -3,17 +3,17 @@
 // one when omitted).
 import type { ServerResponse } from 'node:http'
 import { KeyRing, type Credential } from '../pipeline/auth.js'
-import { createPipeline, type Awaitable, type Handler, type Pipeline } from '../pipeline/pipeline.js'
+import { byOperationId, createPipeline, type Handler, type HandlersOf, type Pipeline } from '../pipeline/pipeline.js'
+import type { operations } from '../spec/admin-types.js'
 import { ERRORS, HttpError } from '../http/errors.js'
-import { FAULT_KINDS, type FaultKind } from './faults.js'
+import { FAULT_KINDS } from './faults.js'
 import { findBadPet } from '../store/initial-data.js'
 import { UNMATCHED, type JournalEntry } from './request-journal.js'
 import { DEFAULT_NAMESPACE, type Namespace, type Namespaces } from './namespaces.js'
 import type { Reply } from '../http/reply.js'
 import { DEFAULT_COUNT, DEFAULT_SEED, generateAnimals } from '../store/seed.js'
-import type { ApiSpec, Operation, SpecFile } from '../spec/types.js'
-import { DEFAULT_STATUS, type Pet } from '../store/store.js'
-import type { ValidInput } from '../pipeline/validate.js'
+import type { ApiSpec, SpecFile } from '../spec/types.js'
+import { storedPet } from '../store/store.js'
 
 const ADMIN_TOKEN: Credential = { name: 'admin token', setting: 'ADMIN_TOKEN', realm: 'Bearer realm="animal-store-admin"' }
 
@@ -29,12 +29,9 @@ interface ControlContext extends ControlApiOptions {
   readonly namespace: Namespace
 }
 
-type ControlHandler = (input: ValidInput, context: ControlContext) => Awaitable<Reply>
-
-const controlHandlers: Record<string, ControlHandler> = {
+const controlHandlers: HandlersOf<operations, ControlContext> = {
   async reset({ body }, { namespace, namespaces, apiSpec }) {
-    const { seed, count } = (body ?? {}) as { seed?: number; count?: number }
-    const pets = seed === undefined && count === undefined ? undefined : await generateAnimals(apiSpec.schemas['Pet'] ?? {}, seed ?? DEFAULT_SEED, count ?? DEFAULT_COUNT)
+    const pets = body?.seed === undefined && body?.count === undefined ? undefined : await generateAnimals(apiSpec.schemas['Pet'] ?? {}, body.seed ?? DEFAULT_SEED, body.count ?? DEFAULT_COUNT)
     return ok({ namespace: namespace.name, pets: await namespaces.reset(namespace, pets) })
   },
 
@@ -46,17 +43,13 @@ const controlHandlers: Record<string, ControlHandler> = {
     // The schema has checked each record; ids must also be unique. Nothing changes before both pass.
     const bad = findBadPet(body, apiSpec)
     if (bad) throw new HttpError(ERRORS.invalidBody, `Invalid request body: record ${bad.index}: ${bad.problem}; nothing was changed`)
-    // Only the Pet fields are kept, and an omitted status becomes what createPet gives it.
-    const pets = (body as Pet[]).map(({ id, name, categoryId, status }) => ({ id, name, categoryId, status: status ?? DEFAULT_STATUS }))
     const store = await namespace.store()
-    await namespaces.replace(store, pets)
+    await namespaces.replace(store, body.map((pet) => storedPet(pet.id, pet)))
     return ok({ namespace: namespace.name, pets: store.size })
   },
 
-  listRequests({ query }, { namespace }) {
-    const since = query['since'] === undefined ? undefined : new Date(query['since'] as string)
-    const filter = { method: query['method'], path: query['path'], operationId: query['operationId'], status: query['status'], since } as Parameters<Namespace['journal']['find']>[0]
-    return page(namespace.journal.find(filter))
+  listRequests({ query: { method, path, operationId, status, since } }, { namespace }) {
+    return page(namespace.journal.find({ method, path, operationId, status, since: since === undefined ? undefined : new Date(since) }))
   },
 
   listUnmatchedRequests(_input, { namespace }) {
@@ -67,9 +60,8 @@ const controlHandlers: Record<string, ControlHandler> = {
     return ok({ namespace: namespace.name, cleared: namespace.journal.clear() })
   },
 
-  addFault({ body }, { namespace, apiSpec }) {
-    const fault = body as { operationId: string; status?: number; delayMs?: number; fault?: FaultKind; times?: number; after?: number }
-    const operationIds = apiSpec.operations.map((op: Operation) => op.operationId)
+  addFault({ body: fault }, { namespace, apiSpec }) {
+    const operationIds = apiSpec.operations.map((op) => op.operationId)
     if (!operationIds.includes(fault.operationId)) {
       throw new HttpError(ERRORS.invalidBody, `Invalid request body: body.operationId must be one of: ${operationIds.join(', ')}`)
     }
@@ -93,7 +85,7 @@ const controlHandlers: Record<string, ControlHandler> = {
   },
 
   setClock({ body }, { namespace }) {
-    namespace.clock.set(new Date((body as { now: string }).now))
+    namespace.clock.set(new Date(body.now))
     return ok({ namespace: namespace.name, ...namespace.clock.toJSON() })
   },
 
@@ -116,11 +108,12 @@ const controlHandlers: Record<string, ControlHandler> = {
  */
 export function createControlApi(options: ControlApiOptions, answerError: (res: ServerResponse, error: unknown) => void): Pipeline {
   const { adminSpec, namespaces } = options
-  const inNamespace = (handle: ControlHandler): Handler<ControlApiOptions> => (input) =>
+  // Every operation has the `namespace` query parameter; the spec checks its form.
+  const inNamespace = (handle: Handler<ControlContext>): Handler<ControlApiOptions> => (input) =>
     handle(input, { ...options, namespace: namespaces.get((input.query['namespace'] as string | undefined) ?? DEFAULT_NAMESPACE) })
   return createPipeline({
     spec: adminSpec,
-    handlers: Object.fromEntries(Object.entries(controlHandlers).map(([operationId, handle]) => [operationId, inNamespace(handle)])),
+    handlers: Object.fromEntries(Object.entries(byOperationId(controlHandlers)).map(([operationId, handle]) => [operationId, inNamespace(handle)])),
     keys: new KeyRing([options.token]),
     credential: ADMIN_TOKEN,
     enter: () => options,

@@ -22,6 +22,32 @@ export type Awaitable<T> = T | Promise<T>
 /** One function per operationId: input that validation has checked in, what to send out. */
 export type Handler<Context> = (input: ValidInput, context: Context) => Awaitable<Reply>
 
+/** An operation as openapi-typescript writes it (src/spec/api-types.ts, src/spec/admin-types.ts). */
+interface GeneratedOperation {
+  readonly parameters: { readonly query?: unknown; readonly path?: unknown }
+  readonly requestBody?: unknown
+}
+
+/** What validation hands an operation's handler, typed from the spec. */
+export interface InputOf<Op extends GeneratedOperation> {
+  readonly path: NonNullable<Op['parameters']['path']>
+  readonly query: NonNullable<Op['parameters']['query']>
+  readonly body: Op['requestBody'] extends { content: { 'application/json': infer Body } } | undefined ? Body : undefined
+}
+
+/** A handler for each operation of a generated `operations` interface, each with its typed input. */
+export type HandlersOf<Operations, Context> = {
+  readonly [Id in keyof Operations]: (input: Operations[Id] extends GeneratedOperation ? InputOf<Operations[Id]> : never, context: Context) => Awaitable<Reply>
+}
+
+/**
+ * Typed handlers as the pipeline calls them. This is the one place where the inputs' types meet
+ * the values: validation from the spec has checked each input against the spec the types come from.
+ */
+export function byOperationId<Operations, Context>(handlers: HandlersOf<Operations, Context>): Readonly<Record<string, Handler<Context>>> {
+  return handlers as unknown as Readonly<Record<string, Handler<Context>>>
+}
+
 export interface PipelineOptions<Context> {
   readonly spec: SpecFile
   readonly handlers: Readonly<Record<string, Handler<Context>>>

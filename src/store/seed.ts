@@ -1,7 +1,7 @@
 // Deterministic seeded data: json-schema-faker walks the spec's Pet schema, faker supplies
 // realistic animal names, and both draw from the same seed. Same seed and count, same bytes.
 import type { Faker } from '@faker-js/faker'
-import type { Pet } from './store.js'
+import { storedPet, type Pet } from './store.js'
 
 export const DEFAULT_SEED = 42
 export const DEFAULT_COUNT = 60
@@ -32,7 +32,7 @@ export async function generateAnimals(petSchema: Record<string, unknown>, seed: 
     },
   }
   const generated = (await generate(schema, { seed, extensions: { faker } })) as Array<Omit<Pet, 'id'>>
-  return generated.map((pet, index) => ({ id: index + 1, name: pet.name, categoryId: pet.categoryId, status: pet.status }))
+  return generated.map((pet, index) => storedPet(index + 1, pet))
 }
 
 /** The NewPet part of the dereferenced Pet schema (Pet = allOf [NewPet, { id }]). */

@@ -17,6 +17,11 @@ export interface StoreData {
 /** The status a pet gets when it is added without one: the interface leaves it open. */
 export const DEFAULT_STATUS: PetStatus = 'available'
 
+/** The pet to store: the Pet fields of `source` alone (any other property dropped), with an id. */
+export function storedPet(id: number, { name, categoryId, status }: NewPet): Pet {
+  return { id, name, categoryId, status: status ?? DEFAULT_STATUS }
+}
+
 export class StorageError extends Error {
   override readonly cause: unknown
   constructor(cause: unknown) {
@@ -51,7 +56,8 @@ export class AnimalStore {
   }
 
   /** Pets in ascending id order, optionally only those with `status`, at most `limit`. */
-  list({ status, limit }: { status?: PetStatus | undefined; limit: number }): Pet[] {
+  /** The first `limit` pets (all without one) of `status` (any without one), in id order. */
+  list({ status, limit = Infinity }: { status?: PetStatus | undefined; limit?: number | undefined }): Pet[] {
     const page: Pet[] = []
     for (const pet of this.#db.data.pets) {
       if (page.length >= limit) break
@@ -70,7 +76,7 @@ export class AnimalStore {
 
   /** Adds a pet and resolves once it is on disk; if the write fails, the pet is taken back out. */
   async add(newPet: NewPet): Promise<Pet> {
-    const pet: Pet = { id: this.#nextId++, name: newPet.name, categoryId: newPet.categoryId, status: newPet.status ?? DEFAULT_STATUS }
+    const pet = storedPet(this.#nextId++, newPet)
     this.#db.data.pets.push(pet)
     this.#byId.set(pet.id, pet)
     this.#version++
