@@ -6,7 +6,7 @@ import { relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { dereference } from '@apidevtools/json-schema-ref-parser'
 import type { ValidateFunction } from 'ajv/dist/2020.js'
-import { createAjv, describeErrors, readSpecDocument } from '../src/spec/load.js'
+import { createAjv, describeErrors, operationsOf, readSpecDocument } from '../src/spec/load.js'
 import { SPEC_FILE } from '../src/paths.js'
 import { CASES, type Auth, type ConformanceCase } from './cases.js'
 import { documentedResponses, keyOf, missingResponses, responseKeyFor, type ResponseKey } from './coverage.js'
@@ -245,12 +245,10 @@ async function createJudge(specFile: string): Promise<Judge> {
   const ajv = createAjv()
   const validateError = ajv.compile(resolved['components'].schemas.Error)
   const responseValidators = new Map<string, ValidateFunction>()
-  for (const pathItem of Object.values<Record<string, any>>(resolved['paths'])) {
-    for (const op of Object.values<Record<string, any>>(pathItem)) {
-      for (const [key, response] of Object.entries<Record<string, any>>(op?.['responses'] ?? {})) {
-        const schema = response['content']?.['application/json']?.schema
-        if (schema) responseValidators.set(`${op['operationId']} ${key}`, ajv.compile(schema))
-      }
+  for (const { operation } of operationsOf(resolved)) {
+    for (const [key, response] of Object.entries<Record<string, any>>(operation.responses ?? {})) {
+      const schema = response['content']?.['application/json']?.schema
+      if (schema) responseValidators.set(`${operation.operationId} ${key}`, ajv.compile(schema))
     }
   }
   return {

@@ -7,7 +7,7 @@ import polka, { type Polka } from 'polka'
 import type { Logger } from 'pino'
 import { handlers, type HandlerContext } from './api/operations.js'
 import { createControlApi, type ControlApiOptions } from './control/operations.js'
-import { ADMIN_BASE_PATH, type Control } from './control/request-control.js'
+import type { Control } from './control/request-control.js'
 import { describeEmbedded, mountExplorer, mountSpecDocuments, type SandboxFacts } from './explorer/pages.js'
 import { cors } from './http/cors.js'
 import { ERRORS, HttpError, sendError } from './http/errors.js'
@@ -37,7 +37,7 @@ export interface App {
 export function createApp({ spec, keys, logger, control, admin, facts = describeEmbedded(control.namespaces.defaultStore.size) }: AppOptions): App {
   const answerError = (res: ServerResponse, error: unknown): void => sendError(res, toHttpError(error, logger))
   const serveOperation = apiPipeline({ spec, keys, control, answerError })
-  const serveControl = admin && createControlApi(admin, answerError)
+  const controlApi = admin && { basePath: admin.adminSpec.basePath, serve: createControlApi(admin, answerError) }
 
   // The pages, the control API and the rest of the API (its spec documents, its 404s) are polka
   // routers, picked by path prefix so that a request meets only the routes it may match.
@@ -75,8 +75,8 @@ export function createApp({ spec, keys, logger, control, admin, facts = describe
       if (url.startsWith(apiPrefix)) {
         control.track(req, res)
         if (!serveOperation(req, res)) toApi(req, res)
-      } else if (serveControl && isUnder(url, ADMIN_BASE_PATH)) {
-        if (!serveControl(req, res)) toPages(req, res) // a 404
+      } else if (controlApi && isUnder(url, controlApi.basePath)) {
+        if (!controlApi.serve(req, res)) toPages(req, res) // a 404
       } else {
         control.track(req, res)
         toPages(req, res)

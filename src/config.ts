@@ -2,6 +2,7 @@
 // The same names serve the CLI, the environment and the container.
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
+import { BEARER_TOKEN, BEARER_TOKEN_RULE } from './pipeline/auth.js'
 import { DEFAULT_COUNT, DEFAULT_SEED } from './store/seed.js'
 
 export const DEFAULT_API_KEY = 'sandbox-api-key'
@@ -18,7 +19,6 @@ export const MAX_JOURNAL_SIZE = 100_000
 export const DEFAULT_MAX_NAMESPACES = 100
 export const MAX_MAX_NAMESPACES = 10_000
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
-const TOKEN68 = /^[A-Za-z0-9\-._~+/]+=*$/
 
 export type LogLevel = (typeof LOG_LEVELS)[number]
 
@@ -143,8 +143,8 @@ export function loadConfig(argv: readonly string[], env: Env): Config | 'help' {
   }
   const adminOff = flags['no-admin'] === true || adminSetting === 'off'
   const adminTokenSetting = setting('admin-token', 'ADMIN_TOKEN')
-  if (adminTokenSetting && !TOKEN68.test(adminTokenSetting.value)) {
-    throw new ConfigError(`${adminTokenSetting.name} has characters a bearer token cannot carry (allowed: letters, digits and -._~+/, then =)`)
+  if (adminTokenSetting && !BEARER_TOKEN.test(adminTokenSetting.value)) {
+    throw new ConfigError(`${adminTokenSetting.name} has characters a bearer token cannot carry (allowed: ${BEARER_TOKEN_RULE})`)
   }
   const adminToken = adminOff ? undefined : (adminTokenSetting?.value ?? DEFAULT_ADMIN_TOKEN)
   // The two tokens open different doors: one must never open the other's.
@@ -153,8 +153,8 @@ export function loadConfig(argv: readonly string[], env: Env): Config | 'help' {
   }
 
   const prefixSetting = setting('namespace-key-prefix', 'NAMESPACE_KEY_PREFIX')
-  if (prefixSetting && !TOKEN68.test(prefixSetting.value)) {
-    throw new ConfigError(`${prefixSetting.name} has characters a bearer token cannot carry (allowed: letters, digits and -._~+/)`)
+  if (prefixSetting && !BEARER_TOKEN.test(prefixSetting.value)) {
+    throw new ConfigError(`${prefixSetting.name} has characters a bearer token cannot carry (allowed: ${BEARER_TOKEN_RULE})`)
   }
   if (prefixSetting && adminToken?.startsWith(prefixSetting.value)) {
     throw new ConfigError(`${prefixSetting.name} is a prefix of the admin token, which would then open the API: choose another prefix or token`)
@@ -223,7 +223,7 @@ function readApiKeys(fromFlags: string[] | undefined, fromEnv: string | undefine
   const keys = raw.map((key) => key.trim()).filter((key) => key !== '')
   if (keys.length === 0) throw new ConfigError(`${name} is set but holds no key`)
   keys.forEach((key, index) => {
-    if (!TOKEN68.test(key)) throw new ConfigError(`${name}: key number ${index + 1} has characters a bearer token cannot carry (allowed: letters, digits and -._~+/, then =)`)
+    if (!BEARER_TOKEN.test(key)) throw new ConfigError(`${name}: key number ${index + 1} has characters a bearer token cannot carry (allowed: ${BEARER_TOKEN_RULE})`)
   })
   return keys
 }

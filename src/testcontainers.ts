@@ -17,6 +17,7 @@
 import { basename } from 'node:path'
 import { AbstractStartedContainer, GenericContainer, Wait, type StartedTestContainer } from 'testcontainers'
 import { DEFAULT_ADMIN_TOKEN, DEFAULT_API_KEY, DEFAULT_PORT, IN_MEMORY } from './config.js'
+import { BEARER_TOKEN, BEARER_TOKEN_RULE } from './pipeline/auth.js'
 import type { Fault, NewFault } from './control/faults.js'
 import type { JournalEntry } from './control/request-journal.js'
 
@@ -69,7 +70,7 @@ export class AnimalStoreContainer extends GenericContainer {
 
   /** The token of the control API (ADMIN_TOKEN) that reset(), requests(), injectFault() and setClock() use. */
   withAdminToken(token: string): this {
-    if (!/^[A-Za-z0-9\-._~+/]+=*$/.test(token)) throw new TypeError('AnimalStoreContainer: an admin token must be a bearer token (letters, digits and -._~+/)')
+    if (!BEARER_TOKEN.test(token)) throw new TypeError(`AnimalStoreContainer: an admin token must be a bearer token (${BEARER_TOKEN_RULE})`)
     this.#adminToken = token
     return this
   }

@@ -11,8 +11,6 @@ import type { Awaitable } from '../pipeline/pipeline.js'
 import type { Operation } from '../spec/types.js'
 import type { AnimalStore } from '../store/store.js'
 
-export const ADMIN_BASE_PATH = '/__admin'
-
 // Each response carries its request's state: cheaper than a side table on every request.
 const STATE = Symbol('request state')
 type Tracked = ServerResponse & { [STATE]?: RequestState }

@@ -3,7 +3,12 @@ import type { IncomingMessage } from 'node:http'
 import { ERRORS, HttpError } from '../http/errors.js'
 
 const REALM = 'Bearer realm="animal-store"'
-const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i
+/** What a bearer token may hold (RFC 6750's token68): every key, token and prefix is checked against it. */
+const TOKEN68 = '[A-Za-z0-9\\-._~+/]+=*'
+export const BEARER_TOKEN = new RegExp(`^${TOKEN68}$`)
+/** BEARER_TOKEN in words, for the messages that refuse a setting. */
+export const BEARER_TOKEN_RULE = 'letters, digits and -._~+/, then ='
+const BEARER = new RegExp(`^Bearer +(${TOKEN68}) *$`, 'i')
 
 /** Checks a presented token against the configured keys in constant time. */
 export class KeyRing {

@@ -17,6 +17,22 @@ const require = createRequire(import.meta.url)
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const
 
+/** An operation object of an OpenAPI document, where it stands. */
+export interface OperationEntry {
+  readonly path: string
+  readonly method: (typeof HTTP_METHODS)[number]
+  readonly pathItem: Record<string, any>
+  /** The Operation Object as parsed: its shape is the OpenAPI schema's. */
+  readonly operation: any
+}
+
+/** Every operation of an OpenAPI document, in the document's order. */
+export function* operationsOf(document: Record<string, any>): Generator<OperationEntry> {
+  for (const [path, pathItem] of Object.entries<Record<string, any>>(document['paths'] ?? {})) {
+    for (const method of HTTP_METHODS) if (pathItem[method]) yield { path, method, pathItem, operation: pathItem[method] }
+  }
+}
+
 export function createAjv(): Ajv2020 {
   const { Ajv2020, _ } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js')
   // code: validators keep their source and name formats by `formats`, so a build can write them
@@ -65,34 +81,30 @@ export async function loadSpecFile(file: URL | string): Promise<SpecFile> {
   const security = resolved['security'] as unknown[] | undefined
 
   const operations: Operation[] = []
-  for (const [path, pathItem] of Object.entries<Record<string, any>>(resolved['paths'] ?? {})) {
-    for (const method of HTTP_METHODS) {
-      const op = pathItem[method]
-      if (!op) continue
-      const parameters: ParameterSpec[] = [...(pathItem['parameters'] ?? []), ...(op.parameters ?? [])].map((p: any) => ({
-        name: p.name,
-        in: p.in,
-        required: p.in === 'path' || p.required === true,
-        schema: p.schema ?? {},
-      }))
-      const body = op.requestBody?.content?.['application/json']
-      operations.push({
-        operationId: op.operationId,
-        method: method.toUpperCase(),
-        path,
-        // Operation-level security overrides the document's; an empty list means "no auth".
-        secured: ((op.security ?? security ?? []) as unknown[]).length > 0,
-        deprecated: op.deprecated === true,
-        deprecatedSince: op['x-deprecated-since'] ? new Date(op['x-deprecated-since']) : undefined,
-        sunset: op['x-sunset'] ? new Date(op['x-sunset']) : undefined,
-        replacement: op['x-replacement'],
-        parameters,
-        validateQuery: compileParameters(ajv, parameters, 'query'),
-        validatePath: compileParameters(ajv, parameters, 'path'),
-        requestBody: body ? { required: op.requestBody.required === true, validate: ajv.compile(body.schema) } : undefined,
-        responses: Object.keys(op.responses ?? {}),
-      })
-    }
+  for (const { path, method, pathItem, operation: op } of operationsOf(resolved)) {
+    const parameters: ParameterSpec[] = [...(pathItem['parameters'] ?? []), ...(op.parameters ?? [])].map((p: any) => ({
+      name: p.name,
+      in: p.in,
+      required: p.in === 'path' || p.required === true,
+      schema: p.schema ?? {},
+    }))
+    const body = op.requestBody?.content?.['application/json']
+    operations.push({
+      operationId: op.operationId,
+      method: method.toUpperCase(),
+      path,
+      // Operation-level security overrides the document's; an empty list means "no auth".
+      secured: ((op.security ?? security ?? []) as unknown[]).length > 0,
+      deprecated: op.deprecated === true,
+      deprecatedSince: op['x-deprecated-since'] ? new Date(op['x-deprecated-since']) : undefined,
+      sunset: op['x-sunset'] ? new Date(op['x-sunset']) : undefined,
+      replacement: op['x-replacement'],
+      parameters,
+      validateQuery: compileParameters(ajv, parameters, 'query'),
+      validatePath: compileParameters(ajv, parameters, 'path'),
+      requestBody: body ? { required: op.requestBody.required === true, validate: ajv.compile(body.schema) } : undefined,
+      responses: Object.keys(op.responses ?? {}),
+    })
   }
 
   return { document, basePath: basePathOf(resolved['servers']), operations, schemas: resolved['components']?.schemas ?? {} }
