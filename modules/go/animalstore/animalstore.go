@@ -1,0 +1,192 @@
+// Package animalstore is a Testcontainers module for the Animal Store sandbox: the Animal Store
+// API served for real (bearer auth, validation from the OpenAPI contract, seeded data) for
+// integration tests, with a control API to reset it, read the requests it received, inject
+// faults and move its clock (see the control package).
+package animalstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/testcontainers/testcontainers-go"
+	"github.com/testcontainers/testcontainers-go/wait"
+
+	"github.com/animal-store/animal-store-sandbox/modules/go/animalstore/control"
+)
+
+const (
+	// DefaultImage is the sandbox's image of this module's version.
+	DefaultImage = "animal-store-sandbox:0.1.0"
+
+	httpPort = "4010/tcp"
+	// fixturesDir is where WithFixtures puts the file inside the container.
+	fixturesDir = "/fixtures"
+	// maxStartOutput bounds the container output that a failed start quotes.
+	maxStartOutput = 4096
+)
+
+// Container is a running Animal Store sandbox.
+type Container struct {
+	testcontainers.Container
+	apiKey     string
+	adminToken string
+}
+
+// Run starts the sandbox from img and waits until GET /healthz answers 200. A sandbox that
+// refuses its settings exits at once: Run then fails as soon as it notices, with the sandbox's
+// own message. As with every module, the returned container may be non-nil with an error, to
+// be terminated by the caller.
+func Run(ctx context.Context, img string, opts ...testcontainers.ContainerCustomizer) (*Container, error) {
+	settings := defaultOptions()
+	for _, opt := range opts {
+		if apply, ok := opt.(Option); ok {
+			if err := apply(&settings); err != nil {
+				return nil, fmt.Errorf("animalstore: %w", err)
+			}
+		}
+	}
+	if err := settings.validate(); err != nil {
+		return nil, fmt.Errorf("animalstore: %w", err)
+	}
+
+	moduleOpts := []testcontainers.ContainerCustomizer{
+		testcontainers.WithExposedPorts(httpPort),
+		testcontainers.WithEnv(settings.env()),
+		// The HTTP strategy also checks at every poll that the container still runs, so an exit
+		// ends the wait at once instead of at the timeout.
+		testcontainers.WithWaitStrategy(wait.ForHTTP("/healthz").WithPort(httpPort)),
+	}
+	if settings.fixtures != "" {
+		moduleOpts = append(moduleOpts, testcontainers.WithFiles(testcontainers.ContainerFile{
+			HostFilePath:      settings.fixtures,
+			ContainerFilePath: fixturesPath(settings.fixtures),
+			FileMode:          0o644, // the sandbox runs as a non-root user
+		}))
+	}
+
+	ctr, err := testcontainers.Run(ctx, img, append(moduleOpts, opts...)...)
+	var c *Container
+	if ctr != nil {
+		c = &Container{Container: ctr}
+	}
+	if err != nil {
+		return c, fmt.Errorf("run animalstore: %w", withExitOutput(ctx, ctr, err))
+	}
+
+	// Read the credentials back from the container: options of the caller's own, such as
+	// testcontainers.WithEnv, may have set them after this module did.
+	inspect, err := ctr.Inspect(ctx)
+	if err != nil {
+		return c, fmt.Errorf("inspect animalstore: %w", err)
+	}
+	c.apiKey, c.adminToken = credentials(inspect.Config.Env)
+	return c, nil
+}
+
+// BaseURL is the API's base URL on the host, e.g. http://localhost:32768/v1.
+func (c *Container) BaseURL(ctx context.Context) (string, error) {
+	client, err := c.Control(ctx)
+	if err != nil {
+		return "", err
+	}
+	return client.BaseURL(), nil
+}
+
+// APIKey is the key to send as "Authorization: Bearer <key>".
+func (c *Container) APIKey() string {
+	return c.apiKey
+}
+
+// AdminToken is the control API's token.
+func (c *Container) AdminToken() string {
+	return c.adminToken
+}
+
+// Control returns a client of the sandbox's control API, with its admin token and API key, on
+// the default namespace; opts may add to or override them.
+func (c *Container) Control(ctx context.Context, opts ...control.Option) (*control.Client, error) {
+	sandboxURL, err := c.PortEndpoint(ctx, httpPort, "http")
+	if err != nil {
+		return nil, fmt.Errorf("animalstore: sandbox URL: %w", err)
+	}
+	own := []control.Option{control.WithAdminToken(c.adminToken), control.WithAPIKey(c.apiKey)}
+	return control.New(sandboxURL, append(own, opts...)...)
+}
+
+func (o *options) env() map[string]string {
+	env := map[string]string{"API_KEYS": o.apiKey, "ADMIN_TOKEN": o.adminToken}
+	if o.seed != nil {
+		env["SEED"] = strconv.FormatUint(uint64(*o.seed), 10)
+	}
+	if o.seedCount != 0 {
+		env["SEED_COUNT"] = strconv.Itoa(o.seedCount)
+	}
+	if o.fixtures != "" {
+		env["FIXTURES"] = fixturesPath(o.fixtures)
+	}
+	if o.inMemory {
+		env["DATA_FILE"] = ":memory:"
+	}
+	return env
+}
+
+func fixturesPath(hostPath string) string {
+	return fixturesDir + "/" + filepath.Base(hostPath)
+}
+
+// credentials reads the API key (the first of API_KEYS) and the admin token from a container's
+// environment, as the sandbox does, defaults included.
+func credentials(env []string) (apiKey, adminToken string) {
+	apiKey, adminToken = control.DefaultAPIKey, control.DefaultAdminToken
+	for _, entry := range env {
+		name, value, _ := strings.Cut(entry, "=")
+		switch name {
+		case "API_KEYS":
+			for key := range strings.SplitSeq(value, ",") {
+				if key = strings.TrimSpace(key); key != "" {
+					apiKey = key
+					break
+				}
+			}
+		case "ADMIN_TOKEN":
+			if value != "" {
+				adminToken = value
+			}
+		}
+	}
+	return apiKey, adminToken
+}
+
+// withExitOutput adds the container's output to a start error when the container has exited:
+// the wait strategy reports only the exit code, and the reason (a refused setting, bad fixtures)
+// is what the sandbox printed.
+func withExitOutput(ctx context.Context, ctr *testcontainers.DockerContainer, startErr error) error {
+	if ctr == nil {
+		return startErr
+	}
+	state, err := ctr.State(ctx)
+	if err != nil {
+		return errors.Join(startErr, fmt.Errorf("container state: %w", err))
+	}
+	if state.Running {
+		return startErr
+	}
+	logs, err := ctr.Logs(ctx)
+	if err != nil {
+		return errors.Join(startErr, fmt.Errorf("container logs: %w", err))
+	}
+	defer logs.Close()
+	output, err := io.ReadAll(logs)
+	if err != nil {
+		return errors.Join(startErr, fmt.Errorf("container logs: %w", err))
+	}
+	if len(output) > maxStartOutput {
+		output = output[len(output)-maxStartOutput:]
+	}
+	return fmt.Errorf("%w; the sandbox said: %s", startErr, strings.TrimSpace(string(output)))
+}

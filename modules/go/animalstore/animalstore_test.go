@@ -1,0 +1,171 @@
+package animalstore_test
+
+import (
+	"net/http"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+	"github.com/testcontainers/testcontainers-go"
+
+	"github.com/animal-store/animal-store-sandbox/modules/go/animalstore"
+	"github.com/animal-store/animal-store-sandbox/modules/go/animalstore/control"
+)
+
+func TestRun(t *testing.T) {
+	t.Parallel()
+	ctr := sharedSandbox(t)
+
+	// Run waited for this; it still holds.
+	endpoint, err := ctr.PortEndpoint(t.Context(), "4010/tcp", "http")
+	require.NoError(t, err)
+	resp, _ := send(t, http.MethodGet, endpoint+"/healthz", http.Header{}, nil)
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+
+	baseURL, err := ctr.BaseURL(t.Context())
+	require.NoError(t, err)
+	require.Equal(t, endpoint+"/v1", baseURL)
+	require.Equal(t, sharedAPIKey, ctr.APIKey())
+	require.Equal(t, sharedAdminToken, ctr.AdminToken())
+}
+
+func TestRun_keyedList(t *testing.T) {
+	t.Parallel()
+	ns := testNamespace(t, "")
+
+	resp, answer := callAPI(t, ns, http.MethodGet, "/pets?limit=5", nil)
+	require.Equal(t, http.StatusOK, resp.StatusCode, "answer: %s", answer)
+	require.Len(t, decode[[]control.Pet](t, answer), 5)
+
+	for name, header := range map[string]http.Header{
+		"no key":          {},
+		"the default key": {"Authorization": {"Bearer " + control.DefaultAPIKey}},
+		"the admin token": {"Authorization": {"Bearer " + sharedAdminToken}},
+	} {
+		resp, answer := send(t, http.MethodGet, ns.BaseURL()+"/pets", header, nil)
+		require.Equal(t, http.StatusUnauthorized, resp.StatusCode, "%s: %s", name, answer)
+		refusal := decode[apiError](t, answer)
+		require.Equal(t, http.StatusUnauthorized, refusal.Status, name)
+		require.Equal(t, "unauthorized", refusal.Code, name)
+		require.NotEmpty(t, refusal.Message, name)
+	}
+}
+
+func TestRun_createThenGet(t *testing.T) {
+	t.Parallel()
+	ns := testNamespace(t, "")
+
+	resp, answer := callAPI(t, ns, http.MethodPost, "/pets", map[string]any{"name": "Go Gopher", "categoryId": 1, "status": "available"})
+	require.Equal(t, http.StatusCreated, resp.StatusCode, "answer: %s", answer)
+	created := decode[control.Pet](t, answer)
+	require.Equal(t, control.Pet{ID: created.ID, Name: "Go Gopher", CategoryID: 1, Status: control.PetAvailable}, created)
+	require.Equal(t, "/v1/pets/"+strconv.FormatInt(created.ID, 10), resp.Header.Get("Location"))
+
+	location, err := url.Parse(ns.BaseURL())
+	require.NoError(t, err)
+	location = location.ResolveReference(&url.URL{Path: resp.Header.Get("Location")})
+	resp, answer = send(t, http.MethodGet, location.String(), ns.Header(), nil)
+	require.Equal(t, http.StatusOK, resp.StatusCode, "answer: %s", answer)
+	require.Equal(t, created, decode[control.Pet](t, answer))
+}
+
+func TestRun_fixturesAndCredentialsFromEnv(t *testing.T) {
+	requireDocker(t)
+	t.Parallel()
+
+	ctr, err := animalstore.Run(t.Context(), sandboxImage,
+		animalstore.WithFixtures("testdata/pets.json"),
+		animalstore.WithInMemory(),
+		// A list of keys set directly: APIKey() is the first, as the sandbox reads it.
+		testcontainers.WithEnv(map[string]string{"API_KEYS": "first-key, second-key"}),
+	)
+	testcontainers.CleanupContainer(t, ctr)
+	require.NoError(t, err)
+	require.Equal(t, "first-key", ctr.APIKey())
+	require.Equal(t, control.DefaultAdminToken, ctr.AdminToken())
+
+	admin, err := ctr.Control(t.Context())
+	require.NoError(t, err)
+	resp, answer := callAPI(t, admin, http.MethodGet, "/pets", nil)
+	require.Equal(t, http.StatusOK, resp.StatusCode, "answer: %s", answer)
+	require.Equal(t, []control.Pet{
+		{ID: 1, Name: "Fixture Fox", CategoryID: 1, Status: control.PetAvailable},
+		{ID: 2, Name: "Fixture Finch", CategoryID: 2, Status: control.PetSold},
+	}, decode[[]control.Pet](t, answer))
+}
+
+func TestRun_invalidOptions(t *testing.T) {
+	// Checked before any container exists: no Docker engine needed.
+	t.Parallel()
+	tests := []struct {
+		name    string
+		opts    []testcontainers.ContainerCustomizer
+		message string
+	}{
+		{"empty API key", opts(animalstore.WithAPIKey("")), "API key must be a bearer token"},
+		{"two API keys", opts(animalstore.WithAPIKey("one,two")), "API key must be a bearer token"},
+		{"admin token with a space", opts(animalstore.WithAdminToken("not a token")), "admin token must be a bearer token"},
+		{"admin token equal to the API key", opts(animalstore.WithAPIKey("same"), animalstore.WithAdminToken("same")), "admin token must differ from the API key"},
+		{"admin token equal to the default key", opts(animalstore.WithAdminToken(control.DefaultAPIKey)), "admin token must differ from the API key"},
+		{"seed count 0", opts(animalstore.WithSeedCount(0)), "seed count must be from 1 to 1000000"},
+		{"fixtures and seed", opts(animalstore.WithFixtures("testdata/pets.json"), animalstore.WithSeed(7)), "both choose the initial data"},
+		{"fixtures and seed count", opts(animalstore.WithSeedCount(5), animalstore.WithFixtures("testdata/pets.json")), "both choose the initial data"},
+		{"missing fixtures", opts(animalstore.WithFixtures("testdata/missing.json")), "no such file"},
+		{"fixtures folder", opts(animalstore.WithFixtures("testdata")), "not a regular file"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			ctr, err := animalstore.Run(t.Context(), sandboxImage, tc.opts...)
+			testcontainers.CleanupContainer(t, ctr)
+			require.ErrorContains(t, err, tc.message)
+			require.Nil(t, ctr, "no container was created")
+		})
+	}
+}
+
+func TestRun_badSettingsFailFast(t *testing.T) {
+	requireDocker(t)
+	t.Parallel()
+	tests := []struct {
+		name string
+		opts []testcontainers.ContainerCustomizer
+		// message is what the sandbox prints before it exits.
+		message *regexp.Regexp
+	}{
+		{
+			"seed not a number",
+			opts(testcontainers.WithEnv(map[string]string{"SEED": "abc"})),
+			regexp.MustCompile(regexp.QuoteMeta(`SEED must be a whole number from 0 to 4294967295, got "abc"`)),
+		},
+		{
+			"fixtures refused",
+			opts(animalstore.WithFixtures("testdata/bad-pets.json")),
+			regexp.MustCompile(`Fixtures file /fixtures/bad-pets\.json is refused: .*categoryId`),
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			started := time.Now()
+			ctr, err := animalstore.Run(t.Context(), sandboxImage, tc.opts...)
+			testcontainers.CleanupContainer(t, ctr)
+			elapsed := time.Since(started)
+
+			require.Error(t, err)
+			require.Regexp(t, tc.message, err.Error())
+			// The wait strategy's own timeout is 60 s: this bound shows it was not waited out.
+			require.Less(t, elapsed, 20*time.Second, "Run failed after %s", elapsed)
+			require.NotNil(t, ctr, "the exited container is returned, to be terminated")
+			t.Logf("failed after %s: %s", elapsed.Round(time.Millisecond), strings.ReplaceAll(err.Error(), "\n", " "))
+		})
+	}
+}
+
+func opts(customizers ...testcontainers.ContainerCustomizer) []testcontainers.ContainerCustomizer {
+	return customizers
+}

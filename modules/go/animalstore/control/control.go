@@ -1,0 +1,307 @@
+// Package control is a client of the Animal Store sandbox's control API (/__admin): reset and
+// replace the pets, read the journal of requests, inject faults, move the clock. It works against
+// any running sandbox, in a container or not.
+//
+// Every call acts on one namespace: a [Client] from [New] on the default one, and
+// [Client.Namespace] gives the same calls bound to another, with the base URL and headers that
+// send the test's own API requests to that namespace.
+package control
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+const (
+	// DefaultAPIKey is the API key the sandbox accepts while none is configured.
+	DefaultAPIKey = "sandbox-api-key"
+	// DefaultAdminToken is the control API's token while none is configured.
+	DefaultAdminToken = "sandbox-admin-token"
+	// NamespaceHeader chooses the namespace of an API request.
+	NamespaceHeader = "X-Sandbox-Namespace"
+
+	apiPath   = "/v1"
+	adminPath = "/__admin"
+	// An error answer longer than this is cut in the error's message.
+	maxErrorBody = 4096
+)
+
+// Client calls the control API of one sandbox, on one namespace. It is safe for concurrent use.
+type Client struct {
+	sandboxURL *url.URL
+	adminToken string
+	apiKey     string
+	httpClient *http.Client
+	// namespace is "" for the default namespace.
+	namespace string
+}
+
+// Option configures a [Client].
+type Option func(*Client)
+
+// WithAdminToken sets the control API's token (the sandbox's ADMIN_TOKEN); default [DefaultAdminToken].
+func WithAdminToken(token string) Option {
+	return func(c *Client) { c.adminToken = token }
+}
+
+// WithAPIKey sets the API key that [Client.Header] carries; default [DefaultAPIKey].
+func WithAPIKey(key string) Option {
+	return func(c *Client) { c.apiKey = key }
+}
+
+// WithHTTPClient sets the HTTP client of the control calls; default (and when nil) [http.DefaultClient].
+func WithHTTPClient(httpClient *http.Client) Option {
+	return func(c *Client) { c.httpClient = cmp.Or(httpClient, http.DefaultClient) }
+}
+
+// New returns a client of the sandbox at sandboxURL, its root (e.g. http://localhost:4010, not
+// the API's /v1), acting on the default namespace.
+func New(sandboxURL string, opts ...Option) (*Client, error) {
+	parsed, err := url.Parse(sandboxURL)
+	if err != nil {
+		return nil, fmt.Errorf("control: sandbox URL: %w", err)
+	}
+	if (parsed.Scheme != "http" && parsed.Scheme != "https") || parsed.Host == "" {
+		return nil, fmt.Errorf("control: sandbox URL %q is not an http(s) URL with a host", sandboxURL)
+	}
+	parsed.Path = strings.TrimSuffix(parsed.Path, "/")
+	c := &Client{sandboxURL: parsed, adminToken: DefaultAdminToken, apiKey: DefaultAPIKey, httpClient: http.DefaultClient}
+	for _, opt := range opts {
+		opt(c)
+	}
+	return c, nil
+}
+
+// Namespace returns a client whose calls act on the namespace name, and whose [Client.Header]
+// sends API requests to it. The sandbox creates a namespace when it is first used.
+func (c *Client) Namespace(name string) *Client {
+	scoped := *c
+	scoped.namespace = name
+	return &scoped
+}
+
+// BaseURL is the API's base URL, e.g. http://localhost:4010/v1.
+func (c *Client) BaseURL() string {
+	return c.sandboxURL.JoinPath(apiPath).String()
+}
+
+// Header returns the headers of an API request in this client's namespace: Authorization with the
+// API key, and X-Sandbox-Namespace unless the namespace is the default one.
+func (c *Client) Header() http.Header {
+	header := http.Header{}
+	header.Set("Authorization", "Bearer "+c.apiKey)
+	if c.namespace != "" {
+		header.Set(NamespaceHeader, c.namespace)
+	}
+	return header
+}
+
+// ResetOption makes [Client.Reset] generate the pets instead of restoring the initial data.
+type ResetOption func(*resetBody)
+
+type resetBody struct {
+	Seed  *uint32 `json:"seed,omitempty"`
+	Count *int    `json:"count,omitempty"`
+}
+
+// WithSeed generates the pets from this seed.
+func WithSeed(seed uint32) ResetOption {
+	return func(b *resetBody) { b.Seed = &seed }
+}
+
+// WithCount sets how many pets to generate (0..10000; the sandbox's default is 60).
+func WithCount(count int) ResetOption {
+	return func(b *resetBody) { b.Count = &count }
+}
+
+// Reset puts the namespace back to its initial data (or to generated pets), and clears its
+// journal, faults and clock.
+func (c *Client) Reset(ctx context.Context, opts ...ResetOption) (StateSummary, error) {
+	// Without options, no body at all (not a JSON null): the initial data.
+	var body any
+	if len(opts) > 0 {
+		generate := &resetBody{}
+		for _, opt := range opts {
+			opt(generate)
+		}
+		body = generate
+	}
+	return call[StateSummary](ctx, c, "reset", http.MethodPost, "/reset", c.scope(nil), body)
+}
+
+// ExportPets returns every pet of the namespace, in id order.
+func (c *Client) ExportPets(ctx context.Context) ([]Pet, error) {
+	return call[[]Pet](ctx, c, "exportPets", http.MethodGet, "/pets", c.scope(nil), nil)
+}
+
+// ReplacePets replaces every pet of the namespace. The sandbox checks them all first: an invalid
+// record or a repeated id gets an error and changes nothing.
+func (c *Client) ReplacePets(ctx context.Context, pets []Pet) (StateSummary, error) {
+	if pets == nil {
+		pets = []Pet{} // an empty store, not a JSON null
+	}
+	return call[StateSummary](ctx, c, "replacePets", http.MethodPut, "/pets", c.scope(nil), pets)
+}
+
+// ListRequests returns the journal entries that match every field set in filter, oldest first.
+func (c *Client) ListRequests(ctx context.Context, filter RequestFilter) (JournalPage, error) {
+	query := url.Values{}
+	setIf(query, "method", filter.Method)
+	setIf(query, "path", filter.Path)
+	setIf(query, "operationId", filter.OperationID)
+	if filter.Status != 0 {
+		query.Set("status", strconv.Itoa(filter.Status))
+	}
+	if !filter.Since.IsZero() {
+		query.Set("since", filter.Since.UTC().Format(time.RFC3339Nano))
+	}
+	return call[JournalPage](ctx, c, "listRequests", http.MethodGet, "/requests", c.scope(query), nil)
+}
+
+// ClearRequests empties the namespace's journal.
+func (c *Client) ClearRequests(ctx context.Context) (Cleared, error) {
+	return call[Cleared](ctx, c, "clearRequests", http.MethodDelete, "/requests", c.scope(nil), nil)
+}
+
+// ListUnmatchedRequests returns the requests no operation matched.
+func (c *Client) ListUnmatchedRequests(ctx context.Context) (JournalPage, error) {
+	return call[JournalPage](ctx, c, "listUnmatchedRequests", http.MethodGet, "/requests/unmatched", c.scope(nil), nil)
+}
+
+// AddFault arms a fault on the authenticated calls of fault.OperationID in the namespace: it
+// skips the first After of them, acts on the next Times (every one when 0), then stops.
+func (c *Client) AddFault(ctx context.Context, fault NewFault) (Fault, error) {
+	return call[Fault](ctx, c, "addFault", http.MethodPost, "/faults", c.scope(nil), fault)
+}
+
+// ListFaults returns the namespace's faults, oldest first, with how often each has fired.
+func (c *Client) ListFaults(ctx context.Context) (FaultList, error) {
+	return call[FaultList](ctx, c, "listFaults", http.MethodGet, "/faults", c.scope(nil), nil)
+}
+
+// ClearFaults removes every fault of the namespace.
+func (c *Client) ClearFaults(ctx context.Context) (Cleared, error) {
+	return call[Cleared](ctx, c, "clearFaults", http.MethodDelete, "/faults", c.scope(nil), nil)
+}
+
+// GetClock returns the namespace's now.
+func (c *Client) GetClock(ctx context.Context) (Clock, error) {
+	return call[Clock](ctx, c, "getClock", http.MethodGet, "/clock", c.scope(nil), nil)
+}
+
+// SetClock moves the namespace's clock to now; from there it runs at the real pace.
+func (c *Client) SetClock(ctx context.Context, now time.Time) (Clock, error) {
+	body := struct {
+		Now string `json:"now"`
+	}{now.UTC().Format(time.RFC3339Nano)}
+	return call[Clock](ctx, c, "setClock", http.MethodPost, "/clock", c.scope(nil), body)
+}
+
+// ResetClock returns the namespace's clock to real time.
+func (c *Client) ResetClock(ctx context.Context) (Clock, error) {
+	return call[Clock](ctx, c, "resetClock", http.MethodDelete, "/clock", c.scope(nil), nil)
+}
+
+// ListNamespaces returns every namespace in memory, whichever namespace the client is bound to.
+func (c *Client) ListNamespaces(ctx context.Context) (NamespaceList, error) {
+	return call[NamespaceList](ctx, c, "listNamespaces", http.MethodGet, "/namespaces", nil, nil)
+}
+
+// Error is an answer of the control API other than a success: its status, and the code and
+// message of its Error body.
+type Error struct {
+	// Operation is the operationId called, e.g. addFault.
+	Operation  string
+	StatusCode int
+	// Code is the Error body's machine-readable code, e.g. invalid_body; "" when the body was
+	// not an Error (then Message holds the body).
+	Code    string
+	Message string
+}
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("control API %s: %d %s: %s", e.Operation, e.StatusCode, e.Code, e.Message)
+}
+
+// scope adds the client's namespace to the query of a call.
+func (c *Client) scope(query url.Values) url.Values {
+	if query == nil {
+		query = url.Values{}
+	}
+	if c.namespace != "" {
+		query.Set("namespace", c.namespace)
+	}
+	return query
+}
+
+func setIf(query url.Values, name, value string) {
+	if value != "" {
+		query.Set(name, value)
+	}
+}
+
+// call sends one control call and decodes its answer into T, or returns an *Error.
+func call[T any](ctx context.Context, c *Client, operation, method, path string, query url.Values, body any) (T, error) {
+	var result T
+	target := c.sandboxURL.JoinPath(adminPath, path)
+	target.RawQuery = query.Encode()
+
+	var content io.Reader
+	if body != nil {
+		encoded, err := json.Marshal(body)
+		if err != nil {
+			return result, fmt.Errorf("control API %s: encode the body: %w", operation, err)
+		}
+		content = bytes.NewReader(encoded)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, target.String(), content)
+	if err != nil {
+		return result, fmt.Errorf("control API %s: %w", operation, err)
+	}
+	req.Header.Set("Authorization", "Bearer "+c.adminToken)
+	req.Header.Set("Accept", "application/json")
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+
+	resp, err := c.httpClient.Do(req)
+	if err != nil {
+		return result, fmt.Errorf("control API %s: %w", operation, err)
+	}
+	defer resp.Body.Close()
+	answer, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return result, fmt.Errorf("control API %s: read the answer: %w", operation, err)
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return result, answerError(operation, resp.StatusCode, answer)
+	}
+	if err := json.Unmarshal(answer, &result); err != nil {
+		return result, fmt.Errorf("control API %s: decode the answer: %w", operation, err)
+	}
+	return result, nil
+}
+
+func answerError(operation string, status int, answer []byte) *Error {
+	var body struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	}
+	if err := json.Unmarshal(answer, &body); err == nil && body.Code != "" {
+		return &Error{Operation: operation, StatusCode: status, Code: body.Code, Message: body.Message}
+	}
+	text := string(answer)
+	if len(text) > maxErrorBody {
+		text = text[:maxErrorBody] + "…"
+	}
+	return &Error{Operation: operation, StatusCode: status, Message: strings.TrimSpace(text)}
+}

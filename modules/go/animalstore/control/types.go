@@ -1,0 +1,177 @@
+package control
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// PetStatus is the availability of a pet.
+type PetStatus string
+
+const (
+	PetAvailable PetStatus = "available"
+	PetPending   PetStatus = "pending"
+	PetSold      PetStatus = "sold"
+)
+
+// Pet is a pet of the Animal Store API, as exportPets gives it and replacePets takes it.
+type Pet struct {
+	ID         int64     `json:"id"`
+	Name       string    `json:"name"`
+	CategoryID int64     `json:"categoryId"`
+	Status     PetStatus `json:"status,omitempty"`
+}
+
+// StateSummary is the answer of reset and replacePets.
+type StateSummary struct {
+	Namespace string `json:"namespace"`
+	// Pets is how many pets the namespace now holds.
+	Pets int `json:"pets"`
+}
+
+// Cleared is the answer of clearRequests and clearFaults.
+type Cleared struct {
+	Namespace string `json:"namespace"`
+	// Cleared is how many entries were removed.
+	Cleared int `json:"cleared"`
+}
+
+// Clock is a namespace's notion of now.
+type Clock struct {
+	Namespace string    `json:"namespace"`
+	Now       time.Time `json:"now"`
+	// Real is true when the clock follows real time.
+	Real bool `json:"real"`
+}
+
+// RequestFilter selects journal entries for ListRequests; every field set must match.
+type RequestFilter struct {
+	// Method is an HTTP method, any case.
+	Method string
+	// Path is exact, e.g. /v1/pets/3, or a prefix when it ends with *.
+	Path string
+	// OperationID is the operation the request matched, or "unmatched".
+	OperationID string
+	// Status is the status answered; 0 matches any.
+	Status int
+	// Since keeps the requests received at or after it; the zero time keeps all.
+	Since time.Time
+}
+
+// JournalPage is a list of journal entries, oldest first.
+type JournalPage struct {
+	Count   int            `json:"count"`
+	Entries []JournalEntry `json:"entries"`
+}
+
+// JournalEntry is one request a namespace received.
+type JournalEntry struct {
+	ID        int64     `json:"id"`
+	Time      time.Time `json:"time"`
+	Namespace string    `json:"namespace"`
+	Method    string    `json:"method"`
+	Path      string    `json:"path"`
+	Query     Query     `json:"query"`
+	// Headers has Authorization (and any configured key anywhere) redacted.
+	Headers map[string]string `json:"headers"`
+	// Body is the JSON body as sent (a JSON string when it was not JSON), null when there was none.
+	Body json.RawMessage `json:"body"`
+	// Status is 0 when a fault closed the connection without an answer.
+	Status     int     `json:"status"`
+	DurationMs float64 `json:"durationMs"`
+	// OperationID is the operation matched, or "unmatched".
+	OperationID string `json:"operationId"`
+	// Fault is the fault or Prefer that shaped the answer, "" when none did.
+	Fault string `json:"fault"`
+}
+
+// Query holds a journal entry's query parameters: each name with its values, as url.Values does.
+type Query map[string][]string
+
+// Get returns the first value of name, or "" when there is none.
+func (q Query) Get(name string) string {
+	if values := q[name]; len(values) > 0 {
+		return values[0]
+	}
+	return ""
+}
+
+// UnmarshalJSON reads a parameter given once as a string and one given several times as an array.
+func (q *Query) UnmarshalJSON(data []byte) error {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return err
+	}
+	*q = make(Query, len(raw))
+	for name, value := range raw {
+		var one string
+		if err := json.Unmarshal(value, &one); err == nil {
+			(*q)[name] = []string{one}
+			continue
+		}
+		var many []string
+		if err := json.Unmarshal(value, &many); err != nil {
+			return fmt.Errorf("query parameter %q: %w", name, err)
+		}
+		(*q)[name] = many
+	}
+	return nil
+}
+
+// FaultKind is a failure below HTTP status codes.
+type FaultKind string
+
+const (
+	// ConnectionReset closes the connection with a TCP reset.
+	ConnectionReset FaultKind = "connection-reset"
+	// EmptyResponse closes the connection without a byte of answer.
+	EmptyResponse FaultKind = "empty-response"
+	// MalformedBody answers with a body that is not valid JSON.
+	MalformedBody FaultKind = "malformed-body"
+)
+
+// NewFault describes a fault for AddFault: it needs Status, DelayMs or Fault.
+type NewFault struct {
+	// OperationID is an operationId of the Animal Store API, e.g. listPets.
+	OperationID string `json:"operationId"`
+	// Status answers with this status (400..599) and the Error body.
+	Status int `json:"status,omitempty"`
+	// DelayMs waits this long before answering.
+	DelayMs int       `json:"delayMs,omitempty"`
+	Fault   FaultKind `json:"fault,omitempty"`
+	// Times is how many calls the fault acts on; 0 means every call.
+	Times int `json:"times,omitempty"`
+	// After is how many matching calls pass untouched first.
+	After int `json:"after,omitempty"`
+}
+
+// Fault is an armed fault with how often it has matched and acted.
+type Fault struct {
+	NewFault
+	ID int64 `json:"id"`
+	// Seen counts the matching calls so far.
+	Seen int `json:"seen"`
+	// Fired counts the calls the fault has acted on.
+	Fired int `json:"fired"`
+}
+
+// FaultList is a namespace's faults, oldest first.
+type FaultList struct {
+	Count  int     `json:"count"`
+	Faults []Fault `json:"faults"`
+}
+
+// NamespaceList is the namespaces in memory, least recently used first.
+type NamespaceList struct {
+	// Max is how many namespaces the sandbox keeps before it evicts the least recently used.
+	Max        int              `json:"max"`
+	Namespaces []NamespaceUsage `json:"namespaces"`
+}
+
+// NamespaceUsage is one namespace with the sizes of its journal and fault list.
+type NamespaceUsage struct {
+	Name     string `json:"name"`
+	Requests int    `json:"requests"`
+	Faults   int    `json:"faults"`
+}

@@ -1,0 +1,261 @@
+package animalstore_test
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/animal-store/animal-store-sandbox/modules/go/animalstore/control"
+)
+
+// The control client against the shared sandbox, each test in a namespace of its own.
+
+// journalWait bounds the wait for a journal entry: the sandbox records a request once its
+// answer is sent, so the entry may come a moment after the client has the answer.
+const journalWait = 5 * time.Second
+
+func TestControl_reset(t *testing.T) {
+	t.Parallel()
+	ns := testNamespace(t, "")
+	ctx := t.Context()
+	initial, err := ns.ExportPets(ctx)
+	require.NoError(t, err)
+	require.NotEmpty(t, initial)
+
+	resp, answer := callAPI(t, ns, http.MethodPost, "/pets", map[string]any{"name": "Temporary", "categoryId": 1})
+	require.Equal(t, http.StatusCreated, resp.StatusCode, "answer: %s", answer)
+	created := decode[control.Pet](t, answer)
+
+	summary, err := ns.Reset(ctx)
+	require.NoError(t, err)
+	require.Equal(t, len(initial), summary.Pets)
+	resp, _ = callAPI(t, ns, http.MethodGet, "/pets/"+strconv.FormatInt(created.ID, 10), nil)
+	require.Equal(t, http.StatusNotFound, resp.StatusCode, "the created pet is gone")
+	pets, err := ns.ExportPets(ctx)
+	require.NoError(t, err)
+	require.Equal(t, initial, pets)
+
+	summary, err = ns.Reset(ctx, control.WithSeed(3), control.WithCount(4))
+	require.NoError(t, err)
+	require.Equal(t, 4, summary.Pets)
+	generated, err := ns.ExportPets(ctx)
+	require.NoError(t, err)
+	require.Len(t, generated, 4)
+	_, err = ns.Reset(ctx, control.WithSeed(3), control.WithCount(4))
+	require.NoError(t, err)
+	again, err := ns.ExportPets(ctx)
+	require.NoError(t, err)
+	require.Equal(t, generated, again, "the same seed gives the same pets")
+}
+
+func TestControl_replacePets(t *testing.T) {
+	t.Parallel()
+	ns := testNamespace(t, "")
+	ctx := t.Context()
+	pets := []control.Pet{
+		{ID: 10, Name: "Rex", CategoryID: 1, Status: control.PetPending},
+		{ID: 11, Name: "Tom", CategoryID: 2, Status: control.PetSold},
+	}
+
+	summary, err := ns.ReplacePets(ctx, pets)
+	require.NoError(t, err)
+	require.Equal(t, control.StateSummary{Namespace: namespaceName(t, ""), Pets: 2}, summary)
+	exported, err := ns.ExportPets(ctx)
+	require.NoError(t, err)
+	require.Equal(t, pets, exported)
+
+	_, err = ns.ReplacePets(ctx, []control.Pet{pets[0], pets[0]})
+	var refused *control.Error
+	require.ErrorAs(t, err, &refused)
+	require.Equal(t, http.StatusBadRequest, refused.StatusCode)
+	require.Equal(t, "invalid_body", refused.Code)
+	exported, err = ns.ExportPets(ctx)
+	require.NoError(t, err)
+	require.Equal(t, pets, exported, "a refused replacement changes nothing")
+}
+
+func TestControl_journal(t *testing.T) {
+	t.Parallel()
+	ns := testNamespace(t, "")
+	ctx := t.Context()
+
+	resp, _ := callAPI(t, ns, http.MethodGet, "/pets?limit=5", nil)
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	resp, _ = callAPI(t, ns, http.MethodPost, "/pets", map[string]any{"name": "Journaled", "categoryId": 2})
+	require.Equal(t, http.StatusCreated, resp.StatusCode)
+	resp, _ = callAPI(t, ns, http.MethodGet, "/no-such-path", nil)
+	require.Equal(t, http.StatusNotFound, resp.StatusCode)
+
+	require.EventuallyWithT(t, func(c *assert.CollectT) {
+		all, err := ns.ListRequests(ctx, control.RequestFilter{})
+		require.NoError(c, err)
+		require.Equal(c, 3, all.Count)
+	}, journalWait, 20*time.Millisecond)
+
+	listed, err := ns.ListRequests(ctx, control.RequestFilter{OperationID: "listPets"})
+	require.NoError(t, err)
+	require.Equal(t, 1, listed.Count)
+	entry := listed.Entries[0]
+	require.Equal(t, http.MethodGet, entry.Method)
+	require.Equal(t, "/v1/pets", entry.Path)
+	require.Equal(t, "5", entry.Query.Get("limit"))
+	require.Equal(t, http.StatusOK, entry.Status)
+	require.Equal(t, "Bearer [REDACTED]", entry.Headers["authorization"])
+	require.WithinDuration(t, time.Now(), entry.Time, time.Minute)
+
+	created, err := ns.ListRequests(ctx, control.RequestFilter{Method: "post", Path: "/v1/pets", Status: http.StatusCreated})
+	require.NoError(t, err)
+	require.Equal(t, 1, created.Count)
+	require.Equal(t, "createPet", created.Entries[0].OperationID)
+	require.JSONEq(t, `{"name": "Journaled", "categoryId": 2}`, string(created.Entries[0].Body))
+
+	unmatched, err := ns.ListUnmatchedRequests(ctx)
+	require.NoError(t, err)
+	require.Equal(t, 1, unmatched.Count)
+	require.Equal(t, "/v1/no-such-path", unmatched.Entries[0].Path)
+
+	later, err := ns.ListRequests(ctx, control.RequestFilter{Since: time.Now().Add(time.Hour)})
+	require.NoError(t, err)
+	require.Zero(t, later.Count)
+
+	cleared, err := ns.ClearRequests(ctx)
+	require.NoError(t, err)
+	require.Equal(t, 3, cleared.Cleared)
+	empty, err := ns.ListRequests(ctx, control.RequestFilter{})
+	require.NoError(t, err)
+	require.Zero(t, empty.Count)
+}
+
+func TestControl_fault(t *testing.T) {
+	t.Parallel()
+	ns := testNamespace(t, "")
+	ctx := t.Context()
+
+	fault, err := ns.AddFault(ctx, control.NewFault{OperationID: "listPets", Status: http.StatusServiceUnavailable, Times: 1})
+	require.NoError(t, err)
+	require.Equal(t, control.NewFault{OperationID: "listPets", Status: http.StatusServiceUnavailable, Times: 1}, fault.NewFault)
+	require.Zero(t, fault.Fired)
+
+	resp, answer := callAPI(t, ns, http.MethodGet, "/pets", nil)
+	require.Equal(t, http.StatusServiceUnavailable, resp.StatusCode)
+	require.Equal(t, http.StatusServiceUnavailable, decode[apiError](t, answer).Status)
+	resp, _ = callAPI(t, ns, http.MethodGet, "/pets", nil)
+	require.Equal(t, http.StatusOK, resp.StatusCode, "the fault acted once")
+
+	faults, err := ns.ListFaults(ctx)
+	require.NoError(t, err)
+	require.Equal(t, 1, faults.Count)
+	require.Equal(t, fault.ID, faults.Faults[0].ID)
+	require.Equal(t, 1, faults.Faults[0].Fired)
+	require.Equal(t, 2, faults.Faults[0].Seen)
+
+	cleared, err := ns.ClearFaults(ctx)
+	require.NoError(t, err)
+	require.Equal(t, 1, cleared.Cleared)
+	faults, err = ns.ListFaults(ctx)
+	require.NoError(t, err)
+	require.Zero(t, faults.Count)
+}
+
+func TestControl_clock(t *testing.T) {
+	t.Parallel()
+	ns := testNamespace(t, "")
+	ctx := t.Context()
+	getPet := "/pets/1"
+	resp, _ := callAPI(t, ns, http.MethodGet, getPet, nil)
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+
+	clock, err := ns.GetClock(ctx)
+	require.NoError(t, err)
+	require.True(t, clock.Real)
+
+	sunset := time.Date(2030, time.December, 5, 0, 0, 0, 0, time.UTC)
+	clock, err = ns.SetClock(ctx, sunset)
+	require.NoError(t, err)
+	require.False(t, clock.Real)
+	require.WithinRange(t, clock.Now, sunset, sunset.Add(time.Minute))
+	resp, answer := callAPI(t, ns, http.MethodGet, getPet, nil)
+	require.Equal(t, http.StatusGone, resp.StatusCode, "getPet is gone at its sunset")
+	require.Equal(t, "gone", decode[apiError](t, answer).Code)
+
+	clock, err = ns.ResetClock(ctx)
+	require.NoError(t, err)
+	require.True(t, clock.Real)
+	resp, _ = callAPI(t, ns, http.MethodGet, getPet, nil)
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+}
+
+func TestControl_namespacesAreIsolated(t *testing.T) {
+	t.Parallel()
+	a, b := testNamespace(t, "a"), testNamespace(t, "b")
+	ctx := t.Context()
+
+	resp, answer := callAPI(t, a, http.MethodPost, "/pets", map[string]any{"name": "Only In A", "categoryId": 3})
+	require.Equal(t, http.StatusCreated, resp.StatusCode, "answer: %s", answer)
+	path := "/pets/" + strconv.FormatInt(decode[control.Pet](t, answer).ID, 10)
+
+	resp, _ = callAPI(t, a, http.MethodGet, path, nil)
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	resp, _ = callAPI(t, b, http.MethodGet, path, nil)
+	require.Equal(t, http.StatusNotFound, resp.StatusCode, "b does not see a's pet")
+
+	aPets, err := a.ExportPets(ctx)
+	require.NoError(t, err)
+	bPets, err := b.ExportPets(ctx)
+	require.NoError(t, err)
+	require.Len(t, aPets, len(bPets)+1)
+
+	listed, err := a.ListNamespaces(ctx)
+	require.NoError(t, err)
+	var names []string
+	for _, ns := range listed.Namespaces {
+		names = append(names, ns.Name)
+	}
+	require.Subset(t, names, []string{namespaceName(t, "a"), namespaceName(t, "b")})
+}
+
+func TestControl_errors(t *testing.T) {
+	t.Parallel()
+	ns := testNamespace(t, "")
+	ctx := t.Context()
+
+	_, err := ns.AddFault(ctx, control.NewFault{OperationID: "noSuchOperation", Status: 500})
+	var refused *control.Error
+	require.ErrorAs(t, err, &refused)
+	require.Equal(t, "addFault", refused.Operation)
+	require.Equal(t, http.StatusBadRequest, refused.StatusCode)
+	require.Equal(t, "invalid_body", refused.Code)
+	require.Contains(t, refused.Message, "operationId")
+
+	// API keys do not open the control API.
+	ctr := sharedSandbox(t)
+	withKey, err := ctr.Control(ctx, control.WithAdminToken(ctr.APIKey()))
+	require.NoError(t, err)
+	_, err = withKey.GetClock(ctx)
+	require.True(t, errors.As(err, &refused), "error: %v", err)
+	require.Equal(t, http.StatusUnauthorized, refused.StatusCode)
+	require.Equal(t, "unauthorized", refused.Code)
+}
+
+func TestControl_newAgainstAnyURL(t *testing.T) {
+	t.Parallel()
+	ctr := sharedSandbox(t)
+	endpoint, err := ctr.PortEndpoint(t.Context(), "4010/tcp", "http")
+	require.NoError(t, err)
+
+	// A sandbox started any other way is reached by its root URL alone.
+	admin, err := control.New(endpoint+"/", control.WithAdminToken(sharedAdminToken), control.WithAPIKey(sharedAPIKey))
+	require.NoError(t, err)
+	require.Equal(t, endpoint+"/v1", admin.BaseURL())
+	clock, err := admin.GetClock(t.Context())
+	require.NoError(t, err)
+	require.Equal(t, "default", clock.Namespace)
+
+	_, err = control.New("localhost:4010")
+	require.ErrorContains(t, err, "not an http(s) URL with a host")
+}

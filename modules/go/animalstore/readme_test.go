@@ -1,0 +1,49 @@
+package animalstore_test
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// The README's Go snippets are the bodies of the examples, which go test runs: a snippet that
+// drifts from its example fails here.
+func TestREADMESnippetsAreExamples(t *testing.T) {
+	source, err := os.ReadFile("examples_test.go")
+	require.NoError(t, err)
+	file, err := parser.ParseFile(token.NewFileSet(), "examples_test.go", source, parser.ParseComments)
+	require.NoError(t, err)
+	examples := map[string]string{} // body → name
+	for _, decl := range file.Decls {
+		if fn, ok := decl.(*ast.FuncDecl); ok && strings.HasPrefix(fn.Name.Name, "Example") {
+			examples[exampleBody(source, fn.Body)] = fn.Name.Name
+		}
+	}
+
+	readme, err := os.ReadFile("../README.md")
+	require.NoError(t, err)
+	var shown []string
+	for _, snippet := range regexp.MustCompile("(?s)```go\n(.*?)```").FindAllSubmatch(readme, -1) {
+		name, ok := examples[string(snippet[1])]
+		require.True(t, ok, "this README snippet is no example's body:\n%s", snippet[1])
+		shown = append(shown, name)
+	}
+	require.Contains(t, shown, "ExampleRun")
+}
+
+// exampleBody is the code between an example's braces, one tab less indented, as a README shows it.
+func exampleBody(source []byte, body *ast.BlockStmt) string {
+	// Offsets: the file set holds this one file, whose base is 1.
+	inner := strings.Trim(string(source[body.Lbrace:body.Rbrace-1]), "\n")
+	lines := strings.Split(inner, "\n")
+	for i, line := range lines {
+		lines[i] = strings.TrimPrefix(line, "\t")
+	}
+	return strings.Join(lines, "\n") + "\n"
+}

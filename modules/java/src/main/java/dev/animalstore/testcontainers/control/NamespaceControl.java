@@ -1,0 +1,160 @@
+package dev.animalstore.testcontainers.control;
+
+import com.fasterxml.jackson.databind.JavaType;
+import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The control API's calls on one namespace, plus the headers that send the test's own API calls to it. Get one
+ * from {@link AnimalStoreControlClient#namespace(String)}; the client itself is the one of the default namespace.
+ */
+public class NamespaceControl {
+
+    /** The API request header that chooses a namespace. */
+    public static final String NAMESPACE_HEADER = "X-Sandbox-Namespace";
+
+    /** What the sandbox calls the namespace of requests that choose none. */
+    public static final String DEFAULT_NAMESPACE = "default";
+
+    private static final Map<String, String> NO_QUERY = Map.of();
+
+    final ControlHttp http;
+
+    /** Null for the default namespace: the calls then omit the parameter, as a test without namespaces would. */
+    private final String namespace;
+
+    NamespaceControl(ControlHttp http, String namespace) {
+        this.http = http;
+        this.namespace = namespace;
+    }
+
+    /** The namespace's name. */
+    public String name() {
+        return namespace == null ? DEFAULT_NAMESPACE : namespace;
+    }
+
+    /**
+     * The headers of an API call on this namespace: {@code Authorization} with the API key and, but for the default
+     * namespace, {@value #NAMESPACE_HEADER}.
+     */
+    public Map<String, String> apiHeaders() {
+        Map<String, String> headers = new LinkedHashMap<>();
+        headers.put("Authorization", "Bearer " + http.apiKey());
+        if (namespace != null) {
+            headers.put(NAMESPACE_HEADER, namespace);
+        }
+        return Collections.unmodifiableMap(headers);
+    }
+
+    /** Puts the namespace back to its initial pets, and clears its journal, faults and clock. */
+    @ControlOperation("reset")
+    public StateSummary reset() {
+        return call("POST", "reset", NO_QUERY, null, StateSummary.class);
+    }
+
+    /** Like {@link #reset()}, with pets generated from the options' seed and count instead. */
+    @ControlOperation("reset")
+    public StateSummary reset(ResetOptions options) {
+        return call("POST", "reset", NO_QUERY, options, StateSummary.class);
+    }
+
+    /** Every pet of the namespace, in id order. */
+    @ControlOperation("exportPets")
+    public List<Pet> exportPets() {
+        return call("GET", "pets", NO_QUERY, null, ControlHttp.JSON.getTypeFactory().constructCollectionType(List.class, Pet.class));
+    }
+
+    /** Replaces every pet of the namespace; an invalid list is refused whole and changes nothing. */
+    @ControlOperation("replacePets")
+    public StateSummary replacePets(List<Pet> pets) {
+        return call("PUT", "pets", NO_QUERY, pets, StateSummary.class);
+    }
+
+    /** Every request the namespace received, oldest first. */
+    @ControlOperation("listRequests")
+    public JournalPage listRequests() {
+        return listRequests(RequestFilter.all());
+    }
+
+    /** The requests the namespace received that match every filter set, oldest first. */
+    @ControlOperation("listRequests")
+    public JournalPage listRequests(RequestFilter filter) {
+        Map<String, String> query = new LinkedHashMap<>();
+        putIfSet(query, "method", filter.method());
+        putIfSet(query, "path", filter.path());
+        putIfSet(query, "operationId", filter.operationId());
+        putIfSet(query, "status", filter.status());
+        putIfSet(query, "since", filter.since());
+        return call("GET", "requests", query, null, JournalPage.class);
+    }
+
+    /** Empties the namespace's journal. */
+    @ControlOperation("clearRequests")
+    public Cleared clearRequests() {
+        return call("DELETE", "requests", NO_QUERY, null, Cleared.class);
+    }
+
+    /** The requests no operation matched, oldest first. */
+    @ControlOperation("listUnmatchedRequests")
+    public JournalPage listUnmatchedRequests() {
+        return call("GET", "requests/unmatched", NO_QUERY, null, JournalPage.class);
+    }
+
+    /** Arms a fault on the namespace's calls of one operation. */
+    @ControlOperation("addFault")
+    public Fault addFault(NewFault fault) {
+        return call("POST", "faults", NO_QUERY, fault, Fault.class);
+    }
+
+    /** The namespace's faults, oldest first, with how often each has fired. */
+    @ControlOperation("listFaults")
+    public FaultList listFaults() {
+        return call("GET", "faults", NO_QUERY, null, FaultList.class);
+    }
+
+    /** Removes every fault of the namespace. */
+    @ControlOperation("clearFaults")
+    public Cleared clearFaults() {
+        return call("DELETE", "faults", NO_QUERY, null, Cleared.class);
+    }
+
+    /** The namespace's now. */
+    @ControlOperation("getClock")
+    public Clock getClock() {
+        return call("GET", "clock", NO_QUERY, null, Clock.class);
+    }
+
+    /** Moves the namespace's clock to {@code now}; from there it runs at the real pace. */
+    @ControlOperation("setClock")
+    public Clock setClock(Instant now) {
+        return call("POST", "clock", NO_QUERY, Map.of("now", now), Clock.class);
+    }
+
+    /** Returns the namespace's clock to real time. */
+    @ControlOperation("resetClock")
+    public Clock resetClock() {
+        return call("DELETE", "clock", NO_QUERY, null, Clock.class);
+    }
+
+    @Override
+    public String toString() {
+        return "NamespaceControl[" + name() + " at " + http.sandboxUrl() + "]";
+    }
+
+    private <T> T call(String method, String path, Map<String, String> query, Object body, Class<T> answer) {
+        return call(method, path, query, body, ControlHttp.JSON.constructType(answer));
+    }
+
+    private <T> T call(String method, String path, Map<String, String> query, Object body, JavaType answer) {
+        return http.call(method, path, namespace, query, body, answer);
+    }
+
+    private static void putIfSet(Map<String, String> query, String name, Object value) {
+        if (value != null) {
+            query.put(name, value.toString());
+        }
+    }
+}

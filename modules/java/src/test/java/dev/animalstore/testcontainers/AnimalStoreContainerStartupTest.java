@@ -1,0 +1,83 @@
+package dev.animalstore.testcontainers;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.animalstore.testcontainers.control.Pet;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.testcontainers.containers.ContainerLaunchException;
+
+/** Containers of their own: each test starts the sandbox with other initial data, or with settings it refuses. */
+@DockerTest
+class AnimalStoreContainerStartupTest {
+
+    /**
+     * A refused setting makes the sandbox exit within a second of its start; the bound is loose for a loaded machine,
+     * and far below the 60 s the startup timeout would take.
+     */
+    private static final Duration FAIL_FAST_BOUND = Duration.ofSeconds(20);
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path tempDir;
+
+    @Test
+    void loadsTheFixturesFileCopiedFromTheHost() throws Exception {
+        Path fixtures = Files.writeString(
+            tempDir.resolve("my-pets.json"),
+            "[{\"id\":1,\"name\":\"Fixture Fox\",\"categoryId\":1,\"status\":\"available\"},"
+                + "{\"id\":2,\"name\":\"Fixture Finch\",\"categoryId\":2,\"status\":\"sold\"}]"
+        );
+        try (AnimalStoreContainer sandbox = new AnimalStoreContainer().withFixtures(fixtures)) {
+            sandbox.start();
+            JsonNode pets = JSON.readTree(apiWithItsKey(sandbox).get("/pets").body());
+            assertThat(pets.findValuesAsText("name")).containsExactly("Fixture Fox", "Fixture Finch");
+        }
+    }
+
+    @Test
+    void generatesTheSeededPetsAndServesTheDefaultKey() throws Exception {
+        try (AnimalStoreContainer sandbox = new AnimalStoreContainer().withSeed(11).withSeedCount(5).withInMemory()) {
+            sandbox.start();
+            assertThat(sandbox.getControlClient().exportPets()).hasSize(5).extracting(Pet::id).containsExactly(1L, 2L, 3L, 4L, 5L);
+            assertThat(apiWithItsKey(sandbox).get("/pets").statusCode()).as("getApiKey() without withApiKey()").isEqualTo(200);
+        }
+    }
+
+    @Test
+    void refusedFixturesFailTheStartAtOnceWithTheSandboxMessage() throws Exception {
+        Path fixtures = Files.writeString(tempDir.resolve("bad-pets.json"), "[{\"id\":1,\"name\":\"Bad\",\"categoryId\":\"one\"}]");
+        try (AnimalStoreContainer sandbox = new AnimalStoreContainer().withFixtures(fixtures)) {
+            assertStartFailsFast(sandbox, "Fixtures file /fixtures/bad-pets.json is refused: ", "categoryId");
+        }
+    }
+
+    @Test
+    void refusedSettingFailsTheStartAtOnceWithTheSandboxMessage() {
+        // withSeed() cannot take a bad seed: the raw variable can.
+        try (AnimalStoreContainer sandbox = new AnimalStoreContainer().withEnv("SEED", "abc")) {
+            assertStartFailsFast(sandbox, "SEED must be a whole number from 0 to 4294967295, got \"abc\"");
+        }
+    }
+
+    private static void assertStartFailsFast(AnimalStoreContainer sandbox, String... sandboxMessageParts) {
+        long started = System.nanoTime();
+        assertThatThrownBy(sandbox::start)
+            .isInstanceOf(ContainerLaunchException.class)
+            .hasMessageStartingWith("The Animal Store sandbox did not start: animal-store-sandbox: ")
+            .hasMessageContainingAll(sandboxMessageParts);
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(FAIL_FAST_BOUND);
+    }
+
+    private static ApiClient apiWithItsKey(AnimalStoreContainer sandbox) {
+        return new ApiClient(sandbox.getBaseUrl(), Map.of("Authorization", "Bearer " + sandbox.getApiKey()));
+    }
+}
