@@ -3,13 +3,11 @@
 // Exported for other suites (the container test runs it against a container's URL).
 import { createRequire } from 'node:module'
 import { relative } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { dereference } from '@apidevtools/json-schema-ref-parser'
-import type { ValidateFunction } from 'ajv/dist/2020.js'
-import { createAjv, describeErrors, operationsOf, readSpecDocument } from '../src/spec/load.js'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { SPEC_FILE } from '../src/paths.js'
 import { CASES, type Auth, type ConformanceCase } from './cases.js'
-import { documentedResponses, keyOf, missingResponses, responseKeyFor, type ResponseKey } from './coverage.js'
+import { loadContract, type Answer as ContractAnswer, type Contract } from './contract.js'
+import { keyOf, missingResponses, responseKeyFor, type ResponseKey } from './coverage.js'
 import { startPrism, type RunningPrism } from './prism.js'
 
 const REQUEST_TIMEOUT_MS = 15_000
@@ -66,7 +64,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const baseUrl = options.baseUrl.replace(/\/+$/, '')
   const specFile = options.specFile ?? fileURLToPath(SPEC_FILE)
   const cases = (options.cases ?? CASES).filter((c) => options.beyondContract !== false || !c.beyondContract)
-  const judge = await createJudge(specFile)
+  const judge = await loadContract(pathToFileURL(specFile))
 
   // Valid requests go through a proxy with --errors, so any response violation turns into Prism's
   // own 500; invalid ones need a proxy without it, or Prism would answer them instead of the sandbox.
@@ -93,15 +91,13 @@ interface RunContext {
   readonly apiKey: string
   readonly strict: RunningPrism
   readonly lenient: RunningPrism
-  readonly judge: Judge
+  readonly judge: Contract
   /** The id of the first pet a 201 case created, for `{created}` paths. */
   createdId: number | undefined
 }
 
-interface Answer {
-  readonly status: number
+interface Answer extends ContractAnswer {
   readonly headers: Headers
-  readonly body: unknown
   readonly text: string
 }
 
@@ -178,7 +174,7 @@ async function send(url: string, testCase: ConformanceCase, apiKey: string): Pro
   } catch {
     // Not JSON: the text itself is judged.
   }
-  return { status: res.status, headers: res.headers, body: parsed, text }
+  return { status: res.status, headers: res.headers, contentType: res.headers.get('content-type') ?? undefined, body: parsed, text }
 }
 
 function authorizationFor(auth: Auth, apiKey: string): string | undefined {
@@ -228,45 +224,6 @@ function prismOwnAnswer(answer: Answer): string[] {
   const problem = answer.body as { title?: string; detail?: string; validation?: Violation[] }
   const listed = (problem.validation ?? []).map((v) => `\n    ${v.severity} at ${v.location.join('.')}: ${v.message}`).join('')
   return [`Prism answered ${answer.status} itself: ${problem.title ?? answer.text}${problem.detail ? ` (${problem.detail})` : ''}${listed}`]
-}
-
-interface Judge {
-  readonly document: Record<string, any>
-  readonly documented: readonly ResponseKey[]
-  isErrorBody(body: unknown): boolean
-  errorBody(answer: Answer): string[]
-  againstSpec(operationId: string, answer: Answer): string[]
-}
-
-/** Checks what Prism cannot: Error bodies of undocumented statuses, and answers Prism never sees. */
-async function createJudge(specFile: string): Promise<Judge> {
-  const document = readSpecDocument(specFile)
-  const resolved = (await dereference(structuredClone(document), { resolve: { external: false } })) as Record<string, any>
-  const ajv = createAjv()
-  const validateError = ajv.compile(resolved['components'].schemas.Error)
-  const responseValidators = new Map<string, ValidateFunction>()
-  for (const { operation } of operationsOf(resolved)) {
-    for (const [key, response] of Object.entries<Record<string, any>>(operation.responses ?? {})) {
-      const schema = response['content']?.['application/json']?.schema
-      if (schema) responseValidators.set(`${operation.operationId} ${key}`, ajv.compile(schema))
-    }
-  }
-  return {
-    document,
-    documented: documentedResponses(document),
-    isErrorBody: (body) => validateError(body),
-    errorBody({ status, body }) {
-      if (!validateError(body)) return [`the answer is not an Error: ${describeErrors(validateError.errors, 'body')}`]
-      return (body as { status: number }).status === status ? [] : [`Error.status is ${(body as { status: number }).status}, the HTTP status ${status}`]
-    },
-    againstSpec(operationId, answer) {
-      const key = responseKeyFor(document, operationId, answer.status)
-      if (!key) return [`status ${answer.status} is not documented for ${operationId}`]
-      if (!/^application\/json/i.test(answer.headers.get('content-type') ?? '')) return [`Content-Type is ${answer.headers.get('content-type')}, the spec says application/json`]
-      const validate = responseValidators.get(keyOf(key))
-      return !validate || validate(answer.body) ? [] : [`the body does not match ${keyOf(key)}: ${describeErrors(validate.errors, 'body')}`]
-    },
-  }
 }
 
 function summarise(baseUrl: string, specFile: string, results: readonly CaseResult[], documented: readonly ResponseKey[], missing: readonly ResponseKey[]): string {

@@ -9,7 +9,7 @@ import { loadConfig } from '../src/config.js'
 import { createLogger } from '../src/logger.js'
 import { startSandbox } from '../src/sandbox.js'
 import { ADMIN_SPEC_FILE, SPEC_FILE } from '../src/paths.js'
-import { loadContract } from '../test/contract.js'
+import { loadContract } from '../conformance/contract.js'
 import { runFuzz } from '../test/fuzz.js'
 
 const API_KEY = 'fuzz-key'

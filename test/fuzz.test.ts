@@ -5,7 +5,7 @@ import t from 'tap'
 import { createLogger } from '../src/logger.js'
 import { startSandbox } from '../src/sandbox.js'
 import { ADMIN_SPEC_FILE } from '../src/paths.js'
-import { loadContract } from './contract.js'
+import { loadContract } from '../conformance/contract.js'
 import { runFuzz } from './fuzz.js'
 import { API_KEY, AUTH, startTestSandbox } from './helpers.js'
 

@@ -4,7 +4,7 @@
 import fc from 'fast-check'
 import { exactInteger } from '../src/http/json-numbers.js'
 import type { Operation, SpecFile as ApiSpec } from '../src/spec/types.js'
-import type { Contract } from './contract.js'
+import type { Contract } from '../conformance/contract.js'
 import { rawExchange, serialise, type RawRequest } from './raw-http.js'
 
 export interface FuzzCase {

@@ -1,0 +1,114 @@
+// The response checker: an answer held against the contract read from a spec file. One set of
+// validators compiled from the spec serves the conformance runner's judge (run.ts), the fuzzer and
+// the tests: a documented response's body against its schema, an Error body against the Error
+// schema with the HTTP status.
+import { fileURLToPath } from 'node:url'
+import { dereference } from '@apidevtools/json-schema-ref-parser'
+import type { ValidateFunction } from 'ajv/dist/2020.js'
+import { ERRORS } from '../src/http/errors.js'
+import { SPEC_FILE } from '../src/paths.js'
+import { createAjv, describeErrors, loadSpecFile, operationsOf, readSpecDocument } from '../src/spec/load.js'
+import type { SpecFile } from '../src/spec/types.js'
+import { documentedResponses, keyOf, responseKeyFor, type ResponseKey } from './coverage.js'
+
+export const ERROR_CODES: ReadonlySet<string> = new Set(Object.values(ERRORS).map((e) => e.code))
+
+/** An answer as a checker sees it: the body parsed when it was JSON. */
+export interface Answer {
+  readonly status: number
+  readonly contentType: string | undefined
+  readonly body: unknown
+}
+
+export interface Contract {
+  readonly spec: SpecFile
+  /** The spec file as written (before $refs are resolved). */
+  readonly document: Record<string, any>
+  /** Every (operationId, response key) the spec documents. */
+  readonly documented: readonly ResponseKey[]
+  isErrorBody(body: unknown): boolean
+  /** Problems of an Error body: its schema, and its status against the HTTP status. */
+  errorBody(answer: Answer): string[]
+  /** Problems of an answer against the response the spec documents for its status (or default). */
+  againstSpec(operationId: string, answer: Answer): string[]
+  /**
+   * Every problem of a raw answer: no 5xx but listOrders' 501, a 2xx the spec declares (empty when
+   * it declares no content), JSON, the body against its schema, Error bodies with documented codes.
+   */
+  check(operationId: string | undefined, answer: { status: number; contentType: string | undefined; body: Buffer | string }, isHead?: boolean): string[]
+}
+
+/** The contract of one spec file: the Animal Store API (default) or the control API. */
+export async function loadContract(file: URL = SPEC_FILE): Promise<Contract> {
+  const spec = await loadSpecFile(file)
+  const document = readSpecDocument(file)
+  const resolved = (await dereference(fileURLToPath(file), structuredClone(document), { resolve: { external: true } })) as Record<string, any>
+  const api = (await dereference(fileURLToPath(SPEC_FILE), structuredClone(readSpecDocument(SPEC_FILE)), { resolve: { external: true } })) as Record<string, any>
+  const ajv = createAjv()
+  const validateError = ajv.compile(api['components'].schemas.Error)
+  // Every documented response by "operationId key"; one without content maps to undefined.
+  const responses = new Map<string, ValidateFunction | undefined>()
+  for (const { operation } of operationsOf(resolved)) {
+    for (const [key, response] of Object.entries<Record<string, any>>(operation.responses ?? {})) {
+      const schema = response['content']?.['application/json']?.schema
+      responses.set(`${operation.operationId} ${key}`, schema ? ajv.compile(schema) : undefined)
+    }
+  }
+
+  const errorBody = ({ status, body }: Answer): string[] => {
+    if (!validateError(body)) return [`the answer is not an Error: ${describeErrors(validateError.errors, 'body')}`]
+    const error = body as { status: number }
+    return error.status === status ? [] : [`Error.status is ${error.status}, the HTTP status ${status}`]
+  }
+
+  return {
+    spec,
+    document,
+    documented: documentedResponses(document),
+    isErrorBody: (body) => validateError(body),
+    errorBody,
+
+    againstSpec(operationId, answer) {
+      const key = responseKeyFor(document, operationId, answer.status)
+      if (!key) return [`status ${answer.status} is not documented for ${operationId}`]
+      if (!/^application\/json/i.test(answer.contentType ?? '')) return [`Content-Type is ${answer.contentType}, the spec says application/json`]
+      const validate = responses.get(keyOf(key))
+      return !validate || validate(answer.body) ? [] : [`the body does not match ${keyOf(key)}: ${describeErrors(validate.errors, 'body')}`]
+    },
+
+    check(operationId, { status, contentType, body }, isHead = false) {
+      const problems: string[] = []
+      const success = status >= 200 && status < 300
+      if (status >= 500 && !(status === 501 && operationId === 'listOrders')) problems.push(`a ${status} answer`)
+      // A success must be declared as such: `default` does not stand for one.
+      const declared = success ? `${operationId} ${status}` : undefined
+      if (declared !== undefined) {
+        if (!operationId || !responses.has(declared)) problems.push(`${status} is not a success the spec declares for ${operationId}`)
+        else if (responses.get(declared) === undefined) {
+          if (body.length > 0) problems.push(`${status} declares no content, got ${JSON.stringify(body.toString().slice(0, 200))}`)
+          return problems
+        }
+      }
+      if (!/^application\/json(;|$)/.test(contentType ?? '')) problems.push(`Content-Type is ${JSON.stringify(contentType)}, not application/json`)
+      if (isHead) return problems
+      let json: unknown
+      try {
+        json = JSON.parse(body.toString())
+      } catch {
+        problems.push(`the body is not JSON: ${JSON.stringify(body.toString().slice(0, 200))}`)
+        return problems
+      }
+      if (declared !== undefined) {
+        const validate = responses.get(declared)
+        if (validate && !validate(json)) problems.push(`the ${status} body breaks the spec: ${ajv.errorsText(validate.errors)}`)
+      } else if (!validateError(json)) {
+        problems.push(`the Error body breaks the spec: ${ajv.errorsText(validateError.errors)}`)
+      } else {
+        const error = json as { status: number; code: string }
+        if (error.status !== status) problems.push(`Error.status ${error.status} differs from the HTTP status ${status}`)
+        if (!ERROR_CODES.has(error.code)) problems.push(`Error.code ${JSON.stringify(error.code)} is not a documented code`)
+      }
+      return problems
+    },
+  }
+}
