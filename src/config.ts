@@ -3,6 +3,7 @@
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { BEARER_TOKEN, BEARER_TOKEN_RULE } from './pipeline/auth.js'
+import type { DataSource } from './store/initial-data.js'
 import { DEFAULT_COUNT, DEFAULT_SEED } from './store/seed.js'
 
 export const DEFAULT_API_KEY = 'sandbox-api-key'
@@ -22,8 +23,6 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 
 export type LogLevel = (typeof LOG_LEVELS)[number]
 
-/** Where the initial data comes from when the store has none of its own. */
-export type DataSource = { readonly kind: 'fixtures'; readonly file: string | undefined } | { readonly kind: 'seed'; readonly seed: number; readonly count: number }
 
 export interface Config {
   readonly port: number

@@ -7,7 +7,7 @@ import { KeyRing } from './pipeline/auth.js'
 import type { Config } from './config.js'
 import { Control } from './control/request-control.js'
 import { ERRORS, HttpError, errorJson } from './http/errors.js'
-import { describeSandbox } from './explorer/pages.js'
+import type { SandboxFacts } from './explorer/pages.js'
 import { findBadPet, initialData } from './store/initial-data.js'
 import { Redactor } from './control/request-journal.js'
 import { createLogger } from './logger.js'
@@ -168,4 +168,20 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
     `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status] ?? 'Error'}\r\n` +
       `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   )
+}
+
+/** What the pages (GET /, /docs) say about this sandbox: configured keys are never among it. */
+export function describeSandbox(config: Config, loaded: { fromDataFile: boolean; description: string; count: number }): SandboxFacts {
+  const { source } = config
+  return {
+    defaultApiKey: config.defaultApiKey ? config.apiKeys[0] : undefined,
+    data: {
+      source: loaded.fromDataFile ? 'data file' : source.kind,
+      description: loaded.description,
+      seed: source.kind === 'seed' ? source.seed : null,
+      count: loaded.count,
+      file: config.dataFile ?? null,
+    },
+    corsOrigins: config.corsOrigins,
+  }
 }

@@ -7,7 +7,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import type { Polka } from 'polka'
-import type { Config } from '../config.js'
 import type { ApiSpec } from '../spec/types.js'
 
 /** What the pages say about this sandbox. Keys are secrets: only the documented default is ever shown. */
@@ -24,21 +23,6 @@ export interface SandboxFacts {
     readonly file: string | null
   }
   readonly corsOrigins: readonly string[]
-}
-
-export function describeSandbox(config: Config, loaded: { fromDataFile: boolean; description: string; count: number }): SandboxFacts {
-  const { source } = config
-  return {
-    defaultApiKey: config.defaultApiKey ? config.apiKeys[0] : undefined,
-    data: {
-      source: loaded.fromDataFile ? 'data file' : source.kind,
-      description: loaded.description,
-      seed: source.kind === 'seed' ? source.seed : null,
-      count: loaded.count,
-      file: config.dataFile ?? null,
-    },
-    corsOrigins: config.corsOrigins,
-  }
 }
 
 /** For an app built without settings (embedded): no key shown, any origin, data as found. */

@@ -2,12 +2,14 @@
 // generated from a seed.
 import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
-import type { DataSource } from '../config.js'
 import { DEFAULT_FIXTURES } from '../paths.js'
 import { describeErrors } from '../spec/load.js'
 import { type ApiSpec } from '../spec/types.js'
 import { generateAnimals } from './seed.js'
 import type { Pet } from './store.js'
+
+/** Where the initial data comes from when the store has none of its own. */
+export type DataSource = { readonly kind: 'fixtures'; readonly file: string | undefined } | { readonly kind: 'seed'; readonly seed: number; readonly count: number }
 
 
 export class FixturesError extends Error {
