@@ -1,10 +1,27 @@
-// The embedding API: start a sandbox inside a test process, or build on its parts.
-export { createApp } from './app.js'
-export { DEFAULT_ADMIN_TOKEN, DEFAULT_API_KEY, DEFAULT_PORT, loadConfig, type Config } from './config.js'
-export { ERRORS, HttpError } from './http/errors.js'
-export { generateAnimals } from './store/seed.js'
-export { loadSpec } from './spec/load.js'
+// The embedding API: a sandbox started inside the test process, for suites that run without Docker.
+// The Testcontainers module is its own entry, `animal-store-sandbox/testcontainers` (it needs the
+// optional testcontainers package); its control client works against any sandbox's URL.
+import { IN_MEMORY, loadConfig } from './config.js'
+import { startSandbox, type Sandbox } from './sandbox.js'
+
+export { DEFAULT_ADMIN_TOKEN, DEFAULT_API_KEY, DEFAULT_PORT, IN_MEMORY, loadConfig, type Config } from './config.js'
 export { startSandbox, type Sandbox } from './sandbox.js'
-export type { Pet, NewPet, PetStatus } from './store/store.js'
-export type { JournalEntry, JournalFilter } from './control/request-journal.js'
 export type { Fault, FaultKind, NewFault } from './control/faults.js'
+export type { JournalEntry, JournalFilter } from './control/request-journal.js'
+export type { NewPet, Pet, PetStatus } from './store/store.js'
+
+/**
+ * Starts a sandbox in this process with the settings the command reads from its environment
+ * (`{ SEED: '7', API_KEYS: 'test-key' }`): by default on a free port of 127.0.0.1, in memory, with
+ * no logs. A bad setting rejects with the message the command would print.
+ *
+ * @example
+ * const sandbox = await startInProcess({ SEED: '7' })
+ * await fetch(`${sandbox.baseUrl}/pets`, { headers: { authorization: 'Bearer sandbox-api-key' } })
+ * await sandbox.close()
+ */
+export async function startInProcess(settings: Readonly<Record<string, string>> = {}): Promise<Sandbox> {
+  const config = loadConfig([], { PORT: '0', DATA_FILE: IN_MEMORY, LOG_LEVEL: 'silent', ...settings })
+  if (config === 'help') throw new Error('startInProcess: help is only asked for by a --help flag, and none is passed')
+  return startSandbox(config)
+}
