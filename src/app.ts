@@ -70,6 +70,10 @@ export function createApp({ spec, keys, logger, control, admin, facts = describe
     // and namespace of every request but the control API's own.
     handler(req, res) {
       logRequest?.(req, res)
+      if (req.headers.host === undefined && req.httpVersion === '1.1') {
+        sendError(res, new HttpError(ERRORS.badRequest, 'An HTTP/1.1 request must carry a Host header (RFC 9112)', { Connection: 'close' }))
+        return
+      }
       if (answerPreflight(req, res)) return
       const url = req.url ?? '/'
       if (url.startsWith(apiPrefix)) {

@@ -108,6 +108,9 @@ export async function startSandbox(config: Config, logger: Logger = createLogger
       keepAliveTimeout: limits.keepAliveTimeoutMs,
       connectionsCheckingInterval: limits.timeoutCheckIntervalMs,
       maxHeaderSize: limits.maxHeaderBytes,
+      // node:http would refuse an HTTP/1.1 request without Host with an empty 400; the app
+      // answers it with an Error body instead, like every other refusal.
+      requireHostHeader: false,
     },
     app.handler,
   )

@@ -177,7 +177,7 @@ t.test('the control API answers unknown paths, wrong methods and bad parameters 
   t.match(unknown.body, { code: 'not_found', status: 404 })
   const wrong = await admin('PATCH', '/pets')
   t.equal(wrong.status, 405)
-  t.equal(wrong.headers.get('allow'), 'GET, PUT')
+  t.equal(wrong.headers.get('allow'), 'GET, PUT, HEAD')
   t.match(wrong.body, { code: 'method_not_allowed', status: 405 })
   const badNamespace = await admin('GET', '/pets?namespace=../etc')
   t.equal(badNamespace.status, 400)

@@ -84,9 +84,9 @@ t.test('routes outside the operations', async (t) => {
     { method: 'GET', url: '/v1/PETS', status: 404, code: 'not_found' },
     { method: 'GET', url: '/v1/Pets/1', status: 404, code: 'not_found' },
     { method: 'GET', url: '/v1/pets//', status: 404, code: 'not_found' },
-    { method: 'DELETE', url: '/v1/pets', status: 405, code: 'method_not_allowed', allow: 'GET, POST' },
-    { method: 'PUT', url: '/v1/pets/1', status: 405, code: 'method_not_allowed', allow: 'GET' },
-    { method: 'POST', url: '/v1/store/orders', status: 405, code: 'method_not_allowed', allow: 'GET' },
+    { method: 'DELETE', url: '/v1/pets', status: 405, code: 'method_not_allowed', allow: 'GET, POST, HEAD' },
+    { method: 'PUT', url: '/v1/pets/1', status: 405, code: 'method_not_allowed', allow: 'GET, HEAD' },
+    { method: 'POST', url: '/v1/store/orders', status: 405, code: 'method_not_allowed', allow: 'GET, HEAD' },
   ]
   for (const c of cases) {
     const res = await fetch(origin + c.url, { method: c.method, headers: c.auth === false ? {} : AUTH })

@@ -41,7 +41,7 @@ t.test('any origin by default', async (t) => {
 
   const plain = await fetch(`${baseUrl}/pets`, { method: 'OPTIONS', headers: { ...AUTH, origin: 'http://app.test:3000' } })
   t.equal(plain.status, 405, 'an OPTIONS that is not a preflight still meets the route’s 405')
-  t.equal(plain.headers.get('allow'), 'GET, POST')
+  t.equal(plain.headers.get('allow'), 'GET, POST, HEAD')
   t.equal(plain.headers.get('access-control-allow-origin'), '*')
 
   // No Origin: not a browser's cross-origin request, so there is nothing to allow.

@@ -226,7 +226,8 @@ function operationOf(spec: ApiSpec, method: string, target: string): Operation |
   const path = target.split(/[?#]/)[0] ?? ''
   return spec.operations.find((op) => {
     const pattern = new RegExp(`^${(spec.basePath + op.path).replace(/\{[^}]+\}/g, '[^/]+')}/?$`)
-    return op.method === method && pattern.test(path)
+    // HEAD is served as GET without the body.
+    return (op.method === method || (method === 'HEAD' && op.method === 'GET')) && pattern.test(path)
   })
 }
 

@@ -10,9 +10,9 @@ t.test('operation routes of the embedded spec', async (t) => {
   t.strictSame(
     routes.paths.map((p) => [p.template, p.allow]),
     [
-      ['/pets', 'GET, POST'],
-      ['/pets/{petId}', 'GET'],
-      ['/store/orders', 'GET'],
+      ['/pets', 'GET, POST, HEAD'],
+      ['/pets/{petId}', 'GET, HEAD'],
+      ['/store/orders', 'GET, HEAD'],
     ],
   )
   const at = (pathname: string) => {

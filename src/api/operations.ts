@@ -1,7 +1,7 @@
 // One function per operationId of the spec. A handler gets input that validation has already
 // checked against the spec, calls the store, and returns what to send; it never touches `res`.
 import type { operations } from '../spec/api-types.js'
-import { ERRORS, HttpError } from '../http/errors.js'
+import { ERRORS, HttpError, RETRY_AFTER } from '../http/errors.js'
 import { SerializedJson } from '../http/reply.js'
 import type { HandlersOf } from '../pipeline/pipeline.js'
 import { StorageError, type AnimalStore, type Pet, type PetStatus } from '../store/store.js'
@@ -53,7 +53,7 @@ export const handlers: HandlersOf<operations, HandlerContext> = {
     try {
       pet = await store.add(body)
     } catch (error) {
-      if (error instanceof StorageError) throw new HttpError(ERRORS.storageUnavailable, `Nothing was stored: ${error.message}`)
+      if (error instanceof StorageError) throw new HttpError(ERRORS.storageUnavailable, `Nothing was stored: ${error.message}`, RETRY_AFTER)
       throw error
     }
     return { status: 201, body: pet, headers: { Location: `${basePath}/pets/${pet.id}` } }

@@ -3,7 +3,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Request } from 'polka'
 import { readRawBody, receivedBody } from '../http/body.js'
-import { ERRORS, HttpError, templateForStatus } from '../http/errors.js'
+import { ERRORS, HttpError, RETRY_AFTER, templateForStatus } from '../http/errors.js'
+import { API_KEY } from '../pipeline/auth.js'
 import { breakResponse, delay, readPrefer, type Fault, type Preference } from './faults.js'
 import { UNMATCHED, type Redactor } from './request-journal.js'
 import { namespaceOf, type Namespace, type Namespaces } from './namespaces.js'
@@ -111,7 +112,11 @@ export class Control {
       return undefined
     }
     if (fault?.status !== undefined) {
-      throw new HttpError({ ...ERRORS.injectedFault, status: fault.status }, `Fault ${fault.id} injected through POST /__admin/faults answers ${op.operationId} with ${fault.status}`)
+      throw new HttpError(
+        { ...ERRORS.injectedFault, status: fault.status },
+        `Fault ${fault.id} injected through POST /__admin/faults answers ${op.operationId} with ${fault.status}`,
+        twinHeaders(fault.status, res),
+      )
     }
 
     if (op.sunset && namespace.clock.nowMs() >= op.sunset.getTime()) {
@@ -125,13 +130,34 @@ export class Control {
         throw new HttpError(ERRORS.invalidParameter, `Invalid Prefer header: code=${prefer.code} is not a documented response of ${op.operationId} (documented: ${op.responses.join(', ')})`)
       }
       // A documented success is what the operation answers anyway: the request is served normally.
-      if (prefer.code >= 400) throw new HttpError(templateForStatus(prefer.code), `Answered with ${prefer.code} because the request asked for it (Prefer: code=${prefer.code})`)
+      if (prefer.code >= 400) {
+        throw new HttpError(templateForStatus(prefer.code), `Answered with ${prefer.code} because the request asked for it (Prefer: code=${prefer.code})`, twinHeaders(prefer.code, res))
+      }
     }
     return namespace.store()
   }
 }
 
 const ignore = (): void => undefined
+
+/**
+ * The headers a genuine answer with `status` carries, for a forced one (a fault, Prefer): a client
+ * tested against a forced 401 must meet the WWW-Authenticate of a real one. The operation's own
+ * headers (deprecation) go on every answer anyway.
+ */
+function twinHeaders(status: number, res: ServerResponse): Readonly<Record<string, string>> | undefined {
+  switch (status) {
+    case 401:
+      return { 'WWW-Authenticate': API_KEY.realm }
+    case 405:
+      return res.locals?.allow === undefined ? undefined : { Allow: res.locals.allow }
+    case 429:
+    case 503:
+      return RETRY_AFTER
+    default:
+      return undefined
+  }
+}
 
 function successStatus(op: Operation): number {
   return Number(op.responses.find((code) => /^2\d\d$/.test(code)) ?? 200)

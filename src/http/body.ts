@@ -9,6 +9,9 @@ export const MAX_BODY_BYTES = 1024 * 1024
 const MAX_DISCARD_BYTES = 16 * MAX_BODY_BYTES
 
 const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json$/i
+// Fatal: bytes that are not UTF-8 are refused, never replaced with U+FFFD (the client's data
+// would be changed without a word).
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 
 export type ReadBody = { readonly present: false } | { readonly present: true; readonly value: unknown }
 
@@ -52,7 +55,12 @@ export async function readJsonBody(req: IncomingMessage, limit = MAX_BODY_BYTES)
   if (charset !== undefined && !/^utf-?8$/i.test(charset)) {
     throw new HttpError(ERRORS.unsupportedMediaType, `The only supported charset is utf-8, got ${JSON.stringify(charset)}`)
   }
-  const text = raw.toString('utf8')
+  let text: string
+  try {
+    text = UTF8.decode(raw)
+  } catch {
+    throw new HttpError(ERRORS.unsupportedMediaType, 'The request body is not valid UTF-8: send it in UTF-8, the only charset accepted')
+  }
   let value: unknown
   try {
     value = JSON.parse(text)

@@ -8,7 +8,7 @@ const ALLOWED_METHODS = 'GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS'
 // Prefer and X-Sandbox-Namespace: the per-request test controls (faults, latency, namespaces).
 const ALLOWED_HEADERS = 'Authorization, Content-Type, Prefer, X-Sandbox-Namespace'
 /** Response headers a browser app may read: the new pet's address, deprecation, auth and 405 hints. */
-const EXPOSED_HEADERS = 'Location, Deprecation, Sunset, Link, WWW-Authenticate, Allow'
+const EXPOSED_HEADERS = 'Location, Deprecation, Sunset, Link, WWW-Authenticate, Allow, Retry-After'
 const PREFLIGHT_MAX_AGE_SECONDS = '600'
 
 /**

@@ -33,6 +33,9 @@ export const ERRORS = {
   injectedFault: { status: 500, code: 'injected_fault', message: 'This failure was injected through the sandbox control API' },
 } as const satisfies Record<string, ErrorTemplate>
 
+/** When a client may try again after a 503 (or 429): the store's disk may have room again by then. */
+export const RETRY_AFTER: Readonly<Record<string, string>> = { 'Retry-After': '1' }
+
 /** The template an answer with `status` is made from (Prefer: code=<status>); injected_fault when none has it. */
 export function templateForStatus(status: number): ErrorTemplate {
   // 400 has several templates: the generic one speaks for all of them.

@@ -38,6 +38,11 @@ export function sendJsonText(res: ServerResponse, status: number, json: string, 
 declare module 'node:http' {
   interface ServerResponse {
     /** What the pipeline knows of the request's operation, for the answer, the log and the journal. */
-    locals?: { operationId?: string; headers?: Readonly<Record<string, string>> | undefined }
+    locals?: {
+      operationId?: string
+      headers?: Readonly<Record<string, string>> | undefined
+      /** The methods served at the request's path: the Allow header of a 405. */
+      allow?: string
+    }
   }
 }

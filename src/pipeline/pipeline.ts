@@ -78,10 +78,11 @@ export function createPipeline<Context>({ spec, handlers, keys, credential, ente
     ;(req as Request).path = pathname
     ;(req as Request).search = search
     try {
-      const op = match.at.byMethod.get(req.method ?? '')
+      // HEAD is GET without the body: node:http leaves the body out of a HEAD answer itself.
+      const op = match.at.byMethod.get(req.method ?? '') ?? (req.method === 'HEAD' ? match.at.byMethod.get('GET') : undefined)
       if (!op) throw new HttpError(ERRORS.methodNotAllowed, `${req.method} is not allowed on ${pathname}; allowed: ${match.at.allow}`, { Allow: match.at.allow })
       // The operation's own headers go on every answer, Error bodies included.
-      res.locals = { operationId: op.operationId, headers: ownHeaders.get(op) }
+      res.locals = { operationId: op.operationId, headers: ownHeaders.get(op), allow: match.at.allow }
       if (op.secured) authenticate(req, keys, credential)
       const handle = handlers[op.operationId] as Handler<Context>
       const answered = then(enter(op, req, res), (context) => {

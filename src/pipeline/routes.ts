@@ -34,7 +34,8 @@ export class OperationRoutes {
     this.#compiled = [...byPath].map(([template, byMethod]) => ({
       template,
       byMethod,
-      allow: [...byMethod.keys()].join(', '),
+      // HTTP requires HEAD wherever GET is served (the pipeline serves it as GET without the body).
+      allow: [...byMethod.keys(), ...(byMethod.has('GET') ? ['HEAD'] : [])].join(', '),
       ...compileTemplate(basePath + template),
     }))
     this.paths = this.#compiled
