@@ -112,13 +112,14 @@ async function main(): Promise<void> {
 
 // ── Cold start: spawn → first 200 on GET /v1/pets ──────────────────────────────────────────────
 
-type ColdCase = 'bare' | 'sandboxFixtures' | 'sandboxSeed' | 'prism'
+type ColdCase = 'bare' | 'sandboxFixtures' | 'sandboxSeed' | 'npmStart' | 'prism'
 
 async function measureColdStarts(work: string, core: number | undefined): Promise<Record<ColdCase, { medianMs: number; runsMs: number[] } | undefined>> {
   const cases: Array<[ColdCase, ServerName, Record<string, string>]> = [
     ['bare', 'bare', {}],
     ['sandboxFixtures', 'sandbox', {}],
     ['sandboxSeed', 'sandbox', { SEED: '42' }],
+    ['npmStart', 'npmStart', {}],
     ['prism', 'prism', {}],
   ]
   const result: Record<string, { medianMs: number; runsMs: number[] } | undefined> = {}
@@ -126,7 +127,8 @@ async function measureColdStarts(work: string, core: number | undefined): Promis
   // Taking turns, so that a noisy moment on the shared machine hits every case alike.
   for (let i = 0; i < SETTINGS.coldRuns; i++) {
     for (const [name, server, env] of cases) {
-      if (!SETTINGS.servers.includes(server)) continue
+      // npm start needs a build: a full run has one (npm run bench builds first), a smoke run not.
+      if (server === 'npmStart' ? SMOKE : !SETTINGS.servers.includes(server)) continue
       // A fresh data file each time: the start builds it from the fixtures or the seed.
       const dir = await mkdtemp(join(work, 'cold-'))
       const started = await startServer(SERVERS[server], { core, env: { ...env, DATA_FILE: join(dir, 'db.json') } })
@@ -336,6 +338,7 @@ function renderMarkdown(r: {
     ['bare', 'bare node:http (ceiling)'],
     ['sandboxFixtures', 'sandbox, committed fixtures'],
     ['sandboxSeed', 'sandbox, SEED=42'],
+    ['npmStart', 'sandbox through `npm start` (built checkout; npm’s own start-up included)'],
     ['prism', 'Prism mock'],
   ]
   for (const [key, label] of coldRows) {

@@ -10,7 +10,7 @@ export const ROOT = fileURLToPath(new URL('..', import.meta.url))
 export const API_KEY = 'sandbox-api-key'
 export const AUTH = { Authorization: `Bearer ${API_KEY}` }
 
-export type ServerName = 'sandbox' | 'bare' | 'prism'
+export type ServerName = 'sandbox' | 'bare' | 'prism' | 'npmStart'
 
 export interface ServerSpec {
   readonly name: ServerName
@@ -26,6 +26,8 @@ export const SERVERS: Record<ServerName, ServerSpec> = {
     // BENCH_FROM_SOURCE runs src/ through tsx (for the smoke test, which must not depend on a build).
     command: () => ({ file: process.execPath, args: process.env['BENCH_FROM_SOURCE'] ? ['--import', 'tsx', join(ROOT, 'src/cli.ts')] : [join(ROOT, 'dist/cli.js')] }),
   },
+  // What a newcomer runs: `npm start` on a built checkout (npm's own start-up included).
+  npmStart: { name: 'npmStart', basePath: '/v1', command: () => ({ file: 'npm', args: ['start', '--silent'] }) },
   bare: { name: 'bare', basePath: '/v1', command: () => ({ file: process.execPath, args: [join(ROOT, 'bench/bare-server.mjs')] }) },
   prism: {
     name: 'prism',

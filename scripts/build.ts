@@ -4,7 +4,7 @@
 // and `npm pack` side by side, each building first) thus sees every file whole, never a dist/
 // emptied for a rebuild.
 import { spawnSync } from 'node:child_process'
-import { mkdir, readdir, rename, rm } from 'node:fs/promises'
+import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -26,7 +26,9 @@ try {
   run([join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', aside])
   run(['--import', 'tsx', 'scripts/compile-spec.ts', aside])
   run(['--import', 'tsx', 'scripts/bundle-cli.ts', aside])
-  const built = await filesUnder(aside)
+  // The stamp that says when this build was made (scripts/start.mjs reads it): renamed last.
+  await writeFile(join(aside, '.built'), `${new Date().toISOString()}\n`)
+  const built = (await filesUnder(aside)).sort((a, b) => Number(a === '.built') - Number(b === '.built'))
   for (const file of built) {
     await mkdir(dirname(join(dist, file)), { recursive: true })
     await rename(join(aside, file), join(dist, file))
