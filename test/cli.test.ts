@@ -89,7 +89,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
 }
 
 t.test('kill -9 during a write load: the file is valid and holds every acknowledged pet', async (t) => {
-  const { dataFile, exit, acknowledged: pets } = await killDuringWriteLoad(t, 20)
+  const { dataFile, exit, acknowledged: pets } = await killDuringWriteLoad(t, 20, 20)
   t.equal(exit, 'SIGKILL')
   const acknowledged = pets.map((pet) => pet.id)
   t.ok(acknowledged.length > 20, `${acknowledged.length} creates were acknowledged before the kill`)

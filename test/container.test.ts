@@ -9,7 +9,7 @@ import t, { type Test } from 'tap'
 import { parse } from 'yaml'
 import { AnimalStoreContainer, type StartedAnimalStoreContainer } from '../src/testcontainers.js'
 import { DOCKER, IMAGE, docker, dockerSkipReason, ensureImage, runContainer, usageSnippets } from './docker.js'
-import { ROOT, tempDir } from './helpers.js'
+import { ROOT, tempDir, waitFor } from './helpers.js'
 
 const KEY = 'container-key'
 const auth = (key = KEY): Record<string, string> => ({ authorization: `Bearer ${key}` })
@@ -253,7 +253,11 @@ t.test('README: the docker run snippet works as written', { skip }, async (t) =>
   // curl prints the body without a final newline: docker stop's output follows on the same line.
   const pets = JSON.parse(/^\[.*\]/m.exec(output)?.[0] ?? 'null') as Pet[]
   t.same(pets.map((pet) => pet.id), [1, 2], 'the curl line lists two pets')
-  t.equal(await docker('ps', '-aq', '--filter', `name=${name}`), '', 'docker stop ended it and --rm removed it')
+  // docker stop returns once the container has stopped; the engine removes a --rm container a
+  // moment later: wait, bounded, for it to go.
+  const listed = (): Promise<string> => docker('ps', '-aq', '--filter', `name=${name}`)
+  await waitFor(async () => (await listed()) === '', { what: `docker ps -a to no longer list ${name} (--rm)`, timeoutMs: 30_000, intervalMs: 200 })
+  t.equal(await listed(), '', 'docker stop ended it and --rm removed it')
 })
 
 t.test('README: the compose service starts and its healthcheck passes', { skip }, async (t) => {

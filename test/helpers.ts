@@ -15,6 +15,36 @@ export const API_KEY = 'test-key-1'
 export const AUTH = { authorization: `Bearer ${API_KEY}` }
 export const JSON_HEADERS = { ...AUTH, 'content-type': 'application/json' }
 
+export interface WaitForOptions {
+  /** What the check waits for, as the failure names it: "docker ps no longer lists the container". */
+  readonly what: string
+  readonly timeoutMs?: number
+  readonly intervalMs?: number
+}
+
+/**
+ * Retries `check` until it returns true, for a state that comes a moment after what causes it (a
+ * process gone, a container removed, a page rendered). An exception counts as "not yet". Bounded:
+ * rejects after `timeoutMs`, naming what never happened and what the check last saw, so the test
+ * fails. Assert on the state after it as before: the wait only removes the race.
+ */
+export async function waitFor(check: () => boolean | Promise<boolean>, { what, timeoutMs = 10_000, intervalMs = 50 }: WaitForOptions): Promise<void> {
+  const deadline = performance.now() + timeoutMs
+  let last: unknown
+  for (;;) {
+    try {
+      if ((await check()) === true) return
+      last = undefined
+    } catch (error) {
+      last = error
+    }
+    if (performance.now() >= deadline) break
+    await new Promise((resolve) => setTimeout(resolve, intervalMs))
+  }
+  const seen = last === undefined ? '' : ` (the last check threw: ${last instanceof Error ? last.message : String(last)})`
+  throw new Error(`waited ${timeoutMs} ms for ${what}, and it never happened${seen}`)
+}
+
 /** A temp folder removed when the test ends. */
 export async function tempDir(t: Test): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'animal-store-test-'))
@@ -43,7 +73,7 @@ export interface RunningCli {
   readonly baseUrl: string
   stdout: string
   stderr: string
-  /** Resolves with the exit code (or signal name). */
+  /** Resolves with the exit code (or signal name) once the process has exited and its output is all read. */
   readonly exited: Promise<number | string>
 }
 
@@ -57,7 +87,8 @@ export async function spawnCli(t: Test, env: Record<string, string>, args: strin
   const run = { child, baseUrl: '', stdout: '', stderr: '' } as RunningCli & { baseUrl: string }
   child.stdout?.on('data', (chunk: Buffer) => (run.stdout += chunk.toString()))
   child.stderr?.on('data', (chunk: Buffer) => (run.stderr += chunk.toString()))
-  ;(run as { exited: Promise<number | string> }).exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)))
+  // 'close', not 'exit': 'exit' may come before the last of stdout and stderr has been read.
+  ;(run as { exited: Promise<number | string> }).exited = new Promise((resolve) => child.once('close', (code, signal) => resolve(code ?? signal ?? -1)))
   t.teardown(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
   })
@@ -84,9 +115,11 @@ export function waitForBanner(child: ChildProcess, exited: Promise<number | stri
 
 /**
  * The CLI on a fresh data file under a write load from `clients` clients, killed with SIGKILL
- * after 1.5 s of it. Returns how the process ended and the pets acknowledged (201) before.
+ * after 1.5 s of it, and once more than `atLeast` creates are acknowledged (a busy machine takes
+ * longer to get there; that wait is bounded, and the caller's check of the count then fails).
+ * Returns how the process ended and the pets acknowledged (201) before.
  */
-export async function killDuringWriteLoad(t: Test, clients: number): Promise<{ dataFile: string; exit: number | string; acknowledged: StoredPet[] }> {
+export async function killDuringWriteLoad(t: Test, clients: number, atLeast: number): Promise<{ dataFile: string; exit: number | string; acknowledged: StoredPet[] }> {
   const dataFile = join(await tempDir(t), 'db.json')
   const cli = await spawnCli(t, { DATA_FILE: dataFile, API_KEYS: 'k' })
   const acknowledged: StoredPet[] = []
@@ -104,6 +137,7 @@ export async function killDuringWriteLoad(t: Test, clients: number): Promise<{ d
   }
   const running = Array.from({ length: clients }, (_, c) => client(c + 1))
   await new Promise((resolve) => setTimeout(resolve, 1500))
+  await waitFor(() => acknowledged.length > atLeast, { what: `more than ${atLeast} acknowledged creates`, timeoutMs: 30_000 }).catch(() => undefined)
   cli.child.kill('SIGKILL')
   const exit = await cli.exited
   stop = true
@@ -133,7 +167,8 @@ export function runCliToEnd(env: Record<string, string>, args: string[] = []): P
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
     const timer = setTimeout(() => child.kill('SIGKILL'), 20_000)
-    child.once('exit', (code) => {
+    // 'close', not 'exit': 'exit' may come before the last of stdout and stderr has been read.
+    child.once('close', (code) => {
       clearTimeout(timer)
       resolve({ code, stdout, stderr })
     })

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import type { Socket } from 'node:net'
 import t from 'tap'
 import { SERVER_LIMITS } from '../src/sandbox.js'
-import { AUTH, startTestSandbox } from './helpers.js'
+import { AUTH, startTestSandbox, waitFor } from './helpers.js'
 import { openSocket, parseResponse, rawExchange, whenClosed } from './raw-http.js'
 
 /** Short limits, so the cut-offs happen within a test; the check interval sets their resolution. */
@@ -88,15 +88,17 @@ t.test('hundreds of idle and half-open connections do not stop others from being
 })
 
 t.test('connections beyond the cap are refused; once they go, clients are served again', async (t) => {
-  const { origin, baseUrl } = await startTestSandbox(t, {}, { maxConnections: 10 })
+  const { origin, baseUrl, server } = await startTestSandbox(t, {}, { maxConnections: 10 })
   const port = portOf(origin)
+  const connections = (): Promise<number> => new Promise((resolve, reject) => server.getConnections((error, count) => (error ? reject(error) : resolve(count))))
   const held = await Promise.all(Array.from({ length: 10 }, () => openSocket(port)))
   t.teardown(() => held.forEach((s) => s.destroy()))
-  await sleep(100)
+  // Connected on this side is not yet accepted on the server's: wait until it holds all ten.
+  await waitFor(async () => (await connections()) === 10, { what: 'the server to hold the 10 connections' })
   const refused = await rawExchange(port, { method: 'GET', target: '/healthz' }, 5_000)
   t.equal(refused, undefined, 'the connection over the cap is closed without an answer')
   held.forEach((s) => s.destroy())
-  await sleep(100)
+  await waitFor(async () => (await connections()) === 0, { what: 'the server to see the 10 connections go' })
   t.same(await servedMeanwhile(baseUrl, 3, 0), [200, 200, 200])
 })
 

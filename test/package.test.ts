@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
 import { dockerSkipReason, ensureImage, usageSnippets } from './docker.js'
-import { ROOT, tempDir, waitForBanner } from './helpers.js'
+import { ROOT, tempDir, waitFor, waitForBanner } from './helpers.js'
 
 // npm run from `npm test` passes its own npm_* settings down: the consumer's npm must not see them.
 const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith('npm_')))
@@ -64,6 +64,13 @@ t.test('the installed tarball starts through npx in a folder without the sources
   t.equal(((await response.json()) as unknown[]).length, 20)
   signalGroup('SIGTERM')
   t.match(String(await exited), /^(0|SIGTERM)$/, 'npx ends on SIGTERM')
+  // npx may end before the node process under it has closed its port: wait for that, bounded.
+  const refused = (): Promise<boolean> =>
+    fetch(`${baseUrl}/pets`).then(
+      (res) => res.arrayBuffer().then(() => false),
+      () => true,
+    )
+  await waitFor(refused, { what: 'the sandbox under npx to stop listening' })
   await t.rejects(fetch(`${baseUrl}/pets`), 'the sandbox under npx stopped too: nothing listens any more')
 })
 

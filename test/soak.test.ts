@@ -21,6 +21,7 @@ t.test('a short soak: mixed load, healthy throughout, every create kept, memory 
   let afterWarmUp: number | undefined
   let peak = start
   let unhealthy = 0
+  const healthChecks: Array<Promise<void>> = []
   const result = await runSoak({
     baseUrl: cli.baseUrl,
     apiKey: API_KEY,
@@ -30,13 +31,17 @@ t.test('a short soak: mixed load, healthy throughout, every create kept, memory 
       const rss = rssMiB(pid)
       peak = Math.max(peak, rss)
       if (afterWarmUp === undefined && elapsed >= WARM_UP_MS) afterWarmUp = rss
-      void fetch(cli.baseUrl.replace(/\/v1$/, '/healthz')).then(
-        (res) => void (res.status === 200 || unhealthy++),
-        () => void unhealthy++,
+      healthChecks.push(
+        fetch(cli.baseUrl.replace(/\/v1$/, '/healthz'), { signal: AbortSignal.timeout(30_000) }).then(
+          (res) => void (res.status === 200 || unhealthy++),
+          () => void unhealthy++,
+        ),
       )
     },
   })
   const end = rssMiB(pid)
+  // The last health checks may still be on their way: count them too.
+  await Promise.all(healthChecks)
   t.comment(`${result.requests} requests ${JSON.stringify(result.byKind)}; RSS start ${start} MiB, after warm-up ${afterWarmUp} MiB, end ${end} MiB, peak ${peak} MiB`)
   t.same(result.problems, [], 'every answer is what the request deserved')
   t.ok(result.byKind['create'] && result.byKind['oversized body'] !== undefined, 'creates and bad requests both ran')

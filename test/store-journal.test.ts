@@ -7,7 +7,7 @@ import t from 'tap'
 import { createLogger } from '../src/logger.js'
 import { JournaledJsonFile } from '../src/store/data-file.js'
 import { startSandbox } from '../src/sandbox.js'
-import { AUTH, JSON_HEADERS, killDuringWriteLoad, readStoredPets, tempDir, testConfig } from './helpers.js'
+import { AUTH, JSON_HEADERS, killDuringWriteLoad, readStoredPets, tempDir, testConfig, waitFor } from './helpers.js'
 
 type Pet = { id: number; name: string; categoryId: number; status: string }
 
@@ -45,7 +45,7 @@ t.test('a create appends one journal line; the snapshot is not rewritten; a rest
 })
 
 t.test('kill -9 during a write load: a restart serves every acknowledged pet', async (t) => {
-  const { dataFile, acknowledged } = await killDuringWriteLoad(t, 30)
+  const { dataFile, acknowledged } = await killDuringWriteLoad(t, 30, 50)
   t.ok(acknowledged.length > 50, `${acknowledged.length} creates were acknowledged before the kill`)
 
   const config = await testConfig(t, { DATA_FILE: dataFile })
@@ -120,13 +120,17 @@ t.test('the journal is folded into a new snapshot once it holds enough records',
 t.test('a journal is folded into the snapshot once the file is idle, and not while writes keep coming', async (t) => {
   const dir = await tempDir(t)
   const file = join(dir, 'db.json')
-  const adapter = new JournaledJsonFile<{ pets: Pet[] }, Pet>(file, 'pets', 1_000, { afterRecords: 2, idleMs: 150 })
+  // Writes 50 ms apart must stay well inside the idle time even on a busy machine, where a timer
+  // or a process can be late by a good part of 100 ms.
+  const idleMs = 1_000
+  const adapter = new JournaledJsonFile<{ pets: Pet[] }, Pet>(file, 'pets', 1_000, { afterRecords: 2, idleMs })
   const data = { pets: [pet(1)] }
   await adapter.write(data)
   const journalLines = async (): Promise<number> => (await readFile(`${file}.journal`, 'utf8').catch(() => '\n')).split('\n').length - 2
   data.pets.push(pet(2))
   await adapter.append(data, [pet(2)])
-  await sleep(400)
+  // Nothing to wait for: a fold that must not happen. Past the idle time, it would have.
+  await sleep(idleMs * 1.5)
   t.equal(await journalLines(), 1, 'below the idle threshold, the journal stays')
   // Writes closer together than the idle time: no fold in between.
   for (const id of [3, 4, 5, 6]) {
@@ -135,7 +139,8 @@ t.test('a journal is folded into the snapshot once the file is idle, and not whi
     await sleep(50)
   }
   t.equal(await journalLines(), 5, 'while writes keep coming, every record is appended')
-  await sleep(400)
+  // The fold starts after the idle time and takes a snapshot write (fsync, rename): wait for it, bounded.
+  await waitFor(async () => (await journalLines()) === 0, { what: 'the idle journal to be folded into the snapshot' })
   t.equal(await journalLines(), 0, 'once the file is idle, the journal starts over')
   t.same((await readStoredPets(file)).map((p) => p.id), [1, 2, 3, 4, 5, 6], 'with every record in the snapshot')
   t.same((await new JournaledJsonFile<{ pets: Pet[] }, Pet>(file, 'pets').read())?.pets.map((p) => p.id), [1, 2, 3, 4, 5, 6], 'and read back the same')
