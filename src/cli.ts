@@ -23,7 +23,7 @@ async function main(): Promise<void> {
   try {
     sandbox = await startSandbox(config, logger)
   } catch (error) {
-    return fail(error)
+    return fail(error, config)
   }
 
   // A configured key is a secret: only the documented default is ever printed.
@@ -56,12 +56,21 @@ async function main(): Promise<void> {
   process.once('SIGINT', stop)
 }
 
-function fail(error: unknown): void {
-  const known = error instanceof ConfigError || error instanceof DataFileError || error instanceof FixturesError
-  const message = known ? (error as Error).message : `could not start: ${(error as Error)?.stack ?? String(error)}`
-  process.stderr.write(`animal-store-sandbox: ${message}\n`)
-  if (!known && (error as NodeJS.ErrnoException)?.code === 'EADDRINUSE') process.stderr.write('  (set PORT to a free port, or 0 for any)\n')
+/** One line that names the setting or the file at fault; the stack only at the debug log level. */
+function fail(error: unknown, config?: Config): void {
+  process.stderr.write(`animal-store-sandbox: ${reasonOf(error, config)}\n`)
+  if (config !== undefined && ['debug', 'trace'].includes(config.logLevel) && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`)
   process.exitCode = 2
+}
+
+function reasonOf(error: unknown, config: Config | undefined): string {
+  if (error instanceof ConfigError || error instanceof DataFileError || error instanceof FixturesError) return error.message
+  const { code, message } = error as NodeJS.ErrnoException
+  if (config !== undefined && (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL')) {
+    const why = code === 'EADDRINUSE' ? 'is already in use' : code === 'EACCES' ? 'needs privileges this process lacks' : 'is not an address of this machine'
+    return `PORT ${config.port} on HOST ${config.host} ${why}: set PORT to a free port (0 for any)${code === 'EADDRNOTAVAIL' ? ' or HOST to an address of this machine' : ''}`
+  }
+  return `could not start: ${message ?? String(error)} (LOG_LEVEL=debug shows where)`
 }
 
 await main()

@@ -50,16 +50,32 @@ function convertParameters(parameters: readonly ParameterSpec[], location: 'path
     const value = given.get(parameter.name)
     if (value === undefined) continue
     if (typeof value !== 'string') throw new HttpError(ERRORS.invalidParameter, `Invalid ${location} parameter: ${parameter.name} is given more than once`)
+    if (parameter.schema['type'] === 'integer' && NUMERAL.test(value) && !CANONICAL_INTEGER.test(value)) {
+      throw new HttpError(
+        ERRORS.invalidParameter,
+        `Invalid ${location} parameter: ${location}.${parameter.name} must be a plain decimal integer, without '+' or leading zeros, got ${JSON.stringify(value)}`,
+      )
+    }
     values[parameter.name] = convertText(value, parameter.schema['type'])
   }
   return values
 }
 
+// An integer parameter has one written form (an id or a limit names one value, one way): `01`,
+// `+1` and `-0` are refused with a reason, as is anything else that is not an integer.
+const NUMERAL = /^[+-]?\d+$/
+const CANONICAL_INTEGER = /^(0|-?[1-9]\d*)$/
+
 /** Converts by the declared type; text that does not convert exactly stays text, so ajv names the type it wanted. */
 function convertText(text: string, type: unknown): unknown {
   switch (type) {
-    case 'integer':
-      return /^-?\d{1,20}$/.test(text) ? Number(text) : text
+    case 'integer': {
+      if (!CANONICAL_INTEGER.test(text)) return text
+      // Too many digits for a number: still an integer, beyond every range the spec allows, so the
+      // range or int64 check names the problem instead of "must be an integer".
+      const value = Number(text)
+      return Number.isFinite(value) ? value : Math.sign(value) * 2 ** 64
+    }
     case 'number':
       return /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(text) ? Number(text) : text
     case 'boolean':

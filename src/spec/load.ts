@@ -127,9 +127,9 @@ function basePathOf(servers: Array<{ url: string }> | undefined): string {
   return [...paths][0] ?? ''
 }
 
-/** Turns ajv's errors into one sentence that names each offending field. */
+/** Turns ajv's errors into one sentence that names each offending field, with one reason each. */
 export function describeErrors(errors: ErrorObject[] | null | undefined, root: string): string {
-  const sentences = (errors ?? []).slice(0, 5).map((e) => {
+  const sentences = onePerField(errors ?? []).slice(0, 5).map((e) => {
     const at = root + e.instancePath.replace(/\//g, '.')
     switch (e.keyword) {
       case 'required':
@@ -151,6 +151,22 @@ export function describeErrors(errors: ErrorObject[] | null | undefined, root: s
     }
   })
   return [...new Set(sentences)].join('; ')
+}
+
+// Of the errors ajv gives for one field, the one that says most: `status: null` is "one of: …"
+// rather than "a string", and 1.5 is "an integer" rather than also "outside int64".
+const TELLING: Readonly<Record<string, number>> = { enum: 0, const: 0, type: 1, minimum: 2, maximum: 2, exclusiveMinimum: 2, exclusiveMaximum: 2, format: 3 }
+
+function onePerField(errors: readonly ErrorObject[]): ErrorObject[] {
+  const best = new Map<string, ErrorObject>()
+  for (const error of errors) {
+    // A missing or unknown property is a fault of its own, not of the object that holds it.
+    const { missingProperty, additionalProperty, unevaluatedProperty } = error.params as Record<string, string | undefined>
+    const field = `${error.instancePath}/${missingProperty ?? additionalProperty ?? unevaluatedProperty ?? ''}`
+    const seen = best.get(field)
+    if (!seen || (TELLING[error.keyword] ?? 4) < (TELLING[seen.keyword] ?? 4)) best.set(field, error)
+  }
+  return [...best.values()]
 }
 
 function article(type: string): string {

@@ -149,12 +149,22 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenedStore>
       return { store: new AnimalStore(db), source: 'data file', replacedOrigin: undefined }
     }
     const store = new AnimalStore(db)
-    await store.replace({ origin: options.origin, pets: await options.initialPets() })
+    await writeInitialData(store, { origin: options.origin, pets: await options.initialPets() }, options.dataFile)
     return { store, source: 'initial data', replacedOrigin: data.origin }
   }
   const store = new AnimalStore(db)
-  await store.replace({ origin: options.origin, pets: await options.initialPets() })
+  await writeInitialData(store, { origin: options.origin, pets: await options.initialPets() }, options.dataFile)
   return { store, source: 'initial data', replacedOrigin: undefined }
+}
+
+/** The first write of a data file: when it fails, the setting is at fault, and the message names the file. */
+async function writeInitialData(store: AnimalStore, data: StoreData, file: string | undefined): Promise<void> {
+  try {
+    await store.replace(data)
+  } catch (error) {
+    if (file === undefined || (error as NodeJS.ErrnoException).code === undefined) throw error
+    throw new DataFileError(file, `cannot be written: ${(error as Error).message}`)
+  }
 }
 
 function checkData(value: unknown, file: string, checkPets: OpenStoreOptions['checkPets']): StoreData {
