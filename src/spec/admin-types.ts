@@ -223,6 +223,13 @@ export interface components {
             count: number;
             entries: components["schemas"]["JournalEntry"][];
         };
+        /**
+         * @example {
+         *       "code": "not_found",
+         *       "message": "No pet with id 987654321",
+         *       "status": 404
+         *     }
+         */
         Error: {
             /** @description Machine-readable error code. */
             code: string;
@@ -236,6 +243,13 @@ export interface components {
          * @enum {string}
          */
         PetStatus: "available" | "pending" | "sold";
+        /**
+         * @example {
+         *       "name": "Rex",
+         *       "categoryId": 1,
+         *       "status": "available"
+         *     }
+         */
         NewPet: {
             /** @description The animal's name. */
             name: string;
@@ -246,7 +260,15 @@ export interface components {
             categoryId: number;
             status?: components["schemas"]["PetStatus"];
         };
-        /** @description An animal is the NewPet fields plus an identifier. */
+        /**
+         * @description An animal is the NewPet fields plus an identifier.
+         * @example {
+         *       "id": 1,
+         *       "name": "Rex",
+         *       "categoryId": 1,
+         *       "status": "available"
+         *     }
+         */
         Pet: components["schemas"]["NewPet"] & {
             /**
              * Format: int64

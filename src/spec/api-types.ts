@@ -75,6 +75,13 @@ export interface components {
          * @enum {string}
          */
         PetStatus: "available" | "pending" | "sold";
+        /**
+         * @example {
+         *       "name": "Rex",
+         *       "categoryId": 1,
+         *       "status": "available"
+         *     }
+         */
         NewPet: {
             /** @description The animal's name. */
             name: string;
@@ -85,7 +92,15 @@ export interface components {
             categoryId: number;
             status?: components["schemas"]["PetStatus"];
         };
-        /** @description An animal is the NewPet fields plus an identifier. */
+        /**
+         * @description An animal is the NewPet fields plus an identifier.
+         * @example {
+         *       "id": 1,
+         *       "name": "Rex",
+         *       "categoryId": 1,
+         *       "status": "available"
+         *     }
+         */
         Pet: components["schemas"]["NewPet"] & {
             /**
              * Format: int64
@@ -94,6 +109,13 @@ export interface components {
             id: number;
         };
         Pets: components["schemas"]["Pet"][];
+        /**
+         * @example {
+         *       "code": "not_found",
+         *       "message": "No pet with id 987654321",
+         *       "status": 404
+         *     }
+         */
         Error: {
             /** @description Machine-readable error code. */
             code: string;
@@ -142,7 +164,10 @@ export interface operations {
     listPets: {
         parameters: {
             query?: {
-                /** @description Maximum number of animals returned. */
+                /**
+                 * @description Maximum number of animals returned.
+                 * @example 20
+                 */
                 limit?: number;
                 /** @description Filters by availability. */
                 status?: components["schemas"]["PetStatus"];
@@ -196,7 +221,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Identifier of the animal. */
+                /**
+                 * @description Identifier of the animal.
+                 * @example 1
+                 */
                 petId: number;
             };
             cookie?: never;
