@@ -3,7 +3,18 @@ import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
   // modules/ holds the Java, Python and Go modules: each is checked by its own language's tools.
-  { ignores: ['dist/', 'coverage/', '.tap/', 'node_modules/', 'modules/', 'src/spec/api-types.ts', 'src/spec/admin-types.ts', 'bench/results/'] },
+  {
+    ignores: [
+      'dist/',
+      'coverage/',
+      '.tap/',
+      'node_modules/',
+      'modules/',
+      'src/spec/api-types.ts',
+      'src/spec/admin-types.ts',
+      'bench/results/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

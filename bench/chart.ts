@@ -30,7 +30,8 @@ export function renderCurve(points: readonly CurvePoint[], caption: string): str
   const yMin = Math.floor(Math.log10(Math.min(...ys)))
   const yMax = Math.ceil(Math.log10(Math.max(...ys)))
   const x = (v: number): number => left + (xMax === xMin ? plotW / 2 : ((Math.log10(v) - xMin) / (xMax - xMin)) * plotW)
-  const y = (v: number): number => top + plotH - ((Math.log10(Math.max(v, 10 ** yMin)) - yMin) / Math.max(yMax - yMin, 1)) * plotH
+  const y = (v: number): number =>
+    top + plotH - ((Math.log10(Math.max(v, 10 ** yMin)) - yMin) / Math.max(yMax - yMin, 1)) * plotH
   const out: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="12">`,
     `<rect width="${width}" height="${height}" fill="#fff"/>`,
@@ -46,14 +47,23 @@ export function renderCurve(points: readonly CurvePoint[], caption: string): str
     out.push(`<text x="${x(pets)}" y="${top + plotH + 18}" text-anchor="middle">${pets.toLocaleString('en-US')}</text>`)
   }
   out.push(`<text x="${left + plotW / 2}" y="${top + plotH + 38}" text-anchor="middle">pets in DATA_FILE</text>`)
-  out.push(`<text x="16" y="${top + plotH / 2}" text-anchor="middle" transform="rotate(-90 16 ${top + plotH / 2})">milliseconds</text>`)
+  out.push(
+    `<text x="16" y="${top + plotH / 2}" text-anchor="middle" transform="rotate(-90 16 ${top + plotH / 2})">milliseconds</text>`,
+  )
   out.push(`<rect x="${left}" y="${top}" width="${plotW}" height="${plotH}" fill="none" stroke="#888"/>`)
   SERIES.forEach((series, index) => {
-    const path = points.map((p, i) => `${i === 0 ? 'M' : 'L'}${x(p.pets).toFixed(1)},${y(p[series.key]).toFixed(1)}`).join(' ')
+    const path = points
+      .map((p, i) => `${i === 0 ? 'M' : 'L'}${x(p.pets).toFixed(1)},${y(p[series.key]).toFixed(1)}`)
+      .join(' ')
     out.push(`<path d="${path}" fill="none" stroke="${series.color}" stroke-width="2"/>`)
-    for (const p of points) out.push(`<circle cx="${x(p.pets).toFixed(1)}" cy="${y(p[series.key]).toFixed(1)}" r="3.5" fill="${series.color}"><title>${p.pets} pets: ${p[series.key]} ms</title></circle>`)
+    for (const p of points)
+      out.push(
+        `<circle cx="${x(p.pets).toFixed(1)}" cy="${y(p[series.key]).toFixed(1)}" r="3.5" fill="${series.color}"><title>${p.pets} pets: ${p[series.key]} ms</title></circle>`,
+      )
     const ly = top + 10 + index * 20
-    out.push(`<line x1="${left + plotW + 15}" x2="${left + plotW + 35}" y1="${ly}" y2="${ly}" stroke="${series.color}" stroke-width="2"/>`)
+    out.push(
+      `<line x1="${left + plotW + 15}" x2="${left + plotW + 35}" y1="${ly}" y2="${ly}" stroke="${series.color}" stroke-width="2"/>`,
+    )
     out.push(`<text x="${left + plotW + 40}" y="${ly + 4}">${escape(series.label)}</text>`)
   })
   out.push(`<text x="${left}" y="${height - 8}" fill="#555">${escape(caption)}</text>`)

@@ -33,7 +33,11 @@ export interface LoadGenerator {
   run(request: LoadRequest): Promise<LoadResult>
 }
 
-export async function findLoadGenerator(options: { workDir: string; core: number | undefined; preferred?: 'wrk' | 'autocannon' }): Promise<LoadGenerator> {
+export async function findLoadGenerator(options: {
+  workDir: string
+  core: number | undefined
+  preferred?: 'wrk' | 'autocannon'
+}): Promise<LoadGenerator> {
   if (options.preferred !== 'autocannon' && (await commandExists('wrk'))) return wrk(options.workDir, options.core)
   return { name: 'autocannon', run: runAutocannon }
 }
@@ -55,14 +59,26 @@ function wrk(workDir: string, core: number | undefined): LoadGenerator {
       // One Lua script per run: method, headers and body, nothing random.
       const lua = [
         `wrk.method = ${JSON.stringify(request.method)}`,
-        ...Object.entries(request.headers).map(([name, value]) => `wrk.headers[${JSON.stringify(name)}] = ${JSON.stringify(value)}`),
+        ...Object.entries(request.headers).map(
+          ([name, value]) => `wrk.headers[${JSON.stringify(name)}] = ${JSON.stringify(value)}`,
+        ),
         request.body === undefined ? '' : `wrk.body = ${JSON.stringify(request.body)}`,
         // Count non-2xx answers as errors (wrk only reports non-2xx/3xx).
         'local bad = 0',
         'function response(status, headers, body) if status >= 300 then bad = bad + 1 end end',
       ].join('\n')
       await writeFile(script, lua)
-      const args = ['-t1', `-c${request.connections}`, `-d${request.seconds}s`, '--latency', '--timeout', '5s', '-s', script, request.url]
+      const args = [
+        '-t1',
+        `-c${request.connections}`,
+        `-d${request.seconds}s`,
+        '--latency',
+        '--timeout',
+        '5s',
+        '-s',
+        script,
+        request.url,
+      ]
       const [command, argv] = core === undefined ? ['wrk', args] : ['taskset', ['-c', String(core), 'wrk', ...args]]
       const { stdout } = await run(command, argv, { timeout: (request.seconds + 15) * 1000 })
       return parseWrk(stdout)
@@ -84,7 +100,13 @@ export function parseWrk(text: string): LoadResult {
   const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(text)?.[1] ?? 0)
   const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(text)
   const socketErrors = socket ? socket.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0
-  return { requestsPerSecond: Number(rps[1]), p50Ms: percentile('50'), p99Ms: percentile('99'), errors: non2xx + socketErrors, requests: Number(total[1]) }
+  return {
+    requestsPerSecond: Number(rps[1]),
+    p50Ms: percentile('50'),
+    p99Ms: percentile('99'),
+    errors: non2xx + socketErrors,
+    requests: Number(total[1]),
+  }
 }
 
 // autocannon's own percentiles come in whole milliseconds (its histogram records integers), so a

@@ -29,8 +29,28 @@ const { values: flags } = parseArgs({
 
 const SMOKE = flags.smoke === true
 const SETTINGS = SMOKE
-  ? { seconds: 1, rounds: 1, warmupSeconds: 0, coldRuns: 2, connections: [4], sizes: [1000, 2000], curveSeconds: 1, sizeStarts: 1, servers: ['bare', 'sandbox'] as ServerName[] }
-  : { seconds: 3, rounds: 3, warmupSeconds: 1, coldRuns: 10, connections: [1, 50], sizes: [1000, 10_000, 100_000], curveSeconds: 3, sizeStarts: 3, servers: ['bare', 'sandbox', 'prism'] as ServerName[] }
+  ? {
+      seconds: 1,
+      rounds: 1,
+      warmupSeconds: 0,
+      coldRuns: 2,
+      connections: [4],
+      sizes: [1000, 2000],
+      curveSeconds: 1,
+      sizeStarts: 1,
+      servers: ['bare', 'sandbox'] as ServerName[],
+    }
+  : {
+      seconds: 3,
+      rounds: 3,
+      warmupSeconds: 1,
+      coldRuns: 10,
+      connections: [1, 50],
+      sizes: [1000, 10_000, 100_000],
+      curveSeconds: 3,
+      sizeStarts: 3,
+      servers: ['bare', 'sandbox', 'prism'] as ServerName[],
+    }
 const OUT_DIR = flags.out ?? join(ROOT, 'bench/results')
 const SVG_FILE = flags.svg ?? (SMOKE ? join(OUT_DIR, 'store-size-curve.svg') : join(ROOT, 'docs/store-size-curve.svg'))
 const CONTAINER_IMAGE = 'animal-store-sandbox:local'
@@ -59,14 +79,19 @@ interface Target {
 }
 
 async function main(): Promise<void> {
-  if (!process.env['BENCH_FROM_SOURCE'] && !existsSync(join(ROOT, 'dist/cli.js'))) throw new Error('dist/cli.js is missing: run npm run build first (npm run bench does)')
+  if (!process.env['BENCH_FROM_SOURCE'] && !existsSync(join(ROOT, 'dist/cli.js')))
+    throw new Error('dist/cli.js is missing: run npm run build first (npm run bench does)')
   const cores = availableParallelism()
   // Servers on core 0; this script and the load generator on core 1.
   const canPin = cores >= 2 && (await commandExists('taskset'))
   if (canPin) await run('taskset', ['-p', '-c', '1', String(process.pid)])
   const serverCore = canPin ? 0 : undefined
   const work = await mkdtemp(join(tmpdir(), 'animal-store-bench-'))
-  const load = await findLoadGenerator({ workDir: work, core: canPin ? 1 : undefined, ...(flags.load === 'autocannon' || flags.load === 'wrk' ? { preferred: flags.load } : {}) })
+  const load = await findLoadGenerator({
+    workDir: work,
+    core: canPin ? 1 : undefined,
+    ...(flags.load === 'autocannon' || flags.load === 'wrk' ? { preferred: flags.load } : {}),
+  })
   log(`load generator: ${load.name}; server core: ${serverCore ?? 'any'}; ${SMOKE ? 'smoke run' : 'full run'}`)
 
   try {
@@ -102,7 +127,13 @@ async function main(): Promise<void> {
     await writeFile(join(OUT_DIR, 'latest.json'), `${JSON.stringify(results, null, 2)}\n`)
     await writeFile(join(OUT_DIR, 'latest.md'), markdown)
     await mkdir(join(SVG_FILE, '..'), { recursive: true })
-    await writeFile(SVG_FILE, renderCurve(storeSize, `${results.date.slice(0, 10)}, ${cores} shared cores, Node ${process.version}, ${load.name}; one run`))
+    await writeFile(
+      SVG_FILE,
+      renderCurve(
+        storeSize,
+        `${results.date.slice(0, 10)}, ${cores} shared cores, Node ${process.version}, ${load.name}; one run`,
+      ),
+    )
     process.stdout.write(markdown)
     log(`results: ${join(OUT_DIR, 'latest.json')}, chart: ${SVG_FILE}`)
   } finally {
@@ -114,7 +145,10 @@ async function main(): Promise<void> {
 
 type ColdCase = 'bare' | 'sandboxFixtures' | 'sandboxSeed' | 'npmStart' | 'prism'
 
-async function measureColdStarts(work: string, core: number | undefined): Promise<Record<ColdCase, { medianMs: number; runsMs: number[] } | undefined>> {
+async function measureColdStarts(
+  work: string,
+  core: number | undefined,
+): Promise<Record<ColdCase, { medianMs: number; runsMs: number[] } | undefined>> {
   const cases: Array<[ColdCase, ServerName, Record<string, string>]> = [
     ['bare', 'bare', {}],
     ['sandboxFixtures', 'sandbox', {}],
@@ -155,10 +189,15 @@ async function measureThroughput(work: string, core: number | undefined, load: L
     // in turns: a noisy moment on the shared machine then hits all of them alike.
     for (const name of SETTINGS.servers) {
       const dir = await mkdtemp(join(work, 'load-'))
-      running.push({ name, dir, started: await startServer(SERVERS[name], { core, env: { DATA_FILE: join(dir, 'db.json') } }) })
+      running.push({
+        name,
+        dir,
+        started: await startServer(SERVERS[name], { core, env: { DATA_FILE: join(dir, 'db.json') } }),
+      })
     }
     await sleep(500)
-    for (const { name, started } of running) memory[name] = { idleMiB: await rssMiB(started.child.pid), afterLoadMiB: undefined }
+    for (const { name, started } of running)
+      memory[name] = { idleMiB: await rssMiB(started.child.pid), afterLoadMiB: undefined }
     // Creates last: they grow the store, which the reads should not see.
     for (const endpoint of ['list', 'get', 'create'] as Endpoint[]) {
       for (const connections of SETTINGS.connections) {
@@ -173,18 +212,22 @@ async function measureThroughput(work: string, core: number | undefined, load: L
               ...(body === undefined ? {} : { body }),
               connections,
             }
-            if (round === 0 && SETTINGS.warmupSeconds > 0) await load.run({ ...request, seconds: SETTINGS.warmupSeconds })
+            if (round === 0 && SETTINGS.warmupSeconds > 0)
+              await load.run({ ...request, seconds: SETTINGS.warmupSeconds })
             rounds.set(name, [...(rounds.get(name) ?? []), await load.run({ ...request, seconds: SETTINGS.seconds })])
           }
         }
         for (const [name, results] of rounds) {
           const result = medianResult(results)
           throughput.push({ server: name, endpoint, connections, ...result })
-          log(`${name} ${endpoint} c=${connections}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, errors ${result.errors}`)
+          log(
+            `${name} ${endpoint} c=${connections}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, errors ${result.errors}`,
+          )
         }
       }
     }
-    for (const { name, started } of running) memory[name] = { idleMiB: memory[name]?.idleMiB, afterLoadMiB: await rssMiB(started.child.pid) }
+    for (const { name, started } of running)
+      memory[name] = { idleMiB: memory[name]?.idleMiB, afterLoadMiB: await rssMiB(started.child.pid) }
   } finally {
     for (const { started, dir } of running) {
       await started.stop()
@@ -198,8 +241,20 @@ async function measureThroughput(work: string, core: number | undefined, load: L
 function medianResult(results: readonly LoadResult[]): LoadResult {
   return {
     requestsPerSecond: round(median(results.map((r) => r.requestsPerSecond))),
-    p50Ms: round(median(results.map((r) => r.p50Ms), 3), 3),
-    p99Ms: round(median(results.map((r) => r.p99Ms), 3), 3),
+    p50Ms: round(
+      median(
+        results.map((r) => r.p50Ms),
+        3,
+      ),
+      3,
+    ),
+    p99Ms: round(
+      median(
+        results.map((r) => r.p99Ms),
+        3,
+      ),
+      3,
+    ),
     errors: results.reduce((sum, r) => sum + r.errors, 0),
     requests: results.reduce((sum, r) => sum + r.requests, 0),
   }
@@ -222,11 +277,33 @@ async function measureStoreSizes(work: string, core: number | undefined, load: L
     const started = await startServer(SERVERS.sandbox, { core, env: { DATA_FILE: dataFile } })
     try {
       const base = `${started.origin}/v1`
-      const create = await load.run({ url: `${base}/pets`, method: 'POST', headers: { ...AUTH, 'Content-Type': 'application/json' }, body: NEW_PET, connections: 1, seconds: SETTINGS.curveSeconds })
-      const list = await load.run({ url: `${base}/pets?limit=20`, method: 'GET', headers: AUTH, connections: 1, seconds: SETTINGS.curveSeconds })
-      if (create.errors || list.errors) throw new Error(`store of ${pets} pets: ${create.errors + list.errors} failed requests`)
-      points.push({ pets, startMs: round(median(starts)), createP50Ms: round(create.p50Ms, 3), createP99Ms: round(create.p99Ms, 3), listP50Ms: round(list.p50Ms, 3) })
-      log(`store of ${pets} pets: start ${round(median(starts))} ms, create p50 ${create.p50Ms} ms p99 ${create.p99Ms} ms, list p50 ${list.p50Ms} ms`)
+      const create = await load.run({
+        url: `${base}/pets`,
+        method: 'POST',
+        headers: { ...AUTH, 'Content-Type': 'application/json' },
+        body: NEW_PET,
+        connections: 1,
+        seconds: SETTINGS.curveSeconds,
+      })
+      const list = await load.run({
+        url: `${base}/pets?limit=20`,
+        method: 'GET',
+        headers: AUTH,
+        connections: 1,
+        seconds: SETTINGS.curveSeconds,
+      })
+      if (create.errors || list.errors)
+        throw new Error(`store of ${pets} pets: ${create.errors + list.errors} failed requests`)
+      points.push({
+        pets,
+        startMs: round(median(starts)),
+        createP50Ms: round(create.p50Ms, 3),
+        createP99Ms: round(create.p99Ms, 3),
+        listP50Ms: round(list.p50Ms, 3),
+      })
+      log(
+        `store of ${pets} pets: start ${round(median(starts))} ms, create p50 ${create.p50Ms} ms p99 ${create.p99Ms} ms, list p50 ${list.p50Ms} ms`,
+      )
     } finally {
       await started.stop()
       await rm(dir, { recursive: true, force: true })
@@ -239,7 +316,12 @@ async function measureStoreSizes(work: string, core: number | undefined, load: L
 async function writeDataFile(file: string, count: number): Promise<void> {
   const names = ['Bella', 'Milo', 'Luna', 'Rex', 'Coco', 'Max', 'Daisy', 'Oscar', 'Nala', 'Ziggy']
   const statuses = ['available', 'pending', 'sold'] as const
-  const pets = Array.from({ length: count }, (_, i) => ({ id: i + 1, name: `${names[i % names.length]} ${i + 1}`, categoryId: (i % 9) + 1, status: statuses[i % 3] }))
+  const pets = Array.from({ length: count }, (_, i) => ({
+    id: i + 1,
+    name: `${names[i % names.length]} ${i + 1}`,
+    categoryId: (i % 9) + 1,
+    status: statuses[i % 3],
+  }))
   await writeFile(file, JSON.stringify({ pets, journal: 'bench' }))
   await writeFile(`${file}.journal`, `${JSON.stringify({ snapshot: 'bench' })}\n`)
 }
@@ -262,7 +344,9 @@ async function measureContainer(): Promise<{ medianMs: number; runsMs: number[] 
   for (let i = 0; i < 5; i++) {
     const port = 4900 + i
     const started = performance.now()
-    const { stdout } = await run(docker, ['run', '-d', '--rm', '-p', `127.0.0.1:${port}:4010`, CONTAINER_IMAGE], { timeout: 30_000 })
+    const { stdout } = await run(docker, ['run', '-d', '--rm', '-p', `127.0.0.1:${port}:4010`, CONTAINER_IMAGE], {
+      timeout: 30_000,
+    })
     const id = stdout.trim()
     try {
       const deadline = started + 30_000
@@ -281,32 +365,85 @@ async function measureContainer(): Promise<{ medianMs: number; runsMs: number[] 
 
 // ── Targets, as ratios to the bare server in the same run ──────────────────────────────────────
 
-function evaluateTargets(results: { coldStart: Record<ColdCase, { medianMs: number } | undefined>; throughput: Throughput[]; storeSize: CurvePoint[] }): Target[] {
+function evaluateTargets(results: {
+  coldStart: Record<ColdCase, { medianMs: number } | undefined>
+  throughput: Throughput[]
+  storeSize: CurvePoint[]
+}): Target[] {
   const targets: Target[] = []
-  const at = (server: ServerName, endpoint: Endpoint, connections: number) => results.throughput.find((r) => r.server === server && r.endpoint === endpoint && r.connections === connections)
+  const at = (server: ServerName, endpoint: Endpoint, connections: number) =>
+    results.throughput.find((r) => r.server === server && r.endpoint === endpoint && r.connections === connections)
   const loadConnections = Math.max(...SETTINGS.connections)
   const bareCold = results.coldStart.bare?.medianMs
   const sandboxCold = results.coldStart.sandboxFixtures?.medianMs
   if (bareCold && sandboxCold) {
     const ratio = sandboxCold / bareCold
-    targets.push(check('cold start (fixtures) vs bare', '≤ 1.5×', `${fmt(ratio, 2)}× (${sandboxCold} vs ${bareCold} ms)`, ratio <= 1.5, `${fmt(ratio / 1.5, 2)}× over the limit`))
+    targets.push(
+      check(
+        'cold start (fixtures) vs bare',
+        '≤ 1.5×',
+        `${fmt(ratio, 2)}× (${sandboxCold} vs ${bareCold} ms)`,
+        ratio <= 1.5,
+        `${fmt(ratio / 1.5, 2)}× over the limit`,
+      ),
+    )
   }
   for (const endpoint of ['list', 'get'] as const) {
     const bare = at('bare', endpoint, loadConnections)
     const sandbox = at('sandbox', endpoint, loadConnections)
     if (!bare || !sandbox) continue
     const ratio = sandbox.requestsPerSecond / bare.requestsPerSecond
-    targets.push(check(`${ENDPOINTS[endpoint].label} req/s vs bare, ${loadConnections} connections`, '≥ 0.7×', `${fmt(ratio, 2)}×`, ratio >= 0.7, `${fmt((0.7 - ratio) * 100, 1)} points short of 0.70×`))
+    targets.push(
+      check(
+        `${ENDPOINTS[endpoint].label} req/s vs bare, ${loadConnections} connections`,
+        '≥ 0.7×',
+        `${fmt(ratio, 2)}×`,
+        ratio >= 0.7,
+        `${fmt((0.7 - ratio) * 100, 1)} points short of 0.70×`,
+      ),
+    )
   }
   const create = at('sandbox', 'create', loadConnections)
   if (create) {
-    targets.push(check(`durable creates, ${loadConnections} connections`, '≥ 5,000/s', `${Math.round(create.requestsPerSecond)}/s`, create.requestsPerSecond >= 5000, `${Math.round(5000 - create.requestsPerSecond)}/s short (${fmt(create.requestsPerSecond / 5000, 2)}×)`))
-    targets.push(check(`durable create p99, ${loadConnections} connections`, '≤ 25 ms', `${create.p99Ms} ms`, create.p99Ms <= 25, `${fmt(create.p99Ms - 25, 1)} ms over`))
+    targets.push(
+      check(
+        `durable creates, ${loadConnections} connections`,
+        '≥ 5,000/s',
+        `${Math.round(create.requestsPerSecond)}/s`,
+        create.requestsPerSecond >= 5000,
+        `${Math.round(5000 - create.requestsPerSecond)}/s short (${fmt(create.requestsPerSecond / 5000, 2)}×)`,
+      ),
+    )
+    targets.push(
+      check(
+        `durable create p99, ${loadConnections} connections`,
+        '≤ 25 ms',
+        `${create.p99Ms} ms`,
+        create.p99Ms <= 25,
+        `${fmt(create.p99Ms - 25, 1)} ms over`,
+      ),
+    )
   }
   const largest = results.storeSize.at(-1)
   if (largest) {
-    targets.push(check(`start with ${largest.pets.toLocaleString('en-US')} pets`, '≤ 1,000 ms', `${largest.startMs} ms`, largest.startMs <= 1000, `${fmt(largest.startMs - 1000, 0)} ms over`))
-    targets.push(check(`single-client create p50 with ${largest.pets.toLocaleString('en-US')} pets`, '≤ 10 ms', `${largest.createP50Ms} ms`, largest.createP50Ms <= 10, `${fmt(largest.createP50Ms - 10, 2)} ms over`))
+    targets.push(
+      check(
+        `start with ${largest.pets.toLocaleString('en-US')} pets`,
+        '≤ 1,000 ms',
+        `${largest.startMs} ms`,
+        largest.startMs <= 1000,
+        `${fmt(largest.startMs - 1000, 0)} ms over`,
+      ),
+    )
+    targets.push(
+      check(
+        `single-client create p50 with ${largest.pets.toLocaleString('en-US')} pets`,
+        '≤ 10 ms',
+        `${largest.createP50Ms} ms`,
+        largest.createP50Ms <= 10,
+        `${fmt(largest.createP50Ms - 10, 2)} ms over`,
+      ),
+    )
   }
   return targets
 }
@@ -330,10 +467,16 @@ function renderMarkdown(r: {
   targets: Target[]
 }): string {
   const lines: string[] = []
-  lines.push(`Measured ${r.date.slice(0, 16).replace('T', ' ')} UTC on ${r.machine.cpus} shared cores (${r.machine.cpuModel}), Node ${r.machine.node}; load from ${r.loadGenerator}, ${r.pinned}; each load figure is the median of ${SETTINGS.rounds} rounds of ${SETTINGS.seconds} s, the servers taking turns${SETTINGS.warmupSeconds ? `, after ${SETTINGS.warmupSeconds} s of warm-up` : ''}; request logs off (LOG_LEVEL=silent).`, '')
+  lines.push(
+    `Measured ${r.date.slice(0, 16).replace('T', ' ')} UTC on ${r.machine.cpus} shared cores (${r.machine.cpuModel}), Node ${r.machine.node}; load from ${r.loadGenerator}, ${r.pinned}; each load figure is the median of ${SETTINGS.rounds} rounds of ${SETTINGS.seconds} s, the servers taking turns${SETTINGS.warmupSeconds ? `, after ${SETTINGS.warmupSeconds} s of warm-up` : ''}; request logs off (LOG_LEVEL=silent).`,
+    '',
+  )
   const cold = (c: ColdCase) => r.coldStart[c]?.medianMs
   const bareCold = cold('bare')
-  lines.push(`| Cold start, spawn → first 200 on GET /v1/pets (median of ${SETTINGS.coldRuns}) | ms | vs bare |`, '| --- | ---: | ---: |')
+  lines.push(
+    `| Cold start, spawn → first 200 on GET /v1/pets (median of ${SETTINGS.coldRuns}) | ms | vs bare |`,
+    '| --- | ---: | ---: |',
+  )
   const coldRows: Array<[ColdCase, string]> = [
     ['bare', 'bare node:http (ceiling)'],
     ['sandboxFixtures', 'sandbox, committed fixtures'],
@@ -345,30 +488,54 @@ function renderMarkdown(r: {
     const ms = cold(key)
     if (ms !== undefined) lines.push(`| ${label} | ${ms} | ${bareCold ? `${fmt(ms / bareCold, 2)}×` : ''} |`)
   }
-  if ('medianMs' in r.container) lines.push(`| container, \`docker run\` (median of 5) | ${r.container.medianMs} | ${bareCold ? `${fmt(r.container.medianMs / bareCold, 2)}×` : ''} |`)
+  if ('medianMs' in r.container)
+    lines.push(
+      `| container, \`docker run\` (median of 5) | ${r.container.medianMs} | ${bareCold ? `${fmt(r.container.medianMs / bareCold, 2)}×` : ''} |`,
+    )
   else lines.push(`| container, \`docker run\` | not measured: ${r.container.skipped} | |`)
   lines.push('')
 
   const servers = [...new Set(r.throughput.map((t) => t.server))]
-  lines.push(`| Request | conns | ${servers.map((s) => `${s} req/s | ${s} p50 / p99 ms`).join(' | ')} | sandbox vs bare |`)
+  lines.push(
+    `| Request | conns | ${servers.map((s) => `${s} req/s | ${s} p50 / p99 ms`).join(' | ')} | sandbox vs bare |`,
+  )
   lines.push(`| --- | ---: | ${servers.map(() => '---: | ---:').join(' | ')} | ---: |`)
   for (const endpoint of ['list', 'get', 'create'] as Endpoint[]) {
     for (const connections of SETTINGS.connections) {
       const row = servers.map((server) => {
-        const t = r.throughput.find((x) => x.server === server && x.endpoint === endpoint && x.connections === connections)
-        return t ? `${Math.round(t.requestsPerSecond).toLocaleString('en-US')}${t.errors ? ` (${t.errors} errors)` : ''} | ${t.p50Ms} / ${t.p99Ms}` : ' | '
+        const t = r.throughput.find(
+          (x) => x.server === server && x.endpoint === endpoint && x.connections === connections,
+        )
+        return t
+          ? `${Math.round(t.requestsPerSecond).toLocaleString('en-US')}${t.errors ? ` (${t.errors} errors)` : ''} | ${t.p50Ms} / ${t.p99Ms}`
+          : ' | '
       })
-      const sandbox = r.throughput.find((x) => x.server === 'sandbox' && x.endpoint === endpoint && x.connections === connections)
-      const bare = r.throughput.find((x) => x.server === 'bare' && x.endpoint === endpoint && x.connections === connections)
-      lines.push(`| ${ENDPOINTS[endpoint].label} | ${connections} | ${row.join(' | ')} | ${sandbox && bare ? `${fmt(sandbox.requestsPerSecond / bare.requestsPerSecond, 2)}×` : ''} |`)
+      const sandbox = r.throughput.find(
+        (x) => x.server === 'sandbox' && x.endpoint === endpoint && x.connections === connections,
+      )
+      const bare = r.throughput.find(
+        (x) => x.server === 'bare' && x.endpoint === endpoint && x.connections === connections,
+      )
+      lines.push(
+        `| ${ENDPOINTS[endpoint].label} | ${connections} | ${row.join(' | ')} | ${sandbox && bare ? `${fmt(sandbox.requestsPerSecond / bare.requestsPerSecond, 2)}×` : ''} |`,
+      )
     }
   }
   lines.push('', '| RSS (MiB) | idle | after load |', '| --- | ---: | ---: |')
-  for (const [server, m] of Object.entries(r.memory)) lines.push(`| ${server} | ${m?.idleMiB ?? '?'} | ${m?.afterLoadMiB ?? '?'} |`)
-  lines.push('', '| Pets in DATA_FILE | start ms (median) | create p50 ms | create p99 ms | list p50 ms |', '| ---: | ---: | ---: | ---: | ---: |')
-  for (const p of r.storeSize) lines.push(`| ${p.pets.toLocaleString('en-US')} | ${p.startMs} | ${p.createP50Ms} | ${p.createP99Ms} | ${p.listP50Ms} |`)
+  for (const [server, m] of Object.entries(r.memory))
+    lines.push(`| ${server} | ${m?.idleMiB ?? '?'} | ${m?.afterLoadMiB ?? '?'} |`)
+  lines.push(
+    '',
+    '| Pets in DATA_FILE | start ms (median) | create p50 ms | create p99 ms | list p50 ms |',
+    '| ---: | ---: | ---: | ---: | ---: |',
+  )
+  for (const p of r.storeSize)
+    lines.push(
+      `| ${p.pets.toLocaleString('en-US')} | ${p.startMs} | ${p.createP50Ms} | ${p.createP99Ms} | ${p.listP50Ms} |`,
+    )
   lines.push('', '| Target | limit | measured | |', '| --- | --- | --- | --- |')
-  for (const t of r.targets) lines.push(`| ${t.name} | ${t.target} | ${t.measured} | ${t.met ? 'met' : `**missed**: ${t.missedBy}`} |`)
+  for (const t of r.targets)
+    lines.push(`| ${t.name} | ${t.target} | ${t.measured} | ${t.met ? 'met' : `**missed**: ${t.missedBy}`} |`)
   return `${lines.join('\n')}\n`
 }
 
@@ -377,7 +544,10 @@ function renderMarkdown(r: {
 function median(values: readonly number[], digits = 1): number {
   const sorted = [...values].sort((a, b) => a - b)
   const mid = Math.floor(sorted.length / 2)
-  return round(sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2, digits)
+  return round(
+    sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2,
+    digits,
+  )
 }
 
 function round(value: number, digits = 1): number {

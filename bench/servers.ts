@@ -24,17 +24,36 @@ export const SERVERS: Record<ServerName, ServerSpec> = {
     name: 'sandbox',
     basePath: '/v1',
     // BENCH_FROM_SOURCE runs src/ through tsx (for the smoke test, which must not depend on a build).
-    command: () => ({ file: process.execPath, args: process.env['BENCH_FROM_SOURCE'] ? ['--import', 'tsx', join(ROOT, 'src/cli.ts')] : [join(ROOT, 'dist/cli.js')] }),
+    command: () => ({
+      file: process.execPath,
+      args: process.env['BENCH_FROM_SOURCE']
+        ? ['--import', 'tsx', join(ROOT, 'src/cli.ts')]
+        : [join(ROOT, 'dist/cli.js')],
+    }),
   },
   // What a newcomer runs: `npm start` on a built checkout (npm's own start-up included).
   npmStart: { name: 'npmStart', basePath: '/v1', command: () => ({ file: 'npm', args: ['start', '--silent'] }) },
-  bare: { name: 'bare', basePath: '/v1', command: () => ({ file: process.execPath, args: [join(ROOT, 'bench/bare-server.mjs')] }) },
+  bare: {
+    name: 'bare',
+    basePath: '/v1',
+    command: () => ({ file: process.execPath, args: [join(ROOT, 'bench/bare-server.mjs')] }),
+  },
   prism: {
     name: 'prism',
     basePath: '',
     command: (port) => ({
       file: process.execPath,
-      args: [join(ROOT, 'node_modules/@stoplight/prism-cli/dist/index.js'), 'mock', '--host', '127.0.0.1', '--port', String(port), '--errors', 'false', join(ROOT, 'spec/openapi.yaml')],
+      args: [
+        join(ROOT, 'node_modules/@stoplight/prism-cli/dist/index.js'),
+        'mock',
+        '--host',
+        '127.0.0.1',
+        '--port',
+        String(port),
+        '--errors',
+        'false',
+        join(ROOT, 'spec/openapi.yaml'),
+      ],
     }),
   },
 }
@@ -55,15 +74,26 @@ export function freshPort(): number {
 }
 
 /** Spawns a server on the server core and waits (bounded) for its first 200 on GET <base>/pets. */
-export async function startServer(spec: ServerSpec, options: { env?: Record<string, string>; core: number | undefined; timeoutMs?: number }): Promise<Started> {
+export async function startServer(
+  spec: ServerSpec,
+  options: { env?: Record<string, string>; core: number | undefined; timeoutMs?: number },
+): Promise<Started> {
   const port = freshPort()
   const { file, args } = spec.command(port)
-  const [command, argv] = options.core === undefined ? [file, args] : ['taskset', ['-c', String(options.core), file, ...args]]
+  const [command, argv] =
+    options.core === undefined ? [file, args] : ['taskset', ['-c', String(options.core), file, ...args]]
   const started = performance.now()
   // taskset execs the command, so the child's pid is the server's.
   const child = spawn(command, argv, {
     cwd: ROOT,
-    env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...options.env },
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'silent',
+      ...options.env,
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   })
   let stderr = ''
@@ -72,7 +102,8 @@ export async function startServer(spec: ServerSpec, options: { env?: Record<stri
   const origin = `http://127.0.0.1:${port}`
   const deadline = started + (options.timeoutMs ?? 30_000)
   for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${spec.name} exited before it answered:\n${stderr}`)
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`${spec.name} exited before it answered:\n${stderr}`)
     if ((await status(`${origin}${spec.basePath}/pets`)) === 200) break
     if (performance.now() > deadline) {
       child.kill('SIGKILL')

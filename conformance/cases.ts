@@ -53,50 +53,266 @@ const UNKNOWN_ID = Number.MAX_SAFE_INTEGER
 
 export const CASES: readonly ConformanceCase[] = [
   // listPets
-  { intent: 'lists pets with the default limit', operationId: 'listPets', request: { method: 'GET', path: '/pets' }, status: 200, check: atMost(20) },
-  { intent: 'lists at most one pet with limit=1', operationId: 'listPets', request: { method: 'GET', path: '/pets?limit=1' }, status: 200, check: atMost(1) },
-  { intent: 'lists up to a hundred pets with limit=100', operationId: 'listPets', request: { method: 'GET', path: '/pets?limit=100' }, status: 200, check: atMost(100) },
-  { intent: 'filters by status=available', operationId: 'listPets', request: { method: 'GET', path: '/pets?status=available' }, status: 200, check: allHaveStatus('available') },
-  { intent: 'filters by status=pending', operationId: 'listPets', request: { method: 'GET', path: '/pets?status=pending' }, status: 200, check: allHaveStatus('pending') },
-  { intent: 'filters by status=sold', operationId: 'listPets', request: { method: 'GET', path: '/pets?status=sold' }, status: 200, check: allHaveStatus('sold') },
-  { intent: 'accepts the scheme name in any case (bearer)', operationId: 'listPets', request: { method: 'GET', path: '/pets?limit=1', auth: 'lower-case-scheme' }, status: 200, route: 'lenient' },
-  { intent: 'refuses a request without Authorization', operationId: 'listPets', request: { method: 'GET', path: '/pets', auth: 'none' }, status: 401, check: challenges },
-  { intent: 'refuses an unknown API key', operationId: 'listPets', request: { method: 'GET', path: '/pets', auth: 'unknown-key' }, status: 401, check: challenges },
-  { intent: 'refuses a scheme other than Bearer', operationId: 'listPets', request: { method: 'GET', path: '/pets', auth: 'basic' }, status: 401, check: challenges },
-  { intent: 'refuses limit=0 (stricter than the interface)', operationId: 'listPets', request: { method: 'GET', path: '/pets?limit=0' }, status: 400, beyondContract: true },
-  { intent: 'refuses an unknown status filter (stricter than the interface)', operationId: 'listPets', request: { method: 'GET', path: '/pets?status=lost' }, status: 400, beyondContract: true },
+  {
+    intent: 'lists pets with the default limit',
+    operationId: 'listPets',
+    request: { method: 'GET', path: '/pets' },
+    status: 200,
+    check: atMost(20),
+  },
+  {
+    intent: 'lists at most one pet with limit=1',
+    operationId: 'listPets',
+    request: { method: 'GET', path: '/pets?limit=1' },
+    status: 200,
+    check: atMost(1),
+  },
+  {
+    intent: 'lists up to a hundred pets with limit=100',
+    operationId: 'listPets',
+    request: { method: 'GET', path: '/pets?limit=100' },
+    status: 200,
+    check: atMost(100),
+  },
+  {
+    intent: 'filters by status=available',
+    operationId: 'listPets',
+    request: { method: 'GET', path: '/pets?status=available' },
+    status: 200,
+    check: allHaveStatus('available'),
+  },
+  {
+    intent: 'filters by status=pending',
+    operationId: 'listPets',
+    request: { method: 'GET', path: '/pets?status=pending' },
+    status: 200,
+    check: allHaveStatus('pending'),
+  },
+  {
+    intent: 'filters by status=sold',
+    operationId: 'listPets',
+    request: { method: 'GET', path: '/pets?status=sold' },
+    status: 200,
+    check: allHaveStatus('sold'),
+  },
+  {
+    intent: 'accepts the scheme name in any case (bearer)',
+    operationId: 'listPets',
+    request: { method: 'GET', path: '/pets?limit=1', auth: 'lower-case-scheme' },
+    status: 200,
+    route: 'lenient',
+  },
+  {
+    intent: 'refuses a request without Authorization',
+    operationId: 'listPets',
+    request: { method: 'GET', path: '/pets', auth: 'none' },
+    status: 401,
+    check: challenges,
+  },
+  {
+    intent: 'refuses an unknown API key',
+    operationId: 'listPets',
+    request: { method: 'GET', path: '/pets', auth: 'unknown-key' },
+    status: 401,
+    check: challenges,
+  },
+  {
+    intent: 'refuses a scheme other than Bearer',
+    operationId: 'listPets',
+    request: { method: 'GET', path: '/pets', auth: 'basic' },
+    status: 401,
+    check: challenges,
+  },
+  {
+    intent: 'refuses limit=0 (stricter than the interface)',
+    operationId: 'listPets',
+    request: { method: 'GET', path: '/pets?limit=0' },
+    status: 400,
+    beyondContract: true,
+  },
+  {
+    intent: 'refuses an unknown status filter (stricter than the interface)',
+    operationId: 'listPets',
+    request: { method: 'GET', path: '/pets?status=lost' },
+    status: 400,
+    beyondContract: true,
+  },
 
   // createPet
-  { intent: 'adds a pet with a status', operationId: 'createPet', request: { method: 'POST', path: '/pets', json: { ...NEW_PET, status: 'pending' } }, status: 201, check: created({ ...NEW_PET, status: 'pending' }) },
-  { intent: 'adds a pet without a status', operationId: 'createPet', request: { method: 'POST', path: '/pets', json: NEW_PET }, status: 201, check: created(NEW_PET) },
-  { intent: 'ignores a client-sent id and unknown fields', operationId: 'createPet', request: { method: 'POST', path: '/pets', json: { ...NEW_PET, id: UNKNOWN_ID, colour: 'ginger' } }, status: 201, check: idIsNot(UNKNOWN_ID) },
-  { intent: 'refuses a body without name', operationId: 'createPet', request: { method: 'POST', path: '/pets', json: { categoryId: 3 } }, status: 400 },
-  { intent: 'refuses a body without categoryId', operationId: 'createPet', request: { method: 'POST', path: '/pets', json: { name: 'Rex' } }, status: 400 },
-  { intent: 'refuses a name that is not a string', operationId: 'createPet', request: { method: 'POST', path: '/pets', json: { name: 42, categoryId: 3 } }, status: 400 },
-  { intent: 'refuses a categoryId sent as a string', operationId: 'createPet', request: { method: 'POST', path: '/pets', json: { name: 'Rex', categoryId: '7' } }, status: 400 },
-  { intent: 'refuses a categoryId that is not an integer', operationId: 'createPet', request: { method: 'POST', path: '/pets', json: { name: 'Rex', categoryId: 1.5 } }, status: 400 },
-  { intent: 'refuses a categoryId beyond 2^53-1', operationId: 'createPet', request: { method: 'POST', path: '/pets', raw: '{"name":"Rex","categoryId":9007199254740993}' }, status: 400 },
-  { intent: 'refuses an unknown status', operationId: 'createPet', request: { method: 'POST', path: '/pets', json: { ...NEW_PET, status: 'lost' } }, status: 400 },
-  { intent: 'refuses a status of null', operationId: 'createPet', request: { method: 'POST', path: '/pets', json: { ...NEW_PET, status: null } }, status: 400 },
-  { intent: 'refuses a JSON array', operationId: 'createPet', request: { method: 'POST', path: '/pets', json: [NEW_PET] }, status: 400 },
-  { intent: 'refuses a JSON number', operationId: 'createPet', request: { method: 'POST', path: '/pets', json: 42 }, status: 400 },
-  { intent: 'refuses a JSON string (Prism forwards it unquoted)', operationId: 'createPet', request: { method: 'POST', path: '/pets', json: 'Rex' }, status: 400 },
-  { intent: 'refuses a JSON null (Prism forwards no body)', operationId: 'createPet', request: { method: 'POST', path: '/pets', raw: 'null' }, status: 400 },
-  { intent: 'refuses an empty body', operationId: 'createPet', request: { method: 'POST', path: '/pets', raw: '' }, status: 400 },
-  { intent: 'refuses malformed JSON', operationId: 'createPet', request: { method: 'POST', path: '/pets', raw: '{"name":' }, status: 400, route: 'prism-answers', prismStatus: 400 },
-  { intent: 'refuses a body that is not JSON (415, not in the interface)', operationId: 'createPet', request: { method: 'POST', path: '/pets', raw: 'name=Rex', contentType: 'text/plain' }, status: 415, beyondContract: true },
-  { intent: 'refuses a request without Authorization', operationId: 'createPet', request: { method: 'POST', path: '/pets', json: NEW_PET, auth: 'none' }, status: 401, check: challenges },
-  { intent: 'refuses an unknown API key', operationId: 'createPet', request: { method: 'POST', path: '/pets', json: NEW_PET, auth: 'unknown-key' }, status: 401, check: challenges },
+  {
+    intent: 'adds a pet with a status',
+    operationId: 'createPet',
+    request: { method: 'POST', path: '/pets', json: { ...NEW_PET, status: 'pending' } },
+    status: 201,
+    check: created({ ...NEW_PET, status: 'pending' }),
+  },
+  {
+    intent: 'adds a pet without a status',
+    operationId: 'createPet',
+    request: { method: 'POST', path: '/pets', json: NEW_PET },
+    status: 201,
+    check: created(NEW_PET),
+  },
+  {
+    intent: 'ignores a client-sent id and unknown fields',
+    operationId: 'createPet',
+    request: { method: 'POST', path: '/pets', json: { ...NEW_PET, id: UNKNOWN_ID, colour: 'ginger' } },
+    status: 201,
+    check: idIsNot(UNKNOWN_ID),
+  },
+  {
+    intent: 'refuses a body without name',
+    operationId: 'createPet',
+    request: { method: 'POST', path: '/pets', json: { categoryId: 3 } },
+    status: 400,
+  },
+  {
+    intent: 'refuses a body without categoryId',
+    operationId: 'createPet',
+    request: { method: 'POST', path: '/pets', json: { name: 'Rex' } },
+    status: 400,
+  },
+  {
+    intent: 'refuses a name that is not a string',
+    operationId: 'createPet',
+    request: { method: 'POST', path: '/pets', json: { name: 42, categoryId: 3 } },
+    status: 400,
+  },
+  {
+    intent: 'refuses a categoryId sent as a string',
+    operationId: 'createPet',
+    request: { method: 'POST', path: '/pets', json: { name: 'Rex', categoryId: '7' } },
+    status: 400,
+  },
+  {
+    intent: 'refuses a categoryId that is not an integer',
+    operationId: 'createPet',
+    request: { method: 'POST', path: '/pets', json: { name: 'Rex', categoryId: 1.5 } },
+    status: 400,
+  },
+  {
+    intent: 'refuses a categoryId beyond 2^53-1',
+    operationId: 'createPet',
+    request: { method: 'POST', path: '/pets', raw: '{"name":"Rex","categoryId":9007199254740993}' },
+    status: 400,
+  },
+  {
+    intent: 'refuses an unknown status',
+    operationId: 'createPet',
+    request: { method: 'POST', path: '/pets', json: { ...NEW_PET, status: 'lost' } },
+    status: 400,
+  },
+  {
+    intent: 'refuses a status of null',
+    operationId: 'createPet',
+    request: { method: 'POST', path: '/pets', json: { ...NEW_PET, status: null } },
+    status: 400,
+  },
+  {
+    intent: 'refuses a JSON array',
+    operationId: 'createPet',
+    request: { method: 'POST', path: '/pets', json: [NEW_PET] },
+    status: 400,
+  },
+  {
+    intent: 'refuses a JSON number',
+    operationId: 'createPet',
+    request: { method: 'POST', path: '/pets', json: 42 },
+    status: 400,
+  },
+  {
+    intent: 'refuses a JSON string (Prism forwards it unquoted)',
+    operationId: 'createPet',
+    request: { method: 'POST', path: '/pets', json: 'Rex' },
+    status: 400,
+  },
+  {
+    intent: 'refuses a JSON null (Prism forwards no body)',
+    operationId: 'createPet',
+    request: { method: 'POST', path: '/pets', raw: 'null' },
+    status: 400,
+  },
+  {
+    intent: 'refuses an empty body',
+    operationId: 'createPet',
+    request: { method: 'POST', path: '/pets', raw: '' },
+    status: 400,
+  },
+  {
+    intent: 'refuses malformed JSON',
+    operationId: 'createPet',
+    request: { method: 'POST', path: '/pets', raw: '{"name":' },
+    status: 400,
+    route: 'prism-answers',
+    prismStatus: 400,
+  },
+  {
+    intent: 'refuses a body that is not JSON (415, not in the interface)',
+    operationId: 'createPet',
+    request: { method: 'POST', path: '/pets', raw: 'name=Rex', contentType: 'text/plain' },
+    status: 415,
+    beyondContract: true,
+  },
+  {
+    intent: 'refuses a request without Authorization',
+    operationId: 'createPet',
+    request: { method: 'POST', path: '/pets', json: NEW_PET, auth: 'none' },
+    status: 401,
+    check: challenges,
+  },
+  {
+    intent: 'refuses an unknown API key',
+    operationId: 'createPet',
+    request: { method: 'POST', path: '/pets', json: NEW_PET, auth: 'unknown-key' },
+    status: 401,
+    check: challenges,
+  },
 
   // getPet (deprecated)
-  { intent: 'fetches the pet just created', operationId: 'getPet', request: { method: 'GET', path: '/pets/{created}' }, status: 200, check: deprecated },
-  { intent: 'refuses a request without Authorization', operationId: 'getPet', request: { method: 'GET', path: '/pets/{created}', auth: 'none' }, status: 401, check: all(challenges, deprecated) },
-  { intent: 'answers 404 for an unknown id', operationId: 'getPet', request: { method: 'GET', path: `/pets/${UNKNOWN_ID}` }, status: 404, check: deprecated },
-  { intent: 'refuses an id that is not an integer (stricter than the interface)', operationId: 'getPet', request: { method: 'GET', path: '/pets/abc' }, status: 400, beyondContract: true },
+  {
+    intent: 'fetches the pet just created',
+    operationId: 'getPet',
+    request: { method: 'GET', path: '/pets/{created}' },
+    status: 200,
+    check: deprecated,
+  },
+  {
+    intent: 'refuses a request without Authorization',
+    operationId: 'getPet',
+    request: { method: 'GET', path: '/pets/{created}', auth: 'none' },
+    status: 401,
+    check: all(challenges, deprecated),
+  },
+  {
+    intent: 'answers 404 for an unknown id',
+    operationId: 'getPet',
+    request: { method: 'GET', path: `/pets/${UNKNOWN_ID}` },
+    status: 404,
+    check: deprecated,
+  },
+  {
+    intent: 'refuses an id that is not an integer (stricter than the interface)',
+    operationId: 'getPet',
+    request: { method: 'GET', path: '/pets/abc' },
+    status: 400,
+    beyondContract: true,
+  },
 
   // listOrders: declared with only a `default` response
-  { intent: 'refuses a request without Authorization', operationId: 'listOrders', request: { method: 'GET', path: '/store/orders', auth: 'none' }, status: 401, check: challenges },
-  { intent: 'answers 501: declared, not specified', operationId: 'listOrders', request: { method: 'GET', path: '/store/orders' }, status: 501, route: 'direct' },
+  {
+    intent: 'refuses a request without Authorization',
+    operationId: 'listOrders',
+    request: { method: 'GET', path: '/store/orders', auth: 'none' },
+    status: 401,
+    check: challenges,
+  },
+  {
+    intent: 'answers 501: declared, not specified',
+    operationId: 'listOrders',
+    request: { method: 'GET', path: '/store/orders' },
+    status: 501,
+    route: 'direct',
+  },
 ]
 
 function all(...checks: Array<NonNullable<ConformanceCase['check']>>): NonNullable<ConformanceCase['check']> {
@@ -104,7 +320,8 @@ function all(...checks: Array<NonNullable<ConformanceCase['check']>>): NonNullab
 }
 
 function atMost(limit: number) {
-  return (body: unknown): string | undefined => (Array.isArray(body) && body.length > limit ? `expected at most ${limit} pets, got ${body.length}` : undefined)
+  return (body: unknown): string | undefined =>
+    Array.isArray(body) && body.length > limit ? `expected at most ${limit} pets, got ${body.length}` : undefined
 }
 
 function allHaveStatus(status: string) {
@@ -116,10 +333,15 @@ function allHaveStatus(status: string) {
 
 function created(sent: { name: string; categoryId: number; status?: string }) {
   return (body: any, headers: Headers): string | undefined => {
-    const echoed = body?.name === sent.name && body?.categoryId === sent.categoryId && (sent.status === undefined || body?.status === sent.status)
+    const echoed =
+      body?.name === sent.name &&
+      body?.categoryId === sent.categoryId &&
+      (sent.status === undefined || body?.status === sent.status)
     if (!echoed) return `the created pet ${JSON.stringify(body)} does not carry what was sent (${JSON.stringify(sent)})`
     const location = headers.get('location')
-    return location?.endsWith(`/pets/${body.id}`) ? undefined : `Location is ${JSON.stringify(location)}, expected one ending in /pets/${body.id}`
+    return location?.endsWith(`/pets/${body.id}`)
+      ? undefined
+      : `Location is ${JSON.stringify(location)}, expected one ending in /pets/${body.id}`
   }
 }
 
@@ -129,7 +351,9 @@ function idIsNot(id: number) {
 
 /** RFC 6750: a 401 names the scheme to use. */
 function challenges(_body: unknown, headers: Headers): string | undefined {
-  return /^bearer\b/i.test(headers.get('www-authenticate') ?? '') ? undefined : `WWW-Authenticate is ${JSON.stringify(headers.get('www-authenticate'))}, expected Bearer`
+  return /^bearer\b/i.test(headers.get('www-authenticate') ?? '')
+    ? undefined
+    : `WWW-Authenticate is ${JSON.stringify(headers.get('www-authenticate'))}, expected Bearer`
 }
 
 /**
@@ -138,6 +362,7 @@ function challenges(_body: unknown, headers: Headers): string | undefined {
  * of a deprecated operation that lack it, so only the RFC 9745 form proves it came from upstream.
  */
 function deprecated(_body: unknown, headers: Headers): string | undefined {
-  if (!/^@\d+$/.test(headers.get('deprecation') ?? '')) return `Deprecation is ${JSON.stringify(headers.get('deprecation'))}, expected an RFC 9745 date such as @1767225600`
+  if (!/^@\d+$/.test(headers.get('deprecation') ?? ''))
+    return `Deprecation is ${JSON.stringify(headers.get('deprecation'))}, expected an RFC 9745 date such as @1767225600`
   return headers.get('sunset') ? undefined : 'the Sunset header is missing'
 }

@@ -15,7 +15,13 @@ async function main(): Promise<number> {
   let apiKey = env['SANDBOX_API_KEY']
   if (!baseUrl) {
     apiKey = randomBytes(12).toString('hex')
-    const config = loadConfig([], { PORT: '0', HOST: '127.0.0.1', DATA_FILE: ':memory:', API_KEYS: apiKey, LOG_LEVEL: 'silent' })
+    const config = loadConfig([], {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_FILE: ':memory:',
+      API_KEYS: apiKey,
+      LOG_LEVEL: 'silent',
+    })
     if (config === 'help') throw new Error('unexpected help')
     sandbox = await startSandbox(config, createLogger('silent'))
     baseUrl = sandbox.baseUrl
@@ -26,7 +32,11 @@ async function main(): Promise<number> {
   }
   try {
     // BEYOND_CONTRACT=0 skips the cases where the sandbox is stricter than the interface.
-    const report = await runConformance({ baseUrl, apiKey: apiKey ?? '', beyondContract: env['BEYOND_CONTRACT'] !== '0' })
+    const report = await runConformance({
+      baseUrl,
+      apiKey: apiKey ?? '',
+      beyondContract: env['BEYOND_CONTRACT'] !== '0',
+    })
     console.log(report.summary)
     return report.ok ? 0 : 1
   } finally {

@@ -35,15 +35,23 @@ export interface Contract {
    * Every problem of a raw answer: no 5xx but listOrders' 501, a 2xx the spec declares (empty when
    * it declares no content), JSON, the body against its schema, Error bodies with documented codes.
    */
-  check(operationId: string | undefined, answer: { status: number; contentType: string | undefined; body: Buffer | string }, isHead?: boolean): string[]
+  check(
+    operationId: string | undefined,
+    answer: { status: number; contentType: string | undefined; body: Buffer | string },
+    isHead?: boolean,
+  ): string[]
 }
 
 /** The contract of one spec file: the Animal Store API (default) or the control API. */
 export async function loadContract(file: URL = SPEC_FILE): Promise<Contract> {
   const spec = await loadSpecFile(file)
   const document = readSpecDocument(file)
-  const resolved = (await dereference(fileURLToPath(file), structuredClone(document), { resolve: { external: true } })) as Record<string, any>
-  const api = (await dereference(fileURLToPath(SPEC_FILE), structuredClone(readSpecDocument(SPEC_FILE)), { resolve: { external: true } })) as Record<string, any>
+  const resolved = (await dereference(fileURLToPath(file), structuredClone(document), {
+    resolve: { external: true },
+  })) as Record<string, any>
+  const api = (await dereference(fileURLToPath(SPEC_FILE), structuredClone(readSpecDocument(SPEC_FILE)), {
+    resolve: { external: true },
+  })) as Record<string, any>
   const ajv = createAjv()
   const validateError = ajv.compile(api['components'].schemas.Error)
   // Every documented response by "operationId key"; one without content maps to undefined.
@@ -71,9 +79,12 @@ export async function loadContract(file: URL = SPEC_FILE): Promise<Contract> {
     againstSpec(operationId, answer) {
       const key = responseKeyFor(document, operationId, answer.status)
       if (!key) return [`status ${answer.status} is not documented for ${operationId}`]
-      if (!/^application\/json/i.test(answer.contentType ?? '')) return [`Content-Type is ${answer.contentType}, the spec says application/json`]
+      if (!/^application\/json/i.test(answer.contentType ?? ''))
+        return [`Content-Type is ${answer.contentType}, the spec says application/json`]
       const validate = responses.get(keyOf(key))
-      return !validate || validate(answer.body) ? [] : [`the body does not match ${keyOf(key)}: ${describeErrors(validate.errors, 'body')}`]
+      return !validate || validate(answer.body)
+        ? []
+        : [`the body does not match ${keyOf(key)}: ${describeErrors(validate.errors, 'body')}`]
     },
 
     check(operationId, { status, contentType, body }, isHead = false) {
@@ -83,13 +94,16 @@ export async function loadContract(file: URL = SPEC_FILE): Promise<Contract> {
       // A success must be declared as such: `default` does not stand for one.
       const declared = success ? `${operationId} ${status}` : undefined
       if (declared !== undefined) {
-        if (!operationId || !responses.has(declared)) problems.push(`${status} is not a success the spec declares for ${operationId}`)
+        if (!operationId || !responses.has(declared))
+          problems.push(`${status} is not a success the spec declares for ${operationId}`)
         else if (responses.get(declared) === undefined) {
-          if (body.length > 0) problems.push(`${status} declares no content, got ${JSON.stringify(body.toString().slice(0, 200))}`)
+          if (body.length > 0)
+            problems.push(`${status} declares no content, got ${JSON.stringify(body.toString().slice(0, 200))}`)
           return problems
         }
       }
-      if (!/^application\/json(;|$)/.test(contentType ?? '')) problems.push(`Content-Type is ${JSON.stringify(contentType)}, not application/json`)
+      if (!/^application\/json(;|$)/.test(contentType ?? ''))
+        problems.push(`Content-Type is ${JSON.stringify(contentType)}, not application/json`)
       if (isHead) return problems
       let json: unknown
       try {
@@ -100,13 +114,16 @@ export async function loadContract(file: URL = SPEC_FILE): Promise<Contract> {
       }
       if (declared !== undefined) {
         const validate = responses.get(declared)
-        if (validate && !validate(json)) problems.push(`the ${status} body breaks the spec: ${ajv.errorsText(validate.errors)}`)
+        if (validate && !validate(json))
+          problems.push(`the ${status} body breaks the spec: ${ajv.errorsText(validate.errors)}`)
       } else if (!validateError(json)) {
         problems.push(`the Error body breaks the spec: ${ajv.errorsText(validateError.errors)}`)
       } else {
         const error = json as { status: number; code: string }
-        if (error.status !== status) problems.push(`Error.status ${error.status} differs from the HTTP status ${status}`)
-        if (!ERROR_CODES.has(error.code)) problems.push(`Error.code ${JSON.stringify(error.code)} is not a documented code`)
+        if (error.status !== status)
+          problems.push(`Error.status ${error.status} differs from the HTTP status ${status}`)
+        if (!ERROR_CODES.has(error.code))
+          problems.push(`Error.code ${JSON.stringify(error.code)} is not a documented code`)
       }
       return problems
     },

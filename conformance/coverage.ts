@@ -13,7 +13,8 @@ export interface ResponseKey {
 export function documentedResponses(document: Record<string, any>): ResponseKey[] {
   const keys: ResponseKey[] = []
   for (const { operation } of operationsOf(document)) {
-    for (const response of Object.keys(operation.responses ?? {})) keys.push({ operationId: operation.operationId, response })
+    for (const response of Object.keys(operation.responses ?? {}))
+      keys.push({ operationId: operation.operationId, response })
   }
   return keys
 }
@@ -22,7 +23,11 @@ export function documentedResponses(document: Record<string, any>): ResponseKey[
  * The documented response an answer falls under: its status when the operation lists it, else
  * `default` when there is one (OpenAPI: "default" covers every status not declared), else none.
  */
-export function responseKeyFor(document: Record<string, any>, operationId: OperationId | string, status: number): ResponseKey | undefined {
+export function responseKeyFor(
+  document: Record<string, any>,
+  operationId: OperationId | string,
+  status: number,
+): ResponseKey | undefined {
   const declared = documentedResponses(document).filter((key) => key.operationId === operationId)
   const exact = declared.find((key) => key.response === String(status))
   if (exact) return exact

@@ -38,8 +38,23 @@ export interface RunningPrism {
   stop(): Promise<void>
 }
 
-export async function startPrism({ spec, upstream, errors, readyTimeoutMs = PRISM_READY_TIMEOUT_MS }: PrismOptions): Promise<RunningPrism> {
-  const args = ['proxy', spec, upstream, '--host', '127.0.0.1', '--port', '0', '--no-cors', ...(errors ? ['--errors'] : [])]
+export async function startPrism({
+  spec,
+  upstream,
+  errors,
+  readyTimeoutMs = PRISM_READY_TIMEOUT_MS,
+}: PrismOptions): Promise<RunningPrism> {
+  const args = [
+    'proxy',
+    spec,
+    upstream,
+    '--host',
+    '127.0.0.1',
+    '--port',
+    '0',
+    '--no-cors',
+    ...(errors ? ['--errors'] : []),
+  ]
   const child = spawn(process.execPath, ['--require', EXIT_WITH_PARENT, PRISM_BIN, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' },
@@ -63,20 +78,31 @@ export async function startPrism({ spec, upstream, errors, readyTimeoutMs = PRIS
   }
 }
 
-function waitForListening(child: ChildProcess, output: () => string, exited: Promise<void>, timeoutMs: number): Promise<string> {
+function waitForListening(
+  child: ChildProcess,
+  output: () => string,
+  exited: Promise<void>,
+  timeoutMs: number,
+): Promise<string> {
   return new Promise((resolve, reject) => {
     const check = (): void => {
       const match = /Prism is listening on (http:\/\/[\d.]+:\d+)/.exec(output())
       if (match?.[1]) done(() => resolve(match[1] as string))
     }
-    const timer = setTimeout(() => done(() => reject(new Error(`Prism (pid ${child.pid}) was not listening after ${timeoutMs} ms:\n${output()}`))), timeoutMs)
+    const timer = setTimeout(
+      () =>
+        done(() => reject(new Error(`Prism (pid ${child.pid}) was not listening after ${timeoutMs} ms:\n${output()}`))),
+      timeoutMs,
+    )
     const done = (settle: () => void): void => {
       clearTimeout(timer)
       child.stdout?.off('data', check)
       settle()
     }
     child.stdout?.on('data', check)
-    exited.then(() => done(() => reject(new Error(`Prism (pid ${child.pid}) exited before it was listening:\n${output()}`))))
+    exited.then(() =>
+      done(() => reject(new Error(`Prism (pid ${child.pid}) exited before it was listening:\n${output()}`))),
+    )
     check()
   })
 }

@@ -68,7 +68,10 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
 
   // Valid requests go through a proxy with --errors, so any response violation turns into Prism's
   // own 500; invalid ones need a proxy without it, or Prism would answer them instead of the sandbox.
-  const started = await Promise.allSettled([startPrism({ spec: specFile, upstream: baseUrl, errors: true }), startPrism({ spec: specFile, upstream: baseUrl, errors: false })])
+  const started = await Promise.allSettled([
+    startPrism({ spec: specFile, upstream: baseUrl, errors: true }),
+    startPrism({ spec: specFile, upstream: baseUrl, errors: false }),
+  ])
   const proxies = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []))
   try {
     const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected')
@@ -78,9 +81,19 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     const results: CaseResult[] = []
     for (const testCase of cases) results.push(await runCase(testCase, context))
 
-    const missing = missingResponses(judge.documented, results.flatMap((r) => (r.exercised ? [r.exercised] : [])))
+    const missing = missingResponses(
+      judge.documented,
+      results.flatMap((r) => (r.exercised ? [r.exercised] : [])),
+    )
     const ok = missing.length === 0 && results.every((r) => r.problems.length === 0)
-    return { ok, baseUrl, results, documented: judge.documented, missing, summary: summarise(baseUrl, specFile, results, judge.documented, missing) }
+    return {
+      ok,
+      baseUrl,
+      results,
+      documented: judge.documented,
+      missing,
+      summary: summarise(baseUrl, specFile, results, judge.documented, missing),
+    }
   } finally {
     await Promise.all(proxies.map((p) => p.stop()))
   }
@@ -108,7 +121,8 @@ async function runCase(testCase: ConformanceCase, context: RunContext): Promise<
     if (context.createdId === undefined) problems.push('no earlier case created a pet to fetch')
     return String(context.createdId ?? 0)
   })
-  if (problems.length > 0) return { case: testCase, via, status: undefined, problems, violations: [], exercised: undefined }
+  if (problems.length > 0)
+    return { case: testCase, via, status: undefined, problems, violations: [], exercised: undefined }
 
   const { judge } = context
   let answer: Answer
@@ -120,29 +134,50 @@ async function runCase(testCase: ConformanceCase, context: RunContext): Promise<
     } else if (via === 'prism, then direct') {
       const fromPrism = await send(context.lenient.url + path, testCase, context.apiKey)
       if (fromPrism.status !== testCase.prismStatus || judge.isErrorBody(fromPrism.body)) {
-        problems.push(`expected Prism to answer ${testCase.prismStatus} itself, got ${fromPrism.status} ${fromPrism.text}: the sandbox was reached; update the case`)
+        problems.push(
+          `expected Prism to answer ${testCase.prismStatus} itself, got ${fromPrism.status} ${fromPrism.text}: the sandbox was reached; update the case`,
+        )
       }
       answer = await send(context.baseUrl + path, testCase, context.apiKey)
     } else {
-      answer = await send((via === 'prism --errors' ? context.strict : context.lenient).url + path, testCase, context.apiKey)
+      answer = await send(
+        (via === 'prism --errors' ? context.strict : context.lenient).url + path,
+        testCase,
+        context.apiKey,
+      )
       violations = responseViolations(answer.headers)
       problems.push(...judgeViolations(testCase, violations), ...prismOwnAnswer(answer))
     }
   } catch (error) {
-    return { case: testCase, via, status: undefined, problems: [`the request failed: ${(error as Error).message}`], violations: [], exercised: undefined }
+    return {
+      case: testCase,
+      via,
+      status: undefined,
+      problems: [`the request failed: ${(error as Error).message}`],
+      violations: [],
+      exercised: undefined,
+    }
   }
 
-  if (answer.status !== testCase.status) problems.push(`expected status ${testCase.status}, got ${answer.status}: ${answer.text.slice(0, 300)}`)
+  if (answer.status !== testCase.status)
+    problems.push(`expected status ${testCase.status}, got ${answer.status}: ${answer.text.slice(0, 300)}`)
   // Prism checks bodies of documented statuses; every error the sandbox sends must carry the
   // Error body, documented or not, so that is checked here for all of them.
   if (answer.status >= 400 && !isPrismProblem(answer)) problems.push(...judge.errorBody(answer))
   const extra = testCase.check?.(answer.body, answer.headers)
   if (extra) problems.push(extra)
 
-  if (testCase.operationId === 'createPet' && answer.status === 201 && context.createdId === undefined && typeof (answer.body as { id?: unknown })?.id === 'number') {
+  if (
+    testCase.operationId === 'createPet' &&
+    answer.status === 201 &&
+    context.createdId === undefined &&
+    typeof (answer.body as { id?: unknown })?.id === 'number'
+  ) {
     context.createdId = (answer.body as { id: number }).id
   }
-  const exercised = isPrismProblem(answer) ? undefined : responseKeyFor(judge.document, testCase.operationId, answer.status)
+  const exercised = isPrismProblem(answer)
+    ? undefined
+    : responseKeyFor(judge.document, testCase.operationId, answer.status)
   return { case: testCase, via, status: answer.status, problems, violations, exercised }
 }
 
@@ -166,7 +201,13 @@ async function send(url: string, testCase: ConformanceCase, apiKey: string): Pro
     body = request.raw ?? JSON.stringify(request.json)
     headers['content-type'] = request.contentType ?? 'application/json'
   }
-  const res = await fetch(url, { method: request.method, headers, body, redirect: 'manual', signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) })
+  const res = await fetch(url, {
+    method: request.method,
+    headers,
+    body,
+    redirect: 'manual',
+    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+  })
   const text = await res.text()
   let parsed: unknown = text
   try {
@@ -174,7 +215,13 @@ async function send(url: string, testCase: ConformanceCase, apiKey: string): Pro
   } catch {
     // Not JSON: the text itself is judged.
   }
-  return { status: res.status, headers: res.headers, contentType: res.headers.get('content-type') ?? undefined, body: parsed, text }
+  return {
+    status: res.status,
+    headers: res.headers,
+    contentType: res.headers.get('content-type') ?? undefined,
+    body: parsed,
+    text,
+  }
 }
 
 function authorizationFor(auth: Auth, apiKey: string): string | undefined {
@@ -207,9 +254,13 @@ export function responseViolations(headers: Headers): Violation[] {
 /** Any response violation fails a case, except the one a beyond-contract case expects. */
 export function judgeViolations(testCase: ConformanceCase, violations: readonly Violation[]): string[] {
   const expected = (v: Violation): boolean => testCase.beyondContract === true && UNDOCUMENTED_STATUS.test(v.message)
-  const problems = violations.filter((v) => !expected(v)).map((v) => `Prism: ${v.severity} at ${v.location.join('.')}: ${v.message}`)
+  const problems = violations
+    .filter((v) => !expected(v))
+    .map((v) => `Prism: ${v.severity} at ${v.location.join('.')}: ${v.message}`)
   if (testCase.beyondContract && !violations.some(expected)) {
-    problems.push(`Prism did not flag status ${testCase.status} as undocumented: the spec lists it now, so this case is no longer beyond the contract`)
+    problems.push(
+      `Prism did not flag status ${testCase.status} as undocumented: the spec lists it now, so this case is no longer beyond the contract`,
+    )
   }
   return problems
 }
@@ -222,29 +273,50 @@ function isPrismProblem(answer: Answer): boolean {
 function prismOwnAnswer(answer: Answer): string[] {
   if (!isPrismProblem(answer)) return []
   const problem = answer.body as { title?: string; detail?: string; validation?: Violation[] }
-  const listed = (problem.validation ?? []).map((v) => `\n    ${v.severity} at ${v.location.join('.')}: ${v.message}`).join('')
-  return [`Prism answered ${answer.status} itself: ${problem.title ?? answer.text}${problem.detail ? ` (${problem.detail})` : ''}${listed}`]
+  const listed = (problem.validation ?? [])
+    .map((v) => `\n    ${v.severity} at ${v.location.join('.')}: ${v.message}`)
+    .join('')
+  return [
+    `Prism answered ${answer.status} itself: ${problem.title ?? answer.text}${problem.detail ? ` (${problem.detail})` : ''}${listed}`,
+  ]
 }
 
-function summarise(baseUrl: string, specFile: string, results: readonly CaseResult[], documented: readonly ResponseKey[], missing: readonly ResponseKey[]): string {
+function summarise(
+  baseUrl: string,
+  specFile: string,
+  results: readonly CaseResult[],
+  documented: readonly ResponseKey[],
+  missing: readonly ResponseKey[],
+): string {
   const require = createRequire(import.meta.url)
   const prismVersion = (require('@stoplight/prism-cli/package.json') as { version: string }).version
-  const lines = [`Conformance of ${baseUrl} against ${relative(process.cwd(), specFile)}, judged by Prism ${prismVersion}`, '']
+  const lines = [
+    `Conformance of ${baseUrl} against ${relative(process.cwd(), specFile)}, judged by Prism ${prismVersion}`,
+    '',
+  ]
   for (const r of results) {
     const label = `${r.case.operationId} ${r.case.status}`.padEnd(16)
-    lines.push(`${r.problems.length === 0 ? 'PASS' : 'FAIL'}  ${label} ${r.case.intent}  [${r.via}]${r.case.beyondContract ? ' (beyond the contract)' : ''}`)
+    lines.push(
+      `${r.problems.length === 0 ? 'PASS' : 'FAIL'}  ${label} ${r.case.intent}  [${r.via}]${r.case.beyondContract ? ' (beyond the contract)' : ''}`,
+    )
     for (const problem of r.problems) lines.push(`        ${problem}`)
   }
   lines.push('', 'Operations and statuses checked:')
   const byOperation = new Map<string, Map<string, number>>()
   for (const r of results) {
     const statuses = byOperation.get(r.case.operationId) ?? new Map<string, number>()
-    const key = r.exercised ? (r.exercised.response === String(r.status) ? String(r.status) : `${r.status} (as ${r.exercised.response})`) : `${r.status ?? 'none'} (undocumented)`
+    const key = r.exercised
+      ? r.exercised.response === String(r.status)
+        ? String(r.status)
+        : `${r.status} (as ${r.exercised.response})`
+      : `${r.status ?? 'none'} (undocumented)`
     statuses.set(key, (statuses.get(key) ?? 0) + 1)
     byOperation.set(r.case.operationId, statuses)
   }
   for (const [operationId, statuses] of byOperation) {
-    lines.push(`  ${operationId.padEnd(12)} ${[...statuses].map(([status, count]) => `${status} ×${count}`).join(', ')}`)
+    lines.push(
+      `  ${operationId.padEnd(12)} ${[...statuses].map(([status, count]) => `${status} ×${count}`).join(', ')}`,
+    )
   }
   lines.push(
     '',

@@ -31,7 +31,9 @@ const { outputFiles } = await build({
   sourcesContent: false,
   external: ['@faker-js/faker', 'json-schema-faker', '@apidevtools/json-schema-ref-parser'],
   // The CommonJS dependencies (pino) call require(), which an ES module lacks.
-  banner: { js: "import { createRequire as createRequireOfBundle } from 'node:module'; const require = createRequireOfBundle(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as createRequireOfBundle } from 'node:module'; const require = createRequireOfBundle(import.meta.url);",
+  },
   logLevel: 'warning',
 })
 for (const file of outputFiles) {

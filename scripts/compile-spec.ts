@@ -10,11 +10,22 @@ import { adminSpecSourceText, createAjv, loadSpec, loadSpecFile } from '../src/s
 import { ADMIN_SPEC_FILE, SPEC_FILE } from '../src/paths.js'
 
 const outDir = resolve(process.argv[2] ?? fileURLToPath(new URL('../dist', import.meta.url)))
-const write = (ajv: Parameters<typeof compiledSpecSource>[2], validate: Parameters<Parameters<typeof compiledSpecSource>[3]>[1]): string => standalone.default(ajv, validate)
+const write = (
+  ajv: Parameters<typeof compiledSpecSource>[2],
+  validate: Parameters<Parameters<typeof compiledSpecSource>[3]>[1],
+): string => standalone.default(ajv, validate)
 
 // Copies of the specs' paths, so that they are compiled now rather than loaded compiled.
 const spec = await loadSpec(fileURLToPath(SPEC_FILE))
-await writeFile(join(outDir, 'spec.compiled.js'), compiledSpecSource(spec, await readFile(SPEC_FILE, 'utf8'), createAjv(), write))
+await writeFile(
+  join(outDir, 'spec.compiled.js'),
+  compiledSpecSource(spec, await readFile(SPEC_FILE, 'utf8'), createAjv(), write),
+)
 const adminSpec = await loadSpecFile(fileURLToPath(ADMIN_SPEC_FILE))
-await writeFile(join(outDir, 'admin-spec.compiled.js'), compiledSpecSource(adminSpec, adminSpecSourceText(), createAjv(), write))
-process.stderr.write(`compiled the API spec (${spec.operations.length} operations) and the control API spec (${adminSpec.operations.length}) into ${relative(process.cwd(), outDir)}/\n`)
+await writeFile(
+  join(outDir, 'admin-spec.compiled.js'),
+  compiledSpecSource(adminSpec, adminSpecSourceText(), createAjv(), write),
+)
+process.stderr.write(
+  `compiled the API spec (${spec.operations.length} operations) and the control API spec (${adminSpec.operations.length}) into ${relative(process.cwd(), outDir)}/\n`,
+)

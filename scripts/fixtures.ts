@@ -5,7 +5,8 @@ import { DEFAULT_COUNT, DEFAULT_SEED, generateAnimals, serialisePets } from '../
 import { loadSpec } from '../src/spec/load.js'
 
 const [seed = DEFAULT_SEED, count = DEFAULT_COUNT] = process.argv.slice(2).map(Number)
-if (!Number.isSafeInteger(seed) || !Number.isSafeInteger(count)) throw new Error('usage: npm run fixtures -- [seed] [count]')
+if (!Number.isSafeInteger(seed) || !Number.isSafeInteger(count))
+  throw new Error('usage: npm run fixtures -- [seed] [count]')
 const spec = await loadSpec()
 const pets = await generateAnimals(spec.schemas['Pet'] ?? {}, seed, count)
 await writeFile(DEFAULT_FIXTURES, serialisePets(pets))

@@ -33,12 +33,17 @@ try {
   await body.waitFor({ timeout: 15_000 })
   const box = await body.boundingBox()
   if (!box) throw new Error('the response body is not on the page')
-  if (browser.errors.length > 0 || browser.offsite.length > 0) throw new Error(`the page misbehaved: ${[...browser.errors, ...browser.offsite].join('; ')}`)
+  if (browser.errors.length > 0 || browser.offsite.length > 0)
+    throw new Error(`the page misbehaved: ${[...browser.errors, ...browser.offsite].join('; ')}`)
   await mkdir(new URL('.', OUTPUT), { recursive: true })
   // From the top of the page down to the first pets of the response: the sandbox answering.
   await page.mouse.move(0, 0)
   const top = await page.evaluate<number>('window.scrollY')
-  await page.screenshot({ path: OUTPUT.pathname, fullPage: true, clip: { x: 0, y: 0, width: 1280, height: Math.ceil(top + box.y + Math.min(box.height, 300) + 16) } })
+  await page.screenshot({
+    path: OUTPUT.pathname,
+    fullPage: true,
+    clip: { x: 0, y: 0, width: 1280, height: Math.ceil(top + box.y + Math.min(box.height, 300) + 16) },
+  })
   console.log(`wrote ${OUTPUT.pathname}`)
 } finally {
   await browser.close()

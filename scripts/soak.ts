@@ -22,7 +22,14 @@ const RESIDENT_KIB_PER_STORED_PET = 1
 const dir = await mkdtemp(join(tmpdir(), 'animal-store-soak-'))
 const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli.ts')], {
   cwd: ROOT,
-  env: { ...process.env, PORT: '0', API_KEYS: API_KEY, DATA_FILE: join(dir, 'db.json'), LOG_LEVEL: 'silent', NODE_ENV: 'production' },
+  env: {
+    ...process.env,
+    PORT: '0',
+    API_KEYS: API_KEY,
+    DATA_FILE: join(dir, 'db.json'),
+    LOG_LEVEL: 'silent',
+    NODE_ENV: 'production',
+  },
   stdio: ['ignore', 'ignore', 'pipe'],
 })
 const baseUrl = await new Promise<string>((resolve, reject) => {
@@ -38,7 +45,9 @@ const pid = child.pid as number
 
 const samples: Array<{ s: number; rss: number }> = [{ s: 0, rss: rssMiB(pid) }]
 let unhealthy = 0
-console.log(`soak: ${seconds} s, ${workers} workers against ${baseUrl} (pid ${pid}); RSS at start ${samples[0]?.rss} MiB`)
+console.log(
+  `soak: ${seconds} s, ${workers} workers against ${baseUrl} (pid ${pid}); RSS at start ${samples[0]?.rss} MiB`,
+)
 const result = await runSoak({
   baseUrl,
   apiKey: API_KEY,
@@ -46,7 +55,10 @@ const result = await runSoak({
   workers,
   onTick: (elapsed) => {
     const s = Math.round(elapsed / 1000)
-    fetch(baseUrl.replace(/\/v1$/, '/healthz')).then((res) => void (res.status === 200 || unhealthy++), () => void unhealthy++)
+    fetch(baseUrl.replace(/\/v1$/, '/healthz')).then(
+      (res) => void (res.status === 200 || unhealthy++),
+      () => void unhealthy++,
+    )
     if (s % 10 === 0 && s > (samples[samples.length - 1]?.s ?? 0)) {
       samples.push({ s, rss: rssMiB(pid) })
       console.log(`  ${String(s).padStart(4)} s  RSS ${rssMiB(pid)} MiB`)
@@ -60,8 +72,12 @@ const middle = samples[Math.floor(samples.length / 2)]?.rss ?? 0
 const end = samples[samples.length - 1]?.rss ?? 0
 const peak = Math.max(...samples.map((x) => x.rss))
 console.log(`${result.requests} requests: ${JSON.stringify(result.byKind)}`)
-console.log(`RSS start ${start} MiB, middle ${middle} MiB, end ${end} MiB, peak ${peak} MiB; ${result.created.length} pets created`)
-console.log(`wrong answers: ${result.problems.length}${result.problems.length ? `\n  ${result.problems.slice(0, 5).join('\n  ')}` : ''}`)
+console.log(
+  `RSS start ${start} MiB, middle ${middle} MiB, end ${end} MiB, peak ${peak} MiB; ${result.created.length} pets created`,
+)
+console.log(
+  `wrong answers: ${result.problems.length}${result.problems.length ? `\n  ${result.problems.slice(0, 5).join('\n  ')}` : ''}`,
+)
 console.log(`lost creates: ${lost.length}; failed health checks: ${unhealthy}`)
 // The load is steady: about half of the creates come in the second half.
 const createdInSecondHalf = Math.round(result.created.length / 2)

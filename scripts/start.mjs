@@ -12,7 +12,16 @@ const root = fileURLToPath(new URL('..', import.meta.url))
 // Written by scripts/build.ts after everything else: the build's time.
 const stamp = join(root, 'dist', '.built')
 // What the build reads (see scripts/build.ts and the Dockerfile).
-const inputs = ['src', 'spec', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'scripts/build.ts', 'scripts/compile-spec.ts', 'scripts/bundle-cli.ts']
+const inputs = [
+  'src',
+  'spec',
+  'package-lock.json',
+  'tsconfig.json',
+  'tsconfig.build.json',
+  'scripts/build.ts',
+  'scripts/compile-spec.ts',
+  'scripts/bundle-cli.ts',
+]
 
 /** The newest modification time under `path` (a folder's own time changes when a file is removed). */
 function newest(path) {
@@ -25,8 +34,15 @@ function newest(path) {
 const builtAt = statSync(stamp, { throwIfNoEntry: false })?.mtimeMs ?? -1
 const stale = inputs.find((input) => newest(join(root, input)) > builtAt)
 if (stale !== undefined) {
-  process.stderr.write(builtAt < 0 ? 'npm start: building dist/ (first start)\n' : `npm start: rebuilding dist/ (${stale} changed since the last build)\n`)
-  const { status } = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build.ts'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] })
+  process.stderr.write(
+    builtAt < 0
+      ? 'npm start: building dist/ (first start)\n'
+      : `npm start: rebuilding dist/ (${stale} changed since the last build)\n`,
+  )
+  const { status } = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build.ts'], {
+    cwd: root,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  })
   if (status !== 0) process.exit(status ?? 1)
 }
 await import(pathToFileURL(join(root, 'dist', 'cli.js')).href)

@@ -34,7 +34,14 @@ export interface App {
   readonly handler: (req: IncomingMessage, res: ServerResponse) => void
 }
 
-export function createApp({ spec, keys, logger, control, admin, facts = describeEmbedded(control.namespaces.defaultStore.size) }: AppOptions): App {
+export function createApp({
+  spec,
+  keys,
+  logger,
+  control,
+  admin,
+  facts = describeEmbedded(control.namespaces.defaultStore.size),
+}: AppOptions): App {
   const answerError = (res: ServerResponse, error: unknown): void => sendError(res, toHttpError(error, logger))
   const serveOperation = apiPipeline({ spec, keys, control, answerError })
   const controlApi = admin && { basePath: admin.adminSpec.basePath, serve: createControlApi(admin, answerError) }
@@ -44,7 +51,8 @@ export function createApp({ spec, keys, logger, control, admin, facts = describe
   const router = (): Polka => {
     const app = polka({
       onError: (error, _req, res) => answerError(res, error),
-      onNoMatch: (req, res) => sendError(res, new HttpError(ERRORS.notFound, `No resource at ${req.method} ${req.path}`)),
+      onNoMatch: (req, res) =>
+        sendError(res, new HttpError(ERRORS.notFound, `No resource at ${req.method} ${req.path}`)),
     })
     app.parse = parseUrl
     return app
@@ -71,7 +79,12 @@ export function createApp({ spec, keys, logger, control, admin, facts = describe
     handler(req, res) {
       logRequest?.(req, res)
       if (req.headers.host === undefined && req.httpVersion === '1.1') {
-        sendError(res, new HttpError(ERRORS.badRequest, 'An HTTP/1.1 request must carry a Host header (RFC 9112)', { Connection: 'close' }))
+        sendError(
+          res,
+          new HttpError(ERRORS.badRequest, 'An HTTP/1.1 request must carry a Host header (RFC 9112)', {
+            Connection: 'close',
+          }),
+        )
         return
       }
       if (answerPreflight(req, res)) return
@@ -131,7 +144,13 @@ function logRequests(logger: Logger, control: Control) {
       // Health probes come every second from HEALTHCHECK and wait strategies: keep them out of info.
       const log = path === '/healthz' ? logger.debug.bind(logger) : logger.info.bind(logger)
       log(
-        { method: req.method, path: control.redactor.text(path), status: res.statusCode, ms: Math.round((performance.now() - started) * 10) / 10, operationId: res.locals?.operationId },
+        {
+          method: req.method,
+          path: control.redactor.text(path),
+          status: res.statusCode,
+          ms: Math.round((performance.now() - started) * 10) / 10,
+          operationId: res.locals?.operationId,
+        },
         'request',
       )
     })

@@ -59,15 +59,22 @@ async function main(): Promise<void> {
 /** One line that names the setting or the file at fault; the stack only at the debug log level. */
 function fail(error: unknown, config?: Config): void {
   process.stderr.write(`animal-store-sandbox: ${reasonOf(error, config)}\n`)
-  if (config !== undefined && ['debug', 'trace'].includes(config.logLevel) && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`)
+  if (config !== undefined && ['debug', 'trace'].includes(config.logLevel) && error instanceof Error && error.stack)
+    process.stderr.write(`${error.stack}\n`)
   process.exitCode = 2
 }
 
 function reasonOf(error: unknown, config: Config | undefined): string {
-  if (error instanceof ConfigError || error instanceof DataFileError || error instanceof FixturesError) return error.message
+  if (error instanceof ConfigError || error instanceof DataFileError || error instanceof FixturesError)
+    return error.message
   const { code, message } = error as NodeJS.ErrnoException
   if (config !== undefined && (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL')) {
-    const why = code === 'EADDRINUSE' ? 'is already in use' : code === 'EACCES' ? 'needs privileges this process lacks' : 'is not an address of this machine'
+    const why =
+      code === 'EADDRINUSE'
+        ? 'is already in use'
+        : code === 'EACCES'
+          ? 'needs privileges this process lacks'
+          : 'is not an address of this machine'
     return `PORT ${config.port} on HOST ${config.host} ${why}: set PORT to a free port (0 for any)${code === 'EADDRNOTAVAIL' ? ' or HOST to an address of this machine' : ''}`
   }
   return `could not start: ${message ?? String(error)} (LOG_LEVEL=debug shows where)`

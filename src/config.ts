@@ -23,7 +23,6 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 
 export type LogLevel = (typeof LOG_LEVELS)[number]
 
-
 export interface Config {
   readonly port: number
   readonly host: string
@@ -121,7 +120,9 @@ export function loadConfig(argv: readonly string[], env: Env): Config | 'help' {
   const seed = integerSetting(seedSetting, 0, 2 ** 32 - 1)
   const count = integerSetting(countSetting, 0, MAX_SEED_COUNT)
   if (fixturesSetting && (seedSetting || countSetting)) {
-    throw new ConfigError(`${fixturesSetting.name} and ${(seedSetting ?? countSetting)?.name} both choose the initial data: set one of them`)
+    throw new ConfigError(
+      `${fixturesSetting.name} and ${(seedSetting ?? countSetting)?.name} both choose the initial data: set one of them`,
+    )
   }
   const source: DataSource =
     seed !== undefined || count !== undefined
@@ -131,7 +132,9 @@ export function loadConfig(argv: readonly string[], env: Env): Config | 'help' {
   const logLevelSetting = setting('log-level', 'LOG_LEVEL')
   const logLevel = (logLevelSetting?.value ?? 'info') as LogLevel
   if (!LOG_LEVELS.includes(logLevel)) {
-    throw new ConfigError(`${logLevelSetting?.name} must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(logLevelSetting?.value)}`)
+    throw new ConfigError(
+      `${logLevelSetting?.name} must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(logLevelSetting?.value)}`,
+    )
   }
 
   const corsOrigins = readCorsOrigins(setting('cors-origins', 'CORS_ORIGINS'))
@@ -143,7 +146,9 @@ export function loadConfig(argv: readonly string[], env: Env): Config | 'help' {
   const adminOff = flags['no-admin'] === true || adminSetting === 'off'
   const adminTokenSetting = setting('admin-token', 'ADMIN_TOKEN')
   if (adminTokenSetting && !BEARER_TOKEN.test(adminTokenSetting.value)) {
-    throw new ConfigError(`${adminTokenSetting.name} has characters a bearer token cannot carry (allowed: ${BEARER_TOKEN_RULE})`)
+    throw new ConfigError(
+      `${adminTokenSetting.name} has characters a bearer token cannot carry (allowed: ${BEARER_TOKEN_RULE})`,
+    )
   }
   const adminToken = adminOff ? undefined : (adminTokenSetting?.value ?? DEFAULT_ADMIN_TOKEN)
   // The two tokens open different doors: one must never open the other's.
@@ -153,16 +158,25 @@ export function loadConfig(argv: readonly string[], env: Env): Config | 'help' {
 
   const prefixSetting = setting('namespace-key-prefix', 'NAMESPACE_KEY_PREFIX')
   if (prefixSetting && !BEARER_TOKEN.test(prefixSetting.value)) {
-    throw new ConfigError(`${prefixSetting.name} has characters a bearer token cannot carry (allowed: ${BEARER_TOKEN_RULE})`)
+    throw new ConfigError(
+      `${prefixSetting.name} has characters a bearer token cannot carry (allowed: ${BEARER_TOKEN_RULE})`,
+    )
   }
   if (prefixSetting && adminToken?.startsWith(prefixSetting.value)) {
-    throw new ConfigError(`${prefixSetting.name} is a prefix of the admin token, which would then open the API: choose another prefix or token`)
+    throw new ConfigError(
+      `${prefixSetting.name} is a prefix of the admin token, which would then open the API: choose another prefix or token`,
+    )
   }
 
   const clockSetting = setting('clock', 'CLOCK')
   const clock = clockSetting === undefined ? undefined : new Date(clockSetting.value)
-  if (clock !== undefined && (!/^\d{4}-\d{2}-\d{2}T/.test(clockSetting?.value ?? '') || Number.isNaN(clock.getTime()))) {
-    throw new ConfigError(`${clockSetting?.name} must be an ISO 8601 date-time such as 2030-12-05T00:00:00Z, got ${JSON.stringify(clockSetting?.value)}`)
+  if (
+    clock !== undefined &&
+    (!/^\d{4}-\d{2}-\d{2}T/.test(clockSetting?.value ?? '') || Number.isNaN(clock.getTime()))
+  ) {
+    throw new ConfigError(
+      `${clockSetting?.name} must be an ISO 8601 date-time such as 2030-12-05T00:00:00Z, got ${JSON.stringify(clockSetting?.value)}`,
+    )
   }
 
   return {
@@ -176,7 +190,8 @@ export function loadConfig(argv: readonly string[], env: Env): Config | 'help' {
     adminToken,
     defaultAdminToken: adminTokenSetting === undefined,
     journalSize: integerSetting(setting('journal-size', 'JOURNAL_SIZE'), 0, MAX_JOURNAL_SIZE) ?? DEFAULT_JOURNAL_SIZE,
-    maxNamespaces: integerSetting(setting('max-namespaces', 'MAX_NAMESPACES'), 1, MAX_MAX_NAMESPACES) ?? DEFAULT_MAX_NAMESPACES,
+    maxNamespaces:
+      integerSetting(setting('max-namespaces', 'MAX_NAMESPACES'), 1, MAX_MAX_NAMESPACES) ?? DEFAULT_MAX_NAMESPACES,
     namespaceKeyPrefix: prefixSetting?.value,
     clock,
     corsOrigins,
@@ -186,10 +201,14 @@ export function loadConfig(argv: readonly string[], env: Env): Config | 'help' {
 /** `*`, or a list of exact origins (scheme://host[:port]) as browsers send them in the Origin header. */
 function readCorsOrigins(setting: { name: string; value: string } | undefined): string[] {
   if (setting === undefined) return ['*']
-  const origins = setting.value.split(',').map((origin) => origin.trim()).filter((origin) => origin !== '')
+  const origins = setting.value
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter((origin) => origin !== '')
   if (origins.length === 0) throw new ConfigError(`${setting.name} is set but holds no origin`)
   if (origins.includes('*')) {
-    if (origins.length > 1) throw new ConfigError(`${setting.name}: * allows any origin and cannot be combined with others`)
+    if (origins.length > 1)
+      throw new ConfigError(`${setting.name}: * allows any origin and cannot be combined with others`)
     return origins
   }
   for (const origin of origins) {
@@ -200,29 +219,44 @@ function readCorsOrigins(setting: { name: string; value: string } | undefined): 
       parsed = undefined
     }
     if (!parsed || parsed.origin === 'null' || parsed.origin !== origin) {
-      throw new ConfigError(`${setting.name}: ${JSON.stringify(origin)} is not an origin; write it as the browser sends it, e.g. http://localhost:3000 (no path, no trailing slash)`)
+      throw new ConfigError(
+        `${setting.name}: ${JSON.stringify(origin)} is not an origin; write it as the browser sends it, e.g. http://localhost:3000 (no path, no trailing slash)`,
+      )
     }
   }
   return origins
 }
 
-function integerSetting(setting: { name: string; value: string } | undefined, min: number, max: number): number | undefined {
+function integerSetting(
+  setting: { name: string; value: string } | undefined,
+  min: number,
+  max: number,
+): number | undefined {
   if (setting === undefined) return undefined
   const value = Number(setting.value)
   if (!/^\d+$/.test(setting.value.trim()) || value < min || value > max) {
-    throw new ConfigError(`${setting.name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(setting.value)}`)
+    throw new ConfigError(
+      `${setting.name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(setting.value)}`,
+    )
   }
   return value
 }
 
 /** Keys are secrets: a message may say which one is wrong, never what it holds. */
 function readApiKeys(fromFlags: string[] | undefined, fromEnv: string | undefined): string[] | undefined {
-  const [name, raw] = fromFlags?.length ? ['--api-key', fromFlags] : fromEnv !== undefined && fromEnv !== '' ? ['API_KEYS', fromEnv.split(',')] : [undefined, []]
+  const [name, raw] = fromFlags?.length
+    ? ['--api-key', fromFlags]
+    : fromEnv !== undefined && fromEnv !== ''
+      ? ['API_KEYS', fromEnv.split(',')]
+      : [undefined, []]
   if (name === undefined) return undefined
   const keys = raw.map((key) => key.trim()).filter((key) => key !== '')
   if (keys.length === 0) throw new ConfigError(`${name} is set but holds no key`)
   keys.forEach((key, index) => {
-    if (!BEARER_TOKEN.test(key)) throw new ConfigError(`${name}: key number ${index + 1} has characters a bearer token cannot carry (allowed: ${BEARER_TOKEN_RULE})`)
+    if (!BEARER_TOKEN.test(key))
+      throw new ConfigError(
+        `${name}: key number ${index + 1} has characters a bearer token cannot carry (allowed: ${BEARER_TOKEN_RULE})`,
+      )
   })
   return keys
 }

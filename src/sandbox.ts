@@ -67,13 +67,26 @@ export interface Sandbox {
   close(): Promise<void>
 }
 
-export async function startSandbox(config: Config, logger: Logger = createLogger(config.logLevel), limits: ServerLimits = SERVER_LIMITS): Promise<Sandbox> {
+export async function startSandbox(
+  config: Config,
+  logger: Logger = createLogger(config.logLevel),
+  limits: ServerLimits = SERVER_LIMITS,
+): Promise<Sandbox> {
   const spec = await loadSpec()
   const initial = await initialData(config.source, spec)
   const open = (dataFile: string | undefined) =>
-    openStore({ dataFile, origin: initial.origin, initialPets: initial.pets, checkPets: (pets) => findBadPet(pets, spec) })
+    openStore({
+      dataFile,
+      origin: initial.origin,
+      initialPets: initial.pets,
+      checkPets: (pets) => findBadPet(pets, spec),
+    })
   const opened = await open(config.dataFile)
-  if (opened.replacedOrigin) logger.warn({ file: config.dataFile, was: opened.replacedOrigin, now: initial.origin }, 'data file was made from other data: rebuilt')
+  if (opened.replacedOrigin)
+    logger.warn(
+      { file: config.dataFile, was: opened.replacedOrigin, now: initial.origin },
+      'data file was made from other data: rebuilt',
+    )
   const { store } = opened
 
   const fromDataFile = opened.source === 'data file'
@@ -92,14 +105,20 @@ export async function startSandbox(config: Config, logger: Logger = createLogger
     initialPets: initial.pets,
   })
   // In the key mode, every key of the family opens the API (and picks its namespace).
-  const keys = new KeyRing(config.apiKeys, prefix === undefined ? undefined : (token) => namespaceOfKey(token, prefix) !== undefined)
+  const keys = new KeyRing(
+    config.apiKeys,
+    prefix === undefined ? undefined : (token) => namespaceOfKey(token, prefix) !== undefined,
+  )
   const control = new Control({
     namespaces,
     redactor,
     basePath: spec.basePath,
     namespaceKeyPrefix: prefix,
   })
-  const admin = config.adminToken === undefined ? undefined : { adminSpec: await loadSpecFile(ADMIN_SPEC_FILE), apiSpec: spec, token: config.adminToken, namespaces }
+  const admin =
+    config.adminToken === undefined
+      ? undefined
+      : { adminSpec: await loadSpecFile(ADMIN_SPEC_FILE), apiSpec: spec, token: config.adminToken, namespaces }
   const app = createApp({ spec, keys, logger, control, admin, facts })
   const server = createServer(
     {
@@ -174,7 +193,10 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
 }
 
 /** What the pages (GET /, /docs) say about this sandbox: configured keys are never among it. */
-export function describeSandbox(config: Config, loaded: { fromDataFile: boolean; description: string; count: number }): SandboxFacts {
+export function describeSandbox(
+  config: Config,
+  loaded: { fromDataFile: boolean; description: string; count: number },
+): SandboxFacts {
   const { source } = config
   return {
     defaultApiKey: config.defaultApiKey ? config.apiKeys[0] : undefined,

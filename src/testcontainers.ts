@@ -63,14 +63,16 @@ export class AnimalStoreContainer extends GenericContainer {
 
   /** The API key clients must send as `Authorization: Bearer <key>` (API_KEYS); default `sandbox-api-key`. */
   withApiKey(apiKey: string): this {
-    if (apiKey.trim() === '' || apiKey.includes(',')) throw new TypeError('AnimalStoreContainer: an API key must be non-empty and hold no comma')
+    if (apiKey.trim() === '' || apiKey.includes(','))
+      throw new TypeError('AnimalStoreContainer: an API key must be non-empty and hold no comma')
     this.#apiKey = apiKey
     return this
   }
 
   /** The token of the control API (ADMIN_TOKEN) that reset(), requests(), injectFault() and setClock() use. */
   withAdminToken(token: string): this {
-    if (!BEARER_TOKEN.test(token)) throw new TypeError(`AnimalStoreContainer: an admin token must be a bearer token (${BEARER_TOKEN_RULE})`)
+    if (!BEARER_TOKEN.test(token))
+      throw new TypeError(`AnimalStoreContainer: an admin token must be a bearer token (${BEARER_TOKEN_RULE})`)
     this.#adminToken = token
     return this
   }
@@ -89,7 +91,9 @@ export class AnimalStoreContainer extends GenericContainer {
 
   override async start(): Promise<StartedAnimalStoreContainer> {
     if (this.#fixtures !== undefined && (this.#seed !== undefined || this.#seedCount !== undefined)) {
-      throw new TypeError('AnimalStoreContainer: withFixtures() and withSeed()/withSeedCount() both choose the initial data: use one of them')
+      throw new TypeError(
+        'AnimalStoreContainer: withFixtures() and withSeed()/withSeedCount() both choose the initial data: use one of them',
+      )
     }
     const environment: Record<string, string> = {}
     if (this.#apiKey !== undefined) environment['API_KEYS'] = this.#apiKey
@@ -113,7 +117,11 @@ export class AnimalStoreContainer extends GenericContainer {
     } finally {
       clearInterval(keepAlive)
     }
-    return new StartedAnimalStoreContainer(started, this.#apiKey ?? DEFAULT_API_KEY, this.#adminToken ?? DEFAULT_ADMIN_TOKEN)
+    return new StartedAnimalStoreContainer(
+      started,
+      this.#apiKey ?? DEFAULT_API_KEY,
+      this.#adminToken ?? DEFAULT_ADMIN_TOKEN,
+    )
   }
 }
 
@@ -173,7 +181,9 @@ export class StartedAnimalStoreContainer extends AbstractStartedContainer {
   }
 
   /** Puts a namespace back to its initial data (or to pets from `seed`/`count`), and clears its journal, faults and clock. */
-  reset(options: { namespace?: string; seed?: number; count?: number } = {}): Promise<{ namespace: string; pets: number }> {
+  reset(
+    options: { namespace?: string; seed?: number; count?: number } = {},
+  ): Promise<{ namespace: string; pets: number }> {
     const { namespace, ...body } = options
     return this.#admin('POST', '/reset', namespace, Object.keys(body).length > 0 ? body : undefined)
   }
@@ -199,23 +209,40 @@ export class StartedAnimalStoreContainer extends AbstractStartedContainer {
   }
 
   /** Sets the sandbox's now (e.g. the getPet sunset, 2030-12-05); `undefined` returns to real time. */
-  setClock(now: Date | string | undefined, namespace?: string): Promise<{ namespace: string; now: string; real: boolean }> {
-    return now === undefined ? this.#admin('DELETE', '/clock', namespace) : this.#admin('POST', '/clock', namespace, { now: new Date(now).toISOString() })
+  setClock(
+    now: Date | string | undefined,
+    namespace?: string,
+  ): Promise<{ namespace: string; now: string; real: boolean }> {
+    return now === undefined
+      ? this.#admin('DELETE', '/clock', namespace)
+      : this.#admin('POST', '/clock', namespace, { now: new Date(now).toISOString() })
   }
 
-  async #admin<T>(method: string, path: string, namespace: string | undefined, body?: unknown, query: Record<string, string> = {}): Promise<T> {
+  async #admin<T>(
+    method: string,
+    path: string,
+    namespace: string | undefined,
+    body?: unknown,
+    query: Record<string, string> = {},
+  ): Promise<T> {
     const search = new URLSearchParams(namespace === undefined ? query : { ...query, namespace })
     const url = `${this.getOrigin()}/__admin${path}${search.size > 0 ? `?${search}` : ''}`
     const headers: Record<string, string> = { authorization: `Bearer ${this.#adminToken}` }
     if (body !== undefined) headers['content-type'] = 'application/json'
     const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
     const answer = (await res.json()) as T & { code?: string; message?: string }
-    if (!res.ok) throw new AnimalStoreControlError(res.status, answer.code ?? 'unknown', `${method} /__admin${path}: ${answer.message ?? res.statusText}`)
+    if (!res.ok)
+      throw new AnimalStoreControlError(
+        res.status,
+        answer.code ?? 'unknown',
+        `${method} /__admin${path}: ${answer.message ?? res.statusText}`,
+      )
     return answer
   }
 }
 
 function wholeNumber(what: string, value: number, max: number): number {
-  if (!Number.isInteger(value) || value < 0 || value > max) throw new RangeError(`AnimalStoreContainer: the ${what} must be a whole number from 0 to ${max}, got ${value}`)
+  if (!Number.isInteger(value) || value < 0 || value > max)
+    throw new RangeError(`AnimalStoreContainer: the ${what} must be a whole number from 0 to ${max}, got ${value}`)
   return value
 }

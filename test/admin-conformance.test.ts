@@ -9,7 +9,10 @@ import { ADMIN_AUTH, startControlSandbox, type Call } from './control-helpers.js
 
 t.test('every control answer matches the schema its spec declares', async (t) => {
   const path = fileURLToPath(ADMIN_SPEC_FILE)
-  const spec = (await dereference(path, readSpecDocument(ADMIN_SPEC_FILE), { resolve: { external: true } })) as Record<string, any>
+  const spec = (await dereference(path, readSpecDocument(ADMIN_SPEC_FILE), { resolve: { external: true } })) as Record<
+    string,
+    any
+  >
   const ajv = createAjv()
   const { admin, api } = await startControlSandbox(t)
   const checked = new Set<string>()
@@ -20,7 +23,10 @@ t.test('every control answer matches the schema its spec declares', async (t) =>
     const schema = declared?.content?.['application/json']?.schema
     if (!schema) return
     const validate = ajv.compile(schema)
-    t.ok(validate(res.body), `${method} ${route} → ${res.status} matches its schema ${JSON.stringify(validate.errors ?? [])}`)
+    t.ok(
+      validate(res.body),
+      `${method} ${route} → ${res.status} matches its schema ${JSON.stringify(validate.errors ?? [])}`,
+    )
     checked.add(`${method} ${route}`)
   }
   const run = async (method: string, route: string, query = '', body?: unknown, headers = ADMIN_AUTH): Promise<void> =>

@@ -16,14 +16,25 @@ t.test('spec/admin.openapi.yaml passes Redocly lint, and its routes are the cont
   t.notMatch(lint.output, /You have \d+ warnings?/, 'no warnings either')
   const spec = await loadSpecFile(ADMIN_SPEC_FILE)
   t.equal(spec.basePath, '/__admin')
-  t.ok(spec.operations.every((op) => op.secured), 'the admin token on every operation')
-  t.same(
-    spec.operations.map((op) => `${op.method} ${op.path}`).sort(),
-    [
-      'DELETE /clock', 'DELETE /faults', 'DELETE /requests', 'GET /clock', 'GET /faults', 'GET /namespaces', 'GET /pets',
-      'GET /requests', 'GET /requests/unmatched', 'POST /clock', 'POST /faults', 'POST /reset', 'PUT /pets',
-    ],
+  t.ok(
+    spec.operations.every((op) => op.secured),
+    'the admin token on every operation',
   )
+  t.same(spec.operations.map((op) => `${op.method} ${op.path}`).sort(), [
+    'DELETE /clock',
+    'DELETE /faults',
+    'DELETE /requests',
+    'GET /clock',
+    'GET /faults',
+    'GET /namespaces',
+    'GET /pets',
+    'GET /requests',
+    'GET /requests/unmatched',
+    'POST /clock',
+    'POST /faults',
+    'POST /reset',
+    'PUT /pets',
+  ])
 })
 
 t.test('every control operation refuses a missing, malformed or wrong token, and API keys', async (t) => {
@@ -75,11 +86,31 @@ t.test('control settings: defaults, and a bad value names its setting', async (t
   t.equal(config.maxNamespaces, 100)
   t.equal(config.namespaceKeyPrefix, undefined)
   t.equal(config.clock, undefined)
-  const flags = loadConfig(['--admin-token', 'tok', '--journal-size', '5', '--max-namespaces', '3', '--namespace-key-prefix', 'ns-', '--clock', '2031-01-01T00:00:00Z'], {
-    ADMIN_TOKEN: 'other',
-  })
+  const flags = loadConfig(
+    [
+      '--admin-token',
+      'tok',
+      '--journal-size',
+      '5',
+      '--max-namespaces',
+      '3',
+      '--namespace-key-prefix',
+      'ns-',
+      '--clock',
+      '2031-01-01T00:00:00Z',
+    ],
+    {
+      ADMIN_TOKEN: 'other',
+    },
+  )
   if (flags === 'help') throw new Error('help')
-  t.match(flags, { adminToken: 'tok', defaultAdminToken: false, journalSize: 5, maxNamespaces: 3, namespaceKeyPrefix: 'ns-' })
+  t.match(flags, {
+    adminToken: 'tok',
+    defaultAdminToken: false,
+    journalSize: 5,
+    maxNamespaces: 3,
+    namespaceKeyPrefix: 'ns-',
+  })
   t.equal(flags.clock?.toISOString(), '2031-01-01T00:00:00.000Z')
 
   const bad: Array<[Record<string, string>, RegExp]> = [
@@ -93,7 +124,8 @@ t.test('control settings: defaults, and a bad value names its setting', async (t
     [{ CLOCK: '2030-13-45T00:00:00Z' }, /^CLOCK must be an ISO 8601 date-time/],
     [{ NAMESPACE_KEY_PREFIX: 'sandbox-' }, /^NAMESPACE_KEY_PREFIX is a prefix of the admin token/],
   ]
-  for (const [env, message] of bad) t.throws(() => loadConfig([], env), { name: 'ConfigError', message }, JSON.stringify(env))
+  for (const [env, message] of bad)
+    t.throws(() => loadConfig([], env), { name: 'ConfigError', message }, JSON.stringify(env))
   t.ok(new ConfigError('x') instanceof Error)
 })
 
@@ -137,38 +169,54 @@ t.test('POST /__admin/reset {seed, count} reseeds deterministically; bad bodies 
   t.equal((await admin('GET', '/pets')).body.length, 5, 'a refused reset changes nothing')
 })
 
-t.test('PUT /__admin/pets replaces the store; an invalid array changes nothing and names the first bad record', async (t) => {
-  const { admin, api, config, origin } = await startControlSandbox(t)
-  const pets = [
-    { id: 3, name: 'Three', categoryId: 1, status: 'sold' },
-    { id: 1, name: 'One', categoryId: 2, extra: 'dropped' },
-  ]
-  const put = await admin('PUT', '/pets', pets)
-  t.equal(put.status, 200)
-  t.same(put.body, { namespace: 'default', pets: 2 })
-  const expected = [
-    { id: 1, name: 'One', categoryId: 2, status: 'available' },
-    { id: 3, name: 'Three', categoryId: 1, status: 'sold' },
-  ]
-  t.same((await admin('GET', '/pets')).body, expected, 'id order, Pet fields only, omitted status → available')
-  t.same((await api('GET', '/pets')).body, expected, 'the API serves the new data')
-  t.same(JSON.parse(await readFile(config.dataFile as string, 'utf8')).pets, expected, 'persisted')
+t.test(
+  'PUT /__admin/pets replaces the store; an invalid array changes nothing and names the first bad record',
+  async (t) => {
+    const { admin, api, config, origin } = await startControlSandbox(t)
+    const pets = [
+      { id: 3, name: 'Three', categoryId: 1, status: 'sold' },
+      { id: 1, name: 'One', categoryId: 2, extra: 'dropped' },
+    ]
+    const put = await admin('PUT', '/pets', pets)
+    t.equal(put.status, 200)
+    t.same(put.body, { namespace: 'default', pets: 2 })
+    const expected = [
+      { id: 1, name: 'One', categoryId: 2, status: 'available' },
+      { id: 3, name: 'Three', categoryId: 1, status: 'sold' },
+    ]
+    t.same((await admin('GET', '/pets')).body, expected, 'id order, Pet fields only, omitted status → available')
+    t.same((await api('GET', '/pets')).body, expected, 'the API serves the new data')
+    t.same(JSON.parse(await readFile(config.dataFile as string, 'utf8')).pets, expected, 'persisted')
 
-  for (const [body, message] of [
-    [[{ id: 5, name: 'ok', categoryId: 1 }, { id: 6, name: 'ok', categoryId: 1 }, { id: 7, categoryId: 1 }], /body\.2\.name is required/],
-    [[{ id: 5, name: 'ok', categoryId: 1 }, { id: 5, name: 'again', categoryId: 1 }], /record 1: id 5 is used twice; nothing was changed/],
-    [[{ id: '5', name: 'x', categoryId: 1 }], /body\.0\.id must be an integer/],
-    [{ pets: [] }, /body must be an array/],
-  ] as const) {
-    const res = await admin('PUT', '/pets', body)
-    t.equal(res.status, 400)
-    t.match(res.body, { code: 'invalid_body', status: 400, message })
-  }
-  t.same((await admin('GET', '/pets')).body, expected, 'refused arrays changed nothing')
-  const empty = await admin('PUT', '/pets', [])
-  t.same(empty.body, { namespace: 'default', pets: 0 })
-  t.equal((await call(`${origin}/__admin/pets`, 'PUT', undefined, ADMIN_AUTH)).status, 400, 'the body is required')
-})
+    for (const [body, message] of [
+      [
+        [
+          { id: 5, name: 'ok', categoryId: 1 },
+          { id: 6, name: 'ok', categoryId: 1 },
+          { id: 7, categoryId: 1 },
+        ],
+        /body\.2\.name is required/,
+      ],
+      [
+        [
+          { id: 5, name: 'ok', categoryId: 1 },
+          { id: 5, name: 'again', categoryId: 1 },
+        ],
+        /record 1: id 5 is used twice; nothing was changed/,
+      ],
+      [[{ id: '5', name: 'x', categoryId: 1 }], /body\.0\.id must be an integer/],
+      [{ pets: [] }, /body must be an array/],
+    ] as const) {
+      const res = await admin('PUT', '/pets', body)
+      t.equal(res.status, 400)
+      t.match(res.body, { code: 'invalid_body', status: 400, message })
+    }
+    t.same((await admin('GET', '/pets')).body, expected, 'refused arrays changed nothing')
+    const empty = await admin('PUT', '/pets', [])
+    t.same(empty.body, { namespace: 'default', pets: 0 })
+    t.equal((await call(`${origin}/__admin/pets`, 'PUT', undefined, ADMIN_AUTH)).status, 400, 'the body is required')
+  },
+)
 
 t.test('the control API answers unknown paths, wrong methods and bad parameters with the Error body', async (t) => {
   const { admin } = await startControlSandbox(t)
@@ -192,7 +240,11 @@ t.test('a configured admin token is accepted; the default one then is not', asyn
   const { admin } = await startControlSandbox(t)
   t.equal((await admin('GET', '/pets')).status, 200)
   t.equal((await admin('GET', '/pets', undefined, { authorization: `Bearer ${DEFAULT_ADMIN_TOKEN}` })).status, 401)
-  t.equal((await admin('GET', '/pets', undefined, { authorization: `bearer ${ADMIN_TOKEN}` })).status, 200, 'scheme name in any case')
+  t.equal(
+    (await admin('GET', '/pets', undefined, { authorization: `bearer ${ADMIN_TOKEN}` })).status,
+    200,
+    'scheme name in any case',
+  )
   t.not(API_KEY, ADMIN_TOKEN)
 })
 
@@ -202,7 +254,11 @@ t.test('the start banner shows the default admin token, never a configured one',
   t.match(byDefault.stderr, new RegExp(`test control: http://\\S+/__admin \\(Bearer ${DEFAULT_ADMIN_TOKEN}\\)`))
   byDefault.child.kill('SIGTERM')
   await byDefault.exited
-  const configured = await spawnCli(t, { DATA_FILE: join(dir, 'b.json'), ADMIN_TOKEN: 'secret-admin-token', LOG_LEVEL: 'trace' })
+  const configured = await spawnCli(t, {
+    DATA_FILE: join(dir, 'b.json'),
+    ADMIN_TOKEN: 'secret-admin-token',
+    LOG_LEVEL: 'trace',
+  })
   t.match(configured.stderr, /\(Bearer <your admin token>\)/)
   await call(`${configured.baseUrl}/pets`, 'GET', undefined, { authorization: 'Bearer secret-admin-token' })
   configured.child.kill('SIGTERM')
@@ -223,7 +279,13 @@ t.test('a reset is atomic: concurrent readers see the old data or the new, never
   const more = Array.from({ length: 60 }, () => api('GET', '/pets?limit=100'))
   const lists = (await Promise.all([...reads, ...more])).map((r) => r.body as Array<{ name: string }>)
   t.equal((await reset).status, 200)
-  const kinds = lists.map((pets) => (pets.every((p) => p.name.startsWith('old-')) ? 'old' : pets.some((p) => p.name.startsWith('old-')) ? 'mixed' : 'new'))
+  const kinds = lists.map((pets) =>
+    pets.every((p) => p.name.startsWith('old-'))
+      ? 'old'
+      : pets.some((p) => p.name.startsWith('old-'))
+        ? 'mixed'
+        : 'new',
+  )
   t.notOk(kinds.includes('mixed'), 'no list mixes the two')
   t.equal(lists.find((_, i) => kinds[i] === 'new')?.length ?? 60, 60, 'a new list is the whole initial data')
   t.equal((await api('GET', '/pets?limit=100')).body.length, 60)

@@ -15,7 +15,10 @@ for (const [spec, types] of [
   ['spec/admin.openapi.yaml', 'src/spec/admin-types.ts'],
 ] as const) {
   t.test(`${types} is what openapi-typescript generates from ${spec}`, async (t) => {
-    const { stdout } = await promisify(execFile)(process.execPath, [GENERATOR, join(ROOT, spec)], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 })
+    const { stdout } = await promisify(execFile)(process.execPath, [GENERATOR, join(ROOT, spec)], {
+      cwd: ROOT,
+      maxBuffer: 16 * 1024 * 1024,
+    })
     const committed = await readFile(join(ROOT, types), 'utf8')
     t.ok(stdout.length > 0, 'the generator produced types')
     // A plain equality check: tap's diff of the two files says what changed. Fix: npm run gen:types

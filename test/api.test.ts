@@ -20,8 +20,16 @@ t.test('listPets', async (t) => {
   for (const status of ['available', 'pending', 'sold']) {
     const expected = fixtures.filter((p) => p.status === status)
     t.ok(expected.length > 0, `the fixtures hold ${status} pets`)
-    t.same(await list(`?status=${status}&limit=100`), expected, `status=${status} → exactly the ${status} pets, in id order`)
-    t.same(await list(`?status=${status}&limit=3`), expected.slice(0, 3), `status=${status}&limit=3 → the first 3 of them`)
+    t.same(
+      await list(`?status=${status}&limit=100`),
+      expected,
+      `status=${status} → exactly the ${status} pets, in id order`,
+    )
+    t.same(
+      await list(`?status=${status}&limit=3`),
+      expected.slice(0, 3),
+      `status=${status}&limit=3 → the first 3 of them`,
+    )
   }
   t.same(await list('?unknown=1&limit=2'), fixtures.slice(0, 2), 'unknown query parameters are ignored')
 })
@@ -29,7 +37,11 @@ t.test('listPets', async (t) => {
 t.test('createPet', async (t) => {
   const { baseUrl } = await startTestSandbox(t)
   const create = (body: unknown) =>
-    fetch(`${baseUrl}/pets`, { method: 'POST', headers: JSON_HEADERS, body: typeof body === 'string' ? body : JSON.stringify(body) })
+    fetch(`${baseUrl}/pets`, {
+      method: 'POST',
+      headers: JSON_HEADERS,
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    })
 
   const res = await create({ name: 'Rex', categoryId: 3, status: 'pending' })
   t.equal(res.status, 201)
@@ -40,10 +52,16 @@ t.test('createPet', async (t) => {
   const noStatus = (await (await create({ name: 'Tom', categoryId: 1 })).json()) as Pet
   t.equal(noStatus.status, 'available', 'an omitted status becomes available')
 
-  const extra = await create('{"name":"Kit","categoryId":2,"id":5,"color":"black","__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}')
+  const extra = await create(
+    '{"name":"Kit","categoryId":2,"id":5,"color":"black","__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}',
+  )
   t.equal(extra.status, 201)
   const kit = (await extra.json()) as Pet
-  t.same(kit, { id: 63, name: 'Kit', categoryId: 2, status: 'available' }, 'a client-sent id and unknown properties are ignored')
+  t.same(
+    kit,
+    { id: 63, name: 'Kit', categoryId: 2, status: 'available' },
+    'a client-sent id and unknown properties are ignored',
+  )
   t.equal(({} as Record<string, unknown>)['polluted'], undefined, 'nothing reached Object.prototype')
 
   const fetched = await fetch(`${baseUrl}/pets/63`, { headers: AUTH })

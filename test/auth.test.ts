@@ -50,8 +50,16 @@ t.test('auth is checked before validation', async (t) => {
   const cases = [
     { what: 'an invalid limit', url: '/pets?limit=0', init: {} },
     { what: 'an invalid petId', url: '/pets/abc', init: {} },
-    { what: 'an invalid body', url: '/pets', init: { method: 'POST', body: '{', headers: { 'content-type': 'application/json' } } },
-    { what: 'a non-JSON body', url: '/pets', init: { method: 'POST', body: 'x', headers: { 'content-type': 'text/plain' } } },
+    {
+      what: 'an invalid body',
+      url: '/pets',
+      init: { method: 'POST', body: '{', headers: { 'content-type': 'application/json' } },
+    },
+    {
+      what: 'a non-JSON body',
+      url: '/pets',
+      init: { method: 'POST', body: 'x', headers: { 'content-type': 'text/plain' } },
+    },
   ]
   for (const c of cases) {
     const res = await fetch(baseUrl + c.url, c.init)

@@ -24,15 +24,34 @@ for (const { name, skip } of cases) {
   t.test(`${name}: latency at microsecond resolution, errors counted`, { skip }, async (t) => {
     const load = await findLoadGenerator({ workDir: await tempDir(t), core: undefined, preferred: name })
     t.equal(load.name, name, 'the generator asked for is the one that ran')
-    const ok = await load.run({ url: `http://127.0.0.1:${port}/`, method: 'GET', headers: {}, connections: 2, seconds: 1 })
+    const ok = await load.run({
+      url: `http://127.0.0.1:${port}/`,
+      method: 'GET',
+      headers: {},
+      connections: 2,
+      seconds: 1,
+    })
     t.ok(ok.requests > 100 && ok.requestsPerSecond > 0, `requests were sent (${ok.requests})`)
     t.ok(ok.p50Ms > 0, `p50 is above 0 (${ok.p50Ms} ms)`)
     t.ok(ok.p99Ms >= ok.p50Ms, `p99 (${ok.p99Ms} ms) ≥ p50`)
     t.equal(ok.errors, 0, 'no errors against a server that answers 200')
     // A local answer takes well under a millisecond: whole milliseconds would make every figure an integer.
-    t.not(Number.isInteger(ok.p50Ms) && Number.isInteger(ok.p99Ms), true, `figures have a fraction of a millisecond (p50 ${ok.p50Ms}, p99 ${ok.p99Ms})`)
+    t.not(
+      Number.isInteger(ok.p50Ms) && Number.isInteger(ok.p99Ms),
+      true,
+      `figures have a fraction of a millisecond (p50 ${ok.p50Ms}, p99 ${ok.p99Ms})`,
+    )
 
-    const bad = await load.run({ url: `http://127.0.0.1:${port}/missing`, method: 'GET', headers: {}, connections: 1, seconds: 1 })
-    t.ok(bad.errors > 0 && bad.errors === bad.requests, `every 404 is counted as an error (${bad.errors} of ${bad.requests})`)
+    const bad = await load.run({
+      url: `http://127.0.0.1:${port}/missing`,
+      method: 'GET',
+      headers: {},
+      connections: 1,
+      seconds: 1,
+    })
+    t.ok(
+      bad.errors > 0 && bad.errors === bad.requests,
+      `every 404 is counted as an error (${bad.errors} of ${bad.requests})`,
+    )
   })
 }

@@ -30,15 +30,31 @@ t.test('npm run bench --smoke writes JSON, Markdown and the store-size chart', a
   }
   for (const server of ['bare', 'sandbox']) {
     for (const endpoint of ['list', 'get', 'create']) {
-      const row = results.throughput.find((r: { server: string; endpoint: string }) => r.server === server && r.endpoint === endpoint)
-      t.ok(row && row.requestsPerSecond > 0 && row.p50Ms > 0 && row.p99Ms >= row.p50Ms, `${server} ${endpoint}: req/s and p50 ≤ p99`)
+      const row = results.throughput.find(
+        (r: { server: string; endpoint: string }) => r.server === server && r.endpoint === endpoint,
+      )
+      t.ok(
+        row && row.requestsPerSecond > 0 && row.p50Ms > 0 && row.p99Ms >= row.p50Ms,
+        `${server} ${endpoint}: req/s and p50 ≤ p99`,
+      )
       t.equal(row?.errors, 0, `${server} ${endpoint}: no failed request`)
     }
-    t.ok(results.memory[server].idleMiB > 0 && results.memory[server].afterLoadMiB > 0, `${server}: RSS idle and after load`)
+    t.ok(
+      results.memory[server].idleMiB > 0 && results.memory[server].afterLoadMiB > 0,
+      `${server}: RSS idle and after load`,
+    )
   }
-  t.same(results.storeSize.map((p: { pets: number }) => p.pets), [1000, 2000], 'the store-size curve has its points')
-  for (const point of results.storeSize) t.ok(point.startMs > 0 && point.createP50Ms > 0 && point.listP50Ms > 0, `${point.pets} pets: figures`)
-  t.ok(results.targets.length >= 5 && results.targets.every((x: { met: unknown }) => typeof x.met === 'boolean'), 'every target is judged')
+  t.same(
+    results.storeSize.map((p: { pets: number }) => p.pets),
+    [1000, 2000],
+    'the store-size curve has its points',
+  )
+  for (const point of results.storeSize)
+    t.ok(point.startMs > 0 && point.createP50Ms > 0 && point.listP50Ms > 0, `${point.pets} pets: figures`)
+  t.ok(
+    results.targets.length >= 5 && results.targets.every((x: { met: unknown }) => typeof x.met === 'boolean'),
+    'every target is judged',
+  )
 
   const markdown = await readFile(join(out, 'latest.md'), 'utf8')
   t.match(markdown, /\| Cold start, spawn → first 200 on GET \/v1\/pets/)

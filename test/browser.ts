@@ -40,7 +40,13 @@ export async function openOfflinePage(viewport = { width: 1280, height: 900 }): 
   const profile = await mkdtemp(join(tmpdir(), 'animal-store-chromium-'))
   let context: BrowserContext
   try {
-    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport, serviceWorkers: 'block' })
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: FLAGS,
+      viewport,
+      serviceWorkers: 'block',
+    })
   } catch (error) {
     await rm(profile, { recursive: true, force: true })
     throw error

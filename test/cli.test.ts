@@ -7,7 +7,18 @@ import { killDuringWriteLoad, readStoredPets, ROOT, runCliToEnd, spawnCli, tempD
 t.test('--help prints every setting and exits 0', async (t) => {
   const { code, stdout } = await runCliToEnd({}, ['--help'])
   t.equal(code, 0)
-  for (const name of ['PORT', 'HOST', 'API_KEYS', 'DATA_FILE', 'SEED', 'SEED_COUNT', 'FIXTURES', 'LOG_LEVEL', '--in-memory']) t.match(stdout, name)
+  for (const name of [
+    'PORT',
+    'HOST',
+    'API_KEYS',
+    'DATA_FILE',
+    'SEED',
+    'SEED_COUNT',
+    'FIXTURES',
+    'LOG_LEVEL',
+    '--in-memory',
+  ])
+    t.match(stdout, name)
 })
 
 t.test('a bad setting stops the start with a message that names it', async (t) => {
@@ -39,11 +50,19 @@ t.test('the banner shows the URL, the data source and a curl line; a configured 
   const withDefault = await spawnCli(t, { DATA_FILE: join(dir, 'a.json'), API_KEYS: '' })
   t.match(withDefault.stderr, /curl -H "Authorization: Bearer sandbox-api-key" http:\/\/127\.0\.0\.1:\d+\/v1\/pets/)
   t.match(withDefault.stderr, /60 pets from the built-in fixtures/)
-  const res = await fetch(`${withDefault.baseUrl}/pets?limit=1`, { headers: { authorization: 'Bearer sandbox-api-key' } })
+  const res = await fetch(`${withDefault.baseUrl}/pets?limit=1`, {
+    headers: { authorization: 'Bearer sandbox-api-key' },
+  })
   t.equal(res.status, 200, 'the printed curl line works')
   await res.body?.cancel()
 
-  const withKey = await spawnCli(t, { DATA_FILE: join(dir, 'b.json'), API_KEYS: 'my-secret-key', SEED: '3', SEED_COUNT: '5', LOG_LEVEL: 'debug' })
+  const withKey = await spawnCli(t, {
+    DATA_FILE: join(dir, 'b.json'),
+    API_KEYS: 'my-secret-key',
+    SEED: '3',
+    SEED_COUNT: '5',
+    LOG_LEVEL: 'debug',
+  })
   t.match(withKey.stderr, /Bearer <your API key>/)
   t.match(withKey.stderr, /5 pets generated from seed 3/)
   await (await fetch(`${withKey.baseUrl}/pets`, { headers: { authorization: 'Bearer my-secret-key' } })).text()
@@ -51,8 +70,15 @@ t.test('the banner shows the URL, the data source and a curl line; a configured 
   withKey.child.kill('SIGTERM')
   await withKey.exited
   t.notMatch(withKey.stdout + withKey.stderr, /my-secret-ke/, 'neither the key nor a wrong guess is printed or logged')
-  const lines = withKey.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>)
-  t.match(lines.filter((l) => l['msg'] === 'request'), [{ method: 'GET', path: '/v1/pets', status: 200 }, { status: 401 }], 'request logs are JSON lines')
+  const lines = withKey.stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+  t.match(
+    lines.filter((l) => l['msg'] === 'request'),
+    [{ method: 'GET', path: '/v1/pets', status: 200 }, { status: 401 }],
+    'request logs are JSON lines',
+  )
 })
 
 t.test('LOG_LEVEL=silent turns the logs off', async (t) => {
@@ -72,8 +98,16 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     const agent = new Agent({ keepAlive: true })
     t.teardown(() => agent.destroy())
     // An idle keep-alive connection would hold a naive close() open for 5 s.
-    await new Promise<void>((resolve) => request(`${cli.baseUrl}/pets`, { agent, headers: { authorization: 'Bearer k' } }, (res) => res.resume().on('end', resolve)).end())
-    const inFlight = fetch(`${cli.baseUrl}/pets`, { method: 'POST', headers: { authorization: 'Bearer k', 'content-type': 'application/json' }, body: '{"name":"Last","categoryId":1}' })
+    await new Promise<void>((resolve) =>
+      request(`${cli.baseUrl}/pets`, { agent, headers: { authorization: 'Bearer k' } }, (res) =>
+        res.resume().on('end', resolve),
+      ).end(),
+    )
+    const inFlight = fetch(`${cli.baseUrl}/pets`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
+      body: '{"name":"Last","categoryId":1}',
+    })
     await new Promise((resolve) => setTimeout(resolve, 5))
     const started = Date.now()
     cli.child.kill(signal)
@@ -81,7 +115,10 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     const took = Date.now() - started
     t.equal(code, 0, 'exit code 0')
     t.ok(took < 2500, `stopped in ${took} ms`)
-    const answer = await inFlight.then((r) => r.status, () => 'no answer')
+    const answer = await inFlight.then(
+      (r) => r.status,
+      () => 'no answer',
+    )
     const names = (await readStoredPets(dataFile)).map((p) => p.name)
     if (answer === 201) t.ok(names.includes('Last'), 'the acknowledged create is in the file')
     else t.equal(answer, 'no answer', 'a create the server never accepted is simply not answered')
@@ -121,7 +158,9 @@ t.test('under `npm start`, SIGTERM to npm reaches the server', async (t) => {
   t.teardown(() => {
     if (child.exitCode === null) child.kill('SIGKILL')
   })
-  const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)))
+  const exited = new Promise<number | string>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)),
+  )
   const { apiUrl: url } = await waitForBanner(child, exited)
   const res = await fetch(`${url}/pets?limit=1`, { headers: { authorization: 'Bearer sandbox-api-key' } })
   t.equal(res.status, 200)

@@ -20,7 +20,11 @@ t.test('a moved clock makes getPet answer 410 Gone from its sunset date; DELETE 
   await admin('POST', '/clock', { now: SUNSET })
   const gone = await api('GET', '/pets/1')
   t.equal(gone.status, 410)
-  t.match(gone.body, { code: 'gone', status: 410, message: /removed on Thu, 05 Dec 2030 00:00:00 GMT; use \/v1\/pets instead/ })
+  t.match(gone.body, {
+    code: 'gone',
+    status: 410,
+    message: /removed on Thu, 05 Dec 2030 00:00:00 GMT; use \/v1\/pets instead/,
+  })
   t.equal(gone.headers.get('sunset'), 'Thu, 05 Dec 2030 00:00:00 GMT', 'the deprecation headers stay')
   t.ok(gone.headers.get('deprecation'))
   t.equal((await api('GET', '/pets/999999')).status, 410, 'whatever the id')

@@ -16,9 +16,14 @@ function runConformanceCli(env: Record<string, string>): Promise<Run> {
   return new Promise((resolve) => {
     const childEnv = { ...process.env, ...env }
     if (!('SANDBOX_URL' in env)) delete childEnv['SANDBOX_URL']
-    execFile(process.execPath, ['--import', 'tsx', join(ROOT, 'conformance/cli.ts')], { cwd: ROOT, env: childEnv, timeout: 180_000 }, (error, stdout, stderr) => {
-      resolve({ code: typeof error?.code === 'number' ? error.code : error ? -1 : 0, stdout, stderr })
-    })
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', join(ROOT, 'conformance/cli.ts')],
+      { cwd: ROOT, env: childEnv, timeout: 180_000 },
+      (error, stdout, stderr) => {
+        resolve({ code: typeof error?.code === 'number' ? error.code : error ? -1 : 0, stdout, stderr })
+      },
+    )
   })
 }
 
@@ -45,7 +50,10 @@ t.test('against a server that breaks the contract: exit 1, with the violations p
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())))
-  const run = await runConformanceCli({ SANDBOX_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, SANDBOX_API_KEY: 'k' })
+  const run = await runConformanceCli({
+    SANDBOX_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    SANDBOX_API_KEY: 'k',
+  })
   t.equal(run.code, 1, 'exit 1')
   t.match(run.stdout, /FAIL +listPets 200 .*\n +Prism: Error at response\.body: Response body must be array/)
   t.match(run.stdout, /never exercised: .*createPet 201/)

@@ -11,7 +11,11 @@ t.test('the sandbox conforms: no case fails, no Prism violation, every documente
   const { baseUrl } = await startTestSandbox(t)
   const report = await runConformance({ baseUrl, apiKey: API_KEY })
   for (const result of report.results) {
-    t.same(result.problems, [], `${result.case.operationId} ${result.case.status}: ${result.case.intent} [${result.via}]`)
+    t.same(
+      result.problems,
+      [],
+      `${result.case.operationId} ${result.case.status}: ${result.case.intent} [${result.via}]`,
+    )
   }
   t.same(report.missing.map(keyOf), [], 'every (operation, status) of the spec is exercised')
   t.equal(report.results.length, CASES.length, 'every case ran')
@@ -33,5 +37,9 @@ t.test('coverage guard: listOrders has only `default`, which any undeclared stat
   const document = readSpecDocument()
   t.same(responseKeyFor(document, 'listOrders', 401), { operationId: 'listOrders', response: 'default' })
   t.same(responseKeyFor(document, 'listOrders', 501), { operationId: 'listOrders', response: 'default' })
-  t.equal(responseKeyFor(document, 'listPets', 400), undefined, 'listPets has no default: its 400 is beyond the contract')
+  t.equal(
+    responseKeyFor(document, 'listPets', 400),
+    undefined,
+    'listPets has no default: its 400 is beyond the contract',
+  )
 })

@@ -13,7 +13,10 @@ t.test('openapi-fetch with the generated types: list, create, get', async (t) =>
   const listed = await client.GET('/pets', { params: { query: { limit: 5, status: 'available' } } })
   t.equal(listed.response.status, 200)
   t.ok(listed.data && listed.data.length > 0 && listed.data.length <= 5, 'at most 5 pets')
-  t.ok(listed.data?.every((pet) => pet.status === 'available'), 'only available pets')
+  t.ok(
+    listed.data?.every((pet) => pet.status === 'available'),
+    'only available pets',
+  )
 
   const created = await client.POST('/pets', { body: { name: 'Typed Tabby', categoryId: 4, status: 'pending' } })
   t.equal(created.response.status, 201)

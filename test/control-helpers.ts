@@ -17,8 +17,12 @@ export type ControlSandbox = Awaited<ReturnType<typeof startControlSandbox>>
 export async function startControlSandbox(t: Test, env: Record<string, string> = {}) {
   const sandbox = await startTestSandbox(t, { ADMIN_TOKEN, ...env })
   /** Calls the control API; `body` is sent as JSON. */
-  const admin = (method: string, path: string, body?: unknown, headers: Record<string, string> = ADMIN_AUTH): Promise<Call> =>
-    call(`${sandbox.origin}/__admin${path}`, method, body, headers)
+  const admin = (
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = ADMIN_AUTH,
+  ): Promise<Call> => call(`${sandbox.origin}/__admin${path}`, method, body, headers)
   /** Calls the Animal Store API with the test key; `headers` are added. */
   const api = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Call> =>
     call(`${sandbox.baseUrl}${path}`, method, body, { ...AUTH, ...headers })

@@ -5,7 +5,14 @@ import { ConfigError, loadConfig } from '../src/config.js'
 import { AUTH, startTestSandbox } from './helpers.js'
 
 const preflight = (url: string, origin: string, method = 'POST') =>
-  fetch(url, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': 'authorization, content-type' } })
+  fetch(url, {
+    method: 'OPTIONS',
+    headers: {
+      origin,
+      'access-control-request-method': method,
+      'access-control-request-headers': 'authorization, content-type',
+    },
+  })
 
 t.test('any origin by default', async (t) => {
   const { baseUrl, origin: sandbox } = await startTestSandbox(t)
@@ -29,25 +36,51 @@ t.test('any origin by default', async (t) => {
     ['/store/orders', { headers: AUTH }, 501],
   ]
   for (const [path, init, status] of cases) {
-    const res = await fetch(baseUrl + path, { ...init, headers: { ...(init.headers as Record<string, string>), origin: 'http://app.test:3000' } })
+    const res = await fetch(baseUrl + path, {
+      ...init,
+      headers: { ...(init.headers as Record<string, string>), origin: 'http://app.test:3000' },
+    })
     t.equal(res.status, status, `${init.method ?? 'GET'} ${path} → ${status}`)
-    t.equal(res.headers.get('access-control-allow-origin'), '*', `${init.method ?? 'GET'} ${path} → ${status} is readable by the page`)
+    t.equal(
+      res.headers.get('access-control-allow-origin'),
+      '*',
+      `${init.method ?? 'GET'} ${path} → ${status} is readable by the page`,
+    )
     await res.arrayBuffer()
   }
-  const created = await fetch(`${baseUrl}/pets`, { method: 'POST', headers: { ...AUTH, 'content-type': 'application/json', origin: 'http://app.test:3000' }, body: '{"name":"Rex","categoryId":1}' })
+  const created = await fetch(`${baseUrl}/pets`, {
+    method: 'POST',
+    headers: { ...AUTH, 'content-type': 'application/json', origin: 'http://app.test:3000' },
+    body: '{"name":"Rex","categoryId":1}',
+  })
   t.equal(created.status, 201)
-  t.match(created.headers.get('access-control-expose-headers'), /\bLocation\b/, 'a browser app may read the new pet’s Location')
+  t.match(
+    created.headers.get('access-control-expose-headers'),
+    /\bLocation\b/,
+    'a browser app may read the new pet’s Location',
+  )
   t.match(created.headers.get('access-control-expose-headers'), /\bSunset\b/, 'and the deprecation headers')
 
-  const plain = await fetch(`${baseUrl}/pets`, { method: 'OPTIONS', headers: { ...AUTH, origin: 'http://app.test:3000' } })
+  const plain = await fetch(`${baseUrl}/pets`, {
+    method: 'OPTIONS',
+    headers: { ...AUTH, origin: 'http://app.test:3000' },
+  })
   t.equal(plain.status, 405, 'an OPTIONS that is not a preflight still meets the route’s 405')
   t.equal(plain.headers.get('allow'), 'GET, POST, HEAD')
   t.equal(plain.headers.get('access-control-allow-origin'), '*')
 
   // No Origin: not a browser's cross-origin request, so there is nothing to allow.
-  for (const [path, init] of [['/pets', { headers: AUTH }], ['/pets', {}], ['/pets/7', { headers: AUTH }]] as const) {
+  for (const [path, init] of [
+    ['/pets', { headers: AUTH }],
+    ['/pets', {}],
+    ['/pets/7', { headers: AUTH }],
+  ] as const) {
     const res = await fetch(baseUrl + path, init)
-    t.equal(res.headers.get('access-control-allow-origin'), null, `GET ${path} → ${res.status} without Origin: no CORS headers`)
+    t.equal(
+      res.headers.get('access-control-allow-origin'),
+      null,
+      `GET ${path} → ${res.status} without Origin: no CORS headers`,
+    )
     t.equal(res.headers.get('access-control-expose-headers'), null)
     t.equal(res.headers.get('vary'), null)
     await res.arrayBuffer()
@@ -77,7 +110,11 @@ t.test('CORS_ORIGINS: only the listed origins', async (t) => {
 
   const error = await fetch(`${baseUrl}/pets`, { headers: { origin: 'https://ui.example' } })
   t.equal(error.status, 401)
-  t.equal(error.headers.get('access-control-allow-origin'), 'https://ui.example', 'an Error response carries the matching origin')
+  t.equal(
+    error.headers.get('access-control-allow-origin'),
+    'https://ui.example',
+    'an Error response carries the matching origin',
+  )
   t.equal(error.headers.get('vary'), 'Origin')
   t.match(await error.json(), { code: 'unauthorized', status: 401, message: String }, 'and its Error body is unchanged')
 
@@ -94,8 +131,16 @@ t.test('the CORS_ORIGINS setting', async (t) => {
     return config.corsOrigins
   }
   t.same(read({}), ['*'], 'default: any origin')
-  t.same(read({ CORS_ORIGINS: ' http://a.test:3000 ,https://b.example ' }), ['http://a.test:3000', 'https://b.example'], 'comma-separated, trimmed')
-  t.same(read({ CORS_ORIGINS: 'http://a.test' }, ['--cors-origins', 'http://b.test']), ['http://b.test'], 'the flag wins over the variable')
+  t.same(
+    read({ CORS_ORIGINS: ' http://a.test:3000 ,https://b.example ' }),
+    ['http://a.test:3000', 'https://b.example'],
+    'comma-separated, trimmed',
+  )
+  t.same(
+    read({ CORS_ORIGINS: 'http://a.test' }, ['--cors-origins', 'http://b.test']),
+    ['http://b.test'],
+    'the flag wins over the variable',
+  )
   for (const bad of ['http://a.test/', 'a.test', 'http://a.test/app', '*, http://a.test', ' , ']) {
     t.throws(() => read({ CORS_ORIGINS: bad }), ConfigError, `CORS_ORIGINS=${JSON.stringify(bad)} is refused`)
     t.throws(() => read({ CORS_ORIGINS: bad }), { message: /CORS_ORIGINS/ }, 'naming the setting')

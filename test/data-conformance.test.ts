@@ -28,13 +28,22 @@ for (const seed of SEEDS) {
 
 t.test('the check itself refuses records that are not Pets', async (t) => {
   const { validatePet } = await loadSpec()
-  const bad = [{ id: 1, categoryId: 2 }, { id: '2', name: 'Rex', categoryId: 2 }, { id: 3, name: 'Rex', categoryId: 2, status: 'lost' }]
+  const bad = [
+    { id: 1, categoryId: 2 },
+    { id: '2', name: 'Rex', categoryId: 2 },
+    { id: 3, name: 'Rex', categoryId: 2, status: 'lost' },
+  ]
   t.same(
     invalidRecords(bad, validatePet).map((r) => r.index),
     [0, 1, 2],
   )
 })
 
-function invalidRecords(records: readonly unknown[], validate: Awaited<ReturnType<typeof loadSpec>>['validatePet']): Array<{ index: number; problem: string }> {
-  return records.flatMap((record, index) => (validate(record) ? [] : [{ index, problem: describeErrors(validate.errors, `pet[${index}]`) }]))
+function invalidRecords(
+  records: readonly unknown[],
+  validate: Awaited<ReturnType<typeof loadSpec>>['validatePet'],
+): Array<{ index: number; problem: string }> {
+  return records.flatMap((record, index) =>
+    validate(record) ? [] : [{ index, problem: describeErrors(validate.errors, `pet[${index}]`) }],
+  )
 }

@@ -37,7 +37,8 @@ async function mountTmpfs(t: Test, size: string): Promise<string> {
   return dir
 }
 
-const remount = (dir: string, mode: 'ro' | 'rw'): void => void execFileSync('mount', ['-o', `remount,${mode}`, dir], { stdio: 'pipe' })
+const remount = (dir: string, mode: 'ro' | 'rw'): void =>
+  void execFileSync('mount', ['-o', `remount,${mode}`, dir], { stdio: 'pipe' })
 
 /** Fills the file system: a write as large as it goes, until ENOSPC. */
 async function fill(dir: string): Promise<string> {
@@ -49,7 +50,11 @@ async function fill(dir: string): Promise<string> {
 }
 
 async function create(baseUrl: string, name: string): Promise<{ status: number; body: any; type: string | null }> {
-  const res = await fetch(`${baseUrl}/pets`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ name, categoryId: 7 }) })
+  const res = await fetch(`${baseUrl}/pets`, {
+    method: 'POST',
+    headers: JSON_HEADERS,
+    body: JSON.stringify({ name, categoryId: 7 }),
+  })
   return { status: res.status, body: await res.json(), type: res.headers.get('content-type') }
 }
 
@@ -77,65 +82,88 @@ async function namesInCopy(t: Test, dataDir: string): Promise<string[]> {
 
 const noTmpfs = whyNoTmpfs()
 for (const fault of ['full', 'read-only'] as const) {
-  t.test(`${fault} disk: 503 storage_unavailable, nothing half-stored, writes resume without a restart`, { skip: noTmpfs ?? false }, async (t) => {
-    const dir = await mountTmpfs(t, '512k')
-    const dataFile = join(dir, 'db.json')
-    const sandbox = await startTestSandbox(t, { DATA_FILE: dataFile })
-    const initial = sandbox.store.size
+  t.test(
+    `${fault} disk: 503 storage_unavailable, nothing half-stored, writes resume without a restart`,
+    { skip: noTmpfs ?? false },
+    async (t) => {
+      const dir = await mountTmpfs(t, '512k')
+      const dataFile = join(dir, 'db.json')
+      const sandbox = await startTestSandbox(t, { DATA_FILE: dataFile })
+      const initial = sandbox.store.size
 
-    const before = await create(sandbox.baseUrl, 'Before')
-    t.equal(before.status, 201)
+      const before = await create(sandbox.baseUrl, 'Before')
+      t.equal(before.status, 201)
 
-    let filler: string | undefined
-    if (fault === 'full') filler = await fill(dir)
-    else remount(dir, 'ro')
+      let filler: string | undefined
+      if (fault === 'full') filler = await fill(dir)
+      else remount(dir, 'ro')
 
-    // A write may still fit in space the file system had already given the data file (the rest of
-    // its last page, for a layout that appends): create until the disk refuses, every 201 before
-    // that is a pet that must be kept. Names of one length, so that every record needs the same room.
-    const fitted: string[] = []
-    const refusedNames: string[] = []
-    for (let i = 0; i < 500; i++) {
-      const name = `Fill ${String(i).padStart(4, '0')}`
-      const answer = await create(sandbox.baseUrl, name)
-      if (answer.status !== 201) {
-        refusedNames.push(name)
-        break
+      // A write may still fit in space the file system had already given the data file (the rest of
+      // its last page, for a layout that appends): create until the disk refuses, every 201 before
+      // that is a pet that must be kept. Names of one length, so that every record needs the same room.
+      const fitted: string[] = []
+      const refusedNames: string[] = []
+      for (let i = 0; i < 500; i++) {
+        const name = `Fill ${String(i).padStart(4, '0')}`
+        const answer = await create(sandbox.baseUrl, name)
+        if (answer.status !== 201) {
+          refusedNames.push(name)
+          break
+        }
+        fitted.push(name)
       }
-      fitted.push(name)
-    }
-    t.equal(refusedNames.length, 1, `the disk refuses a create (after ${fitted.length} that still fitted)`)
-    const lost = ['Lost 0001', 'Lost 0002', 'Lost 0003']
-    refusedNames.push(...lost)
-    const refused = await Promise.all(lost.map((name) => create(sandbox.baseUrl, name)))
-    for (const answer of refused) {
-      t.equal(answer.status, 503)
-      t.match(answer.type, /^application\/json/)
-      t.match(answer.body, { code: 'storage_unavailable', status: 503, message: /Nothing was stored/ })
-    }
-    const served = await store(sandbox)
-    t.notOk(served.some((pet) => refusedNames.includes(pet.name)), 'a refused pet is not served')
-    t.equal((await fetch(`${sandbox.baseUrl}/pets/${before.body.id}`, { headers: AUTH })).status, 200, 'what was stored before is still served')
+      t.equal(refusedNames.length, 1, `the disk refuses a create (after ${fitted.length} that still fitted)`)
+      const lost = ['Lost 0001', 'Lost 0002', 'Lost 0003']
+      refusedNames.push(...lost)
+      const refused = await Promise.all(lost.map((name) => create(sandbox.baseUrl, name)))
+      for (const answer of refused) {
+        t.equal(answer.status, 503)
+        t.match(answer.type, /^application\/json/)
+        t.match(answer.body, { code: 'storage_unavailable', status: 503, message: /Nothing was stored/ })
+      }
+      const served = await store(sandbox)
+      t.notOk(
+        served.some((pet) => refusedNames.includes(pet.name)),
+        'a refused pet is not served',
+      )
+      t.equal(
+        (await fetch(`${sandbox.baseUrl}/pets/${before.body.id}`, { headers: AUTH })).status,
+        200,
+        'what was stored before is still served',
+      )
 
-    // What is on disk now is what was acknowledged, and a new server can read it.
-    const onDisk = await namesInCopy(t, dir)
-    t.equal(onDisk.length, initial + 1 + fitted.length)
-    t.ok(onDisk.includes('Before') && fitted.every((name) => onDisk.includes(name)), 'every acknowledged pet is on disk')
-    t.notOk(onDisk.some((name) => refusedNames.includes(name)), 'nothing refused reached the disk')
+      // What is on disk now is what was acknowledged, and a new server can read it.
+      const onDisk = await namesInCopy(t, dir)
+      t.equal(onDisk.length, initial + 1 + fitted.length)
+      t.ok(
+        onDisk.includes('Before') && fitted.every((name) => onDisk.includes(name)),
+        'every acknowledged pet is on disk',
+      )
+      t.notOk(
+        onDisk.some((name) => refusedNames.includes(name)),
+        'nothing refused reached the disk',
+      )
 
-    if (filler) await rm(filler)
-    else remount(dir, 'rw')
+      if (filler) await rm(filler)
+      else remount(dir, 'rw')
 
-    const after = await create(sandbox.baseUrl, 'After')
-    t.equal(after.status, 201, 'writes succeed again once the disk is back, without a restart')
-    t.equal((await fetch(`${sandbox.baseUrl}/pets/${after.body.id}`, { headers: AUTH })).status, 200)
+      const after = await create(sandbox.baseUrl, 'After')
+      t.equal(after.status, 201, 'writes succeed again once the disk is back, without a restart')
+      t.equal((await fetch(`${sandbox.baseUrl}/pets/${after.body.id}`, { headers: AUTH })).status, 200)
 
-    await sandbox.close()
-    const restarted = await startSandbox(sandbox.config, createLogger('silent'))
-    t.teardown(() => restarted.close())
-    const names = restarted.store.all().map((pet) => pet.name)
-    t.equal(names.length, initial + 2 + fitted.length)
-    t.ok(names.includes('Before') && names.includes('After') && fitted.every((name) => names.includes(name)), 'every acknowledged pet survives a restart')
-    t.notOk(names.some((name) => refusedNames.includes(name)), 'no refused pet appears after a restart')
-  })
+      await sandbox.close()
+      const restarted = await startSandbox(sandbox.config, createLogger('silent'))
+      t.teardown(() => restarted.close())
+      const names = restarted.store.all().map((pet) => pet.name)
+      t.equal(names.length, initial + 2 + fitted.length)
+      t.ok(
+        names.includes('Before') && names.includes('After') && fitted.every((name) => names.includes(name)),
+        'every acknowledged pet survives a restart',
+      )
+      t.notOk(
+        names.some((name) => refusedNames.includes(name)),
+        'no refused pet appears after a restart',
+      )
+    },
+  )
 }

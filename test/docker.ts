@@ -20,7 +20,10 @@ const run = promisify(execFile)
 /** Runs the docker client; rejects with its stderr when it exits non-zero. */
 export async function docker(...args: string[]): Promise<string> {
   try {
-    const { stdout } = await run(DOCKER, args, { maxBuffer: 64 * 1024 * 1024, env: { ...process.env, DOCKER_BUILDKIT: '1' } })
+    const { stdout } = await run(DOCKER, args, {
+      maxBuffer: 64 * 1024 * 1024,
+      env: { ...process.env, DOCKER_BUILDKIT: '1' },
+    })
     return stdout.trim()
   } catch (error) {
     const { stderr, message } = error as { stderr?: string; message: string }
@@ -58,7 +61,9 @@ export function ensureImage(): Promise<void> {
     let output = ''
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`npm run image failed (${code}):\n${output.slice(-4000)}`))))
+    child.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`npm run image failed (${code}):\n${output.slice(-4000)}`)),
+    )
   })
   return built
 }
@@ -70,7 +75,10 @@ export interface RunningContainer {
 }
 
 /** `docker run -d` of the image with a random host port; the container is removed when the test ends. */
-export async function runContainer(t: Test, options: { env?: Record<string, string>; volume?: string; image?: string } = {}): Promise<RunningContainer> {
+export async function runContainer(
+  t: Test,
+  options: { env?: Record<string, string>; volume?: string; image?: string } = {},
+): Promise<RunningContainer> {
   const envArgs = Object.entries(options.env ?? {}).flatMap(([name, value]) => ['-e', `${name}=${value}`])
   const volumeArgs = options.volume ? ['-v', `${options.volume}:/data`] : []
   const id = await docker('run', '-d', '-p', '127.0.0.1::4010', ...envArgs, ...volumeArgs, options.image ?? IMAGE)
@@ -101,5 +109,7 @@ export async function waitForHttp(url: string, containerId?: string): Promise<vo
 export function usageSnippets(language: string): string[] {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
   const section = /^## Use it in your tests\n([\s\S]*?)(?=^## )/m.exec(readme)?.[1] ?? ''
-  return [...section.matchAll(/^```(\w+)\n([\s\S]*?)^```$/gm)].filter((match) => match[1] === language).map((match) => match[2] ?? '')
+  return [...section.matchAll(/^```(\w+)\n([\s\S]*?)^```$/gm)]
+    .filter((match) => match[1] === language)
+    .map((match) => match[2] ?? '')
 }

@@ -60,7 +60,8 @@ function withoutFences(markdown: string): string {
         if (marker) fence = marker
         return marker ? '' : line
       }
-      if (marker && marker[0] === fence[0] && marker.length >= fence.length && /^ {0,3}[`~]+\s*$/.test(line)) fence = undefined
+      if (marker && marker[0] === fence[0] && marker.length >= fence.length && /^ {0,3}[`~]+\s*$/.test(line))
+        fence = undefined
       return ''
     })
     .join('\n')
@@ -70,7 +71,9 @@ const INLINE_CODE = /(`+)(?!`)[\s\S]*?[^`]\1(?!`)/g
 
 /** The inline code spans of a text outside fences, without their backticks. */
 function inlineCode(prose: string): string[] {
-  return [...prose.matchAll(INLINE_CODE)].map((match) => match[0].slice(match[1]?.length ?? 1, -(match[1]?.length ?? 1)))
+  return [...prose.matchAll(INLINE_CODE)].map((match) =>
+    match[0].slice(match[1]?.length ?? 1, -(match[1]?.length ?? 1)),
+  )
 }
 
 /** GitHub's anchor for a heading: its text lower-cased, punctuation dropped, spaces made hyphens. */
@@ -102,7 +105,8 @@ function anchors(markdown: string): Set<string> {
 function linkTargets(markdown: string): string[] {
   const prose = withoutFences(markdown).replace(INLINE_CODE, '``')
   const targets: string[] = []
-  for (const match of prose.matchAll(/\]\(\s*(<[^>]*>|[^\s)]+)(?:\s+(?:"[^"]*"|'[^']*'))?\s*\)/g)) targets.push((match[1] ?? '').replace(/^<|>$/g, ''))
+  for (const match of prose.matchAll(/\]\(\s*(<[^>]*>|[^\s)]+)(?:\s+(?:"[^"]*"|'[^']*'))?\s*\)/g))
+    targets.push((match[1] ?? '').replace(/^<|>$/g, ''))
   for (const match of prose.matchAll(/^ {0,3}\[[^\]]+\]:[ \t]*<?([^\s>]+)>?/gm)) targets.push(match[1] ?? '')
   for (const match of prose.matchAll(/<(?:a|img)\s[^>]*\b(?:href|src)="([^"]+)"/gi)) targets.push(match[1] ?? '')
   return targets
@@ -119,8 +123,11 @@ function brokenLink(document: string, target: string): string | undefined {
   if (file !== ROOT && !file.startsWith(ROOT + sep)) return 'points outside the repository'
   if (!existsSync(file)) return `${relative(ROOT, file)} does not exist`
   if (anchor === undefined) return undefined
-  if (statSync(file).isDirectory() || !file.endsWith('.md')) return /^L\d+(-L\d+)?$/.test(anchor) ? undefined : `#${anchor} in a file that is not Markdown`
-  return anchors(readFileSync(file, 'utf8')).has(anchor) ? undefined : `${relative(ROOT, file)} has no heading #${anchor}`
+  if (statSync(file).isDirectory() || !file.endsWith('.md'))
+    return /^L\d+(-L\d+)?$/.test(anchor) ? undefined : `#${anchor} in a file that is not Markdown`
+  return anchors(readFileSync(file, 'utf8')).has(anchor)
+    ? undefined
+    : `${relative(ROOT, file)} has no heading #${anchor}`
 }
 
 t.test('every relative link leads to a file and heading that exist', async (t) => {
@@ -137,7 +144,27 @@ t.test('every relative link leads to a file and heading that exist', async (t) =
 })
 
 // npm commands that do not run a script of package.json (start, test, stop and restart do).
-const NPM_BUILT_INS = new Set(['ci', 'install', 'i', 'uninstall', 'update', 'pack', 'publish', 'exec', 'init', 'link', 'ls', 'view', 'version', 'help', 'config', 'audit', 'cache', 'prune', 'outdated'])
+const NPM_BUILT_INS = new Set([
+  'ci',
+  'install',
+  'i',
+  'uninstall',
+  'update',
+  'pack',
+  'publish',
+  'exec',
+  'init',
+  'link',
+  'ls',
+  'view',
+  'version',
+  'help',
+  'config',
+  'audit',
+  'cache',
+  'prune',
+  'outdated',
+])
 
 /** The npm commands a document shows: `npm run X` anywhere, `npm X` in code. Each as [command, script or built-in]. */
 function npmCommands(markdown: string): Array<[string, string]> {
@@ -145,11 +172,14 @@ function npmCommands(markdown: string): Array<[string, string]> {
   const code = [...fencedBlocks(markdown).map((block) => block.content), ...inlineCode(prose)].join('\n')
   const found: Array<[string, string]> = []
   // One command per line: [ \t] rather than \s, so that `npm` alone does not take the next line's word.
-  for (const match of code.matchAll(/\bnpm(?:[ \t]+--?[\w-]+)*[ \t]+([a-z][\w:-]*)(?:[ \t]+(?:--?[\w-]+[ \t]+)*([\w:.-]+))?/g)) {
+  for (const match of code.matchAll(
+    /\bnpm(?:[ \t]+--?[\w-]+)*[ \t]+([a-z][\w:-]*)(?:[ \t]+(?:--?[\w-]+[ \t]+)*([\w:.-]+))?/g,
+  )) {
     const [command, verb = '', next = ''] = match
     found.push([command.trim(), verb === 'run' || verb === 'run-script' ? next : verb])
   }
-  for (const match of prose.replace(INLINE_CODE, '').matchAll(/\bnpm run ([\w:.-]+)/g)) found.push([match[0], match[1] ?? ''])
+  for (const match of prose.replace(INLINE_CODE, '').matchAll(/\bnpm run ([\w:.-]+)/g))
+    found.push([match[0], match[1] ?? ''])
   return found
 }
 
@@ -160,7 +190,9 @@ t.test('every npm command in the README and docs names a script or an npm built-
   for (const document of docs) {
     const commands = npmCommands(read(document))
     count += commands.length
-    const unknown = commands.filter(([, name]) => !scripts.includes(name) && !NPM_BUILT_INS.has(name)).map(([command]) => command)
+    const unknown = commands
+      .filter(([, name]) => !scripts.includes(name) && !NPM_BUILT_INS.has(name))
+      .map(([command]) => command)
     t.same(unknown, [], `${document}: ${commands.length} npm commands, each a script or a built-in`)
   }
   t.ok(count >= 10, `the commands were found (${count})`)
@@ -169,7 +201,9 @@ t.test('every npm command in the README and docs names a script or an npm built-
 /** The text of the sandbox's config module: src/config.ts, or the file under src/ that defines loadConfig. */
 function configSource(): { path: string; text: string } {
   if (existsSync(join(ROOT, 'src/config.ts'))) return { path: 'src/config.ts', text: read('src/config.ts') }
-  const files = (readdirSync(join(ROOT, 'src'), { recursive: true }) as string[]).filter((path) => path.endsWith('.ts')).sort()
+  const files = (readdirSync(join(ROOT, 'src'), { recursive: true }) as string[])
+    .filter((path) => path.endsWith('.ts'))
+    .sort()
   for (const path of files) {
     const text = read(join('src', path))
     if (/export (?:async )?function loadConfig\b/.test(text)) return { path: join('src', path), text }
@@ -204,7 +238,12 @@ function section(markdown: string, heading: string): string | undefined {
 function settingsTables(markdown: string): Array<{ variables: Set<string>; flags: Set<string> }> {
   const tables: Array<{ variables: Set<string>; flags: Set<string> }> = []
   const lines = withoutFences(markdown).split('\n')
-  const cells = (line: string): string[] => line.trim().replace(/^\||\|$/g, '').split('|').map((cell) => cell.trim())
+  const cells = (line: string): string[] =>
+    line
+      .trim()
+      .replace(/^\||\|$/g, '')
+      .split('|')
+      .map((cell) => cell.trim())
   for (let i = 0; i < lines.length; i++) {
     const header = cells(lines[i] ?? '')
     if (!(lines[i] ?? '').trim().startsWith('|') || !header.includes('flag') || !header.includes('variable')) continue
@@ -228,17 +267,32 @@ function settingsTables(markdown: string): Array<{ variables: Set<string>; flags
 t.test('the README settings table lists exactly the settings the sandbox reads', async (t) => {
   const config = configSource()
   const sandbox = settingsRead(config.text)
-  t.ok(sandbox.variables.size >= 5, `${config.path}: the variables it reads were found (${[...sandbox.variables].join(', ')})`)
+  t.ok(
+    sandbox.variables.size >= 5,
+    `${config.path}: the variables it reads were found (${[...sandbox.variables].join(', ')})`,
+  )
   const settings = section(read('README.md'), 'Settings')
   if (settings === undefined) throw new Error('README.md has no "## Settings" section')
   const [table] = settingsTables(settings)
   if (!table) throw new Error('the README\'s Settings section has no "| flag | variable |" table')
-  t.same([...table.variables].sort(), [...sandbox.variables].sort(), `the table's variables are the ones ${config.path} reads`)
+  t.same(
+    [...table.variables].sort(),
+    [...sandbox.variables].sort(),
+    `the table's variables are the ones ${config.path} reads`,
+  )
   t.same([...table.flags].sort(), [...sandbox.flags].sort(), `the table's flags are the ones ${config.path} reads`)
   for (const document of documents()) {
     for (const other of settingsTables(read(document))) {
-      t.same([...other.variables].filter((name) => !sandbox.variables.has(name)), [], `${document}: a settings table names only variables the sandbox reads`)
-      t.same([...other.flags].filter((flag) => !sandbox.flags.has(flag)), [], `${document}: a settings table names only flags the sandbox reads`)
+      t.same(
+        [...other.variables].filter((name) => !sandbox.variables.has(name)),
+        [],
+        `${document}: a settings table names only variables the sandbox reads`,
+      )
+      t.same(
+        [...other.flags].filter((flag) => !sandbox.flags.has(flag)),
+        [],
+        `${document}: a settings table names only flags the sandbox reads`,
+      )
     }
   }
 })
@@ -248,18 +302,35 @@ t.test(`the README is at most ${README_MAX_LINES} lines`, async (t) => {
   t.ok(lines <= README_MAX_LINES, `README.md has ${lines} lines`)
 })
 
-t.test('"Use it in your tests" holds the one sh, yaml and ts snippet the container and package tests run', async (t) => {
-  // The same extraction as usageSnippets() in test/docker.ts.
-  const readme = read('README.md')
-  const usage = /^## Use it in your tests\n([\s\S]*?)(?=^## )/m.exec(readme)?.[1]
-  if (usage === undefined) throw new Error('README.md has no "## Use it in your tests" section followed by another H2')
-  const blocks = [...usage.matchAll(/^```(\w+)\n([\s\S]*?)^```$/gm)]
-  const of = (language: string): string[] => blocks.filter((match) => match[1] === language).map((match) => match[2] ?? '')
-  t.equal(of('sh').length, 1, 'one sh block')
-  t.match(of('sh')[0] ?? '', /docker run .*-p 4010:4010 .*animal-store-sandbox:local/, 'the sh block is the docker run snippet')
-  t.equal(of('yaml').length, 1, 'one yaml block')
-  const compose = parse(of('yaml')[0] ?? '') as { services?: Record<string, { image?: string }> }
-  t.equal(compose.services?.['animal-store']?.image, 'animal-store-sandbox:local', 'the yaml block is the compose file')
-  t.equal(of('ts').length, 1, 'one ts block')
-  t.match(of('ts')[0] ?? '', /from 'animal-store-sandbox\/testcontainers'/, 'the ts block is the Testcontainers example')
-})
+t.test(
+  '"Use it in your tests" holds the one sh, yaml and ts snippet the container and package tests run',
+  async (t) => {
+    // The same extraction as usageSnippets() in test/docker.ts.
+    const readme = read('README.md')
+    const usage = /^## Use it in your tests\n([\s\S]*?)(?=^## )/m.exec(readme)?.[1]
+    if (usage === undefined)
+      throw new Error('README.md has no "## Use it in your tests" section followed by another H2')
+    const blocks = [...usage.matchAll(/^```(\w+)\n([\s\S]*?)^```$/gm)]
+    const of = (language: string): string[] =>
+      blocks.filter((match) => match[1] === language).map((match) => match[2] ?? '')
+    t.equal(of('sh').length, 1, 'one sh block')
+    t.match(
+      of('sh')[0] ?? '',
+      /docker run .*-p 4010:4010 .*animal-store-sandbox:local/,
+      'the sh block is the docker run snippet',
+    )
+    t.equal(of('yaml').length, 1, 'one yaml block')
+    const compose = parse(of('yaml')[0] ?? '') as { services?: Record<string, { image?: string }> }
+    t.equal(
+      compose.services?.['animal-store']?.image,
+      'animal-store-sandbox:local',
+      'the yaml block is the compose file',
+    )
+    t.equal(of('ts').length, 1, 'one ts block')
+    t.match(
+      of('ts')[0] ?? '',
+      /from 'animal-store-sandbox\/testcontainers'/,
+      'the ts block is the Testcontainers example',
+    )
+  },
+)

@@ -9,13 +9,24 @@ t.test('startInProcess: a seeded sandbox on a free port, its API and its control
   const auth = { authorization: `Bearer ${DEFAULT_API_KEY}` }
 
   const listed = (await (await fetch(`${sandbox.baseUrl}/pets`, { headers: auth })).json()) as Pet[]
-  t.same(listed.map((pet) => pet.id), [1, 2, 3, 4, 5], 'the five seeded pets')
-  const created = await fetch(`${sandbox.baseUrl}/pets`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Embedded Emu', categoryId: 1 }) })
+  t.same(
+    listed.map((pet) => pet.id),
+    [1, 2, 3, 4, 5],
+    'the five seeded pets',
+  )
+  const created = await fetch(`${sandbox.baseUrl}/pets`, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Embedded Emu', categoryId: 1 }),
+  })
   t.equal(created.status, 201)
   const pet = (await created.json()) as Pet
   t.same(await (await fetch(`${sandbox.baseUrl}/pets/${pet.id}`, { headers: auth })).json(), pet)
 
-  const reset = await fetch(`${sandbox.origin}/__admin/reset`, { method: 'POST', headers: { authorization: `Bearer ${DEFAULT_ADMIN_TOKEN}` } })
+  const reset = await fetch(`${sandbox.origin}/__admin/reset`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${DEFAULT_ADMIN_TOKEN}` },
+  })
   t.same(await reset.json(), { namespace: 'default', pets: 5 }, 'the control API resets to the seeded data')
   t.equal((await fetch(`${sandbox.baseUrl}/pets/${pet.id}`, { headers: auth })).status, 404)
 })

@@ -19,8 +19,21 @@ t.test('GET / says what this is, links the rest, and shows the settings in force
   const about = (await json.json()) as Record<string, any>
   t.match(about, {
     name: 'Animal Store sandbox',
-    links: { docs: '/docs', openapiJson: '/v1/openapi.json', openapiYaml: '/v1/openapi.yaml', health: '/healthz', api: `${origin}/v1` },
-    settings: { dataSource: 'seed', seed: 7, count: 12, data: '12 pets generated from seed 7', apiKey: 'configured (not shown)', corsOrigins: ['http://app.test:3000'] },
+    links: {
+      docs: '/docs',
+      openapiJson: '/v1/openapi.json',
+      openapiYaml: '/v1/openapi.yaml',
+      health: '/healthz',
+      api: `${origin}/v1`,
+    },
+    settings: {
+      dataSource: 'seed',
+      seed: 7,
+      count: 12,
+      data: '12 pets generated from seed 7',
+      apiKey: 'configured (not shown)',
+      corsOrigins: ['http://app.test:3000'],
+    },
   })
   t.notMatch(JSON.stringify(about), API_KEY, 'a configured key is a secret: never shown')
 
@@ -28,7 +41,8 @@ t.test('GET / says what this is, links the rest, and shows the settings in force
   t.match(html.headers.get('content-type'), /^text\/html/, 'a browser gets a page')
   t.match(html.headers.get('vary'), /Accept/)
   const page = await html.text()
-  for (const link of ['href="/docs"', 'href="/v1/openapi.json"', 'href="/healthz"']) t.match(page, link, `the page links ${link}`)
+  for (const link of ['href="/docs"', 'href="/v1/openapi.json"', 'href="/healthz"'])
+    t.match(page, link, `the page links ${link}`)
   t.match(page, /seed[\s\S]*7/, 'and shows the seed')
   t.notMatch(page, API_KEY, 'and never the configured key')
   t.match(page, /Bearer (&#60;|&lt;)your API key(&#62;|&gt;)/, 'its curl line has a placeholder instead')
@@ -39,8 +53,16 @@ t.test('GET / says what this is, links the rest, and shows the settings in force
 
 t.test('GET / with the default key in force shows the documented default', async (t) => {
   const { origin } = await startTestSandbox(t, DEFAULT_KEY_IN_FORCE)
-  const about = (await (await fetch(`${origin}/`, { headers: { accept: 'application/json' } })).json()) as Record<string, any>
-  t.match(about['settings'], { dataSource: 'fixtures', seed: null, count: fixtures.length, apiKey: `${DEFAULT_API_KEY} (the documented default)` })
+  const about = (await (await fetch(`${origin}/`, { headers: { accept: 'application/json' } })).json()) as Record<
+    string,
+    any
+  >
+  t.match(about['settings'], {
+    dataSource: 'fixtures',
+    seed: null,
+    count: fixtures.length,
+    apiKey: `${DEFAULT_API_KEY} (the documented default)`,
+  })
   t.match(await (await fetch(`${origin}/`)).text(), `Bearer ${DEFAULT_API_KEY}`)
 })
 
@@ -51,7 +73,11 @@ t.test('the spec for tools, with this sandbox first among the servers', async (t
   t.equal(res.status, 200, 'GET /v1/openapi.json needs no key')
   t.match(res.headers.get('content-type'), /^application\/json/)
   const fromJson = (await res.json()) as Record<string, any>
-  t.same(fromJson['servers'], [{ url: baseUrl, description: 'This sandbox' }, ...(source['servers'] as unknown[])], 'the sandbox, then the real servers')
+  t.same(
+    fromJson['servers'],
+    [{ url: baseUrl, description: 'This sandbox' }, ...(source['servers'] as unknown[])],
+    'the sandbox, then the real servers',
+  )
   t.same({ ...fromJson, servers: source['servers'] }, source, 'otherwise the spec itself')
   t.equal(fromJson['paths']['/store/orders']['get']['x-try-it-disabled'], true)
 
@@ -69,7 +95,11 @@ t.test('the spec for tools, with this sandbox first among the servers', async (t
         response.on('end', () => resolve(JSON.parse(text) as Record<string, any>))
       }).on('error', reject)
     })
-  t.equal((await withHost('localhost:32768'))['servers'][0].url, 'http://localhost:32768/v1', 'the server URL is the one the client used (port mappings)')
+  t.equal(
+    (await withHost('localhost:32768'))['servers'][0].url,
+    'http://localhost:32768/v1',
+    'the server URL is the one the client used (port mappings)',
+  )
   t.equal((await withHost('x"><b>'))['servers'][0].url, '/v1', 'an unusable Host header gives a relative server URL')
   t.equal((await withHost(new URL(origin).host))['servers'][0].url, baseUrl)
 })
@@ -105,7 +135,12 @@ t.test('GET /docs and its assets', async (t) => {
 
   await t.test('nothing else of the bundle is served', async (t) => {
     const { origin } = await startTestSandbox(t)
-    for (const path of ['/docs/package.json', '/docs/index.html', '/docs/..%2Fpackage.json', '/docs/swagger-initializer.js']) {
+    for (const path of [
+      '/docs/package.json',
+      '/docs/index.html',
+      '/docs/..%2Fpackage.json',
+      '/docs/swagger-initializer.js',
+    ]) {
       const res = await fetch(origin + path)
       t.equal(res.status, 404, `${path} → 404`)
       t.match(await res.json(), { code: 'not_found', status: 404 })
@@ -144,7 +179,11 @@ t.test('the explorer in a real browser', { skip }, async (t) => {
     await page.locator(`[id^="operations-"][id$="-${id}"]`).waitFor({ timeout: 30_000 })
   }
   const listed = await page.locator('.opblock').evaluateAll((blocks) => blocks.map((b) => b.id))
-  t.same(listed, ['operations-pets-listPets', 'operations-pets-createPet', 'operations-pets-getPet', 'operations-store-listOrders'], 'the three operations and GET /store/orders are listed')
+  t.same(
+    listed,
+    ['operations-pets-listPets', 'operations-pets-createPet', 'operations-pets-getPet', 'operations-store-listOrders'],
+    'the three operations and GET /store/orders are listed',
+  )
 
   const getPet = page.locator('#operations-pets-getPet')
   t.match(await getPet.getAttribute('class'), /opblock-deprecated/, 'getPet is shown as deprecated')
@@ -157,7 +196,11 @@ t.test('the explorer in a real browser', { skip }, async (t) => {
     .waitFor({ timeout: 10_000 })
     .catch(() => undefined)
   t.match(await getPet.innerText(), /Deprecated[\s\S]*5 December 2030/, 'with its removal date')
-  t.match(await page.locator('header').innerText(), /Deprecated:[\s\S]*Thu, 05 Dec 2030/, 'and the sunset is stated above the reference')
+  t.match(
+    await page.locator('header').innerText(),
+    /Deprecated:[\s\S]*Thu, 05 Dec 2030/,
+    'and the sunset is stated above the reference',
+  )
 
   const orders = page.locator('#operations-store-listOrders')
   await orders.locator('.opblock-summary-control').click()
@@ -180,8 +223,12 @@ t.test('the explorer in a real browser', { skip }, async (t) => {
   const body = listPets.locator('.live-responses-table .response-col_description pre').first()
   await body.waitFor({ timeout: 15_000 })
   const shown = await body.innerText()
-  for (const pet of fixtures.slice(0, 3)) t.match(shown, `"name": "${pet.name}"`, `the seeded pet ${pet.name} is displayed`)
-  t.equal((await listPets.locator('.live-responses-table tbody .response-col_status').first().innerText()).trim(), '200')
+  for (const pet of fixtures.slice(0, 3))
+    t.match(shown, `"name": "${pet.name}"`, `the seeded pet ${pet.name} is displayed`)
+  t.equal(
+    (await listPets.locator('.live-responses-table tbody .response-col_status').first().innerText()).trim(),
+    '200',
+  )
 
   t.same(browser.errors, [], 'no console errors')
   t.same(browser.offsite, [], 'no request left 127.0.0.1')

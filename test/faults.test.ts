@@ -3,31 +3,35 @@ import { MAX_DELAY_MS } from '../src/control/faults.js'
 import { startControlSandbox } from './control-helpers.js'
 import { AUTH } from './helpers.js'
 
-t.test('a fault fires exactly `times` times after skipping `after` calls, then the operation is normal again', async (t) => {
-  const { admin, api } = await startControlSandbox(t)
-  const added = await admin('POST', '/faults', { operationId: 'getPet', status: 503, times: 2, after: 1 })
-  t.equal(added.status, 201)
-  t.match(added.body, { id: Number, operationId: 'getPet', status: 503, times: 2, after: 1, seen: 0, fired: 0 })
+t.test(
+  'a fault fires exactly `times` times after skipping `after` calls, then the operation is normal again',
+  async (t) => {
+    const { admin, api } = await startControlSandbox(t)
+    const added = await admin('POST', '/faults', { operationId: 'getPet', status: 503, times: 2, after: 1 })
+    t.equal(added.status, 201)
+    t.match(added.body, { id: Number, operationId: 'getPet', status: 503, times: 2, after: 1, seen: 0, fired: 0 })
 
-  const statuses = []
-  for (let i = 0; i < 5; i++) {
-    const res = await api('GET', '/pets/1')
-    statuses.push(res.status)
-    if (res.status === 503) t.same(res.body, { code: 'injected_fault', message: res.body.message, status: 503 }, 'the contract Error body')
-  }
-  t.same(statuses, [200, 503, 503, 200, 200])
-  t.equal((await api('GET', '/pets')).status, 200, 'other operations are untouched')
+    const statuses = []
+    for (let i = 0; i < 5; i++) {
+      const res = await api('GET', '/pets/1')
+      statuses.push(res.status)
+      if (res.status === 503)
+        t.same(res.body, { code: 'injected_fault', message: res.body.message, status: 503 }, 'the contract Error body')
+    }
+    t.same(statuses, [200, 503, 503, 200, 200])
+    t.equal((await api('GET', '/pets')).status, 200, 'other operations are untouched')
 
-  const listed = await admin('GET', '/faults')
-  t.equal(listed.body.count, 1)
-  t.match(listed.body.faults[0], { seen: 5, fired: 2 })
-  const journal = await admin('GET', '/requests?operationId=getPet&status=503')
-  t.equal(journal.body.count, 2, 'the journal shows the injected answers')
-  t.match(journal.body.entries[0].fault, /^fault \d+: status 503$/)
+    const listed = await admin('GET', '/faults')
+    t.equal(listed.body.count, 1)
+    t.match(listed.body.faults[0], { seen: 5, fired: 2 })
+    const journal = await admin('GET', '/requests?operationId=getPet&status=503')
+    t.equal(journal.body.count, 2, 'the journal shows the injected answers')
+    t.match(journal.body.entries[0].fault, /^fault \d+: status 503$/)
 
-  t.same((await admin('DELETE', '/faults')).body, { namespace: 'default', cleared: 1 })
-  t.equal((await admin('GET', '/faults')).body.count, 0)
-})
+    t.same((await admin('DELETE', '/faults')).body, { namespace: 'default', cleared: 1 })
+    t.equal((await admin('GET', '/faults')).body.count, 0)
+  },
+)
 
 t.test('a fault without `times` acts on every call until it is cleared', async (t) => {
   const { admin, api } = await startControlSandbox(t)
@@ -41,7 +45,11 @@ t.test('a fault without `times` acts on every call until it is cleared', async (
   await admin('DELETE', '/faults')
   t.equal((await api('POST', '/pets', { name: 'Rex', categoryId: 1 })).status, 201)
   const recorded = await admin('GET', '/requests?operationId=createPet&status=429')
-  t.same(recorded.body.entries[0].body, { name: 'Rex', categoryId: 1 }, 'the journal holds the body even when a fault answered')
+  t.same(
+    recorded.body.entries[0].body,
+    { name: 'Rex', categoryId: 1 },
+    'the journal holds the body even when a fault answered',
+  )
 })
 
 t.test('a connection-reset fault is seen by a real client as a socket error', async (t) => {
@@ -98,7 +106,10 @@ t.test('bounds: delays above the maximum, unknown operations and empty faults ar
     [{ operationId: 'nope', status: 500 }, /body\.operationId must be one of: listPets, createPet, getPet, listOrders/],
     [{ operationId: 'getPet' }, /a fault needs status, delayMs or fault/],
     [{ operationId: 'getPet', status: 200 }, /body\.status must be >= 400/],
-    [{ operationId: 'getPet', fault: 'explode' }, /body\.fault must be one of: connection-reset, empty-response, malformed-body/],
+    [
+      { operationId: 'getPet', fault: 'explode' },
+      /body\.fault must be one of: connection-reset, empty-response, malformed-body/,
+    ],
     [{ operationId: 'getPet', status: 500, times: 0 }, /body\.times must be >= 1/],
     [{ operationId: 'getPet', status: 500, delay: 5 }, /body\.delay is not an accepted property/],
   ]
@@ -124,11 +135,23 @@ t.test('Prefer: code forces a documented response of the operation', async (t) =
   t.match(badRequest.body, { code: 'bad_request', status: 400 })
   const unauthorized = await api('GET', '/pets', undefined, { prefer: 'code=401' })
   t.match(unauthorized.body, { code: 'unauthorized', status: 401 })
-  t.equal((await api('GET', '/pets/1', undefined, { prefer: 'code=200' })).status, 200, 'a documented success is served normally')
-  t.equal((await api('GET', '/pets', undefined, { prefer: 'respond-async, code=200' })).status, 200, 'other preferences are ignored')
+  t.equal(
+    (await api('GET', '/pets/1', undefined, { prefer: 'code=200' })).status,
+    200,
+    'a documented success is served normally',
+  )
+  t.equal(
+    (await api('GET', '/pets', undefined, { prefer: 'respond-async, code=200' })).status,
+    200,
+    'other preferences are ignored',
+  )
   const undocumented = await api('GET', '/pets/1', undefined, { prefer: 'code=418' })
   t.equal(undocumented.status, 400)
   t.match(undocumented.body.message, /code=418 is not a documented response of getPet \(documented: 200, 401, 404\)/)
   const orders = await api('GET', '/store/orders', undefined, { prefer: 'code=503' })
-  t.match(orders.body, { code: 'storage_unavailable', status: 503 }, 'an operation with a default response takes any error status')
+  t.match(
+    orders.body,
+    { code: 'storage_unavailable', status: 503 },
+    'an operation with a default response takes any error status',
+  )
 })

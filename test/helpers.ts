@@ -28,7 +28,10 @@ export interface WaitForOptions {
  * rejects after `timeoutMs`, naming what never happened and what the check last saw, so the test
  * fails. Assert on the state after it as before: the wait only removes the race.
  */
-export async function waitFor(check: () => boolean | Promise<boolean>, { what, timeoutMs = 10_000, intervalMs = 50 }: WaitForOptions): Promise<void> {
+export async function waitFor(
+  check: () => boolean | Promise<boolean>,
+  { what, timeoutMs = 10_000, intervalMs = 50 }: WaitForOptions,
+): Promise<void> {
   const deadline = performance.now() + timeoutMs
   let last: unknown
   for (;;) {
@@ -41,7 +44,8 @@ export async function waitFor(check: () => boolean | Promise<boolean>, { what, t
     if (performance.now() >= deadline) break
     await new Promise((resolve) => setTimeout(resolve, intervalMs))
   }
-  const seen = last === undefined ? '' : ` (the last check threw: ${last instanceof Error ? last.message : String(last)})`
+  const seen =
+    last === undefined ? '' : ` (the last check threw: ${last instanceof Error ? last.message : String(last)})`
   throw new Error(`waited ${timeoutMs} ms for ${what}, and it never happened${seen}`)
 }
 
@@ -55,13 +59,23 @@ export async function tempDir(t: Test): Promise<string> {
 /** Settings as the CLI would read them from `env`, with test defaults: port 0, a temp data file, one key, no logs. */
 export async function testConfig(t: Test, env: Record<string, string> = {}): Promise<Config> {
   const dir = await tempDir(t)
-  const config = loadConfig([], { PORT: '0', API_KEYS: API_KEY, DATA_FILE: join(dir, 'db.json'), LOG_LEVEL: 'silent', ...env })
+  const config = loadConfig([], {
+    PORT: '0',
+    API_KEYS: API_KEY,
+    DATA_FILE: join(dir, 'db.json'),
+    LOG_LEVEL: 'silent',
+    ...env,
+  })
   if (config === 'help') throw new Error('unexpected help')
   return config
 }
 
 /** Starts an in-process sandbox; it is stopped when the test ends. */
-export async function startTestSandbox(t: Test, env: Record<string, string> = {}, limits: Partial<ServerLimits> = {}): Promise<Sandbox & { config: Config }> {
+export async function startTestSandbox(
+  t: Test,
+  env: Record<string, string> = {},
+  limits: Partial<ServerLimits> = {},
+): Promise<Sandbox & { config: Config }> {
   const config = await testConfig(t, env)
   const sandbox = await startSandbox(config, createLogger('silent'), { ...SERVER_LIMITS, ...limits })
   t.teardown(() => sandbox.close())
@@ -88,7 +102,9 @@ export async function spawnCli(t: Test, env: Record<string, string>, args: strin
   child.stdout?.on('data', (chunk: Buffer) => (run.stdout += chunk.toString()))
   child.stderr?.on('data', (chunk: Buffer) => (run.stderr += chunk.toString()))
   // 'close', not 'exit': 'exit' may come before the last of stdout and stderr has been read.
-  ;(run as { exited: Promise<number | string> }).exited = new Promise((resolve) => child.once('close', (code, signal) => resolve(code ?? signal ?? -1)))
+  ;(run as { exited: Promise<number | string> }).exited = new Promise((resolve) =>
+    child.once('close', (code, signal) => resolve(code ?? signal ?? -1)),
+  )
   t.teardown(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
   })
@@ -97,7 +113,10 @@ export async function spawnCli(t: Test, env: Record<string, string>, args: strin
 }
 
 /** The start banner a CLI prints on stderr, and the API's URL in it; fails if the process exits first. */
-export function waitForBanner(child: ChildProcess, exited: Promise<number | string>): Promise<{ apiUrl: string; banner: string }> {
+export function waitForBanner(
+  child: ChildProcess,
+  exited: Promise<number | string>,
+): Promise<{ apiUrl: string; banner: string }> {
   let stderr = ''
   return Promise.race([
     new Promise<{ apiUrl: string; banner: string }>((resolve) => {
@@ -119,7 +138,11 @@ export function waitForBanner(child: ChildProcess, exited: Promise<number | stri
  * longer to get there; that wait is bounded, and the caller's check of the count then fails).
  * Returns how the process ended and the pets acknowledged (201) before.
  */
-export async function killDuringWriteLoad(t: Test, clients: number, atLeast: number): Promise<{ dataFile: string; exit: number | string; acknowledged: StoredPet[] }> {
+export async function killDuringWriteLoad(
+  t: Test,
+  clients: number,
+  atLeast: number,
+): Promise<{ dataFile: string; exit: number | string; acknowledged: StoredPet[] }> {
   const dataFile = join(await tempDir(t), 'db.json')
   const cli = await spawnCli(t, { DATA_FILE: dataFile, API_KEYS: 'k' })
   const acknowledged: StoredPet[] = []
@@ -127,7 +150,11 @@ export async function killDuringWriteLoad(t: Test, clients: number, atLeast: num
   const client = async (c: number): Promise<void> => {
     for (let i = 0; !stop && i < 10_000; i++) {
       try {
-        const res = await fetch(`${cli.baseUrl}/pets`, { method: 'POST', headers: { authorization: 'Bearer k', 'content-type': 'application/json' }, body: JSON.stringify({ name: `W${c}-${i}`, categoryId: c }) })
+        const res = await fetch(`${cli.baseUrl}/pets`, {
+          method: 'POST',
+          headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
+          body: JSON.stringify({ name: `W${c}-${i}`, categoryId: c }),
+        })
         if (res.status === 201) acknowledged.push((await res.json()) as StoredPet)
         else await res.arrayBuffer()
       } catch {
@@ -137,7 +164,10 @@ export async function killDuringWriteLoad(t: Test, clients: number, atLeast: num
   }
   const running = Array.from({ length: clients }, (_, c) => client(c + 1))
   await new Promise((resolve) => setTimeout(resolve, 1500))
-  await waitFor(() => acknowledged.length > atLeast, { what: `more than ${atLeast} acknowledged creates`, timeoutMs: 30_000 }).catch(() => undefined)
+  await waitFor(() => acknowledged.length > atLeast, {
+    what: `more than ${atLeast} acknowledged creates`,
+    timeoutMs: 30_000,
+  }).catch(() => undefined)
   cli.child.kill('SIGKILL')
   const exit = await cli.exited
   stop = true
@@ -147,15 +177,22 @@ export async function killDuringWriteLoad(t: Test, clients: number, atLeast: num
 
 /** Runs Redocly lint on a spec file of the project; resolves with its exit code and output. */
 export async function redoclyLint(file: string): Promise<{ code: number; output: string }> {
-  const result = await promisify(execFile)(process.execPath, [join(ROOT, 'node_modules/@redocly/cli/bin/cli.js'), 'lint', file, '--format=stylish'], {
-    cwd: ROOT,
-    env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
-  }).catch((error: { code: number; stdout: string; stderr: string }) => error)
+  const result = await promisify(execFile)(
+    process.execPath,
+    [join(ROOT, 'node_modules/@redocly/cli/bin/cli.js'), 'lint', file, '--format=stylish'],
+    {
+      cwd: ROOT,
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+    },
+  ).catch((error: { code: number; stdout: string; stderr: string }) => error)
   return { code: 'code' in result ? result.code : 0, output: result.stdout + result.stderr }
 }
 
 /** Runs the CLI to completion (for settings that must stop the start). */
-export function runCliToEnd(env: Record<string, string>, args: string[] = []): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function runCliToEnd(
+  env: Record<string, string>,
+  args: string[] = [],
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli.ts'), ...args], {
       cwd: ROOT,

@@ -8,7 +8,12 @@ import { AUTH, startTestSandbox, waitFor } from './helpers.js'
 import { openSocket, parseResponse, rawExchange, whenClosed } from './raw-http.js'
 
 /** Short limits, so the cut-offs happen within a test; the check interval sets their resolution. */
-const SHORT = { headersTimeoutMs: 1_500, requestTimeoutMs: 3_000, timeoutCheckIntervalMs: 250, idleSocketTimeoutMs: 2_000 }
+const SHORT = {
+  headersTimeoutMs: 1_500,
+  requestTimeoutMs: 3_000,
+  timeoutCheckIntervalMs: 250,
+  idleSocketTimeoutMs: 2_000,
+}
 
 function portOf(origin: string): number {
   return Number(new URL(origin).port)
@@ -30,7 +35,9 @@ t.test('a client sending its headers one byte a second gets 408 and is cut; othe
   const { origin, baseUrl } = await startTestSandbox(t, {}, SHORT)
   const slow = await openSocket(portOf(origin))
   const received = whenClosed(slow)
-  const header = Buffer.from(`GET /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer test-key-1\r\nX-Slow: ${'a'.repeat(40)}`)
+  const header = Buffer.from(
+    `GET /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer test-key-1\r\nX-Slow: ${'a'.repeat(40)}`,
+  )
   // One byte a second, for at most the length of the header: the server must cut it well before.
   const trickle = (async () => {
     for (let i = 0; i < header.length && !slow.destroyed; i++) {
@@ -44,7 +51,11 @@ t.test('a client sending its headers one byte a second gets 408 and is cut; othe
   const answer = parseResponse(await received, false, true)
   t.equal(answer?.status, 408)
   t.match(answer?.headers['content-type'], /^application\/json/)
-  t.same(JSON.parse(answer?.body.toString() ?? '{}'), { code: 'request_timeout', message: 'The request did not arrive in time; the connection is closed', status: 408 })
+  t.same(JSON.parse(answer?.body.toString() ?? '{}'), {
+    code: 'request_timeout',
+    message: 'The request did not arrive in time; the connection is closed',
+    status: 408,
+  })
   t.ok(slow.destroyed, 'the slow connection is closed')
   await trickle
 })
@@ -55,7 +66,9 @@ t.test('a body trickled one byte a second is cut at the request timeout', async 
   const slow = await openSocket(portOf(origin))
   const received = whenClosed(slow)
   const body = JSON.stringify({ name: 'Slowpoke', categoryId: 1 })
-  slow.write(`POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer test-key-1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`)
+  slow.write(
+    `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer test-key-1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+  )
   const trickle = (async () => {
     for (let i = 0; i < body.length && !slow.destroyed; i++) {
       slow.write(body[i] ?? '')
@@ -84,13 +97,18 @@ t.test('hundreds of idle and half-open connections do not stop others from being
   }
   const statuses = await Promise.all(Array.from({ length: 20 }, () => servedMeanwhile(baseUrl, 1, 0)))
   t.same(statuses.flat(), Array(20).fill(200), 'every request is served with 400 connections held open')
-  t.equal(held.filter((s) => s.destroyed).length, 0, 'the held connections are still open: the server did not just drop them')
+  t.equal(
+    held.filter((s) => s.destroyed).length,
+    0,
+    'the held connections are still open: the server did not just drop them',
+  )
 })
 
 t.test('connections beyond the cap are refused; once they go, clients are served again', async (t) => {
   const { origin, baseUrl, server } = await startTestSandbox(t, {}, { maxConnections: 10 })
   const port = portOf(origin)
-  const connections = (): Promise<number> => new Promise((resolve, reject) => server.getConnections((error, count) => (error ? reject(error) : resolve(count))))
+  const connections = (): Promise<number> =>
+    new Promise((resolve, reject) => server.getConnections((error, count) => (error ? reject(error) : resolve(count))))
   const held = await Promise.all(Array.from({ length: 10 }, () => openSocket(port)))
   t.teardown(() => held.forEach((s) => s.destroy()))
   // Connected on this side is not yet accepted on the server's: wait until it holds all ten.
@@ -110,14 +128,35 @@ t.test('a connection that never sends anything is closed after the idle timeout'
   t.equal(closed, 'closed')
 })
 
-t.test(`headers over ${SERVER_LIMITS.maxHeaderBytes} bytes get 431 Error; just under the cap they are served`, async (t) => {
-  const { origin } = await startTestSandbox(t)
-  const port = portOf(origin)
-  const over = await rawExchange(port, { method: 'GET', target: '/v1/pets', headers: [['Authorization', AUTH.authorization], ['X-Big', 'a'.repeat(SERVER_LIMITS.maxHeaderBytes)]] })
-  t.equal(over?.status, 431)
-  t.match(over?.headers['content-type'], /^application\/json/)
-  t.same(JSON.parse(over?.body.toString() ?? '{}'), { code: 'headers_too_large', message: 'The request headers are too large', status: 431 })
+t.test(
+  `headers over ${SERVER_LIMITS.maxHeaderBytes} bytes get 431 Error; just under the cap they are served`,
+  async (t) => {
+    const { origin } = await startTestSandbox(t)
+    const port = portOf(origin)
+    const over = await rawExchange(port, {
+      method: 'GET',
+      target: '/v1/pets',
+      headers: [
+        ['Authorization', AUTH.authorization],
+        ['X-Big', 'a'.repeat(SERVER_LIMITS.maxHeaderBytes)],
+      ],
+    })
+    t.equal(over?.status, 431)
+    t.match(over?.headers['content-type'], /^application\/json/)
+    t.same(JSON.parse(over?.body.toString() ?? '{}'), {
+      code: 'headers_too_large',
+      message: 'The request headers are too large',
+      status: 431,
+    })
 
-  const under = await rawExchange(port, { method: 'GET', target: '/v1/pets?limit=1', headers: [['Authorization', AUTH.authorization], ['X-Big', 'a'.repeat(SERVER_LIMITS.maxHeaderBytes - 200)]] })
-  t.equal(under?.status, 200)
-})
+    const under = await rawExchange(port, {
+      method: 'GET',
+      target: '/v1/pets?limit=1',
+      headers: [
+        ['Authorization', AUTH.authorization],
+        ['X-Big', 'a'.repeat(SERVER_LIMITS.maxHeaderBytes - 200)],
+      ],
+    })
+    t.equal(under?.status, 200)
+  },
+)

@@ -8,7 +8,10 @@ import { API_KEY, AUTH, testConfig } from './helpers.js'
 
 t.test('every API request is recorded with what the client sent and what it got', async (t) => {
   const { admin, api, baseUrl, origin } = await startControlSandbox(t)
-  t.equal((await api('POST', '/pets?trace=1&trace=2', { name: 'Rex', categoryId: 3 }, { 'x-client': 'suite' })).status, 201)
+  t.equal(
+    (await api('POST', '/pets?trace=1&trace=2', { name: 'Rex', categoryId: 3 }, { 'x-client': 'suite' })).status,
+    201,
+  )
   t.equal((await api('GET', '/pets/1')).status, 200)
   t.equal((await call(`${baseUrl}/pets`, 'GET', undefined, {})).status, 401)
   t.equal((await api('GET', '/nowhere?x=1')).status, 404)
@@ -45,7 +48,10 @@ t.test('every API request is recorded with what the client sent and what it got'
 
   const unmatched = await admin('GET', '/requests/unmatched')
   t.equal(unmatched.body.count, 3)
-  t.same(unmatched.body.entries.map((e: { path: string }) => e.path), ['/v1/nowhere', '/v1/pets', '/v2/pets'])
+  t.same(
+    unmatched.body.entries.map((e: { path: string }) => e.path),
+    ['/v1/nowhere', '/v1/pets', '/v2/pets'],
+  )
 })
 
 t.test('GET /__admin/requests filters by method, path, operationId, status and since', async (t) => {
@@ -85,8 +91,15 @@ t.test('the journal is bounded by JOURNAL_SIZE: the oldest entries are dropped f
   for (let id = 1; id <= 5; id++) await api('GET', `/pets/${id}`)
   const res = await admin('GET', '/requests')
   t.equal(res.body.count, 3)
-  t.same(res.body.entries.map((e: { path: string }) => e.path), ['/v1/pets/3', '/v1/pets/4', '/v1/pets/5'])
-  t.same(res.body.entries.map((e: { id: number }) => e.id), [3, 4, 5], 'ids keep counting')
+  t.same(
+    res.body.entries.map((e: { path: string }) => e.path),
+    ['/v1/pets/3', '/v1/pets/4', '/v1/pets/5'],
+  )
+  t.same(
+    res.body.entries.map((e: { id: number }) => e.id),
+    [3, 4, 5],
+    'ids keep counting',
+  )
 
   const off = await startControlSandbox(t, { JOURNAL_SIZE: '0' })
   await off.api('GET', '/pets')
@@ -108,7 +121,12 @@ t.test('the journal and the logs never hold a key or the admin token, wherever t
   const secrets = [API_KEY, ADMIN_TOKEN, familyKey]
   for (const secret of secrets) {
     const headers = { authorization: `Bearer ${secret}`, 'x-token': secret, cookie: `session=${secret}` }
-    await call(`${sandbox.baseUrl}/pets?api_key=${secret}&${secret}=1`, 'POST', { name: secret, categoryId: 1, note: `key ${secret}` }, headers)
+    await call(
+      `${sandbox.baseUrl}/pets?api_key=${secret}&${secret}=1`,
+      'POST',
+      { name: secret, categoryId: 1, note: `key ${secret}` },
+      headers,
+    )
     await call(`${sandbox.baseUrl}/${secret}`, 'GET', undefined, headers)
     await call(`${sandbox.baseUrl}/pets/1`, 'GET', undefined, { authorization: `Bearer ${secret}` })
     await call(`${sandbox.origin}/__admin/requests`, 'GET', undefined, { authorization: `Bearer ${secret}` })
@@ -122,7 +140,10 @@ t.test('the journal and the logs never hold a key or the admin token, wherever t
   t.ok(journals[0].count >= 6 && journals[1].count >= 3, 'the requests were recorded')
   t.match(recorded, /\[REDACTED\]/)
   for (const secret of secrets) {
-    t.notOk(recorded.includes(secret), `the journal does not hold ${secret === API_KEY ? 'the API key' : secret === ADMIN_TOKEN ? 'the admin token' : 'the namespace key'}`)
+    t.notOk(
+      recorded.includes(secret),
+      `the journal does not hold ${secret === API_KEY ? 'the API key' : secret === ADMIN_TOKEN ? 'the admin token' : 'the namespace key'}`,
+    )
     t.notOk(logs.includes(secret), 'nor do the logs')
   }
   t.match(logs, /"msg":"request"/, 'the logs did record the requests')
@@ -137,6 +158,10 @@ t.test('the journal is bounded in memory too: big bodies are cut, and the oldest
   t.ok(bytes <= MAX_JOURNAL_BYTES, `the journal holds at most ${MAX_JOURNAL_BYTES} bytes (${bytes})`)
   t.ok(body.count >= 40 && body.count < 80, `older entries were dropped (${body.count} kept)`)
   const last = body.entries.at(-1)
-  t.match(last.body, new RegExp(`^\\{"name":"79-x+… \\[cut at ${MAX_RECORDED_BODY} bytes\\]$`), 'the newest is kept, its body cut')
+  t.match(
+    last.body,
+    new RegExp(`^\\{"name":"79-x+… \\[cut at ${MAX_RECORDED_BODY} bytes\\]$`),
+    'the newest is kept, its body cut',
+  )
   t.equal(last.id, 80)
 })

@@ -19,7 +19,11 @@ t.test('X-Sandbox-Namespace gives each test its own store, journal and faults', 
   t.equal((await api('GET', '/pets/61', undefined, ns('a'))).status, 200)
   t.equal((await api('GET', '/pets/61', undefined, ns('b'))).status, 404, 'b does not see it')
   t.equal((await api('GET', '/pets/61')).status, 404, 'neither does the default namespace')
-  t.same((await api('GET', '/pets?limit=100', undefined, ns('b'))).body, (await api('GET', '/pets?limit=100')).body, 'same initial data')
+  t.same(
+    (await api('GET', '/pets?limit=100', undefined, ns('b'))).body,
+    (await api('GET', '/pets?limit=100')).body,
+    'same initial data',
+  )
 
   await admin('POST', '/faults?namespace=b', { operationId: 'listPets', status: 500 })
   t.equal((await api('GET', '/pets', undefined, ns('b'))).status, 500, 'b has the fault')
@@ -51,7 +55,11 @@ t.test('two namespaces under concurrent load never see each other', async (t) =>
     }
   }
   const results = await Promise.all(work)
-  t.same(results.filter((r) => r.status !== 200 && r.status !== 201), [], 'every call succeeded')
+  t.same(
+    results.filter((r) => r.status !== 200 && r.status !== 201),
+    [],
+    'every call succeeded',
+  )
   for (const name of ['left', 'right']) {
     const other = name === 'left' ? 'right' : 'left'
     const pets = (await admin('GET', `/pets?namespace=${name}`)).body as Array<{ id: number; name: string }>
@@ -61,7 +69,11 @@ t.test('two namespaces under concurrent load never see each other', async (t) =>
       added.every((p) => p.name.startsWith(`${name}-`)),
       `${name} holds only its own pets`,
     )
-    t.same(added.map((p) => p.id), Array.from({ length: perNamespace }, (_, i) => 61 + i), 'ids unique and dense per namespace')
+    t.same(
+      added.map((p) => p.id),
+      Array.from({ length: perNamespace }, (_, i) => 61 + i),
+      'ids unique and dense per namespace',
+    )
     const lists = results.filter((_, i) => i % 2 === 1 && (i % 4 === 1) === (name === 'left'))
     t.ok(
       lists.every((r) => (r.body as Array<{ name: string }>).every((p) => !p.name.startsWith(`${other}-`))),
@@ -79,15 +91,35 @@ t.test('key mode: every key of the NAMESPACE_KEY_PREFIX family opens the API and
   const created = await call(`${baseUrl}/pets`, 'POST', { name: 'Mine', categoryId: 1 }, key('sbx-team1'))
   t.equal(created.status, 201)
   t.equal((await call(`${baseUrl}/pets/61`, 'GET', undefined, key('sbx-team1'))).status, 200)
-  t.equal((await call(`${baseUrl}/pets/61`, 'GET', undefined, key('sbx-team2'))).status, 404, 'another key, another store')
-  t.equal((await call(`${baseUrl}/pets/61`, 'GET', undefined, key('test-key-1'))).status, 404, 'a listed key uses the default namespace')
+  t.equal(
+    (await call(`${baseUrl}/pets/61`, 'GET', undefined, key('sbx-team2'))).status,
+    404,
+    'another key, another store',
+  )
+  t.equal(
+    (await call(`${baseUrl}/pets/61`, 'GET', undefined, key('test-key-1'))).status,
+    404,
+    'a listed key uses the default namespace',
+  )
   t.equal((await call(`${baseUrl}/pets`, 'GET', undefined, key('sbx-'))).status, 401, 'the prefix alone is no key')
-  t.equal((await call(`${baseUrl}/pets`, 'GET', undefined, key('other-team1'))).status, 401, 'outside the family: refused')
-  t.equal((await call(`${baseUrl}/pets/61`, 'GET', undefined, { ...key('sbx-team1'), ...ns('team1') })).status, 200, 'header and key agree')
+  t.equal(
+    (await call(`${baseUrl}/pets`, 'GET', undefined, key('other-team1'))).status,
+    401,
+    'outside the family: refused',
+  )
+  t.equal(
+    (await call(`${baseUrl}/pets/61`, 'GET', undefined, { ...key('sbx-team1'), ...ns('team1') })).status,
+    200,
+    'header and key agree',
+  )
   const conflict = await call(`${baseUrl}/pets`, 'GET', undefined, { ...key('sbx-team1'), ...ns('team2') })
   t.equal(conflict.status, 400)
   t.match(conflict.body, { code: 'invalid_parameter', message: /choose different namespaces/ })
-  t.equal((await admin('GET', '/requests?namespace=team1')).body.count, 3, 'its journal (the refused conflict went to the default one)')
+  t.equal(
+    (await admin('GET', '/requests?namespace=team1')).body.count,
+    3,
+    'its journal (the refused conflict went to the default one)',
+  )
   t.same((await admin('POST', '/reset?namespace=team1')).body, { namespace: 'team1', pets: 60 })
   t.equal((await call(`${baseUrl}/pets/61`, 'GET', undefined, key('sbx-team1'))).status, 404)
 })
@@ -102,7 +134,10 @@ t.test('a namespace persists in its own file next to DATA_FILE, across a restart
   await first.close()
 
   const second = await startTestSandbox(t, { DATA_FILE: file, ADMIN_TOKEN: 'test-admin-token' })
-  const again = await call(`${second.baseUrl}/pets/61`, 'GET', undefined, { authorization: 'Bearer test-key-1', ...ns('keep') })
+  const again = await call(`${second.baseUrl}/pets/61`, 'GET', undefined, {
+    authorization: 'Bearer test-key-1',
+    ...ns('keep'),
+  })
   t.equal(again.status, 200)
   t.equal(again.body.name, 'Kept')
 })
@@ -132,9 +167,17 @@ t.test('requests without a valid key create no namespace, so they cannot evict r
     t.equal((await call(`${baseUrl}/pets`, 'GET', undefined, ns(`flood${i}`))).status, 401)
   }
   const listed = await admin('GET', '/namespaces')
-  t.same(listed.body.namespaces.map((n: { name: string }) => n.name).sort(), ['a', 'default'], 'only namespaces with an authenticated request exist')
+  t.same(
+    listed.body.namespaces.map((n: { name: string }) => n.name).sort(),
+    ['a', 'default'],
+    'only namespaces with an authenticated request exist',
+  )
   t.equal((await api('GET', '/pets/61', undefined, ns('a'))).status, 200, "a's pet is still there")
-  t.equal((await admin('GET', '/requests?namespace=default&status=401')).body.count, 20, 'the refused requests are journaled in the default namespace')
+  t.equal(
+    (await admin('GET', '/requests?namespace=default&status=401')).body.count,
+    20,
+    'the refused requests are journaled in the default namespace',
+  )
 })
 
 t.test('an invalid namespace name is refused, after auth', async (t) => {

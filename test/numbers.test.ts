@@ -11,7 +11,11 @@ const MAX = '9007199254740991' // 2^53 - 1
 t.test('body categoryId', async (t) => {
   const sandbox = await startTestSandbox(t)
   const post = async (categoryIdLiteral: string) => {
-    const res = await fetch(`${sandbox.baseUrl}/pets`, { method: 'POST', headers: JSON_HEADERS, body: `{"name":"Big","categoryId":${categoryIdLiteral}}` })
+    const res = await fetch(`${sandbox.baseUrl}/pets`, {
+      method: 'POST',
+      headers: JSON_HEADERS,
+      body: `{"name":"Big","categoryId":${categoryIdLiteral}}`,
+    })
     return { status: res.status, text: await res.text() }
   }
 
@@ -23,21 +27,47 @@ t.test('body categoryId', async (t) => {
     t.match(await (await fetch(`${sandbox.baseUrl}/pets/${id}`, { headers: AUTH })).text(), `"categoryId":${literal}`)
   }
 
-  const beyond = ['9007199254740992', '9007199254740993', '-9007199254740992', '9223372036854775807', '9223372036854775808', '-9223372036854775808', '1e300']
+  const beyond = [
+    '9007199254740992',
+    '9007199254740993',
+    '-9007199254740992',
+    '9223372036854775807',
+    '9223372036854775808',
+    '-9223372036854775808',
+    '1e300',
+  ]
   for (const literal of beyond) {
     const refused = await post(literal)
     t.equal(refused.status, 400, `${literal} → 400`)
-    t.match(JSON.parse(refused.text), { code: 'invalid_body', status: 400, message: /body\.categoryId must be an integer from -9007199254740991 to 9007199254740991/ })
+    t.match(JSON.parse(refused.text), {
+      code: 'invalid_body',
+      status: 400,
+      message: /body\.categoryId must be an integer from -9007199254740991 to 9007199254740991/,
+    })
   }
 
   // Found by the fuzzer: these parse to safe integers, so they passed validation and were rounded.
-  for (const [literal, wouldBe] of [['9007199254740991.4', '9007199254740991'], ['1.0000000000000001', '1'], ['1e-400', '0'], ['-2.00000000000000001', '-2']]) {
+  for (const [literal, wouldBe] of [
+    ['9007199254740991.4', '9007199254740991'],
+    ['1.0000000000000001', '1'],
+    ['1e-400', '0'],
+    ['-2.00000000000000001', '-2'],
+  ]) {
     const refused = await post(literal ?? '')
     t.equal(refused.status, 400, `${literal} → 400, not rounded to ${wouldBe}`)
-    t.match(JSON.parse(refused.text), { code: 'invalid_body', message: new RegExp(`body\\.categoryId is ${literal?.replace(/\./g, '\\.')}, which JSON numbers cannot carry exactly \\(it would become ${wouldBe}\\)`) })
+    t.match(JSON.parse(refused.text), {
+      code: 'invalid_body',
+      message: new RegExp(
+        `body\\.categoryId is ${literal?.replace(/\./g, '\\.')}, which JSON numbers cannot carry exactly \\(it would become ${wouldBe}\\)`,
+      ),
+    })
   }
   // Exact ways of writing a whole number are accepted as that number.
-  for (const [literal, value] of [['1e2', 100], ['12.000', 12], ['0.5e1', 5]]) {
+  for (const [literal, value] of [
+    ['1e2', 100],
+    ['12.000', 12],
+    ['0.5e1', 5],
+  ]) {
     const created = await post(String(literal))
     t.equal(created.status, 201, `${literal} is exactly ${value}`)
     t.equal((JSON.parse(created.text) as { categoryId: number }).categoryId, value)
@@ -54,7 +84,14 @@ t.test('body categoryId', async (t) => {
 
 t.test('query limit', async (t) => {
   const { baseUrl } = await startTestSandbox(t)
-  for (const limit of ['9007199254740993', '99999999999999999999', '123456789012345678901234567890', '2147483648', '1e2', '1.0']) {
+  for (const limit of [
+    '9007199254740993',
+    '99999999999999999999',
+    '123456789012345678901234567890',
+    '2147483648',
+    '1e2',
+    '1.0',
+  ]) {
     const res = await fetch(`${baseUrl}/pets?limit=${limit}`, { headers: AUTH })
     t.equal(res.status, 400, `limit=${limit} → 400`)
     t.match(await res.json(), { code: 'invalid_parameter', message: /query\.limit/ })
@@ -63,8 +100,20 @@ t.test('query limit', async (t) => {
 
 t.test('path petId', async (t) => {
   const { baseUrl } = await startTestSandbox(t)
-  t.equal((await fetch(`${baseUrl}/pets/${MAX}`, { headers: AUTH })).status, 404, '2^53-1 is a valid id that does not exist')
-  for (const id of ['9007199254740992', '9007199254740993', '9223372036854775807', '-9223372036854775809', '123456789012345678901234', '1.0', '1e3']) {
+  t.equal(
+    (await fetch(`${baseUrl}/pets/${MAX}`, { headers: AUTH })).status,
+    404,
+    '2^53-1 is a valid id that does not exist',
+  )
+  for (const id of [
+    '9007199254740992',
+    '9007199254740993',
+    '9223372036854775807',
+    '-9223372036854775809',
+    '123456789012345678901234',
+    '1.0',
+    '1e3',
+  ]) {
     const res = await fetch(`${baseUrl}/pets/${id}`, { headers: AUTH })
     t.equal(res.status, 400, `petId ${id} → 400`)
     t.match(await res.json(), { code: 'invalid_parameter', message: /path\.petId/ })

@@ -25,13 +25,20 @@ t.test('a Prism that cannot start is reported with its output, and nothing is le
   const dir = await tempDir(t)
   const broken = join(dir, 'broken.yaml')
   await writeFile(broken, 'openapi: 3.1.0\ninfo: { title: broken, version: "1" }\npaths: {}\n')
-  const error = await startPrism({ spec: broken, upstream: 'http://127.0.0.1:9/v1', errors: false }).catch((e: Error) => e)
+  const error = await startPrism({ spec: broken, upstream: 'http://127.0.0.1:9/v1', errors: false }).catch(
+    (e: Error) => e,
+  )
   t.match(String(error), /Prism \(pid \d+\) exited before it was listening[\s\S]*No operations found/)
   t.equal(isAlive(pidIn(error)), false, 'the Prism process is gone')
 })
 
 t.test('a readiness wait that runs out stops the child it started', async (t) => {
-  const error = await startPrism({ spec: SPEC, upstream: 'http://127.0.0.1:9/v1', errors: false, readyTimeoutMs: 1 }).catch((e: Error) => e)
+  const error = await startPrism({
+    spec: SPEC,
+    upstream: 'http://127.0.0.1:9/v1',
+    errors: false,
+    readyTimeoutMs: 1,
+  }).catch((e: Error) => e)
   t.match(String(error), /Prism \(pid \d+\) was not listening after 1 ms/)
   t.equal(isAlive(pidIn(error)), false, 'the Prism process is gone')
 })
@@ -42,7 +49,10 @@ t.test('Prism exits with the process that started it, even when that process is 
 const prism = await startPrism({ spec: ${JSON.stringify(SPEC)}, upstream: 'http://127.0.0.1:9/v1', errors: false })
 console.log('PRISM_PID=' + prism.pid)
 setInterval(() => {}, 1000)`
-  const parent = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+  const parent = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   t.teardown(() => void parent.kill('SIGKILL'))
   let output = ''
   parent.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))

@@ -28,7 +28,8 @@ export function serialise({ method, target, headers = [], body }: RawRequest): B
   const lines = [`${method} ${target} HTTP/1.1`, ...headers.map(([name, value]) => `${name}: ${value}`)]
   if (!names.has('host')) lines.push('Host: 127.0.0.1')
   const payload = body === undefined ? Buffer.alloc(0) : Buffer.from(body)
-  if (body !== undefined && !names.has('content-length') && !names.has('transfer-encoding')) lines.push(`Content-Length: ${payload.length}`)
+  if (body !== undefined && !names.has('content-length') && !names.has('transfer-encoding'))
+    lines.push(`Content-Length: ${payload.length}`)
   return Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), payload])
 }
 
@@ -36,7 +37,11 @@ export function serialise({ method, target, headers = [], body }: RawRequest): B
  * Sends one request on a fresh connection and reads the answer until the server closes it.
  * Resolves undefined when the server closed without answering; rejects after `timeoutMs`.
  */
-export function rawExchange(port: number, request: RawRequest | Buffer, timeoutMs = 10_000): Promise<RawResponse | undefined> {
+export function rawExchange(
+  port: number,
+  request: RawRequest | Buffer,
+  timeoutMs = 10_000,
+): Promise<RawResponse | undefined> {
   const bytes = Buffer.isBuffer(request) ? request : serialise(request)
   const isHead = !Buffer.isBuffer(request) && request.method.toUpperCase() === 'HEAD'
   return new Promise((resolve, reject) => {
@@ -81,7 +86,8 @@ export function rawExchange(port: number, request: RawRequest | Buffer, timeoutM
 /** Parses one response; undefined while it is incomplete (unless `final`, when what came is taken as is). */
 export function parseResponse(data: Buffer, isHead = false, final = false): RawResponse | undefined {
   // Interim answers (100 Continue after Expect: 100-continue) come before the response itself.
-  while (/^HTTP\/1\.[01] 1\d\d /.test(data.subarray(0, 13).toString('latin1')) && data.indexOf('\r\n\r\n') >= 0) data = data.subarray(data.indexOf('\r\n\r\n') + 4)
+  while (/^HTTP\/1\.[01] 1\d\d /.test(data.subarray(0, 13).toString('latin1')) && data.indexOf('\r\n\r\n') >= 0)
+    data = data.subarray(data.indexOf('\r\n\r\n') + 4)
   const end = data.indexOf('\r\n\r\n')
   if (end < 0) {
     if (final) throw new Error(`truncated response: ${JSON.stringify(data.toString('latin1').slice(0, 300))}`)

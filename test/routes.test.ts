@@ -24,10 +24,24 @@ t.test('operation routes of the embedded spec', async (t) => {
   t.strictSame(at('/v1/pets/7'), { template: '/pets/{petId}', params: { petId: '7' } })
   t.strictSame(at('/v1/pets/7/'), { template: '/pets/{petId}', params: { petId: '7' } })
   t.strictSame(at('/v1/pets/%37'), { template: '/pets/{petId}', params: { petId: '7' } })
-  t.strictSame(at('/v1/pets/%E0%A4%A'), { template: '/pets/{petId}', params: { petId: '%E0%A4%A' } }, 'a malformed escape is kept')
+  t.strictSame(
+    at('/v1/pets/%E0%A4%A'),
+    { template: '/pets/{petId}', params: { petId: '%E0%A4%A' } },
+    'a malformed escape is kept',
+  )
   t.strictSame(at('/v1/pets/a%2Fb'), { template: '/pets/{petId}', params: { petId: 'a/b' } })
   t.strictSame(at('/v1/store/orders'), { template: '/store/orders', params: {} })
-  for (const miss of ['/v1/PETS', '/V1/pets', '/v1/pets//', '/v1/pets/7/x', '/pets', '/v1', '/v1/', '/v1/petsx', '/v1/pets.json']) {
+  for (const miss of [
+    '/v1/PETS',
+    '/V1/pets',
+    '/v1/pets//',
+    '/v1/pets/7/x',
+    '/pets',
+    '/v1',
+    '/v1/',
+    '/v1/petsx',
+    '/v1/pets.json',
+  ]) {
     t.equal(routes.match(miss), undefined, `${miss} matches no operation`)
   }
   t.equal(routes.match('/v1/pets/7')?.at.byMethod.get('GET')?.operationId, 'getPet')

@@ -17,7 +17,11 @@ t.test('the same seed and count give the same pets, another seed other pets', as
   t.not(serialisePets(a), serialisePets(c))
   t.equal(a.length, 30)
   t.ok(spec.validatePets(a), 'generated pets match the spec')
-  t.same(a.map((p) => p.id), Array.from({ length: 30 }, (_, i) => i + 1), 'ids run from 1')
+  t.same(
+    a.map((p) => p.id),
+    Array.from({ length: 30 }, (_, i) => i + 1),
+    'ids run from 1',
+  )
 })
 
 t.test('fixtures/pets.json is exactly what `npm run fixtures` generates', async (t) => {
@@ -26,11 +30,18 @@ t.test('fixtures/pets.json is exactly what `npm run fixtures` generates', async 
 })
 
 t.test('the default data: at least 50 pets, every status, several categories, realistic names', async (t) => {
-  const pets = JSON.parse(await readFile(DEFAULT_FIXTURES, 'utf8')) as Array<{ name: string; categoryId: number; status: string }>
+  const pets = JSON.parse(await readFile(DEFAULT_FIXTURES, 'utf8')) as Array<{
+    name: string
+    categoryId: number
+    status: string
+  }>
   t.ok(pets.length >= 50)
   t.same(new Set(pets.map((p) => p.status)), new Set(['available', 'pending', 'sold']))
   t.ok(new Set(pets.map((p) => p.categoryId)).size >= 3)
-  t.ok(pets.every((p) => /^[A-Z][a-z]+/.test(p.name)), 'names look like pet names')
+  t.ok(
+    pets.every((p) => /^[A-Z][a-z]+/.test(p.name)),
+    'names look like pet names',
+  )
 })
 
 t.test('two sandboxes started with the same SEED serve byte-identical data', async (t) => {

@@ -42,11 +42,16 @@ t.test('a short soak: mixed load, healthy throughout, every create kept, memory 
   const end = rssMiB(pid)
   // The last health checks may still be on their way: count them too.
   await Promise.all(healthChecks)
-  t.comment(`${result.requests} requests ${JSON.stringify(result.byKind)}; RSS start ${start} MiB, after warm-up ${afterWarmUp} MiB, end ${end} MiB, peak ${peak} MiB`)
+  t.comment(
+    `${result.requests} requests ${JSON.stringify(result.byKind)}; RSS start ${start} MiB, after warm-up ${afterWarmUp} MiB, end ${end} MiB, peak ${peak} MiB`,
+  )
   t.same(result.problems, [], 'every answer is what the request deserved')
   t.ok(result.byKind['create'] && result.byKind['oversized body'] !== undefined, 'creates and bad requests both ran')
   t.equal(unhealthy, 0, 'GET /healthz answered 200 every second')
   t.same(await unfetchable(cli.baseUrl, API_KEY, result.created), [], 'every acknowledged create is fetchable')
-  t.ok(end - (afterWarmUp ?? start) < MAX_GROWTH_AFTER_WARM_UP_MIB, `RSS grew by less than ${MAX_GROWTH_AFTER_WARM_UP_MIB} MiB after the warm-up`)
+  t.ok(
+    end - (afterWarmUp ?? start) < MAX_GROWTH_AFTER_WARM_UP_MIB,
+    `RSS grew by less than ${MAX_GROWTH_AFTER_WARM_UP_MIB} MiB after the warm-up`,
+  )
   t.equal(cli.child.exitCode, null, 'the server is still running')
 })

@@ -23,8 +23,20 @@ export interface SoakResult {
 const OVERSIZED = JSON.stringify({ name: 'x'.repeat(1024 * 1024 + 10), categoryId: 1 })
 
 /** Bad requests and the status each one must get. */
-const BAD_REQUESTS: Array<{ kind: string; status: number; path: string; init: (key: string) => RequestInit; weight: number }> = [
-  { kind: 'wrong key', status: 401, path: '/pets', init: () => ({ headers: { authorization: 'Bearer wrong-key' } }), weight: 4 },
+const BAD_REQUESTS: Array<{
+  kind: string
+  status: number
+  path: string
+  init: (key: string) => RequestInit
+  weight: number
+}> = [
+  {
+    kind: 'wrong key',
+    status: 401,
+    path: '/pets',
+    init: () => ({ headers: { authorization: 'Bearer wrong-key' } }),
+    weight: 4,
+  },
   { kind: 'no auth', status: 401, path: '/pets', init: () => ({}), weight: 2 },
   { kind: 'bad limit', status: 400, path: '/pets?limit=0', init: auth, weight: 3 },
   { kind: 'bad petId', status: 400, path: '/pets/abc', init: auth, weight: 2 },
@@ -32,7 +44,16 @@ const BAD_REQUESTS: Array<{ kind: string; status: number; path: string; init: (k
   { kind: 'wrong method', status: 405, path: '/pets', init: (key) => ({ ...auth(key), method: 'DELETE' }), weight: 2 },
   { kind: 'invalid body', status: 400, path: '/pets', init: (key) => post(key, '{"name":1}'), weight: 3 },
   { kind: 'malformed JSON', status: 400, path: '/pets', init: (key) => post(key, '{"name":'), weight: 3 },
-  { kind: 'not JSON', status: 415, path: '/pets', init: (key) => ({ ...post(key, 'name=x'), headers: { authorization: `Bearer ${key}`, 'content-type': 'text/plain' } }), weight: 2 },
+  {
+    kind: 'not JSON',
+    status: 415,
+    path: '/pets',
+    init: (key) => ({
+      ...post(key, 'name=x'),
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'text/plain' },
+    }),
+    weight: 2,
+  },
   { kind: 'oversized body', status: 413, path: '/pets', init: (key) => post(key, OVERSIZED), weight: 1 },
 ]
 
@@ -82,7 +103,11 @@ export async function runSoak({ baseUrl, apiKey, durationMs, workers, onTick }: 
       problems.push(`${kind}: ${res.status} instead of ${status}: ${text.slice(0, 300)}`)
       return undefined
     }
-    if (status >= 400 && (body?.status !== status || typeof body?.code !== 'string' || typeof body?.message !== 'string')) problems.push(`${kind}: not an Error body: ${text.slice(0, 200)}`)
+    if (
+      status >= 400 &&
+      (body?.status !== status || typeof body?.code !== 'string' || typeof body?.message !== 'string')
+    )
+      problems.push(`${kind}: not an Error body: ${text.slice(0, 200)}`)
     return body
   }
 
@@ -93,10 +118,22 @@ export async function runSoak({ baseUrl, apiKey, durationMs, workers, onTick }: 
         const known = created[Math.floor(Math.random() * created.length)]
         if (known && roll < 0.2) {
           const pet = await expect('get', `/pets/${known.id}`, auth(apiKey), 200)
-          if (pet && JSON.stringify(pet) !== JSON.stringify(known)) problems.push(`get: ${JSON.stringify(pet)} is not ${JSON.stringify(known)}`)
-        } else await expect('list', `/pets?limit=${1 + Math.floor(Math.random() * 100)}${Math.random() < 0.3 ? '&status=sold' : ''}`, auth(apiKey), 200)
+          if (pet && JSON.stringify(pet) !== JSON.stringify(known))
+            problems.push(`get: ${JSON.stringify(pet)} is not ${JSON.stringify(known)}`)
+        } else
+          await expect(
+            'list',
+            `/pets?limit=${1 + Math.floor(Math.random() * 100)}${Math.random() < 0.3 ? '&status=sold' : ''}`,
+            auth(apiKey),
+            200,
+          )
       } else if (roll < 0.7) {
-        const pet = (await expect('create', '/pets', post(apiKey, JSON.stringify({ name: `Soak ${n}-${i}`, categoryId: i % 10, status: 'pending' })), 201)) as SoakResult['created'][number] | undefined
+        const pet = (await expect(
+          'create',
+          '/pets',
+          post(apiKey, JSON.stringify({ name: `Soak ${n}-${i}`, categoryId: i % 10, status: 'pending' })),
+          201,
+        )) as SoakResult['created'][number] | undefined
         if (pet) created.push(pet)
       } else {
         const bad = pick(BAD_REQUESTS)

@@ -16,8 +16,15 @@ t.test('the spec transcribes the interface', async (t) => {
   t.same((spec.document['servers'] as unknown[]).length, 2, 'production and staging')
   const ops = Object.fromEntries(spec.operations.map((op) => [op.operationId, op]))
   t.same(Object.keys(ops).sort(), ['createPet', 'getPet', 'listOrders', 'listPets'])
-  t.same(Object.keys(ops).sort(), Object.keys(handlers).sort(), 'every operation has a handler and no handler lacks an operation')
-  t.ok(spec.operations.every((op) => op.secured), 'bearer security on every operation')
+  t.same(
+    Object.keys(ops).sort(),
+    Object.keys(handlers).sort(),
+    'every operation has a handler and no handler lacks an operation',
+  )
+  t.ok(
+    spec.operations.every((op) => op.secured),
+    'bearer security on every operation',
+  )
   t.equal(ops['getPet']?.deprecated, true)
   t.equal(ops['getPet']?.sunset?.toISOString(), '2030-12-05T00:00:00.000Z')
   t.same(ops['listPets']?.responses, ['200', '401'])

@@ -14,7 +14,11 @@ type Pet = { id: number; name: string; categoryId: number; status: string }
 const pet = (id: number, name = `Pet ${id}`): Pet => ({ id, name, categoryId: 1, status: 'available' })
 const line = (value: unknown): string => `${JSON.stringify(value)}\n`
 
-async function create(baseUrl: string, name: string, headers: Record<string, string> = JSON_HEADERS): Promise<Response> {
+async function create(
+  baseUrl: string,
+  name: string,
+  headers: Record<string, string> = JSON_HEADERS,
+): Promise<Response> {
   return fetch(`${baseUrl}/pets`, { method: 'POST', headers, body: JSON.stringify({ name, categoryId: 1 }) })
 }
 
@@ -32,7 +36,11 @@ t.test('a create appends one journal line; the snapshot is not rewritten; a rest
   for (const name of ['One', 'Two', 'Three']) created.push((await (await create(first.baseUrl, name)).json()) as Pet)
   t.equal(await readFile(config.dataFile!, 'utf8'), snapshot, 'the snapshot is untouched by creates')
   const journal = (await readFile(`${config.dataFile}.journal`, 'utf8')).split('\n')
-  t.same(journal.slice(1, -1).map((l) => JSON.parse(l)), created, 'each acknowledged pet is one journal line')
+  t.same(
+    journal.slice(1, -1).map((l) => JSON.parse(l)),
+    created,
+    'each acknowledged pet is one journal line',
+  )
 
   // A restart without a clean stop (the process would have been killed): snapshot + journal.
   const second = await startSandbox(config, createLogger('silent'))
@@ -41,7 +49,11 @@ t.test('a create appends one journal line; the snapshot is not rewritten; a rest
   await second.close()
   const compacted = JSON.parse(await readFile(config.dataFile!, 'utf8')) as { pets: Pet[] }
   t.same(compacted.pets.slice(-3), created, 'a clean stop folds the journal into the snapshot')
-  await t.rejects(readFile(`${config.dataFile}.journal`, 'utf8'), { code: 'ENOENT' }, 'and removes the journal it folded in')
+  await t.rejects(
+    readFile(`${config.dataFile}.journal`, 'utf8'),
+    { code: 'ENOENT' },
+    'and removes the journal it folded in',
+  )
 })
 
 t.test('kill -9 during a write load: a restart serves every acknowledged pet', async (t) => {
@@ -63,28 +75,50 @@ t.test('a torn last journal line (never acknowledged) is dropped; the next write
     const config = await testConfig(t)
     await writeLayout(config.dataFile!, [pet(1)], line({ snapshot: 'j1' }) + line(pet(2)) + line(pet(3)) + torn)
     const sandbox = await startSandbox(config, createLogger('silent'))
-    t.same(sandbox.store.all().map((p) => p.id), [1, 2, 3], `the torn line is dropped: ${torn}`)
+    t.same(
+      sandbox.store.all().map((p) => p.id),
+      [1, 2, 3],
+      `the torn line is dropped: ${torn}`,
+    )
     const next = (await (await create(sandbox.baseUrl, 'After')).json()) as Pet
     t.equal(next.id, 4, 'the torn record never existed: its id is given out again')
-    t.same((await readStoredPets(config.dataFile!)).map((p) => p.id), [1, 2, 3, 4], 'on disk: the good records and the new one')
-    t.notMatch(await readFile(`${config.dataFile}.journal`, 'utf8').catch(() => ''), /Tor|No newline/, 'the torn bytes are gone')
+    t.same(
+      (await readStoredPets(config.dataFile!)).map((p) => p.id),
+      [1, 2, 3, 4],
+      'on disk: the good records and the new one',
+    )
+    t.notMatch(
+      await readFile(`${config.dataFile}.journal`, 'utf8').catch(() => ''),
+      /Tor|No newline/,
+      'the torn bytes are gone',
+    )
     await sandbox.close()
   }
 })
 
-t.test('a corrupt journal line that is not the torn end stops the start, naming the journal; nothing is touched', async (t) => {
-  const config = await testConfig(t)
-  const snapshot = JSON.stringify({ pets: [pet(1)], journal: 'j1' })
-  const journal = line({ snapshot: 'j1' }) + '{"id":2,"name"\n' + line(pet(3))
-  await writeFile(config.dataFile!, snapshot)
-  await writeFile(`${config.dataFile}.journal`, journal)
-  await t.rejects(startSandbox(config, createLogger('silent')), { name: 'DataFileError', message: new RegExp(`Data file ${config.dataFile}\\.journal has an invalid line 2`) })
-  t.equal(await readFile(config.dataFile!, 'utf8'), snapshot, 'the snapshot is left untouched')
-  t.equal(await readFile(`${config.dataFile}.journal`, 'utf8'), journal, 'the journal is left untouched')
+t.test(
+  'a corrupt journal line that is not the torn end stops the start, naming the journal; nothing is touched',
+  async (t) => {
+    const config = await testConfig(t)
+    const snapshot = JSON.stringify({ pets: [pet(1)], journal: 'j1' })
+    const journal = line({ snapshot: 'j1' }) + '{"id":2,"name"\n' + line(pet(3))
+    await writeFile(config.dataFile!, snapshot)
+    await writeFile(`${config.dataFile}.journal`, journal)
+    await t.rejects(startSandbox(config, createLogger('silent')), {
+      name: 'DataFileError',
+      message: new RegExp(`Data file ${config.dataFile}\\.journal has an invalid line 2`),
+    })
+    t.equal(await readFile(config.dataFile!, 'utf8'), snapshot, 'the snapshot is left untouched')
+    t.equal(await readFile(`${config.dataFile}.journal`, 'utf8'), journal, 'the journal is left untouched')
 
-  await writeFile(`${config.dataFile}.journal`, line({ snapshot: 'j1' }) + line({ id: 2, name: 'No category' }))
-  await t.rejects(startSandbox(config, createLogger('silent')), { message: /invalid pet at index 1: pet\.categoryId is required/ }, 'a journaled record is checked like any other')
-})
+    await writeFile(`${config.dataFile}.journal`, line({ snapshot: 'j1' }) + line({ id: 2, name: 'No category' }))
+    await t.rejects(
+      startSandbox(config, createLogger('silent')),
+      { message: /invalid pet at index 1: pet\.categoryId is required/ },
+      'a journaled record is checked like any other',
+    )
+  },
+)
 
 t.test('a journal left from an older snapshot is ignored: that snapshot already holds it', async (t) => {
   const config = await testConfig(t)
@@ -92,7 +126,10 @@ t.test('a journal left from an older snapshot is ignored: that snapshot already 
   await writeFile(`${config.dataFile}.journal`, line({ snapshot: 'old' }) + line(pet(2)) + line(pet(99)))
   const sandbox = await startSandbox(config, createLogger('silent'))
   t.teardown(() => sandbox.close())
-  t.same(sandbox.store.all().map((p) => p.id), [1, 2])
+  t.same(
+    sandbox.store.all().map((p) => p.id),
+    [1, 2],
+  )
   const res = await fetch(`${sandbox.baseUrl}/pets/99`, { headers: AUTH })
   t.equal(res.status, 404, 'a record of the stale journal does not come back')
   await res.body?.cancel()
@@ -104,7 +141,8 @@ t.test('the journal is folded into a new snapshot once it holds enough records',
   const adapter = new JournaledJsonFile<{ pets: Pet[] }, Pet>(file, 'pets', 3)
   const data = { pets: [pet(1)] }
   await adapter.write(data)
-  const journalLines = async (): Promise<number> => (await readFile(`${file}.journal`, 'utf8').catch(() => '\n')).split('\n').length - 2
+  const journalLines = async (): Promise<number> =>
+    (await readFile(`${file}.journal`, 'utf8').catch(() => '\n')).split('\n').length - 2
   for (const id of [2, 3]) {
     data.pets.push(pet(id))
     await adapter.append(data, [pet(id)])
@@ -113,8 +151,16 @@ t.test('the journal is folded into a new snapshot once it holds enough records',
   data.pets.push(pet(4))
   await adapter.append(data, [pet(4)])
   t.equal(await journalLines(), 0, 'at the threshold, the journal starts over')
-  t.same((await readStoredPets(file)).map((p) => p.id), [1, 2, 3, 4], 'with every record in the snapshot')
-  t.same((await new JournaledJsonFile<{ pets: Pet[] }, Pet>(file, 'pets').read())?.pets.map((p) => p.id), [1, 2, 3, 4], 'and read back the same')
+  t.same(
+    (await readStoredPets(file)).map((p) => p.id),
+    [1, 2, 3, 4],
+    'with every record in the snapshot',
+  )
+  t.same(
+    (await new JournaledJsonFile<{ pets: Pet[] }, Pet>(file, 'pets').read())?.pets.map((p) => p.id),
+    [1, 2, 3, 4],
+    'and read back the same',
+  )
 })
 
 t.test('a journal is folded into the snapshot once the file is idle, and not while writes keep coming', async (t) => {
@@ -126,7 +172,8 @@ t.test('a journal is folded into the snapshot once the file is idle, and not whi
   const adapter = new JournaledJsonFile<{ pets: Pet[] }, Pet>(file, 'pets', 1_000, { afterRecords: 2, idleMs })
   const data = { pets: [pet(1)] }
   await adapter.write(data)
-  const journalLines = async (): Promise<number> => (await readFile(`${file}.journal`, 'utf8').catch(() => '\n')).split('\n').length - 2
+  const journalLines = async (): Promise<number> =>
+    (await readFile(`${file}.journal`, 'utf8').catch(() => '\n')).split('\n').length - 2
   data.pets.push(pet(2))
   await adapter.append(data, [pet(2)])
   // Nothing to wait for: a fold that must not happen. Past the idle time, it would have.
@@ -142,8 +189,16 @@ t.test('a journal is folded into the snapshot once the file is idle, and not whi
   // The fold starts after the idle time and takes a snapshot write (fsync, rename): wait for it, bounded.
   await waitFor(async () => (await journalLines()) === 0, { what: 'the idle journal to be folded into the snapshot' })
   t.equal(await journalLines(), 0, 'once the file is idle, the journal starts over')
-  t.same((await readStoredPets(file)).map((p) => p.id), [1, 2, 3, 4, 5, 6], 'with every record in the snapshot')
-  t.same((await new JournaledJsonFile<{ pets: Pet[] }, Pet>(file, 'pets').read())?.pets.map((p) => p.id), [1, 2, 3, 4, 5, 6], 'and read back the same')
+  t.same(
+    (await readStoredPets(file)).map((p) => p.id),
+    [1, 2, 3, 4, 5, 6],
+    'with every record in the snapshot',
+  )
+  t.same(
+    (await new JournaledJsonFile<{ pets: Pet[] }, Pet>(file, 'pets').read())?.pets.map((p) => p.id),
+    [1, 2, 3, 4, 5, 6],
+    'and read back the same',
+  )
 })
 
 t.test('requests that arrive as a write hands over to the next are all written, once and in order', async (t) => {
@@ -167,7 +222,11 @@ t.test('requests that arrive as a write hands over to the next are all written, 
     for (const result of results) if (result.status === 'rejected') failures.push(result.reason)
   }
   t.same(failures, [], 'no write failed')
-  t.same((await readStoredPets(file)).map((p) => p.id), data.pets.map((p) => p.id), 'every record is on disk once, in order')
+  t.same(
+    (await readStoredPets(file)).map((p) => p.id),
+    data.pets.map((p) => p.id),
+    'every record is on disk once, in order',
+  )
 })
 
 t.test('stopping a store that took no create leaves the data file as it was', async (t) => {

@@ -40,7 +40,10 @@ t.test('200 concurrent creates: unique ids, none lost, all on disk', async (t) =
   t.equal(store.size, before + 200)
   const onDisk = await readStoredPets(config.dataFile!)
   const diskIds = new Set(onDisk.map((p) => p.id))
-  t.ok(pets.every((p) => diskIds.has(p.id)), 'every acknowledged pet is in the file')
+  t.ok(
+    pets.every((p) => diskIds.has(p.id)),
+    'every acknowledged pet is in the file',
+  )
   t.equal(onDisk.length, before + 200, 'and nothing else was added')
 })
 
@@ -48,7 +51,10 @@ t.test('a data file that is not valid JSON stops the start and is left untouched
   const config = await testConfig(t)
   const broken = '{"pets": [ {"id": 1, '
   await writeFile(config.dataFile!, broken)
-  await t.rejects(startSandbox(config, createLogger('silent')), { name: 'DataFileError', message: new RegExp(`Data file ${config.dataFile} is not valid JSON`) })
+  await t.rejects(startSandbox(config, createLogger('silent')), {
+    name: 'DataFileError',
+    message: new RegExp(`Data file ${config.dataFile} is not valid JSON`),
+  })
   t.equal(await readFile(config.dataFile!, 'utf8'), broken, 'the file is byte for byte as it was')
 })
 
@@ -56,8 +62,14 @@ t.test('a data file with a bad record stops the start, naming it', async (t) => 
   const config = await testConfig(t)
   const cases = [
     { content: '[]', message: /must hold a JSON object with a "pets" array/ },
-    { content: '{"pets":[{"id":1,"name":"A","categoryId":1},{"id":2,"name":"B"}]}', message: /invalid pet at index 1: pet\.categoryId is required/ },
-    { content: '{"pets":[{"id":1,"name":"A","categoryId":1},{"id":1,"name":"B","categoryId":1}]}', message: /index 1: id 1 is used twice/ },
+    {
+      content: '{"pets":[{"id":1,"name":"A","categoryId":1},{"id":2,"name":"B"}]}',
+      message: /invalid pet at index 1: pet\.categoryId is required/,
+    },
+    {
+      content: '{"pets":[{"id":1,"name":"A","categoryId":1},{"id":1,"name":"B","categoryId":1}]}',
+      message: /index 1: id 1 is used twice/,
+    },
     { content: '{"pets":[{"id":"1","name":"A","categoryId":1}]}', message: /index 0: pet\.id must be an integer/ },
   ]
   for (const c of cases) {
@@ -67,7 +79,7 @@ t.test('a data file with a bad record stops the start, naming it', async (t) => 
   }
 })
 
-t.test('a data file of the user\'s own (no origin) is kept whatever the data settings', async (t) => {
+t.test("a data file of the user's own (no origin) is kept whatever the data settings", async (t) => {
   const config = await testConfig(t, { SEED: '5' })
   const own = { pets: [{ id: 10, name: 'Mine', categoryId: 9, status: 'sold' }] }
   await writeFile(config.dataFile!, JSON.stringify(own))
@@ -125,24 +137,33 @@ t.test('in-memory mode keeps nothing between runs', async (t) => {
   t.equal(flag !== 'help' && flag.dataFile, undefined, '--in-memory does the same')
 })
 
-t.test('FIXTURES loads a user\'s pets, and refuses an invalid file naming it and the record', async (t) => {
+t.test("FIXTURES loads a user's pets, and refuses an invalid file naming it and the record", async (t) => {
   const dir = await tempDir(t)
   const good = join(dir, 'good.json')
   await writeFile(good, JSON.stringify([{ id: 3, name: 'Fixture', categoryId: 2, status: 'pending' }]))
   const sandbox = await startTestSandbox(t, { FIXTURES: good })
-  t.same(await (await fetch(`${sandbox.baseUrl}/pets`, { headers: AUTH })).json(), [{ id: 3, name: 'Fixture', categoryId: 2, status: 'pending' }])
+  t.same(await (await fetch(`${sandbox.baseUrl}/pets`, { headers: AUTH })).json(), [
+    { id: 3, name: 'Fixture', categoryId: 2, status: 'pending' },
+  ])
 
   const cases = [
     { content: '{"not":"an array"}', message: /must hold a JSON array of pets/ },
-    { content: '[{"id":1,"name":"A","categoryId":1},{"id":2,"name":"B","categoryId":1,"status":"lost"}]', message: /record 1 pet\.status must be one of/ },
-    { content: '[{"id":1,"name":"A","categoryId":1',  message: /cannot be read as JSON/ },
+    {
+      content: '[{"id":1,"name":"A","categoryId":1},{"id":2,"name":"B","categoryId":1,"status":"lost"}]',
+      message: /record 1 pet\.status must be one of/,
+    },
+    { content: '[{"id":1,"name":"A","categoryId":1', message: /cannot be read as JSON/ },
   ]
   for (const c of cases) {
     const bad = join(dir, 'bad.json')
     await writeFile(bad, c.content)
     const config = await testConfig(t, { FIXTURES: bad })
     await t.rejects(startSandbox(config, createLogger('silent')), { name: 'FixturesError', message: c.message })
-    await t.rejects(startSandbox(config, createLogger('silent')), { message: new RegExp(bad) }, 'the message names the file')
+    await t.rejects(
+      startSandbox(config, createLogger('silent')),
+      { message: new RegExp(bad) },
+      'the message names the file',
+    )
   }
   const missing = await testConfig(t, { FIXTURES: join(dir, 'missing.json') })
   await t.rejects(startSandbox(missing, createLogger('silent')), { message: /missing\.json does not exist/ })

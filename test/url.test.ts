@@ -41,7 +41,26 @@ t.test('fixed cases read as URLSearchParams reads them', async (t) => {
 })
 
 t.test('random queries read as URLSearchParams reads them', async (t) => {
-  const alphabet = ['a', 'b', 'limit', '=', '=', '&', '&', '%', '2', '0', 'F', '+', ' ', '?', 'é', '%41', '%e2%9c%93', '%zz']
+  const alphabet = [
+    'a',
+    'b',
+    'limit',
+    '=',
+    '=',
+    '&',
+    '&',
+    '%',
+    '2',
+    '0',
+    'F',
+    '+',
+    ' ',
+    '?',
+    'é',
+    '%41',
+    '%e2%9c%93',
+    '%zz',
+  ]
   let state = 42
   const next = (n: number): number => {
     state = (state * 1103515245 + 12345) % 2 ** 31
@@ -56,7 +75,8 @@ t.test('random queries read as URLSearchParams reads them', async (t) => {
     const theirs = viaUrlSearchParams(search)
     if (JSON.stringify(entries(ours)) !== JSON.stringify(entries(theirs))) {
       mismatches++
-      if (mismatches <= 5) t.fail(`differs on ${JSON.stringify(search)}: ${JSON.stringify(ours)} vs ${JSON.stringify(theirs)}`)
+      if (mismatches <= 5)
+        t.fail(`differs on ${JSON.stringify(search)}: ${JSON.stringify(ours)} vs ${JSON.stringify(theirs)}`)
     }
   }
   t.equal(mismatches, 0, 'no mismatch in 5,000 random queries')

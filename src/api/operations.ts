@@ -12,7 +12,6 @@ export interface HandlerContext {
   readonly basePath: string
 }
 
-
 // Serialised list pages of each store, reused until the store changes: test suites list far
 // more often than they write, and serialising a page is most of what a list costs.
 const pageCache = new WeakMap<AnimalStore, { version: number; pages: Map<string, SerializedJson> }>()
@@ -53,7 +52,8 @@ export const handlers: HandlersOf<operations, HandlerContext> = {
     try {
       pet = await store.add(body)
     } catch (error) {
-      if (error instanceof StorageError) throw new HttpError(ERRORS.storageUnavailable, `Nothing was stored: ${error.message}`, RETRY_AFTER)
+      if (error instanceof StorageError)
+        throw new HttpError(ERRORS.storageUnavailable, `Nothing was stored: ${error.message}`, RETRY_AFTER)
       throw error
     }
     return { status: 201, body: pet, headers: { Location: `${basePath}/pets/${pet.id}` } }
@@ -67,6 +67,9 @@ export const handlers: HandlersOf<operations, HandlerContext> = {
   },
 
   listOrders() {
-    throw new HttpError(ERRORS.notImplemented, 'GET /store/orders is part of the wider interface, which does not specify it')
+    throw new HttpError(
+      ERRORS.notImplemented,
+      'GET /store/orders is part of the wider interface, which does not specify it',
+    )
   },
 }

@@ -91,11 +91,17 @@ export function readPrefer(req: IncomingMessage): Preference {
   }
   const code = values.get('code')
   const delay = values.get('delay')
-  if (code !== undefined && !/^[1-5]\d\d$/.test(code)) throw invalidPrefer(`code must be an HTTP status, got ${JSON.stringify(code)}`)
+  if (code !== undefined && !/^[1-5]\d\d$/.test(code))
+    throw invalidPrefer(`code must be an HTTP status, got ${JSON.stringify(code)}`)
   if (delay !== undefined && (!/^\d{1,9}$/.test(delay) || Number(delay) > MAX_DELAY_MS)) {
-    throw invalidPrefer(`delay must be a whole number of milliseconds from 0 to ${MAX_DELAY_MS}, got ${JSON.stringify(delay)}`)
+    throw invalidPrefer(
+      `delay must be a whole number of milliseconds from 0 to ${MAX_DELAY_MS}, got ${JSON.stringify(delay)}`,
+    )
   }
-  return { code: code === undefined ? undefined : Number(code), delayMs: delay === undefined ? undefined : Number(delay) }
+  return {
+    code: code === undefined ? undefined : Number(code),
+    delayMs: delay === undefined ? undefined : Number(delay),
+  }
 }
 
 function invalidPrefer(problem: string): HttpError {

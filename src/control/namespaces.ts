@@ -26,7 +26,13 @@ export class Namespace {
   readonly #store: () => Promise<AnimalStore>
   #opened: AnimalStore | undefined
 
-  constructor(name: string, journal: Journal, clock: Date | undefined, store: () => Promise<AnimalStore>, opened?: AnimalStore) {
+  constructor(
+    name: string,
+    journal: Journal,
+    clock: Date | undefined,
+    store: () => Promise<AnimalStore>,
+    opened?: AnimalStore,
+  ) {
     this.name = name
     this.journal = journal
     this.clock = new Clock(clock)
@@ -74,7 +80,16 @@ export class Namespaces {
     this.#options = options
     this.max = options.maxNamespaces
     const store = options.defaultStore
-    this.#live.set(DEFAULT_NAMESPACE, new Namespace(DEFAULT_NAMESPACE, new Journal(options.journalSize, options.redactor), options.clock, () => Promise.resolve(store), store))
+    this.#live.set(
+      DEFAULT_NAMESPACE,
+      new Namespace(
+        DEFAULT_NAMESPACE,
+        new Journal(options.journalSize, options.redactor),
+        options.clock,
+        () => Promise.resolve(store),
+        store,
+      ),
+    )
   }
 
   /** The default namespace's store, open from the start. */
@@ -102,7 +117,12 @@ export class Namespaces {
       }
       return found
     }
-    const namespace = new Namespace(name, new Journal(this.#options.journalSize, this.#options.redactor), this.#options.clock, this.#opener(name))
+    const namespace = new Namespace(
+      name,
+      new Journal(this.#options.journalSize, this.#options.redactor),
+      this.#options.clock,
+      this.#opener(name),
+    )
     this.#live.set(name, namespace)
     this.#mostRecent = name
     while (this.#live.size > this.max) this.#evictOldest()
@@ -180,15 +200,22 @@ export class Namespaces {
 }
 
 /** Which namespace a request asks for: its name, or the problem with what it sent. */
-export function namespaceOf(req: IncomingMessage, keyPrefix: string | undefined): { name: string; problem?: undefined } | { name?: undefined; problem: string } {
+export function namespaceOf(
+  req: IncomingMessage,
+  keyPrefix: string | undefined,
+): { name: string; problem?: undefined } | { name?: undefined; problem: string } {
   const header = req.headers[NAMESPACE_HEADER]
   const fromHeader = header === undefined ? undefined : String(header)
   if (fromHeader !== undefined && !NAMESPACE_NAME.test(fromHeader)) {
-    return { problem: `X-Sandbox-Namespace must be 1 to 64 letters, digits, '_', '.' or '-', starting with a letter or digit, got ${JSON.stringify(fromHeader.slice(0, 80))}` }
+    return {
+      problem: `X-Sandbox-Namespace must be 1 to 64 letters, digits, '_', '.' or '-', starting with a letter or digit, got ${JSON.stringify(fromHeader.slice(0, 80))}`,
+    }
   }
   const fromKey = keyPrefix === undefined ? undefined : namespaceOfKey(bearerToken(req), keyPrefix)
   if (fromHeader !== undefined && fromKey !== undefined && fromHeader !== fromKey) {
-    return { problem: `X-Sandbox-Namespace (${fromHeader}) and the API key (namespace ${fromKey}) choose different namespaces: send one of them` }
+    return {
+      problem: `X-Sandbox-Namespace (${fromHeader}) and the API key (namespace ${fromKey}) choose different namespaces: send one of them`,
+    }
   }
   const name = fromHeader ?? fromKey
   return name === undefined ? DEFAULT_CHOICE : { name }

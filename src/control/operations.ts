@@ -15,7 +15,11 @@ import { DEFAULT_COUNT, DEFAULT_SEED, generateAnimals } from '../store/seed.js'
 import type { ApiSpec, SpecFile } from '../spec/types.js'
 import { storedPet } from '../store/store.js'
 
-const ADMIN_TOKEN: Credential = { name: 'admin token', setting: 'ADMIN_TOKEN', realm: 'Bearer realm="animal-store-admin"' }
+const ADMIN_TOKEN: Credential = {
+  name: 'admin token',
+  setting: 'ADMIN_TOKEN',
+  realm: 'Bearer realm="animal-store-admin"',
+}
 
 export interface ControlApiOptions {
   readonly adminSpec: SpecFile
@@ -31,7 +35,10 @@ interface ControlContext extends ControlApiOptions {
 
 const controlHandlers: HandlersOf<operations, ControlContext> = {
   async reset({ body }, { namespace, namespaces, apiSpec }) {
-    const pets = body?.seed === undefined && body?.count === undefined ? undefined : await generateAnimals(apiSpec.schemas['Pet'] ?? {}, body.seed ?? DEFAULT_SEED, body.count ?? DEFAULT_COUNT)
+    const pets =
+      body?.seed === undefined && body?.count === undefined
+        ? undefined
+        : await generateAnimals(apiSpec.schemas['Pet'] ?? {}, body.seed ?? DEFAULT_SEED, body.count ?? DEFAULT_COUNT)
     return ok({ namespace: namespace.name, pets: await namespaces.reset(namespace, pets) })
   },
 
@@ -42,14 +49,29 @@ const controlHandlers: HandlersOf<operations, ControlContext> = {
   async replacePets({ body }, { namespace, namespaces, apiSpec }) {
     // The schema has checked each record; ids must also be unique. Nothing changes before both pass.
     const bad = findBadPet(body, apiSpec)
-    if (bad) throw new HttpError(ERRORS.invalidBody, `Invalid request body: record ${bad.index}: ${bad.problem}; nothing was changed`)
+    if (bad)
+      throw new HttpError(
+        ERRORS.invalidBody,
+        `Invalid request body: record ${bad.index}: ${bad.problem}; nothing was changed`,
+      )
     const store = await namespace.store()
-    await namespaces.replace(store, body.map((pet) => storedPet(pet.id, pet)))
+    await namespaces.replace(
+      store,
+      body.map((pet) => storedPet(pet.id, pet)),
+    )
     return ok({ namespace: namespace.name, pets: store.size })
   },
 
   listRequests({ query: { method, path, operationId, status, since } }, { namespace }) {
-    return page(namespace.journal.find({ method, path, operationId, status, since: since === undefined ? undefined : new Date(since) }))
+    return page(
+      namespace.journal.find({
+        method,
+        path,
+        operationId,
+        status,
+        since: since === undefined ? undefined : new Date(since),
+      }),
+    )
   },
 
   listUnmatchedRequests(_input, { namespace }) {
@@ -63,10 +85,16 @@ const controlHandlers: HandlersOf<operations, ControlContext> = {
   addFault({ body: fault }, { namespace, apiSpec }) {
     const operationIds = apiSpec.operations.map((op) => op.operationId)
     if (!operationIds.includes(fault.operationId)) {
-      throw new HttpError(ERRORS.invalidBody, `Invalid request body: body.operationId must be one of: ${operationIds.join(', ')}`)
+      throw new HttpError(
+        ERRORS.invalidBody,
+        `Invalid request body: body.operationId must be one of: ${operationIds.join(', ')}`,
+      )
     }
     if (fault.status === undefined && fault.delayMs === undefined && fault.fault === undefined) {
-      throw new HttpError(ERRORS.invalidBody, `Invalid request body: a fault needs status, delayMs or fault (one of: ${FAULT_KINDS.join(', ')})`)
+      throw new HttpError(
+        ERRORS.invalidBody,
+        `Invalid request body: a fault needs status, delayMs or fault (one of: ${FAULT_KINDS.join(', ')})`,
+      )
     }
     return { status: 201, body: namespace.faults.add(fault) }
   },
@@ -97,7 +125,9 @@ const controlHandlers: HandlersOf<operations, ControlContext> = {
   listNamespaces(_input, { namespaces }) {
     return ok({
       max: namespaces.max,
-      namespaces: namespaces.list().map((ns) => ({ name: ns.name, requests: ns.journal.length, faults: ns.faults.length })),
+      namespaces: namespaces
+        .list()
+        .map((ns) => ({ name: ns.name, requests: ns.journal.length, faults: ns.faults.length })),
     })
   },
 }
@@ -106,14 +136,24 @@ const controlHandlers: HandlersOf<operations, ControlContext> = {
  * The control API's pipeline: the same one as the API's (match → 404/405 → admin token →
  * validation from spec/admin.openapi.yaml → handler), with the namespace `?namespace=` names.
  */
-export function createControlApi(options: ControlApiOptions, answerError: (res: ServerResponse, error: unknown) => void): Pipeline {
+export function createControlApi(
+  options: ControlApiOptions,
+  answerError: (res: ServerResponse, error: unknown) => void,
+): Pipeline {
   const { adminSpec, namespaces } = options
   // Every operation has the `namespace` query parameter; the spec checks its form.
-  const inNamespace = (handle: Handler<ControlContext>): Handler<ControlApiOptions> => (input) =>
-    handle(input, { ...options, namespace: namespaces.get((input.query['namespace'] as string | undefined) ?? DEFAULT_NAMESPACE) })
+  const inNamespace =
+    (handle: Handler<ControlContext>): Handler<ControlApiOptions> =>
+    (input) =>
+      handle(input, {
+        ...options,
+        namespace: namespaces.get((input.query['namespace'] as string | undefined) ?? DEFAULT_NAMESPACE),
+      })
   return createPipeline({
     spec: adminSpec,
-    handlers: Object.fromEntries(Object.entries(byOperationId(controlHandlers)).map(([operationId, handle]) => [operationId, inNamespace(handle)])),
+    handlers: Object.fromEntries(
+      Object.entries(byOperationId(controlHandlers)).map(([operationId, handle]) => [operationId, inNamespace(handle)]),
+    ),
     keys: new KeyRing([options.token]),
     credential: ADMIN_TOKEN,
     enter: () => options,

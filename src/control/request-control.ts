@@ -51,7 +51,12 @@ export class Control {
     const asked = namespaceOf(req, namespaceKeyPrefix)
     // Unauthenticated requests must not create namespaces: a flood of them would evict real ones.
     const existing = asked.name === undefined ? undefined : namespaces.find(asked.name)
-    const state: RequestState = { namespace: existing ?? namespaces.default, asked: asked.name, problem: asked.problem, fault: null }
+    const state: RequestState = {
+      namespace: existing ?? namespaces.default,
+      asked: asked.name,
+      problem: asked.problem,
+      fault: null,
+    }
     ;(res as Tracked)[STATE] = state
     const time = Date.now()
     const started = performance.now()
@@ -92,11 +97,20 @@ export class Control {
     if (state.asked !== undefined) state.namespace = this.namespaces.get(state.asked)
     const prefer = readPrefer(req)
     // Read now, so that the journal holds the body even when a fault answers instead of the API.
-    if (op.requestBody) return readRawBody(req).then(ignore, ignore).then(() => this.#applyFaults(op, req, res, state, prefer))
+    if (op.requestBody)
+      return readRawBody(req)
+        .then(ignore, ignore)
+        .then(() => this.#applyFaults(op, req, res, state, prefer))
     return this.#applyFaults(op, req, res, state, prefer)
   }
 
-  #applyFaults(op: Operation, req: IncomingMessage, res: ServerResponse, state: RequestState, prefer: Preference): Awaitable<AnimalStore | undefined> {
+  #applyFaults(
+    op: Operation,
+    req: IncomingMessage,
+    res: ServerResponse,
+    state: RequestState,
+    prefer: Preference,
+  ): Awaitable<AnimalStore | undefined> {
     const fault = state.namespace.faults.take(op.operationId)
     if (fault) state.fault = describeFault(fault)
     else if (prefer.code !== undefined || prefer.delayMs !== undefined) state.fault = `prefer ${req.headers['prefer']}`
@@ -105,7 +119,14 @@ export class Control {
     return this.#answer(op, req, res, state.namespace, fault, prefer)
   }
 
-  #answer(op: Operation, req: IncomingMessage, res: ServerResponse, namespace: Namespace, fault: Fault | undefined, prefer: Preference): Awaitable<AnimalStore | undefined> {
+  #answer(
+    op: Operation,
+    req: IncomingMessage,
+    res: ServerResponse,
+    namespace: Namespace,
+    fault: Fault | undefined,
+    prefer: Preference,
+  ): Awaitable<AnimalStore | undefined> {
     if (res.destroyed) return undefined
     if (fault?.fault) {
       breakResponse(fault.fault, req, res, fault.status ?? successStatus(op))
@@ -121,17 +142,28 @@ export class Control {
 
     if (op.sunset && namespace.clock.nowMs() >= op.sunset.getTime()) {
       const instead = op.replacement ? `; use ${this.#options.basePath}${op.replacement} instead` : ''
-      throw new HttpError(ERRORS.gone, `${op.method} ${this.#options.basePath}${op.path} was removed on ${op.sunset.toUTCString()}${instead}`)
+      throw new HttpError(
+        ERRORS.gone,
+        `${op.method} ${this.#options.basePath}${op.path} was removed on ${op.sunset.toUTCString()}${instead}`,
+      )
     }
 
     if (prefer.code !== undefined) {
-      const documented = op.responses.includes(String(prefer.code)) || (op.responses.includes('default') && prefer.code >= 400)
+      const documented =
+        op.responses.includes(String(prefer.code)) || (op.responses.includes('default') && prefer.code >= 400)
       if (!documented) {
-        throw new HttpError(ERRORS.invalidParameter, `Invalid Prefer header: code=${prefer.code} is not a documented response of ${op.operationId} (documented: ${op.responses.join(', ')})`)
+        throw new HttpError(
+          ERRORS.invalidParameter,
+          `Invalid Prefer header: code=${prefer.code} is not a documented response of ${op.operationId} (documented: ${op.responses.join(', ')})`,
+        )
       }
       // A documented success is what the operation answers anyway: the request is served normally.
       if (prefer.code >= 400) {
-        throw new HttpError(templateForStatus(prefer.code), `Answered with ${prefer.code} because the request asked for it (Prefer: code=${prefer.code})`, twinHeaders(prefer.code, res))
+        throw new HttpError(
+          templateForStatus(prefer.code),
+          `Answered with ${prefer.code} because the request asked for it (Prefer: code=${prefer.code})`,
+          twinHeaders(prefer.code, res),
+        )
       }
     }
     return namespace.store()
@@ -164,6 +196,10 @@ function successStatus(op: Operation): number {
 }
 
 function describeFault(fault: Fault): string {
-  const parts = [fault.fault, fault.status === undefined ? undefined : `status ${fault.status}`, fault.delayMs ? `delay ${fault.delayMs}ms` : undefined]
+  const parts = [
+    fault.fault,
+    fault.status === undefined ? undefined : `status ${fault.status}`,
+    fault.delayMs ? `delay ${fault.delayMs}ms` : undefined,
+  ]
   return `fault ${fault.id}: ${parts.filter(Boolean).join(', ')}`
 }

@@ -91,8 +91,15 @@ export class Journal {
     // A copy of the part that will be shown (and one byte more, to tell it was cut), so the journal
     // never holds on to a whole megabyte-sized upload.
     const cut = record.body !== undefined && record.body.length > MAX_RECORDED_BODY
-    const kept = cut ? { ...record, body: Buffer.from((record.body as Buffer).subarray(0, MAX_RECORDED_BODY + 1)) } : record
-    const bytes = ENTRY_OVERHEAD_BYTES + kept.path.length + kept.search.length + headerBytes(kept.headers) + (kept.body?.length ?? 0)
+    const kept = cut
+      ? { ...record, body: Buffer.from((record.body as Buffer).subarray(0, MAX_RECORDED_BODY + 1)) }
+      : record
+    const bytes =
+      ENTRY_OVERHEAD_BYTES +
+      kept.path.length +
+      kept.search.length +
+      headerBytes(kept.headers) +
+      (kept.body?.length ?? 0)
     this.#items.push(kept)
     this.#sizes.push(bytes)
     this.#bytes += bytes
@@ -169,7 +176,8 @@ function headerBytes(headers: IncomingHttpHeaders): number {
   let bytes = 0
   for (const name in headers) {
     const value = headers[name]
-    bytes += name.length + 6 + (typeof value === 'string' ? value.length : Array.isArray(value) ? value.join(', ').length : 0)
+    bytes +=
+      name.length + 6 + (typeof value === 'string' ? value.length : Array.isArray(value) ? value.join(', ').length : 0)
   }
   return bytes
 }
@@ -183,7 +191,9 @@ export class Redactor {
   constructor(secrets: readonly string[], keyPrefix?: string) {
     // Longest first, so a key that contains another is cut whole.
     this.#secrets = [...new Set(secrets)].filter((s) => s !== '').sort((a, b) => b.length - a.length)
-    this.#keyFamily = keyPrefix ? new RegExp(`${keyPrefix.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}[A-Za-z0-9_.-]+`, 'g') : undefined
+    this.#keyFamily = keyPrefix
+      ? new RegExp(`${keyPrefix.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}[A-Za-z0-9_.-]+`, 'g')
+      : undefined
   }
 
   text(value: string): string {
@@ -197,7 +207,8 @@ export class Redactor {
     for (const [name, value] of Object.entries(raw)) {
       if (value === undefined) continue
       const joined = Array.isArray(value) ? value.join(', ') : value
-      headers[name] = name === 'authorization' || name === 'proxy-authorization' ? redactCredentials(joined) : this.text(joined)
+      headers[name] =
+        name === 'authorization' || name === 'proxy-authorization' ? redactCredentials(joined) : this.text(joined)
     }
     return headers
   }

@@ -27,7 +27,11 @@ export interface SandboxFacts {
 
 /** For an app built without settings (embedded): no key shown, any origin, data as found. */
 export function describeEmbedded(count: number): SandboxFacts {
-  return { defaultApiKey: undefined, data: { source: 'data file', description: `${count} pets`, seed: null, count, file: null }, corsOrigins: ['*'] }
+  return {
+    defaultApiKey: undefined,
+    data: { source: 'data file', description: `${count} pets`, seed: null, count, file: null },
+    corsOrigins: ['*'],
+  }
 }
 
 const require = createRequire(import.meta.url)
@@ -107,10 +111,20 @@ export function mountExplorer(app: Polka, { spec, facts }: ExplorerOptions): voi
   const assets = new Map<string, Promise<Buffer>>()
 
   app.get('/', (req, res) => {
-    const links = { docs: '/docs', openapiJson: specJsonPath, openapiYaml: specYamlPath, health: '/healthz', api: serverUrl(req, spec) }
+    const links = {
+      docs: '/docs',
+      openapiJson: specJsonPath,
+      openapiYaml: specYamlPath,
+      health: '/healthz',
+      api: serverUrl(req, spec),
+    }
     res.setHeader('Vary', appendVary(res, 'Accept'))
     if (prefersJson(req)) {
-      send(res, 'application/json; charset=utf-8', JSON.stringify({ name: 'Animal Store sandbox', description: ABOUT, links, settings: settingsOf(facts) }))
+      send(
+        res,
+        'application/json; charset=utf-8',
+        JSON.stringify({ name: 'Animal Store sandbox', description: ABOUT, links, settings: settingsOf(facts) }),
+      )
     } else {
       send(res, 'text/html; charset=utf-8', landingPage(links, facts))
     }
@@ -160,7 +174,8 @@ function settingsOf(facts: SandboxFacts) {
     seed: facts.data.seed,
     count: facts.data.count,
     dataFile: facts.data.file ?? ':memory:',
-    apiKey: facts.defaultApiKey === undefined ? 'configured (not shown)' : `${facts.defaultApiKey} (the documented default)`,
+    apiKey:
+      facts.defaultApiKey === undefined ? 'configured (not shown)' : `${facts.defaultApiKey} (the documented default)`,
     corsOrigins: facts.corsOrigins,
   }
 }
@@ -216,8 +231,12 @@ function deprecationNotes(spec: ApiSpec): string {
   return spec.operations
     .filter((op) => op.deprecated)
     .map((op) => {
-      const sunset = op.sunset ? ` It is removed on <strong>${escapeHtml(op.sunset.toUTCString().slice(0, 16))}</strong> (its responses carry <code>Sunset: ${escapeHtml(op.sunset.toUTCString())}</code>).` : ''
-      const instead = op.replacement ? ` Use <code>GET ${escapeHtml(spec.basePath + op.replacement)}</code> instead.` : ''
+      const sunset = op.sunset
+        ? ` It is removed on <strong>${escapeHtml(op.sunset.toUTCString().slice(0, 16))}</strong> (its responses carry <code>Sunset: ${escapeHtml(op.sunset.toUTCString())}</code>).`
+        : ''
+      const instead = op.replacement
+        ? ` Use <code>GET ${escapeHtml(spec.basePath + op.replacement)}</code> instead.`
+        : ''
       return `<p class="deprecated"><strong>Deprecated:</strong> <code>${op.method} ${escapeHtml(spec.basePath + op.path)}</code> (${escapeHtml(op.operationId)}).${sunset}${instead}</p>`
     })
     .join('\n')
@@ -225,7 +244,11 @@ function deprecationNotes(spec: ApiSpec): string {
 
 function docsPage(spec: ApiSpec, facts: SandboxFacts, specUrl: string, apiUrl: string): string {
   // JSON inside a script element: escaping "<" keeps "</script>" from ending it early.
-  const config = JSON.stringify({ specUrl, apiKey: facts.defaultApiKey ?? null, securityScheme: SECURITY_SCHEME }).replace(/</g, '\\u003c')
+  const config = JSON.stringify({
+    specUrl,
+    apiKey: facts.defaultApiKey ?? null,
+    securityScheme: SECURITY_SCHEME,
+  }).replace(/</g, '\\u003c')
   const keyNote = facts.defaultApiKey
     ? `"Try it out" calls it with the default key <code>${escapeHtml(facts.defaultApiKey)}</code>, already filled in.`
     : 'API keys are configured: press <em>Authorize</em> and enter yours before "Try it out".'
@@ -257,7 +280,10 @@ ${deprecationNotes(spec)}
 
 function landingPage(links: Record<string, string>, facts: SandboxFacts): string {
   const settings = Object.entries(settingsOf(facts))
-    .map(([name, value]) => `<dt>${escapeHtml(name)}</dt><dd><code>${escapeHtml(Array.isArray(value) ? value.join(', ') : String(value ?? '–'))}</code></dd>`)
+    .map(
+      ([name, value]) =>
+        `<dt>${escapeHtml(name)}</dt><dd><code>${escapeHtml(Array.isArray(value) ? value.join(', ') : String(value ?? '–'))}</code></dd>`,
+    )
     .join('\n')
   const curlKey = facts.defaultApiKey ?? '<your API key>'
   return `<!doctype html>

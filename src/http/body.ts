@@ -49,17 +49,29 @@ export async function readJsonBody(req: IncomingMessage, limit = MAX_BODY_BYTES)
 
   const [mediaType, ...params] = (req.headers['content-type'] ?? '').split(';').map((part) => part.trim())
   if (!mediaType || !JSON_MEDIA_TYPE.test(mediaType)) {
-    throw new HttpError(ERRORS.unsupportedMediaType, `Content-Type must be application/json, got ${mediaType ? JSON.stringify(mediaType) : 'none'}`)
+    throw new HttpError(
+      ERRORS.unsupportedMediaType,
+      `Content-Type must be application/json, got ${mediaType ? JSON.stringify(mediaType) : 'none'}`,
+    )
   }
-  const charset = params.find((p) => /^charset=/i.test(p))?.slice('charset='.length).replace(/"/g, '')
+  const charset = params
+    .find((p) => /^charset=/i.test(p))
+    ?.slice('charset='.length)
+    .replace(/"/g, '')
   if (charset !== undefined && !/^utf-?8$/i.test(charset)) {
-    throw new HttpError(ERRORS.unsupportedMediaType, `The only supported charset is utf-8, got ${JSON.stringify(charset)}`)
+    throw new HttpError(
+      ERRORS.unsupportedMediaType,
+      `The only supported charset is utf-8, got ${JSON.stringify(charset)}`,
+    )
   }
   let text: string
   try {
     text = UTF8.decode(raw)
   } catch {
-    throw new HttpError(ERRORS.unsupportedMediaType, 'The request body is not valid UTF-8: send it in UTF-8, the only charset accepted')
+    throw new HttpError(
+      ERRORS.unsupportedMediaType,
+      'The request body is not valid UTF-8: send it in UTF-8, the only charset accepted',
+    )
   }
   let value: unknown
   try {
@@ -100,7 +112,10 @@ function collect(req: IncomingMessage, limit: number): Promise<Buffer> {
       reject(error)
     }
     // A client that goes away mid-body must not leave this promise waiting forever.
-    const onClose = (): void => onError(Object.assign(new Error('the client closed the connection before the body ended'), { code: 'ECONNRESET' }))
+    const onClose = (): void =>
+      onError(
+        Object.assign(new Error('the client closed the connection before the body ended'), { code: 'ECONNRESET' }),
+      )
     const cleanup = (): void => {
       req.off('data', onData)
       req.off('end', onEnd)
@@ -115,7 +130,9 @@ function collect(req: IncomingMessage, limit: number): Promise<Buffer> {
 }
 
 function tooLarge(limit: number): HttpError {
-  return new HttpError(ERRORS.payloadTooLarge, `The request body is larger than ${limit} bytes`, { Connection: 'close' })
+  return new HttpError(ERRORS.payloadTooLarge, `The request body is larger than ${limit} bytes`, {
+    Connection: 'close',
+  })
 }
 
 function discardRest(req: IncomingMessage): void {

@@ -30,7 +30,8 @@ export function cors(origins: readonly string[]) {
       res.setHeader('Vary', 'Origin')
       if (origin !== undefined && allowed.has(origin)) res.setHeader('Access-Control-Allow-Origin', origin)
     }
-    const isPreflight = req.method === 'OPTIONS' && origin !== undefined && req.headers['access-control-request-method'] !== undefined
+    const isPreflight =
+      req.method === 'OPTIONS' && origin !== undefined && req.headers['access-control-request-method'] !== undefined
     if (!isPreflight) {
       res.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS)
       return false

@@ -15,22 +15,50 @@ export interface ErrorTemplate {
 /** The stable values of Error.code, with the status each one carries. */
 export const ERRORS = {
   invalidParameter: { status: 400, code: 'invalid_parameter', message: 'A path or query parameter is invalid' },
-  invalidBody: { status: 400, code: 'invalid_body', message: 'The request body is missing required fields or has invalid values' },
+  invalidBody: {
+    status: 400,
+    code: 'invalid_body',
+    message: 'The request body is missing required fields or has invalid values',
+  },
   malformedJson: { status: 400, code: 'malformed_json', message: 'The request body is not valid JSON' },
   badRequest: { status: 400, code: 'bad_request', message: 'The request is malformed' },
   unauthorized: { status: 401, code: 'unauthorized', message: 'Missing or invalid API key' },
   notFound: { status: 404, code: 'not_found', message: 'The requested resource could not be found' },
   methodNotAllowed: { status: 405, code: 'method_not_allowed', message: 'The method is not allowed on this resource' },
-  requestTimeout: { status: 408, code: 'request_timeout', message: 'The request did not arrive in time; the connection is closed' },
+  requestTimeout: {
+    status: 408,
+    code: 'request_timeout',
+    message: 'The request did not arrive in time; the connection is closed',
+  },
   gone: { status: 410, code: 'gone', message: 'This operation was removed on its sunset date' },
   payloadTooLarge: { status: 413, code: 'payload_too_large', message: 'The request body is too large' },
-  unsupportedMediaType: { status: 415, code: 'unsupported_media_type', message: 'The request body must be application/json' },
+  unsupportedMediaType: {
+    status: 415,
+    code: 'unsupported_media_type',
+    message: 'The request body must be application/json',
+  },
   headersTooLarge: { status: 431, code: 'headers_too_large', message: 'The request headers are too large' },
-  internal: { status: 500, code: 'internal_error', message: 'The sandbox failed unexpectedly; the cause is in its log' },
-  notImplemented: { status: 501, code: 'not_implemented', message: 'This operation exists in the interface but is not specified' },
-  storageUnavailable: { status: 503, code: 'storage_unavailable', message: 'The data file could not be written; nothing was stored' },
+  internal: {
+    status: 500,
+    code: 'internal_error',
+    message: 'The sandbox failed unexpectedly; the cause is in its log',
+  },
+  notImplemented: {
+    status: 501,
+    code: 'not_implemented',
+    message: 'This operation exists in the interface but is not specified',
+  },
+  storageUnavailable: {
+    status: 503,
+    code: 'storage_unavailable',
+    message: 'The data file could not be written; nothing was stored',
+  },
   // Any 4xx/5xx status, asked for through the control API (POST /__admin/faults).
-  injectedFault: { status: 500, code: 'injected_fault', message: 'This failure was injected through the sandbox control API' },
+  injectedFault: {
+    status: 500,
+    code: 'injected_fault',
+    message: 'This failure was injected through the sandbox control API',
+  },
 } as const satisfies Record<string, ErrorTemplate>
 
 /** When a client may try again after a 503 (or 429): the store's disk may have room again by then. */

@@ -22,9 +22,23 @@ export function findRoundedInteger(text: string, root: string): RoundedNumber | 
   if (!/\d[.eE]|\d{16}/.test(text)) return undefined
   const frames: Array<{ readonly object: boolean; key: string; index: number; expectKey: boolean }> = []
   TOKEN.lastIndex = 0
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     const c = text.charCodeAt(i)
-    if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || c === 0x74 || c === 0x66 || c === 0x6e || c === 0x72 || c === 0x75 || c === 0x65 || c === 0x6c || c === 0x73 || c === 0x61) {
+    if (
+      c === 0x20 ||
+      c === 0x09 ||
+      c === 0x0a ||
+      c === 0x0d ||
+      c === 0x74 ||
+      c === 0x66 ||
+      c === 0x6e ||
+      c === 0x72 ||
+      c === 0x75 ||
+      c === 0x65 ||
+      c === 0x6c ||
+      c === 0x73 ||
+      c === 0x61
+    ) {
       i++ // whitespace and the letters of true, false, null
       continue
     }
@@ -33,7 +47,8 @@ export function findRoundedInteger(text: string, root: string): RoundedNumber | 
     if (token === undefined) return undefined // not JSON after all: JSON.parse has said so already
     i += token.length
     const frame = frames[frames.length - 1]
-    if (token === '{' || token === '[') frames.push({ object: token === '{', key: '', index: 0, expectKey: token === '{' })
+    if (token === '{' || token === '[')
+      frames.push({ object: token === '{', key: '', index: 0, expectKey: token === '{' })
     else if (token === '}' || token === ']') frames.pop()
     else if (token === ',') {
       if (frame?.object) frame.expectKey = true

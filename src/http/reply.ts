@@ -21,7 +21,8 @@ export class SerializedJson {
 const JSON_TYPE = 'application/json; charset=utf-8'
 
 export function sendJson(res: ServerResponse, reply: Reply): void {
-  if (reply.body instanceof SerializedJson) sendJsonText(res, reply.status, reply.body.text, reply.body.byteLength, reply.headers)
+  if (reply.body instanceof SerializedJson)
+    sendJsonText(res, reply.status, reply.body.text, reply.body.byteLength, reply.headers)
   else sendJsonText(res, reply.status, JSON.stringify(reply.body), undefined, reply.headers)
 }
 
@@ -30,7 +31,13 @@ export function sendJson(res: ServerResponse, reply: Reply): void {
  * in front. One writeHead costs less than a setHeader per header, and text costs less than a
  * Buffer: node:http sends it in the same write as the head, where a Buffer takes a writev.
  */
-export function sendJsonText(res: ServerResponse, status: number, json: string, byteLength = Buffer.byteLength(json), headers?: Readonly<Record<string, string>>): void {
+export function sendJsonText(
+  res: ServerResponse,
+  status: number,
+  json: string,
+  byteLength = Buffer.byteLength(json),
+  headers?: Readonly<Record<string, string>>,
+): void {
   res.writeHead(status, { ...res.locals?.headers, ...headers, 'Content-Type': JSON_TYPE, 'Content-Length': byteLength })
   res.end(json)
 }

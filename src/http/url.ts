@@ -27,7 +27,10 @@ export function parseUrl(req: IncomingMessage): ReturnType<Polka['parse']> {
   if (parsed?.raw === raw) return parsed
   const { pathname, search, hash } = splitUrl(raw)
   // polka's handlers read an object; a null prototype keeps names such as __proto__ plain data.
-  const query = search.length > 1 ? Object.assign(Object.create(null) as Record<string, string | string[]>, Object.fromEntries(parseQuery(search))) : undefined
+  const query =
+    search.length > 1
+      ? Object.assign(Object.create(null) as Record<string, string | string[]>, Object.fromEntries(parseQuery(search)))
+      : undefined
   return ((req as Partial<Request>)._parsedUrl = { pathname, search, query, hash, raw })
 }
 

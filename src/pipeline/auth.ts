@@ -62,7 +62,9 @@ export function authenticate(req: IncomingMessage, keys: KeyRing, credential: Cr
   const { name, setting, realm } = credential
   const header = req.headers.authorization
   if (header === undefined || header === '') {
-    throw new HttpError(ERRORS.unauthorized, `Missing ${name}: send Authorization: Bearer <${setting}>`, { 'WWW-Authenticate': realm })
+    throw new HttpError(ERRORS.unauthorized, `Missing ${name}: send Authorization: Bearer <${setting}>`, {
+      'WWW-Authenticate': realm,
+    })
   }
   const token = bearerToken(req)
   if (token === undefined) {
@@ -71,6 +73,8 @@ export function authenticate(req: IncomingMessage, keys: KeyRing, credential: Cr
     })
   }
   if (!keys.has(token)) {
-    throw new HttpError(ERRORS.unauthorized, `Invalid ${name}`, { 'WWW-Authenticate': `${realm}, error="invalid_token"` })
+    throw new HttpError(ERRORS.unauthorized, `Invalid ${name}`, {
+      'WWW-Authenticate': `${realm}, error="invalid_token"`,
+    })
   }
 }

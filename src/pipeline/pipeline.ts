@@ -32,19 +32,26 @@ interface GeneratedOperation {
 export interface InputOf<Op extends GeneratedOperation> {
   readonly path: NonNullable<Op['parameters']['path']>
   readonly query: NonNullable<Op['parameters']['query']>
-  readonly body: Op['requestBody'] extends { content: { 'application/json': infer Body } } | undefined ? Body : undefined
+  readonly body: Op['requestBody'] extends { content: { 'application/json': infer Body } } | undefined
+    ? Body
+    : undefined
 }
 
 /** A handler for each operation of a generated `operations` interface, each with its typed input. */
 export type HandlersOf<Operations, Context> = {
-  readonly [Id in keyof Operations]: (input: Operations[Id] extends GeneratedOperation ? InputOf<Operations[Id]> : never, context: Context) => Awaitable<Reply>
+  readonly [Id in keyof Operations]: (
+    input: Operations[Id] extends GeneratedOperation ? InputOf<Operations[Id]> : never,
+    context: Context,
+  ) => Awaitable<Reply>
 }
 
 /**
  * Typed handlers as the pipeline calls them. This is the one place where the inputs' types meet
  * the values: validation from the spec has checked each input against the spec the types come from.
  */
-export function byOperationId<Operations, Context>(handlers: HandlersOf<Operations, Context>): Readonly<Record<string, Handler<Context>>> {
+export function byOperationId<Operations, Context>(
+  handlers: HandlersOf<Operations, Context>,
+): Readonly<Record<string, Handler<Context>>> {
   return handlers as unknown as Readonly<Record<string, Handler<Context>>>
 }
 
@@ -65,8 +72,16 @@ export interface PipelineOptions<Context> {
 /** Serves the request when an operation of the spec lives at its path; false when none does. */
 export type Pipeline = (req: IncomingMessage, res: ServerResponse) => boolean
 
-export function createPipeline<Context>({ spec, handlers, keys, credential, enter, answerError }: PipelineOptions<Context>): Pipeline {
-  for (const op of spec.operations) if (!(op.operationId in handlers)) throw new Error(`${spec.basePath}: operation ${op.operationId} has no handler`)
+export function createPipeline<Context>({
+  spec,
+  handlers,
+  keys,
+  credential,
+  enter,
+  answerError,
+}: PipelineOptions<Context>): Pipeline {
+  for (const op of spec.operations)
+    if (!(op.operationId in handlers)) throw new Error(`${spec.basePath}: operation ${op.operationId} has no handler`)
   const routes = new OperationRoutes(spec.operations, spec.basePath)
   const ownHeaders = new Map(spec.operations.map((op) => [op, deprecationHeaders(op, spec.basePath)]))
 
@@ -79,8 +94,14 @@ export function createPipeline<Context>({ spec, handlers, keys, credential, ente
     ;(req as Request).search = search
     try {
       // HEAD is GET without the body: node:http leaves the body out of a HEAD answer itself.
-      const op = match.at.byMethod.get(req.method ?? '') ?? (req.method === 'HEAD' ? match.at.byMethod.get('GET') : undefined)
-      if (!op) throw new HttpError(ERRORS.methodNotAllowed, `${req.method} is not allowed on ${pathname}; allowed: ${match.at.allow}`, { Allow: match.at.allow })
+      const op =
+        match.at.byMethod.get(req.method ?? '') ?? (req.method === 'HEAD' ? match.at.byMethod.get('GET') : undefined)
+      if (!op)
+        throw new HttpError(
+          ERRORS.methodNotAllowed,
+          `${req.method} is not allowed on ${pathname}; allowed: ${match.at.allow}`,
+          { Allow: match.at.allow },
+        )
       // The operation's own headers go on every answer, Error bodies included.
       res.locals = { operationId: op.operationId, headers: ownHeaders.get(op), allow: match.at.allow }
       if (op.secured) authenticate(req, keys, credential)

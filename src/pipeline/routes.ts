@@ -30,7 +30,8 @@ export class OperationRoutes {
 
   constructor(operations: readonly Operation[], basePath: string) {
     const byPath = new Map<string, Map<string, Operation>>()
-    for (const op of operations) byPath.set(op.path, (byPath.get(op.path) ?? new Map<string, Operation>()).set(op.method, op))
+    for (const op of operations)
+      byPath.set(op.path, (byPath.get(op.path) ?? new Map<string, Operation>()).set(op.method, op))
     this.#compiled = [...byPath].map(([template, byMethod]) => ({
       template,
       byMethod,

@@ -17,7 +17,12 @@ export interface ValidInput {
 export type ParameterValues = ReadonlyMap<string, string | readonly string[]>
 
 /** Synchronous unless the operation takes a body, which must be read first. */
-export function validateRequest(op: Operation, req: IncomingMessage, pathParams: ParameterValues, queryParams: ParameterValues): ValidInput | Promise<ValidInput> {
+export function validateRequest(
+  op: Operation,
+  req: IncomingMessage,
+  pathParams: ParameterValues,
+  queryParams: ParameterValues,
+): ValidInput | Promise<ValidInput> {
   const path = convertParameters(op.parameters, 'path', pathParams)
   const query = convertParameters(op.parameters, 'query', queryParams)
   check(op.validatePath, path, 'path')
@@ -26,30 +31,49 @@ export function validateRequest(op: Operation, req: IncomingMessage, pathParams:
   return validateBody(op.requestBody, req).then((body) => ({ path, query, body }))
 }
 
-async function validateBody(requestBody: NonNullable<Operation['requestBody']>, req: IncomingMessage): Promise<unknown> {
+async function validateBody(
+  requestBody: NonNullable<Operation['requestBody']>,
+  req: IncomingMessage,
+): Promise<unknown> {
   const read = await readJsonBody(req)
   if (!read.present) {
-    if (requestBody.required) throw new HttpError(ERRORS.invalidBody, 'The request body is required: send a JSON object')
+    if (requestBody.required)
+      throw new HttpError(ERRORS.invalidBody, 'The request body is required: send a JSON object')
     return undefined
   }
-  if (!requestBody.validate(read.value)) throw new HttpError(ERRORS.invalidBody, `Invalid request body: ${describeErrors(requestBody.validate.errors, 'body')}`)
+  if (!requestBody.validate(read.value))
+    throw new HttpError(
+      ERRORS.invalidBody,
+      `Invalid request body: ${describeErrors(requestBody.validate.errors, 'body')}`,
+    )
   return read.value
 }
 
 function check(validate: Operation['validateQuery'], values: Record<string, unknown>, location: string): void {
   if (validate && !validate(values)) {
-    throw new HttpError(ERRORS.invalidParameter, `Invalid ${location} parameter: ${describeErrors(validate.errors, location)}`)
+    throw new HttpError(
+      ERRORS.invalidParameter,
+      `Invalid ${location} parameter: ${describeErrors(validate.errors, location)}`,
+    )
   }
 }
 
-function convertParameters(parameters: readonly ParameterSpec[], location: 'path' | 'query', given: ParameterValues): Record<string, unknown> {
+function convertParameters(
+  parameters: readonly ParameterSpec[],
+  location: 'path' | 'query',
+  given: ParameterValues,
+): Record<string, unknown> {
   // A null prototype: parameter names come from the spec, but nothing here should reach Object.prototype.
   const values: Record<string, unknown> = Object.create(null)
   for (const parameter of parameters) {
     if (parameter.in !== location) continue
     const value = given.get(parameter.name)
     if (value === undefined) continue
-    if (typeof value !== 'string') throw new HttpError(ERRORS.invalidParameter, `Invalid ${location} parameter: ${parameter.name} is given more than once`)
+    if (typeof value !== 'string')
+      throw new HttpError(
+        ERRORS.invalidParameter,
+        `Invalid ${location} parameter: ${parameter.name} is given more than once`,
+      )
     if (parameter.schema['type'] === 'integer' && NUMERAL.test(value) && !CANONICAL_INTEGER.test(value)) {
       throw new HttpError(
         ERRORS.invalidParameter,

@@ -7,8 +7,10 @@ import type { Ajv2020, ValidateFunction } from 'ajv/dist/2020.js'
 import { COMPILED_SPEC } from '../paths.js'
 import type { ApiSpec, Operation, SpecFile } from './types.js'
 
-
-type SerialisedOperation = Omit<Operation, 'deprecatedSince' | 'sunset' | 'validateQuery' | 'validatePath' | 'requestBody'> & {
+type SerialisedOperation = Omit<
+  Operation,
+  'deprecatedSince' | 'sunset' | 'validateQuery' | 'validatePath' | 'requestBody'
+> & {
   deprecatedSince: string | undefined
   sunset: string | undefined
   validateQuery: string | undefined
@@ -35,14 +37,18 @@ export async function loadCompiledSpec(text: string, module: URL = COMPILED_SPEC
 }
 
 /** Any compiled spec file (the control API's, for one) made from this very text; undefined otherwise. */
-export async function loadCompiledSpecFile(text: string, module: URL): Promise<{ spec: SpecFile; validator: (name: string) => ValidateFunction } | undefined> {
+export async function loadCompiledSpecFile(
+  text: string,
+  module: URL,
+): Promise<{ spec: SpecFile; validator: (name: string) => ValidateFunction } | undefined> {
   let compiled: CompiledSpecModule
   try {
     compiled = (await import(module.href)) as CompiledSpecModule
   } catch (error) {
     // No build (running from src/): the spec is compiled at start. Loaders word this differently.
     const { code, message } = error as NodeJS.ErrnoException
-    if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND' || /Cannot find module/.test(message)) return undefined
+    if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND' || /Cannot find module/.test(message))
+      return undefined
     throw error
   }
   if (compiled.SOURCE_SHA256 !== specHash(text)) return undefined
@@ -52,7 +58,8 @@ export async function loadCompiledSpecFile(text: string, module: URL): Promise<{
     if (!validate) throw new Error(`spec.compiled.js has no validator ${name}: rebuild`)
     return validate
   }
-  const optional = (name: string | undefined): ValidateFunction | undefined => (name === undefined ? undefined : validator(name))
+  const optional = (name: string | undefined): ValidateFunction | undefined =>
+    name === undefined ? undefined : validator(name)
   const spec: SpecFile = {
     ...DATA,
     operations: DATA.operations.map((op) => ({
@@ -61,14 +68,22 @@ export async function loadCompiledSpecFile(text: string, module: URL): Promise<{
       sunset: op.sunset === undefined ? undefined : new Date(op.sunset),
       validateQuery: optional(op.validateQuery),
       validatePath: optional(op.validatePath),
-      requestBody: op.requestBody && { required: op.requestBody.required, validate: validator(op.requestBody.validate) },
+      requestBody: op.requestBody && {
+        required: op.requestBody.required,
+        validate: validator(op.requestBody.validate),
+      },
     })),
   }
   return { spec, validator }
 }
 
 /** The source of a compiled spec module for a spec loaded (and compiled) from `text`. */
-export function compiledSpecSource(spec: SpecFile & Partial<Pick<ApiSpec, 'validatePet' | 'validatePets'>>, text: string, ajv: Ajv2020, standaloneCode: (ajv: Ajv2020, validate: ValidateFunction) => string): string {
+export function compiledSpecSource(
+  spec: SpecFile & Partial<Pick<ApiSpec, 'validatePet' | 'validatePets'>>,
+  text: string,
+  ajv: Ajv2020,
+  standaloneCode: (ajv: Ajv2020, validate: ValidateFunction) => string,
+): string {
   const validators: Array<[string, ValidateFunction]> = []
   const named = (name: string, validate: ValidateFunction | undefined): string | undefined => {
     if (!validate) return undefined
@@ -81,14 +96,20 @@ export function compiledSpecSource(spec: SpecFile & Partial<Pick<ApiSpec, 'valid
     sunset: op.sunset?.toISOString(),
     validateQuery: named(`${op.operationId}.query`, op.validateQuery),
     validatePath: named(`${op.operationId}.path`, op.validatePath),
-    requestBody: op.requestBody && { required: op.requestBody.required, validate: named(`${op.operationId}.body`, op.requestBody.validate) as string },
+    requestBody: op.requestBody && {
+      required: op.requestBody.required,
+      validate: named(`${op.operationId}.body`, op.requestBody.validate) as string,
+    },
   }))
   named('Pet', spec.validatePet)
   named('Pets', spec.validatePets)
   const rest = { document: spec.document, basePath: spec.basePath, schemas: spec.schemas }
   // Each validator is ajv's CommonJS standalone code, wrapped in a function of its own so that
   // the names ajv gives inside do not collide.
-  const entries = validators.map(([name, validate]) => `  ${JSON.stringify(name)}: (function (module) {\n${standaloneCode(ajv, validate)}\nreturn module.exports\n})({ exports: {} }),`)
+  const entries = validators.map(
+    ([name, validate]) =>
+      `  ${JSON.stringify(name)}: (function (module) {\n${standaloneCode(ajv, validate)}\nreturn module.exports\n})({ exports: {} }),`,
+  )
   return [
     '// Generated at build time from the spec by scripts/compile-spec.ts: do not edit.',
     "import { createRequire } from 'node:module'",

@@ -14,7 +14,6 @@ import { FORMATS } from './formats.js'
 // at start: a build precompiles the API's (dist/spec.compiled.js), which saves a cold start their cost.
 const require = createRequire(import.meta.url)
 
-
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const
 
 /** An operation object of an OpenAPI document, where it stands. */
@@ -29,7 +28,8 @@ export interface OperationEntry {
 /** Every operation of an OpenAPI document, in the document's order. */
 export function* operationsOf(document: Record<string, any>): Generator<OperationEntry> {
   for (const [path, pathItem] of Object.entries<Record<string, any>>(document['paths'] ?? {})) {
-    for (const method of HTTP_METHODS) if (pathItem[method]) yield { path, method, pathItem, operation: pathItem[method] }
+    for (const method of HTTP_METHODS)
+      if (pathItem[method]) yield { path, method, pathItem, operation: pathItem[method] }
   }
 }
 
@@ -37,7 +37,12 @@ export function createAjv(): Ajv2020 {
   const { Ajv2020, _ } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js')
   // code: validators keep their source and name formats by `formats`, so a build can write them
   // out as a module (compiled.ts).
-  const ajv = new Ajv2020({ allErrors: true, useDefaults: true, strict: true, code: { source: true, formats: _`formats` } })
+  const ajv = new Ajv2020({
+    allErrors: true,
+    useDefaults: true,
+    strict: true,
+    code: { source: true, formats: _`formats` },
+  })
   // OpenAPI annotations that are not JSON Schema keywords.
   ajv.addVocabulary(['example', 'discriminator', 'xml', 'externalDocs', 'faker'])
   for (const [name, format] of Object.entries(FORMATS)) ajv.addFormat(name, format)
@@ -64,7 +69,11 @@ export async function loadSpec(file: URL | string = SPEC_FILE): Promise<ApiSpec>
   }
   const spec = await loadSpecFile(file)
   const ajv = createAjv()
-  return { ...spec, validatePet: ajv.compile(spec.schemas['Pet'] ?? {}), validatePets: ajv.compile(spec.schemas['Pets'] ?? {}) }
+  return {
+    ...spec,
+    validatePet: ajv.compile(spec.schemas['Pet'] ?? {}),
+    validatePets: ajv.compile(spec.schemas['Pets'] ?? {}),
+  }
 }
 
 /** Loads, dereferences and compiles one spec file. References to other files are resolved next to it. */
@@ -76,7 +85,10 @@ export async function loadSpecFile(file: URL | string): Promise<SpecFile> {
   const document = readSpecDocument(file)
   const path = typeof file === 'string' ? file : fileURLToPath(file)
   const { dereference } = await import('@apidevtools/json-schema-ref-parser')
-  const resolved = (await dereference(path, structuredClone(document), { resolve: { external: true } })) as Record<string, any>
+  const resolved = (await dereference(path, structuredClone(document), { resolve: { external: true } })) as Record<
+    string,
+    any
+  >
   const ajv = createAjv()
   const security = resolved['security'] as unknown[] | undefined
 
@@ -102,16 +114,27 @@ export async function loadSpecFile(file: URL | string): Promise<SpecFile> {
       parameters,
       validateQuery: compileParameters(ajv, parameters, 'query'),
       validatePath: compileParameters(ajv, parameters, 'path'),
-      requestBody: body ? { required: op.requestBody.required === true, validate: ajv.compile(body.schema) } : undefined,
+      requestBody: body
+        ? { required: op.requestBody.required === true, validate: ajv.compile(body.schema) }
+        : undefined,
       responses: Object.keys(op.responses ?? {}),
     })
   }
 
-  return { document, basePath: basePathOf(resolved['servers']), operations, schemas: resolved['components']?.schemas ?? {} }
+  return {
+    document,
+    basePath: basePathOf(resolved['servers']),
+    operations,
+    schemas: resolved['components']?.schemas ?? {},
+  }
 }
 
 /** One object schema per parameter location, so defaults (limit = 20) come from the spec. */
-function compileParameters(ajv: Ajv2020, parameters: ParameterSpec[], location: 'query' | 'path'): ValidateFunction | undefined {
+function compileParameters(
+  ajv: Ajv2020,
+  parameters: ParameterSpec[],
+  location: 'query' | 'path',
+): ValidateFunction | undefined {
   const inLocation = parameters.filter((p) => p.in === location)
   if (inLocation.length === 0) return undefined
   return ajv.compile({
@@ -122,46 +145,68 @@ function compileParameters(ajv: Ajv2020, parameters: ParameterSpec[], location: 
 }
 
 function basePathOf(servers: Array<{ url: string }> | undefined): string {
-  const paths = new Set((servers ?? []).map((s) => new URL(s.url.replace(/^\{[^}]+\}/, 'http://server').replace(/\{[^}]+\}/g, 'x'), 'http://server').pathname.replace(/\/$/, '')))
-  if (paths.size !== 1) throw new Error(`spec: every server URL must end with the same base path, got ${[...paths].join(', ')}`)
+  const paths = new Set(
+    (servers ?? []).map((s) =>
+      new URL(
+        s.url.replace(/^\{[^}]+\}/, 'http://server').replace(/\{[^}]+\}/g, 'x'),
+        'http://server',
+      ).pathname.replace(/\/$/, ''),
+    ),
+  )
+  if (paths.size !== 1)
+    throw new Error(`spec: every server URL must end with the same base path, got ${[...paths].join(', ')}`)
   return [...paths][0] ?? ''
 }
 
 /** Turns ajv's errors into one sentence that names each offending field, with one reason each. */
 export function describeErrors(errors: ErrorObject[] | null | undefined, root: string): string {
-  const sentences = onePerField(errors ?? []).slice(0, 5).map((e) => {
-    const at = root + e.instancePath.replace(/\//g, '.')
-    switch (e.keyword) {
-      case 'required':
-        return `${at}.${(e.params as { missingProperty: string }).missingProperty} is required`
-      case 'type':
-        return `${at} must be ${article((e.params as { type: string }).type)}`
-      case 'additionalProperties':
-        return `${at}.${(e.params as { additionalProperty: string }).additionalProperty} is not an accepted property`
-      case 'unevaluatedProperties':
-        return `${at}.${(e.params as { unevaluatedProperty: string }).unevaluatedProperty} is not an accepted property`
-      case 'enum':
-        return `${at} must be one of: ${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`
-      case 'format':
-        return (e.params as { format: string }).format === 'int64'
-          ? `${at} must be an integer from ${-Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER} (larger numbers lose precision in JSON)`
-          : `${at} must match format ${(e.params as { format: string }).format}`
-      default:
-        return `${at} ${e.message ?? 'is invalid'}`
-    }
-  })
+  const sentences = onePerField(errors ?? [])
+    .slice(0, 5)
+    .map((e) => {
+      const at = root + e.instancePath.replace(/\//g, '.')
+      switch (e.keyword) {
+        case 'required':
+          return `${at}.${(e.params as { missingProperty: string }).missingProperty} is required`
+        case 'type':
+          return `${at} must be ${article((e.params as { type: string }).type)}`
+        case 'additionalProperties':
+          return `${at}.${(e.params as { additionalProperty: string }).additionalProperty} is not an accepted property`
+        case 'unevaluatedProperties':
+          return `${at}.${(e.params as { unevaluatedProperty: string }).unevaluatedProperty} is not an accepted property`
+        case 'enum':
+          return `${at} must be one of: ${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`
+        case 'format':
+          return (e.params as { format: string }).format === 'int64'
+            ? `${at} must be an integer from ${-Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER} (larger numbers lose precision in JSON)`
+            : `${at} must match format ${(e.params as { format: string }).format}`
+        default:
+          return `${at} ${e.message ?? 'is invalid'}`
+      }
+    })
   return [...new Set(sentences)].join('; ')
 }
 
 // Of the errors ajv gives for one field, the one that says most: `status: null` is "one of: …"
 // rather than "a string", and 1.5 is "an integer" rather than also "outside int64".
-const TELLING: Readonly<Record<string, number>> = { enum: 0, const: 0, type: 1, minimum: 2, maximum: 2, exclusiveMinimum: 2, exclusiveMaximum: 2, format: 3 }
+const TELLING: Readonly<Record<string, number>> = {
+  enum: 0,
+  const: 0,
+  type: 1,
+  minimum: 2,
+  maximum: 2,
+  exclusiveMinimum: 2,
+  exclusiveMaximum: 2,
+  format: 3,
+}
 
 function onePerField(errors: readonly ErrorObject[]): ErrorObject[] {
   const best = new Map<string, ErrorObject>()
   for (const error of errors) {
     // A missing or unknown property is a fault of its own, not of the object that holds it.
-    const { missingProperty, additionalProperty, unevaluatedProperty } = error.params as Record<string, string | undefined>
+    const { missingProperty, additionalProperty, unevaluatedProperty } = error.params as Record<
+      string,
+      string | undefined
+    >
     const field = `${error.instancePath}/${missingProperty ?? additionalProperty ?? unevaluatedProperty ?? ''}`
     const seen = best.get(field)
     if (!seen || (TELLING[error.keyword] ?? 4) < (TELLING[seen.keyword] ?? 4)) best.set(field, error)
@@ -170,6 +215,13 @@ function onePerField(errors: readonly ErrorObject[]): ErrorObject[] {
 }
 
 function article(type: string): string {
-  const named: Record<string, string> = { object: 'a JSON object', array: 'an array', integer: 'an integer', string: 'a string', number: 'a number', boolean: 'a boolean' }
+  const named: Record<string, string> = {
+    object: 'a JSON object',
+    array: 'an array',
+    integer: 'an integer',
+    string: 'a string',
+    number: 'a number',
+    boolean: 'a boolean',
+  }
   return named[type] ?? type
 }

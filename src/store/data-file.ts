@@ -72,7 +72,12 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
   readonly #idleCompaction: { readonly afterRecords: number; readonly idleMs: number }
   #idleTimer: NodeJS.Timeout | undefined
 
-  constructor(file: string, key: keyof T & string, compactAfterRecords = COMPACT_AFTER_RECORDS, idleCompaction = IDLE_COMPACTION) {
+  constructor(
+    file: string,
+    key: keyof T & string,
+    compactAfterRecords = COMPACT_AFTER_RECORDS,
+    idleCompaction = IDLE_COMPACTION,
+  ) {
     this.file = file
     this.#idleCompaction = idleCompaction
     this.journalFile = `${file}.journal`
@@ -138,9 +143,13 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
     if (!job || this.#busy || this.#data === undefined) return
     this.#pending = undefined
     this.#busy = true
-    const journalFull = this.#journalRecords + job.records.length >= Math.max(this.#compactAfterRecords, this.#snapshotRecords)
+    const journalFull =
+      this.#journalRecords + job.records.length >= Math.max(this.#compactAfterRecords, this.#snapshotRecords)
     const compact = job.compact && (this.#journalRecords > 0 || job.records.length > 0 || this.#failed)
-    const work = job.snapshot || compact || journalFull || (this.#needsSnapshot && job.records.length > 0) ? this.#writeSnapshot(this.#data) : this.#appendLines(job.records)
+    const work =
+      job.snapshot || compact || journalFull || (this.#needsSnapshot && job.records.length > 0)
+        ? this.#writeSnapshot(this.#data)
+        : this.#appendLines(job.records)
     work
       .then(job.batch.resolve, (error: unknown) => {
         // What reached the journal is unknown: start over from a snapshot.
@@ -243,7 +252,10 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
       try {
         records.push(JSON.parse(lines[i] as string) as R)
       } catch (error) {
-        throw new DataFileError(this.journalFile, `has an invalid line ${i + 1} (${(error as Error).message}); it was left untouched`)
+        throw new DataFileError(
+          this.journalFile,
+          `has an invalid line ${i + 1} (${(error as Error).message}); it was left untouched`,
+        )
       }
     }
     return { records, torn }

@@ -9,8 +9,9 @@ import { generateAnimals } from './seed.js'
 import type { Pet } from './store.js'
 
 /** Where the initial data comes from when the store has none of its own. */
-export type DataSource = { readonly kind: 'fixtures'; readonly file: string | undefined } | { readonly kind: 'seed'; readonly seed: number; readonly count: number }
-
+export type DataSource =
+  | { readonly kind: 'fixtures'; readonly file: string | undefined }
+  | { readonly kind: 'seed'; readonly seed: number; readonly count: number }
 
 export class FixturesError extends Error {
   constructor(message: string) {
@@ -51,11 +52,17 @@ export async function readFixtures(file: string, spec: ApiSpec): Promise<Pet[]> 
   try {
     value = JSON.parse(await readFile(file, 'utf8'))
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : `cannot be read as JSON: ${(error as Error).message}`
+    const reason =
+      (error as NodeJS.ErrnoException).code === 'ENOENT'
+        ? 'does not exist'
+        : `cannot be read as JSON: ${(error as Error).message}`
     throw new FixturesError(`Fixtures file ${file} ${reason}`)
   }
   const bad = findBadPet(value, spec)
-  if (bad) throw new FixturesError(`Fixtures file ${file} is refused: ${bad.index < 0 ? '' : `record ${bad.index} `}${bad.problem}`)
+  if (bad)
+    throw new FixturesError(
+      `Fixtures file ${file} is refused: ${bad.index < 0 ? '' : `record ${bad.index} `}${bad.problem}`,
+    )
   return value as Pet[]
 }
 

@@ -11,7 +11,10 @@ export const SEED_CATEGORIES = 8
 export async function generateAnimals(petSchema: Record<string, unknown>, seed: number, count: number): Promise<Pet[]> {
   // Loaded on demand, and the English locale alone: faker's index loads all seventy of its locales
   // (about 130 ms, against 25), and a start that serves fixtures needs none.
-  const [{ generate }, { faker: english }] = await Promise.all([import('json-schema-faker'), import('@faker-js/faker/locale/en')])
+  const [{ generate }, { faker: english }] = await Promise.all([
+    import('json-schema-faker'),
+    import('@faker-js/faker/locale/en'),
+  ])
   // A Faker of its own per call, seeded: concurrent resets with other seeds cannot disturb it.
   const faker = new (english.constructor as typeof Faker)({ locale: english.rawDefinitions, seed })
   const newPet = {

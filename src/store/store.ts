@@ -96,7 +96,10 @@ export class AnimalStore {
 
   /** Replaces every pet (and the origin) and resolves once that is on disk. */
   async replace(data: StoreData): Promise<void> {
-    this.#db.data = { ...(data.origin === undefined ? {} : { origin: data.origin }), pets: [...data.pets].sort((a, b) => a.id - b.id) }
+    this.#db.data = {
+      ...(data.origin === undefined ? {} : { origin: data.origin }),
+      pets: [...data.pets].sort((a, b) => a.id - b.id),
+    }
     this.#index()
     await this.#db.write()
   }
@@ -137,7 +140,10 @@ export interface OpenedStore {
 }
 
 export async function openStore(options: OpenStoreOptions): Promise<OpenedStore> {
-  const adapter: Adapter<StoreData> = options.dataFile === undefined ? new Memory<StoreData>() : new JournaledJsonFile<StoreData, Pet>(options.dataFile, 'pets')
+  const adapter: Adapter<StoreData> =
+    options.dataFile === undefined
+      ? new Memory<StoreData>()
+      : new JournaledJsonFile<StoreData, Pet>(options.dataFile, 'pets')
   const db = new Low<StoreData>(adapter, { pets: [] })
   const existing = await adapter.read()
   if (existing !== null && options.dataFile !== undefined) {
@@ -168,12 +174,19 @@ async function writeInitialData(store: AnimalStore, data: StoreData, file: strin
 }
 
 function checkData(value: unknown, file: string, checkPets: OpenStoreOptions['checkPets']): StoreData {
-  if (typeof value !== 'object' || value === null || Array.isArray(value) || !Array.isArray((value as StoreData).pets)) {
+  if (
+    typeof value !== 'object' ||
+    value === null ||
+    Array.isArray(value) ||
+    !Array.isArray((value as StoreData).pets)
+  ) {
     throw new DataFileError(file, 'must hold a JSON object with a "pets" array; it was left untouched')
   }
   const { origin, pets } = value as StoreData
-  if (origin !== undefined && typeof origin !== 'string') throw new DataFileError(file, 'has an "origin" that is not a string; it was left untouched')
+  if (origin !== undefined && typeof origin !== 'string')
+    throw new DataFileError(file, 'has an "origin" that is not a string; it was left untouched')
   const bad = checkPets(pets)
-  if (bad) throw new DataFileError(file, `has an invalid pet at index ${bad.index}: ${bad.problem}; it was left untouched`)
+  if (bad)
+    throw new DataFileError(file, `has an invalid pet at index ${bad.index}: ${bad.problem}; it was left untouched`)
   return origin === undefined ? { pets } : { origin, pets }
 }
