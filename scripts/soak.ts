@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { rssMiB, runSoak, unfetchable } from '../test/soak.js'
+import { rssMiB, runSoak, unfetchable } from '../bench/soak.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const API_KEY = 'soak-key'

@@ -1,0 +1,121 @@
+// Number handling, end to end: JSON numbers are doubles, so integers beyond 2^53-1 cannot be kept
+// exactly. The sandbox refuses them (and literals that would round onto an integer) with a 400
+// that names the field, in the body, the query and the path; it never rounds silently.
+import t from 'tap'
+import { createLogger } from '../../src/logger.js'
+import { startSandbox } from '../../src/sandbox.js'
+import { AUTH, JSON_HEADERS, startTestSandbox } from '../support/sandbox.js'
+
+const MAX = '9007199254740991' // 2^53 - 1
+
+t.test('body categoryId', async (t) => {
+  const sandbox = await startTestSandbox(t)
+  const post = async (categoryIdLiteral: string) => {
+    const res = await fetch(`${sandbox.baseUrl}/pets`, {
+      method: 'POST',
+      headers: JSON_HEADERS,
+      body: `{"name":"Big","categoryId":${categoryIdLiteral}}`,
+    })
+    return { status: res.status, text: await res.text() }
+  }
+
+  for (const literal of [MAX, `-${MAX}`]) {
+    const created = await post(literal)
+    t.equal(created.status, 201, `${literal} is kept`)
+    t.match(created.text, `"categoryId":${literal}`, 'exactly, as text')
+    const id = (JSON.parse(created.text) as { id: number }).id
+    t.match(await (await fetch(`${sandbox.baseUrl}/pets/${id}`, { headers: AUTH })).text(), `"categoryId":${literal}`)
+  }
+
+  const beyond = [
+    '9007199254740992',
+    '9007199254740993',
+    '-9007199254740992',
+    '9223372036854775807',
+    '9223372036854775808',
+    '-9223372036854775808',
+    '1e300',
+  ]
+  for (const literal of beyond) {
+    const refused = await post(literal)
+    t.equal(refused.status, 400, `${literal} → 400`)
+    t.match(JSON.parse(refused.text), {
+      code: 'invalid_body',
+      status: 400,
+      message: /body\.categoryId must be an integer from -9007199254740991 to 9007199254740991/,
+    })
+  }
+
+  // Found by the fuzzer: these parse to safe integers, so they passed validation and were rounded.
+  for (const [literal, wouldBe] of [
+    ['9007199254740991.4', '9007199254740991'],
+    ['1.0000000000000001', '1'],
+    ['1e-400', '0'],
+    ['-2.00000000000000001', '-2'],
+  ]) {
+    const refused = await post(literal ?? '')
+    t.equal(refused.status, 400, `${literal} → 400, not rounded to ${wouldBe}`)
+    t.match(JSON.parse(refused.text), {
+      code: 'invalid_body',
+      message: new RegExp(
+        `body\\.categoryId is ${literal?.replace(/\./g, '\\.')}, which JSON numbers cannot carry exactly \\(it would become ${wouldBe}\\)`,
+      ),
+    })
+  }
+  // Exact ways of writing a whole number are accepted as that number.
+  for (const [literal, value] of [
+    ['1e2', 100],
+    ['12.000', 12],
+    ['0.5e1', 5],
+  ]) {
+    const created = await post(String(literal))
+    t.equal(created.status, 201, `${literal} is exactly ${value}`)
+    t.equal((JSON.parse(created.text) as { categoryId: number }).categoryId, value)
+  }
+
+  // What was accepted is on disk exactly: a restart serves the same digits.
+  await sandbox.close()
+  const restarted = await startSandbox(sandbox.config, createLogger('silent'))
+  t.teardown(() => restarted.close())
+  const all = await (await fetch(`${restarted.baseUrl}/pets?limit=100`, { headers: AUTH })).text()
+  t.match(all, `"categoryId":${MAX}`)
+  t.match(all, `"categoryId":-${MAX}`)
+})
+
+t.test('query limit', async (t) => {
+  const { baseUrl } = await startTestSandbox(t)
+  for (const limit of [
+    '9007199254740993',
+    '99999999999999999999',
+    '123456789012345678901234567890',
+    '2147483648',
+    '1e2',
+    '1.0',
+  ]) {
+    const res = await fetch(`${baseUrl}/pets?limit=${limit}`, { headers: AUTH })
+    t.equal(res.status, 400, `limit=${limit} → 400`)
+    t.match(await res.json(), { code: 'invalid_parameter', message: /query\.limit/ })
+  }
+})
+
+t.test('path petId', async (t) => {
+  const { baseUrl } = await startTestSandbox(t)
+  t.equal(
+    (await fetch(`${baseUrl}/pets/${MAX}`, { headers: AUTH })).status,
+    404,
+    '2^53-1 is a valid id that does not exist',
+  )
+  for (const id of [
+    '9007199254740992',
+    '9007199254740993',
+    '9223372036854775807',
+    '-9223372036854775809',
+    '123456789012345678901234',
+    '1.0',
+    '1e3',
+  ]) {
+    const res = await fetch(`${baseUrl}/pets/${id}`, { headers: AUTH })
+    t.equal(res.status, 400, `petId ${id} → 400`)
+    t.match(await res.json(), { code: 'invalid_parameter', message: /path\.petId/ })
+  }
+})

@@ -1,0 +1,97 @@
+// The query parser must read every query exactly as URLSearchParams does: its hand-split fast path
+// is checked against URLSearchParams on fixed cases and on many random ones.
+import t from 'tap'
+import { parseQuery, parseUrl, splitUrl, type Query } from '../../src/http/url.js'
+
+function viaUrlSearchParams(search: string): Query {
+  const values: Query = new Map()
+  for (const [name, value] of new URLSearchParams(search)) {
+    const seen = values.get(name)
+    values.set(name, seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value])
+  }
+  return values
+}
+
+const entries = (query: Query): unknown[] => [...query]
+
+const CASES = [
+  '?limit=20',
+  'limit=20',
+  '?limit=20&status=sold',
+  '?limit=1&limit=2&limit=3',
+  '?limit',
+  '?limit=',
+  '?=20',
+  '?&&limit=20&&',
+  '?a=b=c',
+  '?limit=2%30',
+  '?name=Rex+the+dog',
+  '?name=%E2%9C%93',
+  '?bad=%zz&ok=1',
+  '?status=sold&status',
+  '?__proto__=x&constructor=y',
+  '?é=ü',
+  '?',
+]
+
+t.test('fixed cases read as URLSearchParams reads them', async (t) => {
+  for (const search of CASES) t.strictSame(entries(parseQuery(search)), entries(viaUrlSearchParams(search)), search)
+  t.strictSame(entries(parseQuery('?limit=20')), [['limit', '20']])
+  t.strictSame(entries(parseQuery('?limit=1&limit=2')), [['limit', ['1', '2']]])
+})
+
+t.test('random queries read as URLSearchParams reads them', async (t) => {
+  const alphabet = [
+    'a',
+    'b',
+    'limit',
+    '=',
+    '=',
+    '&',
+    '&',
+    '%',
+    '2',
+    '0',
+    'F',
+    '+',
+    ' ',
+    '?',
+    'é',
+    '%41',
+    '%e2%9c%93',
+    '%zz',
+  ]
+  let state = 42
+  const next = (n: number): number => {
+    state = (state * 1103515245 + 12345) % 2 ** 31
+    return state % n
+  }
+  let mismatches = 0
+  for (let i = 0; i < 5000; i++) {
+    let search = next(2) === 0 ? '?' : ''
+    const length = next(12)
+    for (let j = 0; j < length; j++) search += alphabet[next(alphabet.length)]
+    const ours = parseQuery(search)
+    const theirs = viaUrlSearchParams(search)
+    if (JSON.stringify(entries(ours)) !== JSON.stringify(entries(theirs))) {
+      mismatches++
+      if (mismatches <= 5)
+        t.fail(`differs on ${JSON.stringify(search)}: ${JSON.stringify(ours)} vs ${JSON.stringify(theirs)}`)
+    }
+  }
+  t.equal(mismatches, 0, 'no mismatch in 5,000 random queries')
+})
+
+t.test('splitUrl and parseUrl part a target as polka does', async (t) => {
+  t.strictSame(splitUrl('/v1/pets?limit=20#top'), { pathname: '/v1/pets', search: '?limit=20', hash: '#top' })
+  t.strictSame(splitUrl('/v1/pets'), { pathname: '/v1/pets', search: '', hash: undefined })
+  t.strictSame(splitUrl('/v1/pets#a?b'), { pathname: '/v1/pets', search: '', hash: '#a?b' })
+  const req = { url: '/__admin/requests?method=GET&__proto__=x' } as import('node:http').IncomingMessage
+  const parsed = parseUrl(req)
+  t.equal(parsed.pathname, '/__admin/requests')
+  t.equal(parsed.search, '?method=GET&__proto__=x')
+  t.equal(Object.getPrototypeOf(parsed.query), null, 'a query object without a prototype to pollute')
+  t.strictSame({ ...parsed.query }, { method: 'GET', ['__proto__']: 'x' })
+  t.equal(parseUrl(req), parsed, 'parsed once per request')
+  t.equal(parseUrl({ url: '/healthz' } as import('node:http').IncomingMessage).query, undefined, 'no query, no object')
+})

@@ -1,0 +1,40 @@
+// The benchmark's ceiling (bench/bare-server.mjs) must send, for each benchmarked request, the
+// bytes the sandbox sends: status line, headers in order, body. Only Date may differ. Otherwise
+// "sandbox vs bare" would compare different answers.
+import t from 'tap'
+import { SERVERS, startServer } from '../../bench/servers.js'
+import { openSocket, serialise, whenClosed } from '../support/raw-http.js'
+import { API_KEY, startTestSandbox } from '../support/sandbox.js'
+
+const NEW_PET = JSON.stringify({ name: 'Bench', categoryId: 1, status: 'available' })
+const REQUESTS = [
+  { method: 'GET', target: '/v1/pets?limit=20' },
+  { method: 'GET', target: '/v1/pets/7' },
+  { method: 'GET', target: '/v1/pets/60' },
+  { method: 'POST', target: '/v1/pets', body: NEW_PET },
+]
+
+async function exchange(port: number, request: (typeof REQUESTS)[number]): Promise<string> {
+  const headers: Array<[string, string]> = [
+    ['Authorization', `Bearer ${API_KEY}`],
+    ['Connection', 'close'],
+  ]
+  if (request.body) headers.push(['Content-Type', 'application/json'])
+  const socket = await openSocket(port)
+  const received = whenClosed(socket)
+  socket.write(serialise({ ...request, headers }))
+  return (await received).toString('utf8').replace(/^Date: .*\r\n/m, '')
+}
+
+t.test('the bare server answers with the sandbox bytes', async (t) => {
+  const sandbox = await startTestSandbox(t)
+  const bare = await startServer(SERVERS.bare, { core: undefined })
+  t.teardown(() => bare.stop())
+  const barePort = Number(new URL(bare.origin).port)
+  const sandboxPort = Number(new URL(sandbox.baseUrl).port)
+  for (const request of REQUESTS) {
+    const fromSandbox = await exchange(sandboxPort, request)
+    t.match(fromSandbox, /^HTTP\/1\.1 20[01] /, `${request.method} ${request.target}: the sandbox answers`)
+    t.equal(await exchange(barePort, request), fromSandbox, `${request.method} ${request.target}: the same bytes`)
+  }
+})

@@ -1,0 +1,144 @@
+// The spec compiled at build time must behave exactly like the spec compiled at start.
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { pathToFileURL, fileURLToPath } from 'node:url'
+import t, { type Test } from 'tap'
+import standalone from 'ajv/dist/standalone/index.js'
+import { compiledSpecSource, loadCompiledSpec, loadCompiledSpecFile } from '../../src/spec/compiled.js'
+import { adminSpecSourceText, createAjv, loadSpec, loadSpecFile } from '../../src/spec/load.js'
+import { type ApiSpec, type SpecFile } from '../../src/spec/types.js'
+import { ADMIN_SPEC_FILE, SPEC_FILE } from '../../src/paths.js'
+import { ROOT } from '../support/sandbox.js'
+
+/** Writes the compiled module where it can resolve ajv's runtime (inside the project) and returns its URL. */
+async function writeCompiled(t: Test, source: string): Promise<URL> {
+  const cache = join(ROOT, 'node_modules', '.cache')
+  await mkdir(cache, { recursive: true })
+  const dir = await mkdtemp(join(cache, 'spec-compiled-'))
+  t.teardown(() => rm(dir, { recursive: true, force: true }))
+  const file = join(dir, 'spec.compiled.mjs')
+  // The module imports its formats from dist/spec/; here they come from src/spec/.
+  await writeFile(
+    file,
+    source.replace("'./spec/formats.js'", JSON.stringify(pathToFileURL(join(ROOT, 'src/spec/formats.ts')).href)),
+  )
+  return pathToFileURL(file)
+}
+
+const INPUTS: Record<string, unknown[]> = {
+  body: [
+    { name: 'Rex', categoryId: 1 },
+    { name: 'Rex', categoryId: '1' },
+    { name: 'Rex', categoryId: 2 ** 60 },
+    { name: 'Rex', categoryId: 1.5 },
+    {},
+    { name: 1 },
+    { name: 'Rex', categoryId: 1, status: 'lost' },
+    [],
+    null,
+  ],
+  query: [
+    {},
+    { limit: 0 },
+    { limit: 101 },
+    { limit: 50, status: 'sold' },
+    { limit: 'abc' },
+    { status: 'lost' },
+    { limit: 2 ** 40 },
+  ],
+  path: [{ petId: 1 }, { petId: 'x' }, { petId: 2 ** 60 }, {}],
+}
+
+function behaviour(spec: SpecFile & Partial<ApiSpec>): unknown[] {
+  const seen: unknown[] = []
+  for (const op of spec.operations) {
+    for (const [where, validate] of [
+      ['query', op.validateQuery],
+      ['path', op.validatePath],
+      ['body', op.requestBody?.validate],
+    ] as const) {
+      if (!validate) continue
+      for (const input of INPUTS[where] ?? []) {
+        const copy = structuredClone(input)
+        seen.push([op.operationId, where, validate(copy), validate.errors ?? null, copy])
+      }
+    }
+  }
+  const { validatePet } = spec
+  if (validatePet)
+    for (const pet of [
+      { id: 1, name: 'A', categoryId: 1, status: 'sold' },
+      { id: 1.5, name: 'A', categoryId: 1 },
+    ])
+      seen.push(['Pet', validatePet(pet), validatePet.errors ?? null])
+  return seen
+}
+
+t.test('the compiled spec has the same operations and validators as the spec compiled at start', async (t) => {
+  const text = await readFile(SPEC_FILE, 'utf8')
+  const runtime = await loadSpec(fileURLToPath(SPEC_FILE))
+  const module = await writeCompiled(
+    t,
+    compiledSpecSource(runtime, text, createAjv(), (ajv, validate) => standalone.default(ajv, validate)),
+  )
+  const compiled = await loadCompiledSpec(text, module)
+  if (!compiled) throw new Error('the compiled spec was not loaded')
+  // As JSON: dates as text, and an undefined field the same as a missing one.
+  const shape = (spec: SpecFile) =>
+    JSON.parse(
+      JSON.stringify({
+        ...spec,
+        validatePet: undefined,
+        validatePets: undefined,
+        operations: spec.operations.map((op) => ({
+          ...op,
+          validateQuery: !!op.validateQuery,
+          validatePath: !!op.validatePath,
+          requestBody: op.requestBody && { required: op.requestBody.required },
+        })),
+      }),
+    )
+  t.same(shape(compiled), shape(runtime), 'same document, base path, schemas and operations')
+  t.same(behaviour(compiled), behaviour(runtime), 'every validator answers the same, with the same errors and defaults')
+
+  t.equal(
+    await loadCompiledSpec(`${text}\n# edited after the build\n`, module),
+    undefined,
+    'a spec edited since the build is compiled at start instead',
+  )
+  t.equal(
+    await loadCompiledSpec(text, new URL('./missing.compiled.js', module)),
+    undefined,
+    'no compiled module (running from src/): compiled at start',
+  )
+})
+
+t.test("the control API's compiled spec is the same as the one compiled at start", async (t) => {
+  const text = adminSpecSourceText()
+  const runtime = await loadSpecFile(fileURLToPath(ADMIN_SPEC_FILE))
+  const module = await writeCompiled(
+    t,
+    compiledSpecSource(runtime, text, createAjv(), (ajv, validate) => standalone.default(ajv, validate)),
+  )
+  const compiled = (await loadCompiledSpecFile(text, module))?.spec
+  if (!compiled) throw new Error('the compiled control API spec was not loaded')
+  const shape = (spec: SpecFile) =>
+    JSON.parse(
+      JSON.stringify({
+        ...spec,
+        operations: spec.operations.map((op) => ({
+          ...op,
+          validateQuery: !!op.validateQuery,
+          validatePath: !!op.validatePath,
+          requestBody: op.requestBody && { required: op.requestBody.required },
+        })),
+      }),
+    )
+  t.same(shape(compiled), shape(runtime), 'same document, base path, schemas and operations')
+  t.same(behaviour(compiled), behaviour(runtime), 'every validator answers the same')
+  t.equal(
+    await loadCompiledSpecFile(`${text}#`, module),
+    undefined,
+    'a change to either spec file means compiling at start',
+  )
+})

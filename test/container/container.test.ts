@@ -1,0 +1,415 @@
+// The image for real: built from this checkout, run with `docker run` and through the
+// Testcontainers module, against a real engine. Skips without one, fails under REQUIRE_DOCKER=1.
+import { execFile } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
+import { writeFile } from 'node:fs/promises'
+import { createServer } from 'node:net'
+import { join } from 'node:path'
+import t, { type Test } from 'tap'
+import { parse } from 'yaml'
+import { AnimalStoreContainer, type StartedAnimalStoreContainer } from '../../src/testcontainers.js'
+import { DOCKER, IMAGE, docker, dockerSkipReason, ensureImage, runContainer, usageSnippets } from '../support/docker.js'
+import { ROOT, tempDir, waitFor } from '../support/sandbox.js'
+
+const KEY = 'container-key'
+const auth = (key = KEY): Record<string, string> => ({ authorization: `Bearer ${key}` })
+const jsonAuth = (key = KEY): Record<string, string> => ({ ...auth(key), 'content-type': 'application/json' })
+interface Pet {
+  id: number
+  name: string
+  categoryId: number
+  status?: string
+}
+
+// A cold build (two npm installs) on a shared machine takes minutes, not the default 120 s.
+t.setTimeout(15 * 60_000)
+const skip = (await dockerSkipReason(t)) ?? false
+if (skip) t.comment(`skipping the container tests: ${skip}`)
+
+t.test('npm run image builds a multi-stage, non-root image from this checkout', { skip }, async (t) => {
+  await ensureImage()
+  const config = JSON.parse(await docker('image', 'inspect', IMAGE, '--format', '{{json .Config}}')) as {
+    User: string
+    Env: string[]
+    ExposedPorts: Record<string, unknown>
+    Volumes: Record<string, unknown>
+    Entrypoint: string[]
+    Healthcheck?: { Test: string[] }
+  }
+  t.equal(config.User, '1000:1000', 'runs as the non-root node user')
+  t.ok('4010/tcp' in config.ExposedPorts, 'EXPOSE 4010')
+  t.ok('/data' in config.Volumes, 'VOLUME /data')
+  t.same(config.Entrypoint, ['node', 'dist/cli.js'], 'exec-form entrypoint: node is PID 1')
+  t.same(config.Healthcheck?.Test, ['CMD', 'node', 'dist/healthcheck.js'], 'HEALTHCHECK with node, no curl')
+  t.ok(config.Env.includes('HOST=0.0.0.0'))
+  t.ok(config.Env.includes('DATA_FILE=/data/db.json'))
+  for (const name of ['PORT', 'API_KEYS', 'SEED', 'SEED_COUNT', 'FIXTURES', 'LOG_LEVEL']) {
+    t.ok(
+      config.Env.some((entry) => entry.startsWith(`${name}=`)),
+      `${name} is declared as an env var`,
+    )
+  }
+  t.notOk(
+    config.Env.some((entry) => entry.startsWith('NODE_EXTRA_CA_CERTS=')),
+    'the build-time CA setting is not in the runtime image',
+  )
+
+  // The CA bundle was a build secret: no layer of the final image holds it, nor any build input.
+  const files = await listImageFiles(t)
+  t.ok(files.includes('app/dist/cli.js'), 'compiled JS is in the image')
+  t.notOk(
+    files.some((file) => file.startsWith('run/secrets/')),
+    'no secret in any layer',
+  )
+  t.notOk(
+    files.some((file) => file.startsWith('app/src/')),
+    'no TypeScript sources',
+  )
+  t.notOk(
+    files.some((file) => file.startsWith('app/node_modules/typescript/')),
+    'no dev dependencies',
+  )
+
+  const layers = await docker('history', IMAGE, '--format', '{{.Size}}\t{{.CreatedBy}}')
+  t.comment(`image layers, newest first (the base is the last):\n${layers}`)
+})
+
+t.test('docker run with a seed and a key serves the API', { skip }, async (t) => {
+  await ensureImage()
+  const { origin } = await runContainer(t, { env: { SEED: '7', API_KEYS: KEY } })
+  const base = `${origin}/v1`
+
+  const list = await fetch(`${base}/pets?limit=100`, { headers: auth() })
+  t.equal(list.status, 200)
+  const seeded = (await list.json()) as Pet[]
+  t.ok(seeded.length > 0, 'seeded pets are listed')
+
+  const created = await fetch(`${base}/pets`, {
+    method: 'POST',
+    headers: jsonAuth(),
+    body: JSON.stringify({ name: 'Container Cat', categoryId: 2, status: 'available' }),
+  })
+  t.equal(created.status, 201)
+  const pet = (await created.json()) as Pet
+  t.equal(created.headers.get('location'), `/v1/pets/${pet.id}`)
+
+  const fetched = await fetch(`${base}/pets/${pet.id}`, { headers: auth() })
+  t.equal(fetched.status, 200)
+  t.same(await fetched.json(), pet)
+
+  const unknown = await fetch(`${base}/pets/987654321`, { headers: auth() })
+  t.equal(unknown.status, 404)
+  t.match(await unknown.json(), { status: 404, code: String })
+
+  const wrongKey = await fetch(`${base}/pets`, { headers: auth('sandbox-api-key') })
+  t.equal(wrongKey.status, 401, 'the default key is refused once a key is configured')
+  t.match(wrongKey.headers.get('www-authenticate'), /^Bearer/)
+})
+
+t.test('npm run conformance passes against a docker-run container (SANDBOX_URL)', { skip }, async (t) => {
+  await ensureImage()
+  const { origin } = await runContainer(t, { env: { SEED: '11', API_KEYS: KEY } })
+  const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>(
+    (resolve) => {
+      execFile(
+        process.execPath,
+        ['--import', 'tsx', join(ROOT, 'conformance/cli.ts')],
+        { cwd: ROOT, env: { ...process.env, SANDBOX_URL: `${origin}/v1`, SANDBOX_API_KEY: KEY }, timeout: 5 * 60_000 },
+        (error, stdout, stderr) =>
+          resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      )
+    },
+  )
+  t.equal(code, 0, 'the conformance suite passes against the container')
+  if (code !== 0) t.comment(`${stdout}\n${stderr}`)
+  t.match(stdout, /listPets/, 'its summary names the operations checked')
+  t.notMatch(stdout + stderr, KEY, 'and never prints the key')
+})
+
+t.test('the process runs as non-root, turns healthy, and stops on SIGTERM with exit 0', { skip }, async (t) => {
+  await ensureImage()
+  const started = Date.now()
+  const { id } = await runContainer(t, { env: { API_KEYS: KEY } })
+  const status = await docker(
+    'exec',
+    id,
+    'node',
+    '-p',
+    "require('fs').readFileSync('/proc/1/status', 'utf8').match(/^Uid:.*$/m)[0]",
+  )
+  t.match(status, /^Uid:\s+1000\s/, 'PID 1 runs as uid 1000')
+
+  let health = ''
+  const deadline = Date.now() + 30_000
+  while (health !== 'healthy' && Date.now() < deadline) {
+    health = await docker('inspect', '--format', '{{.State.Health.Status}}', id)
+    if (health !== 'healthy') await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  t.equal(health, 'healthy', 'the HEALTHCHECK turns healthy')
+  const wrongPort = await docker('exec', '-e', 'PORT=4011', id, 'node', 'dist/healthcheck.js').then(
+    () => 'exit 0',
+    () => 'failed',
+  )
+  t.equal(wrongPort, 'failed', 'the healthcheck fails where nothing answers')
+  t.comment(`cold start, docker run → healthy: ${Date.now() - started} ms`)
+
+  // With --time 2, a container that ignored SIGTERM would be killed after 2 s and exit 137.
+  const stopping = Date.now()
+  await docker('stop', '--time', '2', id)
+  t.comment(`docker stop took ${Date.now() - stopping} ms`)
+  t.equal(
+    await docker('inspect', '--format', '{{.State.ExitCode}}', id),
+    '0',
+    'exits 0 on its own, before the 2 s kill',
+  )
+})
+
+t.test('a restart on the same /data volume finds the created pet', { skip }, async (t) => {
+  await ensureImage()
+  const volume = `animal-store-test-${randomUUID().slice(0, 8)}`
+  t.teardown(() => docker('volume', 'rm', '-f', volume).catch(() => undefined))
+  const env = { SEED: '11', API_KEYS: KEY }
+
+  const first = await runContainer(t, { env, volume })
+  const created = await fetch(`${first.origin}/v1/pets`, {
+    method: 'POST',
+    headers: jsonAuth(),
+    body: JSON.stringify({ name: 'Persistent Parrot', categoryId: 3 }),
+  })
+  t.equal(created.status, 201)
+  const pet = (await created.json()) as Pet
+  await docker('stop', '--time', '2', first.id)
+  t.equal(await docker('inspect', '--format', '{{.State.ExitCode}}', first.id), '0')
+
+  const second = await runContainer(t, { env, volume })
+  const fetched = await fetch(`${second.origin}/v1/pets/${pet.id}`, { headers: auth() })
+  t.equal(fetched.status, 200)
+  t.same(await fetched.json(), pet)
+})
+
+t.test('AnimalStoreContainer: create, list, get round trip', { skip }, async (t) => {
+  await ensureImage()
+  const sandbox = await startContainer(t, new AnimalStoreContainer(IMAGE).withSeed(7).withSeedCount(30).withApiKey(KEY))
+  t.match(sandbox.getBaseUrl(), /^http:\/\/[^/]+:\d+\/v1$/)
+  t.equal(sandbox.getApiKey(), KEY)
+
+  const created = await fetch(`${sandbox.getBaseUrl()}/pets`, {
+    method: 'POST',
+    headers: jsonAuth(sandbox.getApiKey()),
+    body: JSON.stringify({ name: 'Module Mouse', categoryId: 1, status: 'pending' }),
+  })
+  t.equal(created.status, 201)
+  const pet = (await created.json()) as Pet
+  t.equal(pet.id, 31, 'ids continue after the 30 seeded pets')
+
+  const pending = (await (
+    await fetch(`${sandbox.getBaseUrl()}/pets?status=pending&limit=100`, { headers: auth() })
+  ).json()) as Pet[]
+  t.ok(
+    pending.some((p) => p.id === pet.id),
+    'the new pet is listed',
+  )
+  const fetched = await fetch(`${sandbox.getBaseUrl()}/pets/${pet.id}`, { headers: auth() })
+  t.same(await fetched.json(), pet)
+  t.equal((await fetch(`${sandbox.getBaseUrl()}/pets`)).status, 401, 'no key, no pets')
+})
+
+t.test('AnimalStoreContainer: the same seed gives the same data in two containers', { skip }, async (t) => {
+  await ensureImage()
+  const [a, b, c] = await Promise.all([
+    startContainer(t, new AnimalStoreContainer(IMAGE).withSeed(7).withInMemory()),
+    startContainer(t, new AnimalStoreContainer(IMAGE).withSeed(7).withInMemory()),
+    startContainer(t, new AnimalStoreContainer(IMAGE).withSeed(8).withInMemory()),
+  ])
+  const pets = async (sandbox: StartedAnimalStoreContainer): Promise<Pet[]> =>
+    (await (
+      await fetch(`${sandbox.getBaseUrl()}/pets?limit=100`, { headers: auth(sandbox.getApiKey()) })
+    ).json()) as Pet[]
+  t.equal(a.getApiKey(), 'sandbox-api-key', 'the documented default key without withApiKey()')
+  const [first, second, other] = await Promise.all([pets(a), pets(b), pets(c)])
+  t.ok(first.length > 0)
+  t.same(second, first, 'seed 7 twice: the same pets')
+  t.not(JSON.stringify(other), JSON.stringify(first), 'seed 8: other pets')
+})
+
+t.test('AnimalStoreContainer: withFixtures copies the file into the container', { skip }, async (t) => {
+  await ensureImage()
+  const file = join(await tempDir(t), 'my-pets.json')
+  const fixtures = [
+    { id: 1, name: 'Fixture Fox', categoryId: 1, status: 'available' },
+    { id: 2, name: 'Fixture Finch', categoryId: 2, status: 'sold' },
+  ]
+  await writeFile(file, JSON.stringify(fixtures))
+  const sandbox = await startContainer(t, new AnimalStoreContainer(IMAGE).withFixtures(file).withApiKey(KEY))
+  const listed = await fetch(`${sandbox.getBaseUrl()}/pets`, { headers: auth() })
+  t.same(
+    ((await listed.json()) as Pet[]).map((pet) => pet.name),
+    ['Fixture Fox', 'Fixture Finch'],
+  )
+  t.throws(() => new AnimalStoreContainer(IMAGE).withSeed(-1), RangeError)
+  await t.rejects(
+    new AnimalStoreContainer(IMAGE).withFixtures(file).withSeed(3).start(),
+    /both choose the initial data/,
+  )
+
+  // Fixtures the sandbox refuses: start() fails as soon as the container exits, with the
+  // sandbox's own message, instead of waiting out the startup timeout with a generic one.
+  const bad = join(await tempDir(t), 'bad-pets.json')
+  await writeFile(bad, JSON.stringify([{ id: 1, name: 'Bad', categoryId: 'one' }]))
+  await t.rejects(
+    new AnimalStoreContainer(IMAGE).withFixtures(bad).start(),
+    /Fixtures file \/fixtures\/bad-pets\.json is refused: .*categoryId/,
+  )
+})
+
+t.test(
+  'StartedAnimalStoreContainer controls the sandbox: reset, requests, injectFault, setClock',
+  { skip },
+  async (t) => {
+    await ensureImage()
+    const sandbox = await startContainer(
+      t,
+      new AnimalStoreContainer(IMAGE).withInMemory().withApiKey(KEY).withAdminToken('container-admin'),
+    )
+    t.equal(sandbox.getAdminToken(), 'container-admin')
+    const base = sandbox.getBaseUrl()
+
+    const created = await fetch(`${base}/pets`, {
+      method: 'POST',
+      headers: jsonAuth(),
+      body: JSON.stringify({ name: 'Temp', categoryId: 1 }),
+    })
+    t.equal(created.status, 201)
+    const { count, entries } = await sandbox.requests({ operationId: 'createPet', status: 201 })
+    t.equal(count, 1)
+    t.match(entries[0], {
+      method: 'POST',
+      path: '/v1/pets',
+      body: { name: 'Temp', categoryId: 1 },
+      headers: { authorization: 'Bearer [REDACTED]' },
+    })
+
+    const fault = await sandbox.injectFault({ operationId: 'listPets', status: 503, times: 1 })
+    t.match(fault, { id: Number, operationId: 'listPets', status: 503, fired: 0 })
+    t.equal((await fetch(`${base}/pets`, { headers: auth() })).status, 503)
+    t.equal((await fetch(`${base}/pets`, { headers: auth() })).status, 200, 'the fault fired once')
+
+    const clock = await sandbox.setClock(new Date('2030-12-05T00:00:00Z'))
+    t.equal(clock.real, false)
+    t.equal((await fetch(`${base}/pets/1`, { headers: auth() })).status, 410, 'getPet is gone after its sunset')
+    t.match(await sandbox.setClock(undefined), { real: true })
+
+    t.same(await sandbox.reset(), { namespace: 'default', pets: 60 })
+    t.equal((await fetch(`${base}/pets/61`, { headers: auth() })).status, 404, 'the created pet is gone')
+    t.same(await sandbox.reset({ seed: 3, count: 4, namespace: 'other' }), { namespace: 'other', pets: 4 })
+    t.equal((await sandbox.requests()).count, 1, 'the reset cleared the journal')
+    await t.rejects(sandbox.injectFault({ operationId: 'nope', status: 500 }), {
+      name: 'AnimalStoreControlError',
+      status: 400,
+      code: 'invalid_body',
+    })
+  },
+)
+
+t.test('README: the docker run snippet works as written', { skip }, async (t) => {
+  await ensureImage()
+  const snippets = usageSnippets('sh')
+  t.equal(snippets.length, 1, 'one shell snippet')
+  // Only the host port (any free one) and the container's name change, so parallel runs cannot clash.
+  const port = await freePort()
+  const name = `animal-store-readme-${randomUUID().slice(0, 8)}`
+  const script = (snippets[0] ?? '')
+    .replaceAll('-p 4010:4010', `-p 127.0.0.1:${port}:4010`)
+    .replaceAll('localhost:4010', `localhost:${port}`)
+    .replaceAll(/(--name|docker stop) animal-store\b/g, `$1 ${name}`)
+  t.equal((script.match(new RegExp(name, 'g')) ?? []).length, 2, 'the name was replaced in docker run and docker stop')
+  t.teardown(() => docker('rm', '-f', name).catch(() => undefined))
+  const output = await new Promise<string>((resolve, reject) =>
+    execFile(
+      'bash',
+      ['-euo', 'pipefail', '-c', script],
+      { timeout: 60_000, env: { ...process.env, PATH: `/usr/bin:${process.env['PATH']}` } },
+      (error, stdout, stderr) =>
+        error ? reject(new Error(`the snippet failed: ${stderr}`, { cause: error })) : resolve(stdout),
+    ),
+  )
+  // curl prints the body without a final newline: docker stop's output follows on the same line.
+  const pets = JSON.parse(/^\[.*\]/m.exec(output)?.[0] ?? 'null') as Pet[]
+  t.same(
+    pets.map((pet) => pet.id),
+    [1, 2],
+    'the curl line lists two pets',
+  )
+  // docker stop returns once the container has stopped; the engine removes a --rm container a
+  // moment later: wait, bounded, for it to go.
+  const listed = (): Promise<string> => docker('ps', '-aq', '--filter', `name=${name}`)
+  await waitFor(async () => (await listed()) === '', {
+    what: `docker ps -a to no longer list ${name} (--rm)`,
+    timeoutMs: 30_000,
+    intervalMs: 200,
+  })
+  t.equal(await listed(), '', 'docker stop ended it and --rm removed it')
+})
+
+t.test('README: the compose service starts and its healthcheck passes', { skip }, async (t) => {
+  await ensureImage()
+  const snippets = usageSnippets('yaml')
+  t.equal(snippets.length, 1, 'one compose snippet')
+  const compose = parse(snippets[0] ?? '') as {
+    services: Record<
+      string,
+      {
+        image: string
+        environment?: Record<string, string>
+        ports?: string[]
+        healthcheck?: { test: string[] }
+        depends_on?: Record<string, { condition: string }>
+      }
+    >
+  }
+  const service = compose.services['animal-store']
+  if (!service) throw new Error('no animal-store service in the compose snippet')
+  t.equal(service.image, IMAGE)
+  t.same(service.ports, ['4010:4010'])
+  t.equal(compose.services['tests']?.depends_on?.['animal-store']?.condition, 'service_healthy')
+  const { id, origin } = await runContainer(t, { env: service.environment ?? {}, image: service.image })
+  const [form, ...command] = service.healthcheck?.test ?? []
+  t.equal(form, 'CMD')
+  await t.resolves(docker('exec', id, ...command), 'the healthcheck command exits 0')
+  const key = service.environment?.['API_KEYS'] ?? ''
+  t.equal(
+    (await fetch(`${origin}/v1/pets`, { headers: auth(key) })).status,
+    200,
+    'the service accepts its configured key',
+  )
+})
+
+/** A port nothing listens on now. */
+async function freePort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as { port: number }
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
+
+/** Starts a module container and stops it (volumes too) when the test ends. */
+async function startContainer(t: Test, container: AnimalStoreContainer): Promise<StartedAnimalStoreContainer> {
+  const started = await container.start()
+  t.teardown(() => started.stop({ remove: true, removeVolumes: true }))
+  return started
+}
+
+/** Every path in the image's file system, e.g. `app/dist/cli.js`. */
+async function listImageFiles(t: Test): Promise<string[]> {
+  const id = await docker('create', IMAGE)
+  t.teardown(() => docker('rm', '-f', '-v', id).catch(() => undefined))
+  return new Promise((resolve, reject) => {
+    execFile(
+      'bash',
+      ['-c', `set -o pipefail; "${DOCKER}" export "$0" | tar -t`, id],
+      { maxBuffer: 256 * 1024 * 1024 },
+      (error, stdout) => (error ? reject(error) : resolve(stdout.split('\n').map((line) => line.replace(/^\.\//, '')))),
+    )
+  })
+}

@@ -1,0 +1,147 @@
+// The npm package for teams without Docker: `npm pack` holds only what runs, and the tarball,
+// installed into an empty folder, starts through its bin. The README's Testcontainers example
+// runs there too, against the image (skipped without Docker, failing under REQUIRE_DOCKER=1).
+import { execFile, spawn } from 'node:child_process'
+import { writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import t from 'tap'
+import { dockerSkipReason, ensureImage, usageSnippets } from '../support/docker.js'
+import { ROOT, tempDir, waitFor, waitForBanner } from '../support/sandbox.js'
+
+// npm run from `npm test` passes its own npm_* settings down: the consumer's npm must not see them.
+const cleanEnv = Object.fromEntries(
+  Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith('npm_')),
+)
+
+function npm(args: string[], cwd: string): Promise<string> {
+  return new Promise((resolve, reject) =>
+    execFile(
+      'npm',
+      args,
+      { cwd, env: cleanEnv, timeout: 5 * 60_000, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) =>
+        error ? reject(new Error(`npm ${args.join(' ')} failed: ${stderr}`, { cause: error })) : resolve(stdout),
+    ),
+  )
+}
+
+t.setTimeout(15 * 60_000)
+const packDir = await tempDir(t)
+const [packed] = JSON.parse(await npm(['pack', '--json', '--pack-destination', packDir], ROOT)) as Array<{
+  filename: string
+  files: Array<{ path: string }>
+}>
+if (!packed) throw new Error('npm pack reported no tarball')
+const tarball = join(packDir, packed.filename)
+const consumer = await tempDir(t)
+
+t.test('npm pack holds only what runs', async (t) => {
+  const paths = packed.files.map((file) => file.path)
+  for (const needed of [
+    'package.json',
+    'dist/cli.js',
+    'dist/index.js',
+    'dist/testcontainers.js',
+    'dist/testcontainers.d.ts',
+    'spec/openapi.yaml',
+    'fixtures/pets.json',
+  ]) {
+    t.ok(paths.includes(needed), `${needed} is packed`)
+  }
+  const extra = paths.filter(
+    (path) => !/^(dist|spec|fixtures)\//.test(path) && !['package.json', 'README.md', 'LICENSE'].includes(path),
+  )
+  t.same(extra, [], 'nothing else: no sources, tests, scripts or Dockerfile')
+})
+
+t.test('the installed tarball starts through npx in a folder without the sources', async (t) => {
+  await writeFile(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }))
+  await npm(['install', '--no-audit', '--no-fund', tarball], consumer)
+
+  const child = spawn(
+    'npx',
+    ['--no-install', 'animal-store-sandbox', '--port', '0', '--in-memory', '--log-level', 'silent'],
+    {
+      cwd: consumer,
+      env: cleanEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      // Its own process group, signalled as a whole like Ctrl-C in a terminal: npx runs the bin
+      // through `sh -c`, which would not pass a signal sent to npx alone on to node.
+      detached: true,
+    },
+  )
+  const signalGroup = (signal: NodeJS.Signals): void => {
+    try {
+      process.kill(-(child.pid ?? 0), signal)
+    } catch {
+      // the group is gone already
+    }
+  }
+  const exited = new Promise<number | string>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)),
+  )
+  t.teardown(() => signalGroup('SIGKILL'))
+  const { apiUrl: baseUrl, banner } = await waitForBanner(child, exited)
+  t.match(banner, /data: .*fixtures/, 'the built-in fixtures come with the package')
+  const response = await fetch(`${baseUrl}/pets`, { headers: { authorization: 'Bearer sandbox-api-key' } })
+  t.equal(response.status, 200)
+  t.equal(((await response.json()) as unknown[]).length, 20)
+  signalGroup('SIGTERM')
+  t.match(String(await exited), /^(0|SIGTERM)$/, 'npx ends on SIGTERM')
+  // npx may end before the node process under it has closed its port: wait for that, bounded.
+  const refused = (): Promise<boolean> =>
+    fetch(`${baseUrl}/pets`).then(
+      (res) => res.arrayBuffer().then(() => false),
+      () => true,
+    )
+  await waitFor(refused, { what: 'the sandbox under npx to stop listening' })
+  await t.rejects(fetch(`${baseUrl}/pets`), 'the sandbox under npx stopped too: nothing listens any more')
+})
+
+const skip = (await dockerSkipReason(t)) ?? false
+t.test('README: the Testcontainers example runs against the packed package', { skip }, async (t) => {
+  await ensureImage()
+  const snippets = usageSnippets('ts')
+  t.equal(snippets.length, 1, 'one TypeScript snippet')
+  await npm(['install', '--no-audit', '--no-fund', '--save-dev', 'testcontainers@11.9.0'], consumer)
+  const file = join(consumer, 'sandbox.test.ts')
+  await writeFile(file, snippets[0] ?? '')
+  // Typed as a consumer would see it: the package's own .d.ts files, strict mode.
+  const tsc = fileURLToPath(import.meta.resolve('typescript/bin/tsc'))
+  const typecheck = await run(
+    process.execPath,
+    [
+      tsc,
+      '--noEmit',
+      '--strict',
+      '--module',
+      'nodenext',
+      '--target',
+      'es2022',
+      '--skipLibCheck',
+      '--typeRoots',
+      join(ROOT, 'node_modules/@types'),
+      '--types',
+      'node',
+      file,
+    ],
+    consumer,
+  )
+  t.equal(typecheck.code, 0, `the snippet typechecks${typecheck.output ? `:\n${typecheck.output}` : ''}`)
+  const result = await run(process.execPath, ['--import', import.meta.resolve('tsx'), '--test', file], consumer)
+  t.equal(result.code, 0, `node --test runs it green${result.code ? `:\n${result.output}` : ''}`)
+  t.match(result.output, /# pass 1/)
+})
+
+function run(command: string, args: string[], cwd: string): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) =>
+    execFile(
+      command,
+      args,
+      { cwd, env: { ...cleanEnv, TESTCONTAINERS_RYUK_DISABLED: 'true' }, timeout: 120_000 },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, output: stdout + stderr }),
+    ),
+  )
+}

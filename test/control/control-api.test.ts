@@ -1,0 +1,292 @@
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import t from 'tap'
+import { ConfigError, DEFAULT_ADMIN_TOKEN, loadConfig } from '../../src/config.js'
+import { generateAnimals } from '../../src/store/seed.js'
+import { loadSpec, loadSpecFile } from '../../src/spec/load.js'
+import { ADMIN_SPEC_FILE } from '../../src/paths.js'
+import { ADMIN_AUTH, ADMIN_TOKEN, call, startControlSandbox } from '../support/control.js'
+import { API_KEY, AUTH, redoclyLint, spawnCli, startTestSandbox, tempDir } from '../support/sandbox.js'
+
+const ERROR_SHAPE = { code: String, message: String, status: Number }
+
+t.test('spec/admin.openapi.yaml passes Redocly lint, and its routes are the control API', async (t) => {
+  const lint = await redoclyLint('spec/admin.openapi.yaml')
+  t.equal(lint.code, 0, lint.output)
+  t.notMatch(lint.output, /You have \d+ warnings?/, 'no warnings either')
+  const spec = await loadSpecFile(ADMIN_SPEC_FILE)
+  t.equal(spec.basePath, '/__admin')
+  t.ok(
+    spec.operations.every((op) => op.secured),
+    'the admin token on every operation',
+  )
+  t.same(spec.operations.map((op) => `${op.method} ${op.path}`).sort(), [
+    'DELETE /clock',
+    'DELETE /faults',
+    'DELETE /requests',
+    'GET /clock',
+    'GET /faults',
+    'GET /namespaces',
+    'GET /pets',
+    'GET /requests',
+    'GET /requests/unmatched',
+    'POST /clock',
+    'POST /faults',
+    'POST /reset',
+    'PUT /pets',
+  ])
+})
+
+t.test('every control operation refuses a missing, malformed or wrong token, and API keys', async (t) => {
+  const { admin } = await startControlSandbox(t)
+  const { operations } = await loadSpecFile(ADMIN_SPEC_FILE)
+  t.ok(operations.length >= 12, 'the control spec has its operations')
+  for (const op of operations) {
+    const path = op.path
+    for (const [label, headers] of [
+      ['no token', {}],
+      ['malformed', { authorization: 'Basic abc' }],
+      ['wrong token', { authorization: 'Bearer not-the-token' }],
+      ['an API key', AUTH],
+    ] as const) {
+      const res = await admin(op.method, path, undefined, headers)
+      t.equal(res.status, 401, `${op.method} /__admin${path} with ${label} → 401`)
+      t.match(res.body, { ...ERROR_SHAPE, code: 'unauthorized', status: 401 })
+      t.match(res.headers.get('www-authenticate'), /^Bearer realm="animal-store-admin"/)
+    }
+  }
+})
+
+t.test('the admin token does not open the Animal Store API', async (t) => {
+  const { baseUrl } = await startControlSandbox(t)
+  const res = await call(`${baseUrl}/pets`, 'GET', undefined, ADMIN_AUTH)
+  t.equal(res.status, 401)
+  t.equal(res.body.code, 'unauthorized')
+})
+
+t.test('with the control API off, /__admin is not there and the API still works', async (t) => {
+  for (const env of [{ ADMIN: 'off' }, {}] as Array<Record<string, string>>) {
+    const sandbox = await startTestSandbox(t, { ADMIN_TOKEN, ...env })
+    const off = 'ADMIN' in env
+    const res = await call(`${sandbox.origin}/__admin/pets`, 'GET', undefined, ADMIN_AUTH)
+    t.equal(res.status, off ? 404 : 200, `ADMIN=${off ? 'off' : 'on'} → ${off ? 404 : 200}`)
+    if (off) t.match(res.body, { code: 'not_found', status: 404 })
+    t.equal((await call(`${sandbox.baseUrl}/pets`, 'GET', undefined, AUTH)).status, 200)
+  }
+  const config = loadConfig(['--no-admin'], {})
+  t.equal(config !== 'help' && config.adminToken, undefined, '--no-admin switches it off')
+})
+
+t.test('control settings: defaults, and a bad value names its setting', async (t) => {
+  const config = loadConfig([], {})
+  if (config === 'help') throw new Error('help')
+  t.equal(config.adminToken, DEFAULT_ADMIN_TOKEN)
+  t.equal(config.defaultAdminToken, true)
+  t.equal(config.journalSize, 1000)
+  t.equal(config.maxNamespaces, 100)
+  t.equal(config.namespaceKeyPrefix, undefined)
+  t.equal(config.clock, undefined)
+  const flags = loadConfig(
+    [
+      '--admin-token',
+      'tok',
+      '--journal-size',
+      '5',
+      '--max-namespaces',
+      '3',
+      '--namespace-key-prefix',
+      'ns-',
+      '--clock',
+      '2031-01-01T00:00:00Z',
+    ],
+    {
+      ADMIN_TOKEN: 'other',
+    },
+  )
+  if (flags === 'help') throw new Error('help')
+  t.match(flags, {
+    adminToken: 'tok',
+    defaultAdminToken: false,
+    journalSize: 5,
+    maxNamespaces: 3,
+    namespaceKeyPrefix: 'ns-',
+  })
+  t.equal(flags.clock?.toISOString(), '2031-01-01T00:00:00.000Z')
+
+  const bad: Array<[Record<string, string>, RegExp]> = [
+    [{ ADMIN: 'maybe' }, /^ADMIN must be on or off/],
+    [{ ADMIN_TOKEN: 'has space' }, /^ADMIN_TOKEN has characters/],
+    [{ ADMIN_TOKEN: 'same', API_KEYS: 'same' }, /^ADMIN_TOKEN must differ from every API key/],
+    [{ ADMIN_TOKEN: 'sandbox-api-key' }, /^ADMIN_TOKEN must differ/],
+    [{ JOURNAL_SIZE: '-1' }, /^JOURNAL_SIZE must be a whole number from 0 to 100000/],
+    [{ MAX_NAMESPACES: '0' }, /^MAX_NAMESPACES must be a whole number from 1/],
+    [{ CLOCK: 'tomorrow' }, /^CLOCK must be an ISO 8601 date-time/],
+    [{ CLOCK: '2030-13-45T00:00:00Z' }, /^CLOCK must be an ISO 8601 date-time/],
+    [{ NAMESPACE_KEY_PREFIX: 'sandbox-' }, /^NAMESPACE_KEY_PREFIX is a prefix of the admin token/],
+  ]
+  for (const [env, message] of bad)
+    t.throws(() => loadConfig([], env), { name: 'ConfigError', message }, JSON.stringify(env))
+  t.ok(new ConfigError('x') instanceof Error)
+})
+
+t.test('POST /__admin/reset puts back the initial data, on disk, and clears journal and faults', async (t) => {
+  const { admin, api, config } = await startControlSandbox(t)
+  const before = await admin('GET', '/pets')
+  t.equal((await api('POST', '/pets', { name: 'Temp', categoryId: 1 })).status, 201)
+  t.equal((await admin('POST', '/faults', { operationId: 'listPets', status: 500 })).status, 201)
+  t.equal((await admin('GET', '/pets')).body.length, 61)
+
+  const reset = await admin('POST', '/reset')
+  t.equal(reset.status, 200)
+  t.same(reset.body, { namespace: 'default', pets: 60 })
+  t.same((await admin('GET', '/pets')).body, before.body, 'the store holds the initial data again')
+  t.equal((await admin('GET', '/requests')).body.count, 0, 'the journal is empty')
+  t.equal((await admin('GET', '/faults')).body.count, 0, 'the faults are gone')
+  t.equal((await api('GET', '/pets')).status, 200, 'the cleared fault no longer fires')
+
+  const onDisk = JSON.parse(await readFile(config.dataFile as string, 'utf8')) as { pets: unknown[] }
+  t.same(onDisk.pets, before.body, 'the reset is on disk when it is acknowledged')
+  t.equal((await api('POST', '/pets', { name: 'Next', categoryId: 2 })).body.id, 61, 'ids continue from the reset data')
+})
+
+t.test('POST /__admin/reset {seed, count} reseeds deterministically; bad bodies are refused', async (t) => {
+  const { admin } = await startControlSandbox(t)
+  const spec = await loadSpec()
+  const reset = await admin('POST', '/reset', { seed: 7, count: 5 })
+  t.same(reset.body, { namespace: 'default', pets: 5 })
+  t.same((await admin('GET', '/pets')).body, await generateAnimals(spec.schemas['Pet'] ?? {}, 7, 5))
+  for (const [body, field] of [
+    [{ count: -1 }, /body\.count must be >= 0/],
+    [{ count: 10_001 }, /body\.count must be <= 10000/],
+    [{ seed: 'x' }, /body\.seed must be an integer/],
+    [{ seeds: 1 }, /body\.seeds is not an accepted property/],
+    [[1], /body must be a JSON object/],
+  ] as const) {
+    const res = await admin('POST', '/reset', body)
+    t.equal(res.status, 400, JSON.stringify(body))
+    t.match(res.body, { code: 'invalid_body', status: 400, message: field })
+  }
+  t.equal((await admin('GET', '/pets')).body.length, 5, 'a refused reset changes nothing')
+})
+
+t.test(
+  'PUT /__admin/pets replaces the store; an invalid array changes nothing and names the first bad record',
+  async (t) => {
+    const { admin, api, config, origin } = await startControlSandbox(t)
+    const pets = [
+      { id: 3, name: 'Three', categoryId: 1, status: 'sold' },
+      { id: 1, name: 'One', categoryId: 2, extra: 'dropped' },
+    ]
+    const put = await admin('PUT', '/pets', pets)
+    t.equal(put.status, 200)
+    t.same(put.body, { namespace: 'default', pets: 2 })
+    const expected = [
+      { id: 1, name: 'One', categoryId: 2, status: 'available' },
+      { id: 3, name: 'Three', categoryId: 1, status: 'sold' },
+    ]
+    t.same((await admin('GET', '/pets')).body, expected, 'id order, Pet fields only, omitted status → available')
+    t.same((await api('GET', '/pets')).body, expected, 'the API serves the new data')
+    t.same(JSON.parse(await readFile(config.dataFile as string, 'utf8')).pets, expected, 'persisted')
+
+    for (const [body, message] of [
+      [
+        [
+          { id: 5, name: 'ok', categoryId: 1 },
+          { id: 6, name: 'ok', categoryId: 1 },
+          { id: 7, categoryId: 1 },
+        ],
+        /body\.2\.name is required/,
+      ],
+      [
+        [
+          { id: 5, name: 'ok', categoryId: 1 },
+          { id: 5, name: 'again', categoryId: 1 },
+        ],
+        /record 1: id 5 is used twice; nothing was changed/,
+      ],
+      [[{ id: '5', name: 'x', categoryId: 1 }], /body\.0\.id must be an integer/],
+      [{ pets: [] }, /body must be an array/],
+    ] as const) {
+      const res = await admin('PUT', '/pets', body)
+      t.equal(res.status, 400)
+      t.match(res.body, { code: 'invalid_body', status: 400, message })
+    }
+    t.same((await admin('GET', '/pets')).body, expected, 'refused arrays changed nothing')
+    const empty = await admin('PUT', '/pets', [])
+    t.same(empty.body, { namespace: 'default', pets: 0 })
+    t.equal((await call(`${origin}/__admin/pets`, 'PUT', undefined, ADMIN_AUTH)).status, 400, 'the body is required')
+  },
+)
+
+t.test('the control API answers unknown paths, wrong methods and bad parameters with the Error body', async (t) => {
+  const { admin } = await startControlSandbox(t)
+  const unknown = await admin('GET', '/nothing')
+  t.equal(unknown.status, 404)
+  t.match(unknown.body, { code: 'not_found', status: 404 })
+  const wrong = await admin('PATCH', '/pets')
+  t.equal(wrong.status, 405)
+  t.equal(wrong.headers.get('allow'), 'GET, PUT, HEAD')
+  t.match(wrong.body, { code: 'method_not_allowed', status: 405 })
+  const badNamespace = await admin('GET', '/pets?namespace=../etc')
+  t.equal(badNamespace.status, 400)
+  t.match(badNamespace.body, { code: 'invalid_parameter', message: /query\.namespace must match pattern/ })
+  const badStatus = await admin('GET', '/requests?status=abc')
+  t.match(badStatus.body, { code: 'invalid_parameter', message: /query\.status must be an integer/ })
+  const badSince = await admin('GET', '/requests?since=yesterday')
+  t.match(badSince.body, { code: 'invalid_parameter', message: /query\.since must match format date-time/ })
+})
+
+t.test('a configured admin token is accepted; the default one then is not', async (t) => {
+  const { admin } = await startControlSandbox(t)
+  t.equal((await admin('GET', '/pets')).status, 200)
+  t.equal((await admin('GET', '/pets', undefined, { authorization: `Bearer ${DEFAULT_ADMIN_TOKEN}` })).status, 401)
+  t.equal(
+    (await admin('GET', '/pets', undefined, { authorization: `bearer ${ADMIN_TOKEN}` })).status,
+    200,
+    'scheme name in any case',
+  )
+  t.not(API_KEY, ADMIN_TOKEN)
+})
+
+t.test('the start banner shows the default admin token, never a configured one', async (t) => {
+  const dir = await tempDir(t)
+  const byDefault = await spawnCli(t, { DATA_FILE: join(dir, 'a.json') })
+  t.match(byDefault.stderr, new RegExp(`test control: http://\\S+/__admin \\(Bearer ${DEFAULT_ADMIN_TOKEN}\\)`))
+  byDefault.child.kill('SIGTERM')
+  await byDefault.exited
+  const configured = await spawnCli(t, {
+    DATA_FILE: join(dir, 'b.json'),
+    ADMIN_TOKEN: 'secret-admin-token',
+    LOG_LEVEL: 'trace',
+  })
+  t.match(configured.stderr, /\(Bearer <your admin token>\)/)
+  await call(`${configured.baseUrl}/pets`, 'GET', undefined, { authorization: 'Bearer secret-admin-token' })
+  configured.child.kill('SIGTERM')
+  await configured.exited
+  t.notMatch(configured.stderr + configured.stdout, /secret-admin-token/, 'not in the banner nor the logs')
+  const off = await spawnCli(t, { DATA_FILE: join(dir, 'c.json'), ADMIN: 'off' })
+  t.match(off.stderr, /test control: off/)
+  off.child.kill('SIGTERM')
+  await off.exited
+})
+
+t.test('a reset is atomic: concurrent readers see the old data or the new, never a mix', async (t) => {
+  const { admin, api } = await startControlSandbox(t)
+  const old = Array.from({ length: 100 }, (_, i) => ({ id: i + 1, name: `old-${i}`, categoryId: 1, status: 'sold' }))
+  t.equal((await admin('PUT', '/pets', old)).status, 200)
+  const reads = Array.from({ length: 60 }, () => api('GET', '/pets?limit=100'))
+  const reset = admin('POST', '/reset')
+  const more = Array.from({ length: 60 }, () => api('GET', '/pets?limit=100'))
+  const lists = (await Promise.all([...reads, ...more])).map((r) => r.body as Array<{ name: string }>)
+  t.equal((await reset).status, 200)
+  const kinds = lists.map((pets) =>
+    pets.every((p) => p.name.startsWith('old-'))
+      ? 'old'
+      : pets.some((p) => p.name.startsWith('old-'))
+        ? 'mixed'
+        : 'new',
+  )
+  t.notOk(kinds.includes('mixed'), 'no list mixes the two')
+  t.equal(lists.find((_, i) => kinds[i] === 'new')?.length ?? 60, 60, 'a new list is the whole initial data')
+  t.equal((await api('GET', '/pets?limit=100')).body.length, 60)
+})

@@ -1,0 +1,157 @@
+import t from 'tap'
+import { MAX_DELAY_MS } from '../../src/control/faults.js'
+import { startControlSandbox } from '../support/control.js'
+import { AUTH } from '../support/sandbox.js'
+
+t.test(
+  'a fault fires exactly `times` times after skipping `after` calls, then the operation is normal again',
+  async (t) => {
+    const { admin, api } = await startControlSandbox(t)
+    const added = await admin('POST', '/faults', { operationId: 'getPet', status: 503, times: 2, after: 1 })
+    t.equal(added.status, 201)
+    t.match(added.body, { id: Number, operationId: 'getPet', status: 503, times: 2, after: 1, seen: 0, fired: 0 })
+
+    const statuses = []
+    for (let i = 0; i < 5; i++) {
+      const res = await api('GET', '/pets/1')
+      statuses.push(res.status)
+      if (res.status === 503)
+        t.same(res.body, { code: 'injected_fault', message: res.body.message, status: 503 }, 'the contract Error body')
+    }
+    t.same(statuses, [200, 503, 503, 200, 200])
+    t.equal((await api('GET', '/pets')).status, 200, 'other operations are untouched')
+
+    const listed = await admin('GET', '/faults')
+    t.equal(listed.body.count, 1)
+    t.match(listed.body.faults[0], { seen: 5, fired: 2 })
+    const journal = await admin('GET', '/requests?operationId=getPet&status=503')
+    t.equal(journal.body.count, 2, 'the journal shows the injected answers')
+    t.match(journal.body.entries[0].fault, /^fault \d+: status 503$/)
+
+    t.same((await admin('DELETE', '/faults')).body, { namespace: 'default', cleared: 1 })
+    t.equal((await admin('GET', '/faults')).body.count, 0)
+  },
+)
+
+t.test('a fault without `times` acts on every call until it is cleared', async (t) => {
+  const { admin, api } = await startControlSandbox(t)
+  await admin('POST', '/faults', { operationId: 'createPet', status: 429 })
+  for (let i = 0; i < 3; i++) {
+    const res = await api('POST', '/pets', { name: 'Rex', categoryId: 1 })
+    t.equal(res.status, 429)
+    t.equal(res.body.code, 'injected_fault')
+  }
+  t.equal((await admin('GET', '/pets')).body.length, 60, 'nothing was stored')
+  await admin('DELETE', '/faults')
+  t.equal((await api('POST', '/pets', { name: 'Rex', categoryId: 1 })).status, 201)
+  const recorded = await admin('GET', '/requests?operationId=createPet&status=429')
+  t.same(
+    recorded.body.entries[0].body,
+    { name: 'Rex', categoryId: 1 },
+    'the journal holds the body even when a fault answered',
+  )
+})
+
+t.test('a connection-reset fault is seen by a real client as a socket error', async (t) => {
+  const { admin, api, baseUrl } = await startControlSandbox(t)
+  await admin('POST', '/faults', { operationId: 'listPets', fault: 'connection-reset', times: 1 })
+  const error = await fetch(`${baseUrl}/pets`, { headers: AUTH }).then(
+    () => undefined,
+    (e: unknown) => e as Error & { cause?: { code?: string } },
+  )
+  t.ok(error, 'fetch rejected')
+  t.equal(error?.name, 'TypeError')
+  t.match(error?.cause?.code, /^(ECONNRESET|UND_ERR_SOCKET)$/, 'the cause is a reset socket')
+  t.equal((await api('GET', '/pets')).status, 200, 'the next call is served')
+  const [entry] = (await admin('GET', '/requests?operationId=listPets')).body.entries
+  t.match(entry, { status: null, fault: /connection-reset/ }, 'journaled with no status')
+})
+
+t.test('an empty-response fault closes the connection without an answer', async (t) => {
+  const { admin, baseUrl } = await startControlSandbox(t)
+  await admin('POST', '/faults', { operationId: 'getPet', fault: 'empty-response', times: 1 })
+  const error = await fetch(`${baseUrl}/pets/1`, { headers: AUTH }).then(
+    () => undefined,
+    (e: unknown) => e as Error,
+  )
+  t.equal(error?.name, 'TypeError', 'fetch rejected')
+})
+
+t.test('a malformed-body fault answers with a body that is not JSON', async (t) => {
+  const { admin, baseUrl } = await startControlSandbox(t)
+  await admin('POST', '/faults', { operationId: 'getPet', fault: 'malformed-body', times: 1 })
+  const res = await fetch(`${baseUrl}/pets/1`, { headers: AUTH })
+  t.equal(res.status, 200, "the operation's success status")
+  t.match(res.headers.get('content-type'), /^application\/json/)
+  await t.rejects(res.json(), SyntaxError)
+})
+
+t.test('delays: a fault delayMs and Prefer: delay hold the answer at least that long', async (t) => {
+  const { admin, api } = await startControlSandbox(t)
+  await admin('POST', '/faults', { operationId: 'getPet', delayMs: 150, times: 1 })
+  let started = performance.now()
+  t.equal((await api('GET', '/pets/1')).status, 200, 'a delay alone keeps the normal answer')
+  t.ok(performance.now() - started >= 145, 'the fault delayed the answer')
+  started = performance.now()
+  t.equal((await api('GET', '/pets/1', undefined, { prefer: 'delay=120' })).status, 200)
+  t.ok(performance.now() - started >= 115, 'Prefer: delay delayed the answer')
+  const [, preferred] = (await admin('GET', '/requests')).body.entries
+  t.ok(preferred.durationMs >= 115, 'the journal shows the duration')
+})
+
+t.test('bounds: delays above the maximum, unknown operations and empty faults are refused', async (t) => {
+  const { admin, api } = await startControlSandbox(t)
+  const cases: Array<[unknown, RegExp]> = [
+    [{ operationId: 'getPet', delayMs: MAX_DELAY_MS + 1 }, /body\.delayMs must be <= 30000/],
+    [{ operationId: 'nope', status: 500 }, /body\.operationId must be one of: listPets, createPet, getPet, listOrders/],
+    [{ operationId: 'getPet' }, /a fault needs status, delayMs or fault/],
+    [{ operationId: 'getPet', status: 200 }, /body\.status must be >= 400/],
+    [
+      { operationId: 'getPet', fault: 'explode' },
+      /body\.fault must be one of: connection-reset, empty-response, malformed-body/,
+    ],
+    [{ operationId: 'getPet', status: 500, times: 0 }, /body\.times must be >= 1/],
+    [{ operationId: 'getPet', status: 500, delay: 5 }, /body\.delay is not an accepted property/],
+  ]
+  for (const [body, message] of cases) {
+    const res = await admin('POST', '/faults', body)
+    t.equal(res.status, 400, JSON.stringify(body))
+    t.match(res.body, { code: 'invalid_body', status: 400, message })
+  }
+  t.equal((await admin('GET', '/faults')).body.count, 0)
+  for (const prefer of [`delay=${MAX_DELAY_MS + 1}`, 'delay=-1', 'delay=soon', 'code=abc']) {
+    const res = await api('GET', '/pets', undefined, { prefer })
+    t.equal(res.status, 400, `Prefer: ${prefer} → 400`)
+    t.match(res.body, { code: 'invalid_parameter', message: /^Invalid Prefer header: / })
+  }
+})
+
+t.test('Prefer: code forces a documented response of the operation', async (t) => {
+  const { api } = await startControlSandbox(t)
+  const notFound = await api('GET', '/pets/1', undefined, { prefer: 'code=404' })
+  t.equal(notFound.status, 404)
+  t.match(notFound.body, { code: 'not_found', status: 404, message: /Prefer: code=404/ })
+  const badRequest = await api('POST', '/pets', { name: 'Fine', categoryId: 1 }, { prefer: 'code=400' })
+  t.match(badRequest.body, { code: 'bad_request', status: 400 })
+  const unauthorized = await api('GET', '/pets', undefined, { prefer: 'code=401' })
+  t.match(unauthorized.body, { code: 'unauthorized', status: 401 })
+  t.equal(
+    (await api('GET', '/pets/1', undefined, { prefer: 'code=200' })).status,
+    200,
+    'a documented success is served normally',
+  )
+  t.equal(
+    (await api('GET', '/pets', undefined, { prefer: 'respond-async, code=200' })).status,
+    200,
+    'other preferences are ignored',
+  )
+  const undocumented = await api('GET', '/pets/1', undefined, { prefer: 'code=418' })
+  t.equal(undocumented.status, 400)
+  t.match(undocumented.body.message, /code=418 is not a documented response of getPet \(documented: 200, 401, 404\)/)
+  const orders = await api('GET', '/store/orders', undefined, { prefer: 'code=503' })
+  t.match(
+    orders.body,
+    { code: 'storage_unavailable', status: 503 },
+    'an operation with a default response takes any error status',
+  )
+})

@@ -1,0 +1,193 @@
+import { access, readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import t from 'tap'
+import { ADMIN_AUTH, call, startControlSandbox } from '../support/control.js'
+import { startTestSandbox } from '../support/sandbox.js'
+
+const ns = (name: string): Record<string, string> => ({ 'x-sandbox-namespace': name })
+const exists = (file: string): Promise<boolean> =>
+  access(file).then(
+    () => true,
+    () => false,
+  )
+
+t.test('X-Sandbox-Namespace gives each test its own store, journal and faults', async (t) => {
+  const { admin, api } = await startControlSandbox(t)
+  const created = await api('POST', '/pets', { name: 'OnlyInA', categoryId: 1 }, ns('a'))
+  t.equal(created.status, 201)
+  t.equal(created.body.id, 61, 'a namespace starts from the same initial data')
+  t.equal((await api('GET', '/pets/61', undefined, ns('a'))).status, 200)
+  t.equal((await api('GET', '/pets/61', undefined, ns('b'))).status, 404, 'b does not see it')
+  t.equal((await api('GET', '/pets/61')).status, 404, 'neither does the default namespace')
+  t.same(
+    (await api('GET', '/pets?limit=100', undefined, ns('b'))).body,
+    (await api('GET', '/pets?limit=100')).body,
+    'same initial data',
+  )
+
+  await admin('POST', '/faults?namespace=b', { operationId: 'listPets', status: 500 })
+  t.equal((await api('GET', '/pets', undefined, ns('b'))).status, 500, 'b has the fault')
+  t.equal((await api('GET', '/pets', undefined, ns('a'))).status, 200, 'a does not')
+  t.equal((await api('GET', '/pets')).status, 200, 'nor does the default namespace')
+
+  const journalA = await admin('GET', '/requests?namespace=a')
+  t.equal(journalA.body.count, 3)
+  t.ok(journalA.body.entries.every((e: { namespace: string }) => e.namespace === 'a'))
+  t.equal((await admin('GET', '/requests?namespace=b')).body.count, 3)
+  t.equal((await admin('GET', '/requests')).body.count, 3)
+
+  const reset = await admin('POST', '/reset?namespace=a')
+  t.same(reset.body, { namespace: 'a', pets: 60 })
+  t.equal((await api('GET', '/pets/61', undefined, ns('a'))).status, 404, 'a is back to the initial data')
+  t.equal((await admin('GET', '/faults?namespace=b')).body.count, 1, "a's reset leaves b's faults")
+  t.equal((await admin('GET', '/requests?namespace=b')).body.count, 3, "and b's journal")
+  t.equal((await admin('GET', '/pets?namespace=default')).body.length, 60)
+})
+
+t.test('two namespaces under concurrent load never see each other', async (t) => {
+  const { admin, api } = await startControlSandbox(t)
+  const perNamespace = 60
+  const work = []
+  for (let i = 0; i < perNamespace; i++) {
+    for (const name of ['left', 'right']) {
+      work.push(api('POST', '/pets', { name: `${name}-${i}`, categoryId: 1 }, ns(name)))
+      work.push(api('GET', '/pets?limit=100', undefined, ns(name)))
+    }
+  }
+  const results = await Promise.all(work)
+  t.same(
+    results.filter((r) => r.status !== 200 && r.status !== 201),
+    [],
+    'every call succeeded',
+  )
+  for (const name of ['left', 'right']) {
+    const other = name === 'left' ? 'right' : 'left'
+    const pets = (await admin('GET', `/pets?namespace=${name}`)).body as Array<{ id: number; name: string }>
+    t.equal(pets.length, 60 + perNamespace)
+    const added = pets.filter((p) => p.id > 60)
+    t.ok(
+      added.every((p) => p.name.startsWith(`${name}-`)),
+      `${name} holds only its own pets`,
+    )
+    t.same(
+      added.map((p) => p.id),
+      Array.from({ length: perNamespace }, (_, i) => 61 + i),
+      'ids unique and dense per namespace',
+    )
+    const lists = results.filter((_, i) => i % 2 === 1 && (i % 4 === 1) === (name === 'left'))
+    t.ok(
+      lists.every((r) => (r.body as Array<{ name: string }>).every((p) => !p.name.startsWith(`${other}-`))),
+      `no list in ${name} ever showed a pet of ${other}`,
+    )
+    const journal = await admin('GET', `/requests?namespace=${name}`)
+    t.equal(journal.body.count, perNamespace * 2)
+  }
+  t.equal((await admin('GET', '/pets')).body.length, 60, 'the default namespace is untouched')
+})
+
+t.test('key mode: every key of the NAMESPACE_KEY_PREFIX family opens the API and picks its namespace', async (t) => {
+  const { admin, baseUrl } = await startControlSandbox(t, { NAMESPACE_KEY_PREFIX: 'sbx-' })
+  const key = (k: string): Record<string, string> => ({ authorization: `Bearer ${k}` })
+  const created = await call(`${baseUrl}/pets`, 'POST', { name: 'Mine', categoryId: 1 }, key('sbx-team1'))
+  t.equal(created.status, 201)
+  t.equal((await call(`${baseUrl}/pets/61`, 'GET', undefined, key('sbx-team1'))).status, 200)
+  t.equal(
+    (await call(`${baseUrl}/pets/61`, 'GET', undefined, key('sbx-team2'))).status,
+    404,
+    'another key, another store',
+  )
+  t.equal(
+    (await call(`${baseUrl}/pets/61`, 'GET', undefined, key('test-key-1'))).status,
+    404,
+    'a listed key uses the default namespace',
+  )
+  t.equal((await call(`${baseUrl}/pets`, 'GET', undefined, key('sbx-'))).status, 401, 'the prefix alone is no key')
+  t.equal(
+    (await call(`${baseUrl}/pets`, 'GET', undefined, key('other-team1'))).status,
+    401,
+    'outside the family: refused',
+  )
+  t.equal(
+    (await call(`${baseUrl}/pets/61`, 'GET', undefined, { ...key('sbx-team1'), ...ns('team1') })).status,
+    200,
+    'header and key agree',
+  )
+  const conflict = await call(`${baseUrl}/pets`, 'GET', undefined, { ...key('sbx-team1'), ...ns('team2') })
+  t.equal(conflict.status, 400)
+  t.match(conflict.body, { code: 'invalid_parameter', message: /choose different namespaces/ })
+  t.equal(
+    (await admin('GET', '/requests?namespace=team1')).body.count,
+    3,
+    'its journal (the refused conflict went to the default one)',
+  )
+  t.same((await admin('POST', '/reset?namespace=team1')).body, { namespace: 'team1', pets: 60 })
+  t.equal((await call(`${baseUrl}/pets/61`, 'GET', undefined, key('sbx-team1'))).status, 404)
+})
+
+t.test('a namespace persists in its own file next to DATA_FILE, across a restart', async (t) => {
+  const first = await startControlSandbox(t)
+  const file = first.config.dataFile as string
+  await first.api('POST', '/pets', { name: 'Kept', categoryId: 2 }, ns('keep'))
+  const nsFile = join(file, '..', 'db.ns.keep.json')
+  t.ok(await exists(nsFile), 'db.ns.keep.json was written')
+  t.match(JSON.parse(await readFile(nsFile, 'utf8')).pets, [{ id: 1 }], 'with the pets')
+  await first.close()
+
+  const second = await startTestSandbox(t, { DATA_FILE: file, ADMIN_TOKEN: 'test-admin-token' })
+  const again = await call(`${second.baseUrl}/pets/61`, 'GET', undefined, {
+    authorization: 'Bearer test-key-1',
+    ...ns('keep'),
+  })
+  t.equal(again.status, 200)
+  t.equal(again.body.name, 'Kept')
+})
+
+t.test('namespaces are bounded: the least recently used is evicted, its data file deleted', async (t) => {
+  const { admin, api, config, namespaces } = await startControlSandbox(t, { MAX_NAMESPACES: '3' })
+  await api('POST', '/pets', { name: 'InDefault', categoryId: 1 })
+  await api('POST', '/pets', { name: 'InA', categoryId: 1 }, ns('a'))
+  await api('POST', '/pets', { name: 'InB', categoryId: 1 }, ns('b'))
+  await api('GET', '/pets/1', undefined, ns('a')) // a is now more recent than b
+  await api('POST', '/pets', { name: 'InC', categoryId: 1 }, ns('c')) // evicts b
+  const listed = await admin('GET', '/namespaces')
+  t.equal(listed.body.max, 3)
+  t.same(listed.body.namespaces.map((n: { name: string }) => n.name).sort(), ['a', 'c', 'default'])
+  t.equal((await api('GET', '/pets/61')).status, 200, 'the default namespace is never evicted')
+  t.equal((await api('GET', '/pets/61', undefined, ns('a'))).status, 200, 'a was used recently and stays')
+  const dir = join(config.dataFile as string, '..')
+  await namespaces.flush() // waits for the eviction too
+  t.notOk(await exists(join(dir, 'db.ns.b.json')), "b's data file is deleted")
+  t.equal((await api('GET', '/pets/61', undefined, ns('b'))).status, 404, 'b comes back from the initial data')
+})
+
+t.test('requests without a valid key create no namespace, so they cannot evict real ones', async (t) => {
+  const { admin, api, baseUrl } = await startControlSandbox(t, { MAX_NAMESPACES: '3' })
+  t.equal((await api('POST', '/pets', { name: 'InA', categoryId: 1 }, ns('a'))).status, 201)
+  for (let i = 0; i < 20; i++) {
+    t.equal((await call(`${baseUrl}/pets`, 'GET', undefined, ns(`flood${i}`))).status, 401)
+  }
+  const listed = await admin('GET', '/namespaces')
+  t.same(
+    listed.body.namespaces.map((n: { name: string }) => n.name).sort(),
+    ['a', 'default'],
+    'only namespaces with an authenticated request exist',
+  )
+  t.equal((await api('GET', '/pets/61', undefined, ns('a'))).status, 200, "a's pet is still there")
+  t.equal(
+    (await admin('GET', '/requests?namespace=default&status=401')).body.count,
+    20,
+    'the refused requests are journaled in the default namespace',
+  )
+})
+
+t.test('an invalid namespace name is refused, after auth', async (t) => {
+  const { api, baseUrl } = await startControlSandbox(t)
+  for (const name of ['../x', '.hidden', 'a'.repeat(65), 'with space']) {
+    const res = await api('GET', '/pets', undefined, ns(name))
+    t.equal(res.status, 400, JSON.stringify(name))
+    t.match(res.body, { code: 'invalid_parameter', message: /^X-Sandbox-Namespace must be/ })
+  }
+  t.equal((await call(`${baseUrl}/pets`, 'GET', undefined, ns('../x'))).status, 401, 'auth first')
+  const res = await fetch(`${baseUrl}/pets`, { headers: { ...ADMIN_AUTH } })
+  t.equal(res.status, 401)
+})

@@ -1,0 +1,91 @@
+// The spec-driven fuzzer (conformance/fuzz.ts), bounded for `npm test`: a couple of thousand generated
+// requests against a real server with a real data file. `npm run fuzz` runs many more.
+// FUZZ_SEED=<n> replays a run; a failure prints fast-check's seed, path and the shrunk request.
+import t from 'tap'
+import { createLogger } from '../../src/logger.js'
+import { startSandbox } from '../../src/sandbox.js'
+import { ADMIN_SPEC_FILE } from '../../src/paths.js'
+import { loadContract } from '../../conformance/contract.js'
+import { runFuzz } from '../../conformance/fuzz.js'
+import { API_KEY, AUTH, startTestSandbox } from '../support/sandbox.js'
+
+const RUNS = 5_000
+const ADMIN_RUNS = 2_000
+const FUZZ_ADMIN_TOKEN = 'fuzz-admin-token'
+// A safety bound on a slow machine: generation stops after this long (the count run is reported).
+const TIME_LIMIT_MS = 75_000
+
+t.test(
+  `${RUNS} spec-driven requests: no 5xx, every answer keeps the contract, every acknowledged create is kept`,
+  async (t) => {
+    const contract = await loadContract()
+    const sandbox = await startTestSandbox(t)
+    const port = Number(new URL(sandbox.origin).port)
+    const healthy = async (): Promise<boolean> =>
+      (await fetch(`${sandbox.origin}/healthz`, { signal: AbortSignal.timeout(5_000) })).status === 200
+    const seed =
+      process.env['FUZZ_SEED'] === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(process.env['FUZZ_SEED'])
+    t.comment(`FUZZ_SEED=${seed}`)
+
+    const stats = await runFuzz(
+      contract,
+      { port, basePath: contract.spec.basePath, apiKey: API_KEY },
+      { runs: RUNS, timeLimitMs: TIME_LIMIT_MS, hugeUpTo: 100_000, healthy, seed },
+    )
+    t.comment(
+      `${stats.cases} cases; answers by status: ${JSON.stringify(Object.fromEntries([...stats.byStatus].sort(([a], [b]) => a - b)))}; ${stats.created.length} pets created`,
+    )
+    t.ok(stats.cases > 0, 'cases ran')
+    t.ok(
+      stats.created.length > 0,
+      'the generator reaches createPet with valid bodies, so acknowledged creates are checked',
+    )
+    t.ok(await healthy(), 'GET /healthz still answers 200 after the run')
+
+    const missing: number[] = []
+    for (const pet of stats.created) {
+      const res = await fetch(`${sandbox.baseUrl}/pets/${pet.id}`, { headers: AUTH })
+      if (res.status !== 200 || JSON.stringify(await res.json()) !== JSON.stringify(pet)) missing.push(pet.id)
+    }
+    t.same(missing, [], 'every acknowledged create can be fetched, exactly as it was answered')
+
+    // Acknowledged means on disk: a new server on the same data file has every one of them.
+    await sandbox.close()
+    const restarted = await startSandbox(sandbox.config, createLogger('silent'))
+    t.teardown(() => restarted.close())
+    t.same(
+      stats.created
+        .filter((pet) => JSON.stringify(restarted.store.get(pet.id)) !== JSON.stringify(pet))
+        .map((pet) => pet.id),
+      [],
+      'every acknowledged create is in the data file after a restart',
+    )
+  },
+)
+
+t.test(
+  `${ADMIN_RUNS} requests generated from the control API's spec: no 5xx, every answer keeps its contract`,
+  async (t) => {
+    const contract = await loadContract(ADMIN_SPEC_FILE)
+    const sandbox = await startTestSandbox(t, { ADMIN_TOKEN: FUZZ_ADMIN_TOKEN })
+    const port = Number(new URL(sandbox.origin).port)
+    const healthy = async (): Promise<boolean> =>
+      (await fetch(`${sandbox.origin}/healthz`, { signal: AbortSignal.timeout(5_000) })).status === 200
+    const seed =
+      process.env['FUZZ_SEED'] === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(process.env['FUZZ_SEED'])
+    t.comment(`FUZZ_SEED=${seed}`)
+    const stats = await runFuzz(
+      contract,
+      { port, basePath: contract.spec.basePath, apiKey: FUZZ_ADMIN_TOKEN },
+      { runs: ADMIN_RUNS, timeLimitMs: TIME_LIMIT_MS, hugeUpTo: 20_000, healthy, seed, ownPathsOnly: true },
+    )
+    t.comment(
+      `${stats.cases} cases; answers by status: ${JSON.stringify(Object.fromEntries([...stats.byStatus].sort(([a], [b]) => a - b)))}`,
+    )
+    t.ok(
+      [...stats.byStatus.keys()].some((status) => status >= 200 && status < 300),
+      'the generator reaches the operations with valid input',
+    )
+    t.ok(await healthy(), 'GET /healthz still answers 200 after the run')
+  },
+)

@@ -1,0 +1,162 @@
+// Slow and hostile clients on loopback: they are cut off by the server's limits, and while they
+// hold their connections every other client is still served. Every loop is bounded.
+import { setTimeout as sleep } from 'node:timers/promises'
+import type { Socket } from 'node:net'
+import t from 'tap'
+import { SERVER_LIMITS } from '../../src/sandbox.js'
+import { AUTH, startTestSandbox, waitFor } from '../support/sandbox.js'
+import { openSocket, parseResponse, rawExchange, whenClosed } from '../support/raw-http.js'
+
+/** Short limits, so the cut-offs happen within a test; the check interval sets their resolution. */
+const SHORT = {
+  headersTimeoutMs: 1_500,
+  requestTimeoutMs: 3_000,
+  timeoutCheckIntervalMs: 250,
+  idleSocketTimeoutMs: 2_000,
+}
+
+function portOf(origin: string): number {
+  return Number(new URL(origin).port)
+}
+
+/** Normal clients keep being served: `count` requests one after another, each must be a 200. */
+async function servedMeanwhile(baseUrl: string, count: number, pauseMs: number): Promise<number[]> {
+  const statuses: number[] = []
+  for (let i = 0; i < count; i++) {
+    const res = await fetch(`${baseUrl}/pets?limit=1`, { headers: AUTH, signal: AbortSignal.timeout(5_000) })
+    await res.arrayBuffer()
+    statuses.push(res.status)
+    await sleep(pauseMs)
+  }
+  return statuses
+}
+
+t.test('a client sending its headers one byte a second gets 408 and is cut; others are served meanwhile', async (t) => {
+  const { origin, baseUrl } = await startTestSandbox(t, {}, SHORT)
+  const slow = await openSocket(portOf(origin))
+  const received = whenClosed(slow)
+  const header = Buffer.from(
+    `GET /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer test-key-1\r\nX-Slow: ${'a'.repeat(40)}`,
+  )
+  // One byte a second, for at most the length of the header: the server must cut it well before.
+  const trickle = (async () => {
+    for (let i = 0; i < header.length && !slow.destroyed; i++) {
+      slow.write(header.subarray(i, i + 1))
+      await sleep(1_000)
+    }
+  })()
+  const statuses = await servedMeanwhile(baseUrl, 10, 100)
+  t.same(statuses, Array(10).fill(200), 'every other request is answered while the slow client trickles')
+
+  const answer = parseResponse(await received, false, true)
+  t.equal(answer?.status, 408)
+  t.match(answer?.headers['content-type'], /^application\/json/)
+  t.same(JSON.parse(answer?.body.toString() ?? '{}'), {
+    code: 'request_timeout',
+    message: 'The request did not arrive in time; the connection is closed',
+    status: 408,
+  })
+  t.ok(slow.destroyed, 'the slow connection is closed')
+  await trickle
+})
+
+t.test('a body trickled one byte a second is cut at the request timeout', async (t) => {
+  const { origin, baseUrl, store } = await startTestSandbox(t, {}, SHORT)
+  const before = store.size
+  const slow = await openSocket(portOf(origin))
+  const received = whenClosed(slow)
+  const body = JSON.stringify({ name: 'Slowpoke', categoryId: 1 })
+  slow.write(
+    `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer test-key-1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+  )
+  const trickle = (async () => {
+    for (let i = 0; i < body.length && !slow.destroyed; i++) {
+      slow.write(body[i] ?? '')
+      await sleep(1_000)
+    }
+  })()
+  t.same(await servedMeanwhile(baseUrl, 10, 100), Array(10).fill(200))
+  const raw = await received
+  t.ok(slow.destroyed, 'the connection is closed')
+  if (raw.length > 0) t.equal(parseResponse(raw, false, true)?.status, 408, 'if anything is answered, it is a 408')
+  t.equal(store.size, before, 'nothing half-received was stored')
+  await trickle
+})
+
+t.test('hundreds of idle and half-open connections do not stop others from being served', async (t) => {
+  const { origin, baseUrl } = await startTestSandbox(t)
+  const port = portOf(origin)
+  const held: Socket[] = []
+  t.teardown(() => held.forEach((s) => s.destroy()))
+  // 300 connections that never send a byte, 100 that stop halfway through their headers.
+  for (let i = 0; i < 300; i++) held.push(await openSocket(port))
+  for (let i = 0; i < 100; i++) {
+    const socket = await openSocket(port)
+    socket.write('GET /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthor')
+    held.push(socket)
+  }
+  const statuses = await Promise.all(Array.from({ length: 20 }, () => servedMeanwhile(baseUrl, 1, 0)))
+  t.same(statuses.flat(), Array(20).fill(200), 'every request is served with 400 connections held open')
+  t.equal(
+    held.filter((s) => s.destroyed).length,
+    0,
+    'the held connections are still open: the server did not just drop them',
+  )
+})
+
+t.test('connections beyond the cap are refused; once they go, clients are served again', async (t) => {
+  const { origin, baseUrl, server } = await startTestSandbox(t, {}, { maxConnections: 10 })
+  const port = portOf(origin)
+  const connections = (): Promise<number> =>
+    new Promise((resolve, reject) => server.getConnections((error, count) => (error ? reject(error) : resolve(count))))
+  const held = await Promise.all(Array.from({ length: 10 }, () => openSocket(port)))
+  t.teardown(() => held.forEach((s) => s.destroy()))
+  // Connected on this side is not yet accepted on the server's: wait until it holds all ten.
+  await waitFor(async () => (await connections()) === 10, { what: 'the server to hold the 10 connections' })
+  const refused = await rawExchange(port, { method: 'GET', target: '/healthz' }, 5_000)
+  t.equal(refused, undefined, 'the connection over the cap is closed without an answer')
+  held.forEach((s) => s.destroy())
+  await waitFor(async () => (await connections()) === 0, { what: 'the server to see the 10 connections go' })
+  t.same(await servedMeanwhile(baseUrl, 3, 0), [200, 200, 200])
+})
+
+t.test('a connection that never sends anything is closed after the idle timeout', async (t) => {
+  const { origin } = await startTestSandbox(t, {}, SHORT)
+  const idle = await openSocket(portOf(origin))
+  const closed = await Promise.race([whenClosed(idle).then(() => 'closed'), sleep(15_000).then(() => 'still open')])
+  idle.destroy()
+  t.equal(closed, 'closed')
+})
+
+t.test(
+  `headers over ${SERVER_LIMITS.maxHeaderBytes} bytes get 431 Error; just under the cap they are served`,
+  async (t) => {
+    const { origin } = await startTestSandbox(t)
+    const port = portOf(origin)
+    const over = await rawExchange(port, {
+      method: 'GET',
+      target: '/v1/pets',
+      headers: [
+        ['Authorization', AUTH.authorization],
+        ['X-Big', 'a'.repeat(SERVER_LIMITS.maxHeaderBytes)],
+      ],
+    })
+    t.equal(over?.status, 431)
+    t.match(over?.headers['content-type'], /^application\/json/)
+    t.same(JSON.parse(over?.body.toString() ?? '{}'), {
+      code: 'headers_too_large',
+      message: 'The request headers are too large',
+      status: 431,
+    })
+
+    const under = await rawExchange(port, {
+      method: 'GET',
+      target: '/v1/pets?limit=1',
+      headers: [
+        ['Authorization', AUTH.authorization],
+        ['X-Big', 'a'.repeat(SERVER_LIMITS.maxHeaderBytes - 200)],
+      ],
+    })
+    t.equal(under?.status, 200)
+  },
+)

@@ -1,0 +1,183 @@
+// The command as users run it: settings, banner, logs, signals, and kill -9 under a write load.
+import { Agent, request } from 'node:http'
+import { join } from 'node:path'
+import t from 'tap'
+import {
+  killDuringWriteLoad,
+  readStoredPets,
+  ROOT,
+  runCliToEnd,
+  spawnCli,
+  tempDir,
+  waitForBanner,
+} from '../support/sandbox.js'
+
+t.test('--help prints every setting and exits 0', async (t) => {
+  const { code, stdout } = await runCliToEnd({}, ['--help'])
+  t.equal(code, 0)
+  for (const name of [
+    'PORT',
+    'HOST',
+    'API_KEYS',
+    'DATA_FILE',
+    'SEED',
+    'SEED_COUNT',
+    'FIXTURES',
+    'LOG_LEVEL',
+    '--in-memory',
+  ])
+    t.match(stdout, name)
+})
+
+t.test('a bad setting stops the start with a message that names it', async (t) => {
+  const cases: Array<{ env?: Record<string, string>; args?: string[]; names: RegExp }> = [
+    { env: { PORT: 'abc' }, names: /PORT must be a whole number from 0 to 65535, got "abc"/ },
+    { env: { PORT: '70000' }, names: /PORT must be a whole number/ },
+    { args: ['--port', '-1'], names: /--port/ },
+    { env: { SEED: 'x' }, names: /SEED must be a whole number/ },
+    { env: { SEED_COUNT: '1.5' }, names: /SEED_COUNT must be a whole number/ },
+    { env: { LOG_LEVEL: 'loud' }, names: /LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent/ },
+    { env: { API_KEYS: ' , ' }, names: /API_KEYS is set but holds no key/ },
+    { env: { API_KEYS: 'good,bad key' }, names: /API_KEYS: key number 2 has characters/ },
+    { env: { SEED: '1', FIXTURES: 'fixtures/pets.json' }, names: /FIXTURES and SEED both choose the initial data/ },
+    { args: ['--colour'], names: /Unknown option '--colour'.*--help/ },
+    { env: { FIXTURES: 'no/such/file.json' }, names: /Fixtures file .*file\.json does not exist/ },
+  ]
+  for (const c of cases) {
+    const { code, stderr } = await runCliToEnd(c.env ?? {}, c.args ?? [])
+    t.not(code, 0, `${JSON.stringify(c.env ?? c.args)} → non-zero exit`)
+    t.match(stderr, c.names)
+    t.notMatch(stderr, /\n\s+at /, 'a message, not a stack trace')
+  }
+  const secret = await runCliToEnd({ API_KEYS: 'sekrit-value,bad key' })
+  t.notMatch(secret.stderr, 'sekrit-value', 'a message about a key never shows a key')
+})
+
+t.test('the banner shows the URL, the data source and a curl line; a configured key stays secret', async (t) => {
+  const dir = await tempDir(t)
+  const withDefault = await spawnCli(t, { DATA_FILE: join(dir, 'a.json'), API_KEYS: '' })
+  t.match(withDefault.stderr, /curl -H "Authorization: Bearer sandbox-api-key" http:\/\/127\.0\.0\.1:\d+\/v1\/pets/)
+  t.match(withDefault.stderr, /60 pets from the built-in fixtures/)
+  const res = await fetch(`${withDefault.baseUrl}/pets?limit=1`, {
+    headers: { authorization: 'Bearer sandbox-api-key' },
+  })
+  t.equal(res.status, 200, 'the printed curl line works')
+  await res.body?.cancel()
+
+  const withKey = await spawnCli(t, {
+    DATA_FILE: join(dir, 'b.json'),
+    API_KEYS: 'my-secret-key',
+    SEED: '3',
+    SEED_COUNT: '5',
+    LOG_LEVEL: 'debug',
+  })
+  t.match(withKey.stderr, /Bearer <your API key>/)
+  t.match(withKey.stderr, /5 pets generated from seed 3/)
+  await (await fetch(`${withKey.baseUrl}/pets`, { headers: { authorization: 'Bearer my-secret-key' } })).text()
+  await (await fetch(`${withKey.baseUrl}/pets`, { headers: { authorization: 'Bearer my-secret-kez' } })).text()
+  withKey.child.kill('SIGTERM')
+  await withKey.exited
+  t.notMatch(withKey.stdout + withKey.stderr, /my-secret-ke/, 'neither the key nor a wrong guess is printed or logged')
+  const lines = withKey.stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+  t.match(
+    lines.filter((l) => l['msg'] === 'request'),
+    [{ method: 'GET', path: '/v1/pets', status: 200 }, { status: 401 }],
+    'request logs are JSON lines',
+  )
+})
+
+t.test('LOG_LEVEL=silent turns the logs off', async (t) => {
+  const dir = await tempDir(t)
+  const cli = await spawnCli(t, { DATA_FILE: join(dir, 'db.json'), LOG_LEVEL: 'silent' })
+  await (await fetch(`${cli.baseUrl}/pets`)).text()
+  cli.child.kill('SIGTERM')
+  await cli.exited
+  t.equal(cli.stdout, '')
+})
+
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  t.test(`${signal} with an idle keep-alive connection and a create in flight: exit 0, data flushed`, async (t) => {
+    const dir = await tempDir(t)
+    const dataFile = join(dir, 'db.json')
+    const cli = await spawnCli(t, { DATA_FILE: dataFile, API_KEYS: 'k' })
+    const agent = new Agent({ keepAlive: true })
+    t.teardown(() => agent.destroy())
+    // An idle keep-alive connection would hold a naive close() open for 5 s.
+    await new Promise<void>((resolve) =>
+      request(`${cli.baseUrl}/pets`, { agent, headers: { authorization: 'Bearer k' } }, (res) =>
+        res.resume().on('end', resolve),
+      ).end(),
+    )
+    const inFlight = fetch(`${cli.baseUrl}/pets`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
+      body: '{"name":"Last","categoryId":1}',
+    })
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    const started = Date.now()
+    cli.child.kill(signal)
+    const code = await cli.exited
+    const took = Date.now() - started
+    t.equal(code, 0, 'exit code 0')
+    t.ok(took < 2500, `stopped in ${took} ms`)
+    const answer = await inFlight.then(
+      (r) => r.status,
+      () => 'no answer',
+    )
+    const names = (await readStoredPets(dataFile)).map((p) => p.name)
+    if (answer === 201) t.ok(names.includes('Last'), 'the acknowledged create is in the file')
+    else t.equal(answer, 'no answer', 'a create the server never accepted is simply not answered')
+  })
+}
+
+t.test('kill -9 during a write load: the file is valid and holds every acknowledged pet', async (t) => {
+  const { dataFile, exit, acknowledged: pets } = await killDuringWriteLoad(t, 20, 20)
+  t.equal(exit, 'SIGKILL')
+  const acknowledged = pets.map((pet) => pet.id)
+  t.ok(acknowledged.length > 20, `${acknowledged.length} creates were acknowledged before the kill`)
+
+  const stored = new Set((await readStoredPets(dataFile)).map((p) => p.id))
+  const lost = acknowledged.filter((id) => !stored.has(id))
+  t.same(lost, [], 'no acknowledged pet was lost')
+
+  const again = await spawnCli(t, { DATA_FILE: dataFile, API_KEYS: 'k' })
+  const last = Math.max(...acknowledged)
+  const res = await fetch(`${again.baseUrl}/pets/${last}`, { headers: { authorization: 'Bearer k' } })
+  t.equal(res.status, 200, 'the restarted sandbox serves the last acknowledged pet')
+  await res.body?.cancel()
+})
+
+t.test('under `npm start`, SIGTERM to npm reaches the server', async (t) => {
+  const npm = process.env['npm_execpath']
+  if (!npm) {
+    t.plan(0, 'not run through npm: npm_execpath is unknown')
+    return
+  }
+  const dir = await tempDir(t)
+  const { spawn } = await import('node:child_process')
+  const child = spawn(process.execPath, [npm, 'start', '--silent'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', LOG_LEVEL: 'silent', DATA_FILE: join(dir, 'db.json') },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  })
+  t.teardown(() => {
+    if (child.exitCode === null) child.kill('SIGKILL')
+  })
+  const exited = new Promise<number | string>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)),
+  )
+  const { apiUrl: url } = await waitForBanner(child, exited)
+  const res = await fetch(`${url}/pets?limit=1`, { headers: { authorization: 'Bearer sandbox-api-key' } })
+  t.equal(res.status, 200)
+  await res.body?.cancel()
+  child.kill('SIGTERM')
+  t.equal(await exited, 0, 'npm exits 0 with the server')
+  const after = await fetch(`${url}/healthz`).then(
+    () => 'still answering',
+    () => 'gone',
+  )
+  t.equal(after, 'gone', 'the server process stopped too')
+})

@@ -1,0 +1,169 @@
+// When the data file cannot be written, a create answers 503 storage_unavailable, nothing is
+// acknowledged that is not stored, what was stored before stays readable, and writes succeed
+// again once the disk is back, without a restart. Checked through HTTP and by starting a new
+// server on (a copy of) the data directory, never through the file layout itself.
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import t, { type Test } from 'tap'
+import { createLogger } from '../../src/logger.js'
+import { startSandbox } from '../../src/sandbox.js'
+import { AUTH, JSON_HEADERS, startTestSandbox, tempDir, testConfig } from '../support/sandbox.js'
+
+/** Why this machine cannot give a test a file system of its own (mounting needs root), if it cannot. */
+function whyNoTmpfs(): string | undefined {
+  const probe = mkdtempSync(join(tmpdir(), 'animal-store-probe-'))
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', probe], { stdio: 'pipe' })
+    execFileSync('umount', [probe], { stdio: 'pipe' })
+    return undefined
+  } catch (error) {
+    return `cannot mount a tmpfs here (${String((error as { stderr?: Buffer }).stderr ?? error).trim()}): run as root to test a full and a read-only disk`
+  } finally {
+    rmSync(probe, { recursive: true, force: true })
+  }
+}
+
+/** A tiny tmpfs, unmounted when the test ends. */
+async function mountTmpfs(t: Test, size: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'animal-store-disk-'))
+  execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size},mode=0755`, 'tmpfs', dir], { stdio: 'pipe' })
+  t.teardown(async () => {
+    execFileSync('umount', ['-l', dir])
+    await rm(dir, { recursive: true, force: true })
+  })
+  return dir
+}
+
+const remount = (dir: string, mode: 'ro' | 'rw'): void =>
+  void execFileSync('mount', ['-o', `remount,${mode}`, dir], { stdio: 'pipe' })
+
+/** Fills the file system: a write as large as it goes, until ENOSPC. */
+async function fill(dir: string): Promise<string> {
+  const filler = join(dir, 'filler')
+  await writeFile(filler, Buffer.alloc(64 * 1024 * 1024)).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ENOSPC') throw error
+  })
+  return filler
+}
+
+async function create(baseUrl: string, name: string): Promise<{ status: number; body: any; type: string | null }> {
+  const res = await fetch(`${baseUrl}/pets`, {
+    method: 'POST',
+    headers: JSON_HEADERS,
+    body: JSON.stringify({ name, categoryId: 7 }),
+  })
+  return { status: res.status, body: await res.json(), type: res.headers.get('content-type') }
+}
+
+/** Every pet the server serves, through the API (the list has no offset: fetched by id). */
+async function store(sandbox: { baseUrl: string; store: { size: number } }): Promise<Array<{ name: string }>> {
+  const pets: Array<{ name: string }> = []
+  for (let id = 1; id <= sandbox.store.size + 10; id++) {
+    const res = await fetch(`${sandbox.baseUrl}/pets/${id}`, { headers: AUTH })
+    if (res.status === 200) pets.push((await res.json()) as { name: string })
+    else await res.arrayBuffer()
+  }
+  return pets
+}
+
+/** The names a new server finds in a copy of the data directory as it is now. */
+async function namesInCopy(t: Test, dataDir: string): Promise<string[]> {
+  const copy = await tempDir(t)
+  await cp(dataDir, copy, { recursive: true, filter: (source) => !source.endsWith('filler') })
+  const config = await testConfig(t, { DATA_FILE: join(copy, 'db.json') })
+  const sandbox = await startSandbox(config, createLogger('silent'))
+  const names = sandbox.store.all().map((pet) => pet.name)
+  await sandbox.close()
+  return names
+}
+
+const noTmpfs = whyNoTmpfs()
+for (const fault of ['full', 'read-only'] as const) {
+  t.test(
+    `${fault} disk: 503 storage_unavailable, nothing half-stored, writes resume without a restart`,
+    { skip: noTmpfs ?? false },
+    async (t) => {
+      const dir = await mountTmpfs(t, '512k')
+      const dataFile = join(dir, 'db.json')
+      const sandbox = await startTestSandbox(t, { DATA_FILE: dataFile })
+      const initial = sandbox.store.size
+
+      const before = await create(sandbox.baseUrl, 'Before')
+      t.equal(before.status, 201)
+
+      let filler: string | undefined
+      if (fault === 'full') filler = await fill(dir)
+      else remount(dir, 'ro')
+
+      // A write may still fit in space the file system had already given the data file (the rest of
+      // its last page, for a layout that appends): create until the disk refuses, every 201 before
+      // that is a pet that must be kept. Names of one length, so that every record needs the same room.
+      const fitted: string[] = []
+      const refusedNames: string[] = []
+      for (let i = 0; i < 500; i++) {
+        const name = `Fill ${String(i).padStart(4, '0')}`
+        const answer = await create(sandbox.baseUrl, name)
+        if (answer.status !== 201) {
+          refusedNames.push(name)
+          break
+        }
+        fitted.push(name)
+      }
+      t.equal(refusedNames.length, 1, `the disk refuses a create (after ${fitted.length} that still fitted)`)
+      const lost = ['Lost 0001', 'Lost 0002', 'Lost 0003']
+      refusedNames.push(...lost)
+      const refused = await Promise.all(lost.map((name) => create(sandbox.baseUrl, name)))
+      for (const answer of refused) {
+        t.equal(answer.status, 503)
+        t.match(answer.type, /^application\/json/)
+        t.match(answer.body, { code: 'storage_unavailable', status: 503, message: /Nothing was stored/ })
+      }
+      const served = await store(sandbox)
+      t.notOk(
+        served.some((pet) => refusedNames.includes(pet.name)),
+        'a refused pet is not served',
+      )
+      t.equal(
+        (await fetch(`${sandbox.baseUrl}/pets/${before.body.id}`, { headers: AUTH })).status,
+        200,
+        'what was stored before is still served',
+      )
+
+      // What is on disk now is what was acknowledged, and a new server can read it.
+      const onDisk = await namesInCopy(t, dir)
+      t.equal(onDisk.length, initial + 1 + fitted.length)
+      t.ok(
+        onDisk.includes('Before') && fitted.every((name) => onDisk.includes(name)),
+        'every acknowledged pet is on disk',
+      )
+      t.notOk(
+        onDisk.some((name) => refusedNames.includes(name)),
+        'nothing refused reached the disk',
+      )
+
+      if (filler) await rm(filler)
+      else remount(dir, 'rw')
+
+      const after = await create(sandbox.baseUrl, 'After')
+      t.equal(after.status, 201, 'writes succeed again once the disk is back, without a restart')
+      t.equal((await fetch(`${sandbox.baseUrl}/pets/${after.body.id}`, { headers: AUTH })).status, 200)
+
+      await sandbox.close()
+      const restarted = await startSandbox(sandbox.config, createLogger('silent'))
+      t.teardown(() => restarted.close())
+      const names = restarted.store.all().map((pet) => pet.name)
+      t.equal(names.length, initial + 2 + fitted.length)
+      t.ok(
+        names.includes('Before') && names.includes('After') && fitted.every((name) => names.includes(name)),
+        'every acknowledged pet survives a restart',
+      )
+      t.notOk(
+        names.some((name) => refusedNames.includes(name)),
+        'no refused pet appears after a restart',
+      )
+    },
+  )
+}

@@ -1,0 +1,170 @@
+// Persistence: acknowledged writes survive restarts, concurrent creates, bad data files, origins.
+import { readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import t from 'tap'
+import { loadConfig } from '../../src/config.js'
+import { createLogger } from '../../src/logger.js'
+import { startSandbox } from '../../src/sandbox.js'
+import { JSON_HEADERS, AUTH, readStoredPets, startTestSandbox, tempDir, testConfig } from '../support/sandbox.js'
+
+type Pet = { id: number; name: string; categoryId: number; status: string }
+
+const createPet = async (baseUrl: string, name: string): Promise<Response> =>
+  fetch(`${baseUrl}/pets`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ name, categoryId: 1 }) })
+
+t.test('an acknowledged create is in the data file, and back after a restart', async (t) => {
+  const config = await testConfig(t)
+  const first = await startSandbox(config, createLogger('silent'))
+  const res = await createPet(first.baseUrl, 'Persisted')
+  const created = (await res.json()) as Pet
+  // Read the file before stopping: the 201 promises it is already on disk.
+  t.same((await readStoredPets(config.dataFile!)).at(-1), created, 'the pet is on disk when the 201 arrives')
+  await first.close()
+
+  const second = await startSandbox(config, createLogger('silent'))
+  t.teardown(() => second.close())
+  const again = await fetch(`${second.baseUrl}/pets/${created.id}`, { headers: AUTH })
+  t.same(await again.json(), created, 'the pet is served after a restart')
+  const next = (await (await createPet(second.baseUrl, 'Next')).json()) as Pet
+  t.equal(next.id, created.id + 1, 'ids continue after a restart')
+})
+
+t.test('200 concurrent creates: unique ids, none lost, all on disk', async (t) => {
+  const { baseUrl, config, store } = await startTestSandbox(t)
+  const before = store.size
+  const responses = await Promise.all(Array.from({ length: 200 }, (_, i) => createPet(baseUrl, `Concurrent ${i}`)))
+  t.same([...new Set(responses.map((r) => r.status))], [201], 'every create answered 201')
+  const pets = (await Promise.all(responses.map((r) => r.json()))) as Pet[]
+  const ids = new Set(pets.map((p) => p.id))
+  t.equal(ids.size, 200, 'no id was given twice')
+  t.equal(store.size, before + 200)
+  const onDisk = await readStoredPets(config.dataFile!)
+  const diskIds = new Set(onDisk.map((p) => p.id))
+  t.ok(
+    pets.every((p) => diskIds.has(p.id)),
+    'every acknowledged pet is in the file',
+  )
+  t.equal(onDisk.length, before + 200, 'and nothing else was added')
+})
+
+t.test('a data file that is not valid JSON stops the start and is left untouched', async (t) => {
+  const config = await testConfig(t)
+  const broken = '{"pets": [ {"id": 1, '
+  await writeFile(config.dataFile!, broken)
+  await t.rejects(startSandbox(config, createLogger('silent')), {
+    name: 'DataFileError',
+    message: new RegExp(`Data file ${config.dataFile} is not valid JSON`),
+  })
+  t.equal(await readFile(config.dataFile!, 'utf8'), broken, 'the file is byte for byte as it was')
+})
+
+t.test('a data file with a bad record stops the start, naming it', async (t) => {
+  const config = await testConfig(t)
+  const cases = [
+    { content: '[]', message: /must hold a JSON object with a "pets" array/ },
+    {
+      content: '{"pets":[{"id":1,"name":"A","categoryId":1},{"id":2,"name":"B"}]}',
+      message: /invalid pet at index 1: pet\.categoryId is required/,
+    },
+    {
+      content: '{"pets":[{"id":1,"name":"A","categoryId":1},{"id":1,"name":"B","categoryId":1}]}',
+      message: /index 1: id 1 is used twice/,
+    },
+    { content: '{"pets":[{"id":"1","name":"A","categoryId":1}]}', message: /index 0: pet\.id must be an integer/ },
+  ]
+  for (const c of cases) {
+    await writeFile(config.dataFile!, c.content)
+    await t.rejects(startSandbox(config, createLogger('silent')), { message: c.message }, c.content)
+    t.equal(await readFile(config.dataFile!, 'utf8'), c.content, 'left untouched')
+  }
+})
+
+t.test("a data file of the user's own (no origin) is kept whatever the data settings", async (t) => {
+  const config = await testConfig(t, { SEED: '5' })
+  const own = { pets: [{ id: 10, name: 'Mine', categoryId: 9, status: 'sold' }] }
+  await writeFile(config.dataFile!, JSON.stringify(own))
+  const sandbox = await startSandbox(config, createLogger('silent'))
+  t.teardown(() => sandbox.close())
+  const pets = await (await fetch(`${sandbox.baseUrl}/pets`, { headers: AUTH })).json()
+  t.same(pets, own.pets)
+  const next = (await (await createPet(sandbox.baseUrl, 'Next')).json()) as Pet
+  t.equal(next.id, 11, 'new ids follow the largest one in the file')
+})
+
+t.test('the data file follows the data settings it was made from', async (t) => {
+  const dir = await tempDir(t)
+  const env = { DATA_FILE: join(dir, 'db.json') }
+  const start = async (extra: Record<string, string>) => {
+    const config = await testConfig(t, { ...env, ...extra })
+    return startSandbox(config, createLogger('silent'))
+  }
+
+  let sandbox = await start({ SEED: '7', SEED_COUNT: '10' })
+  const created = (await (await createPet(sandbox.baseUrl, 'Kept')).json()) as Pet
+  await sandbox.close()
+
+  sandbox = await start({ SEED: '7', SEED_COUNT: '10' })
+  let res = await fetch(`${sandbox.baseUrl}/pets/${created.id}`, { headers: AUTH })
+  t.equal(res.status, 200, 'the same seed and count keep the writes')
+  await res.body?.cancel()
+  await sandbox.close()
+
+  sandbox = await start({ SEED: '8', SEED_COUNT: '10' })
+  res = await fetch(`${sandbox.baseUrl}/pets/${created.id}`, { headers: AUTH })
+  t.equal(res.status, 404, 'another seed rebuilds the file from the new data')
+  await res.body?.cancel()
+  t.equal(sandbox.store.size, 10)
+  await sandbox.close()
+
+  sandbox = await start({})
+  t.equal(sandbox.store.size, 60, 'no data settings: the committed fixtures')
+  await sandbox.close()
+})
+
+t.test('in-memory mode keeps nothing between runs', async (t) => {
+  const first = await startTestSandbox(t, { DATA_FILE: ':memory:' })
+  t.equal(first.config.dataFile, undefined, 'DATA_FILE=:memory: selects the in-memory store')
+  const res = await createPet(first.baseUrl, 'Ephemeral')
+  t.equal(res.status, 201)
+  const { id } = (await res.json()) as Pet
+  await first.close()
+
+  const second = await startTestSandbox(t, { DATA_FILE: ':memory:' })
+  const again = await fetch(`${second.baseUrl}/pets/${id}`, { headers: AUTH })
+  t.equal(again.status, 404, 'a new in-memory sandbox starts from the fixtures again')
+  await again.body?.cancel()
+  const flag = loadConfig(['--in-memory'], {})
+  t.equal(flag !== 'help' && flag.dataFile, undefined, '--in-memory does the same')
+})
+
+t.test("FIXTURES loads a user's pets, and refuses an invalid file naming it and the record", async (t) => {
+  const dir = await tempDir(t)
+  const good = join(dir, 'good.json')
+  await writeFile(good, JSON.stringify([{ id: 3, name: 'Fixture', categoryId: 2, status: 'pending' }]))
+  const sandbox = await startTestSandbox(t, { FIXTURES: good })
+  t.same(await (await fetch(`${sandbox.baseUrl}/pets`, { headers: AUTH })).json(), [
+    { id: 3, name: 'Fixture', categoryId: 2, status: 'pending' },
+  ])
+
+  const cases = [
+    { content: '{"not":"an array"}', message: /must hold a JSON array of pets/ },
+    {
+      content: '[{"id":1,"name":"A","categoryId":1},{"id":2,"name":"B","categoryId":1,"status":"lost"}]',
+      message: /record 1 pet\.status must be one of/,
+    },
+    { content: '[{"id":1,"name":"A","categoryId":1', message: /cannot be read as JSON/ },
+  ]
+  for (const c of cases) {
+    const bad = join(dir, 'bad.json')
+    await writeFile(bad, c.content)
+    const config = await testConfig(t, { FIXTURES: bad })
+    await t.rejects(startSandbox(config, createLogger('silent')), { name: 'FixturesError', message: c.message })
+    await t.rejects(
+      startSandbox(config, createLogger('silent')),
+      { message: new RegExp(bad) },
+      'the message names the file',
+    )
+  }
+  const missing = await testConfig(t, { FIXTURES: join(dir, 'missing.json') })
+  await t.rejects(startSandbox(missing, createLogger('silent')), { message: /missing\.json does not exist/ })
+})

@@ -1,0 +1,40 @@
+// Helpers for the control API's tests: a sandbox with a known admin token, and typed calls.
+import type { Test } from 'tap'
+import { AUTH, startTestSandbox } from './sandbox.js'
+
+export const ADMIN_TOKEN = 'test-admin-token'
+export const ADMIN_AUTH = { authorization: `Bearer ${ADMIN_TOKEN}` }
+
+export interface Call {
+  readonly status: number
+  readonly headers: Headers
+  readonly body: any
+}
+
+export type ControlSandbox = Awaited<ReturnType<typeof startControlSandbox>>
+
+/** A sandbox with the control API on (token ADMIN_TOKEN), plus helpers to call both APIs. */
+export async function startControlSandbox(t: Test, env: Record<string, string> = {}) {
+  const sandbox = await startTestSandbox(t, { ADMIN_TOKEN, ...env })
+  /** Calls the control API; `body` is sent as JSON. */
+  const admin = (
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = ADMIN_AUTH,
+  ): Promise<Call> => call(`${sandbox.origin}/__admin${path}`, method, body, headers)
+  /** Calls the Animal Store API with the test key; `headers` are added. */
+  const api = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Call> =>
+    call(`${sandbox.baseUrl}${path}`, method, body, { ...AUTH, ...headers })
+  return { ...sandbox, admin, api }
+}
+
+export async function call(url: string, method: string, body: unknown, headers: Record<string, string>): Promise<Call> {
+  const res = await fetch(url, {
+    method,
+    headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  const text = await res.text()
+  return { status: res.status, headers: res.headers, body: text === '' ? undefined : JSON.parse(text) }
+}

@@ -1,0 +1,115 @@
+// Docker for the container tests: the engine's reachability (skip or, under REQUIRE_DOCKER=1,
+// fail), the image built from this checkout, and containers removed when a test ends.
+import { execFile, spawn } from 'node:child_process'
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import type { Test } from 'tap'
+import { ROOT } from './sandbox.js'
+
+/** Debian's client has what the build needs (BuildKit); another docker on PATH may not. */
+export const DOCKER = existsSync('/usr/bin/docker') ? '/usr/bin/docker' : 'docker'
+export const IMAGE = process.env['ANIMAL_STORE_IMAGE'] ?? 'animal-store-sandbox:local'
+export const REQUIRE_DOCKER = process.env['REQUIRE_DOCKER'] === '1'
+
+// The Ryuk reaper image cannot be pulled without a registry; every test stops what it starts.
+process.env['TESTCONTAINERS_RYUK_DISABLED'] ??= 'true'
+
+const run = promisify(execFile)
+
+/** Runs the docker client; rejects with its stderr when it exits non-zero. */
+export async function docker(...args: string[]): Promise<string> {
+  try {
+    const { stdout } = await run(DOCKER, args, {
+      maxBuffer: 64 * 1024 * 1024,
+      env: { ...process.env, DOCKER_BUILDKIT: '1' },
+    })
+    return stdout.trim()
+  } catch (error) {
+    const { stderr, message } = error as { stderr?: string; message: string }
+    throw new Error(`docker ${args.join(' ')} failed: ${stderr?.trim() || message}`, { cause: error })
+  }
+}
+
+/**
+ * Why the Docker tests cannot run here, or undefined when an engine answers. Under REQUIRE_DOCKER=1
+ * a missing engine fails the calling test instead of skipping it.
+ */
+export async function dockerSkipReason(t: Test): Promise<string | undefined> {
+  let reason: string | undefined
+  try {
+    await run(DOCKER, ['version', '--format', '{{.Server.Version}}'], { timeout: 15_000 })
+  } catch (error) {
+    reason = `no Docker engine is reachable (${DOCKER} version: ${((error as { stderr?: string }).stderr || String(error)).trim().split('\n')[0]})`
+  }
+  if (reason !== undefined && REQUIRE_DOCKER) {
+    t.fail(`REQUIRE_DOCKER=1 but ${reason}`)
+  }
+  return reason
+}
+
+let built: Promise<void> | undefined
+
+/** Builds the image from this checkout with `npm run image` (quick when Docker's cache holds it). */
+export function ensureImage(): Promise<void> {
+  built ??= new Promise<void>((resolve, reject) => {
+    const child = spawn('bash', [join(ROOT, 'scripts/build-image.sh'), '--quiet'], {
+      cwd: ROOT,
+      env: { ...process.env, IMAGE, DOCKER },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let output = ''
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    child.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`npm run image failed (${code}):\n${output.slice(-4000)}`)),
+    )
+  })
+  return built
+}
+
+export interface RunningContainer {
+  readonly id: string
+  /** http://127.0.0.1:<mapped port> */
+  readonly origin: string
+}
+
+/** `docker run -d` of the image with a random host port; the container is removed when the test ends. */
+export async function runContainer(
+  t: Test,
+  options: { env?: Record<string, string>; volume?: string; image?: string } = {},
+): Promise<RunningContainer> {
+  const envArgs = Object.entries(options.env ?? {}).flatMap(([name, value]) => ['-e', `${name}=${value}`])
+  const volumeArgs = options.volume ? ['-v', `${options.volume}:/data`] : []
+  const id = await docker('run', '-d', '-p', '127.0.0.1::4010', ...envArgs, ...volumeArgs, options.image ?? IMAGE)
+  t.teardown(() => docker('rm', '-f', '-v', id).catch(() => undefined))
+  const port = (await docker('port', id, '4010/tcp')).split('\n')[0]?.split(':').pop()
+  const origin = `http://127.0.0.1:${port}`
+  await waitForHttp(`${origin}/healthz`, id)
+  return { id, origin }
+}
+
+/** Polls url until it answers 200 (bounded: 30 s). */
+export async function waitForHttp(url: string, containerId?: string): Promise<void> {
+  const deadline = Date.now() + 30_000
+  while (Date.now() < deadline) {
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(1000) })
+      if (response.status === 200) return
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  const logs = containerId ? await docker('logs', containerId).catch(() => '') : ''
+  throw new Error(`${url} did not answer 200 within 30 s\n${logs}`)
+}
+
+/** The fenced code blocks in `language` from README.md's "Use it in your tests" section. */
+export function usageSnippets(language: string): string[] {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
+  const section = /^## Use it in your tests\n([\s\S]*?)(?=^## )/m.exec(readme)?.[1] ?? ''
+  return [...section.matchAll(/^```(\w+)\n([\s\S]*?)^```$/gm)]
+    .filter((match) => match[1] === language)
+    .map((match) => match[2] ?? '')
+}

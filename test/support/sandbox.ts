@@ -1,0 +1,238 @@
+// Shared test helpers: a real sandbox on an ephemeral port with a temp data file.
+import { execFile, spawn, type ChildProcess } from 'node:child_process'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import type { Test } from 'tap'
+import { loadConfig, type Config } from '../../src/config.js'
+import { SERVER_LIMITS, startSandbox, type Sandbox, type ServerLimits } from '../../src/sandbox.js'
+import { createLogger } from '../../src/logger.js'
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+export const API_KEY = 'test-key-1'
+export const AUTH = { authorization: `Bearer ${API_KEY}` }
+export const JSON_HEADERS = { ...AUTH, 'content-type': 'application/json' }
+
+export interface WaitForOptions {
+  /** What the check waits for, as the failure names it: "docker ps no longer lists the container". */
+  readonly what: string
+  readonly timeoutMs?: number
+  readonly intervalMs?: number
+}
+
+/**
+ * Retries `check` until it returns true, for a state that comes a moment after what causes it (a
+ * process gone, a container removed, a page rendered). An exception counts as "not yet". Bounded:
+ * rejects after `timeoutMs`, naming what never happened and what the check last saw, so the test
+ * fails. Assert on the state after it as before: the wait only removes the race.
+ */
+export async function waitFor(
+  check: () => boolean | Promise<boolean>,
+  { what, timeoutMs = 10_000, intervalMs = 50 }: WaitForOptions,
+): Promise<void> {
+  const deadline = performance.now() + timeoutMs
+  let last: unknown
+  for (;;) {
+    try {
+      if ((await check()) === true) return
+      last = undefined
+    } catch (error) {
+      last = error
+    }
+    if (performance.now() >= deadline) break
+    await new Promise((resolve) => setTimeout(resolve, intervalMs))
+  }
+  const seen =
+    last === undefined ? '' : ` (the last check threw: ${last instanceof Error ? last.message : String(last)})`
+  throw new Error(`waited ${timeoutMs} ms for ${what}, and it never happened${seen}`)
+}
+
+/** A temp folder removed when the test ends. */
+export async function tempDir(t: Test): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'animal-store-test-'))
+  t.teardown(() => rm(dir, { recursive: true, force: true }))
+  return dir
+}
+
+/** Settings as the CLI would read them from `env`, with test defaults: port 0, a temp data file, one key, no logs. */
+export async function testConfig(t: Test, env: Record<string, string> = {}): Promise<Config> {
+  const dir = await tempDir(t)
+  const config = loadConfig([], {
+    PORT: '0',
+    API_KEYS: API_KEY,
+    DATA_FILE: join(dir, 'db.json'),
+    LOG_LEVEL: 'silent',
+    ...env,
+  })
+  if (config === 'help') throw new Error('unexpected help')
+  return config
+}
+
+/** Starts an in-process sandbox; it is stopped when the test ends. */
+export async function startTestSandbox(
+  t: Test,
+  env: Record<string, string> = {},
+  limits: Partial<ServerLimits> = {},
+): Promise<Sandbox & { config: Config }> {
+  const config = await testConfig(t, env)
+  const sandbox = await startSandbox(config, createLogger('silent'), { ...SERVER_LIMITS, ...limits })
+  t.teardown(() => sandbox.close())
+  return { ...sandbox, config }
+}
+
+export interface RunningCli {
+  readonly child: ChildProcess
+  readonly baseUrl: string
+  stdout: string
+  stderr: string
+  /** Resolves with the exit code (or signal name) once the process has exited and its output is all read. */
+  readonly exited: Promise<number | string>
+}
+
+/** Runs the CLI (src/cli.ts through tsx) as a child process and waits for its banner. */
+export async function spawnCli(t: Test, env: Record<string, string>, args: string[] = []): Promise<RunningCli> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli.ts'), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_ENV: 'production', PORT: '0', LOG_LEVEL: 'silent', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  const run = { child, baseUrl: '', stdout: '', stderr: '' } as RunningCli & { baseUrl: string }
+  child.stdout?.on('data', (chunk: Buffer) => (run.stdout += chunk.toString()))
+  child.stderr?.on('data', (chunk: Buffer) => (run.stderr += chunk.toString()))
+  // 'close', not 'exit': 'exit' may come before the last of stdout and stderr has been read.
+  ;(run as { exited: Promise<number | string> }).exited = new Promise((resolve) =>
+    child.once('close', (code, signal) => resolve(code ?? signal ?? -1)),
+  )
+  t.teardown(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+  })
+  run.baseUrl = (await waitForBanner(child, run.exited)).apiUrl
+  return run
+}
+
+/** The start banner a CLI prints on stderr, and the API's URL in it; fails if the process exits first. */
+export function waitForBanner(
+  child: ChildProcess,
+  exited: Promise<number | string>,
+): Promise<{ apiUrl: string; banner: string }> {
+  let stderr = ''
+  return Promise.race([
+    new Promise<{ apiUrl: string; banner: string }>((resolve) => {
+      child.stderr?.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString()
+        const match = /API: +(http:\/\/\S+)/.exec(stderr)
+        if (match?.[1]) resolve({ apiUrl: match[1], banner: stderr })
+      })
+    }),
+    exited.then((code) => {
+      throw new Error(`the process exited (${code}) before it was ready:\n${stderr}`)
+    }),
+  ])
+}
+
+/**
+ * The CLI on a fresh data file under a write load from `clients` clients, killed with SIGKILL
+ * after 1.5 s of it, and once more than `atLeast` creates are acknowledged (a busy machine takes
+ * longer to get there; that wait is bounded, and the caller's check of the count then fails).
+ * Returns how the process ended and the pets acknowledged (201) before.
+ */
+export async function killDuringWriteLoad(
+  t: Test,
+  clients: number,
+  atLeast: number,
+): Promise<{ dataFile: string; exit: number | string; acknowledged: StoredPet[] }> {
+  const dataFile = join(await tempDir(t), 'db.json')
+  const cli = await spawnCli(t, { DATA_FILE: dataFile, API_KEYS: 'k' })
+  const acknowledged: StoredPet[] = []
+  let stop = false
+  const client = async (c: number): Promise<void> => {
+    for (let i = 0; !stop && i < 10_000; i++) {
+      try {
+        const res = await fetch(`${cli.baseUrl}/pets`, {
+          method: 'POST',
+          headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
+          body: JSON.stringify({ name: `W${c}-${i}`, categoryId: c }),
+        })
+        if (res.status === 201) acknowledged.push((await res.json()) as StoredPet)
+        else await res.arrayBuffer()
+      } catch {
+        return // the server is gone
+      }
+    }
+  }
+  const running = Array.from({ length: clients }, (_, c) => client(c + 1))
+  await new Promise((resolve) => setTimeout(resolve, 1500))
+  await waitFor(() => acknowledged.length > atLeast, {
+    what: `more than ${atLeast} acknowledged creates`,
+    timeoutMs: 30_000,
+  }).catch(() => undefined)
+  cli.child.kill('SIGKILL')
+  const exit = await cli.exited
+  stop = true
+  await Promise.all(running)
+  return { dataFile, exit, acknowledged }
+}
+
+/** Runs Redocly lint on a spec file of the project; resolves with its exit code and output. */
+export async function redoclyLint(file: string): Promise<{ code: number; output: string }> {
+  const result = await promisify(execFile)(
+    process.execPath,
+    [join(ROOT, 'node_modules/@redocly/cli/bin/cli.js'), 'lint', file, '--format=stylish'],
+    {
+      cwd: ROOT,
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+    },
+  ).catch((error: { code: number; stdout: string; stderr: string }) => error)
+  return { code: 'code' in result ? result.code : 0, output: result.stdout + result.stderr }
+}
+
+/** Runs the CLI to completion (for settings that must stop the start). */
+export function runCliToEnd(
+  env: Record<string, string>,
+  args: string[] = [],
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli.ts'), ...args], {
+      cwd: ROOT,
+      env: { ...process.env, PORT: '0', LOG_LEVEL: 'silent', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000)
+    // 'close', not 'exit': 'exit' may come before the last of stdout and stderr has been read.
+    child.once('close', (code) => {
+      clearTimeout(timer)
+      resolve({ code, stdout, stderr })
+    })
+  })
+}
+
+export interface StoredPet {
+  readonly id: number
+  readonly name: string
+  readonly categoryId: number
+  readonly status: string
+}
+
+/**
+ * The pets a data file holds on disk, read the way a restart reads them: the snapshot, then the
+ * journal lines that end in a newline, when the journal belongs to that snapshot.
+ */
+export async function readStoredPets<P = StoredPet>(dataFile: string): Promise<P[]> {
+  const snapshot = JSON.parse(await readFile(dataFile, 'utf8')) as { pets: P[]; journal?: string }
+  let journal = ''
+  try {
+    journal = await readFile(`${dataFile}.journal`, 'utf8')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+  }
+  const lines = journal.split('\n').slice(0, -1)
+  const header = lines.length > 0 ? (JSON.parse(lines[0] as string) as { snapshot?: string }) : undefined
+  if (snapshot.journal === undefined || header?.snapshot !== snapshot.journal) return snapshot.pets
+  return [...snapshot.pets, ...lines.slice(1).map((line) => JSON.parse(line) as P)]
+}
