@@ -1,6 +1,6 @@
 // Cases the fuzzer found, kept as regular tests. (Number rounding: see numbers.test.ts.)
 import t from 'tap'
-import { AUTH, startTestSandbox } from '../support/sandbox.js'
+import { AUTH, postPet, startTestSandbox } from '../support/sandbox.js'
 import { rawExchange } from '../support/raw-http.js'
 
 t.test('paths are case-sensitive: /V1/PETS is not /v1/pets', async (t) => {
@@ -16,11 +16,7 @@ t.test('paths are case-sensitive: /V1/PETS is not /v1/pets', async (t) => {
 t.test('control API paths are case-sensitive too: POST /__admin/RESET resets nothing', async (t) => {
   const { origin, baseUrl } = await startTestSandbox(t, { ADMIN_TOKEN: 'regression-admin-token' })
   const admin = { authorization: 'Bearer regression-admin-token' }
-  const created = await fetch(`${baseUrl}/pets`, {
-    method: 'POST',
-    headers: { ...AUTH, 'content-type': 'application/json' },
-    body: '{"name":"Survivor","categoryId":1}',
-  })
+  const created = await postPet(baseUrl, { name: 'Survivor', categoryId: 1 })
   const { id } = (await created.json()) as { id: number }
   const res = await fetch(`${origin}/__admin/RESET`, { method: 'POST', headers: admin })
   t.equal(res.status, 404)

@@ -7,28 +7,15 @@ import t from 'tap'
 import { createLogger } from '../../src/logger.js'
 import { JournaledJsonFile } from '../../src/store/data-file.js'
 import { startSandbox } from '../../src/sandbox.js'
-import {
-  AUTH,
-  JSON_HEADERS,
-  killDuringWriteLoad,
-  readStoredPets,
-  tempDir,
-  testConfig,
-  waitFor,
-} from '../support/sandbox.js'
+import { AUTH, postPet, killDuringWriteLoad, readStoredPets, tempDir, testConfig, waitFor } from '../support/sandbox.js'
 
 type Pet = { id: number; name: string; categoryId: number; status: string }
 
 const pet = (id: number, name = `Pet ${id}`): Pet => ({ id, name, categoryId: 1, status: 'available' })
 const line = (value: unknown): string => `${JSON.stringify(value)}\n`
 
-async function create(
-  baseUrl: string,
-  name: string,
-  headers: Record<string, string> = JSON_HEADERS,
-): Promise<Response> {
-  return fetch(`${baseUrl}/pets`, { method: 'POST', headers, body: JSON.stringify({ name, categoryId: 1 }) })
-}
+const create = (baseUrl: string, name: string, headers?: Record<string, string>): Promise<Response> =>
+  postPet(baseUrl, { name, categoryId: 1 }, headers)
 
 /** A data file as the sandbox writes it: a snapshot naming its journal, and the journal. */
 async function writeLayout(dataFile: string, snapshot: Pet[], journal: string): Promise<void> {

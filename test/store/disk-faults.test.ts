@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import t, { type Test } from 'tap'
 import { createLogger } from '../../src/logger.js'
 import { startSandbox } from '../../src/sandbox.js'
-import { AUTH, JSON_HEADERS, startTestSandbox, tempDir, testConfig } from '../support/sandbox.js'
+import { AUTH, postPet, startTestSandbox, tempDir, testConfig } from '../support/sandbox.js'
 
 /** Why this machine cannot give a test a file system of its own (mounting needs root), if it cannot. */
 function whyNoTmpfs(): string | undefined {
@@ -50,11 +50,7 @@ async function fill(dir: string): Promise<string> {
 }
 
 async function create(baseUrl: string, name: string): Promise<{ status: number; body: any; type: string | null }> {
-  const res = await fetch(`${baseUrl}/pets`, {
-    method: 'POST',
-    headers: JSON_HEADERS,
-    body: JSON.stringify({ name, categoryId: 7 }),
-  })
+  const res = await postPet(baseUrl, { name, categoryId: 7 })
   return { status: res.status, body: await res.json(), type: res.headers.get('content-type') }
 }
 

@@ -5,12 +5,11 @@ import t from 'tap'
 import { loadConfig } from '../../src/config.js'
 import { createLogger } from '../../src/logger.js'
 import { startSandbox } from '../../src/sandbox.js'
-import { JSON_HEADERS, AUTH, readStoredPets, startTestSandbox, tempDir, testConfig } from '../support/sandbox.js'
+import { AUTH, postPet, readStoredPets, startTestSandbox, tempDir, testConfig } from '../support/sandbox.js'
 
 type Pet = { id: number; name: string; categoryId: number; status: string }
 
-const createPet = async (baseUrl: string, name: string): Promise<Response> =>
-  fetch(`${baseUrl}/pets`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ name, categoryId: 1 }) })
+const createPet = (baseUrl: string, name: string): Promise<Response> => postPet(baseUrl, { name, categoryId: 1 })
 
 t.test('an acknowledged create is in the data file, and back after a restart', async (t) => {
   const config = await testConfig(t)

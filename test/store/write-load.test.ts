@@ -4,7 +4,7 @@
 // server runs in its own process, as in a user's CI.
 import t from 'tap'
 import { join } from 'node:path'
-import { API_KEY, AUTH, JSON_HEADERS, spawnCli, tempDir } from '../support/sandbox.js'
+import { API_KEY, AUTH, postPet, spawnCli, tempDir } from '../support/sandbox.js'
 
 const WORKERS = 8
 const CREATES_PER_WORKER = 150
@@ -23,11 +23,7 @@ t.test(
     await Promise.all(
       Array.from({ length: WORKERS }, async (_, w) => {
         for (let i = 0; i < CREATES_PER_WORKER; i++) {
-          const res = await fetch(`${sandbox.baseUrl}/pets`, {
-            method: 'POST',
-            headers: JSON_HEADERS,
-            body: JSON.stringify({ name: `Load ${w}-${i}`, categoryId: i }),
-          })
+          const res = await postPet(sandbox.baseUrl, { name: `Load ${w}-${i}`, categoryId: i })
           const body = (await res.json()) as { id: number; message?: string }
           if (res.status === 201) ids.push(body.id)
           else failures.push(`${res.status}: ${body.message}`)

@@ -49,6 +49,22 @@ export async function waitFor(
   throw new Error(`waited ${timeoutMs} ms for ${what}, and it never happened${seen}`)
 }
 
+/**
+ * Adds a pet through the API, as a client would (POST <baseUrl>/pets): the one way tests create
+ * one. `pet` defaults to a valid NewPet; `headers` replace the test key (another key, a namespace).
+ */
+export function postPet(
+  baseUrl: string,
+  pet: Record<string, unknown> = { name: 'Rex', categoryId: 1 },
+  headers: Record<string, string> = AUTH,
+): Promise<Response> {
+  return fetch(`${baseUrl}/pets`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify(pet),
+  })
+}
+
 /** A temp folder removed when the test ends. */
 export async function tempDir(t: Test): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'animal-store-test-'))
@@ -150,11 +166,7 @@ export async function killDuringWriteLoad(
   const client = async (c: number): Promise<void> => {
     for (let i = 0; !stop && i < 10_000; i++) {
       try {
-        const res = await fetch(`${cli.baseUrl}/pets`, {
-          method: 'POST',
-          headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
-          body: JSON.stringify({ name: `W${c}-${i}`, categoryId: c }),
-        })
+        const res = await postPet(cli.baseUrl, { name: `W${c}-${i}`, categoryId: c }, { authorization: 'Bearer k' })
         if (res.status === 201) acknowledged.push((await res.json()) as StoredPet)
         else await res.arrayBuffer()
       } catch {
