@@ -62,7 +62,8 @@ export async function startPrism({
   let output = ''
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  // 'close', not 'exit': by then the last of Prism's output has been read.
+  const exited = new Promise<void>((resolve) => child.once('close', () => resolve()))
   const stop = once(() => stopChild(child, exited))
   // Should this process end without calling stop(), Prism must not outlive it.
   const onExit = (): void => void child.kill('SIGKILL')
