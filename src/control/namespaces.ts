@@ -4,13 +4,14 @@
 // (NAMESPACE_KEY_PREFIX), by its API key; otherwise it uses the default namespace. At most
 // MAX_NAMESPACES are kept: a new one evicts the least recently used (never the default), whose
 // data file is deleted, so it comes back from the initial data if it is used again.
-import { rm } from 'node:fs/promises'
+import { existsSync } from 'node:fs'
 import type { IncomingMessage } from 'node:http'
 import { basename, dirname, extname, join } from 'node:path'
 import { bearerToken } from '../pipeline/auth.js'
 import { Clock } from './clock.js'
 import { Faults } from './faults.js'
 import { Journal, type Redactor } from './request-journal.js'
+import { removeDataFile } from '../store/data-file.js'
 import type { AnimalStore, Pet } from '../store/store.js'
 
 export const DEFAULT_NAMESPACE = 'default'
@@ -38,6 +39,11 @@ export class Namespace {
     this.clock = new Clock(clock)
     this.#store = store
     this.#opened = opened
+  }
+
+  /** Waits for the writes of its store, when it was ever opened. */
+  async flushIfOpen(): Promise<void> {
+    await this.#opened?.flush()
   }
 
   /** The store itself once it is open: a request then need not wait a turn for it. */
@@ -104,6 +110,35 @@ export class Namespaces {
   /** The namespace called `name` if it exists, without creating it. */
   find(name: string): Namespace | undefined {
     return this.#live.get(name)
+  }
+
+  /**
+   * The namespace called `name` when it exists, live or kept on disk from before a restart; never
+   * created here, so that reading a misspelt name cannot make one.
+   */
+  existing(name: string): Namespace | undefined {
+    if (this.#live.has(name)) return this.get(name)
+    const file = this.dataFileOf(name)
+    return file !== undefined && existsSync(file) ? this.get(name) : undefined
+  }
+
+  /**
+   * Deletes a namespace: gone from memory, its data file removed before this settles (a restart
+   * does not bring it back). False when there was no such namespace.
+   */
+  async delete(name: string): Promise<boolean> {
+    const namespace = this.#live.get(name)
+    const file = this.dataFileOf(name)
+    if (namespace === undefined && !(file !== undefined && existsSync(file))) return false
+    this.#live.delete(name)
+    if (this.#mostRecent === name) this.#mostRecent = undefined
+    await this.#evicting.get(name)
+    if (file !== undefined) {
+      // Writes under way finish first, so that none lands after the removal.
+      await namespace?.flushIfOpen()
+      await removeDataFile(file)
+    }
+    return true
   }
 
   /** The namespace called `name`, created on first use. */
@@ -191,7 +226,7 @@ export class Namespaces {
       } catch {
         // A store that never opened has nothing to flush.
       }
-      if (file !== undefined) await rm(file, { force: true })
+      if (file !== undefined) await removeDataFile(file)
     })().finally(() => {
       if (this.#evicting.get(oldest) === evicted) this.#evicting.delete(oldest)
     })

@@ -122,6 +122,17 @@ const controlHandlers: HandlersOf<operations, ControlContext> = {
     return ok({ namespace: namespace.name, ...namespace.clock.toJSON() })
   },
 
+  async deleteNamespace({ path: { name } }, { namespaces }) {
+    if (name === DEFAULT_NAMESPACE) {
+      throw new HttpError(
+        ERRORS.invalidParameter,
+        'Invalid path parameter: the default namespace cannot be deleted; reset it instead',
+      )
+    }
+    if (!(await namespaces.delete(name))) throw unknownNamespace(name)
+    return ok({ namespace: name, deleted: true })
+  },
+
   listNamespaces(_input, { namespaces }) {
     return ok({
       max: namespaces.max,
@@ -141,24 +152,40 @@ export function createControlApi(
   answerError: (res: ServerResponse, error: unknown) => void,
 ): Pipeline {
   const { adminSpec, namespaces } = options
-  // Every operation has the `namespace` query parameter; the spec checks its form.
+  // The namespace `?namespace=` names (the spec checks its form): operations that set something
+  // create it; those that read or clear need one that exists, so that a misspelt name is a 404
+  // rather than a new, empty namespace that passes every "no calls were made" check.
   const inNamespace =
-    (handle: Handler<ControlContext>): Handler<ControlApiOptions> =>
-    (input) =>
-      handle(input, {
-        ...options,
-        namespace: namespaces.get((input.query['namespace'] as string | undefined) ?? DEFAULT_NAMESPACE),
-      })
+    (operationId: string, handle: Handler<ControlContext>): Handler<ControlApiOptions> =>
+    (input) => {
+      const name = (input.query['namespace'] as string | undefined) ?? DEFAULT_NAMESPACE
+      const namespace = CREATES_ITS_NAMESPACE.has(operationId) ? namespaces.get(name) : namespaces.existing(name)
+      if (namespace === undefined) throw unknownNamespace(name)
+      return handle(input, { ...options, namespace })
+    }
   return createPipeline({
     spec: adminSpec,
     handlers: Object.fromEntries(
-      Object.entries(byOperationId(controlHandlers)).map(([operationId, handle]) => [operationId, inNamespace(handle)]),
+      Object.entries(byOperationId(controlHandlers)).map(([operationId, handle]) => [
+        operationId,
+        inNamespace(operationId, handle),
+      ]),
     ),
     keys: new KeyRing([options.token]),
     credential: ADMIN_TOKEN,
     enter: () => options,
     answerError,
   })
+}
+
+/** The operations that may bring a namespace into being (as an API request naming it does). */
+const CREATES_ITS_NAMESPACE: ReadonlySet<string> = new Set(['reset', 'replacePets', 'addFault', 'setClock'])
+
+function unknownNamespace(name: string): HttpError {
+  return new HttpError(
+    ERRORS.notFound,
+    `No namespace ${JSON.stringify(name)}: reading or clearing never creates one (a reset, a replace, a fault, a clock or an API request naming it does)`,
+  )
 }
 
 function ok(body: unknown): Reply {

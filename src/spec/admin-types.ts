@@ -147,6 +147,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/namespaces/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a namespace
+         * @description Removes the namespace with its pets (its data file too), journal, faults and clock, on disk before the answer: a restart does not bring it back. A later request that names it starts it again from the initial data. The default namespace cannot be deleted (reset it instead).
+         */
+        delete: operations["deleteNamespace"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -288,6 +308,15 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description No namespace of that name exists: reading or clearing one never creates it (a reset, a replace, a fault, a clock or an API request does). */
+        UnknownNamespace: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description Missing or invalid admin token. */
         Unauthorized: {
             headers: {
@@ -365,6 +394,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            404: components["responses"]["UnknownNamespace"];
         };
     };
     replacePets: {
@@ -429,6 +459,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            404: components["responses"]["UnknownNamespace"];
         };
     };
     clearRequests: {
@@ -454,6 +485,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            404: components["responses"]["UnknownNamespace"];
         };
     };
     listUnmatchedRequests: {
@@ -479,6 +511,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            404: components["responses"]["UnknownNamespace"];
         };
     };
     listFaults: {
@@ -507,6 +540,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            404: components["responses"]["UnknownNamespace"];
         };
     };
     addFault: {
@@ -561,6 +595,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            404: components["responses"]["UnknownNamespace"];
         };
     };
     getClock: {
@@ -586,6 +621,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            404: components["responses"]["UnknownNamespace"];
         };
     };
     setClock: {
@@ -643,6 +679,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            404: components["responses"]["UnknownNamespace"];
         };
     };
     listNamespaces: {
@@ -671,6 +708,36 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+        };
+    };
+    deleteNamespace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The namespace to delete. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The namespace was deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        namespace: string;
+                        /** @constant */
+                        deleted: true;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["UnknownNamespace"];
         };
     };
 }

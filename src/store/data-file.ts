@@ -280,3 +280,13 @@ async function readText(path: string, name: string): Promise<string | null> {
     throw new DataFileError(name, `cannot be read: ${(error as Error).message}`)
   }
 }
+
+/**
+ * Removes a data file and its journal, durably. The journal goes first: a crash in between leaves
+ * a snapshot alone, which is a whole store, never a journal without its snapshot.
+ */
+export async function removeDataFile(file: string): Promise<void> {
+  await rm(`${file}.journal`, { force: true })
+  await rm(file, { force: true })
+  await syncDirectory(dirname(file))
+}

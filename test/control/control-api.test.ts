@@ -23,6 +23,7 @@ t.test('spec/admin.openapi.yaml passes Redocly lint, and its routes are the cont
   t.same(spec.operations.map((op) => `${op.method} ${op.path}`).sort(), [
     'DELETE /clock',
     'DELETE /faults',
+    'DELETE /namespaces/{name}',
     'DELETE /requests',
     'GET /clock',
     'GET /faults',

@@ -191,3 +191,50 @@ t.test('an invalid namespace name is refused, after auth', async (t) => {
   const res = await fetch(`${baseUrl}/pets`, { headers: { ...ADMIN_AUTH } })
   t.equal(res.status, 401)
 })
+
+t.test('reading or clearing an unknown namespace is a 404 that creates nothing', async (t) => {
+  const { admin } = await startControlSandbox(t)
+  for (const [method, path] of [
+    ['GET', '/requests?namespace=typo'],
+    ['GET', '/requests/unmatched?namespace=typo'],
+    ['GET', '/pets?namespace=typo'],
+    ['GET', '/faults?namespace=typo'],
+    ['GET', '/clock?namespace=typo'],
+    ['DELETE', '/requests?namespace=typo'],
+    ['DELETE', '/faults?namespace=typo'],
+    ['DELETE', '/clock?namespace=typo'],
+  ] as const) {
+    const answer = await admin(method, path)
+    t.equal(answer.status, 404, `${method} ${path}: 404`)
+    t.match(answer.body, { status: 404, code: 'not_found', message: /No namespace "typo"/ })
+  }
+  const listed = (await admin('GET', '/namespaces')).body.namespaces.map((n: { name: string }) => n.name)
+  t.same(listed, ['default'], 'the typo took no slot')
+  t.equal((await admin('POST', '/reset?namespace=typo')).status, 200, 'a reset creates it')
+  t.equal((await admin('GET', '/requests?namespace=typo')).status, 200, 'then it can be read')
+})
+
+t.test('DELETE /__admin/namespaces/{name}: gone, data file and all, also after a restart', async (t) => {
+  const first = await startControlSandbox(t)
+  const { dataFile } = first.config
+  await first.api('POST', '/pets', { name: 'Doomed', categoryId: 1 }, ns('gone'))
+  const file = first.namespaces.dataFileOf('gone') as string
+  t.ok(await exists(file), 'the namespace has a data file')
+
+  const deleted = await first.admin('DELETE', '/namespaces/gone')
+  t.same(deleted.body, { namespace: 'gone', deleted: true })
+  t.notOk(await exists(file), 'its data file is removed before the answer')
+  t.notOk(await exists(`${file}.journal`), 'and its journal')
+  t.equal((await first.admin('GET', '/requests?namespace=gone')).status, 404, 'reading it is a 404')
+  t.equal((await first.admin('DELETE', '/namespaces/gone')).status, 404, 'deleting it again is a 404')
+  t.match((await first.admin('DELETE', '/namespaces/default')).body, { status: 400, message: /default namespace/ })
+  await first.close()
+
+  const second = await startControlSandbox(t, { DATA_FILE: dataFile as string })
+  t.equal((await second.admin('GET', '/pets?namespace=gone')).status, 404, 'a restart does not bring it back')
+  const fresh = await second.api('GET', '/pets?limit=100', undefined, ns('gone'))
+  t.notOk(
+    fresh.body.some((pet: { name: string }) => pet.name === 'Doomed'),
+    'used again, it starts from the initial data',
+  )
+})

@@ -219,6 +219,26 @@ func TestControl_namespacesAreIsolated(t *testing.T) {
 	require.Subset(t, names, []string{namespaceName(t, "a"), namespaceName(t, "b")})
 }
 
+func TestControl_deleteNamespace(t *testing.T) {
+	t.Parallel()
+	ns := testNamespace(t, "")
+	ctx := t.Context()
+	name := namespaceName(t, "")
+
+	deleted, err := ns.DeleteNamespace(ctx, name)
+	require.NoError(t, err)
+	require.Equal(t, control.Deleted{Namespace: name, Deleted: true}, deleted)
+
+	// Reading a namespace that does not exist is a 404: it never creates one.
+	_, err = ns.ListRequests(ctx, control.RequestFilter{})
+	var refused *control.Error
+	require.ErrorAs(t, err, &refused)
+	require.Equal(t, http.StatusNotFound, refused.StatusCode)
+	_, err = ns.DeleteNamespace(ctx, name)
+	require.ErrorAs(t, err, &refused)
+	require.Equal(t, http.StatusNotFound, refused.StatusCode)
+}
+
 func TestControl_errors(t *testing.T) {
 	t.Parallel()
 	ns := testNamespace(t, "")

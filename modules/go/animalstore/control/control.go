@@ -216,6 +216,13 @@ func (c *Client) ListNamespaces(ctx context.Context) (NamespaceList, error) {
 	return call[NamespaceList](ctx, c, "listNamespaces", http.MethodGet, "/namespaces", nil, nil)
 }
 
+// DeleteNamespace deletes the namespace name with its pets (its data file too), journal, faults
+// and clock, whichever namespace the client is bound to. Reading a namespace that does not exist
+// answers 404: only a reset, a replace, a fault, a clock or an API request creates one.
+func (c *Client) DeleteNamespace(ctx context.Context, name string) (Deleted, error) {
+	return call[Deleted](ctx, c, "deleteNamespace", http.MethodDelete, "/namespaces/"+url.PathEscape(name), nil, nil)
+}
+
 // Error is an answer of the control API other than a success: its status, and the code and
 // message of its Error body.
 type Error struct {

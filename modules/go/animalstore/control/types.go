@@ -169,6 +169,12 @@ type NamespaceList struct {
 	Namespaces []NamespaceUsage `json:"namespaces"`
 }
 
+// Deleted is the answer of DeleteNamespace.
+type Deleted struct {
+	Namespace string `json:"namespace"`
+	Deleted   bool   `json:"deleted"`
+}
+
 // NamespaceUsage is one namespace with the sizes of its journal and fault list.
 type NamespaceUsage struct {
 	Name     string `json:"name"`

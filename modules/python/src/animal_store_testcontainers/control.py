@@ -11,6 +11,7 @@ import re
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timezone
 from typing import Any, Literal, NamedTuple, Optional, Union, cast
+from urllib.parse import quote
 
 import requests
 from typing_extensions import NotRequired, Self, TypedDict
@@ -100,6 +101,11 @@ class NamespaceList(TypedDict):
     namespaces: list[NamespaceInfo]
 
 
+class Deleted(TypedDict):
+    namespace: str
+    deleted: bool
+
+
 class Route(NamedTuple):
     method: str
     path: str
@@ -122,6 +128,7 @@ OPERATIONS: Mapping[str, Route] = {
     "setClock": Route("POST", "/clock"),
     "resetClock": Route("DELETE", "/clock"),
     "listNamespaces": Route("GET", "/namespaces", namespaced=False),
+    "deleteNamespace": Route("DELETE", "/namespaces/{name}", namespaced=False),
 }
 
 
@@ -292,14 +299,26 @@ class ControlClient:
         """Every namespace in memory, least recently used first, whichever this handle is on."""
         return cast(NamespaceList, self._call("listNamespaces"))
 
-    def _call(self, operation_id: str, *, query: Optional[dict[str, Any]] = None, body: Any = None) -> Any:
+    def delete_namespace(self, name: str) -> Deleted:
+        """Deletes the namespace ``name`` with its pets, journal, faults and clock (durably)."""
+        return cast(Deleted, self._call("deleteNamespace", path={"name": name}))
+
+    def _call(
+        self,
+        operation_id: str,
+        *,
+        query: Optional[dict[str, Any]] = None,
+        body: Any = None,
+        path: Optional[dict[str, str]] = None,
+    ) -> Any:
         route = OPERATIONS[operation_id]
+        route_path = route.path.format(**{name: quote(value, safe="") for name, value in (path or {}).items()})
         params = dict(query or {})
         if route.namespaced and self._namespace is not None:
             params["namespace"] = self._namespace
         response = self._session.request(
             route.method,
-            f"{self._origin}{CONTROL_BASE_PATH}{route.path}",
+            f"{self._origin}{CONTROL_BASE_PATH}{route_path}",
             params=params,
             json=body,
             headers={"Authorization": f"Bearer {self._admin_token}"},

@@ -35,8 +35,16 @@ def animal_store(animal_store_container: AnimalStoreContainer) -> Iterator[Anima
 
 
 @pytest.fixture
-def animal_store_namespace(animal_store: AnimalStoreContainer, request: pytest.FixtureRequest) -> ControlClient:
-    return animal_store.get_control_client().namespace(namespace_for(request.node.name))
+def animal_store_namespace(
+    animal_store: AnimalStoreContainer, request: pytest.FixtureRequest
+) -> Iterator[ControlClient]:
+    # A reset brings the namespace into being (reads never create one); deleting it afterwards
+    # frees its slot for the tests still to come.
+    client = animal_store.get_control_client()
+    namespace = client.namespace(namespace_for(request.node.name))
+    namespace.reset()
+    yield namespace
+    client.delete_namespace(namespace.namespace_name)
 
 
 def namespace_for(test_name: str) -> str:

@@ -1,7 +1,9 @@
 package dev.animalstore.testcontainers.control;
 
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -64,6 +66,16 @@ public final class AnimalStoreControlClient extends NamespaceControl {
             );
         }
         return new NamespaceControl(http, name);
+    }
+
+    /**
+     * Deletes a namespace with its pets (its data file too), journal, faults and clock. Reading a namespace that does
+     * not exist is a 404: only a reset, a replace, a fault, a clock or an API request creates one.
+     */
+    @ControlOperation("deleteNamespace")
+    public Deleted deleteNamespace(String name) {
+        String path = "namespaces/" + URLEncoder.encode(name, StandardCharsets.UTF_8);
+        return http.call("DELETE", path, null, Map.of(), null, ControlHttp.JSON.constructType(Deleted.class));
     }
 
     /** The namespaces in memory, least recently used first. */

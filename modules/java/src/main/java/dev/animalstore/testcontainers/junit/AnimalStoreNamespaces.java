@@ -52,7 +52,10 @@ public final class AnimalStoreNamespaces implements ParameterResolver {
 
     @Override
     public NamespaceControl resolveParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {
-        return controlClient.get().namespace(uniqueName(extensionContext.getTestMethod().map(method -> method.getName()).orElse("test")));
+        NamespaceControl namespace = controlClient.get().namespace(uniqueName(extensionContext.getTestMethod().map(method -> method.getName()).orElse("test")));
+        // A reset brings the namespace into being: reading one that does not exist is a 404.
+        namespace.reset();
+        return namespace;
     }
 
     /** e.g. {@code createsAPet-3f9a1c2e}: readable in the sandbox's logs and listNamespaces, and never reused. */

@@ -39,6 +39,16 @@ class AnimalStoreControlClientTest {
     static final AnimalStoreNamespaces NAMESPACES = new AnimalStoreNamespaces(SANDBOX::getControlClient);
 
     @Test
+    void deletesANamespaceAfterWhichReadingItIsA404(NamespaceControl namespace) {
+        AnimalStoreControlClient client = SANDBOX.getControlClient();
+        assertThat(client.deleteNamespace(namespace.name())).isEqualTo(new Deleted(namespace.name(), true));
+        assertThatThrownBy(namespace::exportPets)
+            .isInstanceOfSatisfying(AnimalStoreControlException.class, error -> assertThat(error.status()).isEqualTo(404));
+        assertThatThrownBy(() -> client.deleteNamespace(namespace.name()))
+            .isInstanceOfSatisfying(AnimalStoreControlException.class, error -> assertThat(error.status()).isEqualTo(404));
+    }
+
+    @Test
     void resetsToGeneratedPetsAndExportsThem(NamespaceControl namespace) {
         assertThat(namespace.reset(ResetOptions.defaults().withSeed(3).withCount(4))).isEqualTo(new StateSummary(namespace.name(), 4));
         List<Pet> generated = namespace.exportPets();
