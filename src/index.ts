@@ -1,11 +1,18 @@
-// The embedding API: a sandbox started inside the test process, for suites that run without Docker.
-// The Testcontainers module is its own entry, `animal-store-sandbox/testcontainers` (it needs the
-// optional testcontainers package); its control client works against any sandbox's URL.
+// The embedding API: a sandbox started inside the test process, for suites that run without Docker,
+// and the control client for any sandbox's URL (also its own entry, `animal-store-sandbox/client`).
+// The Testcontainers module is its own entry, `animal-store-sandbox/testcontainers`: it needs the
+// optional testcontainers package.
 import { IN_MEMORY, loadConfig } from './config.js'
 import { startSandbox, type Sandbox } from './sandbox.js'
 
 export { DEFAULT_ADMIN_TOKEN, DEFAULT_API_KEY, DEFAULT_PORT, IN_MEMORY, loadConfig, type Config } from './config.js'
 export { startSandbox, type Sandbox } from './sandbox.js'
+export {
+  AnimalStoreControlClient,
+  AnimalStoreControlError,
+  NamespaceControl,
+  type ControlClientOptions,
+} from './client/control-client.js'
 export type { Fault, FaultKind, NewFault } from './control/faults.js'
 export type { JournalEntry, JournalFilter } from './control/request-journal.js'
 export type { NewPet, Pet, PetStatus } from './store/store.js'

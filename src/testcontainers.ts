@@ -18,8 +18,17 @@ import { basename } from 'node:path'
 import { AbstractStartedContainer, GenericContainer, Wait, type StartedTestContainer } from 'testcontainers'
 import { DEFAULT_ADMIN_TOKEN, DEFAULT_API_KEY, DEFAULT_PORT, IN_MEMORY } from './config.js'
 import { BEARER_TOKEN, BEARER_TOKEN_RULE } from './pipeline/auth.js'
-import type { Fault, NewFault } from './control/faults.js'
-import type { JournalEntry } from './control/request-journal.js'
+import {
+  AnimalStoreControlClient,
+  type Cleared,
+  type Clock,
+  type Fault,
+  type JournalPage,
+  type NamespaceControl,
+  type NewFault,
+  type RequestFilter as ClientRequestFilter,
+  type StateSummary,
+} from './client/control-client.js'
 
 /** The image `npm run image` builds. */
 export const DEFAULT_IMAGE = 'animal-store-sandbox:local'
@@ -126,33 +135,16 @@ export class AnimalStoreContainer extends GenericContainer {
 }
 
 /** Filters of requests(): every one given must match; `namespace` picks the journal. */
-export interface RequestFilter {
-  readonly namespace?: string
-  readonly method?: string
-  /** Exact, or a prefix when it ends with `*`. */
-  readonly path?: string
-  /** An operationId, or `unmatched`. */
-  readonly operationId?: string
-  readonly status?: number
-  readonly since?: Date | string
-}
+export type RequestFilter = ClientRequestFilter & { readonly namespace?: string }
 
-/** A control API call the sandbox refused: its status and the Error body's code. */
-export class AnimalStoreControlError extends Error {
-  readonly status: number
-  readonly code: string
-  constructor(status: number, code: string, message: string) {
-    super(message)
-    this.name = 'AnimalStoreControlError'
-    this.status = status
-    this.code = code
-  }
-}
+export { AnimalStoreControlClient, AnimalStoreControlError, NamespaceControl } from './client/control-client.js'
+export type { Fault, JournalEntry, JournalPage, NewFault } from './client/control-client.js'
 
-/** A running sandbox, with typed calls to its control API (/__admin). */
+/** A running sandbox, with its control API (/__admin) through the control client. */
 export class StartedAnimalStoreContainer extends AbstractStartedContainer {
   readonly #apiKey: string
   readonly #adminToken: string
+  #client: AnimalStoreControlClient | undefined
 
   constructor(started: StartedTestContainer, apiKey: string, adminToken: string = DEFAULT_ADMIN_TOKEN) {
     super(started)
@@ -180,64 +172,54 @@ export class StartedAnimalStoreContainer extends AbstractStartedContainer {
     return this.#adminToken
   }
 
+  /**
+   * The control client of this sandbox: every control operation, and handles on namespaces. Its
+   * origin, token and key can be handed to other processes (test workers), which make their own
+   * `new AnimalStoreControlClient(origin, { adminToken, apiKey })`.
+   */
+  controlClient(): AnimalStoreControlClient {
+    return (this.#client ??= new AnimalStoreControlClient(this.getOrigin(), {
+      adminToken: this.#adminToken,
+      apiKey: this.#apiKey,
+    }))
+  }
+
+  /** A handle on one namespace: its control calls, its API base URL and headers. */
+  namespace(name: string): NamespaceControl {
+    return this.controlClient().namespace(name)
+  }
+
   /** Puts a namespace back to its initial data (or to pets from `seed`/`count`), and clears its journal, faults and clock. */
-  reset(
-    options: { namespace?: string; seed?: number; count?: number } = {},
-  ): Promise<{ namespace: string; pets: number }> {
+  reset(options: { namespace?: string; seed?: number; count?: number } = {}): Promise<StateSummary> {
     const { namespace, ...body } = options
-    return this.#admin('POST', '/reset', namespace, Object.keys(body).length > 0 ? body : undefined)
+    return this.#calls(namespace).reset(body)
   }
 
   /** The requests a namespace received, oldest first, that match every filter given. */
-  requests(filter: RequestFilter = {}): Promise<{ count: number; entries: JournalEntry[] }> {
-    const { namespace, since, ...rest } = filter
-    const query: Record<string, string> = {}
-    for (const [name, value] of Object.entries(rest)) if (value !== undefined) query[name] = String(value)
-    if (since !== undefined) query['since'] = new Date(since).toISOString()
-    return this.#admin('GET', '/requests', namespace, undefined, query)
+  requests(filter: RequestFilter = {}): Promise<JournalPage> {
+    const { namespace, ...rest } = filter
+    return this.#calls(namespace).listRequests(rest)
   }
 
   /** Arms a fault: `status`, `delayMs` or `fault` on the next `times` calls of `operationId` after the first `after`. */
   injectFault(fault: NewFault & { namespace?: string }): Promise<Fault> {
     const { namespace, ...body } = fault
-    return this.#admin('POST', '/faults', namespace, body)
+    return this.#calls(namespace).addFault(body)
   }
 
   /** Removes every fault of a namespace. */
-  clearFaults(namespace?: string): Promise<{ namespace: string; cleared: number }> {
-    return this.#admin('DELETE', '/faults', namespace)
+  clearFaults(namespace?: string): Promise<Cleared> {
+    return this.#calls(namespace).clearFaults()
   }
 
   /** Sets the sandbox's now (e.g. the getPet sunset, 2030-12-05); `undefined` returns to real time. */
-  setClock(
-    now: Date | string | undefined,
-    namespace?: string,
-  ): Promise<{ namespace: string; now: string; real: boolean }> {
-    return now === undefined
-      ? this.#admin('DELETE', '/clock', namespace)
-      : this.#admin('POST', '/clock', namespace, { now: new Date(now).toISOString() })
+  setClock(now: Date | string | undefined, namespace?: string): Promise<Clock> {
+    const calls = this.#calls(namespace)
+    return now === undefined ? calls.resetClock() : calls.setClock(now)
   }
 
-  async #admin<T>(
-    method: string,
-    path: string,
-    namespace: string | undefined,
-    body?: unknown,
-    query: Record<string, string> = {},
-  ): Promise<T> {
-    const search = new URLSearchParams(namespace === undefined ? query : { ...query, namespace })
-    const url = `${this.getOrigin()}/__admin${path}${search.size > 0 ? `?${search}` : ''}`
-    const headers: Record<string, string> = { authorization: `Bearer ${this.#adminToken}` }
-    if (body !== undefined) headers['content-type'] = 'application/json'
-    const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
-    const answer = (await res.json()) as T & { code?: string; message?: string }
-    if (!res.ok)
-      throw new AnimalStoreControlError(
-        res.status,
-        answer.code ?? 'unknown',
-        `${method} /__admin${path}: ${answer.message ?? res.statusText}`,
-      )
-    return answer
+  #calls(namespace: string | undefined): AnimalStoreControlClient | NamespaceControl {
+    return namespace === undefined ? this.controlClient() : this.namespace(namespace)
   }
 }
 

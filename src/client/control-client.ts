@@ -1,0 +1,283 @@
+/**
+ * The control client: every operation of the sandbox's control API (`/__admin`,
+ * spec/admin.openapi.yaml), typed from that spec, against any sandbox's URL: a container, a
+ * `docker run`, a sandbox shared by a whole suite. A handle scoped to one namespace gives a test
+ * the same calls for its namespace, and what its own HTTP client needs to call the API there.
+ *
+ * @example
+ * import { AnimalStoreControlClient } from 'animal-store-sandbox/client'
+ *
+ * const sandbox = new AnimalStoreControlClient('http://localhost:32768')
+ * const t1 = sandbox.namespace('t1')
+ * await t1.reset()
+ * await fetch(`${t1.apiBaseUrl}/pets`, { headers: t1.apiHeaders })
+ * const { count } = await t1.listRequests({ operationId: 'listPets' })
+ * await sandbox.deleteNamespace('t1')
+ *
+ * @module
+ */
+import type { components, operations } from '../spec/admin-types.js'
+
+type Schemas = components['schemas']
+export type Pet = Schemas['Pet']
+export type StateSummary = Schemas['StateSummary']
+export type Cleared = Schemas['Cleared']
+export type Clock = Schemas['Clock']
+export type Fault = Schemas['Fault']
+/** A fault to arm; `after` defaults to 0. */
+export type NewFault = Omit<Schemas['NewFault'], 'after'> & { after?: number }
+export type JournalEntry = Schemas['JournalEntry']
+export type JournalPage = Schemas['JournalPage']
+export type OperationId = JournalEntry['operationId']
+export type NamespaceList = operations['listNamespaces']['responses'][200]['content']['application/json']
+export type Deleted = operations['deleteNamespace']['responses'][200]['content']['application/json']
+/** Filters of listRequests: every one given must match. `since` may be a Date. */
+export type RequestFilter = Omit<
+  NonNullable<operations['listRequests']['parameters']['query']>,
+  'namespace' | 'since'
+> & {
+  since?: Date | string
+}
+export type ResetOptions = NonNullable<operations['reset']['requestBody']>['content']['application/json']
+
+/** The documented defaults of a sandbox started without settings. */
+export const DEFAULT_ADMIN_TOKEN = 'sandbox-admin-token'
+export const DEFAULT_API_KEY = 'sandbox-api-key'
+const CONTROL_PATH = '/__admin'
+const API_PATH = '/v1'
+const NAMESPACE_HEADER = 'X-Sandbox-Namespace'
+
+/**
+ * Every operation of the control API, as the calls below send it: a test holds this table to
+ * spec/admin.openapi.yaml, so an operation or a parameter the spec gains and the client lacks fails it.
+ */
+export const OPERATIONS = {
+  reset: { method: 'POST', path: '/reset', namespaced: true, query: [], body: true },
+  exportPets: { method: 'GET', path: '/pets', namespaced: true, query: [], body: false },
+  replacePets: { method: 'PUT', path: '/pets', namespaced: true, query: [], body: true },
+  listRequests: {
+    method: 'GET',
+    path: '/requests',
+    namespaced: true,
+    query: ['method', 'path', 'operationId', 'status', 'since'],
+    body: false,
+  },
+  clearRequests: { method: 'DELETE', path: '/requests', namespaced: true, query: [], body: false },
+  listUnmatchedRequests: { method: 'GET', path: '/requests/unmatched', namespaced: true, query: [], body: false },
+  addFault: { method: 'POST', path: '/faults', namespaced: true, query: [], body: true },
+  listFaults: { method: 'GET', path: '/faults', namespaced: true, query: [], body: false },
+  clearFaults: { method: 'DELETE', path: '/faults', namespaced: true, query: [], body: false },
+  getClock: { method: 'GET', path: '/clock', namespaced: true, query: [], body: false },
+  setClock: { method: 'POST', path: '/clock', namespaced: true, query: [], body: true },
+  resetClock: { method: 'DELETE', path: '/clock', namespaced: true, query: [], body: false },
+  listNamespaces: { method: 'GET', path: '/namespaces', namespaced: false, query: [], body: false },
+  deleteNamespace: { method: 'DELETE', path: '/namespaces/{name}', namespaced: false, query: [], body: false },
+} as const satisfies Record<keyof operations, Operation>
+
+interface Operation {
+  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE'
+  readonly path: string
+  /** It takes the `namespace` query parameter. */
+  readonly namespaced: boolean
+  readonly query: readonly string[]
+  readonly body: boolean
+}
+
+/** A call the sandbox refused: its status, and its Error body's code and message. */
+export class AnimalStoreControlError extends Error {
+  readonly operationId: string
+  readonly status: number
+  readonly code: string
+  constructor(operationId: string, status: number, code: string, message: string) {
+    super(`${operationId}: ${message}`)
+    this.name = 'AnimalStoreControlError'
+    this.operationId = operationId
+    this.status = status
+    this.code = code
+  }
+}
+
+export interface ControlClientOptions {
+  /** The control API's token (ADMIN_TOKEN); the documented default otherwise. */
+  readonly adminToken?: string
+  /** The API key the namespace handles give tests (API_KEYS); the documented default otherwise. */
+  readonly apiKey?: string
+  /** Another fetch (a proxy, a recorder); the global one by default. */
+  readonly fetch?: typeof fetch
+}
+
+interface Connection {
+  readonly origin: string
+  readonly adminToken: string
+  readonly apiKey: string
+  readonly fetch: typeof fetch
+}
+
+/** The control calls of one namespace (the default one when `namespace` is undefined). */
+class NamespaceCalls {
+  protected readonly connection: Connection
+  readonly #namespace: string | undefined
+
+  constructor(connection: Connection, namespace: string | undefined) {
+    this.connection = connection
+    this.#namespace = namespace
+  }
+
+  /** Puts the namespace back to its initial data (or to pets from `seed`/`count`), and clears its journal, faults and clock. It creates a namespace that does not exist. */
+  async reset(options: ResetOptions = {}): Promise<StateSummary> {
+    return this.call('reset', { body: Object.keys(options).length > 0 ? options : undefined })
+  }
+
+  /** Every pet of the namespace, in id order. */
+  async exportPets(): Promise<Pet[]> {
+    return this.call('exportPets')
+  }
+
+  /** Replaces every pet of the namespace, whole or not at all. */
+  async replacePets(pets: readonly Pet[]): Promise<StateSummary> {
+    return this.call('replacePets', { body: pets })
+  }
+
+  /** The requests the namespace received, oldest first, that match every filter given. */
+  async listRequests(filter: RequestFilter = {}): Promise<JournalPage> {
+    const { since, ...rest } = filter
+    const query: Record<string, string> = {}
+    for (const [name, value] of Object.entries(rest)) if (value !== undefined) query[name] = String(value)
+    if (since !== undefined) query['since'] = instant('since', since)
+    return this.call('listRequests', { query })
+  }
+
+  async clearRequests(): Promise<Cleared> {
+    return this.call('clearRequests')
+  }
+
+  /** The requests no operation of the spec matched. */
+  async listUnmatchedRequests(): Promise<JournalPage> {
+    return this.call('listUnmatchedRequests')
+  }
+
+  /** Arms a fault: `status`, `delayMs` or `fault` on the next `times` calls of `operationId` after the first `after`. */
+  async addFault(fault: NewFault): Promise<Fault> {
+    return this.call('addFault', { body: fault })
+  }
+
+  async listFaults(): Promise<{ count: number; faults: Fault[] }> {
+    return this.call('listFaults')
+  }
+
+  async clearFaults(): Promise<Cleared> {
+    return this.call('clearFaults')
+  }
+
+  async getClock(): Promise<Clock> {
+    return this.call('getClock')
+  }
+
+  /** Moves the namespace's clock to `now` (e.g. getPet's sunset, 2030-12-05), from where it runs on. */
+  async setClock(now: Date | string): Promise<Clock> {
+    return this.call('setClock', { body: { now: instant('now', now) } })
+  }
+
+  /** Returns the namespace's clock to real time. */
+  async resetClock(): Promise<Clock> {
+    return this.call('resetClock')
+  }
+
+  protected async call<T>(
+    operationId: keyof typeof OPERATIONS,
+    {
+      query = {},
+      body,
+      path = {},
+    }: { query?: Record<string, string>; body?: unknown; path?: Record<string, string> } = {},
+  ): Promise<T> {
+    const operation: Operation = OPERATIONS[operationId]
+    const search = new URLSearchParams(query)
+    if (operation.namespaced && this.#namespace !== undefined) search.set('namespace', this.#namespace)
+    const target = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(path[name] ?? ''))
+    const url = `${this.connection.origin}${CONTROL_PATH}${target}${search.size > 0 ? `?${search}` : ''}`
+    const headers: Record<string, string> = { authorization: `Bearer ${this.connection.adminToken}` }
+    if (body !== undefined) headers['content-type'] = 'application/json'
+    const res = await this.connection.fetch(url, {
+      method: operation.method,
+      headers,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    })
+    const text = await res.text()
+    let answer: unknown
+    try {
+      answer = JSON.parse(text)
+    } catch {
+      answer = undefined
+    }
+    if (!res.ok) {
+      const error = (answer ?? {}) as { code?: string; message?: string }
+      throw new AnimalStoreControlError(
+        operationId,
+        res.status,
+        error.code ?? 'unknown',
+        error.message ?? text.slice(0, 500),
+      )
+    }
+    return answer as T
+  }
+}
+
+/** A handle on one namespace: its control calls, and what a test's own HTTP client needs there. */
+export class NamespaceControl extends NamespaceCalls {
+  readonly name: string
+
+  constructor(connection: Connection, name: string) {
+    super(connection, name)
+    this.name = name
+  }
+
+  /** e.g. `http://localhost:32768/v1`: the API's base URL, for `${apiBaseUrl}/pets`. */
+  get apiBaseUrl(): string {
+    return `${this.connection.origin}${API_PATH}`
+  }
+
+  /** The headers that make an API request use this namespace, with the API key. */
+  get apiHeaders(): Record<string, string> {
+    return { authorization: `Bearer ${this.connection.apiKey}`, [NAMESPACE_HEADER.toLowerCase()]: this.name }
+  }
+}
+
+/** The control API of one sandbox; its own calls act on the default namespace. */
+export class AnimalStoreControlClient extends NamespaceCalls {
+  /** @param origin the sandbox's origin, e.g. `http://localhost:32768` (a trailing /v1 or / is ignored) */
+  constructor(origin: string, options: ControlClientOptions = {}) {
+    const base = new URL(origin)
+    super(
+      {
+        origin: `${base.protocol}//${base.host}`,
+        adminToken: options.adminToken ?? DEFAULT_ADMIN_TOKEN,
+        apiKey: options.apiKey ?? DEFAULT_API_KEY,
+        fetch: options.fetch ?? globalThis.fetch,
+      },
+      undefined,
+    )
+  }
+
+  /** A handle on the namespace `name`: nothing is sent until a call is made (reset creates it). */
+  namespace(name: string): NamespaceControl {
+    return new NamespaceControl(this.connection, name)
+  }
+
+  /** The namespaces in memory, least recently used first. */
+  async listNamespaces(): Promise<NamespaceList> {
+    return this.call('listNamespaces')
+  }
+
+  /** Deletes a namespace with its pets (durably), journal, faults and clock. */
+  async deleteNamespace(name: string): Promise<Deleted> {
+    return this.call('deleteNamespace', { path: { name } })
+  }
+}
+
+/** An instant as the control API takes it; a value that is not one rejects the call that got it. */
+function instant(name: string, value: Date | string): string {
+  const date = value instanceof Date ? value : new Date(value)
+  if (Number.isNaN(date.getTime())) throw new TypeError(`${name} must be a date, got ${JSON.stringify(String(value))}`)
+  return date.toISOString()
+}

@@ -1,0 +1,121 @@
+// The standalone control client: held to spec/admin.openapi.yaml (an operation or parameter the
+// spec has and the client lacks fails here), and every call made against a real sandbox.
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import t from 'tap'
+import { parse } from 'yaml'
+import {
+  AnimalStoreControlClient,
+  AnimalStoreControlError,
+  DEFAULT_API_KEY,
+  OPERATIONS,
+} from '../../src/client/control-client.js'
+import { ROOT, startTestSandbox } from '../support/sandbox.js'
+
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch']
+
+t.test('the client has every operation of spec/admin.openapi.yaml, as the spec says, and no other', async (t) => {
+  const spec = parse(await readFile(join(ROOT, 'spec/admin.openapi.yaml'), 'utf8')) as Record<string, any>
+  const fromSpec: Record<string, unknown> = {}
+  for (const [path, item] of Object.entries<Record<string, any>>(spec['paths'])) {
+    for (const method of HTTP_METHODS) {
+      const operation = item[method]
+      if (!operation) continue
+      const parameters = (operation.parameters ?? []).map((p: Record<string, any>) =>
+        p['$ref'] ? spec['components'].parameters[String(p['$ref']).split('/').pop() as string] : p,
+      )
+      const query = parameters.filter((p: { in: string }) => p.in === 'query').map((p: { name: string }) => p.name)
+      fromSpec[operation.operationId] = {
+        method: method.toUpperCase(),
+        path,
+        namespaced: query.includes('namespace'),
+        query: query.filter((name: string) => name !== 'namespace'),
+        body: operation.requestBody !== undefined,
+      }
+    }
+  }
+  t.same(
+    OPERATIONS,
+    fromSpec,
+    'each operation: method, path, the namespace parameter, the other query parameters, a body',
+  )
+  const client = new AnimalStoreControlClient('http://127.0.0.1:1')
+  const handle = client.namespace('x')
+  for (const [operationId, operation] of Object.entries(OPERATIONS)) {
+    t.type((client as unknown as Record<string, unknown>)[operationId], 'function', `the client has ${operationId}()`)
+    if (operation.namespaced) {
+      t.type(
+        (handle as unknown as Record<string, unknown>)[operationId],
+        'function',
+        `a namespace handle has ${operationId}()`,
+      )
+    }
+  }
+})
+
+t.test('every call against a real sandbox, through a namespace handle', async (t) => {
+  const { origin } = await startTestSandbox(t, { ADMIN_TOKEN: 'client-admin', API_KEYS: DEFAULT_API_KEY })
+  const sandbox = new AnimalStoreControlClient(`${origin}/v1`, { adminToken: 'client-admin' })
+  const t1 = sandbox.namespace('t1')
+  t.equal(t1.apiBaseUrl, `${origin}/v1`, 'a trailing /v1 of the origin is ignored')
+  t.same(t1.apiHeaders, { authorization: `Bearer ${DEFAULT_API_KEY}`, 'x-sandbox-namespace': 't1' })
+
+  await t.rejects(
+    t1.listRequests(),
+    { name: 'AnimalStoreControlError', status: 404, code: 'not_found' },
+    'a read does not create it',
+  )
+  t.same(await t1.reset({ seed: 3, count: 4 }), { namespace: 't1', pets: 4 })
+  t.equal((await t1.exportPets()).length, 4)
+  const created = await fetch(`${t1.apiBaseUrl}/pets`, {
+    method: 'POST',
+    headers: { ...t1.apiHeaders, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Handled', categoryId: 2 }),
+  })
+  t.equal(created.status, 201, 'the handle’s headers reach its namespace')
+  t.equal((await sandbox.exportPets()).length, 60, 'the default namespace is untouched')
+
+  const journal = await t1.listRequests({ operationId: 'createPet', since: new Date(Date.now() - 60_000) })
+  t.match(journal, { count: 1, entries: [{ method: 'POST', status: 201, namespace: 't1' }] })
+  t.match(await t1.listUnmatchedRequests(), { count: 0 })
+  t.match(await t1.clearRequests(), { namespace: 't1', cleared: 1 })
+
+  t.match(await t1.addFault({ operationId: 'listPets', status: 503, times: 1 }), { operationId: 'listPets', fired: 0 })
+  t.match(await t1.listFaults(), { count: 1 })
+  t.equal((await fetch(`${t1.apiBaseUrl}/pets`, { headers: t1.apiHeaders })).status, 503, 'the fault fires in t1')
+  t.match(await t1.clearFaults(), { namespace: 't1' })
+
+  t.match(await t1.setClock('2030-12-05T00:00:00Z'), { namespace: 't1', real: false })
+  t.match(await t1.getClock(), { real: false })
+  t.equal((await fetch(`${t1.apiBaseUrl}/pets/1`, { headers: t1.apiHeaders })).status, 410)
+  t.match(await t1.resetClock(), { real: true })
+
+  t.same(await t1.replacePets([{ id: 5, name: 'Only', categoryId: 1, status: 'sold' }]), { namespace: 't1', pets: 1 })
+  t.ok((await sandbox.listNamespaces()).namespaces.some((n) => n.name === 't1'))
+  t.same(await sandbox.deleteNamespace('t1'), { namespace: 't1', deleted: true })
+  t.notOk(
+    (await sandbox.listNamespaces()).namespaces.some((n) => n.name === 't1'),
+    'deleted',
+  )
+})
+
+t.test('errors reject with the sandbox’s own message; bad input rejects, never throws', async (t) => {
+  const { origin } = await startTestSandbox(t)
+  const sandbox = new AnimalStoreControlClient(origin)
+  const refused = sandbox.addFault({ operationId: 'nope', status: 500 })
+  await t.rejects(refused, AnimalStoreControlError)
+  await t.rejects(refused, {
+    operationId: 'addFault',
+    status: 400,
+    code: 'invalid_body',
+    message: /operationId must be one of/,
+  })
+  const badSince = sandbox.listRequests({ since: 'yesterday' })
+  t.type(badSince, Promise, 'a bad date is a rejected promise, not a synchronous throw')
+  await t.rejects(badSince, { name: 'TypeError', message: /since must be a date/ })
+  await t.rejects(sandbox.setClock('bad'), /now must be a date/)
+  await t.rejects(new AnimalStoreControlClient(origin, { adminToken: 'wrong' }).getClock(), {
+    status: 401,
+    code: 'unauthorized',
+  })
+})
