@@ -8,7 +8,7 @@
 // BENCH_FROM_SOURCE=1 the sandbox runs from src/ through tsx instead of dist/.
 import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { availableParallelism, cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs, promisify } from 'node:util'
@@ -328,7 +328,9 @@ async function writeDataFile(file: string, count: number): Promise<void> {
 
 // ── Container: docker run → first 200 ───────────────────────────────────────────────────────────
 
-async function measureContainer(): Promise<{ medianMs: number; runsMs: number[] } | { skipped: string }> {
+async function measureContainer(): Promise<
+  { medianMs: number; runsMs: number[]; idleCpuPercent: number | undefined } | { skipped: string }
+> {
   const docker = existsSync('/usr/bin/docker') ? '/usr/bin/docker' : 'docker'
   try {
     await run(docker, ['info'], { timeout: 10_000 })
@@ -360,7 +362,43 @@ async function measureContainer(): Promise<{ medianMs: number; runsMs: number[] 
     }
   }
   log(`container: median ${median(runs)} ms`)
-  return { medianMs: median(runs), runsMs: runs }
+  const idleCpuPercent = await measureIdleContainer(docker)
+  log(`container: idle CPU ${idleCpuPercent ?? 'not measured'}% of a core`)
+  return { medianMs: median(runs), runsMs: runs, idleCpuPercent }
+}
+
+/**
+ * An idle container's share of one core over 61 s, its own HEALTHCHECK included (two checks at
+ * its 30 s interval), read from the container's cgroup on this machine (v1 or v2); undefined when
+ * neither is where Docker usually puts it.
+ */
+async function measureIdleContainer(docker: string): Promise<number | undefined> {
+  const { stdout } = await run(docker, ['run', '-d', '--rm', CONTAINER_IMAGE], { timeout: 30_000 })
+  const id = stdout.trim()
+  try {
+    const usageSeconds = async (): Promise<number | undefined> => {
+      for (const [file, scale] of [
+        [`/sys/fs/cgroup/cpuacct/docker/${id}/cpuacct.usage`, 1e-9],
+        [`/sys/fs/cgroup/system.slice/docker-${id}.scope/cpu.stat`, 1e-6],
+        [`/sys/fs/cgroup/docker/${id}/cpu.stat`, 1e-6],
+      ] as const) {
+        const text = await readFile(file, 'utf8').catch(() => undefined)
+        if (text === undefined) continue
+        const value = Number(file.endsWith('cpu.stat') ? /usage_usec (\d+)/.exec(text)?.[1] : text.trim())
+        if (Number.isFinite(value)) return value * scale
+      }
+      return undefined
+    }
+    await sleep(5_000) // past the start
+    const before = await usageSeconds()
+    const started = performance.now()
+    await sleep(61_000)
+    const after = await usageSeconds()
+    if (before === undefined || after === undefined) return undefined
+    return round(((after - before) / ((performance.now() - started) / 1000)) * 100, 2)
+  } finally {
+    await run(docker, ['rm', '-f', id], { timeout: 30_000 }).catch(() => undefined)
+  }
 }
 
 // ── Targets, as ratios to the bare server in the same run ──────────────────────────────────────
@@ -463,7 +501,7 @@ function renderMarkdown(r: {
   throughput: Throughput[]
   memory: Partial<Record<ServerName, { idleMiB: number | undefined; afterLoadMiB: number | undefined }>>
   storeSize: CurvePoint[]
-  container: { medianMs: number } | { skipped: string }
+  container: { medianMs: number; idleCpuPercent?: number | undefined } | { skipped: string }
   targets: Target[]
 }): string {
   const lines: string[] = []
@@ -494,6 +532,12 @@ function renderMarkdown(r: {
     )
   else lines.push(`| container, \`docker run\` | not measured: ${r.container.skipped} | |`)
   lines.push('')
+  if ('idleCpuPercent' in r.container && r.container.idleCpuPercent !== undefined) {
+    lines.push(
+      `An idle container (its HEALTHCHECK every 30 s included) used ${r.container.idleCpuPercent}% of a core over 61 s.`,
+      '',
+    )
+  }
 
   const servers = [...new Set(r.throughput.map((t) => t.server))]
   lines.push(

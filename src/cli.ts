@@ -28,16 +28,23 @@ async function main(): Promise<void> {
 
   // A configured key is a secret: only the documented default is ever printed.
   const key = config.defaultApiKey ? config.apiKeys[0] : '<your API key>'
+  // On every interface (as in a container), the address inside is not what a user reaches: a
+  // published port may differ. The lines then say localhost and where the port comes from.
+  const port = new URL(sandbox.origin).port
+  const everywhere = ['0.0.0.0', '::', '[::]'].includes(config.host)
+  const origin = everywhere ? `http://localhost:${port}` : sandbox.origin
   process.stderr.write(
     [
-      `Animal Store sandbox listening on ${sandbox.origin}`,
-      `  API:  ${sandbox.baseUrl}`,
+      everywhere
+        ? `Animal Store sandbox listening on port ${port} of every interface (from outside a container, use the host port published for it)`
+        : `Animal Store sandbox listening on ${sandbox.origin}`,
+      `  API:  ${sandbox.baseUrl.replace(sandbox.origin, origin)}`,
       `  data: ${sandbox.dataDescription}${config.dataFile ? `, saved to ${config.dataFile}` : ', in memory only'}`,
-      `  try:  curl -H "Authorization: Bearer ${key}" ${sandbox.baseUrl}/pets`,
-      `  docs: ${sandbox.origin}/docs (explore the API in a browser)`,
+      `  try:  curl -H "Authorization: Bearer ${key}" ${sandbox.baseUrl.replace(sandbox.origin, origin)}/pets`,
+      `  docs: ${origin}/docs (explore the API in a browser)`,
       config.adminToken === undefined
         ? '  test control: off'
-        : `  test control: ${sandbox.origin}/__admin (Bearer ${config.defaultAdminToken ? config.adminToken : '<your admin token>'})`,
+        : `  test control: ${origin}/__admin (Bearer ${config.defaultAdminToken ? config.adminToken : '<your admin token>'})`,
       '',
     ].join('\n'),
   )

@@ -250,9 +250,11 @@ function readApiKeys(fromFlags: string[] | undefined, fromEnv: string | undefine
       ? ['API_KEYS', fromEnv.split(',')]
       : [undefined, []]
   if (name === undefined) return undefined
-  const keys = raw.map((key) => key.trim()).filter((key) => key !== '')
-  if (keys.length === 0) throw new ConfigError(`${name} is set but holds no key`)
+  const keys = raw.map((key) => key.trim())
+  // Every entry must be a key: `a,,b` is as much a slip as `, ,`, and both are refused alike.
+  if (keys.every((key) => key === '')) throw new ConfigError(`${name} is set but holds no key`)
   keys.forEach((key, index) => {
+    if (key === '') throw new ConfigError(`${name}: key number ${index + 1} is empty (a comma too many?)`)
     if (!BEARER_TOKEN.test(key))
       throw new ConfigError(
         `${name}: key number ${index + 1} has characters a bearer token cannot carry (allowed: ${BEARER_TOKEN_RULE})`,

@@ -32,13 +32,13 @@ t.test('npm run image builds a multi-stage, non-root image from this checkout', 
     User: string
     Env: string[]
     ExposedPorts: Record<string, unknown>
-    Volumes: Record<string, unknown>
+    Volumes: Record<string, unknown> | null
     Entrypoint: string[]
     Healthcheck?: { Test: string[] }
   }
   t.equal(config.User, '1000:1000', 'runs as the non-root node user')
   t.ok('4010/tcp' in config.ExposedPorts, 'EXPOSE 4010')
-  t.ok('/data' in config.Volumes, 'VOLUME /data')
+  t.notOk(config.Volumes && '/data' in config.Volumes, 'no VOLUME: a run that asks for no data volume leaves none')
   t.same(config.Entrypoint, ['node', 'dist/cli.js'], 'exec-form entrypoint: node is PID 1')
   t.same(config.Healthcheck?.Test, ['CMD', 'node', 'dist/healthcheck.js'], 'HEALTHCHECK with node, no curl')
   t.ok(config.Env.includes('HOST=0.0.0.0'))
@@ -129,7 +129,8 @@ t.test('npm run conformance passes against a docker-run container (SANDBOX_URL)'
 t.test('the process runs as non-root, turns healthy, and stops on SIGTERM with exit 0', { skip }, async (t) => {
   await ensureImage()
   const started = Date.now()
-  const { id } = await runContainer(t, { env: { API_KEYS: KEY } })
+  // The image checks every 30 s; this test asks for every 0.2 s to see the check pass.
+  const { id } = await runContainer(t, { env: { API_KEYS: KEY }, args: ['--health-interval', '200ms'] })
   const status = await docker(
     'exec',
     id,
@@ -164,6 +165,47 @@ t.test('the process runs as non-root, turns healthy, and stops on SIGTERM with e
   )
 })
 
+t.test('an arbitrary user id in group 0 (as OpenShift runs images) writes its data file', { skip }, async (t) => {
+  await ensureImage()
+  const { origin } = await runContainer(t, { env: { API_KEYS: KEY }, args: ['--user', '123456:0'] })
+  const created = await fetch(`${origin}/v1/pets`, {
+    method: 'POST',
+    headers: jsonAuth(),
+    body: JSON.stringify({ name: 'Anyone', categoryId: 1 }),
+  })
+  t.equal(created.status, 201, 'the create is on disk under /data')
+})
+
+t.test('a run without a data volume leaves no volume behind', { skip }, async (t) => {
+  await ensureImage()
+  const { id } = await runContainer(t, { env: { API_KEYS: KEY } })
+  t.equal(await docker('inspect', '--format', '{{len .Mounts}}', id), '0', 'no anonymous volume is mounted')
+})
+
+t.test(
+  'through a published port, connection-reset and empty-response both close without an answer',
+  { skip },
+  async (t) => {
+    await ensureImage()
+    const { origin } = await runContainer(t, { env: { API_KEYS: KEY } })
+    const admin = { authorization: 'Bearer sandbox-admin-token', 'content-type': 'application/json' }
+    for (const fault of ['connection-reset', 'empty-response']) {
+      const armed = await fetch(`${origin}/__admin/faults`, {
+        method: 'POST',
+        headers: admin,
+        body: JSON.stringify({ operationId: 'listPets', fault, times: 1 }),
+      })
+      t.equal(armed.status, 201)
+      const error = await fetch(`${origin}/v1/pets`, { headers: auth() }).then(
+        () => undefined,
+        (error: unknown) => error,
+      )
+      t.type(error, TypeError, `${fault}: fetch rejects (docs/control-api.md says what the client sees)`)
+      t.equal((await fetch(`${origin}/v1/pets`, { headers: auth() })).status, 200, `${fault}: once`)
+    }
+  },
+)
+
 t.test('a restart on the same /data volume finds the created pet', { skip }, async (t) => {
   await ensureImage()
   const volume = `animal-store-test-${randomUUID().slice(0, 8)}`
@@ -192,6 +234,11 @@ t.test('AnimalStoreContainer: create, list, get round trip', { skip }, async (t)
   const sandbox = await startContainer(t, new AnimalStoreContainer(IMAGE).withSeed(7).withSeedCount(30).withApiKey(KEY))
   t.match(sandbox.getBaseUrl(), /^http:\/\/[^/]+:\d+\/v1$/)
   t.equal(sandbox.getApiKey(), KEY)
+  t.equal(
+    await docker('inspect', '--format', '{{json .Config.Healthcheck.Test}}', sandbox.getId()),
+    '["NONE"]',
+    'the module waits over HTTP and turns the image’s HEALTHCHECK off',
+  )
 
   const created = await fetch(`${sandbox.getBaseUrl()}/pets`, {
     method: 'POST',

@@ -77,11 +77,20 @@ export interface RunningContainer {
 /** `docker run -d` of the image with a random host port; the container is removed when the test ends. */
 export async function runContainer(
   t: Test,
-  options: { env?: Record<string, string>; volume?: string; image?: string } = {},
+  options: { env?: Record<string, string>; volume?: string; image?: string; args?: string[] } = {},
 ): Promise<RunningContainer> {
   const envArgs = Object.entries(options.env ?? {}).flatMap(([name, value]) => ['-e', `${name}=${value}`])
   const volumeArgs = options.volume ? ['-v', `${options.volume}:/data`] : []
-  const id = await docker('run', '-d', '-p', '127.0.0.1::4010', ...envArgs, ...volumeArgs, options.image ?? IMAGE)
+  const id = await docker(
+    'run',
+    '-d',
+    '-p',
+    '127.0.0.1::4010',
+    ...envArgs,
+    ...volumeArgs,
+    ...(options.args ?? []),
+    options.image ?? IMAGE,
+  )
   t.teardown(() => docker('rm', '-f', '-v', id).catch(() => undefined))
   const port = (await docker('port', id, '4010/tcp')).split('\n')[0]?.split(':').pop()
   const origin = `http://127.0.0.1:${port}`
