@@ -28,7 +28,8 @@ go_version=${GO_VERSION:-$(go env GOVERSION 2>/dev/null || echo go1.26.8)}
 debian_packages=(ca-certificates curl wget git gnupg build-essential procps psmisc util-linux mount iproute2 lsof
   file less jq time unzip xz-utils python3 python3-pip python3-venv openjdk-17-jdk-headless maven)
 # The machine's own registry and certificate settings, copied in and passed on as they are.
-machine_files=(/etc/ssl/certs/ca-certificates.crt /etc/ssl/certs/java/cacerts /etc/npmrc /usr/etc/npmrc /root/.npmrc /etc/pip.conf)
+home=/root # root's home, in the root as on the machine
+machine_files=(/etc/ssl/certs/ca-certificates.crt /etc/ssl/certs/java/cacerts /etc/npmrc /usr/etc/npmrc "$home/.npmrc" /etc/pip.conf)
 machine_env='^(NODE_EXTRA_CA_CERTS|SSL_CERT_FILE|SSL_CERT_DIR|CURL_CA_BUNDLE|REQUESTS_CA_BUNDLE|GIT_SSL_CAINFO|PIP_CERT|PIP_DEFAULT_TIMEOUT|PIP_DISABLE_PIP_VERSION_CHECK|GOPROXY|GOSUMDB|https?_proxy|HTTPS?_PROXY|no_proxy|NO_PROXY)='
 
 [ "$(id -u)" -eq 0 ] || { echo "ci-clean-root: needs root (debootstrap, chroot and mounts)" >&2; exit 2; }
@@ -99,7 +100,7 @@ in_root() {
   shift
   while IFS= read -r line; do env_args+=("$line"); done < <(env | grep -E "$machine_env" || true)
   cp /etc/resolv.conf "$dir/etc/resolv.conf"
-  unshare --mount --propagation private bash -euo pipefail -c '
+  home=$home unshare --mount --propagation private bash -euo pipefail -c '
     root=$1 socket=/var/run/docker.sock
     shift
     mount -t proc proc "$root/proc"
@@ -107,8 +108,8 @@ in_root() {
     mount --rbind /dev "$root/dev"
     mount -t tmpfs -o size=2g tmpfs "$root/dev/shm"
     if [ -S "$socket" ]; then touch "$root/run/docker.sock" && mount --bind "$socket" "$root/run/docker.sock"; fi
-    exec chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 \
-      PATH=/usr/local/go/bin:/root/go/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "$@"
+    exec chroot "$root" /usr/bin/env -i HOME="$home" LANG=C.UTF-8 \
+      PATH=/usr/local/go/bin:"$home"/go/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "$@"
   ' bash "$dir" "${env_args[@]}" "$@"
 }
 
@@ -133,7 +134,7 @@ mkdir -p "$root" && tar -C "$root" --numeric-owner -xf "$tarball"
 # As in any chroot, packages installed during the run start no services: docker.io would start
 # a second engine on the host's socket.
 printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d" && chmod +x "$root/usr/sbin/policy-rc.d"
-git clone --quiet --no-hardlinks "$repo" "$root/work/animal-store"
-git -C "$root/work/animal-store" checkout --quiet --detach "$(git -C "$repo" rev-parse "$ref")"
-echo "clean root: .ci/run on $(git -C "$root/work/animal-store" log -1 --format='%h %s' | cut -c1-80)" >&2
-in_root "$root" CI=true bash -c 'cd /work/animal-store && exec bash .ci/run </dev/null'
+git clone --quiet --no-hardlinks "$repo" "$root/build/animal-store"
+git -C "$root/build/animal-store" checkout --quiet --detach "$(git -C "$repo" rev-parse "$ref")"
+echo "clean root: .ci/run on $(git -C "$root/build/animal-store" log -1 --format='%h %s' | cut -c1-80)" >&2
+in_root "$root" CI=true bash -c 'cd /build/animal-store && exec bash .ci/run </dev/null'
