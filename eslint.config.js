@@ -3,6 +3,7 @@ import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
   // modules/ holds the Java, Python and Go modules: each is checked by its own language's tools.
+  // conformance/schemathesis/.venv is the Python environment of the Schemathesis run.
   {
     ignores: [
       'dist/',
@@ -10,12 +11,21 @@ export default tseslint.config(
       '.tap/',
       'node_modules/',
       'modules/',
+      'conformance/schemathesis/.venv/',
+      'conformance/schemathesis/report/',
       'src/spec/api-types.ts',
       'src/spec/admin-types.ts',
       'bench/results/',
     ],
   },
   js.configs.recommended,
+  // Plain JavaScript runs on Node: its globals (the TypeScript files get them from @types/node).
+  {
+    files: ['**/*.mjs'],
+    languageOptions: {
+      globals: { fetch: 'readonly', process: 'readonly', setTimeout: 'readonly', URL: 'readonly', console: 'readonly' },
+    },
+  },
   ...tseslint.configs.recommended,
   {
     rules: {

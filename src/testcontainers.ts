@@ -14,9 +14,11 @@
  *
  * @module
  */
+import { readFileSync } from 'node:fs'
 import { basename } from 'node:path'
 import { AbstractStartedContainer, GenericContainer, Wait, type StartedTestContainer } from 'testcontainers'
 import { DEFAULT_ADMIN_TOKEN, DEFAULT_API_KEY, DEFAULT_PORT, IN_MEMORY } from './config.js'
+import { PACKAGE_ROOT } from './paths.js'
 import { BEARER_TOKEN, BEARER_TOKEN_RULE } from './pipeline/auth.js'
 import {
   AnimalStoreControlClient,
@@ -30,8 +32,10 @@ import {
   type StateSummary,
 } from './client/control-client.js'
 
-/** The image `npm run image` builds. */
-export const DEFAULT_IMAGE = 'animal-store-sandbox:local'
+/** The image of this package's version, as `npm run image` tags it (and as a release publishes it). */
+export const DEFAULT_IMAGE = `animal-store-sandbox:${
+  (JSON.parse(readFileSync(new URL('package.json', PACKAGE_ROOT), 'utf8')) as { version: string }).version
+}`
 /** The port the sandbox listens on inside the container. */
 export const ANIMAL_STORE_PORT = DEFAULT_PORT
 /** The spec's base path; the container tests check it against the running server. */
@@ -48,7 +52,7 @@ export class AnimalStoreContainer extends GenericContainer {
   #fixtures: string | undefined
   #inMemory = false
 
-  /** @param image an image built from this package's Dockerfile (default `animal-store-sandbox:local`) */
+  /** @param image an image built from this package's Dockerfile (default: the tag of this package's version) */
   constructor(image: string = DEFAULT_IMAGE) {
     super(image)
     this.withExposedPorts(ANIMAL_STORE_PORT)

@@ -2,12 +2,12 @@
 // Testcontainers module, against a real engine. Skips without one, fails under REQUIRE_DOCKER=1.
 import { execFile } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { writeFile } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
 import { parse } from 'yaml'
-import { AnimalStoreContainer, type StartedAnimalStoreContainer } from '../../src/testcontainers.js'
+import { AnimalStoreContainer, DEFAULT_IMAGE, type StartedAnimalStoreContainer } from '../../src/testcontainers.js'
 import { DOCKER, IMAGE, docker, dockerSkipReason, ensureImage, runContainer, usageSnippets } from '../support/docker.js'
 import { ROOT, tempDir, waitFor } from '../support/sandbox.js'
 
@@ -37,6 +37,9 @@ t.test('npm run image builds a multi-stage, non-root image from this checkout', 
     Healthcheck?: { Test: string[] }
   }
   t.equal(config.User, '1000:1000', 'runs as the non-root node user')
+  const { version } = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string }
+  t.equal(DEFAULT_IMAGE, `animal-store-sandbox:${version}`, 'the module defaults to the tag of its version')
+  await t.resolves(docker('image', 'inspect', DEFAULT_IMAGE), 'and npm run image tags the image with it')
   t.ok('4010/tcp' in config.ExposedPorts, 'EXPOSE 4010')
   t.notOk(config.Volumes && '/data' in config.Volumes, 'no VOLUME: a run that asks for no data volume leaves none')
   t.same(config.Entrypoint, ['node', 'dist/cli.js'], 'exec-form entrypoint: node is PID 1')
