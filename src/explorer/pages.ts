@@ -8,6 +8,7 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import type { Polka } from 'polka'
 import type { ApiSpec } from '../spec/types.js'
+import { DOCS_CSP, EXPLORER_SCRIPT } from './browser-side.js'
 
 /** What the pages say about this sandbox. Keys are secrets: only the documented default is ever shown. */
 export interface SandboxFacts {
@@ -50,55 +51,6 @@ const ASSETS: Readonly<Record<string, string>> = {
   'favicon-32x32.png': 'image/png',
 }
 const SECURITY_SCHEME = 'bearerAuth'
-
-// The page may talk to this sandbox only: no CDN, no fonts, no validator badge, no other server.
-const DOCS_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'self'",
-].join('; ')
-
-// Starts Swagger UI on the sandbox's spec. Plain browser JavaScript, served as /docs/explorer.js.
-const EXPLORER_SCRIPT = `'use strict'
-;(function () {
-  var config = JSON.parse(document.getElementById('explorer-config').textContent)
-  // Operations marked x-try-it-disabled: true (GET /store/orders) are listed but cannot be tried.
-  function TryItDisabled(system) {
-    return {
-      wrapComponents: {
-        operation: function (Original) {
-          return function (props) {
-            var disabled = props.operation && props.operation.getIn(['op', 'x-try-it-disabled']) === true
-            var operation = disabled ? props.operation.set('allowTryItOut', false).set('tryItOutEnabled', false) : props.operation
-            return system.React.createElement(Original, Object.assign({}, props, { operation: operation }))
-          }
-        },
-      },
-    }
-  }
-  var ui = SwaggerUIBundle({
-    url: config.specUrl,
-    dom_id: '#swagger-ui',
-    layout: 'BaseLayout',
-    presets: [SwaggerUIBundle.presets.apis],
-    plugins: [TryItDisabled],
-    deepLinking: true,
-    tryItOutEnabled: true,
-    displayRequestDuration: true,
-    showExtensions: true,
-    validatorUrl: null,
-    onComplete: function () {
-      if (config.apiKey) ui.preauthorizeApiKey(config.securityScheme, config.apiKey)
-    },
-  })
-  window.ui = ui
-})()
-`
 
 export interface ExplorerOptions {
   readonly spec: ApiSpec
