@@ -15,6 +15,8 @@ import { Namespaces, namespaceOfKey } from './control/namespaces.js'
 import { loadSpec, loadSpecFile } from './spec/load.js'
 import { ADMIN_SPEC_FILE } from './paths.js'
 import { openStore, type AnimalStore } from './store/store.js'
+import { type DataFileOptions } from './store/data-file.js'
+import { describeDroppedTail } from './store/journal-text.js'
 
 /** How long a stop waits for requests in flight before it cuts their connections. */
 const STOP_GRACE_MS = 1500
@@ -71,16 +73,22 @@ export async function startSandbox(
   config: Config,
   logger: Logger = createLogger(config.logLevel),
   limits: ServerLimits = SERVER_LIMITS,
+  /** How data files are written; tests pass a file system that fails chosen calls. */
+  storage: DataFileOptions = {},
 ): Promise<Sandbox> {
   const spec = await loadSpec()
   const initial = await initialData(config.source, spec)
-  const open = (dataFile: string | undefined) =>
-    openStore({
+  const open = async (dataFile: string | undefined) => {
+    const opened = await openStore({
       dataFile,
       origin: initial.origin,
       initialPets: initial.pets,
       checkPets: (pets) => findBadPet(pets, spec),
+      storage,
     })
+    if (opened.droppedTail) logger.warn({ file: opened.droppedTail.file }, describeDroppedTail(opened.droppedTail))
+    return opened
+  }
   const opened = await open(config.dataFile)
   if (opened.replacedOrigin)
     logger.warn(
@@ -90,7 +98,9 @@ export async function startSandbox(
   const { store } = opened
 
   const fromDataFile = opened.source === 'data file'
-  const dataDescription = fromDataFile ? `${store.size} pets from ${config.dataFile}` : initial.description
+  // A dropped journal tail is said where a user looks at start, the banner (stderr), not only in the log.
+  const dropped = opened.droppedTail ? `; ${describeDroppedTail(opened.droppedTail)}` : ''
+  const dataDescription = fromDataFile ? `${store.size} pets from ${config.dataFile}${dropped}` : initial.description
   const facts = describeSandbox(config, { fromDataFile, description: dataDescription, count: store.size })
   const prefix = config.namespaceKeyPrefix
   const redactor = new Redactor([...config.apiKeys, ...(config.adminToken ? [config.adminToken] : [])], prefix)

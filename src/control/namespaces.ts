@@ -11,7 +11,7 @@ import { bearerToken } from '../pipeline/auth.js'
 import { Clock } from './clock.js'
 import { Faults } from './faults.js'
 import { Journal, type Redactor } from './request-journal.js'
-import { removeDataFile } from '../store/data-file.js'
+import { removeDataFile } from '../store/durable-io.js'
 import type { AnimalStore, Pet } from '../store/store.js'
 
 export const DEFAULT_NAMESPACE = 'default'

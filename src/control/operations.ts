@@ -5,7 +5,7 @@ import type { ServerResponse } from 'node:http'
 import { KeyRing, type Credential } from '../pipeline/auth.js'
 import { byOperationId, createPipeline, type Handler, type HandlersOf, type Pipeline } from '../pipeline/pipeline.js'
 import type { operations } from '../spec/admin-types.js'
-import { ERRORS, HttpError } from '../http/errors.js'
+import { ERRORS, HttpError, RETRY_AFTER } from '../http/errors.js'
 import { FAULT_KINDS } from './faults.js'
 import { findBadPet } from '../store/initial-data.js'
 import { UNMATCHED, type JournalEntry } from './request-journal.js'
@@ -13,7 +13,7 @@ import { DEFAULT_NAMESPACE, type Namespace, type Namespaces } from './namespaces
 import type { Reply } from '../http/reply.js'
 import { DEFAULT_COUNT, DEFAULT_SEED, generateAnimals } from '../store/seed.js'
 import type { ApiSpec, SpecFile } from '../spec/types.js'
-import { storedPet } from '../store/store.js'
+import { StorageError, storedPet } from '../store/store.js'
 
 const ADMIN_TOKEN: Credential = {
   name: 'admin token',
@@ -39,7 +39,7 @@ const controlHandlers: HandlersOf<operations, ControlContext> = {
       body?.seed === undefined && body?.count === undefined
         ? undefined
         : await generateAnimals(apiSpec.schemas['Pet'] ?? {}, body.seed ?? DEFAULT_SEED, body.count ?? DEFAULT_COUNT)
-    return ok({ namespace: namespace.name, pets: await namespaces.reset(namespace, pets) })
+    return ok({ namespace: namespace.name, pets: await storing(namespaces.reset(namespace, pets)) })
   },
 
   async exportPets(_input, { namespace }) {
@@ -55,9 +55,11 @@ const controlHandlers: HandlersOf<operations, ControlContext> = {
         `Invalid request body: record ${bad.index}: ${bad.problem}; nothing was changed`,
       )
     const store = await namespace.store()
-    await namespaces.replace(
-      store,
-      body.map((pet) => storedPet(pet.id, pet)),
+    await storing(
+      namespaces.replace(
+        store,
+        body.map((pet) => storedPet(pet.id, pet)),
+      ),
     )
     return ok({ namespace: namespace.name, pets: store.size })
   },
@@ -186,6 +188,18 @@ function unknownNamespace(name: string): HttpError {
     ERRORS.notFound,
     `No namespace ${JSON.stringify(name)}: reading or clearing never creates one (a reset, a replace, a fault, a clock or an API request naming it does)`,
   )
+}
+
+/** A write of the control API that the disk refused is a 503, as a create's is: nothing was changed. */
+async function storing<T>(write: Promise<T>): Promise<T> {
+  try {
+    return await write
+  } catch (error) {
+    if (error instanceof StorageError) {
+      throw new HttpError(ERRORS.storageUnavailable, `Nothing was changed: ${error.message}`, RETRY_AFTER)
+    }
+    throw error
+  }
 }
 
 function ok(body: unknown): Reply {

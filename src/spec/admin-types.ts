@@ -317,6 +317,17 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The data file could not be written (a full or failing disk): nothing was changed. The answer carries Retry-After. */
+        StorageUnavailable: {
+            headers: {
+                /** @description Seconds to wait before trying again. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description Missing or invalid admin token. */
         Unauthorized: {
             headers: {
@@ -369,6 +380,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     exportPets: {
@@ -424,6 +436,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     listRequests: {

@@ -10,39 +10,53 @@
 // remove the old journal; the next append starts a new one. A journal whose header names another
 // snapshot is stale (a crash came between those steps) and is ignored: the snapshot holds it all.
 //
-// Reading: only lines ending in a newline count. A last line without one is the torn end of an
-// append a crash interrupted; it was never acknowledged, so it is dropped, and the next write
-// starts from a fresh snapshot rather than append after it. Any other bad line is corruption:
-// the start stops with a message naming the journal, and nothing is touched.
+// Faults (a full disk, EIO, a read-only file system): what is acknowledged is durable, and a
+// failed write changes nothing that is read back. A failed append leaves the journal's length
+// where its last whole record ends; the bytes past it (any part of the refused lines) are cut off
+// at once, and again before the next append if that failed too, through a new descriptor: the one
+// that failed is never trusted again (after a failed fsync, Linux may drop the unwritten pages and
+// a second fsync of the same file report success; PostgreSQL's lesson). The next append then
+// simply appends: it needs no more room than its own lines. A compaction (a new snapshot beside the
+// old one, so a second copy of the data) is only tried when the file system has room for it plus
+// a margin; when it fails, its temporary file is removed and the journal goes on. Only a full
+// write (lowdb's, or after the directory fsync that follows a snapshot's rename failed) needs
+// a whole new snapshot before anything else is written.
+//
+// Reading: only lines ending in a newline can be records. The end of the journal that holds no
+// whole record (the torn end of an append a crash interrupted, or garbage) was never acknowledged:
+// it is dropped, reported (droppedTail), and cut off before the next append. A bad line with a
+// whole record after it is corruption: the start stops with a message naming the journal, and
+// nothing is touched.
 //
 // Group commit: while one write is on its way to disk, the writes asked
 // for meanwhile wait and go together in the next one; every caller is answered after the write
 // that holds its change.
 import { createHash } from 'node:crypto'
-import { open, readFile, rm, type FileHandle } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import type { Adapter } from 'lowdb'
-import { batch, DataFileError, replaceFileDurably, syncDirectory, type Batch } from './durable-io.js'
+import { batch, DataFileError, replaceFileDurably, type Batch } from './durable-io.js'
+import { COMPACTION, type Compaction } from './compaction.js'
+import { nodeFileSystem, writeAll, type FileSystem, type OpenFile } from './file-system.js'
+import { oneLine, parseJournal, type DroppedTail } from './journal-text.js'
 
-/**
- * The journal is folded into a new snapshot when it holds this many records, or as many as the
- * snapshot if that is more, even under load: the appends that come meanwhile wait for it. It
- * bounds the journal a start after a crash has to read.
- */
-export const COMPACT_AFTER_RECORDS = 100_000
-
-/**
- * Before that, the journal is folded as soon as the file has been idle for a moment, so that a
- * rewrite of the whole store never holds up the creates of a busy test run.
- */
-export const IDLE_COMPACTION = { afterRecords: 1_000, idleMs: 500 }
+export interface DataFileOptions {
+  /** The file operations to use: the real file system unless a test injects faults. */
+  readonly fileSystem?: FileSystem
+  readonly compaction?: Partial<Compaction>
+}
 
 interface Job<R> {
   snapshot: boolean
-  /** A snapshot only if the journal holds something (or a write failed since the last one). */
+  /** Fold the journal if it holds anything; always cut a tail left by a failed write. */
   compact: boolean
   readonly records: R[]
   readonly batch: Batch
+}
+
+interface Snapshot {
+  readonly bytes: Buffer
+  readonly id: string
+  readonly records: number
 }
 
 export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
@@ -51,66 +65,83 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
   readonly #tempFile: string
   /** Where the records live in T, e.g. "pets". */
   readonly #key: keyof T & string
-  readonly #compactAfterRecords: number
+  readonly #fs: FileSystem
+  readonly #compaction: Compaction
   #data: T | undefined
   #pending: Job<R> | undefined
   #busy = false
   #snapshotRecords = 0
-  #journalRecords = 0
-  /** Open while appends keep coming; closed when the file goes idle. */
-  #journal: FileHandle | undefined
-  /** Set when the journal on disk cannot take appends: stale, torn, missing, or after a failed write. */
-  #needsSnapshot = true
-  /** Set when a write failed: what reached the disk is unknown until the next snapshot. */
-  #failed = false
   /** The id of the snapshot on disk ('' when there is none, or it names no journal). */
   #snapshotId = ''
   #snapshotOnDisk = false
-  /** Whether the journal on disk belongs to the snapshot; if not, the next append starts it. */
+  /**
+   * Set when appends cannot go on: the snapshot names no journal (a file of the user's own), a
+   * full write failed, or a snapshot's directory fsync failed after its rename (which file a crash
+   * leaves is in doubt). The next write is a whole snapshot.
+   */
+  #needsSnapshot = true
+  /** Set when a full write failed or left the directory in doubt: even a stop writes a snapshot. */
+  #diskBehind = false
+  /** Whether the journal file on disk is this snapshot's; if not, the next append starts a new one. */
   #journalStarted = false
-
-  readonly #idleCompaction: { readonly afterRecords: number; readonly idleMs: number }
+  /** Where the journal's last whole record ends: everything before is durable, appends go here. */
+  #journalBytes = 0
+  #journalRecords = 0
+  /** Set when the journal may hold bytes past #journalBytes (a failed or torn write): cut before any append. */
+  #journalTail = false
+  /** Open while appends keep coming; closed when the file goes idle, and dropped after a failed write. */
+  #journal: OpenFile | undefined
+  /** Set when a temporary snapshot may be on disk (its removal failed, or a crash left it). */
+  #tempLeft = true
+  /** The journal is folded when it holds this many records. */
+  #foldAt = 0
+  #droppedTail: DroppedTail | undefined
   #idleTimer: NodeJS.Timeout | undefined
 
-  constructor(
-    file: string,
-    key: keyof T & string,
-    compactAfterRecords = COMPACT_AFTER_RECORDS,
-    idleCompaction = IDLE_COMPACTION,
-  ) {
+  constructor(file: string, key: keyof T & string, options: DataFileOptions = {}) {
     this.file = file
-    this.#idleCompaction = idleCompaction
     this.journalFile = `${file}.journal`
     this.#tempFile = join(dirname(file), `.${basename(file)}.tmp`)
     this.#key = key
-    this.#compactAfterRecords = compactAfterRecords
+    this.#fs = options.fileSystem ?? nodeFileSystem
+    this.#compaction = { ...COMPACTION, ...options.compaction }
+    this.#foldAt = this.#foldEvery()
+  }
+
+  /** What the last read() dropped from the end of the journal, if anything. */
+  get droppedTail(): DroppedTail | undefined {
+    return this.#droppedTail
   }
 
   async read(): Promise<T | null> {
-    const text = await readText(this.file, this.file)
-    if (text === null) return null
+    const text = (await this.#readFile(this.file))?.toString('utf8')
+    if (text === undefined) return null
     this.#snapshotOnDisk = true
     let data: Record<string, unknown>
     try {
       data = JSON.parse(text) as Record<string, unknown>
     } catch (error) {
-      throw new DataFileError(this.file, `is not valid JSON (${(error as Error).message}); it was left untouched`)
+      throw new DataFileError(this.file, `is not valid JSON (${oneLine(error)}); it was left untouched`)
     }
     if (typeof data !== 'object' || data === null || Array.isArray(data)) return data as T
     const { journal: snapshotId, ...rest } = data
     const records = rest[this.#key]
     if (typeof snapshotId !== 'string' || !Array.isArray(records)) return rest as T
 
-    const journal = await this.#readJournal(snapshotId)
+    const journalBytes = await this.#readFile(this.journalFile)
+    const journal = journalBytes && parseJournal<R>(this.journalFile, journalBytes, snapshotId)
     this.#snapshotId = snapshotId
     this.#snapshotRecords = records.length
     // No journal, or one left from an older snapshot: the first append starts a new one.
     this.#needsSnapshot = false
+    this.#foldAt = this.#foldEvery()
     if (journal === undefined) return rest as T
     for (const record of journal.records) records.push(record)
+    this.#journalStarted = journal.started
+    this.#journalBytes = journal.bytes
     this.#journalRecords = journal.records.length
-    this.#journalStarted = true
-    this.#needsSnapshot = journal.torn
+    this.#journalTail = journal.dropped !== undefined
+    this.#droppedTail = journal.dropped
     return rest as T
   }
 
@@ -124,7 +155,11 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
     return this.#request(data, (job) => job.records.push(...records))
   }
 
-  /** Folds the journal into a new snapshot if it holds anything; otherwise waits for writes in flight. */
+  /**
+   * Waits for the writes in flight, cuts what a failed one left, and folds the journal into a new
+   * snapshot if it holds anything and the disk has room. A fold that fails is not an error: the
+   * journal still holds everything.
+   */
   compact(data: T): Promise<void> {
     return this.#request(data, (job) => (job.compact = true))
   }
@@ -143,20 +178,8 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
     if (!job || this.#busy || this.#data === undefined) return
     this.#pending = undefined
     this.#busy = true
-    const journalFull =
-      this.#journalRecords + job.records.length >= Math.max(this.#compactAfterRecords, this.#snapshotRecords)
-    const compact = job.compact && (this.#journalRecords > 0 || job.records.length > 0 || this.#failed)
-    const work =
-      job.snapshot || compact || journalFull || (this.#needsSnapshot && job.records.length > 0)
-        ? this.#writeSnapshot(this.#data)
-        : this.#appendLines(job.records)
-    work
-      .then(job.batch.resolve, (error: unknown) => {
-        // What reached the journal is unknown: start over from a snapshot.
-        this.#needsSnapshot = true
-        this.#failed = true
-        job.batch.reject(error)
-      })
+    this.#run(job, this.#data)
+      .then(job.batch.resolve, job.batch.reject)
       .finally(() => {
         this.#busy = false
         if (!this.#pending) {
@@ -169,124 +192,219 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
       })
   }
 
+  async #run(job: Job<R>, data: T): Promise<void> {
+    // Serialised first, before any await: a snapshot holds nothing of the requests that come meanwhile.
+    if (job.snapshot) return this.#writeWholeSnapshot(this.#serialise(data))
+    // Without this job's records, which then go to the new journal: a snapshot that fails after
+    // its rename must not leave records on disk that are answered as refused.
+    const whole = this.#mustWriteSnapshot(job) ? this.#serialise(data, job.records) : undefined
+    // Once this job's records are durable, this holds exactly what is on disk.
+    const fold = !whole && this.#foldDue(job) ? this.#serialise(data) : undefined
+    await this.#removeTempFile()
+    if (whole) await this.#writeWholeSnapshot(whole)
+    if (job.records.length > 0) await this.#append(job.records)
+    else await this.#cutTail()
+    if (fold) await this.#fold(fold)
+  }
+
+  #mustWriteSnapshot(job: Job<R>): boolean {
+    return this.#needsSnapshot && (job.records.length > 0 || (job.compact && this.#diskBehind))
+  }
+
+  #foldDue(job: Job<R>): boolean {
+    if (this.#needsSnapshot) return false
+    const records = this.#journalRecords + job.records.length
+    return records > 0 && (job.compact || records >= this.#foldAt)
+  }
+
+  #foldEvery(): number {
+    const { afterRecords, growWithSnapshot } = this.#compaction
+    return growWithSnapshot ? Math.max(afterRecords, this.#snapshotRecords) : afterRecords
+  }
+
   /** Folds the journal once no write has come for a moment (the timer never keeps the process alive). */
   #compactWhenIdle(): void {
-    if (this.#journalRecords < this.#idleCompaction.afterRecords) return
+    if (this.#journalRecords < this.#compaction.idleAfterRecords) return
     clearTimeout(this.#idleTimer)
     this.#idleTimer = setTimeout(() => {
       if (this.#busy || this.#pending || this.#data === undefined) return // a write came: after it, the timer starts over
-      // A failure here is met again, and reported, by the next write, which then writes a snapshot.
+      // Only cutting a tail can fail here, and the next write meets that again and reports it.
       this.compact(this.#data).catch(() => undefined)
-    }, this.#idleCompaction.idleMs).unref()
+    }, this.#compaction.idleMs).unref()
   }
 
-  async #writeSnapshot(data: T): Promise<void> {
-    // Serialised now, synchronously: the snapshot holds exactly what was added before this write.
-    const body = JSON.stringify(data)
-    // The id follows from the previous one and the content: never the id of the snapshot it
-    // replaces, and the same for the same data from scratch (the same SEED gives the same bytes).
-    const id = createHash('sha256').update(`${this.#snapshotId}\n${body}`).digest('hex').slice(0, 16)
-    const text = body === '{}' ? `{"journal":"${id}"}` : `${body.slice(0, -1)},"journal":"${id}"}`
-    const records = (data as Record<string, unknown>)[this.#key]
-    const count = Array.isArray(records) ? records.length : 0
-    this.#needsSnapshot = true
-    this.#closeJournal()
-    // With no snapshot on disk, a journal there is a leftover that holds nothing acknowledged:
-    // remove it first, so that it can never be taken for this snapshot's.
-    if (!this.#snapshotOnDisk) await rm(this.journalFile, { force: true })
-    await replaceFileDurably(this.file, this.#tempFile, text)
-    this.#snapshotOnDisk = true
-    this.#snapshotId = id
-    this.#journalStarted = false
-    // From here the old journal is stale (its header names the old snapshot) and is ignored even
-    // if this removal does not survive a crash; the first append starts the new one.
-    await rm(this.journalFile, { force: true })
-    this.#snapshotRecords = count
-    this.#journalRecords = 0
-    this.#needsSnapshot = false
-    this.#failed = false
-  }
-
-  async #appendLines(records: readonly R[]): Promise<void> {
-    if (records.length === 0) return
+  async #append(records: readonly R[]): Promise<void> {
     let text = ''
     for (const record of records) text += `${JSON.stringify(record)}\n`
-    if (!this.#journalStarted) {
-      // The journal's first write: its header, naming the snapshot, goes with the first records,
-      // and the new file is made durable in its directory before any of them is acknowledged.
-      await writeSynced(this.journalFile, 'w', `${JSON.stringify({ snapshot: this.#snapshotId })}\n${text}`)
-      await syncDirectory(dirname(this.journalFile))
-      this.#journalStarted = true
-    } else {
-      const journal = (this.#journal ??= await open(this.journalFile, 'a'))
-      await journal.appendFile(text, 'utf8')
-      await journal.datasync()
+    try {
+      await this.#cutTail()
+      if (this.#journalStarted) await this.#appendToJournal(Buffer.from(text))
+      else await this.#startJournal(text)
+    } catch (error) {
+      // Past its last whole record, the journal may now hold any part of these lines.
+      this.#closeJournal()
+      this.#journalTail = true
+      // Cut at once, not only before the next append: a crash before that must not bring back
+      // records that were refused.
+      await this.#cutTail().catch(() => undefined)
+      throw error
     }
     this.#journalRecords += records.length
   }
 
+  async #appendToJournal(data: Buffer): Promise<void> {
+    const journal = (this.#journal ??= await this.#fs.open(this.journalFile, 'r+'))
+    await writeAll(journal, data, this.#journalBytes)
+    await journal.datasync()
+    this.#journalBytes += data.length
+  }
+
+  /**
+   * The journal's first write: its header, naming the snapshot, goes with the first records, and
+   * the new file is made durable in its directory before any of them is acknowledged.
+   */
+  async #startJournal(text: string): Promise<void> {
+    const data = Buffer.from(`${JSON.stringify({ snapshot: this.#snapshotId })}\n${text}`)
+    // Always a new file, so that the directory fsync makes a new change durable, never one whose
+    // fsync already failed.
+    await this.#fs.remove(this.journalFile)
+    const journal = (this.#journal = await this.#fs.open(this.journalFile, 'w'))
+    await writeAll(journal, data, 0)
+    await journal.datasync()
+    await this.#fs.syncDirectory(dirname(this.journalFile))
+    this.#journalStarted = true
+    this.#journalBytes = data.length
+  }
+
+  /** Removes, durably, what a failed or torn write may have left past the journal's last whole record. */
+  async #cutTail(): Promise<void> {
+    if (!this.#journalTail) return
+    if (this.#journalStarted) {
+      // Through a new descriptor: the one that failed is never used again.
+      const journal = await this.#fs.open(this.journalFile, 'r+')
+      try {
+        await journal.truncate(this.#journalBytes)
+        await journal.datasync()
+      } catch (error) {
+        await journal.close().catch(() => undefined)
+        throw error
+      }
+      await journal.close()
+    } else {
+      // A journal whose start failed holds nothing acknowledged.
+      await this.#fs.remove(this.journalFile)
+      await this.#fs.syncDirectory(dirname(this.journalFile))
+    }
+    this.#journalTail = false
+  }
+
   #closeJournal(): void {
-    // Everything written through it is already synced: closing can finish in the background.
+    // Everything written through it is already synced (or failed, and is cut through another
+    // descriptor): closing can finish in the background.
     this.#journal?.close().catch(() => undefined)
     this.#journal = undefined
   }
 
-  async #readJournal(snapshotId: string): Promise<{ records: R[]; torn: boolean } | undefined> {
-    const text = await readText(this.journalFile, this.journalFile)
-    if (text === null) return undefined
-    const lines = text.split('\n')
-    // The part after the last newline: empty, or the torn end of an unacknowledged append.
-    const torn = (lines.pop() ?? '') !== ''
-    const header = lines[0]
-    if (header === undefined) return { records: [], torn: true }
-    let headerId: unknown
+  async #writeWholeSnapshot(snapshot: Snapshot): Promise<void> {
+    await this.#removeTempFile()
     try {
-      headerId = (JSON.parse(header) as { snapshot?: unknown })?.snapshot
+      await this.#writeSnapshot(snapshot)
+    } catch (error) {
+      // Memory holds what the disk may not (callers undo only added records): write it all again.
+      this.#needsSnapshot = true
+      this.#diskBehind = true
+      throw error
+    }
+  }
+
+  /**
+   * Folds the journal into a new snapshot if the file system has room for one beside the old one.
+   * If not, or if it fails, the journal simply goes on: it holds everything, so the records of
+   * this job are not failed for it, and the next try waits for as many records again.
+   */
+  async #fold(snapshot: Snapshot): Promise<void> {
+    try {
+      if (await this.#roomFor(snapshot.bytes.length)) return await this.#writeSnapshot(snapshot)
     } catch {
-      throw new DataFileError(this.journalFile, 'has a first line that is not a journal header; it was left untouched')
+      // Before the rename nothing changed; after it, #renamed made the next write a snapshot.
     }
-    // A journal left from an older snapshot: that snapshot holds all of it.
-    if (headerId !== snapshotId) return undefined
-    const records: R[] = []
-    for (let i = 1; i < lines.length; i++) {
-      try {
-        records.push(JSON.parse(lines[i] as string) as R)
-      } catch (error) {
-        throw new DataFileError(
-          this.journalFile,
-          `has an invalid line ${i + 1} (${(error as Error).message}); it was left untouched`,
-        )
-      }
+    this.#foldAt = this.#journalRecords + this.#foldEvery()
+  }
+
+  async #roomFor(bytes: number): Promise<boolean> {
+    const free = await this.#fs.freeBytes(dirname(this.file)).catch(() => 0)
+    return free >= bytes + this.#compaction.headroomBytes
+  }
+
+  /** The snapshot of `data`, `without` some of its records. */
+  #serialise(data: T, without: readonly R[] = []): Snapshot {
+    const excluded = new Set(without)
+    const all = (data as Record<string, unknown>)[this.#key]
+    const kept =
+      excluded.size > 0 && Array.isArray(all) ? { ...data, [this.#key]: all.filter((r) => !excluded.has(r)) } : data
+    const body = JSON.stringify(kept)
+    // The id follows from the previous one and the content: never the id of the snapshot it
+    // replaces, and the same for the same data from scratch (the same SEED gives the same bytes).
+    const id = createHash('sha256').update(`${this.#snapshotId}\n${body}`).digest('hex').slice(0, 16)
+    const text = body === '{}' ? `{"journal":"${id}"}` : `${body.slice(0, -1)},"journal":"${id}"}`
+    const records = (kept as Record<string, unknown>)[this.#key]
+    return { bytes: Buffer.from(text), id, records: Array.isArray(records) ? records.length : 0 }
+  }
+
+  async #writeSnapshot(snapshot: Snapshot): Promise<void> {
+    this.#closeJournal()
+    // With no snapshot on disk, a journal there is a leftover that holds nothing acknowledged:
+    // remove it first, so that it can never be taken for this snapshot's.
+    if (!this.#snapshotOnDisk) await this.#fs.remove(this.journalFile)
+    try {
+      await replaceFileDurably(this.file, this.#tempFile, snapshot.bytes, {
+        fs: this.#fs,
+        renamed: () => this.#renamed(snapshot.id),
+      })
+    } catch (error) {
+      this.#tempLeft = true
+      throw error
     }
-    return { records, torn }
+    this.#snapshotOnDisk = true
+    this.#needsSnapshot = false
+    this.#diskBehind = false
+    this.#snapshotRecords = snapshot.records
+    this.#foldAt = this.#foldEvery()
+    // From here the old journal is stale (its header names the old snapshot) and is ignored even
+    // if this removal fails or does not survive a crash; the first append starts the new one.
+    await this.#fs.remove(this.journalFile).catch(() => undefined)
   }
-}
 
-async function writeSynced(path: string, flags: 'w' | 'a', text: string): Promise<void> {
-  const handle = await open(path, flags)
-  try {
-    await handle.writeFile(text, 'utf8')
-    await handle.datasync()
-  } finally {
-    await handle.close()
+  /**
+   * Once renamed, the snapshot on disk is the new one or, until the directory fsync succeeds, in
+   * doubt: either way the old journal takes no more appends, and until that fsync succeeds the
+   * next write is a whole snapshot again.
+   */
+  #renamed(id: string): void {
+    this.#snapshotId = id
+    this.#needsSnapshot = true
+    this.#diskBehind = true
+    this.#journalStarted = false
+    this.#journalTail = false
+    this.#journalBytes = 0
+    this.#journalRecords = 0
   }
-}
 
-async function readText(path: string, name: string): Promise<string | null> {
-  try {
-    return await readFile(path, 'utf8')
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
-    throw new DataFileError(name, `cannot be read: ${(error as Error).message}`)
+  /** Removes a temporary snapshot that a failure or a crash left; tried again before each write until it goes. */
+  async #removeTempFile(): Promise<void> {
+    if (!this.#tempLeft) return
+    await this.#fs.remove(this.#tempFile).then(
+      () => (this.#tempLeft = false),
+      () => undefined,
+    )
   }
-}
 
-/**
- * Removes a data file and its journal, durably. The journal goes first: a crash in between leaves
- * a snapshot alone, which is a whole store, never a journal without its snapshot.
- */
-export async function removeDataFile(file: string): Promise<void> {
-  await rm(`${file}.journal`, { force: true })
-  await rm(file, { force: true })
-  await syncDirectory(dirname(file))
+  async #readFile(path: string): Promise<Buffer | undefined> {
+    try {
+      return await this.#fs.readFile(path)
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+      throw new DataFileError(path, `cannot be read: ${(error as Error).message}`)
+    }
+  }
 }

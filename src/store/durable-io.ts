@@ -1,7 +1,8 @@
-// The data file's durable file operations: an atomic, fsynced replace of a whole file, a
-// directory fsync, and the one error type the store reports file problems with.
-import { mkdir, open, rename } from 'node:fs/promises'
+// The data file's durable file operations, over a FileSystem (the real one by default): a file
+// written and fsynced, an atomic and durable replace of a whole file, and the one error type the
+// store reports file problems with.
 import { dirname } from 'node:path'
+import { nodeFileSystem, writeAll, type FileSystem } from './file-system.js'
 
 export interface Batch {
   readonly promise: Promise<void>
@@ -19,30 +20,49 @@ export class DataFileError extends Error {
 }
 
 /**
- * Replaces `file` atomically and durably: the text goes to `tempFile`, which is fsynced and
- * renamed over `file`, and the directory is fsynced. A crash leaves the old file or the new one.
+ * Creates (or empties) `path` and writes `data` to it, fsynced. On failure the file is closed and
+ * removed: a half-written temporary file would hold disk space that the next write needs.
  */
-export async function replaceFileDurably(file: string, tempFile: string, text: string): Promise<void> {
-  await mkdir(dirname(file), { recursive: true })
-  const temp = await open(tempFile, 'w')
+export async function writeFileSynced(fs: FileSystem, path: string, data: Uint8Array): Promise<void> {
   try {
-    await temp.writeFile(text, 'utf8')
-    await temp.sync()
-  } finally {
-    await temp.close()
+    const file = await fs.open(path, 'w')
+    try {
+      await writeAll(file, data, 0)
+      await file.sync()
+    } catch (error) {
+      await file.close().catch(() => undefined)
+      throw error
+    }
+    await file.close()
+  } catch (error) {
+    await fs.remove(path).catch(() => undefined)
+    throw error
   }
-  await rename(tempFile, file)
-  await syncDirectory(dirname(file))
 }
 
-/** Makes a rename or a new file in `dir` durable. */
-export async function syncDirectory(dir: string): Promise<void> {
-  const handle = await open(dir, 'r')
+/**
+ * Replaces `file` atomically and durably: the data goes to `tempFile`, which is fsynced and
+ * renamed over `file`, and the directory is fsynced. A crash leaves the old file or the new one;
+ * a failure removes the temporary file (if even that fails, the caller must try again later).
+ * `renamed` is called once the rename has succeeded: from there on, which file a crash leaves is
+ * in doubt until the directory fsync succeeds. (A failed rename changed nothing: POSIX.)
+ */
+export async function replaceFileDurably(
+  file: string,
+  tempFile: string,
+  data: Uint8Array,
+  { fs = nodeFileSystem, renamed = () => undefined }: { fs?: FileSystem; renamed?: () => void } = {},
+): Promise<void> {
+  await fs.makeDirectory(dirname(file))
+  await writeFileSynced(fs, tempFile, data)
   try {
-    await handle.sync()
-  } finally {
-    await handle.close()
+    await fs.rename(tempFile, file)
+  } catch (error) {
+    await fs.remove(tempFile).catch(() => undefined)
+    throw error
   }
+  renamed()
+  await fs.syncDirectory(dirname(file))
 }
 
 /** A promise with its resolve and reject: the callers that one write acknowledges together. */
@@ -54,4 +74,14 @@ export function batch(): Batch {
     reject = rej
   })
   return { promise, resolve, reject }
+}
+
+/**
+ * Removes a data file and its journal, durably. The journal goes first: a crash in between leaves
+ * a snapshot alone, which is a whole store, never a journal without its snapshot.
+ */
+export async function removeDataFile(file: string, fs: FileSystem = nodeFileSystem): Promise<void> {
+  await fs.remove(`${file}.journal`)
+  await fs.remove(file)
+  await fs.syncDirectory(dirname(file))
 }

@@ -2,7 +2,8 @@
 import { Low, Memory, type Adapter } from 'lowdb'
 import type { components } from '../spec/api-types.js'
 import { DataFileError } from './durable-io.js'
-import { JournaledJsonFile } from './data-file.js'
+import { JournaledJsonFile, type DataFileOptions } from './data-file.js'
+import type { DroppedTail } from './journal-text.js'
 
 export type Pet = components['schemas']['Pet']
 export type NewPet = components['schemas']['NewPet']
@@ -94,14 +95,24 @@ export class AnimalStore {
     return pet
   }
 
-  /** Replaces every pet (and the origin) and resolves once that is on disk. */
+  /**
+   * Replaces every pet (and the origin) and resolves once that is on disk. When the write fails,
+   * the store is as it was (a StorageError says why): nothing is served that is not on disk.
+   */
   async replace(data: StoreData): Promise<void> {
+    const before = this.#db.data
     this.#db.data = {
       ...(data.origin === undefined ? {} : { origin: data.origin }),
       pets: [...data.pets].sort((a, b) => a.id - b.id),
     }
     this.#index()
-    await this.#db.write()
+    try {
+      await this.#db.write()
+    } catch (error) {
+      this.#db.data = before
+      this.#index()
+      throw new StorageError(error)
+    }
   }
 
   /** Waits for every write asked for so far. */
@@ -129,6 +140,8 @@ export interface OpenStoreOptions {
   readonly initialPets: () => Promise<Pet[]>
   /** Checks records read from a data file; returns the index of the first bad one and why. */
   readonly checkPets: (pets: unknown) => { index: number; problem: string } | undefined
+  /** How the data file is written: the real file system and compaction policy unless a test says otherwise. */
+  readonly storage?: DataFileOptions | undefined
 }
 
 export interface OpenedStore {
@@ -137,30 +150,33 @@ export interface OpenedStore {
   readonly source: 'data file' | 'initial data'
   /** Set when an existing data file was rebuilt because it was made from other data. */
   readonly replacedOrigin: string | undefined
+  /** Set when the end of the journal held no whole record (an append a crash cut short) and was dropped. */
+  readonly droppedTail: DroppedTail | undefined
 }
 
 export async function openStore(options: OpenStoreOptions): Promise<OpenedStore> {
   const adapter: Adapter<StoreData> =
     options.dataFile === undefined
       ? new Memory<StoreData>()
-      : new JournaledJsonFile<StoreData, Pet>(options.dataFile, 'pets')
+      : new JournaledJsonFile<StoreData, Pet>(options.dataFile, 'pets', options.storage)
   const db = new Low<StoreData>(adapter, { pets: [] })
   const existing = await adapter.read()
+  const droppedTail = adapter instanceof JournaledJsonFile ? adapter.droppedTail : undefined
   if (existing !== null && options.dataFile !== undefined) {
     const data = checkData(existing, options.dataFile, options.checkPets)
     // A file made from other data (another seed, count or fixtures) is rebuilt from the data
     // asked for now; a file with no recorded origin is the user's own and is always kept.
     if (data.origin === undefined || data.origin === options.origin) {
       db.data = data
-      return { store: new AnimalStore(db), source: 'data file', replacedOrigin: undefined }
+      return { store: new AnimalStore(db), source: 'data file', replacedOrigin: undefined, droppedTail }
     }
     const store = new AnimalStore(db)
     await writeInitialData(store, { origin: options.origin, pets: await options.initialPets() }, options.dataFile)
-    return { store, source: 'initial data', replacedOrigin: data.origin }
+    return { store, source: 'initial data', replacedOrigin: data.origin, droppedTail }
   }
   const store = new AnimalStore(db)
   await writeInitialData(store, { origin: options.origin, pets: await options.initialPets() }, options.dataFile)
-  return { store, source: 'initial data', replacedOrigin: undefined }
+  return { store, source: 'initial data', replacedOrigin: undefined, droppedTail: undefined }
 }
 
 /** The first write of a data file: when it fails, the setting is at fault, and the message names the file. */
@@ -168,8 +184,9 @@ async function writeInitialData(store: AnimalStore, data: StoreData, file: strin
   try {
     await store.replace(data)
   } catch (error) {
-    if (file === undefined || (error as NodeJS.ErrnoException).code === undefined) throw error
-    throw new DataFileError(file, `cannot be written: ${(error as Error).message}`)
+    const cause = error instanceof StorageError ? error.cause : error
+    if (file === undefined || (cause as NodeJS.ErrnoException).code === undefined) throw cause
+    throw new DataFileError(file, `cannot be written: ${(cause as Error).message}`)
   }
 }
 

@@ -8,6 +8,7 @@
 // found in the text of its config module (src/config.ts, or else the file under src/ that defines
 // `loadConfig`) by two patterns: `setting('<flag>', '<VARIABLE>')` and `env['<VARIABLE>']`, and the
 // flags read without a variable by `flags['<flag>']`.
+import { execFileSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -336,13 +337,24 @@ t.test(
 )
 
 t.test('every file of the repository that the README and docs name in code exists', async (t) => {
-  // Generated output (the bench's results) is named but never committed; the changelog names
-  // files as they were at the time.
+  // Generated output (the bench's results, a tool's scratch folder) is named but git ignores it;
+  // the changelog names files as they were at the time.
   const PATH = /^(?:src|test|scripts|bench|conformance|spec|fixtures|modules|docs)\/[\w./-]+$/
   for (const document of [...documents().filter((name) => name !== 'CHANGELOG.md'), 'CONTRIBUTING.md']) {
     const named = inlineCode(withoutFences(read(document)))
       .map((code) => code.replace(/^`+|`+$/g, '').trim())
-      .filter((code) => PATH.test(code) && !code.startsWith('bench/results/'))
+      .filter((code) => PATH.test(code) && !ignoredByGit(code))
     for (const path of new Set(named)) t.ok(existsSync(join(ROOT, path)), `${document} names ${path}`)
   }
 })
+
+/** Whether git ignores `path` (generated output such as bench/results/), as a file or a folder. */
+function ignoredByGit(path: string): boolean {
+  try {
+    // With --no-index, a folder pattern (`.venv/`) matches a path that does not exist yet too.
+    execFileSync('git', ['check-ignore', '--no-index', path, `${path}/`], { cwd: ROOT, stdio: 'ignore' })
+    return true
+  } catch {
+    return false
+  }
+}

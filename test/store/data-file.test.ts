@@ -1,13 +1,29 @@
 // The store's data file layout: a snapshot plus an append-only journal of creates. Restarts, kill -9
-// under load, a torn last line, corrupt and stale journals, compaction.
-import { readFile, rm, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+// under load, a journal torn at any byte or ending in garbage, corrupt snapshots and journals,
+// stale journals, compaction, and what the file layer does after a failed write (through a file
+// system that fails chosen calls: faulty-file-system.ts).
+import { access, readFile, rm, writeFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import { Writable } from 'node:stream'
 import { setTimeout as sleep } from 'node:timers/promises'
-import t from 'tap'
+import t, { type Test } from 'tap'
+import type { Config } from '../../src/config.js'
 import { createLogger } from '../../src/logger.js'
 import { JournaledJsonFile } from '../../src/store/data-file.js'
-import { startSandbox } from '../../src/sandbox.js'
-import { AUTH, postPet, killDuringWriteLoad, readStoredPets, tempDir, testConfig, waitFor } from '../support/sandbox.js'
+import { type Compaction } from '../../src/store/compaction.js'
+import { startSandbox, type Sandbox } from '../../src/sandbox.js'
+import {
+  AUTH,
+  postPet,
+  killDuringWriteLoad,
+  readStoredPets,
+  runCliToEnd,
+  spawnCli,
+  tempDir,
+  testConfig,
+  waitFor,
+} from '../support/sandbox.js'
+import { FaultyFileSystem } from './faulty-file-system.js'
 
 type Pet = { id: number; name: string; categoryId: number; status: string }
 
@@ -133,7 +149,7 @@ t.test('a journal left from an older snapshot is ignored: that snapshot already 
 t.test('the journal is folded into a new snapshot once it holds enough records', async (t) => {
   const dir = await tempDir(t)
   const file = join(dir, 'db.json')
-  const adapter = new JournaledJsonFile<{ pets: Pet[] }, Pet>(file, 'pets', 3)
+  const adapter = new JournaledJsonFile<{ pets: Pet[] }, Pet>(file, 'pets', { compaction: { afterRecords: 3 } })
   const data = { pets: [pet(1)] }
   await adapter.write(data)
   const journalLines = async (): Promise<number> =>
@@ -164,7 +180,9 @@ t.test('a journal is folded into the snapshot once the file is idle, and not whi
   // Writes 50 ms apart must stay well inside the idle time even on a busy machine, where a timer
   // or a process can be late by a good part of 100 ms.
   const idleMs = 1_000
-  const adapter = new JournaledJsonFile<{ pets: Pet[] }, Pet>(file, 'pets', 1_000, { afterRecords: 2, idleMs })
+  const adapter = new JournaledJsonFile<{ pets: Pet[] }, Pet>(file, 'pets', {
+    compaction: { afterRecords: 1_000, idleAfterRecords: 2, idleMs },
+  })
   const data = { pets: [pet(1)] }
   await adapter.write(data)
   const journalLines = async (): Promise<number> =>
@@ -253,3 +271,257 @@ t.test('a journal left beside a deleted data file is not taken for the new one',
   t.equal(restarted.store.get(extra.id), undefined, 'nor after another restart')
   t.equal(restarted.store.size, 5)
 })
+
+/** A seeded generator (mulberry32), so that a failing case can be replayed from its seed. */
+function random(seed: number): () => number {
+  let state = seed >>> 0
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0
+    let x = Math.imul(state ^ (state >>> 15), 1 | state)
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+/** A sandbox on `config` whose warnings are kept, as the log a user reads. */
+async function startLogged(config: Config): Promise<{ sandbox: Sandbox; log: () => string }> {
+  let log = ''
+  const destination = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      log += chunk.toString()
+      done()
+    },
+  })
+  const sandbox = await startSandbox(config, createLogger('warn', destination))
+  return { sandbox, log: () => log }
+}
+
+t.test(
+  'a journal cut at any byte: every whole record before the cut is kept, the cut is said, the next create appends cleanly',
+  async (t) => {
+    const header = line({ snapshot: 'j1' })
+    const records = [2, 3, 4, 5, 6].map((id) => line(pet(id)))
+    const journal = header + records.join('')
+    const next = random(20_240_601)
+    // The edges (inside and at the end of the header, at a record's end, one byte after) and random bytes.
+    const cuts = new Set([0, 5, header.length - 1, header.length, header.length + 1, journal.length - 1])
+    while (cuts.size < 14) cuts.add(Math.floor(next() * journal.length))
+    for (const cut of [...cuts].sort((a, b) => a - b)) {
+      const config = await testConfig(t)
+      await writeLayout(config.dataFile!, [pet(1)], journal.slice(0, cut))
+      const { sandbox, log } = await startLogged(config)
+      // Whole records: those whose newline is before the cut.
+      let end = header.length
+      const kept = records.filter((record) => {
+        if (end + record.length > cut) return false
+        end += record.length
+        return true
+      })
+      const whole = cut >= header.length ? end : 0
+      t.same(
+        sandbox.store.all().map((p) => p.id),
+        [1, ...kept.map((record) => (JSON.parse(record) as Pet).id)],
+        `cut at byte ${cut}: every whole record before it is kept`,
+      )
+      const dropped = cut - whole
+      if (dropped > 0) {
+        const said = `dropped the last ${dropped} bytes of ${config.dataFile}.journal`
+        t.match(log(), said, `cut at byte ${cut}: the log says what was dropped`)
+        t.match(sandbox.dataDescription, said, 'and so does the start banner')
+      } else t.equal(log(), '', `cut at byte ${cut}: nothing dropped, nothing said`)
+
+      const after = (await (await create(sandbox.baseUrl, 'After')).json()) as Pet
+      t.same(
+        (await readStoredPets(config.dataFile!)).map((p) => p.id),
+        [1, ...kept.map((record) => (JSON.parse(record) as Pet).id), after.id],
+        'the next create is appended after the last whole record',
+      )
+      t.equal(
+        await readFile(`${config.dataFile}.journal`, 'utf8'),
+        (cut >= header.length ? header + kept.join('') : header) + line(after),
+        'and the torn bytes are gone',
+      )
+      await sandbox.close()
+    }
+  },
+)
+
+t.test(
+  'garbage after the last whole record is dropped and said; before a whole record, it stops the start',
+  async (t) => {
+    const header = line({ snapshot: 'j1' })
+    const good = header + line(pet(2)) + line(pet(3))
+    for (const seed of [1, 2, 3, 4, 5, 6]) {
+      const next = random(seed)
+      // Random bytes, newlines included: none of its lines can be a record.
+      const garbage = Buffer.from(Array.from({ length: 1 + Math.floor(next() * 200) }, () => Math.floor(next() * 256)))
+      const config = await testConfig(t)
+      await writeFile(config.dataFile!, JSON.stringify({ pets: [pet(1)], journal: 'j1' }))
+      await writeFile(`${config.dataFile}.journal`, Buffer.concat([Buffer.from(good), garbage]))
+      const { sandbox, log } = await startLogged(config)
+      t.same(
+        sandbox.store.all().map((p) => p.id),
+        [1, 2, 3],
+        `${garbage.length} random bytes (seed ${seed}): every record is kept`,
+      )
+      t.match(log(), `dropped the last ${garbage.length} bytes`, 'the log says exactly what was dropped')
+      await create(sandbox.baseUrl, 'After')
+      t.equal(
+        (await readFile(`${config.dataFile}.journal`)).subarray(0, good.length + 1).toString(),
+        `${good}{`,
+        'the next create goes right after the last whole record',
+      )
+      await sandbox.close()
+    }
+
+    // The same garbage with a whole record after it: not a torn end, so nothing is dropped silently.
+    const config = await testConfig(t)
+    const snapshot = JSON.stringify({ pets: [pet(1)], journal: 'j1' })
+    const journal = `${good}\u0000\u0007 garbage\n${line(pet(4))}`
+    await writeFile(config.dataFile!, snapshot)
+    await writeFile(`${config.dataFile}.journal`, journal)
+    await t.rejects(startSandbox(config, createLogger('silent')), {
+      name: 'DataFileError',
+      message: new RegExp(
+        `${config.dataFile}\\.journal has an invalid line 4 .* before whole records; it was left untouched`,
+      ),
+    })
+    t.equal(await readFile(config.dataFile!, 'utf8'), snapshot, 'the snapshot is left untouched')
+    t.equal(await readFile(`${config.dataFile}.journal`, 'utf8'), journal, 'the journal is left untouched')
+  },
+)
+
+t.test('the command says on stderr what it dropped from a torn journal', async (t) => {
+  const dir = await tempDir(t)
+  const dataFile = join(dir, 'db.json')
+  await writeLayout(dataFile, [pet(1)], line({ snapshot: 'j1' }) + line(pet(2)) + '{"id":3,"na')
+  const cli = await spawnCli(t, { DATA_FILE: dataFile, API_KEYS: 'k' })
+  t.match(cli.stderr, `2 pets from ${dataFile}; dropped the last 11 bytes of ${dataFile}.journal`)
+  cli.child.kill('SIGTERM')
+  t.equal(await cli.exited, 0)
+})
+
+t.test('a corrupt snapshot stops the command with one line naming the file, and is left untouched', async (t) => {
+  const dir = await tempDir(t)
+  const dataFile = join(dir, 'db.json')
+  // Pretty-printed, with a name that lost its quotes: JSON.parse quotes the text around the
+  // error, newlines included.
+  const corrupt = JSON.stringify({ pets: [pet(1), pet(2)], journal: 'j1' }, null, 2).replace('"Pet 2"', 'Pet 2')
+  await writeFile(dataFile, corrupt)
+  const { code, stderr } = await runCliToEnd({ DATA_FILE: dataFile, API_KEYS: 'k' })
+  t.equal(code, 2, 'the start fails')
+  t.equal(stderr.trimEnd().split('\n').length, 1, `one line: ${stderr.trimEnd()}`)
+  t.match(stderr, `Data file ${dataFile} is not valid JSON`)
+  t.match(stderr, 'it was left untouched')
+  t.equal(await readFile(dataFile, 'utf8'), corrupt, 'and it was')
+})
+
+/** An adapter on a fresh data file over `fs`, with a snapshot of pet 1 written. */
+async function adapterOn(
+  t: Test,
+  compaction: Partial<Compaction> = {},
+): Promise<{
+  file: string
+  fs: FaultyFileSystem
+  adapter: JournaledJsonFile<{ pets: Pet[] }, Pet>
+  data: { pets: Pet[] }
+}> {
+  const file = join(await tempDir(t), 'db.json')
+  const fs = new FaultyFileSystem(file)
+  const adapter = new JournaledJsonFile<{ pets: Pet[] }, Pet>(file, 'pets', { fileSystem: fs, compaction })
+  const data = { pets: [pet(1)] }
+  await adapter.write(data)
+  return { file, fs, adapter, data }
+}
+
+/** Adds a pet as the store does: into the data, then appended; taken back out if the append fails. */
+async function add(
+  adapter: JournaledJsonFile<{ pets: Pet[] }, Pet>,
+  data: { pets: Pet[] },
+  record: Pet,
+): Promise<boolean> {
+  data.pets.push(record)
+  try {
+    await adapter.append(data, [record])
+    return true
+  } catch {
+    data.pets.splice(data.pets.indexOf(record), 1)
+    return false
+  }
+}
+
+t.test('after a failed append, the next append appends after the last whole record: no new snapshot', async (t) => {
+  for (const failure of ['torn', 'ENOSPC', 'EIO'] as const) {
+    const call = failure === 'EIO' ? 'fsync' : 'write'
+    const { file, fs, adapter, data } = await adapterOn(t)
+    t.ok(await add(adapter, data, pet(2)))
+    const snapshot = await readFile(file, 'utf8')
+    const journal = await readFile(`${file}.journal`, 'utf8')
+    fs.arm({ call, target: 'journal', failure, nth: 1, persistent: false })
+    t.notOk(await add(adapter, data, pet(3)), `a ${call} that fails (${failure}) fails the append`)
+    t.equal(await readFile(`${file}.journal`, 'utf8'), journal, 'what it wrote is cut off at once')
+    fs.log.length = 0
+    t.ok(await add(adapter, data, pet(4)), 'the next append succeeds')
+    t.equal(await readFile(file, 'utf8'), snapshot, 'without a new snapshot')
+    t.equal(await readFile(`${file}.journal`, 'utf8'), journal + line(pet(4)), 'right after the last whole record')
+    t.equal(fs.log[0], 'open journal', 'through a new descriptor: the one that failed is never used again')
+    t.same(
+      (await readStoredPets(file)).map((p) => p.id),
+      [1, 2, 4],
+    )
+  }
+})
+
+t.test('a compaction without room for a second copy is not tried: the journal goes on', async (t) => {
+  const { file, fs, adapter, data } = await adapterOn(t, { afterRecords: 3, growWithSnapshot: false })
+  const snapshot = await readFile(file, 'utf8')
+  fs.freeBytesOverride = snapshot.length + 100
+  fs.log.length = 0
+  for (const id of [2, 3, 4, 5, 6, 7]) t.ok(await add(adapter, data, pet(id)), `append ${id} succeeds`)
+  await adapter.compact(data)
+  t.equal(await readFile(file, 'utf8'), snapshot, 'the snapshot is not rewritten')
+  t.notOk(
+    fs.log.some((call) => call.endsWith('temp snapshot')),
+    'no temporary snapshot is even started',
+  )
+  fs.freeBytesOverride = undefined
+  await adapter.compact(data)
+  t.not(await readFile(file, 'utf8'), snapshot, 'with room, the journal is folded')
+  t.same(
+    (await readStoredPets(file)).map((p) => p.id),
+    [1, 2, 3, 4, 5, 6, 7],
+  )
+})
+
+t.test(
+  'a compaction that fails fails no append, and leaves no temporary file, even when removing it failed',
+  async (t) => {
+    const { file, fs, adapter, data } = await adapterOn(t, {
+      afterRecords: 2,
+      growWithSnapshot: false,
+      headroomBytes: 0,
+    })
+    const temp = join(dirname(file), '.db.json.tmp')
+    fs.arm(
+      { call: 'write', target: 'temp snapshot', failure: 'torn', nth: 1, persistent: true },
+      { call: 'remove', target: 'temp snapshot', failure: 'EIO', nth: 1, persistent: true },
+    )
+    for (const id of [2, 3, 4, 5])
+      t.ok(await add(adapter, data, pet(id)), `append ${id} succeeds while compactions fail`)
+    t.ok(fs.failedSinceArmed() >= 2, 'compactions were tried and failed')
+    t.ok(
+      await access(temp).then(
+        () => true,
+        () => false,
+      ),
+      'the temporary file could not be removed',
+    )
+    fs.clear()
+    t.ok(await add(adapter, data, pet(6)), 'the next append succeeds')
+    await t.rejects(access(temp), { code: 'ENOENT' }, 'and the temporary file is gone')
+    t.same(
+      (await readStoredPets(file)).map((p) => p.id),
+      [1, 2, 3, 4, 5, 6],
+    )
+  },
+)

@@ -4,7 +4,7 @@
 // server on (a copy of) the data directory, never through the file layout itself.
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { cp, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
@@ -163,3 +163,54 @@ for (const fault of ['full', 'read-only'] as const) {
     },
   )
 }
+
+t.test(
+  'a 256 KiB disk filled by creates: 503 while full; once space is freed, creates succeed again with no restart and nothing left behind',
+  { skip: noTmpfs ?? false },
+  async (t) => {
+    const dir = await mountTmpfs(t, '256k')
+    // Room the test gives back later, as when something else on a shared disk is deleted.
+    const filler = join(dir, 'filler')
+    await writeFile(filler, Buffer.alloc(64 * 1024))
+    const sandbox = await startTestSandbox(t, { DATA_FILE: join(dir, 'db.json') })
+    const initial = sandbox.store.size
+
+    // Long names, so that a few hundred creates fill the disk, as in the report this test comes from.
+    const name = (i: number): string => `Pet ${String(i).padStart(4, '0')} ${'x'.repeat(400)}`
+    const acknowledged: string[] = []
+    let refused: Response | undefined
+    for (let i = 0; i < 1_000 && refused === undefined; i++) {
+      const res = await postPet(sandbox.baseUrl, { name: name(i), categoryId: 7 })
+      if (res.status === 201) acknowledged.push(name(i))
+      else refused = res
+      await res.arrayBuffer()
+    }
+    const journal = (await stat(join(dir, 'db.json.journal'))).size
+    t.comment(`the disk was full after ${acknowledged.length} creates, with a journal of ${journal} bytes`)
+    t.equal(refused?.status, 503, 'a create on the full disk is refused')
+    t.equal(refused?.headers.get('retry-after'), '1', 'with Retry-After')
+    const stillFull = await create(sandbox.baseUrl, 'Still full')
+    t.equal(stillFull.status, 503, 'and so is the next one, while the disk is full')
+
+    await rm(filler)
+    const after = await create(sandbox.baseUrl, 'After')
+    t.equal(after.status, 201, 'once space is freed, a create succeeds again, with no restart')
+    const more = await create(sandbox.baseUrl, 'After too')
+    t.equal(more.status, 201, 'and the next one')
+    t.same(
+      (await readdir(dir)).filter((file) => file !== 'db.json' && file !== 'db.json.journal'),
+      [],
+      'no temporary file is left',
+    )
+
+    await sandbox.close()
+    const restarted = await startSandbox(sandbox.config, createLogger('silent'))
+    t.teardown(() => restarted.close())
+    const names = restarted.store.all().map((pet) => pet.name)
+    t.equal(names.length, initial + acknowledged.length + 2, 'a restart finds every acknowledged pet, and no other')
+    t.ok(
+      acknowledged.every((n) => names.includes(n)) && names.includes('After') && names.includes('After too'),
+      'every acknowledged pet survives a restart',
+    )
+  },
+)
