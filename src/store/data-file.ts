@@ -11,32 +11,22 @@
 // snapshot is stale (a crash came between those steps) and is ignored: the snapshot holds it all.
 //
 // Faults (a full disk, EIO, a read-only file system): what is acknowledged is durable, and a
-// failed write changes nothing that is read back. A failed append leaves the journal's length
-// where its last whole record ends; the bytes past it (any part of the refused lines) are cut off
-// at once, and again before the next append if that failed too, through a new descriptor: the one
-// that failed is never trusted again (after a failed fsync, Linux may drop the unwritten pages and
-// a second fsync of the same file report success; PostgreSQL's lesson). The next append then
-// simply appends: it needs no more room than its own lines. A compaction (a new snapshot beside the
-// old one, so a second copy of the data) is only tried when the file system has room for it plus
-// a margin; when it fails, its temporary file is removed and the journal goes on. Only a full
-// write (lowdb's, or after the directory fsync that follows a snapshot's rename failed) needs
-// a whole new snapshot before anything else is written.
+// failed write changes nothing that is read back. A failed append is cut back by the journal
+// (journal-file.ts), and the next append needs no more room than its own lines. A compaction (a
+// second copy of the data beside the first) is only tried when the file system has room for it;
+// when it fails, its temporary file is removed and the journal goes on. Only a full write
+// (lowdb's, or after a snapshot's directory fsync failed) needs a whole new snapshot first.
+// Reading the journal back, torn end included: journal-text.ts.
 //
-// Reading: only lines ending in a newline can be records. The end of the journal that holds no
-// whole record (the torn end of an append a crash interrupted, or garbage) was never acknowledged:
-// it is dropped, reported (droppedTail), and cut off before the next append. A bad line with a
-// whole record after it is corruption: the start stops with a message naming the journal, and
-// nothing is touched.
-//
-// Group commit: while one write is on its way to disk, the writes asked
-// for meanwhile wait and go together in the next one; every caller is answered after the write
-// that holds its change.
+// Group commit: while one write is on its way to disk, the writes asked for meanwhile wait and go
+// together in the next one; every caller is answered after the write that holds its change.
 import { createHash } from 'node:crypto'
 import { basename, dirname, join } from 'node:path'
 import type { Adapter } from 'lowdb'
 import { batch, DataFileError, replaceFileDurably, type Batch } from './durable-io.js'
 import { COMPACTION, type Compaction } from './compaction.js'
-import { nodeFileSystem, writeAll, type FileSystem, type OpenFile } from './file-system.js'
+import { nodeFileSystem, type FileSystem } from './file-system.js'
+import { JournalFile } from './journal-file.js'
 import { oneLine, parseJournal, type DroppedTail } from './journal-text.js'
 
 export interface DataFileOptions {
@@ -82,15 +72,7 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
   #needsSnapshot = true
   /** Set when a full write failed or left the directory in doubt: even a stop writes a snapshot. */
   #diskBehind = false
-  /** Whether the journal file on disk is this snapshot's; if not, the next append starts a new one. */
-  #journalStarted = false
-  /** Where the journal's last whole record ends: everything before is durable, appends go here. */
-  #journalBytes = 0
-  #journalRecords = 0
-  /** Set when the journal may hold bytes past #journalBytes (a failed or torn write): cut before any append. */
-  #journalTail = false
-  /** Open while appends keep coming; closed when the file goes idle, and dropped after a failed write. */
-  #journal: OpenFile | undefined
+  readonly #journal: JournalFile
   /** Set when a temporary snapshot may be on disk (its removal failed, or a crash left it). */
   #tempLeft = true
   /** The journal is folded when it holds this many records. */
@@ -105,6 +87,7 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
     this.#key = key
     this.#fs = options.fileSystem ?? nodeFileSystem
     this.#compaction = { ...COMPACTION, ...options.compaction }
+    this.#journal = new JournalFile(this.journalFile, this.#fs)
     this.#foldAt = this.#foldEvery()
   }
 
@@ -137,10 +120,12 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
     this.#foldAt = this.#foldEvery()
     if (journal === undefined) return rest as T
     for (const record of journal.records) records.push(record)
-    this.#journalStarted = journal.started
-    this.#journalBytes = journal.bytes
-    this.#journalRecords = journal.records.length
-    this.#journalTail = journal.dropped !== undefined
+    this.#journal.load({
+      started: journal.started,
+      bytes: journal.bytes,
+      records: journal.records.length,
+      tail: journal.dropped !== undefined,
+    })
     this.#droppedTail = journal.dropped
     return rest as T
   }
@@ -183,7 +168,7 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
       .finally(() => {
         this.#busy = false
         if (!this.#pending) {
-          this.#closeJournal()
+          this.#journal.close()
           this.#compactWhenIdle()
         }
         // Let the callers of a failed write react (undo their changes) before the next write
@@ -202,8 +187,8 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
     const fold = !whole && this.#foldDue(job) ? this.#serialise(data) : undefined
     await this.#removeTempFile()
     if (whole) await this.#writeWholeSnapshot(whole)
-    if (job.records.length > 0) await this.#append(job.records)
-    else await this.#cutTail()
+    if (job.records.length > 0) await this.#journal.append(this.#snapshotId, job.records)
+    else await this.#journal.cutTail()
     if (fold) await this.#fold(fold)
   }
 
@@ -213,7 +198,7 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
 
   #foldDue(job: Job<R>): boolean {
     if (this.#needsSnapshot) return false
-    const records = this.#journalRecords + job.records.length
+    const records = this.#journal.records + job.records.length
     return records > 0 && (job.compact || records >= this.#foldAt)
   }
 
@@ -224,85 +209,13 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
 
   /** Folds the journal once no write has come for a moment (the timer never keeps the process alive). */
   #compactWhenIdle(): void {
-    if (this.#journalRecords < this.#compaction.idleAfterRecords) return
+    if (this.#journal.records < this.#compaction.idleAfterRecords) return
     clearTimeout(this.#idleTimer)
     this.#idleTimer = setTimeout(() => {
       if (this.#busy || this.#pending || this.#data === undefined) return // a write came: after it, the timer starts over
       // Only cutting a tail can fail here, and the next write meets that again and reports it.
       this.compact(this.#data).catch(() => undefined)
     }, this.#compaction.idleMs).unref()
-  }
-
-  async #append(records: readonly R[]): Promise<void> {
-    let text = ''
-    for (const record of records) text += `${JSON.stringify(record)}\n`
-    try {
-      await this.#cutTail()
-      if (this.#journalStarted) await this.#appendToJournal(Buffer.from(text))
-      else await this.#startJournal(text)
-    } catch (error) {
-      // Past its last whole record, the journal may now hold any part of these lines.
-      this.#closeJournal()
-      this.#journalTail = true
-      // Cut at once, not only before the next append: a crash before that must not bring back
-      // records that were refused.
-      await this.#cutTail().catch(() => undefined)
-      throw error
-    }
-    this.#journalRecords += records.length
-  }
-
-  async #appendToJournal(data: Buffer): Promise<void> {
-    const journal = (this.#journal ??= await this.#fs.open(this.journalFile, 'r+'))
-    await writeAll(journal, data, this.#journalBytes)
-    await journal.datasync()
-    this.#journalBytes += data.length
-  }
-
-  /**
-   * The journal's first write: its header, naming the snapshot, goes with the first records, and
-   * the new file is made durable in its directory before any of them is acknowledged.
-   */
-  async #startJournal(text: string): Promise<void> {
-    const data = Buffer.from(`${JSON.stringify({ snapshot: this.#snapshotId })}\n${text}`)
-    // Always a new file, so that the directory fsync makes a new change durable, never one whose
-    // fsync already failed.
-    await this.#fs.remove(this.journalFile)
-    const journal = (this.#journal = await this.#fs.open(this.journalFile, 'w'))
-    await writeAll(journal, data, 0)
-    await journal.datasync()
-    await this.#fs.syncDirectory(dirname(this.journalFile))
-    this.#journalStarted = true
-    this.#journalBytes = data.length
-  }
-
-  /** Removes, durably, what a failed or torn write may have left past the journal's last whole record. */
-  async #cutTail(): Promise<void> {
-    if (!this.#journalTail) return
-    if (this.#journalStarted) {
-      // Through a new descriptor: the one that failed is never used again.
-      const journal = await this.#fs.open(this.journalFile, 'r+')
-      try {
-        await journal.truncate(this.#journalBytes)
-        await journal.datasync()
-      } catch (error) {
-        await journal.close().catch(() => undefined)
-        throw error
-      }
-      await journal.close()
-    } else {
-      // A journal whose start failed holds nothing acknowledged.
-      await this.#fs.remove(this.journalFile)
-      await this.#fs.syncDirectory(dirname(this.journalFile))
-    }
-    this.#journalTail = false
-  }
-
-  #closeJournal(): void {
-    // Everything written through it is already synced (or failed, and is cut through another
-    // descriptor): closing can finish in the background.
-    this.#journal?.close().catch(() => undefined)
-    this.#journal = undefined
   }
 
   async #writeWholeSnapshot(snapshot: Snapshot): Promise<void> {
@@ -328,7 +241,7 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
     } catch {
       // Before the rename nothing changed; after it, #renamed made the next write a snapshot.
     }
-    this.#foldAt = this.#journalRecords + this.#foldEvery()
+    this.#foldAt = this.#journal.records + this.#foldEvery()
   }
 
   async #roomFor(bytes: number): Promise<boolean> {
@@ -352,7 +265,7 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
   }
 
   async #writeSnapshot(snapshot: Snapshot): Promise<void> {
-    this.#closeJournal()
+    this.#journal.close()
     // With no snapshot on disk, a journal there is a leftover that holds nothing acknowledged:
     // remove it first, so that it can never be taken for this snapshot's.
     if (!this.#snapshotOnDisk) await this.#fs.remove(this.journalFile)
@@ -384,10 +297,7 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
     this.#snapshotId = id
     this.#needsSnapshot = true
     this.#diskBehind = true
-    this.#journalStarted = false
-    this.#journalTail = false
-    this.#journalBytes = 0
-    this.#journalRecords = 0
+    this.#journal.restart()
   }
 
   /** Removes a temporary snapshot that a failure or a crash left; tried again before each write until it goes. */

@@ -1,0 +1,120 @@
+// The data file's journal on disk: a header line naming its snapshot, then one record per line,
+// appended and fsynced. What it promises: every byte before `bytes` is a whole record, durable; a
+// failed or torn append leaves bytes past it, which are cut off at once and again before the next
+// append, through a new descriptor (the one that failed is never trusted again: after a failed
+// fsync, Linux may drop the unwritten pages and report the next fsync as a success).
+import { dirname } from 'node:path'
+import { writeAll, type FileSystem, type OpenFile } from './file-system.js'
+
+export class JournalFile {
+  readonly path: string
+  readonly #fs: FileSystem
+  /** Whether the file on disk is the current snapshot's journal; if not, the next append starts one. */
+  #started = false
+  /** Where the last whole record ends: everything before is durable, appends go here. */
+  #bytes = 0
+  #records = 0
+  /** Set when the file may hold bytes past #bytes (a failed or torn write): cut before any append. */
+  #tail = false
+  /** Open while appends keep coming; closed when the file goes idle, and dropped after a failed write. */
+  #handle: OpenFile | undefined
+
+  constructor(path: string, fs: FileSystem) {
+    this.path = path
+    this.#fs = fs
+  }
+
+  /** Records in the journal since its snapshot. */
+  get records(): number {
+    return this.#records
+  }
+
+  /** The journal as a start read it back (parseJournal): where its whole records end, and whether a tail follows. */
+  load(state: { started: boolean; bytes: number; records: number; tail: boolean }): void {
+    this.#started = state.started
+    this.#bytes = state.bytes
+    this.#records = state.records
+    this.#tail = state.tail
+  }
+
+  /** A new snapshot took over: the file on disk (if any) is stale, the next append starts anew. */
+  restart(): void {
+    this.#started = false
+    this.#tail = false
+    this.#bytes = 0
+    this.#records = 0
+  }
+
+  /** Appends records, durably; on failure nothing of them stays past the last whole record. */
+  async append(snapshotId: string, records: readonly unknown[]): Promise<void> {
+    let text = ''
+    for (const record of records) text += `${JSON.stringify(record)}\n`
+    try {
+      await this.cutTail()
+      if (this.#started) await this.#appendToFile(Buffer.from(text))
+      else await this.#start(snapshotId, text)
+    } catch (error) {
+      // Past its last whole record, the file may now hold any part of these lines.
+      this.close()
+      this.#tail = true
+      // Cut at once, not only before the next append: a crash before that must not bring back
+      // records that were refused.
+      await this.cutTail().catch(() => undefined)
+      throw error
+    }
+    this.#records += records.length
+  }
+
+  /** Removes, durably, what a failed or torn write may have left past the last whole record. */
+  async cutTail(): Promise<void> {
+    if (!this.#tail) return
+    if (this.#started) {
+      // Through a new descriptor: the one that failed is never used again.
+      const handle = await this.#fs.open(this.path, 'r+')
+      try {
+        await handle.truncate(this.#bytes)
+        await handle.datasync()
+      } catch (error) {
+        await handle.close().catch(() => undefined)
+        throw error
+      }
+      await handle.close()
+    } else {
+      // A journal whose start failed holds nothing acknowledged.
+      await this.#fs.remove(this.path)
+      await this.#fs.syncDirectory(dirname(this.path))
+    }
+    this.#tail = false
+  }
+
+  close(): void {
+    // Everything written through it is already synced (or failed, and is cut through another
+    // descriptor): closing can finish in the background.
+    this.#handle?.close().catch(() => undefined)
+    this.#handle = undefined
+  }
+
+  async #appendToFile(data: Buffer): Promise<void> {
+    const handle = (this.#handle ??= await this.#fs.open(this.path, 'r+'))
+    await writeAll(handle, data, this.#bytes)
+    await handle.datasync()
+    this.#bytes += data.length
+  }
+
+  /**
+   * The journal's first write: its header, naming the snapshot, goes with the first records, and
+   * the new file is made durable in its directory before any of them is acknowledged.
+   */
+  async #start(snapshotId: string, text: string): Promise<void> {
+    const data = Buffer.from(`${JSON.stringify({ snapshot: snapshotId })}\n${text}`)
+    // Always a new file, so that the directory fsync makes a new change durable, never one whose
+    // fsync already failed.
+    await this.#fs.remove(this.path)
+    const handle = (this.#handle = await this.#fs.open(this.path, 'w'))
+    await writeAll(handle, data, 0)
+    await handle.datasync()
+    await this.#fs.syncDirectory(dirname(this.path))
+    this.#started = true
+    this.#bytes = data.length
+  }
+}
