@@ -12,6 +12,7 @@ import { dirname, join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import t, { type Test } from 'tap'
 import { buildCli, postPet, spawnCli, tempDir, waitFor, type StoredPet } from '../support/sandbox.js'
+import { seededRandom } from '../support/random.js'
 
 const CHAINS = 2
 const KILLS_PER_CHAIN = 25
@@ -31,17 +32,6 @@ const ENV = {
   SEED_COUNT: '20000',
   // Test-only (docs/reliability.md): fold the journal every 20 records, whatever the snapshot's size.
   ANIMAL_STORE_TEST_COMPACT_EVERY: '20',
-}
-
-/** mulberry32: a small seeded generator, so that a failing run can be replayed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let x = Math.imul(state ^ (state >>> 15), 1 | state)
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296
-  }
 }
 
 const seed = Number(process.env['CRASH_SEED'] ?? Math.floor(Math.random() * 2 ** 31))
@@ -163,7 +153,7 @@ async function killChain(t: Test, cli: string, chain: number, next: () => number
 t.test(`SIGKILL ${CHAINS * KILLS_PER_CHAIN} times during a create load, in compactions too`, async (t) => {
   t.comment(`CRASH_SEED=${seed}`)
   const cli = await buildCli(t)
-  const next = random(seed)
+  const next = seededRandom(seed)
   await Promise.all(Array.from({ length: CHAINS }, (_, chain) => killChain(t, cli, chain, next)))
   t.comment(
     `crash points: ${figures.kills} kills, ${figures.acknowledged} creates acknowledged, lost ${figures.lost}, ` +

@@ -24,6 +24,7 @@ import {
   waitFor,
 } from '../support/sandbox.js'
 import { FaultyFileSystem } from './faulty-file-system.js'
+import { seededRandom } from '../support/random.js'
 
 type Pet = { id: number; name: string; categoryId: number; status: string }
 
@@ -272,17 +273,6 @@ t.test('a journal left beside a deleted data file is not taken for the new one',
   t.equal(restarted.store.size, 5)
 })
 
-/** A seeded generator (mulberry32), so that a failing case can be replayed from its seed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let x = Math.imul(state ^ (state >>> 15), 1 | state)
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296
-  }
-}
-
 /** A sandbox on `config` whose warnings are kept, as the log a user reads. */
 async function startLogged(config: Config): Promise<{ sandbox: Sandbox; log: () => string }> {
   let log = ''
@@ -302,7 +292,7 @@ t.test(
     const header = line({ snapshot: 'j1' })
     const records = [2, 3, 4, 5, 6].map((id) => line(pet(id)))
     const journal = header + records.join('')
-    const next = random(20_240_601)
+    const next = seededRandom(20_240_601)
     // The edges (inside and at the end of the header, at a record's end, one byte after) and random bytes.
     const cuts = new Set([0, 5, header.length - 1, header.length, header.length + 1, journal.length - 1])
     while (cuts.size < 14) cuts.add(Math.floor(next() * journal.length))
@@ -352,7 +342,7 @@ t.test(
     const header = line({ snapshot: 'j1' })
     const good = header + line(pet(2)) + line(pet(3))
     for (const seed of [1, 2, 3, 4, 5, 6]) {
-      const next = random(seed)
+      const next = seededRandom(seed)
       // Random bytes, newlines included: none of its lines can be a record.
       const garbage = Buffer.from(Array.from({ length: 1 + Math.floor(next() * 200) }, () => Math.floor(next() * 256)))
       const config = await testConfig(t)
