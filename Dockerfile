@@ -25,7 +25,7 @@ COPY spec ./spec
 COPY scripts/build.ts scripts/compile-spec.ts scripts/bundle-cli.ts ./scripts/
 # The build of `npm run build` (scripts/build.ts): TypeScript to dist/, the specs with their
 # validators precompiled (a faster cold start), and the command bundled into one file.
-RUN ["node", "--import", "tsx", "scripts/build.ts"]
+RUN ["node", "--import", "tsx", "scripts/build.ts", "--server-only"]
 # An empty folder to become /data (the runtime stage cannot mkdir), writable by its group, which
 # is group 0 in the runtime stage. It is copied as an entry of its parent folder: a COPY of a
 # folder itself makes its target anew, without these mode bits.

@@ -26,6 +26,10 @@ try {
   run([join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', aside])
   run(['--import', 'tsx', 'scripts/compile-spec.ts', aside])
   run(['--import', 'tsx', 'scripts/bundle-cli.ts', aside])
+  // The Testcontainers module and control client (modules/node), which this package carries too;
+  // the image builds only the server (--server-only).
+  if (!process.argv.includes('--server-only'))
+    run([join(root, 'node_modules/typescript/bin/tsc'), '-p', 'modules/node/tsconfig.json'])
   // The stamp that says when this build was made (scripts/start.mjs reads it): renamed last.
   await writeFile(join(aside, '.built'), `${new Date().toISOString()}\n`)
   const built = (await filesUnder(aside)).sort((a, b) => Number(a === '.built') - Number(b === '.built'))

@@ -1,6 +1,6 @@
 // Bundles the command, src/cli.ts and everything it imports, into the one file dist/cli.js. A
 // start then reads and compiles one file instead of resolving some sixty modules one by one,
-// which was a third of the cold start. The library entries (dist/index.js, dist/testcontainers.js)
+// which was a third of the cold start. The library entries (dist/index.js; the module and client in modules/node/dist)
 // stay as tsc wrote them.
 //
 // Left out, and loaded from node_modules when needed: faker and json-schema-faker (a SEED only),

@@ -1,18 +1,11 @@
-// The embedding API: a sandbox started inside the test process, for suites that run without Docker,
-// and the control client for any sandbox's URL (also its own entry, `animal-store-sandbox/client`).
-// The Testcontainers module is its own entry, `animal-store-sandbox/testcontainers`: it needs the
-// optional testcontainers package.
+// The embedding API: a sandbox started inside the test process, for suites that run without Docker.
+// The control client and the Testcontainers module are their own package (modules/node), which this
+// package also carries as the entries `animal-store-sandbox/client` and `animal-store-sandbox/testcontainers`.
 import { IN_MEMORY, loadConfig } from './config.js'
 import { startSandbox, type Sandbox } from './sandbox.js'
 
 export { DEFAULT_ADMIN_TOKEN, DEFAULT_API_KEY, DEFAULT_PORT, IN_MEMORY, loadConfig, type Config } from './config.js'
 export { startSandbox, type Sandbox } from './sandbox.js'
-export {
-  AnimalStoreControlClient,
-  AnimalStoreControlError,
-  NamespaceControl,
-  type ControlClientOptions,
-} from './client/control-client.js'
 export type { Fault, FaultKind, NewFault } from './control/faults.js'
 export type { JournalEntry, JournalFilter } from './control/request-journal.js'
 export type { NewPet, Pet, PetStatus } from './store/store.js'

@@ -7,7 +7,7 @@ import { createServer } from 'node:net'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
 import { parse } from 'yaml'
-import { AnimalStoreContainer, DEFAULT_IMAGE, type StartedAnimalStoreContainer } from '../../src/testcontainers.js'
+import { AnimalStoreContainer, DEFAULT_IMAGE, type StartedAnimalStoreContainer } from '../../modules/node/src/index.js'
 import { DOCKER, IMAGE, docker, dockerSkipReason, ensureImage, runContainer, usageSnippets } from '../support/docker.js'
 import { ROOT, tempDir, waitFor } from '../support/sandbox.js'
 

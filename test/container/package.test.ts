@@ -42,15 +42,18 @@ t.test('npm pack holds only what runs', async (t) => {
     'package.json',
     'dist/cli.js',
     'dist/index.js',
-    'dist/testcontainers.js',
-    'dist/testcontainers.d.ts',
+    'modules/node/dist/index.js',
+    'modules/node/dist/index.d.ts',
+    'modules/node/dist/client.js',
     'spec/openapi.yaml',
     'fixtures/pets.json',
   ]) {
     t.ok(paths.includes(needed), `${needed} is packed`)
   }
   const extra = paths.filter(
-    (path) => !/^(dist|spec|fixtures)\//.test(path) && !['package.json', 'README.md', 'LICENSE'].includes(path),
+    (path) =>
+      !/^(dist|spec|fixtures|modules\/node\/dist)\//.test(path) &&
+      !['package.json', 'modules/node/package.json', 'README.md', 'LICENSE'].includes(path),
   )
   t.same(extra, [], 'nothing else: no sources, tests, scripts or Dockerfile')
 })

@@ -9,7 +9,7 @@ import {
   AnimalStoreControlError,
   DEFAULT_API_KEY,
   OPERATIONS,
-} from '../../src/client/control-client.js'
+} from '../../modules/node/src/client.js'
 import { ROOT, startTestSandbox } from '../support/sandbox.js'
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch']

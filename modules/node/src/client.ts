@@ -16,7 +16,7 @@
  *
  * @module
  */
-import type { components, operations } from '../spec/admin-types.js'
+import type { components, operations } from './admin-types.js'
 
 type Schemas = components['schemas']
 export type Pet = Schemas['Pet']

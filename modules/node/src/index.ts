@@ -2,7 +2,7 @@
  * A Testcontainers module for the Animal Store sandbox, shaped like the official modules:
  *
  * @example
- * import { AnimalStoreContainer } from 'animal-store-sandbox/testcontainers'
+ * import { AnimalStoreContainer } from 'animal-store-sandbox-testcontainers'
  *
  * const sandbox = await new AnimalStoreContainer().withSeed(7).withApiKey('test-key').start()
  * const response = await fetch(`${sandbox.getBaseUrl()}/pets`, {
@@ -17,11 +17,10 @@
 import { readFileSync } from 'node:fs'
 import { basename } from 'node:path'
 import { AbstractStartedContainer, GenericContainer, Wait, type StartedTestContainer } from 'testcontainers'
-import { DEFAULT_ADMIN_TOKEN, DEFAULT_API_KEY, DEFAULT_PORT, IN_MEMORY } from './config.js'
-import { PACKAGE_ROOT } from './paths.js'
-import { BEARER_TOKEN, BEARER_TOKEN_RULE } from './pipeline/auth.js'
 import {
   AnimalStoreControlClient,
+  DEFAULT_ADMIN_TOKEN,
+  DEFAULT_API_KEY,
   type Cleared,
   type Clock,
   type Fault,
@@ -30,14 +29,22 @@ import {
   type NewFault,
   type RequestFilter as ClientRequestFilter,
   type StateSummary,
-} from './client/control-client.js'
+} from './client.js'
+
+// The server's own facts that this package repeats, since it does not ship the server: a test in the
+// server's repository holds each to the server's value (test/container/node-module.test.ts).
+/** The port the sandbox listens on inside the container. */
+export const ANIMAL_STORE_PORT = 4010
+/** DATA_FILE's value for "keep the data in memory only". */
+const IN_MEMORY = ':memory:'
+/** A bearer token as RFC 6750 defines it (b64token): what ADMIN_TOKEN accepts. */
+export const BEARER_TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/
+const BEARER_TOKEN_RULE = 'letters, digits and -._~+/, then ='
 
 /** The image of this package's version, as `npm run image` tags it (and as a release publishes it). */
 export const DEFAULT_IMAGE = `animal-store-sandbox:${
-  (JSON.parse(readFileSync(new URL('package.json', PACKAGE_ROOT), 'utf8')) as { version: string }).version
+  (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version
 }`
-/** The port the sandbox listens on inside the container. */
-export const ANIMAL_STORE_PORT = DEFAULT_PORT
 /** The spec's base path; the container tests check it against the running server. */
 const BASE_PATH = '/v1'
 /** Where withFixtures() puts the file inside the container. */
@@ -144,8 +151,8 @@ export class AnimalStoreContainer extends GenericContainer {
 /** Filters of requests(): every one given must match; `namespace` picks the journal. */
 export type RequestFilter = ClientRequestFilter & { readonly namespace?: string }
 
-export { AnimalStoreControlClient, AnimalStoreControlError, NamespaceControl } from './client/control-client.js'
-export type { Fault, JournalEntry, JournalPage, NewFault } from './client/control-client.js'
+export { AnimalStoreControlClient, AnimalStoreControlError, NamespaceControl } from './client.js'
+export type { Fault, JournalEntry, JournalPage, NewFault } from './client.js'
 
 /** A running sandbox, with its control API (/__admin) through the control client. */
 export class StartedAnimalStoreContainer extends AbstractStartedContainer {
