@@ -1,0 +1,494 @@
+// The cost of one test: what a suite pays the sandbox around each of its tests, against WireMock
+// doing the same work in the same run. N workers (1, 4, 16) each run typical tests, one after the
+// other, each in its own namespace: create, list with a filter, get, a journal check by
+// operationId, a 503 fault on the next call, reset. WireMock has no namespaces: each test
+// registers its own stubs (scoped by a header), calls them, counts its requests and removes what
+// it added. A second view times single steps: reset, first use of a namespace, seeded resets and
+// a journal query at 10,000 entries.
+//
+//   tsx bench/suite.ts [--smoke] [--targets process,container,wiremock] [--out DIR]
+//
+// Every loop is bounded in count and in time; everything talks to 127.0.0.1.
+import { execFile, spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { homedir, loadavg, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { parseArgs, promisify } from 'node:util'
+import { AnimalStoreControlClient, type NamespaceControl } from '../modules/node/src/client.js'
+import { ROOT, SERVERS, freshPort, rssMiB, startServer, type Started } from './servers.js'
+
+const run = promisify(execFile)
+
+const { values: flags } = parseArgs({
+  options: {
+    smoke: { type: 'boolean', default: false },
+    targets: { type: 'string', default: 'process,container,wiremock' },
+    out: { type: 'string' },
+  },
+})
+const SMOKE = flags.smoke === true
+const SETTINGS = SMOKE
+  ? { workers: [1, 4], testsPerWorker: 5, warmupTests: 2, stepSamples: 5, journalEntries: 200, timeLimitMs: 20_000 }
+  : {
+      workers: [1, 4, 16],
+      testsPerWorker: 100,
+      warmupTests: 20,
+      stepSamples: 50,
+      journalEntries: 10_000,
+      timeLimitMs: 60_000,
+    }
+const TARGETS = new Set((flags.targets ?? '').split(',').filter(Boolean))
+const OUT_DIR = flags.out ?? join(ROOT, 'bench/results')
+const IMAGE = process.env['ANIMAL_STORE_IMAGE'] ?? 'animal-store-sandbox:local'
+const DOCKER = process.env['DOCKER'] ?? '/usr/bin/docker'
+const WIREMOCK_VERSION = '3.13.2'
+const API_KEY = 'sandbox-api-key'
+const NEW_PET = { name: 'Suite', categoryId: 1, status: 'available' }
+
+/** One typical test against a target; resolves when the test is done. */
+type TypicalTest = (worker: number, test: number) => Promise<void>
+
+interface Summary {
+  readonly p50Ms: number
+  readonly p99Ms: number
+  readonly samples: number
+}
+
+function summarize(samples: number[]): Summary {
+  const sorted = [...samples].sort((a, b) => a - b)
+  const at = (q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN
+  return { p50Ms: round(at(0.5)), p99Ms: round(at(0.99)), samples: sorted.length }
+}
+
+const round = (ms: number): number => Math.round(ms * 100) / 100
+
+async function timed(action: () => Promise<unknown>): Promise<number> {
+  const started = performance.now()
+  await action()
+  return performance.now() - started
+}
+
+/** Reads a response to its end and fails on an unexpected status. */
+async function expect(response: Promise<Response>, status: number, what: string): Promise<unknown> {
+  const res = await response
+  const text = await res.text()
+  if (res.status !== status) throw new Error(`${what}: expected ${status}, got ${res.status}: ${text.slice(0, 300)}`)
+  return text === '' ? undefined : JSON.parse(text)
+}
+
+// --- the sandbox's typical test ---------------------------------------------------------------
+
+function sandboxTest(client: AnimalStoreControlClient): TypicalTest {
+  return async (worker, test) => {
+    const ns: NamespaceControl = client.namespace(`w${worker}-t${test}`)
+    const headers = { ...ns.apiHeaders, 'content-type': 'application/json' }
+    const pet = (await expect(
+      fetch(`${ns.apiBaseUrl}/pets`, { method: 'POST', headers, body: JSON.stringify(NEW_PET) }),
+      201,
+      'createPet',
+    )) as { id: number }
+    await expect(fetch(`${ns.apiBaseUrl}/pets?status=available&limit=10`, { headers }), 200, 'listPets')
+    await expect(fetch(`${ns.apiBaseUrl}/pets/${pet.id}`, { headers }), 200, 'getPet')
+    const { count } = await ns.listRequests({ operationId: 'createPet' })
+    if (count !== 1) throw new Error(`journal: expected 1 createPet, got ${count}`)
+    await ns.addFault({ operationId: 'listPets', status: 503, times: 1 })
+    await expect(fetch(`${ns.apiBaseUrl}/pets`, { headers }), 503, 'listPets under a fault')
+    await ns.reset()
+  }
+}
+
+// --- WireMock's typical test: the same calls, with stubs instead of a namespace ---------------
+
+function wiremockTest(origin: string): TypicalTest {
+  const admin = (path: string, method: string, body?: unknown): Promise<Response> =>
+    fetch(`${origin}/__admin${path}`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    })
+  return async (worker, test) => {
+    const scope = { 'X-Test': { equalTo: `w${worker}-t${test}` } }
+    const headers = { 'x-test': `w${worker}-t${test}`, authorization: `Bearer ${API_KEY}` }
+    const json = { 'Content-Type': 'application/json' }
+    const stub = async (request: object, response: object, priority = 5): Promise<string> => {
+      const created = (await expect(
+        admin('/mappings', 'POST', { priority, request: { ...request, headers: scope }, response }),
+        201,
+        'register a stub',
+      )) as { id: string }
+      return created.id
+    }
+    const ids = [
+      await stub(
+        { method: 'POST', urlPath: '/v1/pets' },
+        { status: 201, headers: json, jsonBody: { id: 61, ...NEW_PET } },
+      ),
+      await stub(
+        { method: 'GET', urlPath: '/v1/pets', queryParameters: { status: { equalTo: 'available' } } },
+        { status: 200, headers: json, jsonBody: [{ id: 61, ...NEW_PET }] },
+      ),
+      await stub({ method: 'GET', urlPath: '/v1/pets/61' }, { status: 200, headers: json, jsonBody: { id: 61 } }),
+    ]
+    const posted = { ...headers, 'content-type': 'application/json' }
+    await expect(
+      fetch(`${origin}/v1/pets`, { method: 'POST', headers: posted, body: JSON.stringify(NEW_PET) }),
+      201,
+      'create',
+    )
+    await expect(fetch(`${origin}/v1/pets?status=available&limit=10`, { headers }), 200, 'list')
+    await expect(fetch(`${origin}/v1/pets/61`, { headers }), 200, 'get')
+    const { count } = (await expect(
+      admin('/requests/count', 'POST', { method: 'POST', url: '/v1/pets', headers: scope }),
+      200,
+      'count',
+    )) as { count: number }
+    if (count !== 1) throw new Error(`WireMock journal: expected 1 create, got ${count}`)
+    // The fault on the next call: a stub above the others, removed once it has answered.
+    const fault = await stub({ method: 'GET', urlPath: '/v1/pets' }, { status: 503 }, 1)
+    await expect(fetch(`${origin}/v1/pets`, { headers }), 503, 'list under a fault')
+    // Its reset: what this test added, and nothing of the other workers' tests.
+    for (const id of [...ids, fault]) await expect(admin(`/mappings/${id}`, 'DELETE'), 200, 'remove a stub')
+    await expect(admin('/requests/remove', 'POST', { headers: scope }), 200, 'remove its requests')
+  }
+}
+
+// --- running the workload ---------------------------------------------------------------------
+
+interface SuiteRow {
+  readonly target: string
+  readonly workers: number
+  readonly tests: number
+  readonly testsPerSecond: number
+  readonly test: Summary
+}
+
+async function runSuite(target: string, typicalTest: TypicalTest, workers: number): Promise<SuiteRow> {
+  // A warm-up of each worker's first tests (connections, JIT), not counted.
+  await Promise.all(
+    Array.from({ length: workers }, async (_, worker) => {
+      for (let test = 0; test < SETTINGS.warmupTests; test++) await typicalTest(worker, -1 - test)
+    }),
+  )
+  const durations: number[] = []
+  const deadline = performance.now() + SETTINGS.timeLimitMs
+  const started = performance.now()
+  await Promise.all(
+    Array.from({ length: workers }, async (_, worker) => {
+      for (let test = 0; test < SETTINGS.testsPerWorker && performance.now() < deadline; test++)
+        durations.push(await timed(() => typicalTest(worker, test)))
+    }),
+  )
+  const seconds = (performance.now() - started) / 1000
+  return {
+    target,
+    workers,
+    tests: durations.length,
+    testsPerSecond: Math.round(durations.length / seconds),
+    test: summarize(durations),
+  }
+}
+
+// --- single steps -----------------------------------------------------------------------------
+
+interface StepRow {
+  readonly target: string
+  readonly step: string
+  readonly summary: Summary
+}
+
+async function sandboxSteps(target: string, client: AnimalStoreControlClient, firstSeeded: number): Promise<StepRow[]> {
+  const samples = async (action: (i: number) => Promise<unknown>): Promise<Summary> => {
+    const durations: number[] = []
+    for (let i = 0; i < SETTINGS.stepSamples; i++) durations.push(await timed(() => action(i)))
+    return summarize(durations)
+  }
+  const steps: StepRow[] = [
+    { target, step: 'seeded reset {seed, count: 1000}, first after start', summary: summarize([firstSeeded]) },
+  ]
+  const busy = client.namespace('steps')
+  await busy.reset()
+  steps.push({ target, step: 'reset', summary: await samples(() => busy.reset()) })
+  steps.push({
+    target,
+    step: 'first request in a new namespace',
+    summary: await samples((i) =>
+      fetch(`${busy.apiBaseUrl}/pets?limit=1`, { headers: client.namespace(`fresh-${i}`).apiHeaders }).then((r) =>
+        r.arrayBuffer(),
+      ),
+    ),
+  })
+  steps.push({
+    target,
+    step: 'seeded reset {seed, count: 1000}',
+    summary: await samples((i) => busy.reset({ seed: i + 1, count: 1000 })),
+  })
+  // The journal query at a full journal: entries of several operations, asked for one.
+  const journal = client.namespace('journal')
+  await journal.reset()
+  for (let i = 0; i < SETTINGS.journalEntries; i += 50)
+    await Promise.all(
+      Array.from({ length: 50 }, (_, j) =>
+        fetch(`${journal.apiBaseUrl}/pets${(i + j) % 5 === 0 ? '/1' : '?limit=1'}`, {
+          headers: journal.apiHeaders,
+        }).then((r) => r.arrayBuffer()),
+      ),
+    )
+  steps.push({
+    target,
+    step: `journal query by operationId at ${SETTINGS.journalEntries} entries`,
+    summary: await samples(() => journal.listRequests({ operationId: 'getPet' })),
+  })
+  for (let i = 0; i < SETTINGS.stepSamples; i++) await client.deleteNamespace(`fresh-${i}`).catch(() => undefined)
+  return steps
+}
+
+// --- the targets ------------------------------------------------------------------------------
+
+interface Target {
+  readonly name: string
+  readonly test: TypicalTest
+  readonly steps?: () => Promise<StepRow[]>
+  readonly rssMiB: () => Promise<number | undefined>
+  stop(): Promise<void>
+}
+
+async function sandboxTarget(
+  name: string,
+  origin: string,
+  pid: () => Promise<number | undefined>,
+  stop: () => Promise<void>,
+): Promise<Target> {
+  const client = new AnimalStoreControlClient(origin)
+  const firstSeeded = await timed(() => client.namespace('first-seeded').reset({ seed: 1, count: 1000 }))
+  return {
+    name,
+    test: sandboxTest(client),
+    steps: () => sandboxSteps(name, client, firstSeeded),
+    rssMiB: async () => rssMiB(await pid()),
+    stop,
+  }
+}
+
+async function processTarget(): Promise<Target> {
+  const dir = await mkdtemp(join(tmpdir(), 'suite-bench-'))
+  const server: Started = await startServer(SERVERS.sandbox, {
+    core: undefined,
+    env: { DATA_FILE: join(dir, 'db.json') },
+  })
+  return sandboxTarget(
+    'sandbox, process (data file)',
+    server.origin,
+    async () => server.child.pid,
+    async () => {
+      await server.stop()
+      await rm(dir, { recursive: true, force: true })
+    },
+  )
+}
+
+async function containerTarget(): Promise<Target> {
+  const { stdout } = await run(DOCKER, ['run', '-d', '--rm', '-p', '127.0.0.1::4010', IMAGE])
+  const id = stdout.trim()
+  const stop = async (): Promise<void> => void (await run(DOCKER, ['rm', '-f', id]).catch(() => undefined))
+  try {
+    const { stdout: port } = await run(DOCKER, ['port', id, '4010/tcp'])
+    const origin = `http://127.0.0.1:${port.trim().split(':').pop()}`
+    await waitForStatus(`${origin}/healthz`, 30_000)
+    const pid = async (): Promise<number | undefined> =>
+      Number((await run(DOCKER, ['inspect', '-f', '{{.State.Pid}}', id])).stdout.trim()) || undefined
+    return await sandboxTarget('sandbox, container (data volume)', origin, pid, stop)
+  } catch (error) {
+    await stop()
+    throw error
+  }
+}
+
+/** WireMock's standalone jar from Maven Central, through Maven (its cache, its mirrors). */
+async function wiremockJar(): Promise<string> {
+  const dir = join(homedir(), '.cache/animal-store-sandbox/wiremock')
+  const jar = join(dir, `wiremock-standalone-${WIREMOCK_VERSION}.jar`)
+  if (existsSync(jar)) return jar
+  await mkdir(dir, { recursive: true })
+  await run(
+    'mvn',
+    [
+      '-q',
+      '-B',
+      'org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy',
+      `-Dartifact=org.wiremock:wiremock-standalone:${WIREMOCK_VERSION}`,
+      `-DoutputDirectory=${dir}`,
+    ],
+    { timeout: 5 * 60_000 },
+  )
+  return jar
+}
+
+async function wiremockTarget(): Promise<Target> {
+  const jar = await wiremockJar()
+  const port = freshPort()
+  const child = spawn(
+    'java',
+    ['-jar', jar, '--port', String(port), '--bind-address', '127.0.0.1', '--disable-banner'],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  )
+  let stderr = ''
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  const origin = `http://127.0.0.1:${port}`
+  const stop = async (): Promise<void> => {
+    if (child.exitCode !== null || child.signalCode !== null) return
+    child.kill('SIGTERM')
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000)
+    await exited
+    clearTimeout(timer)
+  }
+  try {
+    await waitForStatus(
+      `${origin}/__admin/health`,
+      60_000,
+      () => child.exitCode !== null,
+      () => stderr,
+    )
+  } catch (error) {
+    await stop()
+    throw error
+  }
+  return { name: `WireMock ${WIREMOCK_VERSION}`, test: wiremockTest(origin), rssMiB: () => rssMiB(child.pid), stop }
+}
+
+async function waitForStatus(
+  url: string,
+  timeoutMs: number,
+  gone = (): boolean => false,
+  why = (): string => '',
+): Promise<void> {
+  const deadline = performance.now() + timeoutMs
+  for (;;) {
+    if (gone()) throw new Error(`${url}: the server exited: ${why()}`)
+    const ok = await fetch(url).then(
+      (res) => res.arrayBuffer().then(() => res.ok),
+      () => false,
+    )
+    if (ok) return
+    if (performance.now() > deadline) throw new Error(`${url} did not answer within ${timeoutMs} ms: ${why()}`)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
+
+async function dockerAnswers(): Promise<boolean> {
+  return run(DOCKER, ['info']).then(
+    () => true,
+    () => false,
+  )
+}
+
+// --- main -------------------------------------------------------------------------------------
+
+const starters: Record<string, () => Promise<Target>> = {
+  process: processTarget,
+  container: containerTarget,
+  wiremock: wiremockTarget,
+}
+const suites: SuiteRow[] = []
+const steps: StepRow[] = []
+const memory: Array<{ target: string; rssMiB: number | undefined }> = []
+const loadBefore = loadavg()[0]
+for (const name of ['process', 'container', 'wiremock']) {
+  if (!TARGETS.has(name)) continue
+  if (name === 'container' && !(await dockerAnswers())) {
+    console.log(`container: skipped, no Docker engine answers (${DOCKER} info); the image is ${IMAGE}`)
+    continue
+  }
+  const target = await (starters[name] as () => Promise<Target>)()
+  try {
+    for (const workers of SETTINGS.workers) suites.push(await runSuite(target.name, target.test, workers))
+    if (target.steps) steps.push(...(await target.steps()))
+    memory.push({ target: target.name, rssMiB: await target.rssMiB() })
+  } finally {
+    await target.stop()
+  }
+}
+
+const wiremock = suites.filter((row) => row.target.startsWith('WireMock'))
+const ratios = suites
+  .filter((row) => !row.target.startsWith('WireMock'))
+  .map((row) => {
+    const peer = wiremock.find((w) => w.workers === row.workers)
+    return {
+      target: row.target,
+      workers: row.workers,
+      testsPerSecondVsWireMock: peer ? round(row.testsPerSecond / peer.testsPerSecond) : undefined,
+    }
+  })
+/** The issue's targets, judged on this run's figures (a target whose rows did not run is left out). */
+const processName = 'sandbox, process (data file)'
+const step = (name: string): Summary | undefined =>
+  steps.find((row) => row.target === processName && row.step.startsWith(name))?.summary
+const targets = [
+  {
+    target: 'typical test, 1 worker, p50 <= 3 ms',
+    value: suites.find((r) => r.target === processName && r.workers === 1)?.test.p50Ms,
+    limit: 3,
+  },
+  { target: 'reset p50 <= 1 ms', value: step('reset')?.p50Ms, limit: 1 },
+  { target: 'first use of a namespace p50 <= 1 ms', value: step('first request')?.p50Ms, limit: 1 },
+  {
+    target: 'seeded reset of 1,000 pets p50 <= 10 ms',
+    value: step('seeded reset {seed, count: 1000}')?.p50Ms,
+    limit: 10,
+  },
+  {
+    target: 'seeded reset of 1,000 pets, first after start <= 10 ms',
+    value: step('seeded reset {seed, count: 1000}, first')?.p50Ms,
+    limit: 10,
+  },
+  { target: 'journal query p50 <= 1 ms', value: step('journal query')?.p50Ms, limit: 1 },
+]
+  .filter((row) => row.value !== undefined)
+  .map((row) => ({ ...row, met: (row.value ?? Infinity) <= row.limit }))
+const versus16 = ratios.find((row) => row.target === processName && row.workers === 16)?.testsPerSecondVsWireMock
+if (versus16 !== undefined)
+  targets.push({ target: '16 workers: tests/s >= 10x WireMock', value: versus16, limit: 10, met: versus16 >= 10 })
+const result = {
+  smoke: SMOKE,
+  settings: SETTINGS,
+  machine: { loadAverage1mBefore: round(loadBefore ?? NaN), loadAverage1mAfter: round(loadavg()[0] ?? NaN) },
+  suites,
+  ratios,
+  steps,
+  memory,
+  targets,
+}
+await mkdir(OUT_DIR, { recursive: true })
+const file = join(OUT_DIR, SMOKE ? 'suite-smoke.json' : 'suite.json')
+await writeFile(file, `${JSON.stringify(result, null, 2)}\n`)
+
+console.log('\nThe cost of one test (sandbox time of one typical test; tests/s across all workers)')
+console.table(
+  suites.map((row) => ({
+    target: row.target,
+    workers: row.workers,
+    tests: row.tests,
+    'tests/s': row.testsPerSecond,
+    'p50 ms': row.test.p50Ms,
+    'p99 ms': row.test.p99Ms,
+  })),
+)
+if (ratios.some((row) => row.testsPerSecondVsWireMock !== undefined)) console.table(ratios)
+console.table(
+  steps.map((row) => ({
+    target: row.target,
+    step: row.step,
+    'p50 ms': row.summary.p50Ms,
+    'p99 ms': row.summary.p99Ms,
+    n: row.summary.samples,
+  })),
+)
+console.table(memory)
+console.table(targets)
+console.log(
+  `load average (1 min) before ${result.machine.loadAverage1mBefore}, after ${result.machine.loadAverage1mAfter}; written to ${file}`,
+)
