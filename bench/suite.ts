@@ -6,7 +6,7 @@
 // it added. A second view times single steps: reset, first use of a namespace, seeded resets and
 // a journal query at 10,000 entries.
 //
-//   tsx bench/suite.ts [--smoke] [--targets process,container,wiremock] [--out DIR]
+//   tsx bench/suite.ts [--smoke] [--targets process,memory,container,wiremock] [--out DIR]
 //
 // Every loop is bounded in count and in time; everything talks to 127.0.0.1.
 import { execFile, spawn } from 'node:child_process'
@@ -23,7 +23,7 @@ const run = promisify(execFile)
 const { values: flags } = parseArgs({
   options: {
     smoke: { type: 'boolean', default: false },
-    targets: { type: 'string', default: 'process,container,wiremock' },
+    targets: { type: 'string', default: 'process,memory,container,wiremock' },
     out: { type: 'string' },
   },
 })
@@ -270,6 +270,17 @@ async function sandboxTarget(
   }
 }
 
+/** The sandbox as a suite without Docker runs it, keeping its data in memory (no disk, no fsync). */
+async function memoryTarget(): Promise<Target> {
+  const server: Started = await startServer(SERVERS.sandbox, { core: undefined, env: { DATA_FILE: ':memory:' } })
+  return sandboxTarget(
+    'sandbox, process (in memory)',
+    server.origin,
+    async () => server.child.pid,
+    () => server.stop(),
+  )
+}
+
 async function processTarget(): Promise<Target> {
   const dir = await mkdtemp(join(tmpdir(), 'suite-bench-'))
   const server: Started = await startServer(SERVERS.sandbox, {
@@ -389,6 +400,7 @@ async function dockerAnswers(): Promise<boolean> {
 
 const starters: Record<string, () => Promise<Target>> = {
   process: processTarget,
+  memory: memoryTarget,
   container: containerTarget,
   wiremock: wiremockTarget,
 }
@@ -396,7 +408,7 @@ const suites: SuiteRow[] = []
 const steps: StepRow[] = []
 const memory: Array<{ target: string; rssMiB: number | undefined }> = []
 const loadBefore = loadavg()[0]
-for (const name of ['process', 'container', 'wiremock']) {
+for (const name of ['process', 'memory', 'container', 'wiremock']) {
   if (!TARGETS.has(name)) continue
   if (name === 'container' && !(await dockerAnswers())) {
     console.log(`container: skipped, no Docker engine answers (${DOCKER} info); the image is ${IMAGE}`)
