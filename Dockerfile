@@ -2,13 +2,23 @@
 # shell, so the image builds on the official Node images and on a shell-less local base alike
 # (scripts/build-base-image.sh makes one when no registry is reachable: `npm run image`).
 #
+# It builds for another architecture without emulation: the build stages run on the builder's own
+# platform (their output, JavaScript and production node_modules without native modules, runs on
+# any), and the runtime stage only copies files onto the target's base, with no RUN step.
+#
 #   docker build -t animal-store-sandbox:local .
-#   docker build --build-arg NODE_IMAGE=animal-store-node:24-local \
+#   docker build --platform linux/arm64 -t animal-store-sandbox:<version>-arm64 .
+#   docker build --build-arg NODE_IMAGE=animal-store-node:24-local-amd64 \
 #     --secret id=ca,src="$NODE_EXTRA_CA_CERTS" -t animal-store-sandbox:local .
+#   docker build --platform linux/arm64 --build-arg NODE_IMAGE=animal-store-node:24-local-arm64 \
+#     --build-arg BUILD_NODE_IMAGE=animal-store-node:24-local-amd64 -t animal-store-sandbox:<version>-arm64 .
 ARG NODE_IMAGE=node:24-bookworm-slim
+# The base of the build stages, on the build platform: NODE_IMAGE, unless it names a single-arch
+# image of the target's (a local base), when this names one of the builder's architecture.
+ARG BUILD_NODE_IMAGE=${NODE_IMAGE}
 
 # --- build: all dependencies, TypeScript compiled to dist/ ---------------------------------------
-FROM ${NODE_IMAGE} AS build
+FROM --platform=$BUILDPLATFORM ${BUILD_NODE_IMAGE} AS build
 WORKDIR /app
 # Behind a TLS-inspecting proxy, npm needs its CA: pass the bundle as the secret `ca`. Node reads
 # it from this path; the secret is mounted only while npm runs and is never written to a layer.
@@ -33,7 +43,7 @@ WORKDIR /runtime-root/data
 RUN ["node", "-e", "require('fs').chmodSync('/runtime-root/data', 0o775)"]
 
 # --- production dependencies only ---------------------------------------------------------------
-FROM ${NODE_IMAGE} AS prod-deps
+FROM --platform=$BUILDPLATFORM ${BUILD_NODE_IMAGE} AS prod-deps
 WORKDIR /app
 ENV NODE_EXTRA_CA_CERTS=/run/secrets/ca
 ENV npm_config_cache=/npm-cache
@@ -42,6 +52,7 @@ RUN --mount=type=secret,id=ca --mount=type=cache,target=/npm-cache \
     ["node", "/usr/local/lib/node_modules/npm/bin/npm-cli.js", "ci", "--omit=dev", "--ignore-scripts", "--no-audit", "--no-fund"]
 
 # --- runtime: compiled JS, production dependencies, spec and fixtures; non-root ----------------
+# On the target platform. No RUN step here: building it for another architecture needs no emulator.
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \

@@ -1,0 +1,188 @@
+// The release recipe's dry run (scripts/release.sh --dry-run), as CI runs it: the image built for
+// linux/amd64 and linux/arm64, both npm packages packed by `npm publish --dry-run`, the images saved
+// to a tarball, loaded into a clean engine of the script's own and started there, the arm64 one
+// under qemu-user-static. The test checks what the run leaves behind on its own: the tarball's
+// images and their architectures, the packages' file lists, the probes' report, no engine left.
+// Skips without Docker, qemu-user-static or root (the clean engine is a dockerd); fails instead
+// under REQUIRE_DOCKER=1 / REQUIRE_PROGRAMS=1.
+import { execFile, spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { readFile, readdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import t from 'tap'
+import { DOCKER, REQUIRE_DOCKER, docker, dockerSkipReason } from '../support/docker.js'
+import { ROOT, tempDir } from '../support/sandbox.js'
+import { skipWithout } from '../support/system-programs.js'
+
+const RELEASE = join(ROOT, 'scripts/release.sh')
+const RUN_TIMEOUT_MS = 20 * 60_000
+const { version } = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string }
+
+interface ImageReport {
+  arch: string
+  architecture: string
+  sizeBytes: number
+  healthySeconds: number
+  processArch: string
+  addons: string[]
+  pets: number
+  petsSha256: string
+}
+interface PackListing {
+  version: string
+  files: { path: string }[]
+}
+
+/** Runs release.sh in its own process group, stopped whole (TERM, then KILL) past `timeoutMs`; never rejects. */
+function release(args: string[], timeoutMs: number): Promise<{ code: number | string; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('bash', [RELEASE, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, DOCKER },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    })
+    let output = ''
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    const stop = (signal: NodeJS.Signals): void => {
+      output += `\n[${signal} after ${timeoutMs} ms]`
+      process.kill(-(child.pid ?? 0), signal)
+    }
+    // TERM first: the script's exit trap stops the engine it started and unmounts what it left.
+    const term = setTimeout(() => stop('SIGTERM'), timeoutMs)
+    const kill = setTimeout(() => stop('SIGKILL'), timeoutMs + 30_000)
+    child.once('close', (code, signal) => {
+      clearTimeout(term)
+      clearTimeout(kill)
+      resolve({ code: code ?? signal ?? -1, output })
+    })
+  })
+}
+
+/** The command lines of every process, to see that none of the clean engine's is left. */
+async function commandLines(): Promise<string[]> {
+  const pids = (await readdir('/proc')).filter((name) => /^\d+$/.test(name))
+  const lines = await Promise.all(pids.map((pid) => readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')))
+  return lines.map((line) => line.replaceAll('\0', ' '))
+}
+
+t.setTimeout(RUN_TIMEOUT_MS + 2 * 60_000)
+
+t.test('a bad invocation stops before any work, naming what is wrong', async (t) => {
+  const unknown = await release(['--publish-everything'], 30_000)
+  t.equal(unknown.code, 2)
+  t.match(unknown.output, 'unknown argument --publish-everything')
+
+  // A real release needs a registry to push to: without REGISTRY it stops at once and says so.
+  const noRegistry = await new Promise<{ code: number; stderr: string }>((resolve) => {
+    execFile(
+      'bash',
+      [RELEASE],
+      { cwd: ROOT, env: { ...process.env, REGISTRY: '' }, timeout: 30_000 },
+      (error, _, stderr) => resolve({ code: typeof error?.code === 'number' ? error.code : 0, stderr }),
+    )
+  })
+  t.equal(noRegistry.code, 1)
+  t.match(noRegistry.stderr, /REGISTRY .* names where the image is pushed/)
+  t.notMatch(noRegistry.stderr, 'building', 'nothing was built')
+})
+
+const dockerSkip = (await dockerSkipReason(t)) ?? false
+const qemuSkip = dockerSkip ? false : skipWithout(t, 'qemu-aarch64-static', 'qemu-user-static')
+let rootSkip: string | false = false
+if (!dockerSkip && process.getuid?.() !== 0) {
+  rootSkip = 'the dry run starts a Docker engine of its own (dockerd), which needs root'
+  if (REQUIRE_DOCKER) t.fail(`REQUIRE_DOCKER=1 but ${rootSkip}`)
+}
+const skip = dockerSkip || qemuSkip || rootSkip
+if (skip) t.comment(`skipping the release dry run: ${skip}`)
+
+t.test('release.sh --dry-run proves both architectures and both packages', { skip }, async (t) => {
+  const out = await tempDir(t)
+  const hadDocker0 = existsSync('/sys/class/net/docker0')
+  const started = performance.now()
+  const run = await release(['--dry-run', '--out', out], RUN_TIMEOUT_MS)
+  const seconds = ((performance.now() - started) / 1000).toFixed(0)
+  t.comment(`release.sh --dry-run took ${seconds} s`)
+  t.equal(run.code, 0, 'the dry run succeeds', { output: run.output.slice(-4000) })
+  t.match(run.output, 'dry run complete: nothing was pushed or published')
+
+  // The tarball holds the per-arch tags, each image's config naming its architecture.
+  const tarball = join(out, 'images.tar')
+  const fromTar = async (member: string): Promise<string> =>
+    (await promisify(execFile)('tar', ['-xOf', tarball, member], { maxBuffer: 16 * 1024 * 1024 })).stdout
+  const manifest = JSON.parse(await fromTar('manifest.json')) as { Config: string; RepoTags: string[] }[]
+  for (const arch of ['amd64', 'arm64']) {
+    const tag = `animal-store-sandbox:${version}-${arch}`
+    const entry = manifest.find((image) => image.RepoTags.includes(tag))
+    if (!entry) {
+      t.fail(`${tag} is in images.tar`)
+      continue
+    }
+    const config = JSON.parse(await fromTar(entry.Config)) as { architecture: string; os: string }
+    t.same(
+      { os: config.os, architecture: config.architecture },
+      { os: 'linux', architecture: arch },
+      `${tag} in the tarball`,
+    )
+    t.equal(await docker('image', 'inspect', '--format', '{{.Architecture}}', tag), arch, `${tag} in the engine`)
+  }
+
+  // Each image started in the clean engine: its Node reports its architecture, it holds no native
+  // addon, it became healthy and listed the same seeded pets with the key.
+  const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as {
+    version: string
+    images: ImageReport[]
+  }
+  t.equal(report.version, version)
+  const byArch = new Map(report.images.map((image) => [image.arch, image]))
+  t.match(byArch.get('amd64'), { architecture: 'amd64', processArch: 'x64', addons: [] })
+  t.match(byArch.get('arm64'), { architecture: 'arm64', processArch: 'arm64', addons: [] })
+  for (const image of report.images) {
+    t.ok(image.healthySeconds > 0 && image.healthySeconds < 90, `linux/${image.arch} healthy within the bound`)
+    t.equal(image.pets, 5, `linux/${image.arch} answered the keyed list (limit=5)`)
+    t.comment(
+      `linux/${image.arch}: ${(image.sizeBytes / 1e6).toFixed(1)} MB, healthy ${image.healthySeconds} s after docker run`,
+    )
+  }
+  t.equal(byArch.get('arm64')?.petsSha256, byArch.get('amd64')?.petsSha256, 'one seed, the same pets on both')
+
+  // The packages as npm would publish them: built output in, sources out.
+  const listing = async (name: string): Promise<string[]> => {
+    const pack = (JSON.parse(await readFile(join(out, `npm-${name}.json`), 'utf8')) as Record<string, PackListing>)[
+      name
+    ]
+    t.equal(pack?.version, version, `${name} is packed at ${version}`)
+    return pack?.files.map((file) => file.path) ?? []
+  }
+  const server = await listing('animal-store-sandbox')
+  for (const path of ['dist/cli.js', 'dist/healthcheck.js', 'spec/openapi.yaml', 'modules/node/dist/index.js'])
+    t.ok(server.includes(path), `the server package ships ${path}`)
+  t.notOk(
+    server.some((path) => path.startsWith('src/') || path.startsWith('test/')),
+    'and no sources or tests',
+  )
+  const module = await listing('animal-store-sandbox-testcontainers')
+  for (const path of ['dist/index.js', 'dist/client.js', 'dist/index.d.ts'])
+    t.ok(module.includes(path), `the module package ships ${path}`)
+  t.notOk(
+    module.some((path) => path.startsWith('src/')),
+    'and not its sources',
+  )
+
+  // The clean engine is gone (no process, no mount, no folder), and it left the machine's network
+  // alone: a dockerd without a bridge deletes any docker0 it can see, the machine engine's bridge.
+  t.equal(existsSync('/sys/class/net/docker0'), hadDocker0, "the machine engine's docker0 is as it was")
+  const engineDir = /starting a clean engine in (\S+)/.exec(run.output)?.[1]
+  t.ok(engineDir, 'the run names its engine folder')
+  if (engineDir) {
+    t.notOk(existsSync(engineDir), 'its folder is removed')
+    t.notOk((await readFile('/proc/mounts', 'utf8')).includes(engineDir), 'nothing of it stays mounted')
+    t.notOk(
+      (await commandLines()).some((line) => line.includes(engineDir)),
+      'no process of it is left',
+    )
+  }
+})
