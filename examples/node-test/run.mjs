@@ -1,14 +1,14 @@
-// A node:test suite against one sandbox for the whole run. node:test has no global setup before
-// Node 24, so this script is one: it starts the container, hands its origin and tokens to the test
-// files through the environment, runs them with `node --test` (each file in its own process, four
-// at a time), and stops the container whatever the outcome.
+// The global setup of a node:test suite (node:test has none of its own before Node 24): it starts
+// one sandbox for the whole run, hands its origin and tokens to the test files through the
+// environment, runs them with `node --test` (each file in its own process, four at a time), and
+// stops the sandbox whatever the outcome.
 //
-//   node examples/node-test/run.mjs
+//   npm test    (ANIMAL_STORE_IMAGE picks another image than the module's default)
 import { spawnSync } from 'node:child_process'
 import { readdirSync } from 'node:fs'
 import process from 'node:process'
 import { fileURLToPath } from 'node:url'
-import { AnimalStoreContainer } from 'animal-store-sandbox/testcontainers'
+import { AnimalStoreContainer } from 'animal-store-sandbox-testcontainers'
 
 const here = fileURLToPath(new URL('.', import.meta.url))
 const files = readdirSync(here).filter((name) => name.endsWith('.test.mjs'))

@@ -1,17 +1,27 @@
-// What every test file shares: the control client of the run's sandbox, and a namespace per test.
+// What every test file shares: the control client of the run's sandbox (run.mjs gives its origin
+// and tokens), a namespace of each test's own, and the calls a test makes.
+import { randomUUID } from 'node:crypto'
 import process from 'node:process'
-import { AnimalStoreControlClient } from 'animal-store-sandbox/client'
+import { AnimalStoreControlClient } from 'animal-store-sandbox-testcontainers/client'
 
-export const sandbox = new AnimalStoreControlClient(process.env.SANDBOX_ORIGIN, {
+const origin = process.env.SANDBOX_ORIGIN
+const sandbox = new AnimalStoreControlClient(origin, {
   adminToken: process.env.SANDBOX_ADMIN_TOKEN,
   apiKey: process.env.SANDBOX_API_KEY,
 })
 
-/** A namespace of the test's own, at its initial data, deleted when the test ends. */
+/**
+ * A namespace that no other test uses, at the sandbox's initial data; deleted when the test ends
+ * (which frees its slot), with a line that says which namespace, sandbox and worker the test had.
+ */
 export async function ownNamespace(t) {
-  const namespace = sandbox.namespace(`${t.name.replace(/[^A-Za-z0-9_.-]+/g, '-').slice(0, 40)}-${process.pid}`)
+  const namespace = sandbox.namespace(uniqueName(t.name))
+  const started = Date.now()
   await namespace.reset()
-  t.after(() => sandbox.deleteNamespace(namespace.name))
+  t.after(async () => {
+    await sandbox.deleteNamespace(namespace.name)
+    console.log(`namespace ${namespace.name} on ${origin} in worker ${process.pid}, ${started}..${Date.now()}`)
+  })
   return namespace
 }
 
@@ -22,4 +32,23 @@ export function api(namespace, method, path, body) {
     headers: { ...namespace.apiHeaders, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   })
+}
+
+/** The journal's entries of `operationId`, once it has one: it records a request once its answer is sent. */
+export async function journaled(namespace, operationId) {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const page = await namespace.listRequests({ operationId })
+    if (page.count > 0) return page
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  throw new Error(`no ${operationId} request in namespace ${namespace.name} after 5 s`)
+}
+
+/** A namespace name (1 to 64 letters, digits, _ . -) from the test's name, unique to this test run. */
+function uniqueName(testName) {
+  const slug = testName
+    .replace(/[^A-Za-z0-9_.-]+/g, '-')
+    .replace(/^[^A-Za-z0-9]+/, '')
+    .slice(0, 40)
+  return `${slug}-${randomUUID().slice(0, 8)}`
 }

@@ -1,37 +1,160 @@
-// The consumer recipes, run as a consumer runs them against the image: one container for the
-// whole run, its origin and tokens handed to test workers, a namespace per test through the
-// standalone control client.
-import { spawn } from 'node:child_process'
+// The consumer recipes of docs/recipes.md, run as a consumer runs them: each examples/<runner> is
+// copied to a folder outside the repository, gets the module from its packed tarball and its pinned
+// runner from the registry, and runs `npm test` against the image under test. Each must run its four
+// test files in four workers against one container, each test in a namespace of its own, and leave
+// no container behind; a failing test in a recipe must fail its run.
+import { execFile, spawn } from 'node:child_process'
+import { cp, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import t from 'tap'
-import { IMAGE, dockerSkipReason, ensureImage } from '../support/docker.js'
-import { ROOT } from '../support/sandbox.js'
+import { IMAGE, docker, dockerSkipReason, ensureImage } from '../support/docker.js'
+import { ROOT, tempDir } from '../support/sandbox.js'
 
-t.setTimeout(10 * 60_000)
+/** Each recipe, and how its runner's summary counts the tests that failed and passed. */
+const RECIPES = [
+  { runner: 'node-test', summary: /^# pass (?<passed>\d+)\n# fail (?<failed>\d+)$/m },
+  { runner: 'vitest', summary: /^ +Tests +(?:(?<failed>\d+) failed \| )?(?<passed>\d+) passed/m },
+  { runner: 'jest', summary: /^Tests: +(?:(?<failed>\d+) failed, )?(?<passed>\d+) passed/m },
+]
+const INSTALL_TIMEOUT_MS = 5 * 60_000
+const RUN_TIMEOUT_MS = 2 * 60_000
+/** The line each recipe test prints when it ends (see examples/<runner>/sandbox.mjs). */
+const REPORT = /namespace (?<namespace>\S+) on (?<origin>\S+) in worker (?<worker>\d+), (?<from>\d+)\.\.(?<to>\d+)/g
+
+// npm run from `npm test` passes its own npm_* settings down: the consumer's npm must not see them.
+const cleanEnv = Object.fromEntries(
+  Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith('npm_')),
+)
+
+t.setTimeout(20 * 60_000)
 const skip = (await dockerSkipReason(t)) ?? false
 
-/** Runs a command in the repository; resolves with its exit code and output. */
-function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; output: string }> {
+/** Runs npm in `cwd`, in its own process group, killed whole past `timeoutMs`; never rejects. */
+function npm(args: string[], cwd: string, timeoutMs: number): Promise<{ code: number | string; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env } })
+    const child = spawn('npm', args, {
+      cwd,
+      env: { ...cleanEnv, ANIMAL_STORE_IMAGE: IMAGE, TESTCONTAINERS_RYUK_DISABLED: 'true', NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    })
     let output = ''
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
-    child.once('close', (code) => resolve({ code, output }))
+    const timer = setTimeout(() => {
+      output += `\n[killed after ${timeoutMs} ms]`
+      process.kill(-(child.pid ?? 0), 'SIGKILL')
+    }, timeoutMs)
+    child.once('close', (code, signal) => {
+      clearTimeout(timer)
+      resolve({ code: code ?? signal ?? -1, output })
+    })
   })
 }
 
-t.test(
-  'node:test: a global setup starts one container, four workers each test in their own namespace',
-  { skip },
-  async (t) => {
-    await ensureImage()
-    // The recipe imports the package by its name (animal-store-sandbox/...): that is dist/.
-    const build = await run(['--import', 'tsx', 'scripts/build.ts'])
-    t.equal(build.code, 0, build.output)
-    const { code, output } = await run([join(ROOT, 'examples/node-test/run.mjs')], { ANIMAL_STORE_IMAGE: IMAGE })
-    t.equal(code, 0, output)
-    t.match(output, /^# tests 4$/m, 'four tests ran')
-    t.match(output, /^# pass 4$/m, 'and passed')
-  },
-)
+interface Report {
+  namespace: string
+  origin: string
+  worker: string
+  from: number
+  to: number
+}
+
+/** The runner's own count of the tests that passed and failed, from its summary. */
+function counts(summary: RegExp, output: string): { passed: number; failed: number } | undefined {
+  const groups = summary.exec(output)?.groups
+  return groups && { passed: Number(groups['passed']), failed: Number(groups['failed'] ?? 0) }
+}
+
+function reports(output: string): Report[] {
+  return [...output.matchAll(REPORT)].map(({ groups = {} }) => ({
+    namespace: groups['namespace'] ?? '',
+    origin: groups['origin'] ?? '',
+    worker: groups['worker'] ?? '',
+    from: Number(groups['from']),
+    to: Number(groups['to']),
+  }))
+}
+
+/** The most tests that were running at one instant. */
+function mostAtOnce(runs: Report[]): number {
+  return Math.max(...runs.map(({ from }) => runs.filter((other) => other.from <= from && from < other.to).length))
+}
+
+/** Containers, of any image, that still publish the port of `origin`: removed, and returned for the failure. */
+async function leftBehind(origin: string): Promise<string[]> {
+  const port = new URL(origin).port
+  const lines = (await docker('ps', '--all', '--format', '{{.ID}} {{.Ports}}')).split('\n')
+  const left = lines.filter((line) => line.includes(`:${port}->`))
+  await Promise.all(left.map((line) => docker('rm', '--force', '--volumes', line.split(' ')[0] ?? '')))
+  return left
+}
+
+// One tarball of the module for every recipe, as a consumer gets it from a registry.
+let tarball = ''
+if (!skip) {
+  await ensureImage()
+  const packDir = await tempDir(t)
+  const pack = await new Promise<string>((resolve, reject) =>
+    execFile(
+      'npm',
+      ['pack', '--json', '--pack-destination', packDir],
+      { cwd: join(ROOT, 'modules/node'), env: cleanEnv },
+      (error, stdout, stderr) =>
+        error ? reject(new Error(`npm pack in modules/node failed: ${stderr}`, { cause: error })) : resolve(stdout),
+    ),
+  )
+  const [packed] = JSON.parse(pack) as Array<{ filename: string }>
+  if (!packed) throw new Error('npm pack reported no tarball')
+  tarball = join(packDir, packed.filename)
+}
+
+for (const { runner, summary } of RECIPES) {
+  t.test(
+    `${runner}: a global setup starts one container, four workers each test in their own namespace`,
+    { skip, timeout: INSTALL_TIMEOUT_MS + 3 * RUN_TIMEOUT_MS },
+    async (t) => {
+      const consumer = await tempDir(t)
+      await cp(join(ROOT, 'examples', runner), consumer, {
+        recursive: true,
+        filter: (source) => !source.includes('node_modules'),
+      })
+      const install = await npm(
+        ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball],
+        consumer,
+        INSTALL_TIMEOUT_MS,
+      )
+      t.equal(
+        install.code,
+        0,
+        `npm install of the tarball and the pinned runner${install.code ? `:\n${install.output}` : ''}`,
+      )
+      if (install.code !== 0) return
+
+      const green = await npm(['test'], consumer, RUN_TIMEOUT_MS)
+      t.equal(green.code, 0, `npm test passes${green.code ? `:\n${green.output}` : ''}`)
+      t.same(counts(summary, green.output), { passed: 4, failed: 0 }, 'the runner counts four tests passed')
+      const runs = reports(green.output)
+      t.equal(runs.length, 4, 'four tests reported their namespace')
+      t.equal(new Set(runs.map((run) => run.namespace)).size, 4, 'each its own namespace')
+      t.equal(new Set(runs.map((run) => run.worker)).size, 4, 'each in its own worker process')
+      t.ok(mostAtOnce(runs) >= 2, `some ran at the same time (at most ${mostAtOnce(runs)} at once)`)
+      const origins = [...new Set(runs.map((run) => run.origin))]
+      t.equal(origins.length, 1, `all against one container (${origins.join(', ')})`)
+      t.same(await leftBehind(origins[0] ?? 'http://-'), [], 'which the run stopped and removed')
+
+      // A recipe whose test fails must fail its run, and still stop its container.
+      const file = join(consumer, 'dog.test.mjs')
+      const source = await readFile(file, 'utf8')
+      t.ok(source.includes('201'), 'the dog test checks the 201 of createPet')
+      await writeFile(file, source.replace('201', '299'))
+      const red = await npm(['test'], consumer, RUN_TIMEOUT_MS)
+      t.not(red.code, 0, 'npm test fails when a test fails')
+      const redCounts = counts(summary, red.output)
+      t.same(redCounts, { passed: 3, failed: 1 }, `one test failed, three passed${redCounts ? '' : `:\n${red.output}`}`)
+      const redOrigins = [...new Set(reports(red.output).map((run) => run.origin))]
+      t.equal(redOrigins.length, 1, 'the failed run had one container too')
+      t.same(await leftBehind(redOrigins[0] ?? 'http://-'), [], 'which it stopped and removed all the same')
+    },
+  )
+}

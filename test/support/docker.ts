@@ -102,11 +102,18 @@ export async function runContainer(
 export async function waitForHttp(url: string, containerId?: string): Promise<void> {
   const deadline = Date.now() + 30_000
   while (Date.now() < deadline) {
+    // A timer of our own, not AbortSignal.timeout: its timer is unref'd, and while Docker's proxy
+    // holds a connection that the container does not answer yet, nothing else keeps the process
+    // alive, so it would exit in the middle of the wait.
+    const abort = new AbortController()
+    const timer = setTimeout(() => abort.abort(), 1000)
     try {
-      const response = await fetch(url, { signal: AbortSignal.timeout(1000) })
+      const response = await fetch(url, { signal: abort.signal })
       if (response.status === 200) return
     } catch {
       // not listening yet
+    } finally {
+      clearTimeout(timer)
     }
     await new Promise((resolve) => setTimeout(resolve, 50))
   }

@@ -1,0 +1,27 @@
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import { api, journaled, ownNamespace } from './sandbox.mjs'
+
+test('a cat: created, listed, fetched, journaled, then one getPet answers 503', async (t) => {
+  const namespace = await ownNamespace(t)
+  const listPending = async () => (await api(namespace, 'GET', '/pets?status=pending&limit=100')).json()
+  const before = await listPending()
+
+  const newPet = { name: 'Tom', categoryId: 2, status: 'pending' }
+  const created = await api(namespace, 'POST', '/pets', newPet)
+  assert.equal(created.status, 201)
+  const pet = await created.json()
+  // The other test files create pending pets at the same time, each in its own namespace.
+  assert.deepEqual(await listPending(), [...before, pet])
+  assert.deepEqual(await (await api(namespace, 'GET', `/pets/${pet.id}`)).json(), pet)
+
+  const { count, entries } = await journaled(namespace, 'createPet')
+  assert.equal(count, 1)
+  assert.deepEqual(entries[0].body, newPet)
+
+  await namespace.addFault({ operationId: 'getPet', status: 503, times: 1 })
+  const failed = await api(namespace, 'GET', `/pets/${pet.id}`)
+  assert.equal(failed.status, 503)
+  assert.equal((await failed.json()).code, 'injected_fault')
+  assert.equal((await api(namespace, 'GET', `/pets/${pet.id}`)).status, 200)
+})

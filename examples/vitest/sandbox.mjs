@@ -1,0 +1,43 @@
+// What every test file shares: the control client of the run's sandbox (the global setup provides
+// its origin and tokens), a namespace of each test's own, and the calls a test makes.
+import { randomUUID } from 'node:crypto'
+import process from 'node:process'
+import { AnimalStoreControlClient } from 'animal-store-sandbox-testcontainers/client'
+import { inject } from 'vitest'
+
+const { origin, adminToken, apiKey } = inject('sandbox')
+const sandbox = new AnimalStoreControlClient(origin, { adminToken, apiKey })
+
+/**
+ * A namespace that no other test uses, at the sandbox's initial data; deleted when the test ends
+ * (which frees its slot), with a line that says which namespace, sandbox and worker the test had.
+ * `context` is the test's context: `test('…', async (context) => …)`.
+ */
+export async function ownNamespace({ task, onTestFinished }) {
+  const namespace = sandbox.namespace(uniqueName(task.name))
+  const started = Date.now()
+  await namespace.reset()
+  onTestFinished(async () => {
+    await sandbox.deleteNamespace(namespace.name)
+    console.log(`namespace ${namespace.name} on ${origin} in worker ${process.pid}, ${started}..${Date.now()}`)
+  })
+  return namespace
+}
+
+/** Sends an API request in the namespace; `body` is sent as JSON. */
+export function api(namespace, method, path, body) {
+  return fetch(`${namespace.apiBaseUrl}${path}`, {
+    method,
+    headers: { ...namespace.apiHeaders, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  })
+}
+
+/** A namespace name (1 to 64 letters, digits, _ . -) from the test's name, unique to this test run. */
+function uniqueName(testName) {
+  const slug = testName
+    .replace(/[^A-Za-z0-9_.-]+/g, '-')
+    .replace(/^[^A-Za-z0-9]+/, '')
+    .slice(0, 40)
+  return `${slug}-${randomUUID().slice(0, 8)}`
+}
