@@ -28,8 +28,7 @@ try {
   run(['--import', 'tsx', 'scripts/bundle-cli.ts', aside])
   // The Testcontainers module and control client (modules/node), which this package carries too;
   // the image builds only the server (--server-only).
-  if (!process.argv.includes('--server-only'))
-    run([join(root, 'node_modules/typescript/bin/tsc'), '-p', 'modules/node/tsconfig.json'])
+  if (!process.argv.includes('--server-only')) run([join(root, 'modules/node/build.mjs')])
   // The stamp that says when this build was made (scripts/start.mjs reads it): renamed last.
   await writeFile(join(aside, '.built'), `${new Date().toISOString()}\n`)
   const built = (await filesUnder(aside)).sort((a, b) => Number(a === '.built') - Number(b === '.built'))

@@ -2,7 +2,7 @@
 // installed into an empty folder, starts through its bin. The README's Testcontainers example
 // runs there too, against the image (skipped without Docker, failing under REQUIRE_DOCKER=1).
 import { execFile, spawn } from 'node:child_process'
-import { writeFile } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
@@ -56,6 +56,17 @@ t.test('npm pack holds only what runs', async (t) => {
       !['package.json', 'modules/node/package.json', 'README.md', 'LICENSE'].includes(path),
   )
   t.same(extra, [], 'nothing else: no sources, tests, scripts or Dockerfile')
+  // No source maps: they would point into src/, which is not packed. (The bundle dist/cli.js still
+  // names its map, which the package leaves out: a missing map is read as none.)
+  t.same(
+    paths.filter((path) => path.endsWith('.map')),
+    [],
+    'no source maps',
+  )
+  const naming: string[] = []
+  for (const path of paths.filter((path) => path.endsWith('.js')))
+    if ((await readFile(join(ROOT, path), 'utf8')).includes('//# sourceMappingURL=')) naming.push(path)
+  t.same(naming, ['dist/cli.js'], 'no compiled file names a map')
 })
 
 t.test('the installed tarball starts through npx in a folder without the sources', async (t) => {

@@ -12,6 +12,8 @@
  * await t1.reset()
  * await fetch(`${t1.apiBaseUrl}/pets`, { headers: t1.apiHeaders })
  * const { count } = await t1.listRequests({ operationId: 'listPets' })
+ * await t1.assertVerified([{ operationId: 'listPets', count: 1 }], { strict: true })
+ * await t1.assertNoDeprecatedCalls()
  * await sandbox.deleteNamespace('t1')
  *
  * @module
@@ -23,22 +25,43 @@ export type Pet = Schemas['Pet']
 export type StateSummary = Schemas['StateSummary']
 export type Cleared = Schemas['Cleared']
 export type Clock = Schemas['Clock']
-export type Fault = Schemas['Fault']
+/** An operationId of the Animal Store API (spec/openapi.yaml; a test holds this list to it). */
+export type ApiOperationId = 'listPets' | 'createPet' | 'getPet' | 'listOrders'
+/** What the journal says a request matched: an operation, or `unmatched`. */
+export type OperationId = ApiOperationId | 'unmatched'
+/** An armed fault. */
+export type Fault = Omit<Schemas['Fault'], 'operationId'> & { operationId: ApiOperationId }
 /** A fault to arm; `after` defaults to 0. */
-export type NewFault = Omit<Schemas['NewFault'], 'after'> & { after?: number }
-export type JournalEntry = Schemas['JournalEntry']
-export type JournalPage = Schemas['JournalPage']
-export type OperationId = JournalEntry['operationId']
+export type NewFault = Omit<Schemas['NewFault'], 'after' | 'operationId'> & {
+  operationId: ApiOperationId
+  after?: number
+}
+export type JournalEntry = Omit<Schemas['JournalEntry'], 'operationId'> & { operationId: OperationId }
+export type JournalPage = Omit<Schemas['JournalPage'], 'entries'> & { entries: JournalEntry[] }
 export type NamespaceList = operations['listNamespaces']['responses'][200]['content']['application/json']
 export type Deleted = operations['deleteNamespace']['responses'][200]['content']['application/json']
 /** Filters of listRequests: every one given must match. `since` may be a Date. */
 export type RequestFilter = Omit<
   NonNullable<operations['listRequests']['parameters']['query']>,
-  'namespace' | 'since'
+  'namespace' | 'since' | 'operationId'
 > & {
+  operationId?: OperationId
   since?: Date | string
 }
 export type ResetOptions = NonNullable<operations['reset']['requestBody']>['content']['application/json']
+export type CoverageReport = Schemas['CoverageReport']
+export type OperationCoverage = Schemas['OperationCoverage']
+/** What a test expects of the journal: calls of `operationId`, how many, with what body and headers. */
+export type Expectation = Omit<Schemas['Expectation'], 'operationId'> & { operationId: OperationId }
+export type VerifyResult = Schemas['VerifyResult']
+export interface CoverageOptions {
+  /** Across every namespace in memory rather than this one (a handle's or the default). */
+  readonly all?: boolean
+}
+export interface VerifyOptions {
+  /** No call other than those the expectations match is allowed. */
+  readonly strict?: boolean
+}
 
 /** The documented defaults of a sandbox started without settings. */
 export const DEFAULT_ADMIN_TOKEN = 'sandbox-admin-token'
@@ -67,6 +90,8 @@ export const OPERATIONS = {
   addFault: { method: 'POST', path: '/faults', namespaced: true, query: [], body: true },
   listFaults: { method: 'GET', path: '/faults', namespaced: true, query: [], body: false },
   clearFaults: { method: 'DELETE', path: '/faults', namespaced: true, query: [], body: false },
+  getCoverage: { method: 'GET', path: '/coverage', namespaced: true, query: ['all', 'format'], body: false },
+  verify: { method: 'POST', path: '/verify', namespaced: true, query: [], body: true },
   getClock: { method: 'GET', path: '/clock', namespaced: true, query: [], body: false },
   setClock: { method: 'POST', path: '/clock', namespaced: true, query: [], body: true },
   resetClock: { method: 'DELETE', path: '/clock', namespaced: true, query: [], body: false },
@@ -94,6 +119,17 @@ export class AnimalStoreControlError extends Error {
     this.operationId = operationId
     this.status = status
     this.code = code
+  }
+}
+
+/** An opt-in assertion that failed: the message lists what is missing, one line each. */
+export class AnimalStoreAssertionError extends Error {
+  /** The lines of the message's list: a response never exercised, a deprecated call, a failed expectation. */
+  readonly problems: readonly string[]
+  constructor(summary: string, problems: readonly string[]) {
+    super(`${summary}\n${problems.map((problem) => `  - ${problem.replace(/\n/g, '\n    ')}`).join('\n')}`)
+    this.name = 'AnimalStoreAssertionError'
+    this.problems = problems
   }
 }
 
@@ -169,6 +205,96 @@ class NamespaceCalls {
     return this.call('clearFaults')
   }
 
+  /** What the journal shows of the contract's use: each documented response exercised or not, deprecated calls, … */
+  async getCoverage(options: CoverageOptions = {}): Promise<CoverageReport> {
+    return this.call('getCoverage', { query: coverageQuery(options, 'json') })
+  }
+
+  /** The same report as Markdown, for a CI artefact or a pull-request comment. */
+  async getCoverageMarkdown(options: CoverageOptions = {}): Promise<string> {
+    return this.call('getCoverage', { query: coverageQuery(options, 'markdown'), text: true })
+  }
+
+  /** Checks the journal against `expectations`; resolves whether it passed or not (see `passed`, `message`). */
+  async verify(expectations: readonly Expectation[], options: VerifyOptions = {}): Promise<VerifyResult> {
+    return this.call('verify', {
+      body: { expectations, ...(options.strict === undefined ? {} : { strict: options.strict }) },
+    })
+  }
+
+  /**
+   * Rejects with an AnimalStoreAssertionError when the verification fails: each failed expectation
+   * with its closest calls and their differences, and in strict mode each unexpected call.
+   */
+  async assertVerified(expectations: readonly Expectation[], options: VerifyOptions = {}): Promise<VerifyResult> {
+    const result = await this.verify(expectations, options)
+    if (result.passed) return result
+    throw new AnimalStoreAssertionError('The calls made are not the calls expected:', [
+      ...result.expectations.filter((e) => !e.passed).map((e) => e.message),
+      ...result.unexpected.map(
+        (e) =>
+          `unexpected call (strict): #${e.id} ${e.method} ${e.path} → ${e.status ?? 'no answer'} (${e.operationId})`,
+      ),
+    ])
+  }
+
+  /**
+   * Rejects with an AnimalStoreAssertionError listing every documented response of the operations
+   * named (all of them when none is) that no call has exercised.
+   */
+  async assertCovered(
+    operationIds?: readonly ApiOperationId[],
+    options: CoverageOptions = {},
+  ): Promise<CoverageReport> {
+    const report = await this.getCoverage(options)
+    const named: readonly string[] | undefined = operationIds
+    const unknown = (named ?? []).filter((id) => !report.operations.some((op) => op.operationId === id))
+    if (unknown.length > 0)
+      throw new TypeError(
+        `assertCovered: no operation ${unknown.join(', ')} (the API has ${report.operations.map((op) => op.operationId).join(', ')})`,
+      )
+    const missing = report.operations
+      .filter((op) => named === undefined || named.includes(op.operationId))
+      .flatMap((op) =>
+        op.responses.filter((r) => !r.exercised).map((r) => `${op.operationId} ${r.label} (${op.method} ${op.path})`),
+      )
+    if (missing.length > 0)
+      throw new AnimalStoreAssertionError(
+        `${missing.length} documented response${missing.length === 1 ? ' was' : 's were'} never exercised:`,
+        missing,
+      )
+    return report
+  }
+
+  /** Rejects with an AnimalStoreAssertionError listing each deprecated operation called, its sunset and replacement. */
+  async assertNoDeprecatedCalls(options: CoverageOptions = {}): Promise<CoverageReport> {
+    const report = await this.getCoverage(options)
+    if (report.deprecatedCalls.length > 0)
+      throw new AnimalStoreAssertionError(
+        'Deprecated operations were called:',
+        report.deprecatedCalls.map(
+          (c) =>
+            `${c.operationId} (${c.method} ${c.path}): ${c.calls} call${c.calls === 1 ? '' : 's'}` +
+            `${c.sunset ? `; removed on ${c.sunset.slice(0, 10)}` : ''}${c.replacement ? `; use ${c.replacement} instead` : ''}`,
+        ),
+      )
+    return report
+  }
+
+  /** Rejects with an AnimalStoreAssertionError listing each experimental or beta operation called. */
+  async assertNoUnstableCalls(options: CoverageOptions = {}): Promise<CoverageReport> {
+    const report = await this.getCoverage(options)
+    if (report.unstableCalls.length > 0)
+      throw new AnimalStoreAssertionError(
+        'Operations below stable were called:',
+        report.unstableCalls.map(
+          (c) =>
+            `${c.operationId} (${c.method} ${c.path}, x-stability ${c.stability}): ${c.calls} call${c.calls === 1 ? '' : 's'}`,
+        ),
+      )
+    return report
+  }
+
   async getClock(): Promise<Clock> {
     return this.call('getClock')
   }
@@ -189,7 +315,8 @@ class NamespaceCalls {
       query = {},
       body,
       path = {},
-    }: { query?: Record<string, string>; body?: unknown; path?: Record<string, string> } = {},
+      text: asText = false,
+    }: { query?: Record<string, string>; body?: unknown; path?: Record<string, string>; text?: boolean } = {},
   ): Promise<T> {
     const operation: Operation = OPERATIONS[operationId]
     const search = new URLSearchParams(query)
@@ -219,7 +346,7 @@ class NamespaceCalls {
         error.message ?? text.slice(0, 500),
       )
     }
-    return answer as T
+    return (asText ? text : answer) as T
   }
 }
 
@@ -273,6 +400,10 @@ export class AnimalStoreControlClient extends NamespaceCalls {
   async deleteNamespace(name: string): Promise<Deleted> {
     return this.call('deleteNamespace', { path: { name } })
   }
+}
+
+function coverageQuery({ all }: CoverageOptions, format: 'json' | 'markdown'): Record<string, string> {
+  return { ...(all ? { all: 'true' } : {}), format }
 }
 
 /** An instant as the control API takes it; a value that is not one rejects the call that got it. */

@@ -14,9 +14,16 @@
  *
  * @module
  */
-import { readFileSync } from 'node:fs'
+import { randomUUID } from 'node:crypto'
+import { readFileSync, statSync } from 'node:fs'
 import { basename } from 'node:path'
-import { AbstractStartedContainer, GenericContainer, Wait, type StartedTestContainer } from 'testcontainers'
+import {
+  AbstractStartedContainer,
+  GenericContainer,
+  Wait,
+  getContainerRuntimeClient,
+  type StartedTestContainer,
+} from 'testcontainers'
 import {
   AnimalStoreControlClient,
   DEFAULT_ADMIN_TOKEN,
@@ -27,19 +34,25 @@ import {
   type JournalPage,
   type NamespaceControl,
   type NewFault,
-  type RequestFilter as ClientRequestFilter,
+  type RequestFilter,
+  type ResetOptions,
   type StateSummary,
 } from './client.js'
+
+// The module's entry is the client's too: one import gives the container and every control type.
+export * from './client.js'
 
 // The server's own facts that this package repeats, since it does not ship the server: a test in the
 // server's repository holds each to the server's value (test/container/node-module.test.ts).
 /** The port the sandbox listens on inside the container. */
 export const ANIMAL_STORE_PORT = 4010
 /** DATA_FILE's value for "keep the data in memory only". */
-const IN_MEMORY = ':memory:'
-/** A bearer token as RFC 6750 defines it (b64token): what ADMIN_TOKEN accepts. */
+export const IN_MEMORY = ':memory:'
+/** A bearer token as RFC 6750 defines it (token68): what API_KEYS and ADMIN_TOKEN accept. */
 export const BEARER_TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/
 const BEARER_TOKEN_RULE = 'letters, digits and -._~+/, then ='
+const MAX_SEED = 2 ** 32 - 1
+const MAX_SEED_COUNT = 1_000_000
 
 /** The image of this package's version, as `npm run image` tags it (and as a release publishes it). */
 export const DEFAULT_IMAGE = `animal-store-sandbox:${
@@ -50,16 +63,36 @@ const BASE_PATH = '/v1'
 /** Where withFixtures() puts the file inside the container. */
 const FIXTURES_DIR = '/fixtures'
 const STARTUP_TIMEOUT_MS = 30_000
+/** Marks the container of one start(), so that a start that fails finds and removes what it made. */
+const START_LABEL = 'animal-store-sandbox.start'
+const WHO = 'AnimalStoreContainer'
+
+/**
+ * The settings this module checks as the sandbox does, by environment variable: each throws naming
+ * the setting (`name`: the variable, or the method that set it). An empty value is no value, as for
+ * the sandbox. PORT and HOST belong to the module: the container must listen on 4010, on every interface.
+ */
+const CHECKS: Readonly<Record<string, (value: string, name: string) => void>> = {
+  API_KEYS: (value, name) => void apiKeys(value, name),
+  ADMIN_TOKEN: (value, name) => {
+    if (!BEARER_TOKEN.test(value))
+      throw new TypeError(`${WHO}: ${name} has characters a bearer token cannot carry (allowed: ${BEARER_TOKEN_RULE})`)
+  },
+  SEED: (value, name) => void wholeNumber(value, name, MAX_SEED),
+  SEED_COUNT: (value, name) => void wholeNumber(value, name, MAX_SEED_COUNT),
+  PORT: (_, name) => {
+    throw new TypeError(`${WHO}: ${name} is the module's: the sandbox listens on ${ANIMAL_STORE_PORT} in the container`)
+  },
+  HOST: (_, name) => {
+    throw new TypeError(`${WHO}: ${name} is the module's: the sandbox listens on every interface in the container`)
+  },
+}
 
 export class AnimalStoreContainer extends GenericContainer {
-  #apiKey: string | undefined
-  #adminToken: string | undefined
-  #seed: number | undefined
-  #seedCount: number | undefined
+  /** The host file withFixtures() copies into the container. */
   #fixtures: string | undefined
-  #inMemory = false
 
-  /** @param image an image built from this package's Dockerfile (default: the tag of this package's version) */
+  /** @param image an image built from the sandbox's Dockerfile (default: the tag of this package's version) */
   constructor(image: string = DEFAULT_IMAGE) {
     super(image)
     this.withExposedPorts(ANIMAL_STORE_PORT)
@@ -72,64 +105,71 @@ export class AnimalStoreContainer extends GenericContainer {
     this.createOpts.Healthcheck = { Test: ['NONE'] }
   }
 
+  /**
+   * The container's environment, which holds every setting of the sandbox: the ones it knows
+   * (API_KEYS, ADMIN_TOKEN, SEED, SEED_COUNT) are checked here as the sandbox checks them, and
+   * getApiKey() and getAdminToken() answer from it.
+   */
+  override withEnvironment(environment: Record<string, string>): this {
+    for (const [name, value] of Object.entries(environment)) if (value !== '') CHECKS[name]?.(value, name)
+    return super.withEnvironment(environment)
+  }
+
   /** Generate the initial pets from this seed (SEED): the same seed gives the same pets. */
   withSeed(seed: number): this {
-    this.#seed = wholeNumber('seed', seed, 2 ** 32 - 1)
-    return this
+    return this.withEnvironment({ SEED: wholeNumber(seed, 'withSeed()', MAX_SEED) })
   }
 
   /** How many pets the seed generates (SEED_COUNT). */
   withSeedCount(count: number): this {
-    this.#seedCount = wholeNumber('seed count', count, 1_000_000)
-    return this
+    return this.withEnvironment({ SEED_COUNT: wholeNumber(count, 'withSeedCount()', MAX_SEED_COUNT) })
   }
 
   /** The API key clients must send as `Authorization: Bearer <key>` (API_KEYS); default `sandbox-api-key`. */
   withApiKey(apiKey: string): this {
-    if (apiKey.trim() === '' || apiKey.includes(','))
-      throw new TypeError('AnimalStoreContainer: an API key must be non-empty and hold no comma')
-    this.#apiKey = apiKey
-    return this
+    if (apiKey.includes(','))
+      throw new TypeError(`${WHO}: withApiKey() takes one key; withEnvironment({ API_KEYS: 'a,b' }) sets several`)
+    if (!BEARER_TOKEN.test(apiKey.trim()))
+      throw new TypeError(
+        `${WHO}: withApiKey(): the key is empty or has characters a bearer token cannot carry (allowed: ${BEARER_TOKEN_RULE})`,
+      )
+    return this.withEnvironment({ API_KEYS: apiKey })
   }
 
   /** The token of the control API (ADMIN_TOKEN) that reset(), requests(), injectFault() and setClock() use. */
   withAdminToken(token: string): this {
-    if (!BEARER_TOKEN.test(token))
-      throw new TypeError(`AnimalStoreContainer: an admin token must be a bearer token (${BEARER_TOKEN_RULE})`)
-    this.#adminToken = token
-    return this
+    CHECKS['ADMIN_TOKEN']?.(token, 'withAdminToken()')
+    return this.withEnvironment({ ADMIN_TOKEN: token })
   }
 
   /** Load the initial pets from this JSON file on the host (FIXTURES): it is copied into the container. */
   withFixtures(file: string): this {
+    readFixtures(file) // now, to fail where it is set; again at start(), which copies what it reads
     this.#fixtures = file
-    return this
+    return this.withEnvironment({ FIXTURES: `${FIXTURES_DIR}/${basename(file)}` })
   }
 
   /** Keep the data in memory only (DATA_FILE=:memory:) instead of the container's /data volume. */
   withInMemory(): this {
-    this.#inMemory = true
-    return this
+    return this.withEnvironment({ DATA_FILE: IN_MEMORY })
   }
 
   override async start(): Promise<StartedAnimalStoreContainer> {
-    if (this.#fixtures !== undefined && (this.#seed !== undefined || this.#seedCount !== undefined)) {
-      throw new TypeError(
-        'AnimalStoreContainer: withFixtures() and withSeed()/withSeedCount() both choose the initial data: use one of them',
-      )
-    }
-    const environment: Record<string, string> = {}
-    if (this.#apiKey !== undefined) environment['API_KEYS'] = this.#apiKey
-    if (this.#adminToken !== undefined) environment['ADMIN_TOKEN'] = this.#adminToken
-    if (this.#seed !== undefined) environment['SEED'] = String(this.#seed)
-    if (this.#seedCount !== undefined) environment['SEED_COUNT'] = String(this.#seedCount)
-    if (this.#inMemory) environment['DATA_FILE'] = IN_MEMORY
+    // Everything that can be known on this side is checked before a container exists.
+    const settings = checkTogether(this.environment)
     if (this.#fixtures !== undefined) {
-      const target = `${FIXTURES_DIR}/${basename(this.#fixtures)}`
-      this.withCopyFilesToContainer([{ source: this.#fixtures, target, mode: 0o644 }])
-      environment['FIXTURES'] = target
+      const target = this.environment['FIXTURES'] ?? ''
+      this.withCopyContentToContainer([{ content: readFixtures(this.#fixtures), target, mode: 0o644 }])
     }
-    this.withEnvironment(environment)
+    const client = await getContainerRuntimeClient()
+    if (!(await client.image.exists(this.imageName))) {
+      await client.image.pull(this.imageName).catch((cause: unknown) => {
+        throw new Error(missingImage(this.imageName.string, cause), { cause })
+      })
+    }
+    // A reused container outlives a failed start; any other is this start's to remove.
+    const startId = randomUUID()
+    if (!this.reuse) this.withLabels({ [START_LABEL]: startId })
     // When the container exits, testcontainers reads its last logs for the error through a socket
     // it unrefs: with nothing else pending, Node would exit before they arrive (and before start()
     // settles). A timer keeps the process alive until it does.
@@ -137,22 +177,22 @@ export class AnimalStoreContainer extends GenericContainer {
     let started: StartedTestContainer
     try {
       started = await super.start()
+    } catch (error) {
+      if (!this.reuse) await removeContainersOf(startId).catch(() => undefined)
+      throw error
     } finally {
       clearInterval(keepAlive)
     }
-    return new StartedAnimalStoreContainer(
-      started,
-      this.#apiKey ?? DEFAULT_API_KEY,
-      this.#adminToken ?? DEFAULT_ADMIN_TOKEN,
-    )
+    return new StartedAnimalStoreContainer(started, settings.apiKey, settings.adminToken)
   }
 }
 
+/** Options of reset() on a started container: `namespace` picks the namespace, the default one otherwise. */
+export type NamespacedResetOptions = ResetOptions & { readonly namespace?: string }
 /** Filters of requests(): every one given must match; `namespace` picks the journal. */
-export type RequestFilter = ClientRequestFilter & { readonly namespace?: string }
-
-export { AnimalStoreControlClient, AnimalStoreControlError, NamespaceControl } from './client.js'
-export type { Fault, JournalEntry, JournalPage, NewFault } from './client.js'
+export type NamespacedRequestFilter = RequestFilter & { readonly namespace?: string }
+/** A fault for injectFault(); `namespace` picks where it is armed. */
+export type NamespacedFault = NewFault & { readonly namespace?: string }
 
 /** A running sandbox, with its control API (/__admin) through the control client. */
 export class StartedAnimalStoreContainer extends AbstractStartedContainer {
@@ -176,12 +216,12 @@ export class StartedAnimalStoreContainer extends AbstractStartedContainer {
     return this.getOrigin() + BASE_PATH
   }
 
-  /** The key to send as `Authorization: Bearer <key>`. */
+  /** The key to send as `Authorization: Bearer <key>`: the first of API_KEYS, or the documented default. */
   getApiKey(): string {
     return this.#apiKey
   }
 
-  /** The control API's token. */
+  /** The control API's token: ADMIN_TOKEN, or the documented default. */
   getAdminToken(): string {
     return this.#adminToken
   }
@@ -204,19 +244,19 @@ export class StartedAnimalStoreContainer extends AbstractStartedContainer {
   }
 
   /** Puts a namespace back to its initial data (or to pets from `seed`/`count`), and clears its journal, faults and clock. */
-  reset(options: { namespace?: string; seed?: number; count?: number } = {}): Promise<StateSummary> {
+  reset(options: NamespacedResetOptions = {}): Promise<StateSummary> {
     const { namespace, ...body } = options
     return this.#calls(namespace).reset(body)
   }
 
   /** The requests a namespace received, oldest first, that match every filter given. */
-  requests(filter: RequestFilter = {}): Promise<JournalPage> {
+  requests(filter: NamespacedRequestFilter = {}): Promise<JournalPage> {
     const { namespace, ...rest } = filter
     return this.#calls(namespace).listRequests(rest)
   }
 
   /** Arms a fault: `status`, `delayMs` or `fault` on the next `times` calls of `operationId` after the first `after`. */
-  injectFault(fault: NewFault & { namespace?: string }): Promise<Fault> {
+  injectFault(fault: NamespacedFault): Promise<Fault> {
     const { namespace, ...body } = fault
     return this.#calls(namespace).addFault(body)
   }
@@ -237,8 +277,79 @@ export class StartedAnimalStoreContainer extends AbstractStartedContainer {
   }
 }
 
-function wholeNumber(what: string, value: number, max: number): number {
-  if (!Number.isInteger(value) || value < 0 || value > max)
-    throw new RangeError(`AnimalStoreContainer: the ${what} must be a whole number from 0 to ${max}, got ${value}`)
-  return value
+/** The keys of API_KEYS as the sandbox reads them (comma-separated, trimmed), each a bearer token. */
+function apiKeys(value: string, name: string): string[] {
+  const keys = value.split(',').map((key) => key.trim())
+  // As the sandbox: `a,,b` is as much a slip as `, ,`, and both are refused.
+  if (keys.every((key) => key === '')) throw new TypeError(`${WHO}: ${name} is set but holds no key`)
+  keys.forEach((key, index) => {
+    if (key === '') throw new TypeError(`${WHO}: ${name}: key number ${index + 1} is empty (a comma too many?)`)
+    if (!BEARER_TOKEN.test(key))
+      throw new TypeError(
+        `${WHO}: ${name}: key number ${index + 1} has characters a bearer token cannot carry (allowed: ${BEARER_TOKEN_RULE})`,
+      )
+  })
+  return keys
+}
+
+/** A whole number from 0 to max, given as a number (a method) or as text (the environment), as text. */
+function wholeNumber(value: number | string, name: string, max: number): string {
+  const number = Number(value)
+  const whole = typeof value === 'number' ? Number.isInteger(value) : /^\d+$/.test(value.trim())
+  if (!whole || number < 0 || number > max)
+    throw new RangeError(
+      `${WHO}: ${name} must be a whole number from 0 to ${max}, got ${typeof value === 'string' ? JSON.stringify(value) : value}`,
+    )
+  return String(value)
+}
+
+/** The rules between settings, as the sandbox has them; returns the credentials the settings give. */
+function checkTogether(environment: Readonly<Record<string, string>>): { apiKey: string; adminToken: string } {
+  const set = (name: string): string | undefined => (environment[name] === '' ? undefined : environment[name])
+  const seed = ['SEED', 'SEED_COUNT'].find((name) => set(name) !== undefined)
+  if (set('FIXTURES') !== undefined && seed !== undefined)
+    throw new TypeError(`${WHO}: FIXTURES (withFixtures()) and ${seed} both choose the initial data: use one of them`)
+  const keys = set('API_KEYS') === undefined ? [DEFAULT_API_KEY] : apiKeys(set('API_KEYS') ?? '', 'API_KEYS')
+  const adminToken = set('ADMIN_TOKEN') ?? DEFAULT_ADMIN_TOKEN
+  // The two tokens open different doors: the sandbox refuses one that would open the other's.
+  if (set('ADMIN') !== 'off' && keys.includes(adminToken))
+    throw new TypeError(`${WHO}: ADMIN_TOKEN must differ from every API key`)
+  return { apiKey: keys[0] ?? DEFAULT_API_KEY, adminToken }
+}
+
+/** The file's bytes; a file that is missing, not a file or unreadable throws, naming it. */
+function readFixtures(file: string): Buffer {
+  try {
+    if (!statSync(file).isFile()) throw new Error('it is not a file')
+    return readFileSync(file)
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'it does not exist' : (error as Error).message
+    throw new TypeError(`${WHO}: withFixtures(): cannot read ${file}: ${reason}`, { cause: error })
+  }
+}
+
+function missingImage(image: string, cause: unknown): string {
+  const why = String((cause as Error | undefined)?.message ?? cause).split('\n')[0]
+  return (
+    `${WHO}: the image ${image} is not on this Docker engine, and pulling it failed (${why}). ` +
+    `Build it in the sandbox's repository with \`npm run image\` (it tags the image :local and with the ` +
+    `package's version), or load a saved one with \`docker load -i <file>\`; or pass another image to the constructor.`
+  )
+}
+
+/** Removes the containers of one start, with their anonymous volumes (testcontainers may have removed them already). */
+async function removeContainersOf(startId: string): Promise<void> {
+  const { container } = await getContainerRuntimeClient()
+  const made = await container.dockerode.listContainers({
+    all: true,
+    filters: { label: [`${START_LABEL}=${startId}`] },
+  })
+  await Promise.all(
+    made.map(({ Id }) =>
+      container
+        .getById(Id)
+        .remove({ force: true, v: true })
+        .catch(() => undefined),
+    ),
+  )
 }

@@ -1,0 +1,287 @@
+// The Testcontainers module as a consumer gets it, in scratch projects outside the repository:
+// modules/node packed and installed from the tarball (testcontainers and nothing of the server),
+// a four-worker suite against one container there; and the root package installed from a git URL,
+// built on `prepare`. The container parts skip without Docker and fail under REQUIRE_DOCKER=1.
+import { execFile } from 'node:child_process'
+import { cp, mkdir, readdir, stat, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import t from 'tap'
+import { IMAGE, dockerSkipReason, ensureImage } from '../support/docker.js'
+import { ROOT, tempDir } from '../support/sandbox.js'
+
+// npm run from `npm test` passes its own npm_* settings down: the consumer's npm must not see them.
+const cleanEnv = Object.fromEntries(
+  Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith('npm_')),
+)
+const MODULE = join(ROOT, 'modules/node')
+/** What only the server needs: none of it may reach a user of the module. */
+const SERVER_ONLY = [
+  'animal-store-sandbox',
+  '@faker-js/faker',
+  'json-schema-faker',
+  'lowdb',
+  'polka',
+  'pino',
+  'swagger-ui-dist',
+  'ajv',
+]
+
+interface Run {
+  code: number
+  stdout: string
+  /** stdout and stderr */
+  output: string
+}
+
+function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve) =>
+    execFile(
+      command,
+      args,
+      {
+        cwd,
+        env: { ...cleanEnv, TESTCONTAINERS_RYUK_DISABLED: 'true', ...env },
+        timeout: 10 * 60_000,
+        maxBuffer: 64 << 20,
+      },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, output: stdout + stderr }),
+    ),
+  )
+}
+
+async function npm(args: string[], cwd: string): Promise<string> {
+  const { code, stdout, output } = await run('npm', args, cwd)
+  if (code !== 0) throw new Error(`npm ${args.join(' ')} failed (${code}):\n${output.slice(-4000)}`)
+  return stdout
+}
+
+/** An empty ES module project. */
+async function scratchProject(): Promise<string> {
+  const dir = await tempDir(t)
+  await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }))
+  return dir
+}
+
+interface Tree {
+  dependencies?: Record<string, Tree>
+}
+
+/** Every package name in an `npm ls --all --json` tree. */
+function namesIn(tree: Tree, names = new Set<string>()): Set<string> {
+  for (const [name, child] of Object.entries(tree.dependencies ?? {})) {
+    names.add(name)
+    namesIn(child, names)
+  }
+  return names
+}
+
+/** The bytes of every file under dir. */
+async function sizeOf(dir: string): Promise<number> {
+  let bytes = 0
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true }))
+    if (entry.isFile()) bytes += (await stat(join(entry.parentPath, entry.name))).size
+  return bytes
+}
+
+t.setTimeout(20 * 60_000)
+const skip = (await dockerSkipReason(t)) ?? false
+
+const packDir = await tempDir(t)
+const [packed] = JSON.parse(await npm(['pack', '--json', '--pack-destination', packDir], MODULE)) as Array<{
+  filename: string
+  files: Array<{ path: string }>
+}>
+if (!packed) throw new Error('npm pack reported no tarball')
+const tarball = join(packDir, packed.filename)
+const consumer = await scratchProject()
+
+t.test('npm pack of modules/node holds dist/, package.json and the README only', async (t) => {
+  const paths = packed.files.map((file) => file.path)
+  for (const needed of ['dist/index.js', 'dist/index.d.ts', 'dist/client.js', 'dist/client.d.ts', 'README.md'])
+    t.ok(paths.includes(needed), `${needed} is packed`)
+  t.same(
+    paths.filter((path) => !/^dist\/[\w-]+\.(js|d\.ts)$/.test(path) && !['package.json', 'README.md'].includes(path)),
+    [],
+    'nothing else: no sources, no source maps',
+  )
+})
+
+t.test('installed from the tarball, it brings testcontainers and nothing of the server', async (t) => {
+  await npm(['install', '--no-audit', '--no-fund', tarball], consumer)
+  const tree = JSON.parse(await npm(['ls', '--all', '--json', '--omit=dev'], consumer)) as Tree
+  t.same(Object.keys(tree.dependencies ?? {}), ['animal-store-sandbox-testcontainers'])
+  t.same(
+    Object.keys(tree.dependencies?.['animal-store-sandbox-testcontainers']?.dependencies ?? {}),
+    ['testcontainers'],
+    'its one dependency',
+  )
+  const names = namesIn(tree)
+  t.same(
+    SERVER_ONLY.filter((name) => names.has(name)),
+    [],
+    'no server package anywhere in the tree',
+  )
+  const bytes = await sizeOf(join(consumer, 'node_modules'))
+  t.comment(`node_modules: ${names.size} packages, ${(bytes / 1e6).toFixed(1)} MB`)
+})
+
+t.test('its typings, as a consumer compiles them in strict mode', async (t) => {
+  const file = join(consumer, 'typings.ts')
+  await writeFile(
+    file,
+    `import type { ApiOperationId, Fault, JournalEntry, NamespacedResetOptions, NewFault, ResetOptions, StartedAnimalStoreContainer } from 'animal-store-sandbox-testcontainers'
+import { AnimalStoreControlClient, type JournalPage, type RequestFilter } from 'animal-store-sandbox-testcontainers/client'
+
+const fault: NewFault = { operationId: 'listPets', status: 503, times: 1 }
+const filter: RequestFilter = { operationId: 'unmatched' }
+const reset: NamespacedResetOptions = { namespace: 'a', seed: 1 }
+const options: ResetOptions = { count: 3 }
+// @ts-expect-error not an operation of the API
+const wrong: NewFault = { operationId: 'listPet', status: 503 }
+export async function use(sandbox: StartedAnimalStoreContainer, client: AnimalStoreControlClient): Promise<ApiOperationId> {
+  const page: JournalPage = await client.namespace('a').listRequests(filter)
+  const entry: JournalEntry | undefined = page.entries[0]
+  const armed: Fault = await sandbox.injectFault({ ...fault, namespace: 'a' })
+  await sandbox.reset(reset)
+  await client.reset(options)
+  // @ts-expect-error not an operation of the API
+  await sandbox.requests({ operationId: 'getPets' })
+  return entry?.operationId === 'unmatched' ? armed.operationId : wrong.operationId
+}
+`,
+  )
+  const tsc = fileURLToPath(import.meta.resolve('typescript/bin/tsc'))
+  const args = ['--noEmit', '--strict', '--module', 'nodenext', '--target', 'es2022', '--skipLibCheck']
+  const types = ['--typeRoots', join(ROOT, 'node_modules/@types'), '--types', 'node']
+  const { code, output } = await run(process.execPath, [tsc, ...args, ...types, file], consumer)
+  t.equal(code, 0, `the typings compile, and refuse what they should${output ? `:\n${output}` : ''}`)
+})
+
+t.test('a four-worker suite against one container, through the client and namespaces only', { skip }, async (t) => {
+  await ensureImage()
+  const suite = join(consumer, 'suite')
+  await mkdir(suite)
+  // The global setup: one container, its origin and tokens to the workers through the environment.
+  await writeFile(
+    join(suite, 'run.mjs'),
+    `import { spawnSync } from 'node:child_process'
+import { readdirSync } from 'node:fs'
+import { AnimalStoreContainer } from 'animal-store-sandbox-testcontainers'
+
+const files = readdirSync(import.meta.dirname).filter((name) => name.endsWith('.test.mjs'))
+const sandbox = await new AnimalStoreContainer(process.env.ANIMAL_STORE_IMAGE).withApiKey('suite-key').withInMemory().start()
+try {
+  const env = { ...process.env, SANDBOX_ORIGIN: sandbox.getOrigin(), SANDBOX_ADMIN_TOKEN: sandbox.getAdminToken(), SANDBOX_API_KEY: sandbox.getApiKey() }
+  const { status } = spawnSync(process.execPath, ['--test', '--test-concurrency=4', ...files], { cwd: import.meta.dirname, stdio: 'inherit', env })
+  process.exitCode = status ?? 1
+} finally {
+  await sandbox.stop()
+}
+`,
+  )
+  for (const name of ['cat', 'dog', 'parrot', 'tortoise']) {
+    await writeFile(
+      join(suite, `${name}.test.mjs`),
+      `import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import { AnimalStoreControlClient } from 'animal-store-sandbox-testcontainers/client'
+
+const sandbox = new AnimalStoreControlClient(process.env.SANDBOX_ORIGIN, {
+  adminToken: process.env.SANDBOX_ADMIN_TOKEN,
+  apiKey: process.env.SANDBOX_API_KEY,
+})
+
+test('${name}: reset, create, list, get, journal and a fault, in a namespace of its own', async (t) => {
+  const ns = sandbox.namespace('${name}-' + process.pid)
+  const { pets } = await ns.reset({ seed: 1, count: 5 })
+  t.after(() => sandbox.deleteNamespace(ns.name))
+  const call = (path, init = {}) => fetch(ns.apiBaseUrl + path, { ...init, headers: { ...ns.apiHeaders, 'content-type': 'application/json' } })
+
+  const created = await call('/pets', { method: 'POST', body: JSON.stringify({ name: '${name}', categoryId: 1 }) })
+  assert.equal(created.status, 201)
+  const pet = await created.json()
+  const listed = await (await call('/pets?limit=100')).json()
+  assert.deepEqual(listed.map((p) => p.name).filter((n) => ['cat', 'dog', 'parrot', 'tortoise'].includes(n)), ['${name}'], 'only its own pet')
+  assert.equal(listed.length, pets + 1)
+  assert.deepEqual(await (await call('/pets/' + pet.id)).json(), pet)
+
+  // The journal records a request once its answer is sent: poll, bounded.
+  let count = 0
+  for (let i = 0; i < 50 && count < 3; i++, await new Promise((r) => setTimeout(r, 100)))
+    ({ count } = await ns.listRequests({ path: '/v1/pets*' }))
+  assert.equal(count, 3, 'its create, list and get')
+
+  await ns.addFault({ operationId: 'listPets', status: 503, times: 1 })
+  const faulted = await call('/pets')
+  assert.equal(faulted.status, 503)
+  assert.equal((await faulted.json()).status, 503)
+  assert.equal((await call('/pets')).status, 200, 'once')
+})
+`,
+    )
+  }
+  const { code, output } = await run(process.execPath, [join(suite, 'run.mjs')], suite, { ANIMAL_STORE_IMAGE: IMAGE })
+  t.equal(code, 0, `the suite passes${code ? `:\n${output.slice(-4000)}` : ''}`)
+  t.match(output, /^# tests 4$/m, 'four tests ran')
+  t.match(output, /^# pass 4$/m, 'and passed')
+})
+
+t.test('npm install from a git URL: the root package, built on prepare', async (t) => {
+  // A repository of the working tree as it is, committed or not.
+  const repo = await tempDir(t)
+  const listed = await run('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], ROOT)
+  t.equal(listed.code, 0)
+  for (const file of listed.stdout.split('\0').filter(Boolean)) {
+    const from = join(ROOT, file)
+    if (
+      await stat(from).then(
+        (s) => s.isFile(),
+        () => false,
+      )
+    )
+      await cp(from, join(repo, file), { recursive: true })
+  }
+  const git = (...args: string[]): Promise<Run> =>
+    run('git', ['-c', 'user.name=test', '-c', 'user.email=test@example.invalid', ...args], repo)
+  for (const args of [
+    ['init', '-q'],
+    ['add', '-A'],
+    ['commit', '-qm', 'working tree'],
+  ])
+    t.equal((await git(...args)).code, 0)
+
+  const project = await scratchProject()
+  const started = Date.now()
+  await npm(['install', '--no-audit', '--no-fund', `git+file://${repo}`, 'testcontainers@11.9.0'], project)
+  t.comment(`npm install from the git URL took ${((Date.now() - started) / 1000).toFixed(0)} s`)
+  await writeFile(
+    join(project, 'git.test.mjs'),
+    `import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import { AnimalStoreContainer } from 'animal-store-sandbox/testcontainers'
+import { AnimalStoreControlClient } from 'animal-store-sandbox/client'
+
+test('the module loads from the root package, and checks its settings', () => {
+  assert.throws(() => new AnimalStoreContainer().withApiKey('a b'), /withApiKey/)
+})
+
+test('the module and the client against a container', { skip: process.env.NO_DOCKER }, async () => {
+  const sandbox = await new AnimalStoreContainer(process.env.ANIMAL_STORE_IMAGE).withInMemory().start()
+  try {
+    const ns = new AnimalStoreControlClient(sandbox.getOrigin()).namespace('git')
+    assert.equal((await ns.reset({ seed: 2, count: 3 })).pets, 3)
+    assert.equal((await (await fetch(ns.apiBaseUrl + '/pets', { headers: ns.apiHeaders })).json()).length, 3)
+  } finally {
+    await sandbox.stop()
+  }
+})
+`,
+  )
+  if (!skip) await ensureImage()
+  const env: Record<string, string> = { ANIMAL_STORE_IMAGE: IMAGE, ...(skip ? { NO_DOCKER: skip } : {}) }
+  const { code, output } = await run(process.execPath, ['--test', 'git.test.mjs'], project, env)
+  t.equal(code, 0, `the test passes${code ? `:\n${output.slice(-4000)}` : ''}`)
+  t.match(output, skip ? /^# pass 1\n# fail 0\n# cancelled 0\n# skipped 1$/m : /^# pass 2$/m)
+})

@@ -1,0 +1,219 @@
+// The Testcontainers module of modules/node: its settings are checked where they are set, by the
+// sandbox's own rules; its credentials are what was configured; it checks what it can before a
+// container exists and removes what a failed start made. The first tests need no Docker.
+import { randomUUID } from 'node:crypto'
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import t from 'tap'
+import {
+  ANIMAL_STORE_PORT,
+  AnimalStoreContainer,
+  BEARER_TOKEN,
+  DEFAULT_ADMIN_TOKEN,
+  DEFAULT_API_KEY,
+  DEFAULT_IMAGE,
+  IN_MEMORY,
+  type ApiOperationId,
+} from '../../modules/node/src/index.js'
+import * as server from '../../src/config.js'
+import { BEARER_TOKEN as SERVER_BEARER_TOKEN } from '../../src/pipeline/auth.js'
+import type { operations } from '../../src/spec/api-types.js'
+import { IMAGE, docker, dockerSkipReason, ensureImage } from '../support/docker.js'
+import { ROOT, tempDir } from '../support/sandbox.js'
+
+t.setTimeout(10 * 60_000)
+
+// The API's operations as the module types them, and as the spec has them: tsc fails when they part.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
+const apiOperationsMatchTheSpec: Same<ApiOperationId, keyof operations> = true
+
+t.test('the facts the package repeats are the server’s', async (t) => {
+  t.ok(apiOperationsMatchTheSpec)
+  t.equal(ANIMAL_STORE_PORT, server.DEFAULT_PORT)
+  t.equal(IN_MEMORY, server.IN_MEMORY)
+  t.equal(DEFAULT_API_KEY, server.DEFAULT_API_KEY)
+  t.equal(DEFAULT_ADMIN_TOKEN, server.DEFAULT_ADMIN_TOKEN)
+  t.equal(BEARER_TOKEN.source, SERVER_BEARER_TOKEN.source, 'the bearer token rule')
+  const version = async (file: string): Promise<string> =>
+    (JSON.parse(await readFile(join(ROOT, file), 'utf8')) as { version: string }).version
+  t.equal(await version('modules/node/package.json'), await version('package.json'), 'one version for both packages')
+  t.equal(DEFAULT_IMAGE, `animal-store-sandbox:${await version('package.json')}`, 'the image tag of that version')
+})
+
+// Each value, set as an environment variable: the module throws at once exactly when the sandbox
+// would refuse it at its start, with the sandbox's message.
+const VALUES: Record<string, string[]> = {
+  API_KEYS: ['k', 'k1,k2', ' k1 , k2 ', 'abc=', '', 'a b', 'a,,b', ', ,', ',', 'a,', 'ä', 'a=b', 'key;'],
+  ADMIN_TOKEN: ['admin', 'a-b._~+/=', '', 'a b', ' admin', 'ä', 'a=b'],
+  SEED: ['0', '7', ' 7 ', '4294967295', '4294967296', '-1', '1.5', 'abc', '1e3', '0x10'],
+  SEED_COUNT: ['0', '3', '1000000', '1000001', '-1', 'x'],
+}
+
+t.test('withEnvironment checks each setting as the sandbox does', async (t) => {
+  for (const [name, values] of Object.entries(VALUES)) {
+    for (const value of values) {
+      const serverError = refusal(() => server.loadConfig([], { [name]: value }))
+      const moduleError = refusal(() => new AnimalStoreContainer(IMAGE).withEnvironment({ [name]: value }))
+      t.equal(
+        moduleError,
+        serverError && `AnimalStoreContainer: ${serverError}`,
+        `${name}=${JSON.stringify(value)}: ${serverError ?? 'accepted'}`,
+      )
+    }
+  }
+  t.throws(() => new AnimalStoreContainer(IMAGE).withEnvironment({ PORT: '8080' }), /PORT is the module's/)
+  t.throws(() => new AnimalStoreContainer(IMAGE).withEnvironment({ HOST: '127.0.0.1' }), /HOST is the module's/)
+})
+
+t.test('each with…() method throws at once, naming itself', async (t) => {
+  const container = (): AnimalStoreContainer => new AnimalStoreContainer(IMAGE)
+  for (const key of ['a b', '', ' ', 'ä'])
+    t.throws(() => container().withApiKey(key), /withApiKey\(\): the key is empty or has characters/, `key ${key}`)
+  t.throws(() => container().withApiKey('a,b'), /withApiKey\(\) takes one key/)
+  t.throws(() => container().withAdminToken('a b'), /withAdminToken\(\) has characters/)
+  t.throws(() => container().withAdminToken(''), /withAdminToken\(\)/)
+  t.throws(
+    () => container().withSeed(-1),
+    new RangeError('AnimalStoreContainer: withSeed() must be a whole number from 0 to 4294967295, got -1'),
+  )
+  t.throws(() => container().withSeed(1.5), RangeError)
+  t.throws(() => container().withSeedCount(1_000_001), /withSeedCount\(\) must be a whole number from 0 to 1000000/)
+  t.doesNotThrow(() => container().withApiKey('k').withAdminToken('a').withSeed(0).withSeedCount(1_000_000))
+})
+
+t.test('withFixtures checks the file on the host when it is set, naming it', async (t) => {
+  const dir = await tempDir(t)
+  const missing = join(dir, 'missing.json')
+  t.throws(() => new AnimalStoreContainer(IMAGE).withFixtures(missing), {
+    message: `AnimalStoreContainer: withFixtures(): cannot read ${missing}: it does not exist`,
+  })
+  t.throws(() => new AnimalStoreContainer(IMAGE).withFixtures(dir), {
+    message: new RegExp(`cannot read ${dir}: it is not a file`),
+  })
+})
+
+t.test('rules between settings fail start() before Docker is asked anything', async (t) => {
+  const file = join(await tempDir(t), 'pets.json')
+  await writeFile(file, '[]')
+  await t.rejects(
+    new AnimalStoreContainer(IMAGE).withFixtures(file).withSeed(3).start(),
+    /FIXTURES \(withFixtures\(\)\) and SEED both choose the initial data/,
+  )
+  await t.rejects(
+    new AnimalStoreContainer(IMAGE).withApiKey('same').withAdminToken('same').start(),
+    /ADMIN_TOKEN must differ from every API key/,
+  )
+  await t.rejects(
+    new AnimalStoreContainer(IMAGE).withAdminToken(DEFAULT_API_KEY).start(),
+    /ADMIN_TOKEN must differ/,
+    'the default key counts while no key is set',
+  )
+})
+
+const skip = (await dockerSkipReason(t)) ?? false
+if (skip) t.comment(`skipping the container tests: ${skip}`)
+
+/** The label of this run's containers, and what the engine still holds of them. */
+const RUN_LABEL = { 'animal-store-sandbox.test': randomUUID() }
+const leftovers = (): Promise<string> =>
+  docker('ps', '-aq', '--filter', `label=animal-store-sandbox.test=${RUN_LABEL['animal-store-sandbox.test']}`)
+// What a failing test leaves is removed all the same.
+t.teardown(async () => {
+  const ids = (await leftovers().catch(() => '')).split('\n').filter(Boolean)
+  if (ids.length > 0) await docker('rm', '-f', '-v', ...ids)
+})
+const labelled = (image = IMAGE): AnimalStoreContainer => new AnimalStoreContainer(image).withLabels(RUN_LABEL)
+
+t.test('getApiKey() and getAdminToken() answer what withEnvironment configured', { skip }, async (t) => {
+  await ensureImage()
+  const sandbox = await labelled().withInMemory().withEnvironment({ API_KEYS: ' k1 ,k2', ADMIN_TOKEN: 'adm-1' }).start()
+  t.teardown(() => sandbox.stop({ remove: true, removeVolumes: true }))
+  t.equal(sandbox.getApiKey(), 'k1', 'the first key, trimmed as the sandbox trims it')
+  t.equal(sandbox.getAdminToken(), 'adm-1')
+  const pets = await fetch(`${sandbox.getBaseUrl()}/pets`, {
+    headers: { authorization: `Bearer ${sandbox.getApiKey()}` },
+  })
+  t.equal(pets.status, 200, 'the sandbox accepts the key getApiKey() gives')
+  t.match(await sandbox.controlClient().getClock(), { real: true }, 'and the token getAdminToken() gives')
+})
+
+t.test('a missing image: the error names it and says how to build or load it', { skip }, async (t) => {
+  const image = `animal-store-sandbox:missing-${randomUUID().slice(0, 8)}`
+  const error = await labelled(image)
+    .start()
+    .then(
+      () => undefined,
+      (error: unknown) => error as Error,
+    )
+  t.ok(error, 'start() rejects')
+  t.match(error?.message, image, 'naming the image')
+  t.match(error?.message, /`npm run image`/, 'how to build it')
+  t.match(error?.message, /`docker load -i <file>`/, 'how to load it')
+  t.equal(await leftovers(), '', 'no container was made')
+})
+
+t.test('a start that fails removes the container it made, with its anonymous volumes', { skip }, async (t) => {
+  await ensureImage()
+  // An anonymous volume on /data (the image declares none), and the volumes each container got.
+  const volumes = new Map<string, string[]>()
+  class WithVolume extends AnimalStoreContainer {
+    constructor() {
+      super(IMAGE)
+      this.createOpts.Volumes = { '/data': {} }
+      this.withLabels(RUN_LABEL)
+    }
+    protected override async containerCreated(id: string): Promise<void> {
+      volumes.set(
+        id,
+        (await docker('inspect', '--format', '{{range .Mounts}}{{.Name}} {{end}}', id)).split(' ').filter(Boolean),
+      )
+    }
+  }
+  const dir = await tempDir(t)
+  const refused = join(dir, 'refused.json')
+  await writeFile(refused, JSON.stringify([{ id: 1, name: 'Bad', categoryId: 'one' }]))
+  const cases: Array<[string, () => AnimalStoreContainer, RegExp]> = [
+    [
+      'a setting the sandbox refuses',
+      () => new WithVolume().withEnvironment({ LOG_LEVEL: 'loud' }),
+      /LOG_LEVEL must be one of/,
+    ],
+    ['fixtures the sandbox refuses', () => new WithVolume().withFixtures(refused), /is refused: .*categoryId/],
+    // A file copied over the image's working folder: the container is made, and then the engine
+    // cannot start it (before any wait, where testcontainers removes nothing).
+    [
+      'a container the engine cannot start',
+      () => new WithVolume().withCopyContentToContainer([{ content: 'x', target: '/app' }]),
+      /Cannot mkdir: \/app is not a directory/,
+    ],
+  ]
+  for (const [what, container, message] of cases) {
+    volumes.clear()
+    await t.rejects(container().start(), message, `${what}: start() rejects`)
+    t.equal(await leftovers(), '', `${what}: no container is left`)
+    const made = [...volumes.values()].flat()
+    t.equal(made.length, 1, `${what}: the container had its volume`)
+    for (const volume of made)
+      await t.rejects(docker('volume', 'inspect', volume), `${what}: its volume ${volume.slice(0, 12)} is gone`)
+  }
+
+  // The fixtures file removed after withFixtures(): start() fails on reading it, before any container.
+  const gone = join(dir, 'gone', 'pets.json')
+  await mkdir(join(dir, 'gone'))
+  await writeFile(gone, '[]')
+  const container = new WithVolume().withFixtures(gone)
+  await rm(join(dir, 'gone'), { recursive: true })
+  volumes.clear()
+  await t.rejects(container.start(), { message: new RegExp(`cannot read ${gone}: it does not exist`) })
+  t.equal(volumes.size, 0, 'no container was created')
+})
+
+/** The message of what fn throws, or undefined when it throws nothing. */
+function refusal(fn: () => unknown): string | undefined {
+  try {
+    fn()
+    return undefined
+  } catch (error) {
+    return (error as Error).message
+  }
+}
