@@ -56,10 +56,14 @@ export async function loadContract(file: URL = SPEC_FILE): Promise<Contract> {
   const validateError = ajv.compile(api['components'].schemas.Error)
   // Every documented response by "operationId key"; one without content maps to undefined.
   const responses = new Map<string, ValidateFunction | undefined>()
+  // The text media types a response documents besides JSON (the coverage report's text/markdown).
+  const textTypes = new Map<string, string[]>()
   for (const { operation } of operationsOf(resolved)) {
     for (const [key, response] of Object.entries<Record<string, any>>(operation.responses ?? {})) {
       const schema = response['content']?.['application/json']?.schema
       responses.set(`${operation.operationId} ${key}`, schema ? ajv.compile(schema) : undefined)
+      const texts = Object.keys(response['content'] ?? {}).filter((type) => type.startsWith('text/'))
+      if (texts.length > 0) textTypes.set(`${operation.operationId} ${key}`, texts)
     }
   }
 
@@ -102,6 +106,9 @@ export async function loadContract(file: URL = SPEC_FILE): Promise<Contract> {
           return problems
         }
       }
+      // A documented text answer is not JSON: its media type is all there is to check.
+      const text = declared === undefined ? undefined : textTypes.get(declared)
+      if (text?.some((type) => contentType === type || contentType?.startsWith(`${type};`))) return problems
       if (!/^application\/json(;|$)/.test(contentType ?? ''))
         problems.push(`Content-Type is ${JSON.stringify(contentType)}, not application/json`)
       if (isHead) return problems

@@ -15,7 +15,8 @@ import { sendJson } from './http/reply.js'
 import { parseUrl } from './http/url.js'
 import type { KeyRing } from './pipeline/auth.js'
 import { byOperationId, createPipeline, then, type Pipeline } from './pipeline/pipeline.js'
-import type { ApiSpec } from './spec/types.js'
+import type { ApiSpec, Stability } from './spec/types.js'
+import { coverageOf } from './control/coverage.js'
 
 export interface AppOptions {
   readonly spec: ApiSpec
@@ -27,6 +28,8 @@ export interface AppOptions {
   readonly control: Control
   /** The control API under /__admin; undefined when it is switched off. */
   readonly admin: ControlApiOptions | undefined
+  /** Operations below this x-stability are refused (MIN_STABILITY); all are served by default. */
+  readonly minStability?: Stability
 }
 
 /** A request listener for node:http. */
@@ -41,9 +44,10 @@ export function createApp({
   control,
   admin,
   facts = describeEmbedded(control.namespaces.defaultStore.size),
+  minStability,
 }: AppOptions): App {
   const answerError = (res: ServerResponse, error: unknown): void => sendError(res, toHttpError(error, logger))
-  const serveOperation = apiPipeline({ spec, keys, control, answerError })
+  const serveOperation = apiPipeline({ spec, keys, control, answerError, minStability })
   const controlApi = admin && { basePath: admin.adminSpec.basePath, serve: createControlApi(admin, answerError) }
 
   // The pages, the control API and the rest of the API (its spec documents, its 404s) are polka
@@ -59,7 +63,14 @@ export function createApp({
   }
 
   const pages = router()
-  mountExplorer(pages, { spec, facts })
+  // The coverage page reads the journals, as the control API does: only while that API is on.
+  const coverage =
+    admin &&
+    ((name: string | undefined) => {
+      const namespace = name === undefined ? undefined : control.namespaces.find(name)
+      return name !== undefined && namespace === undefined ? undefined : coverageOf(spec, control.namespaces, namespace)
+    })
+  mountExplorer(pages, { spec, facts, coverage })
   // For HEALTHCHECK and wait strategies: the server listens only once the store is loaded.
   pages.get('/healthz', (_req, res) => sendJson(res, { status: 200, body: { status: 'ok' } }))
 
@@ -102,14 +113,15 @@ export function createApp({
   }
 }
 
-interface ApiPipelineOptions extends Pick<AppOptions, 'spec' | 'keys' | 'control'> {
+interface ApiPipelineOptions extends Pick<AppOptions, 'spec' | 'keys' | 'control' | 'minStability'> {
   readonly answerError: (res: ServerResponse, error: unknown) => void
 }
 
 /** The spec's operations; test control (src/control/request-control.ts) picks each request's store. */
-function apiPipeline({ spec, keys, control, answerError }: ApiPipelineOptions): Pipeline {
+function apiPipeline({ spec, keys, control, answerError, minStability }: ApiPipelineOptions): Pipeline {
   return createPipeline<HandlerContext>({
     spec,
+    ...(minStability === undefined ? {} : { minStability }),
     handlers: byOperationId(handlers),
     keys,
     enter: (op, req, res) => then(control.enter(op, req, res), (store) => store && { store, basePath: spec.basePath }),

@@ -1,8 +1,10 @@
 // Settings: command-line flags win over environment variables, which win over the defaults.
 // The same names serve the CLI, the environment and the container.
-import { resolve } from 'node:path'
+import { existsSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { BEARER_TOKEN, BEARER_TOKEN_RULE } from './pipeline/auth.js'
+import { STABILITIES, type Stability } from './spec/types.js'
 import type { DataSource } from './store/initial-data.js'
 import { DEFAULT_COUNT, DEFAULT_SEED } from './store/seed.js'
 
@@ -45,6 +47,12 @@ export interface Config {
   readonly clock: Date | undefined
   /** Origins a browser may call the sandbox from (CORS); ['*'] allows any. */
   readonly corsOrigins: readonly string[]
+  /** Operations whose x-stability is below this are refused with 403 unstable_operation. */
+  readonly minStability: Stability
+  /** Where the coverage report is written at shutdown (Markdown for .md, else JSON), or undefined for nowhere. */
+  readonly coverageFile: string | undefined
+  /** Another copy of the contract to serve instead of spec/openapi.yaml, with the same operations. */
+  readonly specFile: string | undefined
 }
 
 export class ConfigError extends Error {
@@ -83,6 +91,12 @@ Test control (the /__admin API):
   --namespace-key-prefix <p>  NAMESPACE_KEY_PREFIX  accept every API key <p><name> and give
                                   each its own namespace <name>     (default: off)
   --clock <date-time> CLOCK       start the clock at this time (e.g. 2030-12-05T00:00:00Z)
+  --min-stability <s> MIN_STABILITY  refuse operations whose x-stability is below this one:
+                                  ${STABILITIES.join(', ')}                 (default ${STABILITIES[0]}: serve all)
+  --coverage-file <f> COVERAGE_FILE  write the coverage report of every namespace there at
+                                  shutdown; Markdown when it ends in .md, else JSON   (default: none)
+  --spec-file <f>     SPEC_FILE   serve this copy of the contract instead of spec/openapi.yaml
+                                  (the same operations; e.g. one that marks x-stability)
   -h, --help                      print this help
 `
 
@@ -179,6 +193,25 @@ export function loadConfig(argv: readonly string[], env: Env): Config | 'help' {
     )
   }
 
+  const stabilitySetting = setting('min-stability', 'MIN_STABILITY')
+  const minStability = (stabilitySetting?.value ?? STABILITIES[0]) as Stability
+  if (!STABILITIES.includes(minStability)) {
+    throw new ConfigError(
+      `${stabilitySetting?.name} must be one of ${STABILITIES.join(', ')}, got ${JSON.stringify(stabilitySetting?.value)}`,
+    )
+  }
+
+  const coverageSetting = setting('coverage-file', 'COVERAGE_FILE')
+  const coverageFile = coverageSetting === undefined ? undefined : resolve(coverageSetting.value)
+  // Checked now: a report that cannot be written would otherwise be lost at the end of a CI run.
+  if (coverageFile !== undefined && !existsSync(dirname(coverageFile))) {
+    throw new ConfigError(`${coverageSetting?.name}: no folder ${dirname(coverageFile)} to write the report in`)
+  }
+  const specSetting = setting('spec-file', 'SPEC_FILE')
+  if (specSetting && !existsSync(specSetting.value)) {
+    throw new ConfigError(`${specSetting.name}: no file at ${specSetting.value}`)
+  }
+
   return {
     port,
     host,
@@ -195,6 +228,9 @@ export function loadConfig(argv: readonly string[], env: Env): Config | 'help' {
     namespaceKeyPrefix: prefixSetting?.value,
     clock,
     corsOrigins,
+    minStability,
+    coverageFile,
+    specFile: specSetting === undefined ? undefined : resolve(specSetting.value),
   }
 }
 
@@ -290,6 +326,9 @@ function parseAllFlags(argv: readonly string[]) {
       'namespace-key-prefix': { type: 'string' },
       clock: { type: 'string' },
       'cors-origins': { type: 'string' },
+      'min-stability': { type: 'string' },
+      'coverage-file': { type: 'string' },
+      'spec-file': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   }).values

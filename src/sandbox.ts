@@ -1,10 +1,12 @@
 // Starts a sandbox: spec → initial data → store → app → HTTP server, and stops it cleanly.
+import { rename, writeFile } from 'node:fs/promises'
 import { STATUS_CODES, createServer, type Server } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import type { Logger } from 'pino'
 import { createApp } from './app.js'
 import { KeyRing } from './pipeline/auth.js'
-import type { Config } from './config.js'
+import { ConfigError, type Config } from './config.js'
+import { coverageMarkdown, coverageOf } from './control/coverage.js'
 import { Control } from './control/request-control.js'
 import { ERRORS, HttpError, errorJson } from './http/errors.js'
 import type { SandboxFacts } from './explorer/pages.js'
@@ -14,6 +16,7 @@ import { createLogger } from './logger.js'
 import { Namespaces, namespaceOfKey } from './control/namespaces.js'
 import { loadSpec, loadSpecFile } from './spec/load.js'
 import { ADMIN_SPEC_FILE } from './paths.js'
+import type { ApiSpec } from './spec/types.js'
 import { openStore, type AnimalStore } from './store/store.js'
 import { type DataFileOptions } from './store/data-file.js'
 import { describeDroppedTail } from './store/journal-text.js'
@@ -76,7 +79,7 @@ export async function startSandbox(
   /** How data files are written; tests pass a file system that fails chosen calls. */
   storage: DataFileOptions = {},
 ): Promise<Sandbox> {
-  const spec = await loadSpec()
+  const spec = await loadContract(config.specFile)
   const initial = await initialData(config.source, spec)
   const open = async (dataFile: string | undefined) => {
     const opened = await openStore({
@@ -129,7 +132,7 @@ export async function startSandbox(
     config.adminToken === undefined
       ? undefined
       : { adminSpec: await loadSpecFile(ADMIN_SPEC_FILE), apiSpec: spec, token: config.adminToken, namespaces }
-  const app = createApp({ spec, keys, logger, control, admin, facts })
+  const app = createApp({ spec, keys, logger, control, admin, facts, minStability: config.minStability })
   const server = createServer(
     {
       headersTimeout: limits.headersTimeoutMs,
@@ -166,8 +169,37 @@ export async function startSandbox(
     origin,
     baseUrl: origin + spec.basePath,
     dataDescription,
-    close: () => (closing ??= stop(server, namespaces)),
+    close: () =>
+      (closing ??= stop(server, namespaces).then(async () => {
+        if (config.coverageFile !== undefined) await writeCoverage(config.coverageFile, spec, namespaces)
+      })),
   }
+}
+
+/** The contract served: spec/openapi.yaml, or the copy SPEC_FILE names, refused with its reason. */
+async function loadContract(file: string | undefined): Promise<ApiSpec> {
+  if (file === undefined) return loadSpec()
+  try {
+    const spec = await loadSpec(file)
+    const wanted = (await loadSpec()).operations.map((op) => op.operationId).sort()
+    const served = spec.operations.map((op) => op.operationId).sort()
+    if (wanted.join() !== served.join())
+      throw new Error(`its operations must be those of the sandbox (${wanted.join(', ')}), got ${served.join(', ')}`)
+    return spec
+  } catch (error) {
+    throw new ConfigError(`SPEC_FILE ${file} cannot be served: ${(error as Error).message}`)
+  }
+}
+
+/**
+ * COVERAGE_FILE: the report of every namespace, once the last request is answered, for CI to
+ * keep. Written aside and renamed, so a reader never sees half a report.
+ */
+async function writeCoverage(file: string, spec: ApiSpec, namespaces: Namespaces): Promise<void> {
+  const report = coverageOf(spec, namespaces)
+  const text = file.endsWith('.md') ? coverageMarkdown(report) : `${JSON.stringify(report, null, 2)}\n`
+  await writeFile(`${file}.tmp`, text)
+  await rename(`${file}.tmp`, file)
 }
 
 async function stop(server: Server, store: { flush(): Promise<void> }): Promise<void> {
@@ -218,5 +250,6 @@ export function describeSandbox(
       file: config.dataFile ?? null,
     },
     corsOrigins: config.corsOrigins,
+    minStability: config.minStability,
   }
 }

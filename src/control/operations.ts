@@ -10,10 +10,12 @@ import { FAULT_KINDS } from './faults.js'
 import { findBadPet } from '../store/initial-data.js'
 import { UNMATCHED, type JournalEntry } from './request-journal.js'
 import { DEFAULT_NAMESPACE, type Namespace, type Namespaces } from './namespaces.js'
-import type { Reply } from '../http/reply.js'
+import { TypedText, type Reply } from '../http/reply.js'
 import { DEFAULT_COUNT, DEFAULT_SEED, generateAnimals } from '../store/seed.js'
 import type { ApiSpec, SpecFile } from '../spec/types.js'
 import { StorageError, storedPet } from '../store/store.js'
+import { coverageMarkdown, coverageOf } from './coverage.js'
+import { verify } from './verify.js'
 
 const ADMIN_TOKEN: Credential = {
   name: 'admin token',
@@ -82,6 +84,35 @@ const controlHandlers: HandlersOf<operations, ControlContext> = {
 
   clearRequests(_input, { namespace }) {
     return ok({ namespace: namespace.name, cleared: namespace.journal.clear() })
+  },
+
+  getCoverage({ query }, { namespace, namespaces, apiSpec }) {
+    if (query.all === true && query.namespace !== undefined)
+      throw new HttpError(
+        ERRORS.invalidParameter,
+        'Invalid query parameter: all=true reports on every namespace; leave out namespace',
+      )
+    const report = coverageOf(apiSpec, namespaces, query.all === true ? undefined : namespace)
+    return ok(query.format === 'markdown' ? new TypedText(MARKDOWN, coverageMarkdown(report)) : report)
+  },
+
+  verify({ body: { expectations, strict = false } }, { namespace, apiSpec }) {
+    const known = [...apiSpec.operations.map((op) => op.operationId), UNMATCHED]
+    expectations.forEach((expectation, i) => {
+      if (!known.includes(expectation.operationId))
+        throw new HttpError(
+          ERRORS.invalidBody,
+          `Invalid request body: body.expectations.${i}.operationId must be one of: ${known.join(', ')}`,
+        )
+      if (expectation.count !== undefined && (expectation.min !== undefined || expectation.max !== undefined))
+        throw new HttpError(
+          ERRORS.invalidBody,
+          `Invalid request body: body.expectations.${i} gives count with min or max: give count alone, or min and max`,
+        )
+      if ((expectation.min ?? 0) > (expectation.max ?? Infinity))
+        throw new HttpError(ERRORS.invalidBody, `Invalid request body: body.expectations.${i}.min is above its max`)
+    })
+    return ok(verify(namespace.name, namespace.journal.find(), expectations, strict))
   },
 
   addFault({ body: fault }, { namespace, apiSpec }) {
@@ -201,6 +232,8 @@ async function storing<T>(write: Promise<T>): Promise<T> {
     throw error
   }
 }
+
+const MARKDOWN = 'text/markdown; charset=utf-8'
 
 function ok(body: unknown): Reply {
   return { status: 200, body }

@@ -79,6 +79,7 @@ export class Control {
         durationMs: Math.round((performance.now() - started) * 10) / 10,
         operationId: operationId ?? UNMATCHED,
         fault: state.fault,
+        error: res.locals?.error,
       })
     })
   }

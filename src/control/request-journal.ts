@@ -20,6 +20,13 @@ export interface JournalEntry {
   readonly operationId: string
   /** The fault or Prefer that shaped the answer, if any. */
   readonly fault: string | null
+  /** The Error body answered, if one was. */
+  readonly error: AnsweredError | null
+}
+
+export interface AnsweredError {
+  readonly code: string
+  readonly message: string
 }
 
 export const UNMATCHED = 'unmatched'
@@ -58,6 +65,7 @@ export interface RequestRecord {
   readonly durationMs: number
   readonly operationId: string
   readonly fault: string | null
+  readonly error: AnsweredError | undefined
 }
 
 // Room for what an entry's JSON adds around the request's own bytes (names, status, time, quotes).
@@ -166,6 +174,7 @@ export class Journal {
       durationMs: item.durationMs,
       operationId: item.operationId,
       fault: item.fault,
+      error: item.error === undefined ? null : { code: item.error.code, message: redact.text(item.error.message) },
     }
     this.#items[i] = entry
     return entry

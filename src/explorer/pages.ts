@@ -7,8 +7,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import type { Polka } from 'polka'
-import type { ApiSpec } from '../spec/types.js'
+import { STABILITIES, type ApiSpec, type Stability } from '../spec/types.js'
 import { DOCS_CSP, EXPLORER_SCRIPT } from './browser-side.js'
+import { coveragePage, type CoverageReport } from './coverage-page.js'
 
 /** What the pages say about this sandbox. Keys are secrets: only the documented default is ever shown. */
 export interface SandboxFacts {
@@ -24,6 +25,8 @@ export interface SandboxFacts {
     readonly file: string | null
   }
   readonly corsOrigins: readonly string[]
+  /** Operations below this x-stability are refused (MIN_STABILITY). */
+  readonly minStability: Stability
 }
 
 /** For an app built without settings (embedded): no key shown, any origin, data as found. */
@@ -32,6 +35,7 @@ export function describeEmbedded(count: number): SandboxFacts {
     defaultApiKey: undefined,
     data: { source: 'data file', description: `${count} pets`, seed: null, count, file: null },
     corsOrigins: ['*'],
+    minStability: 'experimental',
   }
 }
 
@@ -55,10 +59,15 @@ const SECURITY_SCHEME = 'bearerAuth'
 export interface ExplorerOptions {
   readonly spec: ApiSpec
   readonly facts: SandboxFacts
+  /**
+   * The coverage report of a namespace (every namespace when none is named), undefined for an
+   * unknown one; no coverage page without it (the control API is off).
+   */
+  readonly coverage?: ((namespace: string | undefined) => CoverageReport | undefined) | undefined
 }
 
 /** Adds GET / and GET /docs (and its assets) to the app. */
-export function mountExplorer(app: Polka, { spec, facts }: ExplorerOptions): void {
+export function mountExplorer(app: Polka, { spec, facts, coverage }: ExplorerOptions): void {
   const { specJsonPath, specYamlPath } = specDocumentPaths(spec)
   const assets = new Map<string, Promise<Buffer>>()
 
@@ -89,6 +98,16 @@ export function mountExplorer(app: Polka, { spec, facts }: ExplorerOptions): voi
   app.get('/docs', docs)
   app.get('/docs/', docs)
   app.get('/docs/explorer.js', (_req, res) => send(res, 'text/javascript; charset=utf-8', EXPLORER_SCRIPT))
+  if (coverage) {
+    app.get('/docs/coverage', (req, res, next) => {
+      const name = new URLSearchParams(req.search ?? '').get('namespace') ?? undefined
+      const report = coverage(name)
+      if (report === undefined) return next() // an unknown namespace: the 404 of any unknown page
+      res.setHeader('Cache-Control', 'no-store')
+      res.setHeader('Content-Security-Policy', DOCS_CSP)
+      send(res, 'text/html; charset=utf-8', coveragePage(report, PAGE_STYLE))
+    })
+  }
   app.get('/docs/:asset', async (req, res, next) => {
     const asset = req.params['asset'] ?? ''
     const type = ASSETS[asset]
@@ -129,6 +148,7 @@ function settingsOf(facts: SandboxFacts) {
     apiKey:
       facts.defaultApiKey === undefined ? 'configured (not shown)' : `${facts.defaultApiKey} (the documented default)`,
     corsOrigins: facts.corsOrigins,
+    minStability: facts.minStability,
   }
 }
 
@@ -177,6 +197,12 @@ const PAGE_STYLE = `
   .sandbox dl { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; font-size: 14px; }
   .sandbox dt { font-weight: 600; }
   .sandbox dd { margin: 0; }
+  .sandbox .stability { background: #eef4ff; border-left: 4px solid #2f6fde; padding: 6px 10px; margin-top: 8px; }
+  .sandbox table { border-collapse: collapse; font-size: 14px; margin: 8px 0; }
+  .sandbox th, .sandbox td { border: 1px solid #d0d7de; padding: 4px 8px; text-align: left; }
+  .sandbox td.yes { background: #dafbe1; }
+  .sandbox td.no { background: #ffebe9; }
+  .sandbox td.none { background: #f6f8fa; }
 `
 
 function deprecationNotes(spec: ApiSpec): string {
@@ -190,6 +216,20 @@ function deprecationNotes(spec: ApiSpec): string {
         ? ` Use <code>GET ${escapeHtml(spec.basePath + op.replacement)}</code> instead.`
         : ''
       return `<p class="deprecated"><strong>Deprecated:</strong> <code>${op.method} ${escapeHtml(spec.basePath + op.path)}</code> (${escapeHtml(op.operationId)}).${sunset}${instead}</p>`
+    })
+    .join('\n')
+}
+
+/** Operations marked experimental or beta, and whether this sandbox serves them. */
+function stabilityNotes(spec: ApiSpec, facts: SandboxFacts): string {
+  return spec.operations
+    .filter((op) => op.stability !== 'stable')
+    .map((op) => {
+      const refused = STABILITIES.indexOf(op.stability) < STABILITIES.indexOf(facts.minStability)
+      const served = refused
+        ? ` This sandbox refuses it (<code>MIN_STABILITY=${escapeHtml(facts.minStability)}</code>): <code>403 unstable_operation</code>.`
+        : ' Its answers carry <code>X-Stability: ' + escapeHtml(op.stability) + '</code>.'
+      return `<p class="stability"><strong>${escapeHtml(op.stability[0]?.toUpperCase() + op.stability.slice(1))}:</strong> <code>${op.method} ${escapeHtml(spec.basePath + op.path)}</code> (${escapeHtml(op.operationId)}) is marked <code>x-stability: ${escapeHtml(op.stability)}</code>.${served}</p>`
     })
     .join('\n')
 }
@@ -220,6 +260,7 @@ function docsPage(spec: ApiSpec, facts: SandboxFacts, specUrl: string, apiUrl: s
 <p>The contract, served by this sandbox at <code>${escapeHtml(apiUrl)}</code> with ${escapeHtml(facts.data.description)}. ${keyNote}
 Spec: <a href="${escapeHtml(specUrl)}">openapi.json</a> · <a href="/">about this sandbox</a></p>
 ${deprecationNotes(spec)}
+${stabilityNotes(spec, facts)}
 </header>
 <div id="swagger-ui"></div>
 <script id="explorer-config" type="application/json">${config}</script>

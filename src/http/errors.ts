@@ -53,6 +53,12 @@ export const ERRORS = {
     code: 'storage_unavailable',
     message: 'The data file could not be written; nothing was stored',
   },
+  // An operation whose x-stability is below MIN_STABILITY: refused by the sandbox's setting.
+  unstableOperation: {
+    status: 403,
+    code: 'unstable_operation',
+    message: 'This operation is below the stability this sandbox accepts (MIN_STABILITY)',
+  },
   // Any 4xx/5xx status, asked for through the control API (POST /__admin/faults).
   injectedFault: {
     status: 500,
@@ -68,7 +74,13 @@ export const RETRY_AFTER: Readonly<Record<string, string>> = { 'Retry-After': '1
 export function templateForStatus(status: number): ErrorTemplate {
   // 400 has several templates: the generic one speaks for all of them.
   if (status === ERRORS.badRequest.status) return ERRORS.badRequest
-  return Object.values(ERRORS).find((template) => template.status === status) ?? { ...ERRORS.injectedFault, status }
+  // A 403 asked for is not the MIN_STABILITY refusal, which only that setting answers.
+  return (
+    Object.values(ERRORS).find((template) => template.status === status && template !== ERRORS.unstableOperation) ?? {
+      ...ERRORS.injectedFault,
+      status,
+    }
+  )
 }
 
 export class HttpError extends Error {
@@ -95,6 +107,8 @@ export function errorJson(error: HttpError): string {
 
 /** The only writer of Error bodies. */
 export function sendError(res: ServerResponse, error: HttpError): void {
+  // What the journal records of the answer: the error itself, read only if the journal is.
+  ;(res.locals ??= {}).error = error
   if (res.headersSent) {
     // Too late for a clean answer: end the exchange so the client sees a failure, not a hang.
     res.destroy()

@@ -20,8 +20,27 @@ export class SerializedJson {
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 
+/** A body that is not JSON (a Markdown report): sent as it is, with its media type. */
+export class TypedText {
+  readonly type: string
+  readonly text: string
+  constructor(type: string, text: string) {
+    this.type = type
+    this.text = text
+  }
+}
+
 export function sendJson(res: ServerResponse, reply: Reply): void {
-  if (reply.body instanceof SerializedJson)
+  if (reply.body instanceof TypedText) {
+    const { type, text } = reply.body
+    res.writeHead(reply.status, {
+      ...res.locals?.headers,
+      ...reply.headers,
+      'Content-Type': type,
+      'Content-Length': Buffer.byteLength(text),
+    })
+    res.end(text)
+  } else if (reply.body instanceof SerializedJson)
     sendJsonText(res, reply.status, reply.body.text, reply.body.byteLength, reply.headers)
   else sendJsonText(res, reply.status, JSON.stringify(reply.body), undefined, reply.headers)
 }
@@ -50,6 +69,8 @@ declare module 'node:http' {
       headers?: Readonly<Record<string, string>> | undefined
       /** The methods served at the request's path: the Allow header of a 405. */
       allow?: string
+      /** The Error body answered, if one was (sendError). */
+      error?: { readonly code: string; readonly message: string }
     }
   }
 }

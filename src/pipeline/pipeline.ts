@@ -1,7 +1,7 @@
 // The one operation pipeline, for the API and the control API alike:
 //
-//   match the path → 404 / 405 → the operation's own headers → auth → enter (test control) →
-//   validation from the spec → handler → reply
+//   match the path → 404 / 405 → the operation's own headers → auth → refusal below
+//   MIN_STABILITY (403) → enter (test control) → validation from the spec → handler → reply
 //
 // Routes are built once from the spec. A step returns a value, or a promise only when it must
 // wait (a body, a delay, a durable write), so a request without a body is answered within its
@@ -11,7 +11,7 @@ import type { Request } from 'polka'
 import { ERRORS, HttpError } from '../http/errors.js'
 import { sendJson, type Reply } from '../http/reply.js'
 import { parseQuery, splitUrl, type Query } from '../http/url.js'
-import type { Operation, SpecFile } from '../spec/types.js'
+import { STABILITIES, type Operation, type SpecFile, type Stability } from '../spec/types.js'
 import { authenticate, type Credential, type KeyRing } from './auth.js'
 import { OperationRoutes } from './routes.js'
 import { validateRequest, type ValidInput } from './validate.js'
@@ -67,6 +67,8 @@ export interface PipelineOptions<Context> {
    */
   readonly enter: (op: Operation, req: IncomingMessage, res: ServerResponse) => Awaitable<Context | undefined>
   readonly answerError: (res: ServerResponse, error: unknown) => void
+  /** Operations whose x-stability is below this one are refused with 403 (MIN_STABILITY); all are served by default. */
+  readonly minStability?: Stability
 }
 
 /** Serves the request when an operation of the spec lives at its path; false when none does. */
@@ -79,11 +81,20 @@ export function createPipeline<Context>({
   credential,
   enter,
   answerError,
+  minStability = STABILITIES[0],
 }: PipelineOptions<Context>): Pipeline {
   for (const op of spec.operations)
     if (!(op.operationId in handlers)) throw new Error(`${spec.basePath}: operation ${op.operationId} has no handler`)
   const routes = new OperationRoutes(spec.operations, spec.basePath)
-  const ownHeaders = new Map(spec.operations.map((op) => [op, deprecationHeaders(op, spec.basePath)]))
+  const ownHeaders = new Map(spec.operations.map((op) => [op, ownHeadersOf(op, spec.basePath)]))
+  const refused = new Map(
+    spec.operations
+      .filter((op) => STABILITIES.indexOf(op.stability) < STABILITIES.indexOf(minStability))
+      .map((op) => [
+        op,
+        `${op.operationId} is marked x-stability: ${op.stability}, and this sandbox serves only operations at least ${minStability} (MIN_STABILITY=${minStability})`,
+      ]),
+  )
 
   return (req, res) => {
     const { pathname, search } = splitUrl(req.url ?? '/')
@@ -105,6 +116,8 @@ export function createPipeline<Context>({
       // The operation's own headers go on every answer, Error bodies included.
       res.locals = { operationId: op.operationId, headers: ownHeaders.get(op), allow: match.at.allow }
       if (op.secured) authenticate(req, keys, credential)
+      const refusal = refused.get(op)
+      if (refusal !== undefined) throw new HttpError(ERRORS.unstableOperation, refusal)
       const handle = handlers[op.operationId] as Handler<Context>
       const answered = then(enter(op, req, res), (context) => {
         if (context === undefined) return // a fault has answered
@@ -127,10 +140,15 @@ export function then<T, R>(value: Awaitable<T>, next: (value: T) => Awaitable<R>
   return value instanceof Promise ? value.then(next) : next(value)
 }
 
-/** RFC 9745 Deprecation, RFC 8594 Sunset, and a Link to the replacement, for every response; built once. */
-function deprecationHeaders(op: Operation, basePath: string): Readonly<Record<string, string>> | undefined {
-  if (!op.deprecated) return undefined
+/**
+ * For every response: X-Stability for an experimental or beta operation; RFC 9745 Deprecation,
+ * RFC 8594 Sunset and a Link to the replacement for a deprecated one. Built once.
+ */
+function ownHeadersOf(op: Operation, basePath: string): Readonly<Record<string, string>> | undefined {
+  if (!op.deprecated && op.stability === 'stable') return undefined
   const headers: Record<string, string> = {}
+  if (op.stability !== 'stable') headers['X-Stability'] = op.stability
+  if (!op.deprecated) return Object.freeze(headers)
   if (op.deprecatedSince) headers['Deprecation'] = `@${Math.floor(op.deprecatedSince.getTime() / 1000)}`
   if (op.sunset) headers['Sunset'] = op.sunset.toUTCString()
   if (op.replacement) headers['Link'] = `<${basePath}${op.replacement}>; rel="successor-version"`

@@ -16,6 +16,18 @@ export interface ValidInput {
 /** Path or query parameters as sent, by name: a name given more than once has an array of values. */
 export type ParameterValues = ReadonlyMap<string, string | readonly string[]>
 
+/**
+ * The codes of the 400s validation answers for `op`, kept beside the checks that throw them: the
+ * coverage report lists each as a response of its own.
+ */
+export function badRequestCodes(op: Operation): string[] {
+  return [
+    ...(op.parameters.some((p) => p.in === 'query' || p.in === 'path') ? [ERRORS.invalidParameter.code] : []),
+    // readJsonBody (http/body.ts) answers malformed_json for a body that is not JSON.
+    ...(op.requestBody ? [ERRORS.invalidBody.code, ERRORS.malformedJson.code] : []),
+  ]
+}
+
 /** Synchronous unless the operation takes a body, which must be read first. */
 export function validateRequest(
   op: Operation,

@@ -167,6 +167,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/coverage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Report what the requests covered of the contract
+         * @description Computed from the journal: for each operation of the API, the calls made and each documented response (for 400, each code the sandbox answers for that operation) exercised or not, answers forced by a fault or `Prefer` included; the query parameter values and bounds sent; calls to deprecated and to experimental or beta operations; unmatched and invalid requests. The journal is bounded (JOURNAL_SIZE) and lives in memory: a restart or a reset empties it.
+         */
+        get: operations["getCoverage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check the journal against what a test expected
+         * @description Each expectation counts the journal entries of its operation whose body contains `body` (a subset: every property given must be there with that value, arrays element by element) and whose headers include `headers` (names in any case, values exact), and checks that count against `count`, `min` or `max` (at least one call when none is given). A failed expectation names the closest entries with their differences by JSON Pointer. With `strict`, every entry no expectation matched is unexpected and fails the verification. The answer is 200 whether the verification passed or not.
+         */
+        post: operations["verify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -238,10 +278,223 @@ export interface components {
             operationId: string;
             /** @description The fault or Prefer that shaped the answer, if any. */
             fault: string | null;
+            /** @description The code and message of the Error body answered; null for any other answer. */
+            error: null | components["schemas"]["AnsweredError"];
+        };
+        AnsweredError: {
+            /** @example invalid_body */
+            code: string;
+            /** @example Invalid request body: body.categoryId must be an integer */
+            message: string;
         };
         JournalPage: {
             count: number;
             entries: components["schemas"]["JournalEntry"][];
+        };
+        /**
+         * @description The operation's x-stability in the spec; stable when it has none.
+         * @enum {string}
+         */
+        Stability: "experimental" | "beta" | "stable";
+        /** @description What the journal shows of the contract's use. Version 1 of this shape: fields may be added, none is removed or changes meaning without a new reportVersion. */
+        CoverageReport: {
+            /** @constant */
+            reportVersion: 1;
+            /** Format: date-time */
+            generatedAt: string;
+            /** @description The namespace reported on; null when the report spans every namespace. */
+            namespace: string | null;
+            /** @description The namespaces whose journals were read. */
+            namespaces: string[];
+            summary: {
+                /** @description Journal entries read, unmatched ones included. */
+                calls: number;
+                /** @description Operations of the API. */
+                operations: number;
+                /** @description Documented responses (a 400 counts once per code). */
+                responses: number;
+                /** @description Documented responses exercised at least once. */
+                exercised: number;
+                unmatched: number;
+                invalid: number;
+                deprecatedCalls: number;
+                unstableCalls: number;
+            };
+            operations: components["schemas"]["OperationCoverage"][];
+            /** @description The deprecated operations called, with the sunset and replacement the spec names. */
+            deprecatedCalls: components["schemas"]["DeprecatedCall"][];
+            /** @description The experimental or beta operations called. */
+            unstableCalls: components["schemas"]["UnstableCall"][];
+            /** @description Requests no operation matched, by method and path. */
+            unmatched: {
+                count: number;
+                requests: {
+                    method: string;
+                    path: string;
+                    status: number | null;
+                    calls: number;
+                }[];
+            };
+            /** @description Requests an operation refused because they broke the spec (400, 413, 415), not forced by a fault or Prefer. */
+            invalid: {
+                count: number;
+                requests: {
+                    id: number;
+                    namespace: string;
+                    operationId: string;
+                    method: string;
+                    path: string;
+                    status: number;
+                    code: string;
+                    message: string;
+                }[];
+            };
+        };
+        OperationCoverage: {
+            operationId: string;
+            method: string;
+            /** @description The path with the API's base path, e.g. /v1/pets/{petId}. */
+            path: string;
+            stability: components["schemas"]["Stability"];
+            deprecated: boolean;
+            /** Format: date-time */
+            sunset: string | null;
+            /** @description The path to use instead (x-replacement), with the base path. */
+            replacement: string | null;
+            calls: number;
+            /** @description Each documented response, in the spec's order; a 400 once per code the sandbox answers. */
+            responses: components["schemas"]["ResponseCoverage"][];
+            /** @description Answers no documented response covers (a 400 on a bad parameter of listPets, a 410 after a sunset). */
+            undocumented: {
+                status: number;
+                code: string | null;
+                calls: number;
+            }[];
+            /** @description Calls a fault closed without an answer. */
+            unanswered: number;
+            /** @description The query parameters, with the values and bounds sent. */
+            parameters: components["schemas"]["ParameterCoverage"][];
+        };
+        ResponseCoverage: {
+            /** @description The status as the spec writes it (`201`, `400`, `default`). */
+            status: string;
+            /** @description For a 400, the Error code; null otherwise. */
+            code: string | null;
+            /** @example 400 invalid_body */
+            label: string;
+            exercised: boolean;
+            calls: number;
+            /** @description Of the calls, those answered by a fault or a Prefer header. */
+            forced: number;
+        };
+        ParameterCoverage: {
+            name: string;
+            /** @description The values worth trying (each enum value, the bounds, the default), sent or not. */
+            values: {
+                /** @description null for the parameter left out. */
+                value: string | null;
+                /** @enum {string} */
+                kind: "enum" | "minimum" | "maximum" | "default" | "omitted";
+                /** @example default (20) */
+                label: string;
+                calls: number;
+            }[];
+            /** @description Other values sent, valid or not. */
+            others: {
+                value: string;
+                calls: number;
+            }[];
+        };
+        DeprecatedCall: {
+            operationId: string;
+            method: string;
+            path: string;
+            calls: number;
+            /** Format: date-time */
+            sunset: string | null;
+            replacement: string | null;
+        };
+        UnstableCall: {
+            operationId: string;
+            method: string;
+            path: string;
+            stability: components["schemas"]["Stability"];
+            calls: number;
+        };
+        /** @description At least one call when none of count, min and max is given; count excludes min and max. */
+        Expectation: {
+            /** @description An operationId of the API, or `unmatched`. */
+            operationId: string;
+            /** @description Exactly this many matching calls (0 asserts none). */
+            count?: number;
+            min?: number;
+            max?: number;
+            /** @description A JSON value the request body must contain (objects as subsets). */
+            body?: unknown;
+            /** @description Request headers the call must carry, names in any case, values exact. */
+            headers?: {
+                [key: string]: string;
+            };
+        };
+        VerifyRequest: {
+            expectations: components["schemas"]["Expectation"][];
+            /**
+             * @description Every journal entry no expectation matched fails the verification.
+             * @default false
+             */
+            strict: boolean;
+        };
+        EntrySummary: {
+            id: number;
+            method: string;
+            path: string;
+            status: number | null;
+            operationId: string;
+        };
+        Difference: {
+            /** @enum {string} */
+            in: "body" | "header";
+            /** @description A JSON Pointer into the body (empty for the whole body), or the header's name. */
+            pointer: string;
+            /** @description The value expected there. */
+            expected: unknown;
+            /** @description The value found there; absent when there was none. */
+            actual?: unknown;
+            /** @example createPet body /categoryId: expected 3, got "3" */
+            message: string;
+        };
+        ExpectationResult: {
+            /** @description The expectation's position in the request. */
+            index: number;
+            operationId: string;
+            passed: boolean;
+            /**
+             * @description The count wanted, in words.
+             * @example exactly 1
+             */
+            expected: string;
+            /** @description Journal entries that matched its operation, body and headers. */
+            matched: number;
+            /** @description Their ids. */
+            matchedEntries: number[];
+            /** @description When it failed for want of a match, the entries of its operation that came closest, fewest differences first (at most 3). */
+            closest: {
+                entry: components["schemas"]["EntrySummary"];
+                differences: components["schemas"]["Difference"][];
+            }[];
+            message: string;
+        };
+        VerifyResult: {
+            namespace: string;
+            passed: boolean;
+            strict: boolean;
+            /** @description Journal entries read. */
+            checked: number;
+            expectations: components["schemas"]["ExpectationResult"][];
+            /** @description In strict mode, the entries no expectation matched. */
+            unexpected: components["schemas"]["EntrySummary"][];
+            /** @description The outcome for people, one line per failed expectation or unexpected call. */
+            message: string;
         };
         /**
          * @example {
@@ -746,6 +999,85 @@ export interface operations {
                         /** @constant */
                         deleted: true;
                     };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["UnknownNamespace"];
+        };
+    };
+    getCoverage: {
+        parameters: {
+            query?: {
+                /** @description The namespace to act on; the default namespace when omitted. */
+                namespace?: components["parameters"]["Namespace"];
+                /** @description true: across every namespace in memory (then `namespace` must be omitted). */
+                all?: boolean;
+                /** @description json (the CoverageReport) or markdown (the same report as a table for people). */
+                format?: "json" | "markdown";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CoverageReport"];
+                    "text/markdown": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["UnknownNamespace"];
+        };
+    };
+    verify: {
+        parameters: {
+            query?: {
+                /** @description The namespace to act on; the default namespace when omitted. */
+                namespace?: components["parameters"]["Namespace"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "strict": true,
+                 *       "expectations": [
+                 *         {
+                 *           "operationId": "createPet",
+                 *           "count": 1,
+                 *           "body": {
+                 *             "categoryId": 3
+                 *           }
+                 *         },
+                 *         {
+                 *           "operationId": "getPet",
+                 *           "count": 0
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["VerifyRequest"];
+            };
+        };
+        responses: {
+            /** @description The verification ran; `passed` says whether it passed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerifyResult"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -5,7 +5,14 @@ import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js'
-import type { ApiSpec, Operation, ParameterSpec, SpecFile } from './types.js'
+import {
+  STABILITIES,
+  type ApiSpec,
+  type Operation,
+  type ParameterSpec,
+  type SpecFile,
+  type Stability,
+} from './types.js'
 import { ADMIN_SPEC_FILE, COMPILED_ADMIN_SPEC, SPEC_FILE } from '../paths.js'
 import { loadCompiledSpec, loadCompiledSpecFile } from './compiled.js'
 import { FORMATS } from './formats.js'
@@ -111,6 +118,7 @@ export async function loadSpecFile(file: URL | string): Promise<SpecFile> {
       deprecatedSince: op['x-deprecated-since'] ? new Date(op['x-deprecated-since']) : undefined,
       sunset: op['x-sunset'] ? new Date(op['x-sunset']) : undefined,
       replacement: op['x-replacement'],
+      stability: stabilityOf(op),
       parameters,
       validateQuery: compileParameters(ajv, parameters, 'query'),
       validatePath: compileParameters(ajv, parameters, 'path'),
@@ -127,6 +135,17 @@ export async function loadSpecFile(file: URL | string): Promise<SpecFile> {
     operations,
     schemas: resolved['components']?.schemas ?? {},
   }
+}
+
+/** x-stability, when the operation carries it, must be one the sandbox knows: a typo must not pass for stable. */
+function stabilityOf(op: Record<string, unknown>): Stability {
+  const marker = op['x-stability']
+  if (marker === undefined) return 'stable'
+  if (!STABILITIES.includes(marker as Stability))
+    throw new Error(
+      `spec: ${String(op['operationId'])} has x-stability ${JSON.stringify(marker)}; it must be one of ${STABILITIES.join(', ')}`,
+    )
+  return marker as Stability
 }
 
 /** One object schema per parameter location, so defaults (limit = 20) come from the spec. */

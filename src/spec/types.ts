@@ -12,6 +12,10 @@ export interface ParameterSpec {
   readonly schema: JsonSchema
 }
 
+/** An operation's maturity (x-stability), least stable first; an operation without the marker is stable. */
+export const STABILITIES = ['experimental', 'beta', 'stable'] as const
+export type Stability = (typeof STABILITIES)[number]
+
 export interface Operation {
   readonly operationId: string
   readonly method: string
@@ -25,6 +29,8 @@ export interface Operation {
   readonly sunset: Date | undefined
   /** Where clients should go instead (x-replacement), relative to the base path. */
   readonly replacement: string | undefined
+  /** x-stability: experimental or beta; stable when the spec gives none. */
+  readonly stability: Stability
   readonly parameters: readonly ParameterSpec[]
   readonly validateQuery: ValidateFunction | undefined
   readonly validatePath: ValidateFunction | undefined

@@ -26,6 +26,7 @@ t.test('spec/admin.openapi.yaml passes Redocly lint, and its routes are the cont
     'DELETE /namespaces/{name}',
     'DELETE /requests',
     'GET /clock',
+    'GET /coverage',
     'GET /faults',
     'GET /namespaces',
     'GET /pets',
@@ -34,6 +35,7 @@ t.test('spec/admin.openapi.yaml passes Redocly lint, and its routes are the cont
     'POST /clock',
     'POST /faults',
     'POST /reset',
+    'POST /verify',
     'PUT /pets',
   ])
 })

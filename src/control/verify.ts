@@ -1,0 +1,170 @@
+// Verification: a test states the calls it expected, and the journal says whether they were made.
+// Each expectation counts the entries of its operation whose body contains the body given and
+// whose headers include the headers given; a failed one names the closest entries with each
+// difference by JSON Pointer (`createPet body /categoryId: expected 3, got "3"`). In strict mode,
+// every entry no expectation matched is unexpected.
+import type { components } from '../spec/admin-types.js'
+import type { JournalEntry } from './request-journal.js'
+
+type Schemas = components['schemas']
+export type Expectation = Schemas['Expectation']
+export type VerifyResult = Schemas['VerifyResult']
+type ExpectationResult = Schemas['ExpectationResult']
+type EntrySummary = Schemas['EntrySummary']
+export type Difference = Schemas['Difference']
+
+/** How many near misses a failed expectation names. */
+const CLOSEST = 3
+
+export function verify(
+  namespace: string,
+  entries: readonly JournalEntry[],
+  expectations: readonly Expectation[],
+  strict: boolean,
+): VerifyResult {
+  const matchedAny = new Set<number>()
+  const results = expectations.map((expectation, index) => {
+    const result = check(expectation, index, entries)
+    for (const id of result.matchedEntries) matchedAny.add(id)
+    return result
+  })
+  const unexpected = strict ? entries.filter((entry) => !matchedAny.has(entry.id)).map(summary) : []
+  const passed = results.every((result) => result.passed) && unexpected.length === 0
+  const failures = [
+    ...results.filter((result) => !result.passed).map((result) => result.message),
+    ...unexpected.map((entry) => `unexpected call (strict): ${describe(entry)}`),
+  ]
+  return {
+    namespace,
+    passed,
+    strict,
+    checked: entries.length,
+    expectations: results,
+    unexpected,
+    message: passed
+      ? `passed: ${results.length} expectations met${strict ? ', no other call' : ''}`
+      : `failed:\n${failures.map((line) => `- ${line.replace(/\n/g, '\n  ')}`).join('\n')}`,
+  }
+}
+
+function check(expectation: Expectation, index: number, entries: readonly JournalEntry[]): ExpectationResult {
+  const { operationId } = expectation
+  const ofOperation = entries.filter((entry) => entry.operationId === operationId)
+  const compared = ofOperation.map((entry) => ({ entry, differences: differencesOf(expectation, entry) }))
+  const matched = compared.filter((c) => c.differences.length === 0).map((c) => c.entry)
+  const { min, max, wanted } = bounds(expectation)
+  const passed = matched.length >= min && matched.length <= max
+  const closest = passed || matched.length > max ? [] : nearest(compared)
+  const what = `${operationId}${expectation.body !== undefined || expectation.headers !== undefined ? ' with the body and headers given' : ''}`
+  let message = `${operationId}: expected ${wanted} call${wanted.endsWith(' 1') ? '' : 's'} of ${what}, found ${matched.length}`
+  if (!passed && matched.length > max) message += `: ${matched.map(describe).join('; ')}`
+  if (!passed && closest.length > 0) {
+    message += `; closest:${closest
+      .map((c) => `\n${describe(c.entry)}:\n${c.differences.map((d) => `  ${d.message}`).join('\n')}`)
+      .join('')}`
+  } else if (!passed && matched.length < min && ofOperation.length === 0) {
+    message += ` (no call of ${operationId} at all)`
+  }
+  return {
+    index,
+    operationId,
+    passed,
+    expected: wanted,
+    matched: matched.length,
+    matchedEntries: matched.map((entry) => entry.id),
+    closest: closest.map((c) => ({ entry: summary(c.entry), differences: c.differences })),
+    message,
+  }
+}
+
+function bounds(expectation: Expectation): { min: number; max: number; wanted: string } {
+  const { count, min, max } = expectation
+  if (count !== undefined) return { min: count, max: count, wanted: `exactly ${count}` }
+  if (min !== undefined && max !== undefined) return { min, max, wanted: `${min} to ${max}` }
+  if (max !== undefined) return { min: 0, max, wanted: `at most ${max}` }
+  return { min: min ?? 1, max: Infinity, wanted: `at least ${min ?? 1}` }
+}
+
+/** Fewest differences first; the latest first among equals (the call a test just made). */
+function nearest<T extends { entry: JournalEntry; differences: Difference[] }>(compared: readonly T[]): T[] {
+  return compared
+    .filter((c) => c.differences.length > 0)
+    .sort((a, b) => a.differences.length - b.differences.length || b.entry.id - a.entry.id)
+    .slice(0, CLOSEST)
+}
+
+function differencesOf(expectation: Expectation, entry: JournalEntry): Difference[] {
+  const differences: Difference[] = []
+  const name = entry.operationId
+  if (expectation.body !== undefined) {
+    for (const d of subsetDifferences(expectation.body, entry.body)) {
+      differences.push({
+        in: 'body',
+        pointer: d.pointer,
+        expected: d.expected,
+        ...(d.actual === undefined ? {} : { actual: d.actual }),
+        message: `${name} body ${d.pointer || '(whole)'}: expected ${show(d.expected)}, got ${show(d.actual)}`,
+      })
+    }
+  }
+  for (const [header, expected] of Object.entries(expectation.headers ?? {})) {
+    const actual = entry.headers[header.toLowerCase()]
+    if (actual === expected) continue
+    differences.push({
+      in: 'header',
+      pointer: header.toLowerCase(),
+      expected,
+      ...(actual === undefined ? {} : { actual }),
+      message: `${name} header ${header.toLowerCase()}: expected ${show(expected)}, got ${show(actual)}`,
+    })
+  }
+  return differences
+}
+
+export interface SubsetDifference {
+  /** A JSON Pointer (RFC 6901) into the actual value; empty for the value itself. */
+  readonly pointer: string
+  readonly expected: unknown
+  /** Undefined where the actual value has nothing. */
+  readonly actual: unknown
+}
+
+/**
+ * Where `actual` fails to contain `expected`: an object must have every property of the expected
+ * one (others are allowed), an array the same length with each element contained, anything else
+ * must be equal, type included (3 is not "3").
+ */
+export function subsetDifferences(expected: unknown, actual: unknown, pointer = ''): SubsetDifference[] {
+  if (Array.isArray(expected)) {
+    if (!Array.isArray(actual) || actual.length !== expected.length) return [{ pointer, expected, actual }]
+    return expected.flatMap((item, i) => subsetDifferences(item, actual[i], `${pointer}/${i}`))
+  }
+  if (isObject(expected)) {
+    if (!isObject(actual)) return [{ pointer, expected, actual }]
+    return Object.entries(expected).flatMap(([key, value]) =>
+      subsetDifferences(value, Object.hasOwn(actual, key) ? actual[key] : undefined, `${pointer}/${escapeToken(key)}`),
+    )
+  }
+  return Object.is(expected, actual) || (expected === 0 && actual === 0) ? [] : [{ pointer, expected, actual }]
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** RFC 6901: `~` is written `~0` and `/` is written `~1` in a reference token. */
+function escapeToken(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1')
+}
+
+function show(value: unknown): string {
+  return value === undefined ? 'nothing' : JSON.stringify(value)
+}
+
+function summary(entry: JournalEntry): EntrySummary {
+  return { id: entry.id, method: entry.method, path: entry.path, status: entry.status, operationId: entry.operationId }
+}
+
+function describe(entry: JournalEntry | EntrySummary): string {
+  return `#${entry.id} ${entry.method} ${entry.path} → ${entry.status ?? 'no answer'} (${entry.operationId})`
+}

@@ -1,0 +1,106 @@
+// GET /docs/coverage: the coverage report (GET /__admin/coverage) as a page a person reads at a
+// glance: operations down, documented responses across, each cell exercised or not; then the
+// query values, deprecated and unstable calls, unmatched and invalid requests.
+import type { components } from '../spec/admin-types.js'
+
+export type CoverageReport = components['schemas']['CoverageReport']
+
+export function coveragePage(report: CoverageReport, style: string): string {
+  const columns = columnsOf(report)
+  const { summary } = report
+  const scope = report.namespace === null ? 'every namespace' : `namespace ${report.namespace}`
+  const rows = report.operations
+    .map((op) => {
+      const marks = [op.deprecated ? 'deprecated' : '', op.stability === 'stable' ? '' : op.stability].filter(Boolean)
+      const cells = columns
+        .map((label) => {
+          const response = op.responses.find((r) => r.label === label)
+          if (response === undefined) return '<td class="none"></td>'
+          return response.exercised
+            ? `<td class="yes" title="exercised">✔ ${response.calls}${response.forced > 0 ? ` (${response.forced} forced)` : ''}</td>`
+            : '<td class="no" title="never exercised">✘</td>'
+        })
+        .join('')
+      const other = [
+        ...op.undocumented.map((u) => `${u.status}${u.code ? ` ${u.code}` : ''} ×${u.calls}`),
+        ...(op.unanswered > 0 ? [`no answer ×${op.unanswered}`] : []),
+      ].join(', ')
+      return `<tr><th scope="row"><code>${escapeHtml(op.operationId)}</code> ${escapeHtml(`${op.method} ${op.path}`)}${marks.length > 0 ? ` <em>(${escapeHtml(marks.join(', '))})</em>` : ''}</th><td>${op.calls}</td>${cells}<td>${escapeHtml(other)}</td></tr>`
+    })
+    .join('\n')
+  const parameters = report.operations.flatMap((op) =>
+    op.parameters.map(
+      (p) =>
+        `<li><code>${escapeHtml(op.operationId)}</code> <code>${escapeHtml(p.name)}</code>: ${p.values
+          .map((v) => `${escapeHtml(v.label)} ${v.calls > 0 ? `✔ ${v.calls}` : '✘'}`)
+          .join(
+            ', ',
+          )}${p.others.length > 0 ? `; also sent: ${p.others.map((o) => `<code>${escapeHtml(o.value)}</code> ×${o.calls}`).join(', ')}` : ''}</li>`,
+    ),
+  )
+  const list = (title: string, items: string[]): string =>
+    items.length === 0 ? '' : `<h2>${title}</h2>\n<ul>\n${items.join('\n')}\n</ul>`
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Animal Store sandbox · coverage</title>
+<link rel="icon" type="image/png" href="/docs/favicon-32x32.png">
+<style>${style}</style>
+</head>
+<body>
+<main class="sandbox">
+<h1>Coverage: ${escapeHtml(scope)}</h1>
+<p><strong>${summary.exercised} of ${summary.responses}</strong> documented responses exercised, over ${summary.calls} calls (${summary.unmatched} unmatched, ${summary.invalid} invalid). Generated ${escapeHtml(report.generatedAt)} from the journal; <code>?namespace=&lt;name&gt;</code> shows one namespace. As JSON or Markdown: <code>GET /__admin/coverage</code>. <a href="/docs">API explorer</a></p>
+<table>
+<thead><tr><th>operation</th><th>calls</th>${columns.map((c) => `<th>${escapeHtml(c)}</th>`).join('')}<th>other answers</th></tr></thead>
+<tbody>
+${rows}
+</tbody>
+</table>
+<p>✔ exercised (calls; forced: by a fault or <code>Prefer</code>), ✘ documented and never exercised, grey: not documented.</p>
+${list('Query parameters', parameters)}
+${list(
+  'Deprecated operations called',
+  report.deprecatedCalls.map(
+    (c) =>
+      `<li><code>${escapeHtml(c.operationId)}</code> ${escapeHtml(`${c.method} ${c.path}`)}: ${c.calls} calls${c.sunset ? `; removed on <strong>${escapeHtml(c.sunset.slice(0, 10))}</strong>` : ''}${c.replacement ? `; use <code>${escapeHtml(c.replacement)}</code> instead` : ''}</li>`,
+  ),
+)}
+${list(
+  'Experimental or beta operations called',
+  report.unstableCalls.map(
+    (c) => `<li><code>${escapeHtml(c.operationId)}</code> (${escapeHtml(c.stability)}): ${c.calls} calls</li>`,
+  ),
+)}
+${list(
+  'Unmatched requests',
+  report.unmatched.requests.map(
+    (r) => `<li>${escapeHtml(`${r.method} ${r.path} → ${r.status ?? 'no answer'}`)} ×${r.calls}</li>`,
+  ),
+)}
+${list(
+  'Invalid requests',
+  report.invalid.requests.map(
+    (r) =>
+      `<li>#${r.id} <code>${escapeHtml(r.operationId)}</code> ${escapeHtml(`${r.method} ${r.path} → ${r.status} ${r.code}: ${r.message}`)}</li>`,
+  ),
+)}
+</main>
+</body>
+</html>
+`
+}
+
+/** Every documented response label, by status (`default` last), as the table's columns. */
+function columnsOf(report: CoverageReport): string[] {
+  const labels = new Map<string, string>()
+  for (const op of report.operations) for (const r of op.responses) labels.set(r.label, r.status)
+  const rank = (status: string): number => (status === 'default' ? 1000 : Number(status))
+  return [...labels].sort(([, a], [, b]) => rank(a) - rank(b)).map(([label]) => label)
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+}

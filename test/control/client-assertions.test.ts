@@ -1,0 +1,68 @@
+// The control client's coverage and verification calls, and its opt-in assertions, against a real
+// sandbox: each rejects with a readable list of what is missing, and resolves when nothing is.
+import t from 'tap'
+import { AnimalStoreAssertionError, AnimalStoreControlClient, DEFAULT_API_KEY } from '../../modules/node/src/client.js'
+import { startTestSandbox } from '../support/sandbox.js'
+
+t.test('coverage, verify and the assertions through a namespace handle', async (t) => {
+  const { origin } = await startTestSandbox(t, { ADMIN_TOKEN: 'client-admin', API_KEYS: DEFAULT_API_KEY })
+  const sandbox = new AnimalStoreControlClient(origin, { adminToken: 'client-admin' })
+  const t1 = sandbox.namespace('t1')
+  await t1.reset()
+  const call = (path: string, init: RequestInit = {}) =>
+    fetch(`${t1.apiBaseUrl}${path}`, {
+      ...init,
+      headers: { ...t1.apiHeaders, 'content-type': 'application/json', ...init.headers },
+    })
+  await call('/pets', { method: 'POST', body: JSON.stringify({ name: 'Rex', categoryId: 3 }) })
+  await call('/pets', { method: 'POST', body: JSON.stringify({ name: 'Rex' }) })
+  await call('/pets/1')
+
+  const report = await t1.getCoverage()
+  t.equal(report.namespace, 't1')
+  t.equal(report.summary.calls, 3)
+  t.match(await t1.getCoverageMarkdown(), /^# API coverage: namespace `t1`\n/)
+  t.equal((await sandbox.getCoverage()).summary.calls, 0, 'the client itself reports on the default namespace')
+  t.equal((await sandbox.getCoverage({ all: true })).summary.calls, 3, 'or on all of them')
+
+  await t.rejects(t1.assertCovered(['createPet']), {
+    name: 'AnimalStoreAssertionError',
+    message: [
+      '3 documented responses were never exercised:',
+      '  - createPet 400 malformed_json (POST /v1/pets)',
+      '  - createPet 400 bad_request (POST /v1/pets)',
+      '  - createPet 401 (POST /v1/pets)',
+    ].join('\n'),
+  })
+  await call('/pets', { method: 'POST', body: '{' })
+  await call('/pets', { method: 'POST', body: '{}', headers: { prefer: 'code=400' } })
+  await call('/pets', { method: 'POST', body: '{}', headers: { prefer: 'code=401' } })
+  t.equal((await t1.assertCovered(['createPet'])).namespace, 't1', 'every documented response of createPet exercised')
+  await t.rejects(t1.assertCovered(), /getPet 401 \(GET \/v1\/pets\/\{petId\}\)/, 'all operations when none is named')
+  // @ts-expect-error: an operationId the API lacks is a type error, and a TypeError
+  await t.rejects(t1.assertCovered(['deletePet']), { name: 'TypeError', message: /no operation deletePet/ })
+
+  const deprecated = await t1.assertNoDeprecatedCalls().catch((error: unknown) => error)
+  t.type(deprecated, AnimalStoreAssertionError)
+  t.equal(
+    (deprecated as Error).message,
+    'Deprecated operations were called:\n  - getPet (GET /v1/pets/{petId}): 1 call; removed on 2030-12-05; use /v1/pets instead',
+  )
+  t.same((deprecated as AnimalStoreAssertionError).problems, [
+    'getPet (GET /v1/pets/{petId}): 1 call; removed on 2030-12-05; use /v1/pets instead',
+  ])
+  await t1.assertNoUnstableCalls()
+  await sandbox.assertNoDeprecatedCalls()
+
+  const result = await t1.verify([{ operationId: 'createPet', count: 1, body: { categoryId: '3' } }])
+  t.equal(result.passed, false)
+  await t.rejects(t1.assertVerified([{ operationId: 'getPet', count: 1 }], { strict: true }), {
+    name: 'AnimalStoreAssertionError',
+    message:
+      /^The calls made are not the calls expected:\n {2}- unexpected call \(strict\): #1 POST \/v1\/pets → 201 \(createPet\)\n/,
+  })
+  await t.rejects(t1.assertVerified([{ operationId: 'createPet', body: { name: 'Max', categoryId: 3 } }]), {
+    message: /\n {4}#1 POST \/v1\/pets → 201 \(createPet\):\n {6}createPet body \/name: expected "Max", got "Rex"\n/,
+  })
+  t.equal((await t1.assertVerified([{ operationId: 'getPet', count: 1 }])).passed, true)
+})

@@ -1,0 +1,288 @@
+// The coverage report (GET /__admin/coverage): a suite-like sequence against a real sandbox, and
+// the report checked to the letter, exercised and not exercised; the Markdown form; COVERAGE_FILE
+// written at shutdown; and what a restart leaves of it (nothing: the journal lives in memory).
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import t from 'tap'
+import { ADMIN_TOKEN, startControlSandbox, type ControlSandbox } from '../support/control.js'
+import { loadConfig } from '../../src/config.js'
+import { tempDir } from '../support/sandbox.js'
+
+/** A consumer suite's calls: happy paths, the unhappy paths it thought of, one it forced, one it forgot. */
+async function suite({ api, admin, baseUrl }: ControlSandbox): Promise<void> {
+  const expect = (what: string, status: number, got: number): void => {
+    if (got !== status) throw new Error(`${what}: expected ${status}, got ${got}`)
+  }
+  expect('list', 200, (await api('GET', '/pets')).status)
+  expect('list, first available', 200, (await api('GET', '/pets?limit=1&status=available')).status)
+  expect('list, a full page', 200, (await api('GET', '/pets?limit=100')).status)
+  expect('list, limit 0', 400, (await api('GET', '/pets?limit=0')).status)
+  expect('list, no key', 401, (await fetch(`${baseUrl}/pets`)).status)
+  expect('create', 201, (await api('POST', '/pets', { name: 'Rex', categoryId: 3 })).status)
+  expect('create, id as text', 400, (await api('POST', '/pets', { name: 'Rex', categoryId: '3' })).status)
+  expect(
+    'create, forced 400',
+    400,
+    (await api('POST', '/pets', { name: 'Rex', categoryId: 3 }, { prefer: 'code=400' })).status,
+  )
+  expect('get', 200, (await api('GET', '/pets/1')).status)
+  expect('get, deleted pet', 404, (await api('GET', '/pets/987654')).status)
+  expect('arm a fault', 201, (await admin('POST', '/faults', { operationId: 'getPet', status: 503, times: 1 })).status)
+  expect('get, service down', 503, (await api('GET', '/pets/1')).status)
+  expect('move the clock', 200, (await admin('POST', '/clock', { now: '2030-12-05T00:00:00Z' })).status)
+  expect('get, after the sunset', 410, (await api('GET', '/pets/1')).status)
+  expect('clock back', 200, (await admin('DELETE', '/clock')).status)
+  expect('a path the API lacks', 404, (await api('GET', '/nowhere')).status)
+  expect('orders', 501, (await api('GET', '/store/orders')).status)
+}
+
+const row = (status: string, code: string | null, calls: number, forced = 0) => ({
+  status,
+  code,
+  label: code === null ? status : `${status} ${code}`,
+  exercised: calls > 0,
+  calls,
+  forced,
+})
+
+/** What the report must say of `suite`, operation by operation. */
+const EXPECTED_OPERATIONS = [
+  {
+    operationId: 'listPets',
+    method: 'GET',
+    path: '/v1/pets',
+    stability: 'stable',
+    deprecated: false,
+    sunset: null,
+    replacement: null,
+    calls: 5,
+    responses: [row('200', null, 3), row('401', null, 1)],
+    undocumented: [{ status: 400, code: 'invalid_parameter', calls: 1 }],
+    unanswered: 0,
+    parameters: [
+      {
+        name: 'limit',
+        values: [
+          { value: '1', kind: 'minimum', label: '1 (minimum)', calls: 1 },
+          { value: '100', kind: 'maximum', label: '100 (maximum)', calls: 1 },
+          { value: null, kind: 'default', label: 'default (20)', calls: 2 },
+        ],
+        others: [{ value: '0', calls: 1 }],
+      },
+      {
+        name: 'status',
+        values: [
+          { value: 'available', kind: 'enum', label: 'available', calls: 1 },
+          { value: 'pending', kind: 'enum', label: 'pending', calls: 0 },
+          { value: 'sold', kind: 'enum', label: 'sold', calls: 0 },
+          { value: null, kind: 'omitted', label: 'omitted', calls: 4 },
+        ],
+        others: [],
+      },
+    ],
+  },
+  {
+    operationId: 'createPet',
+    method: 'POST',
+    path: '/v1/pets',
+    stability: 'stable',
+    deprecated: false,
+    sunset: null,
+    replacement: null,
+    calls: 3,
+    responses: [
+      row('201', null, 1),
+      row('400', 'invalid_body', 1),
+      row('400', 'malformed_json', 0),
+      row('400', 'bad_request', 1, 1),
+      row('401', null, 0),
+    ],
+    undocumented: [],
+    unanswered: 0,
+    parameters: [],
+  },
+  {
+    operationId: 'getPet',
+    method: 'GET',
+    path: '/v1/pets/{petId}',
+    stability: 'stable',
+    deprecated: true,
+    sunset: '2030-12-05T00:00:00.000Z',
+    replacement: '/v1/pets',
+    calls: 4,
+    responses: [row('200', null, 1), row('401', null, 0), row('404', null, 1)],
+    undocumented: [
+      { status: 503, code: 'injected_fault', calls: 1 },
+      { status: 410, code: 'gone', calls: 1 },
+    ],
+    unanswered: 0,
+    parameters: [],
+  },
+  {
+    operationId: 'listOrders',
+    method: 'GET',
+    path: '/v1/store/orders',
+    stability: 'stable',
+    deprecated: false,
+    sunset: null,
+    replacement: null,
+    calls: 1,
+    responses: [row('default', null, 1)],
+    undocumented: [],
+    unanswered: 0,
+    parameters: [],
+  },
+]
+
+t.test('a suite-like sequence: the report names exactly what it provoked and what it did not', async (t) => {
+  const sandbox = await startControlSandbox(t)
+  await suite(sandbox)
+  const res = await sandbox.admin('GET', '/coverage')
+  t.equal(res.status, 200)
+  t.match(res.headers.get('content-type'), /^application\/json/)
+  const report = res.body
+  t.equal(report.reportVersion, 1)
+  t.ok(Math.abs(Date.parse(report.generatedAt) - Date.now()) < 60_000, 'generatedAt is now')
+  t.equal(report.namespace, 'default')
+  t.same(report.namespaces, ['default'])
+  t.same(report.operations, EXPECTED_OPERATIONS, 'each operation: calls, responses, other answers, parameters')
+  t.same(report.summary, {
+    calls: 14,
+    operations: 4,
+    responses: 11,
+    exercised: 8,
+    unmatched: 1,
+    invalid: 2,
+    deprecatedCalls: 4,
+    unstableCalls: 0,
+  })
+  t.same(report.deprecatedCalls, [
+    {
+      operationId: 'getPet',
+      method: 'GET',
+      path: '/v1/pets/{petId}',
+      calls: 4,
+      sunset: '2030-12-05T00:00:00.000Z',
+      replacement: '/v1/pets',
+    },
+  ])
+  t.same(report.unstableCalls, [])
+  t.same(report.unmatched, { count: 1, requests: [{ method: 'GET', path: '/v1/nowhere', status: 404, calls: 1 }] })
+  t.match(report.invalid, {
+    count: 2,
+    requests: [
+      {
+        namespace: 'default',
+        operationId: 'listPets',
+        method: 'GET',
+        path: '/v1/pets',
+        status: 400,
+        code: 'invalid_parameter',
+        message: /query\.limit must be >= 1/,
+      },
+      {
+        operationId: 'createPet',
+        status: 400,
+        code: 'invalid_body',
+        message: 'Invalid request body: body.categoryId must be an integer',
+      },
+    ],
+  })
+
+  const markdown = await fetch(`${sandbox.origin}/__admin/coverage?format=markdown`, {
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+  })
+  t.match(markdown.headers.get('content-type'), /^text\/markdown/)
+  const text = await markdown.text()
+  t.match(text, '# API coverage: namespace `default`')
+  t.match(text, '8 of 11 documented responses exercised, over 14 calls (1 unmatched, 2 invalid).')
+  t.match(
+    text,
+    '| operation | calls | 200 | 201 | 400 invalid_body | 400 malformed_json | 400 bad_request | 401 | 404 | default | other answers |',
+  )
+  t.match(text, '| `createPet` POST /v1/pets | 3 |  | ✅ 1 | ✅ 1 | ❌ | ✅ 1 | ❌ |  |  |  |')
+  t.match(
+    text,
+    '| `getPet` GET /v1/pets/{petId} (deprecated) | 4 | ✅ 1 |  |  |  |  | ❌ | ✅ 1 |  | 503 injected_fault ×1, 410 gone ×1 |',
+  )
+  t.match(text, '- `getPet` (GET /v1/pets/{petId}): 4 calls; removed on 2030-12-05; use `/v1/pets` instead')
+  t.match(text, '- `listPets` `limit`: 1 (minimum) ✅ 1, 100 (maximum) ✅ 1, default (20) ✅ 2; also sent: `0` ×1')
+  t.match(text, '- GET /v1/nowhere → 404 ×1')
+})
+
+t.test('per namespace and across all of them', async (t) => {
+  const { admin, api } = await startControlSandbox(t)
+  await api('GET', '/pets', undefined, { 'x-sandbox-namespace': 'team-a' })
+  await api('GET', '/pets/1', undefined, { 'x-sandbox-namespace': 'team-b' })
+  await api('GET', '/pets/1', undefined, { 'x-sandbox-namespace': 'team-b' })
+
+  const a = (await admin('GET', '/coverage?namespace=team-a')).body
+  t.equal(a.namespace, 'team-a')
+  t.same(
+    a.operations.map((op: { calls: number }) => op.calls),
+    [1, 0, 0, 0],
+    'team-a: its own call only',
+  )
+  t.same(a.deprecatedCalls, [], 'team-a called no deprecated operation')
+  t.equal((await admin('GET', '/coverage')).body.summary.calls, 0, 'the default namespace saw nothing')
+
+  const all = (await admin('GET', '/coverage?all=true')).body
+  t.equal(all.namespace, null)
+  t.same(all.namespaces, ['default', 'team-a', 'team-b'], 'the default one first, then by name')
+  t.same(
+    all.operations.map((op: { calls: number }) => op.calls),
+    [1, 0, 2, 0],
+  )
+  t.match(all.deprecatedCalls, [{ operationId: 'getPet', calls: 2 }])
+
+  t.match(await admin('GET', '/coverage?namespace=nobody'), { status: 404, body: { code: 'not_found' } })
+  t.match(await admin('GET', '/coverage?all=true&namespace=team-a'), {
+    status: 400,
+    body: { code: 'invalid_parameter', message: /leave out namespace/, status: 400 },
+  })
+  t.match(await admin('GET', '/coverage?format=pdf'), { status: 400, body: { code: 'invalid_parameter' } })
+  t.match(await admin('GET', '/coverage', undefined, { authorization: 'Bearer wrong' }), {
+    status: 401,
+    body: { code: 'unauthorized' },
+  })
+})
+
+t.test('COVERAGE_FILE: the report is written at shutdown; a restart starts an empty journal', async (t) => {
+  const dir = await tempDir(t)
+  const dataFile = join(dir, 'db.json')
+  const json = join(dir, 'coverage.json')
+  const markdown = join(dir, 'coverage.md')
+  const first = await startControlSandbox(t, { DATA_FILE: dataFile, COVERAGE_FILE: json })
+  await first.api('GET', '/pets/1')
+  await first.api('POST', '/pets', { name: 'Kept', categoryId: 1 }, { 'x-sandbox-namespace': 'ci' })
+  await first.close()
+  const written = JSON.parse(await readFile(json, 'utf8'))
+  t.equal(written.namespace, null, 'every namespace')
+  t.same(written.namespaces, ['default', 'ci'])
+  t.same(
+    written.operations.map((op: { calls: number }) => op.calls),
+    [0, 1, 1, 0],
+  )
+  t.match(written.deprecatedCalls, [{ operationId: 'getPet', calls: 1, sunset: '2030-12-05T00:00:00.000Z' }])
+
+  // The same data file: the pets survive the restart, the journal (and so the report) does not.
+  const second = await startControlSandbox(t, { DATA_FILE: dataFile, COVERAGE_FILE: markdown })
+  t.equal((await second.api('GET', '/pets/61', undefined, { 'x-sandbox-namespace': 'ci' })).body?.name, 'Kept')
+  const after = (await second.admin('GET', '/coverage?all=true')).body
+  t.same(
+    after.operations.map((op: { calls: number }) => op.calls),
+    [0, 0, 1, 0],
+    'only the call made since the restart',
+  )
+  await second.close()
+  t.match(await readFile(markdown, 'utf8'), /^# API coverage: every namespace\n/, 'a .md file gets Markdown')
+})
+
+t.test('a COVERAGE_FILE in a folder that does not exist stops the start, naming it', async (t) => {
+  const dir = await tempDir(t)
+  t.throws(() => loadConfig([], { COVERAGE_FILE: join(dir, 'missing', 'coverage.json') }), {
+    name: 'ConfigError',
+    message: /^COVERAGE_FILE: no folder .*missing to write the report in$/,
+  })
+  t.throws(() => loadConfig(['--coverage-file', join(dir, 'missing', 'c.md')], {}), { message: /^--coverage-file: / })
+})

@@ -1,0 +1,192 @@
+// POST /__admin/verify against a real sandbox: expectations met and not, the closest calls with a
+// field-level diff by JSON Pointer, negative assertions, strict mode naming the unexpected call;
+// and the subset comparison behind it, case by case.
+import t from 'tap'
+import { subsetDifferences } from '../../src/control/verify.js'
+import { startControlSandbox } from '../support/control.js'
+
+t.test('a wrong expectation names the closest call with a field-level diff', async (t) => {
+  const { admin, api } = await startControlSandbox(t)
+  await api('POST', '/pets', { name: 'Rex', categoryId: '3' }, { 'x-request-id': 'r-1' })
+  await api('POST', '/pets', { name: 'Tom', categoryId: 7, status: 'sold' })
+  await api('GET', '/pets')
+
+  const res = await admin('POST', '/verify', {
+    expectations: [{ operationId: 'createPet', count: 1, body: { name: 'Rex', categoryId: 3 } }],
+  })
+  t.equal(res.status, 200, 'a failed verification is an answer, not an error')
+  const result = res.body
+  t.equal(result.passed, false)
+  t.equal(result.strict, false)
+  t.equal(result.checked, 3)
+  const [failed] = result.expectations
+  t.match(failed, { index: 0, operationId: 'createPet', passed: false, expected: 'exactly 1', matched: 0 })
+  t.same(failed.matchedEntries, [])
+  t.same(
+    failed.closest.map((c: { entry: { id: number } }) => c.entry.id),
+    [1, 2],
+    'the call with one difference first, then the one with two',
+  )
+  t.same(failed.closest[0], {
+    entry: { id: 1, method: 'POST', path: '/v1/pets', status: 400, operationId: 'createPet' },
+    differences: [
+      {
+        in: 'body',
+        pointer: '/categoryId',
+        expected: 3,
+        actual: '3',
+        message: 'createPet body /categoryId: expected 3, got "3"',
+      },
+    ],
+  })
+  t.same(
+    failed.closest[1].differences.map((d: { message: string }) => d.message),
+    ['createPet body /name: expected "Rex", got "Tom"', 'createPet body /categoryId: expected 3, got 7'],
+  )
+  t.match(
+    result.message,
+    /^failed:\n- createPet: expected exactly 1 call of createPet with the body and headers given, found 0; closest:/,
+  )
+  t.match(result.message, '#1 POST /v1/pets → 400 (createPet):\n    createPet body /categoryId: expected 3, got "3"')
+
+  const headers = await admin('POST', '/verify', {
+    expectations: [{ operationId: 'createPet', headers: { 'X-Request-Id': 'r-2' } }],
+  })
+  t.same(
+    headers.body.expectations[0].closest.map(
+      (c: { differences: Array<{ message: string }> }) => c.differences[0]?.message,
+    ),
+    [
+      'createPet header x-request-id: expected "r-2", got nothing',
+      'createPet header x-request-id: expected "r-2", got "r-1"',
+    ],
+    'header names in any case; the latest call first among equals',
+  )
+})
+
+t.test('expectations that hold: counts, bounds, subsets, headers, and none-at-all', async (t) => {
+  const { admin, api } = await startControlSandbox(t)
+  await api('POST', '/pets', { name: 'Rex', categoryId: 3, status: 'pending' }, { 'x-request-id': 'r-1' })
+  await api('GET', '/pets?limit=2')
+  await api('GET', '/pets')
+  const verify = async (body: unknown) => (await admin('POST', '/verify', body)).body
+  const passed = await verify({
+    expectations: [
+      { operationId: 'createPet', count: 1, body: { categoryId: 3 }, headers: { 'x-request-id': 'r-1' } },
+      { operationId: 'listPets', min: 2, max: 2 },
+      { operationId: 'listPets' },
+      { operationId: 'getPet', count: 0 },
+      { operationId: 'unmatched', max: 0 },
+    ],
+  })
+  t.equal(passed.passed, true, passed.message)
+  t.equal(passed.message, 'passed: 5 expectations met')
+  t.same(
+    passed.expectations.map((e: { matched: number; expected: string }) => [e.expected, e.matched]),
+    [
+      ['exactly 1', 1],
+      ['2 to 2', 2],
+      ['at least 1', 2],
+      ['exactly 0', 0],
+      ['at most 0', 0],
+    ],
+  )
+  const tooMany = await verify({ expectations: [{ operationId: 'listPets', max: 1 }] })
+  t.equal(tooMany.passed, false)
+  t.same(tooMany.expectations[0].matchedEntries, [2, 3])
+  t.same(tooMany.expectations[0].closest, [], 'nothing is "close" when there are too many')
+  t.match(
+    tooMany.message,
+    'listPets: expected at most 1 call of listPets, found 2: #2 GET /v1/pets → 200 (listPets); #3 GET',
+  )
+  const never = await verify({ expectations: [{ operationId: 'getPet' }] })
+  t.match(never.message, 'getPet: expected at least 1 call of getPet, found 0 (no call of getPet at all)')
+})
+
+t.test('strict mode names every call no expectation matched', async (t) => {
+  const { admin, api } = await startControlSandbox(t)
+  await api('POST', '/pets', { name: 'Rex', categoryId: 3 })
+  await api('GET', '/pets/1')
+  const result = (
+    await admin('POST', '/verify', {
+      strict: true,
+      expectations: [{ operationId: 'createPet', count: 1 }],
+    })
+  ).body
+  t.equal(result.passed, false)
+  t.equal(result.expectations[0].passed, true)
+  t.same(result.unexpected, [{ id: 2, method: 'GET', path: '/v1/pets/1', status: 200, operationId: 'getPet' }])
+  t.equal(result.message, 'failed:\n- unexpected call (strict): #2 GET /v1/pets/1 → 200 (getPet)')
+
+  const nothingElse = (
+    await admin('POST', '/verify', {
+      strict: true,
+      expectations: [
+        { operationId: 'createPet', count: 1 },
+        { operationId: 'getPet', count: 1 },
+      ],
+    })
+  ).body
+  t.equal(nothingElse.passed, true)
+  t.equal(nothingElse.message, 'passed: 2 expectations met, no other call')
+
+  await admin('DELETE', '/requests')
+  const noRequests = (await admin('POST', '/verify', { strict: true, expectations: [] })).body
+  t.equal(noRequests.passed, true, 'strict with no expectation: verifyNoRequests')
+})
+
+t.test('a bad expectation is a 400 naming it; an unknown namespace a 404', async (t) => {
+  const { admin } = await startControlSandbox(t)
+  t.match(await admin('POST', '/verify', { expectations: [{ operationId: 'deletePet' }] }), {
+    status: 400,
+    body: {
+      code: 'invalid_body',
+      message: /body\.expectations\.0\.operationId must be one of: listPets, createPet, getPet, listOrders, unmatched/,
+    },
+  })
+  t.match(await admin('POST', '/verify', { expectations: [{ operationId: 'getPet', count: 1, min: 1 }] }), {
+    status: 400,
+    body: { code: 'invalid_body', message: /gives count with min or max/ },
+  })
+  t.match(await admin('POST', '/verify', { expectations: [{ operationId: 'getPet', min: 2, max: 1 }] }), {
+    status: 400,
+    body: { message: /min is above its max/ },
+  })
+  t.match(await admin('POST', '/verify', { expectations: [{ operationId: 'getPet', times: 1 }] }), {
+    status: 400,
+    body: { code: 'invalid_body' },
+  })
+  t.match(await admin('POST', '/verify', {}), { status: 400, body: { code: 'invalid_body' } })
+  t.match(await admin('POST', '/verify?namespace=nobody', { expectations: [] }), {
+    status: 404,
+    body: { code: 'not_found' },
+  })
+})
+
+t.test('subsetDifferences: objects as subsets, arrays element by element, types exact', (t) => {
+  const cases: Array<[string, unknown, unknown, Array<[string, unknown, unknown]>]> = [
+    ['equal', { a: 1 }, { a: 1, b: 2 }, []],
+    ['a number is not its text', { a: 3 }, { a: '3' }, [['/a', 3, '3']]],
+    ['missing property', { a: { b: 1 } }, { a: {} }, [['/a/b', 1, undefined]]],
+    [
+      'nested object',
+      { a: { b: [1, { c: true }] } },
+      { a: { b: [1, { c: false, d: 0 }] } },
+      [['/a/b/1/c', true, false]],
+    ],
+    ['array length', [1, 2], [1], [['', [1, 2], [1]]]],
+    ['object against null', { a: 1 }, null, [['', { a: 1 }, null]]],
+    ['null expected', { a: null }, { a: 0 }, [['/a', null, 0]]],
+    ['escaped tokens (RFC 6901)', { 'a/b': 1, 'c~d': 2 }, { 'a/b': 0, 'c~d': 2 }, [['/a~1b', 1, 0]]],
+    ['inherited names are not properties', { toString: 1 }, {}, [['/toString', 1, undefined]]],
+    ['text body', 'x', 'x', []],
+  ]
+  for (const [name, expected, actual, differences] of cases) {
+    t.same(
+      subsetDifferences(expected, actual).map((d) => [d.pointer, d.expected, d.actual]),
+      differences,
+      name,
+    )
+  }
+  t.end()
+})
