@@ -1,5 +1,6 @@
 // Package control is a client of the Animal Store sandbox's control API (/__admin): reset and
-// replace the pets, read the journal of requests, inject faults, move the clock. It works against
+// replace the pets, read the journal of requests, inject faults, move the clock, report what the
+// requests covered of the API's contract and verify the calls a test expected. It works against
 // any running sandbox, in a container or not.
 //
 // Every call acts on one namespace: a [Client] from [New] on the default one, and
@@ -223,6 +224,57 @@ func (c *Client) DeleteNamespace(ctx context.Context, name string) (Deleted, err
 	return call[Deleted](ctx, c, "deleteNamespace", http.MethodDelete, "/namespaces/"+url.PathEscape(name), nil, nil)
 }
 
+// CoverageOption widens the report of [Client.GetCoverage] and [Client.GetCoverageMarkdown].
+type CoverageOption func(*coverageQuery)
+
+type coverageQuery struct {
+	allNamespaces bool
+}
+
+// AllNamespaces reports across every namespace in memory, whichever namespace the client is
+// bound to.
+func AllNamespaces() CoverageOption {
+	return func(q *coverageQuery) { q.allNamespaces = true }
+}
+
+// GetCoverage reports what the namespace's journaled requests covered of the API's contract: for
+// each operation, the calls and each documented response exercised or not; the deprecated
+// operations called; the unmatched and invalid requests.
+func (c *Client) GetCoverage(ctx context.Context, opts ...CoverageOption) (CoverageReport, error) {
+	return call[CoverageReport](ctx, c, "getCoverage", http.MethodGet, "/coverage", c.coverageQuery(opts), nil)
+}
+
+// GetCoverageMarkdown returns the report of [Client.GetCoverage] as Markdown, a table for people
+// (e.g. a CI job's summary).
+func (c *Client) GetCoverageMarkdown(ctx context.Context, opts ...CoverageOption) (string, error) {
+	query := c.coverageQuery(opts)
+	query.Set("format", "markdown")
+	answer, err := send(ctx, c, "getCoverage", http.MethodGet, "/coverage", query, nil, "text/markdown")
+	return string(answer), err
+}
+
+func (c *Client) coverageQuery(opts []CoverageOption) url.Values {
+	var q coverageQuery
+	for _, opt := range opts {
+		opt(&q)
+	}
+	if q.allNamespaces {
+		// The sandbox refuses a namespace together with all=true.
+		return url.Values{"all": {"true"}}
+	}
+	return c.scope(nil)
+}
+
+// Verify checks the namespace's journal against the calls expected. The answer says whether it
+// passed: a failed verification is a result, not an error ([VerifyResult.AssertPassed] fails a
+// test with it).
+func (c *Client) Verify(ctx context.Context, request VerifyRequest) (VerifyResult, error) {
+	if request.Expectations == nil {
+		request.Expectations = []Expectation{} // none, not a JSON null
+	}
+	return call[VerifyResult](ctx, c, "verify", http.MethodPost, "/verify", c.scope(nil), request)
+}
+
 // Error is an answer of the control API other than a success: its status, and the code and
 // message of its Error body.
 type Error struct {
@@ -256,9 +308,22 @@ func setIf(query url.Values, name, value string) {
 	}
 }
 
-// call sends one control call and decodes its answer into T, or returns an *Error.
+// call sends one control call and decodes its JSON answer into T, or returns an *Error.
 func call[T any](ctx context.Context, c *Client, operation, method, path string, query url.Values, body any) (T, error) {
 	var result T
+	answer, err := send(ctx, c, operation, method, path, query, body, "application/json")
+	if err != nil {
+		return result, err
+	}
+	if err := json.Unmarshal(answer, &result); err != nil {
+		return result, fmt.Errorf("control API %s: decode the answer: %w", operation, err)
+	}
+	return result, nil
+}
+
+// send sends one control call asking for the media type accept, and returns its successful
+// answer, or an *Error.
+func send(ctx context.Context, c *Client, operation, method, path string, query url.Values, body any, accept string) ([]byte, error) {
 	target := c.sandboxURL.JoinPath(adminPath, path)
 	target.RawQuery = query.Encode()
 
@@ -266,36 +331,33 @@ func call[T any](ctx context.Context, c *Client, operation, method, path string,
 	if body != nil {
 		encoded, err := json.Marshal(body)
 		if err != nil {
-			return result, fmt.Errorf("control API %s: encode the body: %w", operation, err)
+			return nil, fmt.Errorf("control API %s: encode the body: %w", operation, err)
 		}
 		content = bytes.NewReader(encoded)
 	}
 	req, err := http.NewRequestWithContext(ctx, method, target.String(), content)
 	if err != nil {
-		return result, fmt.Errorf("control API %s: %w", operation, err)
+		return nil, fmt.Errorf("control API %s: %w", operation, err)
 	}
 	req.Header.Set("Authorization", "Bearer "+c.adminToken)
-	req.Header.Set("Accept", "application/json")
+	req.Header.Set("Accept", accept)
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
 
 	resp, err := c.httpClient.Do(req)
 	if err != nil {
-		return result, fmt.Errorf("control API %s: %w", operation, err)
+		return nil, fmt.Errorf("control API %s: %w", operation, err)
 	}
 	defer resp.Body.Close()
 	answer, err := io.ReadAll(resp.Body)
 	if err != nil {
-		return result, fmt.Errorf("control API %s: read the answer: %w", operation, err)
+		return nil, fmt.Errorf("control API %s: read the answer: %w", operation, err)
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return result, answerError(operation, resp.StatusCode, answer)
+		return nil, answerError(operation, resp.StatusCode, answer)
 	}
-	if err := json.Unmarshal(answer, &result); err != nil {
-		return result, fmt.Errorf("control API %s: decode the answer: %w", operation, err)
-	}
-	return result, nil
+	return answer, nil
 }
 
 func answerError(operation string, status int, answer []byte) *Error {

@@ -84,6 +84,14 @@ type JournalEntry struct {
 	OperationID string `json:"operationId"`
 	// Fault is the fault or Prefer that shaped the answer, "" when none did.
 	Fault string `json:"fault"`
+	// Error is the code and message of the Error body answered; nil for any other answer.
+	Error *AnsweredError `json:"error"`
+}
+
+// AnsweredError is the Error body a request was answered with.
+type AnsweredError struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
 }
 
 // Query holds a journal entry's query parameters: each name with its values, as url.Values does.

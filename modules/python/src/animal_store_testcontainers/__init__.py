@@ -1,5 +1,10 @@
 """Testcontainers module for the Animal Store sandbox, with a typed client of its control API."""
 
+from animal_store_testcontainers.assertions import (
+    assert_all_responses_exercised,
+    assert_no_deprecated_calls,
+    assert_verified,
+)
 from animal_store_testcontainers.container import (
     ANIMAL_STORE_PORT,
     DEFAULT_IMAGE,
@@ -15,6 +20,8 @@ from animal_store_testcontainers.control import (
     Cleared,
     Clock,
     ControlClient,
+    CoverageReport,
+    Expectation,
     Fault,
     FaultList,
     JournalEntry,
@@ -23,6 +30,7 @@ from animal_store_testcontainers.control import (
     NamespaceList,
     Pet,
     StateSummary,
+    VerifyResult,
 )
 
 __all__ = [
@@ -37,6 +45,8 @@ __all__ = [
     "Cleared",
     "Clock",
     "ControlClient",
+    "CoverageReport",
+    "Expectation",
     "Fault",
     "FaultList",
     "HealthWaitStrategy",
@@ -46,4 +56,8 @@ __all__ = [
     "NamespaceList",
     "Pet",
     "StateSummary",
+    "VerifyResult",
+    "assert_all_responses_exercised",
+    "assert_no_deprecated_calls",
+    "assert_verified",
 ]

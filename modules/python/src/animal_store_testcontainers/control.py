@@ -10,7 +10,7 @@ import copy
 import re
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timezone
-from typing import Any, Literal, NamedTuple, Optional, Union, cast
+from typing import Any, Literal, NamedTuple, Optional, Union, cast, overload
 from urllib.parse import quote
 
 import requests
@@ -21,6 +21,7 @@ DEFAULT_ADMIN_TOKEN = "sandbox-admin-token"
 API_BASE_PATH = "/v1"
 CONTROL_BASE_PATH = "/__admin"
 NAMESPACE_HEADER = "X-Sandbox-Namespace"
+_MEDIA_TYPES = {"json": "application/json", "markdown": "text/markdown"}
 # The sandbox's rule for names: they also name its data files.
 NAMESPACE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 
@@ -69,6 +70,11 @@ class FaultList(TypedDict):
     faults: list[Fault]
 
 
+class AnsweredError(TypedDict):
+    code: str
+    message: str
+
+
 class JournalEntry(TypedDict):
     id: int
     time: str
@@ -83,6 +89,8 @@ class JournalEntry(TypedDict):
     durationMs: float
     operationId: str
     fault: Optional[str]
+    # The code and message of the Error body answered; None for any other answer.
+    error: Optional[AnsweredError]
 
 
 class JournalPage(TypedDict):
@@ -106,10 +114,212 @@ class Deleted(TypedDict):
     deleted: bool
 
 
+# --- coverage and verification ---------------------------------------------------------------
+
+Stability = Literal["experimental", "beta", "stable"]
+
+
+class CoverageSummary(TypedDict):
+    calls: int
+    operations: int
+    # Documented responses, a 400 once per Error code the sandbox answers.
+    responses: int
+    exercised: int
+    unmatched: int
+    invalid: int
+    deprecatedCalls: int
+    unstableCalls: int
+
+
+class ResponseCoverage(TypedDict):
+    # As the spec writes it: "201", "400", "default".
+    status: str
+    # For a 400, the Error code; None otherwise.
+    code: Optional[str]
+    # e.g. "400 invalid_body"
+    label: str
+    exercised: bool
+    calls: int
+    # Of the calls, those answered by a fault or a Prefer header.
+    forced: int
+
+
+class UndocumentedAnswer(TypedDict):
+    status: int
+    code: Optional[str]
+    calls: int
+
+
+class ParameterValue(TypedDict):
+    # None for the parameter left out.
+    value: Optional[str]
+    kind: Literal["enum", "minimum", "maximum", "default", "omitted"]
+    label: str
+    calls: int
+
+
+class OtherValue(TypedDict):
+    value: str
+    calls: int
+
+
+class ParameterCoverage(TypedDict):
+    name: str
+    values: list[ParameterValue]
+    others: list[OtherValue]
+
+
+class OperationCoverage(TypedDict):
+    operationId: str
+    method: str
+    # With the API's base path, e.g. /v1/pets/{petId}.
+    path: str
+    stability: Stability
+    deprecated: bool
+    sunset: Optional[str]
+    replacement: Optional[str]
+    calls: int
+    responses: list[ResponseCoverage]
+    undocumented: list[UndocumentedAnswer]
+    # Calls a fault closed without an answer.
+    unanswered: int
+    parameters: list[ParameterCoverage]
+
+
+class DeprecatedCall(TypedDict):
+    operationId: str
+    method: str
+    path: str
+    calls: int
+    sunset: Optional[str]
+    replacement: Optional[str]
+
+
+class UnstableCall(TypedDict):
+    operationId: str
+    method: str
+    path: str
+    stability: Stability
+    calls: int
+
+
+class UnmatchedRequest(TypedDict):
+    method: str
+    path: str
+    status: Optional[int]
+    calls: int
+
+
+class UnmatchedRequests(TypedDict):
+    count: int
+    requests: list[UnmatchedRequest]
+
+
+class InvalidRequest(TypedDict):
+    id: int
+    namespace: str
+    operationId: str
+    method: str
+    path: str
+    status: int
+    code: str
+    message: str
+
+
+class InvalidRequests(TypedDict):
+    count: int
+    requests: list[InvalidRequest]
+
+
+class CoverageReport(TypedDict):
+    """What the journaled requests covered of the API's contract (getCoverage)."""
+
+    reportVersion: int
+    generatedAt: str
+    # None when the report spans every namespace.
+    namespace: Optional[str]
+    namespaces: list[str]
+    summary: CoverageSummary
+    operations: list[OperationCoverage]
+    deprecatedCalls: list[DeprecatedCall]
+    unstableCalls: list[UnstableCall]
+    unmatched: UnmatchedRequests
+    invalid: InvalidRequests
+
+
+class Expectation(TypedDict):
+    """A call a test expected: at least one when none of count, min and max is given."""
+
+    # An operationId of the API, or "unmatched".
+    operationId: str
+    count: NotRequired[int]
+    min: NotRequired[int]
+    max: NotRequired[int]
+    # A JSON value the request body must contain: objects as subsets, arrays element by element.
+    body: NotRequired[Any]
+    # Headers the call must carry: names in any case, values exact.
+    headers: NotRequired[dict[str, str]]
+
+
+class EntrySummary(TypedDict):
+    id: int
+    method: str
+    path: str
+    status: Optional[int]
+    operationId: str
+
+
+# "in" is a keyword: only the functional form can name that key.
+Difference = TypedDict(
+    "Difference",
+    {
+        "in": Literal["body", "header"],
+        # A JSON Pointer into the body ("" for the whole body), or the header's name.
+        "pointer": str,
+        "expected": Any,
+        # Absent when there was nothing there.
+        "actual": NotRequired[Any],
+        # e.g. 'createPet body /categoryId: expected 3, got "3"'
+        "message": str,
+    },
+)
+
+
+class Closest(TypedDict):
+    entry: EntrySummary
+    differences: list[Difference]
+
+
+class ExpectationResult(TypedDict):
+    index: int
+    operationId: str
+    passed: bool
+    # The count wanted, in words: "exactly 1".
+    expected: str
+    matched: int
+    matchedEntries: list[int]
+    # When it failed for want of a match, the calls that came closest, fewest differences first.
+    closest: list[Closest]
+    message: str
+
+
+class VerifyResult(TypedDict):
+    """Whether the journal holds the calls expected (verify)."""
+
+    namespace: str
+    passed: bool
+    strict: bool
+    checked: int
+    expectations: list[ExpectationResult]
+    # In strict mode, the calls no expectation matched.
+    unexpected: list[EntrySummary]
+    message: str
+
+
 class Route(NamedTuple):
     method: str
     path: str
-    # False for the one operation that spans every namespace.
+    # False for the operations that span every namespace.
     namespaced: bool = True
 
 
@@ -129,6 +339,8 @@ OPERATIONS: Mapping[str, Route] = {
     "resetClock": Route("DELETE", "/clock"),
     "listNamespaces": Route("GET", "/namespaces", namespaced=False),
     "deleteNamespace": Route("DELETE", "/namespaces/{name}", namespaced=False),
+    "getCoverage": Route("GET", "/coverage"),
+    "verify": Route("POST", "/verify"),
 }
 
 
@@ -303,6 +515,32 @@ class ControlClient:
         """Deletes the namespace ``name`` with its pets, journal, faults and clock (durably)."""
         return cast(Deleted, self._call("deleteNamespace", path={"name": name}))
 
+    # --- verification ----------------------------------------------------------------------
+
+    @overload
+    def get_coverage(self, *, all: bool = False, format: Literal["json"] = "json") -> CoverageReport: ...
+
+    @overload
+    def get_coverage(self, *, all: bool = False, format: Literal["markdown"]) -> str: ...
+
+    def get_coverage(
+        self, *, all: bool = False, format: Literal["json", "markdown"] = "json"
+    ) -> Union[CoverageReport, str]:
+        """What the namespace's journaled requests covered of the API's contract: per operation,
+        the calls and each documented response exercised or not; the deprecated operations
+        called; the unmatched and invalid requests. ``all=True`` reports across every namespace,
+        whichever this handle is on; ``format="markdown"`` gives the report as a table for people."""
+        query = _present(all="true" if all else None, format=None if format == "json" else format)
+        response = self._send("getCoverage", query=query, across_namespaces=all, accept=_MEDIA_TYPES[format])
+        return response.text if format == "markdown" else cast(CoverageReport, response.json())
+
+    def verify(self, expectations: Sequence[Expectation], *, strict: bool = False) -> VerifyResult:
+        """Checks the namespace's journal against the calls expected. With ``strict``, every call
+        no expectation matched fails the verification. The sandbox answers whether it passed or
+        not: see ``passed``, or :func:`assert_verified`."""
+        body = {"expectations": list(expectations), "strict": strict}
+        return cast(VerifyResult, self._call("verify", body=body))
+
     def _call(
         self,
         operation_id: str,
@@ -311,22 +549,34 @@ class ControlClient:
         body: Any = None,
         path: Optional[dict[str, str]] = None,
     ) -> Any:
+        return self._send(operation_id, query=query, body=body, path=path).json()
+
+    def _send(
+        self,
+        operation_id: str,
+        *,
+        query: Optional[dict[str, Any]] = None,
+        body: Any = None,
+        path: Optional[dict[str, str]] = None,
+        across_namespaces: bool = False,
+        accept: str = "application/json",
+    ) -> requests.Response:
         route = OPERATIONS[operation_id]
         route_path = route.path.format(**{name: quote(value, safe="") for name, value in (path or {}).items()})
         params = dict(query or {})
-        if route.namespaced and self._namespace is not None:
+        if route.namespaced and not across_namespaces and self._namespace is not None:
             params["namespace"] = self._namespace
         response = self._session.request(
             route.method,
             f"{self._origin}{CONTROL_BASE_PATH}{route_path}",
             params=params,
             json=body,
-            headers={"Authorization": f"Bearer {self._admin_token}"},
+            headers={"Authorization": f"Bearer {self._admin_token}", "Accept": accept},
             timeout=self._timeout,
         )
         if response.status_code >= 400:
             raise _control_error(operation_id, response)
-        return response.json()
+        return response
 
 
 def _control_error(operation_id: str, response: requests.Response) -> AnimalStoreControlError:

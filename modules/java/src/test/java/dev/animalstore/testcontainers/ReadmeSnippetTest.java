@@ -6,17 +6,19 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
-/** The README's Java example is SandboxExampleTest, which runs against the real image: the two must not drift. */
+/**
+ * The README's Java blocks are code that runs against the real image, in order: SandboxExampleTest, and the coverage
+ * assertions of CoverageAndVerifyTest. They must not drift.
+ */
 class ReadmeSnippetTest {
 
     private static final Path README = Path.of("README.md");
 
-    private static final Path EXAMPLE = Path.of("src/test/java/dev/animalstore/testcontainers/SandboxExampleTest.java");
+    private static final Path TESTS = Path.of("src/test/java/dev/animalstore/testcontainers");
 
     private static final Pattern JAVA_BLOCK = Pattern.compile("```java\n(.*?)```", Pattern.DOTALL);
 
@@ -24,34 +26,39 @@ class ReadmeSnippetTest {
     private static final String TEST_ONLY = "// test only";
 
     @Test
-    void readmeExampleIsTheExampleTest() throws IOException {
-        Matcher block = JAVA_BLOCK.matcher(Files.readString(README));
-        assertThat(block.find()).as("a ```java block in " + README).isTrue();
-        String readmeExample = block.group(1);
-        assertThat(block.find()).as("only one ```java block in " + README).isFalse();
-
-        assertThat(readmeExample).isEqualTo(exampleForReaders());
+    void readmeExamplesAreTheTests() throws IOException {
+        List<String> blocks = JAVA_BLOCK.matcher(Files.readString(README)).results().map(block -> block.group(1)).toList();
+        assertThat(blocks)
+            .as("the ```java blocks of " + README)
+            .containsExactly(
+                snippet(TESTS.resolve("SandboxExampleTest.java"), "// README snippet"),
+                snippet(TESTS.resolve("CoverageAndVerifyTest.java"), "// README coverage snippet")
+            );
     }
 
-    /** SandboxExampleTest between its README markers, without the lines marked test only. */
-    private static String exampleForReaders() throws IOException {
-        List<String> lines = Files.readAllLines(EXAMPLE);
-        int begin = indexOfLineStartingWith(lines, "// README snippet begins");
-        int end = indexOfLineStartingWith(lines, "// README snippet ends");
+    /**
+     * The lines of a test file between {@code <marker> begins} and {@code <marker> ends}, without the lines marked test
+     * only, and as indented as the marker is less indented.
+     */
+    private static String snippet(Path file, String marker) throws IOException {
+        List<String> lines = Files.readAllLines(file);
+        int begin = indexOfLineStartingWith(lines, marker + " begins", file);
+        int end = indexOfLineStartingWith(lines, marker + " ends", file);
+        int indent = lines.get(begin).indexOf(marker);
         return lines
             .subList(begin + 1, end)
             .stream()
             .filter(line -> !line.contains(TEST_ONLY))
-            .map(line -> line + "\n")
+            .map(line -> line.substring(Math.min(indent, line.length() - line.stripLeading().length())) + "\n")
             .collect(Collectors.joining());
     }
 
-    private static int indexOfLineStartingWith(List<String> lines, String prefix) {
+    private static int indexOfLineStartingWith(List<String> lines, String prefix, Path file) {
         for (int i = 0; i < lines.size(); i++) {
-            if (lines.get(i).startsWith(prefix)) {
+            if (lines.get(i).stripLeading().startsWith(prefix)) {
                 return i;
             }
         }
-        throw new AssertionError("no line starting with \"" + prefix + "\" in " + EXAMPLE);
+        throw new AssertionError("no line starting with \"" + prefix + "\" in " + file);
     }
 }

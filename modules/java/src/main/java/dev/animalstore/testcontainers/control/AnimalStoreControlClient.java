@@ -5,6 +5,7 @@ import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.regex.Pattern;
 
@@ -26,6 +27,8 @@ public final class AnimalStoreControlClient extends NamespaceControl {
 
     /** The control API's token when none is configured. */
     public static final String DEFAULT_ADMIN_TOKEN = "sandbox-admin-token";
+
+    private static final Map<String, String> ALL_NAMESPACES = Map.of("all", "true");
 
     private static final Pattern NAMESPACE_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
 
@@ -76,6 +79,20 @@ public final class AnimalStoreControlClient extends NamespaceControl {
     public Deleted deleteNamespace(String name) {
         String path = "namespaces/" + URLEncoder.encode(name, StandardCharsets.UTF_8);
         return http.call("DELETE", path, null, Map.of(), null, ControlHttp.JSON.constructType(Deleted.class));
+    }
+
+    /** The coverage report across every namespace in memory. */
+    @ControlOperation("getCoverage")
+    public CoverageReport getCoverageOfAllNamespaces() {
+        return http.call("GET", "coverage", null, ALL_NAMESPACES, null, ControlHttp.JSON.constructType(CoverageReport.class));
+    }
+
+    /** The report across every namespace as Markdown. */
+    @ControlOperation("getCoverage")
+    public String getCoverageMarkdownOfAllNamespaces() {
+        Map<String, String> query = new LinkedHashMap<>(ALL_NAMESPACES);
+        query.putAll(MARKDOWN_QUERY);
+        return http.text("coverage", null, query, MARKDOWN);
     }
 
     /** The namespaces in memory, least recently used first. */

@@ -70,11 +70,32 @@ final class ControlHttp {
     }
 
     /**
-     * Calls {@code method /__admin/path} on the namespace (the default one when null) and reads the answer.
+     * Calls {@code method /__admin/path} on the namespace (the default one when null) and reads the JSON answer.
      *
      * @throws AnimalStoreControlException when the sandbox answers with an error status
      */
     <T> T call(String method, String path, String namespace, Map<String, String> query, Object body, JavaType answer) {
+        Exchange exchange = send(method, path, namespace, query, body, "application/json");
+        try {
+            return JSON.readValue(exchange.body(), answer);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(exchange.description() + " answered a body this client cannot read: " + exchange.body(), e);
+        }
+    }
+
+    /**
+     * Calls {@code GET /__admin/path} asking for the given media type, and returns the answer as text.
+     *
+     * @throws AnimalStoreControlException when the sandbox answers with an error status
+     */
+    String text(String path, String namespace, Map<String, String> query, String mediaType) {
+        return send("GET", path, namespace, query, null, mediaType).body();
+    }
+
+    /** A request as the messages name it, e.g. {@code GET /__admin/coverage?namespace=a}, and its successful answer. */
+    private record Exchange(String description, String body) {}
+
+    private Exchange send(String method, String path, String namespace, Map<String, String> query, Object body, String accept) {
         Map<String, String> parameters = new LinkedHashMap<>(query);
         if (namespace != null) {
             parameters.put("namespace", namespace);
@@ -91,7 +112,7 @@ final class ControlHttp {
             .newBuilder(uri)
             .timeout(REQUEST_TIMEOUT)
             .header("Authorization", "Bearer " + adminToken)
-            .header("Accept", "application/json");
+            .header("Accept", accept);
         if (body == null) {
             request.method(method, HttpRequest.BodyPublishers.noBody());
         } else {
@@ -110,11 +131,7 @@ final class ControlHttp {
         if (response.statusCode() / 100 != 2) {
             throw refusal(description, response);
         }
-        try {
-            return JSON.readValue(response.body(), answer);
-        } catch (JsonProcessingException e) {
-            throw new UncheckedIOException(description + " answered a body this client cannot read: " + response.body(), e);
-        }
+        return new Exchange(description, response.body());
     }
 
     private static AnimalStoreControlException refusal(String description, HttpResponse<String> response) {

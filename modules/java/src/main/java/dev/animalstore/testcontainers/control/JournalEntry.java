@@ -15,6 +15,7 @@ import java.util.Map;
  * @param status null when a fault closed the connection without an answer
  * @param operationId the operation matched, or {@code unmatched}
  * @param fault the fault or Prefer header that shaped the answer, or null
+ * @param error the code and message of the Error body answered, or null for any other answer
  */
 public record JournalEntry(
     long id,
@@ -28,5 +29,10 @@ public record JournalEntry(
     Integer status,
     double durationMs,
     String operationId,
-    String fault
-) {}
+    String fault,
+    AnsweredError error
+) {
+
+    /** The Error body a request was answered with. */
+    public record AnsweredError(String code, String message) {}
+}

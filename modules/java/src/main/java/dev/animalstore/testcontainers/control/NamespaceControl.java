@@ -21,6 +21,10 @@ public class NamespaceControl {
 
     private static final Map<String, String> NO_QUERY = Map.of();
 
+    static final String MARKDOWN = "text/markdown";
+
+    static final Map<String, String> MARKDOWN_QUERY = Map.of("format", "markdown");
+
     final ControlHttp http;
 
     /** Null for the default namespace: the calls then omit the parameter, as a test without namespaces would. */
@@ -139,9 +143,63 @@ public class NamespaceControl {
         return call("DELETE", "clock", NO_QUERY, null, Clock.class);
     }
 
+    /** What the namespace's journaled requests covered of the API's contract. */
+    @ControlOperation("getCoverage")
+    public CoverageReport getCoverage() {
+        return call("GET", "coverage", NO_QUERY, null, CoverageReport.class);
+    }
+
+    /** The same report as Markdown, an operations × responses table for people (e.g. a CI summary). */
+    @ControlOperation("getCoverage")
+    public String getCoverageMarkdown() {
+        return http.text("coverage", namespace, MARKDOWN_QUERY, MARKDOWN);
+    }
+
+    /** Checks the namespace's journal against the expectations; other calls are allowed. */
+    @ControlOperation("verify")
+    public VerifyResult verify(Expectation... expectations) {
+        return verify(false, expectations);
+    }
+
+    /** As {@link #verify(Expectation...)}, and every call no expectation matched fails the verification. */
+    @ControlOperation("verify")
+    public VerifyResult verifyStrictly(Expectation... expectations) {
+        return verify(true, expectations);
+    }
+
+    /**
+     * Fails unless every documented response of the operations named (of every operation when none is named) was
+     * exercised in this namespace.
+     *
+     * @throws AssertionError listing the responses never exercised
+     */
+    public void assertAllResponsesExercised(String... operationIds) {
+        getCoverage().assertAllResponsesExercised(operationIds);
+    }
+
+    /** @throws AssertionError listing each deprecated operation called, with its sunset and replacement */
+    public void assertNoDeprecatedCalls() {
+        getCoverage().assertNoDeprecatedCalls();
+    }
+
+    /** @throws AssertionError naming each failed expectation with its closest calls and their differences */
+    public void assertVerified(Expectation... expectations) {
+        verify(expectations).assertPassed();
+    }
+
+    /** As {@link #assertVerified(Expectation...)}, and naming every call no expectation matched. */
+    public void assertVerifiedStrictly(Expectation... expectations) {
+        verifyStrictly(expectations).assertPassed();
+    }
+
     @Override
     public String toString() {
         return "NamespaceControl[" + name() + " at " + http.sandboxUrl() + "]";
+    }
+
+    private VerifyResult verify(boolean strict, Expectation... expectations) {
+        Map<String, Object> request = Map.of("expectations", List.of(expectations), "strict", strict);
+        return call("POST", "verify", NO_QUERY, request, VerifyResult.class);
     }
 
     private <T> T call(String method, String path, Map<String, String> query, Object body, Class<T> answer) {

@@ -1,0 +1,125 @@
+package control
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+// AssertAllResponsesExercised fails the test (t.Errorf) unless every documented response of the
+// operations named, of every operation when none is named, was exercised, listing those never
+// exercised. It returns whether they all were.
+//
+//	report, err := ns.GetCoverage(ctx)
+//	require.NoError(t, err)
+//	report.AssertAllResponsesExercised(t, "createPet")
+func (r CoverageReport) AssertAllResponsesExercised(t testing.TB, operationIDs ...string) bool {
+	t.Helper()
+	checked := r.Operations
+	if len(operationIDs) > 0 {
+		checked = make([]OperationCoverage, 0, len(operationIDs))
+		for _, id := range operationIDs {
+			op, ok := r.Operation(id)
+			if !ok {
+				t.Errorf("the API has no operation %s; it has %s", id, strings.Join(r.operationIDs(), ", "))
+				return false
+			}
+			checked = append(checked, op)
+		}
+	}
+	var missing []string
+	for _, op := range checked {
+		var labels []string
+		for _, response := range op.Responses {
+			if !response.Exercised {
+				labels = append(labels, response.Label)
+			}
+		}
+		if len(labels) > 0 {
+			missing = append(missing, fmt.Sprintf("%s (%s %s): %s", op.OperationID, op.Method, op.Path, strings.Join(labels, ", ")))
+		}
+	}
+	if len(missing) > 0 {
+		t.Errorf("%s", failure("documented responses never exercised", r.scope(), missing))
+		return false
+	}
+	return true
+}
+
+// AssertNoDeprecatedCalls fails the test (t.Errorf) when a deprecated operation was called,
+// naming its sunset and replacement. It returns whether none was.
+func (r CoverageReport) AssertNoDeprecatedCalls(t testing.TB) bool {
+	t.Helper()
+	if len(r.DeprecatedCalls) == 0 {
+		return true
+	}
+	calls := make([]string, 0, len(r.DeprecatedCalls))
+	for _, call := range r.DeprecatedCalls {
+		calls = append(calls, call.String())
+	}
+	t.Errorf("%s", failure("deprecated operations called", r.scope(), calls))
+	return false
+}
+
+// AssertPassed fails the test (t.Errorf) unless the verification passed, naming each failed
+// expectation with the calls that came closest and their differences, and each unexpected call.
+// It returns whether it passed.
+func (r VerifyResult) AssertPassed(t testing.TB) bool {
+	t.Helper()
+	if r.Passed {
+		return true
+	}
+	var failures []string
+	for _, expectation := range r.Expectations {
+		if !expectation.Passed {
+			failures = append(failures, expectation.Message)
+		}
+	}
+	for _, entry := range r.Unexpected {
+		failures = append(failures, "unexpected call (strict): "+entry.String())
+	}
+	t.Errorf("%s", failure("verification failed", "namespace "+r.Namespace, failures))
+	return false
+}
+
+// String reads e.g. getPet (GET /v1/pets/{petId}): 2 calls, sunset 2030-12-05, use /v1/pets instead.
+func (c DeprecatedCall) String() string {
+	text := fmt.Sprintf("%s (%s %s): %d call", c.OperationID, c.Method, c.Path, c.Calls)
+	if c.Calls != 1 {
+		text += "s"
+	}
+	if c.Sunset != nil {
+		text += ", sunset " + c.Sunset.UTC().Format(time.DateOnly)
+	}
+	if c.Replacement != "" {
+		text += ", use " + c.Replacement + " instead"
+	}
+	return text
+}
+
+func (r CoverageReport) scope() string {
+	if r.Namespace == "" {
+		return "every namespace"
+	}
+	return "namespace " + r.Namespace
+}
+
+func (r CoverageReport) operationIDs() []string {
+	ids := make([]string, 0, len(r.Operations))
+	for _, op := range r.Operations {
+		ids = append(ids, op.OperationID)
+	}
+	return ids
+}
+
+// failure lists items under a heading, one per line; an item's own lines (the closest calls of an
+// expectation) are indented under it.
+func failure(what, scope string, items []string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s (%s):", what, scope)
+	for _, item := range items {
+		b.WriteString("\n- " + strings.ReplaceAll(item, "\n", "\n  "))
+	}
+	return b.String()
+}

@@ -1,0 +1,144 @@
+package dev.animalstore.testcontainers.control;
+
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * The answer of getCoverage: what the journaled requests covered of the Animal Store API's contract. It is computed
+ * from the journal when asked for, so it holds what the journal holds (bounded, emptied by a reset or a restart).
+ *
+ * @param reportVersion 1; a new version may add fields, never change one's meaning
+ * @param namespace the namespace reported on; null when the report spans every namespace
+ * @param namespaces the namespaces whose journals were read
+ * @param operations each operation of the API, in the spec's order
+ * @param deprecatedCalls the deprecated operations called, with their sunset and replacement
+ * @param unstableCalls the experimental or beta operations called
+ * @param unmatched the requests no operation matched, by method, path and status
+ * @param invalid the requests an operation refused for breaking the spec (400, 413, 415), not forced by a fault
+ */
+public record CoverageReport(
+    int reportVersion,
+    Instant generatedAt,
+    String namespace,
+    List<String> namespaces,
+    Summary summary,
+    List<OperationCoverage> operations,
+    List<DeprecatedCall> deprecatedCalls,
+    List<UnstableCall> unstableCalls,
+    Unmatched unmatched,
+    Invalid invalid
+) {
+
+    /**
+     * The report's totals.
+     *
+     * @param calls journal entries read, unmatched ones included
+     * @param responses documented responses (a 400 counts once per Error code the sandbox answers)
+     * @param exercised documented responses exercised at least once
+     */
+    public record Summary(
+        int calls,
+        int operations,
+        int responses,
+        int exercised,
+        int unmatched,
+        int invalid,
+        int deprecatedCalls,
+        int unstableCalls
+    ) {}
+
+    /**
+     * Calls of a deprecated operation.
+     *
+     * @param sunset when the operation goes away (answers 410), or null
+     * @param replacement the path to use instead, with the API's base path, or null
+     */
+    public record DeprecatedCall(String operationId, String method, String path, int calls, Instant sunset, String replacement) {}
+
+    /** Calls of an operation whose stability is {@code experimental} or {@code beta}. */
+    public record UnstableCall(String operationId, String method, String path, String stability, int calls) {}
+
+    /** The requests no operation matched. */
+    public record Unmatched(int count, List<UnmatchedRequest> requests) {}
+
+    /** @param status null when a fault closed the connection without an answer */
+    public record UnmatchedRequest(String method, String path, Integer status, int calls) {}
+
+    /** The requests refused for breaking the spec. */
+    public record Invalid(int count, List<InvalidRequest> requests) {}
+
+    /** One refused request, with its journal id and the code and message of its Error body. */
+    public record InvalidRequest(
+        long id,
+        String namespace,
+        String operationId,
+        String method,
+        String path,
+        int status,
+        String code,
+        String message
+    ) {}
+
+    /**
+     * The coverage of one operation.
+     *
+     * @throws IllegalArgumentException when the API has no such operation
+     */
+    public OperationCoverage operation(String operationId) {
+        return operations
+            .stream()
+            .filter(operation -> operation.operationId().equals(operationId))
+            .findFirst()
+            .orElseThrow(() ->
+                new IllegalArgumentException(
+                    "the API has no operation " + operationId + "; it has " +
+                    operations.stream().map(OperationCoverage::operationId).collect(Collectors.joining(", "))
+                )
+            );
+    }
+
+    /**
+     * Fails unless every documented response of the operations named (of every operation when none is named) was
+     * exercised.
+     *
+     * @throws AssertionError listing, for each operation, the responses never exercised
+     */
+    public void assertAllResponsesExercised(String... operationIds) {
+        List<OperationCoverage> checked = operationIds.length == 0 ? operations : Arrays.stream(operationIds).map(this::operation).toList();
+        List<String> missing = new ArrayList<>();
+        for (OperationCoverage operation : checked) {
+            List<String> labels = operation.unexercisedResponses().stream().map(OperationCoverage.ResponseCoverage::label).toList();
+            if (!labels.isEmpty()) {
+                missing.add(operation.describe() + ": " + String.join(", ", labels));
+            }
+        }
+        if (!missing.isEmpty()) {
+            throw new AssertionError(failure("documented responses never exercised", missing));
+        }
+    }
+
+    /** @throws AssertionError listing each deprecated operation called, with its sunset and replacement */
+    public void assertNoDeprecatedCalls() {
+        if (!deprecatedCalls.isEmpty()) {
+            throw new AssertionError(failure("deprecated operations called", deprecatedCalls.stream().map(CoverageReport::describe).toList()));
+        }
+    }
+
+    /** e.g. {@code getPet (GET /v1/pets/{petId}): 2 calls, sunset 2030-12-05, use /v1/pets instead} */
+    private static String describe(DeprecatedCall call) {
+        return (
+            call.operationId() + " (" + call.method() + " " + call.path() + "): " + call.calls() + (call.calls() == 1 ? " call" : " calls") +
+            (call.sunset() == null ? "" : ", sunset " + call.sunset().atOffset(ZoneOffset.UTC).toLocalDate()) +
+            (call.replacement() == null ? "" : ", use " + call.replacement() + " instead")
+        );
+    }
+
+    private String failure(String what, List<String> lines) {
+        String scope = namespace == null ? "every namespace" : "namespace " + namespace;
+        return what + " (" + scope + "):\n- " + String.join("\n- ", lines);
+    }
+}

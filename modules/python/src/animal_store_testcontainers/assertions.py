@@ -1,0 +1,73 @@
+"""Opt-in assertions over the coverage report and verify: each raises ``AssertionError`` with what is
+missing, so a test fails with a message that says what to add.
+
+    assert_all_responses_exercised(api.get_coverage(), "createPet")
+    assert_no_deprecated_calls(api.get_coverage())
+    assert_verified(api.verify([{"operationId": "createPet", "count": 1}], strict=True))
+"""
+
+from animal_store_testcontainers.control import CoverageReport, DeprecatedCall, EntrySummary, VerifyResult
+
+
+def assert_all_responses_exercised(report: CoverageReport, *operation_ids: str) -> None:
+    """Fails unless every documented response of the operations named (of every operation when
+    none is named) was exercised. An operation the API lacks is a ``ValueError``."""
+    __tracebackhide__ = True  # pytest shows the caller's line, not this one
+    operations = {operation["operationId"]: operation for operation in report["operations"]}
+    unknown = [operation_id for operation_id in operation_ids if operation_id not in operations]
+    if unknown:
+        raise ValueError(f"the API has no operation {', '.join(unknown)}; it has {', '.join(operations)}")
+    missing = []
+    for operation_id in operation_ids or operations:
+        operation = operations[operation_id]
+        labels = [response["label"] for response in operation["responses"] if not response["exercised"]]
+        if labels:
+            missing.append(f"{operation_id} ({operation['method']} {operation['path']}): {', '.join(labels)}")
+    if missing:
+        raise AssertionError(_failure("documented responses never exercised", _scope(report), missing))
+
+
+def assert_no_deprecated_calls(report: CoverageReport) -> None:
+    """Fails when a deprecated operation was called, naming its sunset and replacement."""
+    __tracebackhide__ = True
+    if report["deprecatedCalls"]:
+        calls = [_describe_deprecated(call) for call in report["deprecatedCalls"]]
+        raise AssertionError(_failure("deprecated operations called", _scope(report), calls))
+
+
+def assert_verified(result: VerifyResult) -> None:
+    """Fails unless the verification passed, naming each failed expectation with the calls that
+    came closest and their differences, and each unexpected call."""
+    __tracebackhide__ = True
+    if result["passed"]:
+        return
+    failures = [expectation["message"] for expectation in result["expectations"] if not expectation["passed"]]
+    failures += [f"unexpected call (strict): {_describe_entry(entry)}" for entry in result["unexpected"]]
+    raise AssertionError(_failure("verification failed", f"namespace {result['namespace']}", failures))
+
+
+def _failure(what: str, scope: str, items: list[str]) -> str:
+    # One item per failure; an item's own lines (the closest calls) indented under it.
+    lines = "\n".join("- " + item.replace("\n", "\n  ") for item in items)
+    return f"{what} ({scope}):\n{lines}"
+
+
+def _scope(report: CoverageReport) -> str:
+    return "every namespace" if report["namespace"] is None else f"namespace {report['namespace']}"
+
+
+def _describe_deprecated(call: DeprecatedCall) -> str:
+    """e.g. ``getPet (GET /v1/pets/{petId}): 2 calls, sunset 2030-12-05, use /v1/pets instead``"""
+    calls = f"{call['calls']} call{'' if call['calls'] == 1 else 's'}"
+    text = f"{call['operationId']} ({call['method']} {call['path']}): {calls}"
+    if call["sunset"] is not None:
+        text += f", sunset {call['sunset'][:10]}"
+    if call["replacement"] is not None:
+        text += f", use {call['replacement']} instead"
+    return text
+
+
+def _describe_entry(entry: EntrySummary) -> str:
+    """e.g. ``#4 GET /v1/pets → 200 (listPets)``"""
+    status = "no answer" if entry["status"] is None else entry["status"]
+    return f"#{entry['id']} {entry['method']} {entry['path']} → {status} ({entry['operationId']})"
