@@ -56,6 +56,21 @@ t.test('a bad setting stops the start with a message that names it', async (t) =
   t.notMatch(secret.stderr, 'sekrit-value', 'a message about a key never shows a key')
 })
 
+t.test('on every interface (as in a container) the banner shows no address a user cannot reach', async (t) => {
+  const everywhere = await spawnCli(t, { HOST: '0.0.0.0', DATA_FILE: ':memory:' })
+  t.notMatch(everywhere.stderr, /0\.0\.0\.0/, 'the inside address is not shown')
+  t.match(
+    everywhere.stderr,
+    /port \d+ of every interface \(from outside a container, use the host port published for it\)/,
+  )
+  t.match(everywhere.stderr, /try: {2}curl -H "Authorization: Bearer sandbox-api-key" http:\/\/localhost:\d+\/v1\/pets/)
+  const res = await fetch(everywhere.baseUrl.replace('localhost', '127.0.0.1') + '/pets?limit=1', {
+    headers: { authorization: 'Bearer sandbox-api-key' },
+  })
+  t.equal(res.status, 200, 'the printed port answers')
+  await res.body?.cancel()
+})
+
 t.test('the banner shows the URL, the data source and a curl line; a configured key stays secret', async (t) => {
   const dir = await tempDir(t)
   const withDefault = await spawnCli(t, { DATA_FILE: join(dir, 'a.json'), API_KEYS: '' })
