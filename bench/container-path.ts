@@ -1,0 +1,119 @@
+// The container path, as a suite pays it once per run: `docker run` of the image to its first 200
+// on /healthz through a published port, and the Testcontainers module's start() (create, start,
+// wait over HTTP), each timed over several runs, with the image's size beside them.
+//
+//   tsx bench/container-path.ts [--smoke] [--out DIR]
+//
+// Every container started here is removed by its id; every wait is bounded.
+import { execFile } from 'node:child_process'
+import { mkdir, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { parseArgs, promisify } from 'node:util'
+import { AnimalStoreContainer } from '../modules/node/src/index.js'
+import { ROOT } from './servers.js'
+
+const run = promisify(execFile)
+const { values: flags } = parseArgs({
+  options: { smoke: { type: 'boolean', default: false }, out: { type: 'string' } },
+})
+const RUNS = flags.smoke === true ? 2 : 10
+const OUT_DIR = flags.out ?? join(ROOT, 'bench/results')
+const IMAGE = process.env['ANIMAL_STORE_IMAGE'] ?? 'animal-store-sandbox:local'
+const DOCKER = process.env['DOCKER'] ?? '/usr/bin/docker'
+const TIMEOUT_MS = 30_000
+/** On every container this bench starts: its smoke test checks that none is left. */
+const BENCH_LABEL = 'animal-store-sandbox.bench=container-path'
+
+interface Figures {
+  readonly medianMs: number
+  readonly runsMs: number[]
+}
+
+function figures(runsMs: number[]): Figures {
+  const sorted = [...runsMs].sort((a, b) => a - b)
+  const middle = sorted.length / 2
+  const median =
+    sorted.length % 2
+      ? (sorted[Math.floor(middle)] ?? NaN)
+      : ((sorted[middle - 1] ?? NaN) + (sorted[middle] ?? NaN)) / 2
+  return { medianMs: Math.round(median), runsMs: runsMs.map((ms) => Math.round(ms)) }
+}
+
+/** `docker run` to the first 200 on /healthz through the published port, in ms. */
+async function dockerRunToHealthy(): Promise<number> {
+  const started = performance.now()
+  const { stdout } = await run(DOCKER, [
+    'run',
+    '-d',
+    '--rm',
+    '-p',
+    '127.0.0.1::4010',
+    '-e',
+    'DATA_FILE=:memory:',
+    IMAGE,
+  ])
+  const id = stdout.trim()
+  try {
+    const { stdout: published } = await run(DOCKER, ['port', id, '4010/tcp'])
+    const url = `http://127.0.0.1:${published.trim().split(':').pop()}/healthz`
+    for (;;) {
+      const ok = await fetch(url).then(
+        (res) => res.arrayBuffer().then(() => res.status === 200),
+        () => false,
+      )
+      if (ok) return performance.now() - started
+      if (performance.now() - started > TIMEOUT_MS)
+        throw new Error(`${IMAGE}: no 200 on /healthz within ${TIMEOUT_MS} ms`)
+      await new Promise((resolve) => setTimeout(resolve, 2))
+    }
+  } finally {
+    await run(DOCKER, ['rm', '-f', id]).catch(() => undefined)
+  }
+}
+
+/** The module's start(), until it resolves (it waits for /healthz itself), in ms. */
+async function moduleStart(): Promise<number> {
+  const started = performance.now()
+  const sandbox = await new AnimalStoreContainer(IMAGE)
+    .withInMemory()
+    .withLabels({ [BENCH_LABEL.split('=')[0] ?? '']: BENCH_LABEL.split('=')[1] ?? '' })
+    .start()
+  const ms = performance.now() - started
+  await sandbox.stop()
+  return ms
+}
+
+const engine = await run(DOCKER, ['image', 'inspect', IMAGE]).then(
+  () => true,
+  () => false,
+)
+if (!engine) {
+  console.log(`container path: skipped, no Docker engine answers with the image ${IMAGE} (npm run image builds it)`)
+  process.exit(0)
+}
+const sizeBytes = Number((await run(DOCKER, ['image', 'inspect', '-f', '{{.Size}}', IMAGE])).stdout.trim())
+// One of each first, not counted: the first start after a build pays for the image's layers.
+await dockerRunToHealthy()
+await moduleStart()
+const dockerRun: number[] = []
+const start: number[] = []
+for (let i = 0; i < RUNS; i++) {
+  dockerRun.push(await dockerRunToHealthy())
+  start.push(await moduleStart())
+}
+const result = {
+  image: IMAGE,
+  imageMiB: Math.round((sizeBytes / 2 ** 20) * 10) / 10,
+  dockerRunToHealthy: figures(dockerRun),
+  moduleStart: figures(start),
+  targets: [
+    { target: 'docker run to healthy <= 300 ms', value: figures(dockerRun).medianMs, limit: 300 },
+    { target: "the module's start() <= 500 ms", value: figures(start).medianMs, limit: 500 },
+  ].map((row) => ({ ...row, met: row.value <= row.limit })),
+}
+await mkdir(OUT_DIR, { recursive: true })
+const file = join(OUT_DIR, flags.smoke === true ? 'container-path-smoke.json' : 'container-path.json')
+await writeFile(file, `${JSON.stringify(result, null, 2)}\n`)
+console.log(`\nThe container path (${IMAGE}, ${result.imageMiB} MiB), medians of ${RUNS} runs`)
+console.table(result.targets)
+console.log(`written to ${file}`)
