@@ -1,0 +1,76 @@
+// How start() knows the sandbox is ready: a 200 on GET /healthz through the published port.
+// Testcontainers' HTTP wait polls once a second (its interval is its read timeout), while a sandbox
+// answers well under a second after its container starts: this one polls every 20 ms. A container
+// that exits fails the wait at once, with its last log lines: the sandbox's own message (a refused
+// setting, refused fixtures).
+import { get } from 'node:http'
+import { getContainerRuntimeClient, type BoundPorts, type WaitStrategy } from 'testcontainers'
+
+type Container = Parameters<WaitStrategy['waitUntilReady']>[0]
+
+const POLL_MS = 20
+/** One check's own limit: a loaded machine may be slow to answer, never this slow. */
+const REQUEST_TIMEOUT_MS = 2000
+const LAST_LOG_LINES = 50
+
+export class HealthzWaitStrategy implements WaitStrategy {
+  readonly #port: number
+  #startupTimeoutMs = 60_000
+  #startupTimeoutSet = false
+
+  constructor(port: number) {
+    this.#port = port
+  }
+
+  withStartupTimeout(startupTimeoutMs: number): this {
+    this.#startupTimeoutMs = startupTimeoutMs
+    this.#startupTimeoutSet = true
+    return this
+  }
+
+  isStartupTimeoutSet(): boolean {
+    return this.#startupTimeoutSet
+  }
+
+  getStartupTimeout(): number {
+    return this.#startupTimeoutMs
+  }
+
+  async waitUntilReady(container: Container, boundPorts: BoundPorts): Promise<void> {
+    const client = await getContainerRuntimeClient()
+    const url = `http://${client.info.containerRuntime.host}:${boundPorts.getBinding(this.#port)}/healthz`
+    const deadline = Date.now() + this.#startupTimeoutMs
+    for (;;) {
+      if ((await status(url)) === 200) return
+      if ((await container.inspect()).State.Status === 'exited') throw await exitedError(container)
+      if (Date.now() > deadline)
+        throw new Error(`the sandbox did not answer 200 on /healthz within ${this.#startupTimeoutMs} ms`)
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS))
+    }
+  }
+}
+
+/** The status of one GET on a connection of its own (none is kept open), or 0 when none comes. */
+function status(url: string): Promise<number> {
+  return new Promise((resolve) => {
+    const request = get(url, { agent: false, timeout: REQUEST_TIMEOUT_MS }, (response) => {
+      response.resume()
+      response.once('end', () => resolve(response.statusCode ?? 0))
+      response.once('error', () => resolve(0))
+    })
+    request.once('error', () => resolve(0))
+    request.once('timeout', () => request.destroy())
+  })
+}
+
+async function exitedError(container: Container): Promise<Error> {
+  const client = await getContainerRuntimeClient()
+  const lines: string[] = []
+  try {
+    const stream = await client.container.logs(container, { tail: LAST_LOG_LINES })
+    await new Promise((resolve) => stream.on('data', (line: string) => lines.push(line.trim())).on('end', resolve))
+  } catch {
+    return new Error('the sandbox exited before it answered /healthz (its logs could not be read)')
+  }
+  return new Error(`the sandbox exited before it answered /healthz; its last log lines:\n${lines.join('\n')}`)
+}
