@@ -114,11 +114,16 @@ t.test('the installed tarball starts through npx in a folder without the sources
 })
 
 const skip = (await dockerSkipReason(t)) ?? false
-t.test('README: the Testcontainers example runs against the packed package', { skip }, async (t) => {
+t.test('README: the Testcontainers example runs against the packed module package', { skip }, async (t) => {
   await ensureImage()
   const snippets = usageSnippets('ts')
   t.equal(snippets.length, 1, 'one TypeScript snippet')
-  await npm(['install', '--no-audit', '--no-fund', '--save-dev', 'testcontainers@11.9.0'], consumer)
+  // The slim package the README names: the module and its client, packed from modules/node.
+  const [module] = JSON.parse(
+    await npm(['pack', '--json', '--pack-destination', packDir], join(ROOT, 'modules/node')),
+  ) as Array<{ filename: string }>
+  if (!module) throw new Error('npm pack of modules/node reported no tarball')
+  await npm(['install', '--no-audit', '--no-fund', '--save-dev', join(packDir, module.filename)], consumer)
   const file = join(consumer, 'sandbox.test.ts')
   await writeFile(file, snippets[0] ?? '')
   // Typed as a consumer would see it: the package's own .d.ts files, strict mode.

@@ -330,7 +330,7 @@ t.test(
     t.equal(of('ts').length, 1, 'one ts block')
     t.match(
       of('ts')[0] ?? '',
-      /from 'animal-store-sandbox\/testcontainers'/,
+      /from 'animal-store-sandbox-testcontainers'/,
       'the ts block is the Testcontainers example',
     )
   },
