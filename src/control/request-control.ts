@@ -23,6 +23,8 @@ interface RequestState {
   readonly asked: string | undefined
   readonly problem: string | undefined
   fault: string | null
+  /** Records the request in its namespace's journal (once): as its answer ends, or as it is broken off. */
+  journal(status: number | null): void
 }
 
 export interface ControlOptions {
@@ -56,12 +58,15 @@ export class Control {
       asked: asked.name,
       problem: asked.problem,
       fault: null,
+      journal: (status) => journal(status),
     }
     ;(res as Tracked)[STATE] = state
     const time = Date.now()
     const started = performance.now()
-    // 'close' comes once per response: `on` spares the wrapper `once` makes.
-    res.on('close', () => {
+    let journaled = false
+    const journal = (status: number | null): void => {
+      if (journaled) return
+      journaled = true
       // By now the router has parsed the URL (it runs right after this) into path and search.
       const { path, search } = req as Request
       const operationId = res.locals?.operationId
@@ -75,13 +80,22 @@ export class Control {
         search: search ?? '',
         headers: req.headers,
         body: receivedBody(req),
-        status: res.headersSent ? res.statusCode : null,
+        status,
         durationMs: Math.round((performance.now() - started) * 10) / 10,
         operationId: operationId ?? UNMATCHED,
         fault: state.fault,
         error: res.locals?.error,
       })
-    })
+    }
+    // Journaled as the answer ends, before its last bytes leave: a client that has read an answer
+    // finds its request in the journal, whatever the order in which the server's events run.
+    const end = res.end
+    res.end = function (this: ServerResponse, ...args: unknown[]) {
+      journal(res.statusCode)
+      return (end as (...args: unknown[]) => ServerResponse).apply(this, args)
+    } as typeof res.end
+    // A request that ends without an answer (a fault that drops the connection, a client gone).
+    res.on('close', () => journal(res.headersSent ? res.statusCode : null))
   }
 
   /**
@@ -116,20 +130,22 @@ export class Control {
     if (fault) state.fault = describeFault(fault)
     else if (prefer.code !== undefined || prefer.delayMs !== undefined) state.fault = `prefer ${req.headers['prefer']}`
     const delayMs = (fault?.delayMs ?? 0) + (prefer.delayMs ?? 0)
-    if (delayMs > 0) return delay(delayMs, res).then(() => this.#answer(op, req, res, state.namespace, fault, prefer))
-    return this.#answer(op, req, res, state.namespace, fault, prefer)
+    if (delayMs > 0) return delay(delayMs, res).then(() => this.#answer(op, req, res, state, fault, prefer))
+    return this.#answer(op, req, res, state, fault, prefer)
   }
 
   #answer(
     op: Operation,
     req: IncomingMessage,
     res: ServerResponse,
-    namespace: Namespace,
+    { namespace, journal }: RequestState,
     fault: Fault | undefined,
     prefer: Preference,
   ): Awaitable<AnimalStore | undefined> {
     if (res.destroyed) return undefined
     if (fault?.fault) {
+      // Before the break: the client that sees it finds the request in the journal.
+      if (fault.fault !== 'malformed-body') journal(null)
       breakResponse(fault.fault, req, res, fault.status ?? successStatus(op))
       return undefined
     }

@@ -165,3 +165,26 @@ t.test('the journal is bounded in memory too: big bodies are cut, and the oldest
   )
   t.equal(last.id, 80)
 })
+
+t.test('a request is in the journal as soon as its answer has been read: no test needs to poll', async (t) => {
+  const { admin, api } = await startControlSandbox(t)
+  // Four clients at once, each reading its journal right after each answer, bounded in count.
+  const misses: string[] = []
+  await Promise.all(
+    ['a', 'b', 'c', 'd'].map(async (name) => {
+      const namespace = `read-after-${name}`
+      for (let calls = 1; calls <= 150; calls++) {
+        const answer = await api('GET', '/pets?limit=100', undefined, { 'x-sandbox-namespace': namespace })
+        if (answer.status !== 200) throw new Error(`listPets answered ${answer.status}`)
+        const { body } = await admin('GET', `/requests?namespace=${namespace}&operationId=listPets`)
+        if (body.count !== calls) misses.push(`${namespace}: ${body.count} entries after ${calls} answers`)
+      }
+    }),
+  )
+  t.same(misses, [], 'every answer read was already journaled')
+  // The same for an answer a fault broke off: its entry is there once the client sees the break.
+  await admin('POST', '/faults', { operationId: 'listPets', fault: 'connection-reset', times: 1 })
+  await t.rejects(api('GET', '/pets'), 'the connection is reset')
+  const { body } = await admin('GET', '/requests?operationId=listPets')
+  t.equal(body.entries.at(-1)?.status, null, 'journaled with no status')
+})

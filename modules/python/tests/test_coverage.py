@@ -21,7 +21,7 @@ from animal_store_testcontainers.control import JournalEntry, OperationCoverage
 
 # getPet's removal date in the API's spec, as the report gives it.
 GET_PET_SUNSET = "2030-12-05T00:00:00.000Z"
-# The journal records a request once its answer is sent: the client may read the answer first.
+# A bound on reading the journal until it holds what a test expects (it holds a call before its answer).
 JOURNAL_WAIT = 5.0
 
 

@@ -25,7 +25,7 @@ import org.testcontainers.junit.jupiter.Container;
 @DockerTest
 class AnimalStoreControlClientTest {
 
-    /** The journal records a request once its answer is sent: the client may read the answer first. */
+    /** A bound on reading the journal until it holds what a test expects (it holds a call before its answer). */
     private static final Duration JOURNAL_DELAY_BOUND = Duration.ofSeconds(5);
 
     private static final ObjectMapper JSON = new ObjectMapper();
