@@ -76,15 +76,23 @@ export function freshPort(): number {
 /** Spawns a server on the server core and waits (bounded) for its first 200 on GET <base>/pets. */
 export async function startServer(
   spec: ServerSpec,
-  options: { env?: Record<string, string>; core: number | undefined; timeoutMs?: number },
+  options: {
+    env?: Record<string, string>
+    core: number | undefined
+    timeoutMs?: number
+    /** Options for node itself (such as --cpu-prof), for a server that is a node process. */
+    nodeArgs?: string[]
+  },
 ): Promise<Started> {
   const port = freshPort()
-  const { file, args } = spec.command(port)
-  const [command, argv] =
+  const command = spec.command(port)
+  const { file } = command
+  const args = file === process.execPath ? [...(options.nodeArgs ?? []), ...command.args] : command.args
+  const [program, argv] =
     options.core === undefined ? [file, args] : ['taskset', ['-c', String(options.core), file, ...args]]
   const started = performance.now()
   // taskset execs the command, so the child's pid is the server's.
-  const child = spawn(command, argv, {
+  const child = spawn(program, argv, {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -81,13 +81,16 @@ export async function startSandbox(
 ): Promise<Sandbox> {
   const spec = await loadContract(config.specFile)
   const initial = await initialData(config.source, spec)
-  const open = async (dataFile: string | undefined) => {
+  const open = async (dataFile: string | undefined, { unwrittenUntilChanged = false, absent = false } = {}) => {
     const opened = await openStore({
       dataFile,
       origin: initial.origin,
       initialPets: initial.pets,
+      petsOf: initial.petsOf,
       checkPets: (pets) => findBadPet(pets, spec),
       storage,
+      unwrittenUntilChanged,
+      absent,
     })
     if (opened.droppedTail) logger.warn({ file: opened.droppedTail.file }, describeDroppedTail(opened.droppedTail))
     return opened
@@ -109,13 +112,13 @@ export async function startSandbox(
   const redactor = new Redactor([...config.apiKeys, ...(config.adminToken ? [config.adminToken] : [])], prefix)
   const namespaces = new Namespaces({
     defaultStore: store,
-    openStore: async (dataFile) => (await open(dataFile)).store,
+    openStore: async (dataFile, absent) => (await open(dataFile, { unwrittenUntilChanged: true, absent })).store,
     dataFile: config.dataFile,
     journalSize: config.journalSize,
     redactor,
     maxNamespaces: config.maxNamespaces,
     clock: config.clock,
-    initialPets: initial.pets,
+    initial,
   })
   // In the key mode, every key of the family opens the API (and picks its namespace).
   const keys = new KeyRing(

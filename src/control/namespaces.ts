@@ -1,10 +1,11 @@
 // Namespaces let one sandbox serve many tests at once without crosstalk. Each has its own store
-// (from the same initial data, persisted in its own file next to DATA_FILE), journal, faults and
-// clock. A request picks one by the X-Sandbox-Namespace header or, in the key mode
+// (from the same initial data, persisted in its own file next to DATA_FILE once it first changes:
+// until then it is the initial data, and nothing is written), journal, faults and clock. A
+// request picks one by the X-Sandbox-Namespace header or, in the key mode
 // (NAMESPACE_KEY_PREFIX), by its API key; otherwise it uses the default namespace. At most
 // MAX_NAMESPACES are kept: a new one evicts the least recently used (never the default), whose
 // data file is deleted, so it comes back from the initial data if it is used again.
-import { existsSync } from 'node:fs'
+import { readdirSync } from 'node:fs'
 import type { IncomingMessage } from 'node:http'
 import { basename, dirname, extname, join } from 'node:path'
 import { bearerToken } from '../pipeline/auth.js'
@@ -12,6 +13,7 @@ import { Clock } from './clock.js'
 import { Faults } from './faults.js'
 import { Journal, type Redactor } from './request-journal.js'
 import { removeDataFile } from '../store/durable-io.js'
+import type { InitialData } from '../store/initial-data.js'
 import type { AnimalStore, Pet } from '../store/store.js'
 
 export const DEFAULT_NAMESPACE = 'default'
@@ -41,11 +43,6 @@ export class Namespace {
     this.#opened = opened
   }
 
-  /** Waits for the writes of its store, when it was ever opened. */
-  async flushIfOpen(): Promise<void> {
-    await this.#opened?.flush()
-  }
-
   /** The store itself once it is open: a request then need not wait a turn for it. */
   store(): AnimalStore | Promise<AnimalStore> {
     return (
@@ -60,16 +57,19 @@ export class Namespace {
 
 export interface NamespacesOptions {
   readonly defaultStore: AnimalStore
-  /** Opens (or creates from the initial data) the store kept in `dataFile`; undefined: in memory. */
-  readonly openStore: (dataFile: string | undefined) => Promise<AnimalStore>
+  /**
+   * Opens (or creates from the initial data) the store kept in `dataFile`; undefined: in memory.
+   * `absent`: no file of it is on disk, so nothing need be read.
+   */
+  readonly openStore: (dataFile: string | undefined, absent: boolean) => Promise<AnimalStore>
   readonly dataFile: string | undefined
   readonly journalSize: number
   /** What the journals' readers must never see (keys, tokens). */
   readonly redactor: Redactor
   readonly maxNamespaces: number
   readonly clock: Date | undefined
-  /** The data every namespace starts from, and a reset returns to. */
-  readonly initialPets: () => Promise<Pet[]>
+  /** The origin of the data every namespace starts from and a reset returns to, and the data of each origin. */
+  readonly initial: Pick<InitialData, 'origin' | 'petsOf'>
 }
 
 export class Namespaces {
@@ -81,10 +81,16 @@ export class Namespaces {
   #mostRecent: string | undefined
   /** Evictions still deleting their data file: a namespace coming back waits for it. */
   readonly #evicting = new Map<string, Promise<void>>()
+  /**
+   * The namespaces not live whose files are on disk: those the start found. Every other one has
+   * none (a namespace made since is live until its files are removed), so its first use reads nothing.
+   */
+  readonly #onDisk: Set<string>
 
   constructor(options: NamespacesOptions) {
     this.#options = options
     this.max = options.maxNamespaces
+    this.#onDisk = this.#namespacesOnDisk()
     const store = options.defaultStore
     this.#live.set(
       DEFAULT_NAMESPACE,
@@ -117,9 +123,7 @@ export class Namespaces {
    * created here, so that reading a misspelt name cannot make one.
    */
   existing(name: string): Namespace | undefined {
-    if (this.#live.has(name)) return this.get(name)
-    const file = this.dataFileOf(name)
-    return file !== undefined && existsSync(file) ? this.get(name) : undefined
+    return this.#live.has(name) || this.#onDisk.has(name) ? this.get(name) : undefined
   }
 
   /**
@@ -128,17 +132,26 @@ export class Namespaces {
    */
   async delete(name: string): Promise<boolean> {
     const namespace = this.#live.get(name)
-    const file = this.dataFileOf(name)
-    if (namespace === undefined && !(file !== undefined && existsSync(file))) return false
+    if (namespace === undefined && !this.#onDisk.has(name)) return false
     this.#live.delete(name)
     if (this.#mostRecent === name) this.#mostRecent = undefined
     await this.#evicting.get(name)
-    if (file !== undefined) {
-      // Writes under way finish first, so that none lands after the removal.
-      await namespace?.flushIfOpen()
-      await removeDataFile(file)
-    }
+    await this.#removeFiles(name, namespace)
     return true
+  }
+
+  /**
+   * Removes the files of a namespace gone from memory, once its writes under way have settled (so
+   * that none lands after the removal). One whose store never wrote has none to remove.
+   */
+  async #removeFiles(name: string, namespace: Namespace | undefined): Promise<void> {
+    const file = this.dataFileOf(name)
+    if (file === undefined) return
+    const store = namespace && (await Promise.resolve(namespace.store()).catch(() => undefined))
+    await store?.retire()
+    // A store that did not open may have files (unreadable ones): they go too.
+    if (store === undefined || store.mayHaveFiles) await removeDataFile(file)
+    this.#onDisk.delete(name)
   }
 
   /** The namespace called `name`, created on first use. */
@@ -169,10 +182,15 @@ export class Namespaces {
     return [...this.#live.values()]
   }
 
-  /** Puts a namespace back to its initial data (or to `pets`) and clears its journal, faults and clock. */
-  async reset(namespace: Namespace, pets?: Pet[]): Promise<number> {
+  /**
+   * Puts a namespace back to its initial data (or to the data of `origin`, such as a seed's) and
+   * clears its journal, faults and clock.
+   */
+  async reset(namespace: Namespace, origin = this.#options.initial.origin): Promise<number> {
     const store = await namespace.store()
-    await this.replace(store, pets ?? (await this.#options.initialPets()))
+    const pets = this.#options.initial.petsOf(origin)
+    if (pets === undefined) throw new Error(`no data of origin ${origin}`)
+    await store.reset(origin, await pets)
     namespace.journal.clear()
     namespace.faults.clear()
     namespace.clock.reset()
@@ -204,7 +222,8 @@ export class Namespaces {
     return () => {
       opening ??= (async () => {
         await this.#evicting.get(name)
-        return this.#options.openStore(this.dataFileOf(name))
+        const absent = !this.#onDisk.delete(name)
+        return this.#options.openStore(this.dataFileOf(name), absent)
       })().catch((error: unknown) => {
         opening = undefined
         throw error
@@ -213,21 +232,39 @@ export class Namespaces {
     }
   }
 
+  /** The names of the namespaces whose files are beside DATA_FILE: `<name>.ns.<namespace><ext>`, or its journal alone. */
+  #namespacesOnDisk(): Set<string> {
+    const file = this.#options.dataFile
+    const names = new Set<string>()
+    if (file === undefined) return names
+    const extension = extname(file) || '.json'
+    const prefix = `${basename(file, extname(file))}.ns.`
+    let entries: string[]
+    try {
+      entries = readdirSync(dirname(file))
+    } catch {
+      return names // no directory yet: no namespace on disk
+    }
+    for (const entry of entries) {
+      if (!entry.startsWith(prefix)) continue
+      const rest = entry.slice(prefix.length)
+      const name = rest.endsWith(`${extension}.journal`)
+        ? rest.slice(0, -`${extension}.journal`.length)
+        : rest.endsWith(extension)
+          ? rest.slice(0, -extension.length)
+          : undefined
+      if (name !== undefined && NAMESPACE_NAME.test(name)) names.add(name)
+    }
+    return names
+  }
+
   #evictOldest(): void {
     const oldest = [...this.#live.keys()].find((name) => name !== DEFAULT_NAMESPACE)
     if (oldest === undefined) return
     const namespace = this.#live.get(oldest) as Namespace
     this.#live.delete(oldest)
     if (this.#mostRecent === oldest) this.#mostRecent = undefined
-    const file = this.dataFileOf(oldest)
-    const evicted = (async () => {
-      try {
-        await (await namespace.store()).flush()
-      } catch {
-        // A store that never opened has nothing to flush.
-      }
-      if (file !== undefined) await removeDataFile(file)
-    })().finally(() => {
+    const evicted = this.#removeFiles(oldest, namespace).finally(() => {
       if (this.#evicting.get(oldest) === evicted) this.#evicting.delete(oldest)
     })
     this.#evicting.set(oldest, evicted)

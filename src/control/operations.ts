@@ -11,7 +11,8 @@ import { findBadPet } from '../store/initial-data.js'
 import { UNMATCHED, type JournalEntry } from './request-journal.js'
 import { DEFAULT_NAMESPACE, type Namespace, type Namespaces } from './namespaces.js'
 import { TypedText, type Reply } from '../http/reply.js'
-import { DEFAULT_COUNT, DEFAULT_SEED, generateAnimals } from '../store/seed.js'
+import { seedOrigin } from '../store/origin.js'
+import { DEFAULT_COUNT, DEFAULT_SEED } from '../store/seed.js'
 import type { ApiSpec, SpecFile } from '../spec/types.js'
 import { StorageError, storedPet } from '../store/store.js'
 import { coverageMarkdown, coverageOf } from './coverage.js'
@@ -36,12 +37,12 @@ interface ControlContext extends ControlApiOptions {
 }
 
 const controlHandlers: HandlersOf<operations, ControlContext> = {
-  async reset({ body }, { namespace, namespaces, apiSpec }) {
-    const pets =
+  async reset({ body }, { namespace, namespaces }) {
+    const origin =
       body?.seed === undefined && body?.count === undefined
         ? undefined
-        : await generateAnimals(apiSpec.schemas['Pet'] ?? {}, body.seed ?? DEFAULT_SEED, body.count ?? DEFAULT_COUNT)
-    return ok({ namespace: namespace.name, pets: await storing(namespaces.reset(namespace, pets)) })
+        : seedOrigin(body.seed ?? DEFAULT_SEED, body.count ?? DEFAULT_COUNT)
+    return ok({ namespace: namespace.name, pets: await storing(namespaces.reset(namespace, origin)) })
   },
 
   async exportPets(_input, { namespace }) {

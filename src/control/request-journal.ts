@@ -124,23 +124,28 @@ export class Journal {
     }
   }
 
-  /** Entries matching every filter given, oldest first. */
+  /**
+   * Entries matching every filter given, oldest first. The fields a raw record shares with its
+   * entry are compared first, so that only the candidates are made into entries (the path is
+   * compared as shown, redacted).
+   */
   find(filter: JournalFilter = {}): JournalEntry[] {
     const method = filter.method?.toUpperCase()
     const prefix = filter.path?.endsWith('*') ? filter.path.slice(0, -1) : undefined
     const since = filter.since?.getTime()
     const found: JournalEntry[] = []
     for (let i = this.#first; i < this.#items.length; i++) {
-      const e = this.#entry(i)
+      const item = this.#items[i] as RequestRecord | JournalEntry
       if (
-        (method === undefined || e.method === method) &&
-        (filter.path === undefined || (prefix === undefined ? e.path === filter.path : e.path.startsWith(prefix))) &&
-        (filter.operationId === undefined || e.operationId === filter.operationId) &&
-        (filter.status === undefined || e.status === filter.status) &&
-        (since === undefined || Date.parse(e.time) >= since)
-      ) {
+        (method !== undefined && item.method !== method) ||
+        (filter.operationId !== undefined && item.operationId !== filter.operationId) ||
+        (filter.status !== undefined && item.status !== filter.status) ||
+        (since !== undefined && timeOf(item) < since)
+      )
+        continue
+      const e = this.#entry(i)
+      if (filter.path === undefined || (prefix === undefined ? e.path === filter.path : e.path.startsWith(prefix)))
         found.push(e)
-      }
     }
     return found
   }
@@ -179,6 +184,11 @@ export class Journal {
     this.#items[i] = entry
     return entry
   }
+}
+
+/** When a request came, in epoch milliseconds, from its raw record or its entry. */
+function timeOf(item: RequestRecord | JournalEntry): number {
+  return typeof item.time === 'number' ? item.time : Date.parse(item.time)
 }
 
 function headerBytes(headers: IncomingHttpHeaders): number {

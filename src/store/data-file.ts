@@ -20,6 +20,13 @@
 //
 // Group commit: while one write is on its way to disk, the writes asked for meanwhile wait and go
 // together in the next one; every caller is answered after the write that holds its change.
+//
+// Two kinds of journal record (the Layout given by store.ts says how a start replays them):
+// records added to the store, and records that replace its data (a reset: a line naming data a
+// start can make again, instead of a rewrite of the whole file). And a store that starts from data
+// a start can make again (a namespace's initial data) need not be on disk until it changes: with
+// no snapshot, its journal's header names that data (`unwritten.id`), and its first change costs
+// one new journal file.
 import { createHash } from 'node:crypto'
 import { basename, dirname, join } from 'node:path'
 import type { Adapter } from 'lowdb'
@@ -35,10 +42,23 @@ export interface DataFileOptions {
   readonly compaction?: Partial<Compaction>
 }
 
+/** How the records of a journal make the data again, and what a store is before it is ever written. */
+export interface Layout<T, R> {
+  /** Applies a journal's records, in order, to the data before them. Default: adds each to the records. */
+  readonly replay?: (data: T, records: readonly R[]) => Promise<T>
+  /**
+   * The data of a store that has no snapshot on disk, and the id its journal's header then names:
+   * such a store is written only when it first changes, as a journal alone.
+   */
+  readonly unwritten?: { readonly id: string; readonly data: () => Promise<T> }
+}
+
 interface Job<R> {
   snapshot: boolean
   /** Fold the journal if it holds anything; always cut a tail left by a failed write. */
   compact: boolean
+  /** Whether a record replaces the data (a reset), rather than adding to it. */
+  replaces: boolean
   readonly records: R[]
   readonly batch: Batch
 }
@@ -57,6 +77,7 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
   readonly #key: keyof T & string
   readonly #fs: FileSystem
   readonly #compaction: Compaction
+  readonly #layout: Layout<T, R>
   #data: T | undefined
   #pending: Job<R> | undefined
   #busy = false
@@ -79,14 +100,21 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
   #foldAt = 0
   #droppedTail: DroppedTail | undefined
   #idleTimer: NodeJS.Timeout | undefined
+  /** The write under way, if any. */
+  #running: Promise<void> | undefined
+  /** Cleared only for a store known to have no file that has written none since. */
+  #mayHaveFiles = true
+  /** Set once the store is to be removed: no fold on a timer. */
+  #retired = false
 
-  constructor(file: string, key: keyof T & string, options: DataFileOptions = {}) {
+  constructor(file: string, key: keyof T & string, options: DataFileOptions = {}, layout: Layout<T, R> = {}) {
     this.file = file
     this.journalFile = `${file}.journal`
     this.#tempFile = join(dirname(file), `.${basename(file)}.tmp`)
     this.#key = key
     this.#fs = options.fileSystem ?? nodeFileSystem
     this.#compaction = { ...COMPACTION, ...options.compaction }
+    this.#layout = layout
     this.#journal = new JournalFile(this.journalFile, this.#fs)
     this.#foldAt = this.#foldEvery()
   }
@@ -98,7 +126,7 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
 
   async read(): Promise<T | null> {
     const text = (await this.#readFile(this.file))?.toString('utf8')
-    if (text === undefined) return null
+    if (text === undefined) return this.#readUnwritten()
     this.#snapshotOnDisk = true
     let data: Record<string, unknown>
     try {
@@ -119,7 +147,66 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
     this.#needsSnapshot = false
     this.#foldAt = this.#foldEvery()
     if (journal === undefined) return rest as T
-    for (const record of journal.records) records.push(record)
+    return this.#replay(rest as T, journal)
+  }
+
+  /**
+   * What read() finds where the caller knows that no file is there (it just removed them, or never
+   * made them), without reading: nothing. The first write starts the files.
+   */
+  readAbsent(): null {
+    this.#startUnwritten()
+    this.#mayHaveFiles = false
+    this.#tempLeft = false
+    this.#journal.assumeAbsent()
+    return null
+  }
+
+  /** Whether any file of this store may be on disk (false only for one known absent that never wrote). */
+  get mayHaveFiles(): boolean {
+    return this.#mayHaveFiles
+  }
+
+  /**
+   * For a store about to be removed: resolves once every write asked for so far has settled (stored
+   * or failed), folding nothing, and no fold on a timer comes after.
+   */
+  async retire(): Promise<void> {
+    this.#retired = true
+    clearTimeout(this.#idleTimer)
+    while (this.#busy || this.#pending) {
+      await (this.#pending?.batch.promise ?? this.#running)?.catch(() => undefined)
+      // The next write starts a turn after the last one ends.
+      if (this.#busy || this.#pending) await new Promise((resolve) => setImmediate(resolve))
+    }
+  }
+
+  /** With no snapshot on disk, a store of an unwritten layout takes appends to a journal that names it. */
+  #startUnwritten(): void {
+    const unwritten = this.#layout.unwritten
+    if (unwritten === undefined) return
+    this.#snapshotId = unwritten.id
+    this.#needsSnapshot = false
+  }
+
+  /**
+   * With no snapshot on disk: the store this layout starts from, and its journal if one names it;
+   * null when there is neither (a journal left from something else is replaced by the first append).
+   */
+  async #readUnwritten(): Promise<T | null> {
+    const unwritten = this.#layout.unwritten
+    if (unwritten === undefined) return null
+    this.#startUnwritten()
+    const journalBytes = await this.#readFile(this.journalFile)
+    const journal = journalBytes && parseJournal<R>(this.journalFile, journalBytes, unwritten.id)
+    if (journal === undefined || !journal.started) return null
+    return this.#replay(await unwritten.data(), journal)
+  }
+
+  async #replay(data: T, journal: NonNullable<ReturnType<typeof parseJournal<R>>>): Promise<T> {
+    const replayed = this.#layout.replay
+      ? await this.#layout.replay(data, journal.records)
+      : this.#addRecords(data, journal.records)
     this.#journal.load({
       started: journal.started,
       bytes: journal.bytes,
@@ -127,7 +214,13 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
       tail: journal.dropped !== undefined,
     })
     this.#droppedTail = journal.dropped
-    return rest as T
+    return replayed
+  }
+
+  #addRecords(data: T, added: readonly R[]): T {
+    const records = (data as Record<string, unknown>)[this.#key] as R[]
+    for (const record of added) records.push(record)
+    return data
   }
 
   /** lowdb's write: a new snapshot of everything (and a fresh journal). */
@@ -141,6 +234,18 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
   }
 
   /**
+   * A record that replaced all of `data` (which already holds its result), written as one journal
+   * line; resolves once it is durable. Where the journal cannot take it (appends need a whole
+   * snapshot first), the whole data is written instead: atomic either way.
+   */
+  replaceWith(data: T, record: R): Promise<void> {
+    return this.#request(data, (job) => {
+      job.records.push(record)
+      job.replaces = true
+    })
+  }
+
+  /**
    * Waits for the writes in flight, cuts what a failed one left, and folds the journal into a new
    * snapshot if it holds anything and the disk has room. A fold that fails is not an error: the
    * journal still holds everything.
@@ -151,7 +256,7 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
 
   #request(data: T, add: (job: Job<R>) => void): Promise<void> {
     this.#data = data
-    const job = (this.#pending ??= { snapshot: false, compact: false, records: [], batch: batch() })
+    const job = (this.#pending ??= { snapshot: false, compact: false, replaces: false, records: [], batch: batch() })
     add(job)
     if (!this.#busy) this.#flush()
     return job.batch.promise
@@ -163,23 +268,26 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
     if (!job || this.#busy || this.#data === undefined) return
     this.#pending = undefined
     this.#busy = true
-    this.#run(job, this.#data)
-      .then(job.batch.resolve, job.batch.reject)
-      .finally(() => {
-        this.#busy = false
-        if (!this.#pending) {
-          this.#journal.close()
-          this.#compactWhenIdle()
-        }
-        // Let the callers of a failed write react (undo their changes) before the next write
-        // serialises the data.
-        setImmediate(() => this.#flush())
-      })
+    if (job.snapshot || job.records.length > 0) this.#mayHaveFiles = true
+    this.#running = this.#run(job, this.#data)
+    this.#running.then(job.batch.resolve, job.batch.reject).finally(() => {
+      this.#busy = false
+      if (!this.#pending) {
+        this.#journal.close()
+        this.#compactWhenIdle()
+      }
+      // Let the callers of a failed write react (undo their changes) before the next write
+      // serialises the data.
+      setImmediate(() => this.#flush())
+    })
   }
 
   async #run(job: Job<R>, data: T): Promise<void> {
     // Serialised first, before any await: a snapshot holds nothing of the requests that come meanwhile.
-    if (job.snapshot) return this.#writeWholeSnapshot(this.#serialise(data))
+    // A job that replaced the data cannot be written as a snapshot without its records (the data
+    // before them is gone): where a snapshot must come first, it is the whole job.
+    if (job.snapshot || (job.replaces && this.#mustWriteSnapshot(job)))
+      return this.#writeWholeSnapshot(this.#serialise(data))
     // Without this job's records, which then go to the new journal: a snapshot that fails after
     // its rename must not leave records on disk that are answered as refused.
     const whole = this.#mustWriteSnapshot(job) ? this.#serialise(data, job.records) : undefined
@@ -209,7 +317,7 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
 
   /** Folds the journal once no write has come for a moment (the timer never keeps the process alive). */
   #compactWhenIdle(): void {
-    if (this.#journal.records < this.#compaction.idleAfterRecords) return
+    if (this.#retired || this.#journal.records < this.#compaction.idleAfterRecords) return
     clearTimeout(this.#idleTimer)
     this.#idleTimer = setTimeout(() => {
       if (this.#busy || this.#pending || this.#data === undefined) return // a write came: after it, the timer starts over
@@ -266,9 +374,11 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
 
   async #writeSnapshot(snapshot: Snapshot): Promise<void> {
     this.#journal.close()
-    // With no snapshot on disk, a journal there is a leftover that holds nothing acknowledged:
-    // remove it first, so that it can never be taken for this snapshot's.
-    if (!this.#snapshotOnDisk) await this.#fs.remove(this.journalFile)
+    // With no snapshot on disk, a journal there is a leftover that holds nothing acknowledged
+    // (unless it is the journal of a store never written whole): remove it first, so that it can
+    // never be taken for this snapshot's.
+    if (!this.#snapshotOnDisk && this.#snapshotId !== this.#layout.unwritten?.id)
+      await this.#fs.remove(this.journalFile)
     try {
       await replaceFileDurably(this.file, this.#tempFile, snapshot.bytes, {
         fs: this.#fs,

@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises'
 import { DEFAULT_FIXTURES } from '../paths.js'
 import { describeErrors } from '../spec/load.js'
 import { type ApiSpec } from '../spec/types.js'
+import { parseSeedOrigin, seedOrigin } from './origin.js'
 import { generateAnimals } from './seed.js'
 import type { Pet } from './store.js'
 
@@ -26,24 +27,38 @@ export interface InitialData {
   /** For the start banner. */
   readonly description: string
   readonly pets: () => Promise<Pet[]>
+  /** The pets of an origin, when this start can make them: any seed's, and its own data's. */
+  readonly petsOf: (origin: string) => Promise<Pet[]> | undefined
 }
 
 export async function initialData(source: DataSource, spec: ApiSpec): Promise<InitialData> {
+  const seeded = (seed: number, count: number): Promise<Pet[]> =>
+    generateAnimals(spec.schemas['Pet'] ?? {}, seed, count)
+  const withOrigin = (data: Omit<InitialData, 'petsOf'>): InitialData => ({
+    ...data,
+    petsOf(origin) {
+      if (origin === data.origin) return data.pets()
+      const seed = parseSeedOrigin(origin)
+      return seed && seeded(seed.seed, seed.count)
+    },
+  })
   if (source.kind === 'seed') {
-    return {
-      origin: `seed:${source.seed}:${source.count}`,
+    return withOrigin({
+      origin: seedOrigin(source.seed, source.count),
       description: `${source.count} pets generated from seed ${source.seed}`,
-      pets: () => generateAnimals(spec.schemas['Pet'] ?? {}, source.seed, source.count),
-    }
+      pets: () => seeded(source.seed, source.count),
+    })
   }
   const file = source.file ?? DEFAULT_FIXTURES
-  const pets = await readFixtures(file, spec)
+  // Frozen and shared by every store made from them (a namespace's first use, a reset): a store
+  // keeps its own array and never changes a pet it holds.
+  const pets = (await readFixtures(file, spec)).map((pet) => Object.freeze(pet))
   const text = JSON.stringify(pets)
-  return {
+  return withOrigin({
     origin: `fixtures:sha256:${createHash('sha256').update(text).digest('hex').slice(0, 16)}`,
     description: `${pets.length} pets from ${source.file ?? 'the built-in fixtures'}`,
-    pets: async () => structuredClone(pets),
-  }
+    pets: async () => pets,
+  })
 }
 
 /** Reads a fixtures file: a JSON array of pets that must each match the spec's Pet schema. */

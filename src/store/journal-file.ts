@@ -18,6 +18,8 @@ export class JournalFile {
   #tail = false
   /** Open while appends keep coming; closed when the file goes idle, and dropped after a failed write. */
   #handle: OpenFile | undefined
+  /** Set when no file can be at `path` (the store's files are known absent): a start need not remove one. */
+  #absent = false
 
   constructor(path: string, fs: FileSystem) {
     this.path = path
@@ -35,6 +37,11 @@ export class JournalFile {
     this.#bytes = state.bytes
     this.#records = state.records
     this.#tail = state.tail
+  }
+
+  /** The store's files are known absent: nothing is at `path` until the first append starts the journal. */
+  assumeAbsent(): void {
+    this.#absent = true
   }
 
   /** A new snapshot took over: the file on disk (if any) is stale, the next append starts anew. */
@@ -108,8 +115,9 @@ export class JournalFile {
   async #start(snapshotId: string, text: string): Promise<void> {
     const data = Buffer.from(`${JSON.stringify({ snapshot: snapshotId })}\n${text}`)
     // Always a new file, so that the directory fsync makes a new change durable, never one whose
-    // fsync already failed.
-    await this.#fs.remove(this.path)
+    // fsync already failed (a file known absent is new; a retry after a failure removes it).
+    if (!this.#absent) await this.#fs.remove(this.path)
+    this.#absent = false
     const handle = (this.#handle = await this.#fs.open(this.path, 'w'))
     await writeAll(handle, data, 0)
     await handle.datasync()

@@ -2,8 +2,9 @@
 import { Low, Memory, type Adapter } from 'lowdb'
 import type { components } from '../spec/api-types.js'
 import { DataFileError } from './durable-io.js'
-import { JournaledJsonFile, type DataFileOptions } from './data-file.js'
+import { JournaledJsonFile, type DataFileOptions, type Layout } from './data-file.js'
 import type { DroppedTail } from './journal-text.js'
+import { parseSeedOrigin } from './origin.js'
 
 export type Pet = components['schemas']['Pet']
 export type NewPet = components['schemas']['NewPet']
@@ -14,6 +15,17 @@ export interface StoreData {
   origin?: string
   pets: Pet[]
 }
+
+/**
+ * A journal line that replaced every pet (a reset) with the pets of `reset`: an origin a start can
+ * make again (initial-data.ts), so that a reset costs one line however many pets it brings.
+ */
+export interface ResetRecord {
+  readonly reset: string
+}
+
+/** What a data file's journal holds: added pets and resets. */
+export type StoreRecord = Pet | ResetRecord
 
 /** The status a pet gets when it is added without one: the interface leaves it open. */
 export const DEFAULT_STATUS: PetStatus = 'available'
@@ -96,23 +108,50 @@ export class AnimalStore {
   }
 
   /**
+   * Replaces every pet with `pets`, the data of `origin`, and resolves once that is on disk. A data
+   * file records it as one journal line naming the origin when a start can make those pets again
+   * (a seed's, or the store's own origin: a start that cannot make that one rebuilds the store);
+   * otherwise it writes them all. Atomic either way: if the write fails, the store is as it was.
+   */
+  async reset(origin: string, pets: Pet[]): Promise<void> {
+    const adapter = this.#db.adapter
+    const data = { ...(this.origin === undefined ? {} : { origin: this.origin }), pets }
+    if (!(adapter instanceof JournaledJsonFile) || !(parseSeedOrigin(origin) || origin === this.origin))
+      return this.replace(data)
+    await this.#replacing(data, () => adapter.replaceWith(this.#db.data, { reset: origin }))
+  }
+
+  /**
    * Replaces every pet (and the origin) and resolves once that is on disk. When the write fails,
    * the store is as it was (a StorageError says why): nothing is served that is not on disk.
    */
   async replace(data: StoreData): Promise<void> {
+    await this.#replacing(data, () => this.#db.write())
+  }
+
+  async #replacing(data: StoreData, write: () => Promise<void>): Promise<void> {
     const before = this.#db.data
-    this.#db.data = {
-      ...(data.origin === undefined ? {} : { origin: data.origin }),
-      pets: [...data.pets].sort((a, b) => a.id - b.id),
-    }
+    this.#db.data = { ...(data.origin === undefined ? {} : { origin: data.origin }), pets: byId(data.pets) }
     this.#index()
     try {
-      await this.#db.write()
+      await write()
     } catch (error) {
       this.#db.data = before
       this.#index()
       throw new StorageError(error)
     }
+  }
+
+  /** Whether any file of the store may be on disk: false for one known absent that never changed. */
+  get mayHaveFiles(): boolean {
+    const adapter = this.#db.adapter
+    return adapter instanceof JournaledJsonFile && adapter.mayHaveFiles
+  }
+
+  /** For a store about to be removed: waits for the writes under way to settle, and folds nothing. */
+  async retire(): Promise<void> {
+    const adapter = this.#db.adapter
+    if (adapter instanceof JournaledJsonFile) await adapter.retire()
   }
 
   /** Waits for every write asked for so far. */
@@ -132,12 +171,26 @@ export class AnimalStore {
   }
 }
 
+/** Pets in ascending id order, as the store keeps them (a copy). */
+function byId(pets: readonly Pet[]): Pet[] {
+  return [...pets].sort((a, b) => a.id - b.id)
+}
+
 export interface OpenStoreOptions {
   /** A file path, or undefined for a store that lives in memory only. */
   readonly dataFile: string | undefined
   /** What the store is made from when the data file is missing or was made from other data. */
   readonly origin: string
   readonly initialPets: () => Promise<Pet[]>
+  /** The pets of an origin a journal's reset names, when this start can make them (initial-data.ts). */
+  readonly petsOf: (origin: string) => Promise<Pet[]> | undefined
+  /**
+   * Whether a store made from the initial data is written only once it changes (a namespace): until
+   * then nothing is on disk, and what a restart finds is the initial data again.
+   */
+  readonly unwrittenUntilChanged?: boolean
+  /** Set when the caller knows that the data file is not there (nor its journal): nothing is read. */
+  readonly absent?: boolean
   /** Checks records read from a data file; returns the index of the first bad one and why. */
   readonly checkPets: (pets: unknown) => { index: number; problem: string } | undefined
   /** How the data file is written: the real file system and compaction policy unless a test says otherwise. */
@@ -155,12 +208,16 @@ export interface OpenedStore {
 }
 
 export async function openStore(options: OpenStoreOptions): Promise<OpenedStore> {
+  const initial = async (): Promise<StoreData> => ({ origin: options.origin, pets: byId(await options.initialPets()) })
   const adapter: Adapter<StoreData> =
     options.dataFile === undefined
       ? new Memory<StoreData>()
-      : new JournaledJsonFile<StoreData, Pet>(options.dataFile, 'pets', options.storage)
+      : new JournaledJsonFile<StoreData, StoreRecord>(options.dataFile, 'pets', options.storage, {
+          replay: replayer(options.dataFile, options),
+          ...(options.unwrittenUntilChanged ? { unwritten: { id: `initial:${options.origin}`, data: initial } } : {}),
+        })
   const db = new Low<StoreData>(adapter, { pets: [] })
-  const existing = await adapter.read()
+  const existing = options.absent && adapter instanceof JournaledJsonFile ? adapter.readAbsent() : await adapter.read()
   const droppedTail = adapter instanceof JournaledJsonFile ? adapter.droppedTail : undefined
   if (existing !== null && options.dataFile !== undefined) {
     const data = checkData(existing, options.dataFile, options.checkPets)
@@ -171,12 +228,45 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenedStore>
       return { store: new AnimalStore(db), source: 'data file', replacedOrigin: undefined, droppedTail }
     }
     const store = new AnimalStore(db)
-    await writeInitialData(store, { origin: options.origin, pets: await options.initialPets() }, options.dataFile)
+    await writeInitialData(store, await initial(), options.dataFile)
     return { store, source: 'initial data', replacedOrigin: data.origin, droppedTail }
   }
+  const opened = { source: 'initial data', replacedOrigin: undefined, droppedTail: undefined } as const
+  // Nothing to write: the first change writes the journal that names the initial data.
+  if (options.unwrittenUntilChanged && options.dataFile !== undefined) {
+    db.data = await initial()
+    return { store: new AnimalStore(db), ...opened }
+  }
   const store = new AnimalStore(db)
-  await writeInitialData(store, { origin: options.origin, pets: await options.initialPets() }, options.dataFile)
-  return { store, source: 'initial data', replacedOrigin: undefined, droppedTail: undefined }
+  await writeInitialData(store, await initial(), options.dataFile)
+  return { store, ...opened }
+}
+
+/** How a start applies a journal's records: a pet is added, a reset replaces every pet. */
+function replayer(file: string, options: OpenStoreOptions): NonNullable<Layout<StoreData, StoreRecord>['replay']> {
+  return async (data, records) => {
+    for (const record of records) {
+      if (!isReset(record)) {
+        data.pets.push(record)
+        continue
+      }
+      const pets = options.petsOf(record.reset)
+      if (pets !== undefined) data.pets = byId(await pets)
+      // A reset to data this start cannot make (fixtures of other settings) is in a store of
+      // another origin, which the start rebuilds from its own data: what it held does not matter.
+      else if (data.origin === options.origin || data.origin === undefined)
+        throw new DataFileError(
+          `${file}.journal`,
+          `resets to ${record.reset}, which this start cannot make; it was left untouched`,
+        )
+      else data.pets = []
+    }
+    return data
+  }
+}
+
+function isReset(record: StoreRecord): record is ResetRecord {
+  return typeof (record as Partial<ResetRecord>).reset === 'string'
 }
 
 /** The first write of a data file: when it fails, the setting is at fault, and the message names the file. */

@@ -43,6 +43,7 @@ t.test('bench/suite.ts --smoke runs the typical test on the sandbox and on WireM
       'first request in a new namespace',
       'seeded reset {seed, count: 1000}',
       `journal query by operationId at ${results.settings.journalEntries} entries`,
+      `journal query by operationId matching 1 of ${results.settings.journalEntries} entries`,
     ],
     'every single step is timed',
   )

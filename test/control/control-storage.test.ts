@@ -17,8 +17,11 @@ t.test('reset and replace on a full disk: 503, the store as it was, then 200 onc
   )
   const before = await (await fetch(`${baseUrl}/pets?limit=100`, { headers: AUTH })).json()
 
-  // Every write of a new snapshot fails, as on a full disk.
-  fs.arm({ call: 'write', target: 'temp snapshot', failure: 'ENOSPC', nth: 1, persistent: true })
+  // Every write fails, as on a full disk: of a new snapshot (a replace) and of the journal (a reset's line).
+  fs.arm(
+    { call: 'write', target: 'temp snapshot', failure: 'ENOSPC', nth: 1, persistent: true },
+    { call: 'write', target: 'journal', failure: 'ENOSPC', nth: 1, persistent: true },
+  )
   for (const [method, path, body] of [
     ['POST', '/reset', { seed: 3, count: 4 }],
     ['PUT', '/pets', [{ id: 1, name: 'Only', categoryId: 1 }]],

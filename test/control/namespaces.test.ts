@@ -128,9 +128,10 @@ t.test('a namespace persists in its own file next to DATA_FILE, across a restart
   const first = await startControlSandbox(t)
   const file = first.config.dataFile as string
   await first.api('POST', '/pets', { name: 'Kept', categoryId: 2 }, ns('keep'))
+  // Its first change starts its journal, which names the initial data: no snapshot yet.
   const nsFile = join(file, '..', 'db.ns.keep.json')
-  t.ok(await exists(nsFile), 'db.ns.keep.json was written')
-  t.match(JSON.parse(await readFile(nsFile, 'utf8')).pets, [{ id: 1 }], 'with the pets')
+  t.notOk(await exists(nsFile), 'no snapshot of the initial data was written')
+  t.match(await readFile(`${nsFile}.journal`, 'utf8'), /"name":"Kept"/, 'db.ns.keep.json.journal holds the pet')
   await first.close()
 
   const second = await startTestSandbox(t, { DATA_FILE: file, ADMIN_TOKEN: 'test-admin-token' })
@@ -219,7 +220,7 @@ t.test('DELETE /__admin/namespaces/{name}: gone, data file and all, also after a
   const { dataFile } = first.config
   await first.api('POST', '/pets', { name: 'Doomed', categoryId: 1 }, ns('gone'))
   const file = first.namespaces.dataFileOf('gone') as string
-  t.ok(await exists(file), 'the namespace has a data file')
+  t.ok(await exists(`${file}.journal`), 'the namespace has a data file (its journal)')
 
   const deleted = await first.admin('DELETE', '/namespaces/gone')
   t.same(deleted.body, { namespace: 'gone', deleted: true })

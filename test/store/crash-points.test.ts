@@ -6,6 +6,9 @@
 // acknowledged so far, exactly as acknowledged; an id acknowledged once is never acknowledged
 // again. Two chains of kills run side by side, each on its own data file. CRASH_SEED replays the
 // random moments of a run (its seed is printed).
+// Alongside, one client resets a namespace of its own to seed after seed, creating one pet there
+// after each reset (each reset one journal line, the first one the start of a journal alone): a
+// restart serves the state of the last of those acknowledged, or of the one in flight.
 import { watch } from 'node:fs'
 import { access } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
@@ -13,6 +16,8 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import t, { type Test } from 'tap'
 import { buildCli, postPet, spawnCli, tempDir, waitFor, type StoredPet } from '../support/sandbox.js'
 import { seededRandom } from '../support/random.js'
+import { loadSpec } from '../../src/spec/load.js'
+import { generateAnimals } from '../../src/store/seed.js'
 
 const CHAINS = 2
 const KILLS_PER_CHAIN = 25
@@ -35,7 +40,19 @@ const ENV = {
 }
 
 const seed = Number(process.env['CRASH_SEED'] ?? Math.floor(Math.random() * 2 ** 31))
-const figures = { kills: 0, acknowledged: 0, lost: 0, reused: 0, inCompaction: 0, atRename: 0, tornTails: 0 }
+const figures = {
+  kills: 0,
+  acknowledged: 0,
+  lost: 0,
+  reused: 0,
+  inCompaction: 0,
+  atRename: 0,
+  tornTails: 0,
+  resets: 0,
+  resetStatesWrong: 0,
+}
+const RESET_COUNT = 5
+const petSchema = (await loadSpec()).schemas['Pet'] ?? {}
 
 type Moment = 'random' | 'compaction write' | 'snapshot rename'
 const MOMENTS: Moment[] = ['random', 'compaction write', 'snapshot rename']
@@ -95,6 +112,52 @@ function createLoad(baseUrl: string, chain: number, cycle: number, acknowledge: 
   }
 }
 
+/**
+ * Resets of namespace `ns` to seed after seed, each followed by a create there, until the server is
+ * gone. `states` are the pet names after each acknowledged step, `inFlight` after the one under way.
+ */
+function resetLoad(baseUrl: string, ns: string, cycle: number) {
+  const origin = new URL(baseUrl).origin
+  const progress = { states: [] as string[][], inFlight: undefined as string[] | undefined, stopped: false }
+  const run = async (): Promise<void> => {
+    for (let i = 0; i < 1000 && !progress.stopped; i++) {
+      const seed = cycle * 1000 + i
+      const seeded = (await generateAnimals(petSchema, seed, RESET_COUNT)).map((pet) => pet.name)
+      const name = `R-${cycle}-${i}`
+      try {
+        progress.inFlight = seeded
+        const reset = await fetch(`${origin}/__admin/reset?namespace=${ns}`, {
+          method: 'POST',
+          headers: { ...ADMIN, 'content-type': 'application/json' },
+          body: JSON.stringify({ seed, count: RESET_COUNT }),
+        })
+        await reset.arrayBuffer()
+        if (reset.status !== 200) continue
+        progress.states.push(seeded)
+        figures.resets++
+        progress.inFlight = [...seeded, name]
+        const created = await postPet(
+          baseUrl,
+          { name, categoryId: 1 },
+          { authorization: 'Bearer k', 'x-sandbox-namespace': ns },
+        )
+        await created.arrayBuffer()
+        if (created.status === 201) progress.states.push([...seeded, name])
+      } catch {
+        return // the server is gone
+      }
+    }
+  }
+  const running = run()
+  return {
+    progress,
+    async stop(): Promise<void> {
+      progress.stopped = true
+      await running
+    },
+  }
+}
+
 const exists = (path: string): Promise<boolean> =>
   access(path).then(
     () => true,
@@ -111,11 +174,34 @@ async function killChain(t: Test, cli: string, chain: number, next: () => number
     if (lost.length > 0) t.same(lost.slice(0, 5), [], `${after}: every acknowledged pet is served, as acknowledged`)
   }
 
+  const ns = `resets-${chain}`
+  // What a restart may serve in the namespace: the last state acknowledged, or the one in flight.
+  let expected: { last: string[] | undefined; inFlight: string[] | undefined } = {
+    last: undefined,
+    inFlight: undefined,
+  }
+  const checkResets = async (origin: string, after: string): Promise<void> => {
+    const res = await fetch(`${origin}/__admin/pets?namespace=${ns}`, { headers: ADMIN })
+    const body = (await res.json()) as StoredPet[]
+    // A namespace never changed is not on disk: reading it is a 404.
+    const served = res.status === 404 ? undefined : res.status === 200 ? body.map((pet) => pet.name) : body
+    const ok = [expected.last, expected.inFlight].some((state) => JSON.stringify(state) === JSON.stringify(served))
+    if (!ok) {
+      figures.resetStatesWrong++
+      t.fail(`${after}: the namespace reset serves its last acknowledged state or the one in flight`, {
+        found: served,
+        wanted: expected,
+      })
+    }
+  }
+
   for (let cycle = 0; cycle < KILLS_PER_CHAIN; cycle++) {
     const server = await spawnCli(t, { ...ENV, DATA_FILE: dataFile }, [], cli)
     if (/dropped the last \d+ bytes/.test(server.stderr)) figures.tornTails++
     const origin = new URL(server.baseUrl).origin
     await check(origin, `restart after kill ${cycle}`)
+    await checkResets(origin, `restart after kill ${cycle}`)
+    const resets = resetLoad(server.baseUrl, ns, cycle)
 
     let acknowledgedNow = 0
     const load = createLoad(server.baseUrl, chain, cycle, (pet) => {
@@ -137,6 +223,8 @@ async function killChain(t: Test, cli: string, chain: number, next: () => number
     server.child.kill('SIGKILL')
     await server.exited
     await load.stop()
+    await resets.stop()
+    expected = { last: resets.progress.states.at(-1) ?? expected.last, inFlight: resets.progress.inFlight }
     figures.kills++
     figures.acknowledged += acknowledgedNow
     // A temporary snapshot is only on disk while a compaction writes it: the kill came in one.
@@ -145,6 +233,7 @@ async function killChain(t: Test, cli: string, chain: number, next: () => number
 
   const last = await spawnCli(t, { ...ENV, DATA_FILE: dataFile }, [], cli)
   await check(new URL(last.baseUrl).origin, 'the last restart')
+  await checkResets(new URL(last.baseUrl).origin, 'the last restart')
   last.child.kill('SIGTERM')
   t.equal(await last.exited, 0, `chain ${chain}: the last server stops cleanly`)
   t.notOk(await exists(join(dirname(dataFile), '.db.json.tmp')), `chain ${chain}: no temporary snapshot is left`)
@@ -159,10 +248,13 @@ t.test(`SIGKILL ${CHAINS * KILLS_PER_CHAIN} times during a create load, in compa
     `crash points: ${figures.kills} kills, ${figures.acknowledged} creates acknowledged, lost ${figures.lost}, ` +
       `ids acknowledged twice ${figures.reused}, kills while a compaction wrote its snapshot ${figures.inCompaction}, ` +
       `at a snapshot's rename ${figures.atRename}, ` +
-      `torn journal ends dropped at restart ${figures.tornTails}`,
+      `torn journal ends dropped at restart ${figures.tornTails}; namespace resets acknowledged ${figures.resets}, ` +
+      `restarts serving another state ${figures.resetStatesWrong}`,
   )
   t.equal(figures.kills, CHAINS * KILLS_PER_CHAIN, 'every kill happened')
   t.equal(figures.lost, 0, 'no acknowledged pet is ever lost')
   t.equal(figures.reused, 0, 'no id is acknowledged twice')
+  t.equal(figures.resetStatesWrong, 0, 'every restart serves the last acknowledged reset state, or the one in flight')
+  t.ok(figures.resets > 0, 'resets were acknowledged between the kills')
   t.ok(figures.inCompaction > 0, 'some kills came while a compaction wrote its snapshot')
 })

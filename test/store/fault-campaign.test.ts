@@ -11,14 +11,22 @@
 //   - then the files hold every acknowledged pet, no refused one and nothing torn, no temporary
 //     file is left, and a restart serves the same.
 // Compaction is made frequent (every 6 records) so that its calls are hit as often as appends.
+//
+// Then resets, one journal line each: in the default namespace (a snapshot and its journal) and in
+// a namespace never written whole (its journal alone), each call failing as above. A reset answered
+// 200 is on disk, one answered 503 left the old pets there and served; once the fault clears, the
+// next reset is stored, and a restart serves the same.
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
 import { createLogger } from '../../src/logger.js'
 import { startSandbox, SERVER_LIMITS } from '../../src/sandbox.js'
+import { initialData } from '../../src/store/initial-data.js'
+import { openStore } from '../../src/store/store.js'
 import { JournaledJsonFile } from '../../src/store/data-file.js'
 import { type Compaction } from '../../src/store/compaction.js'
 import type { Pet, StoreData } from '../../src/store/store.js'
+import { ADMIN_AUTH, ADMIN_TOKEN, call as request } from '../support/control.js'
 import { AUTH, postPet, tempDir, testConfig, waitFor } from '../support/sandbox.js'
 import { FaultyFileSystem, type Call, type Failure, type Fault, type Target } from './faulty-file-system.js'
 
@@ -281,6 +289,95 @@ for (const { call, target, failures, with: companion, compaction } of TARGETS) {
   }
 }
 
+/** What a restart finds in a store's files (its journal's resets replayed), read without writing anything. */
+async function readStore(config: Awaited<ReturnType<typeof testConfig>>, dataFile: string, namespace: boolean) {
+  const { loadSpec } = await import('../../src/spec/load.js')
+  const initial = await initialData(config.source, await loadSpec())
+  const { store } = await openStore({
+    dataFile,
+    origin: initial.origin,
+    initialPets: initial.pets,
+    petsOf: initial.petsOf,
+    checkPets: () => undefined,
+    unwrittenUntilChanged: namespace,
+  })
+  return store.all().map((pet) => pet.name)
+}
+
+const RESET_TARGETS: Array<{ call: Call; target: Target; failures: Failure[] }> = [
+  { call: 'write', target: 'journal', failures: WRITES },
+  { call: 'fsync', target: 'journal', failures: ERRNOS },
+  { call: 'open', target: 'journal', failures: ERRNOS },
+  { call: 'remove', target: 'journal', failures: ['EIO'] },
+  { call: 'syncDirectory', target: 'directory', failures: ERRNOS },
+  { call: 'write', target: 'temp snapshot', failures: ['EIO'] },
+  { call: 'rename', target: 'temp snapshot', failures: ['EIO'] },
+]
+const resetFigures = { scenarios: 0, stored: 0, refused: 0, wrong: 0 }
+
+for (const namespace of ['default', 'fresh']) {
+  for (const { call, target, failures } of RESET_TARGETS) {
+    for (const failure of failures) {
+      t.test(`a reset of the ${namespace} namespace while ${call} of the ${target} fails (${failure})`, async (t) => {
+        const dir = await tempDir(t)
+        const dataFile = join(dir, 'db.json')
+        // The fresh namespace's files are named after it: the faults aim at them.
+        const nsFile = namespace === 'default' ? dataFile : join(dir, `db.ns.${namespace}.json`)
+        const fs = new FaultyFileSystem(nsFile)
+        const config = await testConfig(t, { DATA_FILE: dataFile, ADMIN_TOKEN })
+        const sandbox = await startSandbox(config, createLogger('silent'), SERVER_LIMITS, { fileSystem: fs })
+        t.teardown(() => sandbox.close())
+        const headers = { ...AUTH, 'x-sandbox-namespace': namespace }
+        const names = async (): Promise<string[]> =>
+          (
+            (await request(`${sandbox.baseUrl}/pets?limit=100`, 'GET', undefined, headers)).body as Array<{
+              name: string
+            }>
+          ).map((p) => p.name)
+        const reset = (seed: number) =>
+          request(`${sandbox.origin}/__admin/reset?namespace=${namespace}`, 'POST', { seed, count: 5 }, ADMIN_AUTH)
+        for (let i = 0; i < 3; i++)
+          t.equal(
+            (await request(`${sandbox.baseUrl}/pets`, 'POST', { name: `kept-${i}`, categoryId: 1 }, headers)).status,
+            201,
+          )
+        const before = await names()
+
+        fs.arm({ call, target, failure, nth: 1, persistent: true })
+        const answer = await reset(7)
+        fs.clear()
+        const after = await names()
+        if (answer.status === 200) {
+          resetFigures.stored++
+          t.not(after.join(), before.join(), 'a reset answered 200 is served')
+        } else {
+          resetFigures.refused++
+          t.match(answer, { status: 503, body: { code: 'storage_unavailable' } }, 'a refused reset is a 503')
+          t.same(after, before, 'a refused reset changed nothing that is served')
+        }
+        const onDisk = await readStore(config, nsFile, namespace !== 'default')
+        if (onDisk.join() !== after.join()) resetFigures.wrong++
+        t.same(onDisk, after, 'the files hold what is served')
+
+        t.equal((await reset(8)).status, 200, 'once the fault clears, a reset is stored')
+        const seeded = await names()
+        t.same(await readStore(config, nsFile, namespace !== 'default'), seeded, 'and is on disk')
+        t.same(await leftovers(dir).then((l) => l.filter((f) => f.startsWith('.'))), [], 'no temporary file is left')
+        await sandbox.close()
+        const restarted = await startSandbox(config, createLogger('silent'))
+        const again = await request(`${restarted.baseUrl}/pets?limit=100`, 'GET', undefined, headers)
+        t.same(
+          (again.body as Array<{ name: string }>).map((p) => p.name),
+          seeded,
+          'a restart serves the same',
+        )
+        await restarted.close()
+        resetFigures.scenarios++
+      })
+    }
+  }
+}
+
 t.test('the campaign in figures', async (t) => {
   const sorted = [...figures.recoveryMs].sort((a, b) => a - b)
   const ms = (value: number | undefined): string => `${Math.round(value ?? NaN)} ms`
@@ -290,6 +387,10 @@ t.test('the campaign in figures', async (t) => {
       `leftovers ${figures.leftovers}, recovery after the fault cleared: median ${ms(sorted[sorted.length >> 1])}, ` +
       `max ${ms(sorted[sorted.length - 1])}`,
   )
+  t.comment(
+    `resets under faults: ${resetFigures.scenarios} scenarios, ${resetFigures.stored} stored, ${resetFigures.refused} refused (503), files unlike what was served ${resetFigures.wrong}`,
+  )
   t.equal(figures.lost, 0, 'no acknowledged create lost')
+  t.equal(resetFigures.wrong, 0, 'no reset on disk that was not served, or served that was not on disk')
   t.equal(figures.leftovers, 0, 'no temporary file left')
 })
