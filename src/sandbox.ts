@@ -17,6 +17,7 @@ import { Namespaces, namespaceOfKey } from './control/namespaces.js'
 import { loadSpec, loadSpecFile } from './spec/load.js'
 import { ADMIN_SPEC_FILE } from './paths.js'
 import type { ApiSpec } from './spec/types.js'
+import { Snapshots } from './store/snapshots.js'
 import { openStore, type AnimalStore } from './store/store.js'
 import { type DataFileOptions } from './store/data-file.js'
 import { describeDroppedTail } from './store/journal-text.js'
@@ -81,12 +82,19 @@ export async function startSandbox(
 ): Promise<Sandbox> {
   const spec = await loadContract(config.specFile)
   const initial = await initialData(config.source, spec)
+  // Before any store: a store's journal may start it from a snapshot.
+  const snapshots = await Snapshots.open({
+    dataFile: config.dataFile,
+    fileSystem: storage.fileSystem,
+    checkPets: (pets) => findBadPet(pets, spec),
+  })
   const open = async (dataFile: string | undefined, { unwrittenUntilChanged = false, absent = false } = {}) => {
     const opened = await openStore({
       dataFile,
       origin: initial.origin,
       initialPets: initial.pets,
       petsOf: initial.petsOf,
+      sharedPets: (origin) => snapshots.sharedPets(origin),
       checkPets: (pets) => findBadPet(pets, spec),
       storage,
       unwrittenUntilChanged,
@@ -119,6 +127,7 @@ export async function startSandbox(
     maxNamespaces: config.maxNamespaces,
     clock: config.clock,
     initial,
+    snapshots,
   })
   // In the key mode, every key of the family opens the API (and picks its namespace).
   const keys = new KeyRing(

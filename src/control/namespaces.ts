@@ -14,6 +14,8 @@ import { Faults } from './faults.js'
 import { Journal, type Redactor } from './request-journal.js'
 import { removeDataFile } from '../store/durable-io.js'
 import type { InitialData } from '../store/initial-data.js'
+import { parseSnapshotOrigin } from '../store/origin.js'
+import type { Snapshots } from '../store/snapshots.js'
 import type { AnimalStore, Pet } from '../store/store.js'
 
 export const DEFAULT_NAMESPACE = 'default'
@@ -70,6 +72,17 @@ export interface NamespacesOptions {
   readonly clock: Date | undefined
   /** The origin of the data every namespace starts from and a reset returns to, and the data of each origin. */
   readonly initial: Pick<InitialData, 'origin' | 'petsOf'>
+  /** The named snapshots a namespace can be reset to. */
+  readonly snapshots: Snapshots
+}
+
+/** A reset named a snapshot that does not exist (or is being deleted). */
+export class UnknownSnapshot extends Error {
+  readonly snapshot: string
+  constructor(snapshot: string) {
+    super(`No snapshot ${JSON.stringify(snapshot)}`)
+    this.snapshot = snapshot
+  }
 }
 
 export class Namespaces {
@@ -102,6 +115,10 @@ export class Namespaces {
         store,
       ),
     )
+  }
+
+  get snapshots(): Snapshots {
+    return this.#options.snapshots
   }
 
   /** The default namespace's store, open from the start. */
@@ -183,11 +200,23 @@ export class Namespaces {
   }
 
   /**
-   * Puts a namespace back to its initial data (or to the data of `origin`, such as a seed's) and
-   * clears its journal, faults and clock.
+   * Puts a namespace back to its initial data (or to the data of `origin`, such as a seed's or a
+   * snapshot's) and clears its journal, faults and clock (to a snapshot's clock when it has one).
    */
   async reset(namespace: Namespace, origin = this.#options.initial.origin): Promise<number> {
     const store = await namespace.store()
+    const snapshotName = parseSnapshotOrigin(origin)
+    if (snapshotName !== undefined) {
+      // Looked up after the wait for the store, where a deletion that began meanwhile hides it.
+      const snapshot = this.#options.snapshots.get(snapshotName)
+      if (snapshot === undefined) throw new UnknownSnapshot(snapshotName)
+      await store.fork(snapshot.pets)
+      namespace.journal.clear()
+      namespace.faults.clear()
+      if (snapshot.clock === null) namespace.clock.clear()
+      else namespace.clock.set(new Date(snapshot.clock))
+      return store.size
+    }
     const pets = this.#options.initial.petsOf(origin)
     if (pets === undefined) throw new Error(`no data of origin ${origin}`)
     await store.reset(origin, await pets)
@@ -200,6 +229,26 @@ export class Namespaces {
   /** Replaces the pets, keeping the store's origin so that a restart keeps them too. */
   async replace(store: AnimalStore, pets: Pet[]): Promise<void> {
     await store.replace({ ...(store.origin === undefined ? {} : { origin: store.origin }), pets })
+  }
+
+  /**
+   * Which namespaces start from each snapshot (by origin): the live ones and those kept on disk,
+   * which are opened to see (and closed again, not made live: that would evict others).
+   */
+  async forks(): Promise<Map<string, string[]>> {
+    const forks = new Map<string, string[]>()
+    const note = (name: string, store: AnimalStore | undefined): void => {
+      if (store?.base !== undefined) forks.set(store.base, [...(forks.get(store.base) ?? []), name])
+    }
+    for (const namespace of [...this.#live.values()])
+      note(namespace.name, await Promise.resolve(namespace.store()).catch(() => undefined))
+    for (const name of [...this.#onDisk]) {
+      if (this.#live.has(name)) continue
+      const store = await this.#options.openStore(this.dataFileOf(name), false).catch(() => undefined)
+      await store?.retire()
+      note(name, store)
+    }
+    return forks
   }
 
   /** Waits for every namespace's writes. */

@@ -4,14 +4,15 @@
 import type { ServerResponse } from 'node:http'
 import { KeyRing, type Credential } from '../pipeline/auth.js'
 import { byOperationId, createPipeline, type Handler, type HandlersOf, type Pipeline } from '../pipeline/pipeline.js'
-import type { operations } from '../spec/admin-types.js'
-import { ERRORS, HttpError, RETRY_AFTER } from '../http/errors.js'
+import type { components, operations } from '../spec/admin-types.js'
+import { ERRORS, HttpError, RETRY_AFTER, type ErrorTemplate } from '../http/errors.js'
 import { FAULT_KINDS } from './faults.js'
 import { findBadPet } from '../store/initial-data.js'
 import { UNMATCHED, type JournalEntry } from './request-journal.js'
-import { DEFAULT_NAMESPACE, type Namespace, type Namespaces } from './namespaces.js'
+import { DEFAULT_NAMESPACE, UnknownSnapshot, type Namespace, type Namespaces } from './namespaces.js'
 import { TypedText, type Reply } from '../http/reply.js'
-import { seedOrigin } from '../store/origin.js'
+import { seedOrigin, snapshotOrigin } from '../store/origin.js'
+import { SnapshotExists, type Snapshot } from '../store/snapshots.js'
 import { DEFAULT_COUNT, DEFAULT_SEED } from '../store/seed.js'
 import type { ApiSpec, SpecFile } from '../spec/types.js'
 import { StorageError, storedPet } from '../store/store.js'
@@ -38,11 +39,59 @@ interface ControlContext extends ControlApiOptions {
 
 const controlHandlers: HandlersOf<operations, ControlContext> = {
   async reset({ body }, { namespace, namespaces }) {
+    const seeded = body?.seed !== undefined || body?.count !== undefined
+    if (seeded && body?.snapshot !== undefined)
+      throw new HttpError(
+        ERRORS.invalidBody,
+        'Invalid request body: give snapshot alone, or seed and count: a reset starts from one of them',
+      )
     const origin =
-      body?.seed === undefined && body?.count === undefined
-        ? undefined
-        : seedOrigin(body.seed ?? DEFAULT_SEED, body.count ?? DEFAULT_COUNT)
-    return ok({ namespace: namespace.name, pets: await storing(namespaces.reset(namespace, origin)) })
+      body?.snapshot !== undefined
+        ? snapshotOrigin(body.snapshot)
+        : seeded
+          ? seedOrigin(body?.seed ?? DEFAULT_SEED, body?.count ?? DEFAULT_COUNT)
+          : undefined
+    try {
+      return ok({ namespace: namespace.name, pets: await storing(namespaces.reset(namespace, origin)) })
+    } catch (error) {
+      throw error instanceof UnknownSnapshot ? unknownSnapshot(error.snapshot) : error
+    }
+  },
+
+  async createSnapshot({ body: { name, namespace: from = DEFAULT_NAMESPACE } }, { namespaces }) {
+    const namespace = namespaces.existing(from)
+    if (namespace === undefined) throw unknownNamespace(from)
+    const store = await namespace.store()
+    const clock = namespace.clock.real ? undefined : namespace.clock.now()
+    try {
+      const snapshot = await storing(namespaces.snapshots.create(name, from, store.all(), clock))
+      return { status: 201, body: describeSnapshot(snapshot, []) }
+    } catch (error) {
+      if (!(error instanceof SnapshotExists)) throw error
+      throw new HttpError(CONFLICT, `A snapshot ${JSON.stringify(name)} exists: delete it first to use the name again`)
+    }
+  },
+
+  async listSnapshots(_input, { namespaces }) {
+    const forks = await namespaces.forks()
+    const snapshots = namespaces.snapshots
+      .list()
+      .map((snapshot) => describeSnapshot(snapshot, forks.get(snapshot.pets.origin) ?? []))
+    return ok({ count: snapshots.length, snapshots })
+  },
+
+  async deleteSnapshot({ path: { name } }, { namespaces }) {
+    const origin = snapshotOrigin(name)
+    const { deleted, users } = await storing(
+      namespaces.snapshots.delete(name, async () => (await namespaces.forks()).get(origin) ?? []),
+    )
+    if (users.length > 0)
+      throw new HttpError(
+        CONFLICT,
+        `Snapshot ${JSON.stringify(name)} is in use by namespaces ${users.join(', ')}: reset or delete them first`,
+      )
+    if (!deleted) throw unknownSnapshot(name)
+    return ok({ snapshot: name, deleted: true })
   },
 
   async exportPets(_input, { namespace }) {
@@ -214,6 +263,22 @@ export function createControlApi(
 
 /** The operations that may bring a namespace into being (as an API request naming it does). */
 const CREATES_ITS_NAMESPACE: ReadonlySet<string> = new Set(['reset', 'replacePets', 'addFault', 'setClock'])
+
+/** A change the current state forbids (a snapshot name taken, a snapshot still in use). */
+const CONFLICT: ErrorTemplate = {
+  status: 409,
+  code: 'conflict',
+  message: 'The request conflicts with the current state',
+}
+
+function unknownSnapshot(name: string): HttpError {
+  return new HttpError(ERRORS.notFound, `No snapshot ${JSON.stringify(name)}`)
+}
+
+function describeSnapshot(snapshot: Snapshot, forks: string[]): components['schemas']['Snapshot'] {
+  const { name, namespace, createdAt, clock, pets } = snapshot
+  return { name, namespace, pets: pets.pets.length, clock, createdAt, forks }
+}
 
 function unknownNamespace(name: string): HttpError {
   return new HttpError(

@@ -15,7 +15,7 @@ export interface paths {
         put?: never;
         /**
          * Put a namespace back to its initial data
-         * @description Replaces the namespace's pets with the initial data (or with pets generated from `seed` and `count`), atomically and on disk before the answer, and clears its journal, its faults and its clock.
+         * @description Replaces the namespace's pets with the initial data (or with pets generated from `seed` and `count`, or with a snapshot's pets), atomically and on disk before the answer, and clears its journal, its faults and its clock (a snapshot's frozen clock when it names one).
          */
         post: operations["reset"];
         delete?: never;
@@ -167,6 +167,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/snapshots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the snapshots
+         * @description Oldest first, with the namespaces that currently start from each.
+         */
+        get: operations["listSnapshots"];
+        put?: never;
+        /**
+         * Freeze a namespace's pets and clock under a name
+         * @description Copies the pets and the clock of `namespace` (the default namespace when omitted) into a snapshot called `name`, on disk before the answer (its own file beside DATA_FILE, written atomically; in memory only when the data is). A snapshot never changes: a namespace reset to it (`POST /reset` with `snapshot`) starts from its pets, copy-on-write, so a fork costs the same whatever the snapshot holds. Snapshots survive a restart; a name is taken until the snapshot is deleted.
+         */
+        post: operations["createSnapshot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/snapshots/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a snapshot
+         * @description Removes the snapshot and its file, on disk before the answer. Refused with 409 while a namespace starts from it (one reset to it and not reset to other data since, nor deleted): reset or delete those namespaces first; the answer names them.
+         */
+        delete: operations["deleteSnapshot"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/coverage": {
         parameters: {
             query?: never;
@@ -211,6 +255,38 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        NewSnapshot: {
+            /** @description The snapshot's name, by the rule of namespace names. */
+            name: string;
+            /** @description The namespace to freeze; the default namespace when omitted. */
+            namespace?: string;
+        };
+        /**
+         * @example {
+         *       "name": "checkout-fixture",
+         *       "namespace": "setup",
+         *       "pets": 100000,
+         *       "clock": null,
+         *       "createdAt": "2026-05-01T09:30:00.000Z",
+         *       "forks": []
+         *     }
+         */
+        Snapshot: {
+            name: string;
+            /** @description The namespace it was taken from. */
+            namespace: string;
+            /** @description How many pets it holds. */
+            pets: number;
+            /**
+             * Format: date-time
+             * @description The namespace's clock when it was taken, where a namespace reset to it starts its clock (running at the real pace from there); null when that clock followed real time.
+             */
+            clock: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The namespaces that start from it: reset to it and not reset to other data, replaced or deleted since (while there are any, it cannot be deleted). */
+            forks: string[];
+        };
         StateSummary: {
             namespace: string;
             /** @description How many pets the namespace now holds. */
@@ -570,6 +646,22 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description No snapshot of that name exists. */
+        UnknownSnapshot: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "not_found",
+                 *       "message": "No snapshot \"checkout-fixture\"",
+                 *       "status": 404
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The data file could not be written (a full or failing disk): nothing was changed. The answer carries Retry-After. */
         StorageUnavailable: {
             headers: {
@@ -618,6 +710,8 @@ export interface operations {
                     seed?: number;
                     /** @description How many pets to generate (default 60). */
                     count?: number;
+                    /** @description Start from this snapshot's pets and clock instead (not with `seed` or `count`): the namespace shares the snapshot's pets until it changes them, and no change of it reaches the snapshot or another namespace. */
+                    snapshot?: string;
                 };
             };
         };
@@ -633,6 +727,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            404: components["responses"]["UnknownSnapshot"];
             503: components["responses"]["StorageUnavailable"];
         };
     };
@@ -1004,6 +1099,151 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["UnknownNamespace"];
+        };
+    };
+    listSnapshots: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The snapshots. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "snapshots": [
+                     *         {
+                     *           "name": "checkout-fixture",
+                     *           "namespace": "setup",
+                     *           "pets": 100000,
+                     *           "clock": "2030-01-01T00:00:00.000Z",
+                     *           "createdAt": "2026-05-01T09:30:00.000Z",
+                     *           "forks": [
+                     *             "test-1",
+                     *             "test-2"
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        count: number;
+                        snapshots: components["schemas"]["Snapshot"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    createSnapshot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "checkout-fixture",
+                 *       "namespace": "setup"
+                 *     }
+                 */
+                "application/json": components["schemas"]["NewSnapshot"];
+            };
+        };
+        responses: {
+            /** @description The snapshot is stored. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Snapshot"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["UnknownNamespace"];
+            /** @description A snapshot of that name exists (delete it first to take the name again). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "conflict",
+                     *       "message": "A snapshot \"checkout-fixture\" exists: delete it first to use the name again",
+                     *       "status": 409
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            503: components["responses"]["StorageUnavailable"];
+        };
+    };
+    deleteSnapshot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The snapshot to delete. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The snapshot was deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "snapshot": "checkout-fixture",
+                     *       "deleted": true
+                     *     }
+                     */
+                    "application/json": {
+                        snapshot: string;
+                        /** @constant */
+                        deleted: true;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["UnknownSnapshot"];
+            /** @description Namespaces still start from the snapshot; nothing was deleted. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "conflict",
+                     *       "message": "Snapshot \"checkout-fixture\" is in use by namespaces test-1, test-2: reset or delete them first",
+                     *       "status": 409
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     getCoverage: {

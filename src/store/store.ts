@@ -10,10 +10,35 @@ export type Pet = components['schemas']['Pet']
 export type NewPet = components['schemas']['NewPet']
 export type PetStatus = components['schemas']['PetStatus']
 
-/** What the data file holds. `origin` names the data it was first made from. */
+/**
+ * What the data file holds. `origin` names the data it was first made from. `base`, when set, is
+ * the origin of shared pets (a snapshot's) that come before `pets`: a store reset to a snapshot
+ * holds only the pets it added since.
+ */
 export interface StoreData {
   origin?: string
+  base?: string
   pets: Pet[]
+}
+
+/**
+ * Pets that many stores share and none changes (a snapshot's), indexed once: a store that starts
+ * from them holds a reference, so that starting costs the same whatever they hold.
+ */
+export interface SharedPets {
+  /** Where they come from, as a reset's journal line names it (`snapshot:<name>`). */
+  readonly origin: string
+  /** In ascending id order, each frozen. */
+  readonly pets: readonly Pet[]
+  readonly byId: ReadonlyMap<number, Pet>
+  readonly maxId: number
+}
+
+export function sharePets(origin: string, pets: readonly Pet[]): SharedPets {
+  const sorted = byId(pets).map((pet) => Object.freeze(pet))
+  const index = new Map<number, Pet>()
+  for (const pet of sorted) index.set(pet.id, pet)
+  return Object.freeze({ origin, pets: Object.freeze(sorted), byId: index, maxId: sorted.at(-1)?.id ?? 0 })
 }
 
 /**
@@ -46,17 +71,26 @@ export class StorageError extends Error {
 
 export class AnimalStore {
   readonly #db: Low<StoreData>
+  /** The pets this store shares with others (db.data.base), which come before its own. */
+  #base: SharedPets | undefined
+  /** The store's own pets (db.data.pets) by id. */
   readonly #byId = new Map<number, Pet>()
   #nextId = 1
   #version = 0
 
-  constructor(db: Low<StoreData>) {
+  constructor(db: Low<StoreData>, base?: SharedPets) {
     this.#db = db
+    this.#base = base
     this.#index()
   }
 
   get size(): number {
-    return this.#db.data.pets.length
+    return (this.#base?.pets.length ?? 0) + this.#db.data.pets.length
+  }
+
+  /** The origin of the shared pets the store starts from (`snapshot:<name>`), if any. */
+  get base(): string | undefined {
+    return this.#base?.origin
   }
 
   /** Changes whenever the pets do, so that what was derived from them can be reused until then. */
@@ -68,23 +102,21 @@ export class AnimalStore {
     return this.#db.data.origin
   }
 
-  /** Pets in ascending id order, optionally only those with `status`, at most `limit`. */
   /** The first `limit` pets (all without one) of `status` (any without one), in id order. */
   list({ status, limit = Infinity }: { status?: PetStatus | undefined; limit?: number | undefined }): Pet[] {
     const page: Pet[] = []
-    for (const pet of this.#db.data.pets) {
-      if (page.length >= limit) break
-      if (status === undefined || pet.status === status) page.push(pet)
-    }
-    return page
+    // The shared pets all have lower ids than the store's own.
+    if (this.#base) collect(this.#base.pets, status, limit, page)
+    return collect(this.#db.data.pets, status, limit, page)
   }
 
   get(id: number): Pet | undefined {
-    return this.#byId.get(id)
+    return this.#byId.get(id) ?? this.#base?.byId.get(id)
   }
 
   all(): readonly Pet[] {
-    return this.#db.data.pets
+    const own = this.#db.data.pets
+    return this.#base ? this.#base.pets.concat(own) : own
   }
 
   /** Adds a pet and resolves once it is on disk; if the write fails, the pet is taken back out. */
@@ -118,25 +150,46 @@ export class AnimalStore {
     const data = { ...(this.origin === undefined ? {} : { origin: this.origin }), pets }
     if (!(adapter instanceof JournaledJsonFile) || !(parseSeedOrigin(origin) || origin === this.origin))
       return this.replace(data)
-    await this.#replacing(data, () => adapter.replaceWith(this.#db.data, { reset: origin }))
+    await this.#replacing(data, undefined, () => adapter.replaceWith(this.#db.data, { reset: origin }))
+  }
+
+  /**
+   * Replaces every pet with `shared` (a snapshot's), copy-on-write: the store keeps a reference and
+   * only the pets it adds from then on, so this costs the same whatever `shared` holds. A data file
+   * records it as one journal line naming `shared.origin`. Atomic, and on disk before it resolves.
+   */
+  async fork(shared: SharedPets): Promise<void> {
+    const adapter = this.#db.adapter
+    const data = { ...(this.origin === undefined ? {} : { origin: this.origin }), base: shared.origin, pets: [] }
+    const write =
+      adapter instanceof JournaledJsonFile
+        ? () => adapter.replaceWith(this.#db.data, { reset: shared.origin })
+        : () => this.#db.write()
+    await this.#replacing(data, shared, write)
   }
 
   /**
    * Replaces every pet (and the origin) and resolves once that is on disk. When the write fails,
    * the store is as it was (a StorageError says why): nothing is served that is not on disk.
    */
-  async replace(data: StoreData): Promise<void> {
-    await this.#replacing(data, () => this.#db.write())
+  async replace(data: Omit<StoreData, 'base'>): Promise<void> {
+    await this.#replacing(data, undefined, () => this.#db.write())
   }
 
-  async #replacing(data: StoreData, write: () => Promise<void>): Promise<void> {
-    const before = this.#db.data
-    this.#db.data = { ...(data.origin === undefined ? {} : { origin: data.origin }), pets: byId(data.pets) }
+  async #replacing(data: StoreData, base: SharedPets | undefined, write: () => Promise<void>): Promise<void> {
+    const before = { data: this.#db.data, base: this.#base }
+    this.#db.data = {
+      ...(data.origin === undefined ? {} : { origin: data.origin }),
+      ...(base === undefined ? {} : { base: base.origin }),
+      pets: byId(data.pets),
+    }
+    this.#base = base
     this.#index()
     try {
       await write()
     } catch (error) {
-      this.#db.data = before
+      this.#db.data = before.data
+      this.#base = before.base
       this.#index()
       throw new StorageError(error)
     }
@@ -165,10 +218,19 @@ export class AnimalStore {
     this.#version++
     this.#byId.clear()
     for (const pet of this.#db.data.pets) this.#byId.set(pet.id, pet)
-    let maxId = 0
+    let maxId = this.#base?.maxId ?? 0
     for (const id of this.#byId.keys()) if (id > maxId) maxId = id
     this.#nextId = maxId + 1
   }
+}
+
+/** Adds to `page` the pets of `pets` with `status` (any without one) until it holds `limit`; returns it. */
+function collect(pets: readonly Pet[], status: PetStatus | undefined, limit: number, page: Pet[]): Pet[] {
+  for (const pet of pets) {
+    if (page.length >= limit) break
+    if (status === undefined || pet.status === status) page.push(pet)
+  }
+  return page
 }
 
 /** Pets in ascending id order, as the store keeps them (a copy). */
@@ -184,6 +246,8 @@ export interface OpenStoreOptions {
   readonly initialPets: () => Promise<Pet[]>
   /** The pets of an origin a journal's reset names, when this start can make them (initial-data.ts). */
   readonly petsOf: (origin: string) => Promise<Pet[]> | undefined
+  /** The shared pets of an origin (a snapshot's) a store may start from, when they exist. */
+  readonly sharedPets?: (origin: string) => SharedPets | undefined
   /**
    * Whether a store made from the initial data is written only once it changes (a namespace): until
    * then nothing is on disk, and what a restart finds is the initial data again.
@@ -225,7 +289,8 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenedStore>
     // asked for now; a file with no recorded origin is the user's own and is always kept.
     if (data.origin === undefined || data.origin === options.origin) {
       db.data = data
-      return { store: new AnimalStore(db), source: 'data file', replacedOrigin: undefined, droppedTail }
+      const store = new AnimalStore(db, data.base === undefined ? undefined : sharedBase(data.base, options))
+      return { store, source: 'data file', replacedOrigin: undefined, droppedTail }
     }
     const store = new AnimalStore(db)
     await writeInitialData(store, await initial(), options.dataFile)
@@ -242,12 +307,29 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenedStore>
   return { store, ...opened }
 }
 
-/** How a start applies a journal's records: a pet is added, a reset replaces every pet. */
+/** The shared pets a data file starts from: a file whose snapshot is gone cannot be served. */
+function sharedBase(base: string, options: OpenStoreOptions): SharedPets {
+  const shared = options.sharedPets?.(base)
+  if (shared === undefined)
+    throw new DataFileError(options.dataFile ?? '', `starts from ${base}, which is not there; it was left untouched`)
+  return shared
+}
+
+/**
+ * How a start applies a journal's records: a pet is added, a reset replaces every pet (a reset to
+ * shared pets keeps only their origin: the store holds a reference to them).
+ */
 function replayer(file: string, options: OpenStoreOptions): NonNullable<Layout<StoreData, StoreRecord>['replay']> {
   return async (data, records) => {
     for (const record of records) {
       if (!isReset(record)) {
         data.pets.push(record)
+        continue
+      }
+      delete data.base
+      if (options.sharedPets?.(record.reset) !== undefined) {
+        data.base = record.reset
+        data.pets = []
         continue
       }
       const pets = options.petsOf(record.reset)
@@ -289,11 +371,13 @@ function checkData(value: unknown, file: string, checkPets: OpenStoreOptions['ch
   ) {
     throw new DataFileError(file, 'must hold a JSON object with a "pets" array; it was left untouched')
   }
-  const { origin, pets } = value as StoreData
+  const { origin, base, pets } = value as StoreData
   if (origin !== undefined && typeof origin !== 'string')
     throw new DataFileError(file, 'has an "origin" that is not a string; it was left untouched')
+  if (base !== undefined && typeof base !== 'string')
+    throw new DataFileError(file, 'has a "base" that is not a string; it was left untouched')
   const bad = checkPets(pets)
   if (bad)
     throw new DataFileError(file, `has an invalid pet at index ${bad.index}: ${bad.problem}; it was left untouched`)
-  return origin === undefined ? { pets } : { origin, pets }
+  return { ...(origin === undefined ? {} : { origin }), ...(base === undefined ? {} : { base }), pets }
 }

@@ -8,7 +8,9 @@
 // random moments of a run (its seed is printed).
 // Alongside, one client resets a namespace of its own to seed after seed, creating one pet there
 // after each reset (each reset one journal line, the first one the start of a journal alone): a
-// restart serves the state of the last of those acknowledged, or of the one in flight.
+// restart serves the state of the last of those acknowledged, or of the one in flight. Every other
+// step freezes that namespace as a named snapshot, and the step after resets it to the last one
+// acknowledged instead of a seed: a restart lists every snapshot acknowledged.
 import { watch } from 'node:fs'
 import { access } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
@@ -50,6 +52,8 @@ const figures = {
   tornTails: 0,
   resets: 0,
   resetStatesWrong: 0,
+  snapshots: 0,
+  snapshotsLost: 0,
 }
 const RESET_COUNT = 5
 const petSchema = (await loadSpec()).schemas['Pet'] ?? {}
@@ -118,31 +122,52 @@ function createLoad(baseUrl: string, chain: number, cycle: number, acknowledge: 
  */
 function resetLoad(baseUrl: string, ns: string, cycle: number) {
   const origin = new URL(baseUrl).origin
-  const progress = { states: [] as string[][], inFlight: undefined as string[] | undefined, stopped: false }
+  const progress = {
+    states: [] as string[][],
+    inFlight: undefined as string[] | undefined,
+    stopped: false,
+    snapshots: [] as string[],
+  }
+  const post = (path: string, body: unknown) =>
+    fetch(`${origin}/__admin${path}`, {
+      method: 'POST',
+      headers: { ...ADMIN, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    })
+  let snapshot: { name: string; pets: string[] } | undefined
   const run = async (): Promise<void> => {
     for (let i = 0; i < 1000 && !progress.stopped; i++) {
       const seed = cycle * 1000 + i
-      const seeded = (await generateAnimals(petSchema, seed, RESET_COUNT)).map((pet) => pet.name)
+      const fromSnapshot = snapshot !== undefined && i % 2 === 1 ? snapshot : undefined
+      const start = fromSnapshot?.pets ?? (await generateAnimals(petSchema, seed, RESET_COUNT)).map((pet) => pet.name)
       const name = `R-${cycle}-${i}`
       try {
-        progress.inFlight = seeded
-        const reset = await fetch(`${origin}/__admin/reset?namespace=${ns}`, {
-          method: 'POST',
-          headers: { ...ADMIN, 'content-type': 'application/json' },
-          body: JSON.stringify({ seed, count: RESET_COUNT }),
-        })
+        progress.inFlight = start
+        const reset = await post(
+          `/reset?namespace=${ns}`,
+          fromSnapshot ? { snapshot: fromSnapshot.name } : { seed, count: RESET_COUNT },
+        )
         await reset.arrayBuffer()
         if (reset.status !== 200) continue
-        progress.states.push(seeded)
+        progress.states.push(start)
         figures.resets++
-        progress.inFlight = [...seeded, name]
+        progress.inFlight = [...start, name]
         const created = await postPet(
           baseUrl,
           { name, categoryId: 1 },
           { authorization: 'Bearer k', 'x-sandbox-namespace': ns },
         )
         await created.arrayBuffer()
-        if (created.status === 201) progress.states.push([...seeded, name])
+        if (created.status !== 201) continue
+        progress.states.push([...start, name])
+        if (fromSnapshot) continue
+        const frozen = `S-${ns}-${cycle}-${i}`
+        const taken = await post('/snapshots', { name: frozen, namespace: ns })
+        await taken.arrayBuffer()
+        if (taken.status !== 201) continue
+        snapshot = { name: frozen, pets: [...start, name] }
+        progress.snapshots.push(frozen)
+        figures.snapshots++
       } catch {
         return // the server is gone
       }
@@ -180,7 +205,15 @@ async function killChain(t: Test, cli: string, chain: number, next: () => number
     last: undefined,
     inFlight: undefined,
   }
+  const snapshots: string[] = []
   const checkResets = async (origin: string, after: string): Promise<void> => {
+    const listed = await fetch(`${origin}/__admin/snapshots`, { headers: ADMIN })
+    const names = new Set(
+      ((await listed.json()) as { snapshots: Array<{ name: string }> }).snapshots.map((s) => s.name),
+    )
+    const lostSnapshots = snapshots.filter((name) => !names.has(name))
+    figures.snapshotsLost += lostSnapshots.length
+    if (lostSnapshots.length > 0) t.same(lostSnapshots, [], `${after}: every acknowledged snapshot is listed`)
     const res = await fetch(`${origin}/__admin/pets?namespace=${ns}`, { headers: ADMIN })
     const body = (await res.json()) as StoredPet[]
     // A namespace never changed is not on disk: reading it is a 404.
@@ -225,6 +258,7 @@ async function killChain(t: Test, cli: string, chain: number, next: () => number
     await load.stop()
     await resets.stop()
     expected = { last: resets.progress.states.at(-1) ?? expected.last, inFlight: resets.progress.inFlight }
+    snapshots.push(...resets.progress.snapshots)
     figures.kills++
     figures.acknowledged += acknowledgedNow
     // A temporary snapshot is only on disk while a compaction writes it: the kill came in one.
@@ -249,12 +283,15 @@ t.test(`SIGKILL ${CHAINS * KILLS_PER_CHAIN} times during a create load, in compa
       `ids acknowledged twice ${figures.reused}, kills while a compaction wrote its snapshot ${figures.inCompaction}, ` +
       `at a snapshot's rename ${figures.atRename}, ` +
       `torn journal ends dropped at restart ${figures.tornTails}; namespace resets acknowledged ${figures.resets}, ` +
-      `restarts serving another state ${figures.resetStatesWrong}`,
+      `restarts serving another state ${figures.resetStatesWrong}; snapshots acknowledged ${figures.snapshots}, ` +
+      `lost ${figures.snapshotsLost}`,
   )
   t.equal(figures.kills, CHAINS * KILLS_PER_CHAIN, 'every kill happened')
   t.equal(figures.lost, 0, 'no acknowledged pet is ever lost')
   t.equal(figures.reused, 0, 'no id is acknowledged twice')
   t.equal(figures.resetStatesWrong, 0, 'every restart serves the last acknowledged reset state, or the one in flight')
   t.ok(figures.resets > 0, 'resets were acknowledged between the kills')
+  t.ok(figures.snapshots > 0, 'snapshots were acknowledged between the kills')
+  t.equal(figures.snapshotsLost, 0, 'every acknowledged snapshot survives')
   t.ok(figures.inCompaction > 0, 'some kills came while a compaction wrote its snapshot')
 })

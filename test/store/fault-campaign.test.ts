@@ -15,7 +15,11 @@
 // Then resets, one journal line each: in the default namespace (a snapshot and its journal) and in
 // a namespace never written whole (its journal alone), each call failing as above. A reset answered
 // 200 is on disk, one answered 503 left the old pets there and served; once the fault clears, the
-// next reset is stored, and a restart serves the same.
+// next reset is stored, and a restart serves the same. The same for resets to a named snapshot.
+//
+// Then snapshot writes (their own file, written atomically): each call failing as above, a
+// snapshot answered 201 is listed, on disk and listed again after a restart; one answered 503 is
+// not listed and leaves no file; once the fault clears, the same name is taken.
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
@@ -23,6 +27,7 @@ import { createLogger } from '../../src/logger.js'
 import { startSandbox, SERVER_LIMITS } from '../../src/sandbox.js'
 import { initialData } from '../../src/store/initial-data.js'
 import { openStore } from '../../src/store/store.js'
+import { Snapshots } from '../../src/store/snapshots.js'
 import { JournaledJsonFile } from '../../src/store/data-file.js'
 import { type Compaction } from '../../src/store/compaction.js'
 import type { Pet, StoreData } from '../../src/store/store.js'
@@ -293,7 +298,9 @@ for (const { call, target, failures, with: companion, compaction } of TARGETS) {
 async function readStore(config: Awaited<ReturnType<typeof testConfig>>, dataFile: string, namespace: boolean) {
   const { loadSpec } = await import('../../src/spec/load.js')
   const initial = await initialData(config.source, await loadSpec())
+  const snapshots = await Snapshots.open({ dataFile: config.dataFile, checkPets: () => undefined })
   const { store } = await openStore({
+    sharedPets: (origin) => snapshots.sharedPets(origin),
     dataFile,
     origin: initial.origin,
     initialPets: initial.pets,
@@ -315,10 +322,16 @@ const RESET_TARGETS: Array<{ call: Call; target: Target; failures: Failure[] }> 
 ]
 const resetFigures = { scenarios: 0, stored: 0, refused: 0, wrong: 0 }
 
-for (const namespace of ['default', 'fresh']) {
+for (const [namespace, from] of [
+  ['default', 'seed'],
+  ['fresh', 'seed'],
+  ['default', 'snapshot'],
+  ['fresh', 'snapshot'],
+] as const) {
   for (const { call, target, failures } of RESET_TARGETS) {
     for (const failure of failures) {
-      t.test(`a reset of the ${namespace} namespace while ${call} of the ${target} fails (${failure})`, async (t) => {
+      const what = `a reset of the ${namespace} namespace to a ${from}`
+      t.test(`${what} while ${call} of the ${target} fails (${failure})`, async (t) => {
         const dir = await tempDir(t)
         const dataFile = join(dir, 'db.json')
         // The fresh namespace's files are named after it: the faults aim at them.
@@ -334,8 +347,15 @@ for (const namespace of ['default', 'fresh']) {
               name: string
             }>
           ).map((p) => p.name)
+        const admin = (path: string, body: unknown) =>
+          request(`${sandbox.origin}/__admin${path}`, 'POST', body, ADMIN_AUTH)
+        // Snapshots s7 and s8 of seeded pets, taken before any fault: a reset to one is one journal line.
+        for (const seed of [7, 8]) {
+          await admin('/reset?namespace=source', { seed, count: 5 })
+          t.equal((await admin('/snapshots', { name: `s${seed}`, namespace: 'source' })).status, 201)
+        }
         const reset = (seed: number) =>
-          request(`${sandbox.origin}/__admin/reset?namespace=${namespace}`, 'POST', { seed, count: 5 }, ADMIN_AUTH)
+          admin(`/reset?namespace=${namespace}`, from === 'seed' ? { seed, count: 5 } : { snapshot: `s${seed}` })
         for (let i = 0; i < 3; i++)
           t.equal(
             (await request(`${sandbox.baseUrl}/pets`, 'POST', { name: `kept-${i}`, categoryId: 1 }, headers)).status,
@@ -378,6 +398,67 @@ for (const namespace of ['default', 'fresh']) {
   }
 }
 
+const SNAPSHOT_TARGETS: Array<{ call: Call; target: Target; failures: Failure[] }> = [
+  { call: 'open', target: 'temp snapshot', failures: ERRNOS },
+  { call: 'write', target: 'temp snapshot', failures: WRITES },
+  { call: 'fsync', target: 'temp snapshot', failures: ERRNOS },
+  { call: 'close', target: 'temp snapshot', failures: ['EIO'] },
+  { call: 'rename', target: 'temp snapshot', failures: ERRNOS },
+  { call: 'syncDirectory', target: 'directory', failures: ERRNOS },
+]
+const snapshotFigures = { scenarios: 0, stored: 0, refused: 0, wrong: 0 }
+
+for (const { call, target, failures } of SNAPSHOT_TARGETS) {
+  for (const failure of failures) {
+    t.test(`a snapshot is taken while ${call} of its ${target} fails (${failure})`, async (t) => {
+      const dir = await tempDir(t)
+      const dataFile = join(dir, 'db.json')
+      // The faults aim at the snapshot's own file (its temporary file, and the directory).
+      const fs = new FaultyFileSystem(join(dir, 'db.snapshot.frozen.json'))
+      const config = await testConfig(t, { DATA_FILE: dataFile, ADMIN_TOKEN })
+      const sandbox = await startSandbox(config, createLogger('silent'), SERVER_LIMITS, { fileSystem: fs })
+      t.teardown(() => sandbox.close())
+      const admin = (method: string, path: string, body?: unknown) =>
+        request(`${sandbox.origin}/__admin${path}`, method, body, ADMIN_AUTH)
+      const listed = async (): Promise<string[]> =>
+        ((await admin('GET', '/snapshots')).body as { snapshots: Array<{ name: string }> }).snapshots.map((s) => s.name)
+      await admin('POST', '/reset?namespace=source', { seed: 4, count: 30 })
+
+      fs.arm({ call, target, failure, nth: 1, persistent: true })
+      const answer = await admin('POST', '/snapshots', { name: 'frozen', namespace: 'source' })
+      fs.clear()
+      const files = (await readdir(dir)).filter((f) => f.includes('snapshot'))
+      if (answer.status === 201) {
+        snapshotFigures.stored++
+        t.same(await listed(), ['frozen'], 'a snapshot answered 201 is listed')
+        t.same(files, ['db.snapshot.frozen.json'], 'and on disk')
+      } else {
+        snapshotFigures.refused++
+        t.match(answer, { status: 503, body: { code: 'storage_unavailable' } }, 'a refused snapshot is a 503')
+        t.same(await listed(), [], 'a refused snapshot is not listed')
+        if (files.length > 0) snapshotFigures.wrong++
+        t.same(files, [], 'and leaves no file')
+        t.equal(
+          (await admin('POST', '/snapshots', { name: 'frozen', namespace: 'source' })).status,
+          201,
+          'once the fault clears, it is taken',
+        )
+      }
+      t.equal((await admin('POST', '/reset?namespace=fork', { snapshot: 'frozen' })).body.pets, 30)
+      await sandbox.close()
+      const restarted = await startSandbox(config, createLogger('silent'))
+      const again = await request(`${restarted.origin}/__admin/snapshots`, 'GET', undefined, ADMIN_AUTH)
+      t.match(
+        again.body,
+        { count: 1, snapshots: [{ name: 'frozen', pets: 30, forks: ['fork'] }] },
+        'a restart lists it',
+      )
+      await restarted.close()
+      snapshotFigures.scenarios++
+    })
+  }
+}
+
 t.test('the campaign in figures', async (t) => {
   const sorted = [...figures.recoveryMs].sort((a, b) => a - b)
   const ms = (value: number | undefined): string => `${Math.round(value ?? NaN)} ms`
@@ -390,7 +471,11 @@ t.test('the campaign in figures', async (t) => {
   t.comment(
     `resets under faults: ${resetFigures.scenarios} scenarios, ${resetFigures.stored} stored, ${resetFigures.refused} refused (503), files unlike what was served ${resetFigures.wrong}`,
   )
+  t.comment(
+    `snapshots under faults: ${snapshotFigures.scenarios} scenarios, ${snapshotFigures.stored} stored, ${snapshotFigures.refused} refused (503), refused ones left on disk ${snapshotFigures.wrong}`,
+  )
   t.equal(figures.lost, 0, 'no acknowledged create lost')
+  t.equal(snapshotFigures.wrong, 0, 'no refused snapshot left on disk')
   t.equal(resetFigures.wrong, 0, 'no reset on disk that was not served, or served that was not on disk')
   t.equal(figures.leftovers, 0, 'no temporary file left')
 })

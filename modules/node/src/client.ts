@@ -48,6 +48,9 @@ export type RequestFilter = Omit<
   operationId?: OperationId
   since?: Date | string
 }
+export type Snapshot = Schemas['Snapshot']
+export type SnapshotList = operations['listSnapshots']['responses'][200]['content']['application/json']
+export type SnapshotDeleted = operations['deleteSnapshot']['responses'][200]['content']['application/json']
 export type ResetOptions = NonNullable<operations['reset']['requestBody']>['content']['application/json']
 export type CoverageReport = Schemas['CoverageReport']
 export type OperationCoverage = Schemas['OperationCoverage']
@@ -97,6 +100,9 @@ export const OPERATIONS = {
   resetClock: { method: 'DELETE', path: '/clock', namespaced: true, query: [], body: false },
   listNamespaces: { method: 'GET', path: '/namespaces', namespaced: false, query: [], body: false },
   deleteNamespace: { method: 'DELETE', path: '/namespaces/{name}', namespaced: false, query: [], body: false },
+  createSnapshot: { method: 'POST', path: '/snapshots', namespaced: false, query: [], body: true },
+  listSnapshots: { method: 'GET', path: '/snapshots', namespaced: false, query: [], body: false },
+  deleteSnapshot: { method: 'DELETE', path: '/snapshots/{name}', namespaced: false, query: [], body: false },
 } as const satisfies Record<keyof operations, Operation>
 
 interface Operation {
@@ -159,9 +165,23 @@ class NamespaceCalls {
     this.#namespace = namespace
   }
 
-  /** Puts the namespace back to its initial data (or to pets from `seed`/`count`), and clears its journal, faults and clock. It creates a namespace that does not exist. */
+  /**
+   * Puts the namespace back to its initial data (or to pets from `seed`/`count`, or to a snapshot's
+   * pets and clock with `snapshot`, copy-on-write), and clears its journal, faults and clock. It
+   * creates a namespace that does not exist.
+   */
   async reset(options: ResetOptions = {}): Promise<StateSummary> {
     return this.call('reset', { body: Object.keys(options).length > 0 ? options : undefined })
+  }
+
+  /**
+   * Freezes the namespace's pets and clock as the snapshot `name` (durably), which any namespace
+   * can then start from: `reset({ snapshot: name })`.
+   */
+  async createSnapshot(name: string): Promise<Snapshot> {
+    return this.call('createSnapshot', {
+      body: { name, ...(this.#namespace === undefined ? {} : { namespace: this.#namespace }) },
+    })
   }
 
   /** Every pet of the namespace, in id order. */
@@ -399,6 +419,16 @@ export class AnimalStoreControlClient extends NamespaceCalls {
   /** Deletes a namespace with its pets (durably), journal, faults and clock. */
   async deleteNamespace(name: string): Promise<Deleted> {
     return this.call('deleteNamespace', { path: { name } })
+  }
+
+  /** The snapshots, oldest first, each with the namespaces that start from it. */
+  async listSnapshots(): Promise<SnapshotList> {
+    return this.call('listSnapshots')
+  }
+
+  /** Deletes a snapshot (durably); refused (409) while a namespace starts from it. */
+  async deleteSnapshot(name: string): Promise<SnapshotDeleted> {
+    return this.call('deleteSnapshot', { path: { name } })
   }
 }
 

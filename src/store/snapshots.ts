@@ -1,0 +1,188 @@
+// Named snapshots: a namespace's pets and clock frozen under a name, which a reset can start any
+// namespace from, copy-on-write (store.ts: SharedPets). Each is kept in its own file beside the
+// data file, written atomically and durably before it is acknowledged, and read back at start
+// before any store opens (a store's journal may name one):
+//
+//   db.snapshot.<name>.json   {"name", "namespace", "createdAt", "clock", "pets": [...]}
+//
+// With no data file, snapshots live in memory only, like the stores.
+import { readdirSync } from 'node:fs'
+import { basename, dirname, extname, join } from 'node:path'
+import { DataFileError, replaceFileDurably } from './durable-io.js'
+import { nodeFileSystem, type FileSystem } from './file-system.js'
+import { snapshotOrigin } from './origin.js'
+import { sharePets, StorageError, type Pet, type SharedPets } from './store.js'
+
+export interface Snapshot {
+  readonly name: string
+  /** The namespace it was taken from. */
+  readonly namespace: string
+  readonly createdAt: string
+  /** The namespace's clock when it was taken; null when that clock followed real time. */
+  readonly clock: string | null
+  readonly pets: SharedPets
+}
+
+/** A snapshot of that name exists already: a snapshot never changes, so its name is taken. */
+export class SnapshotExists extends Error {}
+
+export interface SnapshotsOptions {
+  /** The data file the snapshot files sit beside; undefined: in memory only. */
+  readonly dataFile: string | undefined
+  readonly fileSystem?: FileSystem | undefined
+  /** Checks the pets read from a snapshot file; returns the index of the first bad one and why. */
+  readonly checkPets: (pets: unknown) => { index: number; problem: string } | undefined
+}
+
+export class Snapshots {
+  readonly #options: SnapshotsOptions
+  readonly #fs: FileSystem
+  /** Oldest first. */
+  readonly #byName = new Map<string, Snapshot>()
+  /** Names being created or deleted: taken for a create, unknown to a reset. */
+  readonly #busy = new Set<string>()
+
+  private constructor(options: SnapshotsOptions) {
+    this.#options = options
+    this.#fs = options.fileSystem ?? nodeFileSystem
+  }
+
+  /** The snapshots on disk beside the data file; a file that cannot be read stops the start, naming it. */
+  static async open(options: SnapshotsOptions): Promise<Snapshots> {
+    const snapshots = new Snapshots(options)
+    const found = await Promise.all(snapshots.#namesOnDisk().map((name) => snapshots.#read(name)))
+    found.sort((a, b) => a.createdAt.localeCompare(b.createdAt))
+    for (const snapshot of found) snapshots.#byName.set(snapshot.name, snapshot)
+    return snapshots
+  }
+
+  get(name: string): Snapshot | undefined {
+    return this.#busy.has(name) ? undefined : this.#byName.get(name)
+  }
+
+  /** The shared pets of a `snapshot:<name>` origin, for a store that starts from them. */
+  sharedPets(origin: string): SharedPets | undefined {
+    const snapshot = this.#byName.get(origin.slice('snapshot:'.length))
+    return snapshot?.pets.origin === origin ? snapshot.pets : undefined
+  }
+
+  list(): Snapshot[] {
+    return [...this.#byName.values()].filter((snapshot) => !this.#busy.has(snapshot.name))
+  }
+
+  /**
+   * Freezes `pets` and `clock` under `name`, on disk before it resolves (a StorageError when the
+   * disk refuses: nothing is kept). SnapshotExists when the name is taken.
+   */
+  async create(name: string, namespace: string, pets: readonly Pet[], clock: Date | undefined): Promise<Snapshot> {
+    if (this.#byName.has(name) || this.#busy.has(name)) throw new SnapshotExists(name)
+    this.#busy.add(name)
+    try {
+      const snapshot: Snapshot = {
+        name,
+        namespace,
+        createdAt: new Date().toISOString(),
+        clock: clock === undefined ? null : clock.toISOString(),
+        pets: sharePets(snapshotOrigin(name), pets),
+      }
+      const file = this.fileOf(name)
+      if (file !== undefined) {
+        const { pets: shared, ...facts } = snapshot
+        const bytes = Buffer.from(JSON.stringify({ ...facts, pets: shared.pets }))
+        let renamed = false
+        await replaceFileDurably(file, tempFileOf(file), bytes, {
+          fs: this.#fs,
+          renamed: () => (renamed = true),
+        }).catch(async (error: unknown) => {
+          // Renamed, then the directory fsync failed: the snapshot is refused, so its file goes.
+          if (renamed) await this.#fs.remove(file).catch(() => undefined)
+          throw new StorageError(error)
+        })
+      }
+      this.#byName.set(name, snapshot)
+      return snapshot
+    } finally {
+      this.#busy.delete(name)
+    }
+  }
+
+  /**
+   * Deletes a snapshot, its file removed before it resolves, once `inUse` (run while the snapshot
+   * is already unknown to a reset, so that no new store can start from it meanwhile) names no
+   * store that starts from it; otherwise nothing changes and `inUse`'s names are returned.
+   */
+  async delete(name: string, inUse: () => Promise<string[]>): Promise<{ deleted: boolean; users: string[] }> {
+    if (!this.#byName.has(name) || this.#busy.has(name)) return { deleted: false, users: [] }
+    this.#busy.add(name)
+    try {
+      const users = await inUse()
+      if (users.length > 0) return { deleted: false, users }
+      const file = this.fileOf(name)
+      if (file !== undefined) {
+        await this.#fs
+          .remove(file)
+          .then(() => this.#fs.syncDirectory(dirname(file)))
+          .catch((error: unknown) => {
+            throw new StorageError(error)
+          })
+      }
+      this.#byName.delete(name)
+      return { deleted: true, users: [] }
+    } finally {
+      this.#busy.delete(name)
+    }
+  }
+
+  fileOf(name: string): string | undefined {
+    const file = this.#options.dataFile
+    if (file === undefined) return undefined
+    const extension = extname(file)
+    return join(dirname(file), `${basename(file, extension)}.snapshot.${name}${extension || '.json'}`)
+  }
+
+  #namesOnDisk(): string[] {
+    const file = this.#options.dataFile
+    if (file === undefined) return []
+    const extension = extname(file) || '.json'
+    const prefix = `${basename(file, extname(file))}.snapshot.`
+    let entries: string[]
+    try {
+      entries = readdirSync(dirname(file))
+    } catch {
+      return [] // no directory yet: no snapshot
+    }
+    return entries
+      .filter((entry) => entry.startsWith(prefix) && entry.endsWith(extension))
+      .map((entry) => entry.slice(prefix.length, -extension.length))
+  }
+
+  async #read(name: string): Promise<Snapshot> {
+    const file = this.fileOf(name) as string
+    let value: Partial<Record<keyof Snapshot, unknown>>
+    try {
+      value = JSON.parse((await this.#fs.readFile(file)).toString('utf8')) as typeof value
+    } catch (error) {
+      throw new DataFileError(file, `cannot be read as a snapshot: ${(error as Error).message}; it was left untouched`)
+    }
+    const { namespace, createdAt, clock, pets } = value
+    if (
+      value.name !== name ||
+      typeof namespace !== 'string' ||
+      typeof createdAt !== 'string' ||
+      (clock !== null && typeof clock !== 'string')
+    )
+      throw new DataFileError(
+        file,
+        'must hold a snapshot object (name, namespace, createdAt, clock, pets); it was left untouched',
+      )
+    const bad = this.#options.checkPets(pets)
+    if (bad)
+      throw new DataFileError(file, `has an invalid pet at index ${bad.index}: ${bad.problem}; it was left untouched`)
+    return { name, namespace, createdAt, clock, pets: sharePets(snapshotOrigin(name), pets as Pet[]) }
+  }
+}
+
+/** Where a snapshot file is written before its rename; a leftover is simply overwritten by the next. */
+function tempFileOf(file: string): string {
+  return join(dirname(file), `.${basename(file)}.tmp`)
+}
