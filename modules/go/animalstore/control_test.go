@@ -279,3 +279,122 @@ func TestControl_newAgainstAnyURL(t *testing.T) {
 	_, err = control.New("localhost:4010")
 	require.ErrorContains(t, err, "not an http(s) URL with a host")
 }
+
+func TestControl_snapshots(t *testing.T) {
+	t.Parallel()
+	setup, first, second := testNamespace(t, "setup"), testNamespace(t, "a"), testNamespace(t, "b")
+	ctx := t.Context()
+	// Unique as the namespace's name is; snapshot names never meet namespace names.
+	name := namespaceName(t, "setup")
+	refusal := func(t *testing.T, err error) *control.Error {
+		t.Helper()
+		var refused *control.Error
+		require.ErrorAs(t, err, &refused)
+		return refused
+	}
+
+	resp, answer := callAPI(t, setup, http.MethodPost, "/pets", map[string]any{"name": "Snapshot Sam", "categoryId": 1})
+	require.Equal(t, http.StatusCreated, resp.StatusCode, "answer: %s", answer)
+	fixture := decode[control.Pet](t, answer)
+	// Before getPet's sunset (2030-12-05), after which it answers 410.
+	frozenAt := time.Date(2029, 6, 1, 12, 0, 0, 0, time.UTC)
+	_, err := setup.SetClock(ctx, frozenAt)
+	require.NoError(t, err)
+	frozen, err := setup.ExportPets(ctx)
+	require.NoError(t, err)
+	require.Contains(t, frozen, fixture)
+
+	snapshot, err := setup.CreateSnapshot(ctx, name)
+	require.NoError(t, err)
+	require.Equal(t, name, snapshot.Name)
+	require.Equal(t, namespaceName(t, "setup"), snapshot.Namespace)
+	require.Equal(t, len(frozen), snapshot.Pets)
+	require.NotNil(t, snapshot.Clock)
+	require.WithinRange(t, *snapshot.Clock, frozenAt, frozenAt.Add(time.Minute))
+	require.Empty(t, snapshot.Forks)
+	resp, _ = callAPI(t, setup, http.MethodPost, "/pets", map[string]any{"name": "After the snapshot", "categoryId": 1})
+	require.Equal(t, http.StatusCreated, resp.StatusCode)
+
+	for _, fork := range []*control.Client{first, second} {
+		summary, err := fork.Reset(ctx, control.FromSnapshot(name))
+		require.NoError(t, err)
+		require.Equal(t, len(frozen), summary.Pets)
+	}
+	pets, err := first.ExportPets(ctx)
+	require.NoError(t, err)
+	require.Equal(t, frozen, pets, "the snapshot's pets, not what setup did since")
+	clock, err := first.GetClock(ctx)
+	require.NoError(t, err)
+	require.WithinRange(t, clock.Now, frozenAt, frozenAt.Add(time.Minute), "the snapshot's clock")
+
+	resp, answer = callAPI(t, first, http.MethodPost, "/pets", map[string]any{"name": "Only in first", "categoryId": 2})
+	require.Equal(t, http.StatusCreated, resp.StatusCode, "answer: %s", answer)
+	path := "/pets/" + strconv.FormatInt(decode[control.Pet](t, answer).ID, 10)
+	resp, _ = callAPI(t, first, http.MethodGet, path, nil)
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	resp, _ = callAPI(t, second, http.MethodGet, path, nil)
+	require.Equal(t, http.StatusNotFound, resp.StatusCode, "a fork's write is its own")
+	pets, err = second.ExportPets(ctx)
+	require.NoError(t, err)
+	require.Equal(t, frozen, pets)
+	_, err = first.Reset(ctx, control.FromSnapshot(name))
+	require.NoError(t, err)
+	pets, err = first.ExportPets(ctx)
+	require.NoError(t, err)
+	require.Equal(t, frozen, pets, "a reset returns the fork to the snapshot, which the write never reached")
+
+	listed, err := setup.ListSnapshots(ctx)
+	require.NoError(t, err)
+	var forks []string
+	for _, s := range listed.Snapshots {
+		if s.Name == name {
+			forks = s.Forks
+		}
+	}
+	require.ElementsMatch(t, []string{namespaceName(t, "a"), namespaceName(t, "b")}, forks)
+	_, err = setup.DeleteSnapshot(ctx, name)
+	inUse := refusal(t, err)
+	require.Equal(t, http.StatusConflict, inUse.StatusCode)
+	require.Equal(t, "conflict", inUse.Code)
+	require.Contains(t, inUse.Message, namespaceName(t, "a"))
+	_, err = setup.CreateSnapshot(ctx, name)
+	require.Equal(t, http.StatusConflict, refusal(t, err).StatusCode, "the name is taken")
+
+	_, err = first.Reset(ctx)
+	require.NoError(t, err)
+	_, err = second.DeleteNamespace(ctx, namespaceName(t, "b"))
+	require.NoError(t, err)
+	deleted, err := setup.DeleteSnapshot(ctx, name)
+	require.NoError(t, err)
+	require.Equal(t, control.SnapshotDeleted{Snapshot: name, Deleted: true}, deleted)
+	listed, err = setup.ListSnapshots(ctx)
+	require.NoError(t, err)
+	for _, s := range listed.Snapshots {
+		require.NotEqual(t, name, s.Name)
+	}
+
+	_, err = first.Reset(ctx, control.FromSnapshot(name))
+	refused := refusal(t, err)
+	require.Equal(t, "reset", refused.Operation)
+	require.Equal(t, http.StatusNotFound, refused.StatusCode)
+	require.Equal(t, "not_found", refused.Code)
+	require.Equal(t, `No snapshot "`+name+`"`, refused.Message)
+	_, err = setup.DeleteSnapshot(ctx, name)
+	require.Equal(t, http.StatusNotFound, refusal(t, err).StatusCode)
+}
+
+func TestControl_snapshotOfTheDefaultNamespace(t *testing.T) {
+	t.Parallel()
+	admin, err := sharedSandbox(t).Control(t.Context())
+	require.NoError(t, err)
+	name := namespaceName(t, "")
+
+	// The client of the default namespace names none: the sandbox takes the default one.
+	snapshot, err := admin.CreateSnapshot(t.Context(), name)
+	require.NoError(t, err)
+	require.Equal(t, "default", snapshot.Namespace)
+	require.Nil(t, snapshot.Clock, "the default namespace's clock follows real time")
+	deleted, err := admin.DeleteSnapshot(t.Context(), name)
+	require.NoError(t, err)
+	require.True(t, deleted.Deleted)
+}

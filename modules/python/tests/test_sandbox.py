@@ -19,6 +19,8 @@ from animal_store_testcontainers import (
 T = TypeVar("T")
 # getPet's removal date in the API's spec: from then on it answers 410.
 GET_PET_SUNSET = "2030-12-05T00:00:00Z"
+# A snapshot's frozen clock, before getPet's sunset.
+FROZEN_AT = "2029-06-01T12:00:00"
 
 
 def eventually(read: Callable[[], T], until: Callable[[T], bool], timeout: float = 5.0) -> T:
@@ -189,3 +191,85 @@ def test_control_calls_need_the_admin_token(animal_store: AnimalStoreContainer) 
         wrong_token.get_clock()
     assert refused.value.status == 401
     assert refused.value.operation_id == "getClock"
+
+
+def test_forks_start_from_the_snapshot_and_keep_their_writes(
+    animal_store: AnimalStoreContainer, animal_store_namespace: ControlClient
+) -> None:
+    control = animal_store.get_control_client()
+    setup = animal_store_namespace
+    assert setup.namespace_name is not None
+    # Unique as the namespace's name is; snapshot names never meet namespace names.
+    name = setup.namespace_name
+    first, second = control.namespace(f"{name}.a"), control.namespace(f"{name}.b")
+
+    fixture = create_pet(setup, "Snapshot Sam")
+    setup.set_clock(f"{FROZEN_AT}Z")
+    frozen = setup.export_pets()
+    snapshot = setup.create_snapshot(name)
+    assert (snapshot["name"], snapshot["namespace"], snapshot["pets"]) == (name, name, len(frozen))
+    assert snapshot["clock"] is not None and snapshot["clock"].startswith(FROZEN_AT[:16])
+    assert snapshot["forks"] == []
+    create_pet(setup, "After the snapshot")
+
+    assert first.reset(snapshot=name) == {"namespace": first.namespace_name, "pets": len(frozen)}
+    assert second.reset(snapshot=name)["pets"] == len(frozen)
+    assert first.export_pets() == frozen, "the snapshot's pets, not what setup did since"
+    assert fixture in frozen
+    assert first.get_clock()["now"].startswith(FROZEN_AT[:16]), "the snapshot's clock"
+
+    only_in_first = create_pet(first, "Only in first")
+    assert get_pet(first, only_in_first["id"]).status_code == 200
+    assert get_pet(second, only_in_first["id"]).status_code == 404
+    assert second.export_pets() == frozen, "a fork's write is its own"
+    first.reset(snapshot=name)
+    assert first.export_pets() == frozen, "a reset returns the fork to the snapshot, which the write never reached"
+
+    listed = [entry for entry in control.list_snapshots()["snapshots"] if entry["name"] == name]
+    assert len(listed) == 1
+    assert sorted(listed[0]["forks"]) == sorted([first.namespace_name, second.namespace_name])
+    with pytest.raises(AnimalStoreControlError) as in_use:
+        control.delete_snapshot(name)
+    assert (in_use.value.status, in_use.value.code) == (409, "conflict")
+    assert first.namespace_name in in_use.value.message and second.namespace_name in in_use.value.message
+
+    first.reset()
+    control.delete_namespace(second.namespace_name)
+    assert control.delete_snapshot(name) == {"snapshot": name, "deleted": True}
+    assert name not in [entry["name"] for entry in control.list_snapshots()["snapshots"]]
+    with pytest.raises(AnimalStoreControlError) as unknown:
+        first.reset(snapshot=name)
+    assert (unknown.value.status, unknown.value.code) == (404, "not_found")
+    assert unknown.value.message == f'No snapshot "{name}"'
+    with pytest.raises(AnimalStoreControlError) as deleted_twice:
+        control.delete_snapshot(name)
+    assert (deleted_twice.value.status, deleted_twice.value.code) == (404, "not_found")
+    control.delete_namespace(first.namespace_name)
+
+
+def test_the_client_snapshots_the_namespace_it_names(
+    animal_store: AnimalStoreContainer, animal_store_namespace: ControlClient
+) -> None:
+    control = animal_store.get_control_client()
+    fork = animal_store_namespace
+    assert fork.namespace_name is not None
+    name = fork.namespace_name
+
+    of_default = control.create_snapshot(name)
+    try:
+        assert of_default["namespace"] == "default"
+        assert of_default["clock"] is None, "the default namespace's clock follows real time"
+        assert fork.reset(snapshot=name)["pets"] == len(control.export_pets())
+        with pytest.raises(AnimalStoreControlError) as taken:
+            control.create_snapshot(name, namespace=fork.namespace_name)
+        assert (taken.value.status, taken.value.code) == (409, "conflict")
+        with pytest.raises(AnimalStoreControlError) as mixed:
+            fork.reset(snapshot=name, seed=3)
+        assert mixed.value.status == 400
+    finally:
+        fork.reset()
+        control.delete_snapshot(name)
+
+    of_fork = control.create_snapshot(name, namespace=fork.namespace_name)
+    assert (of_fork["namespace"], of_fork["pets"]) == (fork.namespace_name, len(fork.export_pets()))
+    assert control.delete_snapshot(name)["deleted"] is True

@@ -183,6 +183,34 @@ type Deleted struct {
 	Deleted   bool   `json:"deleted"`
 }
 
+// Snapshot is a namespace's pets and clock frozen under a name, which [FromSnapshot] starts a
+// namespace from.
+type Snapshot struct {
+	Name string `json:"name"`
+	// Namespace is the namespace it was taken from.
+	Namespace string `json:"namespace"`
+	// Pets is how many pets it holds.
+	Pets int `json:"pets"`
+	// Clock is where a namespace reset to it starts its clock; nil when the namespace's clock
+	// followed real time.
+	Clock     *time.Time `json:"clock"`
+	CreatedAt time.Time  `json:"createdAt"`
+	// Forks are the namespaces that start from it: while there are any, it cannot be deleted.
+	Forks []string `json:"forks"`
+}
+
+// SnapshotList is the snapshots, oldest first.
+type SnapshotList struct {
+	Count     int        `json:"count"`
+	Snapshots []Snapshot `json:"snapshots"`
+}
+
+// SnapshotDeleted is the answer of DeleteSnapshot.
+type SnapshotDeleted struct {
+	Snapshot string `json:"snapshot"`
+	Deleted  bool   `json:"deleted"`
+}
+
 // NamespaceUsage is one namespace with the sizes of its journal and fault list.
 type NamespaceUsage struct {
 	Name     string `json:"name"`

@@ -114,6 +114,30 @@ class Deleted(TypedDict):
     deleted: bool
 
 
+class Snapshot(TypedDict):
+    """A namespace's pets and clock frozen under a name, for ``reset(snapshot=name)``."""
+
+    name: str
+    # The namespace it was taken from.
+    namespace: str
+    pets: int
+    # Where a namespace reset to it starts its clock; None when that clock followed real time.
+    clock: Optional[str]
+    createdAt: str
+    # The namespaces that start from it: while there are any, it cannot be deleted.
+    forks: list[str]
+
+
+class SnapshotList(TypedDict):
+    count: int
+    snapshots: list[Snapshot]
+
+
+class SnapshotDeleted(TypedDict):
+    snapshot: str
+    deleted: bool
+
+
 # --- coverage and verification ---------------------------------------------------------------
 
 Stability = Literal["experimental", "beta", "stable"]
@@ -339,6 +363,10 @@ OPERATIONS: Mapping[str, Route] = {
     "resetClock": Route("DELETE", "/clock"),
     "listNamespaces": Route("GET", "/namespaces", namespaced=False),
     "deleteNamespace": Route("DELETE", "/namespaces/{name}", namespaced=False),
+    # Snapshots are the sandbox's, not a namespace's: createSnapshot names its namespace in the body.
+    "createSnapshot": Route("POST", "/snapshots", namespaced=False),
+    "listSnapshots": Route("GET", "/snapshots", namespaced=False),
+    "deleteSnapshot": Route("DELETE", "/snapshots/{name}", namespaced=False),
     "getCoverage": Route("GET", "/coverage"),
     "verify": Route("POST", "/verify"),
 }
@@ -421,10 +449,14 @@ class ControlClient:
 
     # --- state -----------------------------------------------------------------------------
 
-    def reset(self, *, seed: Optional[int] = None, count: Optional[int] = None) -> StateSummary:
+    def reset(
+        self, *, seed: Optional[int] = None, count: Optional[int] = None, snapshot: Optional[str] = None
+    ) -> StateSummary:
         """Puts the namespace back to its initial data (or to ``count`` pets generated from
-        ``seed``), and clears its journal, its faults and its clock."""
-        body = _present(seed=seed, count=count)
+        ``seed``, or to the pets and clock of the snapshot ``snapshot``), and clears its journal,
+        its faults and its clock. A namespace started from a snapshot shares its pets until it
+        changes them: no change of it reaches the snapshot or another namespace."""
+        body = _present(seed=seed, count=count, snapshot=snapshot)
         return cast(StateSummary, self._call("reset", body=body or None))
 
     def export_pets(self) -> list[Pet]:
@@ -514,6 +546,23 @@ class ControlClient:
     def delete_namespace(self, name: str) -> Deleted:
         """Deletes the namespace ``name`` with its pets, journal, faults and clock (durably)."""
         return cast(Deleted, self._call("deleteNamespace", path={"name": name}))
+
+    # --- snapshots -------------------------------------------------------------------------
+
+    def create_snapshot(self, name: str, *, namespace: Optional[str] = None) -> Snapshot:
+        """Freezes the pets and clock of ``namespace`` (this handle's namespace when None) under
+        ``name``, for ``reset(snapshot=name)``. A snapshot never changes; its name is taken until
+        it is deleted."""
+        body = _present(name=name, namespace=namespace or self._namespace)
+        return cast(Snapshot, self._call("createSnapshot", body=body))
+
+    def list_snapshots(self) -> SnapshotList:
+        """Every snapshot, oldest first, with the namespaces that start from it."""
+        return cast(SnapshotList, self._call("listSnapshots"))
+
+    def delete_snapshot(self, name: str) -> SnapshotDeleted:
+        """Deletes the snapshot ``name``; refused (409, naming them) while namespaces start from it."""
+        return cast(SnapshotDeleted, self._call("deleteSnapshot", path={"name": name}))
 
     # --- verification ----------------------------------------------------------------------
 

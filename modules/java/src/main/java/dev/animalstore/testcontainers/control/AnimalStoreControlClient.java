@@ -100,4 +100,20 @@ public final class AnimalStoreControlClient extends NamespaceControl {
     public NamespaceList listNamespaces() {
         return http.call("GET", "namespaces", null, Map.of(), null, ControlHttp.JSON.constructType(NamespaceList.class));
     }
+
+    /** The snapshots, oldest first, each with the namespaces that start from it. */
+    @ControlOperation("listSnapshots")
+    public SnapshotList listSnapshots() {
+        return http.call("GET", "snapshots", null, Map.of(), null, ControlHttp.JSON.constructType(SnapshotList.class));
+    }
+
+    /**
+     * Deletes a snapshot. The sandbox refuses (409) while a namespace starts from it, naming those namespaces: reset
+     * them to other data or delete them first.
+     */
+    @ControlOperation("deleteSnapshot")
+    public SnapshotDeleted deleteSnapshot(String name) {
+        String path = "snapshots/" + URLEncoder.encode(name, StandardCharsets.UTF_8);
+        return http.call("DELETE", path, null, Map.of(), null, ControlHttp.JSON.constructType(SnapshotDeleted.class));
+    }
 }

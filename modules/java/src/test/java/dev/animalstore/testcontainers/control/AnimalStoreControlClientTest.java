@@ -154,6 +154,85 @@ class AnimalStoreControlClientTest {
     }
 
     @Test
+    void forksNamespacesFromASnapshotCopyOnWrite(NamespaceControl setup, NamespaceControl first, NamespaceControl second)
+        throws Exception {
+        AnimalStoreControlClient client = SANDBOX.getControlClient();
+        Pet fixture = createPet(setup, "Snapshot Sam");
+        Instant frozenAt = Instant.parse("2029-06-01T12:00:00Z");
+        setup.setClock(frozenAt);
+        List<Pet> frozen = setup.exportPets();
+        String name = setup.name(); // unique, as the namespace's name is: snapshots are the sandbox's, not a namespace's
+
+        Snapshot snapshot = setup.createSnapshot(name);
+        assertThat(snapshot.name()).isEqualTo(name);
+        assertThat(snapshot.namespace()).isEqualTo(setup.name());
+        assertThat(snapshot.pets()).isEqualTo(frozen.size());
+        assertThat(snapshot.clock()).as("the namespace's clock, running from where it was set").isBetween(frozenAt, frozenAt.plusSeconds(60));
+        assertThat(snapshot.forks()).isEmpty();
+        createPet(setup, "After the snapshot");
+
+        assertThat(first.reset(ResetOptions.fromSnapshot(name))).isEqualTo(new StateSummary(first.name(), frozen.size()));
+        assertThat(second.reset(ResetOptions.fromSnapshot(name)).pets()).isEqualTo(frozen.size());
+        assertThat(first.exportPets()).as("the snapshot's pets, not what setup did since").isEqualTo(frozen).contains(fixture);
+        assertThat(first.getClock().now()).as("the snapshot's clock").isBetween(frozenAt, frozenAt.plusSeconds(60));
+
+        Pet onlyInFirst = createPet(first, "Only in first");
+        assertThat(first.exportPets()).contains(onlyInFirst);
+        assertThat(second.exportPets()).as("a fork's write is its own").isEqualTo(frozen);
+        assertThat(first.reset(ResetOptions.fromSnapshot(name)).pets()).as("nor did it reach the snapshot").isEqualTo(frozen.size());
+        assertThat(first.exportPets()).as("a reset returns the fork to the snapshot").isEqualTo(frozen);
+
+        assertThat(client.listSnapshots().snapshots())
+            .filteredOn(listed -> listed.name().equals(name))
+            .singleElement()
+            .satisfies(listed -> {
+                assertThat(listed.pets()).isEqualTo(frozen.size());
+                assertThat(listed.forks()).containsExactlyInAnyOrder(first.name(), second.name());
+            });
+        assertThatThrownBy(() -> client.deleteSnapshot(name))
+            .isInstanceOfSatisfying(AnimalStoreControlException.class, refused -> {
+                assertThat(refused.status()).isEqualTo(409);
+                assertThat(refused.code()).isEqualTo("conflict");
+                assertThat(refused.errorMessage()).contains(first.name(), second.name());
+            });
+
+        first.reset();
+        client.deleteNamespace(second.name());
+        assertThat(client.deleteSnapshot(name)).isEqualTo(new SnapshotDeleted(name, true));
+        assertThat(client.listSnapshots().snapshots()).extracting(Snapshot::name).doesNotContain(name);
+        assertThatThrownBy(() -> first.reset(ResetOptions.fromSnapshot(name)))
+            .isInstanceOfSatisfying(AnimalStoreControlException.class, refused -> {
+                assertThat(refused.status()).isEqualTo(404);
+                assertThat(refused.code()).isEqualTo("not_found");
+                assertThat(refused.errorMessage()).isEqualTo("No snapshot \"" + name + "\"");
+            });
+        assertThatThrownBy(() -> client.deleteSnapshot(name))
+            .isInstanceOfSatisfying(AnimalStoreControlException.class, refused -> assertThat(refused.status()).isEqualTo(404));
+    }
+
+    @Test
+    void snapshotsTheDefaultNamespaceAndRefusesATakenName(NamespaceControl fork) {
+        AnimalStoreControlClient client = SANDBOX.getControlClient();
+        String name = fork.name(); // unique, and a snapshot's name never meets a namespace's
+        Snapshot snapshot = client.createSnapshot(name);
+        try {
+            assertThat(snapshot.namespace()).isEqualTo(NamespaceControl.DEFAULT_NAMESPACE);
+            assertThat(snapshot.clock()).as("the default namespace's clock follows real time").isNull();
+            assertThat(fork.reset(ResetOptions.fromSnapshot(name)).pets()).isEqualTo(client.exportPets().size());
+            assertThatThrownBy(() -> fork.createSnapshot(name))
+                .isInstanceOfSatisfying(AnimalStoreControlException.class, refused -> {
+                    assertThat(refused.status()).isEqualTo(409);
+                    assertThat(refused.code()).isEqualTo("conflict");
+                });
+            assertThatThrownBy(() -> fork.reset(ResetOptions.fromSnapshot(name).withSeed(3)))
+                .isInstanceOfSatisfying(AnimalStoreControlException.class, refused -> assertThat(refused.status()).isEqualTo(400));
+        } finally {
+            fork.reset();
+            client.deleteSnapshot(name);
+        }
+    }
+
+    @Test
     void refusalsCarryTheStatusCodeAndMessage(NamespaceControl namespace) {
         assertThatThrownBy(() -> namespace.addFault(NewFault.on("noSuchOperation").withStatus(500)))
             .isInstanceOfSatisfying(AnimalStoreControlException.class, refused -> {
@@ -194,5 +273,18 @@ class AnimalStoreControlClientTest {
             .method(method, HttpRequest.BodyPublishers.noBody());
         namespace.apiHeaders().forEach(request::header);
         return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** Creates a pet through the API, in the namespace. */
+    private static Pet createPet(NamespaceControl namespace, String name) throws Exception {
+        String pet = JSON.writeValueAsString(Map.of("name", name, "categoryId", 1));
+        HttpRequest.Builder request = HttpRequest
+            .newBuilder(URI.create(SANDBOX.getBaseUrl() + "/pets"))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(pet));
+        namespace.apiHeaders().forEach(request::header);
+        HttpResponse<String> created = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+        return ControlHttp.JSON.readValue(created.body(), Pet.class);
     }
 }

@@ -29,7 +29,7 @@ class ControlClientSpecCoverageTest {
 
     private static final Set<String> HTTP_METHODS = Set.of("get", "put", "post", "delete", "patch", "head", "options", "trace");
 
-    /** operationId → whether the operation takes the namespace parameter. */
+    /** operationId → whether the operation acts on a namespace: the namespace parameter, or a body that names one. */
     private static Map<String, Boolean> specOperations;
 
     @BeforeAll
@@ -39,7 +39,7 @@ class ControlClientSpecCoverageTest {
         spec.get("paths").properties().forEach(path ->
             path.getValue().properties().stream().filter(operation -> HTTP_METHODS.contains(operation.getKey())).forEach(operation -> {
                 JsonNode parameters = operation.getValue().path("parameters");
-                boolean namespaced = parameters.findValuesAsText("$ref").contains(NAMESPACE_PARAMETER);
+                boolean namespaced = parameters.findValuesAsText("$ref").contains(NAMESPACE_PARAMETER) || namesANamespaceInItsBody(spec, operation.getValue());
                 specOperations.put(operation.getValue().get("operationId").asText(), namespaced);
             })
         );
@@ -57,9 +57,19 @@ class ControlClientSpecCoverageTest {
     }
 
     @Test
-    void namespaceHandlesHaveEveryOperationThatTakesANamespace() {
+    void namespaceHandlesHaveEveryOperationThatActsOnANamespace() {
         Set<String> namespaced = specOperations.entrySet().stream().filter(Map.Entry::getValue).map(Map.Entry::getKey).collect(Collectors.toSet());
         assertThat(operationsOf(NamespaceControl.class)).as("the calls of a namespace handle").isEqualTo(namespaced);
+    }
+
+    /** Whether the operation's JSON body has a {@code namespace} property (createSnapshot's namespace to freeze). */
+    private static boolean namesANamespaceInItsBody(JsonNode spec, JsonNode operation) {
+        JsonNode schema = operation.path("requestBody").path("content").path("application/json").path("schema");
+        String reference = schema.path("$ref").asText("");
+        if (reference.startsWith("#/")) {
+            schema = spec.at(reference.substring(1));
+        }
+        return schema.path("properties").has("namespace");
     }
 
     /** The operationIds of the public methods a class has, inherited ones included. */
