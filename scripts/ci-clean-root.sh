@@ -105,6 +105,9 @@ in_root() {
     shift
     mount -t proc proc "$root/proc"
     mount -t sysfs sysfs "$root/sys"
+    # The cgroup hierarchies a booted machine has mounted: the second dockerd of the release dry
+    # run needs them.
+    mount --rbind /sys/fs/cgroup "$root/sys/fs/cgroup"
     mount --rbind /dev "$root/dev"
     mount -t tmpfs -o size=2g tmpfs "$root/dev/shm"
     if [ -S "$socket" ]; then touch "$root/run/docker.sock" && mount --bind "$socket" "$root/run/docker.sock"; fi

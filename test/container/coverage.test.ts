@@ -4,10 +4,10 @@
 // of a beta-marked operation refused (MIN_STABILITY=stable, with a spec copy that marks
 // listOrders beta); a verify with one wrong expectation names the closest call with a field-level
 // diff, and strict mode names the unexpected call.
-import { dirname } from 'node:path'
 import t from 'tap'
 import { AnimalStoreAssertionError, AnimalStoreControlClient } from '../../modules/node/src/client.js'
-import { dockerSkipReason, ensureImage, runContainer } from '../support/docker.js'
+import { AnimalStoreContainer } from '../../modules/node/src/index.js'
+import { IMAGE, dockerSkipReason, ensureImage } from '../support/docker.js'
 import { specMarking } from '../support/spec-copy.js'
 
 t.setTimeout(10 * 60_000)
@@ -16,10 +16,15 @@ const skip = (await dockerSkipReason(t)) ?? false
 t.test('a consumer suite against the container: report, deprecation, refusal, verify', { skip }, async (t) => {
   await ensureImage()
   const spec = await specMarking(t, 'beta', 'listOrders')
-  const { origin } = await runContainer(t, {
-    env: { MIN_STABILITY: 'stable', SPEC_FILE: '/spec-copy/openapi.yaml', DATA_FILE: ':memory:' },
-    args: ['-v', `${dirname(spec)}:/spec-copy:ro`],
-  })
+  // The spec copy goes in through the engine's API (as withFixtures does), not a bind mount: the
+  // engine may see another file system than this test (a remote engine, a chroot).
+  const container = await new AnimalStoreContainer(IMAGE)
+    .withInMemory()
+    .withEnvironment({ MIN_STABILITY: 'stable', SPEC_FILE: '/spec-copy/openapi.yaml' })
+    .withCopyFilesToContainer([{ source: spec, target: '/spec-copy/openapi.yaml', mode: 0o644 }])
+    .start()
+  t.teardown(() => container.stop())
+  const origin = container.getOrigin()
   const sandbox = new AnimalStoreControlClient(origin)
   const suite = sandbox.namespace('consumer')
   await suite.reset()
