@@ -1,5 +1,5 @@
 import { expect, test } from '@jest/globals'
-import { api, journaled, ownNamespace } from './sandbox.mjs'
+import { api, ownNamespace } from './sandbox.mjs'
 
 test('a cat: created, listed, fetched, journaled, then one getPet answers 503', async () => {
   const namespace = await ownNamespace()
@@ -14,7 +14,7 @@ test('a cat: created, listed, fetched, journaled, then one getPet answers 503', 
   expect(await listPending()).toEqual([...before, pet])
   expect(await (await api(namespace, 'GET', `/pets/${pet.id}`)).json()).toEqual(pet)
 
-  const journal = await journaled(namespace, 'createPet')
+  const journal = await namespace.listRequests({ operationId: 'createPet' })
   expect(journal.count).toBe(1)
   expect(journal.entries[0].body).toEqual(newPet)
 

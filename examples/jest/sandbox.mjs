@@ -43,16 +43,6 @@ export function api(namespace, method, path, body) {
   })
 }
 
-/** The journal's entries of `operationId`, once it has one: it records a request once its answer is sent. */
-export async function journaled(namespace, operationId) {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const page = await namespace.listRequests({ operationId })
-    if (page.count > 0) return page
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-  throw new Error(`no ${operationId} request in namespace ${namespace.name} after 5 s`)
-}
-
 /** A namespace name (1 to 64 letters, digits, _ . -) from the test's name, unique to this test run. */
 function uniqueName(testName) {
   const slug = testName

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { api, journaled, ownNamespace } from './sandbox.mjs'
+import { api, ownNamespace } from './sandbox.mjs'
 
 test('a dog: created, listed, fetched, journaled, then one getPet answers 503', async (t) => {
   const namespace = await ownNamespace(t)
@@ -15,7 +15,7 @@ test('a dog: created, listed, fetched, journaled, then one getPet answers 503', 
   assert.deepEqual(await listPending(), [...before, pet])
   assert.deepEqual(await (await api(namespace, 'GET', `/pets/${pet.id}`)).json(), pet)
 
-  const { count, entries } = await journaled(namespace, 'createPet')
+  const { count, entries } = await namespace.listRequests({ operationId: 'createPet' })
   assert.equal(count, 1)
   assert.deepEqual(entries[0].body, newPet)
 
