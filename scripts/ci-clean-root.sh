@@ -103,6 +103,9 @@ in_root() {
   home=$home unshare --mount --propagation private bash -euo pipefail -c '
     root=$1 socket=/var/run/docker.sock
     shift
+    # The root a mount point of its own, as on a booted machine: a dockerd inside it (the one of
+    # the release dry run) remounts / when it unpacks an image.
+    mount --bind "$root" "$root"
     mount -t proc proc "$root/proc"
     mount -t sysfs sysfs "$root/sys"
     # The cgroup hierarchies a booted machine has mounted: the second dockerd of the release dry
