@@ -8,7 +8,7 @@ import type { components, operations } from '../spec/admin-types.js'
 import { ERRORS, HttpError, RETRY_AFTER, type ErrorTemplate } from '../http/errors.js'
 import { FAULT_KINDS } from './faults.js'
 import { findBadPet } from '../store/initial-data.js'
-import { UNMATCHED, type JournalEntry } from './request-journal.js'
+import { UNMATCHED, type JournalCursor } from './request-journal.js'
 import { DEFAULT_NAMESPACE, UnknownSnapshot, type Namespace, type Namespaces } from './namespaces.js'
 import { TypedText, type Reply } from '../http/reply.js'
 import { seedOrigin, snapshotOrigin } from '../store/origin.js'
@@ -116,20 +116,13 @@ const controlHandlers: HandlersOf<operations, ControlContext> = {
     return ok({ namespace: namespace.name, pets: store.size })
   },
 
-  listRequests({ query: { method, path, operationId, status, since } }, { namespace }) {
-    return page(
-      namespace.journal.find({
-        method,
-        path,
-        operationId,
-        status,
-        since: since === undefined ? undefined : new Date(since),
-      }),
-    )
+  listRequests({ query: { method, path, operationId, status, since, limit, after } }, { namespace }) {
+    const filter = { method, path, operationId, status, since: since === undefined ? undefined : new Date(since) }
+    return ok(namespace.journal.page(filter, cursor(limit, after)))
   },
 
-  listUnmatchedRequests(_input, { namespace }) {
-    return page(namespace.journal.find({ operationId: UNMATCHED }))
+  listUnmatchedRequests({ query: { limit, after } }, { namespace }) {
+    return ok(namespace.journal.page({ operationId: UNMATCHED }, cursor(limit, after)))
   },
 
   clearRequests(_input, { namespace }) {
@@ -305,6 +298,7 @@ function ok(body: unknown): Reply {
   return { status: 200, body }
 }
 
-function page(entries: JournalEntry[]): Reply {
-  return ok({ count: entries.length, entries })
+/** The page asked for: validation has given `limit` the spec's default when the request had none. */
+function cursor(limit: number | undefined, after: number | undefined): JournalCursor {
+  return { limit: limit as number, after }
 }

@@ -45,6 +45,22 @@ export interface JournalFilter {
   readonly since?: Date | undefined
 }
 
+/** Which page of the matching entries: at most `limit` of them, those after the entry `after`. */
+export interface JournalCursor {
+  readonly limit: number
+  /** An entry's id: the page starts after it. */
+  readonly after?: number | undefined
+}
+
+/** One page of the matching entries, oldest first. */
+export interface JournalPage {
+  /** How many entries match the filter, the page's and all others. */
+  readonly count: number
+  readonly entries: JournalEntry[]
+  /** The `after` of the next page: the id of this page's last entry when more match; null otherwise. */
+  readonly next: number | null
+}
+
 /**
  * What is kept of a request until somebody reads the journal: references to what the server has
  * anyway, no copies and no redaction. Recording happens on every request, reading rarely, so the
@@ -76,10 +92,12 @@ export class Journal {
   readonly #redactor: Redactor
   /**
    * Oldest first: a raw record until it is first read, then its entry. Slots before #first have
-   * been dropped and are compacted away now and then; #sizes runs alongside.
+   * been dropped and are compacted away now and then; #sizes and #times (epoch milliseconds, for
+   * `since`) run alongside.
    */
   #items: Array<RequestRecord | JournalEntry> = []
   #sizes: number[] = []
+  #times: number[] = []
   #first = 0
   /** The id of the entry at #first: ids are consecutive. */
   #firstId = 1
@@ -110,6 +128,7 @@ export class Journal {
       (kept.body?.length ?? 0)
     this.#items.push(kept)
     this.#sizes.push(bytes)
+    this.#times.push(kept.time)
     this.#bytes += bytes
     // Bounded in count and in memory: the oldest entries are dropped first, the newest always kept.
     while (this.length > this.#size || (this.#bytes > MAX_JOURNAL_BYTES && this.length > 1)) {
@@ -120,34 +139,62 @@ export class Journal {
     if (this.#first > 1024 && this.#first * 2 > this.#items.length) {
       this.#items = this.#items.slice(this.#first)
       this.#sizes = this.#sizes.slice(this.#first)
+      this.#times = this.#times.slice(this.#first)
       this.#first = 0
     }
   }
 
-  /**
-   * Entries matching every filter given, oldest first. The fields a raw record shares with its
-   * entry are compared first, so that only the candidates are made into entries (the path is
-   * compared as shown, redacted).
-   */
+  /** Every entry matching the filter, oldest first. */
   find(filter: JournalFilter = {}): JournalEntry[] {
-    const method = filter.method?.toUpperCase()
-    const prefix = filter.path?.endsWith('*') ? filter.path.slice(0, -1) : undefined
-    const since = filter.since?.getTime()
+    const matches = this.#matcher(filter)
     const found: JournalEntry[] = []
-    for (let i = this.#first; i < this.#items.length; i++) {
+    for (let i = this.#first; i < this.#items.length; i++) if (matches(i)) found.push(this.#entry(i))
+    return found
+  }
+
+  /**
+   * One page of the entries matching the filter, and their count. Only the page's entries are
+   * made (redacted, their bodies parsed): counting the others costs the filter alone.
+   */
+  page(filter: JournalFilter, { limit, after = 0 }: JournalCursor): JournalPage {
+    const matches = this.#matcher(filter)
+    // Ids are consecutive: the slot of the first entry after `after` is known without a search.
+    const start = this.#first + Math.max(0, after + 1 - this.#firstId)
+    let count = 0
+    for (let i = this.#first; i < start && i < this.#items.length; i++) if (matches(i)) count++
+    const entries: JournalEntry[] = []
+    let rest = 0
+    for (let i = start; i < this.#items.length; i++) {
+      if (!matches(i)) continue
+      if (entries.length < limit) entries.push(this.#entry(i))
+      else rest++
+    }
+    count += entries.length + rest
+    return { count, entries, next: rest > 0 ? (entries.at(-1)?.id ?? null) : null }
+  }
+
+  /**
+   * Whether the entry at slot i matches every filter given. The fields a raw record shares with
+   * its entry are compared first; the path is compared as shown, redacted.
+   */
+  #matcher(filter: JournalFilter): (i: number) => boolean {
+    const method = filter.method?.toUpperCase()
+    const { path, operationId, status } = filter
+    const prefix = path?.endsWith('*') ? path.slice(0, -1) : undefined
+    const since = filter.since?.getTime()
+    return (i) => {
       const item = this.#items[i] as RequestRecord | JournalEntry
       if (
         (method !== undefined && item.method !== method) ||
-        (filter.operationId !== undefined && item.operationId !== filter.operationId) ||
-        (filter.status !== undefined && item.status !== filter.status) ||
-        (since !== undefined && timeOf(item) < since)
+        (operationId !== undefined && item.operationId !== operationId) ||
+        (status !== undefined && item.status !== status) ||
+        (since !== undefined && (this.#times[i] as number) < since)
       )
-        continue
-      const e = this.#entry(i)
-      if (filter.path === undefined || (prefix === undefined ? e.path === filter.path : e.path.startsWith(prefix)))
-        found.push(e)
+        return false
+      if (path === undefined) return true
+      const shown = 'id' in item ? item.path : this.#redactor.text(item.path)
+      return prefix === undefined ? shown === path : shown.startsWith(prefix)
     }
-    return found
   }
 
   /** Empties the journal; returns how many entries were dropped. */
@@ -156,6 +203,7 @@ export class Journal {
     this.#firstId += cleared
     this.#items = []
     this.#sizes = []
+    this.#times = []
     this.#first = 0
     this.#bytes = 0
     return cleared
@@ -184,11 +232,6 @@ export class Journal {
     this.#items[i] = entry
     return entry
   }
-}
-
-/** When a request came, in epoch milliseconds, from its raw record or its entry. */
-function timeOf(item: RequestRecord | JournalEntry): number {
-  return typeof item.time === 'number' ? item.time : Date.parse(item.time)
 }
 
 function headerBytes(headers: IncomingHttpHeaders): number {

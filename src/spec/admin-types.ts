@@ -54,7 +54,7 @@ export interface paths {
         };
         /**
          * List the requests a namespace received
-         * @description Oldest first. Every filter given must match.
+         * @description One page of the matching entries, oldest first, and the count of all of them. Every filter given must match. `limit=0` answers the count alone; `next` is the `after` of the next page.
          */
         get: operations["listRequests"];
         put?: never;
@@ -73,7 +73,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the requests no operation matched */
+        /**
+         * List the requests no operation matched
+         * @description One page of them, oldest first, and the count of all of them, as listRequests.
+         */
         get: operations["listUnmatchedRequests"];
         put?: never;
         post?: never;
@@ -363,9 +366,13 @@ export interface components {
             /** @example Invalid request body: body.categoryId must be an integer */
             message: string;
         };
+        /** @description One page of the matching entries, oldest first. */
         JournalPage: {
+            /** @description How many entries match the filters, on every page (`after` and `limit` aside). */
             count: number;
             entries: components["schemas"]["JournalEntry"][];
+            /** @description The `after` of the next page: the id of this page's last entry when more entries match after it; null on the last page (and when `limit` is 0). */
+            next: number | null;
         };
         /**
          * @description The operation's x-stability in the spec; stable when it has none.
@@ -686,6 +693,10 @@ export interface components {
     parameters: {
         /** @description The namespace to act on; the default namespace when omitted. */
         Namespace: string;
+        /** @description At most this many entries in the page; 0 answers the count alone (the cheapest check of the journal). */
+        JournalLimit: number;
+        /** @description Only entries after the entry of this id: the `next` of the previous page. Omitted, the page starts at the oldest entry. */
+        JournalAfter: number;
     };
     requestBodies: never;
     headers: never;
@@ -802,6 +813,10 @@ export interface operations {
                 status?: number;
                 /** @description Only requests received at or after this time. */
                 since?: string;
+                /** @description At most this many entries in the page; 0 answers the count alone (the cheapest check of the journal). */
+                limit?: components["parameters"]["JournalLimit"];
+                /** @description Only entries after the entry of this id: the `next` of the previous page. Omitted, the page starts at the oldest entry. */
+                after?: components["parameters"]["JournalAfter"];
             };
             header?: never;
             path?: never;
@@ -809,7 +824,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The matching entries and their count. */
+            /** @description A page of the matching entries, and their count. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -854,6 +869,10 @@ export interface operations {
             query?: {
                 /** @description The namespace to act on; the default namespace when omitted. */
                 namespace?: components["parameters"]["Namespace"];
+                /** @description At most this many entries in the page; 0 answers the count alone (the cheapest check of the journal). */
+                limit?: components["parameters"]["JournalLimit"];
+                /** @description Only entries after the entry of this id: the `next` of the previous page. Omitted, the page starts at the oldest entry. */
+                after?: components["parameters"]["JournalAfter"];
             };
             header?: never;
             path?: never;
@@ -861,7 +880,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The unmatched entries and their count. */
+            /** @description A page of the unmatched entries, and their count. */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -99,6 +99,57 @@ t.test('every call against a real sandbox, through a namespace handle', async (t
   )
 })
 
+t.test('the journal a page at a time: listRequests with a cursor, countRequests, allRequests', async (t) => {
+  const { origin } = await startTestSandbox(t, { ADMIN_TOKEN: 'client-admin', API_KEYS: DEFAULT_API_KEY })
+  const t2 = new AnimalStoreControlClient(origin, { adminToken: 'client-admin' }).namespace('t2')
+  await t2.reset()
+  // 130 reads of pet 1, one of pet 2 after every tenth: 143 getPets, 13 of them of pet 2.
+  for (let i = 1; i <= 130; i++) {
+    await fetch(`${t2.apiBaseUrl}/pets/1`, { headers: t2.apiHeaders }).then((r) => r.arrayBuffer())
+    if (i % 10 === 0) await fetch(`${t2.apiBaseUrl}/pets/2`, { headers: t2.apiHeaders }).then((r) => r.arrayBuffer())
+  }
+  const first = await t2.listRequests({ operationId: 'getPet' })
+  t.equal(first.count, 143, 'the count of every match')
+  t.equal(first.entries.length, 100, 'the default page')
+  t.equal(first.next, first.entries[99]?.id)
+  const second = await t2.listRequests({ operationId: 'getPet' }, { after: first.next })
+  t.equal(second.entries.length, 43)
+  t.equal(second.next, null)
+  t.same(
+    [...first.entries, ...second.entries].map((e) => e.id),
+    Array.from({ length: 143 }, (_, i) => i + 1),
+    'two pages: every entry once, in order',
+  )
+  const small = await t2.listRequests({ path: '/v1/pets/2' }, { limit: 5 })
+  t.match(small, { count: 13, next: small.entries[4]?.id })
+  t.equal(small.entries.length, 5)
+
+  t.equal(await t2.countRequests({ operationId: 'getPet' }), 143)
+  t.equal(await t2.countRequests({ path: '/v1/pets/2' }), 13)
+  t.equal(await t2.countRequests({ operationId: 'createPet' }), 0)
+
+  const walked = []
+  for await (const entry of t2.allRequests({ path: '/v1/pets/2' }, { limit: 4 })) walked.push(entry)
+  t.same(
+    walked.map((e) => e.path),
+    Array(13).fill('/v1/pets/2'),
+    'allRequests walks every page',
+  )
+  t.same(
+    walked.map((e) => e.id),
+    Array.from({ length: 13 }, (_, i) => (i + 1) * 11),
+  )
+  let all = 0
+  for await (const entry of t2.allRequests()) all += entry.operationId === 'getPet' ? 1 : 0
+  t.equal(all, 143, 'past the default page')
+
+  for (let i = 0; i < 3; i++) await fetch(`${t2.apiBaseUrl}/nowhere`, { headers: t2.apiHeaders })
+  const unmatched = await t2.listUnmatchedRequests({ limit: 2 })
+  t.match(unmatched, { count: 3, next: unmatched.entries[1]?.id })
+  t.equal((await t2.listUnmatchedRequests({ after: unmatched.next })).entries.length, 1)
+  await t.rejects(t2.listRequests({}, { limit: 1001 }), { status: 400, code: 'invalid_parameter', message: /limit/ })
+})
+
 t.test('errors reject with the sandbox’s own message; bad input rejects, never throws', async (t) => {
   const { origin } = await startTestSandbox(t)
   const sandbox = new AnimalStoreControlClient(origin)

@@ -188,3 +188,127 @@ t.test('a request is in the journal as soon as its answer has been read: no test
   const { body } = await admin('GET', '/requests?operationId=listPets')
   t.equal(body.entries.at(-1)?.status, null, 'journaled with no status')
 })
+
+t.test('the journal is read a page at a time: every entry once, in order, by the cursor `next`', async (t) => {
+  const { admin, api } = await startControlSandbox(t)
+  // 250 requests, one after the other (entry i is request i): one getPet in five, the entry's id in
+  // its path. The filter operationId=getPet matches 50 of them.
+  for (let id = 1; id <= 250; id++) await api('GET', id % 5 === 1 ? `/pets/${id}` : '/pets?limit=1')
+
+  const first = await admin('GET', '/requests')
+  t.equal(first.status, 200)
+  t.equal(first.body.count, 250, 'count: every matching entry, not the page')
+  t.equal(first.body.entries.length, 100, 'a page holds 100 entries by default')
+  t.equal(first.body.next, first.body.entries[99].id, 'next: the id of the last entry of the page')
+
+  // Walk every page: each id once, ascending, the count the same on every page.
+  const walk = async (query: string, limit: number): Promise<{ ids: number[]; pages: number }> => {
+    const ids: number[] = []
+    let after: number | null = null
+    let pages = 0
+    do {
+      const res = await admin('GET', `/requests?${query}&limit=${limit}${after === null ? '' : `&after=${after}`}`)
+      t.equal(res.status, 200)
+      t.ok(res.body.entries.length <= limit, 'no page holds more than limit')
+      t.equal(res.body.count, query === '' ? 250 : 50, `the count is on every page (${query}, page ${pages + 1})`)
+      ids.push(...res.body.entries.map((e: { id: number }) => e.id))
+      after = res.body.next
+      pages++
+    } while (after !== null && pages <= 300)
+    return { ids, pages }
+  }
+  const everything = await walk('', 30)
+  t.equal(everything.pages, 9, '250 entries in pages of 30')
+  t.same(
+    everything.ids,
+    Array.from({ length: 250 }, (_, i) => i + 1),
+    'every id exactly once, oldest first',
+  )
+  const getPets = await walk('operationId=getPet', 7)
+  t.equal(getPets.pages, 8, '50 entries in pages of 7')
+  t.equal(new Set(getPets.ids).size, 50)
+  t.same(
+    getPets.ids,
+    [...getPets.ids].sort((a, b) => a - b),
+    'ascending',
+  )
+  const paths = (await admin('GET', '/requests?operationId=getPet&limit=50')).body
+  t.same(
+    paths.entries.map((e: { path: string }) => e.path),
+    Array.from({ length: 50 }, (_, i) => `/v1/pets/${i * 5 + 1}`),
+    'the filter picks the entries of the pages',
+  )
+  t.equal(paths.next, null, 'a page that holds the last match has no next')
+  const middle = await admin('GET', '/requests?operationId=getPet&limit=3&after=190')
+  t.same(
+    middle.body.entries.map((e: { path: string }) => e.path),
+    ['/v1/pets/191', '/v1/pets/196', '/v1/pets/201'],
+    'after any id, matching or not',
+  )
+  t.equal(middle.body.next, 201)
+  const last = await admin('GET', '/requests?operationId=getPet&limit=10&after=196')
+  t.equal(last.body.entries.length, 10)
+  t.equal(last.body.next, null, 'the last page of a filter, full: next is null')
+  t.same((await admin('GET', '/requests?after=250')).body, { count: 250, entries: [], next: null }, 'after the last')
+
+  const counted = await admin('GET', '/requests?operationId=getPet&limit=0')
+  t.same(counted.body, { count: 50, entries: [], next: null }, 'limit=0: the count alone')
+  t.equal((await admin('GET', '/requests?limit=1000')).body.entries.length, 250, 'limit up to 1000')
+})
+
+t.test('the cursor holds across dropped and cleared entries: ids keep counting', async (t) => {
+  const { admin, api } = await startControlSandbox(t, { JOURNAL_SIZE: '5' })
+  for (let id = 1; id <= 8; id++) await api('GET', `/pets/${id}`)
+  const page = await admin('GET', '/requests?limit=2&after=1')
+  t.same(
+    page.body.entries.map((e: { id: number }) => e.id),
+    [4, 5],
+    'after an entry already dropped: the oldest kept',
+  )
+  t.equal(page.body.count, 5)
+  t.equal(page.body.next, 5)
+  await admin('DELETE', '/requests')
+  await api('GET', '/pets/9')
+  const after = await admin('GET', '/requests?after=5')
+  t.same(
+    after.body.entries.map((e: { id: number }) => e.id),
+    [9],
+    'after a clear, the cursor of an old page still goes on',
+  )
+})
+
+t.test('the unmatched requests are read a page at a time too', async (t) => {
+  const { admin, api } = await startControlSandbox(t)
+  for (let i = 1; i <= 130; i++) await api('GET', `/nowhere/${i}`)
+  await api('GET', '/pets/1')
+  const first = await admin('GET', '/requests/unmatched')
+  t.equal(first.body.count, 130)
+  t.equal(first.body.entries.length, 100)
+  t.equal(first.body.next, 100)
+  const second = await admin('GET', `/requests/unmatched?after=${first.body.next}`)
+  t.same(
+    second.body.entries.map((e: { path: string }) => e.path),
+    Array.from({ length: 30 }, (_, i) => `/v1/nowhere/${i + 101}`),
+  )
+  t.equal(second.body.next, null)
+  t.same((await admin('GET', '/requests/unmatched?limit=0')).body, { count: 130, entries: [], next: null })
+})
+
+t.test('a bad limit or after is a 400 with an Error body naming it', async (t) => {
+  const { admin } = await startControlSandbox(t)
+  for (const path of ['/requests', '/requests/unmatched'])
+    for (const [query, name] of [
+      ['limit=1001', 'limit'],
+      ['limit=-1', 'limit'],
+      ['limit=x', 'limit'],
+      ['limit=1.5', 'limit'],
+      ['limit=', 'limit'],
+      ['limit=1&limit=2', 'limit'],
+      ['after=y', 'after'],
+      ['after=-1', 'after'],
+    ]) {
+      const res = await admin('GET', `${path}?${query}`)
+      t.equal(res.status, 400, `${path}?${query} → 400`)
+      t.match(res.body, { code: 'invalid_parameter', status: 400, message: new RegExp(name as string) })
+    }
+})

@@ -131,6 +131,77 @@ func TestControl_journal(t *testing.T) {
 	require.Zero(t, empty.Count)
 }
 
+func TestControl_journalPages(t *testing.T) {
+	t.Parallel()
+	ns := testNamespace(t, "")
+	ctx := t.Context()
+	// 130 reads of pet 1, one of pet 2 after every tenth: 143 getPets, 13 of them of pet 2.
+	for i := 1; i <= 130; i++ {
+		resp, _ := callAPI(t, ns, http.MethodGet, "/pets/1", nil)
+		require.Equal(t, http.StatusOK, resp.StatusCode)
+		if i%10 == 0 {
+			callAPI(t, ns, http.MethodGet, "/pets/2", nil)
+		}
+	}
+	getPets := control.RequestFilter{OperationID: "getPet"}
+
+	first, err := ns.ListRequests(ctx, getPets)
+	require.NoError(t, err)
+	require.Equal(t, 143, first.Count, "the count of every match")
+	require.Len(t, first.Entries, 100, "the default page")
+	require.NotNil(t, first.Next)
+	require.Equal(t, first.Entries[99].ID, *first.Next)
+	second, err := ns.ListRequests(ctx, getPets, control.After(*first.Next))
+	require.NoError(t, err)
+	require.Equal(t, 143, second.Count)
+	require.Len(t, second.Entries, 43)
+	require.Nil(t, second.Next, "the last page")
+	var ids []int64
+	for _, entry := range append(first.Entries, second.Entries...) {
+		ids = append(ids, entry.ID)
+	}
+	require.IsIncreasing(t, ids, "every entry once, oldest first")
+
+	small, err := ns.ListRequests(ctx, control.RequestFilter{Path: "/v1/pets/2"}, control.Limit(5))
+	require.NoError(t, err)
+	require.Equal(t, 13, small.Count)
+	require.Len(t, small.Entries, 5)
+	counted, err := ns.ListRequests(ctx, getPets, control.Limit(0))
+	require.NoError(t, err)
+	require.Equal(t, control.JournalPage{Count: 143, Entries: []control.JournalEntry{}}, counted)
+
+	for filter, want := range map[control.RequestFilter]int{getPets: 143, {Path: "/v1/pets/2"}: 13, {OperationID: "createPet"}: 0} {
+		count, err := ns.CountRequests(ctx, filter)
+		require.NoError(t, err)
+		require.Equal(t, want, count, "CountRequests(%+v)", filter)
+	}
+
+	var walked []int64
+	for entry, err := range ns.AllRequests(ctx, getPets) {
+		require.NoError(t, err)
+		walked = append(walked, entry.ID)
+	}
+	require.Equal(t, ids, walked, "AllRequests walks every page")
+
+	for range 3 {
+		callAPI(t, ns, http.MethodGet, "/nowhere", nil)
+	}
+	unmatched, err := ns.ListUnmatchedRequests(ctx, control.Limit(2))
+	require.NoError(t, err)
+	require.Equal(t, 3, unmatched.Count)
+	require.Len(t, unmatched.Entries, 2)
+	rest, err := ns.ListUnmatchedRequests(ctx, control.After(*unmatched.Next))
+	require.NoError(t, err)
+	require.Len(t, rest.Entries, 1)
+
+	_, err = ns.ListRequests(ctx, getPets, control.Limit(1001))
+	var refused *control.Error
+	require.ErrorAs(t, err, &refused)
+	require.Equal(t, http.StatusBadRequest, refused.StatusCode)
+	require.Equal(t, "invalid_parameter", refused.Code)
+	require.Contains(t, refused.Message, "limit")
+}
+
 func TestControl_fault(t *testing.T) {
 	t.Parallel()
 	ns := testNamespace(t, "")

@@ -11,7 +11,7 @@
  * const t1 = sandbox.namespace('t1')
  * await t1.reset()
  * await fetch(`${t1.apiBaseUrl}/pets`, { headers: t1.apiHeaders })
- * const { count } = await t1.listRequests({ operationId: 'listPets' })
+ * const calls = await t1.countRequests({ operationId: 'listPets' })
  * await t1.assertVerified([{ operationId: 'listPets', count: 1 }], { strict: true })
  * await t1.assertNoDeprecatedCalls()
  * await sandbox.deleteNamespace('t1')
@@ -40,14 +40,17 @@ export type JournalEntry = Omit<Schemas['JournalEntry'], 'operationId'> & { oper
 export type JournalPage = Omit<Schemas['JournalPage'], 'entries'> & { entries: JournalEntry[] }
 export type NamespaceList = operations['listNamespaces']['responses'][200]['content']['application/json']
 export type Deleted = operations['deleteNamespace']['responses'][200]['content']['application/json']
+type JournalQuery = NonNullable<operations['listRequests']['parameters']['query']>
 /** Filters of listRequests: every one given must match. `since` may be a Date. */
-export type RequestFilter = Omit<
-  NonNullable<operations['listRequests']['parameters']['query']>,
-  'namespace' | 'since' | 'operationId'
-> & {
+export type RequestFilter = Omit<JournalQuery, 'namespace' | 'since' | 'operationId' | 'limit' | 'after'> & {
   operationId?: OperationId
   since?: Date | string
 }
+/**
+ * Which page of the journal: at most `limit` entries (0 to 1000; 100 when omitted, 0 for the count
+ * alone), those after the entry `after`: the previous page's `next` (null or omitted: the oldest).
+ */
+export type PageOptions = Pick<JournalQuery, 'limit'> & { after?: number | null }
 export type Snapshot = Schemas['Snapshot']
 export type SnapshotList = operations['listSnapshots']['responses'][200]['content']['application/json']
 export type SnapshotDeleted = operations['deleteSnapshot']['responses'][200]['content']['application/json']
@@ -85,11 +88,17 @@ export const OPERATIONS = {
     method: 'GET',
     path: '/requests',
     namespaced: true,
-    query: ['method', 'path', 'operationId', 'status', 'since'],
+    query: ['method', 'path', 'operationId', 'status', 'since', 'limit', 'after'],
     body: false,
   },
   clearRequests: { method: 'DELETE', path: '/requests', namespaced: true, query: [], body: false },
-  listUnmatchedRequests: { method: 'GET', path: '/requests/unmatched', namespaced: true, query: [], body: false },
+  listUnmatchedRequests: {
+    method: 'GET',
+    path: '/requests/unmatched',
+    namespaced: true,
+    query: ['limit', 'after'],
+    body: false,
+  },
   addFault: { method: 'POST', path: '/faults', namespaced: true, query: [], body: true },
   listFaults: { method: 'GET', path: '/faults', namespaced: true, query: [], body: false },
   clearFaults: { method: 'DELETE', path: '/faults', namespaced: true, query: [], body: false },
@@ -194,22 +203,48 @@ class NamespaceCalls {
     return this.call('replacePets', { body: pets })
   }
 
-  /** The requests the namespace received, oldest first, that match every filter given. */
-  async listRequests(filter: RequestFilter = {}): Promise<JournalPage> {
+  /**
+   * A page of the requests the namespace received that match every filter given, oldest first
+   * (100 unless `limit` says otherwise), with the `count` of all that match and the `next` page's
+   * cursor: `listRequests(filter, { after: page.next })`.
+   */
+  async listRequests(filter: RequestFilter = {}, page: PageOptions = {}): Promise<JournalPage> {
     const { since, ...rest } = filter
-    const query: Record<string, string> = {}
+    const query = pageQuery(page)
     for (const [name, value] of Object.entries(rest)) if (value !== undefined) query[name] = String(value)
     if (since !== undefined) query['since'] = instant('since', since)
     return this.call('listRequests', { query })
+  }
+
+  /** How many requests match every filter given: the journal's cheapest check (no entry is sent). */
+  async countRequests(filter: RequestFilter = {}): Promise<number> {
+    return (await this.listRequests(filter, { limit: 0 })).count
+  }
+
+  /**
+   * Every request that matches the filter, oldest first, fetched a page at a time as the loop
+   * goes on: `for await (const entry of handle.allRequests({ operationId: 'createPet' }))`.
+   */
+  async *allRequests(
+    filter: RequestFilter = {},
+    { limit }: Pick<PageOptions, 'limit'> = {},
+  ): AsyncGenerator<JournalEntry> {
+    if (limit === 0) throw new TypeError('allRequests: limit must be at least 1')
+    let after: number | null = null
+    do {
+      const page: JournalPage = await this.listRequests(filter, { limit, after })
+      yield* page.entries
+      after = page.next
+    } while (after !== null)
   }
 
   async clearRequests(): Promise<Cleared> {
     return this.call('clearRequests')
   }
 
-  /** The requests no operation of the spec matched. */
-  async listUnmatchedRequests(): Promise<JournalPage> {
-    return this.call('listUnmatchedRequests')
+  /** A page of the requests no operation of the spec matched, as listRequests. */
+  async listUnmatchedRequests(page: PageOptions = {}): Promise<JournalPage> {
+    return this.call('listUnmatchedRequests', { query: pageQuery(page) })
   }
 
   /** Arms a fault: `status`, `delayMs` or `fault` on the next `times` calls of `operationId` after the first `after`. */
@@ -429,6 +464,13 @@ export class AnimalStoreControlClient extends NamespaceCalls {
   /** Deletes a snapshot (durably); refused (409) while a namespace starts from it. */
   async deleteSnapshot(name: string): Promise<SnapshotDeleted> {
     return this.call('deleteSnapshot', { path: { name } })
+  }
+}
+
+function pageQuery({ limit, after }: PageOptions): Record<string, string> {
+  return {
+    ...(limit === undefined ? {} : { limit: String(limit) }),
+    ...(after == null ? {} : { after: String(after) }),
   }
 }
 

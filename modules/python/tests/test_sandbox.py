@@ -130,6 +130,48 @@ def test_the_journal_shows_the_calls(animal_store_namespace: ControlClient) -> N
     assert api.list_requests()["count"] == 0
 
 
+def test_the_journal_is_read_a_page_at_a_time(animal_store_namespace: ControlClient) -> None:
+    api = animal_store_namespace
+    # 130 reads of pet 1, one of pet 2 after every tenth: 143 getPets, 13 of them of pet 2.
+    with requests.Session() as http:
+        for i in range(1, 131):
+            assert http.get(f"{api.api_base_url}/pets/1", headers=api.api_headers).status_code == 200
+            if i % 10 == 0:
+                http.get(f"{api.api_base_url}/pets/2", headers=api.api_headers)
+
+    first = api.list_requests(operation_id="getPet")
+    assert (first["count"], len(first["entries"])) == (143, 100), "the count of all, a page of the default 100"
+    assert first["next"] == first["entries"][-1]["id"]
+    second = api.list_requests(operation_id="getPet", after=first["next"])
+    assert (second["count"], len(second["entries"]), second["next"]) == (143, 43, None)
+    ids = [entry["id"] for entry in first["entries"] + second["entries"]]
+    assert ids == sorted(set(ids)) and len(ids) == 143, "every entry once, oldest first"
+
+    small = api.list_requests(path="/v1/pets/2", limit=5)
+    assert (small["count"], len(small["entries"]), small["next"]) == (13, 5, small["entries"][-1]["id"])
+    assert api.list_requests(operation_id="getPet", limit=0) == {"count": 143, "entries": [], "next": None}
+
+    assert api.count_requests(operation_id="getPet") == 143
+    assert api.count_requests(path="/v1/pets/2") == 13
+    assert api.count_requests(operation_id="createPet") == 0
+
+    walked = list(api.iter_requests(path="/v1/pets/2", page_size=4))
+    assert [entry["path"] for entry in walked] == ["/v1/pets/2"] * 13
+    assert [entry["id"] for entry in walked] == sorted({entry["id"] for entry in walked})
+    assert sum(1 for _ in api.iter_requests(operation_id="getPet")) == 143, "past the default page"
+
+    for _ in range(3):
+        requests.get(f"{api.api_base_url}/nowhere", headers=api.api_headers)
+    unmatched = api.list_unmatched_requests(limit=2)
+    assert (unmatched["count"], len(unmatched["entries"])) == (3, 2)
+    assert len(api.list_unmatched_requests(after=unmatched["next"])["entries"]) == 1
+
+    with pytest.raises(AnimalStoreControlError) as refused:
+        api.list_requests(limit=1001)
+    assert (refused.value.status, refused.value.code) == (400, "invalid_parameter")
+    assert "limit" in refused.value.message
+
+
 def test_a_fault_fires_on_the_next_call_only(animal_store_namespace: ControlClient) -> None:
     api = animal_store_namespace
     fault = api.add_fault("listPets", status=503, times=1)

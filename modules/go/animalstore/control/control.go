@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"iter"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -162,8 +163,23 @@ func (c *Client) ReplacePets(ctx context.Context, pets []Pet) (StateSummary, err
 	return call[StateSummary](ctx, c, "replacePets", http.MethodPut, "/pets", c.scope(nil), pets)
 }
 
-// ListRequests returns the journal entries that match every field set in filter, oldest first.
-func (c *Client) ListRequests(ctx context.Context, filter RequestFilter) (JournalPage, error) {
+// PageOption chooses the page of [Client.ListRequests] and [Client.ListUnmatchedRequests]; without
+// one, the first page of the sandbox's default size (100 entries).
+type PageOption func(url.Values)
+
+// Limit makes the page hold at most n entries (0..1000); 0 answers the count alone.
+func Limit(n int) PageOption {
+	return func(q url.Values) { q.Set("limit", strconv.Itoa(n)) }
+}
+
+// After starts the page after the entry of this id: the [JournalPage.Next] of the previous page.
+func After(id int64) PageOption {
+	return func(q url.Values) { q.Set("after", strconv.FormatInt(id, 10)) }
+}
+
+// ListRequests returns a page of the journal entries that match every field set in filter,
+// oldest first, with the count of all that match; [JournalPage.Next] leads to the next page.
+func (c *Client) ListRequests(ctx context.Context, filter RequestFilter, opts ...PageOption) (JournalPage, error) {
 	query := url.Values{}
 	setIf(query, "method", filter.Method)
 	setIf(query, "path", filter.Path)
@@ -174,7 +190,46 @@ func (c *Client) ListRequests(ctx context.Context, filter RequestFilter) (Journa
 	if !filter.Since.IsZero() {
 		query.Set("since", filter.Since.UTC().Format(time.RFC3339Nano))
 	}
+	for _, opt := range opts {
+		opt(query)
+	}
 	return call[JournalPage](ctx, c, "listRequests", http.MethodGet, "/requests", c.scope(query), nil)
+}
+
+// CountRequests returns how many journal entries match every field set in filter: the journal's
+// cheapest check, no entry is sent.
+func (c *Client) CountRequests(ctx context.Context, filter RequestFilter) (int, error) {
+	page, err := c.ListRequests(ctx, filter, Limit(0))
+	return page.Count, err
+}
+
+// AllRequests yields every journal entry that matches filter, oldest first, fetching a page at a
+// time as the loop goes on; a failed call is yielded as the error, and ends the loop.
+//
+//	for entry, err := range ns.AllRequests(ctx, control.RequestFilter{OperationID: "createPet"}) {
+//		require.NoError(t, err)
+//		…
+//	}
+func (c *Client) AllRequests(ctx context.Context, filter RequestFilter) iter.Seq2[JournalEntry, error] {
+	return func(yield func(JournalEntry, error) bool) {
+		var opts []PageOption
+		for {
+			page, err := c.ListRequests(ctx, filter, opts...)
+			if err != nil {
+				yield(JournalEntry{}, err)
+				return
+			}
+			for _, entry := range page.Entries {
+				if !yield(entry, nil) {
+					return
+				}
+			}
+			if page.Next == nil {
+				return
+			}
+			opts = []PageOption{After(*page.Next)}
+		}
+	}
 }
 
 // ClearRequests empties the namespace's journal.
@@ -182,9 +237,13 @@ func (c *Client) ClearRequests(ctx context.Context) (Cleared, error) {
 	return call[Cleared](ctx, c, "clearRequests", http.MethodDelete, "/requests", c.scope(nil), nil)
 }
 
-// ListUnmatchedRequests returns the requests no operation matched.
-func (c *Client) ListUnmatchedRequests(ctx context.Context) (JournalPage, error) {
-	return call[JournalPage](ctx, c, "listUnmatchedRequests", http.MethodGet, "/requests/unmatched", c.scope(nil), nil)
+// ListUnmatchedRequests returns a page of the requests no operation matched, as [Client.ListRequests].
+func (c *Client) ListUnmatchedRequests(ctx context.Context, opts ...PageOption) (JournalPage, error) {
+	query := url.Values{}
+	for _, opt := range opts {
+		opt(query)
+	}
+	return call[JournalPage](ctx, c, "listUnmatchedRequests", http.MethodGet, "/requests/unmatched", c.scope(query), nil)
 }
 
 // AddFault arms a fault on the authenticated calls of fault.OperationID in the namespace: it

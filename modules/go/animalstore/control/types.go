@@ -59,10 +59,13 @@ type RequestFilter struct {
 	Since time.Time
 }
 
-// JournalPage is a list of journal entries, oldest first.
+// JournalPage is a page of the matching journal entries, oldest first.
 type JournalPage struct {
+	// Count is how many entries match the filter: the page's and all others.
 	Count   int            `json:"count"`
 	Entries []JournalEntry `json:"entries"`
+	// Next is the id to pass to [After] for the next page; nil on the last page (and for Limit(0)).
+	Next *int64 `json:"next"`
 }
 
 // JournalEntry is one request a namespace received.

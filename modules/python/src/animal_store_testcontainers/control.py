@@ -8,7 +8,7 @@ reach that namespace through the API (:attr:`ControlClient.api_base_url`,
 
 import copy
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from datetime import datetime, timezone
 from typing import Any, Literal, NamedTuple, Optional, Union, cast, overload
 from urllib.parse import quote
@@ -94,8 +94,13 @@ class JournalEntry(TypedDict):
 
 
 class JournalPage(TypedDict):
+    """One page of the matching entries, oldest first."""
+
+    # How many entries match the filters: the page's and all others.
     count: int
     entries: list[JournalEntry]
+    # The ``after`` of the next page; None on the last page (and for ``limit=0``).
+    next: Optional[int]
 
 
 class NamespaceInfo(TypedDict):
@@ -477,25 +482,77 @@ class ControlClient:
         operation_id: Optional[str] = None,
         status: Optional[int] = None,
         since: Union[datetime, str, None] = None,
+        limit: Optional[int] = None,
+        after: Optional[int] = None,
     ) -> JournalPage:
-        """The requests the namespace received, oldest first, that match every filter given.
-        ``path`` is exact, or a prefix when it ends with ``*``; ``operation_id`` may be
-        ``unmatched``."""
+        """A page of the requests the namespace received that match every filter given, oldest
+        first, with the ``count`` of all that match. ``path`` is exact, or a prefix when it ends
+        with ``*``; ``operation_id`` may be ``unmatched``. The page holds at most ``limit`` entries
+        (0 to 1000, the sandbox's default 100 when None; 0 for the count alone), those after the
+        entry ``after``: the previous page's ``next``."""
         query = _present(
             method=method,
             path=path,
             operationId=operation_id,
             status=status,
             since=None if since is None else _timestamp(since),
+            limit=limit,
+            after=after,
         )
         return cast(JournalPage, self._call("listRequests", query=query))
+
+    def count_requests(
+        self,
+        *,
+        method: Optional[str] = None,
+        path: Optional[str] = None,
+        operation_id: Optional[str] = None,
+        status: Optional[int] = None,
+        since: Union[datetime, str, None] = None,
+    ) -> int:
+        """How many requests match every filter given: the journal's cheapest check, no entry is
+        sent."""
+        page = self.list_requests(
+            method=method, path=path, operation_id=operation_id, status=status, since=since, limit=0
+        )
+        return page["count"]
+
+    def iter_requests(
+        self,
+        *,
+        method: Optional[str] = None,
+        path: Optional[str] = None,
+        operation_id: Optional[str] = None,
+        status: Optional[int] = None,
+        since: Union[datetime, str, None] = None,
+        page_size: Optional[int] = None,
+    ) -> Iterator[JournalEntry]:
+        """Every request that matches the filters, oldest first, fetched a page (of ``page_size``,
+        the sandbox's default when None) at a time as the loop goes on."""
+        if page_size == 0:
+            raise ValueError("page_size must be at least 1")
+        after: Optional[int] = None
+        while True:
+            page = self.list_requests(
+                method=method,
+                path=path,
+                operation_id=operation_id,
+                status=status,
+                since=since,
+                limit=page_size,
+                after=after,
+            )
+            yield from page["entries"]
+            after = page["next"]
+            if after is None:
+                return
 
     def clear_requests(self) -> Cleared:
         return cast(Cleared, self._call("clearRequests"))
 
-    def list_unmatched_requests(self) -> JournalPage:
-        """The requests no operation of the API matched."""
-        return cast(JournalPage, self._call("listUnmatchedRequests"))
+    def list_unmatched_requests(self, *, limit: Optional[int] = None, after: Optional[int] = None) -> JournalPage:
+        """A page of the requests no operation of the API matched, as :meth:`list_requests`."""
+        return cast(JournalPage, self._call("listUnmatchedRequests", query=_present(limit=limit, after=after)))
 
     # --- faults ----------------------------------------------------------------------------
 

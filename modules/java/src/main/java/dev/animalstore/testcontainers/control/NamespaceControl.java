@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * The control API's calls on one namespace, plus the headers that send the test's own API calls to it. Get one
@@ -91,22 +92,49 @@ public class NamespaceControl {
         return http.call("POST", "snapshots", null, NO_QUERY, new NewSnapshot(name, namespace), ControlHttp.JSON.constructType(Snapshot.class));
     }
 
-    /** Every request the namespace received, oldest first. */
+    /** The first page of the requests the namespace received (100, oldest first), and the count of all. */
     @ControlOperation("listRequests")
     public JournalPage listRequests() {
         return listRequests(RequestFilter.all());
     }
 
-    /** The requests the namespace received that match every filter set, oldest first. */
+    /** The first page of the requests that match every filter set (100, oldest first), and the count of all that match. */
     @ControlOperation("listRequests")
     public JournalPage listRequests(RequestFilter filter) {
+        return listRequests(filter, PageRequest.first());
+    }
+
+    /**
+     * A page of the requests that match every filter set, oldest first, and the count of all that match: the next
+     * page is {@code page.withAfter(answer.next())}.
+     */
+    @ControlOperation("listRequests")
+    public JournalPage listRequests(RequestFilter filter, PageRequest page) {
         Map<String, String> query = new LinkedHashMap<>();
         putIfSet(query, "method", filter.method());
         putIfSet(query, "path", filter.path());
         putIfSet(query, "operationId", filter.operationId());
         putIfSet(query, "status", filter.status());
         putIfSet(query, "since", filter.since());
+        putPage(query, page);
         return call("GET", "requests", query, null, JournalPage.class);
+    }
+
+    /** How many requests match every filter set: the journal's cheapest check, no entry is sent. */
+    @ControlOperation("listRequests")
+    public int countRequests(RequestFilter filter) {
+        return listRequests(filter, PageRequest.first().withLimit(0)).count();
+    }
+
+    /**
+     * Every request that matches every filter set, oldest first, fetched a page at a time as the stream is read (a
+     * failed call throws from the stream's terminal operation).
+     */
+    @ControlOperation("listRequests")
+    public Stream<JournalEntry> streamRequests(RequestFilter filter) {
+        return Stream
+            .iterate(listRequests(filter), page -> page != null, page -> page.hasNext() ? listRequests(filter, PageRequest.first().withAfter(page.next())) : null)
+            .flatMap(page -> page.entries().stream());
     }
 
     /** Empties the namespace's journal. */
@@ -115,10 +143,18 @@ public class NamespaceControl {
         return call("DELETE", "requests", NO_QUERY, null, Cleared.class);
     }
 
-    /** The requests no operation matched, oldest first. */
+    /** The first page of the requests no operation matched (100, oldest first), and the count of all. */
     @ControlOperation("listUnmatchedRequests")
     public JournalPage listUnmatchedRequests() {
-        return call("GET", "requests/unmatched", NO_QUERY, null, JournalPage.class);
+        return listUnmatchedRequests(PageRequest.first());
+    }
+
+    /** A page of the requests no operation matched, as {@link #listRequests(RequestFilter, PageRequest)}. */
+    @ControlOperation("listUnmatchedRequests")
+    public JournalPage listUnmatchedRequests(PageRequest page) {
+        Map<String, String> query = new LinkedHashMap<>();
+        putPage(query, page);
+        return call("GET", "requests/unmatched", query, null, JournalPage.class);
     }
 
     /** Arms a fault on the namespace's calls of one operation. */
@@ -225,6 +261,11 @@ public class NamespaceControl {
 
     private <T> T call(String method, String path, Map<String, String> query, Object body, JavaType answer) {
         return http.call(method, path, namespace, query, body, answer);
+    }
+
+    private static void putPage(Map<String, String> query, PageRequest page) {
+        putIfSet(query, "limit", page.limit());
+        putIfSet(query, "after", page.after());
     }
 
     private static void putIfSet(Map<String, String> query, String name, Object value) {

@@ -94,6 +94,54 @@ class AnimalStoreControlClientTest {
     }
 
     @Test
+    void readsTheJournalAPageAtATime(NamespaceControl namespace) throws Exception {
+        namespace.reset();
+        // 130 reads of pet 1, one of pet 2 after every tenth: 143 getPets, 13 of them of pet 2.
+        for (int i = 1; i <= 130; i++) {
+            callApi(namespace, "GET", "/pets/1");
+            if (i % 10 == 0) {
+                callApi(namespace, "GET", "/pets/2");
+            }
+        }
+        RequestFilter getPets = RequestFilter.all().withOperationId("getPet");
+
+        JournalPage first = namespace.listRequests(getPets);
+        assertThat(first.count()).as("the count of every match").isEqualTo(143);
+        assertThat(first.entries()).as("the default page").hasSize(100);
+        assertThat(first.next()).isEqualTo(first.entries().get(99).id());
+        JournalPage second = namespace.listRequests(getPets, PageRequest.first().withAfter(first.next()));
+        assertThat(second.count()).isEqualTo(143);
+        assertThat(second.entries()).hasSize(43);
+        assertThat(second.hasNext()).as("the last page").isFalse();
+        List<Long> ids = java.util.stream.Stream.concat(first.entries().stream(), second.entries().stream()).map(JournalEntry::id).toList();
+        assertThat(ids).as("every entry once, oldest first").doesNotHaveDuplicates().isSorted().hasSize(143);
+
+        JournalPage small = namespace.listRequests(RequestFilter.all().withPath("/v1/pets/2"), PageRequest.first().withLimit(5));
+        assertThat(small.count()).isEqualTo(13);
+        assertThat(small.entries()).hasSize(5);
+        assertThat(namespace.listRequests(getPets, PageRequest.first().withLimit(0))).isEqualTo(new JournalPage(143, List.of(), null));
+
+        assertThat(namespace.countRequests(getPets)).isEqualTo(143);
+        assertThat(namespace.countRequests(RequestFilter.all().withPath("/v1/pets/2"))).isEqualTo(13);
+        assertThat(namespace.countRequests(RequestFilter.all().withOperationId("createPet"))).isZero();
+        assertThat(namespace.streamRequests(getPets).map(JournalEntry::id).toList()).as("every page, streamed").isEqualTo(ids);
+
+        for (int i = 0; i < 3; i++) {
+            callApi(namespace, "GET", "/nowhere");
+        }
+        JournalPage unmatched = namespace.listUnmatchedRequests(PageRequest.first().withLimit(2));
+        assertThat(unmatched.count()).isEqualTo(3);
+        assertThat(unmatched.entries()).hasSize(2);
+        assertThat(namespace.listUnmatchedRequests(PageRequest.first().withAfter(unmatched.next())).entries()).hasSize(1);
+
+        assertThatThrownBy(() -> namespace.listRequests(getPets, PageRequest.first().withLimit(1001)))
+            .isInstanceOfSatisfying(AnimalStoreControlException.class, refused -> {
+                assertThat(refused.status()).isEqualTo(400);
+                assertThat(refused.getMessage()).contains("limit");
+            });
+    }
+
+    @Test
     void listsTheRequestsNoOperationMatched(NamespaceControl namespace) throws Exception {
         // A request that matches no operation is not authenticated, so it cannot create a namespace: make it first.
         namespace.reset();
