@@ -171,3 +171,46 @@ t.test('errors reject with the sandbox’s own message; bad input rejects, never
     code: 'unauthorized',
   })
 })
+
+t.test('the calls go over kept-alive connections by default, and through a fetch when one is given', async (t) => {
+  const { origin } = await startTestSandbox(t)
+  const { createServer, request } = await import('node:http')
+  // A pass-through proxy in front of the sandbox counts the connections the client opens.
+  const connections: number[] = []
+  const proxy = createServer((req, res) => {
+    const forwarded = request(`${origin}${req.url}`, { method: req.method, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers)
+      answer.pipe(res)
+    })
+    req.pipe(forwarded)
+  })
+  proxy.on('connection', () => connections.push(Date.now()))
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => new Promise<void>((resolve) => proxy.close(() => resolve())))
+  proxy.keepAliveTimeout = 5_000
+  const { port } = proxy.address() as { port: number }
+  const client = new AnimalStoreControlClient(`http://127.0.0.1:${port}`)
+  for (let i = 0; i < 5; i++) await client.namespace('kept').reset()
+  t.equal(connections.length, 1, 'five calls, one after the other, share one connection')
+  await t.rejects(
+    client.namespace('never-used').countRequests(),
+    { name: 'AnimalStoreControlError', status: 404, code: 'not_found' },
+    "the sandbox's errors come as before",
+  )
+  proxy.closeAllConnections()
+
+  const seen: string[] = []
+  const recording = new AnimalStoreControlClient(origin, {
+    fetch: (input, init) => {
+      seen.push(`${init?.method} ${String(input).replace(origin, '')}`)
+      return fetch(input, init)
+    },
+  })
+  await recording.namespace('rec').reset()
+  t.equal(await recording.namespace('rec').countRequests(), 0)
+  t.same(
+    seen,
+    ['POST /__admin/reset?namespace=rec', 'GET /__admin/requests?limit=0&namespace=rec'],
+    'the given fetch sent the calls',
+  )
+})

@@ -19,6 +19,7 @@
  * @module
  */
 import type { components, operations } from './admin-types.js'
+import { fetchTransport, httpTransport, type Transport } from './transport.js'
 
 type Schemas = components['schemas']
 export type Pet = Schemas['Pet']
@@ -153,7 +154,7 @@ export interface ControlClientOptions {
   readonly adminToken?: string
   /** The API key the namespace handles give tests (API_KEYS); the documented default otherwise. */
   readonly apiKey?: string
-  /** Another fetch (a proxy, a recorder); the global one by default. */
+  /** A fetch to send the calls with (a proxy, a recorder); node:http over kept-alive connections by default. */
   readonly fetch?: typeof fetch
 }
 
@@ -161,7 +162,7 @@ interface Connection {
   readonly origin: string
   readonly adminToken: string
   readonly apiKey: string
-  readonly fetch: typeof fetch
+  readonly send: Transport
 }
 
 /** The control calls of one namespace (the default one when `namespace` is undefined). */
@@ -380,19 +381,20 @@ class NamespaceCalls {
     const url = `${this.connection.origin}${CONTROL_PATH}${target}${search.size > 0 ? `?${search}` : ''}`
     const headers: Record<string, string> = { authorization: `Bearer ${this.connection.adminToken}` }
     if (body !== undefined) headers['content-type'] = 'application/json'
-    const res = await this.connection.fetch(url, {
-      method: operation.method,
+    const res = await this.connection.send(
+      operation.method,
+      url,
       headers,
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    })
-    const text = await res.text()
+      body === undefined ? undefined : JSON.stringify(body),
+    )
+    const { text } = res
     let answer: unknown
     try {
       answer = JSON.parse(text)
     } catch {
       answer = undefined
     }
-    if (!res.ok) {
+    if (res.status < 200 || res.status > 299) {
       const error = (answer ?? {}) as { code?: string; message?: string }
       throw new AnimalStoreControlError(
         operationId,
@@ -435,7 +437,7 @@ export class AnimalStoreControlClient extends NamespaceCalls {
         origin: `${base.protocol}//${base.host}`,
         adminToken: options.adminToken ?? DEFAULT_ADMIN_TOKEN,
         apiKey: options.apiKey ?? DEFAULT_API_KEY,
-        fetch: options.fetch ?? globalThis.fetch,
+        send: options.fetch === undefined ? httpTransport() : fetchTransport(options.fetch),
       },
       undefined,
     )

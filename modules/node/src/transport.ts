@@ -1,0 +1,51 @@
+// How the control client reaches the sandbox: node:http over kept-alive connections by default
+// (a test makes a few control calls each, and fetch costs the client about as much again as the
+// sandbox's own work per call), or a fetch the caller gives (a proxy, a recorder).
+import { Agent, request } from 'node:http'
+import { request as secureRequest } from 'node:https'
+
+export interface Answer {
+  readonly status: number
+  readonly text: string
+}
+
+export type Transport = (
+  method: string,
+  url: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+) => Promise<Answer>
+
+/** A transport over the given fetch. */
+export function fetchTransport(fetchFunction: typeof fetch): Transport {
+  return async (method, url, headers, body) => {
+    const res = await fetchFunction(url, { method, headers, ...(body === undefined ? {} : { body }) })
+    return { status: res.status, text: await res.text() }
+  }
+}
+
+/** A transport over node:http(s), its connections kept alive between calls (they never keep the process alive). */
+export function httpTransport(): Transport {
+  const agent = new Agent({ keepAlive: true })
+  return (method, url, headers, body) =>
+    new Promise((resolve, reject) => {
+      const secure = url.startsWith('https:')
+      const sent = (secure ? secureRequest : request)(
+        url,
+        {
+          method,
+          ...(secure ? {} : { agent }),
+          headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+        },
+        (res) => {
+          let text = ''
+          res.setEncoding('utf8')
+          res.on('data', (chunk: string) => (text += chunk))
+          res.once('end', () => resolve({ status: res.statusCode ?? 0, text }))
+          res.once('error', reject)
+        },
+      )
+      sent.once('error', reject)
+      sent.end(body)
+    })
+}
