@@ -3,9 +3,10 @@
 // other, each in its own namespace: create, list with a filter, get, a journal check by
 // operationId, a 503 fault on the next call, reset. WireMock has no namespaces: each test
 // registers its own stubs (scoped by a header), calls them, counts its requests and removes what
-// it added. A second view times single steps: reset, first use of a namespace, seeded resets and
-// journal queries at 10,000 entries (a page and a count of the fifth that match, and a query that
-// matches a single entry).
+// it added. Every target gets the same client: node:http over one kept-alive connection per
+// worker (and, for one worker, fetch beside it). A second view times single steps: reset, first
+// use of a namespace, seeded resets and journal queries at 10,000 entries (a page and a count of
+// the fifth that match, and a query that matches a single entry).
 //
 //   tsx bench/suite.ts [--smoke] [--targets process,memory,container,wiremock] [--out DIR] [--profile DIR]
 //
@@ -20,6 +21,7 @@ import { homedir, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs, promisify } from 'node:util'
 import { AnimalStoreControlClient, type NamespaceControl } from '../modules/node/src/client.js'
+import { HttpClient, type Answer } from './http-client.js'
 import { ROOT, SERVERS, freshPort, rssMiB, startServer, type Started } from './servers.js'
 
 const run = promisify(execFile)
@@ -55,8 +57,8 @@ const API_KEY = 'sandbox-api-key'
 const JOURNAL_SIZE = String(SETTINGS.journalEntries)
 const NEW_PET = { name: 'Suite', categoryId: 1, status: 'available' }
 
-/** One typical test against a target; resolves when the test is done. */
-type TypicalTest = (worker: number, test: number) => Promise<void>
+/** One typical test against a target, sending with `send`; resolves when the test is done. */
+type TypicalTest = (worker: number, test: number, send: Send) => Promise<void>
 
 interface Summary {
   readonly p50Ms: number
@@ -78,31 +80,45 @@ async function timed(action: () => Promise<unknown>): Promise<number> {
   return performance.now() - started
 }
 
-/** Reads a response to its end and fails on an unexpected status. */
-async function expect(response: Promise<Response>, status: number, what: string): Promise<unknown> {
-  const res = await response
-  const text = await res.text()
-  if (res.status !== status) throw new Error(`${what}: expected ${status}, got ${res.status}: ${text.slice(0, 300)}`)
+/** Fails on an unexpected status; the body, parsed, otherwise. */
+async function expect(answer: Promise<Answer>, status: number, what: string): Promise<unknown> {
+  const { status: got, text } = await answer
+  if (got !== status) throw new Error(`${what}: expected ${status}, got ${got}: ${text.slice(0, 300)}`)
   return text === '' ? undefined : JSON.parse(text)
+}
+
+// --- the client a test sends with -------------------------------------------------------------
+
+/**
+ * node:http over one kept-alive connection per worker (bench/http-client.ts), the same for every
+ * target; or fetch, as many suites send, shown beside it for one worker.
+ */
+type ClientKind = 'node:http' | 'fetch'
+type Send = HttpClient['send']
+
+const fetchSend: Send = async (method, url, headers = {}, body) => {
+  const res = await fetch(url, { method, headers, ...(body === undefined ? {} : { body }) })
+  return { status: res.status, text: await res.text() }
 }
 
 // --- the sandbox's typical test ---------------------------------------------------------------
 
+/** The test's control calls go through `client` (its default transport, or fetch for the fetch view). */
 function sandboxTest(client: AnimalStoreControlClient): TypicalTest {
-  return async (worker, test) => {
+  return async (worker, test, send) => {
     const ns: NamespaceControl = client.namespace(`w${worker}-t${test}`)
     const headers = { ...ns.apiHeaders, 'content-type': 'application/json' }
     const pet = (await expect(
-      fetch(`${ns.apiBaseUrl}/pets`, { method: 'POST', headers, body: JSON.stringify(NEW_PET) }),
+      send('POST', `${ns.apiBaseUrl}/pets`, headers, JSON.stringify(NEW_PET)),
       201,
       'createPet',
     )) as { id: number }
-    await expect(fetch(`${ns.apiBaseUrl}/pets?status=available&limit=10`, { headers }), 200, 'listPets')
-    await expect(fetch(`${ns.apiBaseUrl}/pets/${pet.id}`, { headers }), 200, 'getPet')
+    await expect(send('GET', `${ns.apiBaseUrl}/pets?status=available&limit=10`, headers), 200, 'listPets')
+    await expect(send('GET', `${ns.apiBaseUrl}/pets/${pet.id}`, headers), 200, 'getPet')
     const count = await ns.countRequests({ operationId: 'createPet' })
     if (count !== 1) throw new Error(`journal: expected 1 createPet, got ${count}`)
     await ns.addFault({ operationId: 'listPets', status: 503, times: 1 })
-    await expect(fetch(`${ns.apiBaseUrl}/pets`, { headers }), 503, 'listPets under a fault')
+    await expect(send('GET', `${ns.apiBaseUrl}/pets`, headers), 503, 'listPets under a fault')
     await ns.reset()
   }
 }
@@ -110,13 +126,14 @@ function sandboxTest(client: AnimalStoreControlClient): TypicalTest {
 // --- WireMock's typical test: the same calls, with stubs instead of a namespace ---------------
 
 function wiremockTest(origin: string): TypicalTest {
-  const admin = (path: string, method: string, body?: unknown): Promise<Response> =>
-    fetch(`${origin}/__admin${path}`, {
-      method,
-      headers: { 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    })
-  return async (worker, test) => {
+  return async (worker, test, send) => {
+    const admin = (path: string, method: string, body?: unknown): Promise<Answer> =>
+      send(
+        method,
+        `${origin}/__admin${path}`,
+        { 'content-type': 'application/json' },
+        body === undefined ? undefined : JSON.stringify(body),
+      )
     const scope = { 'X-Test': { equalTo: `w${worker}-t${test}` } }
     const headers = { 'x-test': `w${worker}-t${test}`, authorization: `Bearer ${API_KEY}` }
     const json = { 'Content-Type': 'application/json' }
@@ -140,13 +157,9 @@ function wiremockTest(origin: string): TypicalTest {
       await stub({ method: 'GET', urlPath: '/v1/pets/61' }, { status: 200, headers: json, jsonBody: { id: 61 } }),
     ]
     const posted = { ...headers, 'content-type': 'application/json' }
-    await expect(
-      fetch(`${origin}/v1/pets`, { method: 'POST', headers: posted, body: JSON.stringify(NEW_PET) }),
-      201,
-      'create',
-    )
-    await expect(fetch(`${origin}/v1/pets?status=available&limit=10`, { headers }), 200, 'list')
-    await expect(fetch(`${origin}/v1/pets/61`, { headers }), 200, 'get')
+    await expect(send('POST', `${origin}/v1/pets`, posted, JSON.stringify(NEW_PET)), 201, 'create')
+    await expect(send('GET', `${origin}/v1/pets?status=available&limit=10`, headers), 200, 'list')
+    await expect(send('GET', `${origin}/v1/pets/61`, headers), 200, 'get')
     const { count } = (await expect(
       admin('/requests/count', 'POST', { method: 'POST', url: '/v1/pets', headers: scope }),
       200,
@@ -155,7 +168,7 @@ function wiremockTest(origin: string): TypicalTest {
     if (count !== 1) throw new Error(`WireMock journal: expected 1 create, got ${count}`)
     // The fault on the next call: a stub above the others, removed once it has answered.
     const fault = await stub({ method: 'GET', urlPath: '/v1/pets' }, { status: 503 }, 1)
-    await expect(fetch(`${origin}/v1/pets`, { headers }), 503, 'list under a fault')
+    await expect(send('GET', `${origin}/v1/pets`, headers), 503, 'list under a fault')
     // Its reset: what this test added, and nothing of the other workers' tests.
     for (const id of [...ids, fault]) await expect(admin(`/mappings/${id}`, 'DELETE'), 200, 'remove a stub')
     await expect(admin('/requests/remove', 'POST', { headers: scope }), 200, 'remove its requests')
@@ -166,17 +179,22 @@ function wiremockTest(origin: string): TypicalTest {
 
 interface SuiteRow {
   readonly target: string
+  readonly client: ClientKind
   readonly workers: number
   readonly tests: number
   readonly testsPerSecond: number
   readonly test: Summary
 }
 
-async function runSuite(target: string, typicalTest: TypicalTest, workers: number): Promise<SuiteRow> {
+async function runSuite(target: Target, client: ClientKind, workers: number): Promise<SuiteRow> {
+  const typicalTest = target.test(client)
+  const clients = Array.from({ length: workers }, () => (client === 'fetch' ? undefined : new HttpClient()))
+  const sends = clients.map((http) => (http === undefined ? fetchSend : http.send.bind(http)))
+  const send = (worker: number): Send => sends[worker] as Send
   // A warm-up of each worker's first tests (connections, JIT), not counted.
   await Promise.all(
     Array.from({ length: workers }, async (_, worker) => {
-      for (let test = 0; test < SETTINGS.warmupTests; test++) await typicalTest(worker, -1 - test)
+      for (let test = 0; test < SETTINGS.warmupTests; test++) await typicalTest(worker, -1 - test, send(worker))
     }),
   )
   const durations: number[] = []
@@ -185,12 +203,14 @@ async function runSuite(target: string, typicalTest: TypicalTest, workers: numbe
   await Promise.all(
     Array.from({ length: workers }, async (_, worker) => {
       for (let test = 0; test < SETTINGS.testsPerWorker && performance.now() < deadline; test++)
-        durations.push(await timed(() => typicalTest(worker, test)))
+        durations.push(await timed(() => typicalTest(worker, test, send(worker))))
     }),
   )
   const seconds = (performance.now() - started) / 1000
+  for (const http of clients) http?.close()
   return {
-    target,
+    target: target.name,
+    client,
     workers,
     tests: durations.length,
     testsPerSecond: Math.round(durations.length / seconds),
@@ -273,7 +293,8 @@ async function sandboxSteps(target: string, client: AnimalStoreControlClient, fi
 
 interface Target {
   readonly name: string
-  readonly test: TypicalTest
+  /** The typical test, its control calls sent the way `client` says. */
+  readonly test: (client: ClientKind) => TypicalTest
   readonly steps?: () => Promise<StepRow[]>
   readonly rssMiB: () => Promise<number | undefined>
   stop(): Promise<void>
@@ -289,7 +310,7 @@ async function sandboxTarget(
   const firstSeeded = await timed(() => client.namespace('first-seeded').reset({ seed: 1, count: 1000 }))
   return {
     name,
-    test: sandboxTest(client),
+    test: (kind) => sandboxTest(kind === 'fetch' ? new AnimalStoreControlClient(origin, { fetch }) : client),
     steps: () => sandboxSteps(name, client, firstSeeded),
     rssMiB: async () => rssMiB(await pid()),
     stop,
@@ -407,7 +428,12 @@ async function wiremockTarget(): Promise<Target> {
     await stop()
     throw error
   }
-  return { name: `WireMock ${WIREMOCK_VERSION}`, test: wiremockTest(origin), rssMiB: () => rssMiB(child.pid), stop }
+  return {
+    name: `WireMock ${WIREMOCK_VERSION}`,
+    test: () => wiremockTest(origin),
+    rssMiB: () => rssMiB(child.pid),
+    stop,
+  }
 }
 
 async function waitForStatus(
@@ -456,7 +482,8 @@ for (const name of ['process', 'memory', 'container', 'wiremock']) {
   }
   const target = await (starters[name] as () => Promise<Target>)()
   try {
-    for (const workers of SETTINGS.workers) suites.push(await runSuite(target.name, target.test, workers))
+    for (const workers of SETTINGS.workers) suites.push(await runSuite(target, 'node:http', workers))
+    suites.push(await runSuite(target, 'fetch', 1))
     if (target.steps) steps.push(...(await target.steps()))
     memory.push({ target: target.name, rssMiB: await target.rssMiB() })
   } finally {
@@ -468,9 +495,10 @@ const wiremock = suites.filter((row) => row.target.startsWith('WireMock'))
 const ratios = suites
   .filter((row) => !row.target.startsWith('WireMock'))
   .map((row) => {
-    const peer = wiremock.find((w) => w.workers === row.workers)
+    const peer = wiremock.find((w) => w.workers === row.workers && w.client === row.client)
     return {
       target: row.target,
+      client: row.client,
       workers: row.workers,
       testsPerSecondVsWireMock: peer ? round(row.testsPerSecond / peer.testsPerSecond) : undefined,
     }
@@ -483,7 +511,7 @@ const step = (name: string): Summary | undefined =>
 const targets = [
   {
     target: 'typical test, 1 worker, p50 <= 3 ms',
-    value: suites.find((r) => r.target === processName && r.workers === 1)?.test.p50Ms,
+    value: suites.find((r) => r.target === processName && r.client === 'node:http' && r.workers === 1)?.test.p50Ms,
     limit: 3,
   },
   { target: 'reset p50 <= 1 ms', value: step('reset')?.p50Ms, limit: 1 },
@@ -503,7 +531,9 @@ const targets = [
 ]
   .filter((row) => row.value !== undefined)
   .map((row) => ({ ...row, met: (row.value ?? Infinity) <= row.limit }))
-const versus16 = ratios.find((row) => row.target === processName && row.workers === 16)?.testsPerSecondVsWireMock
+const versus16 = ratios.find(
+  (row) => row.target === processName && row.client === 'node:http' && row.workers === 16,
+)?.testsPerSecondVsWireMock
 if (versus16 !== undefined)
   targets.push({ target: '16 workers: tests/s >= 10x WireMock', value: versus16, limit: 10, met: versus16 >= 10 })
 const result = {
@@ -524,6 +554,7 @@ console.log('\nThe cost of one test (sandbox time of one typical test; tests/s a
 console.table(
   suites.map((row) => ({
     target: row.target,
+    client: row.client,
     workers: row.workers,
     tests: row.tests,
     'tests/s': row.testsPerSecond,
