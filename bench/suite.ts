@@ -1,7 +1,7 @@
 // The cost of one test: what a suite pays the sandbox around each of its tests, against WireMock
 // doing the same work in the same run. N workers (1, 4, 16) each run typical tests, one after the
-// other, each in its own namespace: create, list with a filter, get, a journal check by
-// operationId, a 503 fault on the next call, reset. WireMock has no namespaces: each test
+// other, in the worker's own namespace: create, list with a filter, get, a journal check by
+// operationId, a 503 fault on the next call, reset (and, beside it, each test in a new namespace). WireMock has no namespaces: each test
 // registers its own stubs (scoped by a header), calls them, counts its requests and removes what
 // it added. Every target gets the same client: node:http over one kept-alive connection per
 // worker (and, for one worker, fetch beside it). A second view times single steps: reset, first
@@ -57,8 +57,11 @@ const API_KEY = 'sandbox-api-key'
 const JOURNAL_SIZE = String(SETTINGS.journalEntries)
 const NEW_PET = { name: 'Suite', categoryId: 1, status: 'available' }
 
-/** One typical test against a target, sending with `send`; resolves when the test is done. */
-type TypicalTest = (worker: number, test: number, send: Send) => Promise<void>
+/**
+ * One typical test against a target, in the namespace `scope` (WireMock: its stubs and requests
+ * are scoped by a header of that value), sending with `send`; resolves when the test is done.
+ */
+type TypicalTest = (scope: string, send: Send) => Promise<void>
 
 interface Summary {
   readonly p50Ms: number
@@ -105,8 +108,8 @@ const fetchSend: Send = async (method, url, headers = {}, body) => {
 
 /** The test's control calls go through `client` (its default transport, or fetch for the fetch view). */
 function sandboxTest(client: AnimalStoreControlClient): TypicalTest {
-  return async (worker, test, send) => {
-    const ns: NamespaceControl = client.namespace(`w${worker}-t${test}`)
+  return async (scope, send) => {
+    const ns: NamespaceControl = client.namespace(scope)
     const headers = { ...ns.apiHeaders, 'content-type': 'application/json' }
     const pet = (await expect(
       send('POST', `${ns.apiBaseUrl}/pets`, headers, JSON.stringify(NEW_PET)),
@@ -126,7 +129,7 @@ function sandboxTest(client: AnimalStoreControlClient): TypicalTest {
 // --- WireMock's typical test: the same calls, with stubs instead of a namespace ---------------
 
 function wiremockTest(origin: string): TypicalTest {
-  return async (worker, test, send) => {
+  return async (scope, send) => {
     const admin = (path: string, method: string, body?: unknown): Promise<Answer> =>
       send(
         method,
@@ -134,12 +137,12 @@ function wiremockTest(origin: string): TypicalTest {
         { 'content-type': 'application/json' },
         body === undefined ? undefined : JSON.stringify(body),
       )
-    const scope = { 'X-Test': { equalTo: `w${worker}-t${test}` } }
-    const headers = { 'x-test': `w${worker}-t${test}`, authorization: `Bearer ${API_KEY}` }
+    const scoped = { 'X-Test': { equalTo: scope } }
+    const headers = { 'x-test': scope, authorization: `Bearer ${API_KEY}` }
     const json = { 'Content-Type': 'application/json' }
     const stub = async (request: object, response: object, priority = 5): Promise<string> => {
       const created = (await expect(
-        admin('/mappings', 'POST', { priority, request: { ...request, headers: scope }, response }),
+        admin('/mappings', 'POST', { priority, request: { ...request, headers: scoped }, response }),
         201,
         'register a stub',
       )) as { id: string }
@@ -161,7 +164,7 @@ function wiremockTest(origin: string): TypicalTest {
     await expect(send('GET', `${origin}/v1/pets?status=available&limit=10`, headers), 200, 'list')
     await expect(send('GET', `${origin}/v1/pets/61`, headers), 200, 'get')
     const { count } = (await expect(
-      admin('/requests/count', 'POST', { method: 'POST', url: '/v1/pets', headers: scope }),
+      admin('/requests/count', 'POST', { method: 'POST', url: '/v1/pets', headers: scoped }),
       200,
       'count',
     )) as { count: number }
@@ -171,30 +174,47 @@ function wiremockTest(origin: string): TypicalTest {
     await expect(send('GET', `${origin}/v1/pets`, headers), 503, 'list under a fault')
     // Its reset: what this test added, and nothing of the other workers' tests.
     for (const id of [...ids, fault]) await expect(admin(`/mappings/${id}`, 'DELETE'), 200, 'remove a stub')
-    await expect(admin('/requests/remove', 'POST', { headers: scope }), 200, 'remove its requests')
+    await expect(admin('/requests/remove', 'POST', { headers: scoped }), 200, 'remove its requests')
   }
 }
 
 // --- running the workload ---------------------------------------------------------------------
 
+/**
+ * Where a worker's tests run: in the worker's own namespace, each test ending with its reset (the
+ * workload of the cost-of-one-test issue), or each in a namespace of its own (as the recipes in
+ * examples/ do: a new namespace per test, never used again).
+ */
+type NamespacePer = 'worker' | 'test'
+
 interface SuiteRow {
   readonly target: string
   readonly client: ClientKind
+  readonly namespacePer: NamespacePer
   readonly workers: number
   readonly tests: number
   readonly testsPerSecond: number
   readonly test: Summary
 }
 
-async function runSuite(target: Target, client: ClientKind, workers: number): Promise<SuiteRow> {
+/** Tells the namespaces of one suite run from those of the others. */
+let suiteRuns = 0
+
+async function runSuite(
+  target: Target,
+  { client, namespacePer, workers }: { client: ClientKind; namespacePer: NamespacePer; workers: number },
+): Promise<SuiteRow> {
   const typicalTest = target.test(client)
+  const run = ++suiteRuns
+  const scope = (worker: number, test: number): string =>
+    namespacePer === 'worker' ? `r${run}-w${worker}` : `r${run}-w${worker}-t${test}`
   const clients = Array.from({ length: workers }, () => (client === 'fetch' ? undefined : new HttpClient()))
   const sends = clients.map((http) => (http === undefined ? fetchSend : http.send.bind(http)))
   const send = (worker: number): Send => sends[worker] as Send
   // A warm-up of each worker's first tests (connections, JIT), not counted.
   await Promise.all(
     Array.from({ length: workers }, async (_, worker) => {
-      for (let test = 0; test < SETTINGS.warmupTests; test++) await typicalTest(worker, -1 - test, send(worker))
+      for (let test = 0; test < SETTINGS.warmupTests; test++) await typicalTest(scope(worker, -1 - test), send(worker))
     }),
   )
   const durations: number[] = []
@@ -203,7 +223,7 @@ async function runSuite(target: Target, client: ClientKind, workers: number): Pr
   await Promise.all(
     Array.from({ length: workers }, async (_, worker) => {
       for (let test = 0; test < SETTINGS.testsPerWorker && performance.now() < deadline; test++)
-        durations.push(await timed(() => typicalTest(worker, test, send(worker))))
+        durations.push(await timed(() => typicalTest(scope(worker, test), send(worker))))
     }),
   )
   const seconds = (performance.now() - started) / 1000
@@ -211,6 +231,7 @@ async function runSuite(target: Target, client: ClientKind, workers: number): Pr
   return {
     target: target.name,
     client,
+    namespacePer,
     workers,
     tests: durations.length,
     testsPerSecond: Math.round(durations.length / seconds),
@@ -482,8 +503,12 @@ for (const name of ['process', 'memory', 'container', 'wiremock']) {
   }
   const target = await (starters[name] as () => Promise<Target>)()
   try {
-    for (const workers of SETTINGS.workers) suites.push(await runSuite(target, 'node:http', workers))
-    suites.push(await runSuite(target, 'fetch', 1))
+    for (const workers of SETTINGS.workers)
+      suites.push(await runSuite(target, { client: 'node:http', namespacePer: 'worker', workers }))
+    // Beside it: fetch as the client, and a new namespace per test.
+    suites.push(await runSuite(target, { client: 'fetch', namespacePer: 'worker', workers: 1 }))
+    for (const workers of [1, SETTINGS.workers.at(-1) ?? 1])
+      suites.push(await runSuite(target, { client: 'node:http', namespacePer: 'test', workers }))
     if (target.steps) steps.push(...(await target.steps()))
     memory.push({ target: target.name, rssMiB: await target.rssMiB() })
   } finally {
@@ -495,15 +520,20 @@ const wiremock = suites.filter((row) => row.target.startsWith('WireMock'))
 const ratios = suites
   .filter((row) => !row.target.startsWith('WireMock'))
   .map((row) => {
-    const peer = wiremock.find((w) => w.workers === row.workers && w.client === row.client)
+    const peer = wiremock.find(
+      (w) => w.workers === row.workers && w.client === row.client && w.namespacePer === row.namespacePer,
+    )
     return {
       target: row.target,
       client: row.client,
+      namespacePer: row.namespacePer,
       workers: row.workers,
       testsPerSecondVsWireMock: peer ? round(row.testsPerSecond / peer.testsPerSecond) : undefined,
     }
   })
 /** The issue's targets, judged on this run's figures (a target whose rows did not run is left out). */
+const isHeadline = (row: { client: ClientKind; namespacePer: NamespacePer }): boolean =>
+  row.client === 'node:http' && row.namespacePer === 'worker'
 const processName = 'sandbox, process (data file)'
 /** The step named `name`, or whose name starts with `name` and a space (the journal query names its size). */
 const step = (name: string): Summary | undefined =>
@@ -511,7 +541,7 @@ const step = (name: string): Summary | undefined =>
 const targets = [
   {
     target: 'typical test, 1 worker, p50 <= 3 ms',
-    value: suites.find((r) => r.target === processName && r.client === 'node:http' && r.workers === 1)?.test.p50Ms,
+    value: suites.find((r) => r.target === processName && isHeadline(r) && r.workers === 1)?.test.p50Ms,
     limit: 3,
   },
   { target: 'reset p50 <= 1 ms', value: step('reset')?.p50Ms, limit: 1 },
@@ -532,7 +562,7 @@ const targets = [
   .filter((row) => row.value !== undefined)
   .map((row) => ({ ...row, met: (row.value ?? Infinity) <= row.limit }))
 const versus16 = ratios.find(
-  (row) => row.target === processName && row.client === 'node:http' && row.workers === 16,
+  (row) => row.target === processName && isHeadline(row) && row.workers === 16,
 )?.testsPerSecondVsWireMock
 if (versus16 !== undefined)
   targets.push({ target: '16 workers: tests/s >= 10x WireMock', value: versus16, limit: 10, met: versus16 >= 10 })
@@ -555,6 +585,7 @@ console.table(
   suites.map((row) => ({
     target: row.target,
     client: row.client,
+    'namespace per': row.namespacePer,
     workers: row.workers,
     tests: row.tests,
     'tests/s': row.testsPerSecond,
