@@ -1,6 +1,6 @@
 // The container path, as a suite pays it once per run: `docker run` of the image to its first 200
 // on /healthz through a published port, and the Testcontainers module's start() (create, start,
-// wait over HTTP), each timed over several runs, with the image's size beside them.
+// wait over HTTP), each timed over several runs (p50 and p99), with the image's size beside them.
 //
 //   tsx bench/container-path.ts [--smoke] [--out DIR]
 //
@@ -18,7 +18,7 @@ const run = promisify(execFile)
 const { values: flags } = parseArgs({
   options: { smoke: { type: 'boolean', default: false }, out: { type: 'string' } },
 })
-const RUNS = flags.smoke === true ? 2 : 10
+const RUNS = flags.smoke === true ? 2 : 20
 const OUT_DIR = flags.out ?? join(ROOT, 'bench/results')
 const IMAGE = process.env['ANIMAL_STORE_IMAGE'] ?? 'animal-store-sandbox:local'
 const DOCKER = process.env['DOCKER'] ?? '/usr/bin/docker'
@@ -27,7 +27,10 @@ const TIMEOUT_MS = 30_000
 const BENCH_LABEL = 'animal-store-sandbox.bench=container-path'
 
 interface Figures {
-  readonly medianMs: number
+  /** The median. */
+  readonly p50Ms: number
+  /** By nearest rank: with fewer than 100 runs, the slowest. */
+  readonly p99Ms: number
   readonly runsMs: number[]
 }
 
@@ -38,7 +41,8 @@ function figures(runsMs: number[]): Figures {
     sorted.length % 2
       ? (sorted[Math.floor(middle)] ?? NaN)
       : ((sorted[middle - 1] ?? NaN) + (sorted[middle] ?? NaN)) / 2
-  return { medianMs: Math.round(median), runsMs: runsMs.map((ms) => Math.round(ms)) }
+  const p99 = sorted[Math.ceil(0.99 * sorted.length) - 1] ?? NaN
+  return { p50Ms: Math.round(median), p99Ms: Math.round(p99), runsMs: runsMs.map((ms) => Math.round(ms)) }
 }
 
 /** A port free on the host now, for a published port chosen up front (as a user's `-p 4010:4010`). */
@@ -130,19 +134,27 @@ for (let i = 0; i < RUNS; i++) {
   dockerRun.push(await dockerRunToHealthy())
   start.push(await moduleStart())
 }
+const runFigures = figures(dockerRun)
+const startFigures = figures(start)
 const result = {
   image: IMAGE,
   imageMiB: Math.round((sizeBytes / 2 ** 20) * 10) / 10,
-  dockerRunToHealthy: figures(dockerRun),
-  moduleStart: figures(start),
+  dockerRunToHealthy: runFigures,
+  moduleStart: startFigures,
+  // The targets are on the median; the p99 is beside it.
   targets: [
-    { target: 'docker run to healthy <= 300 ms', value: figures(dockerRun).medianMs, limit: 300 },
-    { target: "the module's start() <= 500 ms", value: figures(start).medianMs, limit: 500 },
-  ].map((row) => ({ ...row, met: row.value <= row.limit })),
+    {
+      target: 'docker run to healthy <= 300 ms',
+      p50: runFigures.p50Ms,
+      p99: runFigures.p99Ms,
+      limit: 300,
+    },
+    { target: "the module's start() <= 500 ms", p50: startFigures.p50Ms, p99: startFigures.p99Ms, limit: 500 },
+  ].map((row) => ({ ...row, met: row.p50 <= row.limit })),
 }
 await mkdir(OUT_DIR, { recursive: true })
 const file = join(OUT_DIR, flags.smoke === true ? 'container-path-smoke.json' : 'container-path.json')
 await writeFile(file, `${JSON.stringify(result, null, 2)}\n`)
-console.log(`\nThe container path (${IMAGE}, ${result.imageMiB} MiB), medians of ${RUNS} runs`)
+console.log(`\nThe container path (${IMAGE}, ${result.imageMiB} MiB), p50 and p99 of ${RUNS} runs, in ms`)
 console.table(result.targets)
 console.log(`written to ${file}`)

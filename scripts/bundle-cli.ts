@@ -6,7 +6,8 @@
 // Left out, and loaded from node_modules when needed: faker and json-schema-faker (a SEED only),
 // the $ref resolver (a spec that was not precompiled), and what src/ loads through createRequire
 // (yaml, ajv) or by URL (the precompiled validators in dist/*.compiled.js).
-import { build } from 'esbuild'
+import { build, type Plugin } from 'esbuild'
+import { builtinModules } from 'node:module'
 import { rename, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -14,6 +15,27 @@ import { fileURLToPath } from 'node:url'
 const entry = fileURLToPath(new URL('../src/cli.ts', import.meta.url))
 // Into dist/, or into the folder given as the argument (npm run build builds aside first).
 const cli = join(resolve(process.argv[2] ?? fileURLToPath(new URL('../dist', import.meta.url))), 'cli.js')
+
+// Node's own modules through require(), not import. An import of a builtin makes its ES module
+// facade, which reads every export once, and from Node 22 on node:http exports getters (WebSocket,
+// fetch's classes) that load undici: on Node 24, a quarter of the start went to facades alone. A
+// require() returns the plain exports object, whose getters run only when used.
+const builtinsByRequire: Plugin = {
+  name: 'builtins-by-require',
+  setup(build) {
+    const builtins = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]))
+    build.onResolve({ filter: /^[a-z_:/]+$/ }, ({ path, namespace }) => {
+      if (!builtins.has(path)) return undefined
+      // The require() in the stand-in below is Node's own.
+      if (namespace === 'builtin') return { path, external: true }
+      return { path: path.replace(/^(node:)?/, 'node:'), namespace: 'builtin' }
+    })
+    build.onLoad({ filter: /.*/, namespace: 'builtin' }, ({ path }) => ({
+      contents: `module.exports = require(${JSON.stringify(path)})`,
+      loader: 'js',
+    }))
+  },
+}
 
 // From src/, never from dist/cli.js itself, so that a second run (or a build running beside this
 // one) cannot bundle a bundle; each file is written aside and renamed over its place, so that a
@@ -29,6 +51,7 @@ const { outputFiles } = await build({
   sourcemap: true,
   // Maps point into src/ and node_modules: no copies of the sources inside them.
   sourcesContent: false,
+  plugins: [builtinsByRequire],
   external: ['@faker-js/faker', 'json-schema-faker', '@apidevtools/json-schema-ref-parser'],
   // The CommonJS dependencies (pino) call require(), which an ES module lacks.
   banner: {
