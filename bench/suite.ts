@@ -36,11 +36,21 @@ const { values: flags } = parseArgs({
 })
 const SMOKE = flags.smoke === true
 const SETTINGS = SMOKE
-  ? { workers: [1, 4], testsPerWorker: 5, warmupTests: 2, stepSamples: 5, journalEntries: 200, timeLimitMs: 20_000 }
+  ? {
+      workers: [1, 4],
+      testsPerWorker: 5,
+      warmupTests: 2,
+      targetWarmupTests: 5,
+      stepSamples: 5,
+      journalEntries: 200,
+      timeLimitMs: 20_000,
+    }
   : {
       workers: [1, 4, 16],
       testsPerWorker: 100,
       warmupTests: 20,
+      /** Run once per target before anything is measured: JIT (V8's, the JVM's) and caches warm. */
+      targetWarmupTests: 500,
       stepSamples: 50,
       journalEntries: 10_000,
       timeLimitMs: 60_000,
@@ -202,7 +212,12 @@ let suiteRuns = 0
 
 async function runSuite(
   target: Target,
-  { client, namespacePer, workers }: { client: ClientKind; namespacePer: NamespacePer; workers: number },
+  {
+    client,
+    namespacePer,
+    workers,
+    tests = SETTINGS.testsPerWorker,
+  }: { client: ClientKind; namespacePer: NamespacePer; workers: number; tests?: number },
 ): Promise<SuiteRow> {
   const typicalTest = target.test(client)
   const run = ++suiteRuns
@@ -222,7 +237,7 @@ async function runSuite(
   const started = performance.now()
   await Promise.all(
     Array.from({ length: workers }, async (_, worker) => {
-      for (let test = 0; test < SETTINGS.testsPerWorker && performance.now() < deadline; test++)
+      for (let test = 0; test < tests && performance.now() < deadline; test++)
         durations.push(await timed(() => typicalTest(scope(worker, test), send(worker))))
     }),
   )
@@ -503,6 +518,12 @@ for (const name of ['process', 'memory', 'container', 'wiremock']) {
   }
   const target = await (starters[name] as () => Promise<Target>)()
   try {
+    await runSuite(target, {
+      client: 'node:http',
+      namespacePer: 'worker',
+      workers: 1,
+      tests: SETTINGS.targetWarmupTests,
+    })
     for (const workers of SETTINGS.workers)
       suites.push(await runSuite(target, { client: 'node:http', namespacePer: 'worker', workers }))
     // Beside it: fetch as the client, and a new namespace per test.

@@ -179,6 +179,7 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
       // The next write starts a turn after the last one ends.
       if (this.#busy || this.#pending) await new Promise((resolve) => setImmediate(resolve))
     }
+    this.#journal.close()
   }
 
   /** With no snapshot on disk, a store of an unwritten layout takes appends to a journal that names it. */
@@ -273,7 +274,7 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
     this.#running.then(job.batch.resolve, job.batch.reject).finally(() => {
       this.#busy = false
       if (!this.#pending) {
-        this.#journal.close()
+        this.#journal.closeWhenIdle()
         this.#compactWhenIdle()
       }
       // Let the callers of a failed write react (undo their changes) before the next write

@@ -6,6 +6,12 @@
 import { dirname } from 'node:path'
 import { writeAll, type FileSystem, type OpenFile } from './file-system.js'
 
+/**
+ * How long an idle journal keeps its descriptor: a test's writes come close together (a create,
+ * then its reset), and the next one then needs no open(2) and close(2) around it.
+ */
+const KEEP_OPEN_MS = 100
+
 export class JournalFile {
   readonly path: string
   readonly #fs: FileSystem
@@ -18,6 +24,7 @@ export class JournalFile {
   #tail = false
   /** Open while appends keep coming; closed when the file goes idle, and dropped after a failed write. */
   #handle: OpenFile | undefined
+  #closeTimer: NodeJS.Timeout | undefined
   /** Set when no file can be at `path` (the store's files are known absent): a start need not remove one. */
   #absent = false
 
@@ -56,6 +63,7 @@ export class JournalFile {
   async append(snapshotId: string, records: readonly unknown[]): Promise<void> {
     let text = ''
     for (const record of records) text += `${JSON.stringify(record)}\n`
+    clearTimeout(this.#closeTimer)
     try {
       await this.cutTail()
       if (this.#started) await this.#appendToFile(Buffer.from(text))
@@ -94,7 +102,14 @@ export class JournalFile {
     this.#tail = false
   }
 
+  /** Closes the file once no append has come for a moment (the timer never keeps the process alive). */
+  closeWhenIdle(): void {
+    clearTimeout(this.#closeTimer)
+    if (this.#handle !== undefined) this.#closeTimer = setTimeout(() => this.close(), KEEP_OPEN_MS).unref()
+  }
+
   close(): void {
+    clearTimeout(this.#closeTimer)
     // Everything written through it is already synced (or failed, and is cut through another
     // descriptor): closing can finish in the background.
     this.#handle?.close().catch(() => undefined)

@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import t, { type Test } from 'tap'
 import { createLogger } from '../../src/logger.js'
 import { startSandbox } from '../../src/sandbox.js'
-import { AUTH, postPet, startTestSandbox, tempDir, testConfig } from '../support/sandbox.js'
+import { AUTH, postPet, startTestSandbox, tempDir, testConfig, waitFor } from '../support/sandbox.js'
 
 /** Why this machine cannot give a test a file system of its own (mounting needs root), if it cannot. */
 function whyNoTmpfs(): string | undefined {
@@ -92,7 +92,9 @@ for (const fault of ['full', 'read-only'] as const) {
 
       let filler: string | undefined
       if (fault === 'full') filler = await fill(dir)
-      else remount(dir, 'ro')
+      // mount(8) refuses a read-only remount while a file is open for writing (the sandbox keeps its
+      // journal open a moment after a write); a disk the kernel takes read-only does not wait.
+      else await waitFor(() => (remount(dir, 'ro'), true), { what: `a read-only remount of ${dir}` })
 
       // A write may still fit in space the file system had already given the data file (the rest of
       // its last page, for a layout that appends): create until the disk refuses, every 201 before
