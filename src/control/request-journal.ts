@@ -2,6 +2,7 @@
 // bounded (JOURNAL_SIZE entries per namespace, the oldest dropped first) and never holds a secret:
 // Authorization is redacted, and any configured key or token is cut out of every recorded string.
 import type { IncomingHttpHeaders } from 'node:http'
+import { JournalRing } from './journal-ring.js'
 
 /** One request as the journal records it. */
 export interface JournalEntry {
@@ -62,9 +63,10 @@ export interface JournalPage {
 }
 
 /**
- * What is kept of a request until somebody reads the journal: references to what the server has
- * anyway, no copies and no redaction. Recording happens on every request, reading rarely, so the
- * work (redaction, parsing the body, formatting) is done on read, once per entry.
+ * A request as the server hands it to the journal: references to what the server has anyway. The
+ * journal keeps a copy of it as bytes (journal-ring.ts); the work of showing it (redaction,
+ * parsing the body, formatting) is done on read, as recording happens on every request and
+ * reading rarely.
  */
 export interface RequestRecord {
   /** Epoch milliseconds. */
@@ -90,83 +92,75 @@ const ENTRY_OVERHEAD_BYTES = 512
 export class Journal {
   readonly #size: number
   readonly #redactor: Redactor
-  /**
-   * Oldest first: a raw record until it is first read, then its entry. Slots before #first have
-   * been dropped and are compacted away now and then; #sizes and #times (epoch milliseconds, for
-   * `since`) run alongside.
-   */
-  #items: Array<RequestRecord | JournalEntry> = []
-  #sizes: number[] = []
-  #times: number[] = []
-  #first = 0
-  /** The id of the entry at #first: ids are consecutive. */
+  /** Oldest first. */
+  readonly #kept: JournalRing
+  /** The id of the oldest entry kept: ids are consecutive. */
   #firstId = 1
   #bytes = 0
 
   constructor(size: number, redactor: Redactor) {
     this.#size = size
     this.#redactor = redactor
+    this.#kept = new JournalRing(size)
   }
 
   get length(): number {
-    return this.#items.length - this.#first
+    return this.#kept.length
   }
 
   record(record: RequestRecord): void {
     if (this.#size === 0) return
-    // A copy of the part that will be shown (and one byte more, to tell it was cut), so the journal
-    // never holds on to a whole megabyte-sized upload.
-    const cut = record.body !== undefined && record.body.length > MAX_RECORDED_BODY
-    const kept = cut
-      ? { ...record, body: Buffer.from((record.body as Buffer).subarray(0, MAX_RECORDED_BODY + 1)) }
-      : record
-    const bytes =
-      ENTRY_OVERHEAD_BYTES +
-      kept.path.length +
-      kept.search.length +
-      headerBytes(kept.headers) +
-      (kept.body?.length ?? 0)
-    this.#items.push(kept)
-    this.#sizes.push(bytes)
-    this.#times.push(kept.time)
-    this.#bytes += bytes
     // Bounded in count and in memory: the oldest entries are dropped first, the newest always kept.
-    while (this.length > this.#size || (this.#bytes > MAX_JOURNAL_BYTES && this.length > 1)) {
-      this.#bytes -= this.#sizes[this.#first] as number
-      this.#first++
-      this.#firstId++
+    while (this.length >= this.#size) this.#dropOldest()
+    // The part that will be shown (and one byte more, to tell it was cut), never a whole
+    // megabyte-sized upload.
+    const body =
+      record.body !== undefined && record.body.length > MAX_RECORDED_BODY
+        ? record.body.subarray(0, MAX_RECORDED_BODY + 1)
+        : record.body
+    const headers: string[] = []
+    let headerBytes = 0
+    for (const name in record.headers) {
+      const value = record.headers[name]
+      if (value === undefined) continue
+      const joined = Array.isArray(value) ? value.join(', ') : value
+      headers.push(name, joined)
+      headerBytes += name.length + 6 + joined.length
     }
-    if (this.#first > 1024 && this.#first * 2 > this.#items.length) {
-      this.#items = this.#items.slice(this.#first)
-      this.#sizes = this.#sizes.slice(this.#first)
-      this.#times = this.#times.slice(this.#first)
-      this.#first = 0
-    }
+    const weight = ENTRY_OVERHEAD_BYTES + record.path.length + record.search.length + headerBytes + (body?.length ?? 0)
+    this.#kept.push({ ...record, headers, body }, weight)
+    this.#bytes += weight
+    while (this.#bytes > MAX_JOURNAL_BYTES && this.length > 1) this.#dropOldest()
+  }
+
+  #dropOldest(): void {
+    this.#bytes -= this.#kept.dropOldest()
+    this.#firstId++
   }
 
   /** Every entry matching the filter, oldest first. */
   find(filter: JournalFilter = {}): JournalEntry[] {
     const matches = this.#matcher(filter)
     const found: JournalEntry[] = []
-    for (let i = this.#first; i < this.#items.length; i++) if (matches(i)) found.push(this.#entry(i))
+    for (let k = 0; k < this.length; k++) if (matches(k)) found.push(this.#entry(k))
     return found
   }
 
   /**
    * One page of the entries matching the filter, and their count. Only the page's entries are
-   * made (redacted, their bodies parsed): counting the others costs the filter alone.
+   * made (read back, redacted, their bodies parsed): counting the others costs the filter alone.
    */
   page(filter: JournalFilter, { limit, after = 0 }: JournalCursor): JournalPage {
     const matches = this.#matcher(filter)
-    // Ids are consecutive: the slot of the first entry after `after` is known without a search.
-    const start = this.#first + Math.max(0, after + 1 - this.#firstId)
+    // Ids are consecutive: the first entry after `after` is known without a search.
+    const start = Math.max(0, after + 1 - this.#firstId)
     let count = 0
-    for (let i = this.#first; i < start && i < this.#items.length; i++) if (matches(i)) count++
+    for (let k = 0; k < start && k < this.length; k++) if (matches(k)) count++
     const entries: JournalEntry[] = []
     let rest = 0
-    for (let i = start; i < this.#items.length; i++) {
-      if (!matches(i)) continue
-      if (entries.length < limit) entries.push(this.#entry(i))
+    for (let k = start; k < this.length; k++) {
+      if (!matches(k)) continue
+      if (entries.length < limit) entries.push(this.#entry(k))
       else rest++
     }
     count += entries.length + rest
@@ -174,25 +168,26 @@ export class Journal {
   }
 
   /**
-   * Whether the entry at slot i matches every filter given. The fields a raw record shares with
-   * its entry are compared first; the path is compared as shown, redacted.
+   * Whether the k-th oldest entry matches every filter given. The fields kept as numbers are
+   * compared first; the path, read back only then, is compared as shown, redacted.
    */
-  #matcher(filter: JournalFilter): (i: number) => boolean {
-    const method = filter.method?.toUpperCase()
+  #matcher(filter: JournalFilter): (k: number) => boolean {
+    const kept = this.#kept
     const { path, operationId, status } = filter
+    const method = filter.method === undefined ? undefined : (kept.codeOf(filter.method.toUpperCase()) ?? -1)
+    const operation = operationId === undefined ? undefined : (kept.codeOf(operationId) ?? -1)
     const prefix = path?.endsWith('*') ? path.slice(0, -1) : undefined
     const since = filter.since?.getTime()
-    return (i) => {
-      const item = this.#items[i] as RequestRecord | JournalEntry
+    return (k) => {
       if (
-        (method !== undefined && item.method !== method) ||
-        (operationId !== undefined && item.operationId !== operationId) ||
-        (status !== undefined && item.status !== status) ||
-        (since !== undefined && (this.#times[i] as number) < since)
+        (method !== undefined && kept.methodCode(k) !== method) ||
+        (operation !== undefined && kept.operationCode(k) !== operation) ||
+        (status !== undefined && kept.status(k) !== status) ||
+        (since !== undefined && kept.time(k) < since)
       )
         return false
       if (path === undefined) return true
-      const shown = 'id' in item ? item.path : this.#redactor.text(item.path)
+      const shown = this.#redactor.text(kept.read(k).path)
       return prefix === undefined ? shown === path : shown.startsWith(prefix)
     }
   }
@@ -201,47 +196,34 @@ export class Journal {
   clear(): number {
     const cleared = this.length
     this.#firstId += cleared
-    this.#items = []
-    this.#sizes = []
-    this.#times = []
-    this.#first = 0
+    this.#kept.clear()
     this.#bytes = 0
     return cleared
   }
 
-  /** The entry at slot i as the control API shows it, redacted; made on first read, in place of the raw record. */
-  #entry(i: number): JournalEntry {
-    const item = this.#items[i] as RequestRecord | JournalEntry
-    if ('id' in item) return item
+  /** The k-th oldest entry as the control API shows it, redacted. */
+  #entry(k: number): JournalEntry {
+    const item = this.#kept.read(k)
     const redact = this.#redactor
-    const entry: JournalEntry = {
-      id: this.#firstId + (i - this.#first),
+    const headers: Record<string, string> = Object.create(null)
+    for (let i = 0; i + 1 < item.headers.length; i += 2)
+      headers[item.headers[i] as string] = item.headers[i + 1] as string
+    return {
+      id: this.#firstId + k,
       time: new Date(item.time).toISOString(),
       namespace: item.namespace,
       method: item.method,
       path: redact.text(item.path),
       query: redact.query(item.search),
-      headers: redact.headers(item.headers),
-      body: redact.body(item.body),
+      headers: redact.headers(headers),
+      body: redact.body(item.body === undefined ? undefined : Buffer.from(item.body)),
       status: item.status,
       durationMs: item.durationMs,
       operationId: item.operationId,
       fault: item.fault,
       error: item.error === undefined ? null : { code: item.error.code, message: redact.text(item.error.message) },
     }
-    this.#items[i] = entry
-    return entry
   }
-}
-
-function headerBytes(headers: IncomingHttpHeaders): number {
-  let bytes = 0
-  for (const name in headers) {
-    const value = headers[name]
-    bytes +=
-      name.length + 6 + (typeof value === 'string' ? value.length : Array.isArray(value) ? value.join(', ').length : 0)
-  }
-  return bytes
 }
 
 /** Removes secrets from what a request carried, before it is recorded anywhere. */

@@ -1,0 +1,239 @@
+// Where a journal keeps its requests: the numbers in typed arrays, the rest as bytes in a few large
+// buffers, oldest dropped first. No object per request stays on the heap. A thousand kept requests
+// as objects (and the strings they hold) outlive the young generation and are copied, then
+// promoted, by every collection meanwhile: under load that took a third of the server's time
+// (docs/performance.md). Bytes in a Buffer are outside the heap and cost the collector nothing.
+
+/** One request as it is recorded: what the journal shows of it is made from this on read. */
+export interface StoredRequest {
+  /** Epoch milliseconds. */
+  readonly time: number
+  readonly namespace: string
+  readonly method: string
+  readonly path: string
+  /** The query string with its `?`, or empty. */
+  readonly search: string
+  /** Header names and values, in pairs. */
+  readonly headers: readonly string[]
+  /** The bytes received, when the body was read (already cut to what is kept). */
+  readonly body: Uint8Array | undefined
+  readonly status: number | null
+  readonly durationMs: number
+  readonly operationId: string
+  readonly fault: string | null
+  readonly error: { readonly code: string; readonly message: string } | undefined
+}
+
+/** Bytes are appended to chunks of this size (a larger record gets a chunk of its own). */
+const CHUNK_BYTES = 256 * 1024
+/** Slots for this many requests at first; doubled as needed, up to the journal's size. */
+const FIRST_CAPACITY = 64
+
+interface Chunk {
+  readonly bytes: Buffer
+  used: number
+  /** Records in it not dropped yet. */
+  live: number
+}
+
+/** The text part of a record: [namespace, path, search, fault, error code, error message, ...header pairs]. */
+type Meta = [string, string, string, string | null, string | null, string | null, ...string[]]
+
+export class JournalRing {
+  readonly #size: number
+  #capacity = 0
+  /** The slot of the oldest record, and how many there are. */
+  #head = 0
+  #count = 0
+  #times: Float64Array = new Float64Array(0)
+  #durations: Float64Array = new Float64Array(0)
+  /** -1 for a request broken off without an answer. */
+  #statuses: Int32Array = new Int32Array(0)
+  /** Indexes into #strings. */
+  #methods: Int32Array = new Int32Array(0)
+  #operations: Int32Array = new Int32Array(0)
+  /** Which chunk (its serial number), where in it, and how long its two parts are (-1: no body). */
+  #chunks: Int32Array = new Int32Array(0)
+  #offsets: Int32Array = new Int32Array(0)
+  #metaLengths: Int32Array = new Int32Array(0)
+  #bodyLengths: Int32Array = new Int32Array(0)
+  /** What each record counts against the journal's byte bound. */
+  #weights: Int32Array = new Int32Array(0)
+  /** The few strings every request repeats (methods, operationIds), each kept once. */
+  readonly #strings: string[] = []
+  readonly #codes = new Map<string, number>()
+  #buffers: Chunk[] = []
+  /** The serial number of #buffers[0]. */
+  #firstChunk = 0
+
+  /** `size`: at most this many records (JOURNAL_SIZE). */
+  constructor(size: number) {
+    this.#size = size
+  }
+
+  get length(): number {
+    return this.#count
+  }
+
+  /** Appends a record; `weight` is what it counts against the byte bound. */
+  push(request: StoredRequest, weight: number): void {
+    if (this.#count === this.#capacity) this.#grow()
+    const slot = (this.#head + this.#count) % this.#capacity
+    const { error } = request
+    const meta: Meta = [
+      request.namespace,
+      request.path,
+      request.search,
+      request.fault,
+      error?.code ?? null,
+      error?.message ?? null,
+      ...request.headers,
+    ]
+    const text = JSON.stringify(meta)
+    const metaLength = Buffer.byteLength(text)
+    const bodyLength = request.body?.length ?? -1
+    const chunk = this.#room(metaLength + Math.max(0, bodyLength))
+    const offset = chunk.used
+    chunk.bytes.write(text, offset)
+    if (request.body !== undefined) chunk.bytes.set(request.body, offset + metaLength)
+    chunk.used += metaLength + Math.max(0, bodyLength)
+    chunk.live++
+    this.#times[slot] = request.time
+    this.#durations[slot] = request.durationMs
+    this.#statuses[slot] = request.status ?? -1
+    this.#methods[slot] = this.#code(request.method)
+    this.#operations[slot] = this.#code(request.operationId)
+    this.#chunks[slot] = this.#firstChunk + this.#buffers.length - 1
+    this.#offsets[slot] = offset
+    this.#metaLengths[slot] = metaLength
+    this.#bodyLengths[slot] = bodyLength
+    this.#weights[slot] = weight
+    this.#count++
+  }
+
+  /** Drops the oldest record; returns its weight. */
+  dropOldest(): number {
+    const slot = this.#head
+    const weight = this.#weights[slot] as number
+    const chunk = this.#buffers[(this.#chunks[slot] as number) - this.#firstChunk]
+    if (chunk) chunk.live--
+    this.#head = (this.#head + 1) % this.#capacity
+    this.#count--
+    // Whole chunks go once nothing in them is kept (the one being filled stays).
+    while (this.#buffers.length > 1 && this.#buffers[0]?.live === 0) {
+      this.#buffers.shift()
+      this.#firstChunk++
+    }
+    return weight
+  }
+
+  clear(): void {
+    this.#head = 0
+    this.#count = 0
+    this.#buffers = []
+    this.#firstChunk = 0
+  }
+
+  // The k-th oldest record's fields, for filters: no bytes are read for these.
+  time(k: number): number {
+    return this.#times[this.#slot(k)] as number
+  }
+  status(k: number): number | null {
+    const status = this.#statuses[this.#slot(k)] as number
+    return status < 0 ? null : status
+  }
+  method(k: number): string {
+    return this.#strings[this.#methods[this.#slot(k)] as number] as string
+  }
+  operationId(k: number): string {
+    return this.#strings[this.#operations[this.#slot(k)] as number] as string
+  }
+
+  /** The k-th oldest record, whole (read back from its bytes). */
+  read(k: number): StoredRequest {
+    const slot = this.#slot(k)
+    const chunk = this.#buffers[(this.#chunks[slot] as number) - this.#firstChunk] as Chunk
+    const offset = this.#offsets[slot] as number
+    const metaLength = this.#metaLengths[slot] as number
+    const bodyLength = this.#bodyLengths[slot] as number
+    const [namespace, path, search, fault, code, message, ...headers] = JSON.parse(
+      chunk.bytes.toString('utf8', offset, offset + metaLength),
+    ) as Meta
+    const start = offset + metaLength
+    return {
+      time: this.#times[slot] as number,
+      namespace,
+      method: this.method(k),
+      path,
+      search,
+      headers,
+      body: bodyLength < 0 ? undefined : Buffer.from(chunk.bytes.subarray(start, start + bodyLength)),
+      status: this.status(k),
+      durationMs: this.#durations[slot] as number,
+      operationId: this.operationId(k),
+      fault,
+      error: code === null ? undefined : { code, message: message ?? '' },
+    }
+  }
+
+  /** The code of a string every request repeats, or undefined when none was recorded yet. */
+  codeOf(value: string): number | undefined {
+    return this.#codes.get(value)
+  }
+  methodCode(k: number): number {
+    return this.#methods[this.#slot(k)] as number
+  }
+  operationCode(k: number): number {
+    return this.#operations[this.#slot(k)] as number
+  }
+
+  #slot(k: number): number {
+    return (this.#head + k) % this.#capacity
+  }
+
+  #code(value: string): number {
+    let code = this.#codes.get(value)
+    if (code === undefined) {
+      code = this.#strings.push(value) - 1
+      this.#codes.set(value, code)
+    }
+    return code
+  }
+
+  /** A chunk with `bytes` free at its end: the last one, or a new one. */
+  #room(bytes: number): Chunk {
+    const last = this.#buffers.at(-1)
+    if (last && last.bytes.length - last.used >= bytes) return last
+    const chunk = { bytes: Buffer.allocUnsafeSlow(Math.max(CHUNK_BYTES, bytes)), used: 0, live: 0 }
+    this.#buffers.push(chunk)
+    return chunk
+  }
+
+  /** More slots (twice as many, up to the journal's size), the records kept oldest first from slot 0. */
+  #grow(): void {
+    const capacity = Math.min(this.#size, Math.max(FIRST_CAPACITY, this.#capacity * 2))
+    const order = Array.from({ length: this.#count }, (_, k) => this.#slot(k))
+    const floats = (from: Float64Array): Float64Array => {
+      const to = new Float64Array(capacity)
+      order.forEach((slot, k) => (to[k] = from[slot] as number))
+      return to
+    }
+    const ints = (from: Int32Array): Int32Array => {
+      const to = new Int32Array(capacity)
+      order.forEach((slot, k) => (to[k] = from[slot] as number))
+      return to
+    }
+    this.#times = floats(this.#times)
+    this.#durations = floats(this.#durations)
+    this.#statuses = ints(this.#statuses)
+    this.#methods = ints(this.#methods)
+    this.#operations = ints(this.#operations)
+    this.#chunks = ints(this.#chunks)
+    this.#offsets = ints(this.#offsets)
+    this.#metaLengths = ints(this.#metaLengths)
+    this.#bodyLengths = ints(this.#bodyLengths)
+    this.#weights = ints(this.#weights)
+    this.#capacity = capacity
+    this.#head = 0
+  }
+}

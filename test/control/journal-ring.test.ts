@@ -1,0 +1,130 @@
+// The journal's own storage (src/control/journal-ring.ts) through the Journal that uses it: records
+// kept as bytes in chunks that turn over, slots that grow and wrap, and every field read back as
+// recorded, oldest first, with consecutive ids.
+import t from 'tap'
+import { Journal, MAX_RECORDED_BODY, Redactor, type RequestRecord } from '../../src/control/request-journal.js'
+
+const METHODS = ['GET', 'POST', 'DELETE']
+const OPERATIONS = ['listPets', 'createPet', 'unmatched']
+
+/** The i-th request: fields that differ from one request to the next, a body of 30 KB on every third. */
+function request(i: number): RequestRecord {
+  return {
+    time: Date.UTC(2026, 0, 1) + i * 1000,
+    namespace: 'ring',
+    method: METHODS[i % 3] as string,
+    path: `/v1/pets/${i}`,
+    search: i % 2 === 0 ? `?n=${i}` : '',
+    headers: { host: '127.0.0.1', 'x-request': String(i), accept: ['a', 'b'] as unknown as string },
+    body: i % 3 === 1 ? Buffer.from(JSON.stringify({ i, pad: 'é'.repeat(15_000) })) : undefined,
+    status: i % 5 === 0 ? null : 200 + (i % 4),
+    durationMs: i / 10,
+    operationId: OPERATIONS[i % 3] as string,
+    fault: i % 7 === 0 ? `fault ${i}` : null,
+    error: i % 4 === 0 ? { code: `code_${i}`, message: `message ${i}` } : undefined,
+  }
+}
+
+t.test('the last JOURNAL_SIZE requests, each read back whole, through grown and wrapped slots', async (t) => {
+  const journal = new Journal(100, new Redactor([]))
+  for (let i = 1; i <= 350; i++) journal.record(request(i))
+  const entries = journal.find()
+  t.equal(entries.length, 100)
+  t.same(
+    entries.map((e) => e.id),
+    Array.from({ length: 100 }, (_, k) => 251 + k),
+    'ids are consecutive, oldest first',
+  )
+  for (const entry of entries) {
+    const i = entry.id
+    const sent = request(i)
+    t.same(
+      {
+        time: entry.time,
+        method: entry.method,
+        path: entry.path,
+        query: { ...entry.query },
+        headers: { ...entry.headers },
+        status: entry.status,
+        durationMs: entry.durationMs,
+        operationId: entry.operationId,
+        fault: entry.fault,
+        error: entry.error,
+      },
+      {
+        time: new Date(sent.time).toISOString(),
+        method: sent.method,
+        path: sent.path,
+        query: i % 2 === 0 ? { n: String(i) } : {},
+        headers: { host: '127.0.0.1', 'x-request': String(i), accept: 'a, b' },
+        status: sent.status,
+        durationMs: sent.durationMs,
+        operationId: sent.operationId,
+        fault: sent.fault,
+        error: sent.error ?? null,
+      },
+      `entry ${i} as recorded`,
+    )
+    t.same(entry.body, sent.body === undefined ? null : JSON.parse(sent.body.toString()), `entry ${i}'s body`)
+  }
+})
+
+t.test('filters compare what was recorded; clear keeps the ids going', async (t) => {
+  const journal = new Journal(1000, new Redactor([]))
+  for (let i = 1; i <= 90; i++) journal.record(request(i))
+  t.equal(journal.page({ method: 'post' }, { limit: 0 }).count, 30, 'by method, any case')
+  t.equal(journal.page({ operationId: 'unmatched' }, { limit: 0 }).count, 30)
+  t.equal(journal.page({ operationId: 'neverSeen' }, { limit: 0 }).count, 0)
+  t.equal(journal.page({ status: 201 }, { limit: 0 }).count, 18)
+  t.equal(journal.page({ since: new Date(Date.UTC(2026, 0, 1) + 81_000) }, { limit: 0 }).count, 10)
+  t.same(
+    journal.find({ path: '/v1/pets/1*' }).map((e) => e.id),
+    [1, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19],
+    'by path prefix',
+  )
+  t.equal(journal.clear(), 90)
+  journal.record(request(91))
+  t.same(
+    journal.find().map((e) => e.id),
+    [91],
+    'after a clear, the next id follows the last',
+  )
+})
+
+t.test('a body longer than what is kept is cut, and marked as cut', async (t) => {
+  const journal = new Journal(10, new Redactor([]))
+  journal.record({ ...request(2), body: Buffer.alloc(MAX_RECORDED_BODY * 2, 'x') })
+  t.match(journal.find()[0]?.body, new RegExp(`^x{${MAX_RECORDED_BODY}}… \\[cut at ${MAX_RECORDED_BODY} bytes\\]$`))
+})
+
+t.test('slots that grow while the oldest is not in the first one (large bodies dropped first)', async (t) => {
+  const journal = new Journal(1000, new Redactor([]))
+  const sent = new Map<number, RequestRecord>()
+  let id = 0
+  // Bodies near the cut: the byte bound drops the oldest long before the count does.
+  const record = (body: Buffer | undefined): void => {
+    id++
+    sent.set(id, { ...request(id), body })
+    journal.record(sent.get(id) as RequestRecord)
+  }
+  for (let i = 0; i < 100; i++) record(Buffer.alloc(MAX_RECORDED_BODY, 'b'))
+  for (let i = 0; i < 300; i++) record(undefined)
+  const entries = journal.find()
+  t.equal(entries.at(-1)?.id, 400)
+  t.same(
+    entries.map((e) => e.id),
+    Array.from({ length: entries.length }, (_, k) => 401 - entries.length + k),
+    'consecutive ids, oldest first',
+  )
+  for (const entry of entries)
+    t.same(
+      [entry.path, entry.method, entry.status, entry.body === null ? 0 : String(entry.body).length],
+      [
+        sent.get(entry.id)?.path,
+        sent.get(entry.id)?.method,
+        sent.get(entry.id)?.status,
+        sent.get(entry.id)?.body?.length ?? 0,
+      ],
+      `entry ${entry.id}`,
+    )
+})
