@@ -21,6 +21,9 @@ const { values: flags } = parseArgs({
 const RUNS = flags.smoke === true ? 2 : 20
 const OUT_DIR = flags.out ?? join(ROOT, 'bench/results')
 const IMAGE = process.env['ANIMAL_STORE_IMAGE'] ?? 'animal-store-sandbox:local'
+// Testcontainers' reaper is an image of its own, which a machine without a registry cannot pull;
+// this script stops what it starts.
+process.env['TESTCONTAINERS_RYUK_DISABLED'] ??= 'true'
 const DOCKER = process.env['DOCKER'] ?? '/usr/bin/docker'
 const TIMEOUT_MS = 30_000
 /** On every container this bench starts: its smoke test checks that none is left. */

