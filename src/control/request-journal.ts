@@ -92,8 +92,8 @@ const ENTRY_OVERHEAD_BYTES = 512
 export class Journal {
   readonly #size: number
   readonly #redactor: Redactor
-  /** Oldest first. */
-  readonly #kept: JournalRing
+  /** Oldest first; made by the first request recorded (most namespaces of a suite record few or none). */
+  #ring: JournalRing | undefined
   /** The id of the oldest entry kept: ids are consecutive. */
   #firstId = 1
   #bytes = 0
@@ -103,11 +103,14 @@ export class Journal {
   constructor(size: number, redactor: Redactor) {
     this.#size = size
     this.#redactor = redactor
-    this.#kept = new JournalRing(size)
   }
 
   get length(): number {
-    return this.#kept.length
+    return this.#ring?.length ?? 0
+  }
+
+  get #kept(): JournalRing {
+    return (this.#ring ??= new JournalRing(this.#size))
   }
 
   record(record: RequestRecord): void {
@@ -143,6 +146,7 @@ export class Journal {
 
   /** Every entry matching the filter, oldest first. */
   find(filter: JournalFilter = {}): JournalEntry[] {
+    if (this.length === 0) return []
     const matches = this.#matcher(filter)
     const found: JournalEntry[] = []
     for (let k = 0; k < this.length; k++) if (matches(k)) found.push(this.#entry(k))
@@ -154,6 +158,7 @@ export class Journal {
    * made (read back, redacted, their bodies parsed): counting the others costs the filter alone.
    */
   page(filter: JournalFilter, { limit, after = 0 }: JournalCursor): JournalPage {
+    if (this.length === 0) return { count: 0, entries: [], next: null }
     const matches = this.#matcher(filter)
     // Ids are consecutive: the first entry after `after` is known without a search.
     const start = Math.max(0, after + 1 - this.#firstId)
@@ -199,7 +204,7 @@ export class Journal {
   clear(): number {
     const cleared = this.length
     this.#firstId += cleared
-    this.#kept.clear()
+    this.#ring?.clear()
     this.#shown.clear()
     this.#bytes = 0
     return cleared
