@@ -9,7 +9,7 @@
 import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { availableParallelism, cpus, tmpdir } from 'node:os'
+import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs, promisify } from 'node:util'
 import { renderCurve, type CurvePoint } from './chart.js'
@@ -67,6 +67,8 @@ interface Throughput extends LoadResult {
   readonly server: ServerName
   readonly endpoint: Endpoint
   readonly connections: number
+  /** The lowest and the highest req/s of the rounds: how far one round is from the median. */
+  readonly spread: { readonly min: number; readonly max: number }
 }
 
 interface Target {
@@ -94,6 +96,8 @@ async function main(): Promise<void> {
   })
   log(`load generator: ${load.name}; server core: ${serverCore ?? 'any'}; ${SMOKE ? 'smoke run' : 'full run'}`)
 
+  // The machine's load beside the figures: a busy machine starves both servers and flatters the ratios.
+  const loadBefore = loadavg()[0] ?? NaN
   try {
     const coldStart = await measureColdStarts(work, serverCore)
     const { throughput, memory } = await measureThroughput(work, serverCore, load)
@@ -108,6 +112,7 @@ async function main(): Promise<void> {
         node: process.version,
         platform: `${process.platform} ${process.arch}`,
         note: 'shared with other people working at the same time: figures are medians and ratios from one run',
+        loadAverage1m: { before: round(loadBefore), after: round(loadavg()[0] ?? NaN) },
       },
       loadGenerator: load.name,
       pinned: canPin ? 'servers on core 0, load generator on core 1 (taskset)' : 'not pinned',
@@ -219,7 +224,9 @@ async function measureThroughput(work: string, core: number | undefined, load: L
         }
         for (const [name, results] of rounds) {
           const result = medianResult(results)
-          throughput.push({ server: name, endpoint, connections, ...result })
+          const each = results.map((r) => Math.round(r.requestsPerSecond))
+          const spread = { min: Math.min(...each), max: Math.max(...each) }
+          throughput.push({ server: name, endpoint, connections, ...result, spread })
           log(
             `${name} ${endpoint} c=${connections}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, errors ${result.errors}`,
           )
@@ -494,7 +501,7 @@ function check(name: string, target: string, measured: string, met: boolean, mis
 
 function renderMarkdown(r: {
   date: string
-  machine: { cpus: number; cpuModel: string; node: string }
+  machine: { cpus: number; cpuModel: string; node: string; loadAverage1m: { before: number; after: number } }
   loadGenerator: string
   pinned: string
   coldStart: Record<ColdCase, { medianMs: number } | undefined>
@@ -506,7 +513,7 @@ function renderMarkdown(r: {
 }): string {
   const lines: string[] = []
   lines.push(
-    `Measured ${r.date.slice(0, 16).replace('T', ' ')} UTC on ${r.machine.cpus} shared cores (${r.machine.cpuModel}), Node ${r.machine.node}; load from ${r.loadGenerator}, ${r.pinned}; each load figure is the median of ${SETTINGS.rounds} rounds of ${SETTINGS.seconds} s, the servers taking turns${SETTINGS.warmupSeconds ? `, after ${SETTINGS.warmupSeconds} s of warm-up` : ''}; request logs off (LOG_LEVEL=silent).`,
+    `Measured ${r.date.slice(0, 16).replace('T', ' ')} UTC on ${r.machine.cpus} shared cores (${r.machine.cpuModel}), Node ${r.machine.node}; load from ${r.loadGenerator}, ${r.pinned}; each load figure is the median of ${SETTINGS.rounds} rounds of ${SETTINGS.seconds} s, the servers taking turns${SETTINGS.warmupSeconds ? `, after ${SETTINGS.warmupSeconds} s of warm-up` : ''}; request logs off (LOG_LEVEL=silent); load average (1 min) ${r.machine.loadAverage1m.before} before, ${r.machine.loadAverage1m.after} after; req/s in parentheses: the lowest and highest round.`,
     '',
   )
   const cold = (c: ColdCase) => r.coldStart[c]?.medianMs
@@ -551,7 +558,7 @@ function renderMarkdown(r: {
           (x) => x.server === server && x.endpoint === endpoint && x.connections === connections,
         )
         return t
-          ? `${Math.round(t.requestsPerSecond).toLocaleString('en-US')}${t.errors ? ` (${t.errors} errors)` : ''} | ${t.p50Ms} / ${t.p99Ms}`
+          ? `${Math.round(t.requestsPerSecond).toLocaleString('en-US')} (${t.spread.min.toLocaleString('en-US')}–${t.spread.max.toLocaleString('en-US')})${t.errors ? ` (${t.errors} errors)` : ''} | ${t.p50Ms} / ${t.p99Ms}`
           : ' | '
       })
       const sandbox = r.throughput.find(

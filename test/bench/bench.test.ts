@@ -23,6 +23,7 @@ t.test('npm run bench --smoke writes JSON, Markdown and the store-size chart', a
 
   const results = JSON.parse(await readFile(join(out, 'latest.json'), 'utf8'))
   t.equal(results.mode, 'smoke')
+  t.type(results.machine.loadAverage1m.before, 'number', "the machine's load before the run")
   t.match(results.loadGenerator, /^(wrk|autocannon)$/)
   for (const name of ['bare', 'sandboxFixtures', 'sandboxSeed']) {
     t.ok(results.coldStart[name].medianMs > 0, `cold start ${name} has a median`)
@@ -38,6 +39,12 @@ t.test('npm run bench --smoke writes JSON, Markdown and the store-size chart', a
         `${server} ${endpoint}: req/s and p50 ≤ p99`,
       )
       t.equal(row?.errors, 0, `${server} ${endpoint}: no failed request`)
+      t.ok(
+        row &&
+          row.spread.min <= Math.round(row.requestsPerSecond) &&
+          Math.round(row.requestsPerSecond) <= row.spread.max,
+        `${server} ${endpoint}: the rounds' lowest and highest req/s around the median`,
+      )
     }
     t.ok(
       results.memory[server].idleMiB > 0 && results.memory[server].afterLoadMiB > 0,
@@ -58,6 +65,7 @@ t.test('npm run bench --smoke writes JSON, Markdown and the store-size chart', a
 
   const markdown = await readFile(join(out, 'latest.md'), 'utf8')
   t.match(markdown, /\| Cold start, spawn → first 200 on GET \/v1\/pets/)
+  t.match(markdown, /load average \(1 min\) [\d.]+ before, [\d.]+ after/, "the machine's load beside the figures")
   t.match(markdown, /\| POST \/v1\/pets \(durable\) \| 4 \|/)
   const svg = await readFile(join(out, 'store-size-curve.svg'), 'utf8')
   t.match(svg, /^<svg [^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/)
