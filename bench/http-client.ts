@@ -1,39 +1,19 @@
-// The suite benchmark's HTTP client, the same for every target: node:http over one kept-alive
-// connection per worker (what a test worker holds), each answer read to its end. fetch costs the
-// client about as much again as the server's work per exchange (bench/suite.ts shows it beside),
-// and on two shared cores a client that heavy measures itself as much as the server.
-import { Agent, request } from 'node:http'
+// The suite benchmark's HTTP client, the same for every target: the control client's own
+// transport (node:http) over one kept-alive connection per worker, what a test worker holds.
+// fetch costs the client about as much again as the server's work per exchange (bench/suite.ts
+// shows it beside), and on two shared cores a client that heavy measures itself as much as the server.
+import { Agent } from 'node:http'
+import { httpTransport, type Answer } from '../modules/node/src/transport.js'
 
-export interface Answer {
-  readonly status: number
-  readonly text: string
-}
+export type { Answer }
 
 export class HttpClient {
   readonly #agent = new Agent({ keepAlive: true, maxSockets: 1 })
+  /** Bounded: a call that hangs fails the run instead of holding it. */
+  readonly #send = httpTransport(this.#agent, 10_000)
 
   send(method: string, url: string, headers: Record<string, string> = {}, body?: string): Promise<Answer> {
-    return new Promise((resolve, reject) => {
-      const sent = request(
-        url,
-        {
-          method,
-          agent: this.#agent,
-          headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-          timeout: 10_000,
-        },
-        (res) => {
-          let text = ''
-          res.setEncoding('utf8')
-          res.on('data', (chunk: string) => (text += chunk))
-          res.once('end', () => resolve({ status: res.statusCode ?? 0, text }))
-          res.once('error', reject)
-        },
-      )
-      sent.once('error', reject)
-      sent.once('timeout', () => sent.destroy(new Error(`${method} ${url}: no answer within 10 s`)))
-      sent.end(body)
-    })
+    return this.#send(method, url, headers, body)
   }
 
   close(): void {

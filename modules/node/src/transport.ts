@@ -24,9 +24,12 @@ export function fetchTransport(fetchFunction: typeof fetch): Transport {
   }
 }
 
-/** A transport over node:http(s), its connections kept alive between calls (they never keep the process alive). */
-export function httpTransport(): Transport {
-  const agent = new Agent({ keepAlive: true })
+/**
+ * A transport over node:http(s), its connections kept alive between calls (idle ones never keep
+ * the process alive); `agent` holds the http connections. With `timeoutMs`, a call whose connection
+ * stays silent that long fails.
+ */
+export function httpTransport(agent = new Agent({ keepAlive: true }), timeoutMs?: number): Transport {
   return (method, url, headers, body) =>
     new Promise((resolve, reject) => {
       const secure = url.startsWith('https:')
@@ -46,6 +49,8 @@ export function httpTransport(): Transport {
         },
       )
       sent.once('error', reject)
+      if (timeoutMs !== undefined)
+        sent.setTimeout(timeoutMs, () => sent.destroy(new Error(`${method} ${url}: no answer within ${timeoutMs} ms`)))
       sent.end(body)
     })
 }
