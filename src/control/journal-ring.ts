@@ -3,25 +3,12 @@
 // as objects (and the strings they hold) outlive the young generation and are copied, then
 // promoted, by every collection meanwhile: under load that took a third of the server's time
 // (docs/performance.md). Bytes in a Buffer are outside the heap and cost the collector nothing.
+import type { RequestRecord } from './request-journal.js'
 
-/** One request as it is recorded: what the journal shows of it is made from this on read. */
-export interface StoredRequest {
-  /** Epoch milliseconds. */
-  readonly time: number
-  readonly namespace: string
-  readonly method: string
-  readonly path: string
-  /** The query string with its `?`, or empty. */
-  readonly search: string
-  /** Header names and values, in pairs. */
+/** A request as the ring keeps it: its headers as name and value pairs, its body already cut. */
+export type StoredRequest = Omit<RequestRecord, 'headers' | 'body'> & {
   readonly headers: readonly string[]
-  /** The bytes received, when the body was read (already cut to what is kept). */
   readonly body: Uint8Array | undefined
-  readonly status: number | null
-  readonly durationMs: number
-  readonly operationId: string
-  readonly fault: string | null
-  readonly error: { readonly code: string; readonly message: string } | undefined
 }
 
 /**
