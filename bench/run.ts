@@ -224,6 +224,7 @@ async function measureThroughput(work: string, core: number | undefined, load: L
         }
         for (const [name, results] of rounds) {
           const result = medianResult(results)
+          // Whole req/s, each rounded once: the median of the rounds lies within them.
           const each = results.map((r) => Math.round(r.requestsPerSecond))
           const spread = { min: Math.min(...each), max: Math.max(...each) }
           throughput.push({ server: name, endpoint, connections, ...result, spread })
@@ -247,7 +248,8 @@ async function measureThroughput(work: string, core: number | undefined, load: L
 /** Each figure is the median over the rounds; errors are summed. */
 function medianResult(results: readonly LoadResult[]): LoadResult {
   return {
-    requestsPerSecond: round(median(results.map((r) => r.requestsPerSecond))),
+    // Whole req/s, rounded once (Math.round after a rounding to 0.1 can pass the highest round).
+    requestsPerSecond: Math.round(middle(results.map((r) => r.requestsPerSecond))),
     p50Ms: round(
       median(
         results.map((r) => r.p50Ms),
@@ -593,12 +595,14 @@ function renderMarkdown(r: {
 // ── Small helpers ──────────────────────────────────────────────────────────────────────────────
 
 function median(values: readonly number[], digits = 1): number {
+  return round(middle(values), digits)
+}
+
+/** The median, unrounded. */
+function middle(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b)
   const mid = Math.floor(sorted.length / 2)
-  return round(
-    sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2,
-    digits,
-  )
+  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2
 }
 
 function round(value: number, digits = 1): number {
