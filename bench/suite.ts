@@ -1,7 +1,8 @@
 // The cost of one test: what a suite pays the sandbox around each of its tests, against WireMock
-// doing the same work in the same run. N workers (1, 4, 16) each run typical tests, one after the
-// other, in the worker's own namespace: create, list with a filter, get, a journal check by
-// operationId, a 503 fault on the next call, reset (and, beside it, each test in a new namespace). WireMock has no namespaces: each test
+// doing the same work in the same run. A suite of 2,000 typical tests is shared out among N
+// workers (1, 4, 16), each running its tests one after the other in the worker's own namespace:
+// create, list with a filter, get, a journal check by operationId, a 503 fault on the next call,
+// reset (and, beside it, each test in a new namespace). WireMock has no namespaces: each test
 // registers its own stubs (scoped by a header), calls them, counts its requests and removes what
 // it added. Every target gets the same client: node:http over one kept-alive connection per
 // worker (and, for one worker, fetch beside it). A second view times single steps: reset, first
@@ -38,7 +39,7 @@ const SMOKE = flags.smoke === true
 const SETTINGS = SMOKE
   ? {
       workers: [1, 4],
-      testsPerWorker: 5,
+      suiteTests: 8,
       warmupTests: 2,
       targetWarmupTests: 5,
       stepSamples: 5,
@@ -47,7 +48,8 @@ const SETTINGS = SMOKE
     }
   : {
       workers: [1, 4, 16],
-      testsPerWorker: 100,
+      /** One suite: its tests shared out among the workers (a suite of the size the cost-of-one-test issue names). */
+      suiteTests: 2_000,
       warmupTests: 20,
       /** Run once per target before anything is measured: JIT (V8's, the JVM's) and caches warm. */
       targetWarmupTests: 500,
@@ -216,7 +218,7 @@ async function runSuite(
     client,
     namespacePer,
     workers,
-    tests = SETTINGS.testsPerWorker,
+    tests = Math.ceil(SETTINGS.suiteTests / workers),
   }: { client: ClientKind; namespacePer: NamespacePer; workers: number; tests?: number },
 ): Promise<SuiteRow> {
   const typicalTest = target.test(client)
