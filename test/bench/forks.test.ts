@@ -33,6 +33,10 @@ t.test('bench/forks.ts --smoke forks namespaces from a snapshot and measures idl
     t.equal(row.forks, results.settings.forks, `${row.storage}: every fork made`)
     t.ok(row.forkP50Ms > 0 && row.forkP99Ms >= row.forkP50Ms, `${row.storage}: p50 <= p99`)
     t.equal(typeof row.rssGrowthMiB, 'number', `${row.storage}: RSS measured`)
+    t.ok(Number.isFinite(row.liveHeapGrowthMiB), `${row.storage}: the live heap measured (from heap snapshots)`)
   }
-  for (const row of results.idle) t.equal(row.namespaces, results.settings.forks, `${row.storage}: idle namespaces`)
+  for (const row of results.idle) {
+    t.equal(row.namespaces, results.settings.forks, `${row.storage}: idle namespaces`)
+    t.ok(Number.isFinite(row.liveHeapPerNamespaceKiB), `${row.storage}: the live heap per idle namespace measured`)
+  }
 })
