@@ -10,7 +10,7 @@ import { URL } from 'node:url'
 
 const pets = JSON.parse(readFileSync(new URL('../fixtures/pets.json', import.meta.url), 'utf8'))
 
-// Bodies as text: node:http writes text in one piece with the head, where a Buffer takes a writev.
+// Bodies as text, as the sandbox sends them (a profile shows both servers writing through writev).
 const JSON_TYPE = 'application/json; charset=utf-8'
 const LIST = JSON.stringify(pets.slice(0, 20))
 const BY_ID = new Map(pets.map((pet) => [String(pet.id), JSON.stringify(pet)]))
