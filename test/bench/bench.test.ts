@@ -62,6 +62,12 @@ t.test('npm run bench --smoke writes JSON, Markdown and the store-size chart', a
     results.targets.length >= 5 && results.targets.every((x: { met: unknown }) => typeof x.met === 'boolean'),
     'every target is judged',
   )
+  // The raw path's targets as the README states them, each a ratio to the bare server.
+  const limits = Object.fromEntries(results.targets.map((x: { name: string; target: string }) => [x.name, x.target]))
+  t.equal(limits['cold start (fixtures) vs bare'], '≤ 1.3×', 'cold start within 1.3× of bare')
+  t.equal(limits['GET /v1/pets (limit 20), 4 connections: req/s vs bare'], '≥ 0.9×', 'GET at 0.9× of bare')
+  t.equal(limits['POST /v1/pets (durable), 4 connections: req/s vs bare'], '≥ 0.8×', 'durable POST at 0.8× of bare')
+  t.equal(limits['RSS after load vs bare'], '≤ 1.5×', 'RSS after load within 1.5× of bare')
 
   const markdown = await readFile(join(out, 'latest.md'), 'utf8')
   t.match(markdown, /\| Cold start, spawn → first 200 on GET \/v1\/pets/)
