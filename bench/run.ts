@@ -466,7 +466,7 @@ function evaluateTargets(results: {
   const at = (server: ServerName, endpoint: Endpoint, connections: number) =>
     results.throughput.find((r) => r.server === server && r.endpoint === endpoint && r.connections === connections)
   const loadConnections = Math.max(...SETTINGS.connections)
-  // ratio(name, measured, limit, direction): a ratio to the bare server judged against its limit.
+  // ratio(name, measured, limit, atMost): a ratio to the bare server judged against its limit.
   const ratio = (name: string, measured: number, limit: number, atMost: boolean, detail = '') =>
     check(
       name,
