@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // The command: settings → sandbox → banner; SIGTERM and SIGINT stop it cleanly.
+import './heap-tuning.js'
 import { ConfigError, HELP, loadConfig, type Config } from './config.js'
 import { DataFileError } from './store/durable-io.js'
 import { FixturesError } from './store/initial-data.js'
