@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // The command: settings → sandbox → banner; SIGTERM and SIGINT stop it cleanly.
-import './heap-tuning.js'
 import { ConfigError, HELP, loadConfig, type Config } from './config.js'
 import { DataFileError } from './store/durable-io.js'
 import { FixturesError } from './store/initial-data.js'
+import { tuneHeapForLoad } from './heap-tuning.js'
 import { createLogger } from './logger.js'
 import { startSandbox } from './sandbox.js'
 
@@ -26,6 +26,7 @@ async function main(): Promise<void> {
   } catch (error) {
     return fail(error, config)
   }
+  tuneHeapForLoad()
 
   // A configured key is a secret: only the documented default is ever printed.
   const key = config.defaultApiKey ? config.apiKeys[0] : '<your API key>'
