@@ -56,6 +56,12 @@ export class JournalRing {
   #buffers: Chunk[] = []
   /** The serial number of #buffers[0]. */
   #firstChunk = 0
+  /**
+   * The last largest chunk emptied, filled again next: a busy journal then allocates nothing. A
+   * dropped Buffer's memory comes back only when V8 collects its old generation, and under load
+   * dropped chunks once held 50 MB outside the heap (docs/performance.md, sixth round).
+   */
+  #spare: Chunk | undefined
 
   /** `size`: at most this many records (JOURNAL_SIZE). */
   constructor(size: number) {
@@ -112,8 +118,9 @@ export class JournalRing {
     this.#count--
     // Whole chunks go once nothing in them is kept (the one being filled stays).
     while (this.#buffers.length > 1 && this.#buffers[0]?.live === 0) {
-      this.#buffers.shift()
+      const emptied = this.#buffers.shift() as Chunk
       this.#firstChunk++
+      if (emptied.bytes.length === LARGEST_CHUNK_BYTES) this.#spare = emptied
     }
     return weight
   }
@@ -123,6 +130,7 @@ export class JournalRing {
     this.#count = 0
     this.#buffers = []
     this.#firstChunk = 0
+    this.#spare = undefined
   }
 
   // The k-th oldest record's fields, for filters: no bytes are read for these.
@@ -196,7 +204,13 @@ export class JournalRing {
     const last = this.#buffers.at(-1)
     if (last && last.bytes.length - last.used >= bytes) return last
     const size = last === undefined ? FIRST_CHUNK_BYTES : Math.min(LARGEST_CHUNK_BYTES, last.bytes.length * 2)
-    const chunk = { bytes: Buffer.allocUnsafeSlow(Math.max(size, bytes)), used: 0, live: 0 }
+    let chunk: Chunk
+    if (this.#spare !== undefined && size === LARGEST_CHUNK_BYTES && bytes <= LARGEST_CHUNK_BYTES) {
+      chunk = this.#spare
+      chunk.used = 0
+      chunk.live = 0
+      this.#spare = undefined
+    } else chunk = { bytes: Buffer.allocUnsafeSlow(Math.max(size, bytes)), used: 0, live: 0 }
     this.#buffers.push(chunk)
     return chunk
   }

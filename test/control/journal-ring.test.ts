@@ -128,3 +128,31 @@ t.test('slots that grow while the oldest is not in the first one (large bodies d
       `entry ${entry.id}`,
     )
 })
+
+t.test('a busy journal fills its emptied chunks again instead of allocating new ones', async (t) => {
+  const journal = new Journal(100, new Redactor([]))
+  const kilobyte = Buffer.from(JSON.stringify({ pad: 'x'.repeat(1000) }))
+  const record = (i: number): RequestRecord => ({
+    ...request(0),
+    path: `/v1/pets/${i}`,
+    body: kilobyte,
+  })
+  for (let i = 1; i <= 2_000; i++) journal.record(record(i))
+  // Chunks are the ring's only Buffers: count them as they are made (a dropped one is freed only
+  // when V8 collects its old generation, so memory figures would not tell).
+  const allocate = Buffer.allocUnsafeSlow
+  let allocated = 0
+  Buffer.allocUnsafeSlow = (size: number) => (allocated++, allocate(size))
+  t.teardown(() => void (Buffer.allocUnsafeSlow = allocate))
+  // 40 MB of records through a journal that keeps 100 KB of them.
+  for (let i = 2_001; i <= 42_000; i++) journal.record(record(i))
+  Buffer.allocUnsafeSlow = allocate
+  t.equal(allocated, 0, `no chunk allocated once the journal is full (${allocated})`)
+  const entries = journal.find()
+  t.same(
+    [entries.length, entries[0]?.id, entries.at(-1)?.id, entries.at(-1)?.path],
+    [100, 41_901, 42_000, '/v1/pets/42000'],
+    'the newest records, read back from reused chunks',
+  )
+  t.same(entries.at(-1)?.body, JSON.parse(kilobyte.toString()))
+})
