@@ -367,10 +367,9 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
     const body = JSON.stringify(kept)
     // The id follows from the previous one and the content: never the id of the snapshot it
     // replaces, and the same for the same data from scratch (the same SEED gives the same bytes).
-    const id = createHash('sha256').update(`${this.#snapshotId}\n${body}`).digest('hex').slice(0, 16)
-    const text = body === '{}' ? `{"journal":"${id}"}` : `${body.slice(0, -1)},"journal":"${id}"}`
+    const id = createHash('sha256').update(`${this.#snapshotId}\n`).update(body).digest('hex').slice(0, 16)
     const records = (kept as Record<string, unknown>)[this.#key]
-    return { bytes: Buffer.from(text), id, records: Array.isArray(records) ? records.length : 0 }
+    return { bytes: withJournalId(body, id), id, records: Array.isArray(records) ? records.length : 0 }
   }
 
   async #writeSnapshot(snapshot: Snapshot): Promise<void> {
@@ -428,4 +427,19 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
       throw new DataFileError(path, `cannot be read: ${(error as Error).message}`)
     }
   }
+}
+
+/**
+ * The snapshot's bytes: `body` (a JSON object) with the journal's id as its last member. Encoded
+ * straight into one Buffer, with no text copy of a body that can be megabytes long.
+ */
+function withJournalId(body: string, id: string): Buffer {
+  if (body === '{}') return Buffer.from(`{"journal":"${id}"}`)
+  const member = `,"journal":"${id}"}`
+  const bodyBytes = Buffer.byteLength(body)
+  const bytes = Buffer.allocUnsafeSlow(bodyBytes - 1 + member.length)
+  bytes.write(body, 0)
+  // Over the body's closing brace.
+  bytes.write(member, bodyBytes - 1)
+  return bytes
 }
