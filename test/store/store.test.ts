@@ -90,6 +90,29 @@ t.test("a data file of the user's own (no origin) is kept whatever the data sett
   t.equal(next.id, 11, 'new ids follow the largest one in the file')
 })
 
+t.test('a data file of pets out of id order, with gaps: each found by id, listed in id order', async (t) => {
+  const config = await testConfig(t)
+  const pet = (id: number): Pet => ({ id, name: `Pet ${id}`, categoryId: 1, status: 'available' })
+  const ids = [40, 2, 17, 3, 1000, 18]
+  await writeFile(config.dataFile!, JSON.stringify({ pets: ids.map(pet) }))
+  const sandbox = await startSandbox(config, createLogger('silent'))
+  t.teardown(() => sandbox.close())
+  const get = async (id: number): Promise<[number, unknown]> => {
+    const res = await fetch(`${sandbox.baseUrl}/pets/${id}`, { headers: AUTH })
+    return [res.status, res.status === 200 ? await res.json() : undefined]
+  }
+  for (const id of ids) t.same(await get(id), [200, pet(id)], `pet ${id}`)
+  for (const id of [1, 4, 16, 19, 39, 41, 999, 1001]) t.same(await get(id), [404, undefined], `no pet ${id}`)
+  const listed = (await (await fetch(`${sandbox.baseUrl}/pets?limit=100`, { headers: AUTH })).json()) as Pet[]
+  t.same(
+    listed.map((p) => p.id),
+    [...ids].sort((a, b) => a - b),
+  )
+  const next = (await (await createPet(sandbox.baseUrl, 'Next')).json()) as Pet
+  t.equal(next.id, 1001, 'new ids follow the largest one')
+  t.same(await get(1001), [200, next])
+})
+
 t.test('the data file follows the data settings it was made from', async (t) => {
   const dir = await tempDir(t)
   const env = { DATA_FILE: join(dir, 'db.json') }
