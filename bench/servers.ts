@@ -1,5 +1,6 @@
 // The servers under test, each started as its own process pinned to the server core:
-// the sandbox (node dist/cli.js), the bare node:http ceiling, and Prism's mock of the spec.
+// the sandbox (node dist/cli.js), the bare node:http ceiling (and its durable variant, which has
+// each create on disk before it answers), and Prism's mock of the spec.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
 import { request } from 'node:http'
@@ -10,7 +11,7 @@ export const ROOT = fileURLToPath(new URL('..', import.meta.url))
 export const API_KEY = 'sandbox-api-key'
 export const AUTH = { Authorization: `Bearer ${API_KEY}` }
 
-export type ServerName = 'sandbox' | 'bare' | 'prism' | 'npmStart'
+export type ServerName = 'sandbox' | 'bare' | 'bareDurable' | 'prism' | 'npmStart'
 
 export interface ServerSpec {
   readonly name: ServerName
@@ -37,6 +38,12 @@ export const SERVERS: Record<ServerName, ServerSpec> = {
     name: 'bare',
     basePath: '/v1',
     command: () => ({ file: process.execPath, args: [join(ROOT, 'bench/bare-server.mjs')] }),
+  },
+  // The same, appending each create's body to DATA_FILE and fdatasyncing it before the 201.
+  bareDurable: {
+    name: 'bareDurable',
+    basePath: '/v1',
+    command: () => ({ file: process.execPath, args: [join(ROOT, 'bench/bare-server.mjs'), '--durable'] }),
   },
   prism: {
     name: 'prism',

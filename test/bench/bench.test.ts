@@ -51,6 +51,14 @@ t.test('npm run bench --smoke writes JSON, Markdown and the store-size chart', a
       `${server}: RSS idle and after load`,
     )
   }
+  // The durable bare server is measured on creates only.
+  t.same(
+    results.throughput
+      .filter((r: { server: string }) => r.server === 'bareDurable')
+      .map((r: { endpoint: string; requestsPerSecond: number }) => [r.endpoint, r.requestsPerSecond > 0]),
+    [['create', true]],
+    'the durable bare server: creates only',
+  )
   t.same(
     results.storeSize.map((p: { pets: number }) => p.pets),
     [1000, 2000],
@@ -68,6 +76,11 @@ t.test('npm run bench --smoke writes JSON, Markdown and the store-size chart', a
   t.equal(limits['GET /v1/pets (limit 20), 4 connections: req/s vs bare'], '≥ 0.9×', 'GET at 0.9× of bare')
   t.equal(limits['POST /v1/pets (durable), 4 connections: req/s vs bare'], '≥ 0.8×', 'durable POST at 0.8× of bare')
   t.equal(limits['RSS after load vs bare'], '≤ 1.5×', 'RSS after load within 1.5× of bare')
+  t.equal(
+    limits['POST /v1/pets (durable), 4 connections: req/s vs the durable bare (like for like)'],
+    '≥ 0.8×',
+    'durable POST also against the durable bare',
+  )
 
   const markdown = await readFile(join(out, 'latest.md'), 'utf8')
   t.match(markdown, /\| Cold start, spawn → first 200 on GET \/v1\/pets/)

@@ -1,10 +1,12 @@
 // The benchmark's ceiling (bench/bare-server.mjs) must send, for each benchmarked request, the
 // bytes the sandbox sends: status line, headers in order, body. Only Date may differ. Otherwise
 // "sandbox vs bare" would compare different answers.
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import t from 'tap'
 import { SERVERS, startServer } from '../../bench/servers.js'
 import { openSocket, serialise, whenClosed } from '../support/raw-http.js'
-import { API_KEY, startTestSandbox } from '../support/sandbox.js'
+import { API_KEY, startTestSandbox, tempDir } from '../support/sandbox.js'
 
 const NEW_PET = JSON.stringify({ name: 'Bench', categoryId: 1, status: 'available' })
 const REQUESTS = [
@@ -37,4 +39,23 @@ t.test('the bare server answers with the sandbox bytes', async (t) => {
     t.match(fromSandbox, /^HTTP\/1\.1 20[01] /, `${request.method} ${request.target}: the sandbox answers`)
     t.equal(await exchange(barePort, request), fromSandbox, `${request.method} ${request.target}: the same bytes`)
   }
+})
+
+t.test('the durable bare server answers with the same bytes, each create on disk first', async (t) => {
+  const sandbox = await startTestSandbox(t)
+  const file = join(await tempDir(t), 'creates.jsonl')
+  const bare = await startServer(SERVERS.bareDurable, { core: undefined, env: { DATA_FILE: file } })
+  t.teardown(() => bare.stop())
+  const barePort = Number(new URL(bare.origin).port)
+  const sandboxPort = Number(new URL(sandbox.baseUrl).port)
+  for (const request of REQUESTS)
+    t.equal(
+      await exchange(barePort, request),
+      await exchange(sandboxPort, request),
+      `${request.method} ${request.target}: the same bytes`,
+    )
+  const create = REQUESTS.find(({ method }) => method === 'POST') as (typeof REQUESTS)[number]
+  t.match(await exchange(barePort, create), /^HTTP\/1\.1 201 /, 'a second create answered')
+  // Answered means written: both bodies are in the file, one line each, once their 201s have come.
+  t.equal(await readFile(file, 'utf8'), `${NEW_PET}\n${NEW_PET}\n`, 'every create appended')
 })
