@@ -1,7 +1,7 @@
 // The ceiling: a bare node:http server that answers with the bytes the sandbox sends for the same
 // requests (the fixture pets, byte for byte, headers included), with no routing library, auth,
 // validation or storage, and sends them the fastest way node:http offers. No Node server can be
-// much faster than this one. test/bench-ceiling.test.ts checks that the bytes stay the sandbox's.
+// much faster than this one. test/bench/ceiling.test.ts checks that the bytes stay the sandbox's.
 //
 // With --durable it is also the ceiling of a durable create: each create's body is appended to
 // DATA_FILE and fdatasynced before its 201, in the cheapest way that keeps the promise (one
@@ -33,6 +33,7 @@ const CREATED = JSON.stringify({ id: CREATED_ID, name: 'Bench', categoryId: 1, s
 const CREATED_HEADERS = { Location: `/v1/pets/${CREATED_ID}` }
 
 const durableFile = process.argv.includes('--durable') ? await open(process.env.DATA_FILE, 'a') : undefined
+const NEWLINE = Buffer.from('\n')
 /** Bodies (and their answers) waiting for the next flush, and whether a flush is under way. */
 let waiting = []
 let flushing = false
@@ -54,7 +55,6 @@ function appendDurably(body, answer) {
   waiting.push({ body: Buffer.concat([body, NEWLINE]), answer })
   if (!flushing) void flush()
 }
-const NEWLINE = Buffer.from('\n')
 
 function send(res, status, body, headers) {
   res.writeHead(status, { ...headers, 'Content-Type': JSON_TYPE, 'Content-Length': Buffer.byteLength(body) })
