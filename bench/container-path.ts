@@ -8,11 +8,10 @@
 import { execFile } from 'node:child_process'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { get } from 'node:http'
-import { createServer, type AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { parseArgs, promisify } from 'node:util'
 import { AnimalStoreContainer } from '../modules/node/src/index.js'
-import { ROOT } from './servers.js'
+import { ROOT, freePort } from './servers.js'
 
 const run = promisify(execFile)
 const { values: flags } = parseArgs({
@@ -48,18 +47,6 @@ function figures(runsMs: number[]): Figures {
   return { p50Ms: Math.round(median), p99Ms: Math.round(p99), runsMs: runsMs.map((ms) => Math.round(ms)) }
 }
 
-/** A port free on the host now, for a published port chosen up front (as a user's `-p 4010:4010`). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo
-      server.close(() => resolve(port))
-    })
-  })
-}
-
 /** The status of one GET on a connection of its own, or 0 when none comes (as curl in a loop). */
 function status(url: string): Promise<number> {
   return new Promise((resolve) => {
@@ -75,6 +62,7 @@ function status(url: string): Promise<number> {
 
 /** `docker run` to the first 200 on /healthz through the published port, in ms. */
 async function dockerRunToHealthy(): Promise<number> {
+  // Chosen up front, as a user's `-p 4010:4010` is.
   const port = await freePort()
   const url = `http://127.0.0.1:${port}/healthz`
   const started = performance.now()

@@ -4,6 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
 import { request } from 'node:http'
+import { createServer, type AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -73,11 +74,19 @@ export interface Started {
   stop(): Promise<void>
 }
 
-let nextPort = 4300 + (process.pid % 500) * 2
-
-export function freshPort(): number {
-  nextPort = nextPort >= 64000 ? 4300 : nextPort + 1
-  return nextPort
+/**
+ * A port the system says is free now, for a server that is told its port up front. (A counter of
+ * our own collided with the one of a bench running beside it: each then found the other's server.)
+ */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo
+      server.close(() => resolve(port))
+    })
+  })
 }
 
 /** Spawns a server on the server core and waits (bounded) for its first 200 on GET <base>/pets. */
@@ -91,7 +100,7 @@ export async function startServer(
     nodeArgs?: string[]
   },
 ): Promise<Started> {
-  const port = freshPort()
+  const port = await freePort()
   const command = spec.command(port)
   const { file } = command
   const args = file === process.execPath ? [...(options.nodeArgs ?? []), ...command.args] : command.args

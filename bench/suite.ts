@@ -23,7 +23,7 @@ import { join } from 'node:path'
 import { parseArgs, promisify } from 'node:util'
 import { AnimalStoreControlClient, type NamespaceControl } from '../modules/node/src/client.js'
 import { HttpClient, type Answer } from './http-client.js'
-import { ROOT, SERVERS, freshPort, rssMiB, startServer, type Started } from './servers.js'
+import { ROOT, SERVERS, freePort, rssMiB, startServer, type Started } from './servers.js'
 
 const run = promisify(execFile)
 
@@ -436,7 +436,7 @@ async function wiremockJar(): Promise<string> {
 
 async function wiremockTarget(): Promise<Target> {
   const jar = await wiremockJar()
-  const port = freshPort()
+  const port = await freePort()
   const child = spawn(
     'java',
     ['-jar', jar, '--port', String(port), '--bind-address', '127.0.0.1', '--disable-banner'],
