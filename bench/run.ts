@@ -1,8 +1,9 @@
 // npm run bench: the sandbox, a bare node:http server (the ceiling; for creates also in a durable
-// variant) and Prism's mock, measured side by side in one run. Servers run on one core, the load generator and this script on the
-// other; everything talks to 127.0.0.1 and every run is bounded in time. A full run times the
-// cold starts on the Node the image ships too (from the npm registry), each against its own bare
-// server, and judges every figure against the README's targets.
+// variant) and Prism's mock, measured side by side in one run. Servers run on one core, the load
+// generator and this script on the other; everything talks to 127.0.0.1 and every run is bounded
+// in time. A full run times the cold starts on the Node the image ships too (from the npm
+// registry), each against its own bare server, and judges every figure against the README's
+// targets.
 //
 //   tsx bench/run.ts [--smoke] [--out DIR] [--svg FILE] [--load wrk|autocannon]
 //

@@ -76,7 +76,7 @@ export interface Started {
 
 /**
  * A port the system says is free now, for a server that is told its port up front. (A counter of
- * our own collided with the one of a bench running beside it: each then found the other's server.)
+ * our own could collide with the one of a bench running beside it, each finding the other's server.)
  */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
