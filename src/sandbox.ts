@@ -13,11 +13,12 @@ import type { SandboxFacts } from './explorer/pages.js'
 import { findBadPet, initialData } from './store/initial-data.js'
 import { Redactor } from './control/request-journal.js'
 import { createLogger } from './logger.js'
-import { Namespaces, namespaceOfKey } from './control/namespaces.js'
+import { Namespaces, namespaceOfKey, type ResetsElsewhere } from './control/namespaces.js'
 import { loadSpec, loadSpecFile } from './spec/load.js'
 import { ADMIN_SPEC_FILE } from './paths.js'
 import type { ApiSpec } from './spec/types.js'
 import { Snapshots } from './store/snapshots.js'
+import { NamespaceOrigins } from './store/namespace-origins.js'
 import { openStore, type AnimalStore } from './store/store.js'
 import { type DataFileOptions } from './store/data-file.js'
 import { describeDroppedTail } from './store/journal-text.js'
@@ -88,7 +89,10 @@ export async function startSandbox(
     fileSystem: storage.fileSystem,
     checkPets: (pets) => findBadPet(pets, spec),
   })
-  const open = async (dataFile: string | undefined, { unwrittenUntilChanged = false, absent = false } = {}) => {
+  const open = async (
+    dataFile: string | undefined,
+    { unwrittenUntilChanged = false, absent = false, resetsElsewhere = undefined as ResetsElsewhere | undefined } = {},
+  ) => {
     const opened = await openStore({
       dataFile,
       origin: initial.origin,
@@ -99,6 +103,7 @@ export async function startSandbox(
       storage,
       unwrittenUntilChanged,
       absent,
+      ...(resetsElsewhere === undefined ? {} : { resetsElsewhere }),
     })
     if (opened.droppedTail) logger.warn({ file: opened.droppedTail.file }, describeDroppedTail(opened.droppedTail))
     return opened
@@ -118,9 +123,15 @@ export async function startSandbox(
   const facts = describeSandbox(config, { fromDataFile, description: dataDescription, count: store.size })
   const prefix = config.namespaceKeyPrefix
   const redactor = new Redactor([...config.apiKeys, ...(config.adminToken ? [config.adminToken] : [])], prefix)
+  // The namespaces with no file of their own: what each was last reset to.
+  const origins =
+    config.dataFile === undefined ? undefined : await NamespaceOrigins.open(config.dataFile, initial.origin, storage)
+  if (origins?.droppedTail) logger.warn({ file: origins.droppedTail.file }, describeDroppedTail(origins.droppedTail))
   const namespaces = new Namespaces({
     defaultStore: store,
-    openStore: async (dataFile, absent) => (await open(dataFile, { unwrittenUntilChanged: true, absent })).store,
+    openStore: async (dataFile, absent, resetsElsewhere) =>
+      (await open(dataFile, { unwrittenUntilChanged: true, absent, resetsElsewhere })).store,
+    origins,
     dataFile: config.dataFile,
     journalSize: config.journalSize,
     redactor,

@@ -1,6 +1,7 @@
 // Namespaces let one sandbox serve many tests at once without crosstalk. Each has its own store
 // (from the same initial data, persisted in its own file next to DATA_FILE once it first changes:
-// until then it is the initial data, and nothing is written), journal, faults and clock. A
+// until then it is the initial data, and nothing is written; a reset before that is one line in
+// the namespaces' shared log of origins), journal, faults and clock. A
 // request picks one by the X-Sandbox-Namespace header or, in the key mode
 // (NAMESPACE_KEY_PREFIX), by its API key; otherwise it uses the default namespace. At most
 // MAX_NAMESPACES are kept: a new one evicts the least recently used (never the default), whose
@@ -14,6 +15,7 @@ import { Faults } from './faults.js'
 import { Journal, type Redactor } from './request-journal.js'
 import { removeDataFile } from '../store/durable-io.js'
 import type { InitialData } from '../store/initial-data.js'
+import type { NamespaceOrigins } from '../store/namespace-origins.js'
 import { parseSnapshotOrigin } from '../store/origin.js'
 import type { Snapshots } from '../store/snapshots.js'
 import type { AnimalStore, Pet } from '../store/store.js'
@@ -57,13 +59,25 @@ export class Namespace {
   }
 }
 
+export interface ResetsElsewhere {
+  readonly origin: string | undefined
+  readonly write: (origin: string) => Promise<void>
+}
+
 export interface NamespacesOptions {
   readonly defaultStore: AnimalStore
   /**
    * Opens (or creates from the initial data) the store kept in `dataFile`; undefined: in memory.
-   * `absent`: no file of it is on disk, so nothing need be read.
+   * `absent`: no file of it is on disk, so nothing need be read. `resetsElsewhere`: where its
+   * resets go while it has no file of its own, and the last one's origin.
    */
-  readonly openStore: (dataFile: string | undefined, absent: boolean) => Promise<AnimalStore>
+  readonly openStore: (
+    dataFile: string | undefined,
+    absent: boolean,
+    resetsElsewhere: ResetsElsewhere | undefined,
+  ) => Promise<AnimalStore>
+  /** The shared log of the origins of namespaces with no file of their own; undefined: in memory. */
+  readonly origins: NamespaceOrigins | undefined
   readonly dataFile: string | undefined
   readonly journalSize: number
   /** What the journals' readers must never see (keys, tokens). */
@@ -95,8 +109,9 @@ export class Namespaces {
   /** Evictions still deleting their data file: a namespace coming back waits for it. */
   readonly #evicting = new Map<string, Promise<void>>()
   /**
-   * The namespaces not live whose files are on disk: those the start found. Every other one has
-   * none (a namespace made since is live until its files are removed), so its first use reads nothing.
+   * The namespaces not live whose files (or origin in the shared log) are on disk: those the start
+   * found. Every other one has none (a namespace made since is live until its files are removed),
+   * so its first use reads nothing.
    */
   readonly #onDisk: Set<string>
 
@@ -104,6 +119,7 @@ export class Namespaces {
     this.#options = options
     this.max = options.maxNamespaces
     this.#onDisk = this.#namespacesOnDisk()
+    for (const name of options.origins?.names() ?? []) if (NAMESPACE_NAME.test(name)) this.#onDisk.add(name)
     const store = options.defaultStore
     this.#live.set(
       DEFAULT_NAMESPACE,
@@ -166,6 +182,8 @@ export class Namespaces {
     if (file === undefined) return
     const store = namespace && (await Promise.resolve(namespace.store()).catch(() => undefined))
     await store?.retire()
+    // Its origin first: a crash before its files go leaves them, which come first at a start.
+    await this.#options.origins?.forget(name)
     // A store that did not open may have files (unreadable ones): they go too.
     if (store === undefined || store.mayHaveFiles) await removeDataFile(file)
     this.#onDisk.delete(name)
@@ -244,7 +262,7 @@ export class Namespaces {
       note(namespace.name, await Promise.resolve(namespace.store()).catch(() => undefined))
     for (const name of [...this.#onDisk]) {
       if (this.#live.has(name)) continue
-      const store = await this.#options.openStore(this.dataFileOf(name), false).catch(() => undefined)
+      const store = await this.#open(name, false).catch(() => undefined)
       await store?.retire()
       note(name, store)
     }
@@ -255,6 +273,7 @@ export class Namespaces {
   async flush(): Promise<void> {
     await Promise.all([...this.#live.values()].map(async (namespace) => (await namespace.store()).flush()))
     await Promise.all(this.#evicting.values())
+    await this.#options.origins?.flush()
   }
 
   dataFileOf(name: string): string | undefined {
@@ -272,13 +291,23 @@ export class Namespaces {
       opening ??= (async () => {
         await this.#evicting.get(name)
         const absent = !this.#onDisk.delete(name)
-        return this.#options.openStore(this.dataFileOf(name), absent)
+        return this.#open(name, absent)
       })().catch((error: unknown) => {
         opening = undefined
         throw error
       })
       return opening
     }
+  }
+
+  /** Opens the store of namespace `name`, its resets going to the shared log while it has no file of its own. */
+  #open(name: string, absent: boolean): Promise<AnimalStore> {
+    const origins = this.#options.origins
+    const resetsElsewhere = origins && {
+      origin: origins.originOf(name),
+      write: (origin: string) => origins.set(name, origin),
+    }
+    return this.#options.openStore(this.dataFileOf(name), absent, resetsElsewhere)
   }
 
   /** The names of the namespaces whose files are beside DATA_FILE: `<name>.ns.<namespace><ext>`, or its journal alone. */

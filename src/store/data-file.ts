@@ -26,7 +26,9 @@
 // start can make again, instead of a rewrite of the whole file). And a store that starts from data
 // a start can make again (a namespace's initial data) need not be on disk until it changes: with
 // no snapshot, its journal's header names that data (`unwritten.id`), and its first change costs
-// one new journal file.
+// one new journal file. Until then, even a reset need not make a file of its own: a layout can
+// write it elsewhere as one line (the namespaces' shared log of origins, namespace-origins.ts),
+// and the store's own journal, when it starts, begins with that reset.
 import { createHash } from 'node:crypto'
 import { basename, dirname, join } from 'node:path'
 import type { Adapter } from 'lowdb'
@@ -50,7 +52,17 @@ export interface Layout<T, R> {
    * The data of a store that has no snapshot on disk, and the id its journal's header then names:
    * such a store is written only when it first changes, as a journal alone.
    */
-  readonly unwritten?: { readonly id: string; readonly data: () => Promise<T> }
+  readonly unwritten?: {
+    readonly id: string
+    readonly data: () => Promise<T>
+    /**
+     * The reset of such a store kept outside its files, and how to write the next one there (one
+     * line in a log that many stores share, instead of a new file and a directory fsync). A start
+     * replays `reset` onto `data` when the store has no file of its own; once it has one, its own
+     * files hold everything and come first.
+     */
+    readonly resets?: { readonly reset: R | undefined; readonly write: (record: R) => Promise<void> }
+  }
 }
 
 interface Job<R> {
@@ -106,6 +118,12 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
   #mayHaveFiles = true
   /** Set once the store is to be removed: no fold on a timer. */
   #retired = false
+  /**
+   * The reset written outside the store's files (Layout.unwritten.resets) that its data starts
+   * from: the store's own journal, when it starts, begins with it. Cleared once a file of its own
+   * holds it.
+   */
+  #resetElsewhere: R | undefined
 
   constructor(file: string, key: keyof T & string, options: DataFileOptions = {}, layout: Layout<T, R> = {}) {
     this.file = file
@@ -200,8 +218,12 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
     this.#startUnwritten()
     const journalBytes = await this.#readFile(this.journalFile)
     const journal = journalBytes && parseJournal<R>(this.journalFile, journalBytes, unwritten.id)
-    if (journal === undefined || !journal.started) return null
-    return this.#replay(await unwritten.data(), journal)
+    if (journal !== undefined && journal.started) return this.#replay(await unwritten.data(), journal)
+    const reset = unwritten.resets?.reset
+    if (reset === undefined) return null
+    this.#resetElsewhere = reset
+    const data = await unwritten.data()
+    return this.#layout.replay ? this.#layout.replay(data, [reset]) : this.#addRecords(data, [reset])
   }
 
   async #replay(data: T, journal: NonNullable<ReturnType<typeof parseJournal<R>>>): Promise<T> {
@@ -284,6 +306,8 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
   }
 
   async #run(job: Job<R>, data: T): Promise<void> {
+    const writeElsewhere = this.#resetWrittenElsewhere(job)
+    if (writeElsewhere) return writeElsewhere()
     // Serialised first, before any await: a snapshot holds nothing of the requests that come meanwhile.
     // A job that replaced the data cannot be written as a snapshot without its records (the data
     // before them is gone): where a snapshot must come first, it is the whole job.
@@ -296,9 +320,33 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
     const fold = !whole && this.#foldDue(job) ? this.#serialise(data) : undefined
     await this.#removeTempFile()
     if (whole) await this.#writeWholeSnapshot(whole)
-    if (job.records.length > 0) await this.#journal.append(this.#snapshotId, job.records)
+    if (job.records.length > 0) await this.#appendToJournal(job.records)
     else await this.#journal.cutTail()
     if (fold) await this.#fold(fold)
+  }
+
+  /**
+   * For a job that is one reset of a store with no file of its own, where the layout writes resets
+   * elsewhere: that write. (A failed start of its own journal is cut first: a file with records
+   * that were refused must not outlive the reset that follows them.)
+   */
+  #resetWrittenElsewhere(job: Job<R>): (() => Promise<void>) | undefined {
+    const resets = this.#layout.unwritten?.resets
+    const [record] = job.records
+    if (resets === undefined || record === undefined || !job.replaces || job.records.length !== 1) return undefined
+    if (job.snapshot || this.#snapshotOnDisk || this.#needsSnapshot || this.#journal.started) return undefined
+    return async () => {
+      await this.#journal.cutTail()
+      await resets.write(record)
+      this.#resetElsewhere = record
+    }
+  }
+
+  /** A journal of the store's own that starts now begins with the reset written elsewhere, if any. */
+  async #appendToJournal(records: readonly R[]): Promise<void> {
+    const elsewhere = this.#journal.started ? undefined : this.#resetElsewhere
+    await this.#journal.append(this.#snapshotId, elsewhere === undefined ? records : [elsewhere, ...records])
+    this.#resetElsewhere = undefined
   }
 
   #mustWriteSnapshot(job: Job<R>): boolean {
@@ -405,6 +453,9 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
    */
   #renamed(id: string): void {
     this.#snapshotId = id
+    // The snapshot holds what the reset written elsewhere made (and a failed one leaves the store
+    // to be written whole again).
+    this.#resetElsewhere = undefined
     this.#needsSnapshot = true
     this.#diskBehind = true
     this.#journal.restart()

@@ -33,6 +33,11 @@ export class JournalFile {
     this.#fs = fs
   }
 
+  /** Whether the file on disk is the current snapshot's journal (else the next append starts one). */
+  get started(): boolean {
+    return this.#started
+  }
+
   /** Records in the journal since its snapshot. */
   get records(): number {
     return this.#records

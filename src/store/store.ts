@@ -277,6 +277,11 @@ export interface OpenStoreOptions {
   readonly unwrittenUntilChanged?: boolean
   /** Set when the caller knows that the data file is not there (nor its journal): nothing is read. */
   readonly absent?: boolean
+  /**
+   * For a store written only once it changes: where its resets go while it has no file of its own
+   * (one line in the namespaces' shared log, namespace-origins.ts), and the origin of the last one.
+   */
+  readonly resetsElsewhere?: { readonly origin: string | undefined; readonly write: (origin: string) => Promise<void> }
   /** Checks records read from a data file; returns the index of the first bad one and why. */
   readonly checkPets: (pets: unknown) => { index: number; problem: string } | undefined
   /** How the data file is written: the real file system and compaction policy unless a test says otherwise. */
@@ -300,7 +305,7 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenedStore>
       ? new Memory<StoreData>()
       : new JournaledJsonFile<StoreData, StoreRecord>(options.dataFile, 'pets', options.storage, {
           replay: replayer(options.dataFile, options),
-          ...(options.unwrittenUntilChanged ? { unwritten: { id: `initial:${options.origin}`, data: initial } } : {}),
+          ...(options.unwrittenUntilChanged ? { unwritten: unwrittenLayout(options, initial) } : {}),
         })
   const db = new Low<StoreData>(adapter, { pets: [] })
   const existing = options.absent && adapter instanceof JournaledJsonFile ? adapter.readAbsent() : await adapter.read()
@@ -327,6 +332,28 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenedStore>
   const store = new AnimalStore(db)
   await writeInitialData(store, await initial(), options.dataFile)
   return { store, ...opened }
+}
+
+/** A store that is on disk only once it changes: its journal names the initial data, and its resets may go elsewhere. */
+function unwrittenLayout(
+  options: OpenStoreOptions,
+  data: () => Promise<StoreData>,
+): NonNullable<Layout<StoreData, StoreRecord>['unwritten']> {
+  const elsewhere = options.resetsElsewhere
+  if (elsewhere === undefined) return { id: `initial:${options.origin}`, data }
+  const reset = elsewhere.origin === undefined ? undefined : { reset: elsewhere.origin }
+  return {
+    id: `initial:${options.origin}`,
+    data,
+    resets: {
+      reset,
+      write: (record) => {
+        // Only a reset is ever written elsewhere (data-file.ts: a job of one replacing record).
+        if (!isReset(record)) throw new Error('only a reset is written outside the data file')
+        return elsewhere.write(record.reset)
+      },
+    },
+  }
 }
 
 /** The shared pets a data file starts from: a file whose snapshot is gone cannot be served. */
