@@ -11,6 +11,10 @@
 // restart serves the state of the last of those acknowledged, or of the one in flight. Every other
 // step freezes that namespace as a named snapshot, and the step after resets it to the last one
 // acknowledged instead of a seed: a restart lists every snapshot acknowledged.
+// And one more client resets (forks) namespaces that have no file of their own, a few names in
+// turn, deleting every fifth: each reset one line of the namespaces' shared log of origins, folded
+// every 20 lines like the journals. A restart serves each name as its last acknowledged step left
+// it (a deleted name is a 404), or as the one in flight.
 import { watch } from 'node:fs'
 import { access } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
@@ -54,6 +58,8 @@ const figures = {
   resetStatesWrong: 0,
   snapshots: 0,
   snapshotsLost: 0,
+  forks: 0,
+  forkStatesWrong: 0,
 }
 const RESET_COUNT = 5
 const petSchema = (await loadSpec()).schemas['Pet'] ?? {}
@@ -183,6 +189,54 @@ function resetLoad(baseUrl: string, ns: string, cycle: number) {
   }
 }
 
+/** The namespaces the fork load resets in turn. */
+const FORK_NAMES = Array.from({ length: 6 }, (_, i) => `fork-${i}`)
+/** What a restart may serve in a namespace: its last acknowledged state, or the one in flight (undefined: none, a 404). */
+type Expected = { last: string[] | undefined; inFlight: string[] | undefined }
+
+/**
+ * Resets of the FORK_NAMES in turn to seed after seed, every fifth step a deletion instead, until
+ * the server is gone; `expected` holds, by name, what a restart may serve.
+ */
+function forkLoad(baseUrl: string, cycle: number, expected: Map<string, Expected>) {
+  const origin = new URL(baseUrl).origin
+  let stopped = false
+  const run = async (): Promise<void> => {
+    for (let i = 0; i < 1000 && !stopped; i++) {
+      const name = FORK_NAMES[i % FORK_NAMES.length] as string
+      const deleting = i % 5 === 4
+      const seed = 500_000 + cycle * 1000 + i
+      const state = deleting ? undefined : (await generateAnimals(petSchema, seed, RESET_COUNT)).map((pet) => pet.name)
+      const last = expected.get(name)?.last
+      expected.set(name, { last, inFlight: state })
+      try {
+        const res = deleting
+          ? await fetch(`${origin}/__admin/namespaces/${name}`, { method: 'DELETE', headers: ADMIN })
+          : await fetch(`${origin}/__admin/reset?namespace=${name}`, {
+              method: 'POST',
+              headers: { ...ADMIN, 'content-type': 'application/json' },
+              body: JSON.stringify({ seed, count: RESET_COUNT }),
+            })
+        await res.arrayBuffer()
+        // A deletion of a name not there (404) leaves it absent too.
+        if (res.status === 200 || (deleting && res.status === 404)) {
+          expected.set(name, { last: state, inFlight: state })
+          figures.forks++
+        }
+      } catch {
+        return // the server is gone
+      }
+    }
+  }
+  const running = run()
+  return {
+    async stop(): Promise<void> {
+      stopped = true
+      await running
+    },
+  }
+}
+
 const exists = (path: string): Promise<boolean> =>
   access(path).then(
     () => true,
@@ -219,9 +273,31 @@ async function killChain(t: Test, cli: string, chain: number, next: () => number
     // A namespace never changed is not on disk: reading it is a 404.
     const served = res.status === 404 ? undefined : res.status === 200 ? body.map((pet) => pet.name) : body
     const ok = [expected.last, expected.inFlight].some((state) => JSON.stringify(state) === JSON.stringify(served))
+    // What this restart serves is the state the next steps start from (the step in flight may have landed).
+    if (ok) expected = { last: served as string[] | undefined, inFlight: served as string[] | undefined }
     if (!ok) {
       figures.resetStatesWrong++
       t.fail(`${after}: the namespace reset serves its last acknowledged state or the one in flight`, {
+        found: served,
+        wanted: expected,
+      })
+    }
+  }
+
+  const forked = new Map<string, Expected>()
+  const checkForks = async (origin: string, after: string): Promise<void> => {
+    for (const [name, expected] of forked) {
+      const res = await fetch(`${origin}/__admin/pets?namespace=${name}`, { headers: ADMIN })
+      const body = (await res.json()) as StoredPet[]
+      const served = res.status === 404 ? undefined : res.status === 200 ? body.map((pet) => pet.name) : body
+      if ([expected.last, expected.inFlight].some((state) => JSON.stringify(state) === JSON.stringify(served))) {
+        // What this restart serves is the state the next steps start from (the step in flight may have landed).
+        const state = served as string[] | undefined
+        forked.set(name, { last: state, inFlight: state })
+        continue
+      }
+      figures.forkStatesWrong++
+      t.fail(`${after}: namespace ${name} serves its last acknowledged state or the one in flight`, {
         found: served,
         wanted: expected,
       })
@@ -234,7 +310,9 @@ async function killChain(t: Test, cli: string, chain: number, next: () => number
     const origin = new URL(server.baseUrl).origin
     await check(origin, `restart after kill ${cycle}`)
     await checkResets(origin, `restart after kill ${cycle}`)
+    await checkForks(origin, `restart after kill ${cycle}`)
     const resets = resetLoad(server.baseUrl, ns, cycle)
+    const forks = forkLoad(server.baseUrl, cycle, forked)
 
     let acknowledgedNow = 0
     const load = createLoad(server.baseUrl, chain, cycle, (pet) => {
@@ -257,6 +335,7 @@ async function killChain(t: Test, cli: string, chain: number, next: () => number
     await server.exited
     await load.stop()
     await resets.stop()
+    await forks.stop()
     expected = { last: resets.progress.states.at(-1) ?? expected.last, inFlight: resets.progress.inFlight }
     snapshots.push(...resets.progress.snapshots)
     figures.kills++
@@ -268,6 +347,7 @@ async function killChain(t: Test, cli: string, chain: number, next: () => number
   const last = await spawnCli(t, { ...ENV, DATA_FILE: dataFile }, [], cli)
   await check(new URL(last.baseUrl).origin, 'the last restart')
   await checkResets(new URL(last.baseUrl).origin, 'the last restart')
+  await checkForks(new URL(last.baseUrl).origin, 'the last restart')
   last.child.kill('SIGTERM')
   t.equal(await last.exited, 0, `chain ${chain}: the last server stops cleanly`)
   t.notOk(await exists(join(dirname(dataFile), '.db.json.tmp')), `chain ${chain}: no temporary snapshot is left`)
@@ -284,7 +364,8 @@ t.test(`SIGKILL ${CHAINS * KILLS_PER_CHAIN} times during a create load, in compa
       `at a snapshot's rename ${figures.atRename}, ` +
       `torn journal ends dropped at restart ${figures.tornTails}; namespace resets acknowledged ${figures.resets}, ` +
       `restarts serving another state ${figures.resetStatesWrong}; snapshots acknowledged ${figures.snapshots}, ` +
-      `lost ${figures.snapshotsLost}`,
+      `lost ${figures.snapshotsLost}; namespaces with no file of their own reset or deleted ${figures.forks}, ` +
+      `restarts serving another state ${figures.forkStatesWrong}`,
   )
   t.equal(figures.kills, CHAINS * KILLS_PER_CHAIN, 'every kill happened')
   t.equal(figures.lost, 0, 'no acknowledged pet is ever lost')
@@ -293,5 +374,7 @@ t.test(`SIGKILL ${CHAINS * KILLS_PER_CHAIN} times during a create load, in compa
   t.ok(figures.resets > 0, 'resets were acknowledged between the kills')
   t.ok(figures.snapshots > 0, 'snapshots were acknowledged between the kills')
   t.equal(figures.snapshotsLost, 0, 'every acknowledged snapshot survives')
+  t.ok(figures.forks > 0, 'namespaces with no file of their own were reset between the kills')
+  t.equal(figures.forkStatesWrong, 0, 'every restart serves each of them as its last acknowledged step left it')
   t.ok(figures.inCompaction > 0, 'some kills came while a compaction wrote its snapshot')
 })
