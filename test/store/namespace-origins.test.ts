@@ -63,6 +63,8 @@ t.test(
     const snapshots = await second.admin('GET', '/snapshots')
     t.match(snapshots.body.snapshots[0].forks, ['f'], 'the fork is listed with its snapshot before it is used')
     t.equal((await second.admin('DELETE', '/snapshots/s')).status, 409, 'so the snapshot cannot be deleted under it')
+    await second.close()
+    t.same(await namespaceFiles(dir), filesBefore, 'a clean stop writes no file of their own either')
   },
 )
 
