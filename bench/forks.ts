@@ -3,10 +3,9 @@
 // snapshot at start, and 1,000 namespaces are reset to it one after the other (each a new
 // namespace and one line of the namespaces' shared log). (The rich data is not the second
 // sandbox's initial data: a new namespace starts from its initial data before the reset replaces
-// it.) Reported: p50/p99 per
-// fork, and the server's RSS before and after. Then RSS with 1,000 idle namespaces (each started
-// by a reset to its initial data) in a sandbox of the default data, against the same sandbox with
-// none, on a data file and in memory. Each sandbox has served as many plain requests first (V8's
+// it.) Reported: p50/p99 per fork, and the server's RSS before and after. Then RSS with 1,000 idle
+// namespaces (each started by a reset to its initial data) in a sandbox of the default data,
+// against the same sandbox with none, on a data file and in memory. Each sandbox has served as many plain requests first (V8's
 // first growth is no namespace's), and each run is repeated in a second sandbox that measures the
 // live heap instead, from heap snapshots: what the namespaces hold, whenever V8 last collected.
 //
