@@ -18,7 +18,7 @@ import type { InitialData } from '../store/initial-data.js'
 import type { NamespaceOrigins } from '../store/namespace-origins.js'
 import { parseSnapshotOrigin } from '../store/origin.js'
 import type { Snapshots } from '../store/snapshots.js'
-import type { AnimalStore, Pet } from '../store/store.js'
+import type { AnimalStore, Pet, ResetsElsewhere } from '../store/store.js'
 
 export const DEFAULT_NAMESPACE = 'default'
 export const NAMESPACE_HEADER = 'x-sandbox-namespace'
@@ -57,11 +57,6 @@ export class Namespace {
       })
     )
   }
-}
-
-export interface ResetsElsewhere {
-  readonly origin: string | undefined
-  readonly write: (origin: string) => Promise<void>
 }
 
 export interface NamespacesOptions {

@@ -260,6 +260,15 @@ function byId(pets: readonly Pet[]): Pet[] {
   return [...pets].sort((a, b) => a.id - b.id)
 }
 
+/**
+ * Where a store with no file of its own writes a reset (one line in the namespaces' shared log,
+ * namespace-origins.ts), and the origin of the last one written there.
+ */
+export interface ResetsElsewhere {
+  readonly origin: string | undefined
+  readonly write: (origin: string) => Promise<void>
+}
+
 export interface OpenStoreOptions {
   /** A file path, or undefined for a store that lives in memory only. */
   readonly dataFile: string | undefined
@@ -277,11 +286,8 @@ export interface OpenStoreOptions {
   readonly unwrittenUntilChanged?: boolean
   /** Set when the caller knows that the data file is not there (nor its journal): nothing is read. */
   readonly absent?: boolean
-  /**
-   * For a store written only once it changes: where its resets go while it has no file of its own
-   * (one line in the namespaces' shared log, namespace-origins.ts), and the origin of the last one.
-   */
-  readonly resetsElsewhere?: { readonly origin: string | undefined; readonly write: (origin: string) => Promise<void> }
+  /** For a store written only once it changes: where its resets go while it has no file of its own. */
+  readonly resetsElsewhere?: ResetsElsewhere
   /** Checks records read from a data file; returns the index of the first bad one and why. */
   readonly checkPets: (pets: unknown) => { index: number; problem: string } | undefined
   /** How the data file is written: the real file system and compaction policy unless a test says otherwise. */
@@ -339,11 +345,12 @@ function unwrittenLayout(
   options: OpenStoreOptions,
   data: () => Promise<StoreData>,
 ): NonNullable<Layout<StoreData, StoreRecord>['unwritten']> {
+  const id = `initial:${options.origin}`
   const elsewhere = options.resetsElsewhere
-  if (elsewhere === undefined) return { id: `initial:${options.origin}`, data }
+  if (elsewhere === undefined) return { id, data }
   const reset = elsewhere.origin === undefined ? undefined : { reset: elsewhere.origin }
   return {
-    id: `initial:${options.origin}`,
+    id,
     data,
     resets: {
       reset,
