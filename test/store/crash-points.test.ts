@@ -45,6 +45,10 @@ const ENV = {
   ANIMAL_STORE_TEST_COMPACT_EVERY: '20',
 }
 
+// 50 kills and restarts with three loads between them: about 90 s alone, more beside the other
+// test files of a parallel run, where the default limit (120 s) cut it short.
+t.setTimeout(5 * 60_000)
+
 const seed = Number(process.env['CRASH_SEED'] ?? Math.floor(Math.random() * 2 ** 31))
 const figures = {
   kills: 0,

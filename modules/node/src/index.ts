@@ -37,7 +37,7 @@ import {
   type ResetOptions,
   type StateSummary,
 } from './client.js'
-import { HealthzWaitStrategy } from './wait.js'
+import { exitedError, HealthzWaitStrategy } from './wait.js'
 
 // The module's entry is the client's too: one import gives the container and every control type.
 export * from './client.js'
@@ -178,8 +178,12 @@ export class AnimalStoreContainer extends GenericContainer {
     try {
       started = await super.start()
     } catch (error) {
-      if (!this.reuse) await removeContainersOf(startId).catch(() => undefined)
-      throw error
+      if (this.reuse) throw error
+      // A sandbox that exits before the engine reports its ports bound fails testcontainers' own
+      // wait for them, with a timeout that says nothing of why: its last log lines do.
+      const exited = await exitedErrorOf(startId).catch(() => undefined)
+      await removeContainersOf(startId).catch(() => undefined)
+      throw exited ?? error
     } finally {
       clearInterval(keepAlive)
     }
@@ -335,6 +339,17 @@ function missingImage(image: string, cause: unknown): string {
     `Build it in the sandbox's repository with \`npm run image\` (it tags the image :local and with the ` +
     `package's version), or load a saved one with \`docker load -i <file>\`; or pass another image to the constructor.`
   )
+}
+
+/** The error of one start whose container exited, with its last log lines; undefined if none exited. */
+async function exitedErrorOf(startId: string): Promise<Error | undefined> {
+  const { container } = await getContainerRuntimeClient()
+  const made = await container.dockerode.listContainers({
+    all: true,
+    filters: { label: [`${START_LABEL}=${startId}`], status: ['exited'] },
+  })
+  const [first] = made
+  return first === undefined ? undefined : exitedError(container.getById(first.Id))
 }
 
 /** Removes the containers of one start, with their anonymous volumes (testcontainers may have removed them already). */

@@ -63,7 +63,8 @@ function status(url: string): Promise<number> {
   })
 }
 
-async function exitedError(container: Container): Promise<Error> {
+/** Why a sandbox's container exited, in its last log lines. */
+export async function exitedError(container: Container): Promise<Error> {
   const client = await getContainerRuntimeClient()
   const lines: string[] = []
   try {
