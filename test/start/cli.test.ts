@@ -3,15 +3,7 @@ import { Agent, request } from 'node:http'
 import { join } from 'node:path'
 import t from 'tap'
 import { SERVER_LIMITS } from '../../src/sandbox.js'
-import {
-  killDuringWriteLoad,
-  readStoredPets,
-  ROOT,
-  runCliToEnd,
-  spawnCli,
-  tempDir,
-  waitForBanner,
-} from '../support/sandbox.js'
+import { killDuringWriteLoad, readStoredPets, runCliToEnd, spawnCli, tempDir } from '../support/sandbox.js'
 
 t.test('--help prints every setting and exits 0', async (t) => {
   const { code, stdout } = await runCliToEnd({}, ['--help'])
@@ -171,36 +163,4 @@ t.test('kill -9 during a write load: the file is valid and holds every acknowled
   const res = await fetch(`${again.baseUrl}/pets/${last}`, { headers: { authorization: 'Bearer k' } })
   t.equal(res.status, 200, 'the restarted sandbox serves the last acknowledged pet')
   await res.body?.cancel()
-})
-
-t.test('under `npm start`, SIGTERM to npm reaches the server', async (t) => {
-  const npm = process.env['npm_execpath']
-  if (!npm) {
-    t.plan(0, 'not run through npm: npm_execpath is unknown')
-    return
-  }
-  const dir = await tempDir(t)
-  const { spawn } = await import('node:child_process')
-  const child = spawn(process.execPath, [npm, 'start', '--silent'], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: '0', LOG_LEVEL: 'silent', DATA_FILE: join(dir, 'db.json') },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  })
-  t.teardown(() => {
-    if (child.exitCode === null) child.kill('SIGKILL')
-  })
-  const exited = new Promise<number | string>((resolve) =>
-    child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)),
-  )
-  const { apiUrl: url } = await waitForBanner(child, exited)
-  const res = await fetch(`${url}/pets?limit=1`, { headers: { authorization: 'Bearer sandbox-api-key' } })
-  t.equal(res.status, 200)
-  await res.body?.cancel()
-  child.kill('SIGTERM')
-  t.equal(await exited, 0, 'npm exits 0 with the server')
-  const after = await fetch(`${url}/healthz`).then(
-    () => 'still answering',
-    () => 'gone',
-  )
-  t.equal(after, 'gone', 'the server process stopped too')
 })
