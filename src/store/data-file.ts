@@ -291,7 +291,6 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
     if (!job || this.#busy || this.#data === undefined) return
     this.#pending = undefined
     this.#busy = true
-    if (job.snapshot || job.records.length > 0) this.#mayHaveFiles = true
     this.#running = this.#run(job, this.#data)
     this.#running.then(job.batch.resolve, job.batch.reject).finally(() => {
       this.#busy = false
@@ -306,8 +305,10 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
   }
 
   async #run(job: Job<R>, data: T): Promise<void> {
+    // A reset written elsewhere makes no file of the store's own: removing it later need not look for any.
     const writeElsewhere = this.#resetWrittenElsewhere(job)
     if (writeElsewhere) return writeElsewhere()
+    if (job.snapshot || job.records.length > 0) this.#mayHaveFiles = true
     // Serialised first, before any await: a snapshot holds nothing of the requests that come meanwhile.
     // A job that replaced the data cannot be written as a snapshot without its records (the data
     // before them is gone): where a snapshot must come first, it is the whole job.
