@@ -4,8 +4,9 @@
 // namespace and one line of the namespaces' shared log). (The rich data is not the second
 // sandbox's initial data: a new namespace starts from its initial data before the reset replaces
 // it.) Reported: p50/p99 per fork, and the server's RSS before and after. Then RSS with 1,000 idle
-// namespaces (each started by a reset to its initial data) in a sandbox of the default data,
-// against the same sandbox with none, on a data file and in memory. Each sandbox has served as many plain requests first (V8's
+// namespaces (each started by a reset to its initial data, timed) in a sandbox of the default data,
+// against the same sandbox with none, on a data file and in memory; and the same with the 100,000
+// pets as the initial data, which every namespace shares. Each sandbox has served as many plain requests first (V8's
 // first growth is no namespace's), and each run is repeated in a second sandbox that measures the
 // live heap instead, from heap snapshots: what the namespaces hold, whenever V8 last collected.
 //
@@ -111,8 +112,8 @@ async function sandbox(env: Record<string, string>, memory: boolean, given?: str
   }
 }
 
-async function forks() {
-  const dir = await mkdtemp(join(tmpdir(), 'forks-bench-'))
+/** A fixtures file of SETTINGS.pets pets in `dir`. */
+async function richFixtures(dir: string): Promise<string> {
   const fixtures = join(dir, 'rich.json')
   const rich = Array.from({ length: SETTINGS.pets }, (_, i) => ({
     id: i + 1,
@@ -121,6 +122,12 @@ async function forks() {
     status: (['available', 'pending', 'sold'] as const)[i % 3],
   }))
   await writeFile(fixtures, JSON.stringify(rich))
+  return fixtures
+}
+
+async function forks() {
+  const dir = await mkdtemp(join(tmpdir(), 'forks-bench-'))
+  const fixtures = await richFixtures(dir)
   const source = await sandbox({ FIXTURES: fixtures }, false, dir)
   const snapshotStarted = performance.now()
   await source.client.createSnapshot('rich')
@@ -156,16 +163,32 @@ async function forks() {
   }
 }
 
-async function idleNamespaces(memory: boolean) {
+/**
+ * Idle namespaces, each started by a reset to the initial data: the default data, or with `rich`
+ * a fixtures file of SETTINGS.pets pets (which every namespace shares, by reference).
+ */
+async function idleNamespaces(memory: boolean, rich = false) {
+  const fixturesDir = rich ? await mkdtemp(join(tmpdir(), 'forks-bench-fixtures-')) : undefined
+  const env = fixturesDir === undefined ? {} : { FIXTURES: await richFixtures(fixturesDir) }
+  const samples: number[] = []
   const { rssBefore, rssAfter, liveHeapGrowth } = await weighed(
-    () => sandbox({}, memory),
+    () => sandbox(env, memory),
     async (running, run) => {
-      for (let i = 0; i < SETTINGS.forks; i++) await running.client.namespace(`${run}-idle-${i}`).reset()
+      for (let i = 0; i < SETTINGS.forks; i++) {
+        const started = performance.now()
+        await running.client.namespace(`${run}-idle-${i}`).reset()
+        if (run === 'timed') samples.push(performance.now() - started)
+      }
     },
   )
+  if (fixturesDir !== undefined) await rm(fixturesDir, { recursive: true, force: true })
+  samples.sort((a, b) => a - b)
   return {
     storage: memory ? 'in memory' : 'data file',
+    initialPets: rich ? SETTINGS.pets : 'default',
     namespaces: SETTINGS.forks,
+    resetP50Ms: round(percentile(samples, 50)),
+    resetP99Ms: round(percentile(samples, 99)),
     rssBeforeMiB: round(rssBefore),
     rssAfterMiB: round(rssAfter),
     perNamespaceKiB: round(((rssAfter - rssBefore) * 1024) / SETTINGS.forks),
@@ -202,7 +225,12 @@ async function weighed(
 }
 
 const forkRows = [await forks()]
-const idleRows = [await idleNamespaces(false), await idleNamespaces(true)]
+const idleRows = [
+  await idleNamespaces(false),
+  await idleNamespaces(true),
+  await idleNamespaces(false, true),
+  await idleNamespaces(true, true),
+]
 console.table(forkRows)
 console.table(idleRows)
 await mkdir(OUT_DIR, { recursive: true })

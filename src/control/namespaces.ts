@@ -80,7 +80,7 @@ export interface NamespacesOptions {
   readonly maxNamespaces: number
   readonly clock: Date | undefined
   /** The origin of the data every namespace starts from and a reset returns to, and the data of each origin. */
-  readonly initial: Pick<InitialData, 'origin' | 'petsOf'>
+  readonly initial: Pick<InitialData, 'origin' | 'pets' | 'petsOf'>
   /** The named snapshots a namespace can be reset to. */
   readonly snapshots: Snapshots
 }
@@ -230,9 +230,15 @@ export class Namespaces {
       else namespace.clock.set(new Date(snapshot.clock))
       return store.size
     }
-    const pets = this.#options.initial.petsOf(origin)
-    if (pets === undefined) throw new Error(`no data of origin ${origin}`)
-    await store.reset(origin, await pets)
+    const { initial } = this.#options
+    // A store made from the initial data goes back to it by reference (the pets all stores share);
+    // a file of the user's own (no origin) is given them whole, so that it stands on its own.
+    if (origin === initial.origin && store.origin === origin) await store.fork(await initial.pets())
+    else {
+      const pets = initial.petsOf(origin)
+      if (pets === undefined) throw new Error(`no data of origin ${origin}`)
+      await store.reset(origin, await pets)
+    }
     namespace.journal.clear()
     namespace.faults.clear()
     namespace.clock.reset()
@@ -245,7 +251,7 @@ export class Namespaces {
   }
 
   /**
-   * Which namespaces start from each snapshot (by origin): the live ones and those kept on disk,
+   * Which namespaces start from each snapshot, by origin (and from the initial data, by its origin): the live ones and those kept on disk,
    * which are opened to see (and closed again, not made live: that would evict others).
    */
   async forks(): Promise<Map<string, string[]>> {

@@ -7,7 +7,7 @@ import { describeErrors } from '../spec/load.js'
 import { type ApiSpec } from '../spec/types.js'
 import { parseSeedOrigin, seedOrigin } from './origin.js'
 import { generateAnimals } from './seed.js'
-import type { Pet } from './store.js'
+import { sharePets, type Pet, type SharedPets } from './store.js'
 
 /** Where the initial data comes from when the store has none of its own. */
 export type DataSource =
@@ -26,39 +26,51 @@ export interface InitialData {
   readonly origin: string
   /** For the start banner. */
   readonly description: string
-  readonly pets: () => Promise<Pet[]>
+  /**
+   * The pets, made on first use and then shared by every store made from them (a namespace's first
+   * use, a reset): each store holds a reference and only the pets it adds itself.
+   */
+  readonly pets: () => Promise<SharedPets>
   /** The pets of an origin, when this start can make them: any seed's, and its own data's. */
-  readonly petsOf: (origin: string) => Promise<Pet[]> | undefined
+  readonly petsOf: (origin: string) => Promise<readonly Pet[]> | undefined
 }
 
 export async function initialData(source: DataSource, spec: ApiSpec): Promise<InitialData> {
   const seeded = (seed: number, count: number): Promise<Pet[]> =>
     generateAnimals(spec.schemas['Pet'] ?? {}, seed, count)
-  const withOrigin = (data: Omit<InitialData, 'petsOf'>): InitialData => ({
-    ...data,
-    petsOf(origin) {
-      if (origin === data.origin) return data.pets()
-      const seed = parseSeedOrigin(origin)
-      return seed && seeded(seed.seed, seed.count)
-    },
-  })
-  if (source.kind === 'seed') {
-    return withOrigin({
-      origin: seedOrigin(source.seed, source.count),
-      description: `${source.count} pets generated from seed ${source.seed}`,
-      pets: () => seeded(source.seed, source.count),
-    })
+  const withOrigin = (origin: string, description: string, make: () => Promise<Pet[]>): InitialData => {
+    let shared: Promise<SharedPets> | undefined
+    const pets = (): Promise<SharedPets> => {
+      shared ??= make().then((made) => sharePets(origin, made))
+      // A failure is not kept: the next use tries again.
+      shared.catch(() => (shared = undefined))
+      return shared
+    }
+    return {
+      origin,
+      description,
+      pets,
+      petsOf(asked) {
+        if (asked === origin) return pets().then((shared) => shared.pets)
+        const seed = parseSeedOrigin(asked)
+        return seed && seeded(seed.seed, seed.count)
+      },
+    }
   }
+  if (source.kind === 'seed')
+    return withOrigin(
+      seedOrigin(source.seed, source.count),
+      `${source.count} pets generated from seed ${source.seed}`,
+      () => seeded(source.seed, source.count),
+    )
   const file = source.file ?? DEFAULT_FIXTURES
-  // Frozen and shared by every store made from them (a namespace's first use, a reset): a store
-  // keeps its own array and never changes a pet it holds.
-  const pets = (await readFixtures(file, spec)).map((pet) => Object.freeze(pet))
+  const pets = await readFixtures(file, spec)
   const text = JSON.stringify(pets)
-  return withOrigin({
-    origin: `fixtures:sha256:${createHash('sha256').update(text).digest('hex').slice(0, 16)}`,
-    description: `${pets.length} pets from ${source.file ?? 'the built-in fixtures'}`,
-    pets: async () => pets,
-  })
+  return withOrigin(
+    `fixtures:sha256:${createHash('sha256').update(text).digest('hex').slice(0, 16)}`,
+    `${pets.length} pets from ${source.file ?? 'the built-in fixtures'}`,
+    async () => pets,
+  )
 }
 
 /** Reads a fixtures file: a JSON array of pets that must each match the spec's Pet schema. */

@@ -22,23 +22,20 @@ export interface StoreData {
 }
 
 /**
- * Pets that many stores share and none changes (a snapshot's), indexed once: a store that starts
- * from them holds a reference, so that starting costs the same whatever they hold.
+ * Pets that many stores share and none changes (a snapshot's, the initial data's): a store that
+ * starts from them holds a reference, so that starting costs the same whatever they hold.
  */
 export interface SharedPets {
-  /** Where they come from, as a reset's journal line names it (`snapshot:<name>`). */
+  /** Where they come from, as a reset's journal line names it (`snapshot:<name>`, the initial data's origin). */
   readonly origin: string
   /** In ascending id order, each frozen. */
   readonly pets: readonly Pet[]
-  readonly byId: ReadonlyMap<number, Pet>
   readonly maxId: number
 }
 
 export function sharePets(origin: string, pets: readonly Pet[]): SharedPets {
-  const sorted = byId(pets).map((pet) => Object.freeze(pet))
-  const index = new Map<number, Pet>()
-  for (const pet of sorted) index.set(pet.id, pet)
-  return Object.freeze({ origin, pets: Object.freeze(sorted), byId: index, maxId: sorted.at(-1)?.id ?? 0 })
+  const sorted = (inIdOrder(pets) ? [...pets] : byId(pets)).map((pet) => Object.freeze(pet))
+  return Object.freeze({ origin, pets: Object.freeze(sorted), maxId: sorted.at(-1)?.id ?? 0 })
 }
 
 /**
@@ -109,7 +106,7 @@ export class AnimalStore {
   }
 
   get(id: number): Pet | undefined {
-    return findById(this.#db.data.pets, id) ?? this.#base?.byId.get(id)
+    return findById(this.#db.data.pets, id) ?? (this.#base && findById(this.#base.pets, id))
   }
 
   all(): readonly Pet[] {
@@ -141,7 +138,7 @@ export class AnimalStore {
    * (a seed's, or the store's own origin: a start that cannot make that one rebuilds the store);
    * otherwise it writes them all. Atomic either way: if the write fails, the store is as it was.
    */
-  async reset(origin: string, pets: Pet[]): Promise<void> {
+  async reset(origin: string, pets: readonly Pet[]): Promise<void> {
     const adapter = this.#db.adapter
     const data = { ...(this.origin === undefined ? {} : { origin: this.origin }), pets }
     if (!(adapter instanceof JournaledJsonFile) || !(parseSeedOrigin(origin) || origin === this.origin))
@@ -150,7 +147,7 @@ export class AnimalStore {
   }
 
   /**
-   * Replaces every pet with `shared` (a snapshot's), copy-on-write: the store keeps a reference and
+   * Replaces every pet with `shared` (a snapshot's, the initial data's), copy-on-write: the store keeps a reference and
    * only the pets it adds from then on, so this costs the same whatever `shared` holds. A data file
    * records it as one journal line naming `shared.origin`. Atomic, and on disk before it resolves.
    */
@@ -168,11 +165,15 @@ export class AnimalStore {
    * Replaces every pet (and the origin) and resolves once that is on disk. When the write fails,
    * the store is as it was (a StorageError says why): nothing is served that is not on disk.
    */
-  async replace(data: Omit<StoreData, 'base'>): Promise<void> {
+  async replace(data: { readonly origin?: string; readonly pets: readonly Pet[] }): Promise<void> {
     await this.#replacing(data, undefined, () => this.#db.write())
   }
 
-  async #replacing(data: StoreData, base: SharedPets | undefined, write: () => Promise<void>): Promise<void> {
+  async #replacing(
+    data: { readonly origin?: string; readonly pets: readonly Pet[] },
+    base: SharedPets | undefined,
+    write: () => Promise<void>,
+  ): Promise<void> {
     const before = { data: this.#db.data, base: this.#base }
     this.#db.data = {
       ...(data.origin === undefined ? {} : { origin: data.origin }),
@@ -274,9 +275,10 @@ export interface OpenStoreOptions {
   readonly dataFile: string | undefined
   /** What the store is made from when the data file is missing or was made from other data. */
   readonly origin: string
-  readonly initialPets: () => Promise<Pet[]>
+  /** The initial data's pets, made once and shared: a namespace starts from them by reference. */
+  readonly initialPets: () => Promise<SharedPets>
   /** The pets of an origin a journal's reset names, when this start can make them (initial-data.ts). */
-  readonly petsOf: (origin: string) => Promise<Pet[]> | undefined
+  readonly petsOf: (origin: string) => Promise<readonly Pet[]> | undefined
   /** The shared pets of an origin (a snapshot's) a store may start from, when they exist. */
   readonly sharedPets?: (origin: string) => SharedPets | undefined
   /**
@@ -305,13 +307,19 @@ export interface OpenedStore {
 }
 
 export async function openStore(options: OpenStoreOptions): Promise<OpenedStore> {
-  const initial = async (): Promise<StoreData> => ({ origin: options.origin, pets: byId(await options.initialPets()) })
+  // A store written once and whole (the default namespace's) holds the initial pets as its own, so
+  // that its file lists them; one written only once it changes (a namespace) shares them.
+  const initial = async (): Promise<StoreData> => ({
+    origin: options.origin,
+    pets: [...(await options.initialPets()).pets],
+  })
+  const sharedInitial = async (): Promise<StoreData> => ({ origin: options.origin, base: options.origin, pets: [] })
   const adapter: Adapter<StoreData> =
     options.dataFile === undefined
       ? new Memory<StoreData>()
       : new JournaledJsonFile<StoreData, StoreRecord>(options.dataFile, 'pets', options.storage, {
           replay: replayer(options.dataFile, options),
-          ...(options.unwrittenUntilChanged ? { unwritten: unwrittenLayout(options, initial) } : {}),
+          ...(options.unwrittenUntilChanged ? { unwritten: unwrittenLayout(options, sharedInitial) } : {}),
         })
   const db = new Low<StoreData>(adapter, { pets: [] })
   const existing = options.absent && adapter instanceof JournaledJsonFile ? adapter.readAbsent() : await adapter.read()
@@ -322,7 +330,7 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenedStore>
     // asked for now; a file with no recorded origin is the user's own and is always kept.
     if (data.origin === undefined || data.origin === options.origin) {
       db.data = data
-      const store = new AnimalStore(db, data.base === undefined ? undefined : sharedBase(data.base, options))
+      const store = new AnimalStore(db, data.base === undefined ? undefined : await sharedBase(data.base, options))
       return { store, source: 'data file', replacedOrigin: undefined, droppedTail }
     }
     const store = new AnimalStore(db)
@@ -331,9 +339,9 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenedStore>
   }
   const opened = { source: 'initial data', replacedOrigin: undefined, droppedTail: undefined } as const
   // Nothing to write: the first change writes the journal that names the initial data.
-  if (options.unwrittenUntilChanged && options.dataFile !== undefined) {
-    db.data = await initial()
-    return { store: new AnimalStore(db), ...opened }
+  if (options.unwrittenUntilChanged) {
+    db.data = await sharedInitial()
+    return { store: new AnimalStore(db, await options.initialPets()), ...opened }
   }
   const store = new AnimalStore(db)
   await writeInitialData(store, await initial(), options.dataFile)
@@ -363,9 +371,17 @@ function unwrittenLayout(
   }
 }
 
+/** The shared pets of an origin: the initial data's, or a snapshot's when it exists. */
+function sharedPetsOf(
+  origin: string,
+  options: OpenStoreOptions,
+): Promise<SharedPets | undefined> | SharedPets | undefined {
+  return origin === options.origin ? options.initialPets() : options.sharedPets?.(origin)
+}
+
 /** The shared pets a data file starts from: a file whose snapshot is gone cannot be served. */
-function sharedBase(base: string, options: OpenStoreOptions): SharedPets {
-  const shared = options.sharedPets?.(base)
+async function sharedBase(base: string, options: OpenStoreOptions): Promise<SharedPets> {
+  const shared = await sharedPetsOf(base, options)
   if (shared === undefined)
     throw new DataFileError(options.dataFile ?? '', `starts from ${base}, which is not there; it was left untouched`)
   return shared
@@ -383,7 +399,7 @@ function replayer(file: string, options: OpenStoreOptions): NonNullable<Layout<S
         continue
       }
       delete data.base
-      if (options.sharedPets?.(record.reset) !== undefined) {
+      if ((await sharedPetsOf(record.reset, options)) !== undefined) {
         data.base = record.reset
         data.pets = []
         continue

@@ -35,8 +35,18 @@ t.test('bench/forks.ts --smoke forks namespaces from a snapshot and measures idl
     t.equal(typeof row.rssGrowthMiB, 'number', `${row.storage}: RSS measured`)
     t.ok(Number.isFinite(row.liveHeapGrowthMiB), `${row.storage}: the live heap measured (from heap snapshots)`)
   }
+  t.same(
+    results.idle.map((row: { storage: string; initialPets: unknown }) => [row.storage, row.initialPets]),
+    [
+      ['data file', 'default'],
+      ['in memory', 'default'],
+      ['data file', results.settings.pets],
+      ['in memory', results.settings.pets],
+    ],
+  )
   for (const row of results.idle) {
     t.equal(row.namespaces, results.settings.forks, `${row.storage}: idle namespaces`)
+    t.ok(row.resetP50Ms > 0 && row.resetP99Ms >= row.resetP50Ms, `${row.storage}: p50 <= p99 of a first reset`)
     t.ok(Number.isFinite(row.liveHeapPerNamespaceKiB), `${row.storage}: the live heap per idle namespace measured`)
   }
 })

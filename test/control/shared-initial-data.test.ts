@@ -1,0 +1,103 @@
+// The initial data is made once and shared: a namespace made from it, and any store reset to it,
+// holds a reference and only the pets it adds itself, so that a rich fixtures file or a large seed
+// costs a new namespace nothing. Through a real server on a real port, and real restarts.
+import { readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import t from 'tap'
+import { startControlSandbox, type ControlSandbox } from '../support/control.js'
+import { tempDir } from '../support/sandbox.js'
+
+const ns = (name: string) => ({ 'x-sandbox-namespace': name })
+
+async function storeOf(sandbox: ControlSandbox, name: string) {
+  const namespace = sandbox.namespaces.existing(name)
+  if (namespace === undefined) throw new Error(`no namespace ${name}`)
+  return namespace.store()
+}
+
+async function richFixtures(dir: string, count: number): Promise<string> {
+  const file = join(dir, 'rich.json')
+  const pets = Array.from({ length: count }, (_, i) => ({
+    id: i + 1,
+    name: `Pet ${i + 1}`,
+    categoryId: 1 + (i % 8),
+    status: 'pending',
+  }))
+  await writeFile(file, JSON.stringify(pets))
+  return file
+}
+
+t.test('every namespace starts from the same pets: none generates or copies them', async (t) => {
+  const sandbox = await startControlSandbox(t, { SEED: '7', SEED_COUNT: '500' })
+  for (const name of ['a', 'b']) t.equal((await sandbox.api('GET', '/pets/500', undefined, ns(name))).status, 200)
+  const [a, b] = [await storeOf(sandbox, 'a'), await storeOf(sandbox, 'b')]
+  t.equal(a.base, sandbox.store.origin, 'a starts from the initial data, by reference')
+  t.equal(b.base, a.base)
+  t.equal(a.get(250), b.get(250), 'the same pet, not one generated again for each namespace')
+  t.ok(Object.isFrozen(a.get(250)), 'and nobody can change it')
+
+  const created = await sandbox.api('POST', '/pets', { name: 'OnlyInA', categoryId: 2 }, ns('a'))
+  t.equal(created.body.id, 501, 'ids go on after the initial data')
+  t.equal((await sandbox.api('GET', '/pets/501', undefined, ns('b'))).status, 404, 'b does not see it')
+  t.equal((await sandbox.api('GET', '/pets/501')).status, 404, 'nor does the default namespace')
+  t.equal(a.size, 501)
+  t.equal(b.size, 500)
+
+  t.same((await sandbox.admin('POST', '/reset')).body, { namespace: 'default', pets: 500 })
+  t.equal(sandbox.store.base, sandbox.store.origin, 'a reset of the default namespace shares them too')
+  t.equal(sandbox.store.get(250), a.get(250))
+  t.same((await sandbox.admin('POST', '/reset?namespace=a')).body, { namespace: 'a', pets: 500 })
+  t.equal((await sandbox.api('GET', '/pets/501', undefined, ns('a'))).status, 404, 'a reset drops what a added')
+})
+
+t.test('on disk a shared start is one line; a restart serves it with what was added since', async (t) => {
+  const dir = await tempDir(t)
+  const env = { DATA_FILE: join(dir, 'db.json'), FIXTURES: await richFixtures(dir, 2_000) }
+  const first = await startControlSandbox(t, env)
+  await first.api('POST', '/pets', { name: 'InA', categoryId: 1 }, ns('a'))
+  t.equal((await first.admin('POST', '/reset?namespace=b')).status, 200)
+  await first.api('POST', '/pets', { name: 'InB', categoryId: 1 }, ns('b'))
+  t.equal((await first.admin('POST', '/reset')).status, 200)
+  await first.api('POST', '/pets', { name: 'InDefault', categoryId: 1 })
+  await first.close()
+
+  // A clean stop folds each journal: the namespace's file names the shared data and holds its own pets.
+  const folded = JSON.parse(await readFile(join(dir, 'db.ns.a.json'), 'utf8'))
+  t.match(folded, { origin: /^fixtures:/, pets: [{ id: 2001, name: 'InA' }] })
+  t.equal(folded.base, folded.origin, 'a names the initial data as its base')
+  t.equal(folded.pets.length, 1, 'and does not hold the 2,000 pets')
+  const defaultFile = JSON.parse(await readFile(join(dir, 'db.json'), 'utf8'))
+  t.equal(defaultFile.base, defaultFile.origin, 'the default namespace after a reset too')
+  t.same(
+    defaultFile.pets.map((pet: { name: string }) => pet.name),
+    ['InDefault'],
+  )
+
+  const second = await startControlSandbox(t, env)
+  for (const [name, added] of [
+    ['a', 'InA'],
+    ['b', 'InB'],
+    ['default', 'InDefault'],
+  ] as const) {
+    const pets = (await second.admin('GET', `/pets?namespace=${name}`)).body as Array<{ id: number; name: string }>
+    t.equal(pets.length, 2_001, `${name}: the initial data and its own pet`)
+    t.same(pets.at(-1), { id: 2001, name: added, categoryId: 1, status: 'available' })
+    t.same(pets[1_999], { id: 2000, name: 'Pet 2000', categoryId: 8, status: 'pending' })
+  }
+})
+
+t.test('a data file of the user’s own (no origin) is given the pets whole on a reset', async (t) => {
+  const dir = await tempDir(t)
+  const dataFile = join(dir, 'db.json')
+  await writeFile(dataFile, JSON.stringify({ pets: [{ id: 1, name: 'Mine', categoryId: 1, status: 'sold' }] }))
+  const first = await startControlSandbox(t, { DATA_FILE: dataFile })
+  t.same((await first.admin('POST', '/reset')).body, { namespace: 'default', pets: 60 })
+  await first.close()
+  const written = JSON.parse(await readFile(dataFile, 'utf8'))
+  t.equal(written.base, undefined, 'the file stands on its own')
+  t.equal(written.pets.length, 60)
+
+  // Other initial data now: a file of the user's own is always kept, and it still holds its pets.
+  const second = await startControlSandbox(t, { DATA_FILE: dataFile, FIXTURES: await richFixtures(dir, 10) })
+  t.equal(((await second.admin('GET', '/pets')).body as unknown[]).length, 60)
+})
