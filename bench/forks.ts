@@ -169,7 +169,7 @@ async function forks() {
  */
 async function idleNamespaces(memory: boolean, rich = false) {
   const fixturesDir = rich ? await mkdtemp(join(tmpdir(), 'forks-bench-fixtures-')) : undefined
-  const env = fixturesDir === undefined ? {} : { FIXTURES: await richFixtures(fixturesDir) }
+  const env: Record<string, string> = fixturesDir === undefined ? {} : { FIXTURES: await richFixtures(fixturesDir) }
   const samples: number[] = []
   const { rssBefore, rssAfter, liveHeapGrowth } = await weighed(
     () => sandbox(env, memory),

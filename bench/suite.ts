@@ -290,6 +290,12 @@ async function sandboxSteps(target: string, client: AnimalStoreControlClient, fi
     step: 'seeded reset {seed, count: 1000}',
     summary: await samples((i) => busy.reset({ seed: i + 1, count: 1000 })),
   })
+  // A suite that seeds every test the same way: the pets the last of those resets made are kept.
+  steps.push({
+    target,
+    step: 'seeded reset {seed, count: 1000}, the same seed again',
+    summary: await samples(() => busy.reset({ seed: SETTINGS.stepSamples, count: 1000 })),
+  })
   // The journal query at a full journal: entries of several operations, asked for one.
   const journal = client.namespace('journal')
   await journal.reset()

@@ -96,9 +96,7 @@ export async function startSandbox(
     const opened = await openStore({
       dataFile,
       origin: initial.origin,
-      initialPets: initial.pets,
-      petsOf: initial.petsOf,
-      sharedPets: (origin) => snapshots.sharedPets(origin),
+      sharedPets: (origin) => snapshots.sharedPets(origin) ?? initial.sharedPets(origin),
       checkPets: (pets) => findBadPet(pets, spec),
       storage,
       unwrittenUntilChanged,

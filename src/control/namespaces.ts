@@ -80,7 +80,7 @@ export interface NamespacesOptions {
   readonly maxNamespaces: number
   readonly clock: Date | undefined
   /** The origin of the data every namespace starts from and a reset returns to, and the data of each origin. */
-  readonly initial: Pick<InitialData, 'origin' | 'pets' | 'petsOf'>
+  readonly initial: Pick<InitialData, 'origin' | 'sharedPets'>
   /** The named snapshots a namespace can be reset to. */
   readonly snapshots: Snapshots
 }
@@ -231,14 +231,12 @@ export class Namespaces {
       return store.size
     }
     const { initial } = this.#options
-    // A store made from the initial data goes back to it by reference (the pets all stores share);
-    // a file of the user's own (no origin) is given them whole, so that it stands on its own.
-    if (origin === initial.origin && store.origin === origin) await store.fork(await initial.pets())
-    else {
-      const pets = initial.petsOf(origin)
-      if (pets === undefined) throw new Error(`no data of origin ${origin}`)
-      await store.reset(origin, await pets)
-    }
+    const shared = initial.sharedPets(origin)
+    if (shared === undefined) throw new Error(`no data of origin ${origin}`)
+    // Shared by reference (made once); but a data file of the user's own (no origin) is given the
+    // initial data whole, so that it stands on its own under any settings.
+    if (store.origin === undefined && origin === initial.origin) await store.replace({ pets: [...(await shared).pets] })
+    else await store.fork(await shared)
     namespace.journal.clear()
     namespace.faults.clear()
     namespace.clock.reset()

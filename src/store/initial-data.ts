@@ -21,56 +21,68 @@ export class FixturesError extends Error {
   }
 }
 
+/** How many seeds' pets are kept once a reset has made them, for the next reset to the same seed. */
+export const KEPT_SEEDS = 8
+
 export interface InitialData {
   /** Recorded in the data file, so a restart with other data settings rebuilds it. */
   readonly origin: string
   /** For the start banner. */
   readonly description: string
   /**
-   * The pets, made on first use and then shared by every store made from them (a namespace's first
-   * use, a reset): each store holds a reference and only the pets it adds itself.
+   * The pets of an origin this start can make (its own data's, any seed's), made once and shared
+   * by every store that starts from them: each holds a reference and only the pets it adds itself.
+   * The initial data's are kept for good, the last KEPT_SEEDS seeds' for the next reset to them.
+   * Undefined for an origin this start cannot make.
    */
-  readonly pets: () => Promise<SharedPets>
-  /** The pets of an origin, when this start can make them: any seed's, and its own data's. */
-  readonly petsOf: (origin: string) => Promise<readonly Pet[]> | undefined
+  readonly sharedPets: (origin: string) => Promise<SharedPets> | undefined
 }
 
 export async function initialData(source: DataSource, spec: ApiSpec): Promise<InitialData> {
-  const seeded = (seed: number, count: number): Promise<Pet[]> =>
-    generateAnimals(spec.schemas['Pet'] ?? {}, seed, count)
-  const withOrigin = (origin: string, description: string, make: () => Promise<Pet[]>): InitialData => {
-    let shared: Promise<SharedPets> | undefined
-    const pets = (): Promise<SharedPets> => {
-      shared ??= make().then((made) => sharePets(origin, made))
-      // A failure is not kept: the next use tries again.
-      shared.catch(() => (shared = undefined))
-      return shared
-    }
-    return {
-      origin,
-      description,
-      pets,
-      petsOf(asked) {
-        if (asked === origin) return pets().then((shared) => shared.pets)
-        const seed = parseSeedOrigin(asked)
-        return seed && seeded(seed.seed, seed.count)
-      },
-    }
+  const made =
+    source.kind === 'seed'
+      ? {
+          origin: seedOrigin(source.seed, source.count),
+          description: `${source.count} pets generated from seed ${source.seed}`,
+          make: () => generateAnimals(spec.schemas['Pet'] ?? {}, source.seed, source.count),
+        }
+      : await fixtures(source.file, spec)
+  const share = (origin: string, make: () => Promise<Pet[]>): Promise<SharedPets> =>
+    make().then((pets) => sharePets(origin, pets))
+  let initial: Promise<SharedPets> | undefined
+  /** The seeds' pets that resets made, least recently used first. */
+  const seeds = new Map<string, Promise<SharedPets>>()
+  return {
+    origin: made.origin,
+    description: made.description,
+    sharedPets(origin) {
+      if (origin === made.origin) {
+        const pets = (initial ??= share(origin, made.make))
+        // A failure is not kept: the next use tries again.
+        pets.catch(() => initial === pets && (initial = undefined))
+        return pets
+      }
+      const seed = parseSeedOrigin(origin)
+      if (seed === undefined) return undefined
+      const pets =
+        seeds.get(origin) ?? share(origin, () => generateAnimals(spec.schemas['Pet'] ?? {}, seed.seed, seed.count))
+      seeds.delete(origin)
+      seeds.set(origin, pets)
+      if (seeds.size > KEPT_SEEDS) seeds.delete(seeds.keys().next().value as string)
+      pets.catch(() => seeds.get(origin) === pets && seeds.delete(origin))
+      return pets
+    },
   }
-  if (source.kind === 'seed')
-    return withOrigin(
-      seedOrigin(source.seed, source.count),
-      `${source.count} pets generated from seed ${source.seed}`,
-      () => seeded(source.seed, source.count),
-    )
-  const file = source.file ?? DEFAULT_FIXTURES
-  const pets = await readFixtures(file, spec)
-  const text = JSON.stringify(pets)
-  return withOrigin(
-    `fixtures:sha256:${createHash('sha256').update(text).digest('hex').slice(0, 16)}`,
-    `${pets.length} pets from ${source.file ?? 'the built-in fixtures'}`,
-    async () => pets,
-  )
+}
+
+/** The initial data of a fixtures file (the committed one when `file` is undefined), read and checked now. */
+async function fixtures(file: string | undefined, spec: ApiSpec) {
+  const pets = await readFixtures(file ?? DEFAULT_FIXTURES, spec)
+  return {
+    origin: `fixtures:sha256:${createHash('sha256').update(JSON.stringify(pets)).digest('hex').slice(0, 16)}`,
+    description: `${pets.length} pets from ${file ?? 'the built-in fixtures'}`,
+    make: async () => pets,
+  }
 }
 
 /** Reads a fixtures file: a JSON array of pets that must each match the spec's Pet schema. */

@@ -4,7 +4,6 @@ import type { components } from '../spec/api-types.js'
 import { DataFileError } from './durable-io.js'
 import { JournaledJsonFile, type DataFileOptions, type Layout } from './data-file.js'
 import type { DroppedTail } from './journal-text.js'
-import { parseSeedOrigin } from './origin.js'
 
 export type Pet = components['schemas']['Pet']
 export type NewPet = components['schemas']['NewPet']
@@ -130,20 +129,6 @@ export class AnimalStore {
       throw new StorageError(error)
     }
     return pet
-  }
-
-  /**
-   * Replaces every pet with `pets`, the data of `origin`, and resolves once that is on disk. A data
-   * file records it as one journal line naming the origin when a start can make those pets again
-   * (a seed's, or the store's own origin: a start that cannot make that one rebuilds the store);
-   * otherwise it writes them all. Atomic either way: if the write fails, the store is as it was.
-   */
-  async reset(origin: string, pets: readonly Pet[]): Promise<void> {
-    const adapter = this.#db.adapter
-    const data = { ...(this.origin === undefined ? {} : { origin: this.origin }), pets }
-    if (!(adapter instanceof JournaledJsonFile) || !(parseSeedOrigin(origin) || origin === this.origin))
-      return this.replace(data)
-    await this.#replacing(data, undefined, () => adapter.replaceWith(this.#db.data, { reset: origin }))
   }
 
   /**
@@ -275,12 +260,11 @@ export interface OpenStoreOptions {
   readonly dataFile: string | undefined
   /** What the store is made from when the data file is missing or was made from other data. */
   readonly origin: string
-  /** The initial data's pets, made once and shared: a namespace starts from them by reference. */
-  readonly initialPets: () => Promise<SharedPets>
-  /** The pets of an origin a journal's reset names, when this start can make them (initial-data.ts). */
-  readonly petsOf: (origin: string) => Promise<readonly Pet[]> | undefined
-  /** The shared pets of an origin (a snapshot's) a store may start from, when they exist. */
-  readonly sharedPets?: (origin: string) => SharedPets | undefined
+  /**
+   * The shared pets of an origin a store may start from, or a journal's reset names: a snapshot's,
+   * the initial data's, a seed's (initial-data.ts); undefined for one this start cannot make.
+   */
+  readonly sharedPets: (origin: string) => SharedPets | Promise<SharedPets> | undefined
   /**
    * Whether a store made from the initial data is written only once it changes (a namespace): until
    * then nothing is on disk, and what a restart finds is the initial data again.
@@ -309,10 +293,12 @@ export interface OpenedStore {
 export async function openStore(options: OpenStoreOptions): Promise<OpenedStore> {
   // A store written once and whole (the default namespace's) holds the initial pets as its own, so
   // that its file lists them; one written only once it changes (a namespace) shares them.
-  const initial = async (): Promise<StoreData> => ({
-    origin: options.origin,
-    pets: [...(await options.initialPets()).pets],
-  })
+  const initialPets = async (): Promise<SharedPets> => {
+    const shared = await options.sharedPets(options.origin)
+    if (shared === undefined) throw new Error(`no data of origin ${options.origin}`)
+    return shared
+  }
+  const initial = async (): Promise<StoreData> => ({ origin: options.origin, pets: [...(await initialPets()).pets] })
   const sharedInitial = async (): Promise<StoreData> => ({ origin: options.origin, base: options.origin, pets: [] })
   const adapter: Adapter<StoreData> =
     options.dataFile === undefined
@@ -341,7 +327,7 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenedStore>
   // Nothing to write: the first change writes the journal that names the initial data.
   if (options.unwrittenUntilChanged) {
     db.data = await sharedInitial()
-    return { store: new AnimalStore(db, await options.initialPets()), ...opened }
+    return { store: new AnimalStore(db, await initialPets()), ...opened }
   }
   const store = new AnimalStore(db)
   await writeInitialData(store, await initial(), options.dataFile)
@@ -371,17 +357,9 @@ function unwrittenLayout(
   }
 }
 
-/** The shared pets of an origin: the initial data's, or a snapshot's when it exists. */
-function sharedPetsOf(
-  origin: string,
-  options: OpenStoreOptions,
-): Promise<SharedPets | undefined> | SharedPets | undefined {
-  return origin === options.origin ? options.initialPets() : options.sharedPets?.(origin)
-}
-
 /** The shared pets a data file starts from: a file whose snapshot is gone cannot be served. */
 async function sharedBase(base: string, options: OpenStoreOptions): Promise<SharedPets> {
-  const shared = await sharedPetsOf(base, options)
+  const shared = await options.sharedPets(base)
   if (shared === undefined)
     throw new DataFileError(options.dataFile ?? '', `starts from ${base}, which is not there; it was left untouched`)
   return shared
@@ -399,21 +377,19 @@ function replayer(file: string, options: OpenStoreOptions): NonNullable<Layout<S
         continue
       }
       delete data.base
-      if ((await sharedPetsOf(record.reset, options)) !== undefined) {
+      if ((await options.sharedPets(record.reset)) !== undefined) {
         data.base = record.reset
         data.pets = []
         continue
       }
-      const pets = options.petsOf(record.reset)
-      if (pets !== undefined) data.pets = byId(await pets)
       // A reset to data this start cannot make (fixtures of other settings) is in a store of
       // another origin, which the start rebuilds from its own data: what it held does not matter.
-      else if (data.origin === options.origin || data.origin === undefined)
+      if (data.origin === options.origin || data.origin === undefined)
         throw new DataFileError(
           `${file}.journal`,
           `resets to ${record.reset}, which this start cannot make; it was left untouched`,
         )
-      else data.pets = []
+      data.pets = []
     }
     return data
   }

@@ -46,6 +46,7 @@ t.test('bench/suite.ts --smoke runs the typical test on the sandbox and on WireM
       'reset',
       'first request in a new namespace',
       'seeded reset {seed, count: 1000}',
+      'seeded reset {seed, count: 1000}, the same seed again',
       `journal query by operationId at ${results.settings.journalEntries} entries, first page`,
       `journal count by operationId at ${results.settings.journalEntries} entries`,
       `journal query by operationId matching 1 of ${results.settings.journalEntries} entries`,

@@ -1,9 +1,11 @@
-// The initial data is made once and shared: a namespace made from it, and any store reset to it,
-// holds a reference and only the pets it adds itself, so that a rich fixtures file or a large seed
-// costs a new namespace nothing. Through a real server on a real port, and real restarts.
+// The initial data, and a seed's pets, are made once and shared: a namespace made from them, and any
+// store reset to them, holds a reference and only the pets it adds itself, so that a rich fixtures
+// file or a large seed costs a new namespace, or the next reset to the same seed, nothing. Through
+// a real server on a real port, and real restarts.
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import t from 'tap'
+import { KEPT_SEEDS } from '../../src/store/initial-data.js'
 import { startControlSandbox, type ControlSandbox } from '../support/control.js'
 import { tempDir } from '../support/sandbox.js'
 
@@ -100,4 +102,43 @@ t.test('a data file of the user’s own (no origin) is given the pets whole on a
   // Other initial data now: a file of the user's own is always kept, and it still holds its pets.
   const second = await startControlSandbox(t, { DATA_FILE: dataFile, FIXTURES: await richFixtures(dir, 10) })
   t.equal(((await second.admin('GET', '/pets')).body as unknown[]).length, 60)
+})
+
+t.test('a seed’s pets are made once for the resets to it, and made again the same after it is dropped', async (t) => {
+  const sandbox = await startControlSandbox(t)
+  const seeded = { seed: 9, count: 300 }
+  for (const name of ['a', 'b'])
+    t.same((await sandbox.admin('POST', `/reset?namespace=${name}`, seeded)).body.pets, 300)
+  const [a, b] = [await storeOf(sandbox, 'a'), await storeOf(sandbox, 'b')]
+  t.equal(a.base, 'seed:9:300')
+  t.equal(a.get(150), b.get(150), 'the second reset to the seed reused the pets the first made')
+  const made = { ...a.get(150) }
+
+  // Enough other seeds that the first is no longer kept.
+  for (let seed = 100; seed < 100 + KEPT_SEEDS; seed++)
+    t.equal((await sandbox.admin('POST', '/reset?namespace=c', { seed, count: 5 })).status, 200)
+  t.equal((await sandbox.admin('POST', '/reset?namespace=d', seeded)).status, 200)
+  const d = await storeOf(sandbox, 'd')
+  t.not(d.get(150), a.get(150), 'made again once dropped')
+  t.same(d.get(150), made, 'and the same seed gives the same pets')
+  t.equal(a.get(150), b.get(150), 'stores that started from the dropped ones keep them')
+})
+
+t.test('a namespace reset to a seed and folded names the seed; a restart makes its pets again', async (t) => {
+  const dir = await tempDir(t)
+  const env = { DATA_FILE: join(dir, 'db.json') }
+  const first = await startControlSandbox(t, env)
+  await first.api('POST', '/pets', { name: 'Before', categoryId: 1 }, ns('s'))
+  t.equal((await first.admin('POST', '/reset?namespace=s', { seed: 4, count: 50 })).status, 200)
+  await first.api('POST', '/pets', { name: 'After', categoryId: 2 }, ns('s'))
+  const served = (await first.admin('GET', '/pets?namespace=s')).body
+  await first.close()
+  const folded = JSON.parse(await readFile(join(dir, 'db.ns.s.json'), 'utf8'))
+  t.equal(folded.base, 'seed:4:50')
+  t.same(
+    folded.pets.map((pet: { name: string }) => pet.name),
+    ['After'],
+  )
+  const second = await startControlSandbox(t, env)
+  t.same((await second.admin('GET', '/pets?namespace=s')).body, served, 'the same pets after the restart')
 })

@@ -300,11 +300,9 @@ async function readStore(config: Awaited<ReturnType<typeof testConfig>>, dataFil
   const initial = await initialData(config.source, await loadSpec())
   const snapshots = await Snapshots.open({ dataFile: config.dataFile, checkPets: () => undefined })
   const { store } = await openStore({
-    sharedPets: (origin) => snapshots.sharedPets(origin),
+    sharedPets: (origin) => snapshots.sharedPets(origin) ?? initial.sharedPets(origin),
     dataFile,
     origin: initial.origin,
-    initialPets: initial.pets,
-    petsOf: initial.petsOf,
     checkPets: () => undefined,
     unwrittenUntilChanged: namespace,
   })
