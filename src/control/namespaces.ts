@@ -249,8 +249,9 @@ export class Namespaces {
   }
 
   /**
-   * Which namespaces start from each snapshot, by origin (and from the initial data, by its origin): the live ones and those kept on disk,
-   * which are opened to see (and closed again, not made live: that would evict others).
+   * Which namespaces start from each snapshot (and from the initial data, or a seed), by origin:
+   * the live ones and those kept on disk, which are opened to see (and closed again, not made live:
+   * that would evict others).
    */
   async forks(): Promise<Map<string, string[]>> {
     const forks = new Map<string, string[]>()

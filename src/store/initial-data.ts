@@ -39,37 +39,42 @@ export interface InitialData {
 }
 
 export async function initialData(source: DataSource, spec: ApiSpec): Promise<InitialData> {
-  const made =
+  const seeded =
+    (seed: number, count: number): (() => Promise<Pet[]>) =>
+    () =>
+      generateAnimals(spec.schemas['Pet'] ?? {}, seed, count)
+  const own =
     source.kind === 'seed'
       ? {
           origin: seedOrigin(source.seed, source.count),
           description: `${source.count} pets generated from seed ${source.seed}`,
-          make: () => generateAnimals(spec.schemas['Pet'] ?? {}, source.seed, source.count),
+          make: seeded(source.seed, source.count),
         }
       : await fixtures(source.file, spec)
-  const share = (origin: string, make: () => Promise<Pet[]>): Promise<SharedPets> =>
-    make().then((pets) => sharePets(origin, pets))
-  let initial: Promise<SharedPets> | undefined
-  /** The seeds' pets that resets made, least recently used first. */
-  const seeds = new Map<string, Promise<SharedPets>>()
+  /** What was made, by origin, least recently used first: the initial data's, and the seeds'. */
+  const made = new Map<string, Promise<SharedPets>>()
+  const kept = (origin: string, make: () => Promise<Pet[]>): Promise<SharedPets> => {
+    let pets = made.get(origin)
+    if (pets === undefined) {
+      const making = make().then((list) => sharePets(origin, list))
+      // A failure is not kept: the next use tries again.
+      making.catch(() => made.get(origin) === making && made.delete(origin))
+      pets = making
+    }
+    made.delete(origin)
+    made.set(origin, pets)
+    return pets
+  }
   return {
-    origin: made.origin,
-    description: made.description,
+    origin: own.origin,
+    description: own.description,
     sharedPets(origin) {
-      if (origin === made.origin) {
-        const pets = (initial ??= share(origin, made.make))
-        // A failure is not kept: the next use tries again.
-        pets.catch(() => initial === pets && (initial = undefined))
-        return pets
-      }
+      if (origin === own.origin) return kept(origin, own.make)
       const seed = parseSeedOrigin(origin)
       if (seed === undefined) return undefined
-      const pets =
-        seeds.get(origin) ?? share(origin, () => generateAnimals(spec.schemas['Pet'] ?? {}, seed.seed, seed.count))
-      seeds.delete(origin)
-      seeds.set(origin, pets)
-      if (seeds.size > KEPT_SEEDS) seeds.delete(seeds.keys().next().value as string)
-      pets.catch(() => seeds.get(origin) === pets && seeds.delete(origin))
+      const pets = kept(origin, seeded(seed.seed, seed.count))
+      const seeds = [...made.keys()].filter((key) => key !== own.origin)
+      if (seeds.length > KEPT_SEEDS) made.delete(seeds[0] as string)
       return pets
     },
   }

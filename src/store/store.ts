@@ -21,11 +21,11 @@ export interface StoreData {
 }
 
 /**
- * Pets that many stores share and none changes (a snapshot's, the initial data's): a store that
- * starts from them holds a reference, so that starting costs the same whatever they hold.
+ * Pets that many stores share and none changes (a snapshot's, the initial data's, a seed's): a
+ * store that starts from them holds a reference, so that starting costs the same whatever they hold.
  */
 export interface SharedPets {
-  /** Where they come from, as a reset's journal line names it (`snapshot:<name>`, the initial data's origin). */
+  /** Where they come from, as a reset's journal line names it (`snapshot:<name>`, `seed:7:5`, ...). */
   readonly origin: string
   /** In ascending id order, each frozen. */
   readonly pets: readonly Pet[]
@@ -132,9 +132,10 @@ export class AnimalStore {
   }
 
   /**
-   * Replaces every pet with `shared` (a snapshot's, the initial data's), copy-on-write: the store keeps a reference and
-   * only the pets it adds from then on, so this costs the same whatever `shared` holds. A data file
-   * records it as one journal line naming `shared.origin`. Atomic, and on disk before it resolves.
+   * Replaces every pet with `shared` (a snapshot's, the initial data's, a seed's), copy-on-write:
+   * the store keeps a reference and only the pets it adds from then on, so this costs the same
+   * whatever `shared` holds. A data file records it as one journal line naming `shared.origin`.
+   * Atomic, and on disk before it resolves.
    */
   async fork(shared: SharedPets): Promise<void> {
     const adapter = this.#db.adapter
