@@ -368,11 +368,13 @@ async function sharedBase(base: string, options: OpenStoreOptions): Promise<Shar
 
 /**
  * How a start applies a journal's records: a pet is added, a reset replaces every pet (a reset to
- * shared pets keeps only their origin: the store holds a reference to them).
+ * shared pets keeps only their origin: the store holds a reference to them). Only the last reset
+ * and what follows it make the data: what an earlier one named need not be made again, and may be
+ * gone (a snapshot deleted once no store started from it).
  */
 function replayer(file: string, options: OpenStoreOptions): NonNullable<Layout<StoreData, StoreRecord>['replay']> {
   return async (data, records) => {
-    for (const record of records) {
+    for (const record of records.slice(Math.max(0, records.findLastIndex(isReset)))) {
       if (!isReset(record)) {
         data.pets.push(record)
         continue

@@ -4,8 +4,8 @@ import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
 import { AnimalStoreControlClient, AnimalStoreControlError } from '../../modules/node/src/client.js'
-import { ADMIN_TOKEN, startControlSandbox, type ControlSandbox } from '../support/control.js'
-import { API_KEY, tempDir } from '../support/sandbox.js'
+import { ADMIN_TOKEN, call, startControlSandbox, type ControlSandbox } from '../support/control.js'
+import { API_KEY, AUTH, spawnCli, tempDir, type RunningCli } from '../support/sandbox.js'
 
 const ns = (name: string) => ({ 'x-sandbox-namespace': name })
 
@@ -161,4 +161,26 @@ t.test('the TypeScript client: snapshots on the client and on namespace handles'
   t.same(await client.deleteSnapshot('rich'), { snapshot: 'rich', deleted: true })
   const defaultSnapshot = await client.createSnapshot('of-default')
   t.equal(defaultSnapshot.namespace, 'default', 'the client’s own calls snapshot the default namespace')
+})
+
+t.test('a crash after a snapshot is deleted: a journal that reset to it and then elsewhere still starts', async (t) => {
+  // Only a journal's last reset makes the data: the snapshot an earlier one named may be gone.
+  const dir = await tempDir(t)
+  const env = { DATA_FILE: join(dir, 'db.json'), ADMIN_TOKEN: 'crash-token', API_KEYS: API_KEY }
+  const admin = (run: RunningCli, method: string, path: string, body?: unknown) =>
+    call(`${new URL(run.baseUrl).origin}/__admin${path}`, method, body, { authorization: 'Bearer crash-token' })
+  const first = await spawnCli(t, env)
+  await call(`${first.baseUrl}/pets`, 'POST', { name: 'Own', categoryId: 1 }, { ...AUTH, ...ns('n') })
+  t.equal((await admin(first, 'POST', '/snapshots', { name: 'gone', namespace: 'n' })).status, 201)
+  t.equal((await admin(first, 'POST', '/reset?namespace=n', { snapshot: 'gone' })).status, 200)
+  t.equal((await admin(first, 'POST', '/reset?namespace=n', { seed: 3, count: 20 })).status, 200)
+  t.equal((await admin(first, 'DELETE', '/snapshots/gone')).status, 200, 'n no longer starts from it')
+  const served = (await admin(first, 'GET', '/pets?namespace=n')).body
+  first.child.kill('SIGKILL')
+  await first.exited
+
+  const second = await spawnCli(t, env)
+  t.same((await admin(second, 'GET', '/pets?namespace=n')).body, served, 'n as the last reset left it')
+  second.child.kill('SIGTERM')
+  t.equal(await second.exited, 0)
 })
