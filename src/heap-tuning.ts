@@ -5,8 +5,7 @@
 // collections: from then on it allocates them straight in the old generation. Under steady load
 // the request path's short-lived objects get that treatment (on Node 20 about eight seconds in, on
 // Node 22 from the start); the old generation then fills with garbage in a quarter of a second and
-// is mark-compacted over and over, and GET /v1/pets falls from about 60,000 to 40,000 requests/s
-// (docs/performance.md, sixth round).
+// is mark-compacted over and over, and GET /v1/pets falls from about 60,000 to 40,000 requests/s.
 import { setFlagsFromString } from 'node:v8'
 
 /**

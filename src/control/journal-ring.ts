@@ -59,7 +59,7 @@ export class JournalRing {
   /**
    * The last largest chunk emptied, filled again next: a busy journal then allocates nothing. A
    * dropped Buffer's memory comes back only when V8 collects its old generation, and under load
-   * dropped chunks once held 50 MB outside the heap (docs/performance.md, sixth round).
+   * dropped chunks once held 50 MB outside the heap.
    */
   #spare: Chunk | undefined
 

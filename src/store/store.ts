@@ -218,7 +218,7 @@ function collect(pets: readonly Pet[], status: PetStatus | undefined, limit: num
 /**
  * The pet with `id` among `pets` (in ascending id order): where consecutive ids put it, as they
  * do unless a write failed, or else by bisection. No index: at 200,000 pets a Map of them took
- * 7 MB (docs/performance.md, sixth round).
+ * 7 MB.
  */
 function findById(pets: readonly Pet[], id: number): Pet | undefined {
   const first = pets[0]
