@@ -3,6 +3,7 @@
 import { existsSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
+import { CREDENTIAL_HEADERS } from './control/request-journal.js'
 import { BEARER_TOKEN, BEARER_TOKEN_RULE } from './pipeline/auth.js'
 import { STABILITIES, type Stability } from './spec/types.js'
 import type { DataSource } from './store/initial-data.js'
@@ -53,6 +54,8 @@ export interface Config {
   readonly coverageFile: string | undefined
   /** Another copy of the contract to serve instead of spec/openapi.yaml, with the same operations. */
   readonly specFile: string | undefined
+  /** Headers the journal redacts besides the credential headers it always redacts, in lower case. */
+  readonly redactHeaders: readonly string[]
 }
 
 export class ConfigError extends Error {
@@ -90,6 +93,8 @@ Test control (the /__admin API):
                                   evicted first                     (default ${DEFAULT_MAX_NAMESPACES})
   --namespace-key-prefix <p>  NAMESPACE_KEY_PREFIX  accept every API key <p><name> and give
                                   each its own namespace <name>     (default: off)
+  --redact-headers <h> REDACT_HEADERS  more headers the journal shows redacted, comma-separated
+                                  (always: ${CREDENTIAL_HEADERS.join(', ')})
   --clock <date-time> CLOCK       start the clock at this time (e.g. 2030-12-05T00:00:00Z)
   --min-stability <s> MIN_STABILITY  refuse operations whose x-stability is below this one:
                                   ${STABILITIES.join(', ')}                 (default ${STABILITIES[0]}: serve all)
@@ -231,7 +236,23 @@ export function loadConfig(argv: readonly string[], env: Env): Config | 'help' {
     minStability,
     coverageFile,
     specFile: specSetting === undefined ? undefined : resolve(specSetting.value),
+    redactHeaders: readHeaderNames(setting('redact-headers', 'REDACT_HEADERS')),
   }
+}
+
+/** RFC 9110's token: what a header name is made of. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
+
+/** A comma-separated list of header names, in lower case as Node gives them. */
+function readHeaderNames(setting: { name: string; value: string } | undefined): string[] {
+  if (setting === undefined) return []
+  const names = setting.value.split(',').map((name) => name.trim())
+  for (const name of names)
+    if (!HEADER_NAME.test(name))
+      throw new ConfigError(
+        `${setting.name}: ${JSON.stringify(name)} is not a header name (a comma too many?); e.g. X-Session-Token`,
+      )
+  return names.map((name) => name.toLowerCase())
 }
 
 /** `*`, or a list of exact origins (scheme://host[:port]) as browsers send them in the Origin header. */
@@ -329,6 +350,7 @@ function parseAllFlags(argv: readonly string[]) {
       'min-stability': { type: 'string' },
       'coverage-file': { type: 'string' },
       'spec-file': { type: 'string' },
+      'redact-headers': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   }).values

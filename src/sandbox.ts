@@ -120,7 +120,10 @@ export async function startSandbox(
   const dataDescription = fromDataFile ? `${store.size} pets from ${config.dataFile}${dropped}` : initial.description
   const facts = describeSandbox(config, { fromDataFile, description: dataDescription, count: store.size })
   const prefix = config.namespaceKeyPrefix
-  const redactor = new Redactor([...config.apiKeys, ...(config.adminToken ? [config.adminToken] : [])], prefix)
+  const redactor = new Redactor([...config.apiKeys, ...(config.adminToken ? [config.adminToken] : [])], {
+    keyPrefix: prefix,
+    headers: config.redactHeaders,
+  })
   // The namespaces with no file of their own: what each was last reset to.
   const origins =
     config.dataFile === undefined ? undefined : await NamespaceOrigins.open(config.dataFile, initial.origin, storage)

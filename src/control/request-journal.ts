@@ -1,6 +1,7 @@
 // The journal: what each namespace received, for tests to verify what their client sent. It is
 // bounded (JOURNAL_SIZE entries per namespace, the oldest dropped first) and never holds a secret:
-// Authorization is redacted, and any configured key or token is cut out of every recorded string.
+// the values of credential headers are redacted, and any configured key or token is cut out of
+// every recorded string.
 import type { IncomingHttpHeaders } from 'node:http'
 import { JournalRing } from './journal-ring.js'
 
@@ -32,6 +33,14 @@ export interface AnsweredError {
 
 export const UNMATCHED = 'unmatched'
 export const REDACTED = '[REDACTED]'
+/** Headers whose values are credentials: always redacted (REDACT_HEADERS names more). */
+export const CREDENTIAL_HEADERS: readonly string[] = [
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'set-cookie',
+  'x-api-key',
+]
 /** Bodies are recorded up to this size; a longer one is cut and marked. */
 export const MAX_RECORDED_BODY = 64 * 1024
 /** What one namespace's journal may hold, roughly (bodies, headers, paths): older entries go first. */
@@ -240,18 +249,26 @@ export class Journal {
   }
 }
 
+export interface RedactorOptions {
+  /** Every token made of it and a namespace name is a key too (NAMESPACE_KEY_PREFIX). */
+  readonly keyPrefix?: string | undefined
+  /** Headers redacted besides CREDENTIAL_HEADERS, in lower case (REDACT_HEADERS). */
+  readonly headers?: readonly string[] | undefined
+}
+
 /** Removes secrets from what a request carried, before it is recorded anywhere. */
 export class Redactor {
   readonly #secrets: readonly string[]
   readonly #keyFamily: RegExp | undefined
+  readonly #credentialHeaders: ReadonlySet<string>
 
-  /** `keyPrefix`: every token made of it and a namespace name is a key too (NAMESPACE_KEY_PREFIX). */
-  constructor(secrets: readonly string[], keyPrefix?: string) {
+  constructor(secrets: readonly string[], { keyPrefix, headers = [] }: RedactorOptions = {}) {
     // Longest first, so a key that contains another is cut whole.
     this.#secrets = [...new Set(secrets)].filter((s) => s !== '').sort((a, b) => b.length - a.length)
     this.#keyFamily = keyPrefix
       ? new RegExp(`${keyPrefix.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}[A-Za-z0-9_.-]+`, 'g')
       : undefined
+    this.#credentialHeaders = new Set([...CREDENTIAL_HEADERS, ...headers])
   }
 
   text(value: string): string {
@@ -265,8 +282,7 @@ export class Redactor {
     for (const [name, value] of Object.entries(raw)) {
       if (value === undefined) continue
       const joined = Array.isArray(value) ? value.join(', ') : value
-      headers[name] =
-        name === 'authorization' || name === 'proxy-authorization' ? redactCredentials(joined) : this.text(joined)
+      headers[name] = this.#credentialHeaders.has(name) ? this.#credential(name, joined) : this.text(joined)
     }
     return headers
   }
@@ -280,6 +296,23 @@ export class Redactor {
       query[key] = seen === undefined ? clean : Array.isArray(seen) ? [...seen, clean] : [seen, clean]
     }
     return query
+  }
+
+  /**
+   * What a test may verify of a credential without seeing it: the scheme of an Authorization, the
+   * names of the cookies sent; any other credential header is shown as REDACTED alone.
+   */
+  #credential(name: string, value: string): string {
+    if (name === 'authorization' || name === 'proxy-authorization') {
+      const scheme = /^\s*([A-Za-z][\w-]*)\s+\S/.exec(value)?.[1]
+      return scheme ? `${scheme} ${REDACTED}` : REDACTED
+    }
+    if (name === 'cookie') {
+      const names = value.split(';').map((pair) => /^\s*([!#$%&'*+.^_`|~\w-]+)=/.exec(pair)?.[1])
+      if (names.every((cookie) => cookie !== undefined))
+        return names.map((cookie) => `${this.text(cookie)}=${REDACTED}`).join('; ')
+    }
+    return REDACTED
   }
 
   /** The body as JSON when it parses, as text otherwise; null when empty. */
@@ -303,10 +336,4 @@ export class Redactor {
     }
     return value
   }
-}
-
-/** Keeps the scheme (useful to verify), never the credentials. */
-function redactCredentials(value: string): string {
-  const scheme = /^\s*([A-Za-z][\w-]*)\s+\S/.exec(value)?.[1]
-  return scheme ? `${scheme} ${REDACTED}` : REDACTED
 }

@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream'
 import t from 'tap'
 import { MAX_JOURNAL_BYTES, MAX_RECORDED_BODY } from '../../src/control/request-journal.js'
+import { loadConfig } from '../../src/config.js'
 import { createLogger } from '../../src/logger.js'
 import { startSandbox } from '../../src/sandbox.js'
 import { ADMIN_AUTH, ADMIN_TOKEN, call, startControlSandbox } from '../support/control.js'
@@ -147,6 +148,39 @@ t.test('the journal and the logs never hold a key or the admin token, wherever t
     t.notOk(logs.includes(secret), 'nor do the logs')
   }
   t.match(logs, /"msg":"request"/, 'the logs did record the requests')
+})
+
+t.test('credential headers are journaled redacted, and REDACT_HEADERS names more of them', async (t) => {
+  const { admin, api } = await startControlSandbox(t, { REDACT_HEADERS: 'X-Session-Token, x-csrf' })
+  await api('GET', '/pets', undefined, {
+    cookie: 'session=s3cr3t-cookie; theme=dark',
+    'set-cookie': 'id=s3cr3t-set-cookie',
+    'x-api-key': 's3cr3t-api-key',
+    'proxy-authorization': 'Basic czNjcjN0LXByb3h5',
+    'x-session-token': 's3cr3t-session',
+    'x-csrf': 's3cr3t-csrf',
+    'x-client': 'suite',
+  })
+  const [entry] = (await admin('GET', '/requests')).body.entries
+  t.match(entry.headers, {
+    authorization: 'Bearer [REDACTED]',
+    'proxy-authorization': 'Basic [REDACTED]',
+    cookie: 'session=[REDACTED]; theme=[REDACTED]',
+    'set-cookie': '[REDACTED]',
+    'x-api-key': '[REDACTED]',
+    'x-session-token': '[REDACTED]',
+    'x-csrf': '[REDACTED]',
+    'x-client': 'suite',
+  })
+  t.notMatch(JSON.stringify(entry), /s3cr3t|czNjcjN0/, 'no credential value is shown')
+})
+
+t.test('REDACT_HEADERS takes header names only', async (t) => {
+  for (const value of ['X-Token,,X-Other', 'X Token', 'x-token:']) {
+    t.throws(() => loadConfig([], { REDACT_HEADERS: value }), { name: 'ConfigError', message: /^REDACT_HEADERS: / })
+  }
+  const config = loadConfig(['--redact-headers', 'X-Token,Private'], {})
+  t.same(config !== 'help' && config.redactHeaders, ['x-token', 'private'])
 })
 
 t.test('the journal is bounded in memory too: big bodies are cut, and the oldest entries go first', async (t) => {
