@@ -6,14 +6,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import polka, { type Polka } from 'polka'
 import type { Logger } from 'pino'
 import { handlers, type HandlerContext } from './api/operations.js'
-import { createControlApi, type ControlApiOptions } from './control/operations.js'
+import { ADMIN_TOKEN, createControlApi, type ControlApiOptions } from './control/operations.js'
 import type { Control } from './control/request-control.js'
 import { describeEmbedded, mountExplorer, mountSpecDocuments, type SandboxFacts } from './explorer/pages.js'
 import { cors } from './http/cors.js'
 import { ERRORS, HttpError, sendError } from './http/errors.js'
 import { sendJson } from './http/reply.js'
 import { parseUrl } from './http/url.js'
-import type { KeyRing } from './pipeline/auth.js'
+import { authenticate, KeyRing } from './pipeline/auth.js'
 import { byOperationId, createPipeline, then, type Pipeline } from './pipeline/pipeline.js'
 import type { ApiSpec, Stability } from './spec/types.js'
 import { coverageOf } from './control/coverage.js'
@@ -64,11 +64,16 @@ export function createApp({
 
   const pages = router()
   // The coverage page reads the journals, as the control API does: only while that API is on.
+  // Namespace names are often a team's or a test's: only the admin token's holder sees them.
+  const adminKeys = admin && new KeyRing([admin.token])
   const coverage =
-    admin &&
-    ((name: string | undefined) => {
+    adminKeys &&
+    ((req: IncomingMessage, name: string | undefined) => {
+      const named = name !== undefined || req.headers.authorization !== undefined
+      if (named) authenticate(req, adminKeys, ADMIN_TOKEN)
       const namespace = name === undefined ? undefined : control.namespaces.find(name)
-      return name !== undefined && namespace === undefined ? undefined : coverageOf(spec, control.namespaces, namespace)
+      if (name !== undefined && namespace === undefined) return undefined
+      return { report: coverageOf(spec, control.namespaces, namespace), named }
     })
   mountExplorer(pages, { spec, facts, coverage })
   // For HEALTHCHECK and wait strategies: the server listens only once the store is loaded.

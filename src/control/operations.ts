@@ -19,7 +19,7 @@ import { StorageError, storedPet } from '../store/store.js'
 import { coverageMarkdown, coverageOf } from './coverage.js'
 import { verify } from './verify.js'
 
-const ADMIN_TOKEN: Credential = {
+export const ADMIN_TOKEN: Credential = {
   name: 'admin token',
   setting: 'ADMIN_TOKEN',
   realm: 'Bearer realm="animal-store-admin"',

@@ -5,7 +5,11 @@ import type { components } from '../spec/admin-types.js'
 
 export type CoverageReport = components['schemas']['CoverageReport']
 
-export function coveragePage(report: CoverageReport, style: string): string {
+/**
+ * `named`: the reader presented the admin token. Without it the page names no namespace, and
+ * leaves out the Error messages, which may quote one (a bad X-Sandbox-Namespace).
+ */
+export function coveragePage(report: CoverageReport, style: string, named: boolean): string {
   const columns = columnsOf(report)
   const { summary } = report
   const scope = report.namespace === null ? 'every namespace' : `namespace ${report.namespace}`
@@ -52,7 +56,7 @@ export function coveragePage(report: CoverageReport, style: string): string {
 <body>
 <main class="sandbox">
 <h1>Coverage: ${escapeHtml(scope)}</h1>
-<p><strong>${summary.exercised} of ${summary.responses}</strong> documented responses exercised, over ${summary.calls} calls (${summary.unmatched} unmatched, ${summary.invalid} invalid). Generated ${escapeHtml(report.generatedAt)} from the journal; <code>?namespace=&lt;name&gt;</code> shows one namespace. As JSON or Markdown: <code>GET /__admin/coverage</code>. <a href="/docs">API explorer</a></p>
+<p><strong>${summary.exercised} of ${summary.responses}</strong> documented responses exercised, over ${summary.calls} calls (${summary.unmatched} unmatched, ${summary.invalid} invalid). Generated ${escapeHtml(report.generatedAt)} from the journal; with the admin token, <code>?namespace=&lt;name&gt;</code> shows one namespace${named ? '' : ', and the Error messages are shown'}. As JSON or Markdown: <code>GET /__admin/coverage</code>. <a href="/docs">API explorer</a></p>
 <table>
 <thead><tr><th>operation</th><th>calls</th>${columns.map((c) => `<th>${escapeHtml(c)}</th>`).join('')}<th>other answers</th></tr></thead>
 <tbody>
@@ -84,7 +88,7 @@ ${list(
   'Invalid requests',
   report.invalid.requests.map(
     (r) =>
-      `<li>#${r.id} <code>${escapeHtml(r.operationId)}</code> ${escapeHtml(`${r.method} ${r.path} → ${r.status} ${r.code}: ${r.message}`)}</li>`,
+      `<li>#${r.id} <code>${escapeHtml(r.operationId)}</code> ${escapeHtml(`${r.method} ${r.path} → ${r.status} ${r.code}${named ? `: ${r.message}` : ''}`)}</li>`,
   ),
 )}
 </main>

@@ -61,9 +61,12 @@ export interface ExplorerOptions {
   readonly facts: SandboxFacts
   /**
    * The coverage report of a namespace (every namespace when none is named), undefined for an
-   * unknown one; no coverage page without it (the control API is off).
+   * unknown one; `named` when the request may see namespace names (it throws the 401 of one that
+   * may not ask for them). No coverage page without it (the control API is off).
    */
-  readonly coverage?: ((namespace: string | undefined) => CoverageReport | undefined) | undefined
+  readonly coverage?:
+    | ((req: IncomingMessage, namespace: string | undefined) => { report: CoverageReport; named: boolean } | undefined)
+    | undefined
 }
 
 /** Adds GET / and GET /docs (and its assets) to the app. */
@@ -101,11 +104,11 @@ export function mountExplorer(app: Polka, { spec, facts, coverage }: ExplorerOpt
   if (coverage) {
     app.get('/docs/coverage', (req, res, next) => {
       const name = new URLSearchParams(req.search ?? '').get('namespace') ?? undefined
-      const report = coverage(name)
-      if (report === undefined) return next() // an unknown namespace: the 404 of any unknown page
+      const shown = coverage(req, name)
+      if (shown === undefined) return next() // an unknown namespace: the 404 of any unknown page
       res.setHeader('Cache-Control', 'no-store')
       res.setHeader('Content-Security-Policy', DOCS_CSP)
-      send(res, 'text/html; charset=utf-8', coveragePage(report, PAGE_STYLE))
+      send(res, 'text/html; charset=utf-8', coveragePage(shown.report, PAGE_STYLE, shown.named))
     })
   }
   app.get('/docs/:asset', async (req, res, next) => {

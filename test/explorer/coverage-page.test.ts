@@ -1,7 +1,7 @@
 // GET /docs/coverage: the coverage report as a page, operations × documented responses, each cell
 // exercised or not, from the same journal as GET /__admin/coverage.
 import t from 'tap'
-import { startControlSandbox } from '../support/control.js'
+import { ADMIN_AUTH, startControlSandbox } from '../support/control.js'
 
 t.test('the coverage page: operations down, responses across, exercised or not', async (t) => {
   const { api, origin } = await startControlSandbox(t)
@@ -29,12 +29,38 @@ t.test('the coverage page: operations down, responses across, exercised or not',
     '<code>getPet</code> GET /v1/pets/{petId}: 1 calls; removed on <strong>2030-12-05</strong>; use <code>/v1/pets</code> instead',
   )
 
-  const one = await (await fetch(`${origin}/docs/coverage?namespace=team-a`)).text()
+  const one = await (await fetch(`${origin}/docs/coverage?namespace=team-a`, { headers: ADMIN_AUTH })).text()
   t.match(one, '<h1>Coverage: namespace team-a</h1>')
   t.match(one, 'over 1 calls')
-  const unknown = await fetch(`${origin}/docs/coverage?namespace=nobody`)
+  const unknown = await fetch(`${origin}/docs/coverage?namespace=nobody`, { headers: ADMIN_AUTH })
   t.equal(unknown.status, 404)
   t.match(await unknown.json(), { code: 'not_found', status: 404 })
+})
+
+t.test('without the admin token the page names no namespace', async (t) => {
+  const { api, origin } = await startControlSandbox(t)
+  await api('GET', '/pets', undefined, { 'x-sandbox-namespace': 'team-a' })
+  await api('GET', '/pets', undefined, { 'x-sandbox-namespace': 'team-b/staging' })
+
+  const anonymous = await fetch(`${origin}/docs/coverage`)
+  t.equal(anonymous.status, 200)
+  const page = await anonymous.text()
+  t.match(page, '<h1>Coverage: every namespace</h1>')
+  t.match(page, 'over 2 calls (0 unmatched, 1 invalid)', 'every namespace counted')
+  t.match(page, '<code>listPets</code> GET /v1/pets → 400 invalid_parameter</li>', 'the code, not the message')
+  t.notMatch(page, /team-/, 'no namespace name, not even the one a refused header quoted')
+
+  for (const headers of [{}, { authorization: 'Bearer sandbox-admin-token' }]) {
+    const named = await fetch(`${origin}/docs/coverage?namespace=team-a`, { headers })
+    t.equal(named.status, 401, 'naming a namespace needs the token')
+    t.match(named.headers.get('www-authenticate'), /^Bearer realm="animal-store-admin"/)
+    t.match(await named.json(), { code: 'unauthorized', status: 401 })
+  }
+  t.equal((await fetch(`${origin}/docs/coverage?namespace=nobody`)).status, 401, 'which names exist, too')
+
+  const trusted = await (await fetch(`${origin}/docs/coverage`, { headers: ADMIN_AUTH })).text()
+  t.match(trusted, 'X-Sandbox-Namespace must be', 'with the token, the messages')
+  t.match(trusted, 'team-b/staging')
 })
 
 t.test('no coverage page while the control API is off', async (t) => {
