@@ -17,6 +17,7 @@ import { authenticate, KeyRing } from './pipeline/auth.js'
 import { byOperationId, createPipeline, then, type Pipeline } from './pipeline/pipeline.js'
 import type { ApiSpec, Stability } from './spec/types.js'
 import { coverageOf } from './control/coverage.js'
+import { unhandledRejections } from './unhandled-rejections.js'
 
 export interface AppOptions {
   readonly spec: ApiSpec
@@ -76,8 +77,11 @@ export function createApp({
       return { report: coverageOf(spec, control.namespaces, namespace), named }
     })
   mountExplorer(pages, { spec, facts, coverage })
-  // For HEALTHCHECK and wait strategies: the server listens only once the store is loaded.
-  pages.get('/healthz', (_req, res) => sendJson(res, { status: 200, body: { status: 'ok' } }))
+  // For HEALTHCHECK and wait strategies: the server listens only once the store is loaded. The
+  // count of rejections no code handled is 0 unless something is wrong (unhandled-rejections.ts).
+  pages.get('/healthz', (_req, res) =>
+    sendJson(res, { status: 200, body: { status: 'ok', unhandledRejections: unhandledRejections() } }),
+  )
 
   const api = router()
   mountSpecDocuments(api, { spec, facts })

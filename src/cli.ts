@@ -1,11 +1,13 @@
 #!/usr/bin/env node
-// The command: settings → sandbox → banner; SIGTERM and SIGINT stop it cleanly.
+// The command: settings → sandbox → banner; SIGTERM and SIGINT stop it cleanly, and a rejection no
+// code handled is logged and counted, never fatal (unhandled-rejections.ts).
 import { ConfigError, HELP, loadConfig, type Config } from './config.js'
 import { DataFileError } from './store/durable-io.js'
 import { FixturesError } from './store/initial-data.js'
 import { tuneHeapForLoad } from './heap-tuning.js'
 import { createLogger } from './logger.js'
 import { startSandbox } from './sandbox.js'
+import { surviveUnhandledRejections } from './unhandled-rejections.js'
 
 async function main(): Promise<void> {
   let config: Config | 'help'
@@ -20,6 +22,7 @@ async function main(): Promise<void> {
   }
 
   const logger = createLogger(config.logLevel)
+  surviveUnhandledRejections(logger)
   let sandbox
   try {
     sandbox = await startSandbox(config, logger)

@@ -1,9 +1,10 @@
 // The command as users run it: settings, banner, logs, signals, and kill -9 under a write load.
 import { Agent, request } from 'node:http'
+import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import t from 'tap'
 import { SERVER_LIMITS } from '../../src/sandbox.js'
-import { killDuringWriteLoad, readStoredPets, runCliToEnd, spawnCli, tempDir } from '../support/sandbox.js'
+import { killDuringWriteLoad, readStoredPets, runCliToEnd, spawnCli, tempDir, waitFor } from '../support/sandbox.js'
 
 t.test('--help prints every setting and exits 0', async (t) => {
   const { code, stdout } = await runCliToEnd({}, ['--help'])
@@ -106,6 +107,36 @@ t.test('LOG_LEVEL=silent turns the logs off', async (t) => {
   cli.child.kill('SIGTERM')
   await cli.exited
   t.equal(cli.stdout, '')
+})
+
+t.test('a rejection no code handles is logged and counted in /healthz, and the server goes on serving', async (t) => {
+  const dir = await tempDir(t)
+  // Loaded before the command: on SIGUSR2, a promise rejects with no handler, as a background
+  // write that forgot its own would.
+  const preload = join(dir, 'reject-on-signal.mjs')
+  await writeFile(preload, "process.on('SIGUSR2', () => void Promise.reject(new Error('escaped on purpose')))\n")
+  const cli = await spawnCli(t, {
+    DATA_FILE: join(dir, 'db.json'),
+    API_KEYS: 'k',
+    LOG_LEVEL: 'error',
+    NODE_OPTIONS: `--import=${preload}`,
+  })
+  const health = async (): Promise<{ status: string; unhandledRejections: number }> =>
+    (await fetch(new URL('/healthz', cli.baseUrl))).json() as Promise<{ status: string; unhandledRejections: number }>
+  t.same(await health(), { status: 'ok', unhandledRejections: 0 })
+  for (const expected of [1, 2]) {
+    cli.child.kill('SIGUSR2')
+    await waitFor(async () => (await health()).unhandledRejections === expected, {
+      what: `/healthz to count ${expected} unhandled rejections`,
+    })
+  }
+  t.equal(cli.child.exitCode, null, 'the process is still running')
+  const list = await fetch(`${cli.baseUrl}/pets?limit=1`, { headers: { authorization: 'Bearer k' } })
+  t.equal(list.status, 200, 'and serving')
+  await list.arrayBuffer()
+  t.match(cli.stdout, /escaped on purpose/, 'each is logged, with its error')
+  cli.child.kill('SIGTERM')
+  t.equal(await cli.exited, 0)
 })
 
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
