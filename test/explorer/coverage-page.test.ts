@@ -50,7 +50,7 @@ t.test('without the admin token the page names no namespace', async (t) => {
   t.match(page, '<code>listPets</code> GET /v1/pets → 400 invalid_parameter</li>', 'the code, not the message')
   t.notMatch(page, /team-/, 'no namespace name, not even the one a refused header quoted')
 
-  for (const headers of [{}, { authorization: 'Bearer sandbox-admin-token' }]) {
+  for (const headers of [{}, { authorization: 'Bearer sandbox-admin-token' }] as Array<Record<string, string>>) {
     const named = await fetch(`${origin}/docs/coverage?namespace=team-a`, { headers })
     t.equal(named.status, 401, 'naming a namespace needs the token')
     t.match(named.headers.get('www-authenticate'), /^Bearer realm="animal-store-admin"/)
