@@ -6,14 +6,13 @@
 // (NAMESPACE_KEY_PREFIX), by its API key; otherwise it uses the default namespace. At most
 // MAX_NAMESPACES are kept: a new one evicts the least recently used (never the default), whose
 // data file is deleted, so it comes back from the initial data if it is used again.
-import { readdirSync } from 'node:fs'
 import type { IncomingMessage } from 'node:http'
-import { basename, dirname, extname, join } from 'node:path'
 import { bearerToken } from '../pipeline/auth.js'
 import { Clock } from './clock.js'
 import { Faults } from './faults.js'
 import { Journal, type Redactor } from './request-journal.js'
 import { removeDataFile } from '../store/durable-io.js'
+import { fileBeside, namesBeside } from '../store/file-names.js'
 import type { InitialData } from '../store/initial-data.js'
 import type { NamespaceOrigins } from '../store/namespace-origins.js'
 import { parseSnapshotOrigin } from '../store/origin.js'
@@ -279,9 +278,7 @@ export class Namespaces {
   dataFileOf(name: string): string | undefined {
     const file = this.#options.dataFile
     if (file === undefined) return undefined
-    if (name === DEFAULT_NAMESPACE) return file
-    const extension = extname(file)
-    return join(dirname(file), `${basename(file, extension)}.ns.${name}${extension || '.json'}`)
+    return name === DEFAULT_NAMESPACE ? file : fileBeside(file, 'ns', name)
   }
 
   /** Opens the store on first use; a failed open is tried again by the next request. */
@@ -310,30 +307,11 @@ export class Namespaces {
     return this.#options.openStore(this.dataFileOf(name), absent, resetsElsewhere)
   }
 
-  /** The names of the namespaces whose files are beside DATA_FILE: `<name>.ns.<namespace><ext>`, or its journal alone. */
+  /** The names of the namespaces whose files are beside DATA_FILE (`db.ns.<part>.json`, file-names.ts), or its journal alone. */
   #namespacesOnDisk(): Set<string> {
     const file = this.#options.dataFile
-    const names = new Set<string>()
-    if (file === undefined) return names
-    const extension = extname(file) || '.json'
-    const prefix = `${basename(file, extname(file))}.ns.`
-    let entries: string[]
-    try {
-      entries = readdirSync(dirname(file))
-    } catch {
-      return names // no directory yet: no namespace on disk
-    }
-    for (const entry of entries) {
-      if (!entry.startsWith(prefix)) continue
-      const rest = entry.slice(prefix.length)
-      const name = rest.endsWith(`${extension}.journal`)
-        ? rest.slice(0, -`${extension}.journal`.length)
-        : rest.endsWith(extension)
-          ? rest.slice(0, -extension.length)
-          : undefined
-      if (name !== undefined && NAMESPACE_NAME.test(name)) names.add(name)
-    }
-    return names
+    if (file === undefined) return new Set()
+    return new Set([...namesBeside(file, 'ns', ['.journal'])].filter((name) => NAMESPACE_NAME.test(name)))
   }
 
   #evictOldest(): void {

@@ -5,10 +5,12 @@
 //
 //   db.snapshot.<name>.json   {"name", "namespace", "createdAt", "clock", "pets": [...]}
 //
+// (<name> as file-names.ts writes it: `Fixture` → `+fixture`, so that no two share a file.)
+//
 // With no data file, snapshots live in memory only, like the stores.
-import { readdirSync } from 'node:fs'
-import { basename, dirname, extname, join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import { DataFileError, replaceFileDurably } from './durable-io.js'
+import { fileBeside, namesBeside } from './file-names.js'
 import { nodeFileSystem, type FileSystem } from './file-system.js'
 import { snapshotOrigin } from './origin.js'
 import { sharePets, StorageError, type Pet, type SharedPets } from './store.js'
@@ -135,25 +137,12 @@ export class Snapshots {
 
   fileOf(name: string): string | undefined {
     const file = this.#options.dataFile
-    if (file === undefined) return undefined
-    const extension = extname(file)
-    return join(dirname(file), `${basename(file, extension)}.snapshot.${name}${extension || '.json'}`)
+    return file === undefined ? undefined : fileBeside(file, 'snapshot', name)
   }
 
   #namesOnDisk(): string[] {
     const file = this.#options.dataFile
-    if (file === undefined) return []
-    const extension = extname(file) || '.json'
-    const prefix = `${basename(file, extname(file))}.snapshot.`
-    let entries: string[]
-    try {
-      entries = readdirSync(dirname(file))
-    } catch {
-      return [] // no directory yet: no snapshot
-    }
-    return entries
-      .filter((entry) => entry.startsWith(prefix) && entry.endsWith(extension))
-      .map((entry) => entry.slice(prefix.length, -extension.length))
+    return file === undefined ? [] : [...namesBeside(file, 'snapshot')]
   }
 
   async #read(name: string): Promise<Snapshot> {
