@@ -7,6 +7,7 @@ import { CREDENTIAL_HEADERS } from './control/request-journal.js'
 import { BEARER_TOKEN, BEARER_TOKEN_RULE } from './pipeline/auth.js'
 import { STABILITIES, type Stability } from './spec/types.js'
 import type { DataSource } from './store/initial-data.js'
+import { DEFAULT_STORE_BOUNDS, type StoreBounds } from './store/limits.js'
 import { DEFAULT_COUNT, DEFAULT_SEED } from './store/seed.js'
 
 export const DEFAULT_API_KEY = 'sandbox-api-key'
@@ -22,6 +23,8 @@ export const MAX_JOURNAL_SIZE = 100_000
 /** Namespaces kept at once, the default one included; the least recently used is evicted first. */
 export const DEFAULT_MAX_NAMESPACES = 100
 export const MAX_MAX_NAMESPACES = 10_000
+/** The largest value of a bound on what the stores keep (MAX_PETS, MAX_STORE_BYTES, ...): 1 TiB. */
+const MAX_BOUND = 2 ** 40
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 
 export type LogLevel = (typeof LOG_LEVELS)[number]
@@ -56,6 +59,8 @@ export interface Config {
   readonly specFile: string | undefined
   /** Headers the journal redacts besides the credential headers it always redacts, in lower case. */
   readonly redactHeaders: readonly string[]
+  /** The pets and bytes each namespace, and all of them together, may keep: past them a create is refused. */
+  readonly storeBounds: StoreBounds
 }
 
 export class ConfigError extends Error {
@@ -83,6 +88,14 @@ Options (each has an environment variable; a flag wins over the variable):
   --log-level <lvl>   LOG_LEVEL   ${LOG_LEVELS.join(', ')}   (default info)
   --cors-origins <o>  CORS_ORIGINS origins browsers may call from, comma-separated,
                                   e.g. http://localhost:3000; * for any   (default *)
+  --max-pets <n>      MAX_PETS    pets one namespace keeps; a create past it is refused
+                                  with 507 store_full               (default ${DEFAULT_STORE_BOUNDS.maxPets})
+  --max-store-bytes <n> MAX_STORE_BYTES  bytes of pets one namespace keeps
+                                                                    (default ${DEFAULT_STORE_BOUNDS.maxBytes})
+  --max-total-pets <n> MAX_TOTAL_PETS  pets all namespaces keep together
+                                                                    (default ${DEFAULT_STORE_BOUNDS.maxTotalPets})
+  --max-total-bytes <n> MAX_TOTAL_BYTES  bytes of pets all namespaces keep together
+                                                                    (default ${DEFAULT_STORE_BOUNDS.maxTotalBytes})
 
 Test control (the /__admin API):
   --admin-token <t>   ADMIN_TOKEN bearer token of the control API           (default token: ${DEFAULT_ADMIN_TOKEN})
@@ -237,6 +250,16 @@ export function loadConfig(argv: readonly string[], env: Env): Config | 'help' {
     coverageFile,
     specFile: specSetting === undefined ? undefined : resolve(specSetting.value),
     redactHeaders: readHeaderNames(setting('redact-headers', 'REDACT_HEADERS')),
+    storeBounds: {
+      maxPets: integerSetting(setting('max-pets', 'MAX_PETS'), 1, MAX_BOUND) ?? DEFAULT_STORE_BOUNDS.maxPets,
+      maxBytes:
+        integerSetting(setting('max-store-bytes', 'MAX_STORE_BYTES'), 1, MAX_BOUND) ?? DEFAULT_STORE_BOUNDS.maxBytes,
+      maxTotalPets:
+        integerSetting(setting('max-total-pets', 'MAX_TOTAL_PETS'), 1, MAX_BOUND) ?? DEFAULT_STORE_BOUNDS.maxTotalPets,
+      maxTotalBytes:
+        integerSetting(setting('max-total-bytes', 'MAX_TOTAL_BYTES'), 1, MAX_BOUND) ??
+        DEFAULT_STORE_BOUNDS.maxTotalBytes,
+    },
   }
 }
 
@@ -351,6 +374,10 @@ function parseAllFlags(argv: readonly string[]) {
       'coverage-file': { type: 'string' },
       'spec-file': { type: 'string' },
       'redact-headers': { type: 'string' },
+      'max-pets': { type: 'string' },
+      'max-store-bytes': { type: 'string' },
+      'max-total-pets': { type: 'string' },
+      'max-total-bytes': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   }).values

@@ -22,6 +22,7 @@ import { NamespaceOrigins } from './store/namespace-origins.js'
 import { openStore, type AnimalStore, type ResetsElsewhere } from './store/store.js'
 import { type DataFileOptions } from './store/data-file.js'
 import { describeDroppedTail } from './store/journal-text.js'
+import { Capacity } from './store/limits.js'
 
 /** How long a stop waits for requests in flight before it cuts their connections. */
 const STOP_GRACE_MS = 1500
@@ -89,6 +90,8 @@ export async function startSandbox(
     fileSystem: storage.fileSystem,
     checkPets: (pets) => findBadPet(pets, spec),
   })
+  // What every namespace's store keeps, counted together against the bounds.
+  const capacity = new Capacity(config.storeBounds)
   const open = async (
     dataFile: string | undefined,
     { unwrittenUntilChanged = false, absent = false, resetsElsewhere = undefined as ResetsElsewhere | undefined } = {},
@@ -99,6 +102,7 @@ export async function startSandbox(
       sharedPets: (origin) => snapshots.sharedPets(origin) ?? initial.sharedPets(origin),
       checkPets: (pets) => findBadPet(pets, spec),
       storage,
+      capacity,
       unwrittenUntilChanged,
       absent,
       ...(resetsElsewhere === undefined ? {} : { resetsElsewhere }),

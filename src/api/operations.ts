@@ -4,6 +4,7 @@ import type { operations } from '../spec/api-types.js'
 import { ERRORS, HttpError, RETRY_AFTER } from '../http/errors.js'
 import { SerializedJson } from '../http/reply.js'
 import type { HandlersOf } from '../pipeline/pipeline.js'
+import { nameProblem, StoreFull } from '../store/limits.js'
 import { StorageError, type AnimalStore, type Pet, type PetStatus } from '../store/store.js'
 
 export interface HandlerContext {
@@ -48,12 +49,15 @@ export const handlers: HandlersOf<operations, HandlerContext> = {
 
   async createPet({ body }, { store, basePath }) {
     // Unknown properties and a client-sent id are ignored: the store picks the NewPet fields.
+    const tooLong = nameProblem(body.name, 'body.name')
+    if (tooLong) throw new HttpError(ERRORS.invalidBody, `Invalid request body: ${tooLong}`)
     let pet
     try {
       pet = await store.add(body)
     } catch (error) {
       if (error instanceof StorageError)
         throw new HttpError(ERRORS.storageUnavailable, `Nothing was stored: ${error.message}`, RETRY_AFTER)
+      if (error instanceof StoreFull) throw new HttpError(ERRORS.storeFull, `Nothing was stored: ${error.message}`)
       throw error
     }
     return { status: 201, body: pet, headers: { Location: `${basePath}/pets/${pet.id}` } }

@@ -242,9 +242,12 @@ export class Namespaces {
     return store.size
   }
 
-  /** Replaces the pets, keeping the store's origin so that a restart keeps them too. */
+  /**
+   * Replaces the pets, keeping the store's origin so that a restart keeps them too; refused whole
+   * (StoreFull) past a bound on what the stores keep.
+   */
   async replace(store: AnimalStore, pets: Pet[]): Promise<void> {
-    await store.replace({ ...(store.origin === undefined ? {} : { origin: store.origin }), pets })
+    await store.replace({ ...(store.origin === undefined ? {} : { origin: store.origin }), pets }, { bounded: true })
   }
 
   /**

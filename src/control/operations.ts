@@ -16,6 +16,7 @@ import { SnapshotExists, type Snapshot } from '../store/snapshots.js'
 import { DEFAULT_COUNT, DEFAULT_SEED } from '../store/seed.js'
 import type { ApiSpec, SpecFile } from '../spec/types.js'
 import { StorageError, storedPet } from '../store/store.js'
+import { nameProblem, StoreFull } from '../store/limits.js'
 import { coverageMarkdown, coverageOf } from './coverage.js'
 import { verify } from './verify.js'
 
@@ -100,7 +101,7 @@ const controlHandlers: HandlersOf<operations, ControlContext> = {
 
   async replacePets({ body }, { namespace, namespaces, apiSpec }) {
     // The schema has checked each record; ids must also be unique. Nothing changes before both pass.
-    const bad = findBadPet(body, apiSpec)
+    const bad = findBadPet(body, apiSpec) ?? findLongName(body)
     if (bad)
       throw new HttpError(
         ERRORS.invalidBody,
@@ -280,7 +281,10 @@ function unknownNamespace(name: string): HttpError {
   )
 }
 
-/** A write of the control API that the disk refused is a 503, as a create's is: nothing was changed. */
+/**
+ * A write of the control API that the disk refused is a 503, and one past a bound on what the
+ * stores keep a 507, as a create's are: nothing was changed.
+ */
 async function storing<T>(write: Promise<T>): Promise<T> {
   try {
     return await write
@@ -288,8 +292,18 @@ async function storing<T>(write: Promise<T>): Promise<T> {
     if (error instanceof StorageError) {
       throw new HttpError(ERRORS.storageUnavailable, `Nothing was changed: ${error.message}`, RETRY_AFTER)
     }
+    if (error instanceof StoreFull) throw new HttpError(ERRORS.storeFull, `Nothing was changed: ${error.message}`)
     throw error
   }
+}
+
+/** The first pet whose name is past the sandbox's bound, as findBadPet reports a bad record. */
+function findLongName(pets: ReadonlyArray<{ name: string }>): { index: number; problem: string } | undefined {
+  for (const [index, pet] of pets.entries()) {
+    const problem = nameProblem(pet.name, 'pet.name')
+    if (problem) return { index, problem }
+  }
+  return undefined
 }
 
 const MARKDOWN = 'text/markdown; charset=utf-8'

@@ -53,6 +53,12 @@ export const ERRORS = {
     code: 'storage_unavailable',
     message: 'The data file could not be written; nothing was stored',
   },
+  // A bound on what the stores keep (MAX_PETS and the others): a create past it is refused whole.
+  storeFull: {
+    status: 507,
+    code: 'store_full',
+    message: 'The store keeps no more pets: a bound of this sandbox is reached; nothing was stored',
+  },
   // An operation whose x-stability is below MIN_STABILITY: refused by the sandbox's setting.
   unstableOperation: {
     status: 403,

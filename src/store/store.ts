@@ -4,6 +4,7 @@ import type { components } from '../spec/api-types.js'
 import { DataFileError } from './durable-io.js'
 import { JournaledJsonFile, type DataFileOptions, type Layout } from './data-file.js'
 import type { DroppedTail } from './journal-text.js'
+import { Capacity, petBytes } from './limits.js'
 
 export type Pet = components['schemas']['Pet']
 export type NewPet = components['schemas']['NewPet']
@@ -71,10 +72,14 @@ export class AnimalStore {
   #base: SharedPets | undefined
   #nextId = 1
   #version = 0
+  readonly #capacity: Capacity
+  /** What this store counts in #capacity: its own pets (not the shared ones) and their bytes. */
+  #counted = { pets: 0, bytes: 0 }
 
-  constructor(db: Low<StoreData>, base?: SharedPets) {
+  constructor(db: Low<StoreData>, base?: SharedPets, capacity: Capacity = new Capacity()) {
     this.#db = db
     this.#base = base
+    this.#capacity = capacity
     this.#index()
   }
 
@@ -113,10 +118,17 @@ export class AnimalStore {
     return this.#base ? this.#base.pets.concat(own) : own
   }
 
-  /** Adds a pet and resolves once it is on disk; if the write fails, the pet is taken back out. */
+  /**
+   * Adds a pet and resolves once it is on disk; if the write fails, the pet is taken back out. A
+   * pet past a bound of the store's Capacity is refused (StoreFull) before anything is stored.
+   */
   async add(newPet: NewPet): Promise<Pet> {
-    const pet = storedPet(this.#nextId++, newPet)
+    const pet = storedPet(this.#nextId, newPet)
+    const bytes = petBytes(pet)
+    this.#capacity.check(this.#counted, { pets: 1, bytes })
+    this.#nextId++
     this.#db.data.pets.push(pet)
+    this.#count(1, bytes)
     this.#version++
     try {
       // A data file takes the new pet as one journal line; other adapters rewrite everything.
@@ -125,6 +137,7 @@ export class AnimalStore {
     } catch (error) {
       const pets = this.#db.data.pets
       pets.splice(pets.lastIndexOf(pet), 1)
+      this.#count(-1, -bytes)
       this.#version++
       throw new StorageError(error)
     }
@@ -150,8 +163,17 @@ export class AnimalStore {
   /**
    * Replaces every pet (and the origin) and resolves once that is on disk. When the write fails,
    * the store is as it was (a StorageError says why): nothing is served that is not on disk.
+   * `bounded`: pets a request sent, refused (StoreFull) if they would take the store past a bound.
    */
-  async replace(data: { readonly origin?: string; readonly pets: readonly Pet[] }): Promise<void> {
+  async replace(
+    data: { readonly origin?: string; readonly pets: readonly Pet[] },
+    { bounded = false } = {},
+  ): Promise<void> {
+    if (bounded) {
+      const bytes = data.pets.reduce((sum, pet) => sum + petBytes(pet), 0)
+      const counted = this.#counted
+      this.#capacity.check(counted, { pets: data.pets.length - counted.pets, bytes: bytes - counted.bytes })
+    }
     await this.#replacing(data, undefined, () => this.#db.write())
   }
 
@@ -184,8 +206,12 @@ export class AnimalStore {
     return adapter instanceof JournaledJsonFile && adapter.mayHaveFiles
   }
 
-  /** For a store about to be removed: waits for the writes under way to settle, and folds nothing. */
+  /**
+   * For a store about to be removed: waits for the writes under way to settle, and folds nothing.
+   * What it kept no longer counts against the bounds.
+   */
   async retire(): Promise<void> {
+    this.#count(-this.#counted.pets, -this.#counted.bytes)
     const adapter = this.#db.adapter
     if (adapter instanceof JournaledJsonFile) await adapter.retire()
   }
@@ -203,6 +229,13 @@ export class AnimalStore {
     const data = this.#db.data
     if (!inIdOrder(data.pets)) data.pets = byId(data.pets)
     this.#nextId = Math.max(this.#base?.maxId ?? 0, data.pets.at(-1)?.id ?? 0) + 1
+    const bytes = data.pets.reduce((sum, pet) => sum + petBytes(pet), 0)
+    this.#count(data.pets.length - this.#counted.pets, bytes - this.#counted.bytes)
+  }
+
+  #count(pets: number, bytes: number): void {
+    this.#counted = { pets: this.#counted.pets + pets, bytes: this.#counted.bytes + bytes }
+    this.#capacity.add(pets, bytes)
   }
 }
 
@@ -279,6 +312,8 @@ export interface OpenStoreOptions {
   readonly checkPets: (pets: unknown) => { index: number; problem: string } | undefined
   /** How the data file is written: the real file system and compaction policy unless a test says otherwise. */
   readonly storage?: DataFileOptions | undefined
+  /** What every store of the sandbox keeps, against the bounds: a store of its own unless given. */
+  readonly capacity?: Capacity
 }
 
 export interface OpenedStore {
@@ -317,10 +352,14 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenedStore>
     // asked for now; a file with no recorded origin is the user's own and is always kept.
     if (data.origin === undefined || data.origin === options.origin) {
       db.data = data
-      const store = new AnimalStore(db, data.base === undefined ? undefined : await sharedBase(data.base, options))
+      const store = new AnimalStore(
+        db,
+        data.base === undefined ? undefined : await sharedBase(data.base, options),
+        options.capacity,
+      )
       return { store, source: 'data file', replacedOrigin: undefined, droppedTail }
     }
-    const store = new AnimalStore(db)
+    const store = new AnimalStore(db, undefined, options.capacity)
     await writeInitialData(store, await initial(), options.dataFile)
     return { store, source: 'initial data', replacedOrigin: data.origin, droppedTail }
   }
@@ -328,9 +367,9 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenedStore>
   // Nothing to write: the first change writes the journal that names the initial data.
   if (options.unwrittenUntilChanged) {
     db.data = await sharedInitial()
-    return { store: new AnimalStore(db, await initialPets()), ...opened }
+    return { store: new AnimalStore(db, await initialPets(), options.capacity), ...opened }
   }
-  const store = new AnimalStore(db)
+  const store = new AnimalStore(db, undefined, options.capacity)
   await writeInitialData(store, await initial(), options.dataFile)
   return { store, ...opened }
 }

@@ -183,7 +183,8 @@ t.test('a body over 1 MiB gets 413 without being read whole', async (t) => {
   t.equal(chunked.status, 413, 'a chunked body over the cap → 413')
   t.match(JSON.parse(chunked.body), { code: 'payload_too_large' })
 
-  const justUnder = JSON.stringify({ name: 'y'.repeat(1024 * 1024 - 40), categoryId: 1 })
+  // The bulk in a property the store ignores: a name that long is past the sandbox's bound.
+  const justUnder = JSON.stringify({ name: 'Rex', categoryId: 1, notes: 'y'.repeat(1024 * 1024 - 60) })
   const ok = await fetch(`${baseUrl}/pets`, { method: 'POST', headers: JSON_HEADERS, body: justUnder })
   t.equal(ok.status, 201, 'a body just under 1 MiB is accepted')
   await ok.body?.cancel()
