@@ -37,7 +37,12 @@ export interface ServerLimits {
   readonly headersTimeoutMs: number
   /** The whole request, body included, must arrive within this time, else 408. */
   readonly requestTimeoutMs: number
-  /** An idle keep-alive connection is closed after this time. */
+  /**
+   * An idle keep-alive connection is closed after this time. Longer than any common client pool
+   * keeps one (Go 90 s, OkHttp 5 min, undici 10 min, Java's HttpClient 20 min), so it is the
+   * client that closes it: a request sent just as the server closed it would fail, unretried if
+   * it is a POST.
+   */
   readonly keepAliveTimeoutMs: number
   /** A connection with no traffic at all (e.g. opened and never used) is closed after this time. */
   readonly idleSocketTimeoutMs: number
@@ -52,7 +57,7 @@ export interface ServerLimits {
 export const SERVER_LIMITS: ServerLimits = {
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
-  keepAliveTimeoutMs: 5_000,
+  keepAliveTimeoutMs: 30 * 60_000,
   idleSocketTimeoutMs: 60_000,
   timeoutCheckIntervalMs: 1_000,
   maxHeaderBytes: 16 * 1024,

@@ -146,7 +146,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     const cli = await spawnCli(t, { DATA_FILE: dataFile, API_KEYS: 'k' })
     const agent = new Agent({ keepAlive: true })
     t.teardown(() => agent.destroy())
-    // An idle keep-alive connection would hold a naive close() open for 5 s.
+    // An idle keep-alive connection would hold a naive close() open for the keep-alive timeout.
     await new Promise<void>((resolve) =>
       request(`${cli.baseUrl}/pets`, { agent, headers: { authorization: 'Bearer k' } }, (res) =>
         res.resume().on('end', resolve),
