@@ -8,6 +8,7 @@ import { KeyRing } from './pipeline/auth.js'
 import { ConfigError, type Config } from './config.js'
 import { coverageMarkdown, coverageOf } from './control/coverage.js'
 import { Control } from './control/request-control.js'
+import { limitConnections } from './http/connections.js'
 import { ERRORS, HttpError, errorJson } from './http/errors.js'
 import type { SandboxFacts } from './explorer/pages.js'
 import { findBadPet, initialData } from './store/initial-data.js'
@@ -50,8 +51,14 @@ export interface ServerLimits {
   readonly timeoutCheckIntervalMs: number
   /** The request line plus headers may not exceed this many bytes, else 431. */
   readonly maxHeaderBytes: number
-  /** Connections beyond this many open at once are closed as soon as they are accepted. */
+  /**
+   * Connections open at once. Past it, the connection that has waited longest without a request in
+   * progress is closed to make room (src/http/connections.ts); a new one is refused only when every
+   * connection is serving a request.
+   */
   readonly maxConnections: number
+  /** Connections one client address may hold; the rest stay open to other addresses. */
+  readonly maxConnectionsPerAddress: number
 }
 
 export const SERVER_LIMITS: ServerLimits = {
@@ -62,6 +69,7 @@ export const SERVER_LIMITS: ServerLimits = {
   timeoutCheckIntervalMs: 1_000,
   maxHeaderBytes: 16 * 1024,
   maxConnections: 1_024,
+  maxConnectionsPerAddress: 960,
 }
 
 export interface Sandbox {
@@ -179,7 +187,7 @@ export async function startSandbox(
     },
     app.handler,
   )
-  server.maxConnections = limits.maxConnections
+  limitConnections(server, limits)
   // With no 'timeout' listener, a socket idle this long is destroyed.
   server.setTimeout(limits.idleSocketTimeoutMs)
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => answerClientError(error, socket))

@@ -1,7 +1,8 @@
 // Slow and hostile clients on loopback: they are cut off by the server's limits, and while they
 // hold their connections every other client is still served. Every loop is bounded.
 import { setTimeout as sleep } from 'node:timers/promises'
-import type { Socket } from 'node:net'
+import type { Server } from 'node:http'
+import { connect, type Socket } from 'node:net'
 import t from 'tap'
 import { SERVER_LIMITS } from '../../src/sandbox.js'
 import { AUTH, startTestSandbox, waitFor } from '../support/sandbox.js'
@@ -104,20 +105,97 @@ t.test('hundreds of idle and half-open connections do not stop others from being
   )
 })
 
-t.test('connections beyond the cap are refused; once they go, clients are served again', async (t) => {
+/** Connections the server holds. */
+function connectionsOf(server: Server): Promise<number> {
+  return new Promise((resolve, reject) =>
+    server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+  )
+}
+
+/** A connection from `localAddress` (any of 127.0.0.0/8 is this machine) that resolves once open. */
+function openFrom(port: number, localAddress: string): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ port, host: '127.0.0.1', localAddress }, () => resolve(socket))
+    socket.once('error', reject)
+  })
+}
+
+t.test('at the cap, the connection waiting longest makes room: new clients are served', async (t) => {
   const { origin, baseUrl, server } = await startTestSandbox(t, {}, { maxConnections: 10 })
   const port = portOf(origin)
-  const connections = (): Promise<number> =>
-    new Promise((resolve, reject) => server.getConnections((error, count) => (error ? reject(error) : resolve(count))))
-  const held = await Promise.all(Array.from({ length: 10 }, () => openSocket(port)))
+  const held: Socket[] = []
   t.teardown(() => held.forEach((s) => s.destroy()))
-  // Connected on this side is not yet accepted on the server's: wait until it holds all ten.
-  await waitFor(async () => (await connections()) === 10, { what: 'the server to hold the 10 connections' })
+  for (let i = 0; i < 10; i++) {
+    held.push(await openSocket(port))
+    // Connected on this side is not yet accepted on the server's: each in turn, oldest first.
+    await waitFor(async () => (await connectionsOf(server)) === i + 1, { what: `the server to hold ${i + 1}` })
+  }
+  const oldest = whenClosed(held[0] as Socket)
+  const answer = await rawExchange(port, { method: 'GET', target: '/healthz' }, 5_000)
+  t.equal(answer?.status, 200, 'the connection over the cap is served')
+  t.equal((await oldest).length, 0, 'the oldest silent connection was closed, without an answer')
+  t.same(
+    held.slice(1).map((s) => s.destroyed),
+    Array(9).fill(false),
+    'the other silent connections are kept',
+  )
+  t.same(await servedMeanwhile(baseUrl, 3, 0), [200, 200, 200])
+})
+
+t.test('at the cap, a request in progress is never cut: a new connection is refused instead', async (t) => {
+  const { origin, baseUrl, server } = await startTestSandbox(t, {}, { maxConnections: 10 })
+  const port = portOf(origin)
+  // Ten requests the server answers only after a delay: every connection is serving one.
+  const slow = Array.from({ length: 10 }, () =>
+    rawExchange(port, {
+      method: 'GET',
+      target: '/v1/pets?limit=1',
+      headers: [
+        ['Authorization', AUTH.authorization],
+        ['Prefer', 'delay=3000'],
+      ],
+    }),
+  )
+  await waitFor(async () => (await connectionsOf(server)) === 10, { what: 'the server to hold the 10 connections' })
   const refused = await rawExchange(port, { method: 'GET', target: '/healthz' }, 5_000)
   t.equal(refused, undefined, 'the connection over the cap is closed without an answer')
-  held.forEach((s) => s.destroy())
-  await waitFor(async () => (await connections()) === 0, { what: 'the server to see the 10 connections go' })
+  t.same(
+    (await Promise.all(slow)).map((answer) => answer?.status),
+    Array(10).fill(200),
+    'every request in progress is answered',
+  )
   t.same(await servedMeanwhile(baseUrl, 3, 0), [200, 200, 200])
+})
+
+t.test('an address at its share makes room from its own connections; other addresses keep theirs', async (t) => {
+  const { origin, server } = await startTestSandbox(t, {}, { maxConnections: 10, maxConnectionsPerAddress: 6 })
+  const port = portOf(origin)
+  const greedy = '127.0.0.1'
+  const other = '127.0.0.2'
+  const held: Array<{ from: string; socket: Socket }> = []
+  t.teardown(() => held.forEach(({ socket }) => socket.destroy()))
+  const hold = async (from: string): Promise<void> => {
+    held.push({ from, socket: await openFrom(port, from) })
+    const open = held.filter(({ socket }) => !socket.destroyed).length
+    await waitFor(async () => (await connectionsOf(server)) === Math.min(open, 10), { what: 'the server to hold it' })
+  }
+  for (let i = 0; i < 6; i++) await hold(greedy)
+  for (let i = 0; i < 4; i++) await hold(other)
+  // A 7th of the greedy address: its own oldest goes, not one of the other address.
+  const firstGreedy = whenClosed(held[0]?.socket as Socket)
+  await hold(greedy)
+  await firstGreedy
+  t.same(
+    held.filter(({ from }) => from === other).map(({ socket }) => socket.destroyed),
+    [false, false, false, false],
+    'the other address keeps its connections',
+  )
+  // At the overall cap, a new address's connection takes the place of the address holding most.
+  const secondGreedy = whenClosed(held[1]?.socket as Socket)
+  const answer = await rawExchange(port, { method: 'GET', target: '/healthz' }, 5_000)
+  t.equal(answer?.status, 200)
+  await secondGreedy
+  t.ok(held[1]?.socket.destroyed, 'the greedy address gave up its oldest waiting connection')
 })
 
 t.test('a connection that never sends anything is closed after the idle timeout', async (t) => {
