@@ -125,19 +125,25 @@ t.test('at the cap, the connection waiting longest makes room: new clients are s
   const port = portOf(origin)
   const held: Socket[] = []
   t.teardown(() => held.forEach((s) => s.destroy()))
-  for (let i = 0; i < 10; i++) {
+  // The oldest: a keep-alive connection that carried a request and now idles.
+  const pooled = await openSocket(port)
+  held.push(pooled)
+  const answered = new Promise((resolve) => pooled.once('data', resolve))
+  pooled.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')
+  await answered
+  for (let i = 1; i < 10; i++) {
     held.push(await openSocket(port))
     // Connected on this side is not yet accepted on the server's: each in turn, oldest first.
     await waitFor(async () => (await connectionsOf(server)) === i + 1, { what: `the server to hold ${i + 1}` })
   }
-  const oldest = whenClosed(held[0] as Socket)
+  const oldestSilent = whenClosed(held[1] as Socket)
   const answer = await rawExchange(port, { method: 'GET', target: '/healthz' }, 5_000)
   t.equal(answer?.status, 200, 'the connection over the cap is served')
-  t.equal((await oldest).length, 0, 'the oldest silent connection was closed, without an answer')
+  t.equal((await oldestSilent).length, 0, 'the oldest silent connection was closed, without an answer')
   t.same(
-    held.slice(1).map((s) => s.destroyed),
-    Array(9).fill(false),
-    'the other silent connections are kept',
+    held.map((s) => s.destroyed),
+    [false, true, ...Array(8).fill(false)],
+    'the idle keep-alive connection, older still, and the other silent ones are kept',
   )
   t.same(await servedMeanwhile(baseUrl, 3, 0), [200, 200, 200])
 })
