@@ -36,18 +36,28 @@ import { batch, DataFileError, replaceFileDurably, type Batch } from './durable-
 import { COMPACTION, type Compaction } from './compaction.js'
 import { nodeFileSystem, type FileSystem } from './file-system.js'
 import { JournalFile } from './journal-file.js'
-import { oneLine, parseJournal, type DroppedTail } from './journal-text.js'
+import { oneLine, readJournal, type DroppedTail, type ReadJournal } from './journal-text.js'
 
 export interface DataFileOptions {
   /** The file operations to use: the real file system unless a test injects faults. */
   readonly fileSystem?: FileSystem
   readonly compaction?: Partial<Compaction>
+  /** How many bytes of a file are read at a time: files are read in chunks, never whole. */
+  readonly readChunkBytes?: number
 }
+
+/** Files are read this much at a time. */
+export const READ_CHUNK_BYTES = 1024 * 1024
 
 /** How the records of a journal make the data again, and what a store is before it is ever written. */
 export interface Layout<T, R> {
   /** Applies a journal's records, in order, to the data before them. Default: adds each to the records. */
   readonly replay?: (data: T, records: readonly R[]) => Promise<T>
+  /**
+   * Whether a record replaces all the data before it (a reset): a start need not keep the records
+   * before the last such one, so a long history costs no more memory than what it ends with.
+   */
+  readonly startsOver?: (record: R) => boolean
   /**
    * The data of a store that has no snapshot on disk, and the id its journal's header then names:
    * such a store is written only when it first changes, as a journal alone.
@@ -90,6 +100,7 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
   readonly #fs: FileSystem
   readonly #compaction: Compaction
   readonly #layout: Layout<T, R>
+  readonly #readChunkBytes: number
   #data: T | undefined
   #pending: Job<R> | undefined
   #busy = false
@@ -133,6 +144,7 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
     this.#fs = options.fileSystem ?? nodeFileSystem
     this.#compaction = { ...COMPACTION, ...options.compaction }
     this.#layout = layout
+    this.#readChunkBytes = options.readChunkBytes ?? READ_CHUNK_BYTES
     this.#journal = new JournalFile(this.journalFile, this.#fs)
     this.#foldAt = this.#foldEvery()
   }
@@ -157,8 +169,7 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
     const records = rest[this.#key]
     if (typeof snapshotId !== 'string' || !Array.isArray(records)) return rest as T
 
-    const journalBytes = await this.#readFile(this.journalFile)
-    const journal = journalBytes && parseJournal<R>(this.journalFile, journalBytes, snapshotId)
+    const journal = await this.#readJournal(snapshotId)
     this.#snapshotId = snapshotId
     this.#snapshotRecords = records.length
     // No journal, or one left from an older snapshot: the first append starts a new one.
@@ -216,8 +227,7 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
     const unwritten = this.#layout.unwritten
     if (unwritten === undefined) return null
     this.#startUnwritten()
-    const journalBytes = await this.#readFile(this.journalFile)
-    const journal = journalBytes && parseJournal<R>(this.journalFile, journalBytes, unwritten.id)
+    const journal = await this.#readJournal(unwritten.id)
     if (journal !== undefined && journal.started) return this.#replay(await unwritten.data(), journal)
     const reset = unwritten.resets?.reset
     if (reset === undefined) return null
@@ -226,14 +236,26 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
     return this.#layout.replay ? this.#layout.replay(data, [reset]) : this.#addRecords(data, [reset])
   }
 
-  async #replay(data: T, journal: NonNullable<ReturnType<typeof parseJournal<R>>>): Promise<T> {
+  /** The journal, read in chunks, when its header names `snapshotId`; undefined when it is missing or stale. */
+  async #readJournal(snapshotId: string): Promise<ReadJournal<R> | undefined> {
+    const chunks = this.#fs.readChunks(this.journalFile, this.#readChunkBytes)
+    try {
+      return await readJournal<R>(this.journalFile, chunks, snapshotId, this.#layout.startsOver)
+    } catch (error) {
+      if (error instanceof DataFileError) throw error
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+      throw new DataFileError(this.journalFile, `cannot be read: ${(error as Error).message}`)
+    }
+  }
+
+  async #replay(data: T, journal: ReadJournal<R>): Promise<T> {
     const replayed = this.#layout.replay
       ? await this.#layout.replay(data, journal.records)
       : this.#addRecords(data, journal.records)
     this.#journal.load({
       started: journal.started,
       bytes: journal.bytes,
-      records: journal.records.length,
+      records: journal.count,
       tail: journal.dropped !== undefined,
     })
     this.#droppedTail = journal.dropped

@@ -2,6 +2,7 @@
 // node:fs/promises by default, and the seam where tests put a file system that fails a chosen call
 // (test/store/faulty-file-system.ts). Each method is one system call a disk can refuse, so that a
 // test can name the call it fails: "the second fsync", "the rename", "the directory fsync".
+import { createReadStream } from 'node:fs'
 import { mkdir, open, readFile, rename, statfs, unlink, type FileHandle } from 'node:fs/promises'
 
 /** An open file: positional writes, so that an append lands where the last whole record ends. */
@@ -20,6 +21,8 @@ export interface FileSystem {
   /** 'w' creates or empties the file; 'r+' opens an existing one for writing. */
   open(path: string, flags: 'w' | 'r+'): Promise<OpenFile>
   readFile(path: string): Promise<Buffer>
+  /** The file's bytes, `chunkBytes` at a time: a file of any size, never in one buffer. */
+  readChunks(path: string, chunkBytes: number): AsyncIterable<Buffer>
   rename(from: string, to: string): Promise<void>
   /** Removes a file; a missing one is not an error. */
   remove(path: string): Promise<void>
@@ -56,6 +59,7 @@ class NodeFile implements OpenFile {
 export const nodeFileSystem: FileSystem = {
   open: async (path, flags) => new NodeFile(await open(path, flags)),
   readFile: (path) => readFile(path),
+  readChunks: (path, chunkBytes) => createReadStream(path, { highWaterMark: chunkBytes }),
   rename,
   // One unlink(2): rm() would lstat first, a second system call on every removal.
   async remove(path) {

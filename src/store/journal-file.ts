@@ -43,7 +43,7 @@ export class JournalFile {
     return this.#records
   }
 
-  /** The journal as a start read it back (parseJournal): where its whole records end, and whether a tail follows. */
+  /** The journal as a start read it back (readJournal): where its whole records end, and whether a tail follows. */
   load(state: { started: boolean; bytes: number; records: number; tail: boolean }): void {
     this.#started = state.started
     this.#bytes = state.bytes

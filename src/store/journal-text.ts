@@ -13,69 +13,115 @@ export interface DroppedTail {
   readonly keptRecords: number
 }
 
-/** The records of a journal's bytes, when its header names `snapshotId`; undefined for a stale journal. */
-export function parseJournal<R>(
+/** A journal as a start reads it back. */
+export interface ReadJournal<R> {
+  /** The records a start must replay: those from the last one that starts over (a reset) on. */
+  readonly records: R[]
+  /** Every whole record of the journal, those before that reset included. */
+  readonly count: number
+  /** Whether the journal has its header (else its first append never finished). */
+  readonly started: boolean
+  /** Where its last whole record ends. */
+  readonly bytes: number
+  readonly dropped: DroppedTail | undefined
+}
+
+/**
+ * The records of a journal read in chunks, when its header names `snapshotId`; undefined for a
+ * stale journal. Line by line, so that a journal of any size is read in the memory its chunks and
+ * its kept records take: the records before the last one that `startsOver` are dropped as it goes.
+ */
+export async function readJournal<R>(
   journalFile: string,
-  bytes: Buffer,
+  chunks: AsyncIterable<Buffer>,
   snapshotId: string,
-): { records: R[]; started: boolean; bytes: number; dropped: DroppedTail | undefined } | undefined {
-  const lines = wholeLines(bytes)
-  const header = lines[0]
-  if (header === undefined) {
-    // Not even a whole header: a journal whose first append a crash cut short.
-    const dropped = bytes.length > 0 ? { file: journalFile, bytes: bytes.length, keptRecords: 0 } : undefined
-    return { records: [], started: false, bytes: 0, dropped }
-  }
-  let headerId: unknown
-  try {
-    headerId = (JSON.parse(header.text) as { snapshot?: unknown })?.snapshot
-  } catch {
-    throw new DataFileError(journalFile, 'has a first line that is not a journal header; it was left untouched')
-  }
-  // A journal left from an older snapshot: that snapshot holds all of it.
-  if (headerId !== snapshotId) return undefined
-  const records: R[] = []
-  let end = header.end
-  for (let i = 1; i < lines.length; i++) {
-    const line = lines[i] as { text: string; end: number }
-    const record = parseRecord(line.text)
-    if (record instanceof Error) {
-      checkOnlyTailFollows(journalFile, lines, i, record)
-      break
+  startsOver: (record: R) => boolean = () => false,
+): Promise<ReadJournal<R> | undefined> {
+  const size = { bytes: 0 }
+  let records: R[] = []
+  let count = 0
+  let end = 0
+  let header = true
+  /** The first line that is not a record, and why: the torn end, unless a whole record follows it. */
+  let bad: { line: number; problem: Error } | undefined
+  let line = 0
+  for await (const whole of wholeLines(chunks, size)) {
+    line++
+    if (header) {
+      header = false
+      let headerId: unknown
+      try {
+        headerId = (JSON.parse(whole.text ?? '') as { snapshot?: unknown })?.snapshot
+      } catch {
+        throw new DataFileError(journalFile, 'has a first line that is not a journal header; it was left untouched')
+      }
+      // A journal left from an older snapshot: that snapshot holds all of it.
+      if (headerId !== snapshotId) return undefined
+      end = whole.end
+      continue
     }
+    const record = whole.text === undefined ? new Error('a line longer than any record') : parseRecord(whole.text)
+    if (bad !== undefined) {
+      if (record instanceof Error) continue
+      throw new DataFileError(
+        journalFile,
+        `has an invalid line ${bad.line} (${oneLine(bad.problem)}) before whole records; it was left untouched`,
+      )
+    }
+    if (record instanceof Error) {
+      bad = { line, problem: record }
+      continue
+    }
+    if (startsOver(record as R)) records = []
     records.push(record as R)
-    end = line.end
+    count++
+    end = whole.end
   }
-  const dropped =
-    bytes.length > end ? { file: journalFile, bytes: bytes.length - end, keptRecords: records.length } : undefined
-  return { records, started: true, bytes: end, dropped }
+  // Not even a whole header: a journal whose first append a crash cut short.
+  if (header) {
+    const dropped = size.bytes > 0 ? { file: journalFile, bytes: size.bytes, keptRecords: 0 } : undefined
+    return { records: [], count: 0, started: false, bytes: 0, dropped }
+  }
+  const dropped = size.bytes > end ? { file: journalFile, bytes: size.bytes - end, keptRecords: count } : undefined
+  return { records, count, started: true, bytes: end, dropped }
 }
 
-/** A bad line is the torn end of the journal only if no whole record follows it; else it is corruption. */
-function checkOnlyTailFollows(
-  journalFile: string,
-  lines: ReadonlyArray<{ text: string }>,
-  bad: number,
-  problem: Error,
-): void {
-  for (let i = bad + 1; i < lines.length; i++) {
-    if (parseRecord((lines[i] as { text: string }).text) instanceof Error) continue
-    throw new DataFileError(
-      journalFile,
-      `has an invalid line ${bad + 1} (${oneLine(problem)}) before whole records; it was left untouched`,
-    )
-  }
-}
+/** A line longer than this holds no record (a record is a pet of at most a request body): it is not kept whole. */
+const MAX_LINE_BYTES = 64 * 1024 * 1024
 
-/** The lines of `bytes` that end in a newline, with the offset just past each. */
-function wholeLines(bytes: Buffer): Array<{ text: string; end: number }> {
-  const lines: Array<{ text: string; end: number }> = []
-  // A newline byte never occurs inside a multi-byte UTF-8 character: splitting bytes is safe.
-  for (let start = 0, newline = bytes.indexOf(10); newline !== -1; newline = bytes.indexOf(10, start)) {
-    lines.push({ text: bytes.toString('utf8', start, newline), end: newline + 1 })
-    start = newline + 1
+/**
+ * The lines of `chunks` that end in a newline, each with the offset just past it; `size.bytes`
+ * counts every byte read. A line past MAX_LINE_BYTES comes without its text.
+ */
+export async function* wholeLines(
+  chunks: AsyncIterable<Buffer>,
+  size: { bytes: number },
+): AsyncGenerator<{ text: string | undefined; end: number }> {
+  /** The start of a line that the chunks so far have not ended, or undefined once it is too long to keep. */
+  let carried: Buffer[] | undefined = []
+  let carriedBytes = 0
+  for await (const chunk of chunks) {
+    const offset = size.bytes
+    size.bytes += chunk.length
+    let start = 0
+    // A newline byte never occurs inside a multi-byte UTF-8 character: splitting bytes is safe.
+    for (let newline = chunk.indexOf(10); newline !== -1; newline = chunk.indexOf(10, start)) {
+      const piece = chunk.subarray(start, newline)
+      const text =
+        carried === undefined || carriedBytes + piece.length > MAX_LINE_BYTES
+          ? undefined
+          : (carried.length === 0 ? piece : Buffer.concat([...carried, piece])).toString('utf8')
+      yield { text, end: offset + newline + 1 }
+      carried = []
+      carriedBytes = 0
+      start = newline + 1
+    }
+    if (carried !== undefined && start < chunk.length) {
+      carriedBytes += chunk.length - start
+      // A copy: the chunk's memory may be reused by the reader.
+      carried = carriedBytes > MAX_LINE_BYTES ? undefined : [...carried, Buffer.from(chunk.subarray(start))]
+    }
   }
-  return lines
 }
 
 /** A journal line's record (a JSON object), or why it is not one. */

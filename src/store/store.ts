@@ -341,6 +341,7 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenedStore>
       ? new Memory<StoreData>()
       : new JournaledJsonFile<StoreData, StoreRecord>(options.dataFile, 'pets', options.storage, {
           replay: replayer(options.dataFile, options),
+          startsOver: isReset,
           ...(options.unwrittenUntilChanged ? { unwritten: unwrittenLayout(options, sharedInitial) } : {}),
         })
   const db = new Low<StoreData>(adapter, { pets: [] })

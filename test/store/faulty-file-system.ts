@@ -111,6 +111,9 @@ export class FaultyFileSystem implements FileSystem {
   readFile(path: string): Promise<Buffer> {
     return this.#real.readFile(path)
   }
+  readChunks(path: string, chunkBytes: number): AsyncIterable<Buffer> {
+    return this.#real.readChunks(path, chunkBytes)
+  }
   rename(from: string, to: string): Promise<void> {
     return this.#call('rename', from, () => this.#real.rename(from, to))
   }

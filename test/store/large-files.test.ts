@@ -1,0 +1,82 @@
+// A data file is read in chunks, line by line, never whole: a journal split anywhere between
+// chunks reads back the same, and a history past 2 GiB (more than one buffer can hold) starts,
+// serves what it ends with, and is folded into a small snapshot by the next compaction.
+import { copyFile, open, readFile, stat, writeFile } from 'node:fs/promises'
+import t from 'tap'
+import { startTestSandbox, tempDir } from '../support/sandbox.js'
+import type { Sandbox } from '../../src/sandbox.js'
+import { join } from 'node:path'
+
+interface Snapshot {
+  readonly origin: string
+  readonly journal: string
+}
+
+/** A data file with a snapshot and no journal: a sandbox started on it and stopped (a clean stop folds everything). */
+async function freshDataFile(t: Parameters<Parameters<typeof t.test>[1]>[0], env: Record<string, string> = {}) {
+  const dataFile = join(await tempDir(t), 'db.json')
+  const sandbox = await startTestSandbox(t, { DATA_FILE: dataFile, ...env })
+  await sandbox.close()
+  return { dataFile, snapshot: JSON.parse(await readFile(dataFile, 'utf8')) as Snapshot }
+}
+
+const pet = (id: number, name: string) => ({ id, name, categoryId: 1, status: 'sold' })
+const line = (record: object) => `${JSON.stringify(record)}\n`
+
+async function ownNames(sandbox: Sandbox): Promise<string[]> {
+  return sandbox.store
+    .all()
+    .filter((p) => p.id > 60)
+    .map((p) => p.name)
+}
+
+t.test('a journal read 7 bytes at a time reads back as it does whole, torn end and all', async (t) => {
+  const { dataFile, snapshot } = await freshDataFile(t)
+  const names = ['Ärger', '🐈 Cat', 'Plain', '猫'.repeat(40)]
+  const journal =
+    line({ snapshot: snapshot.journal }) +
+    line(pet(61, 'Gone')) +
+    line({ reset: snapshot.origin }) +
+    names.map((name, i) => line(pet(61 + i, name))).join('') +
+    '{"id":99,"na'
+  for (const readChunkBytes of [7, 1024 * 1024]) {
+    // A copy each: a stop folds the journal.
+    const copy = join(await tempDir(t), 'db.json')
+    await copyFile(dataFile, copy)
+    await writeFile(`${copy}.journal`, journal)
+    const sandbox = await startTestSandbox(t, { DATA_FILE: copy }, {}, { readChunkBytes })
+    t.same(await ownNames(sandbox), names, `${readChunkBytes} bytes at a time: the pets after the reset`)
+    t.match(sandbox.dataDescription, /dropped the last 12 bytes .*kept the 6 records before them/)
+  }
+})
+
+t.test('a journal past 2 GiB written under MAX_STORE_BYTES starts, and the next compaction folds it', async (t) => {
+  t.setTimeout(600_000)
+  const settings = { MAX_STORE_BYTES: String(2 * 1024 * 1024) }
+  const { dataFile, snapshot } = await freshDataFile(t, settings)
+  // A history a sandbox with these bounds can write: 1,000 pets of 1 KiB at most before each reset.
+  const name = 'n'.repeat(1000)
+  const segment = Buffer.from(
+    Array.from({ length: 1000 }, (_, i) => line(pet(61 + i, name))).join('') + line({ reset: snapshot.origin }),
+  )
+  const journal = await open(`${dataFile}.journal`, 'w')
+  let size = 0
+  try {
+    size += (await journal.write(line({ snapshot: snapshot.journal }))).bytesWritten
+    while (size <= 2 ** 31) size += (await journal.write(segment)).bytesWritten
+    size += (await journal.write(['Last 1', 'Last 2'].map((last, i) => line(pet(61 + i, last))).join(''))).bytesWritten
+  } finally {
+    await journal.close()
+  }
+  t.ok((await stat(`${dataFile}.journal`)).size > 2 ** 31, `the journal holds ${size} bytes, past 2 GiB`)
+
+  const sandbox = await startTestSandbox(t, { DATA_FILE: dataFile, ...settings })
+  t.same(await ownNames(sandbox), ['Last 1', 'Last 2'], 'it serves what the history ends with')
+  t.equal(sandbox.store.size, 62, 'and the initial pets the last reset went back to')
+  await sandbox.close()
+  await t.rejects(stat(`${dataFile}.journal`), { code: 'ENOENT' }, 'the stop folded the journal away')
+  t.ok((await stat(dataFile)).size < 1024 * 1024, 'into a small snapshot')
+
+  const again = await startTestSandbox(t, { DATA_FILE: dataFile, ...settings })
+  t.same(await ownNames(again), ['Last 1', 'Last 2'], 'a restart serves the same pets')
+})
