@@ -2,7 +2,7 @@
 // chunks reads back the same, and a history past 2 GiB (more than one buffer can hold) starts,
 // serves what it ends with, and is folded into a small snapshot by the next compaction.
 import { copyFile, open, readFile, stat, writeFile } from 'node:fs/promises'
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { startTestSandbox, tempDir } from '../support/sandbox.js'
 import type { Sandbox } from '../../src/sandbox.js'
 import { join } from 'node:path'
@@ -13,7 +13,7 @@ interface Snapshot {
 }
 
 /** A data file with a snapshot and no journal: a sandbox started on it and stopped (a clean stop folds everything). */
-async function freshDataFile(t: Parameters<Parameters<typeof t.test>[1]>[0], env: Record<string, string> = {}) {
+async function freshDataFile(t: Test, env: Record<string, string> = {}) {
   const dataFile = join(await tempDir(t), 'db.json')
   const sandbox = await startTestSandbox(t, { DATA_FILE: dataFile, ...env })
   await sandbox.close()
