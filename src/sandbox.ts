@@ -154,6 +154,7 @@ export async function startSandbox(
     journalSize: config.journalSize,
     redactor,
     maxNamespaces: config.maxNamespaces,
+    logger,
     clock: config.clock,
     initial,
     snapshots,

@@ -4,6 +4,8 @@ export class Clock {
   readonly #initial: Date | undefined
   /** Milliseconds between the sandbox's now and the real now; undefined for real time. */
   #offset: number | undefined
+  /** Set or cleared since it started, or was last reset: a test moved it. */
+  #moved = false
 
   /** `initial` is the CLOCK setting: where the clock starts, and where a reset puts it back. */
   constructor(initial?: Date) {
@@ -24,19 +26,27 @@ export class Clock {
     return this.#offset === undefined
   }
 
+  /** Whether a test moved it (set it, or back to real time from CLOCK) since its start or last reset. */
+  get moved(): boolean {
+    return this.#moved
+  }
+
   set(now: Date): void {
     this.#offset = now.getTime() - Date.now()
+    this.#moved = true
   }
 
   /** Back to real time. */
   clear(): void {
     this.#offset = undefined
+    this.#moved = this.#initial !== undefined
   }
 
   /** Back to the configured start (real time when none was configured). */
   reset(): void {
     if (this.#initial === undefined) this.clear()
     else this.set(this.#initial)
+    this.#moved = false
   }
 
   toJSON(): { now: string; real: boolean } {

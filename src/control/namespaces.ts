@@ -4,9 +4,13 @@
 // the namespaces' shared log of origins), journal, faults and clock. A
 // request picks one by the X-Sandbox-Namespace header or, in the key mode
 // (NAMESPACE_KEY_PREFIX), by its API key; otherwise it uses the default namespace. At most
-// MAX_NAMESPACES are kept: a new one evicts the least recently used (never the default), whose
-// data file is deleted, so it comes back from the initial data if it is used again.
+// MAX_NAMESPACES are kept: a new one evicts the least recently used that holds nothing a test gave
+// it (Namespace.holdsData; never the default), whose files are deleted, so it comes back from the
+// initial data if it is used again. When every one holds something, the new one is refused: an
+// eviction never loses what was acknowledged.
 import type { IncomingMessage } from 'node:http'
+import type { Logger } from 'pino'
+import { ERRORS, HttpError, RETRY_AFTER } from '../http/errors.js'
 import { bearerToken } from '../pipeline/auth.js'
 import { Clock } from './clock.js'
 import { Faults } from './faults.js'
@@ -31,19 +35,33 @@ export class Namespace {
   readonly clock: Clock
   readonly #store: () => Promise<AnimalStore>
   #opened: AnimalStore | undefined
+  /** Its files (or its line in the shared log of origins) were on disk when it was made live. */
+  readonly #fromDisk: boolean
 
   constructor(
     name: string,
     journal: Journal,
     clock: Date | undefined,
     store: () => Promise<AnimalStore>,
-    opened?: AnimalStore,
+    { opened, fromDisk = false }: { opened?: AnimalStore; fromDisk?: boolean } = {},
   ) {
     this.name = name
     this.journal = journal
     this.clock = new Clock(clock)
     this.#store = store
     this.#opened = opened
+    this.#fromDisk = fromDisk
+  }
+
+  /**
+   * Whether it holds something a test gave it, which an eviction would lose: pets other than those
+   * of `initial` (a create, a replace, a reset to a seed or a snapshot), a fault (until cleared), a
+   * moved clock. Its journal does not count: a namespace that was only read may be evicted. One not open
+   * yet holds what it had on disk, if anything.
+   */
+  holdsData(initial: string): boolean {
+    if (this.faults.length > 0 || this.clock.moved) return true
+    return this.#opened === undefined ? this.#fromDisk : !this.#opened.holdsOnly(initial)
   }
 
   /** The store itself once it is open: a request then need not wait a turn for it. */
@@ -77,6 +95,8 @@ export interface NamespacesOptions {
   /** What the journals' readers must never see (keys, tokens). */
   readonly redactor: Redactor
   readonly maxNamespaces: number
+  /** Where each eviction is logged. */
+  readonly logger: Pick<Logger, 'info'>
   readonly clock: Date | undefined
   /** The origin of the data every namespace starts from and a reset returns to, and the data of each origin. */
   readonly initial: Pick<InitialData, 'origin' | 'sharedPets'>
@@ -122,7 +142,7 @@ export class Namespaces {
         new Journal(options.journalSize, options.redactor),
         options.clock,
         () => Promise.resolve(store),
-        store,
+        { opened: store },
       ),
     )
   }
@@ -183,7 +203,10 @@ export class Namespaces {
     this.#onDisk.delete(name)
   }
 
-  /** The namespace called `name`, created on first use. */
+  /**
+   * The namespace called `name`, created on first use; past MAX_NAMESPACES, a 503 namespace_limit
+   * when no namespace can make room for it.
+   */
   get(name: string): Namespace {
     const found = this.#live.get(name)
     if (found) {
@@ -194,15 +217,16 @@ export class Namespaces {
       }
       return found
     }
+    if (this.#live.size >= this.max) this.#makeRoomFor(name)
     const namespace = new Namespace(
       name,
       new Journal(this.#options.journalSize, this.#options.redactor),
       this.#options.clock,
       this.#opener(name),
+      { fromDisk: this.#onDisk.has(name) },
     )
     this.#live.set(name, namespace)
     this.#mostRecent = name
-    while (this.#live.size > this.max) this.#evictOldest()
     return namespace
   }
 
@@ -317,16 +341,33 @@ export class Namespaces {
     return new Set([...namesBeside(file, 'ns', ['.journal'])].filter((name) => NAMESPACE_NAME.test(name)))
   }
 
-  #evictOldest(): void {
-    const oldest = [...this.#live.keys()].find((name) => name !== DEFAULT_NAMESPACE)
-    if (oldest === undefined) return
-    const namespace = this.#live.get(oldest) as Namespace
-    this.#live.delete(oldest)
-    if (this.#mostRecent === oldest) this.#mostRecent = undefined
-    const evicted = this.#removeFiles(oldest, namespace).finally(() => {
-      if (this.#evicting.get(oldest) === evicted) this.#evicting.delete(oldest)
+  /** Evicts the least recently used namespace that holds nothing a test gave it; refuses `name` when none does. */
+  #makeRoomFor(name: string): void {
+    const initial = this.#options.initial.origin
+    for (const namespace of this.#live.values()) {
+      if (namespace.name === DEFAULT_NAMESPACE || namespace.holdsData(initial)) continue
+      this.#evict(namespace)
+      this.#options.logger.info(
+        { namespace: namespace.name, for: name, max: this.max },
+        'namespace evicted: it held nothing a test gave it, and MAX_NAMESPACES were kept',
+      )
+      return
+    }
+    throw new HttpError(
+      ERRORS.namespaceLimit,
+      `No room for namespace ${JSON.stringify(name)}: the ${this.max} namespaces kept (MAX_NAMESPACES) all hold data a test gave them (pets created or replaced, a reset to a seed or a snapshot, a fault, a moved clock); delete one (DELETE /__admin/namespaces/{name}) or reset it, then try again`,
+      RETRY_AFTER,
+    )
+  }
+
+  #evict(namespace: Namespace): void {
+    const name = namespace.name
+    this.#live.delete(name)
+    if (this.#mostRecent === name) this.#mostRecent = undefined
+    const evicted = this.#removeFiles(name, namespace).finally(() => {
+      if (this.#evicting.get(name) === evicted) this.#evicting.delete(name)
     })
-    this.#evicting.set(oldest, evicted)
+    this.#evicting.set(name, evicted)
   }
 }
 

@@ -59,6 +59,12 @@ export const ERRORS = {
     code: 'store_full',
     message: 'The store keeps no more pets: a bound of this sandbox is reached; nothing was stored',
   },
+  // A new namespace past MAX_NAMESPACES, when every namespace kept holds data of its own.
+  namespaceLimit: {
+    status: 503,
+    code: 'namespace_limit',
+    message: 'No room for another namespace: every namespace kept holds data of its own',
+  },
   // An operation whose x-stability is below MIN_STABILITY: refused by the sandbox's setting.
   unstableOperation: {
     status: 403,
@@ -73,7 +79,7 @@ export const ERRORS = {
   },
 } as const satisfies Record<string, ErrorTemplate>
 
-/** When a client may try again after a 503 (or 429): the store's disk may have room again by then. */
+/** When a client may try again after a 503 (or 429): the disk, or the namespaces, may have room again by then. */
 export const RETRY_AFTER: Readonly<Record<string, string>> = { 'Retry-After': '1' }
 
 /** The template an answer with `status` is made from (Prefer: code=<status>); injected_fault when none has it. */

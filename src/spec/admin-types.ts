@@ -669,6 +669,28 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The namespace is not in memory, and MAX_NAMESPACES namespaces are, each holding data a test gave it (pets created or replaced, a reset to a seed or a snapshot, a fault, a moved clock), so none can be evicted to make room (`namespace_limit`): nothing was changed. Deleting or resetting one makes room. The answer carries Retry-After. */
+        NamespaceLimit: {
+            headers: {
+                /** @description Seconds to wait before trying again. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Nothing was changed: the data file could not be written (`storage_unavailable`, a full or failing disk), or the namespace is not in memory and no namespace there can be evicted to make room for it (`namespace_limit`, as NamespaceLimit says). The answer carries Retry-After. */
+        Unavailable: {
+            headers: {
+                /** @description Seconds to wait before trying again. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The data file could not be written (a full or failing disk): nothing was changed. The answer carries Retry-After. */
         StorageUnavailable: {
             headers: {
@@ -739,7 +761,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["UnknownSnapshot"];
-            503: components["responses"]["StorageUnavailable"];
+            503: components["responses"]["Unavailable"];
         };
     };
     exportPets: {
@@ -766,6 +788,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["UnknownNamespace"];
+            503: components["responses"]["NamespaceLimit"];
         };
     };
     replacePets: {
@@ -795,7 +818,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            503: components["responses"]["StorageUnavailable"];
+            503: components["responses"]["Unavailable"];
         };
     };
     listRequests: {
@@ -836,6 +859,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["UnknownNamespace"];
+            503: components["responses"]["NamespaceLimit"];
         };
     };
     clearRequests: {
@@ -862,6 +886,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["UnknownNamespace"];
+            503: components["responses"]["NamespaceLimit"];
         };
     };
     listUnmatchedRequests: {
@@ -892,6 +917,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["UnknownNamespace"];
+            503: components["responses"]["NamespaceLimit"];
         };
     };
     listFaults: {
@@ -921,6 +947,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["UnknownNamespace"];
+            503: components["responses"]["NamespaceLimit"];
         };
     };
     addFault: {
@@ -950,6 +977,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            503: components["responses"]["NamespaceLimit"];
         };
     };
     clearFaults: {
@@ -976,6 +1004,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["UnknownNamespace"];
+            503: components["responses"]["NamespaceLimit"];
         };
     };
     getClock: {
@@ -1002,6 +1031,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["UnknownNamespace"];
+            503: components["responses"]["NamespaceLimit"];
         };
     };
     setClock: {
@@ -1034,6 +1064,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            503: components["responses"]["NamespaceLimit"];
         };
     };
     resetClock: {
@@ -1060,6 +1091,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["UnknownNamespace"];
+            503: components["responses"]["NamespaceLimit"];
         };
     };
     listNamespaces: {
@@ -1209,7 +1241,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            503: components["responses"]["StorageUnavailable"];
+            503: components["responses"]["Unavailable"];
         };
     };
     deleteSnapshot: {
@@ -1294,6 +1326,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["UnknownNamespace"];
+            503: components["responses"]["NamespaceLimit"];
         };
     };
     verify: {
@@ -1342,6 +1375,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["UnknownNamespace"];
+            503: components["responses"]["NamespaceLimit"];
         };
     };
 }

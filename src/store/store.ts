@@ -101,6 +101,11 @@ export class AnimalStore {
     return this.#db.data.origin
   }
 
+  /** Whether it holds the shared pets of `origin` and nothing else: nothing added, replaced or reset to other pets. */
+  holdsOnly(origin: string): boolean {
+    return this.#base?.origin === origin && this.#db.data.pets.length === 0
+  }
+
   /** The first `limit` pets (all without one) of `status` (any without one), in id order. */
   list({ status, limit = Infinity }: { status?: PetStatus | undefined; limit?: number | undefined }): Pet[] {
     const page: Pet[] = []

@@ -143,24 +143,6 @@ t.test('a namespace persists in its own file next to DATA_FILE, across a restart
   t.equal(again.body.name, 'Kept')
 })
 
-t.test('namespaces are bounded: the least recently used is evicted, its data file deleted', async (t) => {
-  const { admin, api, config, namespaces } = await startControlSandbox(t, { MAX_NAMESPACES: '3' })
-  await api('POST', '/pets', { name: 'InDefault', categoryId: 1 })
-  await api('POST', '/pets', { name: 'InA', categoryId: 1 }, ns('a'))
-  await api('POST', '/pets', { name: 'InB', categoryId: 1 }, ns('b'))
-  await api('GET', '/pets/1', undefined, ns('a')) // a is now more recent than b
-  await api('POST', '/pets', { name: 'InC', categoryId: 1 }, ns('c')) // evicts b
-  const listed = await admin('GET', '/namespaces')
-  t.equal(listed.body.max, 3)
-  t.same(listed.body.namespaces.map((n: { name: string }) => n.name).sort(), ['a', 'c', 'default'])
-  t.equal((await api('GET', '/pets/61')).status, 200, 'the default namespace is never evicted')
-  t.equal((await api('GET', '/pets/61', undefined, ns('a'))).status, 200, 'a was used recently and stays')
-  const dir = join(config.dataFile as string, '..')
-  await namespaces.flush() // waits for the eviction too
-  t.notOk(await exists(join(dir, 'db.ns.b.json')), "b's data file is deleted")
-  t.equal((await api('GET', '/pets/61', undefined, ns('b'))).status, 404, 'b comes back from the initial data')
-})
-
 t.test('requests without a valid key create no namespace, so they cannot evict real ones', async (t) => {
   const { admin, api, baseUrl } = await startControlSandbox(t, { MAX_NAMESPACES: '3' })
   t.equal((await api('POST', '/pets', { name: 'InA', categoryId: 1 }, ns('a'))).status, 201)
