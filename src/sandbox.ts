@@ -169,6 +169,7 @@ export async function startSandbox(
     redactor,
     basePath: spec.basePath,
     namespaceKeyPrefix: prefix,
+    keys,
   })
   const admin =
     config.adminToken === undefined

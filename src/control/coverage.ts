@@ -35,7 +35,11 @@ export function coverageOf(spec: ApiSpec, namespaces: Namespaces, namespace?: Na
       : [namespace]
   return coverageReport(
     spec,
-    read.map((ns) => ({ namespace: ns.name, entries: ns.journal.find() })),
+    read.map((ns) => ({
+      namespace: ns.name,
+      entries: ns.journal.find(),
+      unauthenticatedDropped: ns.journal.unauthenticatedDropped,
+    })),
     namespace?.name ?? null,
   )
 }
@@ -43,7 +47,12 @@ export function coverageOf(spec: ApiSpec, namespaces: Namespaces, namespace?: Na
 /** The report over the journals read: one namespace's, or every namespace's (`namespace` null). */
 export function coverageReport(
   spec: ApiSpec,
-  journals: ReadonlyArray<{ readonly namespace: string; readonly entries: readonly JournalEntry[] }>,
+  journals: ReadonlyArray<{
+    readonly namespace: string
+    readonly entries: readonly JournalEntry[]
+    /** Requests without a valid API key the journal no longer holds. */
+    readonly unauthenticatedDropped: number
+  }>,
   namespace: string | null,
   now: Date = new Date(),
 ): CoverageReport {
@@ -99,6 +108,7 @@ export function coverageReport(
       invalid: invalid.length,
       deprecatedCalls: deprecatedCalls.reduce((sum, call) => sum + call.calls, 0),
       unstableCalls: unstableCalls.reduce((sum, call) => sum + call.calls, 0),
+      unauthenticatedDropped: journals.reduce((sum, journal) => sum + journal.unauthenticatedDropped, 0),
     },
     operations,
     deprecatedCalls,
@@ -232,7 +242,7 @@ export function coverageMarkdown(report: CoverageReport): string {
     `# API coverage: ${scope}`,
     '',
     `${summary.exercised} of ${summary.responses} documented responses exercised, over ${summary.calls} calls ` +
-      `(${summary.unmatched} unmatched, ${summary.invalid} invalid). Generated ${report.generatedAt}.`,
+      `(${summary.unmatched} unmatched, ${summary.invalid} invalid)${droppedNote(summary)}. Generated ${report.generatedAt}.`,
     '',
     `| operation | calls | ${columns.join(' | ')} | other answers |`,
     `| --- | --- | ${columns.map(() => '---').join(' | ')} | --- |`,
@@ -290,4 +300,10 @@ function operationTitle(op: OperationCoverage): string {
   const marks = [op.deprecated ? 'deprecated' : undefined, op.stability === 'stable' ? undefined : op.stability]
   const marked = marks.filter(Boolean)
   return `\`${op.operationId}\` ${op.method} ${op.path}${marked.length > 0 ? ` (${marked.join(', ')})` : ''}`
+}
+
+/** The requests without a key that are not counted, when there are any. */
+function droppedNote(summary: CoverageReport['summary']): string {
+  const dropped = summary.unauthenticatedDropped
+  return dropped > 0 ? `; ${dropped} more without a valid API key, not counted (only the latest are kept)` : ''
 }

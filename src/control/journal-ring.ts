@@ -6,7 +6,7 @@
 import type { RequestRecord } from './request-journal.js'
 
 /** A request as the ring keeps it: its headers as name and value pairs, its body already cut. */
-export type StoredRequest = Omit<RequestRecord, 'headers' | 'body'> & {
+export type StoredRequest = Omit<RequestRecord, 'headers' | 'body' | 'authenticated'> & {
   readonly headers: readonly string[]
   readonly body: Uint8Array | undefined
 }
@@ -36,6 +36,8 @@ export class JournalRing {
   /** The slot of the oldest record, and how many there are. */
   #head = 0
   #count = 0
+  /** The journal's ids of the records: increasing, not always consecutive (a journal has two rings). */
+  #ids: Float64Array = new Float64Array(0)
   #times: Float64Array = new Float64Array(0)
   #durations: Float64Array = new Float64Array(0)
   /** -1 for a request broken off without an answer. */
@@ -73,7 +75,7 @@ export class JournalRing {
   }
 
   /** Appends a record; `weight` is what it counts against the byte bound. */
-  push(request: StoredRequest, weight: number): void {
+  push(request: StoredRequest, weight: number, id: number): void {
     if (this.#count === this.#capacity) this.#grow()
     const slot = (this.#head + this.#count) % this.#capacity
     const { error } = request
@@ -95,6 +97,7 @@ export class JournalRing {
     if (request.body !== undefined) chunk.bytes.set(request.body, offset + metaLength)
     chunk.used += metaLength + Math.max(0, bodyLength)
     chunk.live++
+    this.#ids[slot] = id
     this.#times[slot] = request.time
     this.#durations[slot] = request.durationMs
     this.#statuses[slot] = request.status ?? -1
@@ -134,6 +137,9 @@ export class JournalRing {
   }
 
   // The k-th oldest record's fields, for filters: no bytes are read for these.
+  id(k: number): number {
+    return this.#ids[this.#slot(k)] as number
+  }
   time(k: number): number {
     return this.#times[this.#slot(k)] as number
   }
@@ -229,6 +235,7 @@ export class JournalRing {
       order.forEach((slot, k) => (to[k] = from[slot] as number))
       return to
     }
+    this.#ids = floats(this.#ids)
     this.#times = floats(this.#times)
     this.#durations = floats(this.#durations)
     this.#statuses = ints(this.#statuses)

@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Request } from 'polka'
 import { readRawBody, receivedBody } from '../http/body.js'
 import { ERRORS, HttpError, RETRY_AFTER, templateForStatus } from '../http/errors.js'
-import { API_KEY } from '../pipeline/auth.js'
+import { API_KEY, bearerToken, type KeyRing } from '../pipeline/auth.js'
 import { breakResponse, delay, readPrefer, type Fault, type Preference } from './faults.js'
 import { UNMATCHED, type Redactor } from './request-journal.js'
 import { namespaceOf, type Namespace, type Namespaces } from './namespaces.js'
@@ -22,6 +22,8 @@ interface RequestState {
   /** The namespace the request names; it is created only once the request passes auth. */
   readonly asked: string | undefined
   readonly problem: string | undefined
+  /** Set once the request has passed auth. */
+  authenticated: boolean
   fault: string | null
   /** Records the request in its namespace's journal (once): as its answer ends, or as it is broken off. */
   journal(status: number | null): void
@@ -33,6 +35,8 @@ export interface ControlOptions {
   /** The API's base path (/v1): requests under it are journaled even when no operation matched. */
   readonly basePath: string
   readonly namespaceKeyPrefix: string | undefined
+  /** The API keys: requests without one are journaled apart (a flood of them must not flush the rest). */
+  readonly keys: KeyRing
 }
 
 export class Control {
@@ -49,7 +53,7 @@ export class Control {
 
   /** Picks the request's namespace, and journals the request once it is answered. */
   track(req: IncomingMessage, res: ServerResponse): void {
-    const { namespaces, basePath, namespaceKeyPrefix } = this.#options
+    const { namespaces, basePath, namespaceKeyPrefix, keys } = this.#options
     const asked = namespaceOf(req, namespaceKeyPrefix)
     // Unauthenticated requests must not create namespaces: a flood of them would evict real ones.
     const existing = asked.name === undefined ? undefined : namespaces.find(asked.name)
@@ -57,6 +61,7 @@ export class Control {
       namespace: existing ?? namespaces.default,
       asked: asked.name,
       problem: asked.problem,
+      authenticated: false,
       fault: null,
       journal: (status) => journal(status),
     }
@@ -85,6 +90,8 @@ export class Control {
         operationId: operationId ?? UNMATCHED,
         fault: state.fault,
         error: res.locals?.error,
+        // A request no operation matched never met auth: its key is checked here.
+        authenticated: state.authenticated || keys.has(bearerToken(req) ?? ''),
       })
     }
     // Journaled as the answer ends, before its last bytes leave: a client that has read an answer
@@ -107,6 +114,7 @@ export class Control {
   enter(op: Operation, req: IncomingMessage, res: ServerResponse): Awaitable<AnimalStore | undefined> {
     const state = (res as Tracked)[STATE]
     if (state === undefined) throw new Error('control: the request was not tracked')
+    state.authenticated = true
     if (state.problem !== undefined) throw new HttpError(ERRORS.invalidParameter, state.problem)
     // Authenticated: now the named namespace is created, or marked as the most recently used.
     if (state.asked !== undefined) state.namespace = this.namespaces.get(state.asked)

@@ -3,7 +3,7 @@
 // the values of credential headers are redacted, and any configured key or token is cut out of
 // every recorded string.
 import type { IncomingHttpHeaders } from 'node:http'
-import { JournalRing } from './journal-ring.js'
+import { JournalRing, type StoredRequest } from './journal-ring.js'
 
 /** One request as the journal records it. */
 export interface JournalEntry {
@@ -69,6 +69,8 @@ export interface JournalPage {
   readonly entries: JournalEntry[]
   /** The `after` of the next page: the id of this page's last entry when more match; null otherwise. */
   readonly next: number | null
+  /** Requests without a valid API key no longer kept (Journal.unauthenticatedDropped). */
+  readonly unauthenticatedDropped: number
 }
 
 /**
@@ -93,39 +95,97 @@ export interface RequestRecord {
   readonly operationId: string
   readonly fault: string | null
   readonly error: AnsweredError | undefined
+  /** False when the request carried no valid API key: it is kept apart (UNAUTHENTICATED_KEPT). */
+  readonly authenticated: boolean
 }
 
 // Room for what an entry's JSON adds around the request's own bytes (names, status, time, quotes).
 const ENTRY_OVERHEAD_BYTES = 512
+/**
+ * The requests without a valid API key a journal keeps, apart from the others: a flood of them
+ * (a scanner, a client without its key) cannot push a namespace's real entries out.
+ */
+export const UNAUTHENTICATED_KEPT = 100
+// They carry no body (it is read only once auth has passed): headers and a path.
+const MAX_UNAUTHENTICATED_BYTES = 256 * 1024
 
-export class Journal {
-  readonly #size: number
-  readonly #redactor: Redactor
-  /** Oldest first; made by the first request recorded (most namespaces of a suite record few or none). */
+/** One ring of a journal within its bounds: the oldest records are dropped first. */
+class Part {
+  readonly size: number
+  readonly #maxBytes: number
+  readonly #dropped: (id: number) => void
+  /** Made by the first request recorded (most namespaces of a suite record few or none). */
   #ring: JournalRing | undefined
-  /** The id of the oldest entry kept: ids are consecutive. */
-  #firstId = 1
   #bytes = 0
-  /** Entries already shown, by id: a test that reads the journal again gets them without the work. */
-  readonly #shown = new Map<number, JournalEntry>()
 
-  constructor(size: number, redactor: Redactor) {
-    this.#size = size
-    this.#redactor = redactor
+  constructor(size: number, maxBytes: number, dropped: (id: number) => void) {
+    this.size = size
+    this.#maxBytes = maxBytes
+    this.#dropped = dropped
   }
 
   get length(): number {
     return this.#ring?.length ?? 0
   }
 
-  get #kept(): JournalRing {
-    return (this.#ring ??= new JournalRing(this.#size))
+  get ring(): JournalRing {
+    return (this.#ring ??= new JournalRing(this.size))
+  }
+
+  push(request: StoredRequest, weight: number, id: number): void {
+    // Bounded in count and in memory: the oldest entries are dropped first, the newest always kept.
+    while (this.length >= this.size) this.#dropOldest()
+    this.ring.push(request, weight, id)
+    this.#bytes += weight
+    while (this.#bytes > this.#maxBytes && this.length > 1) this.#dropOldest()
+  }
+
+  #dropOldest(): void {
+    const id = this.ring.id(0)
+    this.#bytes -= this.ring.dropOldest()
+    this.#dropped(id)
+  }
+
+  clear(): void {
+    this.#ring?.clear()
+    this.#bytes = 0
+  }
+}
+
+export class Journal {
+  readonly #redactor: Redactor
+  /** The requests with a valid API key, and apart, those without. */
+  readonly #authenticated: Part
+  readonly #unauthenticated: Part
+  readonly #parts: readonly Part[]
+  /** Ids only grow, across both parts, and clearing does not reset them. */
+  #nextId = 1
+  #unauthenticatedDropped = 0
+  /** Entries already shown, by id: a test that reads the journal again gets them without the work. */
+  readonly #shown = new Map<number, JournalEntry>()
+
+  constructor(size: number, redactor: Redactor) {
+    this.#redactor = redactor
+    this.#authenticated = new Part(size, MAX_JOURNAL_BYTES, (id) => this.#shown.delete(id))
+    this.#unauthenticated = new Part(Math.min(size, UNAUTHENTICATED_KEPT), MAX_UNAUTHENTICATED_BYTES, (id) => {
+      this.#shown.delete(id)
+      this.#unauthenticatedDropped++
+    })
+    this.#parts = [this.#authenticated, this.#unauthenticated]
+  }
+
+  get length(): number {
+    return this.#authenticated.length + this.#unauthenticated.length
+  }
+
+  /** Requests without a valid API key dropped from the journal to keep the latest UNAUTHENTICATED_KEPT. */
+  get unauthenticatedDropped(): number {
+    return this.#unauthenticatedDropped
   }
 
   record(record: RequestRecord): void {
-    if (this.#size === 0) return
-    // Bounded in count and in memory: the oldest entries are dropped first, the newest always kept.
-    while (this.length >= this.#size) this.#dropOldest()
+    const part = record.authenticated ? this.#authenticated : this.#unauthenticated
+    if (part.size === 0) return
     // The part that will be shown (and one byte more, to tell it was cut), never a whole
     // megabyte-sized upload.
     const body =
@@ -142,23 +202,13 @@ export class Journal {
       headerBytes += name.length + 6 + joined.length
     }
     const weight = ENTRY_OVERHEAD_BYTES + record.path.length + record.search.length + headerBytes + (body?.length ?? 0)
-    this.#kept.push({ ...record, headers, body }, weight)
-    this.#bytes += weight
-    while (this.#bytes > MAX_JOURNAL_BYTES && this.length > 1) this.#dropOldest()
-  }
-
-  #dropOldest(): void {
-    this.#bytes -= this.#kept.dropOldest()
-    this.#shown.delete(this.#firstId)
-    this.#firstId++
+    part.push({ ...record, headers, body }, weight, this.#nextId++)
   }
 
   /** Every entry matching the filter, oldest first. */
   find(filter: JournalFilter = {}): JournalEntry[] {
-    if (this.length === 0) return []
-    const matches = this.#matcher(filter)
     const found: JournalEntry[] = []
-    for (let k = 0; k < this.length; k++) if (matches(k)) found.push(this.#entry(k))
+    this.#eachMatch(filter, (ring, k) => found.push(this.#entry(ring, k)))
     return found
   }
 
@@ -167,29 +217,45 @@ export class Journal {
    * made (read back, redacted, their bodies parsed): counting the others costs the filter alone.
    */
   page(filter: JournalFilter, { limit, after = 0 }: JournalCursor): JournalPage {
-    if (this.length === 0) return { count: 0, entries: [], next: null }
-    const matches = this.#matcher(filter)
-    // Ids are consecutive: the first entry after `after` is known without a search.
-    const start = Math.max(0, after + 1 - this.#firstId)
     let count = 0
-    for (let k = 0; k < start && k < this.length; k++) if (matches(k)) count++
-    const entries: JournalEntry[] = []
     let rest = 0
-    for (let k = start; k < this.length; k++) {
-      if (!matches(k)) continue
-      if (entries.length < limit) entries.push(this.#entry(k))
+    const entries: JournalEntry[] = []
+    this.#eachMatch(filter, (ring, k) => {
+      count++
+      if (ring.id(k) <= after) return
+      if (entries.length < limit) entries.push(this.#entry(ring, k))
       else rest++
+    })
+    return {
+      count,
+      entries,
+      next: rest > 0 ? (entries.at(-1)?.id ?? null) : null,
+      unauthenticatedDropped: this.#unauthenticatedDropped,
     }
-    count += entries.length + rest
-    return { count, entries, next: rest > 0 ? (entries.at(-1)?.id ?? null) : null }
+  }
+
+  /** Calls `visit` with each entry matching the filter, oldest first: the two parts merged by id. */
+  #eachMatch(filter: JournalFilter, visit: (ring: JournalRing, k: number) => void): void {
+    const [first, second] = this.#parts
+      .filter((part) => part.length > 0)
+      .map(({ ring }) => ({ ring, matches: this.#matcher(ring, filter) }))
+    if (first === undefined) return
+    let j = 0
+    for (let k = 0; k < first.ring.length; k++) {
+      if (second) {
+        const id = first.ring.id(k)
+        for (; j < second.ring.length && second.ring.id(j) < id; j++) if (second.matches(j)) visit(second.ring, j)
+      }
+      if (first.matches(k)) visit(first.ring, k)
+    }
+    if (second) for (; j < second.ring.length; j++) if (second.matches(j)) visit(second.ring, j)
   }
 
   /**
-   * Whether the k-th oldest entry matches every filter given. The fields kept as numbers are
-   * compared first; the path, read back only then, is compared as shown, redacted.
+   * Whether the k-th oldest entry of `kept` matches every filter given. The fields kept as numbers
+   * are compared first; the path, read back only then, is compared as shown, redacted.
    */
-  #matcher(filter: JournalFilter): (k: number) => boolean {
-    const kept = this.#kept
+  #matcher(kept: JournalRing, filter: JournalFilter): (k: number) => boolean {
     const { path, operationId, status } = filter
     const method = filter.method === undefined ? undefined : (kept.codeOf(filter.method.toUpperCase()) ?? -1)
     const operation = operationId === undefined ? undefined : (kept.codeOf(operationId) ?? -1)
@@ -212,19 +278,18 @@ export class Journal {
   /** Empties the journal; returns how many entries were dropped. */
   clear(): number {
     const cleared = this.length
-    this.#firstId += cleared
-    this.#ring?.clear()
+    for (const part of this.#parts) part.clear()
     this.#shown.clear()
-    this.#bytes = 0
+    this.#unauthenticatedDropped = 0
     return cleared
   }
 
-  /** The k-th oldest entry as the control API shows it, redacted. */
-  #entry(k: number): JournalEntry {
-    const id = this.#firstId + k
+  /** The k-th oldest entry of `kept` as the control API shows it, redacted. */
+  #entry(kept: JournalRing, k: number): JournalEntry {
+    const id = kept.id(k)
     const shown = this.#shown.get(id)
     if (shown !== undefined) return shown
-    const item = this.#kept.read(k)
+    const item = kept.read(k)
     const redact = this.#redactor
     const headers: Record<string, string> = Object.create(null)
     for (let i = 0; i + 1 < item.headers.length; i += 2)

@@ -56,7 +56,7 @@ export function coveragePage(report: CoverageReport, style: string, named: boole
 <body>
 <main class="sandbox">
 <h1>Coverage: ${escapeHtml(scope)}</h1>
-<p><strong>${summary.exercised} of ${summary.responses}</strong> documented responses exercised, over ${summary.calls} calls (${summary.unmatched} unmatched, ${summary.invalid} invalid). Generated ${escapeHtml(report.generatedAt)} from the journal; with the admin token, <code>?namespace=&lt;name&gt;</code> shows one namespace${named ? '' : ', and the Error messages are shown'}. As JSON or Markdown: <code>GET /__admin/coverage</code>. <a href="/docs">API explorer</a></p>
+<p><strong>${summary.exercised} of ${summary.responses}</strong> documented responses exercised, over ${summary.calls} calls (${summary.unmatched} unmatched, ${summary.invalid} invalid)${summary.unauthenticatedDropped > 0 ? `; ${summary.unauthenticatedDropped} more without a valid API key, not counted (only the latest are kept)` : ''}. Generated ${escapeHtml(report.generatedAt)} from the journal; with the admin token, <code>?namespace=&lt;name&gt;</code> shows one namespace${named ? '' : ', and the Error messages are shown'}. As JSON or Markdown: <code>GET /__admin/coverage</code>. <a href="/docs">API explorer</a></p>
 <table>
 <thead><tr><th>operation</th><th>calls</th>${columns.map((c) => `<th>${escapeHtml(c)}</th>`).join('')}<th>other answers</th></tr></thead>
 <tbody>

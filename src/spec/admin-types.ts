@@ -373,6 +373,8 @@ export interface components {
             entries: components["schemas"]["JournalEntry"][];
             /** @description The `after` of the next page: the id of this page's last entry when more entries match after it; null on the last page (and when `limit` is 0). */
             next: number | null;
+            /** @description Requests without a valid API key (a 401, or an unmatched path without a key) dropped from the journal since it was last cleared: the journal keeps the latest 100 of them apart from the other entries, which a flood of them therefore never pushes out. */
+            unauthenticatedDropped: number;
         };
         /**
          * @description The operation's x-stability in the spec; stable when it has none.
@@ -402,6 +404,8 @@ export interface components {
                 invalid: number;
                 deprecatedCalls: number;
                 unstableCalls: number;
+                /** @description Requests without a valid API key that the journals read no longer hold, so not counted here: each journal keeps only the latest of them, apart from the others. */
+                unauthenticatedDropped: number;
             };
             operations: components["schemas"]["OperationCoverage"][];
             /** @description The deprecated operations called, with the sunset and replacement the spec names. */

@@ -155,6 +155,7 @@ t.test('a suite-like sequence: the report names exactly what it provoked and wha
     invalid: 2,
     deprecatedCalls: 4,
     unstableCalls: 0,
+    unauthenticatedDropped: 0,
   })
   t.same(report.deprecatedCalls, [
     {

@@ -2,7 +2,14 @@
 // kept as bytes in chunks that turn over, slots that grow and wrap, and every field read back as
 // recorded, oldest first, with consecutive ids.
 import t from 'tap'
-import { Journal, MAX_RECORDED_BODY, Redactor, type RequestRecord } from '../../src/control/request-journal.js'
+import {
+  Journal,
+  MAX_RECORDED_BODY,
+  Redactor,
+  UNAUTHENTICATED_KEPT,
+  type JournalPage,
+  type RequestRecord,
+} from '../../src/control/request-journal.js'
 
 const METHODS = ['GET', 'POST', 'DELETE']
 const OPERATIONS = ['listPets', 'createPet', 'unmatched']
@@ -22,6 +29,7 @@ function request(i: number): RequestRecord {
     operationId: OPERATIONS[i % 3] as string,
     fault: i % 7 === 0 ? `fault ${i}` : null,
     error: i % 4 === 0 ? { code: `code_${i}`, message: `message ${i}` } : undefined,
+    authenticated: true,
   }
 }
 
@@ -155,4 +163,65 @@ t.test('a busy journal fills its emptied chunks again instead of allocating new 
     'the newest records, read back from reused chunks',
   )
   t.same(entries.at(-1)?.body, JSON.parse(kilobyte.toString()))
+})
+
+t.test('requests without a key are kept apart: a flood of them leaves the others in place', async (t) => {
+  const journal = new Journal(50, new Redactor([]))
+  const anonymous = (i: number): RequestRecord => ({
+    ...request(i),
+    body: undefined,
+    status: 401,
+    authenticated: false,
+  })
+  journal.record(request(1))
+  journal.record(anonymous(2))
+  journal.record(request(3))
+  t.same(
+    journal.find().map((e) => [e.id, e.status]),
+    [
+      [1, 201],
+      [2, 401],
+      [3, 203],
+    ],
+    'both kinds in one journal, in the order received',
+  )
+  for (let i = 4; i < 4 + 2 * UNAUTHENTICATED_KEPT; i++) journal.record(anonymous(i))
+  journal.record(request(300))
+  const entries = journal.find()
+  t.same(
+    entries.filter((e) => e.status !== 401).map((e) => e.id),
+    [1, 3, 4 + 2 * UNAUTHENTICATED_KEPT],
+    'the requests with a key are all kept',
+  )
+  t.equal(entries.length, 3 + Math.min(50, UNAUTHENTICATED_KEPT), 'and the latest ones without, up to the bound')
+  t.same(
+    entries.map((e) => e.id),
+    [...entries.map((e) => e.id)].sort((a, b) => a - b),
+    'oldest first',
+  )
+  const dropped = 1 + 2 * UNAUTHENTICATED_KEPT - Math.min(50, UNAUTHENTICATED_KEPT)
+  t.equal(journal.unauthenticatedDropped, dropped, 'the dropped ones are counted')
+  t.equal(journal.page({ status: 401 }, { limit: 0 }).unauthenticatedDropped, dropped)
+
+  const pages: number[] = []
+  for (let after: number | null = 0; after !== null;) {
+    const page: JournalPage = journal.page({}, { limit: 7, after })
+    t.equal(page.count, entries.length, 'count covers every page')
+    pages.push(...page.entries.map((e) => e.id))
+    after = page.next
+  }
+  t.same(
+    pages,
+    entries.map((e) => e.id),
+    'the cursor walks both kinds in order',
+  )
+
+  t.equal(journal.clear(), entries.length)
+  t.equal(journal.unauthenticatedDropped, 0)
+  journal.record(anonymous(400))
+  t.same(
+    journal.find().map((e) => e.id),
+    [5 + 2 * UNAUTHENTICATED_KEPT],
+    'ids go on across both kinds',
+  )
 })

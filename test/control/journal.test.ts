@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream'
 import t from 'tap'
-import { MAX_JOURNAL_BYTES, MAX_RECORDED_BODY } from '../../src/control/request-journal.js'
+import { MAX_JOURNAL_BYTES, MAX_RECORDED_BODY, UNAUTHENTICATED_KEPT } from '../../src/control/request-journal.js'
 import { loadConfig } from '../../src/config.js'
 import { createLogger } from '../../src/logger.js'
 import { startSandbox } from '../../src/sandbox.js'
@@ -183,6 +183,40 @@ t.test('REDACT_HEADERS takes header names only', async (t) => {
   t.same(config !== 'help' && config.redactHeaders, ['x-token', 'private'])
 })
 
+t.test('a flood of requests without a key beyond the journal size leaves the real entries in place', async (t) => {
+  const { admin, api, baseUrl, origin } = await startControlSandbox(t, { JOURNAL_SIZE: '200' })
+  await api('POST', '/pets', { name: 'Rex', categoryId: 3 })
+  await api('GET', '/pets/1')
+  // 1,001 requests without a key, 10 at a time: five times the journal's size.
+  const flood = 1_001
+  for (let sent = 0; sent < flood; sent += 10) {
+    await Promise.all(
+      Array.from({ length: Math.min(10, flood - sent) }, (_, i) =>
+        call(sent + i === 0 ? `${baseUrl}/nowhere` : `${baseUrl}/pets`, 'GET', undefined, {}),
+      ),
+    )
+  }
+  await api('GET', '/pets')
+
+  const journal = await admin('GET', '/requests?limit=1000')
+  t.same(
+    journal.body.entries.filter((e: { status: number }) => e.status !== 401).map((e: { path: string }) => e.path),
+    ['/v1/pets', '/v1/pets/1', '/v1/pets'],
+    'every request with a key is still there',
+  )
+  t.equal(journal.body.count, 3 + UNAUTHENTICATED_KEPT, 'with the latest requests without one')
+  t.equal(journal.body.unauthenticatedDropped, flood - UNAUTHENTICATED_KEPT, 'and the count of those dropped')
+  t.equal((await admin('GET', '/requests?status=401&limit=0')).body.count, UNAUTHENTICATED_KEPT)
+  t.equal((await admin('GET', '/requests/unmatched?limit=0')).body.count, 0, 'the unmatched one without a key went too')
+
+  const coverage = (await admin('GET', '/coverage')).body
+  t.match(coverage.summary, { calls: 3 + UNAUTHENTICATED_KEPT, unauthenticatedDropped: flood - UNAUTHENTICATED_KEPT })
+  const markdown = await (await fetch(`${origin}/__admin/coverage?format=markdown`, { headers: ADMIN_AUTH })).text()
+  t.match(markdown, `; ${flood - UNAUTHENTICATED_KEPT} more without a valid API key, not counted`)
+  t.equal((await admin('DELETE', '/requests')).body.cleared, 3 + UNAUTHENTICATED_KEPT)
+  t.equal((await admin('GET', '/requests')).body.unauthenticatedDropped, 0, 'a clear starts the count again')
+})
+
 t.test('the journal is bounded in memory too: big bodies are cut, and the oldest entries go first', async (t) => {
   const { admin, api } = await startControlSandbox(t)
   const big = 'x'.repeat(100 * 1024)
@@ -283,10 +317,14 @@ t.test('the journal is read a page at a time: every entry once, in order, by the
   const last = await admin('GET', '/requests?operationId=getPet&limit=10&after=196')
   t.equal(last.body.entries.length, 10)
   t.equal(last.body.next, null, 'the last page of a filter, full: next is null')
-  t.same((await admin('GET', '/requests?after=250')).body, { count: 250, entries: [], next: null }, 'after the last')
+  t.same(
+    (await admin('GET', '/requests?after=250')).body,
+    { count: 250, entries: [], next: null, unauthenticatedDropped: 0 },
+    'after the last',
+  )
 
   const counted = await admin('GET', '/requests?operationId=getPet&limit=0')
-  t.same(counted.body, { count: 50, entries: [], next: null }, 'limit=0: the count alone')
+  t.same(counted.body, { count: 50, entries: [], next: null, unauthenticatedDropped: 0 }, 'limit=0: the count alone')
   t.equal((await admin('GET', '/requests?limit=1000')).body.entries.length, 250, 'limit up to 1000')
 })
 
@@ -325,7 +363,12 @@ t.test('the unmatched requests are read a page at a time too', async (t) => {
     Array.from({ length: 30 }, (_, i) => `/v1/nowhere/${i + 101}`),
   )
   t.equal(second.body.next, null)
-  t.same((await admin('GET', '/requests/unmatched?limit=0')).body, { count: 130, entries: [], next: null })
+  t.same((await admin('GET', '/requests/unmatched?limit=0')).body, {
+    count: 130,
+    entries: [],
+    next: null,
+    unauthenticatedDropped: 0,
+  })
 })
 
 t.test('a bad limit or after is a 400 with an Error body naming it', async (t) => {
