@@ -37,6 +37,8 @@ export class Namespace {
   #opened: AnimalStore | undefined
   /** Its files (or its line in the shared log of origins) were on disk when it was made live. */
   readonly #fromDisk: boolean
+  /** Requests being served in it: a create among them may not have reached its store yet. */
+  #serving = 0
 
   constructor(
     name: string,
@@ -59,6 +61,19 @@ export class Namespace {
    * moved clock. Its journal does not count: a namespace that was only read may be evicted. One not open
    * yet holds what it had on disk, if anything.
    */
+  /** A request is being served in it: it is not evicted meanwhile. Each call is paired with end(). */
+  begin(): void {
+    this.#serving++
+  }
+
+  end(): void {
+    this.#serving--
+  }
+
+  get busy(): boolean {
+    return this.#serving > 0
+  }
+
   holdsData(initial: string): boolean {
     if (this.faults.length > 0 || this.clock.moved) return true
     return this.#opened === undefined ? this.#fromDisk : !this.#opened.holdsOnly(initial)
@@ -341,11 +356,14 @@ export class Namespaces {
     return new Set([...namesBeside(file, 'ns', ['.journal'])].filter((name) => NAMESPACE_NAME.test(name)))
   }
 
-  /** Evicts the least recently used namespace that holds nothing a test gave it; refuses `name` when none does. */
+  /**
+   * Evicts the least recently used namespace that holds nothing a test gave it and serves no
+   * request; refuses `name` when none does.
+   */
   #makeRoomFor(name: string): void {
     const initial = this.#options.initial.origin
     for (const namespace of this.#live.values()) {
-      if (namespace.name === DEFAULT_NAMESPACE || namespace.holdsData(initial)) continue
+      if (namespace.name === DEFAULT_NAMESPACE || namespace.busy || namespace.holdsData(initial)) continue
       this.#evict(namespace)
       this.#options.logger.info(
         { namespace: namespace.name, for: name, max: this.max },

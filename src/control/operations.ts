@@ -234,11 +234,16 @@ export function createControlApi(
   // rather than a new, empty namespace that passes every "no calls were made" check.
   const inNamespace =
     (operationId: string, handle: Handler<ControlContext>): Handler<ControlApiOptions> =>
-    (input) => {
+    async (input) => {
       const name = (input.query['namespace'] as string | undefined) ?? DEFAULT_NAMESPACE
       const namespace = CREATES_ITS_NAMESPACE.has(operationId) ? namespaces.get(name) : namespaces.existing(name)
       if (namespace === undefined) throw unknownNamespace(name)
-      return handle(input, { ...options, namespace })
+      namespace.begin() // not evicted while its change is on its way
+      try {
+        return await handle(input, { ...options, namespace })
+      } finally {
+        namespace.end()
+      }
     }
   return createPipeline({
     spec: adminSpec,

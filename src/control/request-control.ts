@@ -21,6 +21,8 @@ interface RequestState {
   namespace: Namespace
   /** The namespace the request names; it is created only once the request passes auth. */
   readonly asked: string | undefined
+  /** Set once the request is being served in the namespace it names (Namespace.begin). */
+  serving: boolean
   readonly problem: string | undefined
   /** Set once the request has passed auth. */
   authenticated: boolean
@@ -62,6 +64,7 @@ export class Control {
       asked: asked.name,
       problem: asked.problem,
       authenticated: false,
+      serving: false,
       fault: null,
       journal: (status) => journal(status),
     }
@@ -102,7 +105,10 @@ export class Control {
       return (end as (...args: unknown[]) => ServerResponse).apply(this, args)
     } as typeof res.end
     // A request that ends without an answer (a fault that drops the connection, a client gone).
-    res.on('close', () => journal(res.headersSent ? res.statusCode : null))
+    res.on('close', () => {
+      journal(res.headersSent ? res.statusCode : null)
+      if (state.serving) state.namespace.end()
+    })
   }
 
   /**
@@ -117,7 +123,11 @@ export class Control {
     state.authenticated = true
     if (state.problem !== undefined) throw new HttpError(ERRORS.invalidParameter, state.problem)
     // Authenticated: now the named namespace is created, or marked as the most recently used.
-    if (state.asked !== undefined) state.namespace = this.namespaces.get(state.asked)
+    if (state.asked !== undefined) {
+      state.namespace = this.namespaces.get(state.asked)
+      state.namespace.begin()
+      state.serving = true
+    }
     const prefer = readPrefer(req)
     // Read now, so that the journal holds the body even when a fault answers instead of the API.
     if (op.requestBody)

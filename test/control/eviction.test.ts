@@ -4,13 +4,14 @@
 // nothing to evict, a new namespace is refused (503 namespace_limit); a namespace that was only
 // read is evicted as before, least recently used first, and the eviction is logged.
 import { access } from 'node:fs/promises'
+import { request } from 'node:http'
 import { join } from 'node:path'
 import { Writable } from 'node:stream'
 import t, { type Test } from 'tap'
 import { createLogger } from '../../src/logger.js'
 import { startSandbox } from '../../src/sandbox.js'
 import { ADMIN_AUTH, ADMIN_TOKEN, call, type Call } from '../support/control.js'
-import { AUTH, testConfig } from '../support/sandbox.js'
+import { AUTH, testConfig, waitFor } from '../support/sandbox.js'
 
 const ns = (name: string): Record<string, string> => ({ 'x-sandbox-namespace': name })
 const exists = (file: string): Promise<boolean> =>
@@ -152,6 +153,38 @@ t.test('a namespace reset by its owner holds nothing: it is evicted, its files d
     'evicting c, which was only read',
   )
   t.equal((await api('GET', '/pets/61', undefined, ns('a'))).status, 200, "a's create is still served")
+})
+
+t.test('a namespace serving a request is not evicted: a create whose body is still coming is kept', async (t) => {
+  const { baseUrl, api, live, evictions } = await startLogged(t, { MAX_NAMESPACES: '3' })
+  const body = JSON.stringify({ name: 'Slow', categoryId: 1 })
+  const headers = { ...AUTH, ...ns('slow'), 'content-type': 'application/json', 'content-length': `${body.length}` }
+  const creating = request(`${baseUrl}/pets`, { method: 'POST', headers })
+  const created = new Promise<{ status: number | undefined; body: string }>((resolve, reject) => {
+    creating.on('error', reject)
+    creating.on('response', (res) => {
+      let text = ''
+      res.on('data', (chunk: Buffer) => (text += chunk.toString()))
+      res.on('end', () => resolve({ status: res.statusCode, body: text }))
+    })
+  })
+  creating.write(body.slice(0, 10)) // the headers, and the body's start: the namespace is entered
+  await waitFor(async () => (await live()).includes('slow'), { what: 'the namespace slow to be made' })
+
+  for (let i = 0; i < 5; i++)
+    t.equal((await api('GET', '/pets', undefined, ns(`fresh-${i}`))).status, 200, `fresh-${i} makes room`)
+  t.same(
+    evictions().map((entry) => entry.namespace),
+    ['fresh-0', 'fresh-1', 'fresh-2', 'fresh-3'],
+    'each evicts the fresh one before it, never slow',
+  )
+  creating.end(body.slice(10))
+  const answer = await created
+  t.equal(answer.status, 201)
+  t.match(await api('GET', `/pets/${JSON.parse(answer.body).id}`, undefined, ns('slow')), {
+    status: 200,
+    body: { name: 'Slow' },
+  })
 })
 
 t.test('MAX_NAMESPACES=1 keeps the default namespace alone: any other is refused', async (t) => {
