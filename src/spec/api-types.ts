@@ -109,19 +109,12 @@ export interface components {
             id: number;
         };
         Pets: components["schemas"]["Pet"][];
-        /**
-         * @example {
-         *       "code": "not_found",
-         *       "message": "No pet with id 987654321",
-         *       "status": 404
-         *     }
-         */
         Error: {
             /** @description Machine-readable error code. */
             code: string;
             /** @description Human-readable description. */
             message: string;
-            /** @description The HTTP status code. */
+            /** @description The HTTP status code, repeated. */
             status: number;
         };
     };
@@ -132,21 +125,20 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "code": "invalid_body",
+                 *       "message": "Invalid request body: body.categoryId must be an integer",
+                 *       "status": 400
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
         /** @description Missing or invalid API key. */
         Unauthorized: {
             headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description The requested resource could not be found. */
-        NotFound: {
-            headers: {
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                 [name: string]: unknown;
             };
             content: {
@@ -156,7 +148,33 @@ export interface components {
     };
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /**
+         * @description The new animal's address, `/v1/pets/{id}`.
+         * @example /v1/pets/61
+         */
+        Location: string;
+        /**
+         * @description The scheme to authenticate with (RFC 9110); `error="invalid_request"` for a malformed Authorization header, `error="invalid_token"` for a key the service does not know.
+         * @example Bearer realm="animal-store", error="invalid_token"
+         */
+        "WWW-Authenticate": string;
+        /**
+         * @description When the operation was deprecated, in seconds since 1970 (RFC 9745).
+         * @example @1767225600
+         */
+        Deprecation: string;
+        /**
+         * @description When the operation is removed (RFC 8594).
+         * @example Thu, 05 Dec 2030 00:00:00 GMT
+         */
+        Sunset: string;
+        /**
+         * @description The replacement (RFC 8288).
+         * @example </v1/pets>; rel="successor-version"
+         */
+        Link: string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -206,6 +224,7 @@ export interface operations {
             /** @description Animal added successfully. */
             201: {
                 headers: {
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -234,14 +253,47 @@ export interface operations {
             /** @description An animal. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Pet"];
                 };
             };
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            /** @description Missing or invalid API key. */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The requested resource could not be found. */
+            404: {
+                headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "No pet with id 987654321",
+                     *       "status": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listOrders: {
@@ -253,9 +305,10 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not specified by the interface. Every error response carries the Error body. */
+            /** @description Not specified by the interface. Every error response carries the Error body: the sandbox answers `501 not_implemented`, after a `401` to a request without a valid key. */
             default: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -583,19 +583,12 @@ export interface components {
             /** @description The outcome for people, one line per failed expectation or unexpected call. */
             message: string;
         };
-        /**
-         * @example {
-         *       "code": "not_found",
-         *       "message": "No pet with id 987654321",
-         *       "status": 404
-         *     }
-         */
         Error: {
             /** @description Machine-readable error code. */
             code: string;
             /** @description Human-readable description. */
             message: string;
-            /** @description The HTTP status code. */
+            /** @description The HTTP status code, repeated. */
             status: number;
         };
         /**
@@ -645,6 +638,13 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "code": "invalid_parameter",
+                 *       "message": "Invalid query parameter: query.namespace must match pattern \"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$\"",
+                 *       "status": 400
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -654,6 +654,13 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "code": "not_found",
+                 *       "message": "No namespace \"checkout\": reading or clearing never creates one (a reset, a replace, a fault, a clock or an API request naming it does)",
+                 *       "status": 404
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -703,15 +710,34 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "code": "storage_unavailable",
+                 *       "message": "The data file could not be written; nothing was stored",
+                 *       "status": 503
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
         /** @description Missing or invalid admin token. */
         Unauthorized: {
             headers: {
+                /**
+                 * @description The scheme to authenticate with (RFC 9110); `error="invalid_request"` for a malformed Authorization header, `error="invalid_token"` for a token that is not the admin token.
+                 * @example Bearer realm="animal-store-admin", error="invalid_token"
+                 */
+                "WWW-Authenticate"?: string;
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "code": "unauthorized",
+                 *       "message": "Missing admin token: send Authorization: Bearer <ADMIN_TOKEN>",
+                 *       "status": 401
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
