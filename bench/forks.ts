@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { AnimalStoreControlClient } from '../modules/node/src/client.js'
-import { AUTH, ROOT, SERVERS, rssMiB, startServer } from './servers.js'
+import { AUTH, ROOT, SERVERS, rssMiB, startServer, status } from './servers.js'
 
 const { values: flags } = parseArgs({
   options: { smoke: { type: 'boolean', default: false }, out: { type: 'string' } },
@@ -81,9 +81,12 @@ async function sandbox(env: Record<string, string>, memory: boolean, given?: str
         file = (await readdir(heapSnapshots)).find((name) => !before.has(name))
       }
       if (file === undefined) throw new Error('the heap snapshot did not come within 60 s')
-      // The snapshot is written on the server's one thread: once it answers again, the file is whole.
-      const res = await fetch(`${server.origin}/healthz`)
-      await res.arrayBuffer()
+      // The snapshot is written on the server's one thread: once it answers again, the file is
+      // whole. Each try on a new connection: a pooled one may have closed during the pause.
+      for (let i = 0; (await status(`${server.origin}/healthz`)) !== 200; i++) {
+        if (i === 100) throw new Error('the sandbox did not answer after its heap snapshot')
+        await sleep(100)
+      }
       const path = join(heapSnapshots, file)
       const live = liveBytes(JSON.parse(await readFile(path, 'utf8')) as HeapSnapshot)
       await rm(path)

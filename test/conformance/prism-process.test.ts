@@ -69,7 +69,8 @@ setInterval(() => {}, 1000)`
   })
   t.equal(isAlive(pid), true, 'Prism runs')
   parent.kill('SIGKILL')
-  t.equal(await waitUntil(() => !isAlive(pid), 10_000), true, 'Prism is gone within 10 s of its parent')
+  // Bounded, not timed: on a busy machine the exit can take seconds to be noticed.
+  t.equal(await waitUntil(() => !isAlive(pid), 30_000), true, 'Prism is gone after its parent')
 })
 
 function pidIn(error: unknown): number | undefined {

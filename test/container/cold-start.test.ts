@@ -47,6 +47,6 @@ t.test('a start loads no undici: Node builtins are required, not imported', { sk
   const report =
     "--import=data:text/javascript,process.on('exit',()=>process.stderr.write('undici-loaded:'+process.moduleLoadList.some(m=>m.includes('undici'))+'\\n'))"
   const { id } = await runContainer(t, { env: { DATA_FILE: ':memory:', NODE_OPTIONS: report } })
-  await docker('stop', '--time', '5', id)
+  await docker('stop', '--time', '20', id)
   t.match(await stderrOf(id), /^undici-loaded:false$/m, 'undici was never loaded')
 })

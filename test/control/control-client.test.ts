@@ -187,7 +187,8 @@ t.test('the calls go over kept-alive connections by default, and through a fetch
   proxy.on('connection', () => connections.push(Date.now()))
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
   t.teardown(() => new Promise<void>((resolve) => proxy.close(() => resolve())))
-  proxy.keepAliveTimeout = 5_000
+  // Longer than the test: a connection the proxy closed between two calls would be counted twice.
+  proxy.keepAliveTimeout = 10 * 60_000
   const { port } = proxy.address() as { port: number }
   const client = new AnimalStoreControlClient(`http://127.0.0.1:${port}`)
   for (let i = 0; i < 5; i++) await client.namespace('kept').reset()

@@ -193,7 +193,7 @@ t.test('the explorer in a real browser', { skip }, async (t) => {
   await getPet
     .getByText('5 December 2030', { exact: false })
     .first()
-    .waitFor({ timeout: 10_000 })
+    .waitFor({ timeout: 30_000 })
     .catch(() => undefined)
   t.match(await getPet.innerText(), /Deprecated[\s\S]*5 December 2030/, 'with its removal date')
   t.match(

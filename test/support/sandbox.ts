@@ -26,12 +26,12 @@ export interface WaitForOptions {
 /**
  * Retries `check` until it returns true, for a state that comes a moment after what causes it (a
  * process gone, a container removed, a page rendered). An exception counts as "not yet". Bounded:
- * rejects after `timeoutMs`, naming what never happened and what the check last saw, so the test
+ * rejects after `timeoutMs` (30 s unless given: a loaded machine is slow), naming what never happened and what the check last saw, so the test
  * fails. Assert on the state after it as before: the wait only removes the race.
  */
 export async function waitFor(
   check: () => boolean | Promise<boolean>,
-  { what, timeoutMs = 10_000, intervalMs = 50 }: WaitForOptions,
+  { what, timeoutMs = 30_000, intervalMs = 50 }: WaitForOptions,
 ): Promise<void> {
   const deadline = performance.now() + timeoutMs
   let last: unknown
