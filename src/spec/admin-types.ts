@@ -688,6 +688,13 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "code": "namespace_limit",
+                 *       "message": "No room for namespace \"checkout\": the 100 namespaces kept (MAX_NAMESPACES) all hold data a test gave them (pets created or replaced, a reset to a seed or a snapshot, a fault, a moved clock); delete one (DELETE /__admin/namespaces/{name}) or reset it, then try again",
+                 *       "status": 503
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -699,6 +706,13 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "code": "storage_unavailable",
+                 *       "message": "The data file could not be written; nothing was stored",
+                 *       "status": 503
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
