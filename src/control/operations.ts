@@ -5,6 +5,7 @@ import type { ServerResponse } from 'node:http'
 import { KeyRing, type Credential } from '../pipeline/auth.js'
 import { byOperationId, createPipeline, type Handler, type HandlersOf, type Pipeline } from '../pipeline/pipeline.js'
 import type { components, operations } from '../spec/admin-types.js'
+import { MAX_JSON_DEPTH } from '../http/body.js'
 import { ERRORS, HttpError, RETRY_AFTER, type ErrorTemplate } from '../http/errors.js'
 import { FAULT_KINDS } from './faults.js'
 import { findBadPet } from '../store/initial-data.js'
@@ -255,6 +256,7 @@ export function createControlApi(
     ),
     keys: new KeyRing([options.token]),
     credential: ADMIN_TOKEN,
+    maxJsonDepth: MAX_JSON_DEPTH,
     enter: () => options,
     answerError,
   })

@@ -3,6 +3,7 @@
 // the values of credential headers are redacted, and any configured key or token is cut out of
 // every recorded string.
 import type { IncomingHttpHeaders } from 'node:http'
+import { jsonDepth, MAX_JSON_DEPTH } from '../http/body.js'
 import { JournalRing, type StoredRequest } from './journal-ring.js'
 
 /** One request as the journal records it. */
@@ -392,13 +393,8 @@ export class Redactor {
     } catch {
       return text
     }
-    // JSON.parse reads nesting of any depth, JSON.stringify throws past a few thousand levels; the
-    // journal serialises every entry, so a body too deep to write back is recorded as its text.
-    try {
-      JSON.stringify(value)
-    } catch {
-      return text
-    }
-    return value
+    // Deeper than a body may be, it was refused with a 400; the walks over journal entries
+    // (verify's, JSON.stringify's) would overflow on it: it is shown as its text.
+    return jsonDepth(text) > MAX_JSON_DEPTH ? text : value
   }
 }

@@ -4,6 +4,13 @@ import { ERRORS, HttpError } from './errors.js'
 import { findRoundedInteger } from './json-numbers.js'
 
 export const MAX_BODY_BYTES = 1024 * 1024
+/**
+ * How deep a control API body may nest arrays and objects. JSON.parse reads any depth, but the
+ * walks that follow it over what a test sent (verify's comparison, JSON.stringify of an answer that
+ * echoes it) recurse, and a few thousand levels overflow their stack. The API's operations read
+ * only the properties their schema names and ignore the rest, however deep.
+ */
+export const MAX_JSON_DEPTH = 128
 // After a 413 the rest of an oversized upload is discarded, up to this much, so the client can
 // read the answer; past it the connection is cut.
 const MAX_DISCARD_BYTES = 16 * MAX_BODY_BYTES
@@ -43,7 +50,12 @@ export function receivedBody(req: IncomingMessage): Buffer | undefined {
   return received.get(req)
 }
 
-export async function readJsonBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<ReadBody> {
+/** `maxDepth`: deeper nesting is refused with a 400 (MAX_JSON_DEPTH for the control API). */
+export async function readJsonBody(
+  req: IncomingMessage,
+  limit = MAX_BODY_BYTES,
+  maxDepth = Infinity,
+): Promise<ReadBody> {
   const raw = await readRawBody(req, limit)
   if (raw.length === 0) return { present: false }
 
@@ -79,6 +91,11 @@ export async function readJsonBody(req: IncomingMessage, limit = MAX_BODY_BYTES)
   } catch (error) {
     throw new HttpError(ERRORS.malformedJson, `The request body is not valid JSON: ${(error as Error).message}`)
   }
+  if (maxDepth !== Infinity && jsonDepth(text) > maxDepth)
+    throw new HttpError(
+      ERRORS.invalidBody,
+      `Invalid request body: arrays and objects nest deeper than ${maxDepth} levels, the most the control API reads`,
+    )
   const rounded = findRoundedInteger(text, 'body')
   if (rounded) {
     throw new HttpError(
@@ -87,6 +104,24 @@ export async function readJsonBody(req: IncomingMessage, limit = MAX_BODY_BYTES)
     )
   }
   return { present: true, value }
+}
+
+/** How deep arrays and objects nest in `text`, valid JSON: counted on the text, without recursion. */
+export function jsonDepth(text: string): number {
+  // Each level takes two characters at least: a short text cannot be deep (most bodies).
+  if (text.length <= 2 * MAX_JSON_DEPTH) return 0
+  let depth = 0
+  let deepest = 0
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c === 0x22) {
+      // A string: skip to its closing quote, past escaped characters.
+      for (i++; i < text.length && text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) i++
+    } else if (c === 0x7b || c === 0x5b) {
+      if (++depth > deepest) deepest = depth
+    } else if (c === 0x7d || c === 0x5d) depth--
+  }
+  return deepest
 }
 
 function collect(req: IncomingMessage, limit: number): Promise<Buffer> {

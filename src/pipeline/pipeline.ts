@@ -69,6 +69,8 @@ export interface PipelineOptions<Context> {
   readonly answerError: (res: ServerResponse, error: unknown) => void
   /** Operations whose x-stability is below this one are refused with 403 (MIN_STABILITY); all are served by default. */
   readonly minStability?: Stability
+  /** Bodies nested deeper are refused with a 400 (MAX_JSON_DEPTH); any depth by default. */
+  readonly maxJsonDepth?: number
 }
 
 /** Serves the request when an operation of the spec lives at its path; false when none does. */
@@ -82,6 +84,7 @@ export function createPipeline<Context>({
   enter,
   answerError,
   minStability = STABILITIES[0],
+  maxJsonDepth,
 }: PipelineOptions<Context>): Pipeline {
   for (const op of spec.operations)
     if (!(op.operationId in handlers)) throw new Error(`${spec.basePath}: operation ${op.operationId} has no handler`)
@@ -121,7 +124,8 @@ export function createPipeline<Context>({
       const handle = handlers[op.operationId] as Handler<Context>
       const answered = then(enter(op, req, res), (context) => {
         if (context === undefined) return // a fault has answered
-        return then(validateRequest(op, req, match.params, search ? parseQuery(search) : NO_QUERY), (input) =>
+        const query = search ? parseQuery(search) : NO_QUERY
+        return then(validateRequest(op, req, match.params, query, maxJsonDepth), (input) =>
           then(handle(input, context), (reply) => sendJson(res, reply)),
         )
       })

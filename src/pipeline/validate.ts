@@ -2,7 +2,7 @@
 // Query and path values are text: they are converted by the type their schema declares, strictly
 // ("1.5" is not an integer, "" is not a number), then checked by the compiled ajv validator.
 import type { IncomingMessage } from 'node:http'
-import { readJsonBody } from '../http/body.js'
+import { MAX_BODY_BYTES, readJsonBody } from '../http/body.js'
 import { ERRORS, HttpError } from '../http/errors.js'
 import { describeErrors } from '../spec/load.js'
 import { type Operation, type ParameterSpec } from '../spec/types.js'
@@ -34,20 +34,22 @@ export function validateRequest(
   req: IncomingMessage,
   pathParams: ParameterValues,
   queryParams: ParameterValues,
+  maxJsonDepth?: number,
 ): ValidInput | Promise<ValidInput> {
   const path = convertParameters(op.parameters, 'path', pathParams)
   const query = convertParameters(op.parameters, 'query', queryParams)
   check(op.validatePath, path, 'path')
   check(op.validateQuery, query, 'query')
   if (!op.requestBody) return { path, query, body: undefined }
-  return validateBody(op.requestBody, req).then((body) => ({ path, query, body }))
+  return validateBody(op.requestBody, req, maxJsonDepth).then((body) => ({ path, query, body }))
 }
 
 async function validateBody(
   requestBody: NonNullable<Operation['requestBody']>,
   req: IncomingMessage,
+  maxJsonDepth: number | undefined,
 ): Promise<unknown> {
-  const read = await readJsonBody(req)
+  const read = await readJsonBody(req, MAX_BODY_BYTES, maxJsonDepth)
   if (!read.present) {
     if (requestBody.required)
       throw new HttpError(ERRORS.invalidBody, 'The request body is required: send a JSON object')

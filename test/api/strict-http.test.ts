@@ -2,6 +2,7 @@
 // that are not UTF-8, forced answers that look like their genuine twins, HEAD wherever GET is
 // served, and an Error body for a request without Host. All over a real socket.
 import t from 'tap'
+import { jsonDepth, MAX_JSON_DEPTH } from '../../src/http/body.js'
 import { rawExchange } from '../support/raw-http.js'
 import { AUTH, JSON_HEADERS, startTestSandbox } from '../support/sandbox.js'
 
@@ -151,4 +152,19 @@ t.test('an HTTP/1.1 request without Host gets a 400 with an Error body', async (
     Buffer.from('GET /v1/pets?limit=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer test-key-1\r\n\r\n'),
   )
   t.equal(withHost?.status, 200, 'with Host it is served')
+})
+
+t.test('jsonDepth counts the nesting of arrays and objects, never brackets inside strings', (t) => {
+  const pad = ' '.repeat(2 * MAX_JSON_DEPTH)
+  const cases: Array<[string, number]> = [
+    ['{"a":[1,{"b":[]}]}', 4],
+    ['["[[[[", "\\"[[[", {"k\\\\": "]]]]"}]', 2],
+    ['"{{{{"', 0],
+    [`${'['.repeat(MAX_JSON_DEPTH + 1)}${']'.repeat(MAX_JSON_DEPTH + 1)}`, MAX_JSON_DEPTH + 1],
+  ]
+  for (const [text, depth] of cases) {
+    JSON.parse(text)
+    t.equal(jsonDepth(text + pad), depth, text.slice(0, 40))
+  }
+  t.end()
 })
