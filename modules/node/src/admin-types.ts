@@ -139,7 +139,7 @@ export interface paths {
         };
         /**
          * List the namespaces in memory
-         * @description Least recently used first; the first one evicted when a new one needs room.
+         * @description Least recently used first. A new namespace past the bound evicts the first of them that holds nothing a test gave it and serves no request.
          */
         get: operations["listNamespaces"];
         put?: never;
