@@ -8,8 +8,15 @@ import type { Logger } from 'pino'
 import { handlers, type HandlerContext } from './api/operations.js'
 import { ADMIN_TOKEN, createControlApi, type ControlApiOptions } from './control/operations.js'
 import type { Control } from './control/request-control.js'
-import { describeEmbedded, mountExplorer, mountSpecDocuments, type SandboxFacts } from './explorer/pages.js'
+import {
+  COVERAGE_PAGE,
+  describeEmbedded,
+  mountExplorer,
+  mountSpecDocuments,
+  type SandboxFacts,
+} from './explorer/pages.js'
 import { cors } from './http/cors.js'
+import { hostsServed } from './http/hosts.js'
 import { ERRORS, HttpError, sendError } from './http/errors.js'
 import { sendJson } from './http/reply.js'
 import { parseUrl } from './http/url.js'
@@ -31,6 +38,16 @@ export interface AppOptions {
   readonly admin: ControlApiOptions | undefined
   /** Operations below this x-stability are refused (MIN_STABILITY); all are served by default. */
   readonly minStability?: Stability
+  /** Who may reach the test data; by default no other origin, and the names of src/http/hosts.ts. */
+  readonly testData?: TestDataAccess
+}
+
+/** Who may reach the test data: the control API and the coverage page. */
+export interface TestDataAccess {
+  /** Origins a browser may call them from (ADMIN_CORS_ORIGINS). */
+  readonly corsOrigins: readonly string[]
+  /** Whether a request's Host header names this sandbox (ALLOWED_HOSTS and the rest). */
+  readonly servesHost: (host: string | undefined) => boolean
 }
 
 /** A request listener for node:http. */
@@ -46,6 +63,7 @@ export function createApp({
   admin,
   facts = describeEmbedded(control.namespaces.defaultStore.size),
   minStability,
+  testData = { corsOrigins: [], servesHost: hostsServed([], 'localhost') },
 }: AppOptions): App {
   const answerError = (res: ServerResponse, error: unknown): void => sendError(res, toHttpError(error, logger))
   const serveOperation = apiPipeline({ spec, keys, control, answerError, minStability })
@@ -93,9 +111,13 @@ export function createApp({
   // Request logs cost a listener and a timer per request: none at all when they are off.
   const logRequest = logger.isLevelEnabled('info') ? logRequests(logger, control) : undefined
   const answerPreflight = cors(facts.corsOrigins)
+  const answerTestDataPreflight = cors(testData.corsOrigins)
+  // A configured admin token is a secret no rebinding page knows: control calls then rest on it
+  // alone, and any name reaches them (a sandbox other machines call by names of their own).
+  const controlChecksHost = admin?.localOnly === true
   return {
-    // Before any router: the request log, CORS (a preflight is answered here), then the journal
-    // and namespace of every request but the control API's own.
+    // Before any router: the request log, CORS (a preflight is answered here), the Host of the
+    // test data, then the journal and namespace of every request but the control API's own.
     handler(req, res) {
       logRequest?.(req, res)
       if (req.headers.host === undefined && req.httpVersion === '1.1') {
@@ -107,13 +129,19 @@ export function createApp({
         )
         return
       }
-      if (answerPreflight(req, res)) return
       const url = req.url ?? '/'
+      const toControlApi = controlApi !== undefined && isUnder(url, controlApi.basePath)
+      const toTestData = toControlApi || (coverage !== undefined && isUnder(url, COVERAGE_PAGE))
+      if ((toTestData ? answerTestDataPreflight : answerPreflight)(req, res)) return
+      if (toTestData && (controlChecksHost || !toControlApi) && !testData.servesHost(req.headers.host)) {
+        sendError(res, misdirected(req.headers.host))
+        return
+      }
       if (url.startsWith(apiPrefix)) {
         control.track(req, res)
         if (!serveOperation(req, res)) toApi(req, res)
-      } else if (controlApi && isUnder(url, controlApi.basePath)) {
-        if (!controlApi.serve(req, res)) toPages(req, res) // a 404
+      } else if (toControlApi) {
+        if (!controlApi?.serve(req, res)) toPages(req, res) // a 404
       } else {
         control.track(req, res)
         toPages(req, res)
@@ -136,6 +164,13 @@ function apiPipeline({ spec, keys, control, answerError, minStability }: ApiPipe
     enter: (op, req, res) => then(control.enter(op, req, res), (store) => store && { store, basePath: spec.basePath }),
     answerError,
   })
+}
+
+function misdirected(host: string | undefined): HttpError {
+  return new HttpError(
+    ERRORS.misdirectedRequest,
+    `Host ${JSON.stringify(host)} is not a name of this sandbox: the control API and the coverage page answer localhost, IP addresses, this machine's name and ALLOWED_HOSTS (a guard against DNS rebinding)`,
+  )
 }
 
 /** `url` is `base` itself or below it. */

@@ -48,7 +48,7 @@ async function main(): Promise<void> {
       `  try:  curl -H "Authorization: Bearer ${key}" ${sandbox.baseUrl.replace(sandbox.origin, origin)}/pets`,
       `  docs: ${origin}/docs (explore the API in a browser)`,
       config.adminToken === undefined
-        ? '  test control: off'
+        ? `  test control: off${config.adminOffReason === undefined ? '' : ` (${config.adminOffReason}: set one to turn it on)`}`
         : `  test control: ${origin}/__admin (Bearer ${config.defaultAdminToken ? config.adminToken : '<your admin token>'})`,
       '',
     ].join('\n'),

@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { CREDENTIAL_HEADERS } from './control/request-journal.js'
+import { ANY_HOST, listensOnLoopbackOnly } from './http/hosts.js'
 import { BEARER_TOKEN, BEARER_TOKEN_RULE } from './pipeline/auth.js'
 import { STABILITIES, type Stability } from './spec/types.js'
 import type { DataSource } from './store/initial-data.js'
@@ -43,6 +44,12 @@ export interface Config {
   readonly adminToken: string | undefined
   /** True when no token was configured and the documented default admin token is in force. */
   readonly defaultAdminToken: boolean
+  /** Why the control API is off when no setting turned it off (HOST beyond loopback, no ADMIN_TOKEN). */
+  readonly adminOffReason: string | undefined
+  /** Origins a browser may call the control API and read the coverage page from; none by default. */
+  readonly adminCorsOrigins: readonly string[]
+  /** Host names the control API and the coverage page answer besides loopback, IP addresses and this machine's name; ['*'] for any. */
+  readonly allowedHosts: readonly string[]
   readonly journalSize: number
   readonly maxNamespaces: number
   /** When set, any API key made of this prefix and a namespace name is accepted and selects that namespace. */
@@ -99,7 +106,13 @@ Options (each has an environment variable; a flag wins over the variable):
 
 Test control (the /__admin API):
   --admin-token <t>   ADMIN_TOKEN bearer token of the control API           (default token: ${DEFAULT_ADMIN_TOKEN})
-  --no-admin          ADMIN=off   switch the control API off
+  --no-admin          ADMIN=off   switch the control API off; it is off too when HOST is beyond
+                                  loopback and no ADMIN_TOKEN is set
+  --admin-cors-origins <o>  ADMIN_CORS_ORIGINS  origins browsers may call the control API and
+                                  read /docs/coverage from, comma-separated      (default: none)
+  --allowed-hosts <h> ALLOWED_HOSTS  host names the control API and /docs/coverage answer,
+                                  comma-separated, * for any (always: localhost, IP addresses,
+                                  this machine's name)                     (default: none more)
   --journal-size <n>  JOURNAL_SIZE  requests kept per namespace, oldest dropped first
                                   (default ${DEFAULT_JOURNAL_SIZE}, at most ${MAX_JOURNAL_SIZE})
   --max-namespaces <n> MAX_NAMESPACES  namespaces kept at once, the least recently used
@@ -169,7 +182,9 @@ export function loadConfig(argv: readonly string[], env: Env): Config | 'help' {
     )
   }
 
-  const corsOrigins = readCorsOrigins(setting('cors-origins', 'CORS_ORIGINS'))
+  const corsOrigins = readCorsOrigins(setting('cors-origins', 'CORS_ORIGINS')) ?? ['*']
+  const adminCorsOrigins = readCorsOrigins(setting('admin-cors-origins', 'ADMIN_CORS_ORIGINS')) ?? []
+  const allowedHosts = readAllowedHosts(setting('allowed-hosts', 'ALLOWED_HOSTS'))
 
   const adminSetting = env['ADMIN']
   if (adminSetting !== undefined && adminSetting !== '' && !['on', 'off'].includes(adminSetting)) {
@@ -182,7 +197,19 @@ export function loadConfig(argv: readonly string[], env: Env): Config | 'help' {
       `${adminTokenSetting.name} has characters a bearer token cannot carry (allowed: ${BEARER_TOKEN_RULE})`,
     )
   }
-  const adminToken = adminOff ? undefined : (adminTokenSetting?.value ?? DEFAULT_ADMIN_TOKEN)
+  // The default token is published: it may only open a sandbox that other machines cannot reach.
+  const reachable = !adminOff && !listensOnLoopbackOnly(host)
+  if (reachable && adminTokenSetting?.value === DEFAULT_ADMIN_TOKEN) {
+    throw new ConfigError(
+      `${adminTokenSetting.name} is the published default, which HOST ${host} would open to other machines: choose a secret one`,
+    )
+  }
+  const adminOffReason =
+    reachable && adminTokenSetting === undefined
+      ? 'HOST lets other machines connect and no ADMIN_TOKEN is set'
+      : undefined
+  const adminToken =
+    adminOff || adminOffReason !== undefined ? undefined : (adminTokenSetting?.value ?? DEFAULT_ADMIN_TOKEN)
   // The two tokens open different doors: one must never open the other's.
   if (adminToken !== undefined && (apiKeys ?? [DEFAULT_API_KEY]).includes(adminToken)) {
     throw new ConfigError(`${adminTokenSetting?.name ?? 'ADMIN_TOKEN'} must differ from every API key`)
@@ -240,6 +267,9 @@ export function loadConfig(argv: readonly string[], env: Env): Config | 'help' {
     logLevel,
     adminToken,
     defaultAdminToken: adminTokenSetting === undefined,
+    adminOffReason,
+    adminCorsOrigins,
+    allowedHosts,
     journalSize: integerSetting(setting('journal-size', 'JOURNAL_SIZE'), 0, MAX_JOURNAL_SIZE) ?? DEFAULT_JOURNAL_SIZE,
     maxNamespaces:
       integerSetting(setting('max-namespaces', 'MAX_NAMESPACES'), 1, MAX_MAX_NAMESPACES) ?? DEFAULT_MAX_NAMESPACES,
@@ -279,8 +309,8 @@ function readHeaderNames(setting: { name: string; value: string } | undefined): 
 }
 
 /** `*`, or a list of exact origins (scheme://host[:port]) as browsers send them in the Origin header. */
-function readCorsOrigins(setting: { name: string; value: string } | undefined): string[] {
-  if (setting === undefined) return ['*']
+function readCorsOrigins(setting: { name: string; value: string } | undefined): string[] | undefined {
+  if (setting === undefined) return undefined
   const origins = setting.value
     .split(',')
     .map((origin) => origin.trim())
@@ -306,6 +336,30 @@ function readCorsOrigins(setting: { name: string; value: string } | undefined): 
   }
   return origins
 }
+
+/** `*`, or host names as a Host header carries them, without the port. */
+function readAllowedHosts(setting: { name: string; value: string } | undefined): string[] {
+  if (setting === undefined) return []
+  const hosts = setting.value
+    .split(',')
+    .map((host) => host.trim())
+    .filter((host) => host !== '')
+  if (hosts.length === 0) throw new ConfigError(`${setting.name} is set but holds no host name`)
+  if (hosts.includes(ANY_HOST)) {
+    if (hosts.length > 1)
+      throw new ConfigError(`${setting.name}: ${ANY_HOST} allows any host and cannot be combined with others`)
+    return hosts
+  }
+  for (const host of hosts) {
+    if (!HOST_NAME.test(host))
+      throw new ConfigError(
+        `${setting.name}: ${JSON.stringify(host)} is not a host name; write it as in a URL without the port, e.g. animal-store`,
+      )
+  }
+  return hosts
+}
+
+const HOST_NAME = /^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$/
 
 function integerSetting(
   setting: { name: string; value: string } | undefined,
@@ -370,6 +424,8 @@ function parseAllFlags(argv: readonly string[]) {
       'namespace-key-prefix': { type: 'string' },
       clock: { type: 'string' },
       'cors-origins': { type: 'string' },
+      'admin-cors-origins': { type: 'string' },
+      'allowed-hosts': { type: 'string' },
       'min-stability': { type: 'string' },
       'coverage-file': { type: 'string' },
       'spec-file': { type: 'string' },

@@ -5,11 +5,12 @@ import type { AddressInfo, Socket } from 'node:net'
 import type { Logger } from 'pino'
 import { createApp } from './app.js'
 import { KeyRing } from './pipeline/auth.js'
-import { ConfigError, type Config } from './config.js'
+import { ConfigError, DEFAULT_ADMIN_TOKEN, type Config } from './config.js'
 import { coverageMarkdown, coverageOf } from './control/coverage.js'
 import { Control } from './control/request-control.js'
 import { limitConnections } from './http/connections.js'
 import { ERRORS, HttpError, errorJson } from './http/errors.js'
+import { hostsServed } from './http/hosts.js'
 import type { SandboxFacts } from './explorer/pages.js'
 import { findBadPet, initialData } from './store/initial-data.js'
 import { Redactor } from './control/request-journal.js'
@@ -174,8 +175,15 @@ export async function startSandbox(
   const admin =
     config.adminToken === undefined
       ? undefined
-      : { adminSpec: await loadSpecFile(ADMIN_SPEC_FILE), apiSpec: spec, token: config.adminToken, namespaces }
-  const app = createApp({ spec, keys, logger, control, admin, facts, minStability: config.minStability })
+      : {
+          adminSpec: await loadSpecFile(ADMIN_SPEC_FILE),
+          apiSpec: spec,
+          token: config.adminToken,
+          localOnly: config.adminToken === DEFAULT_ADMIN_TOKEN,
+          namespaces,
+        }
+  const testData = { corsOrigins: config.adminCorsOrigins, servesHost: hostsServed(config.allowedHosts, config.host) }
+  const app = createApp({ spec, keys, logger, control, admin, facts, minStability: config.minStability, testData })
   const server = createServer(
     {
       headersTimeout: limits.headersTimeoutMs,

@@ -7,6 +7,7 @@ import { byOperationId, createPipeline, type Handler, type HandlersOf, type Pipe
 import type { components, operations } from '../spec/admin-types.js'
 import { MAX_JSON_DEPTH } from '../http/body.js'
 import { ERRORS, HttpError, RETRY_AFTER, type ErrorTemplate } from '../http/errors.js'
+import { isLoopbackAddress } from '../http/hosts.js'
 import { FAULT_KINDS } from './faults.js'
 import { findBadPet } from '../store/initial-data.js'
 import { UNMATCHED, type JournalCursor } from './request-journal.js'
@@ -32,6 +33,8 @@ export interface ControlApiOptions {
   /** The user's contract: fault targets and pets are checked against it. */
   readonly apiSpec: ApiSpec
   readonly token: string
+  /** The token is the published default: it is accepted only over loopback, from this machine. */
+  readonly localOnly: boolean
   readonly namespaces: Namespaces
 }
 
@@ -257,10 +260,19 @@ export function createControlApi(
     keys: new KeyRing([options.token]),
     credential: ADMIN_TOKEN,
     maxJsonDepth: MAX_JSON_DEPTH,
-    enter: () => options,
+    enter: (_op, req) => {
+      if (options.localOnly && !isLoopbackAddress(req.socket.remoteAddress)) throw DEFAULT_TOKEN_FROM_AFAR
+      return options
+    },
     answerError,
   })
 }
+
+const DEFAULT_TOKEN_FROM_AFAR = new HttpError(
+  ERRORS.unauthorized,
+  'The default admin token is accepted only from this machine (loopback): set ADMIN_TOKEN to control the sandbox from elsewhere',
+  { 'WWW-Authenticate': `${ADMIN_TOKEN.realm}, error="invalid_token"` },
+)
 
 /** The operations that may bring a namespace into being (as an API request naming it does). */
 const CREATES_ITS_NAMESPACE: ReadonlySet<string> = new Set(['reset', 'replacePets', 'addFault', 'setClock'])

@@ -55,6 +55,8 @@ const ASSETS: Readonly<Record<string, string>> = {
   'favicon-32x32.png': 'image/png',
 }
 const SECURITY_SCHEME = 'bearerAuth'
+/** The coverage page: test data, guarded as the control API is (src/app.ts). */
+export const COVERAGE_PAGE = '/docs/coverage'
 
 export interface ExplorerOptions {
   readonly spec: ApiSpec
@@ -102,7 +104,7 @@ export function mountExplorer(app: Polka, { spec, facts, coverage }: ExplorerOpt
   app.get('/docs/', docs)
   app.get('/docs/explorer.js', (_req, res) => send(res, 'text/javascript; charset=utf-8', EXPLORER_SCRIPT))
   if (coverage) {
-    app.get('/docs/coverage', (req, res, next) => {
+    app.get(COVERAGE_PAGE, (req, res, next) => {
       const name = new URLSearchParams(req.search ?? '').get('namespace') ?? undefined
       const shown = coverage(req, name)
       if (shown === undefined) return next() // an unknown namespace: the 404 of any unknown page

@@ -71,6 +71,12 @@ export const ERRORS = {
     code: 'unstable_operation',
     message: 'This operation is below the stability this sandbox accepts (MIN_STABILITY)',
   },
+  // A Host this sandbox does not serve, on the control API or the coverage page (src/http/hosts.ts).
+  misdirectedRequest: {
+    status: 421,
+    code: 'misdirected_request',
+    message: 'This sandbox does not answer the control API under that host name',
+  },
   // Any 4xx/5xx status, asked for through the control API (POST /__admin/faults).
   injectedFault: {
     status: 500,
@@ -82,13 +88,15 @@ export const ERRORS = {
 /** When a client may try again after a 503 (or 429): the disk, or the namespaces, may have room again by then. */
 export const RETRY_AFTER: Readonly<Record<string, string>> = { 'Retry-After': '1' }
 
+const SETTINGS_ONLY: ReadonlySet<ErrorTemplate> = new Set([ERRORS.unstableOperation, ERRORS.misdirectedRequest])
+
 /** The template an answer with `status` is made from (Prefer: code=<status>); injected_fault when none has it. */
 export function templateForStatus(status: number): ErrorTemplate {
   // 400 has several templates: the generic one speaks for all of them.
   if (status === ERRORS.badRequest.status) return ERRORS.badRequest
-  // A 403 asked for is not the MIN_STABILITY refusal, which only that setting answers.
+  // A 403 or 421 asked for is not the MIN_STABILITY or Host refusal, which only the settings answer.
   return (
-    Object.values(ERRORS).find((template) => template.status === status && template !== ERRORS.unstableOperation) ?? {
+    Object.values(ERRORS).find((template) => template.status === status && !SETTINGS_ONLY.has(template)) ?? {
       ...ERRORS.injectedFault,
       status,
     }

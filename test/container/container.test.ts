@@ -191,8 +191,9 @@ t.test(
   { skip },
   async (t) => {
     await ensureImage()
-    const { origin } = await runContainer(t, { env: { API_KEYS: KEY } })
-    const admin = { authorization: 'Bearer sandbox-admin-token', 'content-type': 'application/json' }
+    // The image listens on every interface: its control API needs a token of its own.
+    const { origin } = await runContainer(t, { env: { API_KEYS: KEY, ADMIN_TOKEN: 'container-admin' } })
+    const admin = { authorization: 'Bearer container-admin', 'content-type': 'application/json' }
     for (const fault of ['connection-reset', 'empty-response']) {
       const armed = await fetch(`${origin}/__admin/faults`, {
         method: 'POST',
