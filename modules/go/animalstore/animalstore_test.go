@@ -86,7 +86,9 @@ func TestRun_fixturesAndCredentialsFromEnv(t *testing.T) {
 	testcontainers.CleanupContainer(t, ctr)
 	require.NoError(t, err)
 	require.Equal(t, "first-key", ctr.APIKey())
-	require.Equal(t, control.DefaultAdminToken, ctr.AdminToken())
+	// No WithAdminToken: a random token of this start, never the published default.
+	require.Regexp(t, `^[A-Z2-7]{26}$`, ctr.AdminToken())
+	require.NotEqual(t, control.DefaultAdminToken, ctr.AdminToken())
 
 	admin, err := ctr.Control(t.Context())
 	require.NoError(t, err)

@@ -1,6 +1,7 @@
 package animalstore
 
 import (
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"os"
@@ -26,8 +27,11 @@ type options struct {
 	inMemory   bool
 }
 
+// defaultOptions are a start's settings before its options. The sandbox listens on every
+// interface in the container, where it turns its control API off rather than open it with the
+// published default token: each start brings a random token of its own.
 func defaultOptions() options {
-	return options{apiKey: control.DefaultAPIKey, adminToken: control.DefaultAdminToken}
+	return options{apiKey: control.DefaultAPIKey, adminToken: rand.Text()}
 }
 
 // Compiler check to ensure that Option implements the testcontainers.ContainerCustomizer interface.
@@ -75,8 +79,8 @@ func WithAPIKey(key string) Option {
 	}
 }
 
-// WithAdminToken sets the control API's token (ADMIN_TOKEN) instead of control.DefaultAdminToken.
-// It must differ from the API key.
+// WithAdminToken sets the control API's token (ADMIN_TOKEN) instead of the random one each start
+// generates. It must differ from the API key.
 func WithAdminToken(token string) Option {
 	return func(o *options) error {
 		if !bearerToken.MatchString(token) {

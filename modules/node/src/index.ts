@@ -14,7 +14,7 @@
  *
  * @module
  */
-import { randomUUID } from 'node:crypto'
+import { randomBytes, randomUUID } from 'node:crypto'
 import { readFileSync, statSync } from 'node:fs'
 import { basename } from 'node:path'
 import {
@@ -91,6 +91,8 @@ const CHECKS: Readonly<Record<string, (value: string, name: string) => void>> = 
 export class AnimalStoreContainer extends GenericContainer {
   /** The host file withFixtures() copies into the container. */
   #fixtures: string | undefined
+  /** ADMIN_TOKEN is one start() generated, and the next start makes another. */
+  #generatedAdminToken = false
 
   /** @param image an image built from the sandbox's Dockerfile (default: the tag of this package's version) */
   constructor(image: string = DEFAULT_IMAGE) {
@@ -112,6 +114,7 @@ export class AnimalStoreContainer extends GenericContainer {
    */
   override withEnvironment(environment: Record<string, string>): this {
     for (const [name, value] of Object.entries(environment)) if (value !== '') CHECKS[name]?.(value, name)
+    if ('ADMIN_TOKEN' in environment) this.#generatedAdminToken = false
     return super.withEnvironment(environment)
   }
 
@@ -136,7 +139,10 @@ export class AnimalStoreContainer extends GenericContainer {
     return this.withEnvironment({ API_KEYS: apiKey })
   }
 
-  /** The token of the control API (ADMIN_TOKEN) that reset(), requests(), injectFault() and setClock() use. */
+  /**
+   * The token of the control API (ADMIN_TOKEN) that reset(), requests(), injectFault() and setClock()
+   * use; without one, each start() generates a random one (the published default opens no container).
+   */
   withAdminToken(token: string): this {
     CHECKS['ADMIN_TOKEN']?.(token, 'withAdminToken()')
     return this.withEnvironment({ ADMIN_TOKEN: token })
@@ -155,6 +161,12 @@ export class AnimalStoreContainer extends GenericContainer {
   }
 
   override async start(): Promise<StartedAnimalStoreContainer> {
+    // The container listens on every interface, where the sandbox turns its control API off
+    // rather than open it with the published default token: each start brings a token of its own.
+    if (this.#generatedAdminToken || !this.environment['ADMIN_TOKEN']) {
+      super.withEnvironment({ ADMIN_TOKEN: randomBytes(24).toString('base64url') })
+      this.#generatedAdminToken = true
+    }
     // Everything that can be known on this side is checked before a container exists.
     const settings = checkTogether(this.environment)
     if (this.#fixtures !== undefined) {
@@ -225,7 +237,7 @@ export class StartedAnimalStoreContainer extends AbstractStartedContainer {
     return this.#apiKey
   }
 
-  /** The control API's token: ADMIN_TOKEN, or the documented default. */
+  /** The control API's token: ADMIN_TOKEN as set, or the one start() generated. */
   getAdminToken(): string {
     return this.#adminToken
   }

@@ -1,5 +1,6 @@
 """Settings are checked when they are given, before any container exists."""
 
+import re
 from pathlib import Path
 
 import pytest
@@ -23,7 +24,7 @@ def fixtures_file(tmp_path: Path) -> Path:
 
 def test_the_accessors_tell_what_the_sandbox_is_given() -> None:
     container = AnimalStoreContainer()
-    assert (container.get_api_key(), container.get_admin_token()) == (DEFAULT_API_KEY, DEFAULT_ADMIN_TOKEN)
+    assert container.get_api_key() == DEFAULT_API_KEY
 
     container.with_api_key("my-key").with_admin_token("my-admin.token=").with_seed(0).with_seed_count(5)
     assert (container.get_api_key(), container.get_admin_token()) == ("my-key", "my-admin.token=")
@@ -38,7 +39,15 @@ def test_the_accessors_tell_what_the_sandbox_is_given() -> None:
     assert AnimalStoreContainer().with_in_memory().env["DATA_FILE"] == ":memory:"
 
 
-@pytest.mark.parametrize("key", ["", "a,b", "has space", "ünïcode", "sandbox-admin-token"])
+def test_each_container_has_a_random_admin_token_of_its_own() -> None:
+    # The published default would open nothing: the sandbox listens on every interface in the container.
+    first, second = AnimalStoreContainer(), AnimalStoreContainer()
+    assert re.fullmatch(r"[A-Za-z0-9_-]{32}", first.get_admin_token())
+    assert first.get_admin_token() not in (DEFAULT_ADMIN_TOKEN, second.get_admin_token())
+    assert first.env["ADMIN_TOKEN"] == first.get_admin_token()
+
+
+@pytest.mark.parametrize("key", ["", "a,b", "has space", "ünïcode"])
 def test_a_bad_api_key_is_refused(key: str) -> None:
     with pytest.raises(ValueError):
         AnimalStoreContainer().with_api_key(key)

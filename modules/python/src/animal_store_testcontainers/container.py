@@ -2,6 +2,7 @@
 
 import contextlib
 import re
+import secrets
 import time
 from pathlib import Path
 from typing import Any, Optional, Union
@@ -15,7 +16,6 @@ from typing_extensions import Self
 
 from animal_store_testcontainers.control import (
     API_BASE_PATH,
-    DEFAULT_ADMIN_TOKEN,
     DEFAULT_API_KEY,
     ControlClient,
 )
@@ -102,6 +102,9 @@ class AnimalStoreContainer(DockerContainer):
         self.waiting_for(HealthWaitStrategy().with_startup_timeout(startup_timeout).with_poll_interval(0.1))
         self._origin: Optional[str] = None
         self._control: Optional[ControlClient] = None
+        # The sandbox listens on every interface in the container, where it turns its control API
+        # off rather than open it with the published default token: each container brings its own.
+        self.with_env("ADMIN_TOKEN", secrets.token_urlsafe(24))
 
     # --- settings --------------------------------------------------------------------------
 
@@ -125,7 +128,7 @@ class AnimalStoreContainer(DockerContainer):
         return self.with_env("API_KEYS", api_key)
 
     def with_admin_token(self, token: str) -> Self:
-        """The bearer token of the control API (ADMIN_TOKEN)."""
+        """The bearer token of the control API (ADMIN_TOKEN), instead of the random one generated."""
         _check_token("admin token", token)
         if token in self._api_keys():
             raise ValueError("the admin token must differ from every API key")
@@ -193,7 +196,8 @@ class AnimalStoreContainer(DockerContainer):
         return self._api_keys()[0]
 
     def get_admin_token(self) -> str:
-        return self.env.get("ADMIN_TOKEN") or DEFAULT_ADMIN_TOKEN
+        """The control API's token: the one given, else the random one this container generated."""
+        return self.env["ADMIN_TOKEN"]
 
     def get_control_client(self) -> ControlClient:
         """The client of the control API, on the default namespace; ``.namespace(name)`` for another."""

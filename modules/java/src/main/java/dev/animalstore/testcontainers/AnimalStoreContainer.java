@@ -4,8 +4,10 @@ import dev.animalstore.testcontainers.control.AnimalStoreControlClient;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.regex.Pattern;
 import org.testcontainers.containers.ContainerLaunchException;
 import org.testcontainers.containers.GenericContainer;
@@ -67,6 +69,8 @@ public class AnimalStoreContainer extends GenericContainer<AnimalStoreContainer>
 
     private static final String DATA_FILE = "DATA_FILE";
 
+    private static final SecureRandom RANDOM = new SecureRandom();
+
     private final StartupErrorOutput startupOutput = new StartupErrorOutput();
 
     private AnimalStoreControlClient controlClient;
@@ -90,6 +94,15 @@ public class AnimalStoreContainer extends GenericContainer<AnimalStoreContainer>
         addExposedPorts(PORT);
         waitingFor(new HealthCheckWaitStrategy(HEALTH_PATH, PORT));
         withLogConsumer(startupOutput);
+        // The container listens on every interface, where the sandbox turns its control API off rather than open it
+        // with the published default token: each container brings a random token of its own.
+        withEnv(ADMIN_TOKEN, randomToken());
+    }
+
+    private static String randomToken() {
+        byte[] bytes = new byte[24];
+        RANDOM.nextBytes(bytes);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
     }
 
     /** Generates the initial pets from this seed ({@code SEED}, 0 to 4294967295): the same seed gives the same pets. */
@@ -119,8 +132,8 @@ public class AnimalStoreContainer extends GenericContainer<AnimalStoreContainer>
     }
 
     /**
-     * The control API's token ({@code ADMIN_TOKEN}); default {@value AnimalStoreControlClient#DEFAULT_ADMIN_TOKEN}.
-     * It must differ from the API key.
+     * The control API's token ({@code ADMIN_TOKEN}) instead of the random one this container generated. It must
+     * differ from the API key.
      */
     public AnimalStoreContainer withAdminToken(String adminToken) {
         requireBearerToken("the admin token", adminToken);
@@ -168,7 +181,7 @@ public class AnimalStoreContainer extends GenericContainer<AnimalStoreContainer>
             .orElse(AnimalStoreControlClient.DEFAULT_API_KEY);
     }
 
-    /** The control API's token: the configured one, or the sandbox's default. */
+    /** The control API's token: the configured one, or the random one this container generated. */
     public String getAdminToken() {
         String token = getEnvMap().get(ADMIN_TOKEN);
         return token == null || token.isEmpty() ? AnimalStoreControlClient.DEFAULT_ADMIN_TOKEN : token;

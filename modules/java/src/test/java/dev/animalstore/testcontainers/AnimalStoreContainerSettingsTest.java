@@ -31,8 +31,17 @@ class AnimalStoreContainerSettingsTest {
     void defaultsAreTheSandboxDefaults() {
         try (AnimalStoreContainer sandbox = new AnimalStoreContainer()) {
             assertThat(sandbox.getApiKey()).isEqualTo("sandbox-api-key");
-            assertThat(sandbox.getAdminToken()).isEqualTo("sandbox-admin-token");
             assertThat(sandbox.getExposedPorts()).containsExactly(AnimalStoreContainer.PORT);
+        }
+    }
+
+    @Test
+    void eachContainerHasARandomAdminTokenOfItsOwn() {
+        try (AnimalStoreContainer first = new AnimalStoreContainer(); AnimalStoreContainer second = new AnimalStoreContainer()) {
+            // The published default would open nothing: the sandbox listens on every interface in the container.
+            assertThat(first.getAdminToken()).matches("[A-Za-z0-9_-]{32}").isNotEqualTo("sandbox-admin-token");
+            assertThat(first.getAdminToken()).isNotEqualTo(second.getAdminToken());
+            assertThat(first.getEnvMap()).containsEntry("ADMIN_TOKEN", first.getAdminToken());
         }
     }
 
@@ -79,9 +88,9 @@ class AnimalStoreContainerSettingsTest {
     @Test
     void refusesAnAdminTokenThatIsAlsoTheApiKey() {
         try (AnimalStoreContainer sandbox = new AnimalStoreContainer()) {
-            // Against the defaults too: the sandbox would refuse to start.
+            // Against the default key and the generated token too: the sandbox would refuse to start.
             assertThatThrownBy(() -> sandbox.withAdminToken("sandbox-api-key")).hasMessageContaining("must differ");
-            assertThatThrownBy(() -> sandbox.withApiKey("sandbox-admin-token")).hasMessageContaining("must differ");
+            assertThatThrownBy(() -> sandbox.withApiKey(sandbox.getAdminToken())).hasMessageContaining("must differ");
             sandbox.withApiKey("shared");
             assertThatThrownBy(() -> sandbox.withAdminToken("shared")).hasMessageContaining("must differ from the API key");
         }

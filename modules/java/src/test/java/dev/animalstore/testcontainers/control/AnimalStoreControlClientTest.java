@@ -300,8 +300,12 @@ class AnimalStoreControlClientTest {
 
     @Test
     void worksAgainstAnySandboxUrl() {
-        // Not the container's client: a sandbox known only by its URL and the default credentials.
-        AnimalStoreControlClient byUrl = new AnimalStoreControlClient(URI.create(SANDBOX.getOrigin() + "/"));
+        // Not the container's client: a sandbox known only by its URL, its admin token and the default key.
+        AnimalStoreControlClient byUrl = new AnimalStoreControlClient(
+            URI.create(SANDBOX.getOrigin() + "/"),
+            SANDBOX.getAdminToken(),
+            AnimalStoreControlClient.DEFAULT_API_KEY
+        );
         assertThat(byUrl.namespace("by-url").reset().namespace()).isEqualTo("by-url");
         assertThat(byUrl.namespace("by-url").apiHeaders())
             .containsExactly(
