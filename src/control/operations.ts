@@ -12,7 +12,7 @@ import { FAULT_KINDS } from './faults.js'
 import { findBadPet } from '../store/initial-data.js'
 import { UNMATCHED, type JournalCursor } from './request-journal.js'
 import { DEFAULT_NAMESPACE, UnknownSnapshot, type Namespace, type Namespaces } from './namespaces.js'
-import { TypedText, type Reply } from '../http/reply.js'
+import { JsonArray, TypedText, type Reply } from '../http/reply.js'
 import { seedOrigin, snapshotOrigin } from '../store/origin.js'
 import { SnapshotExists, type Snapshot } from '../store/snapshots.js'
 import { DEFAULT_COUNT, DEFAULT_SEED } from '../store/seed.js'
@@ -100,7 +100,7 @@ const controlHandlers: HandlersOf<operations, ControlContext> = {
   },
 
   async exportPets(_input, { namespace }) {
-    return ok((await namespace.store()).all())
+    return ok(new JsonArray((await namespace.store()).all()))
   },
 
   async replacePets({ body }, { namespace, namespaces, apiSpec }) {

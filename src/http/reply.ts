@@ -30,7 +30,23 @@ export class TypedText {
   }
 }
 
+/**
+ * A JSON array sent in pieces as the client takes them (chunked), never serialised as one string:
+ * every pet of a store, which can be hundreds of megabytes. The items are those of the moment it
+ * is made.
+ */
+export class JsonArray {
+  readonly items: readonly unknown[]
+  constructor(items: readonly unknown[]) {
+    this.items = items.slice()
+  }
+}
+
+/** A JsonArray is sent in pieces of about this many characters. */
+const ARRAY_CHUNK_CHARS = 64 * 1024
+
 export function sendJson(res: ServerResponse, reply: Reply): void {
+  if (reply.body instanceof JsonArray) return sendJsonArray(res, reply.status, reply.body.items, reply.headers)
   if (reply.body instanceof TypedText) {
     const { type, text } = reply.body
     res.writeHead(reply.status, {
@@ -59,6 +75,27 @@ export function sendJsonText(
 ): void {
   res.writeHead(status, { ...res.locals?.headers, ...headers, 'Content-Type': JSON_TYPE, 'Content-Length': byteLength })
   res.end(json)
+}
+
+function sendJsonArray(
+  res: ServerResponse,
+  status: number,
+  items: readonly unknown[],
+  headers?: Readonly<Record<string, string>>,
+): void {
+  res.writeHead(status, { ...res.locals?.headers, ...headers, 'Content-Type': JSON_TYPE })
+  let next = 0
+  // The next piece once the client has taken the last one; a client that goes away takes none.
+  const pump = (): void => {
+    for (;;) {
+      let text = next === 0 ? '[' : ''
+      for (; next < items.length && text.length < ARRAY_CHUNK_CHARS; next++)
+        text += (next === 0 ? '' : ',') + JSON.stringify(items[next])
+      if (next === items.length) return void res.end(`${text}]`)
+      if (!res.write(text)) return void res.once('drain', pump)
+    }
+  }
+  pump()
 }
 
 declare module 'node:http' {

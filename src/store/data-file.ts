@@ -29,7 +29,6 @@
 // one new journal file. Until then, even a reset need not make a file of its own: a layout can
 // write it elsewhere as one line (the namespaces' shared log of origins, namespace-origins.ts),
 // and the store's own journal, when it starts, begins with that reset.
-import { createHash } from 'node:crypto'
 import { basename, dirname, join } from 'node:path'
 import type { Adapter } from 'lowdb'
 import { batch, DataFileError, replaceFileDurably, type Batch } from './durable-io.js'
@@ -37,6 +36,7 @@ import { COMPACTION, type Compaction } from './compaction.js'
 import { nodeFileSystem, type FileSystem } from './file-system.js'
 import { JournalFile } from './journal-file.js'
 import { oneLine, readJournal, type DroppedTail, type ReadJournal } from './journal-text.js'
+import { readSnapshotText, snapshotText, type SnapshotText } from './snapshot-text.js'
 
 export interface DataFileOptions {
   /** The file operations to use: the real file system unless a test injects faults. */
@@ -85,12 +85,6 @@ interface Job<R> {
   readonly batch: Batch
 }
 
-interface Snapshot {
-  readonly bytes: Buffer
-  readonly id: string
-  readonly records: number
-}
-
 export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
   readonly file: string
   readonly journalFile: string
@@ -105,6 +99,8 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
   #pending: Job<R> | undefined
   #busy = false
   #snapshotRecords = 0
+  /** The size of the snapshot on disk: what a fold needs room for, with the journal since. */
+  #snapshotBytes = 0
   /** The id of the snapshot on disk ('' when there is none, or it names no journal). */
   #snapshotId = ''
   #snapshotOnDisk = false
@@ -155,17 +151,11 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
   }
 
   async read(): Promise<T | null> {
-    const text = (await this.#readFile(this.file))?.toString('utf8')
-    if (text === undefined) return this.#readUnwritten()
+    const data = await this.#readSnapshot()
+    if (data === undefined) return this.#readUnwritten()
     this.#snapshotOnDisk = true
-    let data: Record<string, unknown>
-    try {
-      data = JSON.parse(text) as Record<string, unknown>
-    } catch (error) {
-      throw new DataFileError(this.file, `is not valid JSON (${oneLine(error)}); it was left untouched`)
-    }
     if (typeof data !== 'object' || data === null || Array.isArray(data)) return data as T
-    const { journal: snapshotId, ...rest } = data
+    const { journal: snapshotId, ...rest } = data as Record<string, unknown>
     const records = rest[this.#key]
     if (typeof snapshotId !== 'string' || !Array.isArray(records)) return rest as T
 
@@ -234,6 +224,33 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
     this.#resetElsewhere = reset
     const data = await unwritten.data()
     return this.#layout.replay ? this.#layout.replay(data, [reset]) : this.#addRecords(data, [reset])
+  }
+
+  /**
+   * The snapshot on disk, undefined when there is none: read line by line in the layout the store
+   * writes (snapshot-text.ts), and whole in any other (a file of the user's own).
+   */
+  async #readSnapshot(): Promise<unknown> {
+    const size = { bytes: 0 }
+    let data: unknown
+    try {
+      data = await readSnapshotText(this.#key, this.#fs.readChunks(this.file, this.#readChunkBytes), size)
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+      throw new DataFileError(this.file, `cannot be read: ${(error as Error).message}`)
+    }
+    if (data === undefined) {
+      const bytes = await this.#readFile(this.file)
+      if (bytes === undefined) return undefined
+      size.bytes = bytes.length
+      try {
+        data = JSON.parse(bytes.toString('utf8'))
+      } catch (error) {
+        throw new DataFileError(this.file, `is not valid JSON (${oneLine(error)}); it was left untouched`)
+      }
+    }
+    this.#snapshotBytes = size.bytes
+    return data
   }
 
   /** The journal, read in chunks, when its header names `snapshotId`; undefined when it is missing or stale. */
@@ -398,7 +415,7 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
     }, this.#compaction.idleMs).unref()
   }
 
-  async #writeWholeSnapshot(snapshot: Snapshot): Promise<void> {
+  async #writeWholeSnapshot(snapshot: SnapshotText): Promise<void> {
     await this.#removeTempFile()
     try {
       await this.#writeSnapshot(snapshot)
@@ -415,9 +432,10 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
    * If not, or if it fails, the journal simply goes on: it holds everything, so the records of
    * this job are not failed for it, and the next try waits for as many records again.
    */
-  async #fold(snapshot: Snapshot): Promise<void> {
+  async #fold(snapshot: SnapshotText): Promise<void> {
     try {
-      if (await this.#roomFor(snapshot.bytes.length)) return await this.#writeSnapshot(snapshot)
+      // The new snapshot is made as it is written: its size is at most about the old one's and the journal's.
+      if (await this.#roomFor(this.#snapshotBytes + this.#journal.bytes)) return await this.#writeSnapshot(snapshot)
     } catch {
       // Before the rename nothing changed; after it, #renamed made the next write a snapshot.
     }
@@ -429,21 +447,18 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
     return free >= bytes + this.#compaction.headroomBytes
   }
 
-  /** The snapshot of `data`, `without` some of its records. */
-  #serialise(data: T, without: readonly R[] = []): Snapshot {
+  /**
+   * The snapshot of `data`, `without` some of its records: what it holds is taken now, its text
+   * made as it is written.
+   */
+  #serialise(data: T, without: readonly R[] = []): SnapshotText {
     const excluded = new Set(without)
-    const all = (data as Record<string, unknown>)[this.#key]
-    const kept =
-      excluded.size > 0 && Array.isArray(all) ? { ...data, [this.#key]: all.filter((r) => !excluded.has(r)) } : data
-    const body = JSON.stringify(kept)
-    // The id follows from the previous one and the content: never the id of the snapshot it
-    // replaces, and the same for the same data from scratch (the same SEED gives the same bytes).
-    const id = createHash('sha256').update(`${this.#snapshotId}\n`).update(body).digest('hex').slice(0, 16)
-    const records = (kept as Record<string, unknown>)[this.#key]
-    return { bytes: withJournalId(body, id), id, records: Array.isArray(records) ? records.length : 0 }
+    const { [this.#key]: all, ...members } = data as Record<string, unknown>
+    const records = Array.isArray(all) ? (excluded.size > 0 ? all.filter((r) => !excluded.has(r)) : [...all]) : []
+    return snapshotText(members, this.#key, records, this.#snapshotId)
   }
 
-  async #writeSnapshot(snapshot: Snapshot): Promise<void> {
+  async #writeSnapshot(snapshot: SnapshotText): Promise<void> {
     this.#journal.close()
     // With no snapshot on disk, a journal there is a leftover that holds nothing acknowledged
     // (unless it is the journal of a store never written whole): remove it first, so that it can
@@ -451,9 +466,9 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
     if (!this.#snapshotOnDisk && this.#snapshotId !== this.#layout.unwritten?.id)
       await this.#fs.remove(this.journalFile)
     try {
-      await replaceFileDurably(this.file, this.#tempFile, snapshot.bytes, {
+      await replaceFileDurably(this.file, this.#tempFile, snapshot.chunks, {
         fs: this.#fs,
-        renamed: () => this.#renamed(snapshot.id),
+        renamed: () => this.#renamed(snapshot.id()),
       })
     } catch (error) {
       this.#tempLeft = true
@@ -463,6 +478,7 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
     this.#needsSnapshot = false
     this.#diskBehind = false
     this.#snapshotRecords = snapshot.records
+    this.#snapshotBytes = snapshot.bytes()
     this.#foldAt = this.#foldEvery()
     // From here the old journal is stale (its header names the old snapshot) and is ignored even
     // if this removal fails or does not survive a crash; the first append starts the new one.
@@ -501,19 +517,4 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
       throw new DataFileError(path, `cannot be read: ${(error as Error).message}`)
     }
   }
-}
-
-/**
- * The snapshot's bytes: `body` (a JSON object) with the journal's id as its last member. Encoded
- * straight into one Buffer, with no text copy of a body that can be megabytes long.
- */
-function withJournalId(body: string, id: string): Buffer {
-  if (body === '{}') return Buffer.from(`{"journal":"${id}"}`)
-  const member = `,"journal":"${id}"}`
-  const bodyBytes = Buffer.byteLength(body)
-  const bytes = Buffer.allocUnsafeSlow(bodyBytes - 1 + member.length)
-  bytes.write(body, 0)
-  // Over the body's closing brace.
-  bytes.write(member, bodyBytes - 1)
-  return bytes
 }

@@ -20,14 +20,23 @@ export class DataFileError extends Error {
 }
 
 /**
- * Creates (or empties) `path` and writes `data` to it, fsynced. On failure the file is closed and
+ * Creates (or empties) `path` and writes `data` to it, fsynced: one buffer, or chunks made as they
+ * are written (so that a file of any size is never one buffer). On failure the file is closed and
  * removed: a half-written temporary file would hold disk space that the next write needs.
  */
-export async function writeFileSynced(fs: FileSystem, path: string, data: Uint8Array): Promise<void> {
+export async function writeFileSynced(
+  fs: FileSystem,
+  path: string,
+  data: Uint8Array | Iterable<Uint8Array>,
+): Promise<void> {
   try {
     const file = await fs.open(path, 'w')
     try {
-      await writeAll(file, data, 0)
+      let position = 0
+      for (const chunk of data instanceof Uint8Array ? [data] : data) {
+        await writeAll(file, chunk, position)
+        position += chunk.length
+      }
       await file.sync()
     } catch (error) {
       await file.close().catch(() => undefined)
@@ -50,7 +59,7 @@ export async function writeFileSynced(fs: FileSystem, path: string, data: Uint8A
 export async function replaceFileDurably(
   file: string,
   tempFile: string,
-  data: Uint8Array,
+  data: Uint8Array | Iterable<Uint8Array>,
   { fs = nodeFileSystem, renamed = () => undefined }: { fs?: FileSystem; renamed?: () => void } = {},
 ): Promise<void> {
   await fs.makeDirectory(dirname(file))

@@ -38,6 +38,11 @@ export class JournalFile {
     return this.#started
   }
 
+  /** Where its last whole record ends: its size, but for a tail a failed write left. */
+  get bytes(): number {
+    return this.#bytes
+  }
+
   /** Records in the journal since its snapshot. */
   get records(): number {
     return this.#records

@@ -1,8 +1,10 @@
 // A data file is read in chunks, line by line, never whole: a journal split anywhere between
 // chunks reads back the same, and a history past 2 GiB (more than one buffer can hold) starts,
-// serves what it ends with, and is folded into a small snapshot by the next compaction.
+// serves what it ends with, and is folded into a small snapshot by the next compaction. An export
+// of every pet is sent in pieces too.
 import { copyFile, open, readFile, stat, writeFile } from 'node:fs/promises'
 import t, { type Test } from 'tap'
+import { ADMIN_AUTH, startControlSandbox } from '../support/control.js'
 import { startTestSandbox, tempDir } from '../support/sandbox.js'
 import type { Sandbox } from '../../src/sandbox.js'
 import { join } from 'node:path'
@@ -50,6 +52,35 @@ t.test('a journal read 7 bytes at a time reads back as it does whole, torn end a
   }
 })
 
+t.test(
+  'a snapshot is written one pet per line and read back in chunks; one in another layout is read whole',
+  async (t) => {
+    const { dataFile } = await freshDataFile(t)
+    const sandbox = await startTestSandbox(t, { DATA_FILE: dataFile }, {}, { readChunkBytes: 7 })
+    for (const name of ['Ärger', '🐈 Cat']) await sandbox.store.add({ name, categoryId: 2 })
+    await sandbox.close()
+    const text = await readFile(dataFile, 'utf8')
+    const lines = text.split('\n')
+    t.match(lines[0], /"pets":\[$/, 'the first line opens the pets')
+    t.match(lines[1], /^\{"id":1,"name":"Ginger",[^\n]*\},$/, 'one pet per line')
+    t.match(lines.at(-2), /^\],"journal":"[0-9a-f]{16}"\}$/, 'the last line closes them and names the journal')
+    t.equal(JSON.parse(text).pets.length, 62, 'still one JSON document')
+
+    const again = await startTestSandbox(t, { DATA_FILE: dataFile }, {}, { readChunkBytes: 7 })
+    t.same(await ownNames(again), ['Ärger', '🐈 Cat'], 'read back 7 bytes at a time')
+    await again.close()
+
+    // A file of the user's own, pets over several lines each: read whole.
+    const { pets } = JSON.parse(text) as { pets: unknown[] }
+    for (const own of [JSON.stringify({ pets }, null, 2), `{"pets":[\n${JSON.stringify(pets, null, 2).slice(1)}}`]) {
+      await writeFile(dataFile, own)
+      const mine = await startTestSandbox(t, { DATA_FILE: dataFile }, {}, { readChunkBytes: 7 })
+      t.equal(mine.store.size, 62, 'a file in another layout is read whole')
+      await mine.close()
+    }
+  },
+)
+
 t.test('a journal past 2 GiB written under MAX_STORE_BYTES starts, and the next compaction folds it', async (t) => {
   t.setTimeout(600_000)
   const settings = { MAX_STORE_BYTES: String(2 * 1024 * 1024) }
@@ -79,4 +110,19 @@ t.test('a journal past 2 GiB written under MAX_STORE_BYTES starts, and the next 
 
   const again = await startTestSandbox(t, { DATA_FILE: dataFile, ...settings })
   t.same(await ownNames(again), ['Last 1', 'Last 2'], 'a restart serves the same pets')
+})
+
+t.test('an export of every pet is sent in pieces, not built as one string', async (t) => {
+  const sandbox = await startControlSandbox(t)
+  // About 350 KB of JSON: several pieces.
+  const pets = Array.from({ length: 5000 }, (_, i) => pet(i + 1, `Pet ${i + 1}`))
+  t.equal((await sandbox.admin('PUT', '/pets?namespace=big', pets)).status, 200)
+  const res = await fetch(`${sandbox.origin}/__admin/pets?namespace=big`, { headers: ADMIN_AUTH })
+  t.equal(res.status, 200)
+  t.equal(res.headers.get('transfer-encoding'), 'chunked', 'chunked: its length is not known before it is sent')
+  t.equal(res.headers.get('content-type'), 'application/json; charset=utf-8')
+  t.same(await res.json(), pets, 'every pet, in id order')
+  const empty = await sandbox.admin('PUT', '/pets?namespace=empty', [])
+  t.equal(empty.status, 200)
+  t.same((await sandbox.admin('GET', '/pets?namespace=empty')).body, [], 'an empty store exports []')
 })

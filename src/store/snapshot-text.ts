@@ -1,0 +1,113 @@
+// The snapshot as text: one JSON object, written with one record per line so that it is made and
+// read in chunks, never as one string or buffer (a string cannot pass 512 MiB, a buffer 2 GiB):
+//
+//   {"origin":"…","pets":[
+//   {"id":1,…},
+//   {"id":2,…}
+//   ],"journal":"<id>"}
+//
+// Still one JSON document, which any JSON reader takes. A file in another layout (a user's own,
+// or one written whole by an older version) is read whole, as before.
+import { createHash } from 'node:crypto'
+import { wholeLines } from './journal-text.js'
+
+/** The snapshot's text is made in pieces of about this many characters. */
+const CHUNK_CHARS = 1024 * 1024
+
+/** A snapshot to write: its bytes made as they are written, and its id once they all are. */
+export interface SnapshotText {
+  readonly chunks: Iterable<Buffer>
+  /** The id, from the previous one and the content: known once every chunk is made. */
+  id(): string
+  /** The bytes written, known once every chunk is made. */
+  bytes(): number
+  readonly records: number
+}
+
+/**
+ * The snapshot of `members` (the data's other members, small) and `records` (kept under `key`).
+ * The id follows from `previousId` and the content: never the id of the snapshot it replaces, and
+ * the same for the same data from scratch (the same SEED gives the same bytes).
+ */
+export function snapshotText(
+  members: object,
+  key: string,
+  records: readonly unknown[],
+  previousId: string,
+): SnapshotText {
+  const hash = createHash('sha256').update(`${previousId}\n`)
+  let id: string | undefined
+  let bytes = 0
+  function* chunks(): Generator<Buffer> {
+    const head = JSON.stringify(members).slice(0, -1)
+    let text = `${head}${head === '{' ? '' : ','}${JSON.stringify(key)}:[\n`
+    // Every piece but the last, which holds the id, is part of what the id is made from.
+    const emit = (hashed = true): Buffer => {
+      if (hashed) hash.update(text)
+      const chunk = Buffer.from(text)
+      bytes += chunk.length
+      text = ''
+      return chunk
+    }
+    for (let i = 0; i < records.length; i++) {
+      text += `${JSON.stringify(records[i])}${i < records.length - 1 ? ',' : ''}\n`
+      if (text.length >= CHUNK_CHARS) yield emit()
+    }
+    text += ']'
+    yield emit()
+    id = hash.digest('hex').slice(0, 16)
+    text = `,"journal":"${id}"}\n`
+    yield emit(false)
+  }
+  const made = <V>(value: V | undefined): V => {
+    if (value === undefined) throw new Error('the snapshot is not made yet')
+    return value
+  }
+  return {
+    chunks: chunks(),
+    id: () => made(id),
+    bytes: () => {
+      made(id)
+      return bytes
+    },
+    records: records.length,
+  }
+}
+
+/**
+ * The snapshot read from `chunks`, line by line, when it is in the layout above; undefined when it
+ * is not (its lines are not one record each), for the caller to read it whole, which takes any
+ * layout and says what is wrong with a file that is not JSON. `size.bytes` counts what was read.
+ */
+export async function readSnapshotText(
+  key: string,
+  chunks: AsyncIterable<Buffer>,
+  size: { bytes: number },
+): Promise<Record<string, unknown> | undefined> {
+  const lines = wholeLines(chunks, size)
+  try {
+    const first = await lines.next()
+    if (first.done || first.value.text?.endsWith(`${JSON.stringify(key)}:[`) !== true) return undefined
+    const data = JSON.parse(`${first.value.text}]}`) as Record<string, unknown>
+    const records: unknown[] = []
+    let closed = false
+    for await (const { text } of lines) {
+      if (text === undefined) return undefined
+      if (closed) {
+        if (text.trim() !== '') return undefined
+      } else if (text.startsWith(']')) {
+        // The closing line: the members after the records, `],"journal":"<id>"}`.
+        Object.assign(data, JSON.parse(`{${text.slice(text.startsWith('],') ? 2 : 1)}`))
+        closed = true
+      } else records.push(JSON.parse(text.endsWith(',') ? text.slice(0, -1) : text))
+    }
+    if (!closed) return undefined
+    data[key] = records
+    return data
+  } catch (error) {
+    if (error instanceof SyntaxError) return undefined
+    throw error
+  } finally {
+    await lines.return(undefined)
+  }
+}
