@@ -97,6 +97,7 @@ public class AnimalStoreContainer extends GenericContainer<AnimalStoreContainer>
         // The container listens on every interface, where the sandbox turns its control API off rather than open it
         // with the published default token: each container brings a random token of its own.
         withEnv(ADMIN_TOKEN, randomToken());
+        withImagePullPolicy(new LocalImageFirst());
     }
 
     private static String randomToken() {
@@ -212,6 +213,7 @@ public class AnimalStoreContainer extends GenericContainer<AnimalStoreContainer>
 
     @Override
     protected void doStart() {
+        requireImage();
         startupOutput.startRecording();
         try {
             super.doStart();
@@ -219,6 +221,23 @@ public class AnimalStoreContainer extends GenericContainer<AnimalStoreContainer>
             throw withSandboxMessage(e);
         } finally {
             startupOutput.stopRecording();
+        }
+    }
+
+    /**
+     * Resolves the image before the start, so that a missing one fails with {@link LocalImageFirst}'s message on top
+     * rather than under Testcontainers' generic wrappers.
+     */
+    private void requireImage() {
+        try {
+            getDockerImageName();
+        } catch (RuntimeException e) {
+            for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+                if (cause instanceof LocalImageFirst.MissingImageException missing) {
+                    throw new ContainerLaunchException(missing.getMessage(), missing);
+                }
+            }
+            throw e;
         }
     }
 

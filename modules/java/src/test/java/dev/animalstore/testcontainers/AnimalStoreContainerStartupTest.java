@@ -24,6 +24,9 @@ class AnimalStoreContainerStartupTest {
      */
     private static final Duration FAIL_FAST_BOUND = Duration.ofSeconds(20);
 
+    /** A missing image is reported once one pull is refused: far below the minutes of a retried pull. */
+    private static final Duration MISSING_IMAGE_BOUND = Duration.ofSeconds(5);
+
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @TempDir
@@ -65,6 +68,18 @@ class AnimalStoreContainerStartupTest {
         // withSeed() cannot take a bad seed: the raw variable can.
         try (AnimalStoreContainer sandbox = new AnimalStoreContainer().withEnv("SEED", "abc")) {
             assertStartFailsFast(sandbox, "SEED must be a whole number from 0 to 4294967295, got \"abc\"");
+        }
+    }
+
+    @Test
+    void aMissingImageFailsTheStartAtOnceNamingItAndHowToGetIt() {
+        // A tag no engine has and no registry serves: the start must not sit in Testcontainers' pull retries.
+        try (AnimalStoreContainer sandbox = new AnimalStoreContainer("animal-store-sandbox:9.9.9-mistyped")) {
+            long started = System.nanoTime();
+            assertThatThrownBy(sandbox::start)
+                .isInstanceOf(ContainerLaunchException.class)
+                .hasMessageContainingAll("animal-store-sandbox:9.9.9-mistyped", "npm run image", "docker load");
+            assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(MISSING_IMAGE_BOUND);
         }
     }
 
