@@ -10,11 +10,13 @@ import docker
 import pytest
 import requests
 
-from animal_store_testcontainers import AnimalStoreContainer, AnimalStoreStartError
+from animal_store_testcontainers import AnimalStoreContainer, AnimalStoreImageMissingError, AnimalStoreStartError
 
 # Far below the startup timeout these containers get: a failure within it comes from the exit.
 STARTUP_TIMEOUT_S = 60
 FAIL_FAST_BOUND_S = 20
+# A missing image is reported once one pull is refused, not after a pull's retries.
+MISSING_IMAGE_BOUND_S = 5
 
 
 def test_fixtures_are_copied_into_the_container(
@@ -70,6 +72,16 @@ def test_bad_settings_fail_fast_with_the_sandbox_message(
     assert time.monotonic() - started < FAIL_FAST_BOUND_S
     assert failure.value.exit_code != 0
     assert docker_engine.containers.list(all=True, filters={"name": name}) == [], "start() removed its container"
+
+
+def test_a_missing_image_fails_at_once_naming_it_and_how_to_get_it(docker_engine: docker.DockerClient) -> None:
+    image = "animal-store-sandbox:9.9.9-mistyped"
+    started = time.monotonic()
+    with pytest.raises(AnimalStoreImageMissingError, match=r"animal-store-sandbox:9\.9\.9-mistyped") as failure:
+        AnimalStoreContainer(image).start()
+    assert time.monotonic() - started < MISSING_IMAGE_BOUND_S
+    assert "npm run image" in str(failure.value) and "docker load" in str(failure.value)
+    assert docker_engine.containers.list(all=True, filters={"ancestor": image}) == [], "nothing was created"
 
 
 def write_bad_fixtures(directory: Path) -> Path:

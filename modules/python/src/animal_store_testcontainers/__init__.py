@@ -9,6 +9,7 @@ from animal_store_testcontainers.container import (
     ANIMAL_STORE_PORT,
     DEFAULT_IMAGE,
     AnimalStoreContainer,
+    AnimalStoreImageMissingError,
     AnimalStoreStartError,
     HealthWaitStrategy,
 )
@@ -44,6 +45,7 @@ __all__ = [
     "NAMESPACE_HEADER",
     "AnimalStoreContainer",
     "AnimalStoreControlError",
+    "AnimalStoreImageMissingError",
     "AnimalStoreStartError",
     "Cleared",
     "Clock",

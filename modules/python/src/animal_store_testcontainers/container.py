@@ -41,6 +41,19 @@ class AnimalStoreStartError(ContainerStartException):
         self.stderr = stderr
 
 
+class AnimalStoreImageMissingError(ContainerStartException):
+    """The image is neither on the Docker engine nor pullable; the message says how to get it."""
+
+    def __init__(self, image: str, why: str) -> None:
+        super().__init__(
+            f"The Animal Store sandbox did not start: the image {image} is not on this Docker engine, and pulling"
+            f" it failed ({why}). Build it in the sandbox's repository with `npm run image` (it tags the image"
+            " :local and with the package's version), or load a saved one with `docker load -i <file>`; or pass"
+            " another image to AnimalStoreContainer()."
+        )
+        self.image = image
+
+
 class HealthWaitStrategy(WaitStrategy):
     """Waits for ``GET /healthz`` to answer 200, and gives up as soon as the container exits.
 
@@ -156,6 +169,7 @@ class AnimalStoreContainer(DockerContainer):
     # --- lifecycle -------------------------------------------------------------------------
 
     def start(self) -> Self:
+        self._require_image()
         try:
             super().start()
         except BaseException:
@@ -172,6 +186,18 @@ class AnimalStoreContainer(DockerContainer):
         self._control = None
         self._origin = None
         super().stop(force, delete_volume)
+
+    def _require_image(self) -> None:
+        """Uses the engine's image, or pulls it once; a failed pull raises at once with what to do."""
+        engine = self.get_docker_client().client
+        try:
+            engine.images.get(self.image)
+        except docker.errors.ImageNotFound:
+            try:
+                engine.images.pull(self.image)
+            except docker.errors.APIError as error:
+                why = str(error.explanation or error).strip().splitlines()[0]
+                raise AnimalStoreImageMissingError(self.image, why) from error
 
     def _remove_container(self) -> None:
         if self._container is not None:
