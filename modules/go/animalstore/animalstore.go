@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/containerd/errdefs"
 	"github.com/testcontainers/testcontainers-go"
 	"github.com/testcontainers/testcontainers-go/wait"
 
@@ -69,6 +70,9 @@ func Run(ctx context.Context, img string, opts ...testcontainers.ContainerCustom
 		}))
 	}
 
+	if err := requireImage(ctx, img); err != nil {
+		return nil, err
+	}
 	ctr, err := testcontainers.Run(ctx, img, append(moduleOpts, opts...)...)
 	var c *Container
 	if ctr != nil {
@@ -160,6 +164,26 @@ func credentials(env []string) (apiKey, adminToken string) {
 		}
 	}
 	return apiKey, adminToken
+}
+
+// requireImage uses the engine's image, or pulls it once as testcontainers would; one that is
+// neither there nor pullable fails here, before anything is created, naming it and how to get it
+// (testcontainers' own error is the engine's, with nothing of what to do).
+func requireImage(ctx context.Context, img string) error {
+	provider, err := testcontainers.NewDockerProvider()
+	if err != nil {
+		return nil // Run reports an engine it cannot reach
+	}
+	defer provider.Close()
+	if _, err := provider.Client().ImageInspect(ctx, img); err == nil || !errdefs.IsNotFound(err) {
+		return nil
+	}
+	if err := provider.PullImage(ctx, img); err != nil {
+		return fmt.Errorf("animalstore: the image %s is not on this Docker engine, and pulling it failed: %w; "+
+			"build it in the sandbox's repository with `npm run image` (it tags the image :local and with the "+
+			"package's version), or load a saved one with `docker load -i <file>`; or pass another image to Run", img, err)
+	}
+	return nil
 }
 
 // withExitOutput adds the container's output to a start error when the container has exited:

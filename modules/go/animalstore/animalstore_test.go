@@ -168,6 +168,23 @@ func TestRun_badSettingsFailFast(t *testing.T) {
 	}
 }
 
+func TestRun_missingImageFailsFast(t *testing.T) {
+	requireDocker(t)
+	t.Parallel()
+	const img = "animal-store-sandbox:9.9.9-mistyped"
+	started := time.Now()
+	ctr, err := animalstore.Run(t.Context(), img)
+	testcontainers.CleanupContainer(t, ctr)
+	elapsed := time.Since(started)
+
+	require.ErrorContains(t, err, "the image "+img+" is not on this Docker engine")
+	require.ErrorContains(t, err, "npm run image")
+	require.ErrorContains(t, err, "docker load")
+	require.Nil(t, ctr, "no container was created")
+	// One refused pull, not a pull retried until a timeout.
+	require.Less(t, elapsed, 5*time.Second, "Run failed after %s", elapsed)
+}
+
 func opts(customizers ...testcontainers.ContainerCustomizer) []testcontainers.ContainerCustomizer {
 	return customizers
 }
