@@ -3,6 +3,7 @@
 import { existsSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
+import { readDateTime } from './control/clock.js'
 import { CREDENTIAL_HEADERS } from './control/request-journal.js'
 import { ANY_HOST, listensOnLoopbackOnly } from './http/hosts.js'
 import { BEARER_TOKEN, BEARER_TOKEN_RULE } from './pipeline/auth.js'
@@ -228,15 +229,9 @@ export function loadConfig(argv: readonly string[], env: Env): Config | 'help' {
   }
 
   const clockSetting = setting('clock', 'CLOCK')
-  const clock = clockSetting === undefined ? undefined : new Date(clockSetting.value)
-  if (
-    clock !== undefined &&
-    (!/^\d{4}-\d{2}-\d{2}T/.test(clockSetting?.value ?? '') || Number.isNaN(clock.getTime()))
-  ) {
-    throw new ConfigError(
-      `${clockSetting?.name} must be an ISO 8601 date-time such as 2030-12-05T00:00:00Z, got ${JSON.stringify(clockSetting?.value)}`,
-    )
-  }
+  const clockTime = clockSetting === undefined ? undefined : readDateTime(clockSetting.value)
+  if (clockTime?.problem !== undefined) throw new ConfigError(`${clockSetting?.name} ${clockTime.problem}`)
+  const clock = clockTime?.date
 
   const stabilitySetting = setting('min-stability', 'MIN_STABILITY')
   const minStability = (stabilitySetting?.value ?? STABILITIES[0]) as Stability

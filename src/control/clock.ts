@@ -1,5 +1,31 @@
 // The sandbox's notion of now, which a test can move (POST /__admin/clock or CLOCK) to rehearse
 // dates such as the getPet sunset. A moved clock keeps running at the real pace.
+import { isDateTime } from '../spec/formats.js'
+
+/** The instants RFC 3339 can write (years 0000 to 9999): the clock's range, in epoch ms. */
+export const EARLIEST = Date.parse('0000-01-01T00:00:00.000Z')
+export const LATEST = Date.parse('9999-12-31T23:59:59.999Z')
+
+/**
+ * A date-time a test gives the clock (CLOCK, POST /__admin/clock, the journal's `since`), or why
+ * it cannot be one. RFC 3339 allows a leap second (23:59:60), which epoch milliseconds, like POSIX
+ * time, cannot represent: it is refused rather than moved a second either way without a word.
+ */
+export function readDateTime(text: string): { date: Date; problem?: undefined } | { problem: string } {
+  const quoted = JSON.stringify(text.slice(0, 80))
+  if (!isDateTime(text)) return { problem: `must be an RFC 3339 date-time such as 2030-12-05T00:00:00Z, got ${quoted}` }
+  if (/[Tt\s]\d\d:\d\d:60/.test(text))
+    return {
+      problem: `is a leap second, which the sandbox's clock cannot represent (as POSIX time cannot): use :59 or the next minute's :00, got ${quoted}`,
+    }
+  const ms = Date.parse(text)
+  if (!(ms >= EARLIEST && ms <= LATEST))
+    return {
+      problem: `must fall in 0000-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z (RFC 3339 writes years of four digits), got ${quoted}`,
+    }
+  return { date: new Date(ms) }
+}
+
 export class Clock {
   readonly #initial: Date | undefined
   /** Milliseconds between the sandbox's now and the real now; undefined for real time. */
@@ -17,9 +43,12 @@ export class Clock {
     return new Date(this.nowMs())
   }
 
-  /** now() in epoch milliseconds, without a Date to allocate: the sunset check runs on every getPet. */
+  /**
+   * now() in epoch milliseconds, without a Date to allocate: the sunset check runs on every getPet.
+   * A clock set near the end of year 9999 stops there, where RFC 3339 can still write it.
+   */
   nowMs(): number {
-    return Date.now() + (this.#offset ?? 0)
+    return this.#offset === undefined ? Date.now() : Math.min(LATEST, Date.now() + this.#offset)
   }
 
   get real(): boolean {
@@ -31,8 +60,11 @@ export class Clock {
     return this.#moved
   }
 
+  /** `now` must be in range (readDateTime): an instant the clock could not write back is a bug. */
   set(now: Date): void {
-    this.#offset = now.getTime() - Date.now()
+    const ms = now.getTime()
+    if (!(ms >= EARLIEST && ms <= LATEST)) throw new RangeError(`Clock: ${String(now)} is outside its range`)
+    this.#offset = ms - Date.now()
     this.#moved = true
   }
 

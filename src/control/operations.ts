@@ -19,6 +19,7 @@ import { DEFAULT_COUNT, DEFAULT_SEED } from '../store/seed.js'
 import type { ApiSpec, SpecFile } from '../spec/types.js'
 import { StorageError, storedPet } from '../store/store.js'
 import { nameProblem, StoreFull } from '../store/limits.js'
+import { readDateTime } from './clock.js'
 import { coverageMarkdown, coverageOf } from './coverage.js'
 import { verify } from './verify.js'
 
@@ -122,7 +123,7 @@ const controlHandlers: HandlersOf<operations, ControlContext> = {
   },
 
   listRequests({ query: { method, path, operationId, status, since, limit, after } }, { namespace }) {
-    const filter = { method, path, operationId, status, since: since === undefined ? undefined : new Date(since) }
+    const filter = { method, path, operationId, status, since: since === undefined ? undefined : sinceDate(since) }
     return ok(namespace.journal.page(filter, cursor(limit, after)))
   },
 
@@ -194,7 +195,10 @@ const controlHandlers: HandlersOf<operations, ControlContext> = {
   },
 
   setClock({ body }, { namespace }) {
-    namespace.clock.set(new Date(body.now))
+    const now = readDateTime(body.now)
+    if (now.problem !== undefined)
+      throw new HttpError(ERRORS.invalidBody, `Invalid request body: body.now ${now.problem}`)
+    namespace.clock.set(now.date)
     return ok({ namespace: namespace.name, ...namespace.clock.toJSON() })
   },
 
@@ -329,6 +333,14 @@ const MARKDOWN = 'text/markdown; charset=utf-8'
 
 function ok(body: unknown): Reply {
   return { status: 200, body }
+}
+
+/** The journal's `since`, read as the clock reads a date-time. */
+function sinceDate(since: string): Date {
+  const read = readDateTime(since)
+  if (read.problem !== undefined)
+    throw new HttpError(ERRORS.invalidParameter, `Invalid query parameter: query.since ${read.problem}`)
+  return read.date
 }
 
 /** The page asked for: validation has given `limit` the spec's default when the request had none. */

@@ -878,7 +878,7 @@ export interface operations {
                 operationId?: string;
                 /** @description The status answered. */
                 status?: number;
-                /** @description Only requests received at or after this time. */
+                /** @description Only requests received at or after this time; read as the clock reads a date-time (no leap second, years 0000 to 9999). */
                 since?: string;
                 /** @description At most this many entries in the page; 0 answers the count alone (the cheapest check of the journal). */
                 limit?: components["parameters"]["JournalLimit"];
@@ -1091,7 +1091,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** Format: date-time */
+                    /**
+                     * Format: date-time
+                     * @description From 0000-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z, where the clock stops (it always answers RFC 3339); a leap second (23:59:60) is refused, as the clock, like POSIX time, has none.
+                     */
                     now: string;
                 };
             };

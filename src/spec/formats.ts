@@ -16,3 +16,6 @@ export const FORMATS: Record<string, Format> = {
   // RFC 3339 date-times (the control API's `since` and `now`).
   'date-time': fullFormats['date-time'],
 }
+
+/** RFC 3339's date-time as `format: date-time` checks it, for the date-times read outside a spec (CLOCK). */
+export const isDateTime = (fullFormats['date-time'] as { validate: (text: string) => boolean }).validate

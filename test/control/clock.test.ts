@@ -1,5 +1,6 @@
 import t from 'tap'
 import { startControlSandbox } from '../support/control.js'
+import { waitFor } from '../support/sandbox.js'
 
 const SUNSET = '2030-12-05T00:00:00.000Z'
 
@@ -56,4 +57,54 @@ t.test('CLOCK starts the sandbox at a given time; a reset returns to it', async 
   t.equal((await api('GET', '/pets/1')).status, 200)
   await admin('POST', '/reset')
   t.equal((await api('GET', '/pets/1')).status, 410, 'back to the configured clock')
+})
+
+t.test('a leap second is refused with a 400, by the clock and by the journal, and nothing breaks', async (t) => {
+  const { admin, api } = await startControlSandbox(t)
+  await api('GET', '/pets')
+  const leap = '2030-12-31T23:59:60Z'
+  t.match(await admin('POST', '/clock', { now: leap }), {
+    status: 400,
+    body: { code: 'invalid_body', message: /^Invalid request body: body.now is a leap second/ },
+  })
+  t.match(await admin('GET', '/requests?since=2030-12-31T23:59:60Z'), {
+    status: 400,
+    body: { code: 'invalid_parameter', message: /^Invalid query parameter: query.since is a leap second/ },
+  })
+  t.match((await admin('GET', '/clock')).body, { real: true }, 'the clock did not move')
+  t.equal((await api('GET', '/pets/1')).status, 200)
+  t.equal((await admin('POST', '/snapshots', { name: 'after-leap' })).status, 201)
+  t.equal((await admin('GET', '/requests?since=2030-12-31T23:59:59Z')).body.count, 0, 'a real instant filters')
+})
+
+t.test('the clock holds to years 0000 to 9999 and always answers RFC 3339', async (t) => {
+  const { admin, api } = await startControlSandbox(t)
+  const rfc3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
+  for (const now of ['9999-12-31T23:59:59-01:00', '+010000-01-01T00:00:00Z', '0000-01-01T00:00:00+01:00']) {
+    const res = await admin('POST', '/clock', { now })
+    t.equal(res.status, 400, now)
+    t.equal(res.body.code, 'invalid_body')
+  }
+  t.match(await admin('GET', '/requests?since=0000-01-01T00:30:00%2B01:00'), {
+    status: 400,
+    body: { message: /^Invalid query parameter: query.since must fall in 0000-01-01T00:00:00Z to 9999/ },
+  })
+
+  const first = await admin('POST', '/clock', { now: '0000-01-01T00:00:00Z' })
+  t.match(first.body, { now: /^0000-01-01T00:00:0/ }, 'the first instant RFC 3339 writes')
+  t.equal((await api('GET', '/pets/1')).status, 200)
+
+  // The last millisecond: the clock stops there instead of running on into year 10000.
+  const setAt = Date.now()
+  const last = await admin('POST', '/clock', { now: '9999-12-31T23:59:59.999Z' })
+  t.match(last.body, { now: '9999-12-31T23:59:59.999Z', real: false })
+  await waitFor(() => Date.now() - setAt > 1_000, { what: 'a second to pass' })
+  const later = await admin('GET', '/clock')
+  t.equal(later.body.now, '9999-12-31T23:59:59.999Z')
+  t.match(later.body.now, rfc3339)
+  t.equal((await api('GET', '/pets/1')).status, 410, 'getPet after its sunset')
+  const snapshot = await admin('POST', '/snapshots', { name: 'end-of-time' })
+  t.match(snapshot, { status: 201, body: { clock: '9999-12-31T23:59:59.999Z' } })
+  t.match((await admin('POST', '/reset', { snapshot: 'end-of-time' })).status, 200)
+  t.equal((await admin('GET', '/clock')).body.now, '9999-12-31T23:59:59.999Z')
 })

@@ -126,8 +126,11 @@ t.test('control settings: defaults, and a bad value names its setting', async (t
     [{ ADMIN_TOKEN: 'sandbox-api-key' }, /^ADMIN_TOKEN must differ/],
     [{ JOURNAL_SIZE: '-1' }, /^JOURNAL_SIZE must be a whole number from 0 to 100000/],
     [{ MAX_NAMESPACES: '0' }, /^MAX_NAMESPACES must be a whole number from 1/],
-    [{ CLOCK: 'tomorrow' }, /^CLOCK must be an ISO 8601 date-time/],
-    [{ CLOCK: '2030-13-45T00:00:00Z' }, /^CLOCK must be an ISO 8601 date-time/],
+    [{ CLOCK: 'tomorrow' }, /^CLOCK must be an RFC 3339 date-time/],
+    [{ CLOCK: '2030-13-45T00:00:00Z' }, /^CLOCK must be an RFC 3339 date-time/],
+    [{ CLOCK: '2030-02-30T00:00:00Z' }, /^CLOCK must be an RFC 3339 date-time/],
+    [{ CLOCK: '2030-12-31T23:59:60Z' }, /^CLOCK is a leap second/],
+    [{ CLOCK: '9999-12-31T23:59:59-01:00' }, /^CLOCK must fall in 0000-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z/],
     [{ NAMESPACE_KEY_PREFIX: 'sandbox-' }, /^NAMESPACE_KEY_PREFIX is a prefix of the admin token/],
   ]
   for (const [env, message] of bad)
