@@ -159,6 +159,7 @@ export async function startSandbox(
     clock: config.clock,
     initial,
     snapshots,
+    fileSystem: storage.fileSystem,
   })
   // In the key mode, every key of the family opens the API (and picks its namespace).
   const keys = new KeyRing(

@@ -7,7 +7,8 @@
 // MAX_NAMESPACES are kept: a new one evicts the least recently used that holds nothing a test gave
 // it (Namespace.holdsData; never the default), whose files are deleted, so it comes back from the
 // initial data if it is used again. When every one holds something, the new one is refused: an
-// eviction never loses what was acknowledged.
+// eviction never loses what was acknowledged. A deletion or eviction is made durable first, as a
+// reset to the initial data, before its files go (#removeFiles).
 import type { IncomingMessage } from 'node:http'
 import type { Logger } from 'pino'
 import { ERRORS, HttpError, RETRY_AFTER } from '../http/errors.js'
@@ -16,12 +17,13 @@ import { Clock } from './clock.js'
 import { Faults } from './faults.js'
 import { Journal, type Redactor } from './request-journal.js'
 import { removeDataFile } from '../store/durable-io.js'
+import type { FileSystem } from '../store/file-system.js'
 import { fileBeside, namesBeside } from '../store/file-names.js'
 import type { InitialData } from '../store/initial-data.js'
 import type { NamespaceOrigins } from '../store/namespace-origins.js'
 import { parseSnapshotOrigin } from '../store/origin.js'
 import type { Snapshots } from '../store/snapshots.js'
-import type { AnimalStore, Pet, ResetsElsewhere } from '../store/store.js'
+import { StorageError, type AnimalStore, type Pet, type ResetsElsewhere, type SharedPets } from '../store/store.js'
 
 export const DEFAULT_NAMESPACE = 'default'
 export const NAMESPACE_HEADER = 'x-sandbox-namespace'
@@ -110,13 +112,15 @@ export interface NamespacesOptions {
   /** What the journals' readers must never see (keys, tokens). */
   readonly redactor: Redactor
   readonly maxNamespaces: number
-  /** Where each eviction is logged. */
-  readonly logger: Pick<Logger, 'info'>
+  /** Where each eviction is logged, and a removal of files that the disk refused. */
+  readonly logger: Pick<Logger, 'info' | 'warn'>
   readonly clock: Date | undefined
   /** The origin of the data every namespace starts from and a reset returns to, and the data of each origin. */
   readonly initial: Pick<InitialData, 'origin' | 'sharedPets'>
   /** The named snapshots a namespace can be reset to. */
   readonly snapshots: Snapshots
+  /** The file operations the stores' files are removed with: the real file system unless a test injects faults. */
+  readonly fileSystem?: FileSystem | undefined
 }
 
 /** A reset named a snapshot that does not exist (or is being deleted). */
@@ -135,8 +139,8 @@ export class Namespaces {
   readonly #live = new Map<string, Namespace>()
   /** The last one in #live, which a use need not move. */
   #mostRecent: string | undefined
-  /** Evictions still deleting their data file: a namespace coming back waits for it. */
-  readonly #evicting = new Map<string, Promise<void>>()
+  /** Deletions and evictions still removing their files: a namespace coming back waits for it. */
+  readonly #removing = new Map<string, Promise<void>>()
   /**
    * The namespaces not live whose files (or origin in the shared log) are on disk: those the start
    * found. Every other one has none (a namespace made since is live until its files are removed),
@@ -189,32 +193,78 @@ export class Namespaces {
   }
 
   /**
-   * Deletes a namespace: gone from memory, its data file removed before this settles (a restart
-   * does not bring it back). False when there was no such namespace.
+   * Deletes a namespace: gone from memory, and durably from disk before this settles (a restart
+   * does not bring it back). False when there was no such namespace. A StorageError when the disk
+   * refused the deletion: then nothing changed, and the namespace is back as it was (unless a
+   * request made it anew meanwhile: that one reads its files, which hold all it had).
    */
   async delete(name: string): Promise<boolean> {
     const namespace = this.#live.get(name)
     if (namespace === undefined && !this.#onDisk.has(name)) return false
     this.#live.delete(name)
     if (this.#mostRecent === name) this.#mostRecent = undefined
-    await this.#evicting.get(name)
-    await this.#removeFiles(name, namespace)
+    try {
+      await this.#remove(name, namespace)
+    } catch (error) {
+      if (namespace !== undefined && !this.#live.has(name)) {
+        this.#onDisk.delete(name)
+        // Back even past MAX_NAMESPACES (a new name may have taken its room meanwhile): it holds data.
+        this.#live.set(name, namespace)
+        this.#mostRecent = name
+        await Promise.resolve(namespace.store()).then(
+          (store) => store.reinstate(),
+          () => undefined,
+        )
+      }
+      throw error
+    }
     return true
+  }
+
+  /** Removes the files of a namespace gone from memory; a use of its name meanwhile waits for that. */
+  #remove(name: string, namespace: Namespace | undefined): Promise<void> {
+    const removal = this.#removeFiles(name, namespace).finally(() => {
+      if (this.#removing.get(name) === removal) this.#removing.delete(name)
+    })
+    this.#removing.set(name, removal)
+    return removal
   }
 
   /**
    * Removes the files of a namespace gone from memory, once its writes under way have settled (so
-   * that none lands after the removal). One whose store never wrote has none to remove.
+   * that none lands after the removal). The deletion is made durable first, as one reset of its
+   * files to the initial data (what a deleted namespace comes back as): a refused reset changed
+   * nothing and is a StorageError. From then on, whatever a failing disk leaves of its files holds
+   * the initial data, so a removal that fails is only said, and the files are read at its next use
+   * (or start). One whose store never wrote has no files: forgetting its origin is the deletion.
    */
   async #removeFiles(name: string, namespace: Namespace | undefined): Promise<void> {
     const file = this.dataFileOf(name)
     if (file === undefined) return
-    const store = namespace && (await Promise.resolve(namespace.store()).catch(() => undefined))
+    const store = await Promise.resolve(namespace ? namespace.store() : this.#open(name, false)).catch(() => undefined)
     await store?.retire()
-    // Its origin first: a crash before its files go leaves them, which come first at a start.
-    await this.#options.origins?.forget(name)
-    // A store that did not open may have files (unreadable ones): they go too.
-    if (store === undefined || store.mayHaveFiles) await removeDataFile(file)
+    // A store that did not open may have files (unreadable ones): they are removed as they are.
+    const committed = store?.mayHaveFiles === true
+    try {
+      if (committed) await store.fork(await this.#sharedPets(this.#options.initial.origin))
+    } catch (error) {
+      // Nothing changed: its files, whole, are read at its next use.
+      this.#onDisk.add(name)
+      throw error
+    }
+    try {
+      // Its origin before its files, and removeDataFile's order: each step leaves a whole store.
+      await this.#options.origins?.forget(name)
+      if (store === undefined || store.mayHaveFiles) await removeDataFile(file, this.#options.fileSystem)
+    } catch (error) {
+      this.#onDisk.add(name)
+      if (!committed) throw error instanceof StorageError ? error : new StorageError(error)
+      this.#options.logger.warn(
+        { namespace: name, err: error },
+        'namespace deleted (reset to its initial data), but the disk refused to remove its files: its next use reads them',
+      )
+      return
+    }
     this.#onDisk.delete(name)
   }
 
@@ -268,13 +318,12 @@ export class Namespaces {
       else namespace.clock.set(new Date(snapshot.clock))
       return store.size
     }
-    const { initial } = this.#options
-    const shared = initial.sharedPets(origin)
-    if (shared === undefined) throw new Error(`no data of origin ${origin}`)
+    const shared = await this.#sharedPets(origin)
     // Shared by reference (made once); but a data file of the user's own (no origin) is given the
     // initial data whole, so that it stands on its own under any settings.
-    if (store.origin === undefined && origin === initial.origin) await store.replace({ pets: [...(await shared).pets] })
-    else await store.fork(await shared)
+    if (store.origin === undefined && origin === this.#options.initial.origin)
+      await store.replace({ pets: [...shared.pets] })
+    else await store.fork(shared)
     namespace.journal.clear()
     namespace.faults.clear()
     namespace.clock.reset()
@@ -313,7 +362,7 @@ export class Namespaces {
   /** Waits for every namespace's writes. */
   async flush(): Promise<void> {
     await Promise.all([...this.#live.values()].map(async (namespace) => (await namespace.store()).flush()))
-    await Promise.all(this.#evicting.values())
+    await Promise.all([...this.#removing.values()].map((removal) => removal.catch(() => undefined)))
     await this.#options.origins?.flush()
   }
 
@@ -323,12 +372,20 @@ export class Namespaces {
     return name === DEFAULT_NAMESPACE ? file : fileBeside(file, 'ns', name)
   }
 
+  /** The pets of `origin` (the initial data's, a seed's), made once and shared. */
+  #sharedPets(origin: string): Promise<SharedPets> {
+    const shared = this.#options.initial.sharedPets(origin)
+    if (shared === undefined) throw new Error(`no data of origin ${origin}`)
+    return shared
+  }
+
   /** Opens the store on first use; a failed open is tried again by the next request. */
   #opener(name: string): () => Promise<AnimalStore> {
     let opening: Promise<AnimalStore> | undefined
     return () => {
       opening ??= (async () => {
-        await this.#evicting.get(name)
+        // A removal that failed left the name among those on disk: then the files are read.
+        await this.#removing.get(name)?.catch(() => undefined)
         const absent = !this.#onDisk.delete(name)
         return this.#open(name, absent)
       })().catch((error: unknown) => {
@@ -382,10 +439,14 @@ export class Namespaces {
     const name = namespace.name
     this.#live.delete(name)
     if (this.#mostRecent === name) this.#mostRecent = undefined
-    const evicted = this.#removeFiles(name, namespace).finally(() => {
-      if (this.#evicting.get(name) === evicted) this.#evicting.delete(name)
-    })
-    this.#evicting.set(name, evicted)
+    // No one waits for an eviction: a disk that refuses it leaves the namespace whole on disk, to
+    // be read back at its next use, as after a restart.
+    this.#remove(name, namespace).catch((error: unknown) =>
+      this.#options.logger.warn(
+        { namespace: name, err: error },
+        'namespace evicted from memory, but the disk refused its removal: kept on disk, its next use reads it',
+      ),
+    )
   }
 }
 

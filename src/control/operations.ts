@@ -214,7 +214,7 @@ const controlHandlers: HandlersOf<operations, ControlContext> = {
         'Invalid path parameter: the default namespace cannot be deleted; reset it instead',
       )
     }
-    if (!(await namespaces.delete(name))) throw unknownNamespace(name)
+    if (!(await storing(namespaces.delete(name)))) throw unknownNamespace(name)
     return ok({ namespace: name, deleted: true })
   },
 

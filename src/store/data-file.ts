@@ -201,6 +201,11 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
     this.#journal.close()
   }
 
+  /** For a retired store that is kept after all (its removal failed): folds on a timer again. */
+  reinstate(): void {
+    this.#retired = false
+  }
+
   /** With no snapshot on disk, a store of an unwritten layout takes appends to a journal that names it. */
   #startUnwritten(): void {
     const unwritten = this.#layout.unwritten

@@ -86,11 +86,14 @@ export function batch(): Batch {
 }
 
 /**
- * Removes a data file and its journal, durably. The journal goes first: a crash in between leaves
- * a snapshot alone, which is a whole store, never a journal without its snapshot.
+ * Removes a data file and its journal, durably, each removal made durable before the next. The
+ * snapshot goes first: the journal left alone then names a snapshot that is gone, and a start
+ * ignores it (a journal that names the initial data holds the whole store, its last reset
+ * included). A snapshot left alone would hold the store as it was before its journal.
  */
 export async function removeDataFile(file: string, fs: FileSystem = nodeFileSystem): Promise<void> {
-  await fs.remove(`${file}.journal`)
   await fs.remove(file)
+  await fs.syncDirectory(dirname(file))
+  await fs.remove(`${file}.journal`)
   await fs.syncDirectory(dirname(file))
 }

@@ -111,7 +111,11 @@ export class Snapshots {
   /**
    * Deletes a snapshot, its file removed before it resolves, once `inUse` (run while the snapshot
    * is already unknown to a reset, so that no new store can start from it meanwhile) names no
-   * store that starts from it; otherwise nothing changes and `inUse`'s names are returned.
+   * store that starts from it; otherwise nothing changes and `inUse`'s names are returned. The
+   * unlink is the deletion: a refused one changed nothing (a StorageError). Once the file is gone,
+   * neither this process nor a restart has the snapshot, so a failed directory fsync after it
+   * does not undo the deletion: only a crash before the directory is next synced may bring the
+   * file back, a snapshot no store can have started from since.
    */
   async delete(name: string, inUse: () => Promise<string[]>): Promise<{ deleted: boolean; users: string[] }> {
     if (!this.#byName.has(name) || this.#busy.has(name)) return { deleted: false, users: [] }
@@ -121,12 +125,10 @@ export class Snapshots {
       if (users.length > 0) return { deleted: false, users }
       const file = this.fileOf(name)
       if (file !== undefined) {
-        await this.#fs
-          .remove(file)
-          .then(() => this.#fs.syncDirectory(dirname(file)))
-          .catch((error: unknown) => {
-            throw new StorageError(error)
-          })
+        await this.#fs.remove(file).catch((error: unknown) => {
+          throw new StorageError(error)
+        })
+        await this.#fs.syncDirectory(dirname(file)).catch(() => undefined)
       }
       this.#byName.delete(name)
       return { deleted: true, users: [] }

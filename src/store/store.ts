@@ -221,6 +221,12 @@ export class AnimalStore {
     if (adapter instanceof JournaledJsonFile) await adapter.retire()
   }
 
+  /** For a store whose removal the disk refused: it is kept, and folds on a timer again. */
+  reinstate(): void {
+    const adapter = this.#db.adapter
+    if (adapter instanceof JournaledJsonFile) adapter.reinstate()
+  }
+
   /** Waits for every write asked for so far. */
   async flush(): Promise<void> {
     const adapter = this.#db.adapter

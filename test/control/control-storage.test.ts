@@ -1,10 +1,17 @@
 // The control API's writes on a disk that refuses them: a 503 with Retry-After, as a create's,
-// and nothing changed; once the disk takes writes again, they go through.
+// and nothing changed; once the disk takes writes again, they go through. A deletion either
+// completes (200, and neither a crash nor a restart brings back what it deleted) or is a 503 that
+// changed nothing (and a crash or a restart serves all of it), never a 500.
+import { cp } from 'node:fs/promises'
 import { join } from 'node:path'
-import t from 'tap'
-import { FaultyFileSystem } from '../store/faulty-file-system.js'
-import { ADMIN_AUTH, call } from '../support/control.js'
+import t, { type Test } from 'tap'
+import type { Compaction } from '../../src/store/compaction.js'
+import { FaultyFileSystem, type Fault } from '../store/faulty-file-system.js'
+import { ADMIN_AUTH, call, startControlSandbox, type ControlSandbox } from '../support/control.js'
 import { AUTH, startTestSandbox, tempDir } from '../support/sandbox.js'
+
+/** No fold on a timer: one would write while a test's faults are armed. */
+const NO_IDLE_FOLD: Partial<Compaction> = { idleAfterRecords: Number.MAX_SAFE_INTEGER }
 
 t.test('reset and replace on a full disk: 503, the store as it was, then 200 once it has room', async (t) => {
   const dataFile = join(await tempDir(t), 'db.json')
@@ -42,3 +49,186 @@ t.test('reset and replace on a full disk: 503, the store as it was, then 200 onc
   t.equal(reset.status, 200, 'with room again, the reset goes through')
   t.equal(((await (await fetch(`${baseUrl}/pets?limit=100`, { headers: AUTH })).json()) as unknown[]).length, 4)
 })
+
+/** What a crash would leave: a new sandbox on a copy of the data directory as it is now. */
+async function startOnCopy(t: Test, dir: string): Promise<ControlSandbox> {
+  const copy = await tempDir(t)
+  await cp(dir, copy, { recursive: true })
+  return startControlSandbox(t, { DATA_FILE: join(copy, 'db.json') })
+}
+
+async function names(sandbox: ControlSandbox, namespace: string): Promise<string[]> {
+  const listed = await sandbox.api('GET', '/pets?limit=100', undefined, { 'x-sandbox-namespace': namespace })
+  return (listed.body as Array<{ name: string }>).map((pet) => pet.name)
+}
+
+// A namespace with a snapshot file and a journal after it (a clean stop folds the journal), as
+// long-lived namespaces are on disk; the faults aim at its files.
+const NAMESPACE_FAULTS: Array<{ what: string; faults: Fault[]; answer: 200 | 503 }> = [
+  {
+    what: 'the removal of its files fails (EIO)',
+    faults: [
+      { call: 'remove', target: 'data file', failure: 'EIO', nth: 1, persistent: true },
+      { call: 'remove', target: 'journal', failure: 'EIO', nth: 1, persistent: true },
+    ],
+    answer: 200,
+  },
+  {
+    what: 'the directory fsync fails (EIO)',
+    faults: [{ call: 'syncDirectory', target: 'directory', failure: 'EIO', nth: 1, persistent: true }],
+    answer: 200,
+  },
+  {
+    what: 'the disk takes no write (EROFS)',
+    faults: (['open', 'write', 'remove', 'syncDirectory'] as const).flatMap((call) =>
+      (['journal', 'data file', 'temp snapshot', 'directory'] as const).map((target) => ({
+        call,
+        target,
+        failure: 'EROFS' as const,
+        nth: 1,
+        persistent: true,
+      })),
+    ),
+    answer: 503,
+  },
+]
+
+for (const { what, faults, answer } of NAMESPACE_FAULTS) {
+  t.test(`a namespace deleted while ${what}: ${answer}, and a crash or a restart agrees`, async (t) => {
+    const dir = await tempDir(t)
+    const dataFile = join(dir, 'db.json')
+    const fs = new FaultyFileSystem(join(dir, 'db.ns.doomed.json'))
+    const start = (): Promise<ControlSandbox> =>
+      startControlSandbox(t, { DATA_FILE: dataFile }, { fileSystem: fs, compaction: NO_IDLE_FOLD })
+    const ns = { 'x-sandbox-namespace': 'doomed' }
+    const first = await start()
+    for (const name of ['Doomed 1', 'Doomed 2'])
+      t.equal((await first.api('POST', '/pets', { name, categoryId: 1 }, ns)).status, 201)
+    await first.close()
+    const sandbox = await start()
+    t.equal((await sandbox.api('POST', '/pets', { name: 'Doomed 3', categoryId: 1 }, ns)).status, 201)
+    const doomed = ['Doomed 1', 'Doomed 2', 'Doomed 3']
+
+    fs.arm(...faults)
+    const deleted = await sandbox.admin('DELETE', '/namespaces/doomed')
+    fs.clear()
+    t.equal(deleted.status, answer, JSON.stringify(deleted.body))
+    if (deleted.status === 503) t.match(deleted.body, { status: 503, code: 'storage_unavailable' })
+    const kept = deleted.status === 503 ? doomed : []
+    const has = (served: string[]): string[] => served.filter((name) => name.startsWith('Doomed'))
+    t.same(has(await names(sandbox, 'doomed')), kept, deleted.status === 503 ? 'still whole' : 'gone')
+    t.equal((await sandbox.api('POST', '/pets', { name: 'After', categoryId: 1 }, ns)).status, 201)
+
+    for (const [how, next] of [
+      ['a crash', () => startOnCopy(t, dir)],
+      ['a restart', async () => (await sandbox.close(), start())],
+    ] as const) {
+      const served = await names(await next(), 'doomed')
+      t.same(has(served), kept, `after ${how}, the deleted pets ${kept.length ? 'are all there' : 'do not come back'}`)
+      t.ok(served.includes('After'), `after ${how}, the create acknowledged after the deletion is there`)
+    }
+  })
+}
+
+t.test(
+  'an eviction the disk refuses: the server goes on serving, and what comes back is what a crash or a restart serves',
+  async (t) => {
+    const dir = await tempDir(t)
+    const dataFile = join(dir, 'db.json')
+    const fs = new FaultyFileSystem(join(dir, 'db.ns.evicted.json'))
+    const start = (): Promise<ControlSandbox> =>
+      startControlSandbox(t, { DATA_FILE: dataFile, MAX_NAMESPACES: '3' }, { fileSystem: fs, compaction: NO_IDLE_FOLD })
+    const sandbox = await start()
+    const ns = (name: string): Record<string, string> => ({ 'x-sandbox-namespace': name })
+    // Files of its own, holding nothing a test still needs (reset to the initial data): evictable.
+    t.equal((await sandbox.api('POST', '/pets', { name: 'Held', categoryId: 1 }, ns('evicted'))).status, 201)
+    t.equal((await sandbox.admin('POST', '/reset?namespace=evicted')).status, 200)
+
+    // Every unlink of its files fails, as on the disk the report came from.
+    fs.arm(
+      { call: 'remove', target: 'data file', failure: 'EIO', nth: 1, persistent: true },
+      { call: 'remove', target: 'journal', failure: 'EIO', nth: 1, persistent: true },
+    )
+    // With the default namespace, three are kept: two new names evict the oldest.
+    for (const name of ['second', 'third', 'fourth'])
+      t.equal((await sandbox.api('GET', '/pets?limit=1', undefined, ns(name))).status, 200, `a request in ${name}`)
+    const evicted = !(await sandbox.admin('GET', '/namespaces')).body.namespaces.some(
+      (n: { name: string }) => n.name === 'evicted',
+    )
+    t.ok(evicted, 'the oldest namespace was evicted')
+    // Its next use waits for the eviction to settle.
+    const served = await names(sandbox, 'evicted')
+    t.ok(fs.failedSinceArmed('remove') > 0, 'the removal of its files failed')
+    fs.clear()
+    t.equal((await sandbox.api('GET', '/pets?limit=1')).status, 200, 'the server is serving')
+    t.notOk(served.includes('Held'), 'it comes back from its initial data')
+    t.equal((await sandbox.api('POST', '/pets', { name: 'Back', categoryId: 1 }, ns('evicted'))).status, 201)
+
+    for (const [how, next] of [
+      ['a crash', () => startOnCopy(t, dir)],
+      ['a restart', async () => (await sandbox.close(), start())],
+    ] as const)
+      t.same(await names(await next(), 'evicted'), [...served, 'Back'], `${how} serves the same`)
+  },
+)
+
+const SNAPSHOT_FAULTS: Array<{ what: string; fault: Fault; answer: 200 | 503 }> = [
+  {
+    what: 'the unlink of its file fails (EIO)',
+    fault: { call: 'remove', target: 'data file', failure: 'EIO', nth: 1, persistent: true },
+    answer: 503,
+  },
+  {
+    what: 'the directory fsync after the unlink fails (EIO)',
+    fault: { call: 'syncDirectory', target: 'directory', failure: 'EIO', nth: 1, persistent: true },
+    answer: 200,
+  },
+]
+
+for (const { what, fault, answer } of SNAPSHOT_FAULTS) {
+  t.test(`a snapshot deleted while ${what}: ${answer}, and a crash or a restart agrees`, async (t) => {
+    const dir = await tempDir(t)
+    const dataFile = join(dir, 'db.json')
+    // The faults aim at the snapshot's own file (and the directory).
+    const fs = new FaultyFileSystem(join(dir, 'db.snapshot.frozen.json'))
+    const start = (): Promise<ControlSandbox> =>
+      startControlSandbox(t, { DATA_FILE: dataFile }, { fileSystem: fs, compaction: NO_IDLE_FOLD })
+    const sandbox = await start()
+    await sandbox.admin('POST', '/reset?namespace=source', { seed: 4, count: 5 })
+    t.equal((await sandbox.admin('POST', '/snapshots', { name: 'frozen', namespace: 'source' })).status, 201)
+    const frozen = await names(sandbox, 'source')
+
+    fs.arm(fault)
+    const deleted = await sandbox.admin('DELETE', '/snapshots/frozen')
+    fs.clear()
+    t.equal(deleted.status, answer, JSON.stringify(deleted.body))
+    const listed = async (on: ControlSandbox): Promise<string[]> =>
+      ((await on.admin('GET', '/snapshots')).body as { snapshots: Array<{ name: string }> }).snapshots.map(
+        (snapshot) => snapshot.name,
+      )
+    if (deleted.status === 200) {
+      t.same(await listed(sandbox), [], 'gone')
+      t.equal((await sandbox.admin('POST', '/reset?namespace=fork', { snapshot: 'frozen' })).status, 404)
+      for (const [how, next] of [
+        ['a crash', () => startOnCopy(t, dir)],
+        ['a restart', async () => (await sandbox.close(), start())],
+      ] as const)
+        t.same(await listed(await next()), [], `gone after ${how}`)
+      return
+    }
+    t.match(deleted.body, { status: 503, code: 'storage_unavailable' })
+    t.same(await listed(sandbox), ['frozen'], 'still listed')
+    // Still usable: a fork of it, and a create in the fork.
+    t.equal((await sandbox.admin('POST', '/reset?namespace=fork', { snapshot: 'frozen' })).status, 200)
+    const fork = { 'x-sandbox-namespace': 'fork' }
+    t.equal((await sandbox.api('POST', '/pets', { name: 'Forked', categoryId: 1 }, fork)).status, 201)
+    for (const [how, next] of [
+      ['a crash', () => startOnCopy(t, dir)],
+      ['a restart', async () => (await sandbox.close(), start())],
+    ] as const) {
+      const again = await next()
+      t.same(await listed(again), ['frozen'], `listed after ${how}`)
+      t.same(await names(again, 'fork'), [...frozen, 'Forked'], `after ${how}, the fork serves it and its create`)
+    }
+  })
+}

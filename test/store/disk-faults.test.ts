@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { cp, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { PassThrough } from 'node:stream'
 import t, { type Test } from 'tap'
 import { createLogger } from '../../src/logger.js'
 import { startSandbox } from '../../src/sandbox.js'
@@ -214,5 +215,60 @@ t.test(
       acknowledged.every((n) => names.includes(n)) && names.includes('After') && names.includes('After too'),
       'every acknowledged pet survives a restart',
     )
+  },
+)
+
+t.test(
+  'a read-only disk: a new namespace that evicts one with files keeps the server serving, and the evicted one comes back as it was',
+  { skip: noTmpfs ?? false },
+  async (t) => {
+    const dir = await mountTmpfs(t, '512k')
+    const config = await testConfig(t, {
+      DATA_FILE: join(dir, 'db.json'),
+      MAX_NAMESPACES: '3',
+      ADMIN_TOKEN: 'test-admin-token',
+    })
+    // The warnings, where the sandbox says what the disk refused.
+    let log = ''
+    const warnings = new PassThrough().on('data', (chunk: Buffer) => (log += chunk.toString()))
+    const sandbox = await startSandbox(config, createLogger('warn', warnings))
+    t.teardown(() => sandbox.close())
+    const ns = (name: string): Record<string, string> => ({ ...AUTH, 'x-sandbox-namespace': name })
+    const namesIn = async (baseUrl: string, name: string): Promise<string[]> =>
+      ((await (await fetch(`${baseUrl}/pets?limit=100`, { headers: ns(name) })).json()) as Array<{ name: string }>).map(
+        (pet) => pet.name,
+      )
+    // Files of its own, holding nothing a test still needs (reset to the initial data): evictable.
+    t.equal((await postPet(sandbox.baseUrl, { name: 'Held', categoryId: 1 }, ns('held'))).status, 201)
+    const reset = await fetch(`${sandbox.origin}/__admin/reset?namespace=held`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer test-admin-token' },
+    })
+    t.equal(reset.status, 200)
+    await reset.arrayBuffer()
+    const initial = await namesIn(sandbox.baseUrl, 'held')
+    await waitFor(() => (remount(dir, 'ro'), true), { what: `a read-only remount of ${dir}` })
+
+    // With the default namespace, three are kept: the second new name evicts the oldest, whose
+    // removal the disk refuses.
+    for (const name of ['second', 'third', 'fourth']) {
+      const res = await fetch(`${sandbox.baseUrl}/pets?limit=1`, { headers: ns(name) })
+      t.equal(res.status, 200, `a request in ${name} is served`)
+      await res.arrayBuffer()
+    }
+    const listed = await fetch(`${sandbox.baseUrl}/pets?limit=1`, { headers: AUTH })
+    t.equal(listed.status, 200, 'the default namespace is served')
+    await listed.arrayBuffer()
+    t.notOk(sandbox.namespaces.find('held'), 'the oldest namespace was evicted')
+    await waitFor(() => log.includes('"namespace":"held"'), { what: 'a warning that the disk refused the eviction' })
+    t.match(log, /the disk refused its removal: kept on disk/)
+
+    remount(dir, 'rw')
+    const served = await namesIn(sandbox.baseUrl, 'held')
+    t.same(served, initial, 'the evicted namespace comes back as it was')
+    await sandbox.close()
+    const restarted = await startSandbox(config, createLogger('silent'))
+    t.teardown(() => restarted.close())
+    t.same(await namesIn(restarted.baseUrl, 'held'), served, 'a restart serves the same')
   },
 )

@@ -1,5 +1,6 @@
 // Helpers for the control API's tests: a sandbox with a known admin token, and typed calls.
 import type { Test } from 'tap'
+import type { DataFileOptions } from '../../src/store/data-file.js'
 import { AUTH, startTestSandbox } from './sandbox.js'
 
 export const ADMIN_TOKEN = 'test-admin-token'
@@ -13,9 +14,12 @@ export interface Call {
 
 export type ControlSandbox = Awaited<ReturnType<typeof startControlSandbox>>
 
-/** A sandbox with the control API on (token ADMIN_TOKEN), plus helpers to call both APIs. */
-export async function startControlSandbox(t: Test, env: Record<string, string> = {}) {
-  const sandbox = await startTestSandbox(t, { ADMIN_TOKEN, ...env })
+/**
+ * A sandbox with the control API on (token ADMIN_TOKEN), plus helpers to call both APIs. `storage`
+ * can put a file system that fails chosen calls under its data file.
+ */
+export async function startControlSandbox(t: Test, env: Record<string, string> = {}, storage: DataFileOptions = {}) {
+  const sandbox = await startTestSandbox(t, { ADMIN_TOKEN, ...env }, {}, storage)
   /** Calls the control API; `body` is sent as JSON. */
   const admin = (
     method: string,
