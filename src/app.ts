@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import polka, { type Polka } from 'polka'
 import type { Logger } from 'pino'
 import { handlers, type HandlerContext } from './api/operations.js'
-import { ADMIN_TOKEN, createControlApi, type ControlApiOptions } from './control/operations.js'
+import { adminCheck, createControlApi, type ControlApiOptions } from './control/operations.js'
 import type { Control } from './control/request-control.js'
 import {
   COVERAGE_PAGE,
@@ -20,7 +20,7 @@ import { hostsServed } from './http/hosts.js'
 import { ERRORS, HttpError, sendError } from './http/errors.js'
 import { sendJson } from './http/reply.js'
 import { parseUrl } from './http/url.js'
-import { authenticate, KeyRing } from './pipeline/auth.js'
+import type { KeyRing } from './pipeline/auth.js'
 import { byOperationId, createPipeline, then, type Pipeline } from './pipeline/pipeline.js'
 import type { ApiSpec, Stability } from './spec/types.js'
 import { coverageOf } from './control/coverage.js'
@@ -84,12 +84,12 @@ export function createApp({
   const pages = router()
   // The coverage page reads the journals, as the control API does: only while that API is on.
   // Namespace names are often a team's or a test's: only the admin token's holder sees them.
-  const adminKeys = admin && new KeyRing([admin.token])
+  const checkAdmin = admin && adminCheck(admin)
   const coverage =
-    adminKeys &&
+    checkAdmin &&
     ((req: IncomingMessage, name: string | undefined) => {
       const named = name !== undefined || req.headers.authorization !== undefined
-      if (named) authenticate(req, adminKeys, ADMIN_TOKEN)
+      if (named) checkAdmin(req)
       const namespace = name === undefined ? undefined : control.namespaces.find(name)
       if (name !== undefined && namespace === undefined) return undefined
       return { report: coverageOf(spec, control.namespaces, namespace), named }

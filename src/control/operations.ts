@@ -1,8 +1,8 @@
 // The control API under /__admin, described by spec/admin.openapi.yaml and served by the same
 // pipeline as the API. Every operation acts on the namespace named by `?namespace=` (the default
 // one when omitted).
-import type { ServerResponse } from 'node:http'
-import { KeyRing, type Credential } from '../pipeline/auth.js'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { authenticate, KeyRing, type Credential } from '../pipeline/auth.js'
 import { byOperationId, createPipeline, type Handler, type HandlersOf, type Pipeline } from '../pipeline/pipeline.js'
 import type { components, operations } from '../spec/admin-types.js'
 import { MAX_JSON_DEPTH } from '../http/body.js'
@@ -23,7 +23,7 @@ import { readDateTime } from './clock.js'
 import { coverageMarkdown, coverageOf } from './coverage.js'
 import { verify } from './verify.js'
 
-export const ADMIN_TOKEN: Credential = {
+const ADMIN_TOKEN: Credential = {
   name: 'admin token',
   setting: 'ADMIN_TOKEN',
   realm: 'Bearer realm="animal-store-admin"',
@@ -270,6 +270,18 @@ export function createControlApi(
     },
     answerError,
   })
+}
+
+/**
+ * The control API's checks of the admin token, for a page that shows more to its holder
+ * (/docs/coverage): throws the 401 the control API would answer.
+ */
+export function adminCheck(options: ControlApiOptions): (req: IncomingMessage) => void {
+  const keys = new KeyRing([options.token])
+  return (req) => {
+    authenticate(req, keys, ADMIN_TOKEN)
+    if (options.localOnly && !isLoopbackAddress(req.socket.remoteAddress)) throw DEFAULT_TOKEN_FROM_AFAR
+  }
 }
 
 const DEFAULT_TOKEN_FROM_AFAR = new HttpError(
