@@ -45,38 +45,39 @@ export async function readJournal<R>(
   /** The first line that is not a record, and why: the torn end, unless a whole record follows it. */
   let bad: { line: number; problem: Error } | undefined
   let line = 0
-  for await (const whole of wholeLines(chunks, size)) {
-    line++
-    if (header) {
-      header = false
-      let headerId: unknown
-      try {
-        headerId = (JSON.parse(whole.text ?? '') as { snapshot?: unknown })?.snapshot
-      } catch {
-        throw new DataFileError(journalFile, 'has a first line that is not a journal header; it was left untouched')
+  for await (const batch of wholeLines(chunks, size))
+    for (const whole of batch) {
+      line++
+      if (header) {
+        header = false
+        let headerId: unknown
+        try {
+          headerId = (JSON.parse(whole.text ?? '') as { snapshot?: unknown })?.snapshot
+        } catch {
+          throw new DataFileError(journalFile, 'has a first line that is not a journal header; it was left untouched')
+        }
+        // A journal left from an older snapshot: that snapshot holds all of it.
+        if (headerId !== snapshotId) return undefined
+        end = whole.end
+        continue
       }
-      // A journal left from an older snapshot: that snapshot holds all of it.
-      if (headerId !== snapshotId) return undefined
+      const record = whole.text === undefined ? new Error('a line longer than any record') : parseRecord(whole.text)
+      if (bad !== undefined) {
+        if (record instanceof Error) continue
+        throw new DataFileError(
+          journalFile,
+          `has an invalid line ${bad.line} (${oneLine(bad.problem)}) before whole records; it was left untouched`,
+        )
+      }
+      if (record instanceof Error) {
+        bad = { line, problem: record }
+        continue
+      }
+      if (startsOver(record as R)) records = []
+      records.push(record as R)
+      count++
       end = whole.end
-      continue
     }
-    const record = whole.text === undefined ? new Error('a line longer than any record') : parseRecord(whole.text)
-    if (bad !== undefined) {
-      if (record instanceof Error) continue
-      throw new DataFileError(
-        journalFile,
-        `has an invalid line ${bad.line} (${oneLine(bad.problem)}) before whole records; it was left untouched`,
-      )
-    }
-    if (record instanceof Error) {
-      bad = { line, problem: record }
-      continue
-    }
-    if (startsOver(record as R)) records = []
-    records.push(record as R)
-    count++
-    end = whole.end
-  }
   // Not even a whole header: a journal whose first append a crash cut short.
   if (header) {
     const dropped = size.bytes > 0 ? { file: journalFile, bytes: size.bytes, keptRecords: 0 } : undefined
@@ -90,19 +91,21 @@ export async function readJournal<R>(
 const MAX_LINE_BYTES = 64 * 1024 * 1024
 
 /**
- * The lines of `chunks` that end in a newline, each with the offset just past it; `size.bytes`
- * counts every byte read. A line past MAX_LINE_BYTES comes without its text.
+ * The lines of `chunks` that end in a newline, each with the offset just past it, in batches (those
+ * each chunk ends); `size.bytes` counts every byte read. A line past MAX_LINE_BYTES comes without
+ * its text.
  */
 export async function* wholeLines(
   chunks: AsyncIterable<Buffer>,
   size: { bytes: number },
-): AsyncGenerator<{ text: string | undefined; end: number }> {
+): AsyncGenerator<Array<{ text: string | undefined; end: number }>> {
   /** The start of a line that the chunks so far have not ended, or undefined once it is too long to keep. */
   let carried: Buffer[] | undefined = []
   let carriedBytes = 0
   for await (const chunk of chunks) {
     const offset = size.bytes
     size.bytes += chunk.length
+    const batch: Array<{ text: string | undefined; end: number }> = []
     let start = 0
     // A newline byte never occurs inside a multi-byte UTF-8 character: splitting bytes is safe.
     for (let newline = chunk.indexOf(10); newline !== -1; newline = chunk.indexOf(10, start)) {
@@ -111,7 +114,7 @@ export async function* wholeLines(
         carried === undefined || carriedBytes + piece.length > MAX_LINE_BYTES
           ? undefined
           : (carried.length === 0 ? piece : Buffer.concat([...carried, piece])).toString('utf8')
-      yield { text, end: offset + newline + 1 }
+      batch.push({ text, end: offset + newline + 1 })
       carried = []
       carriedBytes = 0
       start = newline + 1
@@ -121,6 +124,7 @@ export async function* wholeLines(
       // A copy: the chunk's memory may be reused by the reader.
       carried = carriedBytes > MAX_LINE_BYTES ? undefined : [...carried, Buffer.from(chunk.subarray(start))]
     }
+    if (batch.length > 0) yield batch
   }
 }
 

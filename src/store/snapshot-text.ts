@@ -87,20 +87,33 @@ export async function readSnapshotText(
   const lines = wholeLines(chunks, size)
   try {
     const first = await lines.next()
-    if (first.done || first.value.text?.endsWith(`${JSON.stringify(key)}:[`) !== true) return undefined
-    const data = JSON.parse(`${first.value.text}]}`) as Record<string, unknown>
+    const [opening, ...rest] = first.done ? [] : first.value
+    if (opening?.text?.endsWith(`${JSON.stringify(key)}:[`) !== true) return undefined
+    const data = JSON.parse(`${opening.text}]}`) as Record<string, unknown>
     const records: unknown[] = []
     let closed = false
-    for await (const { text } of lines) {
-      if (text === undefined) return undefined
-      if (closed) {
-        if (text.trim() !== '') return undefined
-      } else if (text.startsWith(']')) {
-        // The closing line: the members after the records, `],"journal":"<id>"}`.
-        Object.assign(data, JSON.parse(`{${text.slice(text.startsWith('],') ? 2 : 1)}`))
-        closed = true
-      } else records.push(JSON.parse(text.endsWith(',') ? text.slice(0, -1) : text))
+    // The record lines of a batch are parsed as one array: one JSON.parse per chunk, not per pet.
+    const parseRecords = (texts: string[]): void => {
+      if (texts.length > 0) for (const record of JSON.parse(`[${texts.join(',')}]`) as unknown[]) records.push(record)
     }
+    const readBatch = (batch: ReadonlyArray<{ text: string | undefined }>): boolean => {
+      const texts: string[] = []
+      for (const { text } of batch) {
+        if (text === undefined) return false
+        if (closed) {
+          if (text.trim() !== '') return false
+        } else if (text.startsWith(']')) {
+          parseRecords(texts.splice(0))
+          // The closing line: the members after the records, `],"journal":"<id>"}`.
+          Object.assign(data, JSON.parse(`{${text.slice(text.startsWith('],') ? 2 : 1)}`))
+          closed = true
+        } else texts.push(text.endsWith(',') ? text.slice(0, -1) : text)
+      }
+      parseRecords(texts)
+      return true
+    }
+    if (!readBatch(rest)) return undefined
+    for await (const batch of lines) if (!readBatch(batch)) return undefined
     if (!closed) return undefined
     data[key] = records
     return data
