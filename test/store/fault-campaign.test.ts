@@ -35,6 +35,9 @@ import { ADMIN_AUTH, ADMIN_TOKEN, call as request } from '../support/control.js'
 import { AUTH, postPet, tempDir, testConfig, waitFor } from '../support/sandbox.js'
 import { FaultyFileSystem, type Call, type Failure, type Fault, type Target } from './faulty-file-system.js'
 
+// A bound, not a timing: the campaign takes minutes on a loaded machine.
+t.setTimeout(15 * 60_000)
+
 const CLIENTS = 4
 /** A bound on the creates of one client in one scenario; the phases end long before. */
 const MAX_CREATES_PER_CLIENT = 2_000
