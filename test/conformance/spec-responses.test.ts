@@ -10,7 +10,14 @@ import { ADMIN_AUTH, startControlSandbox } from '../support/control.js'
 import { AUTH } from '../support/sandbox.js'
 
 /** Headers of HTTP itself, never an operation's: Content-Type is the response's content. */
-const TRANSPORT_HEADERS = new Set(['connection', 'content-length', 'content-type', 'date', 'keep-alive'])
+const TRANSPORT_HEADERS = new Set([
+  'connection',
+  'content-length',
+  'content-type',
+  'date',
+  'keep-alive',
+  'transfer-encoding',
+])
 
 interface SpecResponse {
   readonly headers?: Record<string, unknown>
