@@ -3,6 +3,7 @@ package dev.animalstore.testcontainers;
 // README snippet begins: ReadmeSnippetTest keeps the README's example the same as this, lines marked "test only" aside.
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.animalstore.testcontainers.AnimalStoreContainer;
 import dev.animalstore.testcontainers.control.NamespaceControl;
 import dev.animalstore.testcontainers.control.NewFault;
 import dev.animalstore.testcontainers.junit.AnimalStoreNamespaces;

@@ -1,0 +1,208 @@
+// Each language's module as a new team gets it, by the words of its README: a scratch clone of the
+// modules (the files git tracks, nothing built or installed) beside a scratch project, the README's
+// install block run there as written, the README's example written as the project's test, run
+// against the image. The blocks are read from the READMEs, never copied by hand, so a route or an
+// example that drifts fails here. It skips without Docker (fails under REQUIRE_DOCKER=1), and a
+// language whose tools are missing skips (fails under REQUIRE_PROGRAMS=1).
+import { spawn } from 'node:child_process'
+import { existsSync, readFileSync } from 'node:fs'
+import { cp, mkdir, readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import t, { type Test } from 'tap'
+import { dockerSkipReason, ensureImage } from '../support/docker.js'
+import { ROOT, tempDir } from '../support/sandbox.js'
+import { skipWithout } from '../support/system-programs.js'
+
+/** A bound for one install or one run, caches warm or cold; a hung step fails instead of stalling. */
+const STEP_TIMEOUT_MS = 10 * 60_000
+
+// npm run from `npm test` passes its own npm_* settings down: the consumer's tools must not see them.
+const cleanEnv = Object.fromEntries(
+  Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith('npm_')),
+)
+/** What a team's CI sets, as the READMEs say; the image is the modules' default tag, which `npm run image` makes. */
+const consumerEnv: Record<string, string> = {
+  ...(cleanEnv as Record<string, string>),
+  TESTCONTAINERS_RYUK_DISABLED: 'true',
+  NO_COLOR: '1',
+}
+delete consumerEnv['ANIMAL_STORE_IMAGE']
+
+interface Run {
+  code: number | string
+  output: string
+}
+
+/** Runs a program in its own process group, killed whole past the bound; never rejects. */
+function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, {
+      cwd,
+      env: { ...consumerEnv, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    })
+    let output = ''
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    const timer = setTimeout(() => {
+      output += `\n(killed after ${STEP_TIMEOUT_MS / 1000} s)`
+      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL')
+    }, STEP_TIMEOUT_MS)
+    child.once('close', (code, signal) => {
+      clearTimeout(timer)
+      resolve({ code: code ?? signal ?? 'unknown', output })
+    })
+  })
+}
+
+/** Runs it, and throws with the end of its output unless it exits 0. */
+async function must(command: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<string> {
+  const { code, output } = await run(command, args, cwd, env)
+  if (code !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${code} in ${cwd}:\n${output.slice(-6000)}`)
+  return output
+}
+
+/** A module's README, cut into its `## ` sections. */
+function readme(module: string): Map<string, string> {
+  const text = readFileSync(join(ROOT, 'modules', module, 'README.md'), 'utf8')
+  const sections = new Map<string, string>()
+  for (const match of text.matchAll(/^## (.+)\n([\s\S]*?)(?=^## |(?![\s\S]))/gm)) sections.set(match[1]!, match[2]!)
+  return sections
+}
+
+/** The fenced blocks of one language in a section. */
+function blocks(section: string | undefined, language: string): string[] {
+  return [...(section ?? '').matchAll(/^```(\w+)\n([\s\S]*?)^```$/gm)]
+    .filter((match) => match[1] === language)
+    .map((match) => match[2]!)
+}
+
+/** The one block of a language in a section that passes `pick`; fails the test when there is none. */
+function block(section: string | undefined, language: string, pick: (code: string) => boolean = () => true): string {
+  const found = blocks(section, language).find(pick)
+  if (found === undefined) throw new Error(`no such \`\`\`${language} block in the README section`)
+  return found
+}
+
+/**
+ * Checks that the section says the package is not published, then runs its first `sh` block as
+ * written, with bash, from the project folder.
+ */
+async function installAsTheReadmeSays(t: Test, section: string | undefined, project: string, env = {}) {
+  t.match(section, /\*\*Not published yet\*\*/, 'the install section says first that it is not published')
+  const install = block(section, 'sh')
+  t.comment(`$ ${install.trim().replaceAll('\n', '\n# $ ')}`)
+  await must('bash', ['-euo', 'pipefail', '-c', install], project, env)
+}
+
+t.setTimeout(40 * 60_000)
+const dockerSkip = (await dockerSkipReason(t)) ?? false
+
+// The layout the READMEs assume: the project, with a clone of the sandbox's repository beside it.
+const workspace = await tempDir(t)
+const clone = join(workspace, 'animal-store-sandbox')
+const tracked = (await must('git', ['ls-files', '-z', 'modules'], ROOT)).split('\0').filter(Boolean)
+for (const file of tracked) if (existsSync(join(ROOT, file))) await cp(join(ROOT, file), join(clone, file))
+
+async function project(name: string): Promise<string> {
+  const dir = join(workspace, name)
+  await mkdir(dir)
+  return dir
+}
+
+if (!dockerSkip) await ensureImage()
+
+t.test('Node: the tarball route, and the global setup with a worker of the README', { skip: dockerSkip }, async (t) => {
+  const sections = readme('node')
+  const dir = await project('node-project')
+  await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'pets-client', private: true, type: 'module' }))
+  // Caches are reused: a warm npm cache makes the installs a few seconds each.
+  await installAsTheReadmeSays(t, sections.get('Install'), dir, { npm_config_prefer_offline: 'true' })
+  const example = blocks(sections.get('One container for a parallel suite'), 'js')
+  for (const code of example) {
+    const name = /^\/\/ ([\w.-]+\.mjs):/.exec(code)?.[1]
+    if (name === undefined) throw new Error(`an example block does not start with its file's name:\n${code}`)
+    await writeFile(join(dir, name), code)
+  }
+  const output = await must('node', ['run.mjs'], dir)
+  t.match(output, /^# pass 1\n# fail 0$/m, 'the worker ran against the container of the global setup')
+})
+
+t.test(
+  'Python: pip from the folder, and the README conftest.py and test_pets.py',
+  { skip: dockerSkip || skipWithout(t, 'python3', 'python3') },
+  async (t) => {
+    const sections = readme('python')
+    const dir = await project('python-project')
+    await must('python3', ['-m', 'venv', '.venv'], dir)
+    const venv = { PATH: `${join(dir, '.venv/bin')}:${process.env['PATH']}`, VIRTUAL_ENV: join(dir, '.venv') }
+    const quiet = { ...venv, PIP_DISABLE_PIP_VERSION_CHECK: '1' }
+    await must('pip', ['install', '-q', 'pytest'], dir, quiet) // the project's own test runner
+    await installAsTheReadmeSays(t, sections.get('Install'), dir, quiet)
+    for (const code of blocks(sections.get('Usage'), 'python')) {
+      const name = /^# ([\w.]+\.py)\n/.exec(code)?.[1]
+      if (name !== undefined) await writeFile(join(dir, name), code)
+    }
+    const output = await must('python', ['-m', 'pytest', '-q', '-p', 'no:cacheprovider'], dir, venv)
+    t.match(output, /^2 passed/m, "the README's two tests passed")
+  },
+)
+
+t.test(
+  'Java: mvn install without the module tests, the README pom and example',
+  { skip: dockerSkip || skipWithout(t, 'mvn', 'maven') },
+  async (t) => {
+    const sections = readme('java')
+    const dir = await project('java-project')
+    await installAsTheReadmeSays(t, sections.get('Install'), dir)
+    await writeFile(
+      join(dir, 'pom.xml'),
+      block(sections.get('Install'), 'xml', (code) => code.startsWith('<?xml')),
+    )
+    const example = block(sections.get('Usage'), 'java', (code) => code.includes('class SandboxExampleTest'))
+    await mkdir(join(dir, 'src/test/java'), { recursive: true })
+    await writeFile(join(dir, 'src/test/java/SandboxExampleTest.java'), example)
+    const host = process.env['TESTCONTAINERS_HOST_OVERRIDE']
+    await must('mvn', ['-B', '-q', 'test'], dir, host ? { TESTCONTAINERS_HOST_OVERRIDE: host } : {})
+    const report = await readFile(join(dir, 'target/surefire-reports/TEST-SandboxExampleTest.xml'), 'utf8')
+    t.match(report, /tests="1" errors="0" skipped="0" failures="0"/, 'the example ran and passed')
+  },
+)
+
+/** The imports an example body uses, by the package names it calls. */
+const GO_IMPORTS: Record<string, string> = {
+  cmp: 'cmp',
+  context: 'context',
+  json: 'encoding/json',
+  fmt: 'fmt',
+  log: 'log',
+  http: 'net/http',
+  os: 'os',
+  strings: 'strings',
+  testcontainers: 'github.com/testcontainers/testcontainers-go',
+  animalstore: 'github.com/animal-store/animal-store-sandbox/modules/go/animalstore',
+  control: 'github.com/animal-store/animal-store-sandbox/modules/go/animalstore/control',
+}
+
+t.test(
+  'Go: the replace route, and ExampleRun of the README',
+  { skip: dockerSkip || skipWithout(t, 'go', 'golang') },
+  async (t) => {
+    const sections = readme('go')
+    const dir = await project('go-project')
+    await must('go', ['mod', 'init', 'example.com/pets-client'], dir)
+    const body = block(sections.get('Usage'), 'go', (code) => code.includes('// Output:'))
+    const used = Object.keys(GO_IMPORTS).filter((name) => new RegExp(`\\b${name}\\.`).test(body))
+    const imports = used.map((name) => `\t${JSON.stringify(GO_IMPORTS[name])}`).join('\n')
+    const indented = body.replace(/^(?=.)/gm, '\t')
+    await writeFile(
+      join(dir, 'example_test.go'),
+      `package pets\n\nimport (\n${imports}\n)\n\nfunc ExampleRun() {\n${indented}}\n`,
+    )
+    // The README's route runs once the code imports the module, as it says.
+    await installAsTheReadmeSays(t, sections.get('Install'), dir)
+    const output = await must('go', ['test', '-count=1', '-run', '^ExampleRun$', '-v', './...'], dir)
+    t.match(output, /^--- PASS: ExampleRun/m, "the README's example printed its Output")
+  },
+)
