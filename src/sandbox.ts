@@ -23,6 +23,7 @@ import { Snapshots } from './store/snapshots.js'
 import { NamespaceOrigins } from './store/namespace-origins.js'
 import { openStore, type AnimalStore, type ResetsElsewhere } from './store/store.js'
 import { type DataFileOptions } from './store/data-file.js'
+import { DataFileLock } from './store/data-file-lock.js'
 import { describeDroppedTail } from './store/journal-text.js'
 import { Capacity } from './store/limits.js'
 
@@ -96,6 +97,21 @@ export async function startSandbox(
   /** How data files are written; tests pass a file system that fails chosen calls. */
   storage: DataFileOptions = {},
 ): Promise<Sandbox> {
+  if (config.dataFile === undefined) return serve(config, logger, limits, storage)
+  const { dataFile } = config
+  // One writer per data file, from before the first file beside it is read until the stop.
+  const lock = await DataFileLock.acquire(dataFile, (message) => logger.error({ file: dataFile }, message))
+  try {
+    const sandbox = await serve(config, logger, limits, storage)
+    let closing: Promise<void> | undefined
+    return { ...sandbox, close: () => (closing ??= sandbox.close().finally(() => lock.release())) }
+  } catch (error) {
+    await lock.release()
+    throw error
+  }
+}
+
+async function serve(config: Config, logger: Logger, limits: ServerLimits, storage: DataFileOptions): Promise<Sandbox> {
   const spec = await loadContract(config.specFile)
   const initial = await initialData(config.source, spec)
   // Before any store: a store's journal may start it from a snapshot.

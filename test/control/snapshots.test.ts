@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import t, { type Test } from 'tap'
 import { AnimalStoreControlClient, AnimalStoreControlError } from '../../modules/node/src/client.js'
 import { ADMIN_TOKEN, call, startControlSandbox, type ControlSandbox } from '../support/control.js'
-import { API_KEY, AUTH, spawnCli, tempDir, type RunningCli } from '../support/sandbox.js'
+import { API_KEY, AUTH, spawnCli, stopAsKilled, tempDir, type RunningCli } from '../support/sandbox.js'
 
 const ns = (name: string) => ({ 'x-sandbox-namespace': name })
 
@@ -70,7 +70,7 @@ t.test('snapshots and forks survive a restart, a fork as it was changed or reset
   const frozen = await pets(first, 'reset')
   t.ok((await readdir(dir)).includes('db.snapshot.fixture.json'), 'the snapshot has its own file')
   // As a kill leaves them: no flush, so the journals are what a restart replays.
-  await first.server.close()
+  stopAsKilled(first)
   const second = await startControlSandbox(t, { DATA_FILE: dataFile })
   t.same(await pets(second, 'changed'), changed, 'a fork’s changes survive')
   t.same(await pets(second, 'reset'), frozen, 'a fork reset to the snapshot comes back as the snapshot')

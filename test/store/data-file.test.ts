@@ -19,6 +19,7 @@ import {
   readStoredPets,
   runCliToEnd,
   spawnCli,
+  stopAsKilled,
   tempDir,
   testConfig,
   waitFor,
@@ -55,9 +56,9 @@ t.test('a create appends one journal line; the snapshot is not rewritten; a rest
   )
 
   // A restart without a clean stop (the process would have been killed): snapshot + journal.
+  stopAsKilled(first)
   const second = await startSandbox(config, createLogger('silent'))
   t.same(second.store.all().slice(-3), created, 'the restarted store holds the journaled pets')
-  await first.server.close()
   await second.close()
   const compacted = JSON.parse(await readFile(config.dataFile!, 'utf8')) as { pets: Pet[] }
   t.same(compacted.pets.slice(-3), created, 'a clean stop folds the journal into the snapshot')
@@ -259,7 +260,7 @@ t.test('a journal left beside a deleted data file is not taken for the new one',
   const config = await testConfig(t, { SEED: '3', SEED_COUNT: '5' })
   const first = await startSandbox(config, createLogger('silent'))
   const extra = (await (await create(first.baseUrl, 'Left behind')).json()) as Pet
-  await first.server.close()
+  stopAsKilled(first)
   // The user removes the data file to start over; the journal stays.
   const journal = await readFile(`${config.dataFile}.journal`, 'utf8')
   await rm(config.dataFile!)
@@ -267,6 +268,7 @@ t.test('a journal left beside a deleted data file is not taken for the new one',
   const second = await startSandbox(config, createLogger('silent'))
   t.teardown(() => second.close())
   t.equal(second.store.get(extra.id), undefined, 'the pet of the old journal is not back')
+  await second.close()
   const restarted = await startSandbox(config, createLogger('silent'))
   t.teardown(() => restarted.close())
   t.equal(restarted.store.get(extra.id), undefined, 'nor after another restart')

@@ -183,9 +183,9 @@ function checkPets(t: Test, pets: readonly Pet[], answers: readonly Answer[], wh
   return lost.length
 }
 
-/** Files in the data directory other than the data file and its journal: temporary files left behind. */
+/** Files in the data directory other than the data file, its journal and its lock: temporary files left behind. */
 async function leftovers(dir: string): Promise<string[]> {
-  return (await readdir(dir)).filter((name) => name !== 'db.json' && name !== 'db.json.journal')
+  return (await readdir(dir)).filter((name) => !['db.json', 'db.json.journal', 'db.json.lock'].includes(name))
 }
 
 const figures = {

@@ -8,7 +8,7 @@ import t from 'tap'
 import { createLogger } from '../../src/logger.js'
 import { startSandbox, SERVER_LIMITS } from '../../src/sandbox.js'
 import { ADMIN_AUTH, ADMIN_TOKEN, call, startControlSandbox } from '../support/control.js'
-import { tempDir, testConfig } from '../support/sandbox.js'
+import { stopAsKilled, tempDir, testConfig } from '../support/sandbox.js'
 import { FaultyFileSystem, type Call as FileCall, type Failure } from './faulty-file-system.js'
 
 async function served(sandbox: { origin: string }, namespace: string): Promise<unknown> {
@@ -55,7 +55,7 @@ t.test(
     const f = await served(first, 'f')
     const g = await served(first, 'g')
     t.equal((f as unknown[]).length, 5, 'the fork holds the snapshot')
-    await first.server.close()
+    stopAsKilled(first)
 
     const second = await startControlSandbox(t, { DATA_FILE: dataFile })
     t.same(await served(second, 'f'), f, 'a restart serves the fork')
@@ -96,7 +96,7 @@ t.test(
       [{ namespace: 'f', reset: 'snapshot:s', initial: first.store.origin }],
       'the log holds only the reset made before the namespace had a file',
     )
-    await first.server.close()
+    stopAsKilled(first)
     const second = await startControlSandbox(t, { DATA_FILE: dataFile })
     t.same(await served(second, 'f'), f, 'a restart serves its own files, not the log')
   },
@@ -110,7 +110,7 @@ t.test('a deleted or evicted namespace leaves the log: a restart does not bring 
     await first.admin('POST', `/reset?namespace=${name}`, { snapshot: 's' })
   t.equal((await first.admin('DELETE', '/namespaces/deleted')).status, 200)
   t.same((await logLines(dataFile)).at(-1), { namespace: 'deleted', gone: true }, 'the deletion is a line of the log')
-  await first.server.close()
+  stopAsKilled(first)
 
   // Three namespaces at most (the default one and two more): a third evicts one that holds nothing.
   const second = await startControlSandbox(t, { DATA_FILE: dataFile, MAX_NAMESPACES: '3' })
@@ -134,7 +134,7 @@ t.test('a deleted or evicted namespace leaves the log: a restart does not bring 
     ['kept', 'source', 'source2'],
     'a clean stop folds the log, without the evicted namespace',
   )
-  await second.server.close()
+  stopAsKilled(second)
   const third = await startControlSandbox(t, { DATA_FILE: dataFile })
   t.equal(await served(third, 'evicted'), 404, 'the evicted namespace does not come back')
 })
@@ -155,7 +155,7 @@ t.test('a torn end of the log is dropped and said; the lines before it are serve
   const first = await withSnapshot(t, dataFile)
   await first.admin('POST', '/reset?namespace=f', { snapshot: 's' })
   const f = await served(first, 'f')
-  await first.server.close()
+  stopAsKilled(first)
   await appendFile(join(dir, 'db.namespaces.json.journal'), '{"namespace":"g","res')
   const warnings: string[] = []
   const config = await testConfig(t, { DATA_FILE: dataFile, ADMIN_TOKEN })
@@ -211,7 +211,7 @@ for (const { call: fileCall, target, failure, nth } of LOG_FAULTS) {
         `${name} serves what was answered`,
       )
     t.equal((await fork('c')).status, 200, 'once the fault clears, a fork is stored')
-    await sandbox.server.close()
+    stopAsKilled(sandbox)
     const restarted = await startSandbox(config, createLogger('silent'))
     t.teardown(() => restarted.close())
     for (const name of [...acknowledged, 'c'])

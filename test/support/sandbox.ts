@@ -10,6 +10,8 @@ import { loadConfig, type Config } from '../../src/config.js'
 import { SERVER_LIMITS, startSandbox, type Sandbox, type ServerLimits } from '../../src/sandbox.js'
 import { createLogger } from '../../src/logger.js'
 import type { DataFileOptions } from '../../src/store/data-file.js'
+import { DataFileLock } from '../../src/store/data-file-lock.js'
+import { DEFAULT_NAMESPACE } from '../../src/control/namespaces.js'
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 export const API_KEY = 'test-key-1'
@@ -101,6 +103,17 @@ export async function startTestSandbox(
   const sandbox = await startSandbox(config, createLogger('silent'), { ...SERVER_LIMITS, ...limits }, storage)
   t.teardown(() => sandbox.close())
   return { ...sandbox, config }
+}
+
+/**
+ * Stops `sandbox` as a kill -9 of its process would leave it, within this process: it serves no
+ * more, nothing is flushed, and its data file's lock stays on disk naming a start that is gone,
+ * which the next start takes over.
+ */
+export function stopAsKilled(sandbox: Sandbox): void {
+  sandbox.server.close()
+  const dataFile = sandbox.namespaces.dataFileOf(DEFAULT_NAMESPACE)
+  if (dataFile !== undefined) DataFileLock.abandon(dataFile)
 }
 
 export interface RunningCli {
