@@ -24,6 +24,7 @@ import { NamespaceOrigins } from './store/namespace-origins.js'
 import { openStore, type AnimalStore, type ResetsElsewhere } from './store/store.js'
 import { type DataFileOptions } from './store/data-file.js'
 import { DataFileLock } from './store/data-file-lock.js'
+import { removeTempFiles } from './store/durable-io.js'
 import { describeDroppedTail } from './store/journal-text.js'
 import { Capacity } from './store/limits.js'
 
@@ -102,6 +103,8 @@ export async function startSandbox(
   // One writer per data file, from before the first file beside it is read until the stop.
   const lock = await DataFileLock.acquire(dataFile, (message) => logger.error({ file: dataFile }, message))
   try {
+    const swept = await removeTempFiles(dataFile, storage.fileSystem)
+    if (swept.length > 0) logger.info({ files: swept }, 'removed temporary files a crash or a failure left')
     const sandbox = await serve(config, logger, limits, storage)
     let closing: Promise<void> | undefined
     return { ...sandbox, close: () => (closing ??= sandbox.close().finally(() => lock.release())) }

@@ -29,9 +29,9 @@
 // one new journal file. Until then, even a reset need not make a file of its own: a layout can
 // write it elsewhere as one line (the namespaces' shared log of origins, namespace-origins.ts),
 // and the store's own journal, when it starts, begins with that reset.
-import { basename, dirname, join } from 'node:path'
+import { dirname } from 'node:path'
 import type { Adapter } from 'lowdb'
-import { batch, DataFileError, replaceFileDurably, type Batch } from './durable-io.js'
+import { batch, DataFileError, replaceFileDurably, tempFileOf, type Batch } from './durable-io.js'
 import { COMPACTION, type Compaction } from './compaction.js'
 import { nodeFileSystem, type FileSystem } from './file-system.js'
 import { JournalFile } from './journal-file.js'
@@ -135,7 +135,7 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
   constructor(file: string, key: keyof T & string, options: DataFileOptions = {}, layout: Layout<T, R> = {}) {
     this.file = file
     this.journalFile = `${file}.journal`
-    this.#tempFile = join(dirname(file), `.${basename(file)}.tmp`)
+    this.#tempFile = tempFileOf(file)
     this.#key = key
     this.#fs = options.fileSystem ?? nodeFileSystem
     this.#compaction = { ...COMPACTION, ...options.compaction }

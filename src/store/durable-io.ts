@@ -1,7 +1,8 @@
 // The data file's durable file operations, over a FileSystem (the real one by default): a file
 // written and fsynced, an atomic and durable replace of a whole file, and the one error type the
 // store reports file problems with.
-import { dirname } from 'node:path'
+import { readdir } from 'node:fs/promises'
+import { basename, dirname, extname, join } from 'node:path'
 import { nodeFileSystem, writeAll, type FileSystem } from './file-system.js'
 
 export interface Batch {
@@ -96,4 +97,42 @@ export async function removeDataFile(file: string, fs: FileSystem = nodeFileSyst
   await fs.syncDirectory(dirname(file))
   await fs.remove(`${file}.journal`)
   await fs.syncDirectory(dirname(file))
+}
+
+/** Where `file` is written before its rename into place: a hidden name beside it. */
+export function tempFileOf(file: string): string {
+  return join(dirname(file), `.${basename(file)}.tmp`)
+}
+
+/**
+ * Removes the temporary files that kills and failures left beside `dataFile`: its own and those of
+ * the files named after it (`<name>.namespaces<ext>`, `<name>.ns.<namespace><ext>`,
+ * `<name>.snapshot.<snapshot><ext>`, their extension `.json` when DATA_FILE has none). Only for the
+ * holder of its lock: another writer's temporary file may be on its way to a rename. A file that
+ * cannot be removed stays; the store removes its own before its next write. Resolves with the names removed.
+ */
+export async function removeTempFiles(dataFile: string, fs: FileSystem = nodeFileSystem): Promise<string[]> {
+  const dir = dirname(dataFile)
+  const extension = extname(dataFile)
+  const stem = basename(dataFile, extension)
+  const namedAfter = extension || '.json'
+  const isBeside = (file: string): boolean => {
+    if (file === basename(dataFile)) return true
+    if (!file.startsWith(`${stem}.`) || !file.endsWith(namedAfter)) return false
+    const kind = file.slice(stem.length + 1, -namedAfter.length)
+    return kind === 'namespaces' || /^(ns|snapshot)\../.test(kind)
+  }
+  const temporary = (await readdir(dir).catch(() => [])).filter((entry) => {
+    const file = /^\.(.+)\.tmp$/.exec(entry)?.[1]
+    return file !== undefined && isBeside(file)
+  })
+  const removed = await Promise.all(
+    temporary.map((entry) =>
+      fs.remove(join(dir, entry)).then(
+        () => entry,
+        () => undefined,
+      ),
+    ),
+  )
+  return removed.filter((entry) => entry !== undefined)
 }

@@ -8,8 +8,8 @@
 // (<name> as file-names.ts writes it: `Fixture` → `+fixture`, so that no two share a file.)
 //
 // With no data file, snapshots live in memory only, like the stores.
-import { basename, dirname, join } from 'node:path'
-import { DataFileError, replaceFileDurably } from './durable-io.js'
+import { dirname } from 'node:path'
+import { DataFileError, replaceFileDurably, tempFileOf } from './durable-io.js'
 import { fileBeside, namesBeside } from './file-names.js'
 import { nodeFileSystem, type FileSystem } from './file-system.js'
 import { snapshotOrigin } from './origin.js'
@@ -171,9 +171,4 @@ export class Snapshots {
       throw new DataFileError(file, `has an invalid pet at index ${bad.index}: ${bad.problem}; it was left untouched`)
     return { name, namespace, createdAt, clock, pets: sharePets(snapshotOrigin(name), pets as Pet[]) }
   }
-}
-
-/** Where a snapshot file is written before its rename; a leftover is simply overwritten by the next. */
-function tempFileOf(file: string): string {
-  return join(dirname(file), `.${basename(file)}.tmp`)
 }

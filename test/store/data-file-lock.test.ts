@@ -1,16 +1,19 @@
 // One writer per data file: a second sandbox on a data file in use refuses to start, naming the file
 // and its holder; the lock goes with its holder (a clean stop, a kill -9) and a restart starts at
-// once; a holder out of sight counts as gone only once its heartbeat is stale.
-import { readFile, stat, utimes, writeFile } from 'node:fs/promises'
+// once; a holder out of sight counts as gone only once its heartbeat is stale. And a start, once it
+// holds the lock, removes the temporary files that kills and failures left beside the data file.
+import { readdir, readFile, stat, utimes, writeFile } from 'node:fs/promises'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
 import { createLogger } from '../../src/logger.js'
 import { startSandbox } from '../../src/sandbox.js'
 import { DataFileLock, LOCK_TIMING } from '../../src/store/data-file-lock.js'
+import { startControlSandbox } from '../support/control.js'
 import { postPet, runCliToEnd, spawnCli, tempDir, testConfig, waitFor, type StoredPet } from '../support/sandbox.js'
 
 const ENV = { API_KEYS: 'test-key-1' }
+const TEAM = { 'x-sandbox-namespace': 'team' }
 
 t.test(
   'two processes on one data file: the second refuses with one line; after a kill -9 or a stop, a start succeeds at once',
@@ -130,4 +133,47 @@ t.test('a failed start releases the lock; a store in memory needs none', async (
   const two = await startSandbox(inMemory, createLogger('silent'))
   t.teardown(() => Promise.all([one.close(), two.close()]))
   t.pass('two sandboxes in memory start side by side')
+})
+
+t.test('a start removes the temporary files left beside its data file, and nothing else', async (t) => {
+  const dir = await tempDir(t)
+  const dataFile = join(dir, 'db.json')
+  // Real files of every kind beside the data file: a namespace's, a snapshot's, the namespaces' log.
+  const first = await startControlSandbox(t, { DATA_FILE: dataFile })
+  t.equal((await first.api('POST', '/pets', { name: 'Team pet', categoryId: 1 }, TEAM)).status, 201)
+  t.equal((await first.admin('POST', '/snapshots', { name: 'nightly', namespace: 'team' })).status, 201)
+  t.equal((await first.admin('POST', '/reset?namespace=fork', { snapshot: 'nightly' })).status, 200)
+  await first.close()
+  const before = await readdir(dir)
+  for (const name of ['db.ns.team.json', 'db.snapshot.nightly.json', 'db.namespaces.json'])
+    t.ok(before.includes(name), `${name} is there`)
+  const temporary = [
+    '.db.json.tmp',
+    '.db.namespaces.json.tmp',
+    '.db.ns.team.json.tmp',
+    '.db.ns.gone.json.tmp',
+    '.db.snapshot.nightly.json.tmp',
+  ]
+  const others = ['.other.json.tmp', '.db.json.bak.tmp', 'db.json.tmp', 'notes.txt']
+  for (const name of [...temporary, ...others]) await writeFile(join(dir, name), 'left by a kill')
+
+  const sandbox = await startControlSandbox(t, { DATA_FILE: dataFile })
+  const after = await readdir(dir)
+  t.same(
+    temporary.filter((name) => after.includes(name)),
+    [],
+    "the temporary files of the data file, its namespaces, its snapshots and the namespaces' log are gone",
+  )
+  t.same(
+    after.filter((name) => name !== 'db.json.lock').sort(),
+    [...before, ...others].sort(),
+    'every other file is still there',
+  )
+  t.equal(
+    (await sandbox.api('GET', '/pets?limit=100', undefined, TEAM)).body.length,
+    61,
+    'the namespace is served as before',
+  )
+  t.equal((await sandbox.api('GET', '/pets?limit=100', undefined, { 'x-sandbox-namespace': 'fork' })).body.length, 61)
+  t.equal((await sandbox.admin('GET', '/snapshots')).body.count, 1, 'and the snapshot')
 })
