@@ -254,7 +254,10 @@ export async function redoclyLint(file: string): Promise<{ code: number; output:
   return { code: 'code' in result ? result.code : 0, output: result.stdout + result.stderr }
 }
 
-/** Runs the CLI to completion (for settings that must stop the start). */
+/**
+ * Runs the CLI to completion (for settings that must stop the start). In memory unless `env` names
+ * a DATA_FILE: never on the default data file, which a sandbox running in the checkout may hold.
+ */
 export function runCliToEnd(
   env: Record<string, string>,
   args: string[] = [],
@@ -262,7 +265,7 @@ export function runCliToEnd(
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli.ts'), ...args], {
       cwd: ROOT,
-      env: { ...process.env, PORT: '0', LOG_LEVEL: 'silent', ...env },
+      env: { ...process.env, PORT: '0', LOG_LEVEL: 'silent', DATA_FILE: ':memory:', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let stdout = ''
