@@ -75,6 +75,8 @@ export class AnimalStore {
   readonly #capacity: Capacity
   /** What this store counts in #capacity: its own pets (not the shared ones) and their bytes. */
   #counted = { pets: 0, bytes: 0 }
+  /** Set while the store is retired: what it keeps does not count in #capacity (until reinstated). */
+  #released = false
 
   constructor(db: Low<StoreData>, base?: SharedPets, capacity: Capacity = new Capacity()) {
     this.#db = db
@@ -216,13 +218,16 @@ export class AnimalStore {
    * What it kept no longer counts against the bounds.
    */
   async retire(): Promise<void> {
-    this.#count(-this.#counted.pets, -this.#counted.bytes)
+    if (!this.#released) this.#capacity.add(-this.#counted.pets, -this.#counted.bytes)
+    this.#released = true
     const adapter = this.#db.adapter
     if (adapter instanceof JournaledJsonFile) await adapter.retire()
   }
 
   /** For a store whose removal the disk refused: it is kept, and folds on a timer again. */
   reinstate(): void {
+    if (this.#released) this.#capacity.add(this.#counted.pets, this.#counted.bytes)
+    this.#released = false
     const adapter = this.#db.adapter
     if (adapter instanceof JournaledJsonFile) adapter.reinstate()
   }
@@ -246,7 +251,7 @@ export class AnimalStore {
 
   #count(pets: number, bytes: number): void {
     this.#counted = { pets: this.#counted.pets + pets, bytes: this.#counted.bytes + bytes }
-    this.#capacity.add(pets, bytes)
+    if (!this.#released) this.#capacity.add(pets, bytes)
   }
 }
 

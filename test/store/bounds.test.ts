@@ -7,6 +7,7 @@ import { loadConfig } from '../../src/config.js'
 import { MAX_NAME_LENGTH } from '../../src/store/limits.js'
 import { startControlSandbox, type ControlSandbox } from '../support/control.js'
 import { tempDir } from '../support/sandbox.js'
+import { FaultyFileSystem } from './faulty-file-system.js'
 
 /** A name of `length` characters, some of them outside the BMP (two code units, one character). */
 function nameOf(length: number): string {
@@ -119,4 +120,34 @@ t.test('a bound must be a whole number from 1', async (t) => {
     t.throws(() => loadConfig([], { [variable]: '0' }), new RegExp(`${variable} must be a whole number from 1`))
   const config = loadConfig(['--max-pets', '7'], {})
   t.equal(config !== 'help' && config.storeBounds.maxPets, 7, 'the flag sets it too')
+})
+
+t.test('a namespace whose deletion the disk refused still counts against MAX_TOTAL_PETS', async (t) => {
+  const dir = await tempDir(t)
+  const fs = new FaultyFileSystem(join(dir, 'db.ns.doomed.json'))
+  // The default namespace keeps the 60 pets of the fixtures as its own.
+  const sandbox = await startControlSandbox(
+    t,
+    { DATA_FILE: join(dir, 'db.json'), MAX_TOTAL_PETS: '64' },
+    { fileSystem: fs },
+  )
+  for (const name of ['D1', 'D2']) t.equal((await createIn(sandbox, 'doomed', name)).status, 201)
+  fs.arm(
+    ...(['open', 'write', 'remove', 'syncDirectory'] as const).flatMap((call) =>
+      (['journal', 'data file', 'temp snapshot', 'directory'] as const).map((target) => ({
+        call,
+        target,
+        failure: 'EROFS' as const,
+        nth: 1,
+        persistent: true,
+      })),
+    ),
+  )
+  const deleted = await sandbox.admin('DELETE', '/namespaces/doomed')
+  fs.clear()
+  t.equal(deleted.status, 503, 'the deletion changed nothing')
+  t.same(await namesIn(sandbox, 'doomed'), ['D1', 'D2'])
+  t.equal((await createIn(sandbox, 'other', 'O1')).status, 201)
+  t.equal((await createIn(sandbox, 'other', 'O2')).status, 201)
+  t.match(await createIn(sandbox, 'other', 'O3'), { status: 507 }, 'the kept namespace still takes its room')
 })
