@@ -716,6 +716,22 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description Nothing was changed: the pets would take the namespace, or all namespaces together, past a bound on what the sandbox keeps (MAX_PETS, MAX_STORE_BYTES, MAX_TOTAL_PETS or MAX_TOTAL_BYTES). Room comes back when a namespace is reset or deleted. */
+        StoreFull: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "store_full",
+                 *       "message": "Nothing was changed: a namespace keeps at most 2000000 pets (MAX_PETS); reset the namespace or delete one through the control API to make room",
+                 *       "status": 507
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The data file could not be written (a full or failing disk): nothing was changed. The answer carries Retry-After. */
         StorageUnavailable: {
             headers: {
@@ -863,6 +879,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             503: components["responses"]["Unavailable"];
+            507: components["responses"]["StoreFull"];
         };
     };
     listRequests: {
