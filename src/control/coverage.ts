@@ -1,14 +1,15 @@
-// The coverage report: what a suite's requests, as the journal holds them, covered of the
-// contract. For each operation of the spec: its calls, each documented response exercised or not
-// (a 400 once per code the sandbox answers for it), the query values and bounds sent; then the
-// calls to deprecated and to experimental or beta operations, and the unmatched and invalid
-// requests. Nothing is recorded for it: it is computed from the journal when asked for.
+// The coverage report: what a suite's requests covered of the contract. For each operation of the
+// spec: its calls, each documented response exercised or not (a 400 once per code the sandbox
+// answers for it), the query values and bounds sent; then the calls to deprecated and to
+// experimental or beta operations, and the unmatched and invalid requests. It is made from the
+// counts kept as each request is recorded (coverage-tally.ts), never from the journal's entries,
+// which are bounded.
 import { ERRORS, templateForStatus } from '../http/errors.js'
 import { badRequestCodes } from '../pipeline/validate.js'
 import type { components } from '../spec/admin-types.js'
 import type { ApiSpec, Operation, ParameterSpec } from '../spec/types.js'
+import { CoverageTally, type AnswerTally, type OperationTally, type ParameterTally } from './coverage-tally.js'
 import { DEFAULT_NAMESPACE, type Namespace, type Namespaces } from './namespaces.js'
-import { UNMATCHED, type JournalEntry } from './request-journal.js'
 
 type Schemas = components['schemas']
 export type CoverageReport = Schemas['CoverageReport']
@@ -18,49 +19,57 @@ type ParameterCoverage = Schemas['ParameterCoverage']
 
 /** The code of a 400 forced by `Prefer: code=400` or a fault: it exercises a row of its own. */
 const FORCED_BAD_REQUEST = templateForStatus(400).code
-/** Answers that say the request broke the spec (validation, the body's type or size). */
-const INVALID_STATUSES: ReadonlySet<number> = new Set([400, 413, 415])
 
-/** The report of one namespace, or of every namespace in memory (the default one first) when none is given. */
+/**
+ * The report of one namespace (its calls since it was made, reset or its journal cleared), or of
+ * the whole run when none is given: every namespace in memory (the default one first) and the
+ * calls of those deleted, evicted, reset or cleared since the start (Namespaces.retired).
+ */
 export function coverageOf(spec: ApiSpec, namespaces: Namespaces, namespace?: Namespace): CoverageReport {
-  const read =
-    namespace === undefined
-      ? namespaces
-          .list()
-          .sort(
-            (a, b) =>
-              Number(b.name === DEFAULT_NAMESPACE) - Number(a.name === DEFAULT_NAMESPACE) ||
-              a.name.localeCompare(b.name),
-          )
-      : [namespace]
-  return coverageReport(
-    spec,
-    read.map((ns) => ({
-      namespace: ns.name,
-      entries: ns.journal.find(),
-      unauthenticatedDropped: ns.journal.unauthenticatedDropped,
-    })),
-    namespace?.name ?? null,
-  )
+  if (namespace !== undefined)
+    return coverageReport(spec, {
+      namespace: namespace.name,
+      namespaces: [namespace.name],
+      tally: namespace.journal.tally,
+      unauthenticatedDropped: namespace.journal.unauthenticatedDropped,
+      namespacesDeleted: 0,
+      namespacesEvicted: 0,
+    })
+  const read = namespaces
+    .list()
+    .sort(
+      (a, b) =>
+        Number(b.name === DEFAULT_NAMESPACE) - Number(a.name === DEFAULT_NAMESPACE) || a.name.localeCompare(b.name),
+    )
+  const tally = new CoverageTally()
+  tally.absorb(namespaces.retired)
+  for (const ns of read) tally.absorb(ns.journal.tally)
+  return coverageReport(spec, {
+    namespace: null,
+    namespaces: read.map((ns) => ns.name),
+    tally,
+    unauthenticatedDropped: read.reduce((sum, ns) => sum + ns.journal.unauthenticatedDropped, 0),
+    namespacesDeleted: namespaces.deleted,
+    namespacesEvicted: namespaces.evicted,
+  })
 }
 
-/** The report over the journals read: one namespace's, or every namespace's (`namespace` null). */
-export function coverageReport(
-  spec: ApiSpec,
-  journals: ReadonlyArray<{
-    readonly namespace: string
-    readonly entries: readonly JournalEntry[]
-    /** Requests without a valid API key the journal no longer holds. */
-    readonly unauthenticatedDropped: number
-  }>,
-  namespace: string | null,
-  now: Date = new Date(),
-): CoverageReport {
-  const entries = journals.flatMap((journal) => journal.entries)
-  const byOperation = new Map<string, JournalEntry[]>()
-  for (const entry of entries)
-    byOperation.set(entry.operationId, [...(byOperation.get(entry.operationId) ?? []), entry])
-  const operations = spec.operations.map((op) => operationCoverage(op, byOperation.get(op.operationId) ?? [], spec))
+export interface CoverageInput {
+  /** The namespace reported on; null for the whole run. */
+  readonly namespace: string | null
+  /** The namespaces in memory read. */
+  readonly namespaces: readonly string[]
+  readonly tally: CoverageTally
+  /** Requests without a valid API key the journals no longer hold. */
+  readonly unauthenticatedDropped: number
+  readonly namespacesDeleted: number
+  readonly namespacesEvicted: number
+}
+
+/** The report over the counts of one namespace or of the run. */
+export function coverageReport(spec: ApiSpec, input: CoverageInput, now: Date = new Date()): CoverageReport {
+  const { tally } = input
+  const operations = spec.operations.map((op) => operationCoverage(op, tally.operations.get(op.operationId), spec))
   const deprecatedCalls = operations
     .filter((op) => op.deprecated && op.calls > 0)
     .map(({ operationId, method, path, calls, sunset, replacement }) => ({
@@ -74,70 +83,64 @@ export function coverageReport(
   const unstableCalls = operations
     .filter((op) => op.stability !== 'stable' && op.calls > 0)
     .map(({ operationId, method, path, stability, calls }) => ({ operationId, method, path, stability, calls }))
-  const unmatched = tally(
-    byOperation.get(UNMATCHED) ?? [],
-    (e) => `${e.method} ${e.path} ${e.status}`,
-    (e, calls) => ({ method: e.method, path: e.path, status: e.status, calls }),
-  )
-  const invalid = entries
-    .filter(
-      (e) => e.operationId !== UNMATCHED && e.fault === null && e.error !== null && INVALID_STATUSES.has(e.status ?? 0),
-    )
-    .map((e) => ({
-      id: e.id,
-      namespace: e.namespace,
-      operationId: e.operationId,
-      method: e.method,
-      path: e.path,
-      status: e.status as number,
-      code: e.error?.code as string,
-      message: e.error?.message as string,
-    }))
+  const unmatched = [...tally.unmatched.values()].map(({ method, path, status, calls }) => ({
+    method,
+    path,
+    status,
+    calls,
+  }))
   const responses = operations.flatMap((op) => op.responses)
   return {
     reportVersion: 1,
     generatedAt: now.toISOString(),
-    namespace,
-    namespaces: journals.map((journal) => journal.namespace),
+    namespace: input.namespace,
+    namespaces: [...input.namespaces],
     summary: {
-      calls: entries.length,
+      calls: tally.calls,
       operations: operations.length,
       responses: responses.length,
       exercised: responses.filter((response) => response.exercised).length,
-      unmatched: unmatched.reduce((sum, request) => sum + request.calls, 0),
-      invalid: invalid.length,
+      unmatched: tally.unmatchedCalls,
+      invalid: tally.invalidCalls,
       deprecatedCalls: deprecatedCalls.reduce((sum, call) => sum + call.calls, 0),
       unstableCalls: unstableCalls.reduce((sum, call) => sum + call.calls, 0),
-      unauthenticatedDropped: journals.reduce((sum, journal) => sum + journal.unauthenticatedDropped, 0),
+      unauthenticatedDropped: input.unauthenticatedDropped,
+      journalDropped: tally.journalDropped,
+      namespacesDeleted: input.namespacesDeleted,
+      namespacesEvicted: input.namespacesEvicted,
     },
     operations,
     deprecatedCalls,
     unstableCalls,
     unmatched: { count: unmatched.length, requests: unmatched },
-    invalid: { count: invalid.length, requests: invalid },
+    invalid: { count: tally.invalidCalls, requests: [...tally.invalid] },
   }
 }
 
-function operationCoverage(op: Operation, calls: readonly JournalEntry[], spec: ApiSpec): OperationCoverage {
+function operationCoverage(op: Operation, counted: OperationTally | undefined, spec: ApiSpec): OperationCoverage {
   const rows = documentedResponses(op)
   const listed = new Set(op.responses)
   const responses: ResponseCoverage[] = rows.map((row) => ({ ...row, exercised: false, calls: 0, forced: 0 }))
-  const other: JournalEntry[] = []
+  const undocumented = new Map<string, { status: number; code: string | null; calls: number }>()
   let unanswered = 0
-  for (const entry of calls) {
-    if (entry.status === null) {
-      unanswered++
+  for (const answer of counted?.answers.values() ?? []) {
+    if (answer.status === null) {
+      unanswered += answer.calls
       continue
     }
-    const row = responses.find((response) => answers(response, entry, listed))
+    const row = responses.find((response) => answers(response, answer, listed))
     if (row === undefined) {
-      other.push(entry)
+      const key = `${answer.status} ${answer.code}`
+      const seen = undocumented.get(key)
+      if (seen) seen.calls += answer.calls
+      else undocumented.set(key, { status: answer.status, code: answer.code, calls: answer.calls })
       continue
     }
     row.exercised = true
-    row.calls++
-    if (entry.fault !== null) row.forced++
+    row.calls += answer.calls
+    if (answer.forced) row.forced += answer.calls
   }
+  const calls = counted?.calls ?? 0
   return {
     operationId: op.operationId,
     method: op.method,
@@ -146,15 +149,13 @@ function operationCoverage(op: Operation, calls: readonly JournalEntry[], spec: 
     deprecated: op.deprecated,
     sunset: op.sunset?.toISOString() ?? null,
     replacement: op.replacement === undefined ? null : spec.basePath + op.replacement,
-    calls: calls.length,
+    calls,
     responses,
-    undocumented: tally(
-      other,
-      (e) => `${e.status} ${e.error?.code}`,
-      (e, n) => ({ status: e.status as number, code: e.error?.code ?? null, calls: n }),
-    ),
+    undocumented: [...undocumented.values()],
     unanswered,
-    parameters: op.parameters.filter((p) => p.in === 'query').map((p) => parameterCoverage(p, calls)),
+    parameters: op.parameters
+      .filter((p) => p.in === 'query')
+      .map((p) => parameterCoverage(p, calls, counted?.parameters.get(p.name))),
   }
 }
 
@@ -167,22 +168,26 @@ export function documentedResponses(op: Operation): Array<{ status: string; code
   })
 }
 
-/** Whether `entry` is an answer of the documented response `row`. */
-function answers(row: ResponseCoverage, entry: JournalEntry, listed: ReadonlySet<string>): boolean {
+/** Whether the calls answered `answer` exercised the documented response `row`. */
+function answers(row: ResponseCoverage, answer: AnswerTally, listed: ReadonlySet<string>): boolean {
   // A MIN_STABILITY refusal is the sandbox's setting speaking, not the operation: it exercises nothing.
-  if (entry.error?.code === ERRORS.unstableOperation.code) return false
-  const status = String(entry.status)
+  if (answer.code === ERRORS.unstableOperation.code) return false
+  const status = String(answer.status)
   // `default` stands for every status the operation does not list (listOrders' 501).
   if (row.status === 'default') return !listed.has(status)
   if (row.status !== status) return false
   if (row.code === null) return true
   // A forced 400 carries the code of its template (or injected_fault): it exercises the forced row.
-  const code = entry.fault === null ? entry.error?.code : FORCED_BAD_REQUEST
+  const code = answer.forced ? FORCED_BAD_REQUEST : answer.code
   return code === row.code
 }
 
 /** The values of a query parameter worth trying (enum values, bounds, the default) and the others sent. */
-function parameterCoverage(parameter: ParameterSpec, calls: readonly JournalEntry[]): ParameterCoverage {
+function parameterCoverage(
+  parameter: ParameterSpec,
+  calls: number,
+  sent: ParameterTally | undefined,
+): ParameterCoverage {
   const { schema } = parameter
   const values: ParameterCoverage['values'] = []
   for (const value of (schema['enum'] as unknown[] | undefined) ?? [])
@@ -194,35 +199,21 @@ function parameterCoverage(parameter: ParameterSpec, calls: readonly JournalEntr
     }
   values.push(
     schema['default'] === undefined
-      ? { value: null, kind: 'omitted', label: 'omitted', calls: 0 }
-      : { value: null, kind: 'default', label: `default (${String(schema['default'])})`, calls: 0 },
+      ? { value: null, kind: 'omitted', label: 'omitted', calls: calls - (sent?.calls ?? 0) }
+      : {
+          value: null,
+          kind: 'default',
+          label: `default (${String(schema['default'])})`,
+          calls: calls - (sent?.calls ?? 0),
+        },
   )
-  const others = new Map<string, number>()
-  for (const entry of calls) {
-    const sent = entry.query[parameter.name]
-    for (const value of sent === undefined ? [null] : [sent].flat()) {
-      const known = values.find((v) => v.value === value)
-      if (known) known.calls++
-      else others.set(value as string, (others.get(value as string) ?? 0) + 1)
-    }
+  const others: Array<{ value: string; calls: number }> = []
+  for (const [value, n] of sent?.values ?? []) {
+    const known = values.find((v) => v.value === value)
+    if (known) known.calls += n
+    else others.push({ value, calls: n })
   }
-  return { name: parameter.name, values, others: [...others].map(([value, n]) => ({ value, calls: n })) }
-}
-
-/** Entries counted by `key`, in the order each key was first seen. */
-function tally<T>(
-  entries: readonly JournalEntry[],
-  key: (entry: JournalEntry) => string,
-  make: (first: JournalEntry, calls: number) => T,
-): T[] {
-  const counted = new Map<string, { first: JournalEntry; calls: number }>()
-  for (const entry of entries) {
-    const k = key(entry)
-    const seen = counted.get(k)
-    if (seen) seen.calls++
-    else counted.set(k, { first: entry, calls: 1 })
-  }
-  return [...counted.values()].map(({ first, calls }) => make(first, calls))
+  return { name: parameter.name, values, others }
 }
 
 /** The columns of the operations × responses table: every documented response label, by status. */
@@ -242,7 +233,7 @@ export function coverageMarkdown(report: CoverageReport): string {
     `# API coverage: ${scope}`,
     '',
     `${summary.exercised} of ${summary.responses} documented responses exercised, over ${summary.calls} calls ` +
-      `(${summary.unmatched} unmatched, ${summary.invalid} invalid)${droppedNote(summary)}. Generated ${report.generatedAt}.`,
+      `(${summary.unmatched} unmatched, ${summary.invalid} invalid)${countsNote(summary)}. Generated ${report.generatedAt}.`,
     '',
     `| operation | calls | ${columns.join(' | ')} | other answers |`,
     `| --- | --- | ${columns.map(() => '---').join(' | ')} | --- |`,
@@ -302,8 +293,12 @@ function operationTitle(op: OperationCoverage): string {
   return `\`${op.operationId}\` ${op.method} ${op.path}${marked.length > 0 ? ` (${marked.join(', ')})` : ''}`
 }
 
-/** The requests without a key that are not counted, when there are any. */
-function droppedNote(summary: CoverageReport['summary']): string {
-  const dropped = summary.unauthenticatedDropped
-  return dropped > 0 ? `; ${dropped} more without a valid API key, not counted (only the latest are kept)` : ''
+/** What the counts outlived, when anything: entries the journals dropped, namespaces deleted or evicted. */
+export function countsNote(summary: CoverageReport['summary']): string {
+  const notes = [
+    summary.journalDropped > 0 ? `${summary.journalDropped} entries the journal dropped (JOURNAL_SIZE)` : '',
+    summary.namespacesDeleted > 0 ? `${summary.namespacesDeleted} namespaces deleted` : '',
+    summary.namespacesEvicted > 0 ? `${summary.namespacesEvicted} namespaces evicted (MAX_NAMESPACES)` : '',
+  ].filter(Boolean)
+  return notes.length > 0 ? `; counted all the same: ${notes.join(', ')}` : ''
 }

@@ -14,6 +14,7 @@ import type { Logger } from 'pino'
 import { ERRORS, HttpError, RETRY_AFTER } from '../http/errors.js'
 import { bearerToken } from '../pipeline/auth.js'
 import { Clock } from './clock.js'
+import { CoverageTally } from './coverage-tally.js'
 import { Faults } from './faults.js'
 import { Journal, type Redactor } from './request-journal.js'
 import { removeDataFile } from '../store/durable-io.js'
@@ -134,6 +135,14 @@ export class UnknownSnapshot extends Error {
 
 export class Namespaces {
   readonly max: number
+  /**
+   * The counts of the calls whose namespace was deleted, evicted, reset or its journal cleared: the
+   * report of every namespace adds them, so a suite's calls stay counted whatever it removes.
+   */
+  readonly retired = new CoverageTally()
+  /** Namespaces deleted and evicted since the start, for the coverage report. */
+  deleted = 0
+  evicted = 0
   readonly #options: NamespacesOptions
   /** In least-recently-used order: a use moves a namespace to the end. */
   readonly #live = new Map<string, Namespace>()
@@ -158,7 +167,7 @@ export class Namespaces {
       DEFAULT_NAMESPACE,
       new Namespace(
         DEFAULT_NAMESPACE,
-        new Journal(options.journalSize, options.redactor),
+        new Journal(options.journalSize, options.redactor, this.retired),
         options.clock,
         () => Promise.resolve(store),
         { opened: store },
@@ -218,6 +227,8 @@ export class Namespaces {
       }
       throw error
     }
+    namespace?.journal.retire()
+    this.deleted++
     return true
   }
 
@@ -285,7 +296,7 @@ export class Namespaces {
     if (this.#live.size >= this.max) this.#makeRoomFor(name)
     const namespace = new Namespace(
       name,
-      new Journal(this.#options.journalSize, this.#options.redactor),
+      new Journal(this.#options.journalSize, this.#options.redactor, this.retired),
       this.#options.clock,
       this.#opener(name),
       { fromDisk: this.#onDisk.has(name) },
@@ -439,6 +450,8 @@ export class Namespaces {
     const name = namespace.name
     this.#live.delete(name)
     if (this.#mostRecent === name) this.#mostRecent = undefined
+    namespace.journal.retire()
+    this.evicted++
     // No one waits for an eviction: a disk that refuses it leaves the namespace whole on disk, to
     // be read back at its next use, as after a restart.
     this.#remove(name, namespace).catch((error: unknown) =>

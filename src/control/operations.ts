@@ -161,7 +161,7 @@ const controlHandlers: HandlersOf<operations, ControlContext> = {
       if ((expectation.min ?? 0) > (expectation.max ?? Infinity))
         throw new HttpError(ERRORS.invalidBody, `Invalid request body: body.expectations.${i}.min is above its max`)
     })
-    return ok(verify(namespace.name, namespace.journal.find(), expectations, strict))
+    return ok(verify(namespace.name, namespace.journal.find(), expectations, strict, namespace.journal.tally))
   },
 
   addFault({ body: fault }, { namespace, apiSpec }) {

@@ -4,6 +4,7 @@
 // every recorded string.
 import type { IncomingHttpHeaders } from 'node:http'
 import { jsonDepth, MAX_JSON_DEPTH } from '../http/body.js'
+import { CoverageTally } from './coverage-tally.js'
 import { JournalRing, type StoredRequest } from './journal-ring.js'
 
 /** One request as the journal records it. */
@@ -164,13 +165,22 @@ export class Journal {
   #unauthenticatedDropped = 0
   /** Entries already shown, by id: a test that reads the journal again gets them without the work. */
   readonly #shown = new Map<number, JournalEntry>()
+  /** Every call recorded since the last clear, counted whatever the journal keeps (coverage-tally.ts). */
+  readonly tally = new CoverageTally()
+  /** Where the counts go when the journal is cleared: the run's (Namespaces.retired). */
+  readonly #retired: CoverageTally | undefined
 
-  constructor(size: number, redactor: Redactor) {
+  constructor(size: number, redactor: Redactor, retired?: CoverageTally) {
     this.#redactor = redactor
-    this.#authenticated = new Part(size, MAX_JOURNAL_BYTES, (id) => this.#shown.delete(id))
+    this.#retired = retired
+    this.#authenticated = new Part(size, MAX_JOURNAL_BYTES, (id) => {
+      this.#shown.delete(id)
+      this.tally.journalDropped++
+    })
     this.#unauthenticated = new Part(Math.min(size, UNAUTHENTICATED_KEPT), MAX_UNAUTHENTICATED_BYTES, (id) => {
       this.#shown.delete(id)
       this.#unauthenticatedDropped++
+      this.tally.journalDropped++
     })
     this.#parts = [this.#authenticated, this.#unauthenticated]
   }
@@ -186,7 +196,11 @@ export class Journal {
 
   record(record: RequestRecord): void {
     const part = record.authenticated ? this.#authenticated : this.#unauthenticated
-    if (part.size === 0) return
+    this.tally.add(record, this.#nextId, this.#redactor)
+    if (part.size === 0) {
+      this.tally.journalDropped++
+      return
+    }
     // The part that will be shown (and one byte more, to tell it was cut), never a whole
     // megabyte-sized upload.
     const body =
@@ -276,13 +290,20 @@ export class Journal {
     }
   }
 
-  /** Empties the journal; returns how many entries were dropped. */
+  /** Empties the journal, its counts handed to the run's; returns how many entries were dropped. */
   clear(): number {
+    this.retire()
     const cleared = this.length
     for (const part of this.#parts) part.clear()
     this.#shown.clear()
     this.#unauthenticatedDropped = 0
     return cleared
+  }
+
+  /** Hands its counts to the run's (its namespace is cleared, deleted or evicted). */
+  retire(): void {
+    this.#retired?.absorb(this.tally)
+    this.tally.clear()
   }
 
   /** The k-th oldest entry of `kept` as the control API shows it, redacted. */

@@ -2,8 +2,11 @@
 // Each expectation counts the entries of its operation whose body contains the body given and
 // whose headers include the headers given; a failed one names the closest entries with each
 // difference by JSON Pointer (`createPet body /categoryId: expected 3, got "3"`). In strict mode,
-// every entry no expectation matched is unexpected.
+// every entry no expectation matched is unexpected. The journal keeps the latest entries only: an
+// expectation without body or headers is decided by the counts of every call (coverage-tally.ts);
+// one whose outcome depends on entries the journal dropped is incomplete, and does not pass.
 import type { components } from '../spec/admin-types.js'
+import type { CoverageTally } from './coverage-tally.js'
 import type { JournalEntry } from './request-journal.js'
 
 type Schemas = components['schemas']
@@ -16,27 +19,44 @@ export type Difference = Schemas['Difference']
 /** How many near misses a failed expectation names. */
 const CLOSEST = 3
 
+/** What verify knows beyond the entries kept: the counts of every call since the journal was cleared. */
+export type CallCounts = Pick<CoverageTally, 'operations' | 'journalDropped'>
+
 export function verify(
   namespace: string,
   entries: readonly JournalEntry[],
   expectations: readonly Expectation[],
   strict: boolean,
+  counts: CallCounts,
 ): VerifyResult {
   const matchedAny = new Set<number>()
   const results = expectations.map((expectation, index) => {
-    const result = check(expectation, index, entries)
+    const result = check(expectation, index, entries, counts)
     for (const id of result.matchedEntries) matchedAny.add(id)
     return result
   })
   const unexpected = strict ? entries.filter((entry) => !matchedAny.has(entry.id)).map(summary) : []
-  const passed = results.every((result) => result.passed) && unexpected.length === 0
+  const dropped = counts.journalDropped
+  // The dropped entries may hold an unexpected call.
+  const strictUndecided = strict && dropped > 0 && unexpected.length === 0
+  const incomplete = strictUndecided || results.some((result) => result.incomplete)
+  const passed = results.every((result) => result.passed) && unexpected.length === 0 && !incomplete
   const failures = [
     ...results.filter((result) => !result.passed).map((result) => result.message),
     ...unexpected.map((entry) => `unexpected call (strict): ${describe(entry)}`),
+    ...(strictUndecided
+      ? [`strict: undecided, the journal dropped ${dropped} entries, which may hold an unexpected call`]
+      : []),
   ]
+  if (incomplete)
+    failures.push(
+      `incomplete: the journal keeps the latest JOURNAL_SIZE entries and dropped ${dropped}; raise JOURNAL_SIZE, or clear the journal (DELETE /__admin/requests) or reset the namespace between tests`,
+    )
   return {
     namespace,
     passed,
+    incomplete,
+    journalDropped: dropped,
     strict,
     checked: entries.length,
     expectations: results,
@@ -47,30 +67,48 @@ export function verify(
   }
 }
 
-function check(expectation: Expectation, index: number, entries: readonly JournalEntry[]): ExpectationResult {
+function check(
+  expectation: Expectation,
+  index: number,
+  entries: readonly JournalEntry[],
+  counts: CallCounts,
+): ExpectationResult {
   const { operationId } = expectation
   const ofOperation = entries.filter((entry) => entry.operationId === operationId)
   const compared = ofOperation.map((entry) => ({ entry, differences: differencesOf(expectation, entry) }))
   const matched = compared.filter((c) => c.differences.length === 0).map((c) => c.entry)
   const { min, max, wanted } = bounds(expectation)
-  const passed = matched.length >= min && matched.length <= max
-  const closest = passed || matched.length > max ? [] : nearest(compared)
-  const what = `${operationId}${expectation.body !== undefined || expectation.headers !== undefined ? ' with the body and headers given' : ''}`
-  let message = `${operationId}: expected ${wanted} call${wanted.endsWith(' 1') ? '' : 's'} of ${what}, found ${matched.length}`
-  if (!passed && matched.length > max) message += `: ${matched.map(describe).join('; ')}`
+  const anyCall = expectation.body === undefined && expectation.headers === undefined
+  const calls = counts.operations.get(operationId)?.calls ?? ofOperation.length
+  // Every call matches an expectation without body or headers: the counts decide it. Otherwise the
+  // dropped calls of its operation may match or not: undecided when that changes the outcome.
+  const found = anyCall ? Math.max(calls, matched.length) : matched.length
+  const droppedOfOperation = anyCall ? 0 : Math.max(0, calls - ofOperation.length)
+  const most = found + droppedOfOperation
+  const allPass = found >= min && most <= max
+  const allFail = found > max || most < min
+  const incomplete = !allPass && !allFail
+  const passed = allPass
+  const closest = passed || found > max ? [] : nearest(compared)
+  const what = `${operationId}${anyCall ? '' : ' with the body and headers given'}`
+  let message = `${operationId}: expected ${wanted} call${wanted.endsWith(' 1') ? '' : 's'} of ${what}, found ${found}`
+  if (incomplete)
+    message += ` among the entries kept; undecided: the journal dropped ${droppedOfOperation} calls of ${operationId}, which may match`
+  if (!passed && !incomplete && found > max && matched.length > 0) message += `: ${matched.map(describe).join('; ')}`
   if (!passed && closest.length > 0) {
     message += `; closest:${closest
       .map((c) => `\n${describe(c.entry)}:\n${c.differences.map((d) => `  ${d.message}`).join('\n')}`)
       .join('')}`
-  } else if (!passed && matched.length < min && ofOperation.length === 0) {
+  } else if (!passed && matched.length < min && calls === 0) {
     message += ` (no call of ${operationId} at all)`
   }
   return {
     index,
     operationId,
     passed,
+    incomplete,
     expected: wanted,
-    matched: matched.length,
+    matched: found,
     matchedEntries: matched.map((entry) => entry.id),
     closest: closest.map((c) => ({ entry: summary(c.entry), differences: c.differences })),
     message,

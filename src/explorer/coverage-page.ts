@@ -1,6 +1,7 @@
 // GET /docs/coverage: the coverage report (GET /__admin/coverage) as a page a person reads at a
 // glance: operations down, documented responses across, each cell exercised or not; then the
 // query values, deprecated and unstable calls, unmatched and invalid requests.
+import { countsNote } from '../control/coverage.js'
 import type { components } from '../spec/admin-types.js'
 
 export type CoverageReport = components['schemas']['CoverageReport']
@@ -56,7 +57,7 @@ export function coveragePage(report: CoverageReport, style: string, named: boole
 <body>
 <main class="sandbox">
 <h1>Coverage: ${escapeHtml(scope)}</h1>
-<p><strong>${summary.exercised} of ${summary.responses}</strong> documented responses exercised, over ${summary.calls} calls (${summary.unmatched} unmatched, ${summary.invalid} invalid)${summary.unauthenticatedDropped > 0 ? `; ${summary.unauthenticatedDropped} more without a valid API key, not counted (only the latest are kept)` : ''}. Generated ${escapeHtml(report.generatedAt)} from the journal; with the admin token, <code>?namespace=&lt;name&gt;</code> shows one namespace${named ? '' : ', and the Error messages are shown'}. As JSON or Markdown: <code>GET /__admin/coverage</code>. <a href="/docs">API explorer</a></p>
+<p><strong>${summary.exercised} of ${summary.responses}</strong> documented responses exercised, over ${summary.calls} calls (${summary.unmatched} unmatched, ${summary.invalid} invalid)${escapeHtml(countsNote(summary))}. Generated ${escapeHtml(report.generatedAt)} from the counts of every call; with the admin token, <code>?namespace=&lt;name&gt;</code> shows one namespace${named ? '' : ', and the Error messages are shown'}. As JSON or Markdown: <code>GET /__admin/coverage</code>. <a href="/docs">API explorer</a></p>
 <table>
 <thead><tr><th>operation</th><th>calls</th>${columns.map((c) => `<th>${escapeHtml(c)}</th>`).join('')}<th>other answers</th></tr></thead>
 <tbody>

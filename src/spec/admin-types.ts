@@ -381,7 +381,7 @@ export interface components {
          * @enum {string}
          */
         Stability: "experimental" | "beta" | "stable";
-        /** @description What the journal shows of the contract's use. Version 1 of this shape: fields may be added, none is removed or changes meaning without a new reportVersion. */
+        /** @description What the calls made show of the contract's use. Every call is counted as it is answered, whatever the journal keeps: one namespace's since it was made, reset or its journal cleared; with all=true, the whole run's since the start, namespaces deleted or evicted included. Version 1 of this shape: fields may be added, none is removed or changes meaning without a new reportVersion. */
         CoverageReport: {
             /** @constant */
             reportVersion: 1;
@@ -389,10 +389,10 @@ export interface components {
             generatedAt: string;
             /** @description The namespace reported on; null when the report spans every namespace. */
             namespace: string | null;
-            /** @description The namespaces whose journals were read. */
+            /** @description The namespaces in memory reported on (those deleted or evicted are counted, not named). */
             namespaces: string[];
             summary: {
-                /** @description Journal entries read, unmatched ones included. */
+                /** @description Calls counted, unmatched ones included. */
                 calls: number;
                 /** @description Operations of the API. */
                 operations: number;
@@ -404,8 +404,14 @@ export interface components {
                 invalid: number;
                 deprecatedCalls: number;
                 unstableCalls: number;
-                /** @description Requests without a valid API key that the journals read no longer hold, so not counted here: each journal keeps only the latest of them, apart from the others. */
+                /** @description Requests without a valid API key that the journals of the namespaces in memory no longer hold (each keeps only the latest of them, apart from the others). They are counted here all the same. */
                 unauthenticatedDropped: number;
+                /** @description Entries the journals dropped to stay within JOURNAL_SIZE and their bytes: counted here all the same, but no longer in GET /__admin/requests, and a verify that depends on them says it is incomplete. */
+                journalDropped: number;
+                /** @description With all=true, the namespaces deleted since the start (their calls still counted); 0 for one namespace. */
+                namespacesDeleted: number;
+                /** @description With all=true, the namespaces evicted past MAX_NAMESPACES since the start (each one logged; their calls still counted); 0 for one namespace. */
+                namespacesEvicted: number;
             };
             operations: components["schemas"]["OperationCoverage"][];
             /** @description The deprecated operations called, with the sunset and replacement the spec names. */
@@ -424,7 +430,9 @@ export interface components {
             };
             /** @description Requests an operation refused because they broke the spec (400, 413, 415), not forced by a fault or Prefer. */
             invalid: {
+                /** @description All of them. */
                 count: number;
+                /** @description The latest 100. */
                 requests: {
                     id: number;
                     namespace: string;
@@ -555,6 +563,8 @@ export interface components {
             index: number;
             operationId: string;
             passed: boolean;
+            /** @description Whether its outcome depends on calls of its operation the journal dropped (then it did not pass). Without body and headers it is decided by the counts of every call, never incomplete. */
+            incomplete: boolean;
             /**
              * @description The count wanted, in words.
              * @example exactly 1
@@ -573,7 +583,12 @@ export interface components {
         };
         VerifyResult: {
             namespace: string;
+            /** @description False when it failed, and when it is incomplete. */
             passed: boolean;
+            /** @description The answer depends on entries the journal dropped (JOURNAL_SIZE, or its bytes) since the namespace was made, reset or its journal cleared: then it did not pass, and the message says which expectations could not be decided. An expectation without body or headers is decided by the counts of every call, so it is never incomplete; a count, a max or strict mode is incomplete when entries were dropped. */
+            incomplete: boolean;
+            /** @description Entries of this namespace the journal dropped since it was made, reset or cleared. */
+            journalDropped: number;
             strict: boolean;
             /** @description Journal entries read. */
             checked: number;

@@ -156,6 +156,9 @@ t.test('a suite-like sequence: the report names exactly what it provoked and wha
     deprecatedCalls: 4,
     unstableCalls: 0,
     unauthenticatedDropped: 0,
+    journalDropped: 0,
+    namespacesDeleted: 0,
+    namespacesEvicted: 0,
   })
   t.same(report.deprecatedCalls, [
     {

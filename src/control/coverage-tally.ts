@@ -1,0 +1,181 @@
+// The counts the coverage report is made of, kept as each request is recorded: how often each
+// operation was called and answered with each status and code, the query values sent, the
+// unmatched and invalid requests. The journal keeps entries within its bounds and drops the
+// oldest; these counts keep every call, in a few numbers per operation and answer, so a report
+// never depends on what the journal still holds. A namespace's counts go to the run's
+// (Namespaces.retire) when it is deleted, evicted, reset or its journal cleared: the report of
+// every namespace counts every call the sandbox answered since it started.
+import type { Redactor, RequestRecord } from './request-journal.js'
+import { UNMATCHED } from './request-journal.js'
+
+/** Answers that say the request broke the spec (validation, the body's type or size). */
+export const INVALID_STATUSES: ReadonlySet<number> = new Set([400, 413, 415])
+/** Distinct values counted per query parameter of an operation, and parameters per operation. */
+const MAX_VALUES = 100
+const MAX_PARAMETERS = 20
+/** Distinct unmatched method, path and status counted one by one; the others only in the total. */
+const MAX_UNMATCHED = 1000
+/** The invalid requests listed: the latest ones (all are counted). */
+export const INVALID_KEPT = 100
+
+/** How often an operation was answered with one status and Error code, forced or not. */
+export interface AnswerTally {
+  readonly status: number | null
+  readonly code: string | null
+  /** Shaped by a fault or a Prefer header. */
+  readonly forced: boolean
+  calls: number
+}
+
+export interface ParameterTally {
+  /** Calls that sent it. */
+  calls: number
+  readonly values: Map<string, number>
+}
+
+export interface OperationTally {
+  calls: number
+  readonly answers: Map<string, AnswerTally>
+  readonly parameters: Map<string, ParameterTally>
+}
+
+export interface UnmatchedTally {
+  readonly method: string
+  readonly path: string
+  readonly status: number | null
+  calls: number
+}
+
+export interface InvalidRequest {
+  readonly id: number
+  readonly namespace: string
+  readonly operationId: string
+  readonly method: string
+  readonly path: string
+  readonly status: number
+  readonly code: string
+  readonly message: string
+}
+
+export class CoverageTally {
+  calls = 0
+  readonly operations = new Map<string, OperationTally>()
+  readonly unmatched = new Map<string, UnmatchedTally>()
+  unmatchedCalls = 0
+  invalidCalls = 0
+  /** Entries the journal dropped to stay within its bounds (JOURNAL_SIZE, its bytes): still counted here. */
+  journalDropped = 0
+  /** The latest INVALID_KEPT invalid requests, oldest first. */
+  invalid: InvalidRequest[] = []
+
+  /** Counts one recorded request, `id` its journal id. */
+  add(record: RequestRecord, id: number, redactor: Redactor): void {
+    this.calls++
+    if (record.operationId === UNMATCHED) {
+      this.unmatchedCalls++
+      const path = redactor.text(record.path)
+      const key = `${record.method} ${path} ${record.status}`
+      const seen = this.unmatched.get(key)
+      if (seen) seen.calls++
+      else if (this.unmatched.size < MAX_UNMATCHED)
+        this.unmatched.set(key, { method: record.method, path, status: record.status, calls: 1 })
+    }
+    const op = this.#operation(record.operationId)
+    op.calls++
+    const code = record.error?.code ?? null
+    const forced = record.fault !== null
+    const key = `${record.status} ${code} ${forced}`
+    const answer = op.answers.get(key)
+    if (answer) answer.calls++
+    else op.answers.set(key, { status: record.status, code, forced, calls: 1 })
+    if (record.search !== '') {
+      const query = redactor.query(record.search)
+      for (const [name, sent] of Object.entries(query)) {
+        let parameter = op.parameters.get(name)
+        if (parameter === undefined) {
+          if (op.parameters.size >= MAX_PARAMETERS) continue
+          op.parameters.set(name, (parameter = { calls: 0, values: new Map() }))
+        }
+        parameter.calls++
+        for (const value of [sent].flat()) {
+          const n = parameter.values.get(value)
+          if (n !== undefined) parameter.values.set(value, n + 1)
+          else if (parameter.values.size < MAX_VALUES) parameter.values.set(value, 1)
+        }
+      }
+    }
+    if (
+      record.operationId !== UNMATCHED &&
+      record.fault === null &&
+      record.error !== undefined &&
+      record.status !== null &&
+      INVALID_STATUSES.has(record.status)
+    ) {
+      this.invalidCalls++
+      this.invalid.push({
+        id,
+        namespace: record.namespace,
+        operationId: record.operationId,
+        method: record.method,
+        path: redactor.text(record.path),
+        status: record.status,
+        code: record.error.code,
+        message: redactor.text(record.error.message),
+      })
+      if (this.invalid.length > INVALID_KEPT) this.invalid.shift()
+    }
+  }
+
+  /** Adds another tally's counts to these. */
+  absorb(other: CoverageTally): void {
+    this.calls += other.calls
+    this.unmatchedCalls += other.unmatchedCalls
+    this.invalidCalls += other.invalidCalls
+    this.journalDropped += other.journalDropped
+    for (const [key, u] of other.unmatched) {
+      const seen = this.unmatched.get(key)
+      if (seen) seen.calls += u.calls
+      else if (this.unmatched.size < MAX_UNMATCHED) this.unmatched.set(key, { ...u })
+    }
+    if (other.invalid.length > 0) this.invalid = [...this.invalid, ...other.invalid].slice(-INVALID_KEPT)
+    for (const [operationId, theirs] of other.operations) {
+      const op = this.#operation(operationId)
+      op.calls += theirs.calls
+      for (const [key, a] of theirs.answers) {
+        const seen = op.answers.get(key)
+        if (seen) seen.calls += a.calls
+        else op.answers.set(key, { ...a })
+      }
+      for (const [name, p] of theirs.parameters) {
+        let parameter = op.parameters.get(name)
+        if (parameter === undefined) {
+          if (op.parameters.size >= MAX_PARAMETERS) continue
+          op.parameters.set(name, (parameter = { calls: 0, values: new Map() }))
+        }
+        parameter.calls += p.calls
+        for (const [value, n] of p.values) {
+          const seen = parameter.values.get(value)
+          if (seen !== undefined) parameter.values.set(value, seen + n)
+          else if (parameter.values.size < MAX_VALUES) parameter.values.set(value, n)
+        }
+      }
+    }
+  }
+
+  clear(): void {
+    this.calls = 0
+    this.operations.clear()
+    this.unmatched.clear()
+    this.unmatchedCalls = 0
+    this.invalidCalls = 0
+    this.journalDropped = 0
+    this.invalid = []
+  }
+
+  #operation(operationId: string): OperationTally {
+    let op = this.operations.get(operationId)
+    if (op === undefined)
+      this.operations.set(operationId, (op = { calls: 0, answers: new Map(), parameters: new Map() }))
+    return op
+  }
+}
