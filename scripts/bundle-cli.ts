@@ -4,6 +4,7 @@
 // stay as tsc wrote them.
 //
 // Left out, and loaded from node_modules when needed: faker and json-schema-faker (a SEED only),
+// the MCP SDK (an agent's first call to /mcp, or the mcp command),
 // the $ref resolver (a spec that was not precompiled), and what src/ loads through createRequire
 // (yaml, ajv) or by URL (the precompiled validators in dist/*.compiled.js).
 import { build, type Plugin } from 'esbuild'
@@ -52,7 +53,12 @@ const { outputFiles } = await build({
   // Maps point into src/ and node_modules: no copies of the sources inside them.
   sourcesContent: false,
   plugins: [builtinsByRequire],
-  external: ['@faker-js/faker', 'json-schema-faker', '@apidevtools/json-schema-ref-parser'],
+  external: [
+    '@faker-js/faker',
+    'json-schema-faker',
+    '@apidevtools/json-schema-ref-parser',
+    '@modelcontextprotocol/sdk',
+  ],
   // The CommonJS dependencies (pino) call require(), which an ES module lacks.
   banner: {
     js: "import { createRequire as createRequireOfBundle } from 'node:module'; const require = createRequireOfBundle(import.meta.url);",

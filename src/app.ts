@@ -16,6 +16,7 @@ import {
   type SandboxFacts,
 } from './explorer/pages.js'
 import { cors } from './http/cors.js'
+import { MCP_PATH, type McpEndpoint } from './mcp/http.js'
 import { hostsServed } from './http/hosts.js'
 import { ERRORS, HttpError, sendError } from './http/errors.js'
 import { sendJson } from './http/reply.js'
@@ -38,6 +39,8 @@ export interface AppOptions {
   readonly admin: ControlApiOptions | undefined
   /** Operations below this x-stability are refused (MIN_STABILITY); all are served by default. */
   readonly minStability?: Stability
+  /** The MCP server at /mcp (src/mcp/http.ts), guarded as the control API is; none when that is off. */
+  readonly mcp?: McpEndpoint | undefined
   /** Who may reach the test data; by default no other origin, and the names of src/http/hosts.ts. */
   readonly testData?: TestDataAccess
 }
@@ -64,6 +67,7 @@ export function createApp({
   facts = describeEmbedded(control.namespaces.defaultStore.size),
   minStability,
   testData = { corsOrigins: [], servesHost: hostsServed([], 'localhost') },
+  mcp,
 }: AppOptions): App {
   const answerError = (res: ServerResponse, error: unknown): void => sendError(res, toHttpError(error, logger))
   const serveOperation = apiPipeline({ spec, keys, control, answerError, minStability })
@@ -85,6 +89,7 @@ export function createApp({
   // The coverage page reads the journals, as the control API does: only while that API is on.
   // Namespace names are often a team's or a test's: only the admin token's holder sees them.
   const checkAdmin = admin && adminCheck(admin)
+  const agents = checkAdmin && mcp && { check: checkAdmin, serve: mcp }
   const coverage =
     checkAdmin &&
     ((req: IncomingMessage, name: string | undefined) => {
@@ -131,9 +136,11 @@ export function createApp({
       }
       const url = req.url ?? '/'
       const toControlApi = controlApi !== undefined && isUnder(url, controlApi.basePath)
-      const toTestData = toControlApi || (coverage !== undefined && isUnder(url, COVERAGE_PAGE))
+      // /mcp is the control API by other means: the same token, origins and Host names.
+      const toMcp = agents !== undefined && isUnder(url, MCP_PATH)
+      const toTestData = toControlApi || toMcp || (coverage !== undefined && isUnder(url, COVERAGE_PAGE))
       if ((toTestData ? answerTestDataPreflight : answerPreflight)(req, res)) return
-      if (toTestData && (controlChecksHost || !toControlApi) && !testData.servesHost(req.headers.host)) {
+      if (toTestData && (controlChecksHost || !(toControlApi || toMcp)) && !testData.servesHost(req.headers.host)) {
         sendError(res, misdirected(req.headers.host))
         return
       }
@@ -142,6 +149,14 @@ export function createApp({
         if (!serveOperation(req, res)) toApi(req, res)
       } else if (toControlApi) {
         if (!controlApi?.serve(req, res)) toPages(req, res) // a 404
+      } else if (toMcp) {
+        try {
+          agents.check(req)
+        } catch (error) {
+          answerError(res, error)
+          return
+        }
+        agents.serve(req, res, (error) => answerError(res, error))
       } else {
         control.track(req, res)
         toPages(req, res)

@@ -10,6 +10,7 @@ import { startSandbox } from './sandbox.js'
 import { surviveUnhandledRejections } from './unhandled-rejections.js'
 
 async function main(): Promise<void> {
+  if (process.argv[2] === 'mcp') return mcp(process.argv.slice(3))
   let config: Config | 'help'
   try {
     config = loadConfig(process.argv.slice(2), process.env)
@@ -66,6 +67,19 @@ async function main(): Promise<void> {
   }
   process.once('SIGTERM', stop)
   process.once('SIGINT', stop)
+}
+
+/** `animal-store-sandbox mcp`: an MCP server on stdio for a sandbox running elsewhere (src/mcp/). */
+async function mcp(argv: string[]): Promise<void> {
+  const { MCP_HELP, readMcpTarget, serveStdio } = await import('./mcp/stdio.js')
+  let target
+  try {
+    target = readMcpTarget(argv, process.env)
+  } catch (error) {
+    return fail(error)
+  }
+  if (target === 'help') process.stdout.write(MCP_HELP)
+  else await serveStdio(target)
 }
 
 /** One line that names the setting or the file at fault; the stack only at the debug log level. */

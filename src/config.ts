@@ -51,6 +51,8 @@ export interface Config {
   readonly adminCorsOrigins: readonly string[]
   /** Host names the control API and the coverage page answer besides loopback, IP addresses and this machine's name; ['*'] for any. */
   readonly allowedHosts: readonly string[]
+  /** Whether the tools of /mcp may reach across every namespace (src/mcp/tools.ts). */
+  readonly mcpAllNamespaces: boolean
   readonly journalSize: number
   readonly maxNamespaces: number
   /** When set, any API key made of this prefix and a namespace name is accepted and selects that namespace. */
@@ -114,6 +116,8 @@ Test control (the /__admin API):
   --allowed-hosts <h> ALLOWED_HOSTS  host names the control API and /docs/coverage answer,
                                   comma-separated, * for any (always: localhost, IP addresses,
                                   this machine's name)                     (default: none more)
+  --mcp-all-namespaces MCP_ALL_NAMESPACES  let the tools of /mcp reach across every namespace
+                                  (listNamespaces, getCoverage all=true)  (default false)
   --journal-size <n>  JOURNAL_SIZE  requests kept per namespace, oldest dropped first
                                   (default ${DEFAULT_JOURNAL_SIZE}, at most ${MAX_JOURNAL_SIZE})
   --max-namespaces <n> MAX_NAMESPACES  namespaces kept at once, the least recently used
@@ -216,6 +220,15 @@ export function loadConfig(argv: readonly string[], env: Env): Config | 'help' {
     throw new ConfigError(`${adminTokenSetting?.name ?? 'ADMIN_TOKEN'} must differ from every API key`)
   }
 
+  const allNamespacesSetting = env['MCP_ALL_NAMESPACES']
+  if (
+    allNamespacesSetting !== undefined &&
+    allNamespacesSetting !== '' &&
+    !['true', 'false'].includes(allNamespacesSetting)
+  )
+    throw new ConfigError(`MCP_ALL_NAMESPACES must be true or false, got ${JSON.stringify(allNamespacesSetting)}`)
+  const mcpAllNamespaces = flags['mcp-all-namespaces'] === true || allNamespacesSetting === 'true'
+
   const prefixSetting = setting('namespace-key-prefix', 'NAMESPACE_KEY_PREFIX')
   if (prefixSetting && !BEARER_TOKEN.test(prefixSetting.value)) {
     throw new ConfigError(
@@ -265,6 +278,7 @@ export function loadConfig(argv: readonly string[], env: Env): Config | 'help' {
     adminOffReason,
     adminCorsOrigins,
     allowedHosts,
+    mcpAllNamespaces,
     journalSize: integerSetting(setting('journal-size', 'JOURNAL_SIZE'), 0, MAX_JOURNAL_SIZE) ?? DEFAULT_JOURNAL_SIZE,
     maxNamespaces:
       integerSetting(setting('max-namespaces', 'MAX_NAMESPACES'), 1, MAX_MAX_NAMESPACES) ?? DEFAULT_MAX_NAMESPACES,
@@ -414,6 +428,7 @@ function parseAllFlags(argv: readonly string[]) {
       'log-level': { type: 'string' },
       'admin-token': { type: 'string' },
       'no-admin': { type: 'boolean' },
+      'mcp-all-namespaces': { type: 'boolean' },
       'journal-size': { type: 'string' },
       'max-namespaces': { type: 'string' },
       'namespace-key-prefix': { type: 'string' },

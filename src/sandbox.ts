@@ -5,10 +5,11 @@ import type { AddressInfo, Socket } from 'node:net'
 import type { Logger } from 'pino'
 import { createApp } from './app.js'
 import { KeyRing } from './pipeline/auth.js'
-import { ConfigError, DEFAULT_ADMIN_TOKEN, type Config } from './config.js'
+import { ConfigError, DEFAULT_ADMIN_TOKEN, DEFAULT_API_KEY, type Config } from './config.js'
 import { coverageMarkdown, coverageOf } from './control/coverage.js'
 import { Control } from './control/request-control.js'
 import { limitConnections } from './http/connections.js'
+import { mcpEndpoint } from './mcp/http.js'
 import { ERRORS, HttpError, errorJson } from './http/errors.js'
 import { hostsServed } from './http/hosts.js'
 import type { SandboxFacts } from './explorer/pages.js'
@@ -203,7 +204,18 @@ async function serve(config: Config, logger: Logger, limits: ServerLimits, stora
           namespaces,
         }
   const testData = { corsOrigins: config.adminCorsOrigins, servesHost: hostsServed(config.allowedHosts, config.host) }
-  const app = createApp({ spec, keys, logger, control, admin, facts, minStability: config.minStability, testData })
+  // The MCP tools call this sandbox over loopback HTTP, as the stdio server calls one elsewhere.
+  let origin = ''
+  const mcp =
+    config.adminToken === undefined
+      ? undefined
+      : mcpEndpoint(() => ({
+          url: origin,
+          apiKey: config.apiKeys[0] ?? DEFAULT_API_KEY,
+          adminToken: config.adminToken,
+          allNamespaces: config.mcpAllNamespaces,
+        }))
+  const app = createApp({ spec, keys, logger, control, admin, facts, minStability: config.minStability, testData, mcp })
   const server = createServer(
     {
       headersTimeout: limits.headersTimeoutMs,
@@ -231,7 +243,7 @@ async function serve(config: Config, logger: Logger, limits: ServerLimits, stora
 
   const { port } = server.address() as AddressInfo
   const host = config.host.includes(':') ? `[${config.host}]` : config.host
-  const origin = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${port}`
+  origin = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${port}`
   let closing: Promise<void> | undefined
   return {
     server,

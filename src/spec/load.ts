@@ -163,7 +163,7 @@ function compileParameters(
   })
 }
 
-function basePathOf(servers: Array<{ url: string }> | undefined): string {
+export function basePathOf(servers: Array<{ url: string }> | undefined): string {
   const paths = new Set(
     (servers ?? []).map((s) =>
       new URL(

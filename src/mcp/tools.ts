@@ -1,0 +1,258 @@
+// The MCP tools: one per operation of spec/openapi.yaml and spec/admin.openapi.yaml, made from
+// them. A tool's input is its operation's parameters and body (their schemas as the spec writes
+// them); a call is one HTTP request to a running sandbox, and its result is the answer: status,
+// the headers that matter to a client, and the body. Both transports (stdio, /mcp) call these.
+import { fileURLToPath } from 'node:url'
+import type { ValidateFunction } from 'ajv/dist/2020.js'
+import { ADMIN_SPEC_FILE, SPEC_FILE } from '../paths.js'
+import { basePathOf, createAjv, describeErrors, operationsOf, readSpecDocument } from '../spec/load.js'
+import type { JsonSchema } from '../spec/types.js'
+import { NAMESPACE_HEADER } from '../control/namespaces.js'
+
+/** What a tool does to the sandbox's data: `changes` and `destroys` need a named namespace. */
+export type Effect = 'reads' | 'changes' | 'destroys'
+
+interface ToolRule {
+  readonly effect: Effect
+  /** Whether a call reaches beyond one namespace: refused unless the server allows it. */
+  readonly acrossNamespaces?: (args: Args) => boolean
+}
+
+/**
+ * Every operation of the two specs, and what its tool does. Written by hand on purpose: a new
+ * operation needs a decision here, and test/mcp/tools.test.ts fails until it has one.
+ */
+export const TOOL_RULES: Readonly<Record<string, ToolRule>> = {
+  // The Animal Store API
+  listPets: { effect: 'reads' },
+  createPet: { effect: 'changes' },
+  getPet: { effect: 'reads' },
+  listOrders: { effect: 'reads' },
+  // The control API
+  reset: { effect: 'destroys' },
+  exportPets: { effect: 'reads' },
+  replacePets: { effect: 'destroys' },
+  listRequests: { effect: 'reads' },
+  clearRequests: { effect: 'destroys' },
+  listUnmatchedRequests: { effect: 'reads' },
+  addFault: { effect: 'changes' },
+  listFaults: { effect: 'reads' },
+  clearFaults: { effect: 'destroys' },
+  getClock: { effect: 'reads' },
+  setClock: { effect: 'changes' },
+  resetClock: { effect: 'changes' },
+  listNamespaces: { effect: 'reads', acrossNamespaces: () => true },
+  deleteNamespace: { effect: 'destroys' },
+  createSnapshot: { effect: 'changes' },
+  listSnapshots: { effect: 'reads' },
+  deleteSnapshot: { effect: 'destroys' },
+  getCoverage: { effect: 'reads', acrossNamespaces: (args) => args['all'] === true },
+  verify: { effect: 'reads' },
+}
+
+export type Args = Record<string, unknown>
+
+/** The API's own tools, or the control API's. */
+export type Door = 'api' | 'admin'
+
+export interface Tool {
+  readonly name: string
+  readonly title: string
+  readonly description: string
+  readonly inputSchema: JsonSchema & { type: 'object' }
+  readonly effect: Effect
+  readonly door: Door
+  readonly method: string
+  /** The path below the spec's base path, e.g. /pets/{petId}. */
+  readonly path: string
+  readonly basePath: string
+  readonly parameters: ReadonlyArray<{ readonly name: string; readonly in: string }>
+  readonly rule: ToolRule
+  readonly validate: ValidateFunction
+}
+
+/** Where the tools send their requests, and the credentials they carry. */
+export interface Target {
+  /** The sandbox's address, e.g. http://127.0.0.1:4010 */
+  readonly url: string
+  readonly apiKey: string
+  readonly adminToken: string | undefined
+  /** Whether tools may act across every namespace (listNamespaces, getCoverage all=true). */
+  readonly allNamespaces: boolean
+}
+
+/** The answer a tool gives: what MCP's CallToolResult carries. */
+export interface ToolResult {
+  readonly content: Array<{ type: 'text'; text: string }>
+  /** The answer, when the sandbox gave one: its status, the headers shown and the body. */
+  readonly structuredContent?: { status: number; headers: Record<string, string>; body: unknown }
+  readonly isError?: boolean
+  readonly [key: string]: unknown
+}
+
+const SPECS: ReadonlyArray<{ door: Door; file: URL }> = [
+  { door: 'api', file: SPEC_FILE },
+  { door: 'admin', file: ADMIN_SPEC_FILE },
+]
+
+/** The headers a result shows: where a new pet is, deprecation and sunset, auth and retry hints. */
+const HEADERS_SHOWN = ['location', 'deprecation', 'sunset', 'link', 'retry-after', 'www-authenticate', 'allow']
+
+/** A tool call waits this long for the sandbox (a fault's delay included). */
+const CALL_TIMEOUT_MS = 60_000
+
+let loaded: Promise<readonly Tool[]> | undefined
+
+/** The tools of both specs, made once per process. */
+export function loadTools(): Promise<readonly Tool[]> {
+  return (loaded ??= makeTools())
+}
+
+async function makeTools(): Promise<readonly Tool[]> {
+  const { dereference } = await import('@apidevtools/json-schema-ref-parser')
+  const ajv = createAjv()
+  const documents = await Promise.all(
+    SPECS.map(
+      async ({ door, file }) =>
+        [
+          door,
+          (await dereference(fileURLToPath(file), readSpecDocument(file), { resolve: { external: true } })) as Record<
+            string,
+            any
+          >,
+        ] as const,
+    ),
+  )
+  // An API call names its namespace as a control call does: the control API's parameter says how.
+  const namespaceSchema = documents.find(([door]) => door === 'admin')?.[1]['components'].parameters.Namespace.schema
+  const tools: Tool[] = []
+  for (const [door, document] of documents) {
+    const basePath = basePathOf(document['servers'])
+    for (const { path, method, pathItem, operation } of operationsOf(document)) {
+      const operationId = operation.operationId as string
+      const rule = TOOL_RULES[operationId]
+      if (rule === undefined)
+        throw new Error(`spec: ${operationId} has no rule in src/mcp/tools.ts TOOL_RULES: decide what its tool does`)
+      const parameters = [...(pathItem['parameters'] ?? []), ...(operation.parameters ?? [])].filter(
+        (p: any) => p.in === 'path' || p.in === 'query',
+      )
+      const properties: Record<string, JsonSchema> = {}
+      const required: string[] = []
+      for (const p of parameters) {
+        properties[p.name] = { ...p.schema, ...(p.description ? { description: p.description } : {}) }
+        if (p.in === 'path' || p.required === true) required.push(p.name)
+      }
+      // An API call picks its namespace by header; a control call by its `namespace` parameter.
+      if (door === 'api')
+        properties['namespace'] = {
+          ...namespaceSchema,
+          description: `The namespace the call is made in (sent as ${NAMESPACE_HEADER}); the default namespace when omitted.`,
+        }
+      const body = operation.requestBody?.content?.['application/json']?.schema
+      if (body !== undefined) {
+        properties['body'] = { ...body, description: operation.requestBody.description ?? 'The request body.' }
+        if (operation.requestBody.required === true) required.push('body')
+      }
+      // A tool that changes data never falls back on the default namespace: it must be named.
+      if (rule.effect !== 'reads' && properties['namespace'] !== undefined) {
+        required.push('namespace')
+        properties['namespace'] = { ...properties['namespace'], description: 'The namespace to act on.' }
+      }
+      const inputSchema = {
+        type: 'object' as const,
+        properties,
+        ...(required.length > 0 ? { required } : {}),
+        additionalProperties: false,
+      }
+      tools.push({
+        name: operationId,
+        title: operation.summary ?? operationId,
+        description: describe(operation, rule, door),
+        inputSchema,
+        effect: rule.effect,
+        door,
+        method: method.toUpperCase(),
+        path,
+        basePath,
+        parameters: parameters.map((p: any) => ({ name: p.name, in: p.in })),
+        rule,
+        validate: ajv.compile(inputSchema),
+      })
+    }
+  }
+  return tools
+}
+
+function describe(operation: any, rule: ToolRule, door: Door): string {
+  const lines = [
+    `${operation.summary ?? operation.operationId} (${door === 'api' ? 'the Animal Store API' : 'the sandbox control API'}).`,
+    operation.description?.trim(),
+  ]
+  if (operation.deprecated === true)
+    lines.push(
+      `Deprecated${operation['x-sunset'] ? `: removed on ${String(operation['x-sunset'])}` : ''}${operation['x-replacement'] ? `; use ${String(operation['x-replacement'])} instead` : ''}. Do not build on it.`,
+    )
+  if (rule.acrossNamespaces)
+    lines.push('Reaching across every namespace is refused unless the MCP server was started to allow it.')
+  return lines.filter(Boolean).join('\n\n')
+}
+
+/** Calls the tool on the sandbox. Never throws: every failure is a result with isError. */
+export async function callTool(tool: Tool, input: unknown, target: Target): Promise<ToolResult> {
+  const args = (input ?? {}) as Args
+  // Validated on a copy: defaults the schema fills in are the sandbox's to apply, not ours to send.
+  if (!tool.validate(structuredClone(args)))
+    return toolError(`Invalid arguments for ${tool.name}: ${describeErrors(tool.validate.errors, 'arguments')}`)
+  if (tool.rule.acrossNamespaces?.(args) === true && !target.allNamespaces)
+    return toolError(
+      `${tool.name}${tool.name === 'getCoverage' ? ' with all=true' : ''} reaches across every namespace, which this MCP server does not allow: name one namespace, or start the server with --all-namespaces (MCP_ALL_NAMESPACES=true for /mcp)`,
+    )
+
+  const path = tool.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(args[name])))
+  const url = new URL(`${target.url.replace(/\/$/, '')}${tool.basePath}${path}`)
+  for (const p of tool.parameters)
+    if (p.in === 'query' && args[p.name] !== undefined) url.searchParams.set(p.name, String(args[p.name]))
+  const credential = tool.door === 'api' ? target.apiKey : target.adminToken
+  const headers: Record<string, string> = { accept: 'application/json, text/markdown;q=0.9' }
+  if (credential !== undefined) headers['authorization'] = `Bearer ${credential}`
+  if (tool.door === 'api' && typeof args['namespace'] === 'string') headers[NAMESPACE_HEADER] = args['namespace']
+  if (args['body'] !== undefined) headers['content-type'] = 'application/json'
+
+  let response: Response
+  try {
+    response = await fetch(url, {
+      method: tool.method,
+      headers,
+      ...(args['body'] === undefined ? {} : { body: JSON.stringify(args['body']) }),
+      signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
+    })
+  } catch (error) {
+    const reason = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message
+    return toolError(`The sandbox at ${target.url} did not answer ${tool.method} ${url.pathname}: ${reason}`)
+  }
+  const text = await response.text()
+  const json = (response.headers.get('content-type') ?? '').includes('json')
+  let body: unknown = text
+  if (json && text !== '')
+    try {
+      body = JSON.parse(text)
+    } catch {
+      // Kept as text: a body that is not the JSON it claims is itself worth seeing.
+    }
+  const shown = Object.fromEntries(
+    HEADERS_SHOWN.flatMap((name) => {
+      const value = response.headers.get(name)
+      return value === null ? [] : [[name, value]]
+    }),
+  )
+  const answer = { status: response.status, headers: shown, body }
+  return {
+    content: [{ type: 'text', text: JSON.stringify(answer, null, 2) }],
+    structuredContent: answer,
+    ...(response.ok ? {} : { isError: true }),
+  }
+}
+
+export function toolError(message: string): ToolResult {
+  return { content: [{ type: 'text', text: message }], isError: true }
+}

@@ -1,0 +1,125 @@
+// /mcp: the MCP server on the sandbox itself, over streamable HTTP, reached by the SDK's own client
+// and guarded as the control API is.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import type { Test } from 'tap'
+import t from 'tap'
+import { ADMIN_AUTH, ADMIN_TOKEN, startControlSandbox } from '../support/control.js'
+import { startTestSandbox } from '../support/sandbox.js'
+import { badInput, callTool, runLoop } from './loop.js'
+
+async function connect(t: Test, origin: string, headers: Record<string, string> = ADMIN_AUTH): Promise<Client> {
+  const client = new Client({ name: 'animal-store-tests', version: '1.0.0' })
+  await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', origin), { requestInit: { headers } }))
+  t.teardown(() => client.close())
+  return client
+}
+
+const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'curl', version: '1' } },
+}
+
+function post(origin: string, headers: Record<string, string>): Promise<Response> {
+  return fetch(`${origin}/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: JSON.stringify(INITIALIZE),
+  })
+}
+
+t.test('the loop over /mcp: fork, create, list, a 503, verify, coverage', async (t) => {
+  const sandbox = await startControlSandbox(t)
+  const client = await connect(t, sandbox.origin)
+  await runLoop(t, client, 'mcp-http')
+  const prompt = await client.getPrompt({ name: 'test-loop', arguments: { namespace: 'checkout-1' } })
+  t.match((prompt.messages[0]?.content as { text: string }).text, /reset.*checkout-1/s, 'the prompt shows the loop')
+  const { resources } = await client.listResources()
+  t.same(
+    resources.map((r) => r.uri),
+    ['animal-store://spec/openapi.yaml', 'animal-store://spec/admin.openapi.yaml'],
+  )
+  const spec = await client.readResource({ uri: 'animal-store://spec/admin.openapi.yaml' })
+  t.match((spec.contents[0] as { text: string }).text, /operationId: verify/, 'the control API spec is a resource')
+})
+
+t.test('bad input over /mcp is a tool error naming the field', async (t) => {
+  const sandbox = await startControlSandbox(t)
+  await badInput(t, await connect(t, sandbox.origin))
+})
+
+t.test('MCP_ALL_NAMESPACES lets the tools reach across namespaces', async (t) => {
+  const sandbox = await startControlSandbox(t, { MCP_ALL_NAMESPACES: 'true' })
+  const client = await connect(t, sandbox.origin)
+  await callTool(client, 'setClock', { namespace: 'across-1', body: { now: '2030-01-01T00:00:00Z' } })
+  const namespaces = await callTool(client, 'listNamespaces')
+  t.equal(namespaces.status, 200, 'listNamespaces answers', { text: namespaces.text })
+  t.ok(
+    namespaces.body.namespaces.some((ns: { name: string }) => ns.name === 'across-1'),
+    'every namespace is listed',
+  )
+  const all = await callTool(client, 'getCoverage', { all: true })
+  t.equal(all.status, 200, 'getCoverage all=true answers', { text: all.text })
+  t.equal(all.body.namespace, null, 'the report spans every namespace')
+})
+
+t.test('/mcp is guarded as the control API is', async (t) => {
+  const sandbox = await startControlSandbox(t)
+  const none = await post(sandbox.origin, {})
+  t.equal(none.status, 401, 'no admin token: 401')
+  t.match(await none.json(), { code: 'unauthorized', status: 401 }, 'with the Error body')
+  t.match(none.headers.get('www-authenticate'), /animal-store-admin/)
+  const apiKey = await post(sandbox.origin, { authorization: 'Bearer test-key-1' })
+  t.equal(apiKey.status, 401, 'an API key does not open it')
+  const wrong = await post(sandbox.origin, { authorization: `Bearer ${ADMIN_TOKEN}x` })
+  t.equal(wrong.status, 401, 'nor a wrong token')
+  const right = await post(sandbox.origin, ADMIN_AUTH)
+  t.equal(right.status, 200, 'the admin token does')
+  t.match(await right.json(), { result: { serverInfo: { name: 'animal-store-sandbox' } } })
+  const get = await fetch(`${sandbox.origin}/mcp`, { headers: ADMIN_AUTH })
+  t.equal(get.status, 405, 'no stream by GET: stateless')
+  t.equal(get.headers.get('allow'), 'POST')
+  await t.rejects(connect(t, sandbox.origin, {}), 'the SDK client is refused without the token')
+})
+
+t.test('with the default token, /mcp answers only its own names and loopback', async (t) => {
+  const sandbox = await startTestSandbox(t)
+  const answer = await new Promise<number>((resolve, reject) => {
+    // fetch may not set Host: node:http does.
+    import('node:http').then(({ request }) => {
+      const url = new URL('/mcp', sandbox.origin)
+      const req = request(
+        {
+          hostname: url.hostname,
+          port: url.port,
+          path: '/mcp',
+          method: 'POST',
+          headers: {
+            host: 'rebound.example',
+            authorization: 'Bearer sandbox-admin-token',
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+          },
+        },
+        (res) => {
+          res.resume()
+          resolve(res.statusCode ?? 0)
+        },
+      )
+      req.on('error', reject)
+      req.end(JSON.stringify(INITIALIZE))
+    }, reject)
+  })
+  t.equal(answer, 421, 'a Host the sandbox does not serve is refused (DNS rebinding)')
+  const own = await post(sandbox.origin, { authorization: 'Bearer sandbox-admin-token' })
+  t.equal(own.status, 200, 'its own name is served')
+})
+
+t.test('/mcp is off while the control API is', async (t) => {
+  const sandbox = await startTestSandbox(t, { ADMIN: 'off' })
+  const answer = await post(sandbox.origin, { authorization: 'Bearer sandbox-admin-token' })
+  t.equal(answer.status, 404, 'no /mcp')
+  t.match(await answer.json(), { code: 'not_found', status: 404 })
+})
