@@ -1,6 +1,7 @@
 package control
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -16,14 +17,33 @@ import (
 //	report.AssertAllResponsesExercised(t, "createPet")
 func (r CoverageReport) AssertAllResponsesExercised(t testing.TB, operationIDs ...string) bool {
 	t.Helper()
+	if err := r.AllResponsesExercised(operationIDs...); err != nil {
+		t.Errorf("%s", err)
+		return false
+	}
+	return true
+}
+
+// AllResponsesExercised is AssertAllResponsesExercised without a testing.TB, for TestMain's
+// end-of-suite check: nil when every documented response of the operations named (of every
+// operation when none is named) was exercised, else an error listing those never exercised.
+//
+//	report, err := client.GetCoverage(ctx, control.AllNamespaces())
+//	if err == nil {
+//		err = report.AllResponsesExercised("listOrders")
+//	}
+//	if err != nil {
+//		fmt.Fprintln(os.Stderr, err)
+//		code = 1 // os.Exit(code) fails the run
+//	}
+func (r CoverageReport) AllResponsesExercised(operationIDs ...string) error {
 	checked := r.Operations
 	if len(operationIDs) > 0 {
 		checked = make([]OperationCoverage, 0, len(operationIDs))
 		for _, id := range operationIDs {
 			op, ok := r.Operation(id)
 			if !ok {
-				t.Errorf("the API has no operation %s; it has %s", id, strings.Join(r.operationIDs(), ", "))
-				return false
+				return fmt.Errorf("the API has no operation %s; it has %s", id, strings.Join(r.operationIDs(), ", "))
 			}
 			checked = append(checked, op)
 		}
@@ -41,10 +61,9 @@ func (r CoverageReport) AssertAllResponsesExercised(t testing.TB, operationIDs .
 		}
 	}
 	if len(missing) > 0 {
-		t.Errorf("%s", failure("documented responses never exercised", r.scope(), missing))
-		return false
+		return errors.New(failure("documented responses never exercised", r.scope(), missing))
 	}
-	return true
+	return nil
 }
 
 // AssertNoDeprecatedCalls fails the test (t.Errorf) when a deprecated operation was called,
