@@ -24,4 +24,6 @@ test('a tortoise: created, listed, fetched, journaled, then one getPet answers 5
   assert.equal(failed.status, 503)
   assert.equal((await failed.json()).code, 'injected_fault')
   assert.equal((await api(namespace, 'GET', `/pets/${pet.id}`)).status, 200)
+  // The one operation this suite covers whole: the end-of-suite check asserts it (see the global setup).
+  assert.equal((await api(namespace, 'GET', '/store/orders')).status, 501)
 })

@@ -24,4 +24,6 @@ test('a tortoise: created, listed, fetched, journaled, then one getPet answers 5
   expect(failed.status).toBe(503)
   expect(await failed.json()).toMatchObject({ code: 'injected_fault', status: 503 })
   expect((await api(namespace, 'GET', `/pets/${pet.id}`)).status).toBe(200)
+  // The one operation this suite covers whole: the end-of-suite check asserts it (see the global setup).
+  expect((await api(namespace, 'GET', '/store/orders')).status).toBe(501)
 })

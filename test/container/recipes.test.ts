@@ -2,7 +2,8 @@
 // copied to a folder outside the repository, gets the module from its packed tarball and its pinned
 // runner from the registry, and runs `npm test` against the image under test. Each must run its four
 // test files in four workers against one container, each test in a namespace of its own, and leave
-// no container behind; a failing test in a recipe must fail its run.
+// no container behind; a failing test in a recipe must fail its run, and so must its end-of-suite
+// coverage check.
 import { execFile, spawn } from 'node:child_process'
 import { cp, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -112,7 +113,7 @@ if (!skip) {
 for (const { runner, summary } of RECIPES) {
   t.test(
     `${runner}: a global setup starts one container, four workers each test in their own namespace`,
-    { skip, timeout: INSTALL_TIMEOUT_MS + 3 * RUN_TIMEOUT_MS },
+    { skip, timeout: INSTALL_TIMEOUT_MS + 4 * RUN_TIMEOUT_MS },
     async (t) => {
       const consumer = await tempDir(t)
       await cp(join(ROOT, 'examples', runner), consumer, {
@@ -157,6 +158,21 @@ for (const { runner, summary } of RECIPES) {
       const redOrigins = [...new Set(reports(red.output).map((run) => run.origin))]
       t.equal(redOrigins.length, 1, 'the failed run had one container too')
       t.same(await leftBehind(redOrigins[0] ?? 'http://-'), [], 'which it stopped and removed all the same')
+
+      // Every test passes, but the end-of-suite coverage check finds listOrders never called: the
+      // run fails. (In the green run, the call it counted was made in a namespace since deleted.)
+      await writeFile(file, source)
+      const tortoise = join(consumer, 'tortoise.test.mjs')
+      const tortoiseSource = await readFile(tortoise, 'utf8')
+      const ordersCall = /^.*'\/store\/orders'.*\n/m
+      t.match(tortoiseSource, ordersCall, 'the tortoise test calls listOrders')
+      await writeFile(tortoise, tortoiseSource.replace(ordersCall, ''))
+      const uncovered = await npm(['test'], consumer, RUN_TIMEOUT_MS)
+      t.same(counts(summary, uncovered.output), { passed: 4, failed: 0 }, 'every test passes')
+      t.not(uncovered.code, 0, 'but the run fails on its end-of-suite coverage check')
+      t.match(uncovered.output, /listOrders default \(GET \/v1\/store\/orders\)/, 'naming the response never exercised')
+      const uncoveredOrigins = [...new Set(reports(uncovered.output).map((run) => run.origin))]
+      t.same(await leftBehind(uncoveredOrigins[0] ?? 'http://-'), [], 'and still stops its container')
     },
   )
 }
