@@ -83,6 +83,8 @@ export class ConfigError extends Error {
 export const HELP = `animal-store-sandbox: the Animal Store API as a stateful, seeded sandbox for tests
 
 Usage: animal-store-sandbox [options]
+       animal-store-sandbox mcp --url <sandbox> [options]   an MCP server on stdio whose tools
+                                  drive a running sandbox (mcp --help)
 
 Options (each has an environment variable; a flag wins over the variable):
   --port <n>          PORT        port to listen on, 0 for any free one   (default ${DEFAULT_PORT})
