@@ -5,6 +5,8 @@ import { randomUUID } from 'node:crypto'
 import { readFile, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import t, { type Test } from 'tap'
 import { parse } from 'yaml'
 import { AnimalStoreContainer, DEFAULT_IMAGE, type StartedAnimalStoreContainer } from '../../modules/node/src/index.js'
@@ -210,6 +212,24 @@ t.test(
     }
   },
 )
+
+t.test('/mcp in the container: an MCP client with its admin token drives the API', { skip }, async (t) => {
+  await ensureImage()
+  // The bundle leaves the MCP SDK out: the image's production node_modules must hold it.
+  const { origin } = await runContainer(t, { env: { API_KEYS: KEY, ADMIN_TOKEN: 'container-admin' } })
+  const client = new Client({ name: 'container-test', version: '1.0.0' })
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL('/mcp', origin), {
+      requestInit: { headers: { authorization: 'Bearer container-admin' } },
+    }),
+  )
+  t.teardown(() => client.close())
+  const created = await client.callTool({
+    name: 'createPet',
+    arguments: { namespace: 'mcp', body: { name: 'Rex', categoryId: 2 } },
+  })
+  t.match(created.structuredContent, { status: 201, body: { name: 'Rex' } })
+})
 
 t.test('a restart on the same /data volume finds the created pet', { skip }, async (t) => {
   await ensureImage()
