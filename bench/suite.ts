@@ -15,6 +15,7 @@
 // process in DIR (summarised by `tsx bench/cpu-profile.ts DIR/*.cpuprofile`).
 //
 // Every loop is bounded in count and in time; everything talks to 127.0.0.1.
+import { randomUUID } from 'node:crypto'
 import { execFile, spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
@@ -349,12 +350,14 @@ async function sandboxTarget(
   origin: string,
   pid: () => Promise<number | undefined>,
   stop: () => Promise<void>,
+  adminToken?: string,
 ): Promise<Target> {
-  const client = new AnimalStoreControlClient(origin)
+  const client = new AnimalStoreControlClient(origin, { adminToken })
   const firstSeeded = await timed(() => client.namespace('first-seeded').reset({ seed: 1, count: 1000 }))
   return {
     name,
-    test: (kind) => sandboxTest(kind === 'fetch' ? new AnimalStoreControlClient(origin, { fetch }) : client),
+    test: (kind) =>
+      sandboxTest(kind === 'fetch' ? new AnimalStoreControlClient(origin, { adminToken, fetch }) : client),
     steps: () => sandboxSteps(name, client, firstSeeded),
     rssMiB: async () => rssMiB(await pid()),
     stop,
@@ -395,12 +398,16 @@ async function processTarget(): Promise<Target> {
 }
 
 async function containerTarget(): Promise<Target> {
+  // The image listens beyond loopback, where the control API needs a token of its own.
+  const adminToken = randomUUID()
   const { stdout } = await run(DOCKER, [
     'run',
     '-d',
     '--rm',
     '-e',
     `JOURNAL_SIZE=${JOURNAL_SIZE}`,
+    '-e',
+    `ADMIN_TOKEN=${adminToken}`,
     '-p',
     '127.0.0.1::4010',
     IMAGE,
@@ -413,7 +420,7 @@ async function containerTarget(): Promise<Target> {
     await waitForStatus(`${origin}/healthz`, 30_000)
     const pid = async (): Promise<number | undefined> =>
       Number((await run(DOCKER, ['inspect', '-f', '{{.State.Pid}}', id])).stdout.trim()) || undefined
-    return await sandboxTarget('sandbox, container (data volume)', origin, pid, stop)
+    return await sandboxTarget('sandbox, container (data volume)', origin, pid, stop, adminToken)
   } catch (error) {
     await stop()
     throw error

@@ -5,7 +5,7 @@
 // listOrders beta); a verify with one wrong expectation names the closest call with a field-level
 // diff, and strict mode names the unexpected call.
 import t from 'tap'
-import { AnimalStoreAssertionError, AnimalStoreControlClient } from '../../modules/node/src/client.js'
+import { AnimalStoreAssertionError } from '../../modules/node/src/client.js'
 import { AnimalStoreContainer } from '../../modules/node/src/index.js'
 import { IMAGE, dockerSkipReason, ensureImage } from '../support/docker.js'
 import { specMarking } from '../support/spec-copy.js'
@@ -24,8 +24,7 @@ t.test('a consumer suite against the container: report, deprecation, refusal, ve
     .withCopyFilesToContainer([{ source: spec, target: '/spec-copy/openapi.yaml', mode: 0o644 }])
     .start()
   t.teardown(() => container.stop())
-  const origin = container.getOrigin()
-  const sandbox = new AnimalStoreControlClient(origin)
+  const sandbox = container.controlClient()
   const suite = sandbox.namespace('consumer')
   await suite.reset()
 
