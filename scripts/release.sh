@@ -1,24 +1,33 @@
 #!/usr/bin/env bash
-# The release recipe: the image for linux/amd64 and linux/arm64 and the two npm packages
-# (animal-store-sandbox, the server; animal-store-sandbox-testcontainers, modules/node), all of one
-# version. Every run proves what it would publish before anything leaves the machine:
+# The release recipe: the image for linux/amd64 and linux/arm64, the two npm packages
+# (animal-store-sandbox, the server; animal-store-sandbox-testcontainers, modules/node) and the
+# modules of the other languages (PyPI animal-store-testcontainers, Maven Central
+# io.github.animal-store:animal-store-testcontainers, the Go module's tag modules/go/v<version>),
+# all of one version. Every run proves what it would publish before anything leaves the machine:
 #
-#   1. versions  both package.json files carry the same version
+#   1. versions  both package.json files, modules/python/pyproject.toml and modules/java/pom.xml
+#                carry the same version
 #   2. images    scripts/build-image.sh for each architecture: animal-store-sandbox:<version>-<arch>
 #                (the build stages run natively; only the target's base differs)
-#   3. packages  `npm publish --dry-run` of each package, its file list checked
+#   3. packages  `npm publish --dry-run` of each package, its file list checked; the Python wheel
+#                and sdist (`python -m build`, `twine check`), the Java jars Central takes
+#                (`mvn -Prelease -DskipTests -Dgpg.skip verify`), the Go module (`go mod verify`,
+#                `go list -m`) and its tag not taken yet
 #   4. proof     `docker save` of the per-arch images into a tarball, `docker load` into a clean
 #                engine of the script's own (its own data root, exec root, socket and network
 #                namespace; no bridge, no iptables), and each image started there (the foreign one under qemu-user-static):
 #                its architecture, Node's process.arch, no native addon, /healthz, a keyed list
 #   5. publish   (not with --dry-run) the per-arch images pushed to $REGISTRY, a manifest list
-#                $REGISTRY/animal-store-sandbox:<version> over them, then the module and the server
-#                published to npm (after the image, which the module defaults to)
+#                $REGISTRY/animal-store-sandbox:<version> over them, then (after the image, which
+#                every module defaults to) the module and the server published to npm, the wheel
+#                and sdist to PyPI (twine), the jars to Maven Central (`mvn -Prelease deploy`), and
+#                the tag modules/go/v<version> pushed
 #
 #   bash scripts/release.sh --dry-run [--out DIR]          # all but step 5; needs root (dockerd)
-#   REGISTRY=ghcr.io/acme bash scripts/release.sh          # a clean tree, logged in to both
+#   REGISTRY=ghcr.io/acme bash scripts/release.sh          # a clean tree, logged in to each
 #
 # --out keeps the artifacts in DIR: images.tar, npm-<package>.json (the dry run's file lists),
+# python/ (the wheel and sdist), java/ (the jars),
 # report.json (per architecture: image size, seconds to healthy, what the probes saw), engine.log.
 # ARCHES (default "amd64 arm64") narrows the run; IMAGE names the local repository as for
 # `npm run image`, whose tags this rebuilds. Every wait is bounded.
@@ -63,6 +72,13 @@ trap 'exit 130' INT
 module_version=$(node -p "require('./modules/node/package.json').version")
 [ "$module_version" = "$version" ] ||
   fail "modules/node is at $module_version, the server at $version: both packages are released together"
+python_version=$(sed -nE 's/^version = "(.*)"$/\1/p' modules/python/pyproject.toml)
+[ "$python_version" = "$version" ] || fail "modules/python is at $python_version, the server at $version"
+java_version=$(python3 -c 'import sys, xml.etree.ElementTree as x
+print(x.parse(sys.argv[1]).getroot().findtext("{http://maven.apache.org/POM/4.0.0}version"))' modules/java/pom.xml)
+[ "$java_version" = "$version" ] || fail "modules/java is at $java_version, the server at $version"
+go_module=github.com/animal-store/animal-store-sandbox/modules/go
+go_tag=modules/go/v$version
 if ! $dry_run; then
   [ -n "${REGISTRY:-}" ] || fail "REGISTRY (for example ghcr.io/acme) names where the image is pushed"
   [ -z "$(git status --porcelain 2>/dev/null)" ] || fail "the working tree has changes: release from a clean commit"
@@ -129,6 +145,23 @@ check_package modules/node package.json dist/index.js dist/index.d.ts dist/clien
 check_package . package.json README.md dist/cli.js dist/index.js dist/healthcheck.js spec/openapi.yaml \
   fixtures/pets.json modules/node/package.json modules/node/dist/index.js modules/node/dist/client.js \
   -- src/ test/ scripts/ modules/node/src/ modules/java/ modules/python/ modules/go/
+
+# The modules of the other languages, built as they are published, into $artifacts.
+step "python -m build of modules/python"
+rm -rf "$artifacts/python"
+python3 -m venv "$work/python" && "$work/python/bin/pip" install -q --disable-pip-version-check build twine ||
+  fail "cannot install build and twine into a virtual environment"
+timeout 600 "$work/python/bin/python" -m build --outdir "$artifacts/python" modules/python >"$work/python-build.log" 2>&1 ||
+  { tail -20 "$work/python-build.log" >&2 && fail "python -m build of modules/python failed"; }
+"$work/python/bin/twine" check --strict "$artifacts/python"/* >&2
+step "mvn -Prelease verify of modules/java (unsigned)"
+(cd modules/java && timeout 900 mvn -B -q -Prelease -DskipTests -Dgpg.skip verify) >"$work/java-build.log" 2>&1 ||
+  { tail -20 "$work/java-build.log" >&2 && fail "mvn -Prelease verify of modules/java failed"; }
+mkdir -p "$artifacts/java" && cp modules/java/pom.xml modules/java/target/animal-store-testcontainers-"$version"*.jar "$artifacts/java/"
+step "go mod verify of modules/go"
+[ "$(cd modules/go && go list -m)" = "$go_module" ] || fail "modules/go is not the module $go_module"
+(cd modules/go && timeout 600 go mod verify >&2) || fail "go mod verify of modules/go failed"
+! git rev-parse -q --verify "refs/tags/$go_tag" >/dev/null || fail "the tag $go_tag exists already"
 
 # --- 4. proof in a clean engine -------------------------------------------------------------------
 for arch in "${arches[@]}"; do [ "$arch" = "$host_arch" ] || ensure_emulation "$arch"; done
@@ -255,4 +288,10 @@ timeout 600 "$docker" manifest push --purge "$target:$version"
 step "npm publish of the module, then the server"
 (cd modules/node && timeout 600 npm publish --access public)
 timeout 600 npm publish --access public
-step "released $version: $target:$version (${arches[*]}) and both npm packages"
+step "twine upload of the Python module to PyPI"
+"$work/python/bin/twine" upload --non-interactive "$artifacts/python"/*
+step "mvn -Prelease deploy of the Java module to Maven Central"
+(cd modules/java && timeout 1800 mvn -B -Prelease -DskipTests deploy)
+step "tag $go_tag for the Go module"
+git tag "$go_tag" && git push origin "$go_tag"
+step "released $version: $target:$version (${arches[*]}), both npm packages, PyPI, Maven Central and $go_tag"

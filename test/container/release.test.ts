@@ -172,6 +172,22 @@ t.test('release.sh --dry-run proves both architectures and both packages', { ski
     'and not its sources',
   )
 
+  // The other languages' modules as their registries would take them.
+  t.same(
+    (await readdir(join(out, 'python'))).sort(),
+    [`animal_store_testcontainers-${version}-py3-none-any.whl`, `animal_store_testcontainers-${version}.tar.gz`],
+    'the Python wheel and sdist, at the version',
+  )
+  t.same(
+    (await readdir(join(out, 'java'))).sort(),
+    ['', '-javadoc', '-sources']
+      .map((kind) => `animal-store-testcontainers-${version}${kind}.jar`)
+      .concat('pom.xml')
+      .sort(),
+    'the Java jars Maven Central takes, and the pom',
+  )
+  t.match(run.output, 'go mod verify of modules/go', 'the Go module is verified')
+
   // The clean engine is gone (no process, no mount, no folder), and it left the machine's network
   // alone: a dockerd without a bridge deletes any docker0 it can see, the machine engine's bridge.
   t.equal(existsSync('/sys/class/net/docker0'), hadDocker0, "the machine engine's docker0 is as it was")
