@@ -58,6 +58,8 @@ const { outputFiles } = await build({
     'json-schema-faker',
     '@apidevtools/json-schema-ref-parser',
     '@modelcontextprotocol/sdk',
+    // An optional package with a native core, which only `pact verify` loads.
+    '@pact-foundation/pact-core',
   ],
   // The CommonJS dependencies (pino) call require(), which an ES module lacks.
   banner: {

@@ -11,6 +11,7 @@ import { surviveUnhandledRejections } from './unhandled-rejections.js'
 
 async function main(): Promise<void> {
   if (process.argv[2] === 'mcp') return mcp(process.argv.slice(3))
+  if (process.argv[2] === 'pact') return pact(process.argv.slice(3))
   let config: Config | 'help'
   try {
     config = loadConfig(process.argv.slice(2), process.env)
@@ -80,6 +81,12 @@ async function mcp(argv: string[]): Promise<void> {
   }
   if (target === 'help') process.stdout.write(MCP_HELP)
   else await serveStdio(target)
+}
+
+/** `animal-store-sandbox pact verify`: a Pact verified against a running sandbox (src/pact/). */
+async function pact(argv: string[]): Promise<void> {
+  const { pactCommand } = await import('./pact/command.js')
+  process.exitCode = await pactCommand(argv, process.env)
 }
 
 /** One line that names the setting or the file at fault; the stack only at the debug log level. */

@@ -85,6 +85,8 @@ export const HELP = `animal-store-sandbox: the Animal Store API as a stateful, s
 Usage: animal-store-sandbox [options]
        animal-store-sandbox mcp --url <sandbox> [options]   an MCP server on stdio whose tools
                                   drive a running sandbox (mcp --help)
+       animal-store-sandbox pact verify <pact.json> --url <sandbox>   a Pact verified
+                                  against a running sandbox (pact --help)
 
 Options (each has an environment variable; a flag wins over the variable):
   --port <n>          PORT        port to listen on, 0 for any free one   (default ${DEFAULT_PORT})

@@ -22,6 +22,8 @@ import { nameProblem, StoreFull } from '../store/limits.js'
 import { readDateTime } from './clock.js'
 import { coverageMarkdown, coverageOf } from './coverage.js'
 import { verify } from './verify.js'
+import { pactOf } from '../pact/export.js'
+import { dataState } from '../pact/states.js'
 
 const ADMIN_TOKEN: Credential = {
   name: 'admin token',
@@ -162,6 +164,20 @@ const controlHandlers: HandlersOf<operations, ControlContext> = {
         throw new HttpError(ERRORS.invalidBody, `Invalid request body: body.expectations.${i}.min is above its max`)
     })
     return ok(verify(namespace.name, namespace.journal.find(), expectations, strict, namespace.journal.tally))
+  },
+
+  async exportPact({ query }, { namespace, apiSpec }) {
+    const info = apiSpec.document['info'] as { title?: string } | undefined
+    return ok(
+      pactOf(apiSpec, {
+        consumer: query.consumer ?? namespace.name,
+        provider: query.provider ?? info?.title ?? 'provider',
+        namespace: namespace.name,
+        entries: namespace.journal.find(),
+        dropped: namespace.journal.tally.journalDropped,
+        state: dataState(await dataOrigin(namespace)),
+      }),
+    )
   },
 
   addFault({ body: fault }, { namespace, apiSpec }) {
@@ -358,4 +374,10 @@ function sinceDate(since: string): Date {
 /** The page asked for: validation has given `limit` the spec's default when the request had none. */
 function cursor(limit: number | undefined, after: number | undefined): JournalCursor {
   return { limit: limit as number, after }
+}
+
+/** The data a namespace started from: the shared pets it holds (a seed's, a snapshot's), else its data file's origin. */
+async function dataOrigin(namespace: Namespace): Promise<string | undefined> {
+  const store = await namespace.store()
+  return store.base ?? store.origin
 }

@@ -234,6 +234,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/pact": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the namespace's calls as a Pact
+         * @description The journal's calls as a consumer contract (Pact specification V4): one interaction per distinct request and response shape, each named for people, its response body the spec's schema with matchers (types, the enums as regexes, the Error shape), and provider states naming the data the namespace started from (a seed, a snapshot or the initial data), which `animal-store-sandbox pact verify` restores. Credentials stay redacted: the verifier sends a real key in their place. Calls shaped by a fault or `Prefer`, cut off, or on paths the spec lacks are left out; `metadata.animal-store-sandbox` counts them, and the calls the journal dropped (JOURNAL_SIZE).
+         */
+        get: operations["exportPact"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/verify": {
         parameters: {
             query?: never;
@@ -580,6 +600,43 @@ export interface components {
                 differences: components["schemas"]["Difference"][];
             }[];
             message: string;
+        };
+        /** @description A Pact (specification V4, https://github.com/pact-foundation/pact-specification/tree/version-4). */
+        Pact: {
+            consumer: components["schemas"]["Pacticipant"];
+            provider: components["schemas"]["Pacticipant"];
+            interactions: {
+                /** @enum {string} */
+                type: "Synchronous/HTTP";
+                description: string;
+                providerStates: {
+                    name: string;
+                    params: Record<string, never>;
+                }[];
+                request: Record<string, never>;
+                response: Record<string, never>;
+            }[];
+            metadata: {
+                pactSpecification: {
+                    /** @enum {string} */
+                    version?: "4.0";
+                };
+                "animal-store-sandbox": {
+                    namespace: string;
+                    /** @description The journal's entries read. */
+                    calls: number;
+                    interactions: number;
+                    /** @description Calls left out (a fault or Prefer, cut off, or a path the spec lacks). */
+                    excluded: number;
+                    /** @description Calls the journal dropped (JOURNAL_SIZE), which no interaction shows. */
+                    dropped: number;
+                    /** @description Present when calls were dropped. */
+                    warning?: string;
+                };
+            };
+        };
+        Pacticipant: {
+            name: string;
         };
         VerifyResult: {
             namespace: string;
@@ -1400,6 +1457,37 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["CoverageReport"];
                     "text/markdown": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["UnknownNamespace"];
+            503: components["responses"]["NamespaceLimit"];
+        };
+    };
+    exportPact: {
+        parameters: {
+            query?: {
+                /** @description The namespace to act on; the default namespace when omitted. */
+                namespace?: components["parameters"]["Namespace"];
+                /** @description The consumer's name in the Pact; the namespace's name when omitted. */
+                consumer?: string;
+                /** @description The provider's name in the Pact; the API's title when omitted. */
+                provider?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Pact. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Pact"];
                 };
             };
             400: components["responses"]["BadRequest"];

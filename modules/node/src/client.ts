@@ -61,6 +61,13 @@ export type OperationCoverage = Schemas['OperationCoverage']
 /** What a test expects of the journal: calls of `operationId`, how many, with what body and headers. */
 export type Expectation = Omit<Schemas['Expectation'], 'operationId'> & { operationId: OperationId }
 export type VerifyResult = Schemas['VerifyResult']
+export type Pact = Schemas['Pact']
+export interface PactOptions {
+  /** The consumer's name in the Pact; the namespace's name when omitted. */
+  readonly consumer?: string
+  /** The provider's name in the Pact; the API's title when omitted. */
+  readonly provider?: string
+}
 export interface CoverageOptions {
   /** Across every namespace in memory rather than this one (a handle's or the default). */
   readonly all?: boolean
@@ -105,6 +112,7 @@ export const OPERATIONS = {
   clearFaults: { method: 'DELETE', path: '/faults', namespaced: true, query: [], body: false },
   getCoverage: { method: 'GET', path: '/coverage', namespaced: true, query: ['all', 'format'], body: false },
   verify: { method: 'POST', path: '/verify', namespaced: true, query: [], body: true },
+  exportPact: { method: 'GET', path: '/pact', namespaced: true, query: ['consumer', 'provider'], body: false },
   getClock: { method: 'GET', path: '/clock', namespaced: true, query: [], body: false },
   setClock: { method: 'POST', path: '/clock', namespaced: true, query: [], body: true },
   resetClock: { method: 'DELETE', path: '/clock', namespaced: true, query: [], body: false },
@@ -276,6 +284,13 @@ class NamespaceCalls {
     return this.call('verify', {
       body: { expectations, ...(options.strict === undefined ? {} : { strict: options.strict }) },
     })
+  }
+
+  /** The calls the namespace received as a Pact (V4) for a consumer-driven contract: see docs/pact.md. */
+  async exportPact(options: PactOptions = {}): Promise<Pact> {
+    const query: Record<string, string> = {}
+    for (const [name, value] of Object.entries(options)) if (value !== undefined) query[name] = String(value)
+    return this.call('exportPact', { query })
   }
 
   /**

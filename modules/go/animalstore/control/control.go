@@ -367,6 +367,24 @@ func (c *Client) Verify(ctx context.Context, request VerifyRequest) (VerifyResul
 	return call[VerifyResult](ctx, c, "verify", http.MethodPost, "/verify", c.scope(nil), request)
 }
 
+// PactOptions names the parties of [Client.ExportPact]'s Pact: the consumer defaults to the
+// namespace's name, the provider to the API's title.
+type PactOptions struct {
+	Consumer string
+	Provider string
+}
+
+// ExportPact returns the calls the namespace received as a Pact (specification V4), as JSON: one
+// interaction per distinct request and response shape, with matchers from the spec and provider
+// states that `animal-store-sandbox pact verify` restores. Write it to a file for a Pact broker.
+func (c *Client) ExportPact(ctx context.Context, options PactOptions) (json.RawMessage, error) {
+	query := c.scope(nil)
+	setIf(query, "consumer", options.Consumer)
+	setIf(query, "provider", options.Provider)
+	answer, err := send(ctx, c, "exportPact", http.MethodGet, "/pact", query, nil, "application/json")
+	return json.RawMessage(answer), err
+}
+
 // Error is an answer of the control API other than a success: its status, and the code and
 // message of its Error body.
 type Error struct {

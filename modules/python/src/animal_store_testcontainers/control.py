@@ -374,6 +374,7 @@ OPERATIONS: Mapping[str, Route] = {
     "deleteSnapshot": Route("DELETE", "/snapshots/{name}", namespaced=False),
     "getCoverage": Route("GET", "/coverage"),
     "verify": Route("POST", "/verify"),
+    "exportPact": Route("GET", "/pact"),
 }
 
 
@@ -646,6 +647,13 @@ class ControlClient:
         not: see ``passed``, or :func:`assert_verified`."""
         body = {"expectations": list(expectations), "strict": strict}
         return cast(VerifyResult, self._call("verify", body=body))
+
+    def export_pact(self, *, consumer: Optional[str] = None, provider: Optional[str] = None) -> dict[str, Any]:
+        """The calls the namespace received as a Pact (specification V4): one interaction per
+        distinct request and response shape, with matchers from the spec and provider states that
+        ``animal-store-sandbox pact verify`` restores. ``consumer`` defaults to the namespace's
+        name, ``provider`` to the API's title."""
+        return cast(dict[str, Any], self._call("exportPact", query=_present(consumer=consumer, provider=provider)))
 
     def _call(
         self,

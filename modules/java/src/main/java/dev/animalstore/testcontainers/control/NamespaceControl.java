@@ -218,6 +218,26 @@ public class NamespaceControl {
     }
 
     /**
+     * The calls the namespace received as a Pact (specification V4), as JSON to write to a file for a Pact broker: one
+     * interaction per distinct request and response shape, with matchers from the spec and provider states that
+     * {@code animal-store-sandbox pact verify} restores. The consumer is named after the namespace, the provider after
+     * the API's title.
+     */
+    @ControlOperation("exportPact")
+    public String exportPact() {
+        return exportPact(null, null);
+    }
+
+    /** As {@link #exportPact()}, naming the consumer and the provider (either may be null for its default). */
+    @ControlOperation("exportPact")
+    public String exportPact(String consumer, String provider) {
+        Map<String, String> query = new LinkedHashMap<>();
+        putIfSet(query, "consumer", consumer);
+        putIfSet(query, "provider", provider);
+        return http.text("pact", namespace, query, "application/json");
+    }
+
+    /**
      * Fails unless every documented response of the operations named (of every operation when none is named) was
      * exercised in this namespace.
      *
