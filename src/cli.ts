@@ -52,6 +52,7 @@ async function main(): Promise<void> {
       config.adminToken === undefined
         ? `  test control: off${config.adminOffReason === undefined ? '' : ` (${config.adminOffReason}: set one to turn it on)`}`
         : `  test control: ${origin}/__admin (Bearer ${config.defaultAdminToken ? config.adminToken : '<your admin token>'})`,
+      ...(config.adminToken === undefined ? [] : [`  agents: ${origin}/mcp (MCP, opened by the same token)`]),
       '',
     ].join('\n'),
   )
