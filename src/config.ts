@@ -162,6 +162,9 @@ export function loadConfig(argv: readonly string[], env: Env): Config | 'help' {
   const port = integerSetting(setting('port', 'PORT'), 0, 65535) ?? DEFAULT_PORT
   const host = setting('host', 'HOST')?.value ?? DEFAULT_HOST
 
+  // `-e API_KEY=…` (the flag's name, singular) would otherwise be ignored, and the default key served.
+  if (env['API_KEY'] !== undefined && env['API_KEY'] !== '' && (env['API_KEYS'] ?? '') === '')
+    throw new ConfigError('API_KEY is not a setting: the API keys are API_KEYS (comma-separated), e.g. API_KEYS=my-key')
   const apiKeys = readApiKeys(flags['api-key'], env['API_KEYS'])
 
   const dataFileSetting = setting('data-file', 'DATA_FILE')

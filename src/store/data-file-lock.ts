@@ -69,7 +69,10 @@ export class DataFileLock {
    */
   static async acquire(dataFile: string, onLost: (message: string) => void = () => undefined): Promise<DataFileLock> {
     const cannot = (error: Error): DataFileError =>
-      new DataFileError(dataFile, `cannot be locked for this sandbox (${error.message})`)
+      new DataFileError(
+        dataFile,
+        `cannot be locked for this sandbox (${error.message})${permissionHint(dataFile, error)}`,
+      )
     const dir = await mkdir(dirname(dataFile), { recursive: true })
       .then(() => realpath(dirname(dataFile)))
       .catch((error: Error) => {
@@ -242,4 +245,11 @@ function readOrNull(read: () => string): string | null {
   } catch {
     return null
   }
+}
+
+/** What to do when the folder refuses this process: whose it must be, or no file at all. */
+function permissionHint(dataFile: string, error: NodeJS.ErrnoException): string {
+  if (!['EACCES', 'EPERM', 'EROFS'].includes(error.code ?? '')) return ''
+  const user = process.getuid === undefined ? 'this process' : `user id ${process.getuid()}`
+  return `: the sandbox runs as ${user} and may not write in ${dirname(dataFile)}; make the folder writable for it (in a container, a volume owned by that user id, or docker run --user), or set DATA_FILE=:memory: to keep the pets in memory only`
 }

@@ -38,6 +38,13 @@ t.test('a bad setting stops the start with a message that names it', async (t) =
     { env: { SEED: '1', FIXTURES: 'fixtures/pets.json' }, names: /FIXTURES and SEED both choose the initial data/ },
     { args: ['--colour'], names: /Unknown option '--colour'.*--help/ },
     { env: { FIXTURES: 'no/such/file.json' }, names: /Fixtures file .*file\.json does not exist/ },
+    // The flag is --api-key; the variable is API_KEYS: the singular would be ignored.
+    { env: { API_KEY: 'my-key' }, names: /API_KEY is not a setting: the API keys are API_KEYS \(comma-separated\)/ },
+    // A folder this process may not write (as root too: /sys refuses everyone).
+    {
+      env: { DATA_FILE: '/sys/animal-store-sandbox-test/db.json' },
+      names: /runs as user id \d+ .*DATA_FILE=:memory:/,
+    },
   ]
   for (const c of cases) {
     const { code, stderr } = await runCliToEnd(c.env ?? {}, c.args ?? [])
