@@ -212,5 +212,9 @@ func withExitOutput(ctx context.Context, ctr *testcontainers.DockerContainer, st
 	if len(output) > maxStartOutput {
 		output = output[len(output)-maxStartOutput:]
 	}
-	return fmt.Errorf("%w; the sandbox said: %s", startErr, strings.TrimSpace(string(output)))
+	said := strings.TrimSpace(string(output))
+	if said == "" {
+		return fmt.Errorf("%w; the sandbox exited with code %d and printed nothing (docker inspect of the container may say why)", startErr, state.ExitCode)
+	}
+	return fmt.Errorf("%w; the sandbox said: %s", startErr, said)
 }

@@ -149,6 +149,11 @@ func TestRun_badSettingsFailFast(t *testing.T) {
 			opts(animalstore.WithFixtures("testdata/bad-pets.json")),
 			regexp.MustCompile(`Fixtures file /fixtures/bad-pets\.json is refused: .*categoryId`),
 		},
+		{
+			"exits printing nothing",
+			opts(testcontainers.WithEntrypoint("node", "-e", "process.exit(3)")),
+			regexp.MustCompile(`the sandbox exited with code 3 and printed nothing`),
+		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
