@@ -127,8 +127,8 @@ func (o *options) env() map[string]string {
 	if o.seed != nil {
 		env["SEED"] = strconv.FormatUint(uint64(*o.seed), 10)
 	}
-	if o.seedCount != 0 {
-		env["SEED_COUNT"] = strconv.Itoa(o.seedCount)
+	if o.seedCount != nil {
+		env["SEED_COUNT"] = strconv.Itoa(*o.seedCount)
 	}
 	if o.fixtures != "" {
 		env["FIXTURES"] = fixturesPath(o.fixtures)

@@ -113,7 +113,6 @@ func TestRun_invalidOptions(t *testing.T) {
 		{"admin token with a space", opts(animalstore.WithAdminToken("not a token")), "admin token must be a bearer token"},
 		{"admin token equal to the API key", opts(animalstore.WithAPIKey("same"), animalstore.WithAdminToken("same")), "admin token must differ from the API key"},
 		{"admin token equal to the default key", opts(animalstore.WithAdminToken(control.DefaultAPIKey)), "admin token must differ from the API key"},
-		{"seed count 0", opts(animalstore.WithSeedCount(0)), "seed count must be from 1 to 1000000"},
 		{"fixtures and seed", opts(animalstore.WithFixtures("testdata/pets.json"), animalstore.WithSeed(7)), "both choose the initial data"},
 		{"fixtures and seed count", opts(animalstore.WithSeedCount(5), animalstore.WithFixtures("testdata/pets.json")), "both choose the initial data"},
 		{"missing fixtures", opts(animalstore.WithFixtures("testdata/missing.json")), "no such file"},
@@ -148,6 +147,12 @@ func TestRun_badSettingsFailFast(t *testing.T) {
 			"fixtures refused",
 			opts(animalstore.WithFixtures("testdata/bad-pets.json")),
 			regexp.MustCompile(`Fixtures file /fixtures/bad-pets\.json is refused: .*categoryId`),
+		},
+		{
+			// No copy of the server's rule in the module: the sandbox's own message.
+			"seed count past the bound",
+			opts(animalstore.WithSeedCount(1_000_001)),
+			regexp.MustCompile(regexp.QuoteMeta(`SEED_COUNT must be a whole number from 0 to 1000000, got "1000001"`)),
 		},
 		{
 			"exits printing nothing",
@@ -192,4 +197,19 @@ func TestRun_missingImageFailsFast(t *testing.T) {
 
 func opts(customizers ...testcontainers.ContainerCustomizer) []testcontainers.ContainerCustomizer {
 	return customizers
+}
+
+// The module copies no rule of the sandbox's: a seed count of 0, which the sandbox takes, starts
+// with no pets.
+func TestRun_seedCountZero(t *testing.T) {
+	requireDocker(t)
+	t.Parallel()
+	ctr, err := animalstore.Run(t.Context(), sandboxImage, animalstore.WithSeed(1), animalstore.WithSeedCount(0), animalstore.WithInMemory())
+	testcontainers.CleanupContainer(t, ctr)
+	require.NoError(t, err)
+	client, err := ctr.Control(t.Context())
+	require.NoError(t, err)
+	resp, answer := callAPI(t, client, http.MethodGet, "/pets", nil)
+	require.Equal(t, http.StatusOK, resp.StatusCode, "answer: %s", answer)
+	require.Empty(t, decode[[]control.Pet](t, answer))
 }

@@ -12,15 +12,12 @@ import (
 	"github.com/animal-store/animal-store-sandbox/modules/go/animalstore/control"
 )
 
-// maxSeedCount is the most pets SEED_COUNT may ask for.
-const maxSeedCount = 1_000_000
-
 // bearerToken is what the sandbox accepts as an API key or admin token (RFC 6750's token68).
 var bearerToken = regexp.MustCompile(`^[A-Za-z0-9\-._~+/]+=*$`)
 
 type options struct {
 	seed       *uint32
-	seedCount  int // 0: the sandbox's default
+	seedCount  *int // nil: the sandbox's default
 	apiKey     string
 	adminToken string
 	fixtures   string
@@ -55,13 +52,11 @@ func WithSeed(seed uint32) Option {
 	}
 }
 
-// WithSeedCount sets how many pets the seed generates (SEED_COUNT, 1 to 1,000,000).
+// WithSeedCount sets how many pets the seed generates (SEED_COUNT). The sandbox's rules decide
+// what it takes: one it refuses fails Run with its message.
 func WithSeedCount(count int) Option {
 	return func(o *options) error {
-		if count < 1 || count > maxSeedCount {
-			return fmt.Errorf("seed count must be from 1 to %d, got %d", maxSeedCount, count)
-		}
-		o.seedCount = count
+		o.seedCount = &count
 		return nil
 	}
 }
@@ -118,7 +113,7 @@ func WithInMemory() Option {
 
 // validate checks what the options mean together.
 func (o *options) validate() error {
-	if o.fixtures != "" && (o.seed != nil || o.seedCount != 0) {
+	if o.fixtures != "" && (o.seed != nil || o.seedCount != nil) {
 		return errors.New("WithFixtures and WithSeed/WithSeedCount both choose the initial data: use one of them")
 	}
 	// One must never open the other's door: the sandbox refuses to start when they are equal.

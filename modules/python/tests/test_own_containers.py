@@ -39,6 +39,14 @@ def test_fixtures_are_copied_into_the_container(
         assert [pet["name"] for pet in listed.json()] == ["Fixture Fox", "Fixture Finch"]
 
 
+def test_a_seed_count_of_zero_starts_with_no_pets(animal_store_image: str, docker_engine: object) -> None:
+    with AnimalStoreContainer(animal_store_image).with_seed(1).with_seed_count(0).with_in_memory() as sandbox:
+        listed = requests.get(
+            f"{sandbox.get_base_url()}/pets", headers={"Authorization": f"Bearer {sandbox.get_api_key()}"}
+        )
+        assert listed.json() == []
+
+
 @pytest.mark.parametrize(
     ("configure", "sandbox_message"),
     [
@@ -46,6 +54,11 @@ def test_fixtures_are_copied_into_the_container(
             lambda container, tmp_path: container.with_env("SEED", "abc"),
             r'SEED must be a whole number from 0 to 4294967295, got "abc"',
             id="SEED=abc",
+        ),
+        pytest.param(
+            lambda container, tmp_path: container.with_seed_count(1_000_001),
+            r'SEED_COUNT must be a whole number from 0 to 1000000, got "1000001"',
+            id="SEED_COUNT=1000001",
         ),
         pytest.param(
             lambda container, tmp_path: container.with_fixtures(write_bad_fixtures(tmp_path)),

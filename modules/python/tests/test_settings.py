@@ -66,16 +66,16 @@ def test_the_admin_token_must_differ_from_the_configured_key() -> None:
         AnimalStoreContainer().with_admin_token("shared").with_api_key("shared")
 
 
-@pytest.mark.parametrize("seed", [-1, 2**32, 1.5, True, "7"])
-def test_a_seed_out_of_range_is_refused(seed: object) -> None:
-    with pytest.raises(ValueError, match="seed"):
+@pytest.mark.parametrize("seed", [1.5, True, "7"])
+def test_a_seed_that_is_no_int_is_refused(seed: object) -> None:
+    with pytest.raises(ValueError, match="seed must be an int"):
         AnimalStoreContainer().with_seed(seed)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("count", [0, -3, 1_000_001])
-def test_a_seed_count_out_of_range_is_refused(count: int) -> None:
-    with pytest.raises(ValueError, match="seed count"):
-        AnimalStoreContainer().with_seed_count(count)
+def test_the_seed_count_range_is_the_sandboxs_rule(count: int) -> None:
+    # No copy of the server's rule here: the sandbox takes 0, and refuses the others with its message.
+    assert AnimalStoreContainer().with_seed_count(count).env["SEED_COUNT"] == str(count)
 
 
 def test_fixtures_and_a_seed_exclude_each_other(fixtures_file: Path) -> None:
