@@ -5,7 +5,7 @@
 // no container behind; a failing test in a recipe must fail its run, and so must its end-of-suite
 // coverage check.
 import { execFile, spawn } from 'node:child_process'
-import { cp, readFile, writeFile } from 'node:fs/promises'
+import { cp, readFile, readdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import t from 'tap'
 import { IMAGE, docker, dockerSkipReason, ensureImage } from '../support/docker.js'
@@ -16,6 +16,7 @@ const RECIPES = [
   { runner: 'node-test', summary: /^# pass (?<passed>\d+)\n# fail (?<failed>\d+)$/m },
   { runner: 'vitest', summary: /^ +Tests +(?:(?<failed>\d+) failed \| )?(?<passed>\d+) passed/m },
   { runner: 'jest', summary: /^Tests: +(?:(?<failed>\d+) failed, )?(?<passed>\d+) passed/m },
+  { runner: 'jest-typescript', summary: /^Tests: +(?:(?<failed>\d+) failed, )?(?<passed>\d+) passed/m },
 ]
 const INSTALL_TIMEOUT_MS = 5 * 60_000
 const RUN_TIMEOUT_MS = 2 * 60_000
@@ -147,7 +148,9 @@ for (const { runner, summary } of RECIPES) {
       t.same(await leftBehind(origins[0] ?? 'http://-'), [], 'which the run stopped and removed')
 
       // A recipe whose test fails must fail its run, and still stop its container.
-      const file = join(consumer, 'dog.test.mjs')
+      const testFile = async (animal: string) =>
+        join(consumer, (await readdir(consumer)).find((name) => name.startsWith(`${animal}.test.`)) ?? '')
+      const file = await testFile('dog')
       const source = await readFile(file, 'utf8')
       t.ok(source.includes('201'), 'the dog test checks the 201 of createPet')
       await writeFile(file, source.replace('201', '299'))
@@ -162,7 +165,7 @@ for (const { runner, summary } of RECIPES) {
       // Every test passes, but the end-of-suite coverage check finds listOrders never called: the
       // run fails. (In the green run, the call it counted was made in a namespace since deleted.)
       await writeFile(file, source)
-      const tortoise = join(consumer, 'tortoise.test.mjs')
+      const tortoise = await testFile('tortoise')
       const tortoiseSource = await readFile(tortoise, 'utf8')
       const ordersCall = /^.*'\/store\/orders'.*\n/m
       t.match(tortoiseSource, ordersCall, 'the tortoise test calls listOrders')
