@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { readDateTime } from './control/clock.js'
+import { DEFAULT_JOURNAL_LIMITS, type JournalLimits } from './control/journal-memory.js'
 import { CREDENTIAL_HEADERS } from './control/request-journal.js'
 import { ANY_HOST, listensOnLoopbackOnly } from './http/hosts.js'
 import { BEARER_TOKEN, BEARER_TOKEN_RULE } from './pipeline/auth.js'
@@ -20,8 +21,11 @@ export const IN_MEMORY = ':memory:'
 export const MAX_SEED_COUNT = 1_000_000
 export const DEFAULT_ADMIN_TOKEN = 'sandbox-admin-token'
 /** Requests kept per namespace's journal; the oldest is dropped first. */
-export const DEFAULT_JOURNAL_SIZE = 1000
+export const DEFAULT_JOURNAL_SIZE = DEFAULT_JOURNAL_LIMITS.requests
 export const MAX_JOURNAL_SIZE = 100_000
+/** Bytes each journal and all of them together may hold: from one journal's largest entry to 1 GiB. */
+const MIN_JOURNAL_BYTES = 1024 * 1024
+const MAX_JOURNAL_BYTES = 1024 * 1024 * 1024
 /** Namespaces kept at once, the default one included; the least recently used is evicted first. */
 export const DEFAULT_MAX_NAMESPACES = 100
 export const MAX_MAX_NAMESPACES = 10_000
@@ -53,7 +57,8 @@ export interface Config {
   readonly allowedHosts: readonly string[]
   /** Whether the tools of /mcp may reach across every namespace (src/mcp/tools.ts). */
   readonly mcpAllNamespaces: boolean
-  readonly journalSize: number
+  /** Requests and bytes each namespace's journal keeps, and bytes all journals keep together. */
+  readonly journal: JournalLimits
   readonly maxNamespaces: number
   /** When set, any API key made of this prefix and a namespace name is accepted and selects that namespace. */
   readonly namespaceKeyPrefix: string | undefined
@@ -124,6 +129,12 @@ Test control (the /__admin API):
                                   (listNamespaces, getCoverage all=true)  (default false)
   --journal-size <n>  JOURNAL_SIZE  requests kept per namespace, oldest dropped first
                                   (default ${DEFAULT_JOURNAL_SIZE}, at most ${MAX_JOURNAL_SIZE})
+  --journal-bytes <n> JOURNAL_BYTES  bytes the journal keeps per namespace, oldest dropped
+                                  first; whichever of it and JOURNAL_SIZE comes first
+                                                                    (default ${DEFAULT_JOURNAL_LIMITS.bytes})
+  --journal-total-bytes <n> JOURNAL_TOTAL_BYTES  bytes all journals keep together; past it
+                                  the journals recorded to least recently drop their oldest
+                                                                    (default ${DEFAULT_JOURNAL_LIMITS.totalBytes})
   --max-namespaces <n> MAX_NAMESPACES  namespaces kept at once, the least recently used
                                   evicted first                     (default ${DEFAULT_MAX_NAMESPACES})
   --namespace-key-prefix <p>  NAMESPACE_KEY_PREFIX  accept every API key <p><name> and give
@@ -286,7 +297,7 @@ export function loadConfig(argv: readonly string[], env: Env): Config | 'help' {
     adminCorsOrigins,
     allowedHosts,
     mcpAllNamespaces,
-    journalSize: integerSetting(setting('journal-size', 'JOURNAL_SIZE'), 0, MAX_JOURNAL_SIZE) ?? DEFAULT_JOURNAL_SIZE,
+    journal: readJournalLimits(setting),
     maxNamespaces:
       integerSetting(setting('max-namespaces', 'MAX_NAMESPACES'), 1, MAX_MAX_NAMESPACES) ?? DEFAULT_MAX_NAMESPACES,
     namespaceKeyPrefix: prefixSetting?.value,
@@ -322,6 +333,26 @@ function readHeaderNames(setting: { name: string; value: string } | undefined): 
         `${setting.name}: ${JSON.stringify(name)} is not a header name (a comma too many?); e.g. X-Session-Token`,
       )
   return names.map((name) => name.toLowerCase())
+}
+
+function readJournalLimits(
+  setting: (
+    flag: 'journal-size' | 'journal-bytes' | 'journal-total-bytes',
+    variable: string,
+  ) => { name: string; value: string } | undefined,
+): JournalLimits {
+  const bytesSetting = setting('journal-bytes', 'JOURNAL_BYTES')
+  const totalSetting = setting('journal-total-bytes', 'JOURNAL_TOTAL_BYTES')
+  const limits: JournalLimits = {
+    requests: integerSetting(setting('journal-size', 'JOURNAL_SIZE'), 0, MAX_JOURNAL_SIZE) ?? DEFAULT_JOURNAL_SIZE,
+    bytes: integerSetting(bytesSetting, MIN_JOURNAL_BYTES, MAX_JOURNAL_BYTES) ?? DEFAULT_JOURNAL_LIMITS.bytes,
+    totalBytes: integerSetting(totalSetting, MIN_JOURNAL_BYTES, MAX_JOURNAL_BYTES) ?? DEFAULT_JOURNAL_LIMITS.totalBytes,
+  }
+  if (limits.bytes > limits.totalBytes)
+    throw new ConfigError(
+      `${bytesSetting?.name ?? 'JOURNAL_BYTES'} (${limits.bytes}) is more than ${totalSetting?.name ?? 'JOURNAL_TOTAL_BYTES'} (${limits.totalBytes}), which all journals share: raise the total or lower the other`,
+    )
+  return limits
 }
 
 /** `*`, or a list of exact origins (scheme://host[:port]) as browsers send them in the Origin header. */
@@ -437,6 +468,8 @@ function parseAllFlags(argv: readonly string[]) {
       'no-admin': { type: 'boolean' },
       'mcp-all-namespaces': { type: 'boolean' },
       'journal-size': { type: 'string' },
+      'journal-bytes': { type: 'string' },
+      'journal-total-bytes': { type: 'string' },
       'max-namespaces': { type: 'string' },
       'namespace-key-prefix': { type: 'string' },
       clock: { type: 'string' },

@@ -14,6 +14,7 @@ import { ERRORS, HttpError, errorJson } from './http/errors.js'
 import { hostsServed } from './http/hosts.js'
 import type { SandboxFacts } from './explorer/pages.js'
 import { findBadPet, initialData } from './store/initial-data.js'
+import { JournalMemory } from './control/journal-memory.js'
 import { Redactor } from './control/request-journal.js'
 import { createLogger } from './logger.js'
 import { Namespaces, namespaceOfKey } from './control/namespaces.js'
@@ -172,7 +173,7 @@ async function serve(config: Config, logger: Logger, limits: ServerLimits, stora
       (await open(dataFile, { unwrittenUntilChanged: true, absent, resetsElsewhere })).store,
     origins,
     dataFile: config.dataFile,
-    journalSize: config.journalSize,
+    journals: new JournalMemory(config.journal),
     redactor,
     maxNamespaces: config.maxNamespaces,
     logger,

@@ -9,6 +9,9 @@ import { sendJsonText } from '../http/reply.js'
 /** The longest delay a fault or a Prefer header may ask for. */
 export const MAX_DELAY_MS = 30_000
 
+/** Faults a namespace keeps armed at once: a test arms a few, and each is kept until cleared. */
+export const MAX_FAULTS = 100
+
 export const FAULT_KINDS = ['connection-reset', 'empty-response', 'malformed-body'] as const
 export type FaultKind = (typeof FAULT_KINDS)[number]
 

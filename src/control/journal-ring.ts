@@ -19,6 +19,8 @@ const FIRST_CHUNK_BYTES = 4 * 1024
 const LARGEST_CHUNK_BYTES = 256 * 1024
 /** Slots for this many requests at first; doubled as needed, up to the journal's size. */
 const FIRST_CAPACITY = 64
+/** What one slot takes in the typed arrays below: three doubles and seven 32-bit integers. */
+const SLOT_BYTES = 3 * 8 + 7 * 4
 
 interface Chunk {
   readonly bytes: Buffer
@@ -50,8 +52,6 @@ export class JournalRing {
   #offsets: Int32Array = new Int32Array(0)
   #metaLengths: Int32Array = new Int32Array(0)
   #bodyLengths: Int32Array = new Int32Array(0)
-  /** What each record counts against the journal's byte bound. */
-  #weights: Int32Array = new Int32Array(0)
   /** The few strings every request repeats (methods, operationIds), each kept once. */
   readonly #strings: string[] = []
   readonly #codes = new Map<string, number>()
@@ -64,18 +64,42 @@ export class JournalRing {
    * dropped chunks once held 50 MB outside the heap.
    */
   #spare: Chunk | undefined
+  /** The bytes of every chunk held, the spare included. */
+  #chunkBytes = 0
 
-  /** `size`: at most this many records (JOURNAL_SIZE). */
-  constructor(size: number) {
+  readonly #maxBytes: number
+  /** Chunks stop doubling here: a quarter of the byte bound at most, so that a new one never takes it all. */
+  readonly #largestChunk: number
+
+  /** `size`: at most this many records (JOURNAL_SIZE); `maxBytes`: the bound its journal keeps it to. */
+  constructor(size: number, maxBytes: number) {
     this.#size = size
+    this.#maxBytes = maxBytes
+    this.#largestChunk = Math.max(FIRST_CHUNK_BYTES, Math.min(LARGEST_CHUNK_BYTES, Math.floor(maxBytes / 4)))
   }
 
   get length(): number {
     return this.#count
   }
 
-  /** Appends a record; `weight` is what it counts against the byte bound. */
-  push(request: StoredRequest, weight: number, id: number): void {
+  /** The bytes it holds, as allocated: its chunks (their unused ends included) and its slots. */
+  get bytes(): number {
+    return this.#chunkBytes + this.#capacity * SLOT_BYTES
+  }
+
+  /** The bytes the next push adds in slots: none while a slot is free. */
+  get growthBytes(): number {
+    return this.#count < this.#capacity ? 0 : (this.#nextCapacity() - this.#capacity) * SLOT_BYTES
+  }
+
+  /** The bytes the k-th oldest record takes in its chunk. */
+  storedBytes(k: number): number {
+    const slot = this.#slot(k)
+    return (this.#metaLengths[slot] as number) + Math.max(0, this.#bodyLengths[slot] as number)
+  }
+
+  /** Appends the record the journal numbers `id`. */
+  push(request: StoredRequest, id: number): void {
     if (this.#count === this.#capacity) this.#grow()
     const slot = (this.#head + this.#count) % this.#capacity
     const { error } = request
@@ -107,14 +131,16 @@ export class JournalRing {
     this.#offsets[slot] = offset
     this.#metaLengths[slot] = metaLength
     this.#bodyLengths[slot] = bodyLength
-    this.#weights[slot] = weight
     this.#count++
   }
 
-  /** Drops the oldest record; returns its weight. */
-  dropOldest(): number {
+  /** Drops the oldest record; the last one takes every byte held with it. */
+  dropOldest(): void {
+    if (this.#count <= 1) {
+      this.clear()
+      return
+    }
     const slot = this.#head
-    const weight = this.#weights[slot] as number
     const chunk = this.#buffers[(this.#chunks[slot] as number) - this.#firstChunk]
     if (chunk) chunk.live--
     this.#head = (this.#head + 1) % this.#capacity
@@ -123,17 +149,32 @@ export class JournalRing {
     while (this.#buffers.length > 1 && this.#buffers[0]?.live === 0) {
       const emptied = this.#buffers.shift() as Chunk
       this.#firstChunk++
-      if (emptied.bytes.length === LARGEST_CHUNK_BYTES) this.#spare = emptied
+      // Kept as the spare only within the byte bound: a drop to get back within it must free bytes.
+      if (emptied.bytes.length === this.#largestChunk && this.#spare === undefined && this.bytes <= this.#maxBytes)
+        this.#spare = emptied
+      else this.#chunkBytes -= emptied.bytes.length
     }
-    return weight
   }
 
+  /** Drops every record, and lets go of every byte held. */
   clear(): void {
     this.#head = 0
     this.#count = 0
     this.#buffers = []
     this.#firstChunk = 0
     this.#spare = undefined
+    this.#chunkBytes = 0
+    this.#capacity = 0
+    this.#ids = new Float64Array(0)
+    this.#times = new Float64Array(0)
+    this.#durations = new Float64Array(0)
+    this.#statuses = new Int32Array(0)
+    this.#methods = new Int32Array(0)
+    this.#operations = new Int32Array(0)
+    this.#chunks = new Int32Array(0)
+    this.#offsets = new Int32Array(0)
+    this.#metaLengths = new Int32Array(0)
+    this.#bodyLengths = new Int32Array(0)
   }
 
   // The k-th oldest record's fields, for filters: no bytes are read for these.
@@ -209,21 +250,28 @@ export class JournalRing {
   #room(bytes: number): Chunk {
     const last = this.#buffers.at(-1)
     if (last && last.bytes.length - last.used >= bytes) return last
-    const size = last === undefined ? FIRST_CHUNK_BYTES : Math.min(LARGEST_CHUNK_BYTES, last.bytes.length * 2)
+    const size = last === undefined ? FIRST_CHUNK_BYTES : Math.min(this.#largestChunk, last.bytes.length * 2)
     let chunk: Chunk
-    if (this.#spare !== undefined && size === LARGEST_CHUNK_BYTES && bytes <= LARGEST_CHUNK_BYTES) {
+    if (this.#spare !== undefined && size === this.#largestChunk && bytes <= this.#largestChunk) {
       chunk = this.#spare
       chunk.used = 0
       chunk.live = 0
       this.#spare = undefined
-    } else chunk = { bytes: Buffer.allocUnsafeSlow(Math.max(size, bytes)), used: 0, live: 0 }
+    } else {
+      chunk = { bytes: Buffer.allocUnsafeSlow(Math.max(size, bytes)), used: 0, live: 0 }
+      this.#chunkBytes += chunk.bytes.length
+    }
     this.#buffers.push(chunk)
     return chunk
   }
 
   /** More slots (twice as many, up to the journal's size), the records kept oldest first from slot 0. */
+  #nextCapacity(): number {
+    return Math.min(this.#size, Math.max(FIRST_CAPACITY, this.#capacity * 2))
+  }
+
   #grow(): void {
-    const capacity = Math.min(this.#size, Math.max(FIRST_CAPACITY, this.#capacity * 2))
+    const capacity = this.#nextCapacity()
     const order = Array.from({ length: this.#count }, (_, k) => this.#slot(k))
     const floats = (from: Float64Array): Float64Array => {
       const to = new Float64Array(capacity)
@@ -245,7 +293,6 @@ export class JournalRing {
     this.#offsets = ints(this.#offsets)
     this.#metaLengths = ints(this.#metaLengths)
     this.#bodyLengths = ints(this.#bodyLengths)
-    this.#weights = ints(this.#weights)
     this.#capacity = capacity
     this.#head = 0
   }

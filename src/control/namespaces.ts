@@ -16,6 +16,7 @@ import { bearerToken } from '../pipeline/auth.js'
 import { Clock } from './clock.js'
 import { CoverageTally } from './coverage-tally.js'
 import { Faults } from './faults.js'
+import type { JournalMemory } from './journal-memory.js'
 import { Journal, type Redactor } from './request-journal.js'
 import { removeDataFile } from '../store/durable-io.js'
 import type { FileSystem } from '../store/file-system.js'
@@ -109,7 +110,8 @@ export interface NamespacesOptions {
   /** The shared log of the origins of namespaces with no file of their own; undefined: in memory. */
   readonly origins: NamespaceOrigins | undefined
   readonly dataFile: string | undefined
-  readonly journalSize: number
+  /** The journals' bounds (JOURNAL_SIZE, JOURNAL_BYTES, JOURNAL_TOTAL_BYTES) and what they hold. */
+  readonly journals: JournalMemory
   /** What the journals' readers must never see (keys, tokens). */
   readonly redactor: Redactor
   readonly maxNamespaces: number
@@ -165,14 +167,13 @@ export class Namespaces {
     const store = options.defaultStore
     this.#live.set(
       DEFAULT_NAMESPACE,
-      new Namespace(
-        DEFAULT_NAMESPACE,
-        new Journal(options.journalSize, options.redactor, this.retired),
-        options.clock,
-        () => Promise.resolve(store),
-        { opened: store },
-      ),
+      new Namespace(DEFAULT_NAMESPACE, this.#journal(), options.clock, () => Promise.resolve(store), { opened: store }),
     )
+  }
+
+  /** The journals' bounds and what they hold together. */
+  get journals(): JournalMemory {
+    return this.#options.journals
   }
 
   get snapshots(): Snapshots {
@@ -227,7 +228,8 @@ export class Namespaces {
       }
       throw error
     }
-    namespace?.journal.retire()
+    // Its counts go to the run's, its bytes back to the bound all journals share.
+    namespace?.journal.close()
     this.deleted++
     return true
   }
@@ -294,16 +296,17 @@ export class Namespaces {
       return found
     }
     if (this.#live.size >= this.max) this.#makeRoomFor(name)
-    const namespace = new Namespace(
-      name,
-      new Journal(this.#options.journalSize, this.#options.redactor, this.retired),
-      this.#options.clock,
-      this.#opener(name),
-      { fromDisk: this.#onDisk.has(name) },
-    )
+    const namespace = new Namespace(name, this.#journal(), this.#options.clock, this.#opener(name), {
+      fromDisk: this.#onDisk.has(name),
+    })
     this.#live.set(name, namespace)
     this.#mostRecent = name
     return namespace
+  }
+
+  #journal(): Journal {
+    const { journals, redactor } = this.#options
+    return new Journal(journals.limits.requests, redactor, this.retired, journals)
   }
 
   /** Least recently used first. */
@@ -450,7 +453,7 @@ export class Namespaces {
     const name = namespace.name
     this.#live.delete(name)
     if (this.#mostRecent === name) this.#mostRecent = undefined
-    namespace.journal.retire()
+    namespace.journal.close()
     this.evicted++
     // No one waits for an eviction: a disk that refuses it leaves the namespace whole on disk, to
     // be read back at its next use, as after a restart.

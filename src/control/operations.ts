@@ -8,7 +8,7 @@ import type { components, operations } from '../spec/admin-types.js'
 import { MAX_JSON_DEPTH } from '../http/body.js'
 import { ERRORS, HttpError, RETRY_AFTER, type ErrorTemplate } from '../http/errors.js'
 import { isLoopbackAddress } from '../http/hosts.js'
-import { FAULT_KINDS } from './faults.js'
+import { FAULT_KINDS, MAX_FAULTS } from './faults.js'
 import { findBadPet } from '../store/initial-data.js'
 import { UNMATCHED, type JournalCursor } from './request-journal.js'
 import { DEFAULT_NAMESPACE, UnknownSnapshot, type Namespace, type Namespaces } from './namespaces.js'
@@ -194,6 +194,11 @@ const controlHandlers: HandlersOf<operations, ControlContext> = {
         `Invalid request body: a fault needs status, delayMs or fault (one of: ${FAULT_KINDS.join(', ')})`,
       )
     }
+    if (namespace.faults.length >= MAX_FAULTS)
+      throw new HttpError(
+        CONFLICT,
+        `Namespace ${namespace.name} has ${MAX_FAULTS} faults armed, the most it keeps: clear them (DELETE /__admin/faults) first`,
+      )
     return { status: 201, body: namespace.faults.add(fault) }
   },
 
@@ -235,11 +240,22 @@ const controlHandlers: HandlersOf<operations, ControlContext> = {
   },
 
   listNamespaces(_input, { namespaces }) {
+    const { journals } = namespaces
     return ok({
       max: namespaces.max,
-      namespaces: namespaces
-        .list()
-        .map((ns) => ({ name: ns.name, requests: ns.journal.length, faults: ns.faults.length })),
+      maxFaults: MAX_FAULTS,
+      journal: {
+        bytes: journals.bytes,
+        maxBytes: journals.limits.totalBytes,
+        maxBytesPerNamespace: journals.limits.bytes,
+        maxRequestsPerNamespace: journals.limits.requests,
+      },
+      namespaces: namespaces.list().map((ns) => ({
+        name: ns.name,
+        requests: ns.journal.length,
+        journalBytes: ns.journal.bytes,
+        faults: ns.faults.length,
+      })),
     })
   },
 }

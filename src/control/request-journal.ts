@@ -1,10 +1,12 @@
 // The journal: what each namespace received, for tests to verify what their client sent. It is
-// bounded (JOURNAL_SIZE entries per namespace, the oldest dropped first) and never holds a secret:
+// bounded (JOURNAL_SIZE entries and JOURNAL_BYTES per namespace, JOURNAL_TOTAL_BYTES for all, the
+// oldest dropped first: journal-memory.ts) and never holds a secret:
 // the values of credential headers are redacted, and any configured key or token is cut out of
 // every recorded string.
 import type { IncomingHttpHeaders } from 'node:http'
 import { jsonDepth, MAX_JSON_DEPTH } from '../http/body.js'
 import { CoverageTally } from './coverage-tally.js'
+import { JournalMemory, type BoundedJournal } from './journal-memory.js'
 import { JournalRing, type StoredRequest } from './journal-ring.js'
 
 /** One request as the journal records it. */
@@ -45,8 +47,6 @@ export const CREDENTIAL_HEADERS: readonly string[] = [
 ]
 /** Bodies are recorded up to this size; a longer one is cut and marked. */
 export const MAX_RECORDED_BODY = 64 * 1024
-/** What one namespace's journal may hold, roughly (bodies, headers, paths): older entries go first. */
-export const MAX_JOURNAL_BYTES = 4 * 1024 * 1024
 
 export interface JournalFilter {
   readonly method?: string | undefined
@@ -101,14 +101,13 @@ export interface RequestRecord {
   readonly authenticated: boolean
 }
 
-// Room for what an entry's JSON adds around the request's own bytes (names, status, time, quotes).
-const ENTRY_OVERHEAD_BYTES = 512
 /**
  * The requests without a valid API key a journal keeps, apart from the others: a flood of them
  * (a scanner, a client without its key) cannot push a namespace's real entries out.
  */
 export const UNAUTHENTICATED_KEPT = 100
-// They carry no body (it is read only once auth has passed): headers and a path.
+// They carry no body (it is read only once auth has passed): headers and a path. Part of
+// JOURNAL_BYTES, the rest of which holds the other requests.
 const MAX_UNAUTHENTICATED_BYTES = 256 * 1024
 
 /** One ring of a journal within its bounds: the oldest records are dropped first. */
@@ -118,7 +117,6 @@ class Part {
   readonly #dropped: (id: number) => void
   /** Made by the first request recorded (most namespaces of a suite record few or none). */
   #ring: JournalRing | undefined
-  #bytes = 0
 
   constructor(size: number, maxBytes: number, dropped: (id: number) => void) {
     this.size = size
@@ -131,31 +129,49 @@ class Part {
   }
 
   get ring(): JournalRing {
-    return (this.#ring ??= new JournalRing(this.size))
+    return (this.#ring ??= new JournalRing(this.size, this.#maxBytes))
   }
 
-  push(request: StoredRequest, weight: number, id: number): void {
-    // Bounded in count and in memory: the oldest entries are dropped first, the newest always kept.
-    while (this.length >= this.size) this.#dropOldest()
-    this.ring.push(request, weight, id)
-    this.#bytes += weight
-    while (this.#bytes > this.#maxBytes && this.length > 1) this.#dropOldest()
+  /** The bytes it holds, as allocated. */
+  get bytes(): number {
+    return this.#ring?.bytes ?? 0
   }
 
-  #dropOldest(): void {
+  /** The id of its oldest entry, if it has one. */
+  get oldestId(): number | undefined {
+    return this.length > 0 ? this.ring.id(0) : undefined
+  }
+
+  push(request: StoredRequest, id: number): void {
+    // Bounded in count and in bytes: the oldest entries are dropped first, the newest always kept.
+    while (this.length >= this.size) this.dropOldest()
+    const ring = this.ring
+    // Slots for one more request cost bytes too: past the bound, the oldest request's slot is reused.
+    if (this.length > 0 && ring.growthBytes > 0 && ring.bytes + ring.growthBytes > this.#maxBytes) this.dropOldest()
+    ring.push(request, id)
+    while (ring.bytes > this.#maxBytes && this.length > 1) this.dropOldest()
+  }
+
+  dropOldest(): void {
     const id = this.ring.id(0)
-    this.#bytes -= this.ring.dropOldest()
+    this.ring.dropOldest()
     this.#dropped(id)
   }
 
   clear(): void {
     this.#ring?.clear()
-    this.#bytes = 0
   }
 }
 
-export class Journal {
+export class Journal implements BoundedJournal {
   readonly #redactor: Redactor
+  /** The bounds in bytes, this journal's and the one all journals share; and the entries shown lately. */
+  readonly #memory: JournalMemory
+  readonly #serial: number
+  /** The bytes #memory counts for this journal. */
+  #bytes = 0
+  /** Set once its namespace is gone: it records nothing more. */
+  #closed = false
   /** The requests with a valid API key, and apart, those without. */
   readonly #authenticated: Part
   readonly #unauthenticated: Part
@@ -163,22 +179,20 @@ export class Journal {
   /** Ids only grow, across both parts, and clearing does not reset them. */
   #nextId = 1
   #unauthenticatedDropped = 0
-  /** Entries already shown, by id: a test that reads the journal again gets them without the work. */
-  readonly #shown = new Map<number, JournalEntry>()
   /** Every call recorded since the last clear, counted whatever the journal keeps (coverage-tally.ts). */
   readonly tally = new CoverageTally()
   /** Where the counts go when the journal is cleared: the run's (Namespaces.retired). */
   readonly #retired: CoverageTally | undefined
 
-  constructor(size: number, redactor: Redactor, retired?: CoverageTally) {
+  constructor(size: number, redactor: Redactor, retired?: CoverageTally, memory = new JournalMemory()) {
     this.#redactor = redactor
     this.#retired = retired
-    this.#authenticated = new Part(size, MAX_JOURNAL_BYTES, (id) => {
-      this.#shown.delete(id)
+    this.#memory = memory
+    this.#serial = memory.serial()
+    this.#authenticated = new Part(size, memory.limits.bytes - MAX_UNAUTHENTICATED_BYTES, () => {
       this.tally.journalDropped++
     })
-    this.#unauthenticated = new Part(Math.min(size, UNAUTHENTICATED_KEPT), MAX_UNAUTHENTICATED_BYTES, (id) => {
-      this.#shown.delete(id)
+    this.#unauthenticated = new Part(Math.min(size, UNAUTHENTICATED_KEPT), MAX_UNAUTHENTICATED_BYTES, () => {
       this.#unauthenticatedDropped++
       this.tally.journalDropped++
     })
@@ -189,6 +203,11 @@ export class Journal {
     return this.#authenticated.length + this.#unauthenticated.length
   }
 
+  /** The bytes it holds (its buffers and slots, as allocated). */
+  get bytes(): number {
+    return this.#bytes
+  }
+
   /** Requests without a valid API key dropped from the journal to keep the latest UNAUTHENTICATED_KEPT. */
   get unauthenticatedDropped(): number {
     return this.#unauthenticatedDropped
@@ -196,6 +215,7 @@ export class Journal {
 
   record(record: RequestRecord): void {
     const part = record.authenticated ? this.#authenticated : this.#unauthenticated
+    if (this.#closed) return
     this.tally.add(record, this.#nextId, this.#redactor)
     if (part.size === 0) {
       this.tally.journalDropped++
@@ -208,16 +228,36 @@ export class Journal {
         ? record.body.subarray(0, MAX_RECORDED_BODY + 1)
         : record.body
     const headers: string[] = []
-    let headerBytes = 0
     for (const name in record.headers) {
       const value = record.headers[name]
       if (value === undefined) continue
-      const joined = Array.isArray(value) ? value.join(', ') : value
-      headers.push(name, joined)
-      headerBytes += name.length + 6 + joined.length
+      headers.push(name, Array.isArray(value) ? value.join(', ') : value)
     }
-    const weight = ENTRY_OVERHEAD_BYTES + record.path.length + record.search.length + headerBytes + (body?.length ?? 0)
-    part.push({ ...record, headers, body }, weight, this.#nextId++)
+    part.push({ ...record, headers, body }, this.#nextId++)
+    this.#counted()
+    this.#memory.recorded(this)
+  }
+
+  /** Drops the oldest entry, for the bound all journals share. */
+  shed(): void {
+    const [a, b] = this.#parts.map((p) => p.oldestId ?? Infinity) as [number, number]
+    if (a === Infinity && b === Infinity) return
+    ;(a < b ? this.#authenticated : this.#unauthenticated).dropOldest()
+    this.#counted()
+  }
+
+  /** Empties the journal for good, its counts handed on: its namespace is gone. */
+  close(): void {
+    this.clear()
+    this.#closed = true
+  }
+
+  /** Tells the shared bound what this journal holds now. */
+  #counted(): void {
+    const bytes = this.#authenticated.bytes + this.#unauthenticated.bytes
+    const delta = bytes - this.#bytes
+    this.#bytes = bytes
+    this.#memory.changed(this, delta)
   }
 
   /** Every entry matching the filter, oldest first. */
@@ -295,7 +335,7 @@ export class Journal {
     this.retire()
     const cleared = this.length
     for (const part of this.#parts) part.clear()
-    this.#shown.clear()
+    this.#counted()
     this.#unauthenticatedDropped = 0
     return cleared
   }
@@ -309,7 +349,7 @@ export class Journal {
   /** The k-th oldest entry of `kept` as the control API shows it, redacted. */
   #entry(kept: JournalRing, k: number): JournalEntry {
     const id = kept.id(k)
-    const shown = this.#shown.get(id)
+    const shown = this.#memory.shown<JournalEntry>(this.#serial, id)
     if (shown !== undefined) return shown
     const item = kept.read(k)
     const redact = this.#redactor
@@ -331,7 +371,7 @@ export class Journal {
       fault: item.fault,
       error: item.error === undefined ? null : { code: item.error.code, message: redact.text(item.error.message) },
     }
-    this.#shown.set(id, entry)
+    this.#memory.remember(this.#serial, id, entry, kept.storedBytes(k))
     return entry
   }
 }

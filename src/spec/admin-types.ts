@@ -438,8 +438,9 @@ export interface components {
             deprecatedCalls: components["schemas"]["DeprecatedCall"][];
             /** @description The experimental or beta operations called. */
             unstableCalls: components["schemas"]["UnstableCall"][];
-            /** @description Requests no operation matched, by method and path. */
+            /** @description Requests no operation matched, by method, path and status: the first 100 groups seen (summary.unmatched counts every such request). */
             unmatched: {
+                /** @description The groups listed. */
                 count: number;
                 requests: {
                     method: string;
@@ -448,7 +449,7 @@ export interface components {
                     calls: number;
                 }[];
             };
-            /** @description Requests an operation refused because they broke the spec (400, 413, 415), not forced by a fault or Prefer. */
+            /** @description Requests an operation refused because they broke the spec (400, 413, 415), not forced by a fault or Prefer: the first 100 are listed. */
             invalid: {
                 /** @description All of them. */
                 count: number;
@@ -514,7 +515,7 @@ export interface components {
                 label: string;
                 calls: number;
             }[];
-            /** @description Other values sent, valid or not. */
+            /** @description Other values sent, valid or not; the first 20 distinct ones. */
             others: {
                 value: string;
                 calls: number;
@@ -1110,6 +1111,15 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            /** @description The namespace has as many faults armed as it keeps (maxFaults of GET /namespaces); nothing was armed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             503: components["responses"]["NamespaceLimit"];
         };
     };
@@ -1246,10 +1256,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description Namespaces kept at once (MAX_NAMESPACES). */
                         max: number;
+                        /** @description Faults a namespace keeps armed at once. */
+                        maxFaults: number;
+                        /** @description What the journals of every namespace hold together, and their bounds. Bytes are counted as allocated: the requests' bytes, the unused ends of the buffers that hold them, and a slot of each. */
+                        journal: {
+                            bytes: number;
+                            /** @description JOURNAL_TOTAL_BYTES. */
+                            maxBytes: number;
+                            /** @description JOURNAL_BYTES. */
+                            maxBytesPerNamespace: number;
+                            /** @description JOURNAL_SIZE. */
+                            maxRequestsPerNamespace: number;
+                        };
                         namespaces: {
                             name: string;
+                            /** @description Requests its journal holds. */
                             requests: number;
+                            /** @description Bytes its journal holds. */
+                            journalBytes: number;
                             faults: number;
                         }[];
                     };

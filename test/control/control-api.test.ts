@@ -88,7 +88,7 @@ t.test('control settings: defaults, and a bad value names its setting', async (t
   if (config === 'help') throw new Error('help')
   t.equal(config.adminToken, DEFAULT_ADMIN_TOKEN)
   t.equal(config.defaultAdminToken, true)
-  t.equal(config.journalSize, 1000)
+  t.same(config.journal, { requests: 1000, bytes: 4 * 1024 * 1024, totalBytes: 64 * 1024 * 1024 })
   t.equal(config.maxNamespaces, 100)
   t.equal(config.namespaceKeyPrefix, undefined)
   t.equal(config.clock, undefined)
@@ -98,6 +98,8 @@ t.test('control settings: defaults, and a bad value names its setting', async (t
       'tok',
       '--journal-size',
       '5',
+      '--journal-bytes',
+      '2000000',
       '--max-namespaces',
       '3',
       '--namespace-key-prefix',
@@ -107,13 +109,14 @@ t.test('control settings: defaults, and a bad value names its setting', async (t
     ],
     {
       ADMIN_TOKEN: 'other',
+      JOURNAL_TOTAL_BYTES: '3000000',
     },
   )
   if (flags === 'help') throw new Error('help')
   t.match(flags, {
     adminToken: 'tok',
     defaultAdminToken: false,
-    journalSize: 5,
+    journal: { requests: 5, bytes: 2_000_000, totalBytes: 3_000_000 },
     maxNamespaces: 3,
     namespaceKeyPrefix: 'ns-',
   })
@@ -125,6 +128,12 @@ t.test('control settings: defaults, and a bad value names its setting', async (t
     [{ ADMIN_TOKEN: 'same', API_KEYS: 'same' }, /^ADMIN_TOKEN must differ from every API key/],
     [{ ADMIN_TOKEN: 'sandbox-api-key' }, /^ADMIN_TOKEN must differ/],
     [{ JOURNAL_SIZE: '-1' }, /^JOURNAL_SIZE must be a whole number from 0 to 100000/],
+    [{ JOURNAL_BYTES: '1000' }, /^JOURNAL_BYTES must be a whole number from 1048576 to 1073741824/],
+    [{ JOURNAL_TOTAL_BYTES: '2000000000' }, /^JOURNAL_TOTAL_BYTES must be a whole number from 1048576 to 1073741824/],
+    [
+      { JOURNAL_BYTES: '8000000', JOURNAL_TOTAL_BYTES: '4000000' },
+      /^JOURNAL_BYTES \(8000000\) is more than JOURNAL_TOTAL_BYTES/,
+    ],
     [{ MAX_NAMESPACES: '0' }, /^MAX_NAMESPACES must be a whole number from 1/],
     [{ CLOCK: 'tomorrow' }, /^CLOCK must be an RFC 3339 date-time/],
     [{ CLOCK: '2030-13-45T00:00:00Z' }, /^CLOCK must be an RFC 3339 date-time/],

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { MAX_DELAY_MS } from '../../src/control/faults.js'
+import { MAX_DELAY_MS, MAX_FAULTS } from '../../src/control/faults.js'
 import { startControlSandbox } from '../support/control.js'
 import { AUTH } from '../support/sandbox.js'
 
@@ -154,4 +154,21 @@ t.test('Prefer: code forces a documented response of the operation', async (t) =
     { code: 'storage_unavailable', status: 503 },
     'an operation with a default response takes any error status',
   )
+})
+
+t.test(`a namespace keeps at most ${MAX_FAULTS} faults armed: one more is a 409 until they are cleared`, async (t) => {
+  const { admin } = await startControlSandbox(t)
+  for (let i = 0; i < MAX_FAULTS; i++) {
+    const added = await admin('POST', '/faults?namespace=many', { operationId: 'getPet', status: 503, after: 1000 })
+    if (added.status !== 201) t.fail(`fault ${i + 1} answered ${added.status}`)
+  }
+  const over = await admin('POST', '/faults?namespace=many', { operationId: 'getPet', status: 503 })
+  t.match(over, {
+    status: 409,
+    body: { code: 'conflict', message: /has 100 faults armed, the most it keeps/, status: 409 },
+  })
+  t.equal((await admin('GET', '/faults?namespace=many')).body.count, MAX_FAULTS, 'nothing more was armed')
+  t.equal((await admin('GET', '/namespaces')).body.maxFaults, MAX_FAULTS, 'the bound is reported')
+  await admin('DELETE', '/faults?namespace=many')
+  t.equal((await admin('POST', '/faults?namespace=many', { operationId: 'getPet', status: 503 })).status, 201)
 })

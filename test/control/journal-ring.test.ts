@@ -2,6 +2,7 @@
 // kept as bytes in chunks that turn over, slots that grow and wrap, and every field read back as
 // recorded, oldest first, with consecutive ids.
 import t from 'tap'
+import { JournalMemory } from '../../src/control/journal-memory.js'
 import {
   Journal,
   MAX_RECORDED_BODY,
@@ -224,4 +225,31 @@ t.test('requests without a key are kept apart: a flood of them leaves the others
     [5 + 2 * UNAUTHENTICATED_KEPT],
     'ids go on across both kinds',
   )
+})
+
+t.test('journals share a total in bytes: the one recorded to least recently gives up its oldest first', async (t) => {
+  const MiB = 1024 * 1024
+  const memory = new JournalMemory({ requests: 1000, bytes: 2 * MiB, totalBytes: 4 * MiB })
+  const [a, b, c] = ['a', 'b', 'c'].map(() => new Journal(1000, new Redactor([]), undefined, memory)) as [
+    Journal,
+    Journal,
+    Journal,
+  ]
+  const big = (i: number): RequestRecord => ({ ...request(i), body: Buffer.alloc(60 * 1024, 'x') })
+  for (let i = 1; i <= 60; i++) a.record(big(i))
+  t.ok(a.bytes <= 2 * MiB, `one journal holds at most its own bound (${a.bytes})`)
+  t.ok(a.length < 60 && a.length > 10, `its oldest went first (${a.length} kept)`)
+  const kept = a.length
+  for (let i = 1; i <= 60; i++) b.record(big(i))
+  for (let i = 1; i <= 60; i++) c.record(big(i))
+  t.ok(memory.bytes <= 4 * MiB, `all of them hold at most the total (${memory.bytes})`)
+  t.equal(memory.bytes, a.bytes + b.bytes + c.bytes, 'what they hold is counted exactly')
+  t.ok(a.length < kept, `the journal recorded to least recently gave up its oldest (${a.length} of ${kept} kept)`)
+  t.same([b.length, c.length], [kept, kept], 'the ones recorded to since keep theirs')
+  const held = memory.bytes
+  const cBytes = c.bytes
+  c.close()
+  t.equal(memory.bytes, held - cBytes, "a closed journal's bytes go back")
+  c.record(big(61))
+  t.equal(c.length, 0, 'a closed journal records nothing more')
 })

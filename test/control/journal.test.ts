@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream'
 import t from 'tap'
-import { MAX_JOURNAL_BYTES, MAX_RECORDED_BODY, UNAUTHENTICATED_KEPT } from '../../src/control/request-journal.js'
+import { DEFAULT_JOURNAL_LIMITS } from '../../src/control/journal-memory.js'
+import { MAX_RECORDED_BODY, UNAUTHENTICATED_KEPT } from '../../src/control/request-journal.js'
 import { loadConfig } from '../../src/config.js'
 import { createLogger } from '../../src/logger.js'
 import { startSandbox } from '../../src/sandbox.js'
@@ -233,8 +234,11 @@ t.test('the journal is bounded in memory too: big bodies are cut, and the oldest
   const big = 'x'.repeat(100 * 1024)
   for (let i = 0; i < 80; i++) await api('POST', '/pets', { name: `${i}-${big}`, categoryId: 1 })
   const { body } = await admin('GET', '/requests')
-  const bytes = JSON.stringify(body.entries).length
-  t.ok(bytes <= MAX_JOURNAL_BYTES, `the journal holds at most ${MAX_JOURNAL_BYTES} bytes (${bytes})`)
+  const { journal, namespaces } = (await admin('GET', '/namespaces')).body
+  const max = DEFAULT_JOURNAL_LIMITS.bytes
+  t.equal(journal.maxBytesPerNamespace, max, 'the bound is reported')
+  t.ok(namespaces[0].journalBytes <= max, `the journal holds at most ${max} bytes (${namespaces[0].journalBytes})`)
+  t.equal(journal.bytes, namespaces[0].journalBytes, 'the one journal holds all the journals hold')
   t.ok(body.count >= 40 && body.count < 80, `older entries were dropped (${body.count} kept)`)
   const last = body.entries.at(-1)
   t.match(
