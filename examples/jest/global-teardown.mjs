@@ -8,7 +8,7 @@ const COVERED = ['listOrders']
 export default async function globalTeardown() {
   const sandbox = globalThis.animalStoreSandbox
   try {
-    await sandbox?.controlClient().assertCovered(COVERED, { all: true })
+    await sandbox?.controlClient().assertAllResponsesExercised(COVERED, { all: true })
   } finally {
     await sandbox?.stop()
   }

@@ -30,7 +30,7 @@ try {
   })
   process.exitCode = status ?? 1
   try {
-    await sandbox.controlClient().assertCovered(COVERED, { all: true })
+    await sandbox.controlClient().assertAllResponsesExercised(COVERED, { all: true })
   } catch (error) {
     console.error(`end-of-suite check failed: ${error.message}`)
     process.exitCode = 1

@@ -17,7 +17,7 @@ export default async function setup(project) {
   })
   return async () => {
     try {
-      await sandbox.controlClient().assertCovered(COVERED, { all: true })
+      await sandbox.controlClient().assertAllResponsesExercised(COVERED, { all: true })
     } catch (error) {
       // An error thrown here is only logged by some Vitest versions: the exit code fails the run.
       console.error(`end-of-suite check failed: ${error.message}`)

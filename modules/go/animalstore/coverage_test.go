@@ -192,7 +192,7 @@ func TestCoverage_assertionsFailWithWhatIsMissing(t *testing.T) {
 	}})
 	require.NoError(t, err)
 	rec := &recorder{TB: t}
-	require.False(t, missed.AssertPassed(rec))
+	require.False(t, missed.AssertVerified(rec))
 	require.Len(t, rec.errors, 1)
 	require.True(t, strings.HasPrefix(rec.errors[0], "verification failed"+scope+"- createPet: expected exactly 1 call"), rec.errors[0])
 	require.Contains(t, rec.errors[0], "\n  #"+strconv.FormatInt(suite.invalidCreate, 10)+" POST /v1/pets → 400 (createPet):\n"+
@@ -203,7 +203,7 @@ func TestCoverage_assertionsFailWithWhatIsMissing(t *testing.T) {
 	}})
 	require.NoError(t, err)
 	requireReported(t, "verification failed"+scope+"- unexpected call (strict): #"+strconv.FormatInt(suite.list, 10)+
-		" GET /v1/pets → 200 (listPets)", strict.AssertPassed)
+		" GET /v1/pets → 200 (listPets)", strict.AssertVerified)
 }
 
 func TestCoverage_assertionsPassWhenSatisfied(t *testing.T) {
@@ -228,7 +228,7 @@ func TestCoverage_assertionsPassWhenSatisfied(t *testing.T) {
 		control.Expect("listPets").Times(1), control.Expect("getPet").AtLeast(3),
 	}})
 	require.NoError(t, err)
-	require.True(t, met.AssertPassed(rec))
+	require.True(t, met.AssertVerified(rec))
 	require.Empty(t, rec.errors)
 	require.False(t, report.AssertNoDeprecatedCalls(rec))
 	require.Len(t, rec.errors, 1)

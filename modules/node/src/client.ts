@@ -313,7 +313,7 @@ class NamespaceCalls {
    * Rejects with an AnimalStoreAssertionError listing every documented response of the operations
    * named (all of them when none is) that no call has exercised.
    */
-  async assertCovered(
+  async assertAllResponsesExercised(
     operationIds?: readonly ApiOperationId[],
     options: CoverageOptions = {},
   ): Promise<CoverageReport> {
@@ -322,7 +322,7 @@ class NamespaceCalls {
     const unknown = (named ?? []).filter((id) => !report.operations.some((op) => op.operationId === id))
     if (unknown.length > 0)
       throw new TypeError(
-        `assertCovered: no operation ${unknown.join(', ')} (the API has ${report.operations.map((op) => op.operationId).join(', ')})`,
+        `assertAllResponsesExercised: no operation ${unknown.join(', ')} (the API has ${report.operations.map((op) => op.operationId).join(', ')})`,
       )
     const missing = report.operations
       .filter((op) => named === undefined || named.includes(op.operationId))
@@ -335,6 +335,11 @@ class NamespaceCalls {
         missing,
       )
     return report
+  }
+
+  /** @deprecated The same as assertAllResponsesExercised, the name the other modules use too. */
+  assertCovered(operationIds?: readonly ApiOperationId[], options: CoverageOptions = {}): Promise<CoverageReport> {
+    return this.assertAllResponsesExercised(operationIds, options)
   }
 
   /** Rejects with an AnimalStoreAssertionError listing each deprecated operation called, its sunset and replacement. */

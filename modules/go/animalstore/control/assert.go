@@ -81,10 +81,18 @@ func (r CoverageReport) AssertNoDeprecatedCalls(t testing.TB) bool {
 	return false
 }
 
-// AssertPassed fails the test (t.Errorf) unless the verification passed, naming each failed
+// AssertPassed is AssertVerified, by its former name.
+//
+// Deprecated: use AssertVerified, the name every module gives it.
+func (r VerifyResult) AssertPassed(t testing.TB) bool {
+	t.Helper()
+	return r.AssertVerified(t)
+}
+
+// AssertVerified fails the test (t.Errorf) unless the verification passed, naming each failed
 // expectation with the calls that came closest and their differences, and each unexpected call.
 // It returns whether it passed.
-func (r VerifyResult) AssertPassed(t testing.TB) bool {
+func (r VerifyResult) AssertVerified(t testing.TB) bool {
 	t.Helper()
 	if r.Passed {
 		return true

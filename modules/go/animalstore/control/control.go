@@ -358,7 +358,7 @@ func (c *Client) coverageQuery(opts []CoverageOption) url.Values {
 }
 
 // Verify checks the namespace's journal against the calls expected. The answer says whether it
-// passed: a failed verification is a result, not an error ([VerifyResult.AssertPassed] fails a
+// passed: a failed verification is a result, not an error ([VerifyResult.AssertVerified] fails a
 // test with it).
 func (c *Client) Verify(ctx context.Context, request VerifyRequest) (VerifyResult, error) {
 	if request.Expectations == nil {

@@ -1,0 +1,56 @@
+// One vocabulary across the four modules: each control client names each operation of the control
+// API by its operationId (in the language's own case), and the assertions by one table of names.
+// Read from the modules' sources, so a module that names a thing its own way fails here.
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import t from 'tap'
+import { ROOT } from '../support/sandbox.js'
+
+const read = (path: string): string => readFileSync(join(ROOT, path), 'utf8')
+const readAll = (dir: string, suffix: string, skip?: RegExp): string =>
+  readdirSync(join(ROOT, dir))
+    .filter((name) => name.endsWith(suffix) && !skip?.test(name))
+    .map((name) => read(join(dir, name)))
+    .join('\n')
+
+const operationIds = [...read('spec/admin.openapi.yaml').matchAll(/^\s+operationId: (\w+)$/gm)].map(
+  (m) => m[1] as string,
+)
+/** The assertions every module has, in camel case. */
+const ASSERTIONS = ['assertAllResponsesExercised', 'assertNoDeprecatedCalls', 'assertVerified']
+
+const snake = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
+const pascal = (name: string): string => name[0]?.toUpperCase() + name.slice(1)
+
+const MODULES = [
+  {
+    module: 'node',
+    source: read('modules/node/src/client.ts'),
+    defines: (name: string) => new RegExp(`^ {2}(?:async )?${name}\\(`, 'm'),
+  },
+  {
+    module: 'python',
+    source:
+      read('modules/python/src/animal_store_testcontainers/control.py') +
+      read('modules/python/src/animal_store_testcontainers/assertions.py'),
+    defines: (name: string) => new RegExp(`^\\s*def ${snake(name)}\\(`, 'm'),
+  },
+  {
+    module: 'java',
+    source: readAll('modules/java/src/main/java/dev/animalstore/testcontainers/control', '.java'),
+    defines: (name: string) => new RegExp(`^ {4}public \\S+ ${name}\\(`, 'm'),
+  },
+  {
+    module: 'go',
+    source: readAll('modules/go/animalstore/control', '.go', /_test\.go$/),
+    defines: (name: string) => new RegExp(`^func \\([^)]*\\) ${pascal(name)}\\(`, 'm'),
+  },
+]
+
+t.ok(operationIds.length >= 15, `the admin spec's operationIds were read (${operationIds.length})`)
+
+for (const { module, source, defines } of MODULES) {
+  t.test(`${module}: every operation by its operationId, every assertion by the shared name`, async (t) => {
+    for (const name of [...operationIds, ...ASSERTIONS]) t.match(source, defines(name), `${module} defines ${name}`)
+  })
+}
