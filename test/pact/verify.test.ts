@@ -69,6 +69,34 @@ t.test('a Pact exported from a consumer suite verifies against a fresh sandbox; 
   t.match(failed.output, `${create.description}\n    1.1) has status code 200`)
 })
 
+t.test('a namespace forked from a snapshot verifies where that snapshot exists', async (t) => {
+  const sandbox = await startTestSandbox(t)
+  const control = new AnimalStoreControlClient(sandbox.origin, { apiKey: API_KEY })
+  await control.namespace('fixture').reset({ seed: 3, count: 4 })
+  await control.namespace('fixture').createSnapshot('checkout')
+  await control.namespace('shop').reset({ snapshot: 'checkout' })
+  await t.test('the consumer suite', (t) => consumerSuite(t, new StoreClient(sandbox.baseUrl, API_KEY, 'shop')))
+  const pact: any = await control.namespace('shop').exportPact()
+  t.same(pact.interactions[0].providerStates[0], {
+    name: 'pets of snapshot "checkout"',
+    params: { snapshot: 'checkout' },
+  })
+  const dir = await tempDir(t)
+  const file = join(dir, 'shop.json')
+  await writeFile(file, JSON.stringify(pact))
+  const verified = await pactVerify([file, '--url', sandbox.origin, '--api-key', API_KEY])
+  t.equal(verified.code, 0, verified.output)
+  t.match(verified.output, /Given pets of snapshot "checkout"/)
+  // The verification's fork is gone: the snapshot can be deleted.
+  t.match(
+    await control.deleteSnapshot('checkout').catch((error: Error) => error),
+    { code: 'conflict' },
+    'shop still forks it',
+  )
+  await control.namespace('shop').reset()
+  t.same(await control.deleteSnapshot('checkout'), { snapshot: 'checkout', deleted: true })
+})
+
 t.test('a state the sandbox does not know fails that interaction, naming the state', async (t) => {
   const provider = await startTestSandbox(t)
   const dir = await tempDir(t)
