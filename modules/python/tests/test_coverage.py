@@ -87,6 +87,10 @@ def test_the_report_shows_what_the_suite_exercised_and_what_it_did_not(animal_st
         "invalid": 1,
         "deprecatedCalls": 2,
         "unstableCalls": 0,
+        "unauthenticatedDropped": 0,
+        "journalDropped": 0,
+        "namespacesDeleted": 0,
+        "namespacesEvicted": 0,
     }
     assert [(op["operationId"], op["calls"]) for op in report["operations"]] == [
         ("listPets", 1),

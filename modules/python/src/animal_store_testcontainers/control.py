@@ -158,6 +158,12 @@ class CoverageSummary(TypedDict):
     invalid: int
     deprecatedCalls: int
     unstableCalls: int
+    unauthenticatedDropped: int
+    # Entries the journals dropped (JOURNAL_SIZE), counted all the same.
+    journalDropped: int
+    # With all=True: namespaces deleted and evicted since the start, their calls counted all the same.
+    namespacesDeleted: int
+    namespacesEvicted: int
 
 
 class ResponseCoverage(TypedDict):
@@ -337,6 +343,9 @@ class VerifyResult(TypedDict):
 
     namespace: str
     passed: bool
+    # The answer depends on entries the journal dropped: then it did not pass.
+    incomplete: bool
+    journalDropped: int
     strict: bool
     checked: int
     expectations: list[ExpectationResult]
