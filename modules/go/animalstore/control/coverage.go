@@ -44,6 +44,12 @@ type CoverageSummary struct {
 	Invalid         int `json:"invalid"`
 	DeprecatedCalls int `json:"deprecatedCalls"`
 	UnstableCalls   int `json:"unstableCalls"`
+	// JournalDropped counts the entries the journals dropped (JOURNAL_SIZE): counted all the same.
+	JournalDropped int `json:"journalDropped"`
+	// NamespacesDeleted and NamespacesEvicted, with AllNamespaces, count those gone since the
+	// start; their calls are counted all the same.
+	NamespacesDeleted int `json:"namespacesDeleted"`
+	NamespacesEvicted int `json:"namespacesEvicted"`
 }
 
 // OperationCoverage is the coverage of one operation of the API.
@@ -253,7 +259,10 @@ type VerifyRequest struct {
 type VerifyResult struct {
 	Namespace string `json:"namespace"`
 	Passed    bool   `json:"passed"`
-	Strict    bool   `json:"strict"`
+	// Incomplete is true when the answer depends on entries the journal dropped: then it did not pass.
+	Incomplete     bool `json:"incomplete"`
+	JournalDropped int  `json:"journalDropped"`
+	Strict         bool `json:"strict"`
 	// Checked counts the journal entries read.
 	Checked      int                 `json:"checked"`
 	Expectations []ExpectationResult `json:"expectations"`
