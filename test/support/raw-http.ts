@@ -34,7 +34,8 @@ export function serialise({ method, target, headers = [], body }: RawRequest): B
 }
 
 /**
- * Sends one request on a fresh connection and reads the answer until the server closes it.
+ * Sends one request on a fresh connection and reads the answer until it is complete (its
+ * Content-Length, or a chunked body's last chunk) or the server closes the connection.
  * Resolves undefined when the server closed without answering; rejects after `timeoutMs`.
  */
 export function rawExchange(
@@ -103,6 +104,11 @@ export function parseResponse(data: Buffer, isHead = false, final = false): RawR
   }
   const rest = data.subarray(end + 4)
   if (isHead || status === 204 || status === 304) return { status, headers, body: Buffer.alloc(0) }
+  if (/\bchunked\b/i.test(headers['transfer-encoding'] ?? '')) {
+    const body = dechunk(rest)
+    if (body === undefined && final) throw new Error('chunked response ended before its last chunk')
+    return body === undefined ? undefined : { status, headers, body }
+  }
   const length = headers['content-length'] === undefined ? undefined : Number(headers['content-length'])
   if (length === undefined) return final ? { status, headers, body: rest } : undefined
   if (rest.length < length) {
@@ -110,6 +116,23 @@ export function parseResponse(data: Buffer, isHead = false, final = false): RawR
     return undefined
   }
   return { status, headers, body: rest.subarray(0, length) }
+}
+
+/** The body of a chunked message; undefined until its last chunk and the blank line after it are in. */
+function dechunk(data: Buffer): Buffer | undefined {
+  const parts: Buffer[] = []
+  let at = 0
+  for (;;) {
+    const lineEnd = data.indexOf('\r\n', at)
+    if (lineEnd < 0) return undefined
+    const size = parseInt(data.subarray(at, lineEnd).toString('latin1').split(';')[0] ?? '', 16)
+    if (!Number.isInteger(size)) throw new Error(`bad chunk size line at byte ${at}`)
+    at = lineEnd + 2
+    if (size === 0) return data.indexOf('\r\n\r\n', lineEnd) >= 0 ? Buffer.concat(parts) : undefined
+    if (data.length < at + size + 2) return undefined
+    parts.push(data.subarray(at, at + size))
+    at += size + 2
+  }
 }
 
 /** Opens a connection and resolves once it is established. */
