@@ -26,6 +26,7 @@ import { byOperationId, createPipeline, then, type Pipeline } from './pipeline/p
 import type { ApiSpec, Stability } from './spec/types.js'
 import { coverageOf } from './control/coverage.js'
 import { unhandledRejections } from './unhandled-rejections.js'
+import type { Fidelity } from './fidelity/fidelity.js'
 
 export interface AppOptions {
   readonly spec: ApiSpec
@@ -43,6 +44,8 @@ export interface AppOptions {
   readonly mcp?: McpEndpoint | undefined
   /** Who may reach the test data; by default no other origin, and the names of src/http/hosts.ts. */
   readonly testData?: TestDataAccess
+  /** The real API beside the sandbox (UPSTREAM): compare, record, pass through; none by default. */
+  readonly fidelity?: Fidelity | undefined
 }
 
 /** Who may reach the test data: the control API and the coverage page. */
@@ -68,9 +71,10 @@ export function createApp({
   minStability,
   testData = { corsOrigins: [], servesHost: hostsServed([], 'localhost') },
   mcp,
+  fidelity,
 }: AppOptions): App {
   const answerError = (res: ServerResponse, error: unknown): void => sendError(res, toHttpError(error, logger))
-  const serveOperation = apiPipeline({ spec, keys, control, answerError, minStability })
+  const serveOperation = apiPipeline({ spec, keys, control, answerError, minStability, fidelity })
   const controlApi = admin && { basePath: admin.adminSpec.basePath, serve: createControlApi(admin, answerError) }
 
   // The pages, the control API and the rest of the API (its spec documents, its 404s) are polka
@@ -146,6 +150,7 @@ export function createApp({
       }
       if (url.startsWith(apiPrefix)) {
         control.track(req, res)
+        if (fidelity?.compares) fidelity.observe(req, res, () => control.namespaceOf(res))
         if (!serveOperation(req, res)) toApi(req, res)
       } else if (toControlApi) {
         if (!controlApi?.serve(req, res)) toPages(req, res) // a 404
@@ -165,18 +170,24 @@ export function createApp({
   }
 }
 
-interface ApiPipelineOptions extends Pick<AppOptions, 'spec' | 'keys' | 'control' | 'minStability'> {
+interface ApiPipelineOptions extends Pick<AppOptions, 'spec' | 'keys' | 'control' | 'minStability' | 'fidelity'> {
   readonly answerError: (res: ServerResponse, error: unknown) => void
 }
 
 /** The spec's operations; test control (src/control/request-control.ts) picks each request's store. */
-function apiPipeline({ spec, keys, control, answerError, minStability }: ApiPipelineOptions): Pipeline {
+function apiPipeline({ spec, keys, control, answerError, minStability, fidelity }: ApiPipelineOptions): Pipeline {
   return createPipeline<HandlerContext>({
     spec,
     ...(minStability === undefined ? {} : { minStability }),
     handlers: byOperationId(handlers),
     keys,
-    enter: (op, req, res) => then(control.enter(op, req, res), (store) => store && { store, basePath: spec.basePath }),
+    enter: (op, req, res) =>
+      then(control.enter(op, req, res), (store) => {
+        const namespace = store && control.namespaceOf(res)
+        // The upstream answers instead of the sandbox: in record mode, and what the sandbox lacks.
+        if (fidelity?.answers(op.operationId) && namespace) return fidelity.proxy(op.operationId, namespace, req, res)
+        return store && { store, basePath: spec.basePath }
+      }),
     answerError,
   })
 }

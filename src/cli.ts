@@ -12,6 +12,11 @@ import { surviveUnhandledRejections } from './unhandled-rejections.js'
 async function main(): Promise<void> {
   if (process.argv[2] === 'mcp') return mcp(process.argv.slice(3))
   if (process.argv[2] === 'pact') return pact(process.argv.slice(3))
+  if (process.argv[2] === 'replay') {
+    const { runReplay } = await import('./fidelity/replay.js')
+    process.exitCode = await runReplay(process.argv.slice(3), process.env)
+    return
+  }
   let config: Config | 'help'
   try {
     config = loadConfig(process.argv.slice(2), process.env)

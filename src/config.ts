@@ -12,6 +12,13 @@ import { STABILITIES, type Stability } from './spec/types.js'
 import type { DataSource } from './store/initial-data.js'
 import { DEFAULT_STORE_BOUNDS, type StoreBounds } from './store/limits.js'
 import { DEFAULT_COUNT, DEFAULT_SEED } from './store/seed.js'
+import { DEFAULT_IGNORED } from './fidelity/compare.js'
+import {
+  DEFAULT_UPSTREAM_TIMEOUT_MS,
+  UPSTREAM_MODES,
+  type UpstreamMode,
+  type UpstreamSettings,
+} from './fidelity/upstream.js'
 
 export const DEFAULT_API_KEY = 'sandbox-api-key'
 export const DEFAULT_PORT = 4010
@@ -31,6 +38,8 @@ export const DEFAULT_MAX_NAMESPACES = 100
 export const MAX_MAX_NAMESPACES = 10_000
 /** The largest value of a bound on what the stores keep (MAX_PETS, MAX_STORE_BYTES, ...): 1 TiB. */
 const MAX_BOUND = 2 ** 40
+export const DEFAULT_SESSION_DIR = 'sessions'
+const MAX_UPSTREAM_TIMEOUT_MS = 60_000
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 
 export type LogLevel = (typeof LOG_LEVELS)[number]
@@ -76,6 +85,8 @@ export interface Config {
   readonly redactHeaders: readonly string[]
   /** The pets and bytes each namespace, and all of them together, may keep: past them a create is refused. */
   readonly storeBounds: StoreBounds
+  /** The real API the sandbox is compared with, recorded from or passes through to; undefined for none. */
+  readonly upstream: UpstreamSettings | undefined
 }
 
 export class ConfigError extends Error {
@@ -149,6 +160,20 @@ Test control (the /__admin API):
   --spec-file <f>     SPEC_FILE   serve this copy of the contract instead of spec/openapi.yaml
                                   (the same operations; e.g. one that marks x-stability)
   -h, --help                      print this help
+
+The real API beside the sandbox (docs/fidelity.md):
+  --upstream <url>    UPSTREAM    the real API's base URL, ending in /v1    (default: none)
+                      UPSTREAM_API_KEY  its API key (a variable only: never on a command line)
+  --upstream-mode <m> UPSTREAM_MODE  ${UPSTREAM_MODES.join(', ')}           (default ${UPSTREAM_MODES[0]})
+  --upstream-timeout-ms <n> UPSTREAM_TIMEOUT_MS  the most an upstream answer may take
+                                  (default ${DEFAULT_UPSTREAM_TIMEOUT_MS}, at most ${MAX_UPSTREAM_TIMEOUT_MS})
+  --upstream-ignore <p> UPSTREAM_IGNORE  JSON pointers compare leaves out, comma-separated; * is
+                                  any key or index   (default ${DEFAULT_IGNORED.join(',')})
+  --upstream-unsafe   UPSTREAM_UNSAFE=on  compare sends POSTs upstream too (they change it)
+  --session-dir <d>   SESSION_DIR where record writes its sessions     (default ${DEFAULT_SESSION_DIR})
+
+Replay a recorded session or an exported journal (prints the drift, exits 1 on any):
+  animal-store-sandbox replay <session> --against <url> [--api-key <key>]
 `
 
 type Env = Record<string, string | undefined>
@@ -317,6 +342,73 @@ export function loadConfig(argv: readonly string[], env: Env): Config | 'help' {
         integerSetting(setting('max-total-bytes', 'MAX_TOTAL_BYTES'), 1, MAX_BOUND) ??
         DEFAULT_STORE_BOUNDS.maxTotalBytes,
     },
+    upstream: readUpstream(setting, flags['upstream-unsafe'] === true, env),
+  }
+}
+
+type UpstreamFlag = 'upstream' | 'upstream-mode' | 'upstream-timeout-ms' | 'upstream-ignore' | 'session-dir'
+
+/** UPSTREAM and its companions; none of them without UPSTREAM, which would silently do nothing. */
+function readUpstream(
+  setting: (flag: UpstreamFlag, variable: string) => { name: string; value: string } | undefined,
+  unsafeFlag: boolean,
+  env: Env,
+): UpstreamSettings | undefined {
+  const urlSetting = setting('upstream', 'UPSTREAM')
+  const others: UpstreamFlag[] = ['upstream-mode', 'upstream-timeout-ms', 'upstream-ignore', 'session-dir']
+  if (urlSetting === undefined) {
+    const stray = others.find((flag) => setting(flag, flag.toUpperCase().replaceAll('-', '_')) !== undefined)
+    if (stray !== undefined || env['UPSTREAM_API_KEY'])
+      throw new ConfigError(
+        `${stray === undefined ? 'UPSTREAM_API_KEY' : stray.toUpperCase().replaceAll('-', '_')} is set but UPSTREAM is not: set the real API's base URL, ending in /v1`,
+      )
+    return undefined
+  }
+  let url: URL | undefined
+  try {
+    url = new URL(urlSetting.value)
+  } catch {
+    url = undefined
+  }
+  if (!url || !['http:', 'https:'].includes(url.protocol) || !/\/v1\/?$/.test(url.pathname))
+    throw new ConfigError(
+      `${urlSetting.name} must be the real API's base URL, http(s) and ending in /v1, e.g. https://staging.example.com/v1; got ${JSON.stringify(urlSetting.value)}`,
+    )
+  if (url.username !== '' || url.password !== '')
+    throw new ConfigError(`${urlSetting.name} must not carry credentials: set UPSTREAM_API_KEY`)
+  const modeSetting = setting('upstream-mode', 'UPSTREAM_MODE')
+  const mode = (modeSetting?.value ?? UPSTREAM_MODES[0]) as UpstreamMode
+  if (!UPSTREAM_MODES.includes(mode))
+    throw new ConfigError(
+      `${modeSetting?.name} must be one of ${UPSTREAM_MODES.join(', ')}, got ${JSON.stringify(modeSetting?.value)}`,
+    )
+  const ignoreSetting = setting('upstream-ignore', 'UPSTREAM_IGNORE')
+  const ignore =
+    ignoreSetting === undefined
+      ? DEFAULT_IGNORED
+      : ignoreSetting.value
+          .split(',')
+          .map((pointer) => pointer.trim())
+          .filter((pointer) => pointer !== '')
+  for (const pointer of ignore)
+    if (!pointer.startsWith('/'))
+      throw new ConfigError(`${ignoreSetting?.name}: ${JSON.stringify(pointer)} is not a JSON pointer; e.g. /body/*/id`)
+  const unsafeSetting = env['UPSTREAM_UNSAFE']
+  if (unsafeSetting !== undefined && unsafeSetting !== '' && !['on', 'off'].includes(unsafeSetting))
+    throw new ConfigError(`UPSTREAM_UNSAFE must be on or off, got ${JSON.stringify(unsafeSetting)}`)
+  const apiKey = env['UPSTREAM_API_KEY']
+  if (apiKey && !BEARER_TOKEN.test(apiKey))
+    throw new ConfigError(`UPSTREAM_API_KEY has characters a bearer token cannot carry (allowed: ${BEARER_TOKEN_RULE})`)
+  return {
+    url: url.href.replace(/\/+$/, ''),
+    apiKey: apiKey || undefined,
+    mode,
+    timeoutMs:
+      integerSetting(setting('upstream-timeout-ms', 'UPSTREAM_TIMEOUT_MS'), 1, MAX_UPSTREAM_TIMEOUT_MS) ??
+      DEFAULT_UPSTREAM_TIMEOUT_MS,
+    ignore,
+    unsafe: unsafeFlag || unsafeSetting === 'on',
+    sessionDir: resolve(setting('session-dir', 'SESSION_DIR')?.value ?? DEFAULT_SESSION_DIR),
   }
 }
 
@@ -484,6 +576,12 @@ function parseAllFlags(argv: readonly string[]) {
       'max-store-bytes': { type: 'string' },
       'max-total-pets': { type: 'string' },
       'max-total-bytes': { type: 'string' },
+      upstream: { type: 'string' },
+      'upstream-mode': { type: 'string' },
+      'upstream-timeout-ms': { type: 'string' },
+      'upstream-ignore': { type: 'string' },
+      'upstream-unsafe': { type: 'boolean' },
+      'session-dir': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   }).values

@@ -29,6 +29,8 @@ import { DataFileLock } from './store/data-file-lock.js'
 import { removeTempFiles } from './store/durable-io.js'
 import { describeDroppedTail } from './store/journal-text.js'
 import { Capacity } from './store/limits.js'
+import { Fidelity } from './fidelity/fidelity.js'
+import { UNIMPLEMENTED } from './api/operations.js'
 
 /** How long a stop waits for requests in flight before it cuts their connections. */
 const STOP_GRACE_MS = 1500
@@ -159,10 +161,14 @@ async function serve(config: Config, logger: Logger, limits: ServerLimits, stora
   const dataDescription = fromDataFile ? `${store.size} pets from ${config.dataFile}${dropped}` : initial.description
   const facts = describeSandbox(config, { fromDataFile, description: dataDescription, count: store.size })
   const prefix = config.namespaceKeyPrefix
-  const redactor = new Redactor([...config.apiKeys, ...(config.adminToken ? [config.adminToken] : [])], {
-    keyPrefix: prefix,
-    headers: config.redactHeaders,
-  })
+  const upstreamKey = config.upstream?.apiKey
+  const redactor = new Redactor(
+    [...config.apiKeys, ...(config.adminToken ? [config.adminToken] : []), ...(upstreamKey ? [upstreamKey] : [])],
+    {
+      keyPrefix: prefix,
+      headers: config.redactHeaders,
+    },
+  )
   // The namespaces with no file of their own: what each was last reset to.
   const origins =
     config.dataFile === undefined ? undefined : await NamespaceOrigins.open(config.dataFile, initial.origin, storage)
@@ -194,6 +200,9 @@ async function serve(config: Config, logger: Logger, limits: ServerLimits, stora
     namespaceKeyPrefix: prefix,
     keys,
   })
+  const fidelity =
+    config.upstream &&
+    new Fidelity({ settings: config.upstream, basePath: spec.basePath, logger, unimplemented: UNIMPLEMENTED })
   const admin =
     config.adminToken === undefined
       ? undefined
@@ -203,6 +212,7 @@ async function serve(config: Config, logger: Logger, limits: ServerLimits, stora
           token: config.adminToken,
           localOnly: config.adminToken === DEFAULT_ADMIN_TOKEN,
           namespaces,
+          fidelity,
         }
   const testData = { corsOrigins: config.adminCorsOrigins, servesHost: hostsServed(config.allowedHosts, config.host) }
   // The MCP tools call this sandbox over loopback HTTP, as the stdio server calls one elsewhere.
@@ -216,7 +226,18 @@ async function serve(config: Config, logger: Logger, limits: ServerLimits, stora
           adminToken: config.adminToken,
           allNamespaces: config.mcpAllNamespaces,
         }))
-  const app = createApp({ spec, keys, logger, control, admin, facts, minStability: config.minStability, testData, mcp })
+  const app = createApp({
+    spec,
+    keys,
+    logger,
+    control,
+    admin,
+    facts,
+    minStability: config.minStability,
+    testData,
+    mcp,
+    fidelity,
+  })
   const server = createServer(
     {
       headersTimeout: limits.headersTimeoutMs,

@@ -41,6 +41,9 @@ function petJson(pet: Pet): SerializedJson {
   return json
 }
 
+/** Operations the interface names without specifying them: answered 501, or by UPSTREAM when set. */
+export const UNIMPLEMENTED: ReadonlySet<string> = new Set(['listOrders'])
+
 export const handlers: HandlersOf<operations, HandlerContext> = {
   listPets({ query }, { store }) {
     // limit defaults to 20 through the spec's `default`, applied by validation.

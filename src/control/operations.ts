@@ -24,6 +24,8 @@ import { coverageMarkdown, coverageOf } from './coverage.js'
 import { verify } from './verify.js'
 import { pactOf } from '../pact/export.js'
 import { dataState } from '../pact/states.js'
+import type { Fidelity } from '../fidelity/fidelity.js'
+import { DriftLog } from '../fidelity/drift.js'
 
 const ADMIN_TOKEN: Credential = {
   name: 'admin token',
@@ -39,6 +41,8 @@ export interface ControlApiOptions {
   /** The token is the published default: it is accepted only over loopback, from this machine. */
   readonly localOnly: boolean
   readonly namespaces: Namespaces
+  /** The real API beside the sandbox (UPSTREAM), when one is set: its drift is read here. */
+  readonly fidelity?: Fidelity | undefined
 }
 
 interface ControlContext extends ControlApiOptions {
@@ -46,7 +50,7 @@ interface ControlContext extends ControlApiOptions {
 }
 
 const controlHandlers: HandlersOf<operations, ControlContext> = {
-  async reset({ body }, { namespace, namespaces }) {
+  async reset({ body }, { namespace, namespaces, fidelity }) {
     const seeded = body?.seed !== undefined || body?.count !== undefined
     if (seeded && body?.snapshot !== undefined)
       throw new HttpError(
@@ -60,7 +64,9 @@ const controlHandlers: HandlersOf<operations, ControlContext> = {
           ? seedOrigin(body?.seed ?? DEFAULT_SEED, body?.count ?? DEFAULT_COUNT)
           : undefined
     try {
-      return ok({ namespace: namespace.name, pets: await storing(namespaces.reset(namespace, origin)) })
+      const pets = await storing(namespaces.reset(namespace, origin))
+      fidelity?.clear(namespace)
+      return ok({ namespace: namespace.name, pets })
     } catch (error) {
       throw error instanceof UnknownSnapshot ? unknownSnapshot(error.snapshot) : error
     }
@@ -239,6 +245,13 @@ const controlHandlers: HandlersOf<operations, ControlContext> = {
     return ok({ namespace: name, deleted: true })
   },
 
+  async getDrift(_input, { namespace, fidelity }) {
+    if (fidelity === undefined) return ok(NO_UPSTREAM(namespace.name))
+    // The comparisons under way, within the bound of one upstream answer.
+    await Promise.race([fidelity.settled(namespace), new Promise((resolve) => setTimeout(resolve, fidelity.timeoutMs))])
+    return ok(fidelity.report(namespace))
+  },
+
   listNamespaces(_input, { namespaces }) {
     const { journals } = namespaces
     return ok({
@@ -374,6 +387,9 @@ function findLongName(pets: ReadonlyArray<{ name: string }>): { index: number; p
 }
 
 const MARKDOWN = 'text/markdown; charset=utf-8'
+
+/** The drift report of a sandbox with no UPSTREAM: nothing compared. */
+const NO_UPSTREAM = (namespace: string) => new DriftLog().report(namespace, null, 'off')
 
 function ok(body: unknown): Reply {
   return { status: 200, body }

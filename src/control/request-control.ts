@@ -111,6 +111,11 @@ export class Control {
     })
   }
 
+  /** The namespace a tracked request is served in (the default one until it has passed auth). */
+  namespaceOf(res: ServerResponse): Namespace | undefined {
+    return (res as Tracked)[STATE]?.namespace
+  }
+
   /**
    * After auth, before validation: applies the request's namespace, its faults, its Prefer header
    * and the clock. Gives the namespace's store, or undefined when a fault has already answered.

@@ -254,6 +254,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/drift": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Report how the sandbox's answers differ from the real API's
+         * @description With UPSTREAM_MODE=compare, each request the sandbox answered is also sent to the real API (UPSTREAM) once answered, in order per namespace, and the two answers are compared: status, the headers a client acts on, the body value by value, leaving out the JSON pointers of UPSTREAM_IGNORE. Each difference names its operation, the request, a pointer, both values and its kind; an upstream that is down, slow or answers what is not JSON is reported as such. The answer waits for the comparisons under way (at most UPSTREAM_TIMEOUT_MS). A reset or a deletion of the namespace clears it. Without UPSTREAM, mode is off and nothing is compared.
+         */
+        get: operations["getDrift"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/verify": {
         parameters: {
             query?: never;
@@ -401,6 +421,48 @@ export interface components {
          * @enum {string}
          */
         Stability: "experimental" | "beta" | "stable";
+        DriftReport: {
+            namespace: string;
+            /** @description The real API's base URL (never its key), or null without UPSTREAM. */
+            upstream: string | null;
+            /** @enum {string} */
+            mode: "compare" | "record" | "passthrough" | "off";
+            /** @description Requests sent to both and compared. */
+            compared: number;
+            /** @description Requests not compared: unsafe ones (POST without UPSTREAM_UNSAFE=on), or past the bound of requests waiting for the upstream. */
+            skipped: number;
+            /** @description Differences found (the list keeps the last 1000). */
+            count: number;
+            /** @description Per operationId, the requests compared and the differences found. */
+            operations: {
+                [key: string]: {
+                    compared: number;
+                    differences: number;
+                };
+            };
+            differences: components["schemas"]["Drift"][];
+        };
+        Drift: {
+            operationId: string;
+            request: {
+                method: string;
+                /** @description Path and query below the base URL, e.g. /pets?limit=5. */
+                target: string;
+            };
+            /**
+             * @description A JSON pointer into the answer: /status, /headers/<name>, /body/...; empty when the upstream gave no answer.
+             * @example /body/0/status
+             */
+            pointer: string;
+            /** @enum {string} */
+            kind: "status" | "header" | "value" | "type" | "missing-in-sandbox" | "missing-upstream" | "unreadable-upstream" | "upstream-unreachable" | "upstream-timeout";
+            /** @description The sandbox's value (absent when it has none). */
+            sandbox: unknown;
+            /** @description The upstream's value, or why it gave none. */
+            upstream: unknown;
+            /** Format: date-time */
+            time: string;
+        };
         /** @description What the calls made show of the contract's use. Every call is counted as it is answered, whatever the journal keeps: one namespace's since it was made, reset or its journal cleared; with all=true, the whole run's since the start, namespaces deleted or evicted included. Version 1 of this shape: fields may be added, none is removed or changes meaning without a new reportVersion. */
         CoverageReport: {
             /** @constant */
@@ -1520,6 +1582,32 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["UnknownNamespace"];
             503: components["responses"]["NamespaceLimit"];
+        };
+    };
+    getDrift: {
+        parameters: {
+            query?: {
+                /** @description The namespace to act on; the default namespace when omitted. */
+                namespace?: components["parameters"]["Namespace"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The drift of the namespace. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DriftReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["UnknownNamespace"];
         };
     };
     verify: {

@@ -68,6 +68,8 @@ export interface PactOptions {
   /** The provider's name in the Pact; the API's title when omitted. */
   readonly provider?: string
 }
+export type DriftReport = Schemas['DriftReport']
+export type Drift = Schemas['Drift']
 export interface CoverageOptions {
   /** Across every namespace in memory rather than this one (a handle's or the default). */
   readonly all?: boolean
@@ -111,6 +113,7 @@ export const OPERATIONS = {
   listFaults: { method: 'GET', path: '/faults', namespaced: true, query: [], body: false },
   clearFaults: { method: 'DELETE', path: '/faults', namespaced: true, query: [], body: false },
   getCoverage: { method: 'GET', path: '/coverage', namespaced: true, query: ['all', 'format'], body: false },
+  getDrift: { method: 'GET', path: '/drift', namespaced: true, query: [], body: false },
   verify: { method: 'POST', path: '/verify', namespaced: true, query: [], body: true },
   exportPact: { method: 'GET', path: '/pact', namespaced: true, query: ['consumer', 'provider'], body: false },
   getClock: { method: 'GET', path: '/clock', namespaced: true, query: [], body: false },
@@ -277,6 +280,11 @@ class NamespaceCalls {
   /** The same report as Markdown, for a CI artefact or a pull-request comment. */
   async getCoverageMarkdown(options: CoverageOptions = {}): Promise<string> {
     return this.call('getCoverage', { query: coverageQuery(options, 'markdown'), text: true })
+  }
+
+  /** How the sandbox's answers differed from the real API's (UPSTREAM_MODE=compare): each difference, and counts per operation. */
+  async getDrift(): Promise<DriftReport> {
+    return this.call('getDrift')
   }
 
   /** Checks the journal against `expectations`; resolves whether it passed or not (see `passed`, `message`). */

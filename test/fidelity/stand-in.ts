@@ -1,0 +1,141 @@
+// A stand-in for the real Animal Store API, written from the interface alone (none of the
+// sandbox's code): a plain node:http server over an array. Each switch changes one rule, as a real
+// service that drifted from the interface (or from the sandbox) would.
+import { readFileSync } from 'node:fs'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { join } from 'node:path'
+import { ROOT } from '../support/sandbox.js'
+
+export interface Switches {
+  /** listPets answers the newest first. */
+  newestFirst?: boolean
+  /** getPet answers without the pet's status. */
+  dropStatus?: boolean
+  /** createPet answers 200 instead of 201. */
+  createdIs200?: boolean
+  /** getPet's Sunset header is an ISO date instead of an HTTP date. */
+  isoSunset?: boolean
+  /** listPets without a limit answers 10 pets instead of 20. */
+  defaultLimit10?: boolean
+  /** Every answer waits this long. */
+  delayMs?: number
+  /** Every answer is HTML. */
+  garbage?: boolean
+}
+
+interface Pet {
+  id: number
+  name: string
+  categoryId: number
+  status?: string
+}
+
+const PETS: readonly Pet[] = JSON.parse(readFileSync(join(ROOT, 'fixtures/pets.json'), 'utf8')) as Pet[]
+const STATUSES = ['available', 'pending', 'sold']
+
+export interface StandIn {
+  readonly baseUrl: string
+  switches: Switches
+  /** Back to the fixtures' pets, no switch. */
+  reset(): void
+  /** Every Authorization header it received. */
+  readonly authorizations: string[]
+  close(): Promise<void>
+}
+
+export async function startStandIn(apiKey: string): Promise<StandIn> {
+  let pets: Pet[] = []
+  const authorizations: string[] = []
+  const standIn = {
+    switches: {} as Switches,
+    authorizations,
+    reset() {
+      pets = PETS.map((pet) => ({ ...pet }))
+      standIn.switches = {}
+    },
+  }
+  standIn.reset()
+
+  const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void => {
+    const s = standIn.switches
+    const write = (): void => {
+      if (s.garbage) {
+        res.writeHead(status, { 'content-type': 'text/html' }).end('<html><body>Bad gateway</body></html>')
+        return
+      }
+      res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body))
+    }
+    if (s.delayMs) setTimeout(write, s.delayMs)
+    else write()
+  }
+  const error = (res: ServerResponse, status: number, code: string, headers?: Record<string, string>): void =>
+    send(res, status, { code, message: `stand-in says ${code}`, status }, headers)
+
+  const handle = (req: IncomingMessage, res: ServerResponse, text: string): void => {
+    const url = new URL(req.url ?? '/', 'http://stand-in')
+    const path = url.pathname.replace(/^\/v1/, '')
+    authorizations.push(req.headers.authorization ?? '')
+    if (req.headers.authorization === undefined)
+      return error(res, 401, 'unauthorized', { 'www-authenticate': 'Bearer realm="animal-store"' })
+    if (req.headers.authorization !== `Bearer ${apiKey}`)
+      return error(res, 401, 'unauthorized', {
+        'www-authenticate': 'Bearer realm="animal-store", error="invalid_token"',
+      })
+    if (path === '/pets' && req.method === 'GET') {
+      const status = url.searchParams.get('status')
+      const limit = Number(url.searchParams.get('limit') ?? (standIn.switches.defaultLimit10 ? 10 : 20))
+      const ordered = standIn.switches.newestFirst ? [...pets].reverse() : pets
+      return send(res, 200, ordered.filter((pet) => status === null || pet.status === status).slice(0, limit))
+    }
+    if (path === '/pets' && req.method === 'POST') {
+      let body: Partial<Pet>
+      try {
+        body = JSON.parse(text) as Partial<Pet>
+      } catch {
+        return error(res, 400, 'malformed_json')
+      }
+      if (typeof body.name !== 'string' || !Number.isInteger(body.categoryId)) return error(res, 400, 'invalid_body')
+      if (body.status !== undefined && !STATUSES.includes(body.status)) return error(res, 400, 'invalid_body')
+      const pet: Pet = {
+        id: Math.max(0, ...pets.map((p) => p.id)) + 1,
+        name: body.name,
+        categoryId: body.categoryId as number,
+        status: body.status ?? 'available',
+      }
+      pets.push(pet)
+      return send(res, standIn.switches.createdIs200 ? 200 : 201, pet, { location: `/v1/pets/${pet.id}` })
+    }
+    const one = /^\/pets\/(\d+)$/.exec(path)
+    if (one && req.method === 'GET') {
+      const deprecation = {
+        deprecation: '@1767225600',
+        sunset: standIn.switches.isoSunset ? '2030-12-05T00:00:00Z' : 'Thu, 05 Dec 2030 00:00:00 GMT',
+        link: '</v1/pets>; rel="successor-version"',
+      }
+      const pet = pets.find((p) => p.id === Number(one[1]))
+      if (!pet) return error(res, 404, 'not_found', deprecation)
+      const { status, ...rest } = pet
+      return send(res, 200, standIn.switches.dropStatus ? rest : { ...rest, status }, deprecation)
+    }
+    if (path === '/store/orders' && req.method === 'GET') return send(res, 200, [{ id: 1, petId: 3, quantity: 1 }])
+    return error(res, 404, 'not_found')
+  }
+
+  const server = createServer((req, res) => {
+    let text = ''
+    req.setEncoding('utf8')
+    req.on('data', (chunk: string) => (text += chunk))
+    req.on('end', () => handle(req, res, text))
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return Object.assign(standIn, {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  })
+}
