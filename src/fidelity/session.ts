@@ -1,7 +1,7 @@
 // A recorded session: what the upstream answered, request by request, in order, one file per
 // namespace. JSON Lines: a header line, then one exchange per line. No credential is ever written:
 // requests keep only their content type, and answers lose the headers that could carry one.
-import { appendFile, mkdir, readFile } from 'node:fs/promises'
+import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Answer } from './compare.js'
 import type { OutgoingRequest } from './upstream.js'
@@ -92,7 +92,9 @@ export class SessionWriter {
     }
     lines.push(this.#redact(JSON.stringify(exchange)))
     const text = `${lines.join('\n')}\n`
-    file.written = file.written.then(() => appendFile(this.fileOf(namespace), text))
+    // A start begins each namespace's session anew: its first exchange replaces an older file.
+    const store = file.seq === 1 ? writeFile : appendFile
+    file.written = file.written.then(() => store(this.fileOf(namespace), text))
     return file.written
   }
 

@@ -1,0 +1,54 @@
+// An upstream that is down, slow or answers garbage never changes the sandbox's own answer in
+// compare mode, and is reported as such.
+import { createServer } from 'node:net'
+import t from 'tap'
+import { AUTH, startTestSandbox } from '../support/sandbox.js'
+import { startStandIn } from './stand-in.js'
+
+const UPSTREAM_KEY = 'upstream-secret-key-55d0'
+const ADMIN = { authorization: 'Bearer failing-admin' }
+
+/** A port nothing listens on: taken, then given back. */
+async function closedPort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as { port: number }
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
+
+t.test('down, slow, garbage: the sandbox answers as ever, and the drift says what the upstream did', async (t) => {
+  const standIn = await startStandIn(UPSTREAM_KEY)
+  t.teardown(() => standIn.close())
+  const upstreams: [string, string, () => void, string][] = [
+    ['down', `http://127.0.0.1:${await closedPort()}/v1`, () => undefined, 'upstream-unreachable'],
+    ['slow', standIn.baseUrl, () => (standIn.switches = { delayMs: 3000 }), 'upstream-timeout'],
+    ['garbage', standIn.baseUrl, () => (standIn.switches = { garbage: true }), 'unreadable-upstream'],
+  ]
+  for (const [name, upstream, arrange, kind] of upstreams) {
+    arrange()
+    const { origin, baseUrl } = await startTestSandbox(t, {
+      ADMIN_TOKEN: 'failing-admin',
+      UPSTREAM: upstream,
+      UPSTREAM_API_KEY: UPSTREAM_KEY,
+      UPSTREAM_TIMEOUT_MS: '300',
+    })
+    const answer = await fetch(`${baseUrl}/pets?limit=2`, { headers: AUTH })
+    t.equal(answer.status, 200, `${name}: the sandbox answers`)
+    t.same(
+      ((await answer.json()) as { id: number }[]).map((pet) => pet.id),
+      [1, 2],
+      `${name}: with its own pets`,
+    )
+    const report = (await (await fetch(`${origin}/__admin/drift`, { headers: ADMIN })).json()) as {
+      compared: number
+      differences: { operationId: string; kind: string; upstream: unknown }[]
+    }
+    t.equal(report.compared, 1, `${name}: the request counts as compared`)
+    t.ok(
+      report.differences.some((d) => d.operationId === 'listPets' && d.kind === kind),
+      `${name}: reported as ${kind}`,
+    )
+    t.notOk(JSON.stringify(report).includes(UPSTREAM_KEY), `${name}: the key is not in the report`)
+  }
+})
