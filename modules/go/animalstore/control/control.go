@@ -357,6 +357,13 @@ func (c *Client) coverageQuery(opts []CoverageOption) url.Values {
 	return c.scope(nil)
 }
 
+// GetDrift reports how the sandbox's answers differed from the real API's (UPSTREAM, in
+// UPSTREAM_MODE=compare): each difference, and counts per operation. Without an upstream its mode
+// is "off" and it holds nothing.
+func (c *Client) GetDrift(ctx context.Context) (DriftReport, error) {
+	return call[DriftReport](ctx, c, "getDrift", http.MethodGet, "/drift", c.scope(nil), nil)
+}
+
 // Verify checks the namespace's journal against the calls expected. The answer says whether it
 // passed: a failed verification is a result, not an error ([VerifyResult.AssertVerified] fails a
 // test with it).

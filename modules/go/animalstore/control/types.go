@@ -220,3 +220,38 @@ type NamespaceUsage struct {
 	Requests int    `json:"requests"`
 	Faults   int    `json:"faults"`
 }
+
+// DriftReport is how the sandbox's answers differed from the real API's ([Client.GetDrift]).
+type DriftReport struct {
+	Namespace string `json:"namespace"`
+	// Upstream is the real API's base URL, or nil without UPSTREAM.
+	Upstream *string `json:"upstream"`
+	// Mode is compare, record, passthrough, or off without UPSTREAM.
+	Mode     string `json:"mode"`
+	Compared int    `json:"compared"`
+	// Skipped counts requests not compared: unsafe ones, or past the queue's bound.
+	Skipped     int                       `json:"skipped"`
+	Count       int                       `json:"count"`
+	Operations  map[string]OperationDrift `json:"operations"`
+	Differences []Drift                   `json:"differences"`
+}
+
+// OperationDrift counts one operation's requests compared and the differences found.
+type OperationDrift struct {
+	Compared    int `json:"compared"`
+	Differences int `json:"differences"`
+}
+
+// Drift is one difference: the request, a JSON pointer into the answer, both values and its kind.
+type Drift struct {
+	OperationID string `json:"operationId"`
+	Request     struct {
+		Method string `json:"method"`
+		Target string `json:"target"`
+	} `json:"request"`
+	Pointer  string `json:"pointer"`
+	Kind     string `json:"kind"`
+	Sandbox  any    `json:"sandbox"`
+	Upstream any    `json:"upstream"`
+	Time     string `json:"time"`
+}

@@ -338,6 +338,42 @@ class ExpectationResult(TypedDict):
     message: str
 
 
+class DriftRequest(TypedDict):
+    method: str
+    target: str
+
+
+class Drift(TypedDict):
+    """One difference between the sandbox's answer and the real API's (getDrift)."""
+
+    operationId: str
+    request: DriftRequest
+    # A JSON pointer into the answer: /status, /headers/<name>, /body/...
+    pointer: str
+    kind: str
+    sandbox: Any
+    upstream: Any
+    time: str
+
+
+class OperationDrift(TypedDict):
+    compared: int
+    differences: int
+
+
+class DriftReport(TypedDict):
+    """How the sandbox's answers differed from the real API's (UPSTREAM_MODE=compare)."""
+
+    namespace: str
+    upstream: Optional[str]
+    mode: str
+    compared: int
+    skipped: int
+    count: int
+    operations: dict[str, OperationDrift]
+    differences: list[Drift]
+
+
 class VerifyResult(TypedDict):
     """Whether the journal holds the calls expected (verify)."""
 
@@ -382,6 +418,7 @@ OPERATIONS: Mapping[str, Route] = {
     "listSnapshots": Route("GET", "/snapshots", namespaced=False),
     "deleteSnapshot": Route("DELETE", "/snapshots/{name}", namespaced=False),
     "getCoverage": Route("GET", "/coverage"),
+    "getDrift": Route("GET", "/drift"),
     "verify": Route("POST", "/verify"),
     "exportPact": Route("GET", "/pact"),
 }
@@ -649,6 +686,11 @@ class ControlClient:
         query = _present(all="true" if all else None, format=None if format == "json" else format)
         response = self._send("getCoverage", query=query, across_namespaces=all, accept=_MEDIA_TYPES[format])
         return response.text if format == "markdown" else cast(CoverageReport, response.json())
+
+    def get_drift(self) -> DriftReport:
+        """Each difference between the sandbox's answers and the real API's (UPSTREAM), with
+        counts per operation; mode ``off`` and nothing in it when no upstream is set."""
+        return cast(DriftReport, self._call("getDrift"))
 
     def verify(self, expectations: Sequence[Expectation], *, strict: bool = False) -> VerifyResult:
         """Checks the namespace's journal against the calls expected. With ``strict``, every call

@@ -205,6 +205,15 @@ public class NamespaceControl {
         return http.text("coverage", namespace, MARKDOWN_QUERY, MARKDOWN);
     }
 
+    /**
+     * How the sandbox's answers differed from the real API's ({@code UPSTREAM}, in {@code UPSTREAM_MODE=compare}):
+     * each difference and the counts per operation; mode {@code off} and nothing in it without an upstream.
+     */
+    @ControlOperation("getDrift")
+    public DriftReport getDrift() {
+        return call("GET", "drift", NO_QUERY, null, DriftReport.class);
+    }
+
     /** Checks the namespace's journal against the expectations; other calls are allowed. */
     @ControlOperation("verify")
     public VerifyResult verify(Expectation... expectations) {
