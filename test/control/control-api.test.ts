@@ -31,6 +31,7 @@ t.test('spec/admin.openapi.yaml passes Redocly lint, and its routes are the cont
     'GET /faults',
     'GET /namespaces',
     'GET /pets',
+    'GET /pact',
     'GET /requests',
     'GET /requests/unmatched',
     'GET /snapshots',
