@@ -249,7 +249,8 @@ export class Namespaces {
    * files to the initial data (what a deleted namespace comes back as): a refused reset changed
    * nothing and is a StorageError. From then on, whatever a failing disk leaves of its files holds
    * the initial data, so a removal that fails is only said, and the files are read at its next use
-   * (or start). One whose store never wrote has no files: forgetting its origin is the deletion.
+   * (or start). One with no file of its own that holds anything (its data is its line in the
+   * shared log, or the initial data): forgetting its origin is the deletion.
    */
   async #removeFiles(name: string, namespace: Namespace | undefined): Promise<void> {
     const file = this.dataFileOf(name)
@@ -257,7 +258,10 @@ export class Namespaces {
     const store = await Promise.resolve(namespace ? namespace.store() : this.#open(name, false)).catch(() => undefined)
     await store?.retire()
     // A store that did not open may have files (unreadable ones): they are removed as they are.
-    const committed = store?.mayHaveFiles === true
+    // One whose data is only its line in the shared log is deleted by the line that forgets it: a
+    // reset to the initial data first would be a line of its own there, which a kill before the
+    // next one leaves serving the initial data.
+    const committed = store?.mayHaveFiles === true && !store.resetsGoElsewhere
     try {
       if (committed) await store.fork(await this.#sharedPets(this.#options.initial.origin))
     } catch (error) {

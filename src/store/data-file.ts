@@ -187,6 +187,15 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
   }
 
   /**
+   * Whether the store has no file of its own that holds anything: its data is the initial data
+   * and the reset written elsewhere (Layout.unwritten.resets), where its next reset goes too.
+   */
+  get resetsGoElsewhere(): boolean {
+    if (this.#layout.unwritten?.resets === undefined) return false
+    return !this.#snapshotOnDisk && !this.#needsSnapshot && !this.#journal.started
+  }
+
+  /**
    * For a store about to be removed: resolves once every write asked for so far has settled (stored
    * or failed), folding nothing, and no fold on a timer comes after.
    */
@@ -379,7 +388,7 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
     const resets = this.#layout.unwritten?.resets
     const [record] = job.records
     if (resets === undefined || record === undefined || !job.replaces || job.records.length !== 1) return undefined
-    if (job.snapshot || this.#snapshotOnDisk || this.#needsSnapshot || this.#journal.started) return undefined
+    if (job.snapshot || !this.resetsGoElsewhere) return undefined
     return async () => {
       await this.#journal.cutTail()
       await resets.write(record)

@@ -213,6 +213,12 @@ export class AnimalStore {
     return adapter instanceof JournaledJsonFile && adapter.mayHaveFiles
   }
 
+  /** Whether its data is the initial data and a reset written to a log that stores share, with no file of its own. */
+  get resetsGoElsewhere(): boolean {
+    const adapter = this.#db.adapter
+    return adapter instanceof JournaledJsonFile && adapter.resetsGoElsewhere
+  }
+
   /**
    * For a store about to be removed: waits for the writes under way to settle, and folds nothing.
    * What it kept no longer counts against the bounds.

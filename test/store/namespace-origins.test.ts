@@ -2,7 +2,7 @@
 // data) is one line in the namespaces' shared log of origins, not a file of its own: checked
 // through HTTP and restarts (the first sandbox stopped as a kill leaves it: nothing flushed), with
 // a look at the files where the layout is the point, and with the log's writes failing.
-import { appendFile, readFile, readdir } from 'node:fs/promises'
+import { appendFile, readFile, readdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import t from 'tap'
 import { createLogger } from '../../src/logger.js'
@@ -138,6 +138,43 @@ t.test('a deleted or evicted namespace leaves the log: a restart does not bring 
   const third = await startControlSandbox(t, { DATA_FILE: dataFile })
   t.equal(await served(third, 'evicted'), 404, 'the evicted namespace does not come back')
 })
+
+t.test(
+  'a deletion of a namespace whose data is its line in the log, killed at any line it writes: a restart serves it as before, or not at all',
+  async (t) => {
+    const dir = await tempDir(t)
+    const dataFile = join(dir, 'db.json')
+    const log = join(dir, 'db.namespaces.json.journal')
+    const first = await startControlSandbox(t, { DATA_FILE: dataFile })
+    t.equal((await first.admin('POST', '/reset?namespace=f', { seed: 8, count: 4 })).status, 200)
+    const before = await served(first, 'f')
+    stopAsKilled(first)
+
+    // Read back by a restart, the namespace is deleted there: its store was opened from the log.
+    const second = await startControlSandbox(t, { DATA_FILE: dataFile })
+    const kept = await readFile(log, 'utf8')
+    t.equal((await second.admin('DELETE', '/namespaces/f')).status, 200)
+    const written = (await readFile(log, 'utf8')).slice(kept.length)
+    stopAsKilled(second)
+    t.same(
+      written
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line) as unknown),
+      [{ namespace: 'f', gone: true }],
+      'the deletion is one line of the log',
+    )
+
+    // What a kill leaves after each whole line the deletion wrote, its last one excepted.
+    const lines = written.split(/(?<=\n)/).slice(0, -1)
+    for (let count = 0; count <= lines.length; count++) {
+      await writeFile(log, kept + lines.slice(0, count).join(''))
+      const restarted = await startControlSandbox(t, { DATA_FILE: dataFile })
+      t.same(await served(restarted, 'f'), before, `killed after ${count} of its lines: f is as it was`)
+      stopAsKilled(restarted)
+    }
+  },
+)
 
 t.test('a log line written under other data settings is ignored: the namespace starts anew', async (t) => {
   const dir = await tempDir(t)
