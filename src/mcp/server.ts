@@ -4,11 +4,8 @@
 // sandbox that no agent talks to never reads it.
 import { readFile } from 'node:fs/promises'
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
-import { ADMIN_SPEC_FILE, SPEC_FILE } from '../paths.js'
+import { ADMIN_SPEC_FILE, PACKAGE_ROOT, SPEC_FILE } from '../paths.js'
 import { callTool, loadTools, type Target, type Tool } from './tools.js'
-
-const NAME = 'animal-store-sandbox'
-const VERSION = '0.1.0'
 
 const SPEC_RESOURCES = [
   { uri: 'animal-store://spec/openapi.yaml', name: 'openapi.yaml', file: SPEC_FILE, title: 'The Animal Store API' },
@@ -74,6 +71,17 @@ const PROMPTS = [
   },
 ] as const
 
+let packageIdentity: Promise<{ name: string; version: string }> | undefined
+
+/** The package says who this server is: its name and version, as npm shows them. */
+async function readPackageIdentity(): Promise<{ name: string; version: string }> {
+  const { name, version } = JSON.parse(await readFile(new URL('package.json', PACKAGE_ROOT), 'utf8')) as {
+    name: string
+    version: string
+  }
+  return { name, version }
+}
+
 /** A server for one connection (stdio) or one request (/mcp), calling the sandbox at `target`. */
 export async function createMcpServer(target: Target): Promise<Server> {
   const [{ Server }, types, { UriTemplate }, tools] = await Promise.all([
@@ -83,9 +91,10 @@ export async function createMcpServer(target: Target): Promise<Server> {
     loadTools(),
   ])
   const { McpError, ErrorCode } = types
+  const identity = await (packageIdentity ??= readPackageIdentity())
   const byName = new Map<string, Tool>(tools.map((tool) => [tool.name, tool]))
   const server = new Server(
-    { name: NAME, version: VERSION, title: 'Animal Store sandbox' },
+    { ...identity, title: 'Animal Store sandbox' },
     {
       capabilities: { tools: {}, resources: {}, prompts: {} },
       instructions:
