@@ -49,6 +49,7 @@ export const TOOL_RULES: Readonly<Record<string, ToolRule>> = {
   getCoverage: { effect: 'reads', acrossNamespaces: (args) => args['all'] === true },
   verify: { effect: 'reads' },
   exportPact: { effect: 'reads' },
+  getDrift: { effect: 'reads' },
 }
 
 /** An operation no rule names yet is served as the most guarded kind until one does. */
