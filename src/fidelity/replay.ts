@@ -4,13 +4,11 @@
 // data whatever ran on it before.
 import { randomBytes } from 'node:crypto'
 import { parseArgs } from 'node:util'
+import { DEFAULT_API_KEY } from '../config.js'
 import { compareAnswers, DEFAULT_IGNORED, IgnoreRules, type Difference } from './compare.js'
 import { idOf, mapIds } from './fidelity.js'
 import { readRecording, type Recorded } from './session.js'
 import { DEFAULT_UPSTREAM_TIMEOUT_MS, send } from './upstream.js'
-
-/** The sandbox's published default key: a target sandbox started without API_KEYS takes it. */
-const DEFAULT_SANDBOX_KEY = 'sandbox-api-key'
 
 export const REPLAY_HELP = `Usage: animal-store-sandbox replay <session> --against <url> [options]
 
@@ -20,7 +18,7 @@ answers and the recorded ones. Exits 0 without drift, 1 with some, 2 when it can
 
 Options:
   --against <url>      the base URL to replay against, ending in /v1 (a sandbox, staging, ...)
-  --api-key <key>      the key sent to it (default: UPSTREAM_API_KEY, else ${DEFAULT_SANDBOX_KEY})
+  --api-key <key>      the key sent to it (default: UPSTREAM_API_KEY, else ${DEFAULT_API_KEY})
   --ignore <pointers>  JSON pointers left out, comma-separated (default ${DEFAULT_IGNORED.join(',')})
   --timeout-ms <n>     the most one answer may take            (default ${DEFAULT_UPSTREAM_TIMEOUT_MS})
   --json               print the differences as JSON
@@ -128,7 +126,7 @@ export async function runReplay(argv: readonly string[], env: Record<string, str
     return usage((error as Error).message)
   }
   const { namespace, differences } = await replay(recording, values.against, {
-    apiKey: values['api-key'] ?? env['UPSTREAM_API_KEY'] ?? DEFAULT_SANDBOX_KEY,
+    apiKey: values['api-key'] ?? env['UPSTREAM_API_KEY'] ?? DEFAULT_API_KEY,
     ignore: values.ignore === undefined ? DEFAULT_IGNORED : values.ignore.split(',').map((p) => p.trim()),
     timeoutMs,
   })
