@@ -1179,6 +1179,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "conflict",
+                     *       "message": "Namespace default has 100 faults armed, the most it keeps: clear them (DELETE /__admin/faults) first",
+                     *       "status": 409
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };

@@ -71,7 +71,7 @@ export class DataFileLock {
     const cannot = (error: Error): DataFileError =>
       new DataFileError(
         dataFile,
-        `cannot be locked for this sandbox (${error.message})${permissionHint(dataFile, error)}`,
+        `cannot be written: its lock cannot be made (${error.message})${permissionHint(dataFile, error)}`,
       )
     const dir = await mkdir(dirname(dataFile), { recursive: true })
       .then(() => realpath(dirname(dataFile)))
