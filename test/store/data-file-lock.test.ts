@@ -132,7 +132,8 @@ t.test('a failed start releases the lock; a store in memory needs none', async (
   const one = await startSandbox(inMemory, createLogger('silent'))
   const two = await startSandbox(inMemory, createLogger('silent'))
   t.teardown(() => Promise.all([one.close(), two.close()]))
-  t.pass('two sandboxes in memory start side by side')
+  for (const sandbox of [one, two])
+    t.equal((await fetch(`${sandbox.origin}/healthz`)).status, 200, `${sandbox.origin} serves beside the other`)
 })
 
 t.test('a start removes the temporary files left beside its data file, and nothing else', async (t) => {

@@ -30,15 +30,18 @@ const caseVariants = names.chain((name) =>
 )
 
 t.test('no two names map to files equal ignoring case', (t) => {
-  fc.assert(
-    fc.property(fc.oneof(fc.tuple(names, names), caseVariants), ([a, b]) => {
-      if (a === b) return
-      const taken = new Set(filesOf(a).map(folded))
-      for (const file of filesOf(b)) if (taken.has(folded(file))) throw new Error(`${a} and ${b} share ${file}`)
-    }),
-    { numRuns: 2_000 },
+  t.doesNotThrow(
+    () =>
+      fc.assert(
+        fc.property(fc.oneof(fc.tuple(names, names), caseVariants), ([a, b]) => {
+          if (a === b) return
+          const taken = new Set(filesOf(a).map(folded))
+          for (const file of filesOf(b)) if (taken.has(folded(file))) throw new Error(`${a} and ${b} share ${file}`)
+        }),
+        { numRuns: 2_000 },
+      ),
+    '2,000 pairs, each with its own files',
   )
-  t.pass('2,000 pairs, each with its own files')
   t.end()
 })
 
