@@ -66,6 +66,12 @@ export interface ServerLimits {
   readonly maxConnections: number
   /** Connections one client address may hold; the rest stay open to other addresses. */
   readonly maxConnectionsPerAddress: number
+  /**
+   * Of each of the two caps, connections API requests may not be served on: health checks and the
+   * control API keep them while every other connection serves a long request. Past the API's
+   * share, an API request is answered 503 server_busy at once.
+   */
+  readonly reservedConnections: number
 }
 
 export const SERVER_LIMITS: ServerLimits = {
@@ -77,6 +83,7 @@ export const SERVER_LIMITS: ServerLimits = {
   maxHeaderBytes: 16 * 1024,
   maxConnections: 1_024,
   maxConnectionsPerAddress: 960,
+  reservedConnections: 64,
 }
 
 export interface Sandbox {
@@ -238,20 +245,18 @@ async function serve(config: Config, logger: Logger, limits: ServerLimits, stora
     mcp,
     fidelity,
   })
-  const server = createServer(
-    {
-      headersTimeout: limits.headersTimeoutMs,
-      requestTimeout: limits.requestTimeoutMs,
-      keepAliveTimeout: limits.keepAliveTimeoutMs,
-      connectionsCheckingInterval: limits.timeoutCheckIntervalMs,
-      maxHeaderSize: limits.maxHeaderBytes,
-      // node:http would refuse an HTTP/1.1 request without Host with an empty 400; the app
-      // answers it with an Error body instead, like every other refusal.
-      requireHostHeader: false,
-    },
-    app.handler,
-  )
-  limitConnections(server, limits)
+  const server = createServer({
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    connectionsCheckingInterval: limits.timeoutCheckIntervalMs,
+    maxHeaderSize: limits.maxHeaderBytes,
+    // node:http would refuse an HTTP/1.1 request without Host with an empty 400; the app
+    // answers it with an Error body instead, like every other refusal.
+    requireHostHeader: false,
+  })
+  const apiPrefix = `${spec.basePath}/`
+  limitConnections(server, limits, { serve: app.handler, shared: (req) => req.url?.startsWith(apiPrefix) === true })
   // With no 'timeout' listener, a socket idle this long is destroyed.
   server.setTimeout(limits.idleSocketTimeoutMs)
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => answerClientError(error, socket))

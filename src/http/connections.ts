@@ -4,14 +4,26 @@
 // a waiting one: past the cap (overall, or for the client's address), the connection that has
 // waited longest without a request in progress is closed to make room. A request in progress is
 // never cut; a client that sends its request at once is never the one that has waited longest.
-import type { IncomingMessage, Server, ServerResponse } from 'node:http'
+// Requests in progress cannot be cut, so they are bounded instead: API requests may be served on
+// all but a reserved share of each cap, which keeps health checks and the control API answered
+// while every other connection is busy with a long request (a body sent slowly, an injected delay).
+import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
+import { ERRORS, HttpError, RETRY_AFTER, sendError } from './errors.js'
 
 export interface ConnectionLimits {
   /** Connections open at once; past it, the one waiting longest makes room. */
   readonly maxConnections: number
   /** Connections one address may hold; the rest of the cap stays open to other addresses. */
   readonly maxConnectionsPerAddress: number
+  /** Of each cap, the connections only requests outside the shared part (health, control) may be served on. */
+  readonly reservedConnections: number
+}
+
+export interface Requests {
+  readonly serve: RequestListener
+  /** Whether a request is of the part that may not take the reserved share: the API. */
+  readonly shared: (req: IncomingMessage) => boolean
 }
 
 interface Held {
@@ -21,16 +33,31 @@ interface Held {
   serving: ServerResponse | undefined
   /** Whether it has carried a request: an idle keep-alive connection rather than a silent or slow one. */
   served: boolean
+  /** Whether the request in progress is of the shared part. */
+  shared: boolean
 }
 
 /**
- * Enforces `limits` on `server`'s connections. Call before the server listens; it replaces
- * node:http's maxConnections, which refuses every new connection at the cap.
+ * Enforces `limits` on `server`'s connections and serves its requests with `requests.serve`. Call
+ * before the server listens; it replaces node:http's maxConnections, which refuses every new
+ * connection at the cap.
  */
-export function limitConnections(server: Server, limits: ConnectionLimits): void {
+export function limitConnections(server: Server, limits: ConnectionLimits, requests: Requests): void {
   // By address, each in the order its connections last had nothing in progress (oldest first).
   const byAddress = new Map<string, Map<Socket, Held>>()
   let open = 0
+  // Shared requests in progress, overall and by address.
+  let sharedServing = 0
+  const sharedByAddress = new Map<string, number>()
+  const countShared = (address: string, delta: number): void => {
+    sharedServing += delta
+    const count = (sharedByAddress.get(address) ?? 0) + delta
+    if (count === 0) sharedByAddress.delete(address)
+    else sharedByAddress.set(address, count)
+  }
+  const sharedFull = (address: string): boolean =>
+    sharedServing >= limits.maxConnections - limits.reservedConnections ||
+    (sharedByAddress.get(address) ?? 0) >= limits.maxConnectionsPerAddress - limits.reservedConnections
 
   const waiting = (held: Held): boolean => held.serving === undefined || held.serving.writableEnded
 
@@ -83,7 +110,7 @@ export function limitConnections(server: Server, limits: ConnectionLimits): void
       forget(victim)
       victim.socket.destroy()
     }
-    const held: Held = { socket, address, serving: undefined, served: false }
+    const held: Held = { socket, address, serving: undefined, served: false, shared: false }
     const own = byAddress.get(address) ?? new Map<Socket, Held>()
     byAddress.set(address, own)
     own.set(socket, held)
@@ -94,14 +121,28 @@ export function limitConnections(server: Server, limits: ConnectionLimits): void
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const own = byAddress.get(req.socket.remoteAddress ?? '')
     const held = own?.get(req.socket)
-    if (own === undefined || held === undefined) return
+    if (own === undefined || held === undefined) {
+      requests.serve(req, res)
+      return
+    }
+    const shared = requests.shared(req)
+    if (shared && sharedFull(held.address)) {
+      // Refused before anything is read or done: the client may try again in a moment.
+      sendError(res, new HttpError(ERRORS.serverBusy, undefined, { ...RETRY_AFTER, Connection: 'close' }))
+      return
+    }
     held.serving = res
     held.served = true
+    held.shared = shared
+    if (shared) countShared(held.address, 1)
     res.once('close', () => {
       if (held.serving !== res) return
       held.serving = undefined
+      if (held.shared) countShared(held.address, -1)
+      held.shared = false
       // Waiting again from now on: to the end of the order.
       if (own.delete(held.socket)) own.set(held.socket, held)
     })
+    requests.serve(req, res)
   })
 }

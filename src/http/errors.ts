@@ -65,6 +65,12 @@ export const ERRORS = {
     code: 'namespace_limit',
     message: 'No room for another namespace: every namespace kept holds data of its own',
   },
+  // Every connection but the share kept for health checks and the control API serves an API request.
+  serverBusy: {
+    status: 503,
+    code: 'server_busy',
+    message: 'Every connection for the API is serving a request; try again in a moment',
+  },
   // An operation whose x-stability is below MIN_STABILITY: refused by the sandbox's setting.
   unstableOperation: {
     status: 403,

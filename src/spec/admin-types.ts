@@ -906,6 +906,22 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description A Host that is not a name of this sandbox while the default admin token is in force (a page reaching it through DNS rebinding): nothing was done. ALLOWED_HOSTS adds names. */
+        Misdirected: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "misdirected_request",
+                 *       "message": "Host \"rebind.example\" is not a name of this sandbox: the control API and the coverage page answer localhost, IP addresses, this machine's name and ALLOWED_HOSTS (a guard against DNS rebinding)",
+                 *       "status": 421
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
     };
     parameters: {
         /** @description The namespace to act on; the default namespace when omitted. */
@@ -956,6 +972,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["UnknownSnapshot"];
+            421: components["responses"]["Misdirected"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -983,6 +1000,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["UnknownNamespace"];
+            421: components["responses"]["Misdirected"];
             503: components["responses"]["NamespaceLimit"];
         };
     };
@@ -1013,6 +1031,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            421: components["responses"]["Misdirected"];
             503: components["responses"]["Unavailable"];
             507: components["responses"]["StoreFull"];
         };
@@ -1055,6 +1074,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["UnknownNamespace"];
+            421: components["responses"]["Misdirected"];
             503: components["responses"]["NamespaceLimit"];
         };
     };
@@ -1082,6 +1102,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["UnknownNamespace"];
+            421: components["responses"]["Misdirected"];
             503: components["responses"]["NamespaceLimit"];
         };
     };
@@ -1113,6 +1134,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["UnknownNamespace"];
+            421: components["responses"]["Misdirected"];
             503: components["responses"]["NamespaceLimit"];
         };
     };
@@ -1143,6 +1165,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["UnknownNamespace"];
+            421: components["responses"]["Misdirected"];
             503: components["responses"]["NamespaceLimit"];
         };
     };
@@ -1189,6 +1212,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            421: components["responses"]["Misdirected"];
             503: components["responses"]["NamespaceLimit"];
         };
     };
@@ -1216,6 +1240,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["UnknownNamespace"];
+            421: components["responses"]["Misdirected"];
             503: components["responses"]["NamespaceLimit"];
         };
     };
@@ -1243,6 +1268,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["UnknownNamespace"];
+            421: components["responses"]["Misdirected"];
             503: components["responses"]["NamespaceLimit"];
         };
     };
@@ -1279,6 +1305,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            421: components["responses"]["Misdirected"];
             503: components["responses"]["NamespaceLimit"];
         };
     };
@@ -1306,6 +1333,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["UnknownNamespace"];
+            421: components["responses"]["Misdirected"];
             503: components["responses"]["NamespaceLimit"];
         };
     };
@@ -1351,6 +1379,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            421: components["responses"]["Misdirected"];
         };
     };
     deleteNamespace: {
@@ -1381,6 +1410,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["UnknownNamespace"];
+            421: components["responses"]["Misdirected"];
         };
     };
     listSnapshots: {
@@ -1423,6 +1453,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            421: components["responses"]["Misdirected"];
         };
     };
     createSnapshot: {
@@ -1472,6 +1503,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            421: components["responses"]["Misdirected"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -1525,6 +1557,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            421: components["responses"]["Misdirected"];
             503: components["responses"]["StorageUnavailable"];
         };
     };
@@ -1557,6 +1590,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["UnknownNamespace"];
+            421: components["responses"]["Misdirected"];
             503: components["responses"]["NamespaceLimit"];
         };
     };
@@ -1588,6 +1622,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["UnknownNamespace"];
+            421: components["responses"]["Misdirected"];
             503: components["responses"]["NamespaceLimit"];
         };
     };
@@ -1615,6 +1650,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["UnknownNamespace"];
+            421: components["responses"]["Misdirected"];
         };
     };
     verify: {
@@ -1663,6 +1699,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["UnknownNamespace"];
+            421: components["responses"]["Misdirected"];
             503: components["responses"]["NamespaceLimit"];
         };
     };

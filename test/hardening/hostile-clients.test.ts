@@ -1,10 +1,11 @@
 // Slow and hostile clients on loopback: they are cut off by the server's limits, and while they
 // hold their connections every other client is still served. Every loop is bounded.
 import { setTimeout as sleep } from 'node:timers/promises'
-import type { Server } from 'node:http'
+import type { IncomingMessage, Server } from 'node:http'
 import { connect, type Socket } from 'node:net'
 import t from 'tap'
 import { SERVER_LIMITS } from '../../src/sandbox.js'
+import { ADMIN_TOKEN } from '../support/control.js'
 import { AUTH, startTestSandbox, waitFor } from '../support/sandbox.js'
 import { openSocket, parseResponse, rawExchange, whenClosed } from '../support/raw-http.js'
 
@@ -121,7 +122,7 @@ function openFrom(port: number, localAddress: string): Promise<Socket> {
 }
 
 t.test('at the cap, the connection waiting longest makes room: new clients are served', async (t) => {
-  const { origin, baseUrl, server } = await startTestSandbox(t, {}, { maxConnections: 10 })
+  const { origin, baseUrl, server } = await startTestSandbox(t, {}, { maxConnections: 10, reservedConnections: 2 })
   const port = portOf(origin)
   const held: Socket[] = []
   t.teardown(() => held.forEach((s) => s.destroy()))
@@ -148,11 +149,12 @@ t.test('at the cap, the connection waiting longest makes room: new clients are s
   t.same(await servedMeanwhile(baseUrl, 3, 0), [200, 200, 200])
 })
 
-t.test('at the cap, a request in progress is never cut: a new connection is refused instead', async (t) => {
-  const { origin, baseUrl, server } = await startTestSandbox(t, {}, { maxConnections: 10 })
+t.test('at the cap, a request in progress is never cut; the API keeps out of the reserved share', async (t) => {
+  const limits = { maxConnections: 10, reservedConnections: 2 }
+  const { origin, baseUrl, server } = await startTestSandbox(t, { ADMIN_TOKEN }, limits)
   const port = portOf(origin)
-  // Ten requests the server answers only after a delay: every connection is serving one.
-  const slow = Array.from({ length: 10 }, () =>
+  // Eight API requests the server answers only after a delay: the API's whole share.
+  const slow = Array.from({ length: 8 }, () =>
     rawExchange(port, {
       method: 'GET',
       target: '/v1/pets?limit=1',
@@ -162,19 +164,47 @@ t.test('at the cap, a request in progress is never cut: a new connection is refu
       ],
     }),
   )
-  await waitFor(async () => (await connectionsOf(server)) === 10, { what: 'the server to hold the 10 connections' })
+  await waitFor(async () => (await connectionsOf(server)) === 8, { what: 'the server to hold the 8 connections' })
+  const busy = await rawExchange(port, {
+    method: 'GET',
+    target: '/v1/pets?limit=1',
+    headers: [['Authorization', AUTH.authorization]],
+  })
+  t.equal(busy?.status, 503, 'an API request past its share is refused at once')
+  t.match(JSON.parse(busy?.body.toString() ?? '{}'), { code: 'server_busy', status: 503 })
+  t.equal(busy?.headers['retry-after'], '1')
+  t.equal((await rawExchange(port, { method: 'GET', target: '/healthz' }, 5_000))?.status, 200, 'health is served')
+
+  // Two control requests whose bodies never come take the reserved share: all ten are serving.
+  const held: Socket[] = []
+  t.teardown(() => held.forEach((s) => s.destroy()))
+  let controlRequests = 0
+  server.on('request', (req: IncomingMessage) => void (req.url === '/__admin/faults' && controlRequests++))
+  for (let i = 0; i < 2; i++) {
+    const control = await openSocket(port)
+    control.write(
+      `POST /__admin/faults HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${ADMIN_TOKEN}\r\n` +
+        'Content-Type: application/json\r\nContent-Length: 64\r\n\r\n',
+    )
+    held.push(control)
+  }
+  await waitFor(() => controlRequests === 2, { what: 'the server to serve both control requests' })
   const refused = await rawExchange(port, { method: 'GET', target: '/healthz' }, 5_000)
   t.equal(refused, undefined, 'the connection over the cap is closed without an answer')
   t.same(
     (await Promise.all(slow)).map((answer) => answer?.status),
-    Array(10).fill(200),
+    Array(8).fill(200),
     'every request in progress is answered',
   )
   t.same(await servedMeanwhile(baseUrl, 3, 0), [200, 200, 200])
 })
 
 t.test('an address at its share makes room from its own connections; other addresses keep theirs', async (t) => {
-  const { origin, server } = await startTestSandbox(t, {}, { maxConnections: 10, maxConnectionsPerAddress: 6 })
+  const { origin, server } = await startTestSandbox(
+    t,
+    {},
+    { maxConnections: 10, maxConnectionsPerAddress: 6, reservedConnections: 2 },
+  )
   const port = portOf(origin)
   const greedy = '127.0.0.1'
   const other = '127.0.0.2'

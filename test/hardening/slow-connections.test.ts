@@ -1,6 +1,8 @@
 // One client that opens more connections than the server keeps and never finishes a request on
 // any of them (slowloris), reopening each one the server cuts: health checks, the control API and
-// the API must still be answered meanwhile. Bounded: SLOW connections, ATTACK_MS of traffic.
+// the API must still be answered meanwhile. Then one that holds an authenticated API request in
+// progress on every connection it gets: health checks and the control API keep their share.
+// Bounded: SLOW connections, ATTACK_MS of traffic each.
 import { spawnSync } from 'node:child_process'
 import { get } from 'node:http'
 import { connect, type Socket } from 'node:net'
@@ -8,7 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import t from 'tap'
 import { SERVER_LIMITS } from '../../src/sandbox.js'
 import { ADMIN_AUTH, ADMIN_TOKEN } from '../support/control.js'
-import { AUTH, startTestSandbox } from '../support/sandbox.js'
+import { AUTH, startTestSandbox, waitFor } from '../support/sandbox.js'
 
 const SLOW = 1_100
 const ATTACK_MS = 20_000
@@ -32,6 +34,25 @@ function statusOf(url: string, headers: Record<string, string>): Promise<number 
     req.on('timeout', () => req.destroy())
     req.on('error', () => resolve(undefined))
   })
+}
+
+type Kind = 'health' | 'control' | 'api'
+type Tally = Record<Kind, number>
+
+/** Requests one after another for ATTACK_MS, each on a new connection as a health check or curl makes it. */
+async function keepAsking(
+  kind: Kind,
+  url: string,
+  headers: Record<string, string>,
+  answered: Tally,
+  failed: Tally,
+): Promise<void> {
+  const end = performance.now() + ATTACK_MS
+  while (performance.now() < end) {
+    if ((await statusOf(url, headers)) === 200) answered[kind]++
+    else failed[kind]++
+    await sleep(50)
+  }
 }
 
 const fileLimit = openFileLimit()
@@ -79,14 +100,8 @@ t.test(
     // check or curl makes it: health, the control API, the API.
     const answered = { health: 0, control: 0, api: 0 }
     const failed = { health: 0, control: 0, api: 0 }
-    const client = async (kind: keyof typeof answered, url: string, headers: Record<string, string>): Promise<void> => {
-      const end = performance.now() + ATTACK_MS
-      while (performance.now() < end) {
-        if ((await statusOf(url, headers)) === 200) answered[kind]++
-        else failed[kind]++
-        await sleep(50)
-      }
-    }
+    const client = (kind: Kind, url: string, headers: Record<string, string>) =>
+      keepAsking(kind, url, headers, answered, failed)
     // The slow connections first take the server's place, before the clients start.
     await sleep(1_000)
     await Promise.all([
@@ -106,5 +121,73 @@ t.test(
       // Generous: a new connection can be the longest waiting one when a slow one comes in.
       t.ok(answered[kind] >= tried * 0.95, `${kind}: ${answered[kind]} of ${tried} answered 200`)
     }
+  },
+)
+
+t.test(
+  `${SLOW} connections each holding an API request in progress leave health and control served`,
+  { skip: tooFewFiles },
+  async (t) => {
+    const { origin, baseUrl } = await startTestSandbox(t, { ADMIN_TOKEN })
+    const port = Number(new URL(origin).port)
+    const apiShare = SERVER_LIMITS.maxConnectionsPerAddress - SERVER_LIMITS.reservedConnections
+
+    // Each connection sends a create's headers at once and its body never: the request is in
+    // progress until the body arrives. Answers (the refusals) are kept; a refused connection is
+    // opened again after a moment.
+    const request = Buffer.from(
+      `POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${AUTH.authorization}\r\n` +
+        'Content-Type: application/json\r\nContent-Length: 64\r\n\r\n',
+    )
+    const held = new Set<Socket>()
+    const refusals: string[] = []
+    let attacking = true
+    const open = (): void => {
+      const socket = connect(port, '127.0.0.1', () => socket.write(request))
+      held.add(socket)
+      let answer = ''
+      socket.setEncoding('latin1')
+      socket.on('data', (chunk: string) => (answer += chunk))
+      socket.on('error', () => undefined)
+      socket.on('close', () => {
+        held.delete(socket)
+        if (answer !== '') refusals.push(answer)
+        if (attacking) setTimeout(open, 100)
+      })
+    }
+    for (let i = 0; i < SLOW; i++) open()
+    t.teardown(() => {
+      attacking = false
+      for (const socket of held) socket.destroy()
+    })
+
+    const answered = { health: 0, control: 0, api: 0 }
+    const failed = { health: 0, control: 0, api: 0 }
+    await sleep(1_000)
+    await Promise.all([
+      keepAsking('health', `${origin}/healthz`, {}, answered, failed),
+      keepAsking('control', `${origin}/__admin/namespaces`, ADMIN_AUTH, answered, failed),
+    ])
+    const holding = held.size
+    attacking = false
+    t.comment(`answered ${JSON.stringify(answered)}, failed ${JSON.stringify(failed)}; ${refusals.length} refused`)
+
+    t.ok(holding >= apiShare, `the client held at least the API's share of connections at the end (${holding})`)
+    for (const kind of ['health', 'control'] as const) {
+      const tried = answered[kind] + failed[kind]
+      t.ok(tried >= 20, `${kind}: ${tried} requests were made`)
+      t.ok(answered[kind] >= tried * 0.95, `${kind}: ${answered[kind]} of ${tried} answered 200`)
+    }
+    t.ok(refusals.length > 0, 'API requests past the share were refused')
+    const refusal = refusals[0] ?? ''
+    t.match(refusal, /^HTTP\/1\.1 503 /, 'with a 503')
+    t.match(refusal, /\r\nRetry-After: 1\r\n/i, 'that says when to try again')
+    t.match(JSON.parse(refusal.slice(refusal.indexOf('\r\n\r\n') + 4)), { code: 'server_busy', status: 503 })
+
+    // Once the requests in progress end, the API is served again.
+    for (const socket of held) socket.destroy()
+    await waitFor(async () => (await statusOf(`${baseUrl}/pets?limit=1`, AUTH)) === 200, {
+      what: 'the API answers 200 again',
+    })
   },
 )
