@@ -5,6 +5,7 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -12,8 +13,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The README's Go snippets are the bodies of the examples, which go test runs: a snippet that
-// drifts from its example fails here.
+// The README's Go snippets are the bodies of the examples, which go test runs, or, when one starts
+// with its file's name, that file of the end-of-suite check (suitecheck_test.go runs it): a snippet
+// that drifts from its code fails here.
 func TestREADMESnippetsAreExamples(t *testing.T) {
 	source, err := os.ReadFile("examples_test.go")
 	require.NoError(t, err)
@@ -29,12 +31,26 @@ func TestREADMESnippetsAreExamples(t *testing.T) {
 	readme, err := os.ReadFile("../README.md")
 	require.NoError(t, err)
 	var shown []string
+	fileName := regexp.MustCompile(`^// (\w+\.go):`)
 	for _, snippet := range regexp.MustCompile("(?s)```go\n(.*?)```").FindAllSubmatch(readme, -1) {
+		if file := fileName.FindSubmatch(snippet[1]); file != nil {
+			code, err := os.ReadFile(filepath.Join(suiteCheck, string(file[1])))
+			require.NoError(t, err, "the README shows a file of %s", suiteCheck)
+			require.Equal(t, string(code), string(snippet[1]), "the README's %s is %s's", file[1], suiteCheck)
+			shown = append(shown, string(file[1]))
+			continue
+		}
 		name, ok := examples[string(snippet[1])]
 		require.True(t, ok, "this README snippet is no example's body:\n%s", snippet[1])
 		shown = append(shown, name)
 	}
 	require.Contains(t, shown, "ExampleRun")
+	suiteFiles, err := filepath.Glob(filepath.Join(suiteCheck, "*.go"))
+	require.NoError(t, err)
+	require.NotEmpty(t, suiteFiles)
+	for _, file := range suiteFiles {
+		require.Contains(t, shown, filepath.Base(file), "the README shows every file of %s", suiteCheck)
+	}
 }
 
 // exampleBody is the code between an example's braces, one tab less indented, as a README shows it.
