@@ -6,7 +6,7 @@
 // language whose tools are missing skips (fails under REQUIRE_PROGRAMS=1).
 import { spawn } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
-import { cp, mkdir, readFile, writeFile } from 'node:fs/promises'
+import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
 import { dockerSkipReason, ensureImage } from '../support/docker.js'
@@ -186,7 +186,7 @@ const GO_IMPORTS: Record<string, string> = {
 }
 
 t.test(
-  'Go: the replace route, and ExampleRun of the README',
+  'Go: the replace route, ExampleRun and the end-of-suite check of the README',
   { skip: dockerSkip || skipWithout(t, 'go', 'golang') },
   async (t) => {
     const sections = readme('go')
@@ -204,5 +204,32 @@ t.test(
     await installAsTheReadmeSays(t, sections.get('Install'), dir)
     const output = await must('go', ['test', '-count=1', '-run', '^ExampleRun$', '-v', './...'], dir)
     t.match(output, /^--- PASS: ExampleRun/m, "the README's example printed its Output")
+
+    // The end-of-suite check: its files beside the example, in the same package, as the README says.
+    const suiteFiles = blocks(sections.get('Coverage and verification'), 'go').flatMap((code) => {
+      const name = /^\/\/ (\w+_test\.go):/.exec(code)?.[1]
+      return name === undefined ? [] : [{ name, code }]
+    })
+    t.same(
+      suiteFiles.map(({ name }) => name),
+      ['main_test.go', 'orders_test.go'],
+      "the README's end-of-suite check is two files",
+    )
+    for (const { name, code } of suiteFiles) await writeFile(join(dir, name), code)
+    const suite = await must('go', ['test', '-count=1', '-v', './...'], dir)
+    t.match(suite, /^--- PASS: TestListOrders/m, 'the suite called listOrders in a namespace of its own')
+    t.match(suite, /^--- PASS: ExampleRun/m, 'the example ran in the same suite')
+
+    // Without the test of listOrders, every test passes and the run fails, naming it.
+    await rm(join(dir, 'orders_test.go'))
+    const unexercised = await run('go', ['test', '-count=1', '-v', './...'], dir)
+    t.not(unexercised.code, 0, 'go test fails')
+    t.match(unexercised.output, /^--- PASS: ExampleRun/m, 'the tests passed')
+    t.notMatch(unexercised.output, /^--- FAIL/m, 'no test failed')
+    t.match(
+      unexercised.output,
+      /^end-of-suite check failed: documented responses never exercised \(every namespace\):\n- listOrders \(GET \/v1\/store\/orders\): default$/m,
+      'the run names listOrders as never exercised',
+    )
   },
 )
