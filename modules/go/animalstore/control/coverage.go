@@ -44,6 +44,9 @@ type CoverageSummary struct {
 	Invalid         int `json:"invalid"`
 	DeprecatedCalls int `json:"deprecatedCalls"`
 	UnstableCalls   int `json:"unstableCalls"`
+	// UnauthenticatedDropped counts the requests without a valid API key that the journals in
+	// memory no longer hold (each keeps the latest of them apart): counted all the same.
+	UnauthenticatedDropped int `json:"unauthenticatedDropped"`
 	// JournalDropped counts the entries the journals dropped (JOURNAL_SIZE): counted all the same.
 	JournalDropped int `json:"journalDropped"`
 	// NamespacesDeleted and NamespacesEvicted, with AllNamespaces, count those gone since the
@@ -278,6 +281,9 @@ type ExpectationResult struct {
 	Index       int    `json:"index"`
 	OperationID string `json:"operationId"`
 	Passed      bool   `json:"passed"`
+	// Incomplete is true when its outcome depends on calls of its operation the journal dropped:
+	// then it did not pass. One without body or headers is decided by the counts, never incomplete.
+	Incomplete bool `json:"incomplete"`
 	// Expected is the count wanted, in words, e.g. "exactly 1".
 	Expected string `json:"expected"`
 	// Matched counts the journal entries that matched its operation, body and headers.

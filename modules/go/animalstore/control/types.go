@@ -66,6 +66,9 @@ type JournalPage struct {
 	Entries []JournalEntry `json:"entries"`
 	// Next is the id to pass to [After] for the next page; nil on the last page (and for Limit(0)).
 	Next *int64 `json:"next"`
+	// UnauthenticatedDropped counts the requests without a valid API key dropped since the journal
+	// was cleared: it keeps the latest 100 of them apart, so that a flood of them drops no other.
+	UnauthenticatedDropped int `json:"unauthenticatedDropped"`
 }
 
 // JournalEntry is one request a namespace received.
