@@ -329,7 +329,7 @@ func AllNamespaces() CoverageOption {
 	return func(q *coverageQuery) { q.allNamespaces = true }
 }
 
-// GetCoverage reports what the namespace's journaled requests covered of the API's contract: for
+// GetCoverage reports what the namespace's requests covered of the API's contract: for
 // each operation, the calls and each documented response exercised or not; the deprecated
 // operations called; the unmatched and invalid requests.
 func (c *Client) GetCoverage(ctx context.Context, opts ...CoverageOption) (CoverageReport, error) {

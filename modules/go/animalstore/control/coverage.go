@@ -7,9 +7,10 @@ import (
 	"time"
 )
 
-// CoverageReport is what the journaled requests covered of the Animal Store API's contract, the
-// answer of GetCoverage. It is computed from the journal when asked for, so it holds what the
-// journal holds (bounded, emptied by a reset or a restart).
+// CoverageReport is what the requests covered of the Animal Store API's contract, the answer of
+// GetCoverage. Every call is counted as it is answered, whatever the journal keeps: a namespace's
+// since it was made, reset or its journal cleared; with AllNamespaces, the whole run's since the
+// start, namespaces deleted or evicted included.
 type CoverageReport struct {
 	// ReportVersion is 1; a new version may add fields, never change one's meaning.
 	ReportVersion int       `json:"reportVersion"`
