@@ -113,24 +113,39 @@ async function project(name: string): Promise<string> {
 
 if (!dockerSkip) await ensureImage()
 
-t.test('Node: the tarball route, and the global setup with a worker of the README', { skip: dockerSkip }, async (t) => {
-  const sections = readme('node')
-  const dir = await project('node-project')
-  await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'pets-client', private: true, type: 'module' }))
-  // Caches are reused: a warm npm cache makes the installs a few seconds each.
-  await installAsTheReadmeSays(t, sections.get('Install'), dir, { npm_config_prefer_offline: 'true' })
-  const example = blocks(sections.get('One container for a parallel suite'), 'js')
-  for (const code of example) {
-    const name = /^\/\/ ([\w.-]+\.mjs):/.exec(code)?.[1]
-    if (name === undefined) throw new Error(`an example block does not start with its file's name:\n${code}`)
-    await writeFile(join(dir, name), code)
-  }
-  const output = await must('node', ['run.mjs'], dir)
-  t.match(output, /^# pass 1\n# fail 0$/m, 'the worker ran against the container of the global setup')
-})
+t.test(
+  'Node: the tarball route, the global setup with workers of the README, its end-of-suite check',
+  { skip: dockerSkip },
+  async (t) => {
+    const sections = readme('node')
+    const dir = await project('node-project')
+    await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'pets-client', private: true, type: 'module' }))
+    // Caches are reused: a warm npm cache makes the installs a few seconds each.
+    await installAsTheReadmeSays(t, sections.get('Install'), dir, { npm_config_prefer_offline: 'true' })
+    const example = blocks(sections.get('One container for a parallel suite'), 'js')
+    for (const code of example) {
+      const name = /^\/\/ ([\w.-]+\.mjs):/.exec(code)?.[1]
+      if (name === undefined) throw new Error(`an example block does not start with its file's name:\n${code}`)
+      await writeFile(join(dir, name), code)
+    }
+    const output = await must('node', ['run.mjs'], dir)
+    t.match(output, /^# pass 2\n# fail 0$/m, 'the workers ran against the container of the global setup')
+
+    // The end-of-suite check: without the test that calls listOrders, every test passes, the run fails.
+    await rm(join(dir, 'orders.test.mjs'))
+    const { code, output: failed } = await run('node', ['run.mjs'], dir)
+    t.match(failed, /^# pass 1\n# fail 0$/m, 'every test passed')
+    t.not(code, 0, 'the run failed')
+    t.match(
+      failed,
+      /end-of-suite check failed: .*never exercised[\s\S]*listOrders default \(GET/,
+      'naming the response',
+    )
+  },
+)
 
 t.test(
-  'Python: pip from the folder, and the README conftest.py and test_pets.py',
+  'Python: pip from the folder, the README conftest.py and test_pets.py, its end-of-suite check',
   { skip: dockerSkip || skipWithout(t, 'python3', 'python3') },
   async (t) => {
     const sections = readme('python')
@@ -144,8 +159,31 @@ t.test(
       const name = /^# ([\w.]+\.py)\n/.exec(code)?.[1]
       if (name !== undefined) await writeFile(join(dir, name), code)
     }
-    const output = await must('python', ['-m', 'pytest', '-q', '-p', 'no:cacheprovider'], dir, venv)
+    const pytest = ['-m', 'pytest', '-q', '-p', 'no:cacheprovider']
+    const output = await must('python', pytest, dir, venv)
     t.match(output, /^2 passed/m, "the README's two tests passed")
+
+    // The end-of-suite check as written, its conftest.py in place of the first one, with the test
+    // that calls listOrders: the run passes. Without that test, every test passes, the run fails.
+    const check = sections.get('Usage')?.split('### The end-of-suite check')[1]?.split('\n### ')[0]
+    await writeFile(
+      join(dir, 'conftest.py'),
+      block(check, 'python', (code) => code.startsWith('# conftest.py, with')),
+    )
+    await writeFile(
+      join(dir, 'test_orders.py'),
+      block(check, 'python', (code) => code.startsWith('# test_orders.py')),
+    )
+    t.match(
+      await must('python', pytest, dir, venv),
+      /^3 passed/m,
+      'with the test that calls listOrders, the run passed',
+    )
+    await rm(join(dir, 'test_orders.py'))
+    const { code, output: failed } = await run('python', pytest, dir, venv)
+    t.not(code, 0, 'without it, the run failed')
+    t.match(failed, /^2 passed, 1 error/m, 'every test passed')
+    t.match(failed, /never exercised[\s\S]*listOrders \(GET \/v1\/store\/orders\): default/, 'naming the response')
   },
 )
 
