@@ -57,7 +57,7 @@ class CoverageAndVerifyTest {
         assertThat(report.reportVersion()).isEqualTo(1);
         assertThat(report.namespace()).isEqualTo(namespace.name());
         assertThat(report.namespaces()).containsExactly(namespace.name());
-        assertThat(report.summary()).isEqualTo(new CoverageReport.Summary(6, 4, 11, 5, 1, 1, 2, 0));
+        assertThat(report.summary()).isEqualTo(new CoverageReport.Summary(6, 4, 11, 5, 1, 1, 2, 0, 0, 0, 0, 0));
 
         assertThat(report.operations()).extracting(OperationCoverage::operationId).containsExactly("listPets", "createPet", "getPet", "listOrders");
         assertThat(responses(report.operation("listPets"))).containsExactly("200 ×1", "401 never");
@@ -220,6 +220,46 @@ class CoverageAndVerifyTest {
             .isInstanceOfSatisfying(AnimalStoreControlException.class, refused -> assertThat(refused.status()).isEqualTo(404));
         assertThatThrownBy(namespace::getCoverageMarkdown)
             .isInstanceOfSatisfying(AnimalStoreControlException.class, refused -> assertThat(refused.status()).isEqualTo(404));
+    }
+
+    @Test
+    void sayWhatTheJournalDroppedAndWhichNamespacesWentAway() throws Exception {
+        try (
+            AnimalStoreContainer small = new AnimalStoreContainer().withInMemory().withEnv("JOURNAL_SIZE", "2").withEnv("MAX_NAMESPACES", "2")
+        ) {
+            small.start();
+            AnimalStoreControlClient client = small.getControlClient();
+            NamespaceControl kept = client.namespace("kept");
+            kept.reset();
+            ApiClient api = new ApiClient(small.getBaseUrl(), kept.apiHeaders());
+            for (int call = 0; call < 3; call++) {
+                assertThat(api.get("/pets").statusCode()).isEqualTo(200);
+            }
+            awaitJournal(kept, 2);
+
+            CoverageReport.Summary summary = kept.getCoverage().summary();
+            assertThat(summary.calls()).as("every call, those the journal dropped included").isEqualTo(3);
+            assertThat(summary.journalDropped()).isEqualTo(1);
+            assertThat(List.of(summary.namespacesDeleted(), summary.namespacesEvicted())).as("for one namespace").containsExactly(0, 0);
+
+            VerifyResult counted = kept.verify(calls("listPets").times(3));
+            assertThat(counted.passed()).as("decided by the counts of every call").isTrue();
+            assertThat(counted.incomplete()).isFalse();
+            assertThat(counted.journalDropped()).isEqualTo(1);
+            VerifyResult byHeader = kept.verify(calls("listPets").withHeader("x-sandbox-namespace", "kept").times(3));
+            assertThat(byHeader.passed()).isFalse();
+            assertThat(byHeader.incomplete()).isTrue();
+            assertThat(byHeader.expectations()).singleElement().extracting(ExpectationResult::incomplete).isEqualTo(true);
+            VerifyResult strict = kept.verifyStrictly(calls("listPets").times(3));
+            assertThat(strict.incomplete()).as("strict mode cannot tell what the dropped calls were").isTrue();
+            assertThat(strict.expectations()).singleElement().extracting(ExpectationResult::incomplete).isEqualTo(false);
+
+            client.namespace("gone").reset(); // a third namespace: one of the two others is evicted
+            client.deleteNamespace("gone");
+            CoverageReport run = client.getCoverageOfAllNamespaces();
+            assertThat(List.of(run.summary().namespacesDeleted(), run.summary().namespacesEvicted())).containsExactly(1, 1);
+            assertThat(run.operation("listPets").calls()).as("the calls of a namespace evicted or deleted still count").isEqualTo(3);
+        }
     }
 
     /** The journal ids of the suite's calls a test names. */

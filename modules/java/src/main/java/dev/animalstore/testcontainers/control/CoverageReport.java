@@ -8,12 +8,13 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * The answer of getCoverage: what the journaled requests covered of the Animal Store API's contract. It is computed
- * from the journal when asked for, so it holds what the journal holds (bounded, emptied by a reset or a restart).
+ * The answer of getCoverage: what the calls made covered of the Animal Store API's contract. Every call is counted as
+ * it is answered, whatever the journal keeps: one namespace's since it was made, reset or its journal cleared; for
+ * every namespace, the whole run's since the start, namespaces deleted or evicted included.
  *
  * @param reportVersion 1; a new version may add fields, never change one's meaning
  * @param namespace the namespace reported on; null when the report spans every namespace
- * @param namespaces the namespaces whose journals were read
+ * @param namespaces the namespaces in memory reported on (those deleted or evicted are counted, not named)
  * @param operations each operation of the API, in the spec's order
  * @param deprecatedCalls the deprecated operations called, with their sunset and replacement
  * @param unstableCalls the experimental or beta operations called
@@ -36,9 +37,15 @@ public record CoverageReport(
     /**
      * The report's totals.
      *
-     * @param calls journal entries read, unmatched ones included
+     * @param calls calls counted, unmatched ones included
      * @param responses documented responses (a 400 counts once per Error code the sandbox answers)
      * @param exercised documented responses exercised at least once
+     * @param unauthenticatedDropped requests without a valid API key the journals no longer hold, counted all the same
+     * @param journalDropped entries the journals dropped to stay within their size, counted all the same
+     * @param namespacesDeleted for every namespace, those deleted since the start (their calls still counted); 0 for
+     *     one namespace
+     * @param namespacesEvicted for every namespace, those evicted past the sandbox's maximum since the start (their
+     *     calls still counted); 0 for one namespace
      */
     public record Summary(
         int calls,
@@ -48,7 +55,11 @@ public record CoverageReport(
         int unmatched,
         int invalid,
         int deprecatedCalls,
-        int unstableCalls
+        int unstableCalls,
+        int unauthenticatedDropped,
+        int journalDropped,
+        int namespacesDeleted,
+        int namespacesEvicted
     ) {}
 
     /**

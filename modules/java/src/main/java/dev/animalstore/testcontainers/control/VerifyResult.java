@@ -8,6 +8,10 @@ import java.util.stream.Collectors;
 /**
  * The answer of verify: whether the namespace's journal holds the calls expected.
  *
+ * @param passed false when it failed, and when it is incomplete
+ * @param incomplete whether the answer depends on entries the journal dropped since the namespace was made, reset or
+ *     its journal cleared: then it did not pass, and the message says which expectations could not be decided
+ * @param journalDropped entries of this namespace the journal dropped since it was made, reset or cleared
  * @param checked journal entries read
  * @param expectations each expectation's outcome, in the order given
  * @param unexpected in strict mode, the entries no expectation matched
@@ -16,6 +20,8 @@ import java.util.stream.Collectors;
 public record VerifyResult(
     String namespace,
     boolean passed,
+    boolean incomplete,
+    int journalDropped,
     boolean strict,
     int checked,
     List<ExpectationResult> expectations,
@@ -27,7 +33,9 @@ public record VerifyResult(
      * The outcome of one expectation.
      *
      * @param index its position in the request
-     * @param expected the count wanted, in words, e.g. {@code exactly 1}
+     * @param incomplete whether its outcome depends on calls of its operation the journal dropped (then it did not
+ *     pass); one without body and headers is decided by the counts of every call, never incomplete
+ * @param expected the count wanted, in words, e.g. {@code exactly 1}
      * @param matched journal entries that matched its operation, body and headers
      * @param matchedEntries their ids
      * @param closest when it failed for want of a match, the entries of its operation that came closest, fewest
@@ -38,6 +46,7 @@ public record VerifyResult(
         int index,
         String operationId,
         boolean passed,
+        boolean incomplete,
         String expected,
         int matched,
         List<Long> matchedEntries,
