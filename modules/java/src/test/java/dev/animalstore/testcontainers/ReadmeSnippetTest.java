@@ -11,8 +11,9 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * The README's Java blocks are code that runs against the real image, in order: SandboxExampleTest, and the coverage
- * assertions of CoverageAndVerifyTest. They must not drift.
+ * The README's Java blocks are code that runs against the real image, in order: SandboxExampleTest, the coverage
+ * assertions of CoverageAndVerifyTest, and the end-of-suite check that SuiteCheckTest runs, file by file, with its
+ * junit-platform.properties. They must not drift.
  */
 class ReadmeSnippetTest {
 
@@ -20,7 +21,11 @@ class ReadmeSnippetTest {
 
     private static final Path TESTS = Path.of("src/test/java/dev/animalstore/testcontainers");
 
+    private static final Path SUITE_CHECK = TESTS.resolve("suitecheck");
+
     private static final Pattern JAVA_BLOCK = Pattern.compile("```java\n(.*?)```", Pattern.DOTALL);
+
+    private static final Pattern PROPERTIES_BLOCK = Pattern.compile("```properties\n(.*?)```", Pattern.DOTALL);
 
     /** Marks the lines the test needs and a reader does not. */
     private static final String TEST_ONLY = "// test only";
@@ -32,8 +37,19 @@ class ReadmeSnippetTest {
             .as("the ```java blocks of " + README)
             .containsExactly(
                 snippet(TESTS.resolve("SandboxExampleTest.java"), "// README snippet"),
-                snippet(TESTS.resolve("CoverageAndVerifyTest.java"), "// README coverage snippet")
+                snippet(TESTS.resolve("CoverageAndVerifyTest.java"), "// README coverage snippet"),
+                wholeFile(SUITE_CHECK.resolve("SuiteSandbox.java")),
+                wholeFile(SUITE_CHECK.resolve("OrdersTest.java")),
+                wholeFile(SUITE_CHECK.resolve("SuiteCoverageCheckTest.java"))
             );
+        assertThat(PROPERTIES_BLOCK.matcher(Files.readString(README)).results().map(block -> block.group(1)).toList())
+            .as("the ```properties blocks of " + README)
+            .containsExactly(Files.readString(Path.of("src/test/resources/suitecheck/junit-platform.properties")));
+    }
+
+    /** A test file without the lines marked test only (its package: the README's files are in the default one). */
+    private static String wholeFile(Path file) throws IOException {
+        return Files.readAllLines(file).stream().filter(line -> !line.contains(TEST_ONLY)).map(line -> line + "\n").collect(Collectors.joining());
     }
 
     /**

@@ -24,7 +24,7 @@ class SandboxExampleTest {
     @Container
     static final AnimalStoreContainer SANDBOX = new AnimalStoreContainer().withSeed(7).withApiKey("test-key");
 
-    // Each NamespaceControl parameter is a fresh namespace: the tests share the container, not their data.
+    // Each NamespaceControl parameter is a fresh namespace, deleted after the test: the tests share the container, not their data.
     @RegisterExtension
     static final AnimalStoreNamespaces NAMESPACES = new AnimalStoreNamespaces(SANDBOX::getControlClient);
 

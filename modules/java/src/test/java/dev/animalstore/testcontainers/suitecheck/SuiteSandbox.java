@@ -1,30 +1,26 @@
-package dev.animalstore.testcontainers.suitecheck;
+// src/test/java/SuiteSandbox.java
+package dev.animalstore.testcontainers.suitecheck; // test only
 
 import dev.animalstore.testcontainers.AnimalStoreContainer;
 import dev.animalstore.testcontainers.control.AnimalStoreControlClient;
-import dev.animalstore.testcontainers.control.NamespaceControl;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.util.UUID;
 
-/**
- * One sandbox for every class of the suite, started by the first that needs it (Testcontainers' reaper, or the
- * suite's end, stops it), and the calls the suite's tests make, each in a namespace of its own that it deletes.
- */
+/** One sandbox for every test class of the run, started by the first that asks for it, stopped by the last. */
 final class SuiteSandbox {
 
     private static AnimalStoreContainer sandbox;
 
     private SuiteSandbox() {}
 
-    static synchronized AnimalStoreControlClient control() {
+    static synchronized AnimalStoreContainer get() {
         if (sandbox == null) {
             sandbox = new AnimalStoreContainer().withInMemory();
             sandbox.start();
         }
-        return sandbox.getControlClient();
+        return sandbox;
+    }
+
+    static AnimalStoreControlClient control() {
+        return get().getControlClient();
     }
 
     static synchronized void stop() {
@@ -32,17 +28,5 @@ final class SuiteSandbox {
             sandbox.stop();
             sandbox = null;
         }
-    }
-
-    static NamespaceControl ownNamespace(String test) {
-        NamespaceControl namespace = control().namespace(test + "-" + UUID.randomUUID().toString().substring(0, 8));
-        namespace.reset();
-        return namespace;
-    }
-
-    static int get(NamespaceControl namespace, String path) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(sandbox.getBaseUrl() + path));
-        namespace.apiHeaders().forEach(request::header);
-        return HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
     }
 }
