@@ -187,8 +187,28 @@ t.test(
   },
 )
 
+/** A `### ` subsection of a README section, up to the next one; fails the test when there is none. */
+function subsection(section: string | undefined, title: string): string {
+  const found = new RegExp(`^### ${title}\n([\\s\\S]*?)(?=^### |(?![\\s\\S]))`, 'm').exec(section ?? '')
+  if (found === null) throw new Error(`no subsection ### ${title} in the README section`)
+  return found[1]!
+}
+
+/** Writes each block of the languages given to the file its first line names, e.g. `// src/test/java/A.java`. */
+async function writeNamedBlocks(dir: string, section: string, languages: string[]): Promise<string[]> {
+  const files = []
+  for (const code of languages.flatMap((language) => blocks(section, language))) {
+    const file = /^(?:\/\/|#) (src\/[\w/.-]+)\n/.exec(code)?.[1]
+    if (file === undefined) throw new Error(`a block does not start with its file's name:\n${code}`)
+    await mkdir(join(dir, file, '..'), { recursive: true })
+    await writeFile(join(dir, file), code)
+    files.push(file)
+  }
+  return files
+}
+
 t.test(
-  'Java: mvn install without the module tests, the README pom and example',
+  'Java: mvn install without the module tests, the README pom, example and end-of-suite check',
   { skip: dockerSkip || skipWithout(t, 'mvn', 'maven') },
   async (t) => {
     const sections = readme('java')
@@ -202,9 +222,29 @@ t.test(
     await mkdir(join(dir, 'src/test/java'), { recursive: true })
     await writeFile(join(dir, 'src/test/java/SandboxExampleTest.java'), example)
     const host = process.env['TESTCONTAINERS_HOST_OVERRIDE']
-    await must('mvn', ['-B', '-q', 'test'], dir, host ? { TESTCONTAINERS_HOST_OVERRIDE: host } : {})
-    const report = await readFile(join(dir, 'target/surefire-reports/TEST-SandboxExampleTest.xml'), 'utf8')
-    t.match(report, /tests="1" errors="0" skipped="0" failures="0"/, 'the example ran and passed')
+    const env: Record<string, string> = host ? { TESTCONTAINERS_HOST_OVERRIDE: host } : {}
+    await must('mvn', ['-B', '-q', 'test'], dir, env)
+    const reports = join(dir, 'target/surefire-reports')
+    const passed = /tests="1" errors="0" skipped="0" failures="0"/
+    t.match(await readFile(join(reports, 'TEST-SandboxExampleTest.xml'), 'utf8'), passed, 'the example ran and passed')
+
+    // The end-of-suite check, in the same project: it passes, then fails once the class calling listOrders is gone.
+    const suite = subsection(sections.get('Usage'), 'The end-of-suite check')
+    const files = await writeNamedBlocks(dir, suite, ['properties', 'java'])
+    t.ok(files.includes('src/test/resources/junit-platform.properties'), 'the check comes with its properties file')
+    const callsListOrders = files.find((file) => readFileSync(join(dir, file), 'utf8').includes('/store/orders'))
+    if (callsListOrders === undefined) throw new Error('no block of the end-of-suite check calls listOrders')
+    const check = files.find((file) => readFileSync(join(dir, file), 'utf8').includes('@Order(Integer.MAX_VALUE)'))
+    const checkReport = join(reports, `TEST-${/(\w+)\.java$/.exec(check ?? '')?.[1]}.xml`)
+    await must('mvn', ['-B', '-q', 'test'], dir, env)
+    t.match(await readFile(checkReport, 'utf8'), passed, 'the check passed after the suite called listOrders')
+
+    await rm(join(dir, callsListOrders))
+    const { code, output } = await run('mvn', ['-B', '-q', 'test'], dir, env)
+    t.not(code, 0, 'without the class calling listOrders, the build fails')
+    t.match(output, /documented responses never exercised \(every namespace\):\s+- listOrders /, 'naming listOrders')
+    t.match(await readFile(checkReport, 'utf8'), /tests="1" errors="0" skipped="0" failures="1"/, 'in the check')
+    t.match(await readFile(join(reports, 'TEST-SandboxExampleTest.xml'), 'utf8'), passed, 'the other tests passed')
   },
 )
 
