@@ -8,16 +8,9 @@ import type { Logger } from 'pino'
 import { handlers, type HandlerContext } from './api/operations.js'
 import { adminCheck, createControlApi, type ControlApiOptions } from './control/operations.js'
 import type { Control } from './control/request-control.js'
-import {
-  COVERAGE_PAGE,
-  describeEmbedded,
-  mountExplorer,
-  mountSpecDocuments,
-  type SandboxFacts,
-} from './explorer/pages.js'
+import { COVERAGE_PAGE, mountExplorer, mountSpecDocuments, type SandboxFacts } from './explorer/pages.js'
 import { cors } from './http/cors.js'
 import { MCP_PATH, type McpEndpoint } from './mcp/http.js'
-import { hostsServed } from './http/hosts.js'
 import { ERRORS, HttpError, sendError } from './http/errors.js'
 import { sendJson } from './http/reply.js'
 import { parseUrl } from './http/url.js'
@@ -32,8 +25,8 @@ export interface AppOptions {
   readonly spec: ApiSpec
   readonly keys: KeyRing
   readonly logger: Logger
-  /** What GET / and /docs say about this sandbox; by default, nothing about its keys. */
-  readonly facts?: SandboxFacts
+  /** What GET / and /docs say about this sandbox. */
+  readonly facts: SandboxFacts
   /** Namespaces, journal, faults and clock (src/control/request-control.ts). */
   readonly control: Control
   /** The control API under /__admin; undefined when it is switched off. */
@@ -42,8 +35,8 @@ export interface AppOptions {
   readonly minStability?: Stability
   /** The MCP server at /mcp (src/mcp/http.ts), guarded as the control API is; none when that is off. */
   readonly mcp?: McpEndpoint | undefined
-  /** Who may reach the test data; by default no other origin, and the names of src/http/hosts.ts. */
-  readonly testData?: TestDataAccess
+  /** Who may reach the test data: origins, and Host names (src/http/hosts.ts). */
+  readonly testData: TestDataAccess
   /** The real API beside the sandbox (UPSTREAM): compare, record, pass through; none by default. */
   readonly fidelity?: Fidelity | undefined
 }
@@ -67,9 +60,9 @@ export function createApp({
   logger,
   control,
   admin,
-  facts = describeEmbedded(control.namespaces.defaultStore.size),
+  facts,
   minStability,
-  testData = { corsOrigins: [], servesHost: hostsServed([], 'localhost') },
+  testData,
   mcp,
   fidelity,
 }: AppOptions): App {

@@ -29,16 +29,6 @@ export interface SandboxFacts {
   readonly minStability: Stability
 }
 
-/** For an app built without settings (embedded): no key shown, any origin, data as found. */
-export function describeEmbedded(count: number): SandboxFacts {
-  return {
-    defaultApiKey: undefined,
-    data: { source: 'data file', description: `${count} pets`, seed: null, count, file: null },
-    corsOrigins: ['*'],
-    minStability: 'experimental',
-  }
-}
-
 const require = createRequire(import.meta.url)
 const SWAGGER_UI_DIR = dirname(require.resolve('swagger-ui-dist/package.json'))
 
