@@ -1,9 +1,9 @@
 // Namespaces let one sandbox serve many tests at once without crosstalk. Each has its own store
 // (from the same initial data, persisted in its own file next to DATA_FILE once it first changes:
 // until then it is the initial data, and nothing is written; a reset before that is one line in
-// the namespaces' shared log of origins), journal, faults and clock. A
-// request picks one by the X-Sandbox-Namespace header or, in the key mode
-// (NAMESPACE_KEY_PREFIX), by its API key; otherwise it uses the default namespace. At most
+// the namespaces' shared log of origins), journal, faults and clock. A request picks one by the
+// X-Sandbox-Namespace header, in the key mode (NAMESPACE_KEY_PREFIX) by its API key, or by the W3C
+// Baggage member sandbox.namespace; otherwise it uses the default namespace. At most
 // MAX_NAMESPACES are kept: a new one evicts the least recently used that holds nothing a test gave
 // it (Namespace.holdsData; never the default), whose files are deleted, so it comes back from the
 // initial data if it is used again. When every one holds something, the new one is refused: an
@@ -11,6 +11,7 @@
 // reset to the initial data, before its files go (#removeFiles).
 import type { IncomingMessage } from 'node:http'
 import type { Logger } from 'pino'
+import { baggageValues } from '../http/baggage.js'
 import { ERRORS, HttpError, RETRY_AFTER } from '../http/errors.js'
 import { bearerToken } from '../pipeline/auth.js'
 import { Clock } from './clock.js'
@@ -470,27 +471,49 @@ export class Namespaces {
   }
 }
 
-/** Which namespace a request asks for: its name, or the problem with what it sent. */
+/** The W3C Baggage member that names a request's namespace, for services that pass baggage on. */
+export const NAMESPACE_BAGGAGE = 'sandbox.namespace'
+
+/**
+ * Which namespace a request asks for: its name, or the problem with what it sent. It may name one
+ * by the X-Sandbox-Namespace header, by its API key in the key mode, or by the baggage member
+ * sandbox.namespace; those it sends must agree.
+ */
 export function namespaceOf(
   req: IncomingMessage,
   keyPrefix: string | undefined,
 ): { name: string; problem?: undefined } | { name?: undefined; problem: string } {
   const header = req.headers[NAMESPACE_HEADER]
-  const fromHeader = header === undefined ? undefined : String(header)
-  if (fromHeader !== undefined && !NAMESPACE_NAME.test(fromHeader)) {
-    return {
-      problem: `X-Sandbox-Namespace must be 1 to 64 letters, digits, '_', '.' or '-', starting with a letter or digit, got ${JSON.stringify(fromHeader.slice(0, 80))}`,
+  const sent: Array<{ by: string; value: string | undefined }> = []
+  if (header !== undefined) sent.push({ by: 'X-Sandbox-Namespace', value: String(header) })
+  for (const value of baggageValues(req, NAMESPACE_BAGGAGE)) {
+    sent.push({ by: `The baggage member ${NAMESPACE_BAGGAGE}`, value })
+  }
+  const named: Array<{ by: string; name: string }> = []
+  for (const { by, value } of sent) {
+    if (value === undefined || !NAMESPACE_NAME.test(value)) {
+      const got =
+        value === undefined ? 'a value that is not valid percent-encoding' : JSON.stringify(value.slice(0, 80))
+      return {
+        problem: `${by} must be 1 to 64 letters, digits, '_', '.' or '-', starting with a letter or digit, got ${got}`,
+      }
     }
+    named.push({ by, name: value })
   }
   const fromKey = keyPrefix === undefined ? undefined : namespaceOfKey(bearerToken(req), keyPrefix)
-  if (fromHeader !== undefined && fromKey !== undefined && fromHeader !== fromKey) {
+  if (fromKey !== undefined) named.push({ by: 'the API key', name: fromKey })
+  const [first, ...others] = named
+  if (first === undefined) return DEFAULT_CHOICE
+  const other = others.find((o) => o.name !== first.name)
+  if (other !== undefined) {
     return {
-      problem: `X-Sandbox-Namespace (${fromHeader}) and the API key (namespace ${fromKey}) choose different namespaces: send one of them`,
+      problem: `${first.by} (namespace ${first.name}) and ${lowerFirst(other.by)} (namespace ${other.name}) choose different namespaces: send one of them`,
     }
   }
-  const name = fromHeader ?? fromKey
-  return name === undefined ? DEFAULT_CHOICE : { name }
+  return { name: first.name }
 }
+
+const lowerFirst = (text: string): string => text.charAt(0).toLowerCase() + text.slice(1)
 
 // What nearly every request asks for: one object for all of them.
 const DEFAULT_CHOICE = Object.freeze({ name: DEFAULT_NAMESPACE })

@@ -221,3 +221,58 @@ t.test('DELETE /__admin/namespaces/{name}: gone, data file and all, also after a
     'used again, it starts from the initial data',
   )
 })
+
+t.test('the W3C Baggage member sandbox.namespace picks the namespace when nothing else does', async (t) => {
+  const { admin, api, baseUrl } = await startControlSandbox(t, { NAMESPACE_KEY_PREFIX: 'sbx-' })
+  const baggage = (value: string): Record<string, string> => ({ baggage: value })
+  const created = await api('POST', '/pets', { name: 'Traced', categoryId: 1 }, baggage('sandbox.namespace=team-a'))
+  t.equal(created.status, 201)
+  t.equal((await admin('GET', '/pets?namespace=team-a')).body.length, 61, 'created in team-a')
+  t.equal((await api('GET', '/pets/61')).status, 404, 'not in the default namespace')
+
+  // Other members, properties, whitespace, percent-encoding: only the member named exactly counts.
+  for (const value of [
+    'userId=alice, sandbox.namespace = team-a ;ttl=5, other=1',
+    'sandbox.namespacex=other,sandbox.namespace=team%2Da',
+    'x.sandbox.namespace=other;p, sandbox.namespace=team-a;sandbox.namespace=other',
+    'broken member, sandbox.namespace=team-a',
+  ]) {
+    t.equal((await api('GET', '/pets/61', undefined, baggage(value))).status, 200, value)
+  }
+  t.equal((await api('GET', '/pets/61', undefined, baggage('userId=alice'))).status, 404, 'without the member')
+  t.equal(
+    (await api('GET', '/pets/61', undefined, { ...baggage('sandbox.namespace=team-a'), ...ns('team-a') })).status,
+    200,
+    'header and baggage agree',
+  )
+  const key = { authorization: 'Bearer sbx-team-a' }
+  t.equal(
+    (await call(`${baseUrl}/pets/61`, 'GET', undefined, { ...key, ...baggage('sandbox.namespace=team-a') })).status,
+    200,
+    'key and baggage agree',
+  )
+
+  for (const conflict of [
+    { ...ns('team-b'), ...baggage('sandbox.namespace=team-a') },
+    { authorization: 'Bearer sbx-team-b', ...baggage('sandbox.namespace=team-a') },
+    baggage('sandbox.namespace=team-a,sandbox.namespace=team-b'),
+  ]) {
+    const res = await call(`${baseUrl}/pets`, 'GET', undefined, { authorization: 'Bearer test-key-1', ...conflict })
+    t.equal(res.status, 400, JSON.stringify(conflict))
+    t.match(res.body, { code: 'invalid_parameter', status: 400, message: /choose different namespaces/ })
+  }
+  for (const value of ['sandbox.namespace=..%2Fx', 'sandbox.namespace=', 'sandbox.namespace=%zz']) {
+    const res = await api('GET', '/pets', undefined, baggage(value))
+    t.equal(res.status, 400, value)
+    t.match(res.body, {
+      code: 'invalid_parameter',
+      status: 400,
+      message: /^The baggage member sandbox.namespace must be 1 to 64 letters/,
+    })
+  }
+  t.same(
+    (await admin('GET', '/namespaces')).body.namespaces.map((n: { name: string }) => n.name).sort(),
+    ['default', 'team-a'],
+    'no namespace was made by a refused request',
+  )
+})
