@@ -4,7 +4,7 @@
 // stay as tsc wrote them.
 //
 // Left out, and loaded from node_modules when needed: faker and json-schema-faker (a SEED only),
-// the MCP SDK (an agent's first call to /mcp, or the mcp command),
+// the MCP SDK (an agent's first call to /mcp, or the mcp command), the OpenTelemetry SDK (OTEL_*),
 // the $ref resolver (a spec that was not precompiled), and what src/ loads through createRequire
 // (yaml, ajv) or by URL (the precompiled validators in dist/*.compiled.js).
 import { build, type Plugin } from 'esbuild'
@@ -60,6 +60,8 @@ const { outputFiles } = await build({
     '@modelcontextprotocol/sdk',
     // An optional package with a native core, which only `pact verify` loads.
     '@pact-foundation/pact-core',
+    // The OpenTelemetry SDK, which only a start with OTEL_* export settings loads (src/telemetry.ts).
+    '@opentelemetry/*',
   ],
   // The CommonJS dependencies (pino) call require(), which an ES module lacks.
   banner: {

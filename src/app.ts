@@ -20,6 +20,7 @@ import type { ApiSpec, Stability } from './spec/types.js'
 import { coverageOf } from './control/coverage.js'
 import { unhandledRejections } from './unhandled-rejections.js'
 import type { Fidelity } from './fidelity/fidelity.js'
+import { traceIdOf, type TraceRequest } from './telemetry.js'
 
 export interface AppOptions {
   readonly spec: ApiSpec
@@ -39,6 +40,8 @@ export interface AppOptions {
   readonly testData: TestDataAccess
   /** The real API beside the sandbox (UPSTREAM): compare, record, pass through; none by default. */
   readonly fidelity?: Fidelity | undefined
+  /** Starts each request's span (src/telemetry.ts); none unless OTEL_* variables ask for export. */
+  readonly traceRequest?: TraceRequest | undefined
 }
 
 /** Who may reach the test data: the control API and the coverage page. */
@@ -65,6 +68,7 @@ export function createApp({
   testData,
   mcp,
   fidelity,
+  traceRequest,
 }: AppOptions): App {
   const answerError = (res: ServerResponse, error: unknown): void => sendError(res, toHttpError(error, logger))
   const serveOperation = apiPipeline({ spec, keys, control, answerError, minStability, fidelity })
@@ -122,6 +126,7 @@ export function createApp({
     // test data, then the journal and namespace of every request but the control API's own.
     handler(req, res) {
       logRequest?.(req, res)
+      traceRequest?.(req, res)
       if (req.headers.host === undefined && req.httpVersion === '1.1') {
         sendError(
           res,
@@ -225,6 +230,7 @@ function logRequests(logger: Logger, control: Control) {
           status: res.statusCode,
           ms: Math.round((performance.now() - started) * 10) / 10,
           operationId: res.locals?.operationId,
+          traceId: traceIdOf(req),
         },
         'request',
       )

@@ -17,6 +17,7 @@ import { findBadPet, initialData } from './store/initial-data.js'
 import { JournalMemory } from './control/journal-memory.js'
 import { Redactor } from './control/request-journal.js'
 import { createLogger } from './logger.js'
+import { startTelemetry } from './telemetry.js'
 import { Namespaces, namespaceOfKey } from './control/namespaces.js'
 import { loadSpec, loadSpecFile } from './spec/load.js'
 import { ADMIN_SPEC_FILE } from './paths.js'
@@ -221,6 +222,12 @@ async function serve(config: Config, logger: Logger, limits: ServerLimits, stora
           namespaces,
           fidelity,
         }
+  // The SDK reads its OTEL_* settings from the environment itself, whoever starts the sandbox.
+  const telemetry = await startTelemetry(process.env, {
+    apis: admin ? [spec, admin.adminSpec] : [spec],
+    namespaceOf: (res) => control.namespaceOf(res)?.name,
+    faultOf: (res) => control.faultOf(res),
+  })
   const testData = { corsOrigins: config.adminCorsOrigins, servesHost: hostsServed(config.allowedHosts, config.host) }
   // The MCP tools call this sandbox over loopback HTTP, as the stdio server calls one elsewhere.
   let origin = ''
@@ -244,6 +251,7 @@ async function serve(config: Config, logger: Logger, limits: ServerLimits, stora
     testData,
     mcp,
     fidelity,
+    traceRequest: telemetry?.trace,
   })
   const server = createServer({
     headersTimeout: limits.headersTimeoutMs,
@@ -282,6 +290,7 @@ async function serve(config: Config, logger: Logger, limits: ServerLimits, stora
     close: () =>
       (closing ??= stop(server, namespaces).then(async () => {
         if (config.coverageFile !== undefined) await writeCoverage(config.coverageFile, spec, namespaces)
+        await telemetry?.shutdown()
       })),
   }
 }

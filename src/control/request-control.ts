@@ -116,6 +116,11 @@ export class Control {
     return (res as Tracked)[STATE]?.namespace
   }
 
+  /** The fault or Prefer that shaped a tracked request's answer, as its journal entry says it. */
+  faultOf(res: ServerResponse): string | null | undefined {
+    return (res as Tracked)[STATE]?.fault
+  }
+
   /**
    * After auth, before validation: applies the request's namespace, its faults, its Prefer header
    * and the clock. Gives the namespace's store, or undefined when a fault has already answered.

@@ -1,0 +1,127 @@
+// OpenTelemetry server spans: one per API and control API request, parented to the caller's W3C
+// traceparent, exported over OTLP/HTTP (JSON) when the standard OTEL_* variables ask for it. Off,
+// nothing of the SDK is loaded and a request costs one branch; its log line still carries the
+// trace id of a valid traceparent, so that a suite's traces lead to the sandbox's logs.
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { DEFAULT_NAMESPACE } from './control/namespaces.js'
+import type { Operation } from './spec/types.js'
+
+/** Starts a request's span; it is recorded as the answer ends (or the connection does). */
+export type TraceRequest = (req: IncomingMessage, res: ServerResponse) => void
+
+export interface Telemetry {
+  readonly trace: TraceRequest
+  /** Exports the spans not yet sent. */
+  shutdown(): Promise<void>
+}
+
+/** What a span says of a request the pipeline served. */
+export interface SpanSources {
+  /** The API's operations and the control API's, each under its base path. */
+  readonly apis: ReadonlyArray<{ readonly basePath: string; readonly operations: readonly Operation[] }>
+  /** The namespace an API request was served in. */
+  readonly namespaceOf: (res: ServerResponse) => string | undefined
+  /** The injected fault or Prefer that shaped the answer, as the journal records it. */
+  readonly faultOf: (res: ServerResponse) => string | null | undefined
+}
+
+/**
+ * As the OpenTelemetry SDKs read the standard variables: an OTLP endpoint set, the traces exporter
+ * not `none` (nor anything but `otlp`), and the SDK not disabled.
+ */
+export function telemetryWanted(env: NodeJS.ProcessEnv): boolean {
+  if (env['OTEL_SDK_DISABLED']?.trim().toLowerCase() === 'true') return false
+  const exporters = (env['OTEL_TRACES_EXPORTER'] ?? 'otlp').split(',').map((name) => name.trim().toLowerCase())
+  if (!exporters.includes('otlp')) return false
+  return Boolean(env['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'] || env['OTEL_EXPORTER_OTLP_ENDPOINT'])
+}
+
+// W3C Trace Context: version-traceid-parentid-flags; version ff is invalid, and all-zero ids are.
+const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-[0-9a-f]{2}(-|$)/
+const ZEROS = /^0+$/
+
+/** The trace id of the request's traceparent header, when it is a valid one. */
+export function traceIdOf(req: IncomingMessage): string | undefined {
+  const header = req.headers['traceparent']
+  if (typeof header !== 'string') return undefined
+  const match = TRACEPARENT.exec(header.trim())
+  if (!match) return undefined
+  const [, version, traceId = '', parentId = '', more] = match
+  if (version === 'ff' || (version === '00' && more === '-')) return undefined
+  return ZEROS.test(traceId) || ZEROS.test(parentId) ? undefined : traceId
+}
+
+/** The telemetry the environment asks for, or undefined (and nothing loaded) when it asks for none. */
+export async function startTelemetry(env: NodeJS.ProcessEnv, sources: SpanSources): Promise<Telemetry | undefined> {
+  if (!telemetryWanted(env)) return undefined
+  const [api, core, resources, sdk, otlp] = await Promise.all([
+    import('@opentelemetry/api'),
+    import('@opentelemetry/core'),
+    import('@opentelemetry/resources'),
+    import('@opentelemetry/sdk-trace-node'),
+    import('@opentelemetry/exporter-trace-otlp-http'),
+  ])
+  // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES win over the sandbox's own name.
+  const resource = resources
+    .defaultResource()
+    .merge(resources.resourceFromAttributes({ 'service.name': 'animal-store-sandbox' }))
+    .merge(resources.detectResources({ detectors: [resources.envDetector] }))
+  // The exporter and the batch processor read their OTEL_EXPORTER_OTLP_* and OTEL_BSP_* settings.
+  const provider = new sdk.NodeTracerProvider({
+    resource,
+    spanProcessors: [new sdk.BatchSpanProcessor(new otlp.OTLPTraceExporter())],
+  })
+  const tracer = provider.getTracer('animal-store-sandbox')
+  const propagator = new core.W3CTraceContextPropagator()
+
+  const operations = new Map(
+    sources.apis.flatMap(({ basePath, operations }) =>
+      operations.map((op) => [op.operationId, { route: basePath + op.path, deprecated: op.deprecated }] as const),
+    ),
+  )
+  const prefixes = sources.apis.map(({ basePath }) => basePath)
+  const underApi = (path: string): boolean =>
+    prefixes.some((base) => path === base || path.startsWith(`${base}/`) || path.startsWith(`${base}?`))
+
+  const trace: TraceRequest = (req, res) => {
+    const started = performance.now()
+    res.once('close', () => {
+      const path = (req.url ?? '/').split('?', 1)[0] ?? '/'
+      const operationId = res.locals?.operationId
+      const op = operationId === undefined ? undefined : operations.get(operationId)
+      // Pages, documents, health checks and /mcp have no span: only the APIs' requests.
+      if (op === undefined && !underApi(path)) return
+      const method = req.method ?? 'GET'
+      const answered = res.headersSent
+      const attributes: Record<string, string | number | boolean> = {
+        'http.request.method': method,
+        'url.path': path,
+      }
+      if (op) attributes['http.route'] = op.route
+      if (answered) attributes['http.response.status_code'] = res.statusCode
+      const namespace = sources.namespaceOf(res) ?? controlNamespaceOf(req, res)
+      if (namespace !== undefined) attributes['sandbox.namespace'] = namespace
+      const fault = sources.faultOf(res)
+      if (fault) attributes['sandbox.fault'] = fault
+      if (op?.deprecated) attributes['sandbox.deprecated'] = true
+      const parent = propagator.extract(api.ROOT_CONTEXT, req.headers, api.defaultTextMapGetter)
+      const span = tracer.startSpan(
+        operationId ?? method,
+        { kind: api.SpanKind.SERVER, startTime: started, attributes },
+        parent,
+      )
+      // Server spans are errors for 5xx answers and for connections closed without one.
+      if (!answered) span.setStatus({ code: api.SpanStatusCode.ERROR, message: 'no answer was sent' })
+      else if (res.statusCode >= 500) span.setStatus({ code: api.SpanStatusCode.ERROR })
+      span.end()
+    })
+  }
+  return { trace, shutdown: () => provider.shutdown() }
+}
+
+/** A control API call acts on the namespace its ?namespace= names, the default one without it. */
+function controlNamespaceOf(req: IncomingMessage, res: ServerResponse): string | undefined {
+  if (res.locals?.operationId === undefined) return undefined
+  const search = (req.url ?? '').split('?', 2)[1]
+  return new URLSearchParams(search).get('namespace') ?? DEFAULT_NAMESPACE
+}
