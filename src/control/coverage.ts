@@ -23,14 +23,22 @@ const FORCED_BAD_REQUEST = templateForStatus(400).code
 /**
  * The report of one namespace (its calls since it was made, reset or its journal cleared), or of
  * the whole run when none is given: every namespace in memory (the default one first) and the
- * calls of those deleted, evicted, reset or cleared since the start (Namespaces.retired).
+ * calls of those deleted, evicted, reset or cleared since the start (Namespaces.retired). With a
+ * trace id, only the calls of that trace the journals keep count (Journal.tallyOf).
  */
-export function coverageOf(spec: ApiSpec, namespaces: Namespaces, namespace?: Namespace): CoverageReport {
+export function coverageOf(
+  spec: ApiSpec,
+  namespaces: Namespaces,
+  namespace?: Namespace,
+  traceId?: string,
+): CoverageReport {
+  const tallyOf = (ns: Namespace): CoverageTally =>
+    traceId === undefined ? ns.journal.tally : ns.journal.tallyOf({ traceId })
   if (namespace !== undefined)
     return coverageReport(spec, {
       namespace: namespace.name,
       namespaces: [namespace.name],
-      tally: namespace.journal.tally,
+      tally: tallyOf(namespace),
       unauthenticatedDropped: namespace.journal.unauthenticatedDropped,
       namespacesDeleted: 0,
       namespacesEvicted: 0,
@@ -42,8 +50,8 @@ export function coverageOf(spec: ApiSpec, namespaces: Namespaces, namespace?: Na
         Number(b.name === DEFAULT_NAMESPACE) - Number(a.name === DEFAULT_NAMESPACE) || a.name.localeCompare(b.name),
     )
   const tally = new CoverageTally()
-  tally.absorb(namespaces.retired)
-  for (const ns of read) tally.absorb(ns.journal.tally)
+  if (traceId === undefined) tally.absorb(namespaces.retired)
+  for (const ns of read) tally.absorb(tallyOf(ns))
   return coverageReport(spec, {
     namespace: null,
     namespaces: read.map((ns) => ns.name),

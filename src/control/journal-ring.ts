@@ -29,8 +29,8 @@ interface Chunk {
   live: number
 }
 
-/** The text part of a record: [namespace, path, search, fault, error code, error message, ...header pairs]. */
-type Meta = [string, string, string, string | null, string | null, string | null, ...string[]]
+/** The text part of a record: [namespace, path, search, fault, error code, error message, trace id, ...header pairs]. */
+type Meta = [string, string, string, string | null, string | null, string | null, string | null, ...string[]]
 
 export class JournalRing {
   readonly #size: number
@@ -110,6 +110,7 @@ export class JournalRing {
       request.fault,
       error?.code ?? null,
       error?.message ?? null,
+      request.traceId ?? null,
       ...request.headers,
     ]
     const text = JSON.stringify(meta)
@@ -202,7 +203,7 @@ export class JournalRing {
     const offset = this.#offsets[slot] as number
     const metaLength = this.#metaLengths[slot] as number
     const bodyLength = this.#bodyLengths[slot] as number
-    const [namespace, path, search, fault, code, message, ...headers] = JSON.parse(
+    const [namespace, path, search, fault, code, message, traceId, ...headers] = JSON.parse(
       chunk.bytes.toString('utf8', offset, offset + metaLength),
     ) as Meta
     const start = offset + metaLength
@@ -219,6 +220,7 @@ export class JournalRing {
       operationId: this.operationId(k),
       fault,
       error: code === null ? undefined : { code, message: message ?? '' },
+      traceId: traceId ?? undefined,
     }
   }
 

@@ -130,8 +130,15 @@ const controlHandlers: HandlersOf<operations, ControlContext> = {
     return ok({ namespace: namespace.name, pets: store.size })
   },
 
-  listRequests({ query: { method, path, operationId, status, since, limit, after } }, { namespace }) {
-    const filter = { method, path, operationId, status, since: since === undefined ? undefined : sinceDate(since) }
+  listRequests({ query: { method, path, operationId, status, since, traceId, limit, after } }, { namespace }) {
+    const filter = {
+      method,
+      path,
+      operationId,
+      status,
+      since: since === undefined ? undefined : sinceDate(since),
+      traceId,
+    }
     return ok(namespace.journal.page(filter, cursor(limit, after)))
   },
 
@@ -149,11 +156,11 @@ const controlHandlers: HandlersOf<operations, ControlContext> = {
         ERRORS.invalidParameter,
         'Invalid query parameter: all=true reports on every namespace; leave out namespace',
       )
-    const report = coverageOf(apiSpec, namespaces, query.all === true ? undefined : namespace)
+    const report = coverageOf(apiSpec, namespaces, query.all === true ? undefined : namespace, query.traceId)
     return ok(query.format === 'markdown' ? new TypedText(MARKDOWN, coverageMarkdown(report)) : report)
   },
 
-  verify({ body: { expectations, strict = false } }, { namespace, apiSpec }) {
+  verify({ query: { traceId }, body: { expectations, strict = false } }, { namespace, apiSpec }) {
     const known = [...apiSpec.operations.map((op) => op.operationId), UNMATCHED]
     expectations.forEach((expectation, i) => {
       if (!known.includes(expectation.operationId))
@@ -169,7 +176,10 @@ const controlHandlers: HandlersOf<operations, ControlContext> = {
       if ((expectation.min ?? 0) > (expectation.max ?? Infinity))
         throw new HttpError(ERRORS.invalidBody, `Invalid request body: body.expectations.${i}.min is above its max`)
     })
-    return ok(verify(namespace.name, namespace.journal.find(), expectations, strict, namespace.journal.tally))
+    const { journal } = namespace
+    // The counts of every call do not tell traces apart: a trace's calls are the entries kept.
+    const counts = traceId === undefined ? journal.tally : { journalDropped: journal.tally.journalDropped }
+    return ok(verify(namespace.name, journal.find({ traceId }), expectations, strict, counts))
   },
 
   async exportPact({ query }, { namespace, apiSpec }) {

@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Request } from 'polka'
 import { readRawBody, receivedBody } from '../http/body.js'
 import { ERRORS, HttpError, RETRY_AFTER, templateForStatus } from '../http/errors.js'
+import { traceIdOf } from '../http/trace-context.js'
 import { API_KEY, bearerToken, type KeyRing } from '../pipeline/auth.js'
 import { breakResponse, delay, readPrefer, type Fault, type Preference } from './faults.js'
 import { UNMATCHED, type Redactor } from './request-journal.js'
@@ -95,6 +96,7 @@ export class Control {
         error: res.locals?.error,
         // A request no operation matched never met auth: its key is checked here.
         authenticated: state.authenticated || keys.has(bearerToken(req) ?? ''),
+        traceId: traceIdOf(req),
       })
     }
     // Journaled as the answer ends, before its last bytes leave: a client that has read an answer

@@ -28,6 +28,8 @@ export interface JournalEntry {
   readonly fault: string | null
   /** The Error body answered, if one was. */
   readonly error: AnsweredError | null
+  /** The trace id of its W3C traceparent, when it carried a valid one (http/trace-context.ts). */
+  readonly traceId?: string
 }
 
 export interface AnsweredError {
@@ -55,6 +57,7 @@ export interface JournalFilter {
   readonly operationId?: string | undefined
   readonly status?: number | undefined
   readonly since?: Date | undefined
+  readonly traceId?: string | undefined
 }
 
 /** Which page of the matching entries: at most `limit` of them, those after the entry `after`. */
@@ -99,6 +102,7 @@ export interface RequestRecord {
   readonly error: AnsweredError | undefined
   /** False when the request carried no valid API key: it is kept apart (UNAUTHENTICATED_KEPT). */
   readonly authenticated: boolean
+  readonly traceId: string | undefined
 }
 
 /**
@@ -308,10 +312,11 @@ export class Journal implements BoundedJournal {
 
   /**
    * Whether the k-th oldest entry of `kept` matches every filter given. The fields kept as numbers
-   * are compared first; the path, read back only then, is compared as shown, redacted.
+   * are compared first; the path and trace id, read back only then, after them (the path as shown,
+   * redacted).
    */
   #matcher(kept: JournalRing, filter: JournalFilter): (k: number) => boolean {
-    const { path, operationId, status } = filter
+    const { path, operationId, status, traceId } = filter
     const method = filter.method === undefined ? undefined : (kept.codeOf(filter.method.toUpperCase()) ?? -1)
     const operation = operationId === undefined ? undefined : (kept.codeOf(operationId) ?? -1)
     const prefix = path?.endsWith('*') ? path.slice(0, -1) : undefined
@@ -324,10 +329,26 @@ export class Journal implements BoundedJournal {
         (since !== undefined && kept.time(k) < since)
       )
         return false
+      if (path === undefined && traceId === undefined) return true
+      const read = kept.read(k)
+      if (traceId !== undefined && read.traceId !== traceId) return false
       if (path === undefined) return true
-      const shown = this.#redactor.text(kept.read(k).path)
+      const shown = this.#redactor.text(read.path)
       return prefix === undefined ? shown === path : shown.startsWith(prefix)
     }
+  }
+
+  /**
+   * The counts of the entries kept that match the filter, as `tally` counts every call. Those it
+   * dropped are not in it, but its `journalDropped` is the journal's: they may have matched.
+   */
+  tallyOf(filter: JournalFilter): CoverageTally {
+    const tally = new CoverageTally()
+    this.#eachMatch(filter, (ring, k) =>
+      tally.add({ ...ring.read(k), headers: {}, body: undefined, authenticated: true }, ring.id(k), this.#redactor),
+    )
+    tally.journalDropped = this.tally.journalDropped
+    return tally
   }
 
   /** Empties the journal, its counts handed to the run's; returns how many entries were dropped. */
@@ -370,6 +391,7 @@ export class Journal implements BoundedJournal {
       operationId: item.operationId,
       fault: item.fault,
       error: item.error === undefined ? null : { code: item.error.code, message: redact.text(item.error.message) },
+      ...(item.traceId === undefined ? {} : { traceId: item.traceId }),
     }
     this.#memory.remember(this.#serial, id, entry, kept.storedBytes(k))
     return entry

@@ -19,8 +19,15 @@ export type Difference = Schemas['Difference']
 /** How many near misses a failed expectation names. */
 const CLOSEST = 3
 
-/** What verify knows beyond the entries kept: the counts of every call since the journal was cleared. */
-export type CallCounts = Pick<CoverageTally, 'operations' | 'journalDropped'>
+/**
+ * What verify knows beyond the entries kept: the counts of every call since the journal was
+ * cleared, and how many entries it dropped. Without the counts (a trace's calls, which they do not
+ * tell apart), any entry dropped may have been a call of any operation.
+ */
+export interface CallCounts {
+  readonly operations?: CoverageTally['operations']
+  readonly journalDropped: number
+}
 
 export function verify(
   namespace: string,
@@ -79,11 +86,15 @@ function check(
   const matched = compared.filter((c) => c.differences.length === 0).map((c) => c.entry)
   const { min, max, wanted } = bounds(expectation)
   const anyCall = expectation.body === undefined && expectation.headers === undefined
-  const calls = counts.operations.get(operationId)?.calls ?? ofOperation.length
+  const calls =
+    counts.operations === undefined
+      ? ofOperation.length + counts.journalDropped
+      : (counts.operations.get(operationId)?.calls ?? ofOperation.length)
   // Every call matches an expectation without body or headers: the counts decide it. Otherwise the
   // dropped calls of its operation may match or not: undecided when that changes the outcome.
-  const found = anyCall ? Math.max(calls, matched.length) : matched.length
-  const droppedOfOperation = anyCall ? 0 : Math.max(0, calls - ofOperation.length)
+  const counted = anyCall && counts.operations !== undefined
+  const found = counted ? Math.max(calls, matched.length) : matched.length
+  const droppedOfOperation = counted ? 0 : Math.max(0, calls - ofOperation.length)
   const most = found + droppedOfOperation
   const allPass = found >= min && most <= max
   const allFail = found > max || most < min
@@ -93,7 +104,10 @@ function check(
   const what = `${operationId}${anyCall ? '' : ' with the body and headers given'}`
   let message = `${operationId}: expected ${wanted} call${wanted.endsWith(' 1') ? '' : 's'} of ${what}, found ${found}`
   if (incomplete)
-    message += ` among the entries kept; undecided: the journal dropped ${droppedOfOperation} calls of ${operationId}, which may match`
+    message +=
+      counts.operations === undefined
+        ? ` among the entries kept; undecided: the journal dropped ${droppedOfOperation} entries, which may be calls of ${operationId} that match`
+        : ` among the entries kept; undecided: the journal dropped ${droppedOfOperation} calls of ${operationId}, which may match`
   if (!passed && !incomplete && found > max && matched.length > 0) message += `: ${matched.map(describe).join('; ')}`
   if (!passed && closest.length > 0) {
     message += `; closest:${closest

@@ -150,6 +150,25 @@ t.test('the journal a page at a time: listRequests with a cursor, countRequests,
   await t.rejects(t2.listRequests({}, { limit: 1001 }), { status: 400, code: 'invalid_parameter', message: /limit/ })
 })
 
+t.test("a trace's calls alone: the traceId filter of listRequests, verify and getCoverage", async (t) => {
+  const { origin } = await startTestSandbox(t, { ADMIN_TOKEN: 'client-admin', API_KEYS: DEFAULT_API_KEY })
+  const sandbox = new AnimalStoreControlClient(origin, { adminToken: 'client-admin' }).namespace('t3')
+  const traceId = '4bf92f3577b34da6a3ce929d0e0e4736'
+  const traced = { ...sandbox.apiHeaders, traceparent: `00-${traceId}-00f067aa0ba902b7-01` }
+  await fetch(`${sandbox.apiBaseUrl}/pets/1`, { headers: traced }).then((r) => r.arrayBuffer())
+  await fetch(`${sandbox.apiBaseUrl}/pets/2`, { headers: sandbox.apiHeaders }).then((r) => r.arrayBuffer())
+  t.equal(await sandbox.countRequests({ traceId }), 1)
+  t.same(
+    (await sandbox.listRequests({ traceId })).entries.map((e) => [e.path, e.traceId]),
+    [['/v1/pets/1', traceId]],
+  )
+  const once = [{ operationId: 'getPet', count: 1 }] as const
+  t.match(await sandbox.verify(once), { passed: false })
+  t.match(await sandbox.verify(once, { traceId, strict: true }), { passed: true })
+  t.equal((await sandbox.getCoverage({ traceId })).summary.calls, 1)
+  t.match(await sandbox.getCoverageMarkdown({ traceId }), /over 1 calls/)
+})
+
 t.test('errors reject with the sandbox’s own message; bad input rejects, never throws', async (t) => {
   const { origin } = await startTestSandbox(t)
   const sandbox = new AnimalStoreControlClient(origin)

@@ -31,6 +31,7 @@ function request(i: number): RequestRecord {
     fault: i % 7 === 0 ? `fault ${i}` : null,
     error: i % 4 === 0 ? { code: `code_${i}`, message: `message ${i}` } : undefined,
     authenticated: true,
+    traceId: i % 6 === 0 ? i.toString(16).padStart(32, 'a') : undefined,
   }
 }
 
@@ -59,6 +60,7 @@ t.test('the last JOURNAL_SIZE requests, each read back whole, through grown and 
         operationId: entry.operationId,
         fault: entry.fault,
         error: entry.error,
+        traceId: entry.traceId,
       },
       {
         time: new Date(sent.time).toISOString(),
@@ -71,6 +73,7 @@ t.test('the last JOURNAL_SIZE requests, each read back whole, through grown and 
         operationId: sent.operationId,
         fault: sent.fault,
         error: sent.error ?? null,
+        traceId: sent.traceId,
       },
       `entry ${i} as recorded`,
     )

@@ -404,3 +404,91 @@ t.test('a bad limit or after is a 400 with an Error body naming it', async (t) =
       t.match(res.body, { code: 'invalid_parameter', status: 400, message: new RegExp(name as string) })
     }
 })
+
+t.test(
+  "each entry records its W3C traceparent's trace id; the journal, verify and coverage filter by it",
+  async (t) => {
+    const { admin, api } = await startControlSandbox(t)
+    const mine = '4bf92f3577b34da6a3ce929d0e0e4736'
+    const theirs = '0af7651916cd43dd8448eb211c80319c'
+    const parent = (traceId: string): Record<string, string> => ({ traceparent: `00-${traceId}-00f067aa0ba902b7-01` })
+    t.equal((await api('POST', '/pets', { name: 'Mine', categoryId: 1 }, parent(mine))).status, 201)
+    t.equal((await api('GET', '/pets/61', undefined, parent(mine))).status, 200)
+    t.equal((await api('POST', '/pets', { name: 'Theirs', categoryId: 1 }, parent(theirs))).status, 201)
+    t.equal((await api('POST', '/pets', { name: 'Untraced', categoryId: 1 })).status, 201)
+    // Not valid traceparents: upper case, an all-zero trace id, version ff, version 00 with more fields.
+    for (const invalid of [
+      `00-${mine.toUpperCase()}-00f067aa0ba902b7-01`,
+      `00-${'0'.repeat(32)}-00f067aa0ba902b7-01`,
+      `ff-${mine}-00f067aa0ba902b7-01`,
+      `00-${mine}-00f067aa0ba902b7-01-extra`,
+      `00-${mine}-${'0'.repeat(16)}-01`,
+    ]) {
+      t.equal((await api('GET', '/pets/1', undefined, { traceparent: invalid })).status, 200, invalid)
+    }
+    t.equal(
+      (await api('GET', '/pets/1', undefined, { traceparent: `01-${mine}-00f067aa0ba902b7-01-future` })).status,
+      200,
+    )
+
+    const all = (await admin('GET', '/requests')).body.entries as Array<{ traceId?: string; path: string }>
+    t.same(
+      all.map((e) => e.traceId ?? null),
+      [mine, mine, theirs, null, null, null, null, null, null, mine],
+      'the trace id of each valid traceparent (a later version read as 00), absent otherwise',
+    )
+    t.notOk('traceId' in (all[3] as object), 'absent, not null, without one')
+    const page = await admin('GET', `/requests?traceId=${mine}`)
+    t.equal(page.body.count, 3)
+    t.same(
+      page.body.entries.map((e: { operationId: string }) => e.operationId),
+      ['createPet', 'getPet', 'getPet'],
+    )
+    t.equal((await admin('GET', `/requests?traceId=${mine}&operationId=createPet`)).body.count, 1, 'with other filters')
+    const bad = await admin('GET', `/requests?traceId=${mine.toUpperCase()}`)
+    t.equal(bad.status, 400)
+    t.match(bad.body, { code: 'invalid_parameter', status: 400, message: /traceId/ })
+
+    const expectOne = { expectations: [{ operationId: 'createPet', count: 1 }], strict: false }
+    t.match((await admin('POST', '/verify', expectOne)).body, { passed: false }, 'three creates in the namespace')
+    const verified = await admin('POST', `/verify?traceId=${mine}`, expectOne)
+    t.match(verified.body, { passed: true, checked: 3 }, 'one in the trace')
+    const strict = await admin('POST', `/verify?traceId=${theirs}`, { ...expectOne, strict: true })
+    t.match(
+      strict.body,
+      { passed: true, checked: 1 },
+      "strict: no other call in that trace, whatever the others' calls",
+    )
+    t.match(
+      (await admin('POST', `/verify?traceId=${theirs}`, { expectations: [{ operationId: 'getPet', count: 0 }] })).body,
+      { passed: true },
+      'counts are of the trace too',
+    )
+
+    const coverage = await admin('GET', `/coverage?traceId=${mine}`)
+    t.equal(coverage.body.summary.calls, 3)
+    const calls = (report: { operations: Array<{ operationId: string; calls: number }> }, id: string): number =>
+      report.operations.find((op) => op.operationId === id)?.calls ?? -1
+    t.equal(calls(coverage.body, 'createPet'), 1)
+    t.equal(calls((await admin('GET', '/coverage')).body, 'createPet'), 3, 'without the filter: every call')
+    t.equal((await admin('GET', `/coverage?all=true&traceId=${theirs}`)).body.summary.calls, 1, 'across namespaces')
+  },
+)
+
+t.test('verify of a trace whose calls the journal may have dropped is incomplete, never passed', async (t) => {
+  const { admin, api } = await startControlSandbox(t, { JOURNAL_SIZE: '2' })
+  const traceId = '4bf92f3577b34da6a3ce929d0e0e4736'
+  await api('GET', '/pets/1', undefined, { traceparent: `00-${traceId}-00f067aa0ba902b7-01` })
+  await api('GET', '/pets/2')
+  const kept = { expectations: [{ operationId: 'getPet', count: 0 }] }
+  t.match((await admin('POST', `/verify?traceId=${traceId}`, kept)).body, { passed: false }, 'its call is kept')
+  await api('GET', '/pets/3')
+  await api('GET', '/pets/4')
+  const result = (await admin('POST', `/verify?traceId=${traceId}`, kept)).body
+  t.match(result, { passed: false, incomplete: true, journalDropped: 2, checked: 0 })
+  t.match(result.message, /dropped 2 entries, which may be calls of getPet/)
+  t.match(
+    (await admin('POST', `/verify?traceId=${traceId}`, { expectations: [{ operationId: 'getPet', count: 1 }] })).body,
+    { passed: false, incomplete: true },
+  )
+})

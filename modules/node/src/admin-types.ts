@@ -399,6 +399,8 @@ export interface components {
             fault: string | null;
             /** @description The code and message of the Error body answered; null for any other answer. */
             error: null | components["schemas"]["AnsweredError"];
+            /** @description The trace id of the request's W3C `traceparent` header; absent when it sent none, or none valid. */
+            traceId?: string;
         };
         AnsweredError: {
             /** @example invalid_body */
@@ -930,6 +932,8 @@ export interface components {
         JournalLimit: number;
         /** @description Only entries after the entry of this id: the `next` of the previous page. Omitted, the page starts at the oldest entry. */
         JournalAfter: number;
+        /** @description Only the requests of this trace: those whose W3C `traceparent` header carried this trace id (32 lowercase hex digits), whoever made them. Coverage and verify then count the calls of the trace the journal keeps; `journalDropped` is still the namespace's, as the entries dropped may have been of the trace. */
+        TraceId: string;
     };
     requestBodies: never;
     headers: never;
@@ -1051,6 +1055,8 @@ export interface operations {
                 status?: number;
                 /** @description Only requests received at or after this time; read as the clock reads a date-time (no leap second, years 0000 to 9999). */
                 since?: string;
+                /** @description Only the requests of this trace: those whose W3C `traceparent` header carried this trace id (32 lowercase hex digits), whoever made them. Coverage and verify then count the calls of the trace the journal keeps; `journalDropped` is still the namespace's, as the entries dropped may have been of the trace. */
+                traceId?: components["parameters"]["TraceId"];
                 /** @description At most this many entries in the page; 0 answers the count alone (the cheapest check of the journal). */
                 limit?: components["parameters"]["JournalLimit"];
                 /** @description Only entries after the entry of this id: the `next` of the previous page. Omitted, the page starts at the oldest entry. */
@@ -1570,6 +1576,8 @@ export interface operations {
                 all?: boolean;
                 /** @description json (the CoverageReport) or markdown (the same report as a table for people). */
                 format?: "json" | "markdown";
+                /** @description Only the requests of this trace: those whose W3C `traceparent` header carried this trace id (32 lowercase hex digits), whoever made them. Coverage and verify then count the calls of the trace the journal keeps; `journalDropped` is still the namespace's, as the entries dropped may have been of the trace. */
+                traceId?: components["parameters"]["TraceId"];
             };
             header?: never;
             path?: never;
@@ -1658,6 +1666,8 @@ export interface operations {
             query?: {
                 /** @description The namespace to act on; the default namespace when omitted. */
                 namespace?: components["parameters"]["Namespace"];
+                /** @description Only the requests of this trace: those whose W3C `traceparent` header carried this trace id (32 lowercase hex digits), whoever made them. Coverage and verify then count the calls of the trace the journal keeps; `journalDropped` is still the namespace's, as the entries dropped may have been of the trace. */
+                traceId?: components["parameters"]["TraceId"];
             };
             header?: never;
             path?: never;

@@ -73,10 +73,14 @@ export type Drift = Schemas['Drift']
 export interface CoverageOptions {
   /** Across every namespace in memory rather than this one (a handle's or the default). */
   readonly all?: boolean
+  /** Only the calls of this trace (the trace id of their W3C traceparent) the journal keeps. */
+  readonly traceId?: string
 }
 export interface VerifyOptions {
   /** No call other than those the expectations match is allowed. */
   readonly strict?: boolean
+  /** Only the calls of this trace (the trace id of their W3C traceparent) the journal keeps. */
+  readonly traceId?: string
 }
 
 /** The documented defaults of a sandbox started without settings. */
@@ -98,7 +102,7 @@ export const OPERATIONS = {
     method: 'GET',
     path: '/requests',
     namespaced: true,
-    query: ['method', 'path', 'operationId', 'status', 'since', 'limit', 'after'],
+    query: ['method', 'path', 'operationId', 'status', 'since', 'traceId', 'limit', 'after'],
     body: false,
   },
   clearRequests: { method: 'DELETE', path: '/requests', namespaced: true, query: [], body: false },
@@ -112,9 +116,15 @@ export const OPERATIONS = {
   addFault: { method: 'POST', path: '/faults', namespaced: true, query: [], body: true },
   listFaults: { method: 'GET', path: '/faults', namespaced: true, query: [], body: false },
   clearFaults: { method: 'DELETE', path: '/faults', namespaced: true, query: [], body: false },
-  getCoverage: { method: 'GET', path: '/coverage', namespaced: true, query: ['all', 'format'], body: false },
+  getCoverage: {
+    method: 'GET',
+    path: '/coverage',
+    namespaced: true,
+    query: ['all', 'format', 'traceId'],
+    body: false,
+  },
   getDrift: { method: 'GET', path: '/drift', namespaced: true, query: [], body: false },
-  verify: { method: 'POST', path: '/verify', namespaced: true, query: [], body: true },
+  verify: { method: 'POST', path: '/verify', namespaced: true, query: ['traceId'], body: true },
   exportPact: { method: 'GET', path: '/pact', namespaced: true, query: ['consumer', 'provider'], body: false },
   getClock: { method: 'GET', path: '/clock', namespaced: true, query: [], body: false },
   setClock: { method: 'POST', path: '/clock', namespaced: true, query: [], body: true },
@@ -290,6 +300,7 @@ class NamespaceCalls {
   /** Checks the journal against `expectations`; resolves whether it passed or not (see `passed`, `message`). */
   async verify(expectations: readonly Expectation[], options: VerifyOptions = {}): Promise<VerifyResult> {
     return this.call('verify', {
+      query: options.traceId === undefined ? {} : { traceId: options.traceId },
       body: { expectations, ...(options.strict === undefined ? {} : { strict: options.strict }) },
     })
   }
@@ -504,8 +515,8 @@ function pageQuery({ limit, after }: PageOptions): Record<string, string> {
   }
 }
 
-function coverageQuery({ all }: CoverageOptions, format: 'json' | 'markdown'): Record<string, string> {
-  return { ...(all ? { all: 'true' } : {}), format }
+function coverageQuery({ all, traceId }: CoverageOptions, format: 'json' | 'markdown'): Record<string, string> {
+  return { ...(all ? { all: 'true' } : {}), ...(traceId === undefined ? {} : { traceId }), format }
 }
 
 /** An instant as the control API takes it; a value that is not one rejects the call that got it. */
