@@ -14,13 +14,14 @@ import { MCP_PATH, type McpEndpoint } from './mcp/http.js'
 import { ERRORS, HttpError, sendError } from './http/errors.js'
 import { sendJson } from './http/reply.js'
 import { parseUrl } from './http/url.js'
+import { traceIdOf } from './http/trace-context.js'
 import type { KeyRing } from './pipeline/auth.js'
 import { byOperationId, createPipeline, then, type Pipeline } from './pipeline/pipeline.js'
 import type { ApiSpec, Stability } from './spec/types.js'
 import { coverageOf } from './control/coverage.js'
 import { unhandledRejections } from './unhandled-rejections.js'
 import type { Fidelity } from './fidelity/fidelity.js'
-import { traceIdOf, type TraceRequest } from './telemetry.js'
+import type { TraceRequest } from './telemetry.js'
 
 export interface AppOptions {
   readonly spec: ApiSpec

@@ -36,21 +36,6 @@ export function telemetryWanted(env: NodeJS.ProcessEnv): boolean {
   return Boolean(env['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'] || env['OTEL_EXPORTER_OTLP_ENDPOINT'])
 }
 
-// W3C Trace Context: version-traceid-parentid-flags; version ff is invalid, and all-zero ids are.
-const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-[0-9a-f]{2}(-|$)/
-const ZEROS = /^0+$/
-
-/** The trace id of the request's traceparent header, when it is a valid one. */
-export function traceIdOf(req: IncomingMessage): string | undefined {
-  const header = req.headers['traceparent']
-  if (typeof header !== 'string') return undefined
-  const match = TRACEPARENT.exec(header.trim())
-  if (!match) return undefined
-  const [, version, traceId = '', parentId = '', more] = match
-  if (version === 'ff' || (version === '00' && more === '-')) return undefined
-  return ZEROS.test(traceId) || ZEROS.test(parentId) ? undefined : traceId
-}
-
 /** The telemetry the environment asks for, or undefined (and nothing loaded) when it asks for none. */
 export async function startTelemetry(env: NodeJS.ProcessEnv, sources: SpanSources): Promise<Telemetry | undefined> {
   if (!telemetryWanted(env)) return undefined
