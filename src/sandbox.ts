@@ -223,11 +223,15 @@ async function serve(config: Config, logger: Logger, limits: ServerLimits, stora
           fidelity,
         }
   // The SDK reads its OTEL_* settings from the environment itself, whoever starts the sandbox.
-  const telemetry = await startTelemetry(process.env, {
-    apis: admin ? [spec, admin.adminSpec] : [spec],
-    namespaceOf: (res) => control.namespaceOf(res)?.name,
-    faultOf: (res) => control.faultOf(res),
-  })
+  const telemetry = await startTelemetry(
+    process.env,
+    {
+      apis: admin ? [spec, admin.adminSpec] : [spec],
+      namespaceOf: (res) => control.namespaceOf(res)?.name,
+      faultOf: (res) => control.faultOf(res),
+    },
+    logger,
+  )
   const testData = { corsOrigins: config.adminCorsOrigins, servesHost: hostsServed(config.allowedHosts, config.host) }
   // The MCP tools call this sandbox over loopback HTTP, as the stdio server calls one elsewhere.
   let origin = ''

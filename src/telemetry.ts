@@ -3,6 +3,8 @@
 // nothing of the SDK is loaded and a request costs one branch; its log line still carries the
 // trace id of a valid traceparent, so that a suite's traces lead to the sandbox's logs.
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Logger } from 'pino'
+import { ConfigError } from './config.js'
 import { DEFAULT_NAMESPACE } from './control/namespaces.js'
 import type { Operation } from './spec/types.js'
 
@@ -27,17 +29,38 @@ export interface SpanSources {
 
 /**
  * As the OpenTelemetry SDKs read the standard variables: an OTLP endpoint set, the traces exporter
- * not `none` (nor anything but `otlp`), and the SDK not disabled.
+ * `otlp` (the default) rather than `none`, and the SDK not disabled. Settings the sandbox cannot
+ * honour stop the start, rather than leave a suite wondering where its spans went.
  */
 export function telemetryWanted(env: NodeJS.ProcessEnv): boolean {
   if (env['OTEL_SDK_DISABLED']?.trim().toLowerCase() === 'true') return false
-  const exporters = (env['OTEL_TRACES_EXPORTER'] ?? 'otlp').split(',').map((name) => name.trim().toLowerCase())
-  if (!exporters.includes('otlp')) return false
-  return Boolean(env['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'] || env['OTEL_EXPORTER_OTLP_ENDPOINT'])
+  const endpoints = ['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'OTEL_EXPORTER_OTLP_ENDPOINT'].filter((name) => env[name])
+  const exporters = (env['OTEL_TRACES_EXPORTER'] || 'otlp').split(',').map((name) => name.trim().toLowerCase())
+  if (endpoints.length === 0 || exporters.includes('none')) return false
+  const other = exporters.find((name) => name !== 'otlp')
+  if (other !== undefined)
+    throw new ConfigError(`OTEL_TRACES_EXPORTER=${other} is not supported: the sandbox exports otlp (or none)`)
+  for (const name of endpoints)
+    if (!isHttpUrl(env[name] ?? ''))
+      throw new ConfigError(`${name} must be an http:// or https:// URL, got ${JSON.stringify(env[name])}`)
+  for (const name of ['OTEL_EXPORTER_OTLP_TRACES_PROTOCOL', 'OTEL_EXPORTER_OTLP_PROTOCOL'])
+    if (env[name]?.trim().toLowerCase() === 'grpc')
+      throw new ConfigError(
+        `${name}=grpc is not supported: the sandbox exports OTLP over HTTP; point the endpoint at the collector's HTTP port (4318)`,
+      )
+  return true
+}
+
+function isHttpUrl(text: string): boolean {
+  return URL.canParse(text) && ['http:', 'https:'].includes(new URL(text).protocol)
 }
 
 /** The telemetry the environment asks for, or undefined (and nothing loaded) when it asks for none. */
-export async function startTelemetry(env: NodeJS.ProcessEnv, sources: SpanSources): Promise<Telemetry | undefined> {
+export async function startTelemetry(
+  env: NodeJS.ProcessEnv,
+  sources: SpanSources,
+  logger: Logger,
+): Promise<Telemetry | undefined> {
   if (!telemetryWanted(env)) return undefined
   const [api, core, resources, sdk, otlp] = await Promise.all([
     import('@opentelemetry/api'),
@@ -46,6 +69,11 @@ export async function startTelemetry(env: NodeJS.ProcessEnv, sources: SpanSource
     import('@opentelemetry/sdk-trace-node'),
     import('@opentelemetry/exporter-trace-otlp-http'),
   ])
+  // The SDK says nothing unless given a logger: a failed export is worth a warning.
+  const warn = (message: string, ...args: unknown[]): void =>
+    logger.warn(args.length > 0 ? { args } : {}, `OpenTelemetry: ${readable(message)}`)
+  const quiet = (): void => {}
+  api.diag.setLogger({ error: warn, warn, info: quiet, debug: quiet, verbose: quiet }, api.DiagLogLevel.WARN)
   // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES win over the sandbox's own name.
   const resource = resources
     .defaultResource()
@@ -102,6 +130,16 @@ export async function startTelemetry(env: NodeJS.ProcessEnv, sources: SpanSource
     })
   }
   return { trace, shutdown: () => provider.shutdown() }
+}
+
+/** The SDK's error handler hands over an error as JSON text: its message is what a reader needs. */
+function readable(message: string): string {
+  if (!message.startsWith('{')) return message
+  try {
+    return (JSON.parse(message) as { message?: string }).message ?? message
+  } catch {
+    return message
+  }
 }
 
 /** A control API call acts on the namespace its ?namespace= names, the default one without it. */

@@ -6,7 +6,17 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import t, { type Test } from 'tap'
 import { ADMIN_AUTH, ADMIN_TOKEN } from '../support/control.js'
-import { API_KEY, AUTH, ROOT, buildCli, spawnCli, tempDir, waitFor, type RunningCli } from '../support/sandbox.js'
+import {
+  API_KEY,
+  AUTH,
+  ROOT,
+  buildCli,
+  runCliToEnd,
+  spawnCli,
+  tempDir,
+  waitFor,
+  type RunningCli,
+} from '../support/sandbox.js'
 
 interface Attribute {
   key: string
@@ -28,12 +38,12 @@ async function otlpReceiver(t: Test): Promise<{ endpoint: string; spans: Receive
     let body = ''
     req.on('data', (chunk: Buffer) => (body += chunk.toString()))
     req.on('end', () => {
-      if (req.method === 'POST' && req.url === '/v1/traces' && req.headers['content-type'] === 'application/json') {
-        const exported = JSON.parse(body) as {
-          resourceSpans: Array<{ scopeSpans: Array<{ spans: ReceivedSpan[] }> }>
-        }
-        for (const { scopeSpans } of exported.resourceSpans) for (const scope of scopeSpans) spans.push(...scope.spans)
+      if (req.method !== 'POST' || req.url !== '/v1/traces' || req.headers['content-type'] !== 'application/json')
+        return void res.writeHead(404).end()
+      const exported = JSON.parse(body) as {
+        resourceSpans: Array<{ scopeSpans: Array<{ spans: ReceivedSpan[] }> }>
       }
+      for (const { scopeSpans } of exported.resourceSpans) for (const scope of scopeSpans) spans.push(...scope.spans)
       res.writeHead(200, { 'content-type': 'application/json' }).end('{}')
     })
   })
@@ -171,4 +181,45 @@ t.test('with no OTEL_* variables the SDK is not loaded, and log lines still carr
   const modules = await readFile(sandbox.modules, 'utf8')
   t.match(modules, /cli\.js/, 'the module log works')
   t.notMatch(modules, /@opentelemetry/, 'nothing of OpenTelemetry was loaded')
+})
+
+t.test('an export the receiver refuses is a warning in the log', async (t) => {
+  const receiver = await otlpReceiver(t)
+  const sandbox = await spawnCli(t, {
+    API_KEYS: API_KEY,
+    LOG_LEVEL: 'warn',
+    DATA_FILE: ':memory:',
+    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: receiver.endpoint.replace('/v1/traces', '/elsewhere'),
+    OTEL_BSP_SCHEDULE_DELAY: '50',
+  })
+  t.equal((await fetch(`${sandbox.baseUrl}/pets`, { headers: AUTH })).status, 200)
+  await waitFor(() => sandbox.stdout.includes('OpenTelemetry:'), { what: 'a warning about the failed export' })
+  t.match(JSON.parse(sandbox.stdout.split('\n').find((line) => line.includes('OpenTelemetry:')) ?? '{}'), {
+    level: 40,
+  })
+})
+
+t.test('OTEL_* settings the sandbox cannot honour stop the start with one line naming them', async (t) => {
+  const endpoint = 'http://127.0.0.1:4318'
+  const cases: Array<{ env: Record<string, string>; names: RegExp }> = [
+    { env: { OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' }, names: /OTEL_EXPORTER_OTLP_ENDPOINT must be an http/ },
+    {
+      env: { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'not a url' },
+      names: /OTEL_EXPORTER_OTLP_TRACES_ENDPOINT must be an http/,
+    },
+    {
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_TRACES_EXPORTER: 'zipkin' },
+      names: /OTEL_TRACES_EXPORTER=zipkin/,
+    },
+    {
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' },
+      names: /OTEL_EXPORTER_OTLP_PROTOCOL=grpc is not supported/,
+    },
+  ]
+  for (const c of cases) {
+    const { code, stderr } = await runCliToEnd(c.env)
+    t.not(code, 0, `${JSON.stringify(c.env)} → non-zero exit`)
+    t.match(stderr, c.names)
+    t.equal(stderr.trim().split('\n').length, 1, 'one line')
+  }
 })
