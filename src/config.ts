@@ -71,6 +71,8 @@ export interface Config {
   readonly maxNamespaces: number
   /** When set, any API key made of this prefix and a namespace name is accepted and selects that namespace. */
   readonly namespaceKeyPrefix: string | undefined
+  /** A request that names no namespace but carries a valid traceparent works in one named after its trace id. */
+  readonly namespaceFromTrace: boolean
   /** The sandbox's notion of now at start, or undefined for real time. */
   readonly clock: Date | undefined
   /** Origins a browser may call the sandbox from (CORS); ['*'] allows any. */
@@ -150,6 +152,9 @@ Test control (the /__admin API):
                                   evicted first                     (default ${DEFAULT_MAX_NAMESPACES})
   --namespace-key-prefix <p>  NAMESPACE_KEY_PREFIX  accept every API key <p><name> and give
                                   each its own namespace <name>     (default: off)
+  --namespace-from-trace  NAMESPACE_FROM_TRACE=on  a request naming no namespace but carrying
+                                  a W3C traceparent works in the namespace named after its
+                                  trace id                          (default: off)
   --redact-headers <h> REDACT_HEADERS  more headers the journal shows redacted, comma-separated
                                   (always: ${CREDENTIAL_HEADERS.join(', ')})
   --clock <date-time> CLOCK       start the clock at this time (e.g. 2030-12-05T00:00:00Z)
@@ -284,6 +289,11 @@ export function loadConfig(argv: readonly string[], env: Env): Config | 'help' {
     )
   }
 
+  const fromTraceSetting = env['NAMESPACE_FROM_TRACE']
+  if (fromTraceSetting !== undefined && fromTraceSetting !== '' && !['on', 'off'].includes(fromTraceSetting))
+    throw new ConfigError(`NAMESPACE_FROM_TRACE must be on or off, got ${JSON.stringify(fromTraceSetting)}`)
+  const namespaceFromTrace = flags['namespace-from-trace'] === true || fromTraceSetting === 'on'
+
   const clockSetting = setting('clock', 'CLOCK')
   const clockTime = clockSetting === undefined ? undefined : readDateTime(clockSetting.value)
   if (clockTime?.problem !== undefined) throw new ConfigError(`${clockSetting?.name} ${clockTime.problem}`)
@@ -326,6 +336,7 @@ export function loadConfig(argv: readonly string[], env: Env): Config | 'help' {
     maxNamespaces:
       integerSetting(setting('max-namespaces', 'MAX_NAMESPACES'), 1, MAX_MAX_NAMESPACES) ?? DEFAULT_MAX_NAMESPACES,
     namespaceKeyPrefix: prefixSetting?.value,
+    namespaceFromTrace,
     clock,
     corsOrigins,
     minStability,
@@ -564,6 +575,7 @@ function parseAllFlags(argv: readonly string[]) {
       'journal-total-bytes': { type: 'string' },
       'max-namespaces': { type: 'string' },
       'namespace-key-prefix': { type: 'string' },
+      'namespace-from-trace': { type: 'boolean' },
       clock: { type: 'string' },
       'cors-origins': { type: 'string' },
       'admin-cors-origins': { type: 'string' },

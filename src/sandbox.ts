@@ -206,6 +206,7 @@ async function serve(config: Config, logger: Logger, limits: ServerLimits, stora
     redactor,
     basePath: spec.basePath,
     namespaceKeyPrefix: prefix,
+    namespaceFromTrace: config.namespaceFromTrace,
     keys,
   })
   const fidelity =

@@ -3,7 +3,8 @@
 // until then it is the initial data, and nothing is written; a reset before that is one line in
 // the namespaces' shared log of origins), journal, faults and clock. A request picks one by the
 // X-Sandbox-Namespace header, in the key mode (NAMESPACE_KEY_PREFIX) by its API key, or by the W3C
-// Baggage member sandbox.namespace; otherwise it uses the default namespace. At most
+// Baggage member sandbox.namespace; otherwise it uses the default namespace (or, with
+// NAMESPACE_FROM_TRACE, the one named after its traceparent's trace id). At most
 // MAX_NAMESPACES are kept: a new one evicts the least recently used that holds nothing a test gave
 // it (Namespace.holdsData; never the default), whose files are deleted, so it comes back from the
 // initial data if it is used again. When every one holds something, the new one is refused: an
@@ -13,6 +14,7 @@ import type { IncomingMessage } from 'node:http'
 import type { Logger } from 'pino'
 import { baggageValues } from '../http/baggage.js'
 import { ERRORS, HttpError, RETRY_AFTER } from '../http/errors.js'
+import { traceIdOf } from '../http/trace-context.js'
 import { bearerToken } from '../pipeline/auth.js'
 import { Clock } from './clock.js'
 import { CoverageTally } from './coverage-tally.js'
@@ -477,11 +479,13 @@ export const NAMESPACE_BAGGAGE = 'sandbox.namespace'
 /**
  * Which namespace a request asks for: its name, or the problem with what it sent. It may name one
  * by the X-Sandbox-Namespace header, by its API key in the key mode, or by the baggage member
- * sandbox.namespace; those it sends must agree.
+ * sandbox.namespace; those it sends must agree. Naming none, it gets the default namespace, or
+ * with `fromTrace` (NAMESPACE_FROM_TRACE) the one named after the trace id of its traceparent.
  */
 export function namespaceOf(
   req: IncomingMessage,
   keyPrefix: string | undefined,
+  fromTrace = false,
 ): { name: string; problem?: undefined } | { name?: undefined; problem: string } {
   const header = req.headers[NAMESPACE_HEADER]
   const sent: Array<{ by: string; value: string | undefined }> = []
@@ -503,7 +507,11 @@ export function namespaceOf(
   const fromKey = keyPrefix === undefined ? undefined : namespaceOfKey(bearerToken(req), keyPrefix)
   if (fromKey !== undefined) named.push({ by: 'the API key', name: fromKey })
   const [first, ...others] = named
-  if (first === undefined) return DEFAULT_CHOICE
+  if (first === undefined) {
+    // A trace id is 32 hex digits: a valid namespace name.
+    const traceId = fromTrace ? traceIdOf(req) : undefined
+    return traceId === undefined ? DEFAULT_CHOICE : { name: traceId }
+  }
   const other = others.find((o) => o.name !== first.name)
   if (other !== undefined) {
     return {

@@ -38,6 +38,8 @@ export interface ControlOptions {
   /** The API's base path (/v1): requests under it are journaled even when no operation matched. */
   readonly basePath: string
   readonly namespaceKeyPrefix: string | undefined
+  /** A request that names no namespace but carries a valid traceparent works in its trace's (NAMESPACE_FROM_TRACE). */
+  readonly namespaceFromTrace: boolean
   /** The API keys: requests without one are journaled apart (a flood of them must not flush the rest). */
   readonly keys: KeyRing
 }
@@ -56,8 +58,8 @@ export class Control {
 
   /** Picks the request's namespace, and journals the request once it is answered. */
   track(req: IncomingMessage, res: ServerResponse): void {
-    const { namespaces, basePath, namespaceKeyPrefix, keys } = this.#options
-    const asked = namespaceOf(req, namespaceKeyPrefix)
+    const { namespaces, basePath, namespaceKeyPrefix, namespaceFromTrace, keys } = this.#options
+    const asked = namespaceOf(req, namespaceKeyPrefix, namespaceFromTrace)
     // Unauthenticated requests must not create namespaces: a flood of them would evict real ones.
     const existing = asked.name === undefined ? undefined : namespaces.find(asked.name)
     const state: RequestState = {

@@ -93,6 +93,7 @@ t.test('control settings: defaults, and a bad value names its setting', async (t
   t.same(config.journal, { requests: 1000, bytes: 4 * 1024 * 1024, totalBytes: 64 * 1024 * 1024 })
   t.equal(config.maxNamespaces, 100)
   t.equal(config.namespaceKeyPrefix, undefined)
+  t.equal(config.namespaceFromTrace, false, 'the trace mode is off by default')
   t.equal(config.clock, undefined)
   const flags = loadConfig(
     [
@@ -106,6 +107,7 @@ t.test('control settings: defaults, and a bad value names its setting', async (t
       '3',
       '--namespace-key-prefix',
       'ns-',
+      '--namespace-from-trace',
       '--clock',
       '2031-01-01T00:00:00Z',
     ],
@@ -121,11 +123,15 @@ t.test('control settings: defaults, and a bad value names its setting', async (t
     journal: { requests: 5, bytes: 2_000_000, totalBytes: 3_000_000 },
     maxNamespaces: 3,
     namespaceKeyPrefix: 'ns-',
+    namespaceFromTrace: true,
   })
+  t.match(loadConfig([], { NAMESPACE_FROM_TRACE: 'on' }), { namespaceFromTrace: true })
+  t.match(loadConfig([], { NAMESPACE_FROM_TRACE: 'off' }), { namespaceFromTrace: false })
   t.equal(flags.clock?.toISOString(), '2031-01-01T00:00:00.000Z')
 
   const bad: Array<[Record<string, string>, RegExp]> = [
     [{ ADMIN: 'maybe' }, /^ADMIN must be on or off/],
+    [{ NAMESPACE_FROM_TRACE: 'true' }, /^NAMESPACE_FROM_TRACE must be on or off, got "true"/],
     [{ ADMIN_TOKEN: 'has space' }, /^ADMIN_TOKEN has characters/],
     [{ ADMIN_TOKEN: 'same', API_KEYS: 'same' }, /^ADMIN_TOKEN must differ from every API key/],
     [{ ADMIN_TOKEN: 'sandbox-api-key' }, /^ADMIN_TOKEN must differ/],

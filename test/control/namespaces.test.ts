@@ -276,3 +276,56 @@ t.test('the W3C Baggage member sandbox.namespace picks the namespace when nothin
     'no namespace was made by a refused request',
   )
 })
+
+t.test('NAMESPACE_FROM_TRACE=on: a request that names no namespace works in its trace id’s', async (t) => {
+  const { admin, api } = await startControlSandbox(t, { NAMESPACE_FROM_TRACE: 'on', MAX_NAMESPACES: '3' })
+  const trace = (n: number): string => `4bf92f3577b34da6a3ce929d0e0e47${String(n).padStart(2, '0')}`
+  const parent = (n: number): Record<string, string> => ({ traceparent: `00-${trace(n)}-00f067aa0ba902b7-01` })
+  t.equal((await api('POST', '/pets', { name: 'InTrace1', categoryId: 1 }, parent(1))).status, 201)
+  t.equal((await admin('GET', `/pets?namespace=${trace(1)}`)).body.length, 61, 'made from the initial data')
+  t.equal((await api('GET', '/pets/61', undefined, parent(1))).status, 200, 'the same trace, the same namespace')
+  t.equal((await api('GET', '/pets/61', undefined, parent(2))).status, 404, 'another trace, another namespace')
+  t.equal((await api('GET', '/pets/61')).status, 404, 'no traceparent: the default namespace')
+  t.equal(
+    (await api('GET', '/pets/61', undefined, { traceparent: `00-${'0'.repeat(32)}-00f067aa0ba902b7-01` })).status,
+    404,
+    'an invalid traceparent: the default namespace',
+  )
+  t.equal(
+    (await api('GET', '/pets/61', undefined, { ...parent(1), ...ns('default') })).status,
+    404,
+    'a namespace named explicitly wins',
+  )
+  t.equal(
+    (await api('GET', '/pets/61', undefined, { ...parent(2), baggage: `sandbox.namespace=${trace(1)}` })).status,
+    200,
+    'so does one the baggage names',
+  )
+  t.same(
+    (await admin('GET', `/requests?namespace=${trace(1)}`)).body.entries.map((e: { path: string }) => e.path),
+    ['/v1/pets', '/v1/pets/61', '/v1/pets/61'],
+    "its journal holds the trace's requests",
+  )
+
+  // MAX_NAMESPACES=3: default, trace 1 (holds a pet) and trace 2 (only read). Trace 3 evicts 2.
+  t.equal((await api('POST', '/pets', { name: 'InTrace3', categoryId: 1 }, parent(3))).status, 201)
+  t.same(
+    (await admin('GET', '/namespaces')).body.namespaces.map((n: { name: string }) => n.name).sort(),
+    ['default', trace(1), trace(3)].sort(),
+    'the trace namespace that held nothing was evicted',
+  )
+  const refused = await api('GET', '/pets', undefined, parent(4))
+  t.equal(refused.status, 503, 'every one kept holds data: a new trace is refused')
+  t.match(refused.body, { code: 'namespace_limit', status: 503 })
+})
+
+t.test('without NAMESPACE_FROM_TRACE a traceparent changes nothing', async (t) => {
+  const { admin, api } = await startControlSandbox(t)
+  const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01'
+  t.equal((await api('POST', '/pets', { name: 'Default', categoryId: 1 }, { traceparent })).status, 201)
+  t.equal((await admin('GET', '/pets')).body.length, 61, 'in the default namespace')
+  t.same(
+    (await admin('GET', '/namespaces')).body.namespaces.map((n: { name: string }) => n.name),
+    ['default'],
+  )
+})
