@@ -19,6 +19,7 @@ import type { KeyRing } from './pipeline/auth.js'
 import { byOperationId, createPipeline, then, type Pipeline } from './pipeline/pipeline.js'
 import type { ApiSpec, Stability } from './spec/types.js'
 import { coverageOf } from './control/coverage.js'
+import { METRICS_PATH, metricsEndpoint, type Metrics } from './control/metrics.js'
 import { unhandledRejections } from './unhandled-rejections.js'
 import type { Fidelity } from './fidelity/fidelity.js'
 import type { TraceRequest } from './telemetry.js'
@@ -43,6 +44,8 @@ export interface AppOptions {
   readonly fidelity?: Fidelity | undefined
   /** Starts each request's span (src/telemetry.ts); none unless OTEL_* variables ask for export. */
   readonly traceRequest?: TraceRequest | undefined
+  /** GET /metrics (src/control/metrics.ts), guarded as the control API is; none when that is off. */
+  readonly metrics?: Metrics | undefined
 }
 
 /** Who may reach the test data: the control API and the coverage page. */
@@ -70,6 +73,7 @@ export function createApp({
   mcp,
   fidelity,
   traceRequest,
+  metrics,
 }: AppOptions): App {
   const answerError = (res: ServerResponse, error: unknown): void => sendError(res, toHttpError(error, logger))
   const serveOperation = apiPipeline({ spec, keys, control, answerError, minStability, fidelity })
@@ -92,6 +96,8 @@ export function createApp({
   // Namespace names are often a team's or a test's: only the admin token's holder sees them.
   const checkAdmin = admin && adminCheck(admin)
   const agents = checkAdmin && mcp && { check: checkAdmin, serve: mcp }
+  // Namespace names are in its labels: it is read with the admin token, as the journal is.
+  const scraped = checkAdmin && metrics && { check: checkAdmin, serve: metricsEndpoint(metrics) }
   const coverage =
     checkAdmin &&
     ((req: IncomingMessage, name: string | undefined) => {
@@ -141,14 +147,17 @@ export function createApp({
       const toControlApi = controlApi !== undefined && isUnder(url, controlApi.basePath)
       // /mcp is the control API by other means: the same token, origins and Host names.
       const toMcp = agents !== undefined && isUnder(url, MCP_PATH)
-      const toTestData = toControlApi || toMcp || (coverage !== undefined && isUnder(url, COVERAGE_PAGE))
+      const toMetrics = scraped !== undefined && isUnder(url, METRICS_PATH)
+      const guarded = toControlApi || toMcp || toMetrics
+      const toTestData = guarded || (coverage !== undefined && isUnder(url, COVERAGE_PAGE))
       if ((toTestData ? answerTestDataPreflight : answerPreflight)(req, res)) return
-      if (toTestData && (controlChecksHost || !(toControlApi || toMcp)) && !testData.servesHost(req.headers.host)) {
+      if (toTestData && (controlChecksHost || !guarded) && !testData.servesHost(req.headers.host)) {
         sendError(res, misdirected(req.headers.host))
         return
       }
       if (url.startsWith(apiPrefix)) {
         control.track(req, res)
+        if (metrics) res.on('close', metrics.countResponse)
         if (fidelity?.compares) fidelity.observe(req, res, () => control.namespaceOf(res))
         if (!serveOperation(req, res)) toApi(req, res)
       } else if (toControlApi) {
@@ -161,6 +170,14 @@ export function createApp({
           return
         }
         agents.serve(req, res, (error) => answerError(res, error))
+      } else if (toMetrics) {
+        try {
+          scraped.check(req)
+        } catch (error) {
+          answerError(res, error)
+          return
+        }
+        scraped.serve(req, res, (error) => answerError(res, error))
       } else {
         control.track(req, res)
         toPages(req, res)

@@ -32,6 +32,7 @@ import { describeDroppedTail } from './store/journal-text.js'
 import { Capacity } from './store/limits.js'
 import { Fidelity } from './fidelity/fidelity.js'
 import { UNIMPLEMENTED } from './api/operations.js'
+import { Metrics } from './control/metrics.js'
 
 /** How long a stop waits for requests in flight before it cuts their connections. */
 const STOP_GRACE_MS = 1500
@@ -137,6 +138,10 @@ async function serve(config: Config, logger: Logger, limits: ServerLimits, stora
   })
   // What every namespace's store keeps, counted together against the bounds.
   const capacity = new Capacity(config.storeBounds)
+  // GET /metrics, on while the control API is: made once the control is, so the stores opened
+  // before it tell it their writes through this.
+  let metrics: Metrics | undefined
+  const observeWrite = config.adminToken === undefined ? undefined : (seconds: number) => metrics?.observeWrite(seconds)
   const open = async (
     dataFile: string | undefined,
     { unwrittenUntilChanged = false, absent = false, resetsElsewhere = undefined as ResetsElsewhere | undefined } = {},
@@ -148,6 +153,7 @@ async function serve(config: Config, logger: Logger, limits: ServerLimits, stora
       checkPets: (pets) => findBadPet(pets, spec),
       storage,
       capacity,
+      observeWrite,
       unwrittenUntilChanged,
       absent,
       ...(resetsElsewhere === undefined ? {} : { resetsElsewhere }),
@@ -209,6 +215,7 @@ async function serve(config: Config, logger: Logger, limits: ServerLimits, stora
     namespaceFromTrace: config.namespaceFromTrace,
     keys,
   })
+  if (config.adminToken !== undefined) metrics = new Metrics(control, config.maxNamespaces)
   const fidelity =
     config.upstream &&
     new Fidelity({ settings: config.upstream, basePath: spec.basePath, logger, unimplemented: UNIMPLEMENTED })
@@ -257,6 +264,7 @@ async function serve(config: Config, logger: Logger, limits: ServerLimits, stora
     mcp,
     fidelity,
     traceRequest: telemetry?.trace,
+    metrics,
   })
   const server = createServer({
     headersTimeout: limits.headersTimeoutMs,

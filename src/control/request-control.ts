@@ -28,6 +28,8 @@ interface RequestState {
   /** Set once the request has passed auth. */
   authenticated: boolean
   fault: string | null
+  /** Set once a fault armed through the control API acts on the request (not a Prefer header). */
+  injected: boolean
   /** Records the request in its namespace's journal (once): as its answer ends, or as it is broken off. */
   journal(status: number | null): void
 }
@@ -69,6 +71,7 @@ export class Control {
       authenticated: false,
       serving: false,
       fault: null,
+      injected: false,
       journal: (status) => journal(status),
     }
     ;(res as Tracked)[STATE] = state
@@ -125,6 +128,11 @@ export class Control {
     return (res as Tracked)[STATE]?.fault
   }
 
+  /** Whether a fault armed through the control API acted on a tracked request. */
+  faulted(res: ServerResponse): boolean {
+    return (res as Tracked)[STATE]?.injected === true
+  }
+
   /**
    * After auth, before validation: applies the request's namespace, its faults, its Prefer header
    * and the clock. Gives the namespace's store, or undefined when a fault has already answered.
@@ -159,8 +167,12 @@ export class Control {
     prefer: Preference,
   ): Awaitable<AnimalStore | undefined> {
     const fault = state.namespace.faults.take(op.operationId)
-    if (fault) state.fault = describeFault(fault)
-    else if (prefer.code !== undefined || prefer.delayMs !== undefined) state.fault = `prefer ${req.headers['prefer']}`
+    if (fault) {
+      state.fault = describeFault(fault)
+      state.injected = true
+    } else if (prefer.code !== undefined || prefer.delayMs !== undefined) {
+      state.fault = `prefer ${req.headers['prefer']}`
+    }
     const delayMs = (fault?.delayMs ?? 0) + (prefer.delayMs ?? 0)
     if (delayMs > 0) return delay(delayMs, res).then(() => this.#answer(op, req, res, state, fault, prefer))
     return this.#answer(op, req, res, state, fault, prefer)

@@ -66,6 +66,9 @@ export class StorageError extends Error {
   }
 }
 
+/** Told how long each acknowledged write of a data file took, in seconds (GET /metrics). */
+export type WriteObserver = (seconds: number) => void
+
 export class AnimalStore {
   readonly #db: Low<StoreData>
   /** The pets this store shares with others (db.data.base), which come before its own. */
@@ -77,11 +80,19 @@ export class AnimalStore {
   #counted = { pets: 0, bytes: 0 }
   /** Set while the store is retired: what it keeps does not count in #capacity (until reinstated). */
   #released = false
+  readonly #observeWrite: WriteObserver | undefined
 
-  constructor(db: Low<StoreData>, base?: SharedPets, capacity: Capacity = new Capacity()) {
+  constructor(
+    db: Low<StoreData>,
+    base?: SharedPets,
+    capacity: Capacity = new Capacity(),
+    observeWrite?: WriteObserver,
+  ) {
     this.#db = db
     this.#base = base
     this.#capacity = capacity
+    // Only a data file's writes are durable: a store in memory has none worth timing.
+    this.#observeWrite = db.adapter instanceof JournaledJsonFile ? observeWrite : undefined
     this.#index()
   }
 
@@ -140,7 +151,9 @@ export class AnimalStore {
     try {
       // A data file takes the new pet as one journal line; other adapters rewrite everything.
       const adapter = this.#db.adapter
-      await (adapter instanceof JournaledJsonFile ? adapter.append(this.#db.data, [pet]) : this.#db.write())
+      await this.#timed(() =>
+        adapter instanceof JournaledJsonFile ? adapter.append(this.#db.data, [pet]) : this.#db.write(),
+      )
     } catch (error) {
       const pets = this.#db.data.pets
       pets.splice(pets.lastIndexOf(pet), 1)
@@ -198,7 +211,7 @@ export class AnimalStore {
     this.#base = base
     this.#index()
     try {
-      await write()
+      await this.#timed(write)
     } catch (error) {
       this.#db.data = before.data
       this.#base = before.base
@@ -243,6 +256,14 @@ export class AnimalStore {
     const adapter = this.#db.adapter
     // A data file is rewritten only if its journal holds something: stopping an unchanged store is free.
     await (adapter instanceof JournaledJsonFile ? adapter.compact(this.#db.data) : this.#db.write())
+  }
+
+  /** Runs `write`, telling #observeWrite its time once it is acknowledged (failures are not timed). */
+  async #timed(write: () => Promise<void>): Promise<void> {
+    if (this.#observeWrite === undefined) return write()
+    const started = performance.now()
+    await write()
+    this.#observeWrite((performance.now() - started) / 1000)
   }
 
   /** The store's own pets are kept in ascending id order, which is all that finding one needs. */
@@ -336,6 +357,8 @@ export interface OpenStoreOptions {
   readonly storage?: DataFileOptions | undefined
   /** What every store of the sandbox keeps, against the bounds: a store of its own unless given. */
   readonly capacity?: Capacity
+  /** Told the time of each acknowledged write (GET /metrics); none by default. */
+  readonly observeWrite?: WriteObserver | undefined
 }
 
 export interface OpenedStore {
@@ -379,10 +402,11 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenedStore>
         db,
         data.base === undefined ? undefined : await sharedBase(data.base, options),
         options.capacity,
+        options.observeWrite,
       )
       return { store, source: 'data file', replacedOrigin: undefined, droppedTail }
     }
-    const store = new AnimalStore(db, undefined, options.capacity)
+    const store = new AnimalStore(db, undefined, options.capacity, options.observeWrite)
     await writeInitialData(store, await initial(), options.dataFile)
     return { store, source: 'initial data', replacedOrigin: data.origin, droppedTail }
   }
@@ -390,9 +414,9 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenedStore>
   // Nothing to write: the first change writes the journal that names the initial data.
   if (options.unwrittenUntilChanged) {
     db.data = await sharedInitial()
-    return { store: new AnimalStore(db, await initialPets(), options.capacity), ...opened }
+    return { store: new AnimalStore(db, await initialPets(), options.capacity, options.observeWrite), ...opened }
   }
-  const store = new AnimalStore(db, undefined, options.capacity)
+  const store = new AnimalStore(db, undefined, options.capacity, options.observeWrite)
   await writeInitialData(store, await initial(), options.dataFile)
   return { store, ...opened }
 }

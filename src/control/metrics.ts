@@ -1,0 +1,157 @@
+// GET /metrics: the sandbox's counters in the Prometheus text format (prom-client). The API's
+// requests are tallied in plain maps as they end, with no allocation once a label set has been
+// seen; prom-client's metrics are filled from them only when a scraper asks. The process metrics
+// (CPU, memory, event loop, GC) start with the first scrape, so a sandbox nobody scrapes pays nothing.
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
+import { ERRORS, HttpError } from '../http/errors.js'
+import { UNMATCHED } from './request-journal.js'
+import { DEFAULT_NAMESPACE, type Namespaces } from './namespaces.js'
+
+export const METRICS_PATH = '/metrics'
+
+/**
+ * Namespaces named in the `namespace` label besides the default one: the first this many seen
+ * (at most MAX_NAMESPACES); any later one is counted under OTHER_NAMESPACE. Names are chosen by
+ * tests, often one per test: without a bound, a long suite would make series without end.
+ */
+export const NAMED_NAMESPACES = 20
+export const OTHER_NAMESPACE = 'other'
+
+/** Durable writes take from well under a millisecond (tmpfs) to seconds (a busy disk). */
+const WRITE_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]
+
+export interface MetricsSource {
+  readonly namespaces: Namespaces
+  /** The namespace a request was served in (Control.namespaceOf). */
+  readonly namespaceOf: (res: ServerResponse) => { readonly name: string } | undefined
+  /** Whether a fault armed through the control API acted on the request (Control.faulted). */
+  readonly faulted: (res: ServerResponse) => boolean
+}
+
+export class Metrics {
+  readonly #registry = new Registry()
+  readonly #source: MetricsSource
+  readonly #namedBound: number
+  readonly #named = new Set<string>([DEFAULT_NAMESPACE])
+  /** namespace label → operation → status → requests. */
+  readonly #requests = new Map<string, Map<string, Map<number, number>>>()
+  /** operation → requests a fault acted on. */
+  readonly #faults = new Map<string, number>()
+  readonly #writes: Histogram
+  #processMetrics = false
+  /** Counts `this` response as it closes: one listener shared by every request, no closure each. */
+  readonly countResponse: (this: ServerResponse) => void
+
+  constructor(source: MetricsSource, maxNamespaces: number) {
+    this.#source = source
+    this.#namedBound = Math.min(NAMED_NAMESPACES, maxNamespaces)
+    const count = (res: ServerResponse): void => this.#count(res)
+    this.countResponse = function (this: ServerResponse) {
+      count(this)
+    }
+    const requests = this.#requests
+    const faults = this.#faults
+    new Counter({
+      name: 'sandbox_requests_total',
+      help: `API requests answered, by operation (operationId, or "${UNMATCHED}"), status ("none" when the connection closed without one) and namespace (the default one and the first ${this.#namedBound} others by name, the rest "${OTHER_NAMESPACE}")`,
+      labelNames: ['operation', 'status', 'namespace'],
+      registers: [this.#registry],
+      collect() {
+        this.reset()
+        for (const [namespace, operations] of requests)
+          for (const [operation, statuses] of operations)
+            for (const [status, n] of statuses)
+              this.inc({ operation, status: status === 0 ? 'none' : String(status), namespace }, n)
+      },
+    })
+    new Counter({
+      name: 'sandbox_injected_faults_total',
+      help: 'API requests a fault armed through POST /__admin/faults acted on, by operation',
+      labelNames: ['operation'],
+      registers: [this.#registry],
+      collect() {
+        this.reset()
+        for (const [operation, n] of faults) this.inc({ operation }, n)
+      },
+    })
+    const namespaces = source.namespaces
+    new Counter({
+      name: 'sandbox_journal_dropped_total',
+      help: 'Journal entries dropped to stay within JOURNAL_SIZE and its byte bound, every namespace together',
+      registers: [this.#registry],
+      collect() {
+        // A namespace's count moves to the retired one when it is cleared, deleted or evicted.
+        let dropped = namespaces.retired.journalDropped
+        for (const namespace of namespaces.list()) dropped += namespace.journal.tally.journalDropped
+        this.reset()
+        this.inc(dropped)
+      },
+    })
+    this.#writes = new Histogram({
+      name: 'sandbox_store_write_seconds',
+      help: 'Durable writes of the data file (a create, a replace or a reset of pets), until the store acknowledges them',
+      buckets: WRITE_BUCKETS,
+      registers: [this.#registry],
+    })
+  }
+
+  /** Told the time of each acknowledged durable write (AnimalStore's WriteObserver). */
+  readonly observeWrite = (seconds: number): void => {
+    this.#writes.observe(seconds)
+  }
+
+  readonly contentType = Registry.PROMETHEUS_CONTENT_TYPE
+
+  /** The text a scraper reads. */
+  text(): Promise<string> {
+    if (!this.#processMetrics) {
+      this.#processMetrics = true
+      collectDefaultMetrics({ register: this.#registry })
+    }
+    return this.#registry.metrics()
+  }
+
+  #count(res: ServerResponse): void {
+    const operation: string = res.locals?.operationId ?? UNMATCHED
+    const status = res.headersSent ? res.statusCode : 0
+    const namespace = this.#label(this.#source.namespaceOf(res)?.name ?? DEFAULT_NAMESPACE)
+    let operations = this.#requests.get(namespace)
+    if (operations === undefined) this.#requests.set(namespace, (operations = new Map()))
+    let statuses = operations.get(operation)
+    if (statuses === undefined) operations.set(operation, (statuses = new Map()))
+    statuses.set(status, (statuses.get(status) ?? 0) + 1)
+    if (this.#source.faulted(res)) this.#faults.set(operation, (this.#faults.get(operation) ?? 0) + 1)
+  }
+
+  #label(name: string): string {
+    if (this.#named.has(name)) return name
+    if (this.#named.size > this.#namedBound) return OTHER_NAMESPACE
+    this.#named.add(name)
+    return name
+  }
+}
+
+/** GET /metrics; the app lets a request reach it only as it lets one reach the control API. */
+export function metricsEndpoint(
+  metrics: Metrics,
+): (req: IncomingMessage, res: ServerResponse, answerError: (error: unknown) => void) => void {
+  return (req, res, answerError) => {
+    if ((req.url ?? '').split('?', 1)[0] !== METRICS_PATH) {
+      answerError(new HttpError(ERRORS.notFound, `No resource at ${req.method} ${req.url}`))
+      return
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      answerError(
+        new HttpError(ERRORS.methodNotAllowed, `${METRICS_PATH} is read by GET (the Prometheus text format)`, {
+          Allow: 'GET, HEAD',
+        }),
+      )
+      return
+    }
+    metrics.text().then((text) => {
+      res.writeHead(200, { 'Content-Type': metrics.contentType, 'Content-Length': Buffer.byteLength(text) })
+      res.end(text) // node:http sends no body to a HEAD
+    }, answerError)
+  }
+}
