@@ -5,6 +5,7 @@
 //
 // Left out, and loaded from node_modules when needed: faker and json-schema-faker (a SEED only),
 // the MCP SDK (an agent's first call to /mcp, or the mcp command), the OpenTelemetry SDK (OTEL_*),
+// prom-client (a first scrape of /metrics),
 // the $ref resolver (a spec that was not precompiled), and what src/ loads through createRequire
 // (yaml, ajv) or by URL (the precompiled validators in dist/*.compiled.js).
 import { build, type Plugin } from 'esbuild'
@@ -58,6 +59,7 @@ const { outputFiles } = await build({
     'json-schema-faker',
     '@apidevtools/json-schema-ref-parser',
     '@modelcontextprotocol/sdk',
+    'prom-client',
     // An optional package with a native core, which only `pact verify` loads.
     '@pact-foundation/pact-core',
     // The OpenTelemetry SDK, which only a start with OTEL_* export settings loads (src/telemetry.ts).

@@ -1,9 +1,10 @@
 // GET /metrics: the sandbox's counters in the Prometheus text format (prom-client). The API's
 // requests are tallied in plain maps as they end, with no allocation once a label set has been
-// seen; prom-client's metrics are filled from them only when a scraper asks. The process metrics
-// (CPU, memory, event loop, GC) start with the first scrape, so a sandbox nobody scrapes pays nothing.
+// seen. prom-client is loaded by the first scrape (it would add a tenth to a cold start), and its
+// metrics are filled from the tallies only when a scraper asks; the write histogram and the
+// process metrics (CPU, memory, event loop, GC) start then, so a sandbox nobody scrapes pays nothing.
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
+import type { Histogram, Registry } from 'prom-client'
 import { ERRORS, HttpError } from '../http/errors.js'
 import { UNMATCHED } from './request-journal.js'
 import { DEFAULT_NAMESPACE, type Namespaces } from './namespaces.js'
@@ -29,8 +30,12 @@ export interface MetricsSource {
   readonly faulted: (res: ServerResponse) => boolean
 }
 
+export interface Scrape {
+  readonly contentType: string
+  readonly text: string
+}
+
 export class Metrics {
-  readonly #registry = new Registry()
   readonly #source: MetricsSource
   readonly #namedBound: number
   readonly #named = new Set<string>([DEFAULT_NAMESPACE])
@@ -38,8 +43,9 @@ export class Metrics {
   readonly #requests = new Map<string, Map<string, Map<number, number>>>()
   /** operation → requests a fault acted on. */
   readonly #faults = new Map<string, number>()
-  readonly #writes: Histogram
-  #processMetrics = false
+  /** Made by the first scrape. */
+  #registry: Promise<Registry> | undefined
+  #writes: Histogram | undefined
   /** Counts `this` response as it closes: one listener shared by every request, no closure each. */
   readonly countResponse: (this: ServerResponse) => void
 
@@ -50,13 +56,29 @@ export class Metrics {
     this.countResponse = function (this: ServerResponse) {
       count(this)
     }
+  }
+
+  /** Told the time of each acknowledged durable write (AnimalStore's WriteObserver). */
+  readonly observeWrite = (seconds: number): void => {
+    this.#writes?.observe(seconds)
+  }
+
+  /** What a scraper reads. */
+  async scrape(): Promise<Scrape> {
+    const registry = await (this.#registry ??= this.#load())
+    return { contentType: registry.contentType, text: await registry.metrics() }
+  }
+
+  async #load(): Promise<Registry> {
+    const { Counter, Histogram, Registry, collectDefaultMetrics } = await import('prom-client')
+    const registry = new Registry()
     const requests = this.#requests
     const faults = this.#faults
     new Counter({
       name: 'sandbox_requests_total',
       help: `API requests answered, by operation (operationId, or "${UNMATCHED}"), status ("none" when the connection closed without one) and namespace (the default one and the first ${this.#namedBound} others by name, the rest "${OTHER_NAMESPACE}")`,
       labelNames: ['operation', 'status', 'namespace'],
-      registers: [this.#registry],
+      registers: [registry],
       collect() {
         this.reset()
         for (const [namespace, operations] of requests)
@@ -69,17 +91,17 @@ export class Metrics {
       name: 'sandbox_injected_faults_total',
       help: 'API requests a fault armed through POST /__admin/faults acted on, by operation',
       labelNames: ['operation'],
-      registers: [this.#registry],
+      registers: [registry],
       collect() {
         this.reset()
         for (const [operation, n] of faults) this.inc({ operation }, n)
       },
     })
-    const namespaces = source.namespaces
+    const namespaces = this.#source.namespaces
     new Counter({
       name: 'sandbox_journal_dropped_total',
       help: 'Journal entries dropped to stay within JOURNAL_SIZE and its byte bound, every namespace together',
-      registers: [this.#registry],
+      registers: [registry],
       collect() {
         // A namespace's count moves to the retired one when it is cleared, deleted or evicted.
         let dropped = namespaces.retired.journalDropped
@@ -90,26 +112,12 @@ export class Metrics {
     })
     this.#writes = new Histogram({
       name: 'sandbox_store_write_seconds',
-      help: 'Durable writes of the data file (a create, a replace or a reset of pets), until the store acknowledges them',
+      help: 'Durable writes of the data file (a create, a replace or a reset of pets) since the first scrape, until the store acknowledges them',
       buckets: WRITE_BUCKETS,
-      registers: [this.#registry],
+      registers: [registry],
     })
-  }
-
-  /** Told the time of each acknowledged durable write (AnimalStore's WriteObserver). */
-  readonly observeWrite = (seconds: number): void => {
-    this.#writes.observe(seconds)
-  }
-
-  readonly contentType = Registry.PROMETHEUS_CONTENT_TYPE
-
-  /** The text a scraper reads. */
-  text(): Promise<string> {
-    if (!this.#processMetrics) {
-      this.#processMetrics = true
-      collectDefaultMetrics({ register: this.#registry })
-    }
-    return this.#registry.metrics()
+    collectDefaultMetrics({ register: registry })
+    return registry
   }
 
   #count(res: ServerResponse): void {
@@ -149,8 +157,8 @@ export function metricsEndpoint(
       )
       return
     }
-    metrics.text().then((text) => {
-      res.writeHead(200, { 'Content-Type': metrics.contentType, 'Content-Length': Buffer.byteLength(text) })
+    metrics.scrape().then(({ contentType, text }) => {
+      res.writeHead(200, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(text) })
       res.end(text) // node:http sends no body to a HEAD
     }, answerError)
   }
