@@ -5,8 +5,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 
 /** Every method: a method the API lacks still gets the sandbox's own 405 Error, readable by the app. */
 const ALLOWED_METHODS = 'GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS'
-// Prefer and X-Sandbox-Namespace: the per-request test controls (faults, latency, namespaces).
-const ALLOWED_HEADERS = 'Authorization, Content-Type, Prefer, X-Sandbox-Namespace'
+// Prefer and X-Sandbox-Namespace: the per-request test controls (faults, latency, namespaces). The
+// W3C trace headers an instrumented browser app sends: baggage may name the namespace, and
+// traceparent ties the calls to the test's trace.
+const ALLOWED_HEADERS = 'Authorization, Content-Type, Prefer, X-Sandbox-Namespace, traceparent, tracestate, baggage'
 /** Response headers a browser app may read: the new pet's address, deprecation, auth and 405 hints. */
 const EXPOSED_HEADERS = 'Location, Deprecation, Sunset, Link, WWW-Authenticate, Allow, Retry-After'
 const PREFLIGHT_MAX_AGE_SECONDS = '600'

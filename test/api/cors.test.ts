@@ -23,6 +23,7 @@ t.test('any origin by default', async (t) => {
     t.match(res.headers.get('access-control-allow-methods'), /\bGET\b.*\bPOST\b/, 'the API methods are allowed')
     t.match(res.headers.get('access-control-allow-headers'), /\bAuthorization\b/)
     t.match(res.headers.get('access-control-allow-headers'), /\bContent-Type\b/)
+    t.match(res.headers.get('access-control-allow-headers'), /\btraceparent\b.*\bbaggage\b/, 'the W3C trace headers')
     t.equal(res.headers.get('vary'), null, 'no Vary: Origin when the answer is the same for every origin')
     t.equal(await res.text(), '', 'no body')
   }
