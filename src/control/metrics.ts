@@ -1,6 +1,6 @@
 // GET /metrics: the sandbox's counters in the Prometheus text format (prom-client). The API's
-// requests are tallied in plain maps as they end, with no allocation once a label set has been
-// seen. prom-client is loaded by the first scrape (some 30 ms a cold start need not pay), and its
+// requests are tallied in plain maps as they end, which grow only for a label set not seen
+// before. prom-client is loaded by the first scrape (some 30 ms a cold start need not pay), and its
 // metrics are filled from the tallies only when a scraper asks; the write histogram and the
 // process metrics (CPU, memory, event loop, GC) start then, so a sandbox nobody scrapes pays nothing.
 import type { IncomingMessage, ServerResponse } from 'node:http'
