@@ -92,6 +92,8 @@ type JournalEntry struct {
 	Fault string `json:"fault"`
 	// Error is the code and message of the Error body answered; nil for any other answer.
 	Error *AnsweredError `json:"error"`
+	// TraceID is the trace id of the request's W3C traceparent, "" when it sent none valid.
+	TraceID string `json:"traceId,omitempty"`
 }
 
 // AnsweredError is the Error body a request was answered with.

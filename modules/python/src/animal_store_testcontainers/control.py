@@ -91,6 +91,8 @@ class JournalEntry(TypedDict):
     fault: Optional[str]
     # The code and message of the Error body answered; None for any other answer.
     error: Optional[AnsweredError]
+    # The trace id of the request's W3C traceparent; absent when it sent none valid.
+    traceId: NotRequired[str]
 
 
 class JournalPage(TypedDict):
@@ -529,12 +531,14 @@ class ControlClient:
         operation_id: Optional[str] = None,
         status: Optional[int] = None,
         since: Union[datetime, str, None] = None,
+        trace_id: Optional[str] = None,
         limit: Optional[int] = None,
         after: Optional[int] = None,
     ) -> JournalPage:
         """A page of the requests the namespace received that match every filter given, oldest
         first, with the ``count`` of all that match. ``path`` is exact, or a prefix when it ends
-        with ``*``; ``operation_id`` may be ``unmatched``. The page holds at most ``limit`` entries
+        with ``*``; ``operation_id`` may be ``unmatched``; ``trace_id`` keeps the requests whose
+        W3C traceparent carried it. The page holds at most ``limit`` entries
         (0 to 1000, the sandbox's default 100 when None; 0 for the count alone), those after the
         entry ``after``: the previous page's ``next``."""
         query = _present(
@@ -543,6 +547,7 @@ class ControlClient:
             operationId=operation_id,
             status=status,
             since=None if since is None else _timestamp(since),
+            traceId=trace_id,
             limit=limit,
             after=after,
         )
@@ -556,11 +561,18 @@ class ControlClient:
         operation_id: Optional[str] = None,
         status: Optional[int] = None,
         since: Union[datetime, str, None] = None,
+        trace_id: Optional[str] = None,
     ) -> int:
         """How many requests match every filter given: the journal's cheapest check, no entry is
         sent."""
         page = self.list_requests(
-            method=method, path=path, operation_id=operation_id, status=status, since=since, limit=0
+            method=method,
+            path=path,
+            operation_id=operation_id,
+            status=status,
+            since=since,
+            trace_id=trace_id,
+            limit=0,
         )
         return page["count"]
 
@@ -572,6 +584,7 @@ class ControlClient:
         operation_id: Optional[str] = None,
         status: Optional[int] = None,
         since: Union[datetime, str, None] = None,
+        trace_id: Optional[str] = None,
         page_size: Optional[int] = None,
     ) -> Iterator[JournalEntry]:
         """Every request that matches the filters, oldest first, fetched a page (of ``page_size``,
@@ -586,6 +599,7 @@ class ControlClient:
                 operation_id=operation_id,
                 status=status,
                 since=since,
+                trace_id=trace_id,
                 limit=page_size,
                 after=after,
             )
@@ -671,19 +685,24 @@ class ControlClient:
     # --- verification ----------------------------------------------------------------------
 
     @overload
-    def get_coverage(self, *, all: bool = False, format: Literal["json"] = "json") -> CoverageReport: ...
+    def get_coverage(
+        self, *, all: bool = False, format: Literal["json"] = "json", trace_id: Optional[str] = None
+    ) -> CoverageReport: ...
 
     @overload
-    def get_coverage(self, *, all: bool = False, format: Literal["markdown"]) -> str: ...
+    def get_coverage(
+        self, *, all: bool = False, format: Literal["markdown"], trace_id: Optional[str] = None
+    ) -> str: ...
 
     def get_coverage(
-        self, *, all: bool = False, format: Literal["json", "markdown"] = "json"
+        self, *, all: bool = False, format: Literal["json", "markdown"] = "json", trace_id: Optional[str] = None
     ) -> Union[CoverageReport, str]:
         """What the namespace's journaled requests covered of the API's contract: per operation,
         the calls and each documented response exercised or not; the deprecated operations
         called; the unmatched and invalid requests. ``all=True`` reports across every namespace,
-        whichever this handle is on; ``format="markdown"`` gives the report as a table for people."""
-        query = _present(all="true" if all else None, format=None if format == "json" else format)
+        whichever this handle is on; ``format="markdown"`` gives the report as a table for people;
+        ``trace_id`` counts only the calls of that trace the journal keeps."""
+        query = _present(all="true" if all else None, format=None if format == "json" else format, traceId=trace_id)
         response = self._send("getCoverage", query=query, across_namespaces=all, accept=_MEDIA_TYPES[format])
         return response.text if format == "markdown" else cast(CoverageReport, response.json())
 
@@ -692,12 +711,15 @@ class ControlClient:
         counts per operation; mode ``off`` and nothing in it when no upstream is set."""
         return cast(DriftReport, self._call("getDrift"))
 
-    def verify(self, expectations: Sequence[Expectation], *, strict: bool = False) -> VerifyResult:
+    def verify(
+        self, expectations: Sequence[Expectation], *, strict: bool = False, trace_id: Optional[str] = None
+    ) -> VerifyResult:
         """Checks the namespace's journal against the calls expected. With ``strict``, every call
-        no expectation matched fails the verification. The sandbox answers whether it passed or
-        not: see ``passed``, or :func:`assert_verified`."""
+        no expectation matched fails the verification; with ``trace_id``, only the calls of that
+        trace count. The sandbox answers whether it passed or not: see ``passed``, or
+        :func:`assert_verified`."""
         body = {"expectations": list(expectations), "strict": strict}
-        return cast(VerifyResult, self._call("verify", body=body))
+        return cast(VerifyResult, self._call("verify", query=_present(traceId=trace_id), body=body))
 
     def export_pact(self, *, consumer: Optional[str] = None, provider: Optional[str] = None) -> dict[str, Any]:
         """The calls the namespace received as a Pact (specification V4): one interaction per
