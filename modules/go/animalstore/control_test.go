@@ -1,6 +1,8 @@
 package animalstore_test
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"net/http"
 	"strconv"
@@ -468,4 +470,58 @@ func TestControl_snapshotOfTheDefaultNamespace(t *testing.T) {
 	deleted, err := admin.DeleteSnapshot(t.Context(), name)
 	require.NoError(t, err)
 	require.True(t, deleted.Deleted)
+}
+
+// traceparent is a W3C traceparent header of a fresh trace, and that trace's id.
+func traceparent(t *testing.T) (header, traceID string) {
+	t.Helper()
+	ids := make([]byte, 24)
+	_, err := rand.Read(ids)
+	require.NoError(t, err)
+	traceID = hex.EncodeToString(ids[:16])
+	return "00-" + traceID + "-" + hex.EncodeToString(ids[16:]) + "-01", traceID
+}
+
+// Two traces in one namespace: the journal, the coverage report and Verify each read one of them.
+func TestControl_trace(t *testing.T) {
+	t.Parallel()
+	ns := testNamespace(t, "")
+	ctx := t.Context()
+	listing, listingTrace := traceparent(t)
+	creating, creatingTrace := traceparent(t)
+
+	header := ns.Header()
+	header.Set("traceparent", listing)
+	resp, _ := send(t, http.MethodGet, ns.BaseURL()+"/pets", header, nil)
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	header.Set("traceparent", creating)
+	resp, _ = send(t, http.MethodPost, ns.BaseURL()+"/pets", header, map[string]any{"name": "Traced", "categoryId": 1})
+	require.Equal(t, http.StatusCreated, resp.StatusCode)
+	require.EventuallyWithT(t, func(c *assert.CollectT) {
+		count, err := ns.CountRequests(ctx, control.RequestFilter{})
+		require.NoError(c, err)
+		require.Equal(c, 2, count)
+	}, journalWait, 20*time.Millisecond)
+
+	listed, err := ns.ListRequests(ctx, control.RequestFilter{TraceID: listingTrace})
+	require.NoError(t, err)
+	require.Equal(t, 1, listed.Count)
+	require.Equal(t, "listPets", listed.Entries[0].OperationID)
+	require.Equal(t, listingTrace, listed.Entries[0].TraceID)
+
+	report, err := ns.GetCoverage(ctx, control.ForTrace(creatingTrace))
+	require.NoError(t, err)
+	require.Equal(t, 1, report.Summary.Calls)
+	created, _ := report.Operation("createPet")
+	require.Equal(t, 1, created.Calls)
+	listedCoverage, _ := report.Operation("listPets")
+	require.Zero(t, listedCoverage.Calls)
+
+	expected := []control.Expectation{control.Expect("createPet").Times(1)}
+	mine, err := ns.Verify(ctx, control.VerifyRequest{Expectations: expected, Strict: true, TraceID: creatingTrace})
+	require.NoError(t, err)
+	require.True(t, mine.Passed, "the creating trace made one call, createPet: %+v", mine)
+	other, err := ns.Verify(ctx, control.VerifyRequest{Expectations: expected, Strict: true, TraceID: listingTrace})
+	require.NoError(t, err)
+	require.False(t, other.Passed, "the listing trace created nothing: %+v", other)
 }

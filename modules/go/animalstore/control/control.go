@@ -184,6 +184,7 @@ func (c *Client) ListRequests(ctx context.Context, filter RequestFilter, opts ..
 	setIf(query, "method", filter.Method)
 	setIf(query, "path", filter.Path)
 	setIf(query, "operationId", filter.OperationID)
+	setIf(query, "traceId", filter.TraceID)
 	if filter.Status != 0 {
 		query.Set("status", strconv.Itoa(filter.Status))
 	}
@@ -316,17 +317,24 @@ func (c *Client) DeleteSnapshot(ctx context.Context, name string) (SnapshotDelet
 	return call[SnapshotDeleted](ctx, c, "deleteSnapshot", http.MethodDelete, "/snapshots/"+url.PathEscape(name), nil, nil)
 }
 
-// CoverageOption widens the report of [Client.GetCoverage] and [Client.GetCoverageMarkdown].
+// CoverageOption widens or narrows the report of [Client.GetCoverage] and [Client.GetCoverageMarkdown].
 type CoverageOption func(*coverageQuery)
 
 type coverageQuery struct {
 	allNamespaces bool
+	traceID       string
 }
 
 // AllNamespaces reports across every namespace in memory, whichever namespace the client is
 // bound to.
 func AllNamespaces() CoverageOption {
 	return func(q *coverageQuery) { q.allNamespaces = true }
+}
+
+// ForTrace counts only the calls of this trace (the trace id of their W3C traceparent, 32
+// lowercase hex digits) the journal keeps.
+func ForTrace(traceID string) CoverageOption {
+	return func(q *coverageQuery) { q.traceID = traceID }
 }
 
 // GetCoverage reports what the namespace's requests covered of the API's contract: for
@@ -350,11 +358,14 @@ func (c *Client) coverageQuery(opts []CoverageOption) url.Values {
 	for _, opt := range opts {
 		opt(&q)
 	}
+	query := url.Values{}
+	setIf(query, "traceId", q.traceID)
 	if q.allNamespaces {
 		// The sandbox refuses a namespace together with all=true.
-		return url.Values{"all": {"true"}}
+		query.Set("all", "true")
+		return query
 	}
-	return c.scope(nil)
+	return c.scope(query)
 }
 
 // GetDrift reports how the sandbox's answers differed from the real API's (UPSTREAM, in
@@ -371,7 +382,9 @@ func (c *Client) Verify(ctx context.Context, request VerifyRequest) (VerifyResul
 	if request.Expectations == nil {
 		request.Expectations = []Expectation{} // none, not a JSON null
 	}
-	return call[VerifyResult](ctx, c, "verify", http.MethodPost, "/verify", c.scope(nil), request)
+	query := url.Values{}
+	setIf(query, "traceId", request.TraceID)
+	return call[VerifyResult](ctx, c, "verify", http.MethodPost, "/verify", c.scope(query), request)
 }
 
 // PactOptions names the parties of [Client.ExportPact]'s Pact: the consumer defaults to the

@@ -257,6 +257,9 @@ type VerifyRequest struct {
 	Expectations []Expectation `json:"expectations"`
 	// Strict makes every call no expectation matched fail the verification.
 	Strict bool `json:"strict"`
+	// TraceID, when set, counts only the calls of this trace (the trace id of their W3C
+	// traceparent): it goes in the query, not the body.
+	TraceID string `json:"-"`
 }
 
 // VerifyResult is the answer of Verify.

@@ -57,6 +57,9 @@ type RequestFilter struct {
 	Status int
 	// Since keeps the requests received at or after it; the zero time keeps all.
 	Since time.Time
+	// TraceID keeps the requests whose W3C traceparent carried this trace id (32 lowercase hex
+	// digits), whoever made them.
+	TraceID string
 }
 
 // JournalPage is a page of the matching journal entries, oldest first.
