@@ -1,6 +1,7 @@
 """The coverage report and verify, and their assertions, after a short suite of API calls in the
 test's namespace of the session's sandbox."""
 
+import secrets
 import time
 from typing import NamedTuple
 
@@ -307,3 +308,37 @@ def test_refusals_carry_the_error_body(
             fetch()
         refusal = (refused.value.operation_id, refused.value.status, refused.value.code)
         assert refusal == ("getCoverage", 404, "not_found")
+
+
+def test_the_journal_coverage_and_verify_read_one_trace(animal_store_namespace: ControlClient) -> None:
+    """Two calls of two traces in one namespace, named by baggage as a service under test would:
+    each trace's filter reads its own call alone."""
+    api = animal_store_namespace
+    pets = f"{api.api_base_url}/pets"
+    listing, creating = secrets.token_hex(16), secrets.token_hex(16)
+    headers = {
+        "Authorization": api.api_headers["Authorization"],
+        "baggage": f"sandbox.namespace={api.namespace_name}",
+    }
+    listed = requests.get(pets, headers={**headers, "traceparent": f"00-{listing}-{secrets.token_hex(8)}-01"})
+    assert listed.status_code == 200
+    created = requests.post(
+        pets,
+        json={"name": "Traced", "categoryId": 1},
+        headers={**headers, "traceparent": f"00-{creating}-{secrets.token_hex(8)}-01"},
+    )
+    assert created.status_code == 201
+    await_journal(api, 2)
+
+    page = api.list_requests(trace_id=listing)
+    assert page["count"] == 1
+    assert [(e["operationId"], e.get("traceId")) for e in page["entries"]] == [("listPets", listing)]
+    assert api.count_requests(trace_id=creating) == 1
+
+    report = api.get_coverage(trace_id=creating)
+    assert report["summary"]["calls"] == 1
+    assert (operation(report, "createPet")["calls"], operation(report, "listPets")["calls"]) == (1, 0)
+
+    expected: list[Expectation] = [{"operationId": "createPet", "count": 1}]
+    assert api.verify(expected, strict=True, trace_id=creating)["passed"]
+    assert not api.verify(expected, strict=True, trace_id=listing)["passed"]
