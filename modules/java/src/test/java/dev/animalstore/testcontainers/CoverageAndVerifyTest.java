@@ -4,6 +4,7 @@ import static dev.animalstore.testcontainers.control.Expectation.calls;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -15,16 +16,20 @@ import dev.animalstore.testcontainers.control.CoverageReport;
 import dev.animalstore.testcontainers.control.CoverageReport.DeprecatedCall;
 import dev.animalstore.testcontainers.control.Expectation;
 import dev.animalstore.testcontainers.control.JournalEntry;
+import dev.animalstore.testcontainers.control.JournalPage;
 import dev.animalstore.testcontainers.control.NamespaceControl;
 import dev.animalstore.testcontainers.control.OperationCoverage;
+import dev.animalstore.testcontainers.control.RequestFilter;
 import dev.animalstore.testcontainers.control.VerifyResult;
 import dev.animalstore.testcontainers.control.VerifyResult.Difference;
 import dev.animalstore.testcontainers.control.VerifyResult.ExpectationResult;
 import dev.animalstore.testcontainers.junit.AnimalStoreNamespaces;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testcontainers.junit.jupiter.Container;
@@ -269,6 +274,43 @@ class CoverageAndVerifyTest {
      * A short suite: a create, a list, an invalid create (categoryId as a string), a missing pet, the created pet
      * through the deprecated getPet, and a path no operation has. Returns once the journal holds all six.
      */
+    @Test
+    void readsOneTraceOfTheNamespace(NamespaceControl namespace) throws Exception {
+        String listing = newTraceId();
+        assertThat(traced(namespace.apiHeaders(), listing).get("/pets").statusCode()).isEqualTo(200);
+
+        // README trace snippet begins
+        String traceId = UUID.randomUUID().toString().replace("-", "");
+        String parentId = UUID.randomUUID().toString().replace("-", "").substring(16);
+        Map<String, String> headers = Map.of(
+            "baggage", "sandbox.namespace=" + namespace.name(),
+            "traceparent", "00-" + traceId + "-" + parentId + "-01"
+        );
+        // the test's call to the service under test, with these headers, which the service passes on
+        ApiClient service = new ApiClient(SANDBOX.getBaseUrl(), withKey(headers)); // test only
+        assertThat(service.post("/pets", "{\"name\":\"Traced\",\"categoryId\":1}").statusCode()).isEqualTo(201); // test only
+
+        assertThat(namespace.countRequests(RequestFilter.all().withTraceId(traceId))).isEqualTo(1);
+        namespace.verifyTraceStrictly(traceId, Expectation.calls("createPet").times(1)).assertPassed();
+        CoverageReport report = namespace.getCoverageOfTrace(traceId); // what this call exercised, whatever else the namespace got
+        // README trace snippet ends
+        awaitJournal(namespace, 2);
+
+        JournalPage listed = namespace.listRequests(RequestFilter.all().withTraceId(listing));
+        assertThat(listed.count()).isEqualTo(1);
+        assertThat(listed.entries()).extracting(JournalEntry::operationId, JournalEntry::traceId).containsExactly(tuple("listPets", listing));
+        assertThat(namespace.listRequests(RequestFilter.all().withTraceId(traceId)).entries())
+            .extracting(JournalEntry::operationId, JournalEntry::namespace, JournalEntry::traceId)
+            .containsExactly(tuple("createPet", namespace.name(), traceId));
+
+        assertThat(report.summary().calls()).isEqualTo(1);
+        assertThat(List.of(report.operation("createPet").calls(), report.operation("listPets").calls())).containsExactly(1, 0);
+        assertThat(namespace.getCoverageMarkdownOfTrace(traceId)).contains("createPet");
+
+        assertThat(namespace.verifyTraceStrictly(listing, calls("createPet").times(1)).passed()).isFalse();
+        assertThat(namespace.verifyTrace(listing, calls("listPets").times(1)).passed()).isTrue();
+    }
+
     private static Suite runSuite(NamespaceControl namespace) throws Exception {
         ApiClient api = new ApiClient(SANDBOX.getBaseUrl(), namespace.apiHeaders());
         var created = api.post("/pets", "{\"name\":\"Rex\",\"categoryId\":3}");
@@ -281,6 +323,25 @@ class CoverageAndVerifyTest {
 
         var entries = awaitJournal(namespace, 6);
         return new Suite(entries.get(0).id(), entries.get(1).id(), entries.get(2).id());
+    }
+
+    /** A fresh W3C trace id: 32 lowercase hex digits. */
+    private static String newTraceId() {
+        return UUID.randomUUID().toString().replace("-", "");
+    }
+
+    /** API calls with these headers, in the trace {@code traceId}. */
+    private static ApiClient traced(Map<String, String> headers, String traceId) {
+        Map<String, String> tracing = new LinkedHashMap<>(headers);
+        tracing.put("traceparent", "00-" + traceId + "-" + newTraceId().substring(16) + "-01");
+        return new ApiClient(SANDBOX.getBaseUrl(), tracing);
+    }
+
+    /** These headers and the sandbox's API key, as a service under test would send its calls. */
+    private static Map<String, String> withKey(Map<String, String> headers) {
+        Map<String, String> keyed = new LinkedHashMap<>(headers);
+        keyed.put("Authorization", SANDBOX.getControlClient().apiHeaders().get("Authorization"));
+        return keyed;
     }
 
     private static List<JournalEntry> awaitJournal(NamespaceControl namespace, int count) {

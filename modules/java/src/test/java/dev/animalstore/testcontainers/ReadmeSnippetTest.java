@@ -38,6 +38,7 @@ class ReadmeSnippetTest {
             .containsExactly(
                 snippet(TESTS.resolve("SandboxExampleTest.java"), "// README snippet"),
                 snippet(TESTS.resolve("CoverageAndVerifyTest.java"), "// README coverage snippet"),
+                snippet(TESTS.resolve("CoverageAndVerifyTest.java"), "// README trace snippet"),
                 wholeFile(SUITE_CHECK.resolve("SuiteSandbox.java")),
                 wholeFile(SUITE_CHECK.resolve("OrdersTest.java")),
                 wholeFile(SUITE_CHECK.resolve("SuiteCoverageCheckTest.java"))

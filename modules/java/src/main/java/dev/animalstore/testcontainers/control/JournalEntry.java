@@ -16,6 +16,7 @@ import java.util.Map;
  * @param operationId the operation matched, or {@code unmatched}
  * @param fault the fault or Prefer header that shaped the answer, or null
  * @param error the code and message of the Error body answered, or null for any other answer
+ * @param traceId the trace id of the request's W3C {@code traceparent}, or null when it sent none valid
  */
 public record JournalEntry(
     long id,
@@ -30,7 +31,8 @@ public record JournalEntry(
     double durationMs,
     String operationId,
     String fault,
-    AnsweredError error
+    AnsweredError error,
+    String traceId
 ) {
 
     /** The Error body a request was answered with. */

@@ -116,6 +116,7 @@ public class NamespaceControl {
         putIfSet(query, "operationId", filter.operationId());
         putIfSet(query, "status", filter.status());
         putIfSet(query, "since", filter.since());
+        putIfSet(query, "traceId", filter.traceId());
         putPage(query, page);
         return call("GET", "requests", query, null, JournalPage.class);
     }
@@ -206,6 +207,21 @@ public class NamespaceControl {
     }
 
     /**
+     * The report of {@link #getCoverage()} counting only the calls of one trace (the trace id of their W3C
+     * {@code traceparent}, 32 lowercase hex digits) the journal keeps.
+     */
+    @ControlOperation("getCoverage")
+    public CoverageReport getCoverageOfTrace(String traceId) {
+        return call("GET", "coverage", Map.of("traceId", traceId), null, CoverageReport.class);
+    }
+
+    /** The report of {@link #getCoverageOfTrace(String)} as Markdown. */
+    @ControlOperation("getCoverage")
+    public String getCoverageMarkdownOfTrace(String traceId) {
+        return http.text("coverage", namespace, Map.of("format", "markdown", "traceId", traceId), MARKDOWN);
+    }
+
+    /**
      * How the sandbox's answers differed from the real API's ({@code UPSTREAM}, in {@code UPSTREAM_MODE=compare}):
      * each difference and the counts per operation; mode {@code off} and nothing in it without an upstream.
      */
@@ -224,6 +240,21 @@ public class NamespaceControl {
     @ControlOperation("verify")
     public VerifyResult verifyStrictly(Expectation... expectations) {
         return verify(true, expectations);
+    }
+
+    /**
+     * As {@link #verify(Expectation...)}, counting only the calls of one trace (the trace id of their W3C
+     * {@code traceparent}): what one request of the test caused, whatever else the namespace received.
+     */
+    @ControlOperation("verify")
+    public VerifyResult verifyTrace(String traceId, Expectation... expectations) {
+        return verify(Map.of("traceId", traceId), false, expectations);
+    }
+
+    /** As {@link #verifyTrace(String, Expectation...)}, and every call of the trace no expectation matched fails it. */
+    @ControlOperation("verify")
+    public VerifyResult verifyTraceStrictly(String traceId, Expectation... expectations) {
+        return verify(Map.of("traceId", traceId), true, expectations);
     }
 
     /**
@@ -280,8 +311,12 @@ public class NamespaceControl {
     private record NewSnapshot(String name, String namespace) {}
 
     private VerifyResult verify(boolean strict, Expectation... expectations) {
+        return verify(NO_QUERY, strict, expectations);
+    }
+
+    private VerifyResult verify(Map<String, String> query, boolean strict, Expectation... expectations) {
         Map<String, Object> request = Map.of("expectations", List.of(expectations), "strict", strict);
-        return call("POST", "verify", NO_QUERY, request, VerifyResult.class);
+        return call("POST", "verify", query, request, VerifyResult.class);
     }
 
     private <T> T call(String method, String path, Map<String, String> query, Object body, Class<T> answer) {

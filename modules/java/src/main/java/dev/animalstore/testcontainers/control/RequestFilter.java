@@ -10,31 +10,37 @@ import java.time.Instant;
  * @param operationId the operation matched, or {@code unmatched}
  * @param status the status answered
  * @param since only requests received at or after this time
+ * @param traceId only requests whose W3C {@code traceparent} carried this trace id (32 lowercase hex digits), whoever
+ *     made them
  */
-public record RequestFilter(String method, String path, String operationId, Integer status, Instant since) {
+public record RequestFilter(String method, String path, String operationId, Integer status, Instant since, String traceId) {
 
     /** No filter: every entry. */
     public static RequestFilter all() {
-        return new RequestFilter(null, null, null, null, null);
+        return new RequestFilter(null, null, null, null, null, null);
     }
 
     public RequestFilter withMethod(String method) {
-        return new RequestFilter(method, path, operationId, status, since);
+        return new RequestFilter(method, path, operationId, status, since, traceId);
     }
 
     public RequestFilter withPath(String path) {
-        return new RequestFilter(method, path, operationId, status, since);
+        return new RequestFilter(method, path, operationId, status, since, traceId);
     }
 
     public RequestFilter withOperationId(String operationId) {
-        return new RequestFilter(method, path, operationId, status, since);
+        return new RequestFilter(method, path, operationId, status, since, traceId);
     }
 
     public RequestFilter withStatus(int status) {
-        return new RequestFilter(method, path, operationId, status, since);
+        return new RequestFilter(method, path, operationId, status, since, traceId);
     }
 
     public RequestFilter withSince(Instant since) {
-        return new RequestFilter(method, path, operationId, status, since);
+        return new RequestFilter(method, path, operationId, status, since, traceId);
+    }
+
+    public RequestFilter withTraceId(String traceId) {
+        return new RequestFilter(method, path, operationId, status, since, traceId);
     }
 }
