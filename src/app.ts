@@ -8,7 +8,7 @@ import type { Logger } from 'pino'
 import { handlers, type HandlerContext } from './api/operations.js'
 import { adminCheck, createControlApi, type ControlApiOptions } from './control/operations.js'
 import type { Control } from './control/request-control.js'
-import { COVERAGE_PAGE, mountExplorer, mountSpecDocuments, type SandboxFacts } from './explorer/pages.js'
+import { COVERAGE_PAGE, JOURNAL_PAGE, mountExplorer, mountSpecDocuments, type SandboxFacts } from './explorer/pages.js'
 import { cors } from './http/cors.js'
 import { MCP_PATH, type McpEndpoint } from './mcp/http.js'
 import { ERRORS, HttpError, sendError } from './http/errors.js'
@@ -48,7 +48,7 @@ export interface AppOptions {
   readonly metrics?: Metrics | undefined
 }
 
-/** Who may reach the test data: the control API and the coverage page. */
+/** Who may reach the test data: the control API and the coverage and journal pages. */
 export interface TestDataAccess {
   /** Origins a browser may call them from (ADMIN_CORS_ORIGINS). */
   readonly corsOrigins: readonly string[]
@@ -107,7 +107,7 @@ export function createApp({
       if (name !== undefined && namespace === undefined) return undefined
       return { report: coverageOf(spec, control.namespaces, namespace), named }
     })
-  mountExplorer(pages, { spec, facts, coverage })
+  mountExplorer(pages, { spec, facts, coverage, controlApiPath: controlApi?.basePath })
   // For HEALTHCHECK and wait strategies: the server listens only once the store is loaded. The
   // count of rejections no code handled is 0 unless something is wrong (unhandled-rejections.ts).
   pages.get('/healthz', (_req, res) =>
@@ -149,7 +149,8 @@ export function createApp({
       const toMcp = agents !== undefined && isUnder(url, MCP_PATH)
       const toMetrics = scraped !== undefined && isUnder(url, METRICS_PATH)
       const guarded = toControlApi || toMcp || toMetrics
-      const toTestData = guarded || (coverage !== undefined && isUnder(url, COVERAGE_PAGE))
+      const toTestData =
+        guarded || (controlApi !== undefined && (isUnder(url, COVERAGE_PAGE) || isUnder(url, JOURNAL_PAGE)))
       if ((toTestData ? answerTestDataPreflight : answerPreflight)(req, res)) return
       if (toTestData && (controlChecksHost || !guarded) && !testData.servesHost(req.headers.host)) {
         sendError(res, misdirected(req.headers.host))
@@ -211,7 +212,7 @@ function apiPipeline({ spec, keys, control, answerError, minStability, fidelity 
 function misdirected(host: string | undefined): HttpError {
   return new HttpError(
     ERRORS.misdirectedRequest,
-    `Host ${JSON.stringify(host)} is not a name of this sandbox: the control API and the coverage page answer localhost, IP addresses, this machine's name and ALLOWED_HOSTS (a guard against DNS rebinding)`,
+    `Host ${JSON.stringify(host)} is not a name of this sandbox: the control API and the coverage and journal pages answer localhost, IP addresses, this machine's name and ALLOWED_HOSTS (a guard against DNS rebinding)`,
   )
 }
 

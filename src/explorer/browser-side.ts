@@ -49,3 +49,98 @@ export const EXPLORER_SCRIPT = `'use strict'
   window.ui = ui
 })()
 `
+
+// The journal page (/docs/journal): asks for the admin token once per tab (sessionStorage), then
+// polls the control API's journal read with its `after` cursor and adds each new request as a row,
+// newest on top. The namespace and trace come from the page's own query string.
+export const JOURNAL_SCRIPT = `'use strict'
+;(function () {
+  var config = JSON.parse(document.getElementById('journal-config').textContent)
+  var query = new URLSearchParams(location.search)
+  var namespace = query.get('namespace')
+  var traceId = query.get('traceId')
+  var deprecated = new Set(config.deprecated)
+  var form = document.getElementById('token-form')
+  var field = document.getElementById('token')
+  var state = document.getElementById('state')
+  var rows = document.getElementById('rows')
+  var TOKEN_KEY = 'animal-store-admin-token'
+  var after = null
+  var timer = null
+
+  document.getElementById('scope').textContent =
+    (namespace ? 'namespace ' + namespace : 'the default namespace') + (traceId ? ', trace ' + traceId : '')
+
+  function cell(text, className) {
+    var td = document.createElement('td')
+    td.textContent = text
+    if (className) td.className = className
+    return td
+  }
+  function show(entry) {
+    var tr = document.createElement('tr')
+    tr.dataset.id = String(entry.id)
+    var marks = []
+    if (deprecated.has(entry.operationId)) marks.push('deprecated')
+    if (entry.fault) marks.push('fault: ' + entry.fault)
+    tr.append(
+      cell(entry.time),
+      cell(entry.method),
+      cell(entry.path),
+      cell(entry.status === null ? 'no answer' : String(entry.status)),
+      cell(entry.operationId),
+      cell(marks.join(', '), marks.length > 0 ? 'marked' : ''),
+    )
+    if (deprecated.has(entry.operationId)) tr.classList.add('deprecated')
+    if (entry.fault) tr.classList.add('fault')
+    rows.prepend(tr)
+    while (rows.children.length > config.shown) rows.lastElementChild.remove()
+  }
+  function poll() {
+    var token = sessionStorage.getItem(TOKEN_KEY)
+    if (!token) {
+      state.textContent = 'Enter the admin token to follow the journal.'
+      return
+    }
+    var url = new URLSearchParams({ limit: String(config.pageSize) })
+    if (namespace) url.set('namespace', namespace)
+    if (traceId) url.set('traceId', traceId)
+    if (after !== null) url.set('after', String(after))
+    fetch(config.requests + '?' + url, { headers: { authorization: 'Bearer ' + token }, cache: 'no-store' })
+      .then(function (res) {
+        return res.json().then(function (body) {
+          if (res.status === 200) {
+            body.entries.forEach(function (entry) {
+              show(entry)
+              after = entry.id
+            })
+            state.textContent = 'Following: ' + body.count + ' requests in the journal.'
+            // A full page means more are waiting: read on at once.
+            timer = setTimeout(poll, body.next === null ? config.intervalMs : 0)
+            return
+          }
+          if (res.status === 404 && body.code === 'not_found') {
+            state.textContent = 'No requests yet: waiting for the first.'
+            timer = setTimeout(poll, config.intervalMs)
+            return
+          }
+          if (res.status === 401) sessionStorage.removeItem(TOKEN_KEY)
+          state.textContent = res.status + ' ' + body.code + ': ' + body.message
+          if (res.status !== 401 && res.status !== 400) timer = setTimeout(poll, config.intervalMs)
+        })
+      })
+      .catch(function (error) {
+        state.textContent = 'The sandbox did not answer (' + error.message + '); trying again.'
+        timer = setTimeout(poll, config.intervalMs)
+      })
+  }
+  form.addEventListener('submit', function (event) {
+    event.preventDefault()
+    sessionStorage.setItem(TOKEN_KEY, field.value)
+    field.value = ''
+    clearTimeout(timer)
+    poll()
+  })
+  poll()
+})()
+`

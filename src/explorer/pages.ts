@@ -8,8 +8,9 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import type { Polka } from 'polka'
 import { STABILITIES, type ApiSpec, type Stability } from '../spec/types.js'
-import { DOCS_CSP, EXPLORER_SCRIPT } from './browser-side.js'
+import { DOCS_CSP, EXPLORER_SCRIPT, JOURNAL_SCRIPT } from './browser-side.js'
 import { coveragePage, type CoverageReport } from './coverage-page.js'
+import { journalPage } from './journal-page.js'
 
 /** What the pages say about this sandbox. Keys are secrets: only the documented default is ever shown. */
 export interface SandboxFacts {
@@ -47,6 +48,8 @@ const ASSETS: Readonly<Record<string, string>> = {
 const SECURITY_SCHEME = 'bearerAuth'
 /** The coverage page: test data, guarded as the control API is (src/app.ts). */
 export const COVERAGE_PAGE = '/docs/coverage'
+/** The journal page: guarded as the coverage page is, though it holds no data (its script reads it). */
+export const JOURNAL_PAGE = '/docs/journal'
 
 export interface ExplorerOptions {
   readonly spec: ApiSpec
@@ -59,10 +62,12 @@ export interface ExplorerOptions {
   readonly coverage?:
     | ((req: IncomingMessage, namespace: string | undefined) => { report: CoverageReport; named: boolean } | undefined)
     | undefined
+  /** The control API's base path, for the journal page's script; no journal page without it. */
+  readonly controlApiPath?: string | undefined
 }
 
 /** Adds GET / and GET /docs (and its assets) to the app. */
-export function mountExplorer(app: Polka, { spec, facts, coverage }: ExplorerOptions): void {
+export function mountExplorer(app: Polka, { spec, facts, coverage, controlApiPath }: ExplorerOptions): void {
   const { specJsonPath, specYamlPath } = specDocumentPaths(spec)
   const assets = new Map<string, Promise<Buffer>>()
 
@@ -102,6 +107,14 @@ export function mountExplorer(app: Polka, { spec, facts, coverage }: ExplorerOpt
       res.setHeader('Content-Security-Policy', DOCS_CSP)
       send(res, 'text/html; charset=utf-8', coveragePage(shown.report, PAGE_STYLE, shown.named))
     })
+  }
+  if (controlApiPath !== undefined) {
+    const page = journalPage(spec, `${controlApiPath}/requests`, PAGE_STYLE)
+    app.get(JOURNAL_PAGE, (_req, res) => {
+      res.setHeader('Content-Security-Policy', DOCS_CSP)
+      send(res, 'text/html; charset=utf-8', page)
+    })
+    app.get('/docs/journal.js', (_req, res) => send(res, 'text/javascript; charset=utf-8', JOURNAL_SCRIPT))
   }
   app.get('/docs/:asset', async (req, res, next) => {
     const asset = req.params['asset'] ?? ''

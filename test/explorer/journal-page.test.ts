@@ -1,0 +1,126 @@
+// GET /docs/journal: the latest requests of a namespace, followed live in a real browser (Debian's
+// chromium through playwright-core, kept off the network), and the page's guard over plain HTTP.
+import { request } from 'node:http'
+import t from 'tap'
+import { browserMissing, openOfflinePage } from '../../scripts/browser.js'
+import { ADMIN_TOKEN, startControlSandbox } from '../support/control.js'
+import { waitFor } from '../support/sandbox.js'
+
+/** GET with a Host header of our choosing (fetch() will not send one). */
+function statusWithHost(url: string, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    request(url, { headers: { host } }, (res) => {
+      res.resume()
+      resolve(res.statusCode ?? 0)
+    })
+      .on('error', reject)
+      .end()
+  })
+}
+
+t.test('the page holds no data, answers the names of this sandbox only, and its reads need the token', async (t) => {
+  const { origin, api } = await startControlSandbox(t)
+  await api('GET', '/pets', undefined, { 'x-sandbox-namespace': 'team-a' })
+
+  const res = await fetch(`${origin}/docs/journal?namespace=team-a`)
+  t.equal(res.status, 200, 'the page itself needs no token')
+  t.match(res.headers.get('content-security-policy'), "script-src 'self'", 'its script is a file of this sandbox')
+  const page = await res.text()
+  t.notMatch(page, 'team-a', 'it names no namespace: its script reads the name from the address')
+  t.notMatch(page, ADMIN_TOKEN)
+  t.notMatch(page, /<script>/, 'no inline script')
+  t.match(page, '<script src="/docs/journal.js"></script>')
+
+  t.equal(await statusWithHost(`${origin}/docs/journal`, 'attacker.example'), 421, 'a foreign Host: 421')
+  t.equal(await statusWithHost(`${origin}/docs/journal`, new URL(origin).host), 200)
+  const cors = await fetch(`${origin}/docs/journal`, { headers: { origin: 'http://elsewhere.test' } })
+  t.equal(cors.headers.get('access-control-allow-origin'), null, 'no CORS for other origins')
+  await cors.arrayBuffer()
+
+  const read = await fetch(`${origin}/__admin/requests?namespace=team-a`)
+  t.equal(read.status, 401, 'what it reads needs the admin token')
+  t.match(await read.json(), { code: 'unauthorized', status: 401 })
+})
+
+t.test('no journal page while the control API is off', async (t) => {
+  const { origin } = await startControlSandbox(t, { ADMIN: 'off' })
+  for (const path of ['/docs/journal', '/docs/journal.js']) {
+    const res = await fetch(origin + path)
+    t.equal(res.status, 404, `${path} → 404`)
+    t.match(await res.json(), { code: 'not_found' })
+  }
+})
+
+const missing = browserMissing()
+const requireBrowser = process.env['REQUIRE_BROWSER'] === '1'
+const skip = missing && !requireBrowser ? `${missing}; REQUIRE_BROWSER=1 makes this a failure` : false
+
+t.test('the journal page in a real browser follows one namespace live', { skip }, async (t) => {
+  if (missing) {
+    t.fail(`REQUIRE_BROWSER=1 but ${missing}`)
+    return
+  }
+  const { origin, api, admin } = await startControlSandbox(t)
+  const browser = await openOfflinePage()
+  t.teardown(() => browser.close())
+  const { page } = browser
+  const teamA = { 'x-sandbox-namespace': 'team-a' }
+
+  await page.goto(`${origin}/docs/journal?namespace=team-a`)
+  await page.locator('#token').fill(ADMIN_TOKEN)
+  await page.locator('#token-form button').click()
+  const state = page.locator('#state')
+  await waitFor(async () => /No requests yet/.test(await state.innerText()), {
+    what: 'the page to wait for the first request of a namespace not made yet',
+  })
+
+  t.equal((await api('GET', '/pets', undefined, teamA)).status, 200)
+  t.equal((await api('GET', '/pets', undefined, { 'x-sandbox-namespace': 'team-b' })).status, 200)
+  t.equal(
+    (await api('POST', '/pets', { name: 'Elsewhere', categoryId: 3 }, { 'x-sandbox-namespace': 'team-b' })).status,
+    201,
+  )
+  t.equal(
+    (await admin('POST', '/faults?namespace=team-a', { operationId: 'listPets', status: 503, times: 1 })).status,
+    201,
+  )
+  t.equal((await api('GET', '/pets?limit=2', undefined, teamA)).status, 503)
+  t.equal((await api('GET', '/pets/1', undefined, teamA)).status, 200)
+
+  const rows = page.locator('#rows tr')
+  await waitFor(async () => (await rows.count()) === 3, { what: "team-a's three requests to appear without a reload" })
+  const shown = await rows.evaluateAll((trs) =>
+    trs.map((tr) => [...tr.querySelectorAll('td')].slice(1).map((td) => td.textContent)),
+  )
+  t.same(
+    shown,
+    [
+      ['GET', '/v1/pets/1', '200', 'getPet', 'deprecated'],
+      ['GET', '/v1/pets', '503', 'listPets', shown[1]?.[4]],
+      ['GET', '/v1/pets', '200', 'listPets', ''],
+    ],
+    "team-a's requests, newest first, and none of team-b's",
+  )
+  t.match(shown[1]?.[4], /^fault: /, 'the faulted call is marked')
+  t.match(await rows.first().getAttribute('class'), /deprecated/)
+  t.match(await rows.nth(1).getAttribute('class'), /fault/)
+  t.match(await page.locator('#scope').innerText(), 'namespace team-a')
+
+  // One trace among them: the same tab (the token kept) on the trace's address.
+  const traceId = '4bf92f3577b34da6a3ce929d0e0e4736'
+  const traceparent = `00-${traceId}-00f067aa0ba902b7-01`
+  t.equal((await api('GET', '/pets/2', undefined, { ...teamA, traceparent })).status, 200)
+  await page.goto(`${origin}/docs/journal?namespace=team-a&traceId=${traceId}`)
+  await waitFor(async () => (await rows.count()) === 1, { what: 'the one request of the trace to be shown' })
+  t.match(await rows.first().innerText(), /GET\s+\/v1\/pets\/2\s+200\s+getPet/, 'only the request of the trace')
+  t.match(await page.locator('#scope').innerText(), `trace ${traceId}`)
+
+  // Chromium logs each 404 read of the namespace not made yet as a failed load: expected, no other error.
+  const waiting = /status of 404/
+  t.same(
+    browser.errors.filter((error) => !waiting.test(error)),
+    [],
+    'no console errors',
+  )
+  t.same(browser.offsite, [], 'no request left 127.0.0.1')
+})
