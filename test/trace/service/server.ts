@@ -1,0 +1,66 @@
+// A service under test, as a team would have one: an HTTP server that calls the Animal Store
+// (here the sandbox) from its own code, instrumented with the OpenTelemetry Node SDK. It names
+// no namespace itself: the trace context and baggage of the request it serves reach the sandbox
+// only because the instrumentation passes them on to its outbound calls.
+//
+//   SANDBOX_URL      the API's base URL (http://127.0.0.1:<port>/v1)
+//   SANDBOX_API_KEY  its key
+//   PORT             where to listen (0: any free port); prints "listening on <port>" once ready
+import { createRequire } from 'node:module'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core'
+import { registerInstrumentations } from '@opentelemetry/instrumentation'
+import { HttpInstrumentation } from '@opentelemetry/instrumentation-http'
+import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici'
+import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node'
+
+// The SDK first: its context manager carries the inbound context across awaits, and its
+// propagators read traceparent and baggage in and write them out. No exporter: no span leaves.
+new NodeTracerProvider().register({
+  propagator: new CompositePropagator({
+    propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()],
+  }),
+})
+// http for the inbound request (the server); undici for fetch, the outbound calls.
+registerInstrumentations({ instrumentations: [new HttpInstrumentation(), new UndiciInstrumentation()] })
+// Loaded after the instrumentation is registered, through require, which is what it patches.
+const http = createRequire(import.meta.url)('node:http') as typeof import('node:http')
+
+const sandboxUrl = required('SANDBOX_URL')
+const apiKey = required('SANDBOX_API_KEY')
+
+function required(name: string): string {
+  const value = process.env[name]
+  if (value === undefined || value === '') throw new Error(`${name} is required`)
+  return value
+}
+
+/** GET /adopt: look at the first pet, then add one: two calls to the sandbox, no namespace named. */
+async function adopt(res: ServerResponse): Promise<void> {
+  const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }
+  const listed = await fetch(`${sandboxUrl}/pets?limit=1`, { headers })
+  await listed.body?.cancel()
+  const created = await fetch(`${sandboxUrl}/pets`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ name: 'Adopted', categoryId: 1 }),
+  })
+  const pet = (await created.json()) as { id?: number }
+  res.writeHead(200, { 'content-type': 'application/json' })
+  res.end(JSON.stringify({ listed: listed.status, created: created.status, petId: pet.id ?? null }))
+}
+
+const server = http.createServer((req: IncomingMessage, res: ServerResponse) => {
+  if (req.method !== 'GET' || req.url !== '/adopt') {
+    res.writeHead(404).end()
+    return
+  }
+  adopt(res).catch((error: unknown) => {
+    res.writeHead(502, { 'content-type': 'text/plain' })
+    res.end(error instanceof Error ? error.message : String(error))
+  })
+})
+server.listen(Number(process.env['PORT'] ?? 0), '127.0.0.1', () => {
+  console.log(`listening on ${(server.address() as AddressInfo).port}`)
+})
