@@ -5,6 +5,7 @@ import { dirname, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { readDateTime } from './control/clock.js'
 import { DEFAULT_JOURNAL_LIMITS, type JournalLimits } from './control/journal-memory.js'
+import { NAMESPACE_NAME } from './control/namespaces.js'
 import { CREDENTIAL_HEADERS } from './control/request-journal.js'
 import { ANY_HOST, listensOnLoopbackOnly } from './http/hosts.js'
 import { BEARER_TOKEN, BEARER_TOKEN_RULE } from './pipeline/auth.js'
@@ -73,6 +74,8 @@ export interface Config {
   readonly namespaceKeyPrefix: string | undefined
   /** A request that names no namespace but carries a valid traceparent works in one named after its trace id. */
   readonly namespaceFromTrace: boolean
+  /** The snapshot a trace's namespace starts from (NAMESPACE_FROM_TRACE); undefined: the initial data. */
+  readonly traceNamespaceBaseline: string | undefined
   /** The sandbox's notion of now at start, or undefined for real time. */
   readonly clock: Date | undefined
   /** Origins a browser may call the sandbox from (CORS); ['*'] allows any. */
@@ -155,6 +158,8 @@ Test control (the /__admin API):
   --namespace-from-trace  NAMESPACE_FROM_TRACE=on  a request naming no namespace but carrying
                                   a W3C traceparent works in the namespace named after its
                                   trace id                          (default: off)
+  --trace-namespace-baseline <s> TRACE_NAMESPACE_BASELINE  the snapshot (POST /__admin/snapshots)
+                                  a trace's namespace starts from   (default: the initial data)
   --redact-headers <h> REDACT_HEADERS  more headers the journal shows redacted, comma-separated
                                   (always: ${CREDENTIAL_HEADERS.join(', ')})
   --clock <date-time> CLOCK       start the clock at this time (e.g. 2030-12-05T00:00:00Z)
@@ -293,6 +298,14 @@ export function loadConfig(argv: readonly string[], env: Env): Config | 'help' {
   if (fromTraceSetting !== undefined && fromTraceSetting !== '' && !['on', 'off'].includes(fromTraceSetting))
     throw new ConfigError(`NAMESPACE_FROM_TRACE must be on or off, got ${JSON.stringify(fromTraceSetting)}`)
   const namespaceFromTrace = flags['namespace-from-trace'] === true || fromTraceSetting === 'on'
+  // A snapshot's name, not the snapshot: it may be made after the start (each request checks).
+  const baselineSetting = setting('trace-namespace-baseline', 'TRACE_NAMESPACE_BASELINE')
+  if (baselineSetting && !NAMESPACE_NAME.test(baselineSetting.value))
+    throw new ConfigError(
+      `${baselineSetting.name} must be a snapshot's name: 1 to 64 letters, digits, '_', '.' or '-', starting with a letter or digit, got ${JSON.stringify(baselineSetting.value.slice(0, 80))}`,
+    )
+  if (baselineSetting && !namespaceFromTrace)
+    throw new ConfigError(`${baselineSetting.name} applies only with NAMESPACE_FROM_TRACE=on`)
 
   const clockSetting = setting('clock', 'CLOCK')
   const clockTime = clockSetting === undefined ? undefined : readDateTime(clockSetting.value)
@@ -337,6 +350,7 @@ export function loadConfig(argv: readonly string[], env: Env): Config | 'help' {
       integerSetting(setting('max-namespaces', 'MAX_NAMESPACES'), 1, MAX_MAX_NAMESPACES) ?? DEFAULT_MAX_NAMESPACES,
     namespaceKeyPrefix: prefixSetting?.value,
     namespaceFromTrace,
+    traceNamespaceBaseline: baselineSetting?.value,
     clock,
     corsOrigins,
     minStability,
@@ -576,6 +590,7 @@ function parseAllFlags(argv: readonly string[]) {
       'max-namespaces': { type: 'string' },
       'namespace-key-prefix': { type: 'string' },
       'namespace-from-trace': { type: 'boolean' },
+      'trace-namespace-baseline': { type: 'string' },
       clock: { type: 'string' },
       'cors-origins': { type: 'string' },
       'admin-cors-origins': { type: 'string' },

@@ -213,6 +213,7 @@ async function serve(config: Config, logger: Logger, limits: ServerLimits, stora
     basePath: spec.basePath,
     namespaceKeyPrefix: prefix,
     namespaceFromTrace: config.namespaceFromTrace,
+    traceNamespaceBaseline: config.traceNamespaceBaseline,
     keys,
   })
   if (config.adminToken !== undefined) metrics = new Metrics(control, config.maxNamespaces)

@@ -68,6 +68,13 @@ export class Clock {
     this.#moved = true
   }
 
+  /** Starts it at `now` (real time for null), which does not count as a move: a namespace's baseline. */
+  startAt(now: Date | null): void {
+    if (now === null) this.#offset = undefined
+    else this.set(now)
+    this.#moved = false
+  }
+
   /** Back to real time. */
   clear(): void {
     this.#offset = undefined

@@ -7,7 +7,9 @@
 // NAMESPACE_FROM_TRACE, the one named after its traceparent's trace id). At most
 // MAX_NAMESPACES are kept: a new one evicts the least recently used that holds nothing a test gave
 // it (Namespace.holdsData; never the default), whose files are deleted, so it comes back from the
-// initial data if it is used again. When every one holds something, the new one is refused: an
+// initial data if it is used again. A trace's namespace may start from a snapshot instead
+// (TRACE_NAMESPACE_BASELINE, its baseline): it holds something once it differs from that, and
+// comes back from it. When every one holds something, the new one is refused: an
 // eviction never loses what was acknowledged. A deletion or eviction is made durable first, as a
 // reset to the initial data, before its files go (#removeFiles).
 import type { IncomingMessage } from 'node:http'
@@ -46,12 +48,15 @@ export class Namespace {
   readonly #fromDisk: boolean
   /** Requests being served in it: a create among them may not have reached its store yet. */
   #serving = 0
+  /** The origin of the data it starts from, and comes back from after an eviction. */
+  readonly #baseline: string
 
   constructor(
     name: string,
     journal: Journal,
     clock: Date | undefined,
     store: () => Promise<AnimalStore>,
+    baseline: string,
     { opened, fromDisk = false }: { opened?: AnimalStore; fromDisk?: boolean } = {},
   ) {
     this.name = name
@@ -60,14 +65,9 @@ export class Namespace {
     this.#store = store
     this.#opened = opened
     this.#fromDisk = fromDisk
+    this.#baseline = baseline
   }
 
-  /**
-   * Whether it holds something a test gave it, which an eviction would lose: pets other than those
-   * of `initial` (a create, a replace, a reset to a seed or a snapshot), a fault (until cleared), a
-   * moved clock. Its journal does not count: a namespace that was only read may be evicted. One not open
-   * yet holds what it had on disk, if anything.
-   */
   /** A request is being served in it: it is not evicted meanwhile. Each call is paired with end(). */
   begin(): void {
     this.#serving++
@@ -81,9 +81,15 @@ export class Namespace {
     return this.#serving > 0
   }
 
-  holdsData(initial: string): boolean {
+  /**
+   * Whether it holds something a test gave it, which an eviction would lose: pets other than those
+   * of its baseline (a create, a replace, a reset to anything else), a fault (until cleared), a
+   * moved clock. Its journal does not count: a namespace that was only read may be evicted. One not open
+   * yet holds what it had on disk, if anything.
+   */
+  holdsData(): boolean {
     if (this.faults.length > 0 || this.clock.moved) return true
-    return this.#opened === undefined ? this.#fromDisk : !this.#opened.holdsOnly(initial)
+    return this.#opened === undefined ? this.#fromDisk : !this.#opened.holdsOnly(this.#baseline)
   }
 
   /** The store itself once it is open: a request then need not wait a turn for it. */
@@ -170,7 +176,16 @@ export class Namespaces {
     const store = options.defaultStore
     this.#live.set(
       DEFAULT_NAMESPACE,
-      new Namespace(DEFAULT_NAMESPACE, this.#journal(), options.clock, () => Promise.resolve(store), { opened: store }),
+      new Namespace(
+        DEFAULT_NAMESPACE,
+        this.#journal(),
+        options.clock,
+        () => Promise.resolve(store),
+        options.initial.origin,
+        {
+          opened: store,
+        },
+      ),
     )
   }
 
@@ -289,10 +304,11 @@ export class Namespaces {
   }
 
   /**
-   * The namespace called `name`, created on first use; past MAX_NAMESPACES, a 503 namespace_limit
-   * when no namespace can make room for it.
+   * The namespace called `name`, created on first use (from the snapshot `baseline` when it has no
+   * files: a 503 baseline_missing while there is no such snapshot); past MAX_NAMESPACES, a 503
+   * namespace_limit when no namespace can make room for it.
    */
-  get(name: string): Namespace {
+  get(name: string, baseline?: string): Namespace {
     const found = this.#live.get(name)
     if (found) {
       if (this.#mostRecent !== name) {
@@ -302,10 +318,24 @@ export class Namespaces {
       }
       return found
     }
+    const fromDisk = this.#onDisk.has(name)
+    // Looked up before any eviction: a refused request makes no room. Its pets are shared, not copied.
+    const snapshot = baseline === undefined || fromDisk ? undefined : this.#options.snapshots.get(baseline)
+    if (baseline !== undefined && !fromDisk && snapshot === undefined)
+      throw new HttpError(
+        ERRORS.baselineMissing,
+        `No snapshot ${JSON.stringify(baseline)} for namespace ${JSON.stringify(name)} to start from (TRACE_NAMESPACE_BASELINE): make it (POST /__admin/snapshots), then try again`,
+      )
     if (this.#live.size >= this.max) this.#makeRoomFor(name)
-    const namespace = new Namespace(name, this.#journal(), this.#options.clock, this.#opener(name), {
-      fromDisk: this.#onDisk.has(name),
-    })
+    const namespace = new Namespace(
+      name,
+      this.#journal(),
+      this.#options.clock,
+      this.#opener(name, snapshot?.pets),
+      snapshot?.pets.origin ?? this.#options.initial.origin,
+      { fromDisk },
+    )
+    if (snapshot !== undefined) namespace.clock.startAt(snapshot.clock === null ? null : new Date(snapshot.clock))
     this.#live.set(name, namespace)
     this.#mostRecent = name
     return namespace
@@ -400,15 +430,21 @@ export class Namespaces {
     return shared
   }
 
-  /** Opens the store on first use; a failed open is tried again by the next request. */
-  #opener(name: string): () => Promise<AnimalStore> {
+  /**
+   * Opens the store on first use, forked from `baseline` when it has no files (a removal that
+   * failed leaves them: then they are read, and it holds data); a failed open is tried again by the
+   * next request.
+   */
+  #opener(name: string, baseline?: SharedPets): () => Promise<AnimalStore> {
     let opening: Promise<AnimalStore> | undefined
     return () => {
       opening ??= (async () => {
         // A removal that failed left the name among those on disk: then the files are read.
         await this.#removing.get(name)?.catch(() => undefined)
         const absent = !this.#onDisk.delete(name)
-        return this.#open(name, absent)
+        const store = await this.#open(name, absent)
+        if (absent && baseline !== undefined) await store.fork(baseline)
+        return store
       })().catch((error: unknown) => {
         opening = undefined
         throw error
@@ -439,9 +475,8 @@ export class Namespaces {
    * request; refuses `name` when none does.
    */
   #makeRoomFor(name: string): void {
-    const initial = this.#options.initial.origin
     for (const namespace of this.#live.values()) {
-      if (namespace.name === DEFAULT_NAMESPACE || namespace.busy || namespace.holdsData(initial)) continue
+      if (namespace.name === DEFAULT_NAMESPACE || namespace.busy || namespace.holdsData()) continue
       this.#evict(namespace)
       this.#options.logger.info(
         { namespace: namespace.name, for: name, max: this.max },
@@ -486,7 +521,7 @@ export function namespaceOf(
   req: IncomingMessage,
   keyPrefix: string | undefined,
   fromTrace = false,
-): { name: string; problem?: undefined } | { name?: undefined; problem: string } {
+): { name: string; fromTrace?: boolean; problem?: undefined } | { name?: undefined; problem: string } {
   const header = req.headers[NAMESPACE_HEADER]
   const sent: Array<{ by: string; value: string | undefined }> = []
   if (header !== undefined) sent.push({ by: 'X-Sandbox-Namespace', value: String(header) })
@@ -510,7 +545,7 @@ export function namespaceOf(
   if (first === undefined) {
     // A trace id is 32 hex digits: a valid namespace name.
     const traceId = fromTrace ? traceIdOf(req) : undefined
-    return traceId === undefined ? DEFAULT_CHOICE : { name: traceId }
+    return traceId === undefined ? DEFAULT_CHOICE : { name: traceId, fromTrace: true }
   }
   const other = others.find((o) => o.name !== first.name)
   if (other !== undefined) {

@@ -22,6 +22,8 @@ interface RequestState {
   namespace: Namespace
   /** The namespace the request names; it is created only once the request passes auth. */
   readonly asked: string | undefined
+  /** The snapshot the asked namespace starts from if it is new: a trace's (TRACE_NAMESPACE_BASELINE). */
+  readonly baseline: string | undefined
   /** Set once the request is being served in the namespace it names (Namespace.begin). */
   serving: boolean
   readonly problem: string | undefined
@@ -42,6 +44,8 @@ export interface ControlOptions {
   readonly namespaceKeyPrefix: string | undefined
   /** A request that names no namespace but carries a valid traceparent works in its trace's (NAMESPACE_FROM_TRACE). */
   readonly namespaceFromTrace: boolean
+  /** The snapshot a trace's new namespace starts from (TRACE_NAMESPACE_BASELINE); undefined: the initial data. */
+  readonly traceNamespaceBaseline: string | undefined
   /** The API keys: requests without one are journaled apart (a flood of them must not flush the rest). */
   readonly keys: KeyRing
 }
@@ -67,6 +71,8 @@ export class Control {
     const state: RequestState = {
       namespace: existing ?? namespaces.default,
       asked: asked.name,
+      baseline:
+        asked.problem === undefined && asked.fromTrace === true ? this.#options.traceNamespaceBaseline : undefined,
       problem: asked.problem,
       authenticated: false,
       serving: false,
@@ -146,7 +152,7 @@ export class Control {
     if (state.problem !== undefined) throw new HttpError(ERRORS.invalidParameter, state.problem)
     // Authenticated: now the named namespace is created, or marked as the most recently used.
     if (state.asked !== undefined) {
-      state.namespace = this.namespaces.get(state.asked)
+      state.namespace = this.namespaces.get(state.asked, state.baseline)
       state.namespace.begin()
       state.serving = true
     }

@@ -65,6 +65,12 @@ export const ERRORS = {
     code: 'namespace_limit',
     message: 'No room for another namespace: every namespace kept holds data of its own',
   },
+  // NAMESPACE_FROM_TRACE with TRACE_NAMESPACE_BASELINE: a new trace's namespace, before its snapshot is made.
+  baselineMissing: {
+    status: 503,
+    code: 'baseline_missing',
+    message: 'The snapshot a new trace namespace starts from (TRACE_NAMESPACE_BASELINE) does not exist',
+  },
   // Every connection but the share kept for health checks and the control API serves an API request.
   serverBusy: {
     status: 503,

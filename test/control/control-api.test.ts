@@ -127,11 +127,20 @@ t.test('control settings: defaults, and a bad value names its setting', async (t
   })
   t.match(loadConfig([], { NAMESPACE_FROM_TRACE: 'on' }), { namespaceFromTrace: true })
   t.match(loadConfig([], { NAMESPACE_FROM_TRACE: 'off' }), { namespaceFromTrace: false })
+  t.match(loadConfig([], { NAMESPACE_FROM_TRACE: 'on', TRACE_NAMESPACE_BASELINE: 'empty-store' }), {
+    traceNamespaceBaseline: 'empty-store',
+  })
+  t.match(loadConfig([], {}), { traceNamespaceBaseline: undefined }, 'a trace starts from the initial data by default')
   t.equal(flags.clock?.toISOString(), '2031-01-01T00:00:00.000Z')
 
   const bad: Array<[Record<string, string>, RegExp]> = [
     [{ ADMIN: 'maybe' }, /^ADMIN must be on or off/],
     [{ NAMESPACE_FROM_TRACE: 'true' }, /^NAMESPACE_FROM_TRACE must be on or off, got "true"/],
+    [{ TRACE_NAMESPACE_BASELINE: 'empty' }, /^TRACE_NAMESPACE_BASELINE applies only with NAMESPACE_FROM_TRACE=on$/],
+    [
+      { NAMESPACE_FROM_TRACE: 'on', TRACE_NAMESPACE_BASELINE: '../x' },
+      /^TRACE_NAMESPACE_BASELINE must be a snapshot's name: .*, got "..\/x"$/,
+    ],
     [{ ADMIN_TOKEN: 'has space' }, /^ADMIN_TOKEN has characters/],
     [{ ADMIN_TOKEN: 'same', API_KEYS: 'same' }, /^ADMIN_TOKEN must differ from every API key/],
     [{ ADMIN_TOKEN: 'sandbox-api-key' }, /^ADMIN_TOKEN must differ/],

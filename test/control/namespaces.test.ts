@@ -319,6 +319,50 @@ t.test('NAMESPACE_FROM_TRACE=on: a request that names no namespace works in its 
   t.match(refused.body, { code: 'namespace_limit', status: 503 })
 })
 
+t.test(
+  'TRACE_NAMESPACE_BASELINE: a trace’s namespace starts from a snapshot, and is evicted while unchanged',
+  async (t) => {
+    const { admin, api } = await startControlSandbox(t, {
+      NAMESPACE_FROM_TRACE: 'on',
+      TRACE_NAMESPACE_BASELINE: 'baseline',
+      MAX_NAMESPACES: '3',
+    })
+    const trace = (n: number): string => `4bf92f3577b34da6a3ce929d0e0e47${String(n).padStart(2, '0')}`
+    const parent = (n: number): Record<string, string> => ({ traceparent: `00-${trace(n)}-00f067aa0ba902b7-01` })
+    const names = async (): Promise<string[]> =>
+      (await admin('GET', '/namespaces')).body.namespaces.map((n: { name: string }) => n.name).sort()
+
+    const early = await api('GET', '/pets', undefined, parent(1))
+    t.equal(early.status, 503, 'no snapshot yet: a new trace is refused')
+    t.match(early.body, { code: 'baseline_missing', status: 503, message: /No snapshot "baseline"/ })
+    t.same(await names(), ['default'], 'and no namespace was made')
+
+    t.equal((await api('POST', '/pets', { name: 'InBaseline', categoryId: 1 }, ns('setup'))).status, 201)
+    t.equal((await admin('POST', '/snapshots', { name: 'baseline', namespace: 'setup' })).status, 201)
+    t.equal((await admin('DELETE', '/namespaces/setup')).status, 200)
+    t.match((await api('GET', '/pets/61', undefined, parent(1))).body, { name: 'InBaseline' }, "the snapshot's pets")
+    t.equal((await api('GET', '/pets/61')).status, 404, 'the default namespace keeps the initial data')
+
+    // MAX_NAMESPACES=3: default, trace 1 (only read) and trace 2. Trace 3 evicts trace 1.
+    t.equal((await api('POST', '/pets', { name: 'InTrace2', categoryId: 1 }, parent(2))).status, 201)
+    t.equal((await api('GET', '/pets/61', undefined, parent(3))).status, 200)
+    t.same(await names(), ['default', trace(2), trace(3)].sort(), 'the unchanged trace namespace was evicted')
+    t.equal((await api('POST', '/pets', { name: 'InTrace3', categoryId: 1 }, parent(3))).status, 201)
+    const refused = await api('GET', '/pets', undefined, parent(4))
+    t.equal(refused.status, 503, 'every trace namespace kept changed its baseline: a new trace is refused')
+    t.match(refused.body, { code: 'namespace_limit', status: 503 })
+    t.match((await api('GET', '/pets/62', undefined, parent(2))).body, { name: 'InTrace2' }, 'no write was lost')
+    t.match((await api('GET', '/pets/62', undefined, parent(3))).body, { name: 'InTrace3' })
+
+    t.equal((await admin('DELETE', `/namespaces/${trace(3)}`)).status, 200)
+    t.match(
+      (await api('GET', '/pets/61', undefined, parent(1))).body,
+      { name: 'InBaseline' },
+      'an evicted trace namespace comes back from the snapshot',
+    )
+  },
+)
+
 t.test('without NAMESPACE_FROM_TRACE a traceparent changes nothing', async (t) => {
   const { admin, api } = await startControlSandbox(t)
   const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01'
