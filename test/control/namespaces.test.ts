@@ -363,6 +363,25 @@ t.test(
   },
 )
 
+t.test('TRACE_NAMESPACE_BASELINE: a trace’s namespace starts at the snapshot’s clock, which is no move', async (t) => {
+  const { admin, api } = await startControlSandbox(t, {
+    NAMESPACE_FROM_TRACE: 'on',
+    TRACE_NAMESPACE_BASELINE: 'later',
+    MAX_NAMESPACES: '2',
+  })
+  const parent = (n: number): Record<string, string> => ({
+    traceparent: `00-4bf92f3577b34da6a3ce929d0e0e47${String(n).padStart(2, '0')}-00f067aa0ba902b7-01`,
+  })
+  await admin('POST', '/clock?namespace=setup', { now: '2031-06-01T00:00:00Z' })
+  t.equal((await admin('POST', '/snapshots', { name: 'later', namespace: 'setup' })).status, 201)
+  t.equal((await admin('DELETE', '/namespaces/setup')).status, 200)
+  t.equal((await api('GET', '/pets/1', undefined, parent(1))).status, 410, "the snapshot's clock: past the sunset")
+  t.equal((await api('GET', '/pets/1', undefined, parent(2))).status, 410, 'trace 1, unchanged, made room for it')
+  await admin('POST', `/clock?namespace=4bf92f3577b34da6a3ce929d0e0e4702`, { now: '2030-01-01T00:00:00Z' })
+  t.match(await api('GET', '/pets', undefined, parent(3)), { status: 503, body: { code: 'namespace_limit' } })
+  t.equal((await api('GET', '/pets/1', undefined, parent(2))).status, 200, 'the clock trace 2 was moved to is kept')
+})
+
 t.test('without NAMESPACE_FROM_TRACE a traceparent changes nothing', async (t) => {
   const { admin, api } = await startControlSandbox(t)
   const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01'
