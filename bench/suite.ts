@@ -6,10 +6,12 @@
 // registers its own stubs (scoped by a header), calls them, counts its requests and removes what
 // it added. Every target gets the same client: node:http over one kept-alive connection per
 // worker (and, for one worker, fetch beside it). A second view times single steps: reset, first
-// use of a namespace, seeded resets and journal queries at 10,000 entries (a page and a count of
+// use of a namespace (and of a trace's, NAMESPACE_FROM_TRACE from a snapshot), seeded resets and journal queries at 10,000 entries (a page and a count of
 // the fifth that match, and a query that matches a single entry).
 //
-//   tsx bench/suite.ts [--smoke] [--targets process,memory,container,wiremock] [--out DIR] [--profile DIR]
+//   tsx bench/suite.ts [--smoke] [--steps-only] [--targets process,memory,container,wiremock] [--out DIR] [--profile DIR]
+//
+// --steps-only times the single steps alone, without the suites (a quick look at one step).
 //
 // --profile DIR starts the sandbox processes under `node --cpu-prof` and leaves one .cpuprofile per
 // process in DIR (summarised by `tsx bench/cpu-profile.ts DIR/*.cpuprofile`).
@@ -31,12 +33,17 @@ const run = promisify(execFile)
 const { values: flags } = parseArgs({
   options: {
     smoke: { type: 'boolean', default: false },
+    'steps-only': { type: 'boolean', default: false },
     targets: { type: 'string', default: 'process,memory,container,wiremock' },
     out: { type: 'string' },
     profile: { type: 'string' },
   },
 })
 const SMOKE = flags.smoke === true
+const STEPS_ONLY = flags['steps-only'] === true
+/** The snapshot a trace's namespace starts from in the sandboxes run as processes (TRACE_NAMESPACE_BASELINE). */
+const TRACE_BASELINE = 'trace-baseline'
+const TRACE_MODE = { NAMESPACE_FROM_TRACE: 'on', TRACE_NAMESPACE_BASELINE: TRACE_BASELINE }
 const SETTINGS = SMOKE
   ? {
       workers: [1, 4],
@@ -265,7 +272,12 @@ interface StepRow {
   readonly summary: Summary
 }
 
-async function sandboxSteps(target: string, client: AnimalStoreControlClient, firstSeeded: number): Promise<StepRow[]> {
+async function sandboxSteps(
+  target: string,
+  client: AnimalStoreControlClient,
+  firstSeeded: number,
+  traceMode: boolean,
+): Promise<StepRow[]> {
   const samples = async (action: (i: number) => Promise<unknown>): Promise<Summary> => {
     const durations: number[] = []
     for (let i = 0; i < SETTINGS.stepSamples; i++) durations.push(await timed(() => action(i)))
@@ -286,6 +298,20 @@ async function sandboxSteps(target: string, client: AnimalStoreControlClient, fi
       ),
     ),
   })
+  // A request that names no namespace, only its trace (as a service under test passes it on).
+  const traces = Array.from({ length: SETTINGS.stepSamples }, () => randomUUID().replaceAll('-', ''))
+  if (traceMode) {
+    await busy.createSnapshot(TRACE_BASELINE)
+    steps.push({
+      target,
+      step: 'first request in a new trace namespace, from a snapshot',
+      summary: await samples((i) =>
+        fetch(`${busy.apiBaseUrl}/pets?limit=1`, {
+          headers: { authorization: `Bearer ${API_KEY}`, traceparent: `00-${traces[i]}-00f067aa0ba902b7-01` },
+        }).then((r) => r.arrayBuffer()),
+      ),
+    })
+  }
   steps.push({
     target,
     step: 'seeded reset {seed, count: 1000}',
@@ -331,6 +357,7 @@ async function sandboxSteps(target: string, client: AnimalStoreControlClient, fi
     summary: await samples(() => journal.listRequests({ operationId: 'createPet' })),
   })
   for (let i = 0; i < SETTINGS.stepSamples; i++) await client.deleteNamespace(`fresh-${i}`).catch(() => undefined)
+  if (traceMode) for (const trace of traces) await client.deleteNamespace(trace).catch(() => undefined)
   return steps
 }
 
@@ -351,6 +378,7 @@ async function sandboxTarget(
   pid: () => Promise<number | undefined>,
   stop: () => Promise<void>,
   adminToken?: string,
+  traceMode = false,
 ): Promise<Target> {
   const client = new AnimalStoreControlClient(origin, { adminToken })
   const firstSeeded = await timed(() => client.namespace('first-seeded').reset({ seed: 1, count: 1000 }))
@@ -358,7 +386,7 @@ async function sandboxTarget(
     name,
     test: (kind) =>
       sandboxTest(kind === 'fetch' ? new AnimalStoreControlClient(origin, { adminToken, fetch }) : client),
-    steps: () => sandboxSteps(name, client, firstSeeded),
+    steps: () => sandboxSteps(name, client, firstSeeded, traceMode),
     rssMiB: async () => rssMiB(await pid()),
     stop,
   }
@@ -368,7 +396,7 @@ async function sandboxTarget(
 async function memoryTarget(): Promise<Target> {
   const server: Started = await startServer(SERVERS.sandbox, {
     core: undefined,
-    env: { DATA_FILE: ':memory:', JOURNAL_SIZE },
+    env: { DATA_FILE: ':memory:', JOURNAL_SIZE, ...TRACE_MODE },
     nodeArgs: NODE_ARGS,
   })
   return sandboxTarget(
@@ -376,6 +404,8 @@ async function memoryTarget(): Promise<Target> {
     server.origin,
     async () => server.child.pid,
     () => server.stop(),
+    undefined,
+    true,
   )
 }
 
@@ -383,7 +413,7 @@ async function processTarget(): Promise<Target> {
   const dir = await mkdtemp(join(tmpdir(), 'suite-bench-'))
   const server: Started = await startServer(SERVERS.sandbox, {
     core: undefined,
-    env: { DATA_FILE: join(dir, 'db.json'), JOURNAL_SIZE },
+    env: { DATA_FILE: join(dir, 'db.json'), JOURNAL_SIZE, ...TRACE_MODE },
     nodeArgs: NODE_ARGS,
   })
   return sandboxTarget(
@@ -394,6 +424,8 @@ async function processTarget(): Promise<Target> {
       await server.stop()
       await rm(dir, { recursive: true, force: true })
     },
+    undefined,
+    true,
   )
 }
 
@@ -533,6 +565,10 @@ for (const name of ['process', 'memory', 'container', 'wiremock']) {
   }
   const target = await (starters[name] as () => Promise<Target>)()
   try {
+    if (STEPS_ONLY) {
+      if (target.steps) steps.push(...(await target.steps()))
+      continue
+    }
     await runSuite(target, {
       client: 'node:http',
       namespacePer: 'worker',
@@ -582,6 +618,11 @@ const targets = [
   },
   { target: 'reset p50 <= 1 ms', value: step('reset')?.p50Ms, limit: 1 },
   { target: 'first use of a namespace p50 <= 1 ms', value: step('first request in a new namespace')?.p50Ms, limit: 1 },
+  {
+    target: "first use of a trace's namespace, from a snapshot, p50 <= 1 ms",
+    value: step('first request in a new trace namespace, from a snapshot')?.p50Ms,
+    limit: 1,
+  },
   {
     target: 'seeded reset of 1,000 pets p50 <= 10 ms',
     value: step('seeded reset {seed, count: 1000}')?.p50Ms,

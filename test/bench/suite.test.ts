@@ -45,6 +45,7 @@ t.test('bench/suite.ts --smoke runs the typical test on the sandbox and on WireM
       'seeded reset {seed, count: 1000}, first after start',
       'reset',
       'first request in a new namespace',
+      'first request in a new trace namespace, from a snapshot',
       'seeded reset {seed, count: 1000}',
       'seeded reset {seed, count: 1000}, the same seed again',
       `journal query by operationId at ${results.settings.journalEntries} entries, first page`,
