@@ -34,7 +34,12 @@ t.test('a tool takes its operation parameters and body, as the spec gives them',
   t.same(reset.required, ['namespace'], 'a tool that destroys data acts on a named namespace')
   t.equal(tools.get('reset')?.effect, 'destroys')
   t.same((tools.get('deleteNamespace')?.inputSchema as any).required, ['name'])
-  t.same(Object.keys((tools.get('getCoverage')?.inputSchema as any).properties).sort(), ['all', 'format', 'namespace'])
+  t.same(Object.keys((tools.get('getCoverage')?.inputSchema as any).properties).sort(), [
+    'all',
+    'format',
+    'namespace',
+    'traceId',
+  ])
   for (const tool of tools.values()) {
     t.equal(tool.inputSchema['additionalProperties'], false, `${tool.name}: a misspelt argument is refused`)
     if (tool.effect !== 'reads' && (tool.inputSchema as any).properties.namespace)
