@@ -1,7 +1,7 @@
 // The conformance cases, one line each: what it shows, the request, the status the contract
 // expects. The runner (run.ts) sends each one through Prism in front of the sandbox and fails on
 // any violation Prism reports; see the README's "Conformance" section for how a case is routed.
-import type { operations } from '../src/spec/api-types.js'
+import type { operations } from '../src/contract/api-types.js'
 
 export type OperationId = keyof operations
 

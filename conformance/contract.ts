@@ -7,8 +7,8 @@ import { dereference } from '@apidevtools/json-schema-ref-parser'
 import type { ValidateFunction } from 'ajv/dist/2020.js'
 import { ERRORS } from '../src/http/errors.js'
 import { SPEC_FILE } from '../src/paths.js'
-import { createAjv, describeErrors, loadSpecFile, operationsOf, readSpecDocument } from '../src/spec/load.js'
-import type { SpecFile } from '../src/spec/types.js'
+import { createAjv, describeErrors, loadSpecFile, operationsOf, readSpecDocument } from '../src/contract/load.js'
+import type { SpecFile } from '../src/contract/types.js'
 import { documentedResponses, keyOf, responseKeyFor, type ResponseKey } from './coverage.js'
 
 export const ERROR_CODES: ReadonlySet<string> = new Set(Object.values(ERRORS).map((e) => e.code))

@@ -1,6 +1,6 @@
 // The coverage guard: every (operation, status) the spec documents must be exercised by a case,
 // so a response added to the spec cannot go untested.
-import { operationsOf } from '../src/spec/load.js'
+import { operationsOf } from '../src/contract/load.js'
 import type { OperationId } from './cases.js'
 
 /** An operation and one of its documented response keys: a status such as "201", or "default". */

@@ -3,7 +3,7 @@
 // contract. Used by test/fuzz.test.ts (a bounded run in `npm test`) and scripts/fuzz.ts (`npm run fuzz`).
 import fc from 'fast-check'
 import { exactInteger } from '../src/http/json-numbers.js'
-import type { Operation, SpecFile as ApiSpec } from '../src/spec/types.js'
+import type { Operation, SpecFile as ApiSpec } from '../src/contract/types.js'
 import type { Contract } from './contract.js'
 import { rawExchange, serialise, type RawRequest } from '../test/support/raw-http.js'
 

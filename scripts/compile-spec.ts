@@ -1,12 +1,12 @@
 // Writes dist/spec.compiled.js and dist/admin-spec.compiled.js (or into the folder given as its
-// argument): the specs with their validators precompiled (see src/spec/compiled.ts). Run by
+// argument): the specs with their validators precompiled (see src/contract/compiled.ts). Run by
 // `npm run build` after tsc (and by the Dockerfile). It reports on stderr: `npm pack --json` owns stdout.
 import { readFile, writeFile } from 'node:fs/promises'
 import { join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import standalone from 'ajv/dist/standalone/index.js'
-import { compiledSpecSource } from '../src/spec/compiled.js'
-import { adminSpecSourceText, createAjv, loadSpec, loadSpecFile } from '../src/spec/load.js'
+import { compiledSpecSource } from '../src/contract/compiled.js'
+import { adminSpecSourceText, createAjv, loadSpec, loadSpecFile } from '../src/contract/load.js'
 import { ADMIN_SPEC_FILE, SPEC_FILE } from '../src/paths.js'
 
 const outDir = resolve(process.argv[2] ?? fileURLToPath(new URL('../dist', import.meta.url)))

@@ -2,7 +2,7 @@
 import { writeFile } from 'node:fs/promises'
 import { DEFAULT_FIXTURES } from '../src/paths.js'
 import { DEFAULT_COUNT, DEFAULT_SEED, generateAnimals, serialisePets } from '../src/store/seed.js'
-import { loadSpec } from '../src/spec/load.js'
+import { loadSpec } from '../src/contract/load.js'
 
 const [seed = DEFAULT_SEED, count = DEFAULT_COUNT] = process.argv.slice(2).map(Number)
 if (!Number.isSafeInteger(seed) || !Number.isSafeInteger(count))

@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Logger } from 'pino'
 import { ConfigError } from './config.js'
 import { DEFAULT_NAMESPACE } from './control/namespaces.js'
-import type { Operation } from './spec/types.js'
+import type { Operation } from './contract/types.js'
 
 /** Starts a request's span; it is recorded as the answer ends (or the connection does). */
 export type TraceRequest = (req: IncomingMessage, res: ServerResponse) => void

@@ -1,6 +1,6 @@
 // One function per operationId of the spec. A handler gets input that validation has already
 // checked against the spec, calls the store, and returns what to send; it never touches `res`.
-import type { operations } from '../spec/api-types.js'
+import type { operations } from '../contract/api-types.js'
 import { ERRORS, HttpError, RETRY_AFTER } from '../http/errors.js'
 import { SerializedJson } from '../http/reply.js'
 import type { HandlersOf } from '../pipeline/pipeline.js'

@@ -1,6 +1,6 @@
 // The sandbox's notion of now, which a test can move (POST /__admin/clock or CLOCK) to rehearse
 // dates such as the getPet sunset. A moved clock keeps running at the real pace.
-import { isDateTime } from '../spec/formats.js'
+import { isDateTime } from '../contract/formats.js'
 
 /** The instants RFC 3339 can write (years 0000 to 9999): the clock's range, in epoch ms. */
 export const EARLIEST = Date.parse('0000-01-01T00:00:00.000Z')

@@ -6,8 +6,8 @@
 // which are bounded.
 import { ERRORS, templateForStatus } from '../http/errors.js'
 import { badRequestCodes } from '../pipeline/validate.js'
-import type { components } from '../spec/admin-types.js'
-import type { ApiSpec, Operation, ParameterSpec } from '../spec/types.js'
+import type { components } from '../contract/admin-types.js'
+import type { ApiSpec, Operation, ParameterSpec } from '../contract/types.js'
 import { CoverageTally, type AnswerTally, type OperationTally, type ParameterTally } from './coverage-tally.js'
 import { DEFAULT_NAMESPACE, type Namespace, type Namespaces } from './namespaces.js'
 

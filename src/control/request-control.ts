@@ -10,7 +10,7 @@ import { breakResponse, delay, readPrefer, type Fault, type Preference } from '.
 import { UNMATCHED, type Redactor } from './request-journal.js'
 import { namespaceOf, type Namespace, type Namespaces } from './namespaces.js'
 import type { Awaitable } from '../pipeline/pipeline.js'
-import type { Operation } from '../spec/types.js'
+import type { Operation } from '../contract/types.js'
 import type { AnimalStore } from '../store/store.js'
 
 // Each response carries its request's state: cheaper than a side table on every request.

@@ -5,7 +5,7 @@
 // every entry no expectation matched is unexpected. The journal keeps the latest entries only: an
 // expectation without body or headers is decided by the counts of every call (coverage-tally.ts);
 // one whose outcome depends on entries the journal dropped is incomplete, and does not pass.
-import type { components } from '../spec/admin-types.js'
+import type { components } from '../contract/admin-types.js'
 import type { CoverageTally } from './coverage-tally.js'
 import type { JournalEntry } from './request-journal.js'
 

@@ -2,7 +2,7 @@
 // glance: operations down, documented responses across, each cell exercised or not; then the
 // query values, deprecated and unstable calls, unmatched and invalid requests.
 import { countsNote } from '../control/coverage.js'
-import type { components } from '../spec/admin-types.js'
+import type { components } from '../contract/admin-types.js'
 
 export type CoverageReport = components['schemas']['CoverageReport']
 

@@ -1,7 +1,7 @@
 // GET /docs/journal: the latest requests of a namespace (or of one trace in it), followed live.
 // The page holds no test data: its script reads the journal from the control API with the admin
 // token the reader enters (docs/explorer.md#the-journal-page), so the page itself needs none.
-import type { ApiSpec } from '../spec/types.js'
+import type { ApiSpec } from '../contract/types.js'
 
 /** Rows the page keeps (newest first), entries per read, and the pause between reads. */
 const SHOWN = 500

@@ -1,7 +1,7 @@
 // Every error the sandbox answers is one of these templates, rendered by sendError() alone,
 // so each response carries the contract's Error body: { code, message, status }.
 import type { ServerResponse } from 'node:http'
-import type { components } from '../spec/api-types.js'
+import type { components } from '../contract/api-types.js'
 import { sendJsonText } from './reply.js'
 
 export type ErrorBody = components['schemas']['Error']

@@ -5,8 +5,8 @@
 import { fileURLToPath } from 'node:url'
 import type { ValidateFunction } from 'ajv/dist/2020.js'
 import { ADMIN_SPEC_FILE, SPEC_FILE } from '../paths.js'
-import { basePathOf, createAjv, describeErrors, operationsOf, readSpecDocument } from '../spec/load.js'
-import type { JsonSchema } from '../spec/types.js'
+import { basePathOf, createAjv, describeErrors, operationsOf, readSpecDocument } from '../contract/load.js'
+import type { JsonSchema } from '../contract/types.js'
 import { NAMESPACE_HEADER } from '../control/namespaces.js'
 
 /** What a tool does to the sandbox's data: `changes` and `destroys` need a named namespace. */

@@ -3,8 +3,8 @@
 // The journal holds requests and statuses, not response bodies: each response body is the example
 // of its schema in the spec, with matchers from that schema (types, and the enums as regexes), so
 // the Pact states what the contract promises for that call rather than one run's values.
-import type { components } from '../spec/admin-types.js'
-import type { ApiSpec, JsonSchema, Operation } from '../spec/types.js'
+import type { components } from '../contract/admin-types.js'
+import type { ApiSpec, JsonSchema, Operation } from '../contract/types.js'
 import { petState, type ProviderState } from './states.js'
 
 type JournalEntry = components['schemas']['JournalEntry']

@@ -11,7 +11,7 @@ import type { Request } from 'polka'
 import { ERRORS, HttpError } from '../http/errors.js'
 import { sendJson, type Reply } from '../http/reply.js'
 import { parseQuery, splitUrl, type Query } from '../http/url.js'
-import { STABILITIES, type Operation, type SpecFile, type Stability } from '../spec/types.js'
+import { STABILITIES, type Operation, type SpecFile, type Stability } from '../contract/types.js'
 import { authenticate, type Credential, type KeyRing } from './auth.js'
 import { OperationRoutes } from './routes.js'
 import { validateRequest, type ValidInput } from './validate.js'
@@ -22,7 +22,7 @@ export type Awaitable<T> = T | Promise<T>
 /** One function per operationId: input that validation has checked in, what to send out. */
 export type Handler<Context> = (input: ValidInput, context: Context) => Awaitable<Reply>
 
-/** An operation as openapi-typescript writes it (src/spec/api-types.ts, src/spec/admin-types.ts). */
+/** An operation as openapi-typescript writes it (src/contract/api-types.ts, src/contract/admin-types.ts). */
 interface GeneratedOperation {
   readonly parameters: { readonly query?: unknown; readonly path?: unknown }
   readonly requestBody?: unknown

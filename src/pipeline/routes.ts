@@ -1,6 +1,6 @@
 // The operations of a spec by path, built once at start: a request's path gives the operations
 // served there and its path parameters, with one regular expression per path of the spec.
-import type { Operation } from '../spec/types.js'
+import type { Operation } from '../contract/types.js'
 
 export interface OperationPath {
   /** The path as the spec writes it, e.g. /pets/{petId}. */

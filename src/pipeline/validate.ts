@@ -4,8 +4,8 @@
 import type { IncomingMessage } from 'node:http'
 import { MAX_BODY_BYTES, readJsonBody } from '../http/body.js'
 import { ERRORS, HttpError } from '../http/errors.js'
-import { describeErrors } from '../spec/load.js'
-import { type Operation, type ParameterSpec } from '../spec/types.js'
+import { describeErrors } from '../contract/load.js'
+import { type Operation, type ParameterSpec } from '../contract/types.js'
 
 export interface ValidInput {
   readonly path: Record<string, unknown>

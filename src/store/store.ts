@@ -1,6 +1,6 @@
 // The animal store: pets in memory, ordered by id, persisted through lowdb.
 import { Low, Memory, type Adapter } from 'lowdb'
-import type { components } from '../spec/api-types.js'
+import type { components } from '../contract/api-types.js'
 import { DataFileError } from './durable-io.js'
 import { JournaledJsonFile, type DataFileOptions, type Layout } from './data-file.js'
 import type { DroppedTail } from './journal-text.js'

@@ -2,7 +2,7 @@
 // path parameters percent-decoded (a malformed escape kept as sent), the methods of each path.
 import t from 'tap'
 import { OperationRoutes } from '../../src/pipeline/routes.js'
-import { loadSpec } from '../../src/spec/load.js'
+import { loadSpec } from '../../src/contract/load.js'
 
 t.test('operation routes of the embedded spec', async (t) => {
   const spec = await loadSpec()

@@ -1,4 +1,4 @@
-// src/spec/api-types.ts and the two admin-types.ts (the server's, and modules/node's) are generated from the specs (npm run gen:types)
+// src/contract/api-types.ts and the two admin-types.ts (the server's, and modules/node's) are generated from the specs (npm run gen:types)
 // and committed: each must be exactly what the generator makes from its spec as it is now.
 import { execFile } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
@@ -11,8 +11,8 @@ import { ROOT } from '../support/sandbox.js'
 const GENERATOR = join(ROOT, 'node_modules/openapi-typescript/bin/cli.js')
 
 for (const [spec, types] of [
-  ['spec/openapi.yaml', 'src/spec/api-types.ts'],
-  ['spec/admin.openapi.yaml', 'src/spec/admin-types.ts'],
+  ['spec/openapi.yaml', 'src/contract/api-types.ts'],
+  ['spec/admin.openapi.yaml', 'src/contract/admin-types.ts'],
   ['spec/admin.openapi.yaml', 'modules/node/src/admin-types.ts'],
 ] as const) {
   t.test(`${types} is what openapi-typescript generates from ${spec}`, async (t) => {

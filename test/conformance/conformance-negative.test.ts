@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net'
 import t, { type Test } from 'tap'
 import type { ConformanceCase } from '../../conformance/cases.js'
 import { runConformance } from '../../conformance/run.js'
-import { readSpecDocument } from '../../src/spec/load.js'
+import { readSpecDocument } from '../../src/contract/load.js'
 
 const PET = { id: 1, name: 'Rex', categoryId: 2, status: 'available' }
 

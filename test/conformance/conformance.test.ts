@@ -4,7 +4,7 @@ import t from 'tap'
 import { CASES } from '../../conformance/cases.js'
 import { documentedResponses, keyOf, missingResponses, responseKeyFor } from '../../conformance/coverage.js'
 import { runConformance } from '../../conformance/run.js'
-import { readSpecDocument } from '../../src/spec/load.js'
+import { readSpecDocument } from '../../src/contract/load.js'
 import { API_KEY, startTestSandbox } from '../support/sandbox.js'
 
 t.test('the sandbox conforms: no case fails, no Prism violation, every documented response exercised', async (t) => {

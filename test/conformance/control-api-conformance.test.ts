@@ -3,7 +3,7 @@
 import { dereference } from '@apidevtools/json-schema-ref-parser'
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
-import { createAjv, readSpecDocument } from '../../src/spec/load.js'
+import { createAjv, readSpecDocument } from '../../src/contract/load.js'
 import { ADMIN_SPEC_FILE } from '../../src/paths.js'
 import { ADMIN_AUTH, startControlSandbox, type Call } from '../support/control.js'
 

@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises'
 import t from 'tap'
 import { DEFAULT_FIXTURES } from '../../src/paths.js'
 import { generateAnimals } from '../../src/store/seed.js'
-import { describeErrors, loadSpec } from '../../src/spec/load.js'
+import { describeErrors, loadSpec } from '../../src/contract/load.js'
 
 const SEEDS = [1, 7, 42, 2024, 987_654]
 const COUNT = 200

@@ -4,9 +4,9 @@ import { join } from 'node:path'
 import { pathToFileURL, fileURLToPath } from 'node:url'
 import t, { type Test } from 'tap'
 import standalone from 'ajv/dist/standalone/index.js'
-import { compiledSpecSource, loadCompiledSpec, loadCompiledSpecFile } from '../../src/spec/compiled.js'
-import { adminSpecSourceText, createAjv, loadSpec, loadSpecFile } from '../../src/spec/load.js'
-import { type ApiSpec, type SpecFile } from '../../src/spec/types.js'
+import { compiledSpecSource, loadCompiledSpec, loadCompiledSpecFile } from '../../src/contract/compiled.js'
+import { adminSpecSourceText, createAjv, loadSpec, loadSpecFile } from '../../src/contract/load.js'
+import { type ApiSpec, type SpecFile } from '../../src/contract/types.js'
 import { ADMIN_SPEC_FILE, SPEC_FILE } from '../../src/paths.js'
 import { ROOT } from '../support/sandbox.js'
 
@@ -17,10 +17,13 @@ async function writeCompiled(t: Test, source: string): Promise<URL> {
   const dir = await mkdtemp(join(cache, 'spec-compiled-'))
   t.teardown(() => rm(dir, { recursive: true, force: true }))
   const file = join(dir, 'spec.compiled.mjs')
-  // The module imports its formats from dist/spec/; here they come from src/spec/.
+  // The module imports its formats from dist/spec/; here they come from src/contract/.
   await writeFile(
     file,
-    source.replace("'./spec/formats.js'", JSON.stringify(pathToFileURL(join(ROOT, 'src/spec/formats.ts')).href)),
+    source.replace(
+      "'./contract/formats.js'",
+      JSON.stringify(pathToFileURL(join(ROOT, 'src/contract/formats.ts')).href),
+    ),
   )
   return pathToFileURL(file)
 }

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url'
 import { dereference } from '@apidevtools/json-schema-ref-parser'
 import t from 'tap'
 import { ADMIN_SPEC_FILE, SPEC_FILE } from '../../src/paths.js'
-import { operationsOf, readSpecDocument } from '../../src/spec/load.js'
+import { operationsOf, readSpecDocument } from '../../src/contract/load.js'
 import { ADMIN_AUTH, startControlSandbox } from '../support/control.js'
 import { AUTH } from '../support/sandbox.js'
 

@@ -1,6 +1,6 @@
 // The spec is the single source of truth: it must lint clean, and the server must follow it.
 import t from 'tap'
-import { loadSpec } from '../../src/spec/load.js'
+import { loadSpec } from '../../src/contract/load.js'
 import { handlers } from '../../src/api/operations.js'
 import { redoclyLint } from '../support/sandbox.js'
 

@@ -3,7 +3,7 @@
 // the spec's paths, parameters and bodies are what a client needs (npm run typecheck covers it).
 import createClient from 'openapi-fetch'
 import t from 'tap'
-import type { paths } from '../../src/spec/api-types.js'
+import type { paths } from '../../src/contract/api-types.js'
 import { API_KEY, startTestSandbox } from '../support/sandbox.js'
 
 t.test('openapi-fetch with the generated types: list, create, get', async (t) => {

@@ -17,7 +17,7 @@ import {
 } from '../../modules/node/src/index.js'
 import * as server from '../../src/config.js'
 import { BEARER_TOKEN as SERVER_BEARER_TOKEN } from '../../src/pipeline/auth.js'
-import type { operations } from '../../src/spec/api-types.js'
+import type { operations } from '../../src/contract/api-types.js'
 import { IMAGE, docker, dockerSkipReason, ensureImage } from '../support/docker.js'
 import { ROOT, tempDir } from '../support/sandbox.js'
 

@@ -5,7 +5,7 @@ import t from 'tap'
 import { parse as parseYaml } from 'yaml'
 import fixtures from '../../fixtures/pets.json' with { type: 'json' }
 import { DEFAULT_API_KEY } from '../../src/config.js'
-import { readSpecDocument } from '../../src/spec/load.js'
+import { readSpecDocument } from '../../src/contract/load.js'
 import { browserMissing, openOfflinePage } from '../../scripts/browser.js'
 import { API_KEY, spawnCli, startTestSandbox, tempDir, waitFor } from '../support/sandbox.js'
 

@@ -2,7 +2,7 @@
 // A spec that gains an operation fails here until TOOL_RULES says what its tool does.
 import t from 'tap'
 import { ADMIN_SPEC_FILE, SPEC_FILE } from '../../src/paths.js'
-import { operationsOf, readSpecDocument } from '../../src/spec/load.js'
+import { operationsOf, readSpecDocument } from '../../src/contract/load.js'
 import { loadTools, TOOL_RULES } from '../../src/mcp/tools.js'
 
 const operationIds = [SPEC_FILE, ADMIN_SPEC_FILE].flatMap((file) =>

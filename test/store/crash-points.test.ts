@@ -22,7 +22,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import t, { type Test } from 'tap'
 import { buildCli, postPet, spawnCli, tempDir, waitFor, type StoredPet } from '../support/sandbox.js'
 import { seededRandom } from '../support/random.js'
-import { loadSpec } from '../../src/spec/load.js'
+import { loadSpec } from '../../src/contract/load.js'
 import { generateAnimals } from '../../src/store/seed.js'
 
 const CHAINS = 2

@@ -299,7 +299,7 @@ for (const { call, target, failures, with: companion, compaction } of TARGETS) {
 
 /** What a restart finds in a store's files (its journal's resets replayed), read without writing anything. */
 async function readStore(config: Awaited<ReturnType<typeof testConfig>>, dataFile: string, namespace: boolean) {
-  const { loadSpec } = await import('../../src/spec/load.js')
+  const { loadSpec } = await import('../../src/contract/load.js')
   const initial = await initialData(config.source, await loadSpec())
   const snapshots = await Snapshots.open({ dataFile: config.dataFile, checkPets: () => undefined })
   const { store } = await openStore({

@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises'
 import t from 'tap'
 import { DEFAULT_FIXTURES } from '../../src/paths.js'
 import { DEFAULT_COUNT, DEFAULT_SEED, generateAnimals, serialisePets } from '../../src/store/seed.js'
-import { loadSpec } from '../../src/spec/load.js'
+import { loadSpec } from '../../src/contract/load.js'
 import { AUTH, startTestSandbox } from '../support/sandbox.js'
 
 const spec = await loadSpec()

@@ -193,7 +193,7 @@ export async function buildCli(t: Test): Promise<string> {
   // The precompiled validators import the formats module beside them, as dist/ has it from tsc.
   const { build } = await import('esbuild')
   await build({
-    entryPoints: [join(ROOT, 'src/spec/formats.ts')],
+    entryPoints: [join(ROOT, 'src/contract/formats.ts')],
     outfile: join(dist, 'spec/formats.js'),
     platform: 'node',
     format: 'esm',

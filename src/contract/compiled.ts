@@ -113,7 +113,7 @@ export function compiledSpecSource(
   return [
     '// Generated at build time from the spec by scripts/compile-spec.ts: do not edit.',
     "import { createRequire } from 'node:module'",
-    "import { FORMATS as formats } from './spec/formats.js'",
+    "import { FORMATS as formats } from './contract/formats.js'",
     'const require = createRequire(import.meta.url)',
     `export const SOURCE_SHA256 = ${JSON.stringify(specHash(text))}`,
     // JSON.parse of a string reads faster than V8 parses an object literal of this size.
