@@ -6,7 +6,6 @@ check and the settings the tests rely on, by overriding ``animal_store_container
 
 import os
 from collections.abc import Iterator
-from typing import Optional
 
 import docker
 import pytest
@@ -18,7 +17,7 @@ API_KEY = "python-module-key"
 ADMIN_TOKEN = "python-module-admin"
 
 
-def docker_unreachable_reason() -> Optional[str]:
+def docker_unreachable_reason() -> str | None:
     try:
         client = docker.from_env(timeout=10)
         try:

@@ -3,8 +3,8 @@
 import json
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import docker
 import pytest
@@ -59,6 +59,16 @@ def test_a_seed_count_of_zero_starts_with_no_pets(animal_store_image: str, docke
             lambda container, tmp_path: container.with_seed_count(1_000_001),
             r'SEED_COUNT must be a whole number from 0 to 1000000, got "1000001"',
             id="SEED_COUNT=1000001",
+        ),
+        pytest.param(
+            lambda container, tmp_path: container.with_api_key("same").with_admin_token("same"),
+            r"ADMIN_TOKEN must differ from every API key",
+            id="ADMIN_TOKEN=API_KEYS",
+        ),
+        pytest.param(
+            lambda container, tmp_path: container.with_api_key("has space"),
+            r"API_KEYS: key number 1 has characters a bearer token cannot carry",
+            id="API_KEYS=has space",
         ),
         pytest.param(
             lambda container, tmp_path: container.with_fixtures(write_bad_fixtures(tmp_path)),

@@ -20,7 +20,7 @@ def snippet(title: str) -> str:
 
 def suite(calls_orders: bool) -> str:
     orders = '    assert get("/store/orders").status_code == 501\n' if calls_orders else ""
-    return f'''
+    return f"""
 import requests
 
 
@@ -36,7 +36,7 @@ def test_pets(animal_store_namespace):
 def test_more_pets(animal_store_namespace):
     api = animal_store_namespace
     assert requests.get(f"{{api.api_base_url}}/pets", headers=api.api_headers).status_code == 200
-'''
+"""
 
 
 @pytest.mark.parametrize("calls_orders", [True, False], ids=["covered", "uncovered"])

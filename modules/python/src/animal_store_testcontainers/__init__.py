@@ -1,5 +1,18 @@
-"""Testcontainers module for the Animal Store sandbox, with a typed client of its control API."""
+"""Testcontainers module for the Animal Store sandbox, with a client of its control API."""
 
+from animal_store_testcontainers.admin_types import (
+    Cleared,
+    Clock,
+    CoverageReport,
+    Expectation,
+    Fault,
+    JournalEntry,
+    JournalPage,
+    Pet,
+    Snapshot,
+    StateSummary,
+    VerifyResult,
+)
 from animal_store_testcontainers.assertions import (
     assert_all_responses_exercised,
     assert_no_deprecated_calls,
@@ -13,34 +26,10 @@ from animal_store_testcontainers.container import (
     AnimalStoreStartError,
     HealthWaitStrategy,
 )
-from animal_store_testcontainers.control import (
-    DEFAULT_ADMIN_TOKEN,
-    DEFAULT_API_KEY,
-    NAMESPACE_HEADER,
-    AnimalStoreControlError,
-    Cleared,
-    Clock,
-    ControlClient,
-    CoverageReport,
-    Expectation,
-    Fault,
-    FaultList,
-    JournalEntry,
-    JournalPage,
-    NamespaceInfo,
-    NamespaceList,
-    Pet,
-    Snapshot,
-    SnapshotDeleted,
-    SnapshotList,
-    StateSummary,
-    VerifyResult,
-)
+from animal_store_testcontainers.control import NAMESPACE_HEADER, AnimalStoreControlError, ControlClient
 
 __all__ = [
     "ANIMAL_STORE_PORT",
-    "DEFAULT_ADMIN_TOKEN",
-    "DEFAULT_API_KEY",
     "DEFAULT_IMAGE",
     "NAMESPACE_HEADER",
     "AnimalStoreContainer",
@@ -53,16 +42,11 @@ __all__ = [
     "CoverageReport",
     "Expectation",
     "Fault",
-    "FaultList",
     "HealthWaitStrategy",
     "JournalEntry",
     "JournalPage",
-    "NamespaceInfo",
-    "NamespaceList",
     "Pet",
     "Snapshot",
-    "SnapshotDeleted",
-    "SnapshotList",
     "StateSummary",
     "VerifyResult",
     "assert_all_responses_exercised",

@@ -6,7 +6,7 @@ missing, so a test fails with a message that says what to add.
     assert_verified(api.verify([{"operationId": "createPet", "count": 1}], strict=True))
 """
 
-from animal_store_testcontainers.control import CoverageReport, DeprecatedCall, EntrySummary, VerifyResult
+from animal_store_testcontainers.admin_types import CoverageReport, DeprecatedCall, EntrySummary, VerifyResult
 
 
 def assert_all_responses_exercised(report: CoverageReport, *operation_ids: str) -> None:

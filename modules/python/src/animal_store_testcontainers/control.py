@@ -1,395 +1,46 @@
-"""A typed client of the sandbox's control API (``/__admin``), usable against any running sandbox.
+"""A client of the sandbox's control API (``/__admin``), usable against any running sandbox.
 
 Every call acts on one namespace: the default one for the client itself, or the one of a handle
 from :meth:`ControlClient.namespace`, which also gives a test what its own HTTP client needs to
 reach that namespace through the API (:attr:`ControlClient.api_base_url`,
-:attr:`ControlClient.api_headers`).
+:attr:`ControlClient.api_headers`). Answers are the spec's JSON bodies, typed by admin_types.py,
+which is generated from the spec.
 """
 
 import copy
-import re
 from collections.abc import Iterator, Mapping, Sequence
 from datetime import datetime, timezone
-from typing import Any, Literal, NamedTuple, Optional, Union, cast, overload
+from typing import Any, Literal, NamedTuple, overload
 from urllib.parse import quote
 
 import requests
-from typing_extensions import NotRequired, Self, TypedDict
+from typing_extensions import Self
 
-DEFAULT_API_KEY = "sandbox-api-key"
-DEFAULT_ADMIN_TOKEN = "sandbox-admin-token"
+from animal_store_testcontainers.admin_types import (
+    Cleared,
+    Clock,
+    CoverageReport,
+    DriftReport,
+    Expectation,
+    Fault,
+    FaultsGetResponse,
+    JournalEntry,
+    JournalPage,
+    NamespacesGetResponse,
+    NamespacesNameDeleteResponse,
+    Pet,
+    Snapshot,
+    SnapshotsGetResponse,
+    SnapshotsNameDeleteResponse,
+    StateSummary,
+    VerifyResult,
+)
+
 API_BASE_PATH = "/v1"
 CONTROL_BASE_PATH = "/__admin"
 NAMESPACE_HEADER = "X-Sandbox-Namespace"
 _MEDIA_TYPES = {"json": "application/json", "markdown": "text/markdown"}
-# The sandbox's rule for names: they also name its data files.
-NAMESPACE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
-
 FaultKind = Literal["connection-reset", "empty-response", "malformed-body"]
-PetStatus = Literal["available", "pending", "sold"]
-
-
-class Pet(TypedDict):
-    id: int
-    name: str
-    categoryId: int
-    # The sandbox always answers with one; replacePets gives "available" when it is left out.
-    status: NotRequired[PetStatus]
-
-
-class StateSummary(TypedDict):
-    namespace: str
-    pets: int
-
-
-class Cleared(TypedDict):
-    namespace: str
-    cleared: int
-
-
-class Clock(TypedDict):
-    namespace: str
-    now: str
-    real: bool
-
-
-class Fault(TypedDict):
-    id: int
-    operationId: str
-    status: NotRequired[int]
-    delayMs: NotRequired[int]
-    fault: NotRequired[FaultKind]
-    times: NotRequired[int]
-    after: NotRequired[int]
-    seen: int
-    fired: int
-
-
-class FaultList(TypedDict):
-    count: int
-    faults: list[Fault]
-
-
-class AnsweredError(TypedDict):
-    code: str
-    message: str
-
-
-class JournalEntry(TypedDict):
-    id: int
-    time: str
-    namespace: str
-    method: str
-    path: str
-    query: dict[str, Union[str, list[str]]]
-    # Authorization and any configured key are redacted.
-    headers: dict[str, str]
-    body: Any
-    status: Optional[int]
-    durationMs: float
-    operationId: str
-    fault: Optional[str]
-    # The code and message of the Error body answered; None for any other answer.
-    error: Optional[AnsweredError]
-    # The trace id of the request's W3C traceparent; absent when it sent none valid.
-    traceId: NotRequired[str]
-
-
-class JournalPage(TypedDict):
-    """One page of the matching entries, oldest first."""
-
-    # How many entries match the filters: the page's and all others.
-    count: int
-    entries: list[JournalEntry]
-    # The ``after`` of the next page; None on the last page (and for ``limit=0``).
-    next: Optional[int]
-
-
-class NamespaceInfo(TypedDict):
-    name: str
-    requests: int
-    faults: int
-
-
-class NamespaceList(TypedDict):
-    max: int
-    namespaces: list[NamespaceInfo]
-
-
-class Deleted(TypedDict):
-    namespace: str
-    deleted: bool
-
-
-class Snapshot(TypedDict):
-    """A namespace's pets and clock frozen under a name, for ``reset(snapshot=name)``."""
-
-    name: str
-    # The namespace it was taken from.
-    namespace: str
-    pets: int
-    # Where a namespace reset to it starts its clock; None when that clock followed real time.
-    clock: Optional[str]
-    createdAt: str
-    # The namespaces that start from it: while there are any, it cannot be deleted.
-    forks: list[str]
-
-
-class SnapshotList(TypedDict):
-    count: int
-    snapshots: list[Snapshot]
-
-
-class SnapshotDeleted(TypedDict):
-    snapshot: str
-    deleted: bool
-
-
-# --- coverage and verification ---------------------------------------------------------------
-
-Stability = Literal["experimental", "beta", "stable"]
-
-
-class CoverageSummary(TypedDict):
-    calls: int
-    operations: int
-    # Documented responses, a 400 once per Error code the sandbox answers.
-    responses: int
-    exercised: int
-    unmatched: int
-    invalid: int
-    deprecatedCalls: int
-    unstableCalls: int
-    unauthenticatedDropped: int
-    # Entries the journals dropped (JOURNAL_SIZE), counted all the same.
-    journalDropped: int
-    # With all=True: namespaces deleted and evicted since the start, their calls counted all the same.
-    namespacesDeleted: int
-    namespacesEvicted: int
-
-
-class ResponseCoverage(TypedDict):
-    # As the spec writes it: "201", "400", "default".
-    status: str
-    # For a 400, the Error code; None otherwise.
-    code: Optional[str]
-    # e.g. "400 invalid_body"
-    label: str
-    exercised: bool
-    calls: int
-    # Of the calls, those answered by a fault or a Prefer header.
-    forced: int
-
-
-class UndocumentedAnswer(TypedDict):
-    status: int
-    code: Optional[str]
-    calls: int
-
-
-class ParameterValue(TypedDict):
-    # None for the parameter left out.
-    value: Optional[str]
-    kind: Literal["enum", "minimum", "maximum", "default", "omitted"]
-    label: str
-    calls: int
-
-
-class OtherValue(TypedDict):
-    value: str
-    calls: int
-
-
-class ParameterCoverage(TypedDict):
-    name: str
-    values: list[ParameterValue]
-    others: list[OtherValue]
-
-
-class OperationCoverage(TypedDict):
-    operationId: str
-    method: str
-    # With the API's base path, e.g. /v1/pets/{petId}.
-    path: str
-    stability: Stability
-    deprecated: bool
-    sunset: Optional[str]
-    replacement: Optional[str]
-    calls: int
-    responses: list[ResponseCoverage]
-    undocumented: list[UndocumentedAnswer]
-    # Calls a fault closed without an answer.
-    unanswered: int
-    parameters: list[ParameterCoverage]
-
-
-class DeprecatedCall(TypedDict):
-    operationId: str
-    method: str
-    path: str
-    calls: int
-    sunset: Optional[str]
-    replacement: Optional[str]
-
-
-class UnstableCall(TypedDict):
-    operationId: str
-    method: str
-    path: str
-    stability: Stability
-    calls: int
-
-
-class UnmatchedRequest(TypedDict):
-    method: str
-    path: str
-    status: Optional[int]
-    calls: int
-
-
-class UnmatchedRequests(TypedDict):
-    count: int
-    requests: list[UnmatchedRequest]
-
-
-class InvalidRequest(TypedDict):
-    id: int
-    namespace: str
-    operationId: str
-    method: str
-    path: str
-    status: int
-    code: str
-    message: str
-
-
-class InvalidRequests(TypedDict):
-    count: int
-    requests: list[InvalidRequest]
-
-
-class CoverageReport(TypedDict):
-    """What the journaled requests covered of the API's contract (getCoverage)."""
-
-    reportVersion: int
-    generatedAt: str
-    # None when the report spans every namespace.
-    namespace: Optional[str]
-    namespaces: list[str]
-    summary: CoverageSummary
-    operations: list[OperationCoverage]
-    deprecatedCalls: list[DeprecatedCall]
-    unstableCalls: list[UnstableCall]
-    unmatched: UnmatchedRequests
-    invalid: InvalidRequests
-
-
-class Expectation(TypedDict):
-    """A call a test expected: at least one when none of count, min and max is given."""
-
-    # An operationId of the API, or "unmatched".
-    operationId: str
-    count: NotRequired[int]
-    min: NotRequired[int]
-    max: NotRequired[int]
-    # A JSON value the request body must contain: objects as subsets, arrays element by element.
-    body: NotRequired[Any]
-    # Headers the call must carry: names in any case, values exact.
-    headers: NotRequired[dict[str, str]]
-
-
-class EntrySummary(TypedDict):
-    id: int
-    method: str
-    path: str
-    status: Optional[int]
-    operationId: str
-
-
-# "in" is a keyword: only the functional form can name that key.
-Difference = TypedDict(
-    "Difference",
-    {
-        "in": Literal["body", "header"],
-        # A JSON Pointer into the body ("" for the whole body), or the header's name.
-        "pointer": str,
-        "expected": Any,
-        # Absent when there was nothing there.
-        "actual": NotRequired[Any],
-        # e.g. 'createPet body /categoryId: expected 3, got "3"'
-        "message": str,
-    },
-)
-
-
-class Closest(TypedDict):
-    entry: EntrySummary
-    differences: list[Difference]
-
-
-class ExpectationResult(TypedDict):
-    index: int
-    operationId: str
-    passed: bool
-    # The count wanted, in words: "exactly 1".
-    expected: str
-    matched: int
-    matchedEntries: list[int]
-    # When it failed for want of a match, the calls that came closest, fewest differences first.
-    closest: list[Closest]
-    message: str
-
-
-class DriftRequest(TypedDict):
-    method: str
-    target: str
-
-
-class Drift(TypedDict):
-    """One difference between the sandbox's answer and the real API's (getDrift)."""
-
-    operationId: str
-    request: DriftRequest
-    # A JSON pointer into the answer: /status, /headers/<name>, /body/...
-    pointer: str
-    kind: str
-    sandbox: Any
-    upstream: Any
-    time: str
-
-
-class OperationDrift(TypedDict):
-    compared: int
-    differences: int
-
-
-class DriftReport(TypedDict):
-    """How the sandbox's answers differed from the real API's (UPSTREAM_MODE=compare)."""
-
-    namespace: str
-    upstream: Optional[str]
-    mode: str
-    compared: int
-    skipped: int
-    count: int
-    operations: dict[str, OperationDrift]
-    differences: list[Drift]
-
-
-class VerifyResult(TypedDict):
-    """Whether the journal holds the calls expected (verify)."""
-
-    namespace: str
-    passed: bool
-    # The answer depends on entries the journal dropped: then it did not pass.
-    incomplete: bool
-    journalDropped: int
-    strict: bool
-    checked: int
-    expectations: list[ExpectationResult]
-    # In strict mode, the calls no expectation matched.
-    unexpected: list[EntrySummary]
-    message: str
 
 
 class Route(NamedTuple):
@@ -447,9 +98,9 @@ class ControlClient:
     def __init__(
         self,
         origin: str,
-        admin_token: str = DEFAULT_ADMIN_TOKEN,
+        admin_token: str,
         *,
-        api_key: str = DEFAULT_API_KEY,
+        api_key: str,
         timeout: float = 10.0,
     ) -> None:
         self._origin = origin.rstrip("/")
@@ -457,20 +108,16 @@ class ControlClient:
         self._api_key = api_key
         self._timeout = timeout
         self._session = requests.Session()
-        self._namespace: Optional[str] = None
+        self._namespace: str | None = None
 
     def namespace(self, name: str) -> Self:
         """A handle whose calls, and whose :attr:`api_headers`, act on namespace ``name``."""
-        if not NAMESPACE_NAME.fullmatch(name):
-            raise ValueError(
-                f"namespace {name!r}: 1 to 64 letters, digits, '_', '.' or '-', starting with a letter or digit"
-            )
         handle = copy.copy(self)
         handle._namespace = name
         return handle
 
     @property
-    def namespace_name(self) -> Optional[str]:
+    def namespace_name(self) -> str | None:
         """The namespace this handle acts on; None for the default namespace."""
         return self._namespace
 
@@ -503,37 +150,35 @@ class ControlClient:
 
     # --- state -----------------------------------------------------------------------------
 
-    def reset(
-        self, *, seed: Optional[int] = None, count: Optional[int] = None, snapshot: Optional[str] = None
-    ) -> StateSummary:
+    def reset(self, *, seed: int | None = None, count: int | None = None, snapshot: str | None = None) -> StateSummary:
         """Puts the namespace back to its initial data (or to ``count`` pets generated from
         ``seed``, or to the pets and clock of the snapshot ``snapshot``), and clears its journal,
         its faults and its clock. A namespace started from a snapshot shares its pets until it
         changes them: no change of it reaches the snapshot or another namespace."""
         body = _present(seed=seed, count=count, snapshot=snapshot)
-        return cast(StateSummary, self._call("reset", body=body or None))
+        return self._call("reset", body=body or None)
 
     def export_pets(self) -> list[Pet]:
         """Every pet of the namespace, in id order."""
-        return cast(list[Pet], self._call("exportPets"))
+        return self._call("exportPets")
 
     def replace_pets(self, pets: Sequence[Pet]) -> StateSummary:
         """Replaces every pet; an invalid record or a repeated id changes nothing."""
-        return cast(StateSummary, self._call("replacePets", body=list(pets)))
+        return self._call("replacePets", body=list(pets))
 
     # --- journal ---------------------------------------------------------------------------
 
     def list_requests(
         self,
         *,
-        method: Optional[str] = None,
-        path: Optional[str] = None,
-        operation_id: Optional[str] = None,
-        status: Optional[int] = None,
-        since: Union[datetime, str, None] = None,
-        trace_id: Optional[str] = None,
-        limit: Optional[int] = None,
-        after: Optional[int] = None,
+        method: str | None = None,
+        path: str | None = None,
+        operation_id: str | None = None,
+        status: int | None = None,
+        since: datetime | str | None = None,
+        trace_id: str | None = None,
+        limit: int | None = None,
+        after: int | None = None,
     ) -> JournalPage:
         """A page of the requests the namespace received that match every filter given, oldest
         first, with the ``count`` of all that match. ``path`` is exact, or a prefix when it ends
@@ -551,69 +196,30 @@ class ControlClient:
             limit=limit,
             after=after,
         )
-        return cast(JournalPage, self._call("listRequests", query=query))
+        return self._call("listRequests", query=query)
 
-    def count_requests(
-        self,
-        *,
-        method: Optional[str] = None,
-        path: Optional[str] = None,
-        operation_id: Optional[str] = None,
-        status: Optional[int] = None,
-        since: Union[datetime, str, None] = None,
-        trace_id: Optional[str] = None,
-    ) -> int:
-        """How many requests match every filter given: the journal's cheapest check, no entry is
-        sent."""
-        page = self.list_requests(
-            method=method,
-            path=path,
-            operation_id=operation_id,
-            status=status,
-            since=since,
-            trace_id=trace_id,
-            limit=0,
-        )
-        return page["count"]
+    def count_requests(self, **filters: Any) -> int:
+        """How many requests match every filter of :meth:`list_requests` given: the journal's
+        cheapest check, no entry is sent."""
+        return self.list_requests(**filters, limit=0)["count"]
 
-    def iter_requests(
-        self,
-        *,
-        method: Optional[str] = None,
-        path: Optional[str] = None,
-        operation_id: Optional[str] = None,
-        status: Optional[int] = None,
-        since: Union[datetime, str, None] = None,
-        trace_id: Optional[str] = None,
-        page_size: Optional[int] = None,
-    ) -> Iterator[JournalEntry]:
-        """Every request that matches the filters, oldest first, fetched a page (of ``page_size``,
-        the sandbox's default when None) at a time as the loop goes on."""
-        if page_size == 0:
-            raise ValueError("page_size must be at least 1")
-        after: Optional[int] = None
+    def iter_requests(self, *, page_size: int | None = None, **filters: Any) -> Iterator[JournalEntry]:
+        """Every request that matches the filters of :meth:`list_requests`, oldest first, fetched a
+        page (of ``page_size``, the sandbox's default when None) at a time as the loop goes on."""
+        after: int | None = None
         while True:
-            page = self.list_requests(
-                method=method,
-                path=path,
-                operation_id=operation_id,
-                status=status,
-                since=since,
-                trace_id=trace_id,
-                limit=page_size,
-                after=after,
-            )
+            page = self.list_requests(**filters, limit=page_size, after=after)
             yield from page["entries"]
             after = page["next"]
             if after is None:
                 return
 
     def clear_requests(self) -> Cleared:
-        return cast(Cleared, self._call("clearRequests"))
+        return self._call("clearRequests")
 
-    def list_unmatched_requests(self, *, limit: Optional[int] = None, after: Optional[int] = None) -> JournalPage:
+    def list_unmatched_requests(self, *, limit: int | None = None, after: int | None = None) -> JournalPage:
         """A page of the requests no operation of the API matched, as :meth:`list_requests`."""
-        return cast(JournalPage, self._call("listUnmatchedRequests", query=_present(limit=limit, after=after)))
+        return self._call("listUnmatchedRequests", query=_present(limit=limit, after=after))
 
     # --- faults ----------------------------------------------------------------------------
 
@@ -621,11 +227,11 @@ class ControlClient:
         self,
         operation_id: str,
         *,
-        status: Optional[int] = None,
-        delay_ms: Optional[int] = None,
-        fault: Optional[FaultKind] = None,
-        times: Optional[int] = None,
-        after: Optional[int] = None,
+        status: int | None = None,
+        delay_ms: int | None = None,
+        fault: FaultKind | None = None,
+        times: int | None = None,
+        after: int | None = None,
     ) -> Fault:
         """Arms a fault on the API operation ``operation_id``: it lets the first ``after`` calls
         pass, then answers ``status``, waits ``delay_ms`` or breaks the connection (``fault``) on
@@ -633,70 +239,68 @@ class ControlClient:
         body = _present(
             operationId=operation_id, status=status, delayMs=delay_ms, fault=fault, times=times, after=after
         )
-        return cast(Fault, self._call("addFault", body=body))
+        return self._call("addFault", body=body)
 
-    def list_faults(self) -> FaultList:
+    def list_faults(self) -> FaultsGetResponse:
         """The faults, oldest first, with how often each has fired."""
-        return cast(FaultList, self._call("listFaults"))
+        return self._call("listFaults")
 
     def clear_faults(self) -> Cleared:
-        return cast(Cleared, self._call("clearFaults"))
+        return self._call("clearFaults")
 
     # --- clock -----------------------------------------------------------------------------
 
     def get_clock(self) -> Clock:
-        return cast(Clock, self._call("getClock"))
+        return self._call("getClock")
 
-    def set_clock(self, now: Union[datetime, str]) -> Clock:
+    def set_clock(self, now: datetime | str) -> Clock:
         """Moves the namespace's clock to ``now``, from where it runs at the real pace."""
-        return cast(Clock, self._call("setClock", body={"now": _timestamp(now)}))
+        return self._call("setClock", body={"now": _timestamp(now)})
 
     def reset_clock(self) -> Clock:
         """Returns the namespace's clock to real time."""
-        return cast(Clock, self._call("resetClock"))
+        return self._call("resetClock")
 
     # --- namespaces ------------------------------------------------------------------------
 
-    def list_namespaces(self) -> NamespaceList:
+    def list_namespaces(self) -> NamespacesGetResponse:
         """Every namespace in memory, least recently used first, whichever this handle is on."""
-        return cast(NamespaceList, self._call("listNamespaces"))
+        return self._call("listNamespaces")
 
-    def delete_namespace(self, name: str) -> Deleted:
+    def delete_namespace(self, name: str) -> NamespacesNameDeleteResponse:
         """Deletes the namespace ``name`` with its pets, journal, faults and clock (durably)."""
-        return cast(Deleted, self._call("deleteNamespace", path={"name": name}))
+        return self._call("deleteNamespace", path={"name": name})
 
     # --- snapshots -------------------------------------------------------------------------
 
-    def create_snapshot(self, name: str, *, namespace: Optional[str] = None) -> Snapshot:
+    def create_snapshot(self, name: str, *, namespace: str | None = None) -> Snapshot:
         """Freezes the pets and clock of ``namespace`` (this handle's namespace when None) under
         ``name``, for ``reset(snapshot=name)``. A snapshot never changes; its name is taken until
         it is deleted."""
         body = _present(name=name, namespace=namespace or self._namespace)
-        return cast(Snapshot, self._call("createSnapshot", body=body))
+        return self._call("createSnapshot", body=body)
 
-    def list_snapshots(self) -> SnapshotList:
+    def list_snapshots(self) -> SnapshotsGetResponse:
         """Every snapshot, oldest first, with the namespaces that start from it."""
-        return cast(SnapshotList, self._call("listSnapshots"))
+        return self._call("listSnapshots")
 
-    def delete_snapshot(self, name: str) -> SnapshotDeleted:
+    def delete_snapshot(self, name: str) -> SnapshotsNameDeleteResponse:
         """Deletes the snapshot ``name``; refused (409, naming them) while namespaces start from it."""
-        return cast(SnapshotDeleted, self._call("deleteSnapshot", path={"name": name}))
+        return self._call("deleteSnapshot", path={"name": name})
 
     # --- verification ----------------------------------------------------------------------
 
     @overload
     def get_coverage(
-        self, *, all: bool = False, format: Literal["json"] = "json", trace_id: Optional[str] = None
+        self, *, all: bool = False, format: Literal["json"] = "json", trace_id: str | None = None
     ) -> CoverageReport: ...
 
     @overload
-    def get_coverage(
-        self, *, all: bool = False, format: Literal["markdown"], trace_id: Optional[str] = None
-    ) -> str: ...
+    def get_coverage(self, *, all: bool = False, format: Literal["markdown"], trace_id: str | None = None) -> str: ...
 
     def get_coverage(
-        self, *, all: bool = False, format: Literal["json", "markdown"] = "json", trace_id: Optional[str] = None
-    ) -> Union[CoverageReport, str]:
+        self, *, all: bool = False, format: Literal["json", "markdown"] = "json", trace_id: str | None = None
+    ) -> CoverageReport | str:
         """What the namespace's journaled requests covered of the API's contract: per operation,
         the calls and each documented response exercised or not; the deprecated operations
         called; the unmatched and invalid requests. ``all=True`` reports across every namespace,
@@ -704,37 +308,37 @@ class ControlClient:
         ``trace_id`` counts only the calls of that trace the journal keeps."""
         query = _present(all="true" if all else None, format=None if format == "json" else format, traceId=trace_id)
         response = self._send("getCoverage", query=query, across_namespaces=all, accept=_MEDIA_TYPES[format])
-        return response.text if format == "markdown" else cast(CoverageReport, response.json())
+        return response.text if format == "markdown" else response.json()
 
     def get_drift(self) -> DriftReport:
         """Each difference between the sandbox's answers and the real API's (UPSTREAM), with
         counts per operation; mode ``off`` and nothing in it when no upstream is set."""
-        return cast(DriftReport, self._call("getDrift"))
+        return self._call("getDrift")
 
     def verify(
-        self, expectations: Sequence[Expectation], *, strict: bool = False, trace_id: Optional[str] = None
+        self, expectations: Sequence[Expectation], *, strict: bool = False, trace_id: str | None = None
     ) -> VerifyResult:
         """Checks the namespace's journal against the calls expected. With ``strict``, every call
         no expectation matched fails the verification; with ``trace_id``, only the calls of that
         trace count. The sandbox answers whether it passed or not: see ``passed``, or
         :func:`assert_verified`."""
         body = {"expectations": list(expectations), "strict": strict}
-        return cast(VerifyResult, self._call("verify", query=_present(traceId=trace_id), body=body))
+        return self._call("verify", query=_present(traceId=trace_id), body=body)
 
-    def export_pact(self, *, consumer: Optional[str] = None, provider: Optional[str] = None) -> dict[str, Any]:
+    def export_pact(self, *, consumer: str | None = None, provider: str | None = None) -> dict[str, Any]:
         """The calls the namespace received as a Pact (specification V4): one interaction per
         distinct request and response shape, with matchers from the spec and provider states that
         ``animal-store-sandbox pact verify`` restores. ``consumer`` defaults to the namespace's
         name, ``provider`` to the API's title."""
-        return cast(dict[str, Any], self._call("exportPact", query=_present(consumer=consumer, provider=provider)))
+        return self._call("exportPact", query=_present(consumer=consumer, provider=provider))
 
     def _call(
         self,
         operation_id: str,
         *,
-        query: Optional[dict[str, Any]] = None,
+        query: dict[str, Any] | None = None,
         body: Any = None,
-        path: Optional[dict[str, str]] = None,
+        path: dict[str, str] | None = None,
     ) -> Any:
         return self._send(operation_id, query=query, body=body, path=path).json()
 
@@ -742,9 +346,9 @@ class ControlClient:
         self,
         operation_id: str,
         *,
-        query: Optional[dict[str, Any]] = None,
+        query: dict[str, Any] | None = None,
         body: Any = None,
-        path: Optional[dict[str, str]] = None,
+        path: dict[str, str] | None = None,
         across_namespaces: bool = False,
         accept: str = "application/json",
     ) -> requests.Response:
@@ -784,7 +388,7 @@ def _present(**values: Any) -> dict[str, Any]:
     return {name: value for name, value in values.items() if value is not None}
 
 
-def _timestamp(value: Union[datetime, str]) -> str:
+def _timestamp(value: datetime | str) -> str:
     """An RFC 3339 date-time in UTC; a string is passed on as it is, for the sandbox to judge."""
     if isinstance(value, str):
         return value
