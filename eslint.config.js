@@ -3,7 +3,6 @@ import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
   // modules/java, python and go are checked by their own language's tools; modules/node is ours.
-  // conformance/schemathesis/.venv is the Python environment of the Schemathesis run.
   {
     ignores: [
       'dist/',
@@ -15,8 +14,6 @@ export default tseslint.config(
       'modules/go/',
       '**/dist/',
       'modules/node/src/admin-types.ts',
-      'conformance/schemathesis/.venv/',
-      'conformance/schemathesis/report/',
       'src/contract/api-types.ts',
       'src/contract/admin-types.ts',
       'bench/results/',

@@ -1,11 +1,11 @@
 // Property-based fuzzing driven by spec/openapi.yaml: requests are generated from the operations,
 // parameters and schemas the spec declares, then mutated; every answer is checked against the
-// contract. Used by test/fuzz.test.ts (a bounded run in `npm test`) and scripts/fuzz.ts (`npm run fuzz`).
+// contract. Used by test/hardening/fuzz.test.ts (a bounded run in `npm test`) and fuzz-cli.ts (`npm run fuzz`).
 import fc from 'fast-check'
 import { exactInteger } from '../src/http/json-numbers.js'
 import type { Operation, SpecFile as ApiSpec } from '../src/contract/types.js'
 import type { Contract } from './contract.js'
-import { rawExchange, serialise, type RawRequest } from '../test/support/raw-http.js'
+import { rawExchange, serialise, type RawRequest } from '../scripts/lib/raw-http.js'
 
 export interface FuzzCase {
   readonly request: RawRequest

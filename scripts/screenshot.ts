@@ -4,7 +4,7 @@ import { mkdir } from 'node:fs/promises'
 import { DEFAULT_PORT, loadConfig } from '../src/config.js'
 import { createLogger } from '../src/logger.js'
 import { startSandbox, type Sandbox } from '../src/sandbox.js'
-import { browserMissing, openOfflinePage } from './browser.js'
+import { browserMissing, openOfflinePage } from './lib/browser.js'
 
 const OUTPUT = new URL('../docs/explorer.png', import.meta.url)
 

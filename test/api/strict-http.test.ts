@@ -3,7 +3,7 @@
 // served, and an Error body for a request without Host. All over a real socket.
 import t from 'tap'
 import { jsonDepth, MAX_JSON_DEPTH } from '../../src/http/body.js'
-import { rawExchange } from '../support/raw-http.js'
+import { rawExchange } from '../../scripts/lib/raw-http.js'
 import { AUTH, JSON_HEADERS, startTestSandbox } from '../support/sandbox.js'
 
 const ADMIN = { authorization: 'Bearer sandbox-admin-token' }

@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import t from 'tap'
 import { SERVERS, startServer } from '../../bench/servers.js'
-import { openSocket, serialise, whenClosed } from '../support/raw-http.js'
+import { openSocket, serialise, whenClosed } from '../../scripts/lib/raw-http.js'
 import { API_KEY, startTestSandbox, tempDir } from '../support/sandbox.js'
 
 const NEW_PET = JSON.stringify({ name: 'Bench', categoryId: 1, status: 'available' })

@@ -6,7 +6,7 @@ import { parse as parseYaml } from 'yaml'
 import fixtures from '../../fixtures/pets.json' with { type: 'json' }
 import { DEFAULT_API_KEY } from '../../src/config.js'
 import { readSpecDocument } from '../../src/contract/load.js'
-import { browserMissing, openOfflinePage } from '../../scripts/browser.js'
+import { browserMissing, openOfflinePage } from '../../scripts/lib/browser.js'
 import { API_KEY, spawnCli, startTestSandbox, tempDir, waitFor } from '../support/sandbox.js'
 
 const DEFAULT_KEY_IN_FORCE = { API_KEYS: '' }

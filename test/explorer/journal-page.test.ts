@@ -2,7 +2,7 @@
 // chromium through playwright-core, kept off the network), and the page's guard over plain HTTP.
 import { request } from 'node:http'
 import t from 'tap'
-import { browserMissing, openOfflinePage } from '../../scripts/browser.js'
+import { browserMissing, openOfflinePage } from '../../scripts/lib/browser.js'
 import { ADMIN_TOKEN, startControlSandbox } from '../support/control.js'
 import { waitFor } from '../support/sandbox.js'
 

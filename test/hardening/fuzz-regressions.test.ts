@@ -1,7 +1,7 @@
 // Cases the fuzzer found, kept as regular tests. (Number rounding: see numbers.test.ts.)
 import t from 'tap'
 import { AUTH, postPet, startTestSandbox } from '../support/sandbox.js'
-import { rawExchange } from '../support/raw-http.js'
+import { rawExchange } from '../../scripts/lib/raw-http.js'
 
 t.test('paths are case-sensitive: /V1/PETS is not /v1/pets', async (t) => {
   const { baseUrl, origin } = await startTestSandbox(t)

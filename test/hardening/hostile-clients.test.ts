@@ -7,7 +7,7 @@ import t from 'tap'
 import { SERVER_LIMITS } from '../../src/sandbox.js'
 import { ADMIN_TOKEN } from '../support/control.js'
 import { AUTH, startTestSandbox, waitFor } from '../support/sandbox.js'
-import { openSocket, parseResponse, rawExchange, whenClosed } from '../support/raw-http.js'
+import { openSocket, parseResponse, rawExchange, whenClosed } from '../../scripts/lib/raw-http.js'
 
 /** Short limits, so the cut-offs happen within a test; the check interval sets their resolution. */
 const SHORT = {

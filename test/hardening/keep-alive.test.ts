@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import t from 'tap'
 import { SERVER_LIMITS } from '../../src/sandbox.js'
 import { AUTH, startTestSandbox } from '../support/sandbox.js'
-import { whenClosed } from '../support/raw-http.js'
+import { whenClosed } from '../../scripts/lib/raw-http.js'
 
 interface Answer {
   readonly status: number

@@ -4,7 +4,7 @@
 import t from 'tap'
 import { join } from 'node:path'
 import { spawnCli, tempDir } from '../support/sandbox.js'
-import { rawExchange } from '../support/raw-http.js'
+import { rawExchange } from '../../scripts/lib/raw-http.js'
 
 const KEYS = ['Sekrit-key-AAAA1111', 'Other-sekrit-BBBB2222']
 const WRONG = ['Sekrit-key-AAAA1112', 'Wrong-sekrit-CCCC3333', 'Admin-sekrit-DDDD4445']

@@ -1,4 +1,4 @@
-// npm run fuzz: the spec-driven fuzzer of conformance/fuzz.ts at length, against a real server with a
+// npm run fuzz: the spec-driven fuzzer of ./fuzz.ts at length, against a real server with a
 // real data file. FUZZ_RUNS (default 50000), FUZZ_TIME_LIMIT_S (default 600) and FUZZ_SEED;
 // FUZZ_API=control fuzzes the control API (/__admin) from spec/admin.openapi.yaml instead.
 // A failure prints the seed and the shrunk request, ready to become a regression test.
@@ -9,8 +9,8 @@ import { loadConfig } from '../src/config.js'
 import { createLogger } from '../src/logger.js'
 import { startSandbox } from '../src/sandbox.js'
 import { ADMIN_SPEC_FILE, SPEC_FILE } from '../src/paths.js'
-import { loadContract } from '../conformance/contract.js'
-import { runFuzz } from '../conformance/fuzz.js'
+import { loadContract } from './contract.js'
+import { runFuzz } from './fuzz.js'
 
 const API_KEY = 'fuzz-key'
 const ADMIN_TOKEN = 'fuzz-admin-token'
