@@ -1,6 +1,6 @@
-// The servers under test, each started as its own process pinned to the server core:
-// the sandbox (node dist/cli.js), the bare node:http ceiling (and its durable variant, which has
-// each create on disk before it answers), and Prism's mock of the spec.
+// The servers the bench starts, each its own process, pinned to the server core when asked: the
+// sandbox (node dist/cli.js) and the bare node:http ceiling (also in its durable variant, which
+// has each create on disk before it answers).
 import { spawn, type ChildProcess } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
 import { request } from 'node:http'
@@ -12,19 +12,16 @@ export const ROOT = fileURLToPath(new URL('..', import.meta.url))
 export const API_KEY = 'sandbox-api-key'
 export const AUTH = { Authorization: `Bearer ${API_KEY}` }
 
-export type ServerName = 'sandbox' | 'bare' | 'bareDurable' | 'prism' | 'npmStart'
+export type ServerName = 'sandbox' | 'bare' | 'bareDurable'
 
 export interface ServerSpec {
   readonly name: ServerName
-  /** Path prefix of the API on this server: Prism mocks the paths without the servers' /v1. */
-  readonly basePath: string
-  command(port: number): { file: string; args: string[] }
+  command(): { file: string; args: string[] }
 }
 
 export const SERVERS: Record<ServerName, ServerSpec> = {
   sandbox: {
     name: 'sandbox',
-    basePath: '/v1',
     // BENCH_FROM_SOURCE runs src/ through tsx (for the smoke test, which must not depend on a build).
     command: () => ({
       file: process.execPath,
@@ -33,43 +30,21 @@ export const SERVERS: Record<ServerName, ServerSpec> = {
         : [join(ROOT, 'dist/cli.js')],
     }),
   },
-  // What a newcomer runs: `npm start` on a built checkout (npm's own start-up included).
-  npmStart: { name: 'npmStart', basePath: '/v1', command: () => ({ file: 'npm', args: ['start', '--silent'] }) },
   bare: {
     name: 'bare',
-    basePath: '/v1',
     command: () => ({ file: process.execPath, args: [join(ROOT, 'bench/bare-server.mjs')] }),
   },
   // The same, appending each create's body to DATA_FILE and fdatasyncing it before the 201.
   bareDurable: {
     name: 'bareDurable',
-    basePath: '/v1',
     command: () => ({ file: process.execPath, args: [join(ROOT, 'bench/bare-server.mjs'), '--durable'] }),
-  },
-  prism: {
-    name: 'prism',
-    basePath: '',
-    command: (port) => ({
-      file: process.execPath,
-      args: [
-        join(ROOT, 'node_modules/@stoplight/prism-cli/dist/index.js'),
-        'mock',
-        '--host',
-        '127.0.0.1',
-        '--port',
-        String(port),
-        '--errors',
-        'false',
-        join(ROOT, 'spec/openapi.yaml'),
-      ],
-    }),
   },
 }
 
 export interface Started {
   readonly child: ChildProcess
   readonly origin: string
-  /** Spawn → first 200 on GET <base>/pets, in ms. */
+  /** Spawn → first 200 on GET /v1/pets, in ms. */
   readonly readyMs: number
   stop(): Promise<void>
 }
@@ -89,21 +64,17 @@ export function freePort(): Promise<number> {
   })
 }
 
-/** Spawns a server on the server core and waits (bounded) for its first 200 on GET <base>/pets. */
+/** Spawns a server on the server core and waits (bounded) for its first 200 on GET /v1/pets. */
 export async function startServer(
   spec: ServerSpec,
   options: {
     env?: Record<string, string>
     core: number | undefined
     timeoutMs?: number
-    /** Options for node itself (such as --cpu-prof), for a server that is a node process. */
-    nodeArgs?: string[]
   },
 ): Promise<Started> {
   const port = await freePort()
-  const command = spec.command(port)
-  const { file } = command
-  const args = file === process.execPath ? [...(options.nodeArgs ?? []), ...command.args] : command.args
+  const { file, args } = spec.command()
   const [program, argv] =
     options.core === undefined ? [file, args] : ['taskset', ['-c', String(options.core), file, ...args]]
   const started = performance.now()
@@ -128,7 +99,7 @@ export async function startServer(
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null)
       throw new Error(`${spec.name} exited before it answered:\n${stderr}`)
-    if ((await status(`${origin}${spec.basePath}/pets`)) === 200) break
+    if ((await status(`${origin}/v1/pets`)) === 200) break
     if (performance.now() > deadline) {
       child.kill('SIGKILL')
       throw new Error(`${spec.name} did not answer 200 within ${options.timeoutMs ?? 30_000} ms:\n${stderr}`)

@@ -1,7 +1,12 @@
 // A bounded mixed load against a running sandbox: reads, creates and bad requests from a few
-// concurrent workers, for a fixed time. Used by test/soak.test.ts (short) and scripts/soak.ts
-// (`npm run soak`, minutes). Every answer is checked; every acknowledged create is checked after.
+// concurrent workers, for a fixed time. Used by test/hardening/soak.test.ts (short) and the bench's
+// soak scenario (`npm run soak`, minutes). Every answer is checked; every acknowledged create is
+// checked after.
 import { readFileSync } from 'node:fs'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { API_KEY, SERVERS, startServer } from './servers.js'
 
 export interface SoakOptions {
   readonly baseUrl: string
@@ -163,4 +168,62 @@ export async function unfetchable(baseUrl: string, apiKey: string, created: Soak
 export function rssMiB(pid: number): number {
   const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1])
   return Math.round((kb / 1024) * 10) / 10
+}
+
+// After the first half the heap has found its size; the second half may add this much at most,
+// plus the store's own growth: every create is kept, and a stored pet costs about 0.9 KiB of
+// resident memory on Node 20, V8's heap headroom included (measured: 153 MiB after 174,000 creates,
+// from 54 MiB). A leak of what requests carry grows with every request, not with every pet.
+const MAX_SECOND_HALF_GROWTH_MIB = 48
+const RESIDENT_KIB_PER_STORED_PET = 1
+
+/**
+ * The soak scenario: `seconds` of mixed load from 6 workers against a sandbox in its own process.
+ * Not ok on any wrong answer, a lost create, a failed health check, or memory that keeps climbing.
+ */
+export async function soak({ core, seconds }: { core: number | undefined; seconds: number }) {
+  const dir = await mkdtemp(join(tmpdir(), 'animal-store-soak-'))
+  const server = await startServer(SERVERS.sandbox, { core, env: { DATA_FILE: join(dir, 'db.json') } })
+  const pid = server.child.pid as number
+  const baseUrl = `${server.origin}/v1`
+  try {
+    const samples = [rssMiB(pid)]
+    let unhealthy = 0
+    const result = await runSoak({
+      baseUrl,
+      apiKey: API_KEY,
+      durationMs: seconds * 1000,
+      workers: 6,
+      onTick: () => {
+        samples.push(rssMiB(pid))
+        fetch(`${server.origin}/healthz`).then(
+          (res) => void (res.status === 200 || unhealthy++),
+          () => void unhealthy++,
+        )
+      },
+    })
+    samples.push(rssMiB(pid))
+    const lost = await unfetchable(baseUrl, API_KEY, result.created)
+    const middle = samples[Math.floor(samples.length / 2)] ?? 0
+    const end = samples.at(-1) ?? 0
+    // The load is steady: about half of the creates come in the second half.
+    const bound = MAX_SECOND_HALF_GROWTH_MIB + (result.created.length / 2) * (RESIDENT_KIB_PER_STORED_PET / 1024)
+    const levelled = end - middle <= bound
+    return {
+      ok: result.problems.length === 0 && lost.length === 0 && unhealthy === 0 && levelled,
+      seconds,
+      requests: result.requests,
+      byKind: result.byKind,
+      problems: result.problems.slice(0, 5),
+      created: result.created.length,
+      lost,
+      unhealthy,
+      rssMiB: { start: samples[0], middle, end, peak: Math.max(...samples) },
+      secondHalfGrowthMiB: Math.round((end - middle) * 10) / 10,
+      secondHalfBoundMiB: Math.round(bound),
+    }
+  } finally {
+    await server.stop()
+    await rm(dir, { recursive: true, force: true })
+  }
 }

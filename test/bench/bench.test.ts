@@ -1,92 +1,64 @@
-// The benchmark harness must not rot: a tiny bounded run (seconds) must produce well-formed
-// results. The figures themselves are not checked here: speed is measured by npm run bench.
+// The benchmark harness must not rot: a tiny bounded run (seconds) of every scenario must judge
+// every guardrail on well-formed figures. The figures themselves are not checked here: speed is
+// measured by npm run bench.
 import { spawn } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import t from 'tap'
 import { ROOT, tempDir } from '../support/sandbox.js'
 
-t.test('npm run bench --smoke writes JSON, Markdown and the store-size chart', async (t) => {
+t.setTimeout(5 * 60_000)
+
+t.test('bench/run.ts --smoke runs every scenario and judges every guardrail', async (t) => {
   const out = await tempDir(t)
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/run.ts'), '--smoke', '--out', out], {
-    cwd: ROOT,
-    env: { ...process.env, BENCH_FROM_SOURCE: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let stderr = ''
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-  child.stdout.resume()
-  const timer = setTimeout(() => child.kill('SIGKILL'), 100_000)
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve))
+  const scenarios = ['cold-start', 'raw', 'tests', 'namespaces', 'soak']
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(ROOT, 'bench/run.ts'), '--smoke', '--out', out, ...scenarios],
+    { cwd: ROOT, env: { ...process.env, BENCH_FROM_SOURCE: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
+  )
+  let output = ''
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  const timer = setTimeout(() => child.kill('SIGKILL'), 4 * 60_000)
+  const code = await new Promise<number | null>((resolve) => child.once('close', resolve))
   clearTimeout(timer)
-  t.equal(code, 0, `the smoke run exits 0\n${stderr}`)
+  t.equal(code, 0, `the smoke run exits 0\n${output}`)
 
-  const results = JSON.parse(await readFile(join(out, 'latest.json'), 'utf8'))
-  t.equal(results.mode, 'smoke')
-  t.type(results.machine.loadAverage1m.before, 'number', "the machine's load before the run")
-  t.match(results.loadGenerator, /^(wrk|autocannon)$/)
-  for (const name of ['bare', 'sandboxFixtures', 'sandboxSeed']) {
-    t.ok(results.coldStart[name].medianMs > 0, `cold start ${name} has a median`)
-    t.equal(results.coldStart[name].runsMs.length, 2, `cold start ${name} has every run`)
-  }
-  for (const server of ['bare', 'sandbox']) {
-    for (const endpoint of ['list', 'get', 'create']) {
-      const row = results.throughput.find(
-        (r: { server: string; endpoint: string }) => r.server === server && r.endpoint === endpoint,
-      )
-      t.ok(
-        row && row.requestsPerSecond > 0 && row.p50Ms > 0 && row.p99Ms >= row.p50Ms,
-        `${server} ${endpoint}: req/s and p50 ≤ p99`,
-      )
-      t.equal(row?.errors, 0, `${server} ${endpoint}: no failed request`)
-      t.ok(
-        row &&
-          row.spread.min <= Math.round(row.requestsPerSecond) &&
-          Math.round(row.requestsPerSecond) <= row.spread.max,
-        `${server} ${endpoint}: the rounds' lowest and highest req/s around the median`,
-      )
-    }
-    t.ok(
-      results.memory[server].idleMiB > 0 && results.memory[server].afterLoadMiB > 0,
-      `${server}: RSS idle and after load`,
-    )
-  }
-  // The durable bare server is measured on creates only.
+  const report = JSON.parse(await readFile(join(out, 'smoke.json'), 'utf8'))
+  t.equal(report.mode, 'smoke')
+  t.type(report.machine.loadAverage1m.before, 'number', "the machine's load before the run")
+  t.match(report.loadGenerator, /^(wrk|autocannon)$/)
+  const { results } = report
+  t.same(Object.keys(results), scenarios, 'every scenario has its results')
+  t.ok(results['cold-start'].bareMs > 0 && results['cold-start'].sandboxMs > 0, 'cold starts of both')
   t.same(
-    results.throughput
-      .filter((r: { server: string }) => r.server === 'bareDurable')
-      .map((r: { endpoint: string; requestsPerSecond: number }) => [r.endpoint, r.requestsPerSecond > 0]),
-    [['create', true]],
-    'the durable bare server: creates only',
+    results.raw.map((row: { request: string; server: string }) => `${row.request} on ${row.server}`),
+    ['GET /v1/pets on bare', 'GET /v1/pets on sandbox', 'POST /v1/pets on bareDurable', 'POST /v1/pets on sandbox'],
+    'reads against the bare server, creates against the one that syncs',
   )
-  t.same(
-    results.storeSize.map((p: { pets: number }) => p.pets),
-    [1000, 2000],
-    'the store-size curve has its points',
-  )
-  for (const point of results.storeSize)
-    t.ok(point.startMs > 0 && point.createP50Ms > 0 && point.listP50Ms > 0, `${point.pets} pets: figures`)
-  t.ok(
-    results.targets.length >= 5 && results.targets.every((x: { met: unknown }) => typeof x.met === 'boolean'),
-    'every target is judged',
-  )
-  // The raw path's targets as the README states them, each a ratio to the bare server.
-  const limits = Object.fromEntries(results.targets.map((x: { name: string; target: string }) => [x.name, x.target]))
-  t.equal(limits['cold start (fixtures) vs bare'], '≤ 1.3×', 'cold start within 1.3× of bare')
-  t.equal(limits['GET /v1/pets (limit 20), 4 connections: req/s vs bare'], '≥ 0.9×', 'GET at 0.9× of bare')
-  t.equal(limits['POST /v1/pets (durable), 4 connections: req/s vs bare'], '≥ 0.8×', 'durable POST at 0.8× of bare')
-  t.equal(limits['RSS after load vs bare'], '≤ 1.5×', 'RSS after load within 1.5× of bare')
-  t.equal(
-    limits['POST /v1/pets (durable), 4 connections: req/s vs the durable bare (like for like)'],
-    '≥ 0.8×',
-    'durable POST also against the durable bare',
-  )
+  for (const row of results.raw) {
+    t.ok(row.requestsPerSecond > 0 && row.p50Ms > 0, `${row.request} on ${row.server}: req/s and p50`)
+    t.equal(row.errors, 0, `${row.request} on ${row.server}: no failed request`)
+  }
+  for (const step of ['typicalTestMs', 'resetMs', 'newNamespaceMs', 'newTraceNamespaceMs'])
+    t.ok(results.tests[step] > 0, `tests: ${step}`)
+  t.ok(Number.isFinite(results.namespaces.perNamespaceKiB), 'RSS per idle namespace')
+  t.equal(results.soak.ok, true, `the soak found nothing wrong: ${JSON.stringify(results.soak)}`)
 
-  const markdown = await readFile(join(out, 'latest.md'), 'utf8')
-  t.match(markdown, /\| Cold start, spawn → first 200 on GET \/v1\/pets/)
-  t.match(markdown, /load average \(1 min\) [\d.]+ before, [\d.]+ after/, "the machine's load beside the figures")
-  t.match(markdown, /\| POST \/v1\/pets \(durable\) \| 4 \|/)
-  const svg = await readFile(join(out, 'store-size-curve.svg'), 'utf8')
-  t.match(svg, /^<svg [^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/)
-  t.equal(svg.match(/<circle /g)?.length, 8, 'four lines of two points each')
+  t.same(
+    report.guardrails.map((g: { name: string; limit: string }) => [g.name.replace(/ \(.*/, ''), g.limit]),
+    [
+      ['typical test p50, in process', '≤ 3 ms'],
+      ['reset p50', '≤ 1 ms'],
+      ['first use of a namespace p50', '≤ 1 ms'],
+      ['first request in a new trace namespace p50', '≤ 1 ms'],
+      ['GET /v1/pets req/s vs bare', '≥ 0.6×'],
+      ['durable creates req/s vs the durable bare', 'within 10% of before'],
+      ['cold start vs bare', '≤ 1.3×'],
+      ['RSS per idle namespace', 'within 10% of before'],
+    ],
+    'every guardrail of docs/performance.md, with its limit',
+  )
+  for (const g of report.guardrails) t.type(g.measured, 'number', `${g.name}: measured`)
 })
