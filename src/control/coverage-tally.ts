@@ -5,8 +5,8 @@
 // never depends on what the journal still holds. A namespace's counts go to the run's
 // (Namespaces.retire) when it is deleted, evicted, reset or its journal cleared: the report of
 // every namespace counts every call the sandbox answered since it started.
-import type { Redactor, RequestRecord } from './request-journal.js'
-import { UNMATCHED } from './request-journal.js'
+import type { Redactor } from './redactor.js'
+import { UNMATCHED, type RequestRecord } from './request-record.js'
 
 /** Answers that say the request broke the spec (validation, the body's type or size). */
 export const INVALID_STATUSES: ReadonlySet<number> = new Set([400, 413, 415])

@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Histogram, Registry } from 'prom-client'
 import { ERRORS, HttpError } from '../http/errors.js'
-import { UNMATCHED } from './request-journal.js'
+import { UNMATCHED } from './request-record.js'
 import { DEFAULT_NAMESPACE, type Namespaces } from './namespaces.js'
 
 export const METRICS_PATH = '/metrics'

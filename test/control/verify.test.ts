@@ -4,7 +4,7 @@
 import t from 'tap'
 import { subsetDifferences } from '../../src/control/verify.js'
 import { MAX_JSON_DEPTH } from '../../src/http/body.js'
-import { MAX_RECORDED_BODY } from '../../src/control/request-journal.js'
+import { MAX_RECORDED_BODY } from '../../src/control/redactor.js'
 import { ADMIN_AUTH, startControlSandbox } from '../support/control.js'
 import { AUTH } from '../support/sandbox.js'
 
