@@ -1,16 +1,20 @@
 package dev.animalstore.testcontainers;
 
 import dev.animalstore.testcontainers.control.AnimalStoreControlClient;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.Arrays;
-import java.util.Base64;
-import java.util.regex.Pattern;
+import java.time.Instant;
+import java.util.Properties;
+import java.util.UUID;
 import org.testcontainers.containers.ContainerLaunchException;
 import org.testcontainers.containers.GenericContainer;
+import org.testcontainers.containers.output.OutputFrame.OutputType;
+import org.testcontainers.containers.wait.strategy.AbstractWaitStrategy;
+import org.testcontainers.containers.wait.strategy.Wait;
 import org.testcontainers.utility.DockerImageName;
 import org.testcontainers.utility.MountableFile;
 
@@ -22,60 +26,23 @@ import org.testcontainers.utility.MountableFile;
  * <p>
  * Exposed port: 4010
  * <p>
- * Every setting is checked when it is set, and {@link #start()} waits until {@code /healthz} answers 200. A sandbox
- * that refuses its settings exits at once: {@code start()} then fails within a second or so, and the exception's
- * message carries what the sandbox said.
+ * The settings go to the sandbox as its environment, and the sandbox judges them: one it refuses makes
+ * {@link #start()} fail as soon as the sandbox exits, with the sandbox's own line as the error.
  */
 public class AnimalStoreContainer extends GenericContainer<AnimalStoreContainer> {
 
     public static final DockerImageName DEFAULT_IMAGE_NAME = DockerImageName.parse("animal-store-sandbox");
 
-    /** The image of this module's version. */
-    public static final String DEFAULT_TAG = "0.1.0";
+    /** The image of this module's version: a release publishes both under one version. */
+    public static final String DEFAULT_TAG = projectVersion();
 
-    /** The port the sandbox listens on inside the container. */
     public static final int PORT = 4010;
 
-    /** Where the API lives on the sandbox. */
     public static final String API_BASE_PATH = "/v1";
-
-    private static final String HEALTH_PATH = "/healthz";
-
-    /** Keys and the admin token are bearer tokens (RFC 6750's token68); the sandbox refuses anything else. */
-    private static final Pattern BEARER_TOKEN = Pattern.compile("[A-Za-z0-9\\-._~+/]+=*");
-
-    private static final long MAX_SEED = 4_294_967_295L;
-
-    private static final int MAX_SEED_COUNT = 1_000_000;
-
-    /** Where {@link #withFixtures(Path)} puts the file inside the container. */
-    private static final String FIXTURES_DIR = "/fixtures/";
-
-    private static final String IN_MEMORY = ":memory:";
-
-    /** How long a failed start waits for the last of the sandbox's output to arrive. */
-    private static final Duration OUTPUT_GRACE = Duration.ofSeconds(2);
-
-    // The sandbox's settings. The container's environment holds them, and the getters read them back from there.
-    private static final String API_KEYS = "API_KEYS";
-
-    private static final String ADMIN_TOKEN = "ADMIN_TOKEN";
-
-    private static final String SEED = "SEED";
-
-    private static final String SEED_COUNT = "SEED_COUNT";
-
-    private static final String FIXTURES = "FIXTURES";
-
-    private static final String DATA_FILE = "DATA_FILE";
-
-    private static final SecureRandom RANDOM = new SecureRandom();
-
-    private final StartupErrorOutput startupOutput = new StartupErrorOutput();
 
     private AnimalStoreControlClient controlClient;
 
-    /** A container of {@code animal-store-sandbox:}{@value #DEFAULT_TAG}. */
+    /** A container of {@code animal-store-sandbox:}{@link #DEFAULT_TAG}. */
     public AnimalStoreContainer() {
         this(DEFAULT_IMAGE_NAME.withTag(DEFAULT_TAG));
     }
@@ -92,116 +59,64 @@ public class AnimalStoreContainer extends GenericContainer<AnimalStoreContainer>
         super(dockerImageName);
         dockerImageName.assertCompatibleWith(DEFAULT_IMAGE_NAME);
         addExposedPorts(PORT);
-        waitingFor(new HealthCheckWaitStrategy(HEALTH_PATH, PORT));
-        withLogConsumer(startupOutput);
-        // The container listens on every interface, where the sandbox turns its control API off rather than open it
-        // with the published default token: each container brings a random token of its own.
-        withEnv(ADMIN_TOKEN, randomToken());
+        waitingFor(new HealthyOrExited());
         withImagePullPolicy(new LocalImageFirst());
+        // A key and an admin token of this container's own: the tests read them back from the getters.
+        withApiKey("key-" + UUID.randomUUID());
+        withAdminToken("admin-" + UUID.randomUUID());
     }
 
-    private static String randomToken() {
-        byte[] bytes = new byte[24];
-        RANDOM.nextBytes(bytes);
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
-    }
-
-    /** Generates the initial pets from this seed ({@code SEED}, 0 to 4294967295): the same seed gives the same pets. */
+    /** {@code SEED}: the same seed gives the same pets. */
     public AnimalStoreContainer withSeed(long seed) {
-        requireRange("seed", seed, MAX_SEED);
-        requireNoFixtures("withSeed()");
-        return withEnv(SEED, Long.toString(seed));
+        return withEnv("SEED", Long.toString(seed));
     }
 
-    /** How many pets the seed generates ({@code SEED_COUNT}, 0 to 1000000; default 60). */
+    /** {@code SEED_COUNT}: how many pets the seed generates. */
     public AnimalStoreContainer withSeedCount(int count) {
-        requireRange("seed count", count, MAX_SEED_COUNT);
-        requireNoFixtures("withSeedCount()");
-        return withEnv(SEED_COUNT, Integer.toString(count));
+        return withEnv("SEED_COUNT", Integer.toString(count));
     }
 
-    /**
-     * The API key clients must send as {@code Authorization: Bearer <key>} ({@code API_KEYS}); without it the
-     * sandbox accepts {@value AnimalStoreControlClient#DEFAULT_API_KEY}.
-     */
+    /** {@code API_KEYS}: the key clients send as {@code Authorization: Bearer <key>}. */
     public AnimalStoreContainer withApiKey(String apiKey) {
-        requireBearerToken("an API key", apiKey);
-        if (apiKey.equals(getAdminToken())) {
-            throw new IllegalArgumentException("the API key must differ from the admin token");
-        }
-        return withEnv(API_KEYS, apiKey);
+        return withEnv("API_KEYS", apiKey);
     }
 
-    /**
-     * The control API's token ({@code ADMIN_TOKEN}) instead of the random one this container generated. It must
-     * differ from the API key.
-     */
+    /** {@code ADMIN_TOKEN}: the control API's token. */
     public AnimalStoreContainer withAdminToken(String adminToken) {
-        requireBearerToken("the admin token", adminToken);
-        if (adminToken.equals(getApiKey())) {
-            throw new IllegalArgumentException("the admin token must differ from the API key");
-        }
-        return withEnv(ADMIN_TOKEN, adminToken);
+        return withEnv("ADMIN_TOKEN", adminToken);
     }
 
-    /**
-     * Loads the initial pets from this JSON file of the host ({@code FIXTURES}): it is copied into the container.
-     * The sandbox validates it when it starts, and refuses to start on a bad one.
-     */
+    /** Copies this JSON file of the host to {@code /fixtures/<name>} and sets {@code FIXTURES} to it. */
     public AnimalStoreContainer withFixtures(Path fixtures) {
-        if (!Files.isRegularFile(fixtures)) {
-            throw new IllegalArgumentException("no fixtures file at " + fixtures.toAbsolutePath());
-        }
-        if (isSet(SEED) || isSet(SEED_COUNT)) {
-            throw new IllegalArgumentException(
-                "withFixtures() and withSeed()/withSeedCount() both choose the initial data: use one of them"
-            );
-        }
-        String target = FIXTURES_DIR + fixtures.getFileName();
+        String target = "/fixtures/" + fixtures.getFileName();
         withCopyFileToContainer(MountableFile.forHostPath(fixtures, 0644), target);
-        return withEnv(FIXTURES, target);
+        return withEnv("FIXTURES", target);
     }
 
-    /** Keeps the data in memory only ({@code DATA_FILE=:memory:}) instead of the container's {@code /data} volume. */
+    /** {@code DATA_FILE=:memory:} instead of the container's {@code /data} volume. */
     public AnimalStoreContainer withInMemory() {
-        return withEnv(DATA_FILE, IN_MEMORY);
+        return withEnv("DATA_FILE", ":memory:");
     }
 
-    /** The key to send as {@code Authorization: Bearer <key>}: the configured one, or the sandbox's default. */
     public String getApiKey() {
-        String keys = getEnvMap().get(API_KEYS);
-        if (keys == null) {
-            return AnimalStoreControlClient.DEFAULT_API_KEY;
-        }
-        // The sandbox accepts a comma-separated list, set through withEnv(): its first key serves.
-        return Arrays
-            .stream(keys.split(","))
-            .map(String::trim)
-            .filter(key -> !key.isEmpty())
-            .findFirst()
-            .orElse(AnimalStoreControlClient.DEFAULT_API_KEY);
+        return getEnvMap().get("API_KEYS");
     }
 
-    /** The control API's token: the configured one, or the random one this container generated. */
     public String getAdminToken() {
-        String token = getEnvMap().get(ADMIN_TOKEN);
-        return token == null || token.isEmpty() ? AnimalStoreControlClient.DEFAULT_ADMIN_TOKEN : token;
+        return getEnvMap().get("ADMIN_TOKEN");
     }
 
-    /** The sandbox's root on the host, where {@code /healthz} and {@code /__admin} are, e.g. {@code http://localhost:32768}. */
+    /** The sandbox's root, where {@code /healthz} and {@code /__admin} are, e.g. {@code http://localhost:32768}. */
     public String getOrigin() {
         return "http://" + getHost() + ":" + getMappedPort(PORT);
     }
 
-    /** The API's base URL, e.g. {@code http://localhost:32768/v1}, ready for {@code getBaseUrl() + "/pets"}. */
+    /** The API's base URL, e.g. {@code http://localhost:32768/v1}. */
     public String getBaseUrl() {
         return getOrigin() + API_BASE_PATH;
     }
 
-    /**
-     * The control API client of this running sandbox, with its admin token and API key; its own calls act on the
-     * default namespace, and {@code getControlClient().namespace(name)} on another one.
-     */
+    /** The control client of this container: its calls act on the default namespace, {@code namespace(name)}'s on another. */
     public synchronized AnimalStoreControlClient getControlClient() {
         URI origin = URI.create(getOrigin());
         // A restarted container listens on another port: the client follows it.
@@ -211,75 +126,38 @@ public class AnimalStoreContainer extends GenericContainer<AnimalStoreContainer>
         return controlClient;
     }
 
-    @Override
-    protected void doStart() {
-        requireImage();
-        startupOutput.startRecording();
-        try {
-            super.doStart();
-        } catch (ContainerLaunchException e) {
-            throw withSandboxMessage(e);
-        } finally {
-            startupOutput.stopRecording();
+    private static String projectVersion() {
+        try (InputStream in = AnimalStoreContainer.class.getResourceAsStream("animal-store-sandbox.properties")) {
+            Properties properties = new Properties();
+            properties.load(in);
+            return properties.getProperty("version");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
     /**
-     * Resolves the image before the start, so that a missing one fails with {@link LocalImageFirst}'s message on top
-     * rather than under Testcontainers' generic wrappers.
+     * Waits for {@code /healthz}, and stops as soon as the sandbox exits (Testcontainers' HTTP wait would poll an
+     * exited container until its timeout), with the sandbox's stderr, the setting it refused, as the error.
      */
-    private void requireImage() {
-        try {
-            getDockerImageName();
-        } catch (RuntimeException e) {
-            for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-                if (cause instanceof LocalImageFirst.MissingImageException missing) {
-                    throw new ContainerLaunchException(missing.getMessage(), missing);
+    private static final class HealthyOrExited extends AbstractWaitStrategy {
+
+        @Override
+        protected void waitUntilReady() {
+            Instant deadline = Instant.now().plus(startupTimeout);
+            while (true) {
+                if (!waitStrategyTarget.isRunning()) {
+                    throw new ContainerLaunchException(waitStrategyTarget.getLogs(OutputType.STDERR).strip());
+                }
+                try {
+                    Wait.forHttp("/healthz").forPort(PORT).withStartupTimeout(Duration.ofSeconds(1)).waitUntilReady(waitStrategyTarget);
+                    return;
+                } catch (ContainerLaunchException notYet) {
+                    if (Instant.now().isAfter(deadline)) {
+                        throw notYet;
+                    }
                 }
             }
-            throw e;
-        }
-    }
-
-    /** The launch failure, with what the sandbox said on stderr (e.g. which setting it refused) in its message. */
-    private ContainerLaunchException withSandboxMessage(ContainerLaunchException failure) {
-        String said;
-        try {
-            said = startupOutput.awaitStderr(OUTPUT_GRACE);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return failure;
-        }
-        if (said.isEmpty()) {
-            return failure;
-        }
-        return new ContainerLaunchException("The Animal Store sandbox did not start: " + said, failure);
-    }
-
-    private boolean isSet(String variable) {
-        return getEnvMap().containsKey(variable);
-    }
-
-    private void requireNoFixtures(String method) {
-        if (isSet(FIXTURES)) {
-            throw new IllegalArgumentException(
-                "withFixtures() and " + method + " both choose the initial data: use one of them"
-            );
-        }
-    }
-
-    private static void requireRange(String what, long value, long max) {
-        if (value < 0 || value > max) {
-            throw new IllegalArgumentException("the " + what + " must be from 0 to " + max + ", got " + value);
-        }
-    }
-
-    /** The value is a secret: the message says what is wrong, never what it holds. */
-    private static void requireBearerToken(String what, String token) {
-        if (token == null || !BEARER_TOKEN.matcher(token).matches()) {
-            throw new IllegalArgumentException(
-                what + " must be a bearer token: letters, digits and -._~+/ (then any '='), with no space or comma"
-            );
         }
     }
 }

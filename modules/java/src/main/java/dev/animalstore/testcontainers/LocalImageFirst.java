@@ -52,7 +52,7 @@ final class LocalImageFirst implements ImagePullPolicy {
     }
 
     /** The image is neither on the engine nor pullable; the message names it and says how to get it. */
-    static final class MissingImageException extends ContainerFetchException {
+    private static final class MissingImageException extends ContainerFetchException {
 
         private static final long serialVersionUID = 1L;
 

@@ -5,13 +5,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.animalstore.testcontainers.control.Pet;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.testcontainers.containers.ContainerFetchException;
 import org.testcontainers.containers.ContainerLaunchException;
 
 /** Containers of their own: each test starts the sandbox with other initial data, or with settings it refuses. */
@@ -47,10 +49,10 @@ class AnimalStoreContainerStartupTest {
     }
 
     @Test
-    void generatesTheSeededPetsAndServesTheDefaultKey() throws Exception {
+    void generatesTheSeededPetsAndServesItsKey() throws Exception {
         try (AnimalStoreContainer sandbox = new AnimalStoreContainer().withSeed(11).withSeedCount(5).withInMemory()) {
             sandbox.start();
-            assertThat(sandbox.getControlClient().exportPets()).hasSize(5).extracting(Pet::id).containsExactly(1L, 2L, 3L, 4L, 5L);
+            assertThat(sandbox.getControlClient().exportPets().findValuesAsText("id")).containsExactly("1", "2", "3", "4", "5");
             assertThat(apiWithItsKey(sandbox).get("/pets").statusCode()).as("getApiKey() without withApiKey()").isEqualTo(200);
         }
     }
@@ -59,15 +61,22 @@ class AnimalStoreContainerStartupTest {
     void refusedFixturesFailTheStartAtOnceWithTheSandboxMessage() throws Exception {
         Path fixtures = Files.writeString(tempDir.resolve("bad-pets.json"), "[{\"id\":1,\"name\":\"Bad\",\"categoryId\":\"one\"}]");
         try (AnimalStoreContainer sandbox = new AnimalStoreContainer().withFixtures(fixtures)) {
-            assertStartFailsFast(sandbox, "Fixtures file /fixtures/bad-pets.json is refused: ", "categoryId");
+            assertStartFailsFast(sandbox, "Fixtures file /fixtures/bad-pets.json is refused: ");
         }
     }
 
-    @Test
-    void refusedSettingFailsTheStartAtOnceWithTheSandboxMessage() {
-        // withSeed() cannot take a bad seed: the raw variable can.
-        try (AnimalStoreContainer sandbox = new AnimalStoreContainer().withEnv("SEED", "abc")) {
-            assertStartFailsFast(sandbox, "SEED must be a whole number from 0 to 4294967295, got \"abc\"");
+    @ParameterizedTest
+    @CsvSource(
+        delimiter = '|',
+        value = {
+            "SEED       | abc       | SEED must be a whole number from 0 to 4294967295, got \"abc\"",
+            "SEED_COUNT | 1000001   | SEED_COUNT must be a whole number from 0 to 1000000, got \"1000001\"",
+            "API_KEYS   | two words | API_KEYS: key number 1 has characters a bearer token cannot carry",
+        }
+    )
+    void refusedSettingFailsTheStartAtOnceWithTheSandboxMessage(String name, String value, String message) {
+        try (AnimalStoreContainer sandbox = new AnimalStoreContainer().withEnv(name, value)) {
+            assertStartFailsFast(sandbox, message);
         }
     }
 
@@ -77,18 +86,17 @@ class AnimalStoreContainerStartupTest {
         try (AnimalStoreContainer sandbox = new AnimalStoreContainer("animal-store-sandbox:9.9.9-mistyped")) {
             long started = System.nanoTime();
             assertThatThrownBy(sandbox::start)
-                .isInstanceOf(ContainerLaunchException.class)
-                .hasMessageContainingAll("animal-store-sandbox:9.9.9-mistyped", "npm run image", "docker load");
+                .isInstanceOf(ContainerFetchException.class)
+                .hasStackTraceContaining("the image animal-store-sandbox:9.9.9-mistyped is not on this Docker engine")
+                .hasStackTraceContaining("npm run image");
             assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(MISSING_IMAGE_BOUND);
         }
     }
 
-    private static void assertStartFailsFast(AnimalStoreContainer sandbox, String... sandboxMessageParts) {
+    /** The error is the sandbox's own line. */
+    private static void assertStartFailsFast(AnimalStoreContainer sandbox, String message) {
         long started = System.nanoTime();
-        assertThatThrownBy(sandbox::start)
-            .isInstanceOf(ContainerLaunchException.class)
-            .hasMessageStartingWith("The Animal Store sandbox did not start: animal-store-sandbox: ")
-            .hasMessageContainingAll(sandboxMessageParts);
+        assertThatThrownBy(sandbox::start).isInstanceOf(ContainerLaunchException.class).rootCause().hasMessageStartingWith("animal-store-sandbox: " + message);
         assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(FAIL_FAST_BOUND);
     }
 

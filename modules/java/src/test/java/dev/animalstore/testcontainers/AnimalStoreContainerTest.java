@@ -5,17 +5,11 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.animalstore.testcontainers.control.Fault;
-import dev.animalstore.testcontainers.control.JournalEntry;
 import dev.animalstore.testcontainers.control.NamespaceControl;
-import dev.animalstore.testcontainers.control.NewFault;
-import dev.animalstore.testcontainers.control.Pet;
-import dev.animalstore.testcontainers.control.RequestFilter;
 import dev.animalstore.testcontainers.junit.AnimalStoreNamespaces;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -63,8 +57,6 @@ class AnimalStoreContainerTest {
         HttpResponse<String> anonymous = new ApiClient(SANDBOX.getBaseUrl(), Map.of()).get("/pets");
         assertThat(anonymous.statusCode()).isEqualTo(401);
         assertThat(JSON.readTree(anonymous.body()).get("status").asInt()).isEqualTo(401);
-        HttpResponse<String> defaultKey = new ApiClient(SANDBOX.getBaseUrl(), Map.of("Authorization", "Bearer sandbox-api-key")).get("/pets");
-        assertThat(defaultKey.statusCode()).as("the default key, once another is configured").isEqualTo(401);
     }
 
     @Test
@@ -84,10 +76,10 @@ class AnimalStoreContainerTest {
     void resetRemovesWhatTheTestCreated(NamespaceControl namespace) throws Exception {
         long id = JSON.readTree(createPet(namespace, "Temporary Toad").body()).get("id").asLong();
 
-        assertThat(namespace.reset().pets()).isEqualTo(SEEDED_PETS);
+        assertThat(namespace.reset().get("pets").asInt()).isEqualTo(SEEDED_PETS);
 
         assertThat(api(namespace).get("/pets/" + id).statusCode()).isEqualTo(404);
-        assertThat(namespace.exportPets()).extracting(Pet::name).doesNotContain("Temporary Toad");
+        assertThat(namespace.exportPets().findValuesAsText("name")).doesNotContain("Temporary Toad");
     }
 
     @Test
@@ -96,29 +88,29 @@ class AnimalStoreContainerTest {
         api(namespace).get("/pets?status=sold");
         createPet(namespace, "Journal Jay");
 
-        await().atMost(JOURNAL_DELAY_BOUND).untilAsserted(() -> assertThat(namespace.listRequests().count()).isEqualTo(3));
-        assertThat(namespace.listRequests(RequestFilter.all().withOperationId("listPets")).count()).isEqualTo(2);
-        List<JournalEntry> creations = namespace.listRequests(RequestFilter.all().withOperationId("createPet")).entries();
-        assertThat(creations).singleElement().satisfies(entry -> {
-            assertThat(entry.method()).isEqualTo("POST");
-            assertThat(entry.path()).isEqualTo("/v1/pets");
-            assertThat(entry.status()).isEqualTo(201);
-            assertThat(entry.namespace()).isEqualTo(namespace.name());
-            assertThat(entry.body().get("name").asText()).isEqualTo("Journal Jay");
-            assertThat(entry.headers()).containsEntry("authorization", "Bearer [REDACTED]");
-        });
+        await().atMost(JOURNAL_DELAY_BOUND).untilAsserted(() -> assertThat(namespace.listRequests().get("count").asInt()).isEqualTo(3));
+        assertThat(namespace.countRequests(Map.of("operationId", "listPets"))).isEqualTo(2);
+        JsonNode creations = namespace.listRequests(Map.of("operationId", "createPet")).get("entries");
+        assertThat(creations).hasSize(1);
+        JsonNode entry = creations.get(0);
+        assertThat(entry.get("method").asText()).isEqualTo("POST");
+        assertThat(entry.get("path").asText()).isEqualTo("/v1/pets");
+        assertThat(entry.get("status").asInt()).isEqualTo(201);
+        assertThat(entry.get("namespace").asText()).isEqualTo(namespace.name());
+        assertThat(entry.at("/body/name").asText()).isEqualTo("Journal Jay");
+        assertThat(entry.at("/headers/authorization").asText()).isEqualTo("Bearer [REDACTED]");
     }
 
     @Test
     void faultAnswersTheNextCallThenTheApiRecovers(NamespaceControl namespace) throws Exception {
-        Fault armed = namespace.addFault(NewFault.on("listPets").withStatus(503).withTimes(1));
-        assertThat(armed.fired()).isZero();
+        JsonNode armed = namespace.addFault(Map.of("operationId", "listPets", "status", 503, "times", 1));
+        assertThat(armed.get("fired").asInt()).isZero();
 
         HttpResponse<String> faulted = api(namespace).get("/pets");
         assertThat(faulted.statusCode()).isEqualTo(503);
         assertThat(JSON.readTree(faulted.body()).get("status").asInt()).isEqualTo(503);
         assertThat(api(namespace).get("/pets").statusCode()).isEqualTo(200);
-        assertThat(namespace.listFaults().faults()).singleElement().extracting(Fault::fired).isEqualTo(1);
+        assertThat(namespace.listFaults().at("/faults/0/fired").asInt()).isEqualTo(1);
     }
 
     @Test
@@ -126,10 +118,10 @@ class AnimalStoreContainerTest {
         assertThat(api(namespace).get("/pets/1").statusCode()).isEqualTo(200);
 
         Instant sunset = Instant.parse("2030-12-05T00:00:00Z");
-        assertThat(namespace.setClock(sunset).real()).isFalse();
+        assertThat(namespace.setClock(sunset).get("real").asBoolean()).isFalse();
         assertThat(api(namespace).get("/pets/1").statusCode()).isEqualTo(410);
 
-        assertThat(namespace.resetClock().real()).isTrue();
+        assertThat(namespace.resetClock().get("real").asBoolean()).isTrue();
         assertThat(api(namespace).get("/pets/1").statusCode()).isEqualTo(200);
     }
 
@@ -140,7 +132,7 @@ class AnimalStoreContainerTest {
 
         assertThat(api(first).get("/pets/" + id).statusCode()).isEqualTo(200);
         assertThat(api(second).get("/pets/" + id).statusCode()).isEqualTo(404);
-        assertThat(second.exportPets()).extracting(Pet::name).doesNotContain("Only In First");
+        assertThat(second.exportPets().findValuesAsText("name")).doesNotContain("Only In First");
     }
 
     private static ApiClient api(NamespaceControl namespace) {

@@ -1,31 +1,18 @@
 package dev.animalstore.testcontainers;
 
-import static dev.animalstore.testcontainers.control.Expectation.calls;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.IntNode;
-import com.fasterxml.jackson.databind.node.TextNode;
 import dev.animalstore.testcontainers.control.AnimalStoreControlClient;
 import dev.animalstore.testcontainers.control.AnimalStoreControlException;
-import dev.animalstore.testcontainers.control.CoverageReport;
-import dev.animalstore.testcontainers.control.CoverageReport.DeprecatedCall;
-import dev.animalstore.testcontainers.control.Expectation;
-import dev.animalstore.testcontainers.control.JournalEntry;
-import dev.animalstore.testcontainers.control.JournalPage;
 import dev.animalstore.testcontainers.control.NamespaceControl;
-import dev.animalstore.testcontainers.control.OperationCoverage;
-import dev.animalstore.testcontainers.control.RequestFilter;
-import dev.animalstore.testcontainers.control.VerifyResult;
-import dev.animalstore.testcontainers.control.VerifyResult.Difference;
-import dev.animalstore.testcontainers.control.VerifyResult.ExpectationResult;
+import dev.animalstore.testcontainers.control.SandboxAssertions;
 import dev.animalstore.testcontainers.junit.AnimalStoreNamespaces;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,9 +32,6 @@ class CoverageAndVerifyTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** getPet's removal date in the API's spec. */
-    private static final Instant GET_PET_SUNSET = Instant.parse("2030-12-05T00:00:00Z");
-
     @Container
     static final AnimalStoreContainer SANDBOX = new AnimalStoreContainer().withInMemory();
 
@@ -58,39 +42,44 @@ class CoverageAndVerifyTest {
     void reportsWhatTheSuiteExercisedAndWhatItDidNot(NamespaceControl namespace) throws Exception {
         long invalidCreate = runSuite(namespace).invalidCreate();
 
-        CoverageReport report = namespace.getCoverage();
-        assertThat(report.reportVersion()).isEqualTo(1);
-        assertThat(report.namespace()).isEqualTo(namespace.name());
-        assertThat(report.namespaces()).containsExactly(namespace.name());
-        assertThat(report.summary()).isEqualTo(new CoverageReport.Summary(6, 4, 11, 5, 1, 1, 2, 0, 0, 0, 0, 0));
+        JsonNode report = namespace.getCoverage();
+        assertThat(report.get("reportVersion").asInt()).isEqualTo(1);
+        assertThat(report.get("namespace").asText()).isEqualTo(namespace.name());
+        assertThat(report.get("namespaces")).containsExactly(JSON.valueToTree(namespace.name()));
+        assertThat(report.get("summary")).isEqualTo(JSON.readTree(
+            "{\"calls\":6,\"operations\":4,\"responses\":11,\"exercised\":5,\"unmatched\":1,\"invalid\":1,\"deprecatedCalls\":2,\"unstableCalls\":0," +
+            "\"unauthenticatedDropped\":0,\"journalDropped\":0,\"namespacesDeleted\":0,\"namespacesEvicted\":0}"
+        ));
 
-        assertThat(report.operations()).extracting(OperationCoverage::operationId).containsExactly("listPets", "createPet", "getPet", "listOrders");
-        assertThat(responses(report.operation("listPets"))).containsExactly("200 ×1", "401 never");
-        assertThat(responses(report.operation("createPet")))
+        assertThat(report.get("operations").findValuesAsText("operationId")).containsExactly("listPets", "createPet", "getPet", "listOrders");
+        assertThat(responses(report.at("/operations/0"))).containsExactly("200 ×1", "401 never");
+        assertThat(responses(report.at("/operations/1")))
             .containsExactly("201 ×1", "400 invalid_body ×1", "400 malformed_json never", "400 bad_request never", "401 never");
-        assertThat(responses(report.operation("getPet"))).containsExactly("200 ×1", "401 never", "404 ×1");
-        assertThat(responses(report.operation("listOrders"))).containsExactly("default never");
-        assertThat(report.operations()).extracting(OperationCoverage::calls).containsExactly(1, 2, 2, 0);
+        assertThat(responses(report.at("/operations/2"))).containsExactly("200 ×1", "401 never", "404 ×1");
+        assertThat(responses(report.at("/operations/3"))).containsExactly("default never");
+        assertThat(report.get("operations").valueStream().map(operation -> operation.get("calls").asInt())).containsExactly(1, 2, 2, 0);
 
-        OperationCoverage.ParameterCoverage limit = report.operation("listPets").parameters().get(0);
-        assertThat(limit.name()).isEqualTo("limit");
-        assertThat(limit.values()).extracting(value -> value.label() + " ×" + value.calls()).containsExactly("1 (minimum) ×0", "100 (maximum) ×0", "default (20) ×0");
-        assertThat(limit.others()).containsExactly(new OperationCoverage.ParameterCoverage.OtherValue("5", 1));
+        JsonNode limit = report.at("/operations/0/parameters/0");
+        assertThat(limit.get("name").asText()).isEqualTo("limit");
+        assertThat(limit.get("values").valueStream().map(value -> value.get("label").asText() + " ×" + value.get("calls").asInt()))
+            .containsExactly("1 (minimum) ×0", "100 (maximum) ×0", "default (20) ×0");
+        assertThat(limit.get("others")).isEqualTo(JSON.readTree("[{\"value\":\"5\",\"calls\":1}]"));
 
-        OperationCoverage getPet = report.operation("getPet");
-        assertThat(getPet.deprecated()).isTrue();
-        assertThat(getPet.sunset()).isEqualTo(GET_PET_SUNSET);
-        assertThat(report.deprecatedCalls()).containsExactly(new DeprecatedCall("getPet", "GET", "/v1/pets/{petId}", 2, GET_PET_SUNSET, "/v1/pets"));
-        assertThat(report.unstableCalls()).isEmpty();
-        assertThat(report.unmatched().requests()).containsExactly(new CoverageReport.UnmatchedRequest("GET", "/v1/no-such-thing", 404, 1));
-        assertThat(report.invalid().requests()).singleElement().satisfies(invalid -> {
-            assertThat(invalid.id()).isEqualTo(invalidCreate);
-            assertThat(List.of(invalid.operationId(), invalid.method(), invalid.path(), invalid.status(), invalid.code()))
-                .containsExactly("createPet", "POST", "/v1/pets", 400, "invalid_body");
-            assertThat(invalid.message()).contains("categoryId");
-        });
+        assertThat(report.at("/operations/2/deprecated").asBoolean()).isTrue();
+        assertThat(report.at("/operations/2/sunset").asText()).startsWith("2030-12-05");
+        assertThat(report.at("/deprecatedCalls/0/operationId").asText()).isEqualTo("getPet");
+        assertThat(report.at("/deprecatedCalls/0/calls").asInt()).isEqualTo(2);
+        assertThat(report.at("/deprecatedCalls/0/replacement").asText()).isEqualTo("/v1/pets");
+        assertThat(report.get("unstableCalls")).isEmpty();
+        assertThat(report.at("/unmatched/requests")).isEqualTo(JSON.readTree("[{\"method\":\"GET\",\"path\":\"/v1/no-such-thing\",\"status\":404,\"calls\":1}]"));
+        JsonNode invalid = report.at("/invalid/requests/0");
+        assertThat(report.at("/invalid/requests")).hasSize(1);
+        assertThat(invalid.get("id").asLong()).isEqualTo(invalidCreate);
+        assertThat(List.of("operationId", "method", "path", "status", "code").stream().map(field -> invalid.get(field).asText()))
+            .containsExactly("createPet", "POST", "/v1/pets", "400", "invalid_body");
+        assertThat(invalid.get("message").asText()).contains("categoryId");
 
-        String markdown = namespace.getCoverageMarkdown();
+        String markdown = namespace.getCoverageMarkdown(Map.of());
         assertThat(markdown).startsWith("# API coverage: namespace `" + namespace.name() + "`");
         assertThat(markdown).contains("5 of 11 documented responses exercised").contains("removed on 2030-12-05");
     }
@@ -101,68 +90,68 @@ class CoverageAndVerifyTest {
         runSuite(second);
 
         AnimalStoreControlClient client = SANDBOX.getControlClient();
-        CoverageReport all = client.getCoverageOfAllNamespaces();
-        assertThat(all.namespace()).isNull();
-        assertThat(all.namespaces()).contains(first.name(), second.name());
-        assertThat(all.operation("createPet").calls()).isGreaterThanOrEqualTo(4);
-        assertThat(client.getCoverageMarkdownOfAllNamespaces()).startsWith("# API coverage: every namespace");
-        assertThatThrownBy(all::assertNoDeprecatedCalls).hasMessageStartingWith("deprecated operations called (every namespace):\n- getPet ");
+        JsonNode all = client.getCoverage(Map.of("all", true));
+        assertThat(all.get("namespace").isNull()).isTrue();
+        assertThat(all.get("namespaces").valueStream().map(JsonNode::asText)).contains(first.name(), second.name());
+        assertThat(all.at("/operations/1/calls").asInt()).isGreaterThanOrEqualTo(4);
+        assertThat(client.getCoverageMarkdown(Map.of("all", true))).startsWith("# API coverage: every namespace");
+        assertThatThrownBy(() -> SandboxAssertions.assertNoDeprecatedCalls(all)).hasMessageStartingWith("deprecated operations called (every namespace):\n- getPet ");
     }
 
     @Test
     void verifiesTheCallsExpected(NamespaceControl namespace) throws Exception {
         Suite suite = runSuite(namespace);
 
-        VerifyResult met = namespace.verify(
-            calls("createPet").times(1).withBody(Map.of("name", "Rex", "categoryId", 3)),
-            calls("createPet").withHeader("content-type", "application/json").atLeast(2),
-            calls("getPet").atMost(2),
-            calls("listOrders").never()
-        );
-        assertThat(met.passed()).as(met.message()).isTrue();
-        assertThat(met.checked()).isEqualTo(6);
-        assertThat(met.expectations()).extracting(ExpectationResult::matched).containsExactly(1, 2, 2, 0);
-        assertThat(met.expectations().get(0).matchedEntries()).containsExactly(suite.create());
+        JsonNode met = namespace.verify(expecting(
+            calls("createPet", "count", 1, "body", Map.of("name", "Rex", "categoryId", 3)),
+            calls("createPet", "headers", Map.of("content-type", "application/json"), "min", 2),
+            calls("getPet", "max", 2),
+            calls("listOrders", "count", 0)
+        ));
+        assertThat(met.get("passed").asBoolean()).as(met.get("message").asText()).isTrue();
+        assertThat(met.get("checked").asInt()).isEqualTo(6);
+        assertThat(met.get("expectations").valueStream().map(result -> result.get("matched").asInt())).containsExactly(1, 2, 2, 0);
+        assertThat(met.at("/expectations/0/matchedEntries").valueStream().map(JsonNode::asLong)).containsExactly(suite.create());
 
         // The invalid create sent categoryId as a string: the expectation names it as the closest call.
-        VerifyResult missed = namespace.verify(calls("createPet").times(1).withBody(Map.of("name", "Bad", "categoryId", 3)));
-        assertThat(missed.passed()).isFalse();
-        ExpectationResult failed = missed.expectations().get(0);
-        assertThat(failed.matched()).isZero();
-        assertThat(failed.closest().get(0).entry().id()).isEqualTo(suite.invalidCreate());
-        assertThat(failed.closest().get(0).differences())
-            .containsExactly(new Difference("body", "/categoryId", IntNode.valueOf(3), TextNode.valueOf("3"), "createPet body /categoryId: expected 3, got \"3\""));
-        assertThat(failed.message()).contains("createPet body /categoryId: expected 3, got \"3\"");
+        JsonNode missed = namespace.verify(expecting(calls("createPet", "count", 1, "body", Map.of("name", "Bad", "categoryId", 3))));
+        assertThat(missed.get("passed").asBoolean()).isFalse();
+        JsonNode failed = missed.at("/expectations/0");
+        assertThat(failed.get("matched").asInt()).isZero();
+        assertThat(failed.at("/closest/0/entry/id").asLong()).isEqualTo(suite.invalidCreate());
+        assertThat(failed.at("/closest/0/differences")).isEqualTo(JSON.readTree(
+            "[{\"in\":\"body\",\"pointer\":\"/categoryId\",\"expected\":3,\"actual\":\"3\",\"message\":\"createPet body /categoryId: expected 3, got \\\"3\\\"\"}]"
+        ));
+        assertThat(failed.get("message").asText()).contains("createPet body /categoryId: expected 3, got \"3\"");
     }
 
     @Test
     void strictVerificationNamesTheUnexpectedCall(NamespaceControl namespace) throws Exception {
         Suite suite = runSuite(namespace);
 
-        VerifyResult result = namespace.verifyStrictly(calls("createPet").times(2), calls("getPet").times(2), calls("unmatched").times(1));
-        assertThat(result.strict()).isTrue();
-        assertThat(result.passed()).isFalse();
-        assertThat(result.expectations()).allMatch(ExpectationResult::passed);
-        assertThat(result.unexpected()).singleElement().satisfies(entry -> {
-            assertThat(entry.id()).isEqualTo(suite.list());
-            assertThat(entry).hasToString("#" + suite.list() + " GET /v1/pets → 200 (listPets)");
-        });
+        Map<String, Object> expected = expecting(calls("createPet", "count", 2), calls("getPet", "count", 2), calls("unmatched", "count", 1));
+        JsonNode result = namespace.verify(Map.of("expectations", expected.get("expectations"), "strict", true));
+        assertThat(result.get("strict").asBoolean()).isTrue();
+        assertThat(result.get("passed").asBoolean()).isFalse();
+        assertThat(result.get("expectations").findValuesAsText("passed")).containsOnly("true");
+        assertThat(result.get("unexpected")).hasSize(1);
+        assertThat(result.at("/unexpected/0/id").asLong()).isEqualTo(suite.list());
 
-        assertThat(namespace.verify(calls("createPet").times(2), calls("getPet").times(2)).passed()).as("without strict, other calls are allowed").isTrue();
+        assertThat(namespace.verify(expected).get("passed").asBoolean()).as("without strict, other calls are allowed").isTrue();
     }
 
     @Test
     void assertionsFailWithWhatIsMissing(NamespaceControl namespace) throws Exception {
         Suite suite = runSuite(namespace);
-        String scope = " (namespace " + namespace.name() + "):\n";
+        String scope = " (namespace " + namespace.name() + ")";
 
         assertThatThrownBy(() -> namespace.assertAllResponsesExercised("createPet"))
             .isInstanceOf(AssertionError.class)
-            .hasMessage("documented responses never exercised" + scope + "- createPet (POST /v1/pets): 400 malformed_json, 400 bad_request, 401");
+            .hasMessage("documented responses never exercised" + scope + ":\n- createPet (POST /v1/pets): 400 malformed_json, 400 bad_request, 401");
         assertThatThrownBy(namespace::assertAllResponsesExercised)
             .as("every operation when none is named")
             .hasMessage(
-                "documented responses never exercised" + scope +
+                "documented responses never exercised" + scope + ":\n" +
                 "- listPets (GET /v1/pets): 401\n" +
                 "- createPet (POST /v1/pets): 400 malformed_json, 400 bad_request, 401\n" +
                 "- getPet (GET /v1/pets/{petId}): 401\n" +
@@ -170,14 +159,14 @@ class CoverageAndVerifyTest {
             );
         assertThatThrownBy(namespace::assertNoDeprecatedCalls)
             .isInstanceOf(AssertionError.class)
-            .hasMessage("deprecated operations called" + scope + "- getPet (GET /v1/pets/{petId}): 2 calls, sunset 2030-12-05, use /v1/pets instead");
-        assertThatThrownBy(() -> namespace.assertVerified(calls("createPet").times(1).withBody(Map.of("name", "Bad", "categoryId", 3))))
+            .hasMessage("deprecated operations called" + scope + ":\n- getPet (GET /v1/pets/{petId}): 2 calls, sunset 2030-12-05, use /v1/pets instead");
+        assertThatThrownBy(() -> namespace.assertVerified(calls("createPet", "count", 1, "body", Map.of("name", "Bad", "categoryId", 3))))
             .isInstanceOf(AssertionError.class)
-            .hasMessageStartingWith("verification failed" + scope + "- createPet: expected exactly 1 call")
+            .hasMessageStartingWith("verification" + scope + " failed:\n- createPet: expected exactly 1 call")
             .hasMessageContaining("\n  #" + suite.invalidCreate() + " POST /v1/pets → 400 (createPet):\n    createPet body /categoryId: expected 3, got \"3\"");
-        assertThatThrownBy(() -> namespace.assertVerifiedStrictly(calls("createPet").times(2), calls("getPet").times(2), calls("unmatched")))
+        assertThatThrownBy(() -> namespace.assertVerifiedStrictly(calls("createPet", "count", 2), calls("getPet", "count", 2), calls("unmatched")))
             .isInstanceOf(AssertionError.class)
-            .hasMessage("verification failed" + scope + "- unexpected call (strict): #" + suite.list() + " GET /v1/pets → 200 (listPets)");
+            .hasMessage("verification" + scope + " failed:\n- unexpected call (strict): #" + suite.list() + " GET /v1/pets → 200 (listPets)");
         assertThatThrownBy(() -> namespace.assertAllResponsesExercised("noSuchOperation"))
             .isInstanceOf(IllegalArgumentException.class)
             .hasMessage("the API has no operation noSuchOperation; it has listPets, createPet, getPet, listOrders");
@@ -195,9 +184,9 @@ class CoverageAndVerifyTest {
 
         // README coverage snippet begins
         namespace.assertAllResponsesExercised("getPet"); // every operation when none is named
-        namespace.assertVerifiedStrictly(Expectation.calls("listPets").times(1), Expectation.calls("getPet").atLeast(3));
+        namespace.assertVerifiedStrictly(Map.of("operationId", "listPets", "count", 1), Map.of("operationId", "getPet", "min", 3));
         // README coverage snippet ends
-        assertThatCode(() -> namespace.assertVerified(calls("getPet").times(3))).doesNotThrowAnyException();
+        assertThatCode(() -> namespace.assertVerified(calls("getPet", "count", 3))).doesNotThrowAnyException();
         assertThatThrownBy(namespace::assertNoDeprecatedCalls).hasMessageContaining("getPet (GET /v1/pets/{petId}): 3 calls");
 
         namespace.reset(); // and the journal with it
@@ -208,13 +197,13 @@ class CoverageAndVerifyTest {
 
     @Test
     void refusalsCarryTheErrorBody(NamespaceControl namespace) {
-        assertThatThrownBy(() -> namespace.verify(calls("noSuchOperation")))
+        assertThatThrownBy(() -> namespace.verify(expecting(calls("noSuchOperation"))))
             .isInstanceOfSatisfying(AnimalStoreControlException.class, refused -> {
                 assertThat(refused.status()).isEqualTo(400);
                 assertThat(refused.code()).isEqualTo("invalid_body");
                 assertThat(refused.errorMessage()).contains("operationId");
             });
-        assertThatThrownBy(() -> namespace.verify(calls("listPets").atLeast(3).atMost(1)))
+        assertThatThrownBy(() -> namespace.verify(expecting(calls("listPets", "min", 3, "max", 1))))
             .isInstanceOfSatisfying(AnimalStoreControlException.class, refused -> {
                 assertThat(refused.code()).isEqualTo("invalid_body");
                 assertThat(refused.errorMessage()).contains("min is above its max");
@@ -223,7 +212,7 @@ class CoverageAndVerifyTest {
         SANDBOX.getControlClient().deleteNamespace(namespace.name());
         assertThatThrownBy(namespace::getCoverage)
             .isInstanceOfSatisfying(AnimalStoreControlException.class, refused -> assertThat(refused.status()).isEqualTo(404));
-        assertThatThrownBy(namespace::getCoverageMarkdown)
+        assertThatThrownBy(() -> namespace.getCoverageMarkdown(Map.of()))
             .isInstanceOfSatisfying(AnimalStoreControlException.class, refused -> assertThat(refused.status()).isEqualTo(404));
     }
 
@@ -242,28 +231,28 @@ class CoverageAndVerifyTest {
             }
             awaitJournal(kept, 2);
 
-            CoverageReport.Summary summary = kept.getCoverage().summary();
-            assertThat(summary.calls()).as("every call, those the journal dropped included").isEqualTo(3);
-            assertThat(summary.journalDropped()).isEqualTo(1);
-            assertThat(List.of(summary.namespacesDeleted(), summary.namespacesEvicted())).as("for one namespace").containsExactly(0, 0);
+            JsonNode summary = kept.getCoverage().get("summary");
+            assertThat(summary.get("calls").asInt()).as("every call, those the journal dropped included").isEqualTo(3);
+            assertThat(summary.get("journalDropped").asInt()).isEqualTo(1);
+            assertThat(List.of(summary.get("namespacesDeleted").asInt(), summary.get("namespacesEvicted").asInt())).as("for one namespace").containsExactly(0, 0);
 
-            VerifyResult counted = kept.verify(calls("listPets").times(3));
-            assertThat(counted.passed()).as("decided by the counts of every call").isTrue();
-            assertThat(counted.incomplete()).isFalse();
-            assertThat(counted.journalDropped()).isEqualTo(1);
-            VerifyResult byHeader = kept.verify(calls("listPets").withHeader("x-sandbox-namespace", "kept").times(3));
-            assertThat(byHeader.passed()).isFalse();
-            assertThat(byHeader.incomplete()).isTrue();
-            assertThat(byHeader.expectations()).singleElement().extracting(ExpectationResult::incomplete).isEqualTo(true);
-            VerifyResult strict = kept.verifyStrictly(calls("listPets").times(3));
-            assertThat(strict.incomplete()).as("strict mode cannot tell what the dropped calls were").isTrue();
-            assertThat(strict.expectations()).singleElement().extracting(ExpectationResult::incomplete).isEqualTo(false);
+            JsonNode counted = kept.verify(expecting(calls("listPets", "count", 3)));
+            assertThat(counted.get("passed").asBoolean()).as("decided by the counts of every call").isTrue();
+            assertThat(counted.get("incomplete").asBoolean()).isFalse();
+            assertThat(counted.get("journalDropped").asInt()).isEqualTo(1);
+            JsonNode byHeader = kept.verify(expecting(calls("listPets", "headers", Map.of("x-sandbox-namespace", "kept"), "count", 3)));
+            assertThat(byHeader.get("passed").asBoolean()).isFalse();
+            assertThat(byHeader.get("incomplete").asBoolean()).isTrue();
+            assertThat(byHeader.at("/expectations/0/incomplete").asBoolean()).isTrue();
+            JsonNode strict = kept.verify(Map.of("expectations", List.of(calls("listPets", "count", 3)), "strict", true));
+            assertThat(strict.get("incomplete").asBoolean()).as("strict mode cannot tell what the dropped calls were").isTrue();
+            assertThat(strict.at("/expectations/0/incomplete").asBoolean()).isFalse();
 
             client.namespace("gone").reset(); // a third namespace: one of the two others is evicted
             client.deleteNamespace("gone");
-            CoverageReport run = client.getCoverageOfAllNamespaces();
-            assertThat(List.of(run.summary().namespacesDeleted(), run.summary().namespacesEvicted())).containsExactly(1, 1);
-            assertThat(run.operation("listPets").calls()).as("the calls of a namespace evicted or deleted still count").isEqualTo(3);
+            JsonNode run = client.getCoverage(Map.of("all", true));
+            assertThat(List.of(run.at("/summary/namespacesDeleted").asInt(), run.at("/summary/namespacesEvicted").asInt())).containsExactly(1, 1);
+            assertThat(run.at("/operations/0/calls").asInt()).as("the calls of a namespace evicted or deleted still count").isEqualTo(3);
         }
     }
 
@@ -290,25 +279,28 @@ class CoverageAndVerifyTest {
         ApiClient service = new ApiClient(SANDBOX.getBaseUrl(), withKey(headers)); // test only
         assertThat(service.post("/pets", "{\"name\":\"Traced\",\"categoryId\":1}").statusCode()).isEqualTo(201); // test only
 
-        assertThat(namespace.countRequests(RequestFilter.all().withTraceId(traceId))).isEqualTo(1);
-        namespace.verifyTraceStrictly(traceId, Expectation.calls("createPet").times(1)).assertPassed();
-        CoverageReport report = namespace.getCoverageOfTrace(traceId); // what this call exercised, whatever else the namespace got
+        assertThat(namespace.countRequests(Map.of("traceId", traceId))).isEqualTo(1);
+        JsonNode verified = namespace.verify(Map.of("traceId", traceId), Map.of("strict", true, "expectations", List.of(Map.of("operationId", "createPet", "count", 1))));
+        SandboxAssertions.assertPassed(verified);
+        JsonNode report = namespace.getCoverage(Map.of("traceId", traceId)); // what this call exercised, whatever else the namespace got
         // README trace snippet ends
         awaitJournal(namespace, 2);
 
-        JournalPage listed = namespace.listRequests(RequestFilter.all().withTraceId(listing));
-        assertThat(listed.count()).isEqualTo(1);
-        assertThat(listed.entries()).extracting(JournalEntry::operationId, JournalEntry::traceId).containsExactly(tuple("listPets", listing));
-        assertThat(namespace.listRequests(RequestFilter.all().withTraceId(traceId)).entries())
-            .extracting(JournalEntry::operationId, JournalEntry::namespace, JournalEntry::traceId)
-            .containsExactly(tuple("createPet", namespace.name(), traceId));
+        JsonNode listed = namespace.listRequests(Map.of("traceId", listing));
+        assertThat(listed.get("count").asInt()).isEqualTo(1);
+        assertThat(List.of(listed.at("/entries/0/operationId").asText(), listed.at("/entries/0/traceId").asText())).containsExactly("listPets", listing);
+        JsonNode created = namespace.listRequests(Map.of("traceId", traceId)).get("entries");
+        assertThat(created).hasSize(1);
+        assertThat(List.of("operationId", "namespace", "traceId").stream().map(field -> created.get(0).get(field).asText()))
+            .containsExactly("createPet", namespace.name(), traceId);
 
-        assertThat(report.summary().calls()).isEqualTo(1);
-        assertThat(List.of(report.operation("createPet").calls(), report.operation("listPets").calls())).containsExactly(1, 0);
-        assertThat(namespace.getCoverageMarkdownOfTrace(traceId)).contains("createPet");
+        assertThat(report.at("/summary/calls").asInt()).isEqualTo(1);
+        assertThat(List.of(report.at("/operations/1/calls").asInt(), report.at("/operations/0/calls").asInt())).containsExactly(1, 0);
+        assertThat(namespace.getCoverageMarkdown(Map.of("traceId", traceId))).contains("createPet");
 
-        assertThat(namespace.verifyTraceStrictly(listing, calls("createPet").times(1)).passed()).isFalse();
-        assertThat(namespace.verifyTrace(listing, calls("listPets").times(1)).passed()).isTrue();
+        Map<String, String> ofListing = Map.of("traceId", listing);
+        assertThat(namespace.verify(ofListing, Map.of("strict", true, "expectations", List.of(calls("createPet", "count", 1)))).get("passed").asBoolean()).isFalse();
+        assertThat(namespace.verify(ofListing, expecting(calls("listPets", "count", 1))).get("passed").asBoolean()).isTrue();
     }
 
     private static Suite runSuite(NamespaceControl namespace) throws Exception {
@@ -321,8 +313,8 @@ class CoverageAndVerifyTest {
         assertThat(api.get("/pets/" + JSON.readTree(created.body()).get("id").asLong()).statusCode()).isEqualTo(200);
         assertThat(api.get("/no-such-thing").statusCode()).isEqualTo(404);
 
-        var entries = awaitJournal(namespace, 6);
-        return new Suite(entries.get(0).id(), entries.get(1).id(), entries.get(2).id());
+        JsonNode entries = awaitJournal(namespace, 6);
+        return new Suite(entries.at("/0/id").asLong(), entries.at("/1/id").asLong(), entries.at("/2/id").asLong());
     }
 
     /** A fresh W3C trace id: 32 lowercase hex digits. */
@@ -344,13 +336,26 @@ class CoverageAndVerifyTest {
         return keyed;
     }
 
-    private static List<JournalEntry> awaitJournal(NamespaceControl namespace, int count) {
-        await().atMost(JOURNAL_DELAY_BOUND).until(() -> namespace.listRequests().count() >= count);
-        return namespace.listRequests().entries();
+    private static JsonNode awaitJournal(NamespaceControl namespace, int count) {
+        await().atMost(JOURNAL_DELAY_BOUND).until(() -> namespace.countRequests(Map.of()) >= count);
+        return namespace.listRequests().get("entries");
     }
 
     /** Each documented response, e.g. {@code 400 invalid_body ×1} or {@code 401 never}. */
-    private static List<String> responses(OperationCoverage operation) {
-        return operation.responses().stream().map(r -> r.label() + (r.exercised() ? " ×" + r.calls() : " never")).toList();
+    private static List<String> responses(JsonNode operation) {
+        return operation.get("responses").valueStream().map(r -> r.get("label").asText() + (r.get("exercised").asBoolean() ? " ×" + r.get("calls").asInt() : " never")).toList();
+    }
+
+    /** An expectation of verify: the calls of {@code operationId}, with these fields (count, min, max, body, headers). */
+    private static Map<String, Object> calls(String operationId, Object... fields) {
+        Map<String, Object> expectation = new LinkedHashMap<>(Map.of("operationId", operationId));
+        for (int i = 0; i < fields.length; i += 2) {
+            expectation.put((String) fields[i], fields[i + 1]);
+        }
+        return expectation;
+    }
+
+    private static Map<String, Object> expecting(Object... expectations) {
+        return Map.of("expectations", List.of(expectations));
     }
 }

@@ -5,12 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.animalstore.testcontainers.AnimalStoreContainer;
 import dev.animalstore.testcontainers.control.NamespaceControl;
-import dev.animalstore.testcontainers.control.NewFault;
 import dev.animalstore.testcontainers.junit.AnimalStoreNamespaces;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse.BodyHandlers;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith; // test only
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -32,7 +32,7 @@ class SandboxExampleTest {
 
     @Test
     void retriesWhenTheStoreIsUnavailable(NamespaceControl namespace) throws Exception {
-        namespace.addFault(NewFault.on("listPets").withStatus(503).withTimes(1));
+        namespace.addFault(Map.of("operationId", "listPets", "status", 503, "times", 1));
 
         HttpRequest.Builder listPets = HttpRequest.newBuilder(URI.create(SANDBOX.getBaseUrl() + "/pets?limit=5"));
         namespace.apiHeaders().forEach(listPets::header); // Authorization and X-Sandbox-Namespace

@@ -1,9 +1,8 @@
 package dev.animalstore.testcontainers.control;
 
-/**
- * A control API call the sandbox refused, with the HTTP status and the {@code code} and {@code message} of its
- * Error body.
- */
+import com.fasterxml.jackson.databind.JsonNode;
+
+/** A control API call the sandbox refused, with the HTTP status and the {@code code} and {@code message} of its Error body. */
 public class AnimalStoreControlException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
@@ -14,11 +13,28 @@ public class AnimalStoreControlException extends RuntimeException {
 
     private final String errorMessage;
 
-    public AnimalStoreControlException(String request, int status, String code, String errorMessage) {
-        super(request + " answered " + status + " " + code + ": " + errorMessage);
+    AnimalStoreControlException(String request, int status, String body) {
+        this(request, status, errorBody(body));
+    }
+
+    private AnimalStoreControlException(String request, int status, JsonNode error) {
+        super(request + " answered " + status + " " + error.path("code").asText("unknown") + ": " + error.path("message").asText());
         this.status = status;
-        this.code = code;
-        this.errorMessage = errorMessage;
+        this.code = error.path("code").asText("unknown");
+        this.errorMessage = error.path("message").asText();
+    }
+
+    /** The Error body, or (a proxy's page, say) one whose message is the whole body. */
+    private static JsonNode errorBody(String body) {
+        try {
+            JsonNode error = NamespaceControl.JSON.readTree(body);
+            if (error.has("code")) {
+                return error;
+            }
+        } catch (Exception notJson) {
+            // The body itself is the message.
+        }
+        return NamespaceControl.JSON.createObjectNode().put("message", body);
     }
 
     /** The HTTP status, e.g. 400. */
@@ -26,7 +42,7 @@ public class AnimalStoreControlException extends RuntimeException {
         return status;
     }
 
-    /** The Error body's machine-readable code, e.g. {@code invalid_body}; {@code unknown} when the body was no Error. */
+    /** The Error body's code, e.g. {@code invalid_body}; {@code unknown} when the body was no Error. */
     public String code() {
         return code;
     }
