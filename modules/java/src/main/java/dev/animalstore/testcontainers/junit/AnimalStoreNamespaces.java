@@ -5,8 +5,6 @@ import dev.animalstore.testcontainers.control.AnimalStoreControlException;
 import dev.animalstore.testcontainers.control.NamespaceControl;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import java.util.Objects;
 import java.util.UUID;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.extension.AfterAllCallback;
@@ -20,9 +18,6 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * the tests of a class share one container without seeing each other's pets, journal, faults or clock:
  *
  * <pre>{@code
- * @Container
- * static final AnimalStoreContainer SANDBOX = new AnimalStoreContainer();
- *
  * @RegisterExtension
  * static final AnimalStoreNamespaces NAMESPACES = new AnimalStoreNamespaces(SANDBOX::getControlClient);
  *
@@ -30,28 +25,19 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * void listsPets(NamespaceControl namespace) { ... namespace.apiHeaders() ... }
  * }</pre>
  *
- * Each parameter gets a namespace of its own, named after the test and made unique; it starts with the sandbox's
- * initial pets on its first use, and is deleted after the test (after the class for a {@code @BeforeAll}
- * parameter), passed or failed, so a long suite does not push the sandbox to evict namespaces. Its calls stay
- * counted in the run's coverage report ({@code getCoverageOfAllNamespaces()}).
+ * Each namespace is named after its test, made unique, and deleted after the test (after the class for a
+ * {@code @BeforeAll} parameter), passed or failed, so a long suite does not push the sandbox to evict namespaces.
+ * Its calls stay counted in the run's coverage report ({@code getCoverage(Map.of("all", true))}).
  */
 public final class AnimalStoreNamespaces implements ParameterResolver, AfterEachCallback, AfterAllCallback {
-
-    /** The sandbox's limit on a namespace name. */
-    private static final int MAX_NAME_LENGTH = 64;
-
-    private static final int SUFFIX_LENGTH = 8;
 
     private static final ExtensionContext.Namespace STORE = ExtensionContext.Namespace.create(AnimalStoreNamespaces.class);
 
     private final Supplier<AnimalStoreControlClient> controlClient;
 
-    /**
-     * @param controlClient asked when a test needs a namespace, so a container's client can be passed before the
-     *     container has started, e.g. {@code SANDBOX::getControlClient}
-     */
+    /** @param controlClient asked when a test needs a namespace: a container's before it has started, e.g. {@code SANDBOX::getControlClient} */
     public AnimalStoreNamespaces(Supplier<AnimalStoreControlClient> controlClient) {
-        this.controlClient = Objects.requireNonNull(controlClient, "controlClient");
+        this.controlClient = controlClient;
     }
 
     @Override
@@ -61,8 +47,7 @@ public final class AnimalStoreNamespaces implements ParameterResolver, AfterEach
 
     @Override
     public NamespaceControl resolveParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {
-        AnimalStoreControlClient control = controlClient.get();
-        NamespaceControl namespace = control.namespace(uniqueName(extensionContext.getTestMethod().map(method -> method.getName()).orElse("test")));
+        NamespaceControl namespace = controlClient.get().namespace(uniqueName(extensionContext.getTestMethod().map(method -> method.getName()).orElse("test")));
         created(extensionContext).add(namespace.name());
         // A reset brings the namespace into being: reading one that does not exist is a 404.
         namespace.reset();
@@ -79,10 +64,7 @@ public final class AnimalStoreNamespaces implements ParameterResolver, AfterEach
         deleteCreated(context);
     }
 
-    /**
-     * The names given in this context. Keyed by the context's id: a store's lookup falls back to the parent context's,
-     * and a test must not delete the namespaces its class's {@code @BeforeAll} was given.
-     */
+    /** Keyed by the context's id: a store's lookup falls back to the parent's, and a test must not delete its class's. */
     @SuppressWarnings("unchecked")
     private static List<String> created(ExtensionContext context) {
         return context.getStore(STORE).getOrComputeIfAbsent(context.getUniqueId(), id -> new ArrayList<String>(), List.class);
@@ -90,15 +72,11 @@ public final class AnimalStoreNamespaces implements ParameterResolver, AfterEach
 
     private void deleteCreated(ExtensionContext context) {
         List<String> names = created(context);
-        if (names.isEmpty()) {
-            return;
-        }
-        AnimalStoreControlClient control = controlClient.get();
         for (String name : names) {
             try {
-                control.deleteNamespace(name);
+                controlClient.get().deleteNamespace(name);
             } catch (AnimalStoreControlException e) {
-                // The test deleted it itself.
+                // A 404: the test deleted it itself.
                 if (e.status() != 404) {
                     throw e;
                 }
@@ -107,14 +85,10 @@ public final class AnimalStoreNamespaces implements ParameterResolver, AfterEach
         names.clear();
     }
 
-    /** e.g. {@code createsAPet-3f9a1c2e}: readable in the sandbox's logs and listNamespaces, and never reused. */
+    /** e.g. {@code createsAPet-3f9a1c2e}: readable in the sandbox's logs, never reused, and a name the sandbox takes. */
     static String uniqueName(String testName) {
         String readable = testName.replaceAll("[^A-Za-z0-9_.-]", "-").replaceAll("^[^A-Za-z0-9]+", "");
-        String suffix = UUID.randomUUID().toString().substring(0, SUFFIX_LENGTH).toLowerCase(Locale.ROOT);
-        int room = MAX_NAME_LENGTH - suffix.length() - 1;
-        if (readable.length() > room) {
-            readable = readable.substring(0, room);
-        }
-        return readable.isEmpty() ? suffix : readable + "-" + suffix;
+        String suffix = UUID.randomUUID().toString().substring(0, 8);
+        return readable.isEmpty() ? suffix : readable.substring(0, Math.min(readable.length(), 55)) + "-" + suffix;
     }
 }
