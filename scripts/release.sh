@@ -5,8 +5,8 @@
 # io.github.animal-store:animal-store-testcontainers, the Go module's tag modules/go/v<version>),
 # all of one version. Every run proves what it would publish before anything leaves the machine:
 #
-#   1. versions  both package.json files, modules/python/pyproject.toml and modules/java/pom.xml
-#                carry the same version
+#   1. versions  both package.json files, modules/python/pyproject.toml, modules/java/pom.xml and
+#                the Go module's animalstore.Version carry the same version
 #   2. images    scripts/build-image.sh for each architecture: animal-store-sandbox:<version>-<arch>
 #                (the build stages run natively; only the target's base differs)
 #   3. packages  `npm publish --dry-run` of each package, its file list checked; the Python wheel
@@ -77,6 +77,8 @@ python_version=$(sed -nE 's/^version = "(.*)"$/\1/p' modules/python/pyproject.to
 java_version=$(python3 -c 'import sys, xml.etree.ElementTree as x
 print(x.parse(sys.argv[1]).getroot().findtext("{http://maven.apache.org/POM/4.0.0}version"))' modules/java/pom.xml)
 [ "$java_version" = "$version" ] || fail "modules/java is at $java_version, the server at $version"
+go_version=$(sed -nE 's/^\tVersion = "(.*)"$/\1/p' modules/go/animalstore/animalstore.go)
+[ "$go_version" = "$version" ] || fail "modules/go is at ${go_version:-no version} (animalstore.Version), the server at $version"
 go_module=github.com/animal-store/animal-store-sandbox/modules/go
 go_tag=modules/go/v$version
 if ! $dry_run; then

@@ -260,6 +260,7 @@ const GO_IMPORTS: Record<string, string> = {
   strings: 'strings',
   testcontainers: 'github.com/testcontainers/testcontainers-go',
   animalstore: 'github.com/animal-store/animal-store-sandbox/modules/go/animalstore',
+  api: 'github.com/animal-store/animal-store-sandbox/modules/go/animalstore/api',
   control: 'github.com/animal-store/animal-store-sandbox/modules/go/animalstore/control',
 }
 

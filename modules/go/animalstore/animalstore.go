@@ -6,11 +6,10 @@ package animalstore
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/containerd/errdefs"
@@ -21,8 +20,11 @@ import (
 )
 
 const (
+	// Version is this module's version, which a release tags it with (modules/go/v<Version>)
+	// and publishes the sandbox's image under.
+	Version = "0.1.0"
 	// DefaultImage is the sandbox's image of this module's version.
-	DefaultImage = "animal-store-sandbox:0.1.0"
+	DefaultImage = "animal-store-sandbox:" + Version
 
 	httpPort = "4010/tcp"
 	// fixturesDir is where WithFixtures puts the file inside the container.
@@ -43,31 +45,13 @@ type Container struct {
 // own message. As with every module, the returned container may be non-nil with an error, to
 // be terminated by the caller.
 func Run(ctx context.Context, img string, opts ...testcontainers.ContainerCustomizer) (*Container, error) {
-	settings := defaultOptions()
-	for _, opt := range opts {
-		if apply, ok := opt.(Option); ok {
-			if err := apply(&settings); err != nil {
-				return nil, fmt.Errorf("animalstore: %w", err)
-			}
-		}
-	}
-	if err := settings.validate(); err != nil {
-		return nil, fmt.Errorf("animalstore: %w", err)
-	}
-
 	moduleOpts := []testcontainers.ContainerCustomizer{
 		testcontainers.WithExposedPorts(httpPort),
-		testcontainers.WithEnv(settings.env()),
+		// Each start brings its own key and control token, unless an option sets them.
+		testcontainers.WithEnv(map[string]string{"API_KEYS": rand.Text(), "ADMIN_TOKEN": rand.Text()}),
 		// The HTTP strategy also checks at every poll that the container still runs, so an exit
 		// ends the wait at once instead of at the timeout.
 		testcontainers.WithWaitStrategy(wait.ForHTTP("/healthz").WithPort(httpPort)),
-	}
-	if settings.fixtures != "" {
-		moduleOpts = append(moduleOpts, testcontainers.WithFiles(testcontainers.ContainerFile{
-			HostFilePath:      settings.fixtures,
-			ContainerFilePath: fixturesPath(settings.fixtures),
-			FileMode:          0o644, // the sandbox runs as a non-root user
-		}))
 	}
 
 	if err := requireImage(ctx, img); err != nil {
@@ -82,13 +66,20 @@ func Run(ctx context.Context, img string, opts ...testcontainers.ContainerCustom
 		return c, fmt.Errorf("run animalstore: %w", withExitOutput(ctx, ctr, err))
 	}
 
-	// Read the credentials back from the container: options of the caller's own, such as
-	// testcontainers.WithEnv, may have set them after this module did.
+	// Read the credentials back from the container, whichever option set them last.
 	inspect, err := ctr.Inspect(ctx)
 	if err != nil {
 		return c, fmt.Errorf("inspect animalstore: %w", err)
 	}
-	c.apiKey, c.adminToken = credentials(inspect.Config.Env)
+	for _, entry := range inspect.Config.Env {
+		name, value, _ := strings.Cut(entry, "=")
+		switch name {
+		case "API_KEYS":
+			c.apiKey = value
+		case "ADMIN_TOKEN":
+			c.adminToken = value
+		}
+	}
 	return c, nil
 }
 
@@ -120,50 +111,6 @@ func (c *Container) Control(ctx context.Context, opts ...control.Option) (*contr
 	}
 	own := []control.Option{control.WithAdminToken(c.adminToken), control.WithAPIKey(c.apiKey)}
 	return control.New(sandboxURL, append(own, opts...)...)
-}
-
-func (o *options) env() map[string]string {
-	env := map[string]string{"API_KEYS": o.apiKey, "ADMIN_TOKEN": o.adminToken}
-	if o.seed != nil {
-		env["SEED"] = strconv.FormatUint(uint64(*o.seed), 10)
-	}
-	if o.seedCount != nil {
-		env["SEED_COUNT"] = strconv.Itoa(*o.seedCount)
-	}
-	if o.fixtures != "" {
-		env["FIXTURES"] = fixturesPath(o.fixtures)
-	}
-	if o.inMemory {
-		env["DATA_FILE"] = ":memory:"
-	}
-	return env
-}
-
-func fixturesPath(hostPath string) string {
-	return fixturesDir + "/" + filepath.Base(hostPath)
-}
-
-// credentials reads the API key (the first of API_KEYS) and the admin token from a container's
-// environment, as the sandbox does, defaults included.
-func credentials(env []string) (apiKey, adminToken string) {
-	apiKey, adminToken = control.DefaultAPIKey, control.DefaultAdminToken
-	for _, entry := range env {
-		name, value, _ := strings.Cut(entry, "=")
-		switch name {
-		case "API_KEYS":
-			for key := range strings.SplitSeq(value, ",") {
-				if key = strings.TrimSpace(key); key != "" {
-					apiKey = key
-					break
-				}
-			}
-		case "ADMIN_TOKEN":
-			if value != "" {
-				adminToken = value
-			}
-		}
-	}
-	return apiKey, adminToken
 }
 
 // requireImage uses the engine's image, or pulls it once as testcontainers would; one that is

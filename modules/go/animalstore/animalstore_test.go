@@ -1,8 +1,10 @@
 package animalstore_test
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/url"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -13,8 +15,18 @@ import (
 	"github.com/testcontainers/testcontainers-go"
 
 	"github.com/animal-store/animal-store-sandbox/modules/go/animalstore"
-	"github.com/animal-store/animal-store-sandbox/modules/go/animalstore/control"
+	"github.com/animal-store/animal-store-sandbox/modules/go/animalstore/api"
 )
+
+// A release publishes the module and the image under the sandbox's version.
+func TestDefaultImageIsTheProjectsVersion(t *testing.T) {
+	content, err := os.ReadFile("../../../package.json")
+	require.NoError(t, err)
+	var project struct{ Version string }
+	require.NoError(t, json.Unmarshal(content, &project))
+	require.Equal(t, project.Version, animalstore.Version)
+	require.Equal(t, "animal-store-sandbox:"+project.Version, animalstore.DefaultImage)
+}
 
 func TestRun(t *testing.T) {
 	t.Parallel()
@@ -39,11 +51,11 @@ func TestRun_keyedList(t *testing.T) {
 
 	resp, answer := callAPI(t, ns, http.MethodGet, "/pets?limit=5", nil)
 	require.Equal(t, http.StatusOK, resp.StatusCode, "answer: %s", answer)
-	require.Len(t, decode[[]control.Pet](t, answer), 5)
+	require.Len(t, decode[[]api.Pet](t, answer), 5)
 
 	for name, header := range map[string]http.Header{
 		"no key":          {},
-		"the default key": {"Authorization": {"Bearer " + control.DefaultAPIKey}},
+		"the default key": {"Authorization": {"Bearer " + "sandbox-api-key"}},
 		"the admin token": {"Authorization": {"Bearer " + sharedAdminToken}},
 	} {
 		resp, answer := send(t, http.MethodGet, ns.BaseURL()+"/pets", header, nil)
@@ -61,8 +73,8 @@ func TestRun_createThenGet(t *testing.T) {
 
 	resp, answer := callAPI(t, ns, http.MethodPost, "/pets", map[string]any{"name": "Go Gopher", "categoryId": 1, "status": "available"})
 	require.Equal(t, http.StatusCreated, resp.StatusCode, "answer: %s", answer)
-	created := decode[control.Pet](t, answer)
-	require.Equal(t, control.Pet{ID: created.ID, Name: "Go Gopher", CategoryID: 1, Status: control.PetAvailable}, created)
+	created := decode[api.Pet](t, answer)
+	require.Equal(t, api.Pet{ID: created.ID, Name: "Go Gopher", CategoryID: 1, Status: api.Available}, created)
 	require.Equal(t, "/v1/pets/"+strconv.FormatInt(created.ID, 10), resp.Header.Get("Location"))
 
 	location, err := url.Parse(ns.BaseURL())
@@ -70,7 +82,7 @@ func TestRun_createThenGet(t *testing.T) {
 	location = location.ResolveReference(&url.URL{Path: resp.Header.Get("Location")})
 	resp, answer = send(t, http.MethodGet, location.String(), ns.Header(), nil)
 	require.Equal(t, http.StatusOK, resp.StatusCode, "answer: %s", answer)
-	require.Equal(t, created, decode[control.Pet](t, answer))
+	require.Equal(t, created, decode[api.Pet](t, answer))
 }
 
 func TestRun_fixturesAndCredentialsFromEnv(t *testing.T) {
@@ -80,53 +92,24 @@ func TestRun_fixturesAndCredentialsFromEnv(t *testing.T) {
 	ctr, err := animalstore.Run(t.Context(), sandboxImage,
 		animalstore.WithFixtures("testdata/pets.json"),
 		animalstore.WithInMemory(),
-		// A list of keys set directly: APIKey() is the first, as the sandbox reads it.
-		testcontainers.WithEnv(map[string]string{"API_KEYS": "first-key, second-key"}),
+		// Set directly, after the module's option: APIKey() is what the container was given.
+		animalstore.WithAPIKey("module-key"),
+		testcontainers.WithEnv(map[string]string{"API_KEYS": "env-key"}),
 	)
 	testcontainers.CleanupContainer(t, ctr)
 	require.NoError(t, err)
-	require.Equal(t, "first-key", ctr.APIKey())
+	require.Equal(t, "env-key", ctr.APIKey())
 	// No WithAdminToken: a random token of this start, never the published default.
 	require.Regexp(t, `^[A-Z2-7]{26}$`, ctr.AdminToken())
-	require.NotEqual(t, control.DefaultAdminToken, ctr.AdminToken())
 
 	admin, err := ctr.Control(t.Context())
 	require.NoError(t, err)
 	resp, answer := callAPI(t, admin, http.MethodGet, "/pets", nil)
 	require.Equal(t, http.StatusOK, resp.StatusCode, "answer: %s", answer)
-	require.Equal(t, []control.Pet{
-		{ID: 1, Name: "Fixture Fox", CategoryID: 1, Status: control.PetAvailable},
-		{ID: 2, Name: "Fixture Finch", CategoryID: 2, Status: control.PetSold},
-	}, decode[[]control.Pet](t, answer))
-}
-
-func TestRun_invalidOptions(t *testing.T) {
-	// Checked before any container exists: no Docker engine needed.
-	t.Parallel()
-	tests := []struct {
-		name    string
-		opts    []testcontainers.ContainerCustomizer
-		message string
-	}{
-		{"empty API key", opts(animalstore.WithAPIKey("")), "API key must be a bearer token"},
-		{"two API keys", opts(animalstore.WithAPIKey("one,two")), "API key must be a bearer token"},
-		{"admin token with a space", opts(animalstore.WithAdminToken("not a token")), "admin token must be a bearer token"},
-		{"admin token equal to the API key", opts(animalstore.WithAPIKey("same"), animalstore.WithAdminToken("same")), "admin token must differ from the API key"},
-		{"admin token equal to the default key", opts(animalstore.WithAdminToken(control.DefaultAPIKey)), "admin token must differ from the API key"},
-		{"fixtures and seed", opts(animalstore.WithFixtures("testdata/pets.json"), animalstore.WithSeed(7)), "both choose the initial data"},
-		{"fixtures and seed count", opts(animalstore.WithSeedCount(5), animalstore.WithFixtures("testdata/pets.json")), "both choose the initial data"},
-		{"missing fixtures", opts(animalstore.WithFixtures("testdata/missing.json")), "no such file"},
-		{"fixtures folder", opts(animalstore.WithFixtures("testdata")), "not a regular file"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			ctr, err := animalstore.Run(t.Context(), sandboxImage, tc.opts...)
-			testcontainers.CleanupContainer(t, ctr)
-			require.ErrorContains(t, err, tc.message)
-			require.Nil(t, ctr, "no container was created")
-		})
-	}
+	require.Equal(t, []api.Pet{
+		{ID: 1, Name: "Fixture Fox", CategoryID: 1, Status: api.Available},
+		{ID: 2, Name: "Fixture Finch", CategoryID: 2, Status: api.Sold},
+	}, decode[[]api.Pet](t, answer))
 }
 
 func TestRun_badSettingsFailFast(t *testing.T) {
@@ -153,6 +136,21 @@ func TestRun_badSettingsFailFast(t *testing.T) {
 			"seed count past the bound",
 			opts(animalstore.WithSeedCount(1_000_001)),
 			regexp.MustCompile(regexp.QuoteMeta(`SEED_COUNT must be a whole number from 0 to 1000000, got "1000001"`)),
+		},
+		{
+			"admin token equal to the API key",
+			opts(animalstore.WithAPIKey("same"), animalstore.WithAdminToken("same")),
+			regexp.MustCompile(`ADMIN_TOKEN must differ from every API key`),
+		},
+		{
+			"API key with a space",
+			opts(animalstore.WithAPIKey("has space")),
+			regexp.MustCompile(`API_KEYS: key number 1 has characters a bearer token cannot carry`),
+		},
+		{
+			"fixtures and a seed",
+			opts(animalstore.WithFixtures("testdata/pets.json"), animalstore.WithSeed(7)),
+			regexp.MustCompile(`FIXTURES and SEED both choose the initial data`),
 		},
 		{
 			"exits printing nothing",
@@ -211,5 +209,5 @@ func TestRun_seedCountZero(t *testing.T) {
 	require.NoError(t, err)
 	resp, answer := callAPI(t, client, http.MethodGet, "/pets", nil)
 	require.Equal(t, http.StatusOK, resp.StatusCode, "answer: %s", answer)
-	require.Empty(t, decode[[]control.Pet](t, answer))
+	require.Empty(t, decode[[]api.Pet](t, answer))
 }

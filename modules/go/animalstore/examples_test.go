@@ -15,6 +15,7 @@ import (
 	"github.com/testcontainers/testcontainers-go"
 
 	"github.com/animal-store/animal-store-sandbox/modules/go/animalstore"
+	"github.com/animal-store/animal-store-sandbox/modules/go/animalstore/api"
 	"github.com/animal-store/animal-store-sandbox/modules/go/animalstore/control"
 )
 
@@ -57,7 +58,7 @@ func ExampleRun() {
 	}
 	defer resp.Body.Close()
 
-	var pets []control.Pet
+	var pets []api.Pet
 	if err := json.NewDecoder(resp.Body).Decode(&pets); err != nil {
 		log.Printf("failed to read the pets: %s", err)
 		return
@@ -257,10 +258,9 @@ func ExampleContainer_Control_trace() {
 	}
 	fmt.Println(report.Summary.Calls)
 	result, err := ns.Verify(ctx, control.VerifyRequest{
-		TraceID:      traceID,
 		Strict:       true,
 		Expectations: []control.Expectation{control.Expect("listPets").Times(1)},
-	})
+	}, control.ForTrace(traceID))
 	if err != nil {
 		log.Printf("failed to verify: %s", err)
 		return

@@ -81,14 +81,6 @@ func (r CoverageReport) AssertNoDeprecatedCalls(t testing.TB) bool {
 	return false
 }
 
-// AssertPassed is AssertVerified, by its former name.
-//
-// Deprecated: use AssertVerified, the name every module gives it.
-func (r VerifyResult) AssertPassed(t testing.TB) bool {
-	t.Helper()
-	return r.AssertVerified(t)
-}
-
 // AssertVerified fails the test (t.Errorf) unless the verification passed, naming each failed
 // expectation with the calls that came closest and their differences, and each unexpected call.
 // It returns whether it passed.
@@ -116,7 +108,7 @@ func (c DeprecatedCall) String() string {
 	if c.Calls != 1 {
 		text += "s"
 	}
-	if c.Sunset != nil {
+	if !c.Sunset.IsZero() {
 		text += ", sunset " + c.Sunset.UTC().Format(time.DateOnly)
 	}
 	if c.Replacement != "" {

@@ -21,13 +21,11 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/animal-store/animal-store-sandbox/modules/go/animalstore/api"
 )
 
 const (
-	// DefaultAPIKey is the API key the sandbox accepts while none is configured.
-	DefaultAPIKey = "sandbox-api-key"
-	// DefaultAdminToken is the control API's token while none is configured.
-	DefaultAdminToken = "sandbox-admin-token"
 	// NamespaceHeader chooses the namespace of an API request.
 	NamespaceHeader = "X-Sandbox-Namespace"
 
@@ -50,12 +48,12 @@ type Client struct {
 // Option configures a [Client].
 type Option func(*Client)
 
-// WithAdminToken sets the control API's token (the sandbox's ADMIN_TOKEN); default [DefaultAdminToken].
+// WithAdminToken sets the control API's token (the sandbox's ADMIN_TOKEN).
 func WithAdminToken(token string) Option {
 	return func(c *Client) { c.adminToken = token }
 }
 
-// WithAPIKey sets the API key that [Client.Header] carries; default [DefaultAPIKey].
+// WithAPIKey sets the API key that [Client.Header] carries (one of the sandbox's API_KEYS).
 func WithAPIKey(key string) Option {
 	return func(c *Client) { c.apiKey = key }
 }
@@ -76,7 +74,7 @@ func New(sandboxURL string, opts ...Option) (*Client, error) {
 		return nil, fmt.Errorf("control: sandbox URL %q is not an http(s) URL with a host", sandboxURL)
 	}
 	parsed.Path = strings.TrimSuffix(parsed.Path, "/")
-	c := &Client{sandboxURL: parsed, adminToken: DefaultAdminToken, apiKey: DefaultAPIKey, httpClient: http.DefaultClient}
+	c := &Client{sandboxURL: parsed, httpClient: http.DefaultClient}
 	for _, opt := range opts {
 		opt(c)
 	}
@@ -109,29 +107,23 @@ func (c *Client) Header() http.Header {
 
 // ResetOption makes [Client.Reset] generate the pets, or start from a snapshot, instead of
 // restoring the initial data.
-type ResetOption func(*resetBody)
-
-type resetBody struct {
-	Seed     *uint32 `json:"seed,omitempty"`
-	Count    *int    `json:"count,omitempty"`
-	Snapshot string  `json:"snapshot,omitempty"`
-}
+type ResetOption func(*ResetJSONBody)
 
 // WithSeed generates the pets from this seed.
-func WithSeed(seed uint32) ResetOption {
-	return func(b *resetBody) { b.Seed = &seed }
+func WithSeed(seed int) ResetOption {
+	return func(b *ResetJSONBody) { b.Seed = &seed }
 }
 
-// WithCount sets how many pets to generate (0..10000; the sandbox's default is 60).
+// WithCount sets how many pets to generate.
 func WithCount(count int) ResetOption {
-	return func(b *resetBody) { b.Count = &count }
+	return func(b *ResetJSONBody) { b.Count = &count }
 }
 
 // FromSnapshot starts the namespace from the pets and clock of the snapshot name, copy-on-write:
 // no change of the namespace reaches the snapshot or another namespace. The sandbox refuses it
 // together with [WithSeed] or [WithCount].
 func FromSnapshot(name string) ResetOption {
-	return func(b *resetBody) { b.Snapshot = name }
+	return func(b *ResetJSONBody) { b.Snapshot = name }
 }
 
 // Reset puts the namespace back to its initial data (or to generated pets, or to a snapshot's),
@@ -140,7 +132,7 @@ func (c *Client) Reset(ctx context.Context, opts ...ResetOption) (StateSummary, 
 	// Without options, no body at all (not a JSON null): the initial data.
 	var body any
 	if len(opts) > 0 {
-		generate := &resetBody{}
+		generate := &ResetJSONBody{}
 		for _, opt := range opts {
 			opt(generate)
 		}
@@ -150,15 +142,15 @@ func (c *Client) Reset(ctx context.Context, opts ...ResetOption) (StateSummary, 
 }
 
 // ExportPets returns every pet of the namespace, in id order.
-func (c *Client) ExportPets(ctx context.Context) ([]Pet, error) {
-	return call[[]Pet](ctx, c, "exportPets", http.MethodGet, "/pets", c.scope(nil), nil)
+func (c *Client) ExportPets(ctx context.Context) ([]api.Pet, error) {
+	return call[[]api.Pet](ctx, c, "exportPets", http.MethodGet, "/pets", c.scope(nil), nil)
 }
 
 // ReplacePets replaces every pet of the namespace. The sandbox checks them all first: an invalid
 // record or a repeated id gets an error and changes nothing.
-func (c *Client) ReplacePets(ctx context.Context, pets []Pet) (StateSummary, error) {
+func (c *Client) ReplacePets(ctx context.Context, pets []api.Pet) (StateSummary, error) {
 	if pets == nil {
-		pets = []Pet{} // an empty store, not a JSON null
+		pets = []api.Pet{} // an empty store, not a JSON null
 	}
 	return call[StateSummary](ctx, c, "replacePets", http.MethodPut, "/pets", c.scope(nil), pets)
 }
@@ -173,8 +165,8 @@ func Limit(n int) PageOption {
 }
 
 // After starts the page after the entry of this id: the [JournalPage.Next] of the previous page.
-func After(id int64) PageOption {
-	return func(q url.Values) { q.Set("after", strconv.FormatInt(id, 10)) }
+func After(id int) PageOption {
+	return func(q url.Values) { q.Set("after", strconv.Itoa(id)) }
 }
 
 // ListRequests returns a page of the journal entries that match every field set in filter,
@@ -225,10 +217,10 @@ func (c *Client) AllRequests(ctx context.Context, filter RequestFilter) iter.Seq
 					return
 				}
 			}
-			if page.Next == nil {
+			if page.Next == 0 { // null: the last page
 				return
 			}
-			opts = []PageOption{After(*page.Next)}
+			opts = []PageOption{After(page.Next)}
 		}
 	}
 }
@@ -270,10 +262,7 @@ func (c *Client) GetClock(ctx context.Context) (Clock, error) {
 
 // SetClock moves the namespace's clock to now; from there it runs at the real pace.
 func (c *Client) SetClock(ctx context.Context, now time.Time) (Clock, error) {
-	body := struct {
-		Now string `json:"now"`
-	}{now.UTC().Format(time.RFC3339Nano)}
-	return call[Clock](ctx, c, "setClock", http.MethodPost, "/clock", c.scope(nil), body)
+	return call[Clock](ctx, c, "setClock", http.MethodPost, "/clock", c.scope(nil), SetClockJSONBody{Now: now.UTC()})
 }
 
 // ResetClock returns the namespace's clock to real time.
@@ -297,10 +286,7 @@ func (c *Client) DeleteNamespace(ctx context.Context, name string) (Deleted, err
 // can start from ([FromSnapshot]). A snapshot never changes; its name is taken until it is deleted.
 func (c *Client) CreateSnapshot(ctx context.Context, name string) (Snapshot, error) {
 	// The namespace goes in the body here, not the query; omitted, as elsewhere, for the default one.
-	body := struct {
-		Name      string `json:"name"`
-		Namespace string `json:"namespace,omitempty"`
-	}{name, c.namespace}
+	body := NewSnapshot{Name: name, Namespace: c.namespace}
 	return call[Snapshot](ctx, c, "createSnapshot", http.MethodPost, "/snapshots", nil, body)
 }
 
@@ -377,14 +363,12 @@ func (c *Client) GetDrift(ctx context.Context) (DriftReport, error) {
 
 // Verify checks the namespace's journal against the calls expected. The answer says whether it
 // passed: a failed verification is a result, not an error ([VerifyResult.AssertVerified] fails a
-// test with it).
-func (c *Client) Verify(ctx context.Context, request VerifyRequest) (VerifyResult, error) {
+// test with it). [ForTrace] counts only the calls of one trace.
+func (c *Client) Verify(ctx context.Context, request VerifyRequest, opts ...CoverageOption) (VerifyResult, error) {
 	if request.Expectations == nil {
 		request.Expectations = []Expectation{} // none, not a JSON null
 	}
-	query := url.Values{}
-	setIf(query, "traceId", request.TraceID)
-	return call[VerifyResult](ctx, c, "verify", http.MethodPost, "/verify", c.scope(query), request)
+	return call[VerifyResult](ctx, c, "verify", http.MethodPost, "/verify", c.coverageQuery(opts), request)
 }
 
 // PactOptions names the parties of [Client.ExportPact]'s Pact: the consumer defaults to the
