@@ -128,7 +128,7 @@ async function raw(ctx: Context) {
   const servers = new Map<ServerName, Awaited<ReturnType<typeof start>>>()
   try {
     for (const name of names) servers.set(name, await start(ctx, SERVERS[name]))
-    const measure = async (name: ServerName, method: 'GET' | 'POST', path: string) => {
+    const measure = async (name: ServerName, method: 'GET' | 'POST', path: string, warmUp: boolean) => {
       const server = servers.get(name)
       if (server === undefined) throw new Error(`${name} is not running`)
       const request = {
@@ -138,7 +138,7 @@ async function raw(ctx: Context) {
         ...(method === 'POST' ? { body: NEW_PET } : {}),
         connections: SETTINGS.connections,
       }
-      if (SETTINGS.warmupSeconds > 0) await ctx.load.run({ ...request, seconds: SETTINGS.warmupSeconds })
+      if (warmUp && SETTINGS.warmupSeconds > 0) await ctx.load.run({ ...request, seconds: SETTINGS.warmupSeconds })
       return ctx.load.run({ ...request, seconds: SETTINGS.seconds })
     }
     // Creates last: they grow the store, which the reads should not see.
@@ -150,7 +150,8 @@ async function raw(ctx: Context) {
     for (const { request, method, path, servers: measured } of cases) {
       const rounds = new Map<ServerName, LoadResult[]>()
       for (let i = 0; i < SETTINGS.rounds; i++)
-        for (const name of measured) rounds.set(name, [...(rounds.get(name) ?? []), await measure(name, method, path)])
+        for (const name of measured)
+          rounds.set(name, [...(rounds.get(name) ?? []), await measure(name, method, path, i === 0)])
       for (const [server, results] of rounds) {
         const row = {
           request,
