@@ -344,7 +344,11 @@ async function main(): Promise<void> {
       ...(flags.load === 'autocannon' || flags.load === 'wrk' ? { preferred: flags.load } : {}),
     }),
   }
-  const file = join(OUT_DIR, SMOKE ? 'smoke.json' : 'latest.json')
+  // A run of chosen scenarios keeps its own file: latest.json stays the full run's, the next one's "before".
+  const file = join(
+    OUT_DIR,
+    SMOKE ? 'smoke.json' : positionals.length > 0 ? `${SCENARIOS.join('+')}.json` : 'latest.json',
+  )
   const before = await readFile(file, 'utf8').then(
     (text) => JSON.parse(text)?.results,
     () => undefined,
@@ -381,7 +385,10 @@ async function main(): Promise<void> {
   console.log(
     `load average (1 min) ${loadBefore} before, ${report.machine.loadAverage1m.after} after; ${ctx.load.name}; written to ${file}`,
   )
-  if (results['soak'] !== undefined && !(results['soak'] as { ok: boolean }).ok) process.exitCode = 1
+  if (results['soak'] !== undefined) {
+    console.log('soak:', results['soak'])
+    if (!(results['soak'] as { ok: boolean }).ok) process.exitCode = 1
+  }
 }
 
 await main()
