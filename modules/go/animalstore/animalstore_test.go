@@ -60,7 +60,7 @@ func TestRun_keyedList(t *testing.T) {
 	} {
 		resp, answer := send(t, http.MethodGet, ns.BaseURL()+"/pets", header, nil)
 		require.Equal(t, http.StatusUnauthorized, resp.StatusCode, "%s: %s", name, answer)
-		refusal := decode[apiError](t, answer)
+		refusal := decode[api.Error](t, answer)
 		require.Equal(t, http.StatusUnauthorized, refusal.Status, name)
 		require.Equal(t, "unauthorized", refusal.Code, name)
 		require.NotEmpty(t, refusal.Message, name)

@@ -218,7 +218,7 @@ func TestControl_fault(t *testing.T) {
 
 	resp, answer := callAPI(t, ns, http.MethodGet, "/pets", nil)
 	require.Equal(t, http.StatusServiceUnavailable, resp.StatusCode)
-	require.Equal(t, http.StatusServiceUnavailable, decode[apiError](t, answer).Status)
+	require.Equal(t, http.StatusServiceUnavailable, decode[api.Error](t, answer).Status)
 	resp, _ = callAPI(t, ns, http.MethodGet, "/pets", nil)
 	require.Equal(t, http.StatusOK, resp.StatusCode, "the fault acted once")
 
@@ -256,7 +256,7 @@ func TestControl_clock(t *testing.T) {
 	require.WithinRange(t, clock.Now, sunset, sunset.Add(time.Minute))
 	resp, answer := callAPI(t, ns, http.MethodGet, getPet, nil)
 	require.Equal(t, http.StatusGone, resp.StatusCode, "getPet is gone at its sunset")
-	require.Equal(t, "gone", decode[apiError](t, answer).Code)
+	require.Equal(t, "gone", decode[api.Error](t, answer).Code)
 
 	clock, err = ns.ResetClock(ctx)
 	require.NoError(t, err)

@@ -169,10 +169,3 @@ func decode[T any](t *testing.T, answer []byte) T {
 	require.NoError(t, json.Unmarshal(answer, &value), "answer: %s", answer)
 	return value
 }
-
-// apiError is the Error body of the API.
-type apiError struct {
-	Status  int    `json:"status"`
-	Code    string `json:"code"`
-	Message string `json:"message"`
-}

@@ -12,13 +12,11 @@ from animal_store_testcontainers import (
     AnimalStoreContainer,
     AnimalStoreControlError,
     ControlClient,
-    CoverageReport,
-    Expectation,
     assert_all_responses_exercised,
     assert_no_deprecated_calls,
     assert_verified,
 )
-from animal_store_testcontainers.admin_types import JournalEntry, OperationCoverage
+from animal_store_testcontainers.admin_types import CoverageReport, Expectation, JournalEntry, OperationCoverage
 
 # getPet's removal date in the API's spec, as the report gives it.
 GET_PET_SUNSET = "2030-12-05T00:00:00.000Z"

@@ -13,8 +13,8 @@ from animal_store_testcontainers import (
     AnimalStoreControlError,
     ControlClient,
     HealthWaitStrategy,
-    Pet,
 )
+from animal_store_testcontainers.admin_types import Pet
 
 T = TypeVar("T")
 # getPet's removal date in the API's spec: from then on it answers 410.
