@@ -10,9 +10,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/testcontainers/testcontainers-go"
 
-	"github.com/animal-store/animal-store-sandbox/modules/go/animalstore"
 	"github.com/animal-store/animal-store-sandbox/modules/go/animalstore/api"
 	"github.com/animal-store/animal-store-sandbox/modules/go/animalstore/control"
 )
@@ -359,67 +357,4 @@ func requireReported(t *testing.T, message string, assertion func(testing.TB) bo
 	rec := &recorder{TB: t}
 	require.False(t, assertion(rec), "the assertion passed")
 	require.Equal(t, []string{message}, rec.errors)
-}
-
-// The counts of what the journals no longer hold, read from a sandbox that keeps 2 entries per
-// journal part and 2 namespaces: the entries and the requests without a key dropped, a verify they
-// leave undecided, and the namespaces deleted and evicted, whose calls the run's report keeps.
-func TestCoverage_whatTheJournalsNoLongerHold(t *testing.T) {
-	requireDocker(t)
-	t.Parallel()
-	ctr, err := animalstore.Run(t.Context(), sandboxImage, animalstore.WithInMemory(),
-		testcontainers.WithEnv(map[string]string{"JOURNAL_SIZE": "2", "MAX_NAMESPACES": "2"}))
-	testcontainers.CleanupContainer(t, ctr)
-	require.NoError(t, err)
-	admin, err := ctr.Control(t.Context())
-	require.NoError(t, err)
-
-	// The default namespace and this one are the 2 kept.
-	ns := admin.Namespace("read-only")
-	noKey := ns.Header().Clone()
-	noKey.Del("Authorization")
-	for range 3 {
-		resp, answer := callAPI(t, ns, http.MethodGet, "/pets", nil)
-		require.Equal(t, http.StatusOK, resp.StatusCode, "answer: %s", answer)
-		resp, answer = send(t, http.MethodGet, ns.BaseURL()+"/pets", noKey, nil)
-		require.Equal(t, http.StatusUnauthorized, resp.StatusCode, "answer: %s", answer)
-	}
-
-	page, err := ns.ListRequests(t.Context(), control.RequestFilter{})
-	require.NoError(t, err)
-	require.Equal(t, 4, page.Count, "2 entries with the key, 2 without")
-	require.Equal(t, 1, page.UnauthenticatedDropped)
-	report, err := ns.GetCoverage(t.Context())
-	require.NoError(t, err)
-	require.Equal(t, 6, report.Summary.Calls, "every call counted")
-	require.Equal(t, 1, report.Summary.UnauthenticatedDropped)
-	require.Equal(t, 2, report.Summary.JournalDropped, "one of each part")
-	require.Zero(t, report.Summary.NamespacesDeleted, "0 for one namespace")
-	require.Zero(t, report.Summary.NamespacesEvicted, "0 for one namespace")
-
-	// A header to match needs every entry of listPets, with the key or without: two were dropped.
-	result, err := ns.Verify(t.Context(), control.VerifyRequest{Expectations: []control.Expectation{
-		control.Expect("listPets").WithHeader("X-Sandbox-Namespace", "read-only").Times(6),
-	}})
-	require.NoError(t, err)
-	require.False(t, result.Passed)
-	require.True(t, result.Incomplete, result.Message)
-	require.True(t, result.Expectations[0].Incomplete, result.Message)
-	require.Equal(t, 2, result.JournalDropped)
-
-	// A third namespace evicts the one only read; then it is deleted.
-	other := admin.Namespace("passer-by")
-	resp, answer := callAPI(t, other, http.MethodGet, "/pets", nil)
-	require.Equal(t, http.StatusOK, resp.StatusCode, "answer: %s", answer)
-	_, err = admin.DeleteNamespace(t.Context(), "passer-by")
-	require.NoError(t, err)
-
-	run, err := admin.GetCoverage(t.Context(), control.AllNamespaces())
-	require.NoError(t, err)
-	require.Equal(t, []string{"default"}, run.Namespaces)
-	require.Equal(t, 7, run.Summary.Calls, "the calls of the namespaces gone are counted")
-	require.Equal(t, 2, run.Summary.JournalDropped)
-	require.Zero(t, run.Summary.UnauthenticatedDropped, "counted for the journals in memory only")
-	require.Equal(t, 1, run.Summary.NamespacesDeleted)
-	require.Equal(t, 1, run.Summary.NamespacesEvicted)
 }
