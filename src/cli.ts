@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The command: settings → sandbox → banner; SIGTERM and SIGINT stop it cleanly, and a rejection no
 // code handled is logged and counted, never fatal (unhandled-rejections.ts).
-import { ConfigError, HELP, loadConfig, type Config } from './config.js'
+import { ConfigError, helpText, loadConfig, type Config } from './config.js'
 import { DataFileError } from './store/durable-io.js'
 import { FixturesError } from './store/initial-data.js'
 import { tuneHeapForLoad } from './heap-tuning.js'
@@ -24,7 +24,7 @@ async function main(): Promise<void> {
     return fail(error)
   }
   if (config === 'help') {
-    process.stdout.write(HELP)
+    process.stdout.write(helpText())
     return
   }
 
