@@ -3,7 +3,11 @@
 // on core 0, the load generator and this script on core 1; everything talks to 127.0.0.1 and every
 // loop is bounded in count and time.
 //
-//   tsx bench/run.ts [--smoke] [--out DIR] [--load wrk|autocannon] [scenario ...]
+//   tsx bench/run.ts [--smoke] [--out DIR] [--load wrk|autocannon] [--before REF] [scenario ...]
+//
+// --before REF also runs the sandbox of an earlier commit (a git ref, checked out and built in the
+// run's folder, or a folder holding such a build), the two taking turns, so that "within 10% of
+// before" compares figures of one run; without it, "before" is the previous full run's latest.json.
 //
 // Scenarios: cold-start, raw, tests, namespaces (all four by default) and soak (only when named:
 // minutes of mixed load, SOAK_SECONDS). --smoke is a tiny run (seconds) that checks the harness;
@@ -19,13 +23,28 @@ import { parseArgs, promisify } from 'node:util'
 import { AnimalStoreControlClient } from '../modules/node/src/client.js'
 import { httpTransport } from '../modules/node/src/transport.js'
 import { commandExists, findLoadGenerator, type LoadGenerator, type LoadResult } from './load.js'
-import { API_KEY, AUTH, ROOT, SERVERS, rssMiB, startServer, type ServerName, type ServerSpec } from './servers.js'
+import {
+  API_KEY,
+  AUTH,
+  ROOT,
+  SERVERS,
+  rssMiB,
+  sandboxAt,
+  startServer,
+  type ServerName,
+  type ServerSpec,
+} from './servers.js'
 import { soak } from './soak.js'
 
 const run = promisify(execFile)
 const { values: flags, positionals } = parseArgs({
   allowPositionals: true,
-  options: { smoke: { type: 'boolean', default: false }, out: { type: 'string' }, load: { type: 'string' } },
+  options: {
+    smoke: { type: 'boolean', default: false },
+    out: { type: 'string' },
+    load: { type: 'string' },
+    before: { type: 'string' },
+  },
 })
 const SMOKE = flags.smoke === true
 const SETTINGS = SMOKE
@@ -48,6 +67,14 @@ interface Context {
   readonly work: string
   readonly core: number | undefined
   readonly load: LoadGenerator
+  /** The sandbox, then the earlier commit's when --before names one. */
+  readonly sandboxes: readonly ServerSpec[]
+}
+
+/** A scenario's figures for the sandbox, with the earlier commit's under `before` when it runs too. */
+async function onEach<T extends object>(ctx: Context, measure: (spec: ServerSpec) => Promise<T>) {
+  const [after, before] = [await measure(SERVERS.sandbox), ctx.sandboxes[1] && (await measure(ctx.sandboxes[1]))]
+  return before === undefined ? after : { ...after, before }
 }
 
 const median = (values: readonly number[]): number => {
@@ -83,19 +110,18 @@ async function coldStart(ctx: Context) {
   const node = SMOKE ? undefined : await fetchImageNode(ctx.work)
   const onNode = (spec: ServerSpec): ServerSpec =>
     node === undefined ? spec : { ...spec, command: () => ({ ...spec.command(), file: node.file }) }
-  const runs = { bare: [] as number[], sandbox: [] as number[] }
-  // Taking turns, so that a noisy moment on the shared machine hits both alike.
+  const runs = new Map<ServerName, number[]>()
+  // Taking turns, so that a noisy moment on the shared machine hits each alike.
   for (let i = 0; i < SETTINGS.coldRuns; i++)
-    for (const name of ['bare', 'sandbox'] as const) {
-      const server = await start(ctx, onNode(SERVERS[name]))
-      runs[name].push(server.readyMs)
+    for (const spec of [SERVERS.bare, ...ctx.sandboxes]) {
+      const server = await start(ctx, onNode(spec))
+      runs.set(spec.name, [...(runs.get(spec.name) ?? []), server.readyMs])
       await server.stop()
     }
   return {
     node: node?.version ?? process.version,
-    bareMs: round(median(runs.bare)),
-    sandboxMs: round(median(runs.sandbox)),
-  }
+    ...Object.fromEntries([...runs].map(([name, ms]) => [`${name}Ms`, round(median(ms))])),
+  } as { node: string; bareMs: number; sandboxMs: number; beforeMs?: number }
 }
 
 /**
@@ -124,10 +150,11 @@ async function fetchImageNode(work: string): Promise<{ file: string; version: st
 // ── raw: GET /v1/pets and durable creates under load, the servers taking turns ──────────────────
 
 async function raw(ctx: Context) {
-  const names: ServerName[] = ['bare', 'bareDurable', 'sandbox']
   const servers = new Map<ServerName, Awaited<ReturnType<typeof start>>>()
   try {
-    for (const name of names) servers.set(name, await start(ctx, SERVERS[name]))
+    for (const spec of [SERVERS.bare, SERVERS.bareDurable, ...ctx.sandboxes])
+      servers.set(spec.name, await start(ctx, spec))
+    const sandboxes = ctx.sandboxes.map((spec) => spec.name)
     const measure = async (name: ServerName, method: 'GET' | 'POST', path: string, warmUp: boolean) => {
       const server = servers.get(name)
       if (server === undefined) throw new Error(`${name} is not running`)
@@ -143,8 +170,8 @@ async function raw(ctx: Context) {
     }
     // Creates last: they grow the store, which the reads should not see.
     const cases = [
-      { request: 'GET /v1/pets', method: 'GET', path: '/pets?limit=20', servers: ['bare', 'sandbox'] },
-      { request: 'POST /v1/pets', method: 'POST', path: '/pets', servers: ['bareDurable', 'sandbox'] },
+      { request: 'GET /v1/pets', method: 'GET', path: '/pets?limit=20', servers: ['bare', ...sandboxes] },
+      { request: 'POST /v1/pets', method: 'POST', path: '/pets', servers: ['bareDurable', ...sandboxes] },
     ] as const
     const rows = []
     for (const { request, method, path, servers: measured } of cases) {
@@ -177,8 +204,8 @@ async function raw(ctx: Context) {
 /** The snapshot a trace's namespace starts from (TRACE_NAMESPACE_BASELINE). */
 const TRACE_BASELINE = 'trace-baseline'
 
-async function tests(ctx: Context) {
-  const server = await start(ctx, SERVERS.sandbox, {
+async function tests(ctx: Context, spec: ServerSpec) {
+  const server = await start(ctx, spec, {
     NAMESPACE_FROM_TRACE: 'on',
     TRACE_NAMESPACE_BASELINE: TRACE_BASELINE,
   })
@@ -241,8 +268,8 @@ async function tests(ctx: Context) {
 
 // ── namespaces: the RSS that idle namespaces hold ──────────────────────────────────────────────
 
-async function namespaces(ctx: Context) {
-  const server = await start(ctx, SERVERS.sandbox, { MAX_NAMESPACES: String(SETTINGS.namespaces * 2) })
+async function namespaces(ctx: Context, spec: ServerSpec) {
+  const server = await start(ctx, spec, { MAX_NAMESPACES: String(SETTINGS.namespaces * 2) })
   const client = new AnimalStoreControlClient(server.origin)
   try {
     // As many plain requests first: V8's first growth under traffic is no namespace's.
@@ -262,8 +289,8 @@ async function namespaces(ctx: Context) {
 const scenarios: Record<string, (ctx: Context) => Promise<unknown>> = {
   'cold-start': coldStart,
   raw,
-  tests,
-  namespaces,
+  tests: (ctx) => onEach(ctx, (spec) => tests(ctx, spec)),
+  namespaces: (ctx) => onEach(ctx, (spec) => namespaces(ctx, spec)),
   soak: (ctx) => soak({ core: ctx.core, seconds: SMOKE ? 3 : Number(process.env['SOAK_SECONDS'] ?? 150) }),
 }
 
@@ -271,59 +298,71 @@ interface Guardrail {
   readonly name: string
   readonly limit: string
   readonly measured: number | undefined
-  /** Undefined where the limit is "within 10% of before" and no earlier run left its figure. */
+  /** The same figure for the earlier commit (--before), or from the previous full run. */
+  readonly before: number | undefined
+  /** Undefined where the limit is "within 10% of before" and no before figure exists. */
   readonly met: boolean | undefined
 }
 
-/** Each guardrail of docs/performance.md judged on this run; `before` is the last run's results. */
-function judge(results: Record<string, any>, before: Record<string, any> | undefined): Guardrail[] {
+type Figure = (results: Record<string, any> | undefined, server: 'sandbox' | 'before') => number | undefined
+
+/**
+ * Each guardrail of docs/performance.md judged on this run. "Before" is the earlier commit's
+ * figure of this run when --before ran one, else the previous full run's (`previous`).
+ */
+function judge(results: Record<string, any>, previous: Record<string, any> | undefined): Guardrail[] {
   const rps = (r: Record<string, any> | undefined, request: string, server: ServerName): number | undefined =>
     r?.['raw']?.find((row: any) => row.request === request && row.server === server)?.requestsPerSecond
   const ratio = (a: number | undefined, b: number | undefined) => (a && b ? round(a / b) : undefined)
-  const atMost = (name: string, limit: number, measured: number | undefined, unit = ' ms'): Guardrail => ({
-    name,
-    limit: `≤ ${limit}${unit}`,
-    measured,
-    met: measured === undefined ? undefined : measured <= limit,
-  })
-  const nearBefore = (
+  const of =
+    (scenario: string, key: string): Figure =>
+    (r, server) =>
+      server === 'sandbox' ? r?.[scenario]?.[key] : r?.[scenario]?.before?.[key]
+  const cold: Figure = (r, server) => ratio(r?.['cold-start']?.[`${server}Ms`], r?.['cold-start']?.bareMs)
+  const getRatio: Figure = (r, server) => ratio(rps(r, 'GET /v1/pets', server), rps(r, 'GET /v1/pets', 'bare'))
+  const durable: Figure = (r, server) => ratio(rps(r, 'POST /v1/pets', server), rps(r, 'POST /v1/pets', 'bareDurable'))
+  const guardrail = (
     name: string,
-    higherIsBetter: boolean,
-    pick: (r: Record<string, any> | undefined) => number | undefined,
-  ) => {
-    const measured = pick(results)
-    const last = pick(before)
-    const met =
-      measured === undefined || last === undefined
-        ? undefined
-        : higherIsBetter
-          ? measured >= 0.9 * last
-          : measured <= 1.1 * last
-    return { name, limit: `within 10% of before${last === undefined ? '' : ` (${last})`}`, measured, met }
+    limit: string,
+    meets: (now: number, before?: number) => boolean | undefined,
+    figure: Figure,
+  ): Guardrail => {
+    const measured = figure(results, 'sandbox')
+    const before = figure(results, 'before') ?? figure(previous, 'sandbox')
+    return { name, limit, measured, before, met: measured === undefined ? undefined : meets(measured, before) }
   }
-  const { tests: t, 'cold-start': cold } = results
-  const getRatio = ratio(rps(results, 'GET /v1/pets', 'sandbox'), rps(results, 'GET /v1/pets', 'bare'))
+  const atMost = (limit: number, unit = ' ms') => [`≤ ${limit}${unit}`, (now: number) => now <= limit] as const
+  const within10 = (higherIsBetter: boolean) =>
+    [
+      'within 10% of before',
+      (now: number, before?: number) =>
+        before === undefined ? undefined : higherIsBetter ? now >= 0.9 * before : now <= 1.1 * before,
+    ] as const
   return [
-    atMost('typical test p50, in process', 3, t?.typicalTestMs),
-    atMost('reset p50', 1, t?.resetMs),
-    atMost('first use of a namespace p50', 1, t?.newNamespaceMs),
-    atMost('first request in a new trace namespace p50', 1, t?.newTraceNamespaceMs),
-    {
-      name: 'GET /v1/pets req/s vs bare',
-      limit: '≥ 0.6×',
-      measured: getRatio,
-      met: getRatio === undefined ? undefined : getRatio >= 0.6,
-    },
-    nearBefore('durable creates req/s vs the durable bare', true, (r) =>
-      ratio(rps(r, 'POST /v1/pets', 'sandbox'), rps(r, 'POST /v1/pets', 'bareDurable')),
-    ),
-    atMost(`cold start vs bare (Node ${cold?.node ?? '?'})`, 1.3, cold && ratio(cold.sandboxMs, cold.bareMs), '×'),
-    nearBefore(
+    guardrail('typical test p50, in process', ...atMost(3), of('tests', 'typicalTestMs')),
+    guardrail('reset p50', ...atMost(1), of('tests', 'resetMs')),
+    guardrail('first use of a namespace p50', ...atMost(1), of('tests', 'newNamespaceMs')),
+    guardrail('first request in a new trace namespace p50', ...atMost(1), of('tests', 'newTraceNamespaceMs')),
+    guardrail('GET /v1/pets req/s vs bare', '≥ 0.6×', (now) => now >= 0.6, getRatio),
+    guardrail('durable creates req/s vs the durable bare', ...within10(true), durable),
+    guardrail(`cold start vs bare (Node ${results['cold-start']?.node ?? '?'})`, ...atMost(1.3, '×'), cold),
+    guardrail(
       `RSS per idle namespace (KiB, of ${SETTINGS.namespaces})`,
-      false,
-      (r) => r?.['namespaces']?.perNamespaceKiB,
+      ...within10(false),
+      of('namespaces', 'perNamespaceKiB'),
     ),
   ].filter((row) => row.measured !== undefined)
+}
+
+/** A built checkout of `ref`: the folder itself when it holds one, else a worktree of the ref built in `work`. */
+async function checkout(ref: string, work: string): Promise<string> {
+  if (existsSync(join(ref, process.env['BENCH_FROM_SOURCE'] ? 'src/cli.ts' : 'dist/cli.js'))) return ref
+  const dir = join(work, 'before')
+  log(`before: checking out and building ${ref}…`)
+  await run('git', ['-C', ROOT, 'worktree', 'add', '--detach', dir, ref])
+  // npm ci builds dist/ (the prepare script), as on a fresh clone.
+  await run('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: dir, timeout: 600_000 })
+  return dir
 }
 
 async function main(): Promise<void> {
@@ -335,8 +374,10 @@ async function main(): Promise<void> {
   const pinned = availableParallelism() >= 2 && (await commandExists('taskset'))
   if (pinned) await run('taskset', ['-p', '-c', '1', String(process.pid)])
   const work = await mkdtemp(join(tmpdir(), 'animal-store-bench-'))
+  const beforeRoot = flags.before === undefined ? undefined : await checkout(flags.before, work)
   const ctx: Context = {
     work,
+    sandboxes: [SERVERS.sandbox, ...(beforeRoot === undefined ? [] : [sandboxAt(beforeRoot, 'before')])],
     core: pinned ? 0 : undefined,
     load: await findLoadGenerator({
       workDir: work,
@@ -361,6 +402,7 @@ async function main(): Promise<void> {
       results[name] = await (scenarios[name] as (ctx: Context) => Promise<unknown>)(ctx)
     }
   } finally {
+    if (beforeRoot?.startsWith(work)) await run('git', ['-C', ROOT, 'worktree', 'remove', '--force', beforeRoot])
     await rm(work, { recursive: true, force: true })
   }
   const guardrails = judge(results, before)

@@ -12,24 +12,30 @@ export const ROOT = fileURLToPath(new URL('..', import.meta.url))
 export const API_KEY = 'sandbox-api-key'
 export const AUTH = { Authorization: `Bearer ${API_KEY}` }
 
-export type ServerName = 'sandbox' | 'bare' | 'bareDurable'
+/** `before` is the sandbox of an earlier commit (npm run bench -- --before <ref>). */
+export type ServerName = 'sandbox' | 'before' | 'bare' | 'bareDurable'
 
 export interface ServerSpec {
   readonly name: ServerName
-  command(): { file: string; args: string[] }
+  command(): { file: string; args: string[]; cwd?: string }
 }
 
-export const SERVERS: Record<ServerName, ServerSpec> = {
-  sandbox: {
-    name: 'sandbox',
-    // BENCH_FROM_SOURCE runs src/ through tsx (for the smoke test, which must not depend on a build).
+/** The sandbox of the checkout in `root`; BENCH_FROM_SOURCE runs its src/ through tsx (no build needed). */
+export function sandboxAt(root: string, name: 'sandbox' | 'before' = 'sandbox'): ServerSpec {
+  return {
+    name,
     command: () => ({
       file: process.execPath,
       args: process.env['BENCH_FROM_SOURCE']
-        ? ['--import', 'tsx', join(ROOT, 'src/cli.ts')]
-        : [join(ROOT, 'dist/cli.js')],
+        ? ['--import', 'tsx', join(root, 'src/cli.ts')]
+        : [join(root, 'dist/cli.js')],
+      cwd: root,
     }),
-  },
+  }
+}
+
+export const SERVERS: Record<Exclude<ServerName, 'before'>, ServerSpec> = {
+  sandbox: sandboxAt(ROOT),
   bare: {
     name: 'bare',
     command: () => ({ file: process.execPath, args: [join(ROOT, 'bench/bare-server.mjs')] }),
@@ -74,13 +80,13 @@ export async function startServer(
   },
 ): Promise<Started> {
   const port = await freePort()
-  const { file, args } = spec.command()
+  const { file, args, cwd = ROOT } = spec.command()
   const [program, argv] =
     options.core === undefined ? [file, args] : ['taskset', ['-c', String(options.core), file, ...args]]
   const started = performance.now()
   // taskset execs the command, so the child's pid is the server's.
   const child = spawn(program, argv, {
-    cwd: ROOT,
+    cwd,
     env: {
       ...process.env,
       NODE_ENV: 'production',

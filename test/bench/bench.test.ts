@@ -9,12 +9,13 @@ import { ROOT, tempDir } from '../support/sandbox.js'
 
 t.setTimeout(5 * 60_000)
 
-t.test('bench/run.ts --smoke runs every scenario and judges every guardrail', async (t) => {
+t.test('bench/run.ts --smoke runs every scenario, before and after, and judges every guardrail', async (t) => {
   const out = await tempDir(t)
   const scenarios = ['cold-start', 'raw', 'tests', 'namespaces', 'soak']
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', join(ROOT, 'bench/run.ts'), '--smoke', '--out', out, ...scenarios],
+    // --before this same checkout: the earlier commit's sandbox runs beside this one, taking turns.
+    ['--import', 'tsx', join(ROOT, 'bench/run.ts'), '--smoke', '--out', out, '--before', ROOT, ...scenarios],
     { cwd: ROOT, env: { ...process.env, BENCH_FROM_SOURCE: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
   )
   let output = ''
@@ -31,19 +32,30 @@ t.test('bench/run.ts --smoke runs every scenario and judges every guardrail', as
   t.match(report.loadGenerator, /^(wrk|autocannon)$/)
   const { results } = report
   t.same(Object.keys(results), scenarios, 'every scenario has its results')
-  t.ok(results['cold-start'].bareMs > 0 && results['cold-start'].sandboxMs > 0, 'cold starts of both')
+  const cold = results['cold-start']
+  t.ok(cold.bareMs > 0 && cold.sandboxMs > 0 && cold.beforeMs > 0, 'cold starts of each')
   t.same(
     results.raw.map((row: { request: string; server: string }) => `${row.request} on ${row.server}`),
-    ['GET /v1/pets on bare', 'GET /v1/pets on sandbox', 'POST /v1/pets on bareDurable', 'POST /v1/pets on sandbox'],
+    [
+      'GET /v1/pets on bare',
+      'GET /v1/pets on sandbox',
+      'GET /v1/pets on before',
+      'POST /v1/pets on bareDurable',
+      'POST /v1/pets on sandbox',
+      'POST /v1/pets on before',
+    ],
     'reads against the bare server, creates against the one that syncs',
   )
   for (const row of results.raw) {
     t.ok(row.requestsPerSecond > 0 && row.p50Ms > 0, `${row.request} on ${row.server}: req/s and p50`)
     t.equal(row.errors, 0, `${row.request} on ${row.server}: no failed request`)
   }
-  for (const step of ['typicalTestMs', 'resetMs', 'newNamespaceMs', 'newTraceNamespaceMs'])
+  for (const step of ['typicalTestMs', 'resetMs', 'newNamespaceMs', 'newTraceNamespaceMs']) {
     t.ok(results.tests[step] > 0, `tests: ${step}`)
+    t.ok(results.tests.before[step] > 0, `tests: ${step} before`)
+  }
   t.ok(Number.isFinite(results.namespaces.perNamespaceKiB), 'RSS per idle namespace')
+  t.ok(Number.isFinite(results.namespaces.before.perNamespaceKiB), 'and before')
   t.equal(results.soak.ok, true, `the soak found nothing wrong: ${JSON.stringify(results.soak)}`)
 
   t.same(
@@ -60,5 +72,8 @@ t.test('bench/run.ts --smoke runs every scenario and judges every guardrail', as
     ],
     'every guardrail of docs/performance.md, with its limit',
   )
-  for (const g of report.guardrails) t.type(g.measured, 'number', `${g.name}: measured`)
+  for (const g of report.guardrails) {
+    t.type(g.measured, 'number', `${g.name}: measured`)
+    t.type(g.before, 'number', `${g.name}: and before, in the same run`)
+  }
 })
