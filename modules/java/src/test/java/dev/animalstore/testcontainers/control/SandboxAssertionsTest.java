@@ -1,0 +1,63 @@
+package dev.animalstore.testcontainers.control;
+
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.stream.Stream;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** What each assertion says when it fails, from answers as the sandbox gives them: no Docker needed. */
+class SandboxAssertionsTest {
+
+    private static final JsonNode REPORT = json("""
+        {"namespace": "checkout",
+         "operations": [
+           {"operationId": "listPets", "method": "GET", "path": "/v1/pets", "responses": [{"label": "200", "exercised": true}]},
+           {"operationId": "createPet", "method": "POST", "path": "/v1/pets", "responses": [
+             {"label": "201", "exercised": true}, {"label": "400 invalid_body", "exercised": false}, {"label": "401", "exercised": false}]}],
+         "deprecatedCalls": [{"operationId": "getPet", "method": "GET", "path": "/v1/pets/{petId}", "calls": 2,
+           "sunset": "2030-12-05T00:00:00.000Z", "replacement": "/v1/pets"}]}
+        """);
+
+    static Stream<Arguments> failures() {
+        return Stream.of(
+            Arguments.of((ThrowingCallable) () -> SandboxAssertions.assertAllResponsesExercised(REPORT),
+                "documented responses never exercised (namespace checkout):\n- createPet (POST /v1/pets): 400 invalid_body, 401"),
+            Arguments.of((ThrowingCallable) () -> SandboxAssertions.assertNoDeprecatedCalls(((ObjectNode) REPORT.deepCopy()).putNull("namespace")),
+                "deprecated operations called (every namespace):\n- getPet (GET /v1/pets/{petId}): 2 calls, sunset 2030-12-05, use /v1/pets instead"),
+            Arguments.of((ThrowingCallable) () -> SandboxAssertions.assertPassed(json("{\"namespace\": \"checkout\", \"passed\": false, \"message\": \"failed:\\n- createPet: expected exactly 1 call\"}")),
+                "verification (namespace checkout) failed:\n- createPet: expected exactly 1 call")
+        );
+    }
+
+    @ParameterizedTest
+    @MethodSource("failures")
+    void aFailedAssertionSaysWhatIsMissing(ThrowingCallable assertion, String message) {
+        assertThatThrownBy(assertion).isInstanceOf(AssertionError.class).hasMessage(message);
+    }
+
+    @Test
+    void aSatisfiedAssertionPasses() {
+        assertThatCode(() -> SandboxAssertions.assertAllResponsesExercised(REPORT, "listPets")).doesNotThrowAnyException();
+        assertThatCode(() -> SandboxAssertions.assertPassed(json("{\"passed\": true}"))).doesNotThrowAnyException();
+        assertThatThrownBy(() -> SandboxAssertions.assertAllResponsesExercised(REPORT, "nope"))
+            .isInstanceOf(IllegalArgumentException.class)
+            .hasMessage("the API has no operation nope; it has listPets, createPet");
+    }
+
+    private static JsonNode json(String text) {
+        try {
+            return new ObjectMapper().readTree(text);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException(e);
+        }
+    }
+}
