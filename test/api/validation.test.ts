@@ -3,119 +3,84 @@ import { request } from 'node:http'
 import t from 'tap'
 import { AUTH, JSON_HEADERS, startTestSandbox } from '../support/sandbox.js'
 
+const PLAIN = "must be a plain decimal integer, without '+' or leading zeros"
+
 t.test('query and path parameters', async (t) => {
   const { baseUrl } = await startTestSandbox(t)
-  const cases: Array<{ url: string; names: string }> = [
-    { url: '/pets?limit=0', names: 'query.limit' },
-    { url: '/pets?limit=101', names: 'query.limit' },
-    { url: '/pets?limit=-1', names: 'query.limit' },
-    { url: '/pets?limit=abc', names: 'query.limit' },
-    { url: '/pets?limit=1.5', names: 'query.limit' },
-    { url: '/pets?limit=', names: 'query.limit' },
-    { url: '/pets?limit=1e2', names: 'query.limit' },
-    { url: '/pets?limit=%2B5', names: 'query.limit' },
-    { url: '/pets?limit=99999999999999999999', names: 'query.limit' },
-    { url: '/pets?limit=5&limit=6', names: 'limit is given more than once' },
-    { url: '/pets?status=lost', names: 'query.status' },
-    { url: '/pets?status=Available', names: 'query.status' },
-    { url: '/pets?status=', names: 'query.status' },
-    { url: '/pets/abc', names: 'path.petId' },
-    { url: '/pets/1.5', names: 'path.petId' },
-    { url: '/pets/-', names: 'path.petId' },
-    { url: '/pets/9007199254740993', names: 'path.petId' },
+  // [url, what the message names]: integers have one written form, and none beyond 2^53-1 (docs/decisions.md).
+  const cases: Array<[string, string]> = [
+    ...['0', '101', '-1', 'abc', '1.5', '', '1e2', '1.0', '2147483648', '9007199254740993', '99999999999999999999'].map(
+      (limit): [string, string] => [`/pets?limit=${limit}`, 'query.limit'],
+    ),
+    ['/pets?limit=123456789012345678901234567890', 'query.limit'],
+    ['/pets?limit=5&limit=6', 'limit is given more than once'],
+    ['/pets?status=lost', 'query.status'],
+    ['/pets?status=Available', 'query.status'],
+    ['/pets?status=', 'query.status'],
+    ...['abc', '1.5', '-', '1.0', '1e3', '9007199254740992', '9007199254740993', '9223372036854775807'].map(
+      (id): [string, string] => [`/pets/${id}`, 'path.petId'],
+    ),
+    ['/pets/-9223372036854775809', 'path.petId'],
+    ['/pets/123456789012345678901234', 'path.petId'],
+    ...['/pets/01', '/pets/+1', '/pets/-0', '/pets?limit=010', '/pets?limit=%2B5', '/pets?limit=05'].map(
+      (url): [string, string] => [url, PLAIN],
+    ),
   ]
-  for (const c of cases) {
-    const res = await fetch(baseUrl + c.url, { headers: AUTH })
-    t.equal(res.status, 400, `GET ${c.url} → 400`)
+  for (const [url, names] of cases) {
+    const res = await fetch(baseUrl + url, { headers: AUTH })
+    t.equal(res.status, 400, `GET ${url} → 400`)
     const body = (await res.json()) as { code: string; message: string; status: number }
-    t.equal(body.code, 'invalid_parameter')
-    t.equal(body.status, 400)
-    t.match(body.message, c.names, `the message names it: ${body.message}`)
+    t.match(body, { code: 'invalid_parameter', status: 400 })
+    t.match(body.message, names, `the message names it: ${body.message}`)
   }
-  // One written form per integer (docs/decisions.md): 05 is refused, 5 is served.
-  t.equal(
-    (await fetch(`${baseUrl}/pets?limit=05`, { headers: AUTH })).status,
-    400,
-    'limit=05 is not the written form of 5',
-  )
-  const ok = await fetch(`${baseUrl}/pets?limit=5`, { headers: AUTH })
-  t.equal(((await ok.json()) as unknown[]).length, 5, 'limit=5 lists 5')
+  t.equal(((await (await fetch(`${baseUrl}/pets?limit=5`, { headers: AUTH })).json()) as unknown[]).length, 5)
+  t.equal((await fetch(`${baseUrl}/pets/1`, { headers: AUTH })).status, 200, '/pets/1 is the one form')
+  const max = await fetch(`${baseUrl}/pets/9007199254740991`, { headers: AUTH })
+  t.equal(max.status, 404, '2^53-1 is a valid id that does not exist')
 })
 
 t.test('request bodies', async (t) => {
   const { baseUrl, store } = await startTestSandbox(t)
   const before = store.size
-  const cases: Array<{ what: string; body: string; code: string; names: string }> = [
-    { what: 'malformed JSON', body: '{"name":', code: 'malformed_json', names: 'not valid JSON' },
-    { what: 'an empty body', body: '', code: 'invalid_body', names: 'required' },
-    { what: 'an array', body: '[]', code: 'invalid_body', names: 'body must be a JSON object' },
-    { what: 'a string', body: '"Rex"', code: 'invalid_body', names: 'body must be a JSON object' },
-    { what: 'null', body: 'null', code: 'invalid_body', names: 'body must be a JSON object' },
-    { what: 'a number', body: '7', code: 'invalid_body', names: 'body must be a JSON object' },
-    { what: 'no name', body: '{"categoryId":1}', code: 'invalid_body', names: 'body.name is required' },
-    { what: 'no categoryId', body: '{"name":"Rex"}', code: 'invalid_body', names: 'body.categoryId is required' },
-    {
-      what: 'an empty object',
-      body: '{}',
-      code: 'invalid_body',
-      names: 'body.name is required; body.categoryId is required',
-    },
-    {
-      what: 'a numeric string categoryId',
-      body: '{"name":"Rex","categoryId":"7"}',
-      code: 'invalid_body',
-      names: 'body.categoryId must be an integer',
-    },
-    {
-      what: 'a fractional categoryId',
-      body: '{"name":"Rex","categoryId":1.5}',
-      code: 'invalid_body',
-      names: 'body.categoryId must be an integer',
-    },
-    {
-      what: 'a categoryId beyond 2^53-1',
-      body: '{"name":"Rex","categoryId":9007199254740993}',
-      code: 'invalid_body',
-      names: 'body.categoryId must be an integer from',
-    },
-    {
-      what: 'a boolean categoryId',
-      body: '{"name":"Rex","categoryId":true}',
-      code: 'invalid_body',
-      names: 'body.categoryId must be an integer',
-    },
-    {
-      what: 'a numeric name',
-      body: '{"name":7,"categoryId":1}',
-      code: 'invalid_body',
-      names: 'body.name must be a string',
-    },
-    {
-      what: 'a null name',
-      body: '{"name":null,"categoryId":1}',
-      code: 'invalid_body',
-      names: 'body.name must be a string',
-    },
-    {
-      what: 'an unknown status',
-      body: '{"name":"Rex","categoryId":1,"status":"lost"}',
-      code: 'invalid_body',
-      names: 'body.status must be one of: available, pending, sold',
-    },
-    {
-      what: 'a status in the wrong case',
-      body: '{"name":"Rex","categoryId":1,"status":"SOLD"}',
-      code: 'invalid_body',
-      names: 'body.status',
-    },
+  const cases: Array<[what: string, body: string, code: string, names: string]> = [
+    ['malformed JSON', '{"name":', 'malformed_json', 'not valid JSON'],
+    ['an empty body', '', 'invalid_body', 'required'],
+    ['an array', '[]', 'invalid_body', 'body must be a JSON object'],
+    ['a string', '"Rex"', 'invalid_body', 'body must be a JSON object'],
+    ['null', 'null', 'invalid_body', 'body must be a JSON object'],
+    ['a number', '7', 'invalid_body', 'body must be a JSON object'],
+    ['no name', '{"categoryId":1}', 'invalid_body', 'body.name is required'],
+    ['no categoryId', '{"name":"Rex"}', 'invalid_body', 'body.categoryId is required'],
+    ['an empty object', '{}', 'invalid_body', 'body.name is required; body.categoryId is required'],
+    [
+      'a numeric string categoryId',
+      '{"name":"Rex","categoryId":"7"}',
+      'invalid_body',
+      'body.categoryId must be an integer',
+    ],
+    [
+      'a fractional categoryId',
+      '{"name":"Rex","categoryId":1.5}',
+      'invalid_body',
+      'body.categoryId must be an integer',
+    ],
+    ['a boolean categoryId', '{"name":"Rex","categoryId":true}', 'invalid_body', 'body.categoryId must be an integer'],
+    ['a numeric name', '{"name":7,"categoryId":1}', 'invalid_body', 'body.name must be a string'],
+    ['a null name', '{"name":null,"categoryId":1}', 'invalid_body', 'body.name must be a string'],
+    [
+      'an unknown status',
+      '{"name":"Rex","categoryId":1,"status":"lost"}',
+      'invalid_body',
+      'body.status must be one of: available, pending, sold',
+    ],
+    ['a status in the wrong case', '{"name":"Rex","categoryId":1,"status":"SOLD"}', 'invalid_body', 'body.status'],
   ]
-  for (const c of cases) {
-    const res = await fetch(`${baseUrl}/pets`, { method: 'POST', headers: JSON_HEADERS, body: c.body })
-    t.equal(res.status, 400, `${c.what} → 400`)
+  for (const [what, sent, code, names] of cases) {
+    const res = await fetch(`${baseUrl}/pets`, { method: 'POST', headers: JSON_HEADERS, body: sent })
+    t.equal(res.status, 400, `${what} → 400`)
     const body = (await res.json()) as { code: string; message: string; status: number }
-    t.equal(body.code, c.code, `${c.what}: code ${c.code}`)
-    t.equal(body.status, 400)
-    t.match(body.message, c.names, `${c.what}: ${body.message}`)
+    t.match(body, { code, status: 400 }, `${what}: code ${code}`)
+    t.match(body.message, names, `${what}: ${body.message}`)
   }
   t.equal(store.size, before, 'no bad request added a pet')
 })

@@ -32,13 +32,6 @@ t.test('a first start compiles nothing: every module comes from the compile cach
   )
 })
 
-t.test('another user id starts as well, without the cache and without a warning', { skip }, async (t) => {
-  await ensureImage()
-  // Node files its cache by uid: this one finds none and cannot add to the read-only folder.
-  const { id } = await runContainer(t, { env: { DATA_FILE: ':memory:' }, args: ['--user', '123456:0'] })
-  t.notMatch(await stderrOf(id), /warning|compile cache/i, 'nothing said about the cache')
-})
-
 t.test('a start loads no undici: Node builtins are required, not imported', { skip }, async (t) => {
   await ensureImage()
   // An ES import of node:http builds its module facade, which reads every export, and from Node

@@ -34,11 +34,3 @@ t.test('openapi-fetch with the generated types: list, create, get', async (t) =>
   t.equal(missing.data, undefined)
   t.match(missing.error, { code: 'not_found', status: 404 }, 'the typed error is the spec Error')
 })
-
-t.test('openapi-fetch without a key gets the typed 401 Error', async (t) => {
-  const { baseUrl } = await startTestSandbox(t)
-  const client = createClient<paths>({ baseUrl })
-  const { response, error } = await client.GET('/pets')
-  t.equal(response.status, 401)
-  t.match(error, { code: 'unauthorized', status: 401 })
-})

@@ -5,17 +5,17 @@ import { randomUUID } from 'node:crypto'
 import { readFile, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
+import { promisify } from 'node:util'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import t, { type Test } from 'tap'
 import { parse } from 'yaml'
 import { AnimalStoreContainer, DEFAULT_IMAGE, type StartedAnimalStoreContainer } from '../../modules/node/src/index.js'
 import { DOCKER, IMAGE, docker, dockerSkipReason, ensureImage, runContainer, usageSnippets } from '../support/docker.js'
-import { ROOT, tempDir, waitFor } from '../support/sandbox.js'
+import { ROOT, postPet, tempDir, waitFor } from '../support/sandbox.js'
 
 const KEY = 'container-key'
 const auth = (key = KEY): Record<string, string> => ({ authorization: `Bearer ${key}` })
-const jsonAuth = (key = KEY): Record<string, string> => ({ ...auth(key), 'content-type': 'application/json' })
 interface Pet {
   id: number
   name: string
@@ -79,38 +79,6 @@ t.test('npm run image builds a multi-stage, non-root image from this checkout', 
   t.comment(`image layers, newest first (the base is the last):\n${layers}`)
 })
 
-t.test('docker run with a seed and a key serves the API', { skip }, async (t) => {
-  await ensureImage()
-  const { origin } = await runContainer(t, { env: { SEED: '7', API_KEYS: KEY } })
-  const base = `${origin}/v1`
-
-  const list = await fetch(`${base}/pets?limit=100`, { headers: auth() })
-  t.equal(list.status, 200)
-  const seeded = (await list.json()) as Pet[]
-  t.ok(seeded.length > 0, 'seeded pets are listed')
-
-  const created = await fetch(`${base}/pets`, {
-    method: 'POST',
-    headers: jsonAuth(),
-    body: JSON.stringify({ name: 'Container Cat', categoryId: 2, status: 'available' }),
-  })
-  t.equal(created.status, 201)
-  const pet = (await created.json()) as Pet
-  t.equal(created.headers.get('location'), `/v1/pets/${pet.id}`)
-
-  const fetched = await fetch(`${base}/pets/${pet.id}`, { headers: auth() })
-  t.equal(fetched.status, 200)
-  t.same(await fetched.json(), pet)
-
-  const unknown = await fetch(`${base}/pets/987654321`, { headers: auth() })
-  t.equal(unknown.status, 404)
-  t.match(await unknown.json(), { status: 404, code: String })
-
-  const wrongKey = await fetch(`${base}/pets`, { headers: auth('sandbox-api-key') })
-  t.equal(wrongKey.status, 401, 'the default key is refused once a key is configured')
-  t.match(wrongKey.headers.get('www-authenticate'), /^Bearer/)
-})
-
 t.test('npm run conformance passes against a docker-run container (SANDBOX_URL)', { skip }, async (t) => {
   await ensureImage()
   const { origin } = await runContainer(t, { env: { SEED: '11', API_KEYS: KEY } })
@@ -131,62 +99,39 @@ t.test('npm run conformance passes against a docker-run container (SANDBOX_URL)'
   t.notMatch(stdout + stderr, KEY, 'and never prints the key')
 })
 
-t.test('the process runs as non-root, turns healthy, and stops on SIGTERM with exit 0', { skip }, async (t) => {
+t.test('non-root, no volume, turns healthy, and stops on SIGTERM with exit 0', { skip }, async (t) => {
   await ensureImage()
-  const started = Date.now()
   // The image checks every 30 s; this test asks for every 0.2 s to see the check pass.
   const { id } = await runContainer(t, { env: { API_KEYS: KEY }, args: ['--health-interval', '200ms'] })
-  const status = await docker(
-    'exec',
-    id,
-    'node',
-    '-p',
-    "require('fs').readFileSync('/proc/1/status', 'utf8').match(/^Uid:.*$/m)[0]",
+  const uid = "require('fs').readFileSync('/proc/1/status', 'utf8').match(/^Uid:.*$/m)[0]"
+  t.match(await docker('exec', id, 'node', '-p', uid), /^Uid:\s+1000\s/, 'PID 1 runs as uid 1000')
+  t.equal(await docker('inspect', '--format', '{{len .Mounts}}', id), '0', 'no anonymous volume is mounted')
+  const health = (): Promise<string> => docker('inspect', '--format', '{{.State.Health.Status}}', id)
+  await waitFor(async () => (await health()) === 'healthy', { what: 'the HEALTHCHECK', timeoutMs: 120_000 })
+  t.equal(await health(), 'healthy', 'the HEALTHCHECK turns healthy')
+  await t.rejects(
+    docker('exec', '-e', 'PORT=4011', id, 'node', 'dist/healthcheck.js'),
+    'the healthcheck fails where nothing answers',
   )
-  t.match(status, /^Uid:\s+1000\s/, 'PID 1 runs as uid 1000')
-
-  let health = ''
-  const deadline = Date.now() + 120_000
-  while (health !== 'healthy' && Date.now() < deadline) {
-    health = await docker('inspect', '--format', '{{.State.Health.Status}}', id)
-    if (health !== 'healthy') await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-  t.equal(health, 'healthy', 'the HEALTHCHECK turns healthy')
-  const wrongPort = await docker('exec', '-e', 'PORT=4011', id, 'node', 'dist/healthcheck.js').then(
-    () => 'exit 0',
-    () => 'failed',
-  )
-  t.equal(wrongPort, 'failed', 'the healthcheck fails where nothing answers')
-  t.comment(`cold start, docker run → healthy: ${Date.now() - started} ms`)
-
   // A container that ignored SIGTERM would be killed after --time and exit 137; 20 s, not 2, so
   // that a busy machine's slow but clean stop is not taken for that.
-  const stopping = Date.now()
   await docker('stop', '--time', '20', id)
-  t.comment(`docker stop took ${Date.now() - stopping} ms`)
-  t.equal(
-    await docker('inspect', '--format', '{{.State.ExitCode}}', id),
-    '0',
-    'exits 0 on its own, before the 2 s kill',
-  )
+  t.equal(await docker('inspect', '--format', '{{.State.ExitCode}}', id), '0', 'exits 0 on its own')
 })
 
-t.test('an arbitrary user id in group 0 (as OpenShift runs images) writes its data file', { skip }, async (t) => {
-  await ensureImage()
-  const { origin } = await runContainer(t, { env: { API_KEYS: KEY }, args: ['--user', '123456:0'] })
-  const created = await fetch(`${origin}/v1/pets`, {
-    method: 'POST',
-    headers: jsonAuth(),
-    body: JSON.stringify({ name: 'Anyone', categoryId: 1 }),
-  })
-  t.equal(created.status, 201, 'the create is on disk under /data')
-})
-
-t.test('a run without a data volume leaves no volume behind', { skip }, async (t) => {
-  await ensureImage()
-  const { id } = await runContainer(t, { env: { API_KEYS: KEY } })
-  t.equal(await docker('inspect', '--format', '{{len .Mounts}}', id), '0', 'no anonymous volume is mounted')
-})
+t.test(
+  'an arbitrary user id in group 0 (as OpenShift runs images) writes its data file, no cache warning',
+  { skip },
+  async (t) => {
+    await ensureImage()
+    const { id, origin } = await runContainer(t, { env: { API_KEYS: KEY }, args: ['--user', '123456:0'] })
+    const created = await postPet(`${origin}/v1`, { name: 'Anyone', categoryId: 1 }, auth())
+    t.equal(created.status, 201, 'the create is on disk under /data')
+    // Node files its compile cache by uid: this one finds none and cannot add to the read-only folder.
+    const { stderr } = await promisify(execFile)(DOCKER, ['logs', id])
+    t.notMatch(stderr, /warning|compile cache/i, 'nothing said about the cache')
+  },
+)
 
 t.test(
   'through a published port, connection-reset and empty-response both close without an answer',
@@ -238,11 +183,7 @@ t.test('a restart on the same /data volume finds the created pet', { skip }, asy
   const env = { SEED: '11', API_KEYS: KEY }
 
   const first = await runContainer(t, { env, volume })
-  const created = await fetch(`${first.origin}/v1/pets`, {
-    method: 'POST',
-    headers: jsonAuth(),
-    body: JSON.stringify({ name: 'Persistent Parrot', categoryId: 3 }),
-  })
+  const created = await postPet(`${first.origin}/v1`, { name: 'Persistent Parrot', categoryId: 3 }, auth())
   t.equal(created.status, 201)
   const pet = (await created.json()) as Pet
   await docker('stop', '--time', '20', first.id)
@@ -265,11 +206,11 @@ t.test('AnimalStoreContainer: create, list, get round trip', { skip }, async (t)
     'the module waits over HTTP and turns the image’s HEALTHCHECK off',
   )
 
-  const created = await fetch(`${sandbox.getBaseUrl()}/pets`, {
-    method: 'POST',
-    headers: jsonAuth(sandbox.getApiKey()),
-    body: JSON.stringify({ name: 'Module Mouse', categoryId: 1, status: 'pending' }),
-  })
+  const created = await postPet(
+    sandbox.getBaseUrl(),
+    { name: 'Module Mouse', categoryId: 1, status: 'pending' },
+    auth(sandbox.getApiKey()),
+  )
   t.equal(created.status, 201)
   const pet = (await created.json()) as Pet
   t.equal(pet.id, 31, 'ids continue after the 30 seeded pets')
@@ -346,11 +287,7 @@ t.test(
     t.equal(sandbox.getAdminToken(), 'container-admin')
     const base = sandbox.getBaseUrl()
 
-    const created = await fetch(`${base}/pets`, {
-      method: 'POST',
-      headers: jsonAuth(),
-      body: JSON.stringify({ name: 'Temp', categoryId: 1 }),
-    })
+    const created = await postPet(base, { name: 'Temp', categoryId: 1 }, auth())
     t.equal(created.status, 201)
     const { count, entries } = await sandbox.requests({ operationId: 'createPet', status: 201 })
     t.equal(count, 1)

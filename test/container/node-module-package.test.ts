@@ -1,9 +1,9 @@
 // The Testcontainers module as a consumer gets it, in scratch projects outside the repository:
-// modules/node packed and installed from the tarball (testcontainers and nothing of the server),
-// a four-worker suite against one container there; and the root package installed from a git URL,
-// built on `prepare`. The container parts skip without Docker and fail under REQUIRE_DOCKER=1.
+// modules/node packed and installed from the tarball (testcontainers and nothing of the server; a
+// suite of workers on it is test/container/recipes.test.ts), and the root package installed from
+// a git URL, built on `prepare`. The container part skips without Docker, fails under REQUIRE_DOCKER=1.
 import { execFile } from 'node:child_process'
-import { cp, mkdir, readdir, stat, writeFile } from 'node:fs/promises'
+import { cp, readdir, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
@@ -157,75 +157,6 @@ export async function use(sandbox: StartedAnimalStoreContainer, client: AnimalSt
   const types = ['--typeRoots', join(ROOT, 'node_modules/@types'), '--types', 'node']
   const { code, output } = await run(process.execPath, [tsc, ...args, ...types, file], consumer)
   t.equal(code, 0, `the typings compile, and refuse what they should${output ? `:\n${output}` : ''}`)
-})
-
-t.test('a four-worker suite against one container, through the client and namespaces only', { skip }, async (t) => {
-  await ensureImage()
-  const suite = join(consumer, 'suite')
-  await mkdir(suite)
-  // The global setup: one container, its origin and tokens to the workers through the environment.
-  await writeFile(
-    join(suite, 'run.mjs'),
-    `import { spawnSync } from 'node:child_process'
-import { readdirSync } from 'node:fs'
-import { AnimalStoreContainer } from 'animal-store-sandbox-testcontainers'
-
-const files = readdirSync(import.meta.dirname).filter((name) => name.endsWith('.test.mjs'))
-const sandbox = await new AnimalStoreContainer(process.env.ANIMAL_STORE_IMAGE).withApiKey('suite-key').withInMemory().start()
-try {
-  const env = { ...process.env, SANDBOX_ORIGIN: sandbox.getOrigin(), SANDBOX_ADMIN_TOKEN: sandbox.getAdminToken(), SANDBOX_API_KEY: sandbox.getApiKey() }
-  const { status } = spawnSync(process.execPath, ['--test', '--test-concurrency=4', ...files], { cwd: import.meta.dirname, stdio: 'inherit', env })
-  process.exitCode = status ?? 1
-} finally {
-  await sandbox.stop()
-}
-`,
-  )
-  for (const name of ['cat', 'dog', 'parrot', 'tortoise']) {
-    await writeFile(
-      join(suite, `${name}.test.mjs`),
-      `import assert from 'node:assert/strict'
-import { test } from 'node:test'
-import { AnimalStoreControlClient } from 'animal-store-sandbox-testcontainers/client'
-
-const sandbox = new AnimalStoreControlClient(process.env.SANDBOX_ORIGIN, {
-  adminToken: process.env.SANDBOX_ADMIN_TOKEN,
-  apiKey: process.env.SANDBOX_API_KEY,
-})
-
-test('${name}: reset, create, list, get, journal and a fault, in a namespace of its own', async (t) => {
-  const ns = sandbox.namespace('${name}-' + process.pid)
-  const { pets } = await ns.reset({ seed: 1, count: 5 })
-  t.after(() => sandbox.deleteNamespace(ns.name))
-  const call = (path, init = {}) => fetch(ns.apiBaseUrl + path, { ...init, headers: { ...ns.apiHeaders, 'content-type': 'application/json' } })
-
-  const created = await call('/pets', { method: 'POST', body: JSON.stringify({ name: '${name}', categoryId: 1 }) })
-  assert.equal(created.status, 201)
-  const pet = await created.json()
-  const listed = await (await call('/pets?limit=100')).json()
-  assert.deepEqual(listed.map((p) => p.name).filter((n) => ['cat', 'dog', 'parrot', 'tortoise'].includes(n)), ['${name}'], 'only its own pet')
-  assert.equal(listed.length, pets + 1)
-  assert.deepEqual(await (await call('/pets/' + pet.id)).json(), pet)
-
-  // The journal records a request once its answer is sent: poll, bounded.
-  let count = 0
-  for (let i = 0; i < 50 && count < 3; i++, await new Promise((r) => setTimeout(r, 100)))
-    ({ count } = await ns.listRequests({ path: '/v1/pets*' }))
-  assert.equal(count, 3, 'its create, list and get')
-
-  await ns.addFault({ operationId: 'listPets', status: 503, times: 1 })
-  const faulted = await call('/pets')
-  assert.equal(faulted.status, 503)
-  assert.equal((await faulted.json()).status, 503)
-  assert.equal((await call('/pets')).status, 200, 'once')
-})
-`,
-    )
-  }
-  const { code, output } = await run(process.execPath, [join(suite, 'run.mjs')], suite, { ANIMAL_STORE_IMAGE: IMAGE })
-  t.equal(code, 0, `the suite passes${code ? `:\n${output.slice(-4000)}` : ''}`)
-  t.match(output, /^# tests 4$/m, 'four tests ran')
-  t.match(output, /^# pass 4$/m, 'and passed')
 })
 
 t.test('npm install from a git URL: the root package, built on prepare', async (t) => {
