@@ -8,6 +8,8 @@ import { execFileSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import GithubSlugger from 'github-slugger'
+import { Lexer, walkTokens, type Token } from 'marked'
 import t from 'tap'
 import { parse } from 'yaml'
 import { namesOf, SETTINGS } from '../../src/settings.js'
@@ -27,88 +29,60 @@ function documents(): string[] {
   return ['README.md', 'CHANGELOG.md', ...docs]
 }
 
-/** The fenced code blocks of a Markdown text: language and content. */
-function fencedBlocks(markdown: string): Array<{ language: string; content: string }> {
-  const blocks: Array<{ language: string; content: string }> = []
-  let open: { fence: string; language: string; lines: string[] } | undefined
-  for (const line of markdown.split('\n')) {
-    if (open) {
-      const close = /^ {0,3}(`{3,}|~{3,})\s*$/.exec(line)
-      if (close?.[1] && close[1][0] === open.fence[0] && close[1].length >= open.fence.length) {
-        blocks.push({ language: open.language, content: open.lines.join('\n') })
-        open = undefined
-      } else {
-        open.lines.push(line)
-      }
-      continue
-    }
-    const start = /^ {0,3}(`{3,}|~{3,})\s*([\w+-]*)/.exec(line)
-    if (start?.[1]) open = { fence: start[1], language: start[2] ?? '', lines: [] }
-  }
-  return blocks
+/** Every token of Markdown (or of a token list): nested ones too, in list items, table cells, links. */
+function tokens(markdown: string | Token[]): Token[] {
+  const all: Token[] = []
+  walkTokens(typeof markdown === 'string' ? Lexer.lex(markdown) : markdown, (token) => void all.push(token))
+  return all
 }
 
-/** The text outside fenced code blocks (their lines left empty, so line numbers hold). */
-function withoutFences(markdown: string): string {
-  let fence: string | undefined
-  return markdown
-    .split('\n')
-    .map((line) => {
-      const marker = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1]
-      if (fence === undefined) {
-        if (marker) fence = marker
-        return marker ? '' : line
-      }
-      if (marker && marker[0] === fence[0] && marker.length >= fence.length && /^ {0,3}[`~]+\s*$/.test(line))
-        fence = undefined
-      return ''
-    })
-    .join('\n')
-}
+const ofType = <T extends Token['type']>(list: Token[], type: T): Array<Extract<Token, { type: T }>> =>
+  list.filter((token): token is Extract<Token, { type: T }> => token.type === type)
 
-const INLINE_CODE = /(`+)(?!`)[\s\S]*?[^`]\1(?!`)/g
-
-/** The inline code spans of a text outside fences, without their backticks. */
-function inlineCode(prose: string): string[] {
-  return [...prose.matchAll(INLINE_CODE)].map((match) =>
-    match[0].slice(match[1]?.length ?? 1, -(match[1]?.length ?? 1)),
-  )
-}
-
-/** GitHub's anchor for a heading: its text lower-cased, punctuation dropped, spaces made hyphens. */
-function githubSlug(heading: string): string {
-  const text = heading
-    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1') // a link or image: its text
-    .replace(/<[^>]+>/g, '') // HTML tags
-    .trim()
-    .toLowerCase()
-  return text.replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '').replace(/ /g, '-')
+/** The text of inline tokens, as GitHub reads a heading for its anchor: no markup, no HTML. */
+function plainText(list: Token[] = []): string {
+  return list
+    .map((token) =>
+      token.type === 'html'
+        ? ''
+        : 'tokens' in token && token.tokens
+          ? plainText(token.tokens)
+          : ((token as { text?: string }).text ?? ''),
+    )
+    .join('')
 }
 
 /** Every anchor a Markdown file offers: its headings' slugs (repeats get -1, -2, …) and HTML ids. */
 function anchors(markdown: string): Set<string> {
-  const prose = withoutFences(markdown)
-  const seen = new Map<string, number>()
-  const result = new Set<string>()
-  for (const match of prose.matchAll(/^ {0,3}#{1,6}[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$/gm)) {
-    const slug = githubSlug(match[1] ?? '')
-    const count = seen.get(slug) ?? 0
-    seen.set(slug, count + 1)
-    result.add(count === 0 ? slug : `${slug}-${count}`)
-  }
-  for (const match of prose.matchAll(/<[a-z]+\s[^>]*\b(?:id|name)="([^"]+)"/gi)) result.add(match[1] ?? '')
+  const all = tokens(markdown)
+  const slugger = new GithubSlugger()
+  const result = new Set(ofType(all, 'heading').map((heading) => slugger.slug(plainText(heading.tokens))))
+  for (const html of ofType(all, 'html'))
+    for (const match of html.raw.matchAll(/<[a-z]+\s[^>]*\b(?:id|name)="([^"]+)"/gi)) result.add(match[1] ?? '')
   return result
 }
 
 /** Every link target of a Markdown file, outside code: inline links and images, references, HTML. */
 function linkTargets(markdown: string): string[] {
-  const prose = withoutFences(markdown).replace(INLINE_CODE, '``')
-  const targets: string[] = []
-  for (const match of prose.matchAll(/\]\(\s*(<[^>]*>|[^\s)]+)(?:\s+(?:"[^"]*"|'[^']*'))?\s*\)/g))
-    targets.push((match[1] ?? '').replace(/^<|>$/g, ''))
-  for (const match of prose.matchAll(/^ {0,3}\[[^\]]+\]:[ \t]*<?([^\s>]+)>?/gm)) targets.push(match[1] ?? '')
-  for (const match of prose.matchAll(/<(?:a|img)\s[^>]*\b(?:href|src)="([^"]+)"/gi)) targets.push(match[1] ?? '')
-  return targets
+  const all = tokens(markdown)
+  const html = ofType(all, 'html').flatMap((token) =>
+    [...token.raw.matchAll(/<(?:a|img)\s[^>]*\b(?:href|src)="([^"]+)"/gi)].map((match) => match[1] ?? ''),
+  )
+  return [...all.flatMap((token) => ('href' in token && typeof token.href === 'string' ? [token.href] : [])), ...html]
+}
+
+/** The inline code spans of Markdown (or of a token list), outside fences. */
+const inlineCode = (markdown: string | Token[]): string[] =>
+  ofType(tokens(markdown), 'codespan').map((code) => code.text)
+
+/** The top-level tokens under an H2 heading, up to the next H2 (or the end). */
+function section(markdown: string, heading: string): Token[] | undefined {
+  const list = Lexer.lex(markdown) as Token[]
+  const isH2 = (token: Token): boolean => token.type === 'heading' && token.depth === 2
+  const start = list.findIndex((token) => isH2(token) && token.type === 'heading' && token.text === heading)
+  if (start === -1) return undefined
+  const end = list.findIndex((token, index) => index > start && isH2(token))
+  return list.slice(start + 1, end === -1 ? undefined : end)
 }
 
 const isExternal = (target: string): boolean => /^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('//')
@@ -143,32 +117,16 @@ t.test('every relative link leads to a file and heading that exist', async (t) =
 })
 
 // npm commands that do not run a script of package.json (start, test, stop and restart do).
-const NPM_BUILT_INS = new Set([
-  'ci',
-  'install',
-  'i',
-  'uninstall',
-  'update',
-  'pack',
-  'publish',
-  'exec',
-  'init',
-  'link',
-  'ls',
-  'view',
-  'version',
-  'help',
-  'config',
-  'audit',
-  'cache',
-  'prune',
-  'outdated',
-])
+const NPM_BUILT_INS = new Set(
+  'ci install i uninstall update pack publish exec init link ls view version help config audit cache prune outdated'.split(
+    ' ',
+  ),
+)
 
 /** The npm commands a document shows: `npm run X` anywhere, `npm X` in code. Each as [command, script or built-in]. */
 function npmCommands(markdown: string): Array<[string, string]> {
-  const prose = withoutFences(markdown)
-  const code = [...fencedBlocks(markdown).map((block) => block.content), ...inlineCode(prose)].join('\n')
+  const all = tokens(markdown)
+  const code = [...ofType(all, 'code'), ...ofType(all, 'codespan')].map((token) => token.text).join('\n')
   const found: Array<[string, string]> = []
   // One command per line: [ \t] rather than \s, so that `npm` alone does not take the next line's word.
   for (const match of code.matchAll(
@@ -177,7 +135,11 @@ function npmCommands(markdown: string): Array<[string, string]> {
     const [command, verb = '', next = ''] = match
     found.push([command.trim(), verb === 'run' || verb === 'run-script' ? next : verb])
   }
-  for (const match of prose.replace(INLINE_CODE, '').matchAll(/\bnpm run ([\w:.-]+)/g))
+  const prose = ofType(all, 'text').filter((text) => !('tokens' in text && text.tokens))
+  for (const match of prose
+    .map((text) => text.text)
+    .join('')
+    .matchAll(/\bnpm run ([\w:.-]+)/g))
     found.push([match[0], match[1] ?? ''])
   return found
 }
@@ -206,44 +168,20 @@ function settingsRead(): { variables: Set<string>; flags: Set<string> } {
   }
 }
 
-/** The section of a Markdown text under an H2 heading, up to the next H2 (or the end). */
-function section(markdown: string, heading: string): string | undefined {
-  const lines = markdown.split('\n')
-  const prose = withoutFences(markdown).split('\n') // the same lines, fenced ones left empty
-  const start = prose.findIndex((line) => line.trimEnd() === `## ${heading}`)
-  if (start === -1) return undefined
-  const end = prose.findIndex((line, index) => index > start && line.startsWith('## '))
-  return lines.slice(start, end === -1 ? undefined : end).join('\n')
-}
-
 /** The settings a `| flag | variable | … |` table names: backticked `--flags` and `VARIABLES` (of `ADMIN=off`, ADMIN). */
-function settingsTables(markdown: string): Array<{ variables: Set<string>; flags: Set<string> }> {
-  const tables: Array<{ variables: Set<string>; flags: Set<string> }> = []
-  const lines = withoutFences(markdown).split('\n')
-  const cells = (line: string): string[] =>
-    line
-      .trim()
-      .replace(/^\||\|$/g, '')
-      .split('|')
-      .map((cell) => cell.trim())
-  for (let i = 0; i < lines.length; i++) {
-    const header = cells(lines[i] ?? '')
-    if (!(lines[i] ?? '').trim().startsWith('|') || !header.includes('flag') || !header.includes('variable')) continue
-    const flagColumn = header.indexOf('flag')
-    const variableColumn = header.indexOf('variable')
-    const table = { variables: new Set<string>(), flags: new Set<string>() }
-    for (let j = i + 2; j < lines.length && (lines[j] ?? '').trim().startsWith('|'); j++) {
-      const row = cells(lines[j] ?? '')
-      for (const code of inlineCode(row[variableColumn] ?? '')) {
-        const name = /^[A-Z][A-Z0-9_]*/.exec(code)?.[0]
-        if (name) table.variables.add(name)
-      }
-      for (const code of inlineCode(row[flagColumn] ?? '')) if (code.startsWith('--')) table.flags.add(code)
-      i = j
-    }
-    tables.push(table)
-  }
-  return tables
+function settingsTables(markdown: string | Token[]): Array<{ variables: Set<string>; flags: Set<string> }> {
+  return ofType(tokens(markdown), 'table').flatMap((table) => {
+    const header = table.header.map((cell) => cell.text.trim())
+    const [flagColumn, variableColumn] = [header.indexOf('flag'), header.indexOf('variable')]
+    if (flagColumn === -1 || variableColumn === -1) return []
+    const codes = (column: number): string[] => table.rows.flatMap((row) => inlineCode(row[column]?.tokens ?? []))
+    return [
+      {
+        variables: new Set(codes(variableColumn).flatMap((code) => /^[A-Z][A-Z0-9_]*/.exec(code)?.[0] ?? [])),
+        flags: new Set(codes(flagColumn).filter((code) => code.startsWith('--'))),
+      },
+    ]
+  })
 }
 
 t.test('the README settings table is the one made from src/settings.ts (npm run docs:settings)', async (t) => {
@@ -279,14 +217,12 @@ t.test(`the README is at most ${README_MAX_LINES} lines`, async (t) => {
 t.test(
   '"Use it in your tests" holds the one sh, yaml and ts snippet the container and package tests run',
   async (t) => {
-    // The same extraction as usageSnippets() in test/support/docker.ts.
-    const readme = read('README.md')
-    const usage = /^## Use it in your tests\n([\s\S]*?)(?=^## )/m.exec(readme)?.[1]
-    if (usage === undefined)
-      throw new Error('README.md has no "## Use it in your tests" section followed by another H2')
-    const blocks = [...usage.matchAll(/^```(\w+)\n([\s\S]*?)^```$/gm)]
+    const usage = section(read('README.md'), 'Use it in your tests')
+    if (usage === undefined) throw new Error('README.md has no "## Use it in your tests" section')
     const of = (language: string): string[] =>
-      blocks.filter((match) => match[1] === language).map((match) => match[2] ?? '')
+      ofType(tokens(usage), 'code')
+        .filter((block) => block.lang === language)
+        .map((block) => block.text)
     t.equal(of('sh').length, 1, 'one sh block')
     t.match(
       of('sh')[0] ?? '',
@@ -314,8 +250,8 @@ t.test('every file of the repository that the README and docs name in code exist
   // the changelog names files as they were at the time.
   const PATH = /^(?:src|test|scripts|bench|conformance|spec|fixtures|modules|docs)\/[\w./-]+$/
   for (const document of [...documents().filter((name) => name !== 'CHANGELOG.md'), 'CONTRIBUTING.md']) {
-    const named = inlineCode(withoutFences(read(document)))
-      .map((code) => code.replace(/^`+|`+$/g, '').trim())
+    const named = inlineCode(read(document))
+      .map((code) => code.trim())
       .filter((code) => PATH.test(code) && !ignoredByGit(code))
     for (const path of new Set(named)) t.ok(existsSync(join(ROOT, path)), `${document} names ${path}`)
   }
