@@ -2,6 +2,8 @@
 // sandbox: a small client (its own code, no SDK) and the calls its features make. The Pact tests
 // run this suite, export what it did, and verify that Pact.
 import type { Test } from 'tap'
+import { AnimalStoreControlClient } from '../../modules/node/src/client.js'
+import { API_KEY, startTestSandbox } from '../support/sandbox.js'
 
 export interface Pet {
   readonly id: number
@@ -58,4 +60,20 @@ export async function consumerSuite(t: Test, client: StoreClient): Promise<void>
   t.equal(incomplete.status, 400, 'a form without a category is refused')
   const stale = await client.get(987654321)
   t.equal(stale.status, 404, 'a stale link finds nothing')
+}
+
+/** The Pact of a run of the suite in a namespace started from seed 7, on a sandbox of its own. */
+export async function exportedPact(
+  t: Test,
+): Promise<{ pact: any; control: AnimalStoreControlClient; baseUrl: string }> {
+  const sandbox = await startTestSandbox(t)
+  const control = new AnimalStoreControlClient(sandbox.origin, { apiKey: API_KEY })
+  const namespace = control.namespace('web-shop')
+  await namespace.reset({ seed: 7, count: 20 })
+  await t.test('the consumer suite', (t) => consumerSuite(t, new StoreClient(sandbox.baseUrl, API_KEY, 'web-shop')))
+  return {
+    pact: await namespace.exportPact({ consumer: 'web-shop', provider: 'animal-store' }),
+    control,
+    baseUrl: sandbox.baseUrl,
+  }
 }

@@ -6,27 +6,13 @@ import { execFile } from 'node:child_process'
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import t, { type Test } from 'tap'
+import t from 'tap'
 import { parse, stringify } from 'yaml'
 import { AnimalStoreControlClient } from '../../modules/node/src/client.js'
 import { API_KEY, ROOT, startTestSandbox, tempDir } from '../support/sandbox.js'
-import { consumerSuite, StoreClient } from './consumer.js'
+import { exportedPact, StoreClient } from './consumer.js'
 
 const VALIDATOR = join(ROOT, 'node_modules/.bin/swagger-mock-validator')
-
-/** The Pact of a run of the consumer's suite in a namespace started from seed 7. */
-async function exportedPact(t: Test): Promise<{ pact: any; control: AnimalStoreControlClient; baseUrl: string }> {
-  const sandbox = await startTestSandbox(t)
-  const control = new AnimalStoreControlClient(sandbox.origin, { apiKey: API_KEY })
-  const namespace = control.namespace('web-shop')
-  await namespace.reset({ seed: 7, count: 20 })
-  await t.test('the consumer suite', (t) => consumerSuite(t, new StoreClient(sandbox.baseUrl, API_KEY, 'web-shop')))
-  return {
-    pact: await namespace.exportPact({ consumer: 'web-shop', provider: 'animal-store' }),
-    control,
-    baseUrl: sandbox.baseUrl,
-  }
-}
 
 /**
  * spec/openapi.yaml as the validator reads it: it takes an OpenAPI 3 path as the whole path (it

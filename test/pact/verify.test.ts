@@ -2,51 +2,30 @@
 // replays the Pact a consumer's suite exported against a fresh sandbox, its provider states
 // restored through the control API: 0 failures. A Pact with one wrong expectation fails, and the
 // verifier's report names that interaction.
-import { spawn } from 'node:child_process'
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { stripVTControlCharacters } from 'node:util'
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { AnimalStoreControlClient } from '../../modules/node/src/client.js'
-import { API_KEY, ROOT, startTestSandbox, tempDir } from '../support/sandbox.js'
-import { consumerSuite, StoreClient } from './consumer.js'
+import { API_KEY, ROOT, runCliToEnd, startTestSandbox, tempDir } from '../support/sandbox.js'
+import { consumerSuite, exportedPact, StoreClient } from './consumer.js'
 
-/** Runs `pact verify` as a user would, bounded in time; resolves with its exit code and output. */
-function pactVerify(args: string[]): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli.ts'), 'pact', 'verify', ...args], {
-      cwd: ROOT,
-      env: process.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let output = ''
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
-    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000)
-    child.once('close', (code) => {
-      clearTimeout(timer)
-      // The verifier colours its report whatever the terminal.
-      resolve({ code, output: stripVTControlCharacters(output) })
-    })
-  })
+/** Runs `pact verify` on `pact` (a file, or a Pact written to one) as a user would, bounded in time. */
+async function pactVerify(t: Test, pact: unknown, args: string[]): Promise<{ code: number | null; output: string }> {
+  let file = pact
+  if (typeof file !== 'string') await writeFile((file = join(await tempDir(t), 'pact.json')), JSON.stringify(pact))
+  const { code, stdout, stderr } = await runCliToEnd({}, ['pact', 'verify', file as string, ...args], 120_000)
+  // The verifier colours its report whatever the terminal.
+  return { code, output: stripVTControlCharacters(stdout + stderr) }
 }
 
 t.test('a Pact exported from a consumer suite verifies against a fresh sandbox; a wrong one fails', async (t) => {
-  const consumerSide = await startTestSandbox(t)
-  const control = new AnimalStoreControlClient(consumerSide.origin, { apiKey: API_KEY })
-  await control.namespace('web-shop').reset({ seed: 7, count: 20 })
-  await t.test('the consumer suite', (t) =>
-    consumerSuite(t, new StoreClient(consumerSide.baseUrl, API_KEY, 'web-shop')),
-  )
-  const pact: any = await control.namespace('web-shop').exportPact({ consumer: 'web-shop', provider: 'animal-store' })
-  const dir = await tempDir(t)
-  const file = join(dir, 'web-shop-animal-store.json')
-  await writeFile(file, JSON.stringify(pact))
+  const { pact } = await exportedPact(t)
 
   // The provider: another sandbox, which never saw the consumer's calls.
   const provider = await startTestSandbox(t)
   const flags = ['--url', provider.origin, '--api-key', API_KEY]
-  const verified = await pactVerify([file, ...flags])
+  const verified = await pactVerify(t, pact, flags)
   t.equal(verified.code, 0, verified.output)
   t.match(verified.output, /Verifying a pact between web-shop and animal-store/)
   t.notMatch(verified.output, /FAILED/)
@@ -61,9 +40,7 @@ t.test('a Pact exported from a consumer suite verifies against a fresh sandbox; 
   const wrong = structuredClone(pact)
   const create = wrong.interactions.find((i: any) => i.request.method === 'POST' && i.response.status === 201)
   create.response.status = 200
-  const wrongFile = join(dir, 'wrong.json')
-  await writeFile(wrongFile, JSON.stringify(wrong))
-  const failed = await pactVerify([wrongFile, ...flags])
+  const failed = await pactVerify(t, wrong, flags)
   t.equal(failed.code, 1, failed.output)
   t.match(failed.output, /There were 1 pact failures/)
   t.match(failed.output, `${create.description}\n    1.1) has status code 200`)
@@ -81,10 +58,7 @@ t.test('a namespace forked from a snapshot verifies where that snapshot exists',
     name: 'pets of snapshot "checkout"',
     params: { snapshot: 'checkout' },
   })
-  const dir = await tempDir(t)
-  const file = join(dir, 'shop.json')
-  await writeFile(file, JSON.stringify(pact))
-  const verified = await pactVerify([file, '--url', sandbox.origin, '--api-key', API_KEY])
+  const verified = await pactVerify(t, pact, ['--url', sandbox.origin, '--api-key', API_KEY])
   t.equal(verified.code, 0, verified.output)
   t.match(verified.output, /Given pets of snapshot "checkout"/)
   // The verification's fork is gone: the snapshot can be deleted.
@@ -99,26 +73,21 @@ t.test('a namespace forked from a snapshot verifies where that snapshot exists',
 
 t.test('a state the sandbox does not know fails that interaction, naming the state', async (t) => {
   const provider = await startTestSandbox(t)
-  const dir = await tempDir(t)
-  const file = join(dir, 'unknown-state.json')
-  await writeFile(
-    file,
-    JSON.stringify({
-      consumer: { name: 'c' },
-      provider: { name: 'p' },
-      interactions: [
-        {
-          type: 'Synchronous/HTTP',
-          description: 'a list in an unknown world',
-          providerStates: [{ name: 'the moon is full' }],
-          request: { method: 'GET', path: '/v1/pets', headers: { Authorization: ['Bearer [REDACTED]'] } },
-          response: { status: 200 },
-        },
-      ],
-      metadata: { pactSpecification: { version: '4.0' } },
-    }),
-  )
-  const result = await pactVerify([file, '--url', provider.origin, '--api-key', API_KEY])
+  const pact = {
+    consumer: { name: 'c' },
+    provider: { name: 'p' },
+    interactions: [
+      {
+        type: 'Synchronous/HTTP',
+        description: 'a list in an unknown world',
+        providerStates: [{ name: 'the moon is full' }],
+        request: { method: 'GET', path: '/v1/pets', headers: { Authorization: ['Bearer [REDACTED]'] } },
+        response: { status: 200 },
+      },
+    ],
+    metadata: { pactSpecification: { version: '4.0' } },
+  }
+  const result = await pactVerify(t, pact, ['--url', provider.origin, '--api-key', API_KEY])
   t.equal(result.code, 1, result.output)
   t.match(result.output, /a list in an unknown world/)
   t.match(result.output, /Given the moon is full/)
@@ -126,9 +95,9 @@ t.test('a state the sandbox does not know fails that interaction, naming the sta
 })
 
 t.test('usage errors exit 2 with one line and the usage', async (t) => {
-  const noUrl = await pactVerify(['pact.json'])
+  const noUrl = await pactVerify(t, 'pact.json', [])
   t.equal(noUrl.code, 2)
   t.match(noUrl.output, /pact verify needs --url/)
-  const missing = await pactVerify([join(ROOT, 'no-such-pact.json'), '--url', 'http://127.0.0.1:9'])
+  const missing = await pactVerify(t, join(ROOT, 'no-such-pact.json'), ['--url', 'http://127.0.0.1:9'])
   t.not(missing.code, 0)
 })

@@ -261,6 +261,7 @@ export async function redoclyLint(file: string): Promise<{ code: number; output:
 export function runCliToEnd(
   env: Record<string, string>,
   args: string[] = [],
+  timeoutMs = 20_000,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli.ts'), ...args], {
@@ -272,7 +273,7 @@ export function runCliToEnd(
     let stderr = ''
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000)
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
     // 'close', not 'exit': 'exit' may come before the last of stdout and stderr has been read.
     child.once('close', (code) => {
       clearTimeout(timer)
