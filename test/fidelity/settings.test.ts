@@ -1,40 +1,23 @@
 // The upstream's settings: a bad one stops the start with one line that names it.
 import t from 'tap'
-import { ConfigError, loadConfig } from '../../src/config.js'
-
-const refused = (env: Record<string, string>, argv: string[] = []): string => {
-  try {
-    loadConfig(argv, env)
-  } catch (error) {
-    if (error instanceof ConfigError) return error.message
-    throw error
-  }
-  throw new Error('the settings were accepted')
-}
+import { loadConfig } from '../../src/config.js'
 
 t.test('a bad upstream setting names itself', async (t) => {
-  t.match(refused({ UPSTREAM: 'https://staging.example.com/api' }), /^UPSTREAM must be .* ending in \/v1/)
-  t.match(refused({ UPSTREAM: 'ftp://staging.example.com/v1' }), /^UPSTREAM must be the real API's base URL, http\(s\)/)
-  t.match(refused({ UPSTREAM: 'https://user:pw@staging.example.com/v1' }), /^UPSTREAM must not carry credentials/)
-  t.match(
-    refused({ UPSTREAM: 'https://staging.example.com/v1', UPSTREAM_MODE: 'mirror' }),
-    /^UPSTREAM_MODE must be one of compare, record, passthrough/,
-  )
-  t.match(
-    refused({ UPSTREAM: 'https://staging.example.com/v1', UPSTREAM_TIMEOUT_MS: '0' }),
-    /^UPSTREAM_TIMEOUT_MS must be a whole number from 1 to 60000/,
-  )
-  t.match(
-    refused({ UPSTREAM: 'https://staging.example.com/v1', UPSTREAM_IGNORE: 'body/id' }),
-    /^UPSTREAM_IGNORE: "body\/id" is not a JSON pointer/,
-  )
-  t.match(
-    refused({ UPSTREAM: 'https://staging.example.com/v1', UPSTREAM_UNSAFE: 'yes' }),
-    /^UPSTREAM_UNSAFE must be on or off/,
-  )
-  t.match(refused({ UPSTREAM_API_KEY: 'secret-key' }), /^UPSTREAM_API_KEY is set but UPSTREAM is not/)
-  t.match(refused({ UPSTREAM_MODE: 'record' }), /^UPSTREAM_MODE is set but UPSTREAM is not/)
-  t.notOk(refused({ UPSTREAM_API_KEY: 'secret-key' }).includes('secret-key'), 'the key is not in the message')
+  const url = 'https://staging.example.com/v1'
+  // The key must not be in its message: the lookahead below.
+  const cases: Array<[Record<string, string>, RegExp]> = [
+    [{ UPSTREAM: 'https://staging.example.com/api' }, /^UPSTREAM must be .* ending in \/v1/],
+    [{ UPSTREAM: 'ftp://staging.example.com/v1' }, /^UPSTREAM must be the real API's base URL, http\(s\)/],
+    [{ UPSTREAM: 'https://user:pw@staging.example.com/v1' }, /^UPSTREAM must not carry credentials/],
+    [{ UPSTREAM: url, UPSTREAM_MODE: 'mirror' }, /^UPSTREAM_MODE must be one of compare, record, passthrough/],
+    [{ UPSTREAM: url, UPSTREAM_TIMEOUT_MS: '0' }, /^UPSTREAM_TIMEOUT_MS must be a whole number from 1 to 60000/],
+    [{ UPSTREAM: url, UPSTREAM_IGNORE: 'body/id' }, /^UPSTREAM_IGNORE: "body\/id" is not a JSON pointer/],
+    [{ UPSTREAM: url, UPSTREAM_UNSAFE: 'yes' }, /^UPSTREAM_UNSAFE must be on or off/],
+    [{ UPSTREAM_API_KEY: 'secret-key' }, /^UPSTREAM_API_KEY is set but UPSTREAM is not(?![\s\S]*secret-key)/],
+    [{ UPSTREAM_MODE: 'record' }, /^UPSTREAM_MODE is set but UPSTREAM is not/],
+  ]
+  for (const [env, message] of cases)
+    t.throws(() => loadConfig([], env), { name: 'ConfigError', message }, JSON.stringify(env))
 })
 
 t.test('the defaults', async (t) => {
