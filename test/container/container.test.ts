@@ -259,19 +259,9 @@ t.test('AnimalStoreContainer: withFixtures copies the file into the container', 
     ((await listed.json()) as Pet[]).map((pet) => pet.name),
     ['Fixture Fox', 'Fixture Finch'],
   )
-  t.throws(() => new AnimalStoreContainer(IMAGE).withSeed(-1), RangeError)
   await t.rejects(
     new AnimalStoreContainer(IMAGE).withFixtures(file).withSeed(3).start(),
     /both choose the initial data/,
-  )
-
-  // Fixtures the sandbox refuses: start() fails as soon as the container exits, with the
-  // sandbox's own message, instead of waiting out the startup timeout with a generic one.
-  const bad = join(await tempDir(t), 'bad-pets.json')
-  await writeFile(bad, JSON.stringify([{ id: 1, name: 'Bad', categoryId: 'one' }]))
-  await t.rejects(
-    new AnimalStoreContainer(IMAGE).withFixtures(bad).start(),
-    /Fixtures file \/fixtures\/bad-pets\.json is refused: .*categoryId/,
   )
 })
 
