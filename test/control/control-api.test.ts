@@ -254,10 +254,14 @@ t.test('a configured admin token is accepted; the default one then is not', asyn
   t.not(API_KEY, ADMIN_TOKEN)
 })
 
-t.test('the start banner shows the default admin token, never a configured one', async (t) => {
+t.test('the start banner points at the explorer, shows the default admin token, never a configured one', async (t) => {
   const dir = await tempDir(t)
   const byDefault = await spawnCli(t, { DATA_FILE: join(dir, 'a.json') })
   t.match(byDefault.stderr, new RegExp(`test control: http://\\S+/__admin \\(Bearer ${DEFAULT_ADMIN_TOKEN}\\)`))
+  const docs = /docs: +(http:\/\/\S+\/docs)/.exec(byDefault.stderr)?.[1]
+  const page = await fetch(docs ?? 'http://127.0.0.1:1/')
+  t.equal(page.status, 200, 'the banner points at the explorer')
+  await page.arrayBuffer()
   byDefault.child.kill('SIGTERM')
   await byDefault.exited
   const configured = await spawnCli(t, {

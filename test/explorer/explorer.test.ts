@@ -7,7 +7,7 @@ import fixtures from '../../fixtures/pets.json' with { type: 'json' }
 import { DEFAULT_API_KEY } from '../../src/config.js'
 import { readSpecDocument } from '../../src/contract/load.js'
 import { browserMissing, openOfflinePage } from '../../scripts/lib/browser.js'
-import { API_KEY, spawnCli, startTestSandbox, tempDir, waitFor } from '../support/sandbox.js'
+import { API_KEY, startTestSandbox, waitFor } from '../support/sandbox.js'
 
 const DEFAULT_KEY_IN_FORCE = { API_KEYS: '' }
 
@@ -146,18 +146,6 @@ t.test('GET /docs and its assets', async (t) => {
       t.match(await res.json(), { code: 'not_found', status: 404 })
     }
   })
-})
-
-t.test('the start banner points at the explorer', async (t) => {
-  const dir = await tempDir(t)
-  const run = await spawnCli(t, { DATA_FILE: `${dir}/db.json` })
-  const docs = /docs: +(http:\/\/\S+\/docs)/.exec(run.stderr)?.[1]
-  t.ok(docs, 'the banner has a docs line')
-  const res = await fetch(docs ?? 'http://127.0.0.1:1/')
-  t.equal(res.status, 200, 'and it answers')
-  await res.arrayBuffer()
-  run.child.kill('SIGTERM')
-  t.equal(await run.exited, 0)
 })
 
 const missing = browserMissing()
