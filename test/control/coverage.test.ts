@@ -45,20 +45,27 @@ const row = (status: string, code: string | null, calls: number, forced = 0) => 
   forced,
 })
 
+/** An operation's line of the report: a stable, undeprecated operation unless `more` says otherwise. */
+const operation = (operationId: string, method: string, path: string, calls: number, more: object) => ({
+  operationId,
+  method,
+  path,
+  stability: 'stable',
+  deprecated: false,
+  sunset: null,
+  replacement: null,
+  calls,
+  undocumented: [],
+  unanswered: 0,
+  parameters: [],
+  ...more,
+})
+
 /** What the report must say of `suite`, operation by operation. */
 const EXPECTED_OPERATIONS = [
-  {
-    operationId: 'listPets',
-    method: 'GET',
-    path: '/v1/pets',
-    stability: 'stable',
-    deprecated: false,
-    sunset: null,
-    replacement: null,
-    calls: 5,
+  operation('listPets', 'GET', '/v1/pets', 5, {
     responses: [row('200', null, 3), row('401', null, 1)],
     undocumented: [{ status: 400, code: 'invalid_parameter', calls: 1 }],
-    unanswered: 0,
     parameters: [
       {
         name: 'limit',
@@ -80,16 +87,8 @@ const EXPECTED_OPERATIONS = [
         others: [],
       },
     ],
-  },
-  {
-    operationId: 'createPet',
-    method: 'POST',
-    path: '/v1/pets',
-    stability: 'stable',
-    deprecated: false,
-    sunset: null,
-    replacement: null,
-    calls: 3,
+  }),
+  operation('createPet', 'POST', '/v1/pets', 3, {
     responses: [
       row('201', null, 1),
       row('400', 'invalid_body', 1),
@@ -97,41 +96,18 @@ const EXPECTED_OPERATIONS = [
       row('400', 'bad_request', 1, 1),
       row('401', null, 0),
     ],
-    undocumented: [],
-    unanswered: 0,
-    parameters: [],
-  },
-  {
-    operationId: 'getPet',
-    method: 'GET',
-    path: '/v1/pets/{petId}',
-    stability: 'stable',
+  }),
+  operation('getPet', 'GET', '/v1/pets/{petId}', 4, {
     deprecated: true,
     sunset: '2030-12-05T00:00:00.000Z',
     replacement: '/v1/pets',
-    calls: 4,
     responses: [row('200', null, 1), row('401', null, 0), row('404', null, 1)],
     undocumented: [
       { status: 503, code: 'injected_fault', calls: 1 },
       { status: 410, code: 'gone', calls: 1 },
     ],
-    unanswered: 0,
-    parameters: [],
-  },
-  {
-    operationId: 'listOrders',
-    method: 'GET',
-    path: '/v1/store/orders',
-    stability: 'stable',
-    deprecated: false,
-    sunset: null,
-    replacement: null,
-    calls: 1,
-    responses: [row('default', null, 1)],
-    undocumented: [],
-    unanswered: 0,
-    parameters: [],
-  },
+  }),
+  operation('listOrders', 'GET', '/v1/store/orders', 1, { responses: [row('default', null, 1)] }),
 ]
 
 t.test('a suite-like sequence: the report names exactly what it provoked and what it did not', async (t) => {
