@@ -128,7 +128,7 @@ t.test('refusals answer the Error contract with the right status', async (t) => 
 })
 
 t.test('in memory (no data file), snapshots and forks work the same', async (t) => {
-  const sandbox = await startControlSandbox(t)
+  const sandbox = await startControlSandbox(t, { DATA_FILE: ':memory:' })
   await fixture(t, sandbox)
   await sandbox.admin('POST', '/reset?namespace=a', { snapshot: 'fixture' })
   await sandbox.api('POST', '/pets', { name: 'OnlyInA', categoryId: 2 }, ns('a'))
