@@ -10,6 +10,15 @@ import { FaultyFileSystem, type Fault } from '../store/faulty-file-system.js'
 import { ADMIN_AUTH, call, startControlSandbox, type ControlSandbox } from '../support/control.js'
 import { AUTH, startTestSandbox, tempDir } from '../support/sandbox.js'
 
+/** A fault on every such call from the first on. */
+const always = (call: Fault['call'], target: Fault['target'], failure: Fault['failure']): Fault => ({
+  call,
+  target,
+  failure,
+  nth: 1,
+  persistent: true,
+})
+
 /** No fold on a timer: one would write while a test's faults are armed. */
 const NO_IDLE_FOLD: Partial<Compaction> = { idleAfterRecords: Number.MAX_SAFE_INTEGER }
 
@@ -25,10 +34,7 @@ t.test('reset and replace on a full disk: 503, the store as it was, then 200 onc
   const before = await (await fetch(`${baseUrl}/pets?limit=100`, { headers: AUTH })).json()
 
   // Every write fails, as on a full disk: of a new snapshot (a replace) and of the journal (a reset's line).
-  fs.arm(
-    { call: 'write', target: 'temp snapshot', failure: 'ENOSPC', nth: 1, persistent: true },
-    { call: 'write', target: 'journal', failure: 'ENOSPC', nth: 1, persistent: true },
-  )
+  fs.arm(always('write', 'temp snapshot', 'ENOSPC'), always('write', 'journal', 'ENOSPC'))
   for (const [method, path, body] of [
     ['POST', '/reset', { seed: 3, count: 4 }],
     ['PUT', '/pets', [{ id: 1, name: 'Only', categoryId: 1 }]],
@@ -62,10 +68,7 @@ async function names(sandbox: ControlSandbox, namespace: string): Promise<string
   return (listed.body as Array<{ name: string }>).map((pet) => pet.name)
 }
 
-const UNLINKS_FAIL: Fault[] = [
-  { call: 'remove', target: 'data file', failure: 'EIO', nth: 1, persistent: true },
-  { call: 'remove', target: 'journal', failure: 'EIO', nth: 1, persistent: true },
-]
+const UNLINKS_FAIL: Fault[] = [always('remove', 'data file', 'EIO'), always('remove', 'journal', 'EIO')]
 
 // A namespace with a snapshot file and a journal after it (a clean stop folds the journal), as
 // long-lived namespaces are on disk; the faults aim at its files. `unused`: not used since that
@@ -79,21 +82,11 @@ const NAMESPACE_FAULTS: Array<{ what: string; faults: Fault[]; answer: 200 | 503
     answer: 503,
     unused: true,
   },
-  {
-    what: 'the directory fsync fails (EIO)',
-    faults: [{ call: 'syncDirectory', target: 'directory', failure: 'EIO', nth: 1, persistent: true }],
-    answer: 200,
-  },
+  { what: 'the directory fsync fails (EIO)', faults: [always('syncDirectory', 'directory', 'EIO')], answer: 200 },
   {
     what: 'the disk takes no write (EROFS)',
     faults: (['open', 'write', 'remove', 'syncDirectory'] as const).flatMap((call) =>
-      (['journal', 'data file', 'temp snapshot', 'directory'] as const).map((target) => ({
-        call,
-        target,
-        failure: 'EROFS' as const,
-        nth: 1,
-        persistent: true,
-      })),
+      (['journal', 'data file', 'temp snapshot', 'directory'] as const).map((target) => always(call, target, 'EROFS')),
     ),
     answer: 503,
   },
@@ -151,10 +144,7 @@ t.test(
     t.equal((await sandbox.admin('POST', '/reset?namespace=evicted')).status, 200)
 
     // Every unlink of its files fails, as on the disk the report came from.
-    fs.arm(
-      { call: 'remove', target: 'data file', failure: 'EIO', nth: 1, persistent: true },
-      { call: 'remove', target: 'journal', failure: 'EIO', nth: 1, persistent: true },
-    )
+    fs.arm(...UNLINKS_FAIL)
     // With the default namespace, three are kept: two new names evict the oldest.
     for (const name of ['second', 'third', 'fourth'])
       t.equal((await sandbox.api('GET', '/pets?limit=1', undefined, ns(name))).status, 200, `a request in ${name}`)
@@ -179,14 +169,10 @@ t.test(
 )
 
 const SNAPSHOT_FAULTS: Array<{ what: string; fault: Fault; answer: 200 | 503 }> = [
-  {
-    what: 'the unlink of its file fails (EIO)',
-    fault: { call: 'remove', target: 'data file', failure: 'EIO', nth: 1, persistent: true },
-    answer: 503,
-  },
+  { what: 'the unlink of its file fails (EIO)', fault: always('remove', 'data file', 'EIO'), answer: 503 },
   {
     what: 'the directory fsync after the unlink fails (EIO)',
-    fault: { call: 'syncDirectory', target: 'directory', failure: 'EIO', nth: 1, persistent: true },
+    fault: always('syncDirectory', 'directory', 'EIO'),
     answer: 200,
   },
 ]
