@@ -4,64 +4,20 @@
 // against the image. The blocks are read from the READMEs, never copied by hand, so a route or an
 // example that drifts fails here. It skips without Docker (fails under REQUIRE_DOCKER=1), and a
 // language whose tools are missing skips (fails under REQUIRE_PROGRAMS=1).
-import { spawn } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
 import { dockerSkipReason, ensureImage } from '../support/docker.js'
 import { ROOT, tempDir } from '../support/sandbox.js'
-import { skipWithout } from '../support/system-programs.js'
+import { mustRun, runProgram, skipWithout } from '../support/system-programs.js'
 
-/** A bound for one install or one run, caches warm or cold; a hung step fails instead of stalling. */
-const STEP_TIMEOUT_MS = 10 * 60_000
-
-// npm run from `npm test` passes its own npm_* settings down: the consumer's tools must not see them.
-const cleanEnv = Object.fromEntries(
-  Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith('npm_')),
-)
 /** What a team's CI sets, as the READMEs say; the image is the modules' default tag, which `npm run image` makes. */
-const consumerEnv: Record<string, string> = {
-  ...(cleanEnv as Record<string, string>),
-  TESTCONTAINERS_RYUK_DISABLED: 'true',
-  NO_COLOR: '1',
-}
-delete consumerEnv['ANIMAL_STORE_IMAGE']
-
-interface Run {
-  code: number | string
-  output: string
-}
-
-/** Runs a program in its own process group, killed whole past the bound; never rejects. */
-function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, {
-      cwd,
-      env: { ...consumerEnv, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    })
-    let output = ''
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
-    const timer = setTimeout(() => {
-      output += `\n(killed after ${STEP_TIMEOUT_MS / 1000} s)`
-      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL')
-    }, STEP_TIMEOUT_MS)
-    child.once('close', (code, signal) => {
-      clearTimeout(timer)
-      resolve({ code: code ?? signal ?? 'unknown', output })
-    })
-  })
-}
-
-/** Runs it, and throws with the end of its output unless it exits 0. */
-async function must(command: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<string> {
-  const { code, output } = await run(command, args, cwd, env)
-  if (code !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${code} in ${cwd}:\n${output.slice(-6000)}`)
-  return output
-}
+const CONSUMER_ENV = { NO_COLOR: '1', ANIMAL_STORE_IMAGE: undefined }
+const run = (command: string, args: string[], cwd: string, env: Record<string, string> = {}) =>
+  runProgram(command, args, cwd, { ...CONSUMER_ENV, ...env })
+const must = async (command: string, args: string[], cwd: string, env: Record<string, string> = {}) =>
+  (await mustRun(command, args, cwd, { ...CONSUMER_ENV, ...env })).output
 
 /** A module's README, cut into its `## ` sections. */
 function readme(module: string): Map<string, string> {

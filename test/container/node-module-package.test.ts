@@ -2,60 +2,19 @@
 // modules/node packed and installed from the tarball (testcontainers and nothing of the server; a
 // suite of workers on it is test/container/recipes.test.ts), and the root package installed from
 // a git URL, built on `prepare`. The container part skips without Docker, fails under REQUIRE_DOCKER=1.
-import { execFile } from 'node:child_process'
 import { cp, readdir, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import t from 'tap'
 import { IMAGE, dockerSkipReason, ensureImage } from '../support/docker.js'
 import { ROOT, tempDir } from '../support/sandbox.js'
+import { mustRun, npmPack, runProgram, typecheckAsConsumer } from '../support/system-programs.js'
 
-// npm run from `npm test` passes its own npm_* settings down: the consumer's npm must not see them.
-const cleanEnv = Object.fromEntries(
-  Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith('npm_')),
-)
-const MODULE = join(ROOT, 'modules/node')
 /** What only the server needs: none of it may reach a user of the module. */
-const SERVER_ONLY = [
-  'animal-store-sandbox',
-  '@faker-js/faker',
-  'json-schema-faker',
-  'lowdb',
-  'polka',
-  'pino',
-  'swagger-ui-dist',
-  'ajv',
-]
+const SERVER_ONLY = 'animal-store-sandbox @faker-js/faker json-schema-faker lowdb polka pino swagger-ui-dist ajv'.split(
+  ' ',
+)
 
-interface Run {
-  code: number
-  stdout: string
-  /** stdout and stderr */
-  output: string
-}
-
-function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve) =>
-    execFile(
-      command,
-      args,
-      {
-        cwd,
-        env: { ...cleanEnv, TESTCONTAINERS_RYUK_DISABLED: 'true', ...env },
-        timeout: 10 * 60_000,
-        maxBuffer: 64 << 20,
-      },
-      (error, stdout, stderr) =>
-        resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, output: stdout + stderr }),
-    ),
-  )
-}
-
-async function npm(args: string[], cwd: string): Promise<string> {
-  const { code, stdout, output } = await run('npm', args, cwd)
-  if (code !== 0) throw new Error(`npm ${args.join(' ')} failed (${code}):\n${output.slice(-4000)}`)
-  return stdout
-}
+const npm = async (args: string[], cwd: string): Promise<string> => (await mustRun('npm', args, cwd)).stdout
 
 /** An empty ES module project. */
 async function scratchProject(): Promise<string> {
@@ -88,17 +47,11 @@ async function sizeOf(dir: string): Promise<number> {
 t.setTimeout(20 * 60_000)
 const skip = (await dockerSkipReason(t)) ?? false
 
-const packDir = await tempDir(t)
-const [packed] = JSON.parse(await npm(['pack', '--json', '--pack-destination', packDir], MODULE)) as Array<{
-  filename: string
-  files: Array<{ path: string }>
-}>
-if (!packed) throw new Error('npm pack reported no tarball')
-const tarball = join(packDir, packed.filename)
+const { tarball, files: packed } = await npmPack(join(ROOT, 'modules/node'), await tempDir(t))
 const consumer = await scratchProject()
 
 t.test('npm pack of modules/node holds dist/, package.json and the README only', async (t) => {
-  const paths = packed.files.map((file) => file.path)
+  const paths = packed
   for (const needed of ['dist/index.js', 'dist/index.d.ts', 'dist/client.js', 'dist/client.d.ts', 'README.md'])
     t.ok(paths.includes(needed), `${needed} is packed`)
   t.same(
@@ -152,17 +105,14 @@ export async function use(sandbox: StartedAnimalStoreContainer, client: AnimalSt
 }
 `,
   )
-  const tsc = fileURLToPath(import.meta.resolve('typescript/bin/tsc'))
-  const args = ['--noEmit', '--strict', '--module', 'nodenext', '--target', 'es2022', '--skipLibCheck']
-  const types = ['--typeRoots', join(ROOT, 'node_modules/@types'), '--types', 'node']
-  const { code, output } = await run(process.execPath, [tsc, ...args, ...types, file], consumer)
+  const { code, output } = await typecheckAsConsumer(file, consumer)
   t.equal(code, 0, `the typings compile, and refuse what they should${output ? `:\n${output}` : ''}`)
 })
 
 t.test('npm install from a git URL: the root package, built on prepare', async (t) => {
   // A repository of the working tree as it is, committed or not.
   const repo = await tempDir(t)
-  const listed = await run('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], ROOT)
+  const listed = await runProgram('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], ROOT)
   t.equal(listed.code, 0)
   for (const file of listed.stdout.split('\0').filter(Boolean)) {
     const from = join(ROOT, file)
@@ -174,8 +124,8 @@ t.test('npm install from a git URL: the root package, built on prepare', async (
     )
       await cp(from, join(repo, file), { recursive: true })
   }
-  const git = (...args: string[]): Promise<Run> =>
-    run('git', ['-c', 'user.name=test', '-c', 'user.email=test@example.invalid', ...args], repo)
+  const git = (...args: string[]) =>
+    runProgram('git', ['-c', 'user.name=test', '-c', 'user.email=test@example.invalid', ...args], repo)
   for (const args of [
     ['init', '-q'],
     ['add', '-A'],
@@ -212,7 +162,7 @@ test('the module and the client against a container', { skip: process.env.NO_DOC
   )
   if (!skip) await ensureImage()
   const env: Record<string, string> = { ANIMAL_STORE_IMAGE: IMAGE, ...(skip ? { NO_DOCKER: skip } : {}) }
-  const { code, output } = await run(process.execPath, ['--test', 'git.test.mjs'], project, env)
+  const { code, output } = await runProgram(process.execPath, ['--test', 'git.test.mjs'], project, env)
   t.equal(code, 0, `the test passes${code ? `:\n${output.slice(-4000)}` : ''}`)
   t.match(output, skip ? /^# pass 1\n# fail 0\n# cancelled 0\n# skipped 1$/m : /^# pass 2$/m)
 })

@@ -1,43 +1,23 @@
 // The npm package for teams without Docker: `npm pack` holds only what runs, and the tarball,
 // installed into an empty folder, starts through its bin. The README's Testcontainers example
 // runs there too, against the image (skipped without Docker, failing under REQUIRE_DOCKER=1).
-import { execFile, spawn } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import t from 'tap'
 import { dockerSkipReason, ensureImage, usageSnippets } from '../support/docker.js'
 import { ROOT, tempDir, waitFor, waitForBanner } from '../support/sandbox.js'
+import { CLEAN_ENV, mustRun, npmPack, runProgram, typecheckAsConsumer } from '../support/system-programs.js'
 
-// npm run from `npm test` passes its own npm_* settings down: the consumer's npm must not see them.
-const cleanEnv = Object.fromEntries(
-  Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith('npm_')),
-)
-
-function npm(args: string[], cwd: string): Promise<string> {
-  return new Promise((resolve, reject) =>
-    execFile(
-      'npm',
-      args,
-      { cwd, env: cleanEnv, timeout: 5 * 60_000, maxBuffer: 64 * 1024 * 1024 },
-      (error, stdout, stderr) =>
-        error ? reject(new Error(`npm ${args.join(' ')} failed: ${stderr}`, { cause: error })) : resolve(stdout),
-    ),
-  )
-}
+const npm = async (args: string[], cwd: string): Promise<string> => (await mustRun('npm', args, cwd)).stdout
 
 t.setTimeout(15 * 60_000)
 const packDir = await tempDir(t)
-const [packed] = JSON.parse(await npm(['pack', '--json', '--pack-destination', packDir], ROOT)) as Array<{
-  filename: string
-  files: Array<{ path: string }>
-}>
-if (!packed) throw new Error('npm pack reported no tarball')
-const tarball = join(packDir, packed.filename)
+const { tarball, files: packed } = await npmPack(ROOT, packDir)
 const consumer = await tempDir(t)
 
 t.test('npm pack holds only what runs', async (t) => {
-  const paths = packed.files.map((file) => file.path)
+  const paths = packed
   for (const needed of [
     'package.json',
     'dist/cli.js',
@@ -78,7 +58,7 @@ t.test('the installed tarball starts through npx in a folder without the sources
     ['--no-install', 'animal-store-sandbox', '--port', '0', '--in-memory', '--log-level', 'silent'],
     {
       cwd: consumer,
-      env: cleanEnv,
+      env: CLEAN_ENV,
       stdio: ['ignore', 'pipe', 'pipe'],
       // Its own process group, signalled as a whole like Ctrl-C in a terminal: npx runs the bin
       // through `sh -c`, which would not pass a signal sent to npx alone on to node.
@@ -119,48 +99,14 @@ t.test('README: the Testcontainers example runs against the packed module packag
   const snippets = usageSnippets('ts')
   t.equal(snippets.length, 1, 'one TypeScript snippet')
   // The slim package the README names: the module and its client, packed from modules/node.
-  const [module] = JSON.parse(
-    await npm(['pack', '--json', '--pack-destination', packDir], join(ROOT, 'modules/node')),
-  ) as Array<{ filename: string }>
-  if (!module) throw new Error('npm pack of modules/node reported no tarball')
-  await npm(['install', '--no-audit', '--no-fund', '--save-dev', join(packDir, module.filename)], consumer)
+  const { tarball: module } = await npmPack(join(ROOT, 'modules/node'), packDir)
+  await npm(['install', '--no-audit', '--no-fund', '--save-dev', module], consumer)
   const file = join(consumer, 'sandbox.test.ts')
   await writeFile(file, snippets[0] ?? '')
   // Typed as a consumer would see it: the package's own .d.ts files, strict mode.
-  const tsc = fileURLToPath(import.meta.resolve('typescript/bin/tsc'))
-  const typecheck = await run(
-    process.execPath,
-    [
-      tsc,
-      '--noEmit',
-      '--strict',
-      '--module',
-      'nodenext',
-      '--target',
-      'es2022',
-      '--skipLibCheck',
-      '--typeRoots',
-      join(ROOT, 'node_modules/@types'),
-      '--types',
-      'node',
-      file,
-    ],
-    consumer,
-  )
+  const typecheck = await typecheckAsConsumer(file, consumer)
   t.equal(typecheck.code, 0, `the snippet typechecks${typecheck.output ? `:\n${typecheck.output}` : ''}`)
-  const result = await run(process.execPath, ['--import', import.meta.resolve('tsx'), '--test', file], consumer)
+  const result = await runProgram(process.execPath, ['--import', import.meta.resolve('tsx'), '--test', file], consumer)
   t.equal(result.code, 0, `node --test runs it green${result.code ? `:\n${result.output}` : ''}`)
   t.match(result.output, /# pass 1/)
 })
-
-function run(command: string, args: string[], cwd: string): Promise<{ code: number; output: string }> {
-  return new Promise((resolve) =>
-    execFile(
-      command,
-      args,
-      { cwd, env: { ...cleanEnv, TESTCONTAINERS_RYUK_DISABLED: 'true' }, timeout: 120_000 },
-      (error, stdout, stderr) =>
-        resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, output: stdout + stderr }),
-    ),
-  )
-}

@@ -4,12 +4,12 @@
 // test files in two workers against one container, each test in a namespace of its own, and leave
 // no container behind; a failing test in a recipe must fail its run, and so must its end-of-suite
 // coverage check.
-import { execFile, spawn } from 'node:child_process'
 import { cp, readFile, readdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import t from 'tap'
 import { IMAGE, docker, dockerSkipReason, ensureImage } from '../support/docker.js'
 import { ROOT, tempDir } from '../support/sandbox.js'
+import { npmPack, runProgram } from '../support/system-programs.js'
 
 /** Each recipe, and how its runner's summary counts the tests that failed and passed. */
 const RECIPES = [
@@ -22,36 +22,11 @@ const RUN_TIMEOUT_MS = 2 * 60_000
 /** The line each recipe test prints when it ends (see examples/<runner>/sandbox.mjs). */
 const REPORT = /namespace (?<namespace>\S+) on (?<origin>\S+) in worker (?<worker>\d+), (?<from>\d+)\.\.(?<to>\d+)/g
 
-// npm run from `npm test` passes its own npm_* settings down: the consumer's npm must not see them.
-const cleanEnv = Object.fromEntries(
-  Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith('npm_')),
-)
-
 t.setTimeout(20 * 60_000)
 const skip = (await dockerSkipReason(t)) ?? false
 
-/** Runs npm in `cwd`, in its own process group, killed whole past `timeoutMs`; never rejects. */
-function npm(args: string[], cwd: string, timeoutMs: number): Promise<{ code: number | string; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn('npm', args, {
-      cwd,
-      env: { ...cleanEnv, ANIMAL_STORE_IMAGE: IMAGE, TESTCONTAINERS_RYUK_DISABLED: 'true', NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    })
-    let output = ''
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
-    const timer = setTimeout(() => {
-      output += `\n[killed after ${timeoutMs} ms]`
-      process.kill(-(child.pid ?? 0), 'SIGKILL')
-    }, timeoutMs)
-    child.once('close', (code, signal) => {
-      clearTimeout(timer)
-      resolve({ code: code ?? signal ?? -1, output })
-    })
-  })
-}
+const npm = (args: string[], cwd: string, timeoutMs: number) =>
+  runProgram('npm', args, cwd, { ANIMAL_STORE_IMAGE: IMAGE, NO_COLOR: '1' }, timeoutMs)
 
 interface Report {
   namespace: string
@@ -92,23 +67,8 @@ async function leftBehind(origin: string): Promise<string[]> {
 }
 
 // One tarball of the module for every recipe, as a consumer gets it from a registry.
-let tarball = ''
-if (!skip) {
-  await ensureImage()
-  const packDir = await tempDir(t)
-  const pack = await new Promise<string>((resolve, reject) =>
-    execFile(
-      'npm',
-      ['pack', '--json', '--pack-destination', packDir],
-      { cwd: join(ROOT, 'modules/node'), env: cleanEnv },
-      (error, stdout, stderr) =>
-        error ? reject(new Error(`npm pack in modules/node failed: ${stderr}`, { cause: error })) : resolve(stdout),
-    ),
-  )
-  const [packed] = JSON.parse(pack) as Array<{ filename: string }>
-  if (!packed) throw new Error('npm pack reported no tarball')
-  tarball = join(packDir, packed.filename)
-}
+if (!skip) await ensureImage()
+const { tarball } = skip ? { tarball: '' } : await npmPack(join(ROOT, 'modules/node'), await tempDir(t))
 
 for (const { runner, summary } of RECIPES) {
   t.test(
