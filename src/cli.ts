@@ -2,7 +2,7 @@
 // The command: settings → sandbox → banner; SIGTERM and SIGINT stop it cleanly, and a rejection no
 // code handled is logged and counted, never fatal (unhandled-rejections.ts).
 import { ConfigError, helpText, loadConfig, type Config } from './config.js'
-import { DataFileError } from './store/durable-io.js'
+import { DataFileError } from './store/errors.js'
 import { FixturesError } from './store/initial-data.js'
 import { tuneHeapForLoad } from './heap-tuning.js'
 import { createLogger } from './logger.js'

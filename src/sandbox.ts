@@ -13,7 +13,6 @@ import { mcpEndpoint } from './mcp/http.js'
 import { ERRORS, HttpError, errorJson } from './http/errors.js'
 import { hostsServed } from './http/hosts.js'
 import type { SandboxFacts } from './explorer/pages.js'
-import { findBadPet, initialData } from './store/initial-data.js'
 import { JournalMemory } from './control/journal-memory.js'
 import { Redactor } from './control/redactor.js'
 import { createLogger } from './logger.js'
@@ -22,14 +21,9 @@ import { Namespaces, namespaceOfKey } from './control/namespaces.js'
 import { loadSpec, loadSpecFile } from './contract/load.js'
 import { ADMIN_SPEC_FILE } from './paths.js'
 import type { ApiSpec } from './contract/types.js'
-import { Snapshots } from './store/snapshots.js'
-import { NamespaceOrigins } from './store/namespace-origins.js'
-import { openStore, type AnimalStore, type ResetsElsewhere } from './store/store.js'
-import { type DataFileOptions } from './store/data-file.js'
-import { DataFileLock } from './store/data-file-lock.js'
-import { removeTempFiles } from './store/durable-io.js'
-import { describeDroppedTail } from './store/journal-text.js'
-import { Capacity } from './store/limits.js'
+import type { AnimalStore } from './store/store.js'
+import type { DataFileOptions } from './store/data-file.js'
+import { openStores, type Stores } from './store/stores.js'
 import { Fidelity } from './fidelity/fidelity.js'
 import { UNIMPLEMENTED } from './api/operations.js'
 import { Metrics } from './control/metrics.js'
@@ -111,68 +105,36 @@ export async function startSandbox(
   /** How data files are written; tests pass a file system that fails chosen calls. */
   storage: DataFileOptions = {},
 ): Promise<Sandbox> {
-  if (config.dataFile === undefined) return serve(config, logger, limits, storage)
-  const { dataFile } = config
-  // One writer per data file, from before the first file beside it is read until the stop.
-  const lock = await DataFileLock.acquire(dataFile, (message) => logger.error({ file: dataFile }, message))
+  const spec = await loadContract(config.specFile)
+  // GET /metrics, on while the control API is: made after the stores, which tell it their writes through this.
+  let metrics: Metrics | undefined
+  const stores = await openStores({
+    dataFile: config.dataFile,
+    source: config.source,
+    spec,
+    bounds: config.storeBounds,
+    logger,
+    storage,
+    observeWrite: config.adminToken === undefined ? undefined : (seconds) => metrics?.observeWrite(seconds),
+  })
   try {
-    const swept = await removeTempFiles(dataFile, storage.fileSystem)
-    if (swept.length > 0) logger.info({ files: swept }, 'removed temporary files a crash or a failure left')
-    const sandbox = await serve(config, logger, limits, storage)
-    let closing: Promise<void> | undefined
-    return { ...sandbox, close: () => (closing ??= sandbox.close().finally(() => lock.release())) }
+    return await serve(config, logger, limits, spec, stores, (made) => (metrics = made))
   } catch (error) {
-    await lock.release()
+    await stores.close()
     throw error
   }
 }
 
-async function serve(config: Config, logger: Logger, limits: ServerLimits, storage: DataFileOptions): Promise<Sandbox> {
-  const spec = await loadContract(config.specFile)
-  const initial = await initialData(config.source, spec)
-  // Before any store: a store's journal may start it from a snapshot.
-  const snapshots = await Snapshots.open({
-    dataFile: config.dataFile,
-    fileSystem: storage.fileSystem,
-    checkPets: (pets) => findBadPet(pets, spec),
-  })
-  // What every namespace's store keeps, counted together against the bounds.
-  const capacity = new Capacity(config.storeBounds)
-  // GET /metrics, on while the control API is: made once the control is, so the stores opened
-  // before it tell it their writes through this.
-  let metrics: Metrics | undefined
-  const observeWrite = config.adminToken === undefined ? undefined : (seconds: number) => metrics?.observeWrite(seconds)
-  const open = async (
-    dataFile: string | undefined,
-    { unwrittenUntilChanged = false, absent = false, resetsElsewhere = undefined as ResetsElsewhere | undefined } = {},
-  ) => {
-    const opened = await openStore({
-      dataFile,
-      origin: initial.origin,
-      sharedPets: (origin) => snapshots.sharedPets(origin) ?? initial.sharedPets(origin),
-      checkPets: (pets) => findBadPet(pets, spec),
-      storage,
-      capacity,
-      observeWrite,
-      unwrittenUntilChanged,
-      absent,
-      ...(resetsElsewhere === undefined ? {} : { resetsElsewhere }),
-    })
-    if (opened.droppedTail) logger.warn({ file: opened.droppedTail.file }, describeDroppedTail(opened.droppedTail))
-    return opened
-  }
-  const opened = await open(config.dataFile)
-  if (opened.replacedOrigin)
-    logger.warn(
-      { file: config.dataFile, was: opened.replacedOrigin, now: initial.origin },
-      'data file was made from other data: rebuilt',
-    )
-  const { store } = opened
-
-  const fromDataFile = opened.source === 'data file'
-  // A dropped journal tail is said where a user looks at start, the banner (stderr), not only in the log.
-  const dropped = opened.droppedTail ? `; ${describeDroppedTail(opened.droppedTail)}` : ''
-  const dataDescription = fromDataFile ? `${store.size} pets from ${config.dataFile}${dropped}` : initial.description
+async function serve(
+  config: Config,
+  logger: Logger,
+  limits: ServerLimits,
+  spec: ApiSpec,
+  stores: Stores,
+  setMetrics: (metrics: Metrics) => void,
+): Promise<Sandbox> {
+  const store = stores.default
+  const { description: dataDescription, fromDataFile } = stores
   const facts = describeSandbox(config, { fromDataFile, description: dataDescription, count: store.size })
   const prefix = config.namespaceKeyPrefix
   const upstreamKey = config.upstream?.apiKey
@@ -183,24 +145,13 @@ async function serve(config: Config, logger: Logger, limits: ServerLimits, stora
       headers: config.redactHeaders,
     },
   )
-  // The namespaces with no file of their own: what each was last reset to.
-  const origins =
-    config.dataFile === undefined ? undefined : await NamespaceOrigins.open(config.dataFile, initial.origin, storage)
-  if (origins?.droppedTail) logger.warn({ file: origins.droppedTail.file }, describeDroppedTail(origins.droppedTail))
   const namespaces = new Namespaces({
-    defaultStore: store,
-    openStore: async (dataFile, absent, resetsElsewhere) =>
-      (await open(dataFile, { unwrittenUntilChanged: true, absent, resetsElsewhere })).store,
-    origins,
-    dataFile: config.dataFile,
+    stores,
     journals: new JournalMemory(config.journal),
     redactor,
     maxNamespaces: config.maxNamespaces,
     logger,
     clock: config.clock,
-    initial,
-    snapshots,
-    fileSystem: storage.fileSystem,
   })
   // In the key mode, every key of the family opens the API (and picks its namespace).
   const keys = new KeyRing(
@@ -216,7 +167,8 @@ async function serve(config: Config, logger: Logger, limits: ServerLimits, stora
     traceNamespaceBaseline: config.traceNamespaceBaseline,
     keys,
   })
-  if (config.adminToken !== undefined) metrics = new Metrics(control, config.maxNamespaces)
+  const metrics = config.adminToken === undefined ? undefined : new Metrics(control, config.maxNamespaces)
+  if (metrics) setMetrics(metrics)
   const fidelity =
     config.upstream &&
     new Fidelity({ settings: config.upstream, basePath: spec.basePath, logger, unimplemented: UNIMPLEMENTED })
@@ -302,10 +254,12 @@ async function serve(config: Config, logger: Logger, limits: ServerLimits, stora
     baseUrl: origin + spec.basePath,
     dataDescription,
     close: () =>
-      (closing ??= stop(server, namespaces).then(async () => {
-        if (config.coverageFile !== undefined) await writeCoverage(config.coverageFile, spec, namespaces)
-        await telemetry?.shutdown()
-      })),
+      (closing ??= stop(server, namespaces)
+        .then(async () => {
+          if (config.coverageFile !== undefined) await writeCoverage(config.coverageFile, spec, namespaces)
+          await telemetry?.shutdown()
+        })
+        .finally(() => stores.close())),
   }
 }
 

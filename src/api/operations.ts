@@ -5,7 +5,8 @@ import { ERRORS, HttpError, RETRY_AFTER } from '../http/errors.js'
 import { SerializedJson } from '../http/reply.js'
 import type { HandlersOf } from '../pipeline/pipeline.js'
 import { nameProblem, StoreFull } from '../store/limits.js'
-import { StorageError, type AnimalStore, type Pet, type PetStatus } from '../store/store.js'
+import { StorageError } from '../store/errors.js'
+import type { AnimalStore, Pet, PetStatus } from '../store/store.js'
 
 export interface HandlerContext {
   readonly store: AnimalStore

@@ -1,17 +1,11 @@
-// Namespaces let one sandbox serve many tests at once without crosstalk. Each has its own store
-// (from the same initial data, persisted in its own file next to DATA_FILE once it first changes:
-// until then it is the initial data, and nothing is written; a reset before that is one line in
-// the namespaces' shared log of origins), journal, faults and clock. A request picks one by the
-// X-Sandbox-Namespace header, in the key mode (NAMESPACE_KEY_PREFIX) by its API key, or by the W3C
-// Baggage member sandbox.namespace; otherwise it uses the default namespace (or, with
-// NAMESPACE_FROM_TRACE, the one named after its traceparent's trace id). At most
-// MAX_NAMESPACES are kept: a new one evicts the least recently used that holds nothing a test gave
-// it (Namespace.holdsData; never the default), whose files are deleted, so it comes back from the
-// initial data if it is used again. A trace's namespace may start from a snapshot instead
-// (TRACE_NAMESPACE_BASELINE, its baseline): it holds something once it differs from that, and
-// comes back from it. When every one holds something, the new one is refused: an
-// eviction never loses what was acknowledged. A deletion or eviction is made durable first, as a
-// reset to the initial data, before its files go (#removeFiles).
+// Namespaces let one sandbox serve many tests at once without crosstalk: each has its own store
+// (written only once it changes), journal, faults and clock. A request picks one by the
+// X-Sandbox-Namespace header, its API key (NAMESPACE_KEY_PREFIX) or the W3C Baggage member
+// sandbox.namespace; else the default one, or with NAMESPACE_FROM_TRACE the one named after its
+// trace id. At most MAX_NAMESPACES are kept: a new one evicts the least recently used that holds
+// nothing a test gave it (never the default), which comes back from its baseline (the initial
+// data, or TRACE_NAMESPACE_BASELINE's snapshot) if used again; when all hold something, the new
+// one is refused, so an eviction never loses what was acknowledged.
 import type { IncomingMessage } from 'node:http'
 import type { Logger } from 'pino'
 import { baggageValues } from '../http/baggage.js'
@@ -24,14 +18,10 @@ import { Faults } from './faults.js'
 import type { JournalMemory } from './journal-memory.js'
 import type { Redactor } from './redactor.js'
 import { Journal } from './request-journal.js'
-import { removeDataFile } from '../store/durable-io.js'
-import type { FileSystem } from '../store/file-system.js'
-import { fileBeside, namesBeside } from '../store/file-names.js'
-import type { InitialData } from '../store/initial-data.js'
-import type { NamespaceOrigins } from '../store/namespace-origins.js'
 import { parseSnapshotOrigin } from '../store/origin.js'
 import type { Snapshots } from '../store/snapshots.js'
-import { StorageError, type AnimalStore, type Pet, type ResetsElsewhere, type SharedPets } from '../store/store.js'
+import type { AnimalStore, Pet, SharedPets } from '../store/store.js'
+import type { Stores } from '../store/stores.js'
 
 export const DEFAULT_NAMESPACE = 'default'
 export const NAMESPACE_HEADER = 'x-sandbox-namespace'
@@ -45,7 +35,7 @@ export class Namespace {
   readonly clock: Clock
   readonly #store: () => Promise<AnimalStore>
   #opened: AnimalStore | undefined
-  /** Its files (or its line in the shared log of origins) were on disk when it was made live. */
+  /** Its files were on disk when it was made live. */
   readonly #fromDisk: boolean
   /** Requests being served in it: a create among them may not have reached its store yet. */
   #serving = 0
@@ -83,10 +73,8 @@ export class Namespace {
   }
 
   /**
-   * Whether it holds something a test gave it, which an eviction would lose: pets other than those
-   * of its baseline (a create, a replace, a reset to anything else), a fault (until cleared), a
-   * moved clock. Its journal does not count: a namespace that was only read may be evicted. One not open
-   * yet holds what it had on disk, if anything.
+   * Whether it holds something a test gave it, which an eviction would lose: pets other than its
+   * baseline's, a fault, a moved clock (not its journal). One not open yet: whatever is on disk.
    */
   holdsData(): boolean {
     if (this.faults.length > 0 || this.clock.moved) return true
@@ -106,20 +94,7 @@ export class Namespace {
 }
 
 export interface NamespacesOptions {
-  readonly defaultStore: AnimalStore
-  /**
-   * Opens (or creates from the initial data) the store kept in `dataFile`; undefined: in memory.
-   * `absent`: no file of it is on disk, so nothing need be read. `resetsElsewhere`: where its
-   * resets go while it has no file of its own, and the last one's origin.
-   */
-  readonly openStore: (
-    dataFile: string | undefined,
-    absent: boolean,
-    resetsElsewhere: ResetsElsewhere | undefined,
-  ) => Promise<AnimalStore>
-  /** The shared log of the origins of namespaces with no file of their own; undefined: in memory. */
-  readonly origins: NamespaceOrigins | undefined
-  readonly dataFile: string | undefined
+  readonly stores: Stores
   /** The journals' bounds (JOURNAL_SIZE, JOURNAL_BYTES, JOURNAL_TOTAL_BYTES) and what they hold. */
   readonly journals: JournalMemory
   /** What the journals' readers must never see (keys, tokens). */
@@ -128,12 +103,6 @@ export interface NamespacesOptions {
   /** Where each eviction is logged, and a removal of files that the disk refused. */
   readonly logger: Pick<Logger, 'info' | 'warn'>
   readonly clock: Date | undefined
-  /** The origin of the data every namespace starts from and a reset returns to, and the data of each origin. */
-  readonly initial: Pick<InitialData, 'origin' | 'sharedPets'>
-  /** The named snapshots a namespace can be reset to. */
-  readonly snapshots: Snapshots
-  /** The file operations the stores' files are removed with: the real file system unless a test injects faults. */
-  readonly fileSystem?: FileSystem | undefined
 }
 
 /** A reset named a snapshot that does not exist (or is being deleted). */
@@ -163,31 +132,28 @@ export class Namespaces {
   /** Deletions and evictions still removing their files: a namespace coming back waits for it. */
   readonly #removing = new Map<string, Promise<void>>()
   /**
-   * The namespaces not live whose files (or origin in the shared log) are on disk: those the start
-   * found. Every other one has none (a namespace made since is live until its files are removed),
-   * so its first use reads nothing.
+   * The namespaces not live whose files are on disk. Every other one has none (one made since is
+   * live until its files are removed), so its first use reads nothing.
    */
   readonly #onDisk: Set<string>
 
   constructor(options: NamespacesOptions) {
     this.#options = options
     this.max = options.maxNamespaces
-    this.#onDisk = this.#namespacesOnDisk()
-    for (const name of options.origins?.names() ?? []) if (NAMESPACE_NAME.test(name)) this.#onDisk.add(name)
-    const store = options.defaultStore
-    this.#live.set(
+    const { stores } = options
+    this.#onDisk = new Set([...stores.namespacesOnDisk].filter((name) => NAMESPACE_NAME.test(name)))
+    const store = stores.default
+    const namespace = new Namespace(
       DEFAULT_NAMESPACE,
-      new Namespace(
-        DEFAULT_NAMESPACE,
-        this.#journal(),
-        options.clock,
-        () => Promise.resolve(store),
-        options.initial.origin,
-        {
-          opened: store,
-        },
-      ),
+      this.#journal(),
+      options.clock,
+      async () => store,
+      stores.origin,
+      {
+        opened: store,
+      },
     )
+    this.#live.set(DEFAULT_NAMESPACE, namespace)
   }
 
   /** The journals' bounds and what they hold together. */
@@ -196,12 +162,7 @@ export class Namespaces {
   }
 
   get snapshots(): Snapshots {
-    return this.#options.snapshots
-  }
-
-  /** The default namespace's store, open from the start. */
-  get defaultStore(): AnimalStore {
-    return this.#options.defaultStore
+    return this.#options.stores.snapshots
   }
 
   get default(): Namespace {
@@ -262,46 +223,23 @@ export class Namespaces {
     return removal
   }
 
-  /**
-   * Removes the files of a namespace gone from memory, once its writes under way have settled (so
-   * that none lands after the removal). The deletion is made durable first, as one reset of its
-   * files to the initial data (what a deleted namespace comes back as): a refused reset changed
-   * nothing and is a StorageError. From then on, whatever a failing disk leaves of its files holds
-   * the initial data, so a removal that fails is only said, and the files are read at its next use
-   * (or start). One with no file of its own that holds anything (its data is its line in the
-   * shared log, or the initial data): forgetting its origin is the deletion.
-   */
+  /** Once its writes settle: a refused deletion leaves its files whole; a refused removal, the initial data. */
   async #removeFiles(name: string, namespace: Namespace | undefined): Promise<void> {
-    const file = this.dataFileOf(name)
-    if (file === undefined) return
-    const store = await Promise.resolve(namespace ? namespace.store() : this.#open(name, false)).catch(() => undefined)
-    await store?.retire()
-    // A store that did not open may have files (unreadable ones): they are removed as they are.
-    // One whose data is only its line in the shared log is deleted by the line that forgets it: a
-    // reset to the initial data first would be a line of its own there, which a kill before the
-    // next one leaves serving the initial data.
-    const committed = store?.mayHaveFiles === true && !store.resetsGoElsewhere
+    const { stores } = this.#options
+    const store = await Promise.resolve(namespace ? namespace.store() : stores.open(name)).catch(() => undefined)
+    let removed: boolean
     try {
-      if (committed) await store.fork(await this.#sharedPets(this.#options.initial.origin))
+      removed = await stores.remove(name, store)
     } catch (error) {
-      // Nothing changed: its files, whole, are read at its next use.
       this.#onDisk.add(name)
       throw error
     }
-    try {
-      // Its origin before its files, and removeDataFile's order: each step leaves a whole store.
-      await this.#options.origins?.forget(name)
-      if (store === undefined || store.mayHaveFiles) await removeDataFile(file, this.#options.fileSystem)
-    } catch (error) {
-      this.#onDisk.add(name)
-      if (!committed) throw error instanceof StorageError ? error : new StorageError(error)
-      this.#options.logger.warn(
-        { namespace: name, err: error },
-        'namespace deleted (reset to its initial data), but the disk refused to remove its files: its next use reads them',
-      )
-      return
-    }
-    this.#onDisk.delete(name)
+    if (removed) return void this.#onDisk.delete(name)
+    this.#onDisk.add(name)
+    this.#options.logger.warn(
+      { namespace: name },
+      'namespace deleted (reset to its initial data), but the disk refused to remove its files: its next use reads them',
+    )
   }
 
   /**
@@ -321,7 +259,7 @@ export class Namespaces {
     }
     const fromDisk = this.#onDisk.has(name)
     // Looked up before any eviction: a refused request makes no room. Its pets are shared, not copied.
-    const snapshot = baseline === undefined || fromDisk ? undefined : this.#options.snapshots.get(baseline)
+    const snapshot = baseline === undefined || fromDisk ? undefined : this.snapshots.get(baseline)
     if (baseline !== undefined && !fromDisk && snapshot === undefined)
       throw new HttpError(
         ERRORS.baselineMissing,
@@ -333,7 +271,7 @@ export class Namespaces {
       this.#journal(),
       this.#options.clock,
       this.#opener(name, snapshot?.pets),
-      snapshot?.pets.origin ?? this.#options.initial.origin,
+      snapshot?.pets.origin ?? this.#options.stores.origin,
       { fromDisk },
     )
     if (snapshot !== undefined) namespace.clock.startAt(snapshot.clock === null ? null : new Date(snapshot.clock))
@@ -356,12 +294,12 @@ export class Namespaces {
    * Puts a namespace back to its initial data (or to the data of `origin`, such as a seed's or a
    * snapshot's) and clears its journal, faults and clock (to a snapshot's clock when it has one).
    */
-  async reset(namespace: Namespace, origin = this.#options.initial.origin): Promise<number> {
+  async reset(namespace: Namespace, origin = this.#options.stores.origin): Promise<number> {
     const store = await namespace.store()
     const snapshotName = parseSnapshotOrigin(origin)
     if (snapshotName !== undefined) {
       // Looked up after the wait for the store, where a deletion that began meanwhile hides it.
-      const snapshot = this.#options.snapshots.get(snapshotName)
+      const snapshot = this.snapshots.get(snapshotName)
       if (snapshot === undefined) throw new UnknownSnapshot(snapshotName)
       await store.fork(snapshot.pets)
       namespace.journal.clear()
@@ -370,10 +308,9 @@ export class Namespaces {
       else namespace.clock.set(new Date(snapshot.clock))
       return store.size
     }
-    const shared = await this.#sharedPets(origin)
-    // Shared by reference (made once); but a data file of the user's own (no origin) is given the
-    // initial data whole, so that it stands on its own under any settings.
-    if (store.origin === undefined && origin === this.#options.initial.origin)
+    const shared = await this.#options.stores.sharedPets(origin)
+    // A data file of the user's own (no origin) is given the initial data whole: it stands on its own.
+    if (store.origin === undefined && origin === this.#options.stores.origin)
       await store.replace({ pets: [...shared.pets] })
     else await store.fork(shared)
     namespace.journal.clear()
@@ -404,7 +341,7 @@ export class Namespaces {
       note(namespace.name, await Promise.resolve(namespace.store()).catch(() => undefined))
     for (const name of [...this.#onDisk]) {
       if (this.#live.has(name)) continue
-      const store = await this.#open(name, false).catch(() => undefined)
+      const store = await this.#options.stores.open(name).catch(() => undefined)
       await store?.retire()
       note(name, store)
     }
@@ -415,60 +352,22 @@ export class Namespaces {
   async flush(): Promise<void> {
     await Promise.all([...this.#live.values()].map(async (namespace) => (await namespace.store()).flush()))
     await Promise.all([...this.#removing.values()].map((removal) => removal.catch(() => undefined)))
-    await this.#options.origins?.flush()
   }
 
-  dataFileOf(name: string): string | undefined {
-    const file = this.#options.dataFile
-    if (file === undefined) return undefined
-    return name === DEFAULT_NAMESPACE ? file : fileBeside(file, 'ns', name)
-  }
-
-  /** The pets of `origin` (the initial data's, a seed's), made once and shared. */
-  #sharedPets(origin: string): Promise<SharedPets> {
-    const shared = this.#options.initial.sharedPets(origin)
-    if (shared === undefined) throw new Error(`no data of origin ${origin}`)
-    return shared
-  }
-
-  /**
-   * Opens the store on first use, forked from `baseline` when it has no files (a removal that
-   * failed leaves them: then they are read, and it holds data); a failed open is tried again by the
-   * next request.
-   */
+  /** Opens the store on first use, from `baseline` when it has no files; a failed open is tried again. */
   #opener(name: string, baseline?: SharedPets): () => Promise<AnimalStore> {
     let opening: Promise<AnimalStore> | undefined
     return () => {
       opening ??= (async () => {
         // A removal that failed left the name among those on disk: then the files are read.
         await this.#removing.get(name)?.catch(() => undefined)
-        const absent = !this.#onDisk.delete(name)
-        const store = await this.#open(name, absent)
-        if (absent && baseline !== undefined) await store.fork(baseline)
-        return store
+        return this.#options.stores.open(name, !this.#onDisk.delete(name), baseline)
       })().catch((error: unknown) => {
         opening = undefined
         throw error
       })
       return opening
     }
-  }
-
-  /** Opens the store of namespace `name`, its resets going to the shared log while it has no file of its own. */
-  #open(name: string, absent: boolean): Promise<AnimalStore> {
-    const origins = this.#options.origins
-    const resetsElsewhere = origins && {
-      origin: origins.originOf(name),
-      write: (origin: string) => origins.set(name, origin),
-    }
-    return this.#options.openStore(this.dataFileOf(name), absent, resetsElsewhere)
-  }
-
-  /** The names of the namespaces whose files are beside DATA_FILE (`db.ns.<part>.json`, file-names.ts), or its journal alone. */
-  #namespacesOnDisk(): Set<string> {
-    const file = this.#options.dataFile
-    if (file === undefined) return new Set()
-    return new Set([...namesBeside(file, 'ns', ['.journal'])].filter((name) => NAMESPACE_NAME.test(name)))
   }
 
   /**

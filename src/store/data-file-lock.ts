@@ -19,7 +19,7 @@ import { readFileSync, readlinkSync, realpathSync, statSync, unlinkSync } from '
 import { mkdir, open, realpath, stat, unlink, utimes } from 'node:fs/promises'
 import { hostname } from 'node:os'
 import { basename, dirname, join } from 'node:path'
-import { DataFileError } from './durable-io.js'
+import { DataFileError } from './errors.js'
 
 /** How often the holder refreshes the lock, and how old a lock of a holder out of sight must be to be taken over. */
 export const LOCK_TIMING = { heartbeatMs: 2_000, staleMs: 10_000 }

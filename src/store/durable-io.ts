@@ -1,23 +1,12 @@
-// The data file's durable file operations, over a FileSystem (the real one by default): a file
-// written and fsynced, an atomic and durable replace of a whole file, and the one error type the
-// store reports file problems with.
-import { readdir } from 'node:fs/promises'
-import { basename, dirname, extname, join } from 'node:path'
+// Durable file operations over a FileSystem (the real one unless a test injects faults).
+import { dirname } from 'node:path'
 import { nodeFileSystem, writeAll, type FileSystem } from './file-system.js'
+import { journalOf } from './files.js'
 
 export interface Batch {
   readonly promise: Promise<void>
   resolve(): void
   reject(error: unknown): void
-}
-
-export class DataFileError extends Error {
-  readonly file: string
-  constructor(file: string, problem: string) {
-    super(`Data file ${file} ${problem}`)
-    this.name = 'DataFileError'
-    this.file = file
-  }
 }
 
 /**
@@ -87,52 +76,13 @@ export function batch(): Batch {
 }
 
 /**
- * Removes a data file and its journal, durably, each removal made durable before the next. The
- * snapshot goes first: the journal left alone then names a snapshot that is gone, and a start
- * ignores it (a journal that names the initial data holds the whole store, its last reset
- * included). A snapshot left alone would hold the store as it was before its journal.
+ * Removes a data file's image, then its journal, each durably before the next: a journal left
+ * alone names an image that is gone, and a start ignores it; an image left alone would lack the
+ * journal's records.
  */
 export async function removeDataFile(file: string, fs: FileSystem = nodeFileSystem): Promise<void> {
   await fs.remove(file)
   await fs.syncDirectory(dirname(file))
-  await fs.remove(`${file}.journal`)
+  await fs.remove(journalOf(file))
   await fs.syncDirectory(dirname(file))
-}
-
-/** Where `file` is written before its rename into place: a hidden name beside it. */
-export function tempFileOf(file: string): string {
-  return join(dirname(file), `.${basename(file)}.tmp`)
-}
-
-/**
- * Removes the temporary files that kills and failures left beside `dataFile`: its own and those of
- * the files named after it (`<name>.namespaces<ext>`, `<name>.ns.<namespace><ext>`,
- * `<name>.snapshot.<snapshot><ext>`, their extension `.json` when DATA_FILE has none). Only for the
- * holder of its lock: another writer's temporary file may be on its way to a rename. A file that
- * cannot be removed stays; the store removes its own before its next write. Resolves with the names removed.
- */
-export async function removeTempFiles(dataFile: string, fs: FileSystem = nodeFileSystem): Promise<string[]> {
-  const dir = dirname(dataFile)
-  const extension = extname(dataFile)
-  const stem = basename(dataFile, extension)
-  const namedAfter = extension || '.json'
-  const isBeside = (file: string): boolean => {
-    if (file === basename(dataFile)) return true
-    if (!file.startsWith(`${stem}.`) || !file.endsWith(namedAfter)) return false
-    const kind = file.slice(stem.length + 1, -namedAfter.length)
-    return kind === 'namespaces' || /^(ns|snapshot)\../.test(kind)
-  }
-  const temporary = (await readdir(dir).catch(() => [])).filter((entry) => {
-    const file = /^\.(.+)\.tmp$/.exec(entry)?.[1]
-    return file !== undefined && isBeside(file)
-  })
-  const removed = await Promise.all(
-    temporary.map((entry) =>
-      fs.remove(join(dir, entry)).then(
-        () => entry,
-        () => undefined,
-      ),
-    ),
-  )
-  return removed.filter((entry) => entry !== undefined)
 }

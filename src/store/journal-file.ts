@@ -1,4 +1,4 @@
-// The data file's journal on disk: a header line naming its snapshot, then one record per line,
+// The data file's journal on disk: a header line naming its image, then one record per line,
 // appended and fsynced. What it promises: every byte before `bytes` is a whole record, durable; a
 // failed or torn append leaves bytes past it, which are cut off at once and again before the next
 // append, through a new descriptor (the one that failed is never trusted again: after a failed
@@ -15,7 +15,6 @@ const KEEP_OPEN_MS = 100
 export class JournalFile {
   readonly path: string
   readonly #fs: FileSystem
-  /** Whether the file on disk is the current snapshot's journal; if not, the next append starts one. */
   #started = false
   /** Where the last whole record ends: everything before is durable, appends go here. */
   #bytes = 0
@@ -33,7 +32,7 @@ export class JournalFile {
     this.#fs = fs
   }
 
-  /** Whether the file on disk is the current snapshot's journal (else the next append starts one). */
+  /** Whether the file on disk is the current image's journal (else the next append starts one). */
   get started(): boolean {
     return this.#started
   }
@@ -43,7 +42,7 @@ export class JournalFile {
     return this.#bytes
   }
 
-  /** Records in the journal since its snapshot. */
+  /** Records since its image. */
   get records(): number {
     return this.#records
   }
@@ -61,7 +60,7 @@ export class JournalFile {
     this.#absent = true
   }
 
-  /** A new snapshot took over: the file on disk (if any) is stale, the next append starts anew. */
+  /** A new image took over: the file on disk (if any) is stale, the next append starts anew. */
   restart(): void {
     this.#started = false
     this.#tail = false
@@ -70,14 +69,14 @@ export class JournalFile {
   }
 
   /** Appends records, durably; on failure nothing of them stays past the last whole record. */
-  async append(snapshotId: string, records: readonly unknown[]): Promise<void> {
+  async append(imageId: string, records: readonly unknown[]): Promise<void> {
     let text = ''
     for (const record of records) text += `${JSON.stringify(record)}\n`
     clearTimeout(this.#closeTimer)
     try {
       await this.cutTail()
       if (this.#started) await this.#appendToFile(Buffer.from(text))
-      else await this.#start(snapshotId, text)
+      else await this.#start(imageId, text)
     } catch (error) {
       // Past its last whole record, the file may now hold any part of these lines.
       this.close()
@@ -134,11 +133,12 @@ export class JournalFile {
   }
 
   /**
-   * The journal's first write: its header, naming the snapshot, goes with the first records, and
+   * The journal's first write: its header, naming the image, goes with the first records, and
    * the new file is made durable in its directory before any of them is acknowledged.
    */
-  async #start(snapshotId: string, text: string): Promise<void> {
-    const data = Buffer.from(`${JSON.stringify({ snapshot: snapshotId })}\n${text}`)
+  async #start(imageId: string, text: string): Promise<void> {
+    // "snapshot": the header's name for the image since the first version.
+    const data = Buffer.from(`${JSON.stringify({ snapshot: imageId })}\n${text}`)
     // Always a new file, so that the directory fsync makes a new change durable, never one whose
     // fsync already failed (a file known absent is new; a retry after a failure removes it).
     if (!this.#absent) await this.#fs.remove(this.path)

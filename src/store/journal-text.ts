@@ -1,9 +1,8 @@
-// The journal as text: a header line naming its snapshot, then one record per line. Only lines
-// ending in a newline can be records. The end of the journal that holds no whole record (the torn
-// end of an append a crash interrupted, or garbage) was never acknowledged: it is dropped and
-// reported. A bad line with a whole record after it is corruption: the start stops with a message
-// naming the journal, and nothing is touched.
-import { DataFileError } from './durable-io.js'
+// The journal as text: a header line naming its image, then one record per line ending in a
+// newline. An end that holds no whole record (an append a crash cut short) was never acknowledged:
+// it is dropped and reported. A bad line with a whole record after it is corruption: the start
+// stops, naming the journal, and touches nothing.
+import { DataFileError } from './errors.js'
 
 /** What a start dropped from the end of the journal: bytes that held no whole record. */
 export interface DroppedTail {
@@ -27,14 +26,13 @@ export interface ReadJournal<R> {
 }
 
 /**
- * The records of a journal read in chunks, when its header names `snapshotId`; undefined for a
- * stale journal. Line by line, so that a journal of any size is read in the memory its chunks and
- * its kept records take: the records before the last one that `startsOver` are dropped as it goes.
+ * The records of a journal read in chunks, when its header names `imageId`; undefined for a stale
+ * journal. The records before the last one that `startsOver` are dropped as it goes.
  */
 export async function readJournal<R>(
   journalFile: string,
   chunks: AsyncIterable<Buffer>,
-  snapshotId: string,
+  imageId: string,
   startsOver: (record: R) => boolean = () => false,
 ): Promise<ReadJournal<R> | undefined> {
   const size = { bytes: 0 }
@@ -56,8 +54,8 @@ export async function readJournal<R>(
         } catch {
           throw new DataFileError(journalFile, 'has a first line that is not a journal header; it was left untouched')
         }
-        // A journal left from an older snapshot: that snapshot holds all of it.
-        if (headerId !== snapshotId) return undefined
+        // A journal left from an older image: that image holds all of it.
+        if (headerId !== imageId) return undefined
         end = whole.end
         continue
       }

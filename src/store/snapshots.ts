@@ -1,19 +1,15 @@
-// Named snapshots: a namespace's pets and clock frozen under a name, which a reset can start any
-// namespace from, copy-on-write (store.ts: SharedPets). Each is kept in its own file beside the
-// data file, written atomically and durably before it is acknowledged, and read back at start
-// before any store opens (a store's journal may name one):
+// Named snapshots: a namespace's pets and clock frozen under a name, which a reset starts any
+// namespace from, copy-on-write (SharedPets). Each is its own file (files.ts), written durably
+// before it is acknowledged and read back at start before any store (whose journal may name one):
 //
 //   db.snapshot.<name>.json   {"name", "namespace", "createdAt", "clock", "pets": [...]}
-//
-// (<name> as file-names.ts writes it: `Fixture` → `+fixture`, so that no two share a file.)
-//
-// With no data file, snapshots live in memory only, like the stores.
 import { dirname } from 'node:path'
-import { DataFileError, replaceFileDurably, tempFileOf } from './durable-io.js'
-import { fileBeside, namesBeside } from './file-names.js'
+import { replaceFileDurably } from './durable-io.js'
+import { DataFileError, StorageError } from './errors.js'
 import { nodeFileSystem, type FileSystem } from './file-system.js'
+import { fileBeside, scanFiles, tempOf } from './files.js'
 import { snapshotOrigin } from './origin.js'
-import { sharePets, StorageError, type Pet, type SharedPets } from './store.js'
+import { sharePets, type Pet, type SharedPets } from './store.js'
 
 export interface Snapshot {
   readonly name: string
@@ -34,6 +30,8 @@ export interface SnapshotsOptions {
   readonly fileSystem?: FileSystem | undefined
   /** Checks the pets read from a snapshot file; returns the index of the first bad one and why. */
   readonly checkPets: (pets: unknown) => { index: number; problem: string } | undefined
+  /** The names with files, as the start found them; else the directory is looked at. */
+  readonly names?: Iterable<string>
 }
 
 export class Snapshots {
@@ -52,7 +50,9 @@ export class Snapshots {
   /** The snapshots on disk beside the data file; a file that cannot be read stops the start, naming it. */
   static async open(options: SnapshotsOptions): Promise<Snapshots> {
     const snapshots = new Snapshots(options)
-    const found = await Promise.all(snapshots.#namesOnDisk().map((name) => snapshots.#read(name)))
+    const { dataFile, names } = options
+    const onDisk = dataFile === undefined ? [] : [...(names ?? (await scanFiles(dataFile)).snapshots)]
+    const found = await Promise.all(onDisk.map((name) => snapshots.#read(name)))
     found.sort((a, b) => a.createdAt.localeCompare(b.createdAt))
     for (const snapshot of found) snapshots.#byName.set(snapshot.name, snapshot)
     return snapshots
@@ -92,7 +92,7 @@ export class Snapshots {
         const { pets: shared, ...facts } = snapshot
         const bytes = Buffer.from(JSON.stringify({ ...facts, pets: shared.pets }))
         let renamed = false
-        await replaceFileDurably(file, tempFileOf(file), bytes, {
+        await replaceFileDurably(file, tempOf(file), bytes, {
           fs: this.#fs,
           renamed: () => (renamed = true),
         }).catch(async (error: unknown) => {
@@ -109,13 +109,10 @@ export class Snapshots {
   }
 
   /**
-   * Deletes a snapshot, its file removed before it resolves, once `inUse` (run while the snapshot
-   * is already unknown to a reset, so that no new store can start from it meanwhile) names no
-   * store that starts from it; otherwise nothing changes and `inUse`'s names are returned. The
-   * unlink is the deletion: a refused one changed nothing (a StorageError). Once the file is gone,
-   * neither this process nor a restart has the snapshot, so a failed directory fsync after it
-   * does not undo the deletion: only a crash before the directory is next synced may bring the
-   * file back, a snapshot no store can have started from since.
+   * Deletes a snapshot once `inUse` (run while a reset no longer finds it) names no store that
+   * starts from it; else nothing changes and those names are returned. The unlink is the deletion
+   * (a refused one is a StorageError); a failed directory fsync after it does not undo it: only a
+   * crash may bring the file back, of a snapshot no store can have started from since.
    */
   async delete(name: string, inUse: () => Promise<string[]>): Promise<{ deleted: boolean; users: string[] }> {
     if (!this.#byName.has(name) || this.#busy.has(name)) return { deleted: false, users: [] }
@@ -140,11 +137,6 @@ export class Snapshots {
   fileOf(name: string): string | undefined {
     const file = this.#options.dataFile
     return file === undefined ? undefined : fileBeside(file, 'snapshot', name)
-  }
-
-  #namesOnDisk(): string[] {
-    const file = this.#options.dataFile
-    return file === undefined ? [] : [...namesBeside(file, 'snapshot')]
   }
 
   async #read(name: string): Promise<Snapshot> {

@@ -1,9 +1,8 @@
-// The animal store: pets in memory, ordered by id, persisted through lowdb.
-import { Low, Memory, type Adapter } from 'lowdb'
+// The animal store: pets in memory, in id order, written through a StoreFile (a data file, or
+// nothing for a store in memory) before a change is acknowledged.
+import type { Adapter } from 'lowdb'
 import type { components } from '../contract/api-types.js'
-import { DataFileError } from './durable-io.js'
-import { JournaledJsonFile, type DataFileOptions, type Layout } from './data-file.js'
-import type { DroppedTail } from './journal-text.js'
+import { StorageError } from './errors.js'
 import { Capacity, petBytes } from './limits.js'
 
 export type Pet = components['schemas']['Pet']
@@ -57,20 +56,43 @@ export function storedPet(id: number, { name, categoryId, status }: NewPet): Pet
   return { id, name, categoryId, status: status ?? DEFAULT_STATUS }
 }
 
-export class StorageError extends Error {
-  override readonly cause: unknown
-  constructor(cause: unknown) {
-    super(`the data file could not be written: ${(cause as Error)?.message ?? String(cause)}`)
-    this.name = 'StorageError'
-    this.cause = cause
-  }
+/** Where a store's data is kept: lowdb's Adapter, and the journal's cheaper writes. */
+export interface StoreFile extends Adapter<StoreData> {
+  /** Whether writes reach a disk (and are worth timing). */
+  readonly durable: boolean
+  /** False only for a store known to have no file that has written none since. */
+  readonly mayHaveFiles: boolean
+  append(data: StoreData, pets: readonly Pet[]): Promise<void>
+  /** A reset: `data` already holds its result. */
+  replaceWith(data: StoreData, record: ResetRecord): Promise<void>
+  /** Waits for the writes asked for, and folds what it can. */
+  compact(data: StoreData): Promise<void>
+  /** Waits for the writes under way; nothing is folded after (the store is being removed). */
+  retire(): Promise<void>
+  reinstate(): void
+}
+
+const done = (): Promise<void> => Promise.resolve()
+
+/** A store kept in memory only. */
+export const IN_MEMORY: StoreFile = {
+  durable: false,
+  mayHaveFiles: false,
+  read: async () => null,
+  write: done,
+  append: done,
+  replaceWith: done,
+  compact: done,
+  retire: done,
+  reinstate: () => undefined,
 }
 
 /** Told how long each acknowledged write of a data file took, in seconds (GET /metrics). */
 export type WriteObserver = (seconds: number) => void
 
 export class AnimalStore {
-  readonly #db: Low<StoreData>
+  readonly #file: StoreFile
+  #data: StoreData
   /** The pets this store shares with others (db.data.base), which come before its own. */
   #base: SharedPets | undefined
   #nextId = 1
@@ -83,21 +105,22 @@ export class AnimalStore {
   readonly #observeWrite: WriteObserver | undefined
 
   constructor(
-    db: Low<StoreData>,
+    file: StoreFile,
+    data: StoreData,
     base?: SharedPets,
     capacity: Capacity = new Capacity(),
     observeWrite?: WriteObserver,
   ) {
-    this.#db = db
+    this.#file = file
+    this.#data = data
     this.#base = base
     this.#capacity = capacity
-    // Only a data file's writes are durable: a store in memory has none worth timing.
-    this.#observeWrite = db.adapter instanceof JournaledJsonFile ? observeWrite : undefined
+    this.#observeWrite = file.durable ? observeWrite : undefined
     this.#index()
   }
 
   get size(): number {
-    return (this.#base?.pets.length ?? 0) + this.#db.data.pets.length
+    return (this.#base?.pets.length ?? 0) + this.#data.pets.length
   }
 
   /** The origin of the shared pets the store starts from (`snapshot:<name>`), if any. */
@@ -111,12 +134,12 @@ export class AnimalStore {
   }
 
   get origin(): string | undefined {
-    return this.#db.data.origin
+    return this.#data.origin
   }
 
   /** Whether it holds the shared pets of `origin` and nothing else: nothing added, replaced or reset to other pets. */
   holdsOnly(origin: string): boolean {
-    return this.#base?.origin === origin && this.#db.data.pets.length === 0
+    return this.#base?.origin === origin && this.#data.pets.length === 0
   }
 
   /** The first `limit` pets (all without one) of `status` (any without one), in id order. */
@@ -124,15 +147,15 @@ export class AnimalStore {
     const page: Pet[] = []
     // The shared pets all have lower ids than the store's own.
     if (this.#base) collect(this.#base.pets, status, limit, page)
-    return collect(this.#db.data.pets, status, limit, page)
+    return collect(this.#data.pets, status, limit, page)
   }
 
   get(id: number): Pet | undefined {
-    return findById(this.#db.data.pets, id) ?? (this.#base && findById(this.#base.pets, id))
+    return findById(this.#data.pets, id) ?? (this.#base && findById(this.#base.pets, id))
   }
 
   all(): readonly Pet[] {
-    const own = this.#db.data.pets
+    const own = this.#data.pets
     return this.#base ? this.#base.pets.concat(own) : own
   }
 
@@ -145,17 +168,13 @@ export class AnimalStore {
     const bytes = petBytes(pet)
     this.#capacity.check(this.#counted, { pets: 1, bytes })
     this.#nextId++
-    this.#db.data.pets.push(pet)
+    this.#data.pets.push(pet)
     this.#count(1, bytes)
     this.#version++
     try {
-      // A data file takes the new pet as one journal line; other adapters rewrite everything.
-      const adapter = this.#db.adapter
-      await this.#timed(() =>
-        adapter instanceof JournaledJsonFile ? adapter.append(this.#db.data, [pet]) : this.#db.write(),
-      )
+      await this.#timed(() => this.#file.append(this.#data, [pet]))
     } catch (error) {
-      const pets = this.#db.data.pets
+      const pets = this.#data.pets
       pets.splice(pets.lastIndexOf(pet), 1)
       this.#count(-1, -bytes)
       this.#version++
@@ -165,19 +184,12 @@ export class AnimalStore {
   }
 
   /**
-   * Replaces every pet with `shared` (a snapshot's, the initial data's, a seed's), copy-on-write:
-   * the store keeps a reference and only the pets it adds from then on, so this costs the same
-   * whatever `shared` holds. A data file records it as one journal line naming `shared.origin`.
-   * Atomic, and on disk before it resolves.
+   * Replaces every pet with `shared`, copy-on-write: the store keeps a reference and the pets it
+   * adds, so this costs the same whatever `shared` holds; one journal line. On disk before it resolves.
    */
   async fork(shared: SharedPets): Promise<void> {
-    const adapter = this.#db.adapter
-    const data = { ...(this.origin === undefined ? {} : { origin: this.origin }), base: shared.origin, pets: [] }
-    const write =
-      adapter instanceof JournaledJsonFile
-        ? () => adapter.replaceWith(this.#db.data, { reset: shared.origin })
-        : () => this.#db.write()
-    await this.#replacing(data, shared, write)
+    const data = { ...(this.origin === undefined ? {} : { origin: this.origin }), pets: [] }
+    await this.#replacing(data, shared, () => this.#file.replaceWith(this.#data, { reset: shared.origin }))
   }
 
   /**
@@ -194,7 +206,7 @@ export class AnimalStore {
       const counted = this.#counted
       this.#capacity.check(counted, { pets: data.pets.length - counted.pets, bytes: bytes - counted.bytes })
     }
-    await this.#replacing(data, undefined, () => this.#db.write())
+    await this.#replacing(data, undefined, () => this.#file.write(this.#data))
   }
 
   async #replacing(
@@ -202,8 +214,8 @@ export class AnimalStore {
     base: SharedPets | undefined,
     write: () => Promise<void>,
   ): Promise<void> {
-    const before = { data: this.#db.data, base: this.#base }
-    this.#db.data = {
+    const before = { data: this.#data, base: this.#base }
+    this.#data = {
       ...(data.origin === undefined ? {} : { origin: data.origin }),
       ...(base === undefined ? {} : { base: base.origin }),
       pets: byId(data.pets),
@@ -213,7 +225,7 @@ export class AnimalStore {
     try {
       await this.#timed(write)
     } catch (error) {
-      this.#db.data = before.data
+      this.#data = before.data
       this.#base = before.base
       this.#index()
       throw new StorageError(error)
@@ -222,14 +234,7 @@ export class AnimalStore {
 
   /** Whether any file of the store may be on disk: false for one known absent that never changed. */
   get mayHaveFiles(): boolean {
-    const adapter = this.#db.adapter
-    return adapter instanceof JournaledJsonFile && adapter.mayHaveFiles
-  }
-
-  /** Whether its data is the initial data and a reset written to a log that stores share, with no file of its own. */
-  get resetsGoElsewhere(): boolean {
-    const adapter = this.#db.adapter
-    return adapter instanceof JournaledJsonFile && adapter.resetsGoElsewhere
+    return this.#file.mayHaveFiles
   }
 
   /**
@@ -239,23 +244,19 @@ export class AnimalStore {
   async retire(): Promise<void> {
     if (!this.#released) this.#capacity.add(-this.#counted.pets, -this.#counted.bytes)
     this.#released = true
-    const adapter = this.#db.adapter
-    if (adapter instanceof JournaledJsonFile) await adapter.retire()
+    await this.#file.retire()
   }
 
   /** For a store whose removal the disk refused: it is kept, and folds on a timer again. */
   reinstate(): void {
     if (this.#released) this.#capacity.add(this.#counted.pets, this.#counted.bytes)
     this.#released = false
-    const adapter = this.#db.adapter
-    if (adapter instanceof JournaledJsonFile) adapter.reinstate()
+    this.#file.reinstate()
   }
 
   /** Waits for every write asked for so far. */
-  async flush(): Promise<void> {
-    const adapter = this.#db.adapter
-    // A data file is rewritten only if its journal holds something: stopping an unchanged store is free.
-    await (adapter instanceof JournaledJsonFile ? adapter.compact(this.#db.data) : this.#db.write())
+  flush(): Promise<void> {
+    return this.#file.compact(this.#data)
   }
 
   /** Runs `write`, telling #observeWrite its time once it is acknowledged (failures are not timed). */
@@ -269,7 +270,7 @@ export class AnimalStore {
   /** The store's own pets are kept in ascending id order, which is all that finding one needs. */
   #index(): void {
     this.#version++
-    const data = this.#db.data
+    const data = this.#data
     if (!inIdOrder(data.pets)) data.pets = byId(data.pets)
     this.#nextId = Math.max(this.#base?.maxId ?? 0, data.pets.at(-1)?.id ?? 0) + 1
     const bytes = data.pets.reduce((sum, pet) => sum + petBytes(pet), 0)
@@ -321,200 +322,4 @@ function inIdOrder(pets: readonly Pet[]): boolean {
 /** Pets in ascending id order, as the store keeps them (a copy). */
 function byId(pets: readonly Pet[]): Pet[] {
   return [...pets].sort((a, b) => a.id - b.id)
-}
-
-/**
- * Where a store with no file of its own writes a reset (one line in the namespaces' shared log,
- * namespace-origins.ts), and the origin of the last one written there.
- */
-export interface ResetsElsewhere {
-  readonly origin: string | undefined
-  readonly write: (origin: string) => Promise<void>
-}
-
-export interface OpenStoreOptions {
-  /** A file path, or undefined for a store that lives in memory only. */
-  readonly dataFile: string | undefined
-  /** What the store is made from when the data file is missing or was made from other data. */
-  readonly origin: string
-  /**
-   * The shared pets of an origin a store may start from, or a journal's reset names: a snapshot's,
-   * the initial data's, a seed's (initial-data.ts); undefined for one this start cannot make.
-   */
-  readonly sharedPets: (origin: string) => SharedPets | Promise<SharedPets> | undefined
-  /**
-   * Whether a store made from the initial data is written only once it changes (a namespace): until
-   * then nothing is on disk, and what a restart finds is the initial data again.
-   */
-  readonly unwrittenUntilChanged?: boolean
-  /** Set when the caller knows that the data file is not there (nor its journal): nothing is read. */
-  readonly absent?: boolean
-  /** For a store written only once it changes: where its resets go while it has no file of its own. */
-  readonly resetsElsewhere?: ResetsElsewhere
-  /** Checks records read from a data file; returns the index of the first bad one and why. */
-  readonly checkPets: (pets: unknown) => { index: number; problem: string } | undefined
-  /** How the data file is written: the real file system and compaction policy unless a test says otherwise. */
-  readonly storage?: DataFileOptions | undefined
-  /** What every store of the sandbox keeps, against the bounds: a store of its own unless given. */
-  readonly capacity?: Capacity
-  /** Told the time of each acknowledged write (GET /metrics); none by default. */
-  readonly observeWrite?: WriteObserver | undefined
-}
-
-export interface OpenedStore {
-  readonly store: AnimalStore
-  /** How the data was obtained, for the start banner. */
-  readonly source: 'data file' | 'initial data'
-  /** Set when an existing data file was rebuilt because it was made from other data. */
-  readonly replacedOrigin: string | undefined
-  /** Set when the end of the journal held no whole record (an append a crash cut short) and was dropped. */
-  readonly droppedTail: DroppedTail | undefined
-}
-
-export async function openStore(options: OpenStoreOptions): Promise<OpenedStore> {
-  // A store written once and whole (the default namespace's) holds the initial pets as its own, so
-  // that its file lists them; one written only once it changes (a namespace) shares them.
-  const initialPets = async (): Promise<SharedPets> => {
-    const shared = await options.sharedPets(options.origin)
-    if (shared === undefined) throw new Error(`no data of origin ${options.origin}`)
-    return shared
-  }
-  const initial = async (): Promise<StoreData> => ({ origin: options.origin, pets: [...(await initialPets()).pets] })
-  const sharedInitial = async (): Promise<StoreData> => ({ origin: options.origin, base: options.origin, pets: [] })
-  const adapter: Adapter<StoreData> =
-    options.dataFile === undefined
-      ? new Memory<StoreData>()
-      : new JournaledJsonFile<StoreData, StoreRecord>(options.dataFile, 'pets', options.storage, {
-          replay: replayer(options.dataFile, options),
-          startsOver: isReset,
-          ...(options.unwrittenUntilChanged ? { unwritten: unwrittenLayout(options, sharedInitial) } : {}),
-        })
-  const db = new Low<StoreData>(adapter, { pets: [] })
-  const existing = options.absent && adapter instanceof JournaledJsonFile ? adapter.readAbsent() : await adapter.read()
-  const droppedTail = adapter instanceof JournaledJsonFile ? adapter.droppedTail : undefined
-  if (existing !== null && options.dataFile !== undefined) {
-    const data = checkData(existing, options.dataFile, options.checkPets)
-    // A file made from other data (another seed, count or fixtures) is rebuilt from the data
-    // asked for now; a file with no recorded origin is the user's own and is always kept.
-    if (data.origin === undefined || data.origin === options.origin) {
-      db.data = data
-      const store = new AnimalStore(
-        db,
-        data.base === undefined ? undefined : await sharedBase(data.base, options),
-        options.capacity,
-        options.observeWrite,
-      )
-      return { store, source: 'data file', replacedOrigin: undefined, droppedTail }
-    }
-    const store = new AnimalStore(db, undefined, options.capacity, options.observeWrite)
-    await writeInitialData(store, await initial(), options.dataFile)
-    return { store, source: 'initial data', replacedOrigin: data.origin, droppedTail }
-  }
-  const opened = { source: 'initial data', replacedOrigin: undefined, droppedTail: undefined } as const
-  // Nothing to write: the first change writes the journal that names the initial data.
-  if (options.unwrittenUntilChanged) {
-    db.data = await sharedInitial()
-    return { store: new AnimalStore(db, await initialPets(), options.capacity, options.observeWrite), ...opened }
-  }
-  const store = new AnimalStore(db, undefined, options.capacity, options.observeWrite)
-  await writeInitialData(store, await initial(), options.dataFile)
-  return { store, ...opened }
-}
-
-/** A store that is on disk only once it changes: its journal names the initial data, and its resets may go elsewhere. */
-function unwrittenLayout(
-  options: OpenStoreOptions,
-  data: () => Promise<StoreData>,
-): NonNullable<Layout<StoreData, StoreRecord>['unwritten']> {
-  const id = `initial:${options.origin}`
-  const elsewhere = options.resetsElsewhere
-  if (elsewhere === undefined) return { id, data }
-  const reset = elsewhere.origin === undefined ? undefined : { reset: elsewhere.origin }
-  return {
-    id,
-    data,
-    resets: {
-      reset,
-      write: (record) => {
-        // Only a reset is ever written elsewhere (data-file.ts: a job of one replacing record).
-        if (!isReset(record)) throw new Error('only a reset is written outside the data file')
-        return elsewhere.write(record.reset)
-      },
-    },
-  }
-}
-
-/** The shared pets a data file starts from: a file whose snapshot is gone cannot be served. */
-async function sharedBase(base: string, options: OpenStoreOptions): Promise<SharedPets> {
-  const shared = await options.sharedPets(base)
-  if (shared === undefined)
-    throw new DataFileError(options.dataFile ?? '', `starts from ${base}, which is not there; it was left untouched`)
-  return shared
-}
-
-/**
- * How a start applies a journal's records: a pet is added, a reset replaces every pet (a reset to
- * shared pets keeps only their origin: the store holds a reference to them). Only the last reset
- * and what follows it make the data: what an earlier one named need not be made again, and may be
- * gone (a snapshot deleted once no store started from it).
- */
-function replayer(file: string, options: OpenStoreOptions): NonNullable<Layout<StoreData, StoreRecord>['replay']> {
-  return async (data, records) => {
-    for (const record of records.slice(Math.max(0, records.findLastIndex(isReset)))) {
-      if (!isReset(record)) {
-        data.pets.push(record)
-        continue
-      }
-      delete data.base
-      if ((await options.sharedPets(record.reset)) !== undefined) {
-        data.base = record.reset
-        data.pets = []
-        continue
-      }
-      // A reset to data this start cannot make (fixtures of other settings) is in a store of
-      // another origin, which the start rebuilds from its own data: what it held does not matter.
-      if (data.origin === options.origin || data.origin === undefined)
-        throw new DataFileError(
-          `${file}.journal`,
-          `resets to ${record.reset}, which this start cannot make; it was left untouched`,
-        )
-      data.pets = []
-    }
-    return data
-  }
-}
-
-function isReset(record: StoreRecord): record is ResetRecord {
-  return typeof (record as Partial<ResetRecord>).reset === 'string'
-}
-
-/** The first write of a data file: when it fails, the setting is at fault, and the message names the file. */
-async function writeInitialData(store: AnimalStore, data: StoreData, file: string | undefined): Promise<void> {
-  try {
-    await store.replace(data)
-  } catch (error) {
-    const cause = error instanceof StorageError ? error.cause : error
-    if (file === undefined || (cause as NodeJS.ErrnoException).code === undefined) throw cause
-    throw new DataFileError(file, `cannot be written: ${(cause as Error).message}`)
-  }
-}
-
-function checkData(value: unknown, file: string, checkPets: OpenStoreOptions['checkPets']): StoreData {
-  if (
-    typeof value !== 'object' ||
-    value === null ||
-    Array.isArray(value) ||
-    !Array.isArray((value as StoreData).pets)
-  ) {
-    throw new DataFileError(file, 'must hold a JSON object with a "pets" array; it was left untouched')
-  }
-  const { origin, base, pets } = value as StoreData
-  if (origin !== undefined && typeof origin !== 'string')
-    throw new DataFileError(file, 'has an "origin" that is not a string; it was left untouched')
-  if (base !== undefined && typeof base !== 'string')
-    throw new DataFileError(file, 'has a "base" that is not a string; it was left untouched')
-  const bad = checkPets(pets)
-  if (bad)
-    throw new DataFileError(file, `has an invalid pet at index ${bad.index}: ${bad.problem}; it was left untouched`)
-  return { ...(origin === undefined ? {} : { origin }), ...(base === undefined ? {} : { base }), pets }
 }

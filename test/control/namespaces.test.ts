@@ -201,7 +201,7 @@ t.test('DELETE /__admin/namespaces/{name}: gone, data file and all, also after a
   const first = await startControlSandbox(t)
   const { dataFile } = first.config
   await first.api('POST', '/pets', { name: 'Doomed', categoryId: 1 }, ns('gone'))
-  const file = first.namespaces.dataFileOf('gone') as string
+  const file = join(dataFile as string, '..', 'db.ns.gone.json')
   t.ok(await exists(`${file}.journal`), 'the namespace has a data file (its journal)')
 
   const deleted = await first.admin('DELETE', '/namespaces/gone')

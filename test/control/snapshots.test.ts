@@ -70,7 +70,7 @@ t.test('snapshots and forks survive a restart, a fork as it was changed or reset
   const frozen = await pets(first, 'reset')
   t.ok((await readdir(dir)).includes('db.snapshot.fixture.json'), 'the snapshot has its own file')
   // As a kill leaves them: no flush, so the journals are what a restart replays.
-  stopAsKilled(first)
+  stopAsKilled(first, dataFile)
   const second = await startControlSandbox(t, { DATA_FILE: dataFile })
   t.same(await pets(second, 'changed'), changed, 'a fork’s changes survive')
   t.same(await pets(second, 'reset'), frozen, 'a fork reset to the snapshot comes back as the snapshot')

@@ -139,22 +139,16 @@ t.test('a failed start releases the lock; a store in memory needs none', async (
 t.test('a start removes the temporary files left beside its data file, and nothing else', async (t) => {
   const dir = await tempDir(t)
   const dataFile = join(dir, 'db.json')
-  // Real files of every kind beside the data file: a namespace's, a snapshot's, the namespaces' log.
+  // Real files of every kind beside the data file: namespaces' and a snapshot's.
   const first = await startControlSandbox(t, { DATA_FILE: dataFile })
   t.equal((await first.api('POST', '/pets', { name: 'Team pet', categoryId: 1 }, TEAM)).status, 201)
   t.equal((await first.admin('POST', '/snapshots', { name: 'nightly', namespace: 'team' })).status, 201)
   t.equal((await first.admin('POST', '/reset?namespace=fork', { snapshot: 'nightly' })).status, 200)
   await first.close()
   const before = await readdir(dir)
-  for (const name of ['db.ns.team.json', 'db.snapshot.nightly.json', 'db.namespaces.json'])
+  for (const name of ['db.ns.team.json', 'db.snapshot.nightly.json', 'db.ns.fork.json'])
     t.ok(before.includes(name), `${name} is there`)
-  const temporary = [
-    '.db.json.tmp',
-    '.db.namespaces.json.tmp',
-    '.db.ns.team.json.tmp',
-    '.db.ns.gone.json.tmp',
-    '.db.snapshot.nightly.json.tmp',
-  ]
+  const temporary = ['.db.json.tmp', '.db.ns.team.json.tmp', '.db.ns.gone.json.tmp', '.db.snapshot.nightly.json.tmp']
   const others = ['.other.json.tmp', '.db.json.bak.tmp', 'db.json.tmp', 'notes.txt']
   for (const name of [...temporary, ...others]) await writeFile(join(dir, name), 'left by a kill')
 
@@ -163,7 +157,7 @@ t.test('a start removes the temporary files left beside its data file, and nothi
   t.same(
     temporary.filter((name) => after.includes(name)),
     [],
-    "the temporary files of the data file, its namespaces, its snapshots and the namespaces' log are gone",
+    'the temporary files of the data file, its namespaces and its snapshots are gone',
   )
   t.same(
     after.filter((name) => name !== 'db.json.lock').sort(),

@@ -56,7 +56,7 @@ t.test('a create appends one journal line; the snapshot is not rewritten; a rest
   )
 
   // A restart without a clean stop (the process would have been killed): snapshot + journal.
-  stopAsKilled(first)
+  stopAsKilled(first, config.dataFile!)
   const second = await startSandbox(config, createLogger('silent'))
   t.same(second.store.all().slice(-3), created, 'the restarted store holds the journaled pets')
   await second.close()
@@ -260,7 +260,7 @@ t.test('a journal left beside a deleted data file is not taken for the new one',
   const config = await testConfig(t, { SEED: '3', SEED_COUNT: '5' })
   const first = await startSandbox(config, createLogger('silent'))
   const extra = (await (await create(first.baseUrl, 'Left behind')).json()) as Pet
-  stopAsKilled(first)
+  stopAsKilled(first, config.dataFile!)
   // The user removes the data file to start over; the journal stays.
   const journal = await readFile(`${config.dataFile}.journal`, 'utf8')
   await rm(config.dataFile!)
@@ -465,7 +465,7 @@ t.test('after a failed append, the next append appends after the last whole reco
 })
 
 t.test('a compaction without room for a second copy is not tried: the journal goes on', async (t) => {
-  const { file, fs, adapter, data } = await adapterOn(t, { afterRecords: 3, growWithSnapshot: false })
+  const { file, fs, adapter, data } = await adapterOn(t, { afterRecords: 3, growWithImage: false })
   const snapshot = await readFile(file, 'utf8')
   fs.freeBytesOverride = snapshot.length + 100
   fs.log.length = 0
@@ -490,7 +490,7 @@ t.test(
   async (t) => {
     const { file, fs, adapter, data } = await adapterOn(t, {
       afterRecords: 2,
-      growWithSnapshot: false,
+      growWithImage: false,
       headroomBytes: 0,
     })
     const temp = join(dirname(file), '.db.json.tmp')

@@ -26,7 +26,7 @@ import t, { type Test } from 'tap'
 import { createLogger } from '../../src/logger.js'
 import { startSandbox, SERVER_LIMITS } from '../../src/sandbox.js'
 import { initialData } from '../../src/store/initial-data.js'
-import { openStore } from '../../src/store/store.js'
+import { openStore } from '../../src/store/open-store.js'
 import { Snapshots } from '../../src/store/snapshots.js'
 import { JournaledJsonFile } from '../../src/store/data-file.js'
 import { type Compaction } from '../../src/store/compaction.js'
@@ -43,7 +43,7 @@ const CLIENTS = 4
 const MAX_CREATES_PER_CLIENT = 2_000
 const COMPACTION: Partial<Compaction> = {
   afterRecords: 6,
-  growWithSnapshot: false,
+  growWithImage: false,
   // No fold on a timer: the checks read the files while nothing is being written.
   idleAfterRecords: Number.MAX_SAFE_INTEGER,
   headroomBytes: 0,

@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url'
 import fc from 'fast-check'
 import t from 'tap'
 import { NAMESPACE_NAME } from '../../src/control/namespaces.js'
-import { fileBeside, nameOfFilePart } from '../../src/store/file-names.js'
+import { fileBeside, nameOfFilePart } from '../../src/store/files.js'
 import { ROOT, spawnCli, tempDir } from '../support/sandbox.js'
 import { ADMIN_AUTH, call, startControlSandbox } from '../support/control.js'
 

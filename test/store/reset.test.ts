@@ -34,7 +34,7 @@ t.test('a reset appends one journal line; the snapshot is untouched; a restart r
   })
   // As a kill leaves them: the first sandbox stops serving, its store is not flushed (a clean stop
   // would fold the journal into a snapshot).
-  stopAsKilled(first)
+  stopAsKilled(first, dataFile)
   const again = await startControlSandbox(t, { DATA_FILE: dataFile })
   t.same(await served(again, 'default'), initial, 'a restart replays the journal to the same pets')
 })
@@ -46,7 +46,7 @@ t.test('the same seed gives the same pets after a reset, whether served, replaye
   await first.admin('POST', '/reset?namespace=b', { seed: 9, count: 30 })
   const a = await served(first, 'a')
   t.same(await served(first, 'b'), a, 'two namespaces reset to one seed hold the same pets')
-  stopAsKilled(first)
+  stopAsKilled(first, dataFile)
   const replayed = await startControlSandbox(t, { DATA_FILE: dataFile })
   t.same(await served(replayed, 'a'), a, 'a restart replays the reset to them')
   await replayed.close()
@@ -76,7 +76,7 @@ t.test('a namespace writes nothing until it changes; then its journal alone, rep
   const writer = await served(first, 'writer')
 
   // As a kill leaves them: not flushed.
-  stopAsKilled(first)
+  stopAsKilled(first, dataFile)
   const second = await startControlSandbox(t, { DATA_FILE: dataFile })
   t.same(await served(second, 'writer'), writer, 'a restart serves its reset and the create after it')
   t.equal(await served(second, 'reader'), 404, 'a namespace that never changed is not kept: reading it is a 404')

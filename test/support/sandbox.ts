@@ -11,7 +11,6 @@ import { SERVER_LIMITS, startSandbox, type Sandbox, type ServerLimits } from '..
 import { createLogger } from '../../src/logger.js'
 import type { DataFileOptions } from '../../src/store/data-file.js'
 import { DataFileLock } from '../../src/store/data-file-lock.js'
-import { DEFAULT_NAMESPACE } from '../../src/control/namespaces.js'
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 export const API_KEY = 'test-key-1'
@@ -110,10 +109,9 @@ export async function startTestSandbox(
  * more, nothing is flushed, and its data file's lock stays on disk naming a start that is gone,
  * which the next start takes over.
  */
-export function stopAsKilled(sandbox: Sandbox): void {
+export function stopAsKilled(sandbox: Sandbox, dataFile: string): void {
   sandbox.server.close()
-  const dataFile = sandbox.namespaces.dataFileOf(DEFAULT_NAMESPACE)
-  if (dataFile !== undefined) DataFileLock.abandon(dataFile)
+  DataFileLock.abandon(dataFile)
 }
 
 export interface RunningCli {

@@ -1,21 +1,20 @@
-// The snapshot as text: one JSON object, written with one record per line so that it is made and
-// read in chunks, never as one string or buffer (a string cannot pass 512 MiB, a buffer 2 GiB):
+// A data file's image as text: one JSON object, one record per line, so that it is made and read
+// in chunks, never as one string or buffer (a string cannot pass 512 MiB, a buffer 2 GiB):
 //
 //   {"origin":"…","pets":[
 //   {"id":1,…},
 //   {"id":2,…}
 //   ],"journal":"<id>"}
 //
-// Still one JSON document, which any JSON reader takes. A file in another layout (a user's own,
-// or one written whole by an older version) is read whole, as before.
+// Still one JSON document. A file in another layout (a user's own) is read whole.
 import { createHash } from 'node:crypto'
 import { wholeLines } from './journal-text.js'
 
-/** The snapshot's text is made in pieces of about this many characters. */
+/** The text is made in pieces of about this many characters. */
 const CHUNK_CHARS = 1024 * 1024
 
-/** A snapshot to write: its bytes made as they are written, and its id once they all are. */
-export interface SnapshotText {
+/** An image to write: its bytes made as they are written, and its id once they all are. */
+export interface ImageText {
   readonly chunks: Iterable<Buffer>
   /** The id, from the previous one and the content: known once every chunk is made. */
   id(): string
@@ -25,16 +24,10 @@ export interface SnapshotText {
 }
 
 /**
- * The snapshot of `members` (the data's other members, small) and `records` (kept under `key`).
- * The id follows from `previousId` and the content: never the id of the snapshot it replaces, and
- * the same for the same data from scratch (the same SEED gives the same bytes).
+ * The image of `members` (the data's other, small members) and `records` (under `key`). Its id
+ * hashes `previousId` and the content: never the id it replaces, the same for the same data.
  */
-export function snapshotText(
-  members: object,
-  key: string,
-  records: readonly unknown[],
-  previousId: string,
-): SnapshotText {
+export function imageText(members: object, key: string, records: readonly unknown[], previousId: string): ImageText {
   const hash = createHash('sha256').update(`${previousId}\n`)
   let id: string | undefined
   let bytes = 0
@@ -60,7 +53,7 @@ export function snapshotText(
     yield emit(false)
   }
   const made = <V>(value: V | undefined): V => {
-    if (value === undefined) throw new Error('the snapshot is not made yet')
+    if (value === undefined) throw new Error('the image is not made yet')
     return value
   }
   return {
@@ -75,11 +68,10 @@ export function snapshotText(
 }
 
 /**
- * The snapshot read from `chunks`, line by line, when it is in the layout above; undefined when it
- * is not (its lines are not one record each), for the caller to read it whole, which takes any
- * layout and says what is wrong with a file that is not JSON. `size.bytes` counts what was read.
+ * The image read from `chunks` line by line when it is in the layout above; undefined when it is
+ * not, for the caller to read it whole. `size.bytes` counts what was read.
  */
-export async function readSnapshotText(
+export async function readImageText(
   key: string,
   chunks: AsyncIterable<Buffer>,
   size: { bytes: number },

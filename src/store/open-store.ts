@@ -1,0 +1,149 @@
+// Opens one store: its data file read back (and checked), or made from the initial data.
+import { JournaledJsonFile, type DataFileOptions, type Layout } from './data-file.js'
+import { DataFileError, StorageError } from './errors.js'
+import type { DroppedTail } from './journal-text.js'
+import type { Capacity } from './limits.js'
+import {
+  AnimalStore,
+  IN_MEMORY,
+  type ResetRecord,
+  type SharedPets,
+  type StoreData,
+  type StoreFile,
+  type StoreRecord,
+  type WriteObserver,
+} from './store.js'
+
+export interface OpenStoreOptions {
+  /** Undefined: the store lives in memory only. */
+  readonly dataFile: string | undefined
+  /** The initial data's origin: a file made from other data is rebuilt from it. */
+  readonly origin: string
+  /** The shared pets of an origin (a snapshot's, the initial data's, a seed's); undefined for one this start cannot make. */
+  readonly sharedPets: (origin: string) => SharedPets | Promise<SharedPets> | undefined
+  /** Checks pets read from a file: the index of the first bad one and why. */
+  readonly checkPets: (pets: unknown) => { index: number; problem: string } | undefined
+  /** A namespace's store: on disk only once it changes, its journal naming the initial data. */
+  readonly unwrittenUntilChanged?: boolean
+  /** The caller knows no file of it is there: nothing is read. */
+  readonly absent?: boolean
+  /** For one absent: the shared pets it starts from instead of the initial data. */
+  readonly baseline?: SharedPets | undefined
+  readonly storage?: DataFileOptions | undefined
+  /** What every store of the sandbox keeps, against the bounds. */
+  readonly capacity?: Capacity
+  readonly observeWrite?: WriteObserver | undefined
+}
+
+export interface OpenedStore {
+  readonly store: AnimalStore
+  readonly source: 'data file' | 'initial data'
+  /** The origin of a data file rebuilt because it was made from other data. */
+  readonly replacedOrigin: string | undefined
+  /** The end of the journal that held no whole record (an append a crash cut short), dropped. */
+  readonly droppedTail: DroppedTail | undefined
+}
+
+export async function openStore(options: OpenStoreOptions): Promise<OpenedStore> {
+  const { dataFile, origin, capacity, observeWrite } = options
+  const base = options.absent ? options.baseline : undefined
+  // A namespace shares the initial pets; the default store holds them, so that its file lists them.
+  const unwritten = (): StoreData => ({ origin, base: base?.origin ?? origin, pets: [] })
+  const journaled =
+    dataFile === undefined
+      ? undefined
+      : new JournaledJsonFile<StoreData, StoreRecord>(dataFile, 'pets', options.storage, {
+          replay: replayer(dataFile, options),
+          startsOver: isReset,
+          ...(options.unwrittenUntilChanged && {
+            unwritten: { id: `initial:${origin}`, data: async () => unwritten(), from: base && { reset: base.origin } },
+          }),
+        })
+  const file: StoreFile = journaled ?? IN_MEMORY
+  const existing = options.absent ? (journaled?.readAbsent() ?? null) : await file.read()
+  const droppedTail = journaled?.droppedTail
+  const open = (data: StoreData, shared?: SharedPets) => new AnimalStore(file, data, shared, capacity, observeWrite)
+  if (existing !== null && dataFile !== undefined) {
+    const data = checkData(existing, dataFile, options.checkPets)
+    // A file with no origin is the user's own and is always kept.
+    if (data.origin === undefined || data.origin === origin) {
+      const store = open(data, data.base === undefined ? undefined : await sharedOf(data.base, options))
+      return { store, source: 'data file', replacedOrigin: undefined, droppedTail }
+    }
+    const store = open({ pets: [] })
+    await writeInitialData(store, options)
+    return { store, source: 'initial data', replacedOrigin: data.origin, droppedTail }
+  }
+  const opened = { source: 'initial data', replacedOrigin: undefined, droppedTail: undefined } as const
+  // Nothing to write: the first change starts the journal that names the initial data.
+  if (options.unwrittenUntilChanged)
+    return { store: open(unwritten(), base ?? (await sharedOf(origin, options))), ...opened }
+  const store = open({ pets: [] })
+  await writeInitialData(store, options)
+  return { store, ...opened }
+}
+
+/** The shared pets a store starts from: a file whose snapshot is gone cannot be served. */
+async function sharedOf(origin: string, options: OpenStoreOptions): Promise<SharedPets> {
+  const shared = await options.sharedPets(origin)
+  if (shared !== undefined) return shared
+  if (origin === options.origin) throw new Error(`no data of origin ${origin}`)
+  throw new DataFileError(options.dataFile ?? '', `starts from ${origin}, which is not there; it was left untouched`)
+}
+
+/**
+ * A pet is added, a reset replaces every pet (keeping only its origin: the store holds a reference
+ * to the shared pets). Only the last reset and what follows matter: an earlier one may name a
+ * snapshot deleted since.
+ */
+function replayer(file: string, options: OpenStoreOptions): NonNullable<Layout<StoreData, StoreRecord>['replay']> {
+  return async (data, records) => {
+    for (const record of records.slice(Math.max(0, records.findLastIndex(isReset)))) {
+      if (!isReset(record)) {
+        data.pets.push(record)
+        continue
+      }
+      delete data.base
+      data.pets = []
+      if ((await options.sharedPets(record.reset)) !== undefined) data.base = record.reset
+      // A store of another origin is rebuilt from this start's data: what it held does not matter.
+      else if (data.origin === options.origin || data.origin === undefined)
+        throw new DataFileError(
+          `${file}.journal`,
+          `resets to ${record.reset}, which this start cannot make; it was left untouched`,
+        )
+    }
+    return data
+  }
+}
+
+function isReset(record: StoreRecord): record is ResetRecord {
+  return typeof (record as Partial<ResetRecord>).reset === 'string'
+}
+
+/** The first write of a data file: when it fails, the setting is at fault, and the message names the file. */
+async function writeInitialData(store: AnimalStore, options: OpenStoreOptions): Promise<void> {
+  const { origin, dataFile } = options
+  try {
+    await store.replace({ origin, pets: [...(await sharedOf(origin, options)).pets] })
+  } catch (error) {
+    const cause = error instanceof StorageError ? error.cause : error
+    if (dataFile === undefined || (cause as NodeJS.ErrnoException).code === undefined) throw cause
+    throw new DataFileError(dataFile, `cannot be written: ${(cause as Error).message}`)
+  }
+}
+
+function checkData(value: unknown, file: string, checkPets: OpenStoreOptions['checkPets']): StoreData {
+  const data = value as Partial<StoreData> | null
+  const invalid = (problem: string): never => {
+    throw new DataFileError(file, `${problem}; it was left untouched`)
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data) || !Array.isArray(data.pets))
+    invalid('must hold a JSON object with a "pets" array')
+  const { origin, base, pets } = data as StoreData
+  if (origin !== undefined && typeof origin !== 'string') invalid('has an "origin" that is not a string')
+  if (base !== undefined && typeof base !== 'string') invalid('has a "base" that is not a string')
+  const bad = checkPets(pets)
+  if (bad) invalid(`has an invalid pet at index ${bad.index}: ${bad.problem}`)
+  return { ...(origin === undefined ? {} : { origin }), ...(base === undefined ? {} : { base }), pets }
+}

@@ -1,0 +1,51 @@
+// A data file read back at start, in chunks: its image, and its journal when it names that image.
+import { DataFileError } from './errors.js'
+import type { FileSystem } from './file-system.js'
+import { readImageText } from './image-text.js'
+import { oneLine, readJournal, type ReadJournal } from './journal-text.js'
+
+const isMissing = (error: unknown): boolean => (error as NodeJS.ErrnoException).code === 'ENOENT'
+
+/**
+ * The image, undefined when there is none: line by line in the layout the store writes
+ * (image-text.ts), whole in any other (a file of the user's own).
+ */
+export async function readImage(
+  file: string,
+  key: string,
+  fs: FileSystem,
+  chunkBytes: number,
+): Promise<{ data: unknown; bytes: number } | undefined> {
+  const size = { bytes: 0 }
+  try {
+    const data = await readImageText(key, fs.readChunks(file, chunkBytes), size)
+    if (data !== undefined) return { data, bytes: size.bytes }
+    const bytes = await fs.readFile(file)
+    try {
+      return { data: JSON.parse(bytes.toString('utf8')), bytes: bytes.length }
+    } catch (error) {
+      throw new DataFileError(file, `is not valid JSON (${oneLine(error)}); it was left untouched`)
+    }
+  } catch (error) {
+    if (error instanceof DataFileError) throw error
+    if (isMissing(error)) return undefined
+    throw new DataFileError(file, `cannot be read: ${(error as Error).message}`)
+  }
+}
+
+/** The journal when its header names `imageId`; undefined when it is missing or stale. */
+export async function readJournalOf<R>(
+  file: string,
+  imageId: string,
+  fs: FileSystem,
+  chunkBytes: number,
+  startsOver?: (record: R) => boolean,
+): Promise<ReadJournal<R> | undefined> {
+  try {
+    return await readJournal<R>(file, fs.readChunks(file, chunkBytes), imageId, startsOver)
+  } catch (error) {
+    if (error instanceof DataFileError) throw error
+    if (isMissing(error)) return undefined
+    throw new DataFileError(file, `cannot be read: ${(error as Error).message}`)
+  }
+}

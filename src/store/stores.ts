@@ -1,0 +1,136 @@
+// The store's one door: openStores() takes DATA_FILE's lock, tidies what a kill left, reads the
+// named snapshots and opens the default namespace's store; namespaces' stores open and go through it.
+import type { Logger } from 'pino'
+import type { ApiSpec } from '../contract/types.js'
+import { DataFileLock } from './data-file-lock.js'
+import type { DataFileOptions } from './data-file.js'
+import { removeDataFile } from './durable-io.js'
+import { StorageError } from './errors.js'
+import { nodeFileSystem } from './file-system.js'
+import { fileBeside, scanFiles, tidyFiles } from './files.js'
+import { findBadPet, initialData, type DataSource } from './initial-data.js'
+import { describeDroppedTail } from './journal-text.js'
+import { Capacity, type StoreBounds } from './limits.js'
+import { openStore, type OpenStoreOptions } from './open-store.js'
+import { Snapshots } from './snapshots.js'
+import type { AnimalStore, SharedPets, WriteObserver } from './store.js'
+
+export interface StoresSettings {
+  /** Undefined: every store lives in memory only. */
+  readonly dataFile: string | undefined
+  readonly source: DataSource
+  readonly spec: ApiSpec
+  readonly bounds: StoreBounds
+  readonly logger: Pick<Logger, 'info' | 'warn' | 'error'>
+  /** Told the time of each acknowledged write (GET /metrics). */
+  readonly observeWrite?: WriteObserver | undefined
+  /** How data files are written: tests pass a file system that fails chosen calls. */
+  readonly storage?: DataFileOptions | undefined
+}
+
+export interface Stores {
+  /** The default namespace's store. */
+  readonly default: AnimalStore
+  readonly snapshots: Snapshots
+  /** The origin of the initial data every namespace starts from. */
+  readonly origin: string
+  /** What the default store holds, for the banner; and whether it came from the data file. */
+  readonly description: string
+  readonly fromDataFile: boolean
+  /** The namespaces with files beside DATA_FILE at start. */
+  readonly namespacesOnDisk: ReadonlySet<string>
+  /** The pets of the initial data's origin or a seed's, made once and shared. */
+  sharedPets(origin: string): Promise<SharedPets>
+  /** A namespace's store; `absent`: no file of it is there, and it starts from `baseline` if given. */
+  open(namespace: string, absent?: boolean, baseline?: SharedPets): Promise<AnimalStore>
+  /**
+   * Removes a namespace's files once its writes settle (`store` undefined: it did not open). With a
+   * store, the deletion is made durable first as a reset to the initial data (refused: a
+   * StorageError, nothing changed). False when the disk then kept the files, which hold that reset.
+   */
+  remove(namespace: string, store: AnimalStore | undefined): Promise<boolean>
+  /** Lets go of DATA_FILE's lock, once every write is done. */
+  close(): Promise<void>
+}
+
+export async function openStores(settings: StoresSettings): Promise<Stores> {
+  const { dataFile, logger } = settings
+  if (dataFile === undefined) return open(settings, undefined)
+  const lock = await DataFileLock.acquire(dataFile, (message) => logger.error({ file: dataFile }, message))
+  try {
+    return await open(settings, lock)
+  } catch (error) {
+    await lock.release()
+    throw error
+  }
+}
+
+async function open(settings: StoresSettings, lock: DataFileLock | undefined): Promise<Stores> {
+  const { dataFile, spec, logger, storage } = settings
+  const fs = storage?.fileSystem ?? nodeFileSystem
+  const found = dataFile === undefined ? undefined : await scanFiles(dataFile)
+  if (dataFile !== undefined && found !== undefined) {
+    const removed = await tidyFiles(dataFile, found, fs)
+    if (removed.length > 0) logger.info({ files: removed }, 'removed temporary files a crash or a failure left')
+  }
+  const checkPets = (pets: unknown) => findBadPet(pets, spec)
+  const initial = await initialData(settings.source, spec)
+  // Before any store: a store's journal may start from a snapshot.
+  const snapshots = await Snapshots.open({
+    dataFile,
+    fileSystem: storage?.fileSystem,
+    checkPets,
+    names: found?.snapshots,
+  })
+  const options: Omit<OpenStoreOptions, 'dataFile'> = {
+    origin: initial.origin,
+    sharedPets: (origin) => snapshots.sharedPets(origin) ?? initial.sharedPets(origin),
+    checkPets,
+    storage,
+    capacity: new Capacity(settings.bounds),
+    observeWrite: settings.observeWrite,
+  }
+  const openOne = async (file: string | undefined, more: Partial<OpenStoreOptions> = {}) => {
+    const opened = await openStore({ ...options, dataFile: file, ...more })
+    if (opened.droppedTail) logger.warn({ file: opened.droppedTail.file }, describeDroppedTail(opened.droppedTail))
+    return opened
+  }
+  const opened = await openOne(dataFile)
+  if (opened.replacedOrigin)
+    logger.warn(
+      { file: dataFile, was: opened.replacedOrigin, now: initial.origin },
+      'data file was made from other data: rebuilt',
+    )
+  const fromDataFile = opened.source === 'data file'
+  // A dropped journal tail is said where a user looks at start, the banner, not only in the log.
+  const dropped = opened.droppedTail ? `; ${describeDroppedTail(opened.droppedTail)}` : ''
+  const fileOf = (name: string) => (dataFile === undefined ? undefined : fileBeside(dataFile, 'ns', name))
+  const sharedPets = (origin: string): Promise<SharedPets> =>
+    initial.sharedPets(origin) ?? Promise.reject(new Error(`no data of origin ${origin}`))
+  return {
+    default: opened.store,
+    snapshots,
+    origin: initial.origin,
+    description: fromDataFile ? `${opened.store.size} pets from ${dataFile}${dropped}` : initial.description,
+    fromDataFile,
+    namespacesOnDisk: found?.namespaces ?? new Set(),
+    sharedPets,
+    async open(name, absent = false, baseline) {
+      return (await openOne(fileOf(name), { unwrittenUntilChanged: true, absent, baseline })).store
+    },
+    async remove(name, store) {
+      const file = fileOf(name)
+      await store?.retire()
+      if (file === undefined || store?.mayHaveFiles === false) return true
+      if (store !== undefined) await store.fork(await sharedPets(initial.origin))
+      try {
+        await removeDataFile(file, fs)
+        return true
+      } catch (error) {
+        if (store === undefined) throw new StorageError(error)
+        return false
+      }
+    },
+    close: async () => lock?.release(),
+  }
+}
