@@ -8,7 +8,7 @@ export { DEFAULT_ADMIN_TOKEN, DEFAULT_API_KEY, DEFAULT_PORT, IN_MEMORY, loadConf
 export { startSandbox, type Sandbox } from './sandbox.js'
 export type { Fault, FaultKind, NewFault } from './control/faults.js'
 export type { JournalEntry, JournalFilter } from './control/request-journal.js'
-export type { NewPet, Pet, PetStatus } from './store/store.js'
+export type { NewPet, Pet, PetStatus } from './store/pets.js'
 
 /**
  * Starts a sandbox in this process with the settings the command reads from its environment

@@ -6,7 +6,8 @@ import { SerializedJson } from '../http/reply.js'
 import type { HandlersOf } from '../pipeline/pipeline.js'
 import { nameProblem, StoreFull } from '../store/limits.js'
 import { StorageError } from '../store/errors.js'
-import type { AnimalStore, Pet, PetStatus } from '../store/store.js'
+import type { Pet, PetStatus } from '../store/pets.js'
+import type { AnimalStore } from '../store/store.js'
 
 export interface HandlerContext {
   readonly store: AnimalStore

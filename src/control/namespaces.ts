@@ -1,103 +1,28 @@
-// Namespaces let one sandbox serve many tests at once without crosstalk: each has its own store
-// (written only once it changes), journal, faults and clock. A request picks one by the
-// X-Sandbox-Namespace header, its API key (NAMESPACE_KEY_PREFIX) or the W3C Baggage member
-// sandbox.namespace; else the default one, or with NAMESPACE_FROM_TRACE the one named after its
-// trace id. At most MAX_NAMESPACES are kept: a new one evicts the least recently used that holds
-// nothing a test gave it (never the default), which comes back from its baseline (the initial
-// data, or TRACE_NAMESPACE_BASELINE's snapshot) if used again; when all hold something, the new
-// one is refused, so an eviction never loses what was acknowledged.
-import type { IncomingMessage } from 'node:http'
+// The namespaces of one sandbox, so that many tests share it without crosstalk. At most
+// MAX_NAMESPACES are kept: a new one evicts the least recently used that holds nothing a test gave
+// it (never the default), which comes back from its baseline if used again; when all hold
+// something, the new one is refused, so an eviction never loses what was acknowledged.
 import type { Logger } from 'pino'
-import { baggageValues } from '../http/baggage.js'
 import { ERRORS, HttpError, RETRY_AFTER } from '../http/errors.js'
-import { traceIdOf } from '../http/trace-context.js'
-import { bearerToken } from '../pipeline/auth.js'
-import { Clock } from './clock.js'
+import { DEFAULT_NAMESPACE, NAMESPACE_NAME } from './namespace-choice.js'
+import { Namespace, UnknownSnapshot } from './namespace.js'
 import { CoverageTally } from './coverage-tally.js'
-import { Faults } from './faults.js'
 import type { JournalMemory } from './journal-memory.js'
 import type { Redactor } from './redactor.js'
 import { Journal } from './request-journal.js'
 import { parseSnapshotOrigin } from '../store/origin.js'
 import type { Snapshots } from '../store/snapshots.js'
-import type { AnimalStore, Pet, SharedPets } from '../store/store.js'
+import type { Pet, SharedPets } from '../store/pets.js'
+import type { AnimalStore } from '../store/store.js'
 import type { Stores } from '../store/stores.js'
 
-export const DEFAULT_NAMESPACE = 'default'
-export const NAMESPACE_HEADER = 'x-sandbox-namespace'
-/** Also a safe file-name part: no slash, no leading dot. */
-export const NAMESPACE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/
-
-export class Namespace {
-  readonly name: string
-  readonly journal: Journal
-  readonly faults = new Faults()
-  readonly clock: Clock
-  readonly #store: () => Promise<AnimalStore>
-  #opened: AnimalStore | undefined
-  /** Its files were on disk when it was made live. */
-  readonly #fromDisk: boolean
-  /** Requests being served in it: a create among them may not have reached its store yet. */
-  #serving = 0
-  /** The origin of the data it starts from, and comes back from after an eviction. */
-  readonly #baseline: string
-
-  constructor(
-    name: string,
-    journal: Journal,
-    clock: Date | undefined,
-    store: () => Promise<AnimalStore>,
-    baseline: string,
-    { opened, fromDisk = false }: { opened?: AnimalStore; fromDisk?: boolean } = {},
-  ) {
-    this.name = name
-    this.journal = journal
-    this.clock = new Clock(clock)
-    this.#store = store
-    this.#opened = opened
-    this.#fromDisk = fromDisk
-    this.#baseline = baseline
-  }
-
-  /** A request is being served in it: it is not evicted meanwhile. Each call is paired with end(). */
-  begin(): void {
-    this.#serving++
-  }
-
-  end(): void {
-    this.#serving--
-  }
-
-  get busy(): boolean {
-    return this.#serving > 0
-  }
-
-  /**
-   * Whether it holds something a test gave it, which an eviction would lose: pets other than its
-   * baseline's, a fault, a moved clock (not its journal). One not open yet: whatever is on disk.
-   */
-  holdsData(): boolean {
-    if (this.faults.length > 0 || this.clock.moved) return true
-    return this.#opened === undefined ? this.#fromDisk : !this.#opened.holdsOnly(this.#baseline)
-  }
-
-  /** The store itself once it is open: a request then need not wait a turn for it. */
-  store(): AnimalStore | Promise<AnimalStore> {
-    return (
-      this.#opened ??
-      this.#store().then((store) => {
-        this.#opened = store
-        return store
-      })
-    )
-  }
-}
+export { DEFAULT_NAMESPACE, NAMESPACE_HEADER, NAMESPACE_NAME, namespaceOf, namespaceOfKey } from './namespace-choice.js'
+export { Namespace, UnknownSnapshot } from './namespace.js'
 
 export interface NamespacesOptions {
   readonly stores: Stores
-  /** The journals' bounds (JOURNAL_SIZE, JOURNAL_BYTES, JOURNAL_TOTAL_BYTES) and what they hold. */
+  /** The journals' bounds (JOURNAL_SIZE, JOURNAL_BYTES, JOURNAL_TOTAL_BYTES) and what they hold, and what their readers must never see. */
   readonly journals: JournalMemory
-  /** What the journals' readers must never see (keys, tokens). */
   readonly redactor: Redactor
   readonly maxNamespaces: number
   /** Where each eviction is logged, and a removal of files that the disk refused. */
@@ -105,23 +30,11 @@ export interface NamespacesOptions {
   readonly clock: Date | undefined
 }
 
-/** A reset named a snapshot that does not exist (or is being deleted). */
-export class UnknownSnapshot extends Error {
-  readonly snapshot: string
-  constructor(snapshot: string) {
-    super(`No snapshot ${JSON.stringify(snapshot)}`)
-    this.snapshot = snapshot
-  }
-}
-
 export class Namespaces {
   readonly max: number
-  /**
-   * The counts of the calls whose namespace was deleted, evicted, reset or its journal cleared: the
-   * report of every namespace adds them, so a suite's calls stay counted whatever it removes.
-   */
+  /** The counts of calls whose namespace was deleted, evicted, reset or cleared: still in the coverage report. */
   readonly retired = new CoverageTally()
-  /** Namespaces deleted and evicted since the start, for the coverage report. */
+  /** Deleted and evicted since the start, for the coverage report. */
   deleted = 0
   evicted = 0
   readonly #options: NamespacesOptions
@@ -131,10 +44,7 @@ export class Namespaces {
   #mostRecent: string | undefined
   /** Deletions and evictions still removing their files: a namespace coming back waits for it. */
   readonly #removing = new Map<string, Promise<void>>()
-  /**
-   * The namespaces not live whose files are on disk. Every other one has none (one made since is
-   * live until its files are removed), so its first use reads nothing.
-   */
+  /** The namespaces not live whose files are on disk: any other's first use reads nothing. */
   readonly #onDisk: Set<string>
 
   constructor(options: NamespacesOptions) {
@@ -143,17 +53,11 @@ export class Namespaces {
     const { stores } = options
     this.#onDisk = new Set([...stores.namespacesOnDisk].filter((name) => NAMESPACE_NAME.test(name)))
     const store = stores.default
-    const namespace = new Namespace(
+    const opened = { opened: store }
+    this.#live.set(
       DEFAULT_NAMESPACE,
-      this.#journal(),
-      options.clock,
-      async () => store,
-      stores.origin,
-      {
-        opened: store,
-      },
+      new Namespace(DEFAULT_NAMESPACE, this.#journal(), options.clock, async () => store, stores.origin, opened),
     )
-    this.#live.set(DEFAULT_NAMESPACE, namespace)
   }
 
   /** The journals' bounds and what they hold together. */
@@ -174,25 +78,28 @@ export class Namespaces {
     return this.#live.get(name)
   }
 
-  /**
-   * The namespace called `name` when it exists, live or kept on disk from before a restart; never
-   * created here, so that reading a misspelt name cannot make one.
-   */
-  existing(name: string): Namespace | undefined {
-    return this.#live.has(name) || this.#onDisk.has(name) ? this.get(name) : undefined
+  /** The namespace called `name` when it exists, live or on disk; never created here (a misspelt name makes none). */
+  async existing(name: string): Promise<Namespace | undefined> {
+    if (this.#live.has(name)) return this.get(name)
+    if (!this.#onDisk.has(name)) return undefined
+    const namespace = this.get(name)
+    const store = await namespace.store()
+    // Files that hold only the initial data are what a deletion a crash cut short leaves: gone.
+    if (namespace.busy || !store.holdsOnly(this.#options.stores.origin) || this.#live.get(name) !== namespace)
+      return namespace
+    this.#drop(namespace)
+    await this.#remove(name, namespace).catch(() => undefined)
+    return undefined
   }
 
   /**
-   * Deletes a namespace: gone from memory, and durably from disk before this settles (a restart
-   * does not bring it back). False when there was no such namespace. A StorageError when the disk
-   * refused the deletion: then nothing changed, and the namespace is back as it was (unless a
-   * request made it anew meanwhile: that one reads its files, which hold all it had).
+   * Deletes a namespace, durably before this settles; false when there was none. A StorageError when
+   * the disk refused: nothing changed, and it is back as it was (or made anew, reading its files).
    */
   async delete(name: string): Promise<boolean> {
     const namespace = this.#live.get(name)
     if (namespace === undefined && !this.#onDisk.has(name)) return false
     this.#live.delete(name)
-    if (this.#mostRecent === name) this.#mostRecent = undefined
     try {
       await this.#remove(name, namespace)
     } catch (error) {
@@ -208,8 +115,7 @@ export class Namespaces {
       }
       throw error
     }
-    // Its counts go to the run's, its bytes back to the bound all journals share.
-    namespace?.journal.close()
+    if (namespace) this.#drop(namespace)
     this.deleted++
     return true
   }
@@ -290,48 +196,32 @@ export class Namespaces {
     return [...this.#live.values()]
   }
 
-  /**
-   * Puts a namespace back to its initial data (or to the data of `origin`, such as a seed's or a
-   * snapshot's) and clears its journal, faults and clock (to a snapshot's clock when it has one).
-   */
+  /** Puts a namespace back to the data of `origin` (its initial data's by default), clearing its journal, faults and clock. */
   async reset(namespace: Namespace, origin = this.#options.stores.origin): Promise<number> {
     const store = await namespace.store()
     const snapshotName = parseSnapshotOrigin(origin)
-    if (snapshotName !== undefined) {
-      // Looked up after the wait for the store, where a deletion that began meanwhile hides it.
-      const snapshot = this.snapshots.get(snapshotName)
-      if (snapshot === undefined) throw new UnknownSnapshot(snapshotName)
-      await store.fork(snapshot.pets)
-      namespace.journal.clear()
-      namespace.faults.clear()
-      if (snapshot.clock === null) namespace.clock.clear()
-      else namespace.clock.set(new Date(snapshot.clock))
-      return store.size
-    }
-    const shared = await this.#options.stores.sharedPets(origin)
+    // Looked up after the wait for the store, where a deletion that began meanwhile hides it.
+    const snapshot = snapshotName === undefined ? undefined : this.snapshots.get(snapshotName)
+    if (snapshotName !== undefined && snapshot === undefined) throw new UnknownSnapshot(snapshotName)
+    const shared = snapshot?.pets ?? (await this.#options.stores.sharedPets(origin))
     // A data file of the user's own (no origin) is given the initial data whole: it stands on its own.
     if (store.origin === undefined && origin === this.#options.stores.origin)
       await store.replace({ pets: [...shared.pets] })
     else await store.fork(shared)
     namespace.journal.clear()
     namespace.faults.clear()
-    namespace.clock.reset()
+    if (snapshot === undefined) namespace.clock.reset()
+    else if (snapshot.clock === null) namespace.clock.clear()
+    else namespace.clock.set(new Date(snapshot.clock))
     return store.size
   }
 
-  /**
-   * Replaces the pets, keeping the store's origin so that a restart keeps them too; refused whole
-   * (StoreFull) past a bound on what the stores keep.
-   */
+  /** Replaces the pets, keeping the store's origin; refused whole (StoreFull) past a bound. */
   async replace(store: AnimalStore, pets: Pet[]): Promise<void> {
     await store.replace({ ...(store.origin === undefined ? {} : { origin: store.origin }), pets }, { bounded: true })
   }
 
-  /**
-   * Which namespaces start from each snapshot (and from the initial data, or a seed), by origin:
-   * the live ones and those kept on disk, which are opened to see (and closed again, not made live:
-   * that would evict others).
-   */
+  /** The namespaces that start from each origin (a snapshot's, a seed's): those on disk are opened to see, not made live. */
   async forks(): Promise<Map<string, string[]>> {
     const forks = new Map<string, string[]>()
     const note = (name: string, store: AnimalStore | undefined): void => {
@@ -370,10 +260,7 @@ export class Namespaces {
     }
   }
 
-  /**
-   * Evicts the least recently used namespace that holds nothing a test gave it and serves no
-   * request; refuses `name` when none does.
-   */
+  /** Evicts the least recently used namespace that holds nothing a test gave it; refuses `name` when none does. */
   #makeRoomFor(name: string): void {
     for (const namespace of this.#live.values()) {
       if (namespace.name === DEFAULT_NAMESPACE || namespace.busy || namespace.holdsData()) continue
@@ -391,11 +278,16 @@ export class Namespaces {
     )
   }
 
+  /** Gone from memory: its journal's counts go to the run's, its bytes back to the bound all journals share. */
+  #drop(namespace: Namespace): void {
+    if (this.#live.get(namespace.name) === namespace) this.#live.delete(namespace.name)
+    if (this.#mostRecent === namespace.name) this.#mostRecent = undefined
+    namespace.journal.close()
+  }
+
   #evict(namespace: Namespace): void {
     const name = namespace.name
-    this.#live.delete(name)
-    if (this.#mostRecent === name) this.#mostRecent = undefined
-    namespace.journal.close()
+    this.#drop(namespace)
     this.evicted++
     // No one waits for an eviction: a disk that refuses it leaves the namespace whole on disk, to
     // be read back at its next use, as after a restart.
@@ -406,64 +298,4 @@ export class Namespaces {
       ),
     )
   }
-}
-
-/** The W3C Baggage member that names a request's namespace, for services that pass baggage on. */
-export const NAMESPACE_BAGGAGE = 'sandbox.namespace'
-
-/**
- * Which namespace a request asks for: its name, or the problem with what it sent. It may name one
- * by the X-Sandbox-Namespace header, by its API key in the key mode, or by the baggage member
- * sandbox.namespace; those it sends must agree. Naming none, it gets the default namespace, or
- * with `fromTrace` (NAMESPACE_FROM_TRACE) the one named after the trace id of its traceparent.
- */
-export function namespaceOf(
-  req: IncomingMessage,
-  keyPrefix: string | undefined,
-  fromTrace = false,
-): { name: string; fromTrace?: boolean; problem?: undefined } | { name?: undefined; problem: string } {
-  const header = req.headers[NAMESPACE_HEADER]
-  const sent: Array<{ by: string; value: string | undefined }> = []
-  if (header !== undefined) sent.push({ by: 'X-Sandbox-Namespace', value: String(header) })
-  for (const value of baggageValues(req, NAMESPACE_BAGGAGE)) {
-    sent.push({ by: `The baggage member ${NAMESPACE_BAGGAGE}`, value })
-  }
-  const named: Array<{ by: string; name: string }> = []
-  for (const { by, value } of sent) {
-    if (value === undefined || !NAMESPACE_NAME.test(value)) {
-      const got =
-        value === undefined ? 'a value that is not valid percent-encoding' : JSON.stringify(value.slice(0, 80))
-      return {
-        problem: `${by} must be 1 to 64 letters, digits, '_', '.' or '-', starting with a letter or digit, got ${got}`,
-      }
-    }
-    named.push({ by, name: value })
-  }
-  const fromKey = keyPrefix === undefined ? undefined : namespaceOfKey(bearerToken(req), keyPrefix)
-  if (fromKey !== undefined) named.push({ by: 'the API key', name: fromKey })
-  const [first, ...others] = named
-  if (first === undefined) {
-    // A trace id is 32 hex digits: a valid namespace name.
-    const traceId = fromTrace ? traceIdOf(req) : undefined
-    return traceId === undefined ? DEFAULT_CHOICE : { name: traceId, fromTrace: true }
-  }
-  const other = others.find((o) => o.name !== first.name)
-  if (other !== undefined) {
-    return {
-      problem: `${first.by} (namespace ${first.name}) and ${lowerFirst(other.by)} (namespace ${other.name}) choose different namespaces: send one of them`,
-    }
-  }
-  return { name: first.name }
-}
-
-const lowerFirst = (text: string): string => text.charAt(0).toLowerCase() + text.slice(1)
-
-// What nearly every request asks for: one object for all of them.
-const DEFAULT_CHOICE = Object.freeze({ name: DEFAULT_NAMESPACE })
-
-/** In the key mode, the namespace a key selects: the part after the prefix. */
-export function namespaceOfKey(token: string | undefined, keyPrefix: string): string | undefined {
-  if (token === undefined || !token.startsWith(keyPrefix)) return undefined
-  const name = token.slice(keyPrefix.length)
-  return NAMESPACE_NAME.test(name) ? name : undefined
 }

@@ -19,7 +19,7 @@ import { SnapshotExists, type Snapshot } from '../store/snapshots.js'
 import { DEFAULT_COUNT, DEFAULT_SEED } from '../store/seed.js'
 import type { ApiSpec, SpecFile } from '../contract/types.js'
 import { StorageError } from '../store/errors.js'
-import { storedPet } from '../store/store.js'
+import { storedPet } from '../store/pets.js'
 import { nameProblem, StoreFull } from '../store/limits.js'
 import { readDateTime } from './clock.js'
 import { coverageMarkdown, coverageOf } from './coverage.js'
@@ -75,7 +75,7 @@ const controlHandlers: HandlersOf<operations, ControlContext> = {
   },
 
   async createSnapshot({ body: { name, namespace: from = DEFAULT_NAMESPACE } }, { namespaces }) {
-    const namespace = namespaces.existing(from)
+    const namespace = await namespaces.existing(from)
     if (namespace === undefined) throw unknownNamespace(from)
     const store = await namespace.store()
     const clock = namespace.clock.real ? undefined : namespace.clock.now()
@@ -301,7 +301,7 @@ export function createControlApi(
     (operationId: string, handle: Handler<ControlContext>): Handler<ControlApiOptions> =>
     async (input) => {
       const name = (input.query['namespace'] as string | undefined) ?? DEFAULT_NAMESPACE
-      const namespace = CREATES_ITS_NAMESPACE.has(operationId) ? namespaces.get(name) : namespaces.existing(name)
+      const namespace = CREATES_ITS_NAMESPACE.has(operationId) ? namespaces.get(name) : await namespaces.existing(name)
       if (namespace === undefined) throw unknownNamespace(name)
       namespace.begin() // not evicted while its change is on its way
       try {

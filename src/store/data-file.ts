@@ -4,67 +4,41 @@
 //   db.json          the image, and "journal": its id
 //   db.json.journal  a header line {"snapshot": <the image's id>}, then one record per line
 //
-// A record is acknowledged once its line is fsynced. A full write, and a fold of the journal, write
-// a new image under a new id (atomic replace) and drop the journal; a journal whose header names
-// another image is stale and ignored. A failed write changes nothing that is read back: a failed
-// append is cut back (journal-file.ts); a fold is only tried with room for a second copy, and
-// when it fails the journal goes on. Writes asked for while one is on its way go together in the
-// next one (group commit). A store made from data a start can make again (`Layout.unwritten`)
+// A record is acknowledged once its line is fsynced (writes go in group commits). A full write,
+// and a fold of the journal, write a new image under a new id (atomic replace); a journal whose
+// header names another image is stale. A failed write changes nothing that is read back: a
+// failed append is cut back (journal-file.ts); a fold needs room for a second copy, and when it
+// fails the journal goes on. A store made from data a start can make again (`Layout.unwritten`)
 // has no image: its journal names that data, and it is written only once it changes.
 import { dirname } from 'node:path'
 import type { Adapter } from 'lowdb'
-import { COMPACTION, type Compaction } from './compaction.js'
-import { batch, replaceFileDurably, type Batch } from './durable-io.js'
+import { FoldPolicy, type Compaction } from './compaction.js'
+import { replaceFileDurably } from './durable-io.js'
 import { nodeFileSystem, type FileSystem } from './file-system.js'
 import { journalOf, tempOf } from './files.js'
+import { GroupCommit } from './group-commit.js'
 import { imageText, type ImageText } from './image-text.js'
 import { JournalFile } from './journal-file.js'
 import type { DroppedTail, ReadJournal } from './journal-text.js'
-import { readImage, readJournalOf } from './read-data-file.js'
+import { readImage, readJournalOf, type ReadOptions } from './read-data-file.js'
 
-export interface DataFileOptions {
-  /** The real file system unless a test injects faults. */
-  readonly fileSystem?: FileSystem
-  readonly compaction?: Partial<Compaction>
-  /** Files are read this many bytes at a time, never whole. */
-  readonly readChunkBytes?: number
-}
+export type DataFileOptions = ReadOptions & { readonly compaction?: Partial<Compaction> }
 
-export const READ_CHUNK_BYTES = 1024 * 1024
-
-/** How a journal's records make the data again, and what a store is before it is written. */
+/** How a journal's records make the data again (default: each is added), and what a store is before it is written. */
 export interface Layout<T, R> {
-  /** Applies records, in order, to the data before them. Default: adds each under the key. */
   readonly replay?: (data: T, records: readonly R[]) => Promise<T>
   /** Whether a record replaces all the data before it (a reset): a start keeps none before it. */
   readonly startsOver?: (record: R) => boolean
-  /** A store with no image: its journal's header names `id`, and `data` is what it starts as. */
-  readonly unwritten?: {
-    readonly id: string
-    readonly data: () => Promise<T>
-    /** A reset its data starts from (a baseline), written as its journal's first line. */
-    readonly from?: R
-  }
+  /** A store with no image: its journal's header names `id`, `data` is what it starts as (then `from`, a reset, replayed). */
+  readonly unwritten?: { readonly id: string; readonly data: () => Promise<T>; readonly from?: R | undefined }
 }
 
+/** One write: `records` added (or, `replaces`, a reset); a whole `image`; a fold if it is due or `compact`. */
 interface Job<R> {
-  /** A whole new image. */
   image: boolean
-  /** Fold the journal if it holds anything; cut a tail a failed write left. */
   compact: boolean
-  /** The records replace the data (a reset), rather than add to it. */
   replaces: boolean
   readonly records: R[]
-  readonly batch: Batch
-}
-
-/** What is on disk of the image. */
-interface Image {
-  /** '' when there is none, or it names no journal. */
-  id: string
-  onDisk: boolean
-  records: number
-  bytes: number
 }
 
 export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
@@ -72,61 +46,68 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
   readonly durable = true
   readonly #key: keyof T & string
   readonly #fs: FileSystem
-  readonly #compaction: Compaction
-  readonly #readChunkBytes: number
+  readonly #folds: FoldPolicy
+  readonly #options: DataFileOptions
   readonly #layout: Layout<T, R>
   readonly #journal: JournalFile
-  #image: Image = { id: '', onDisk: false, records: 0, bytes: 0 }
+  /** The image on disk: its id ('' for none, or one naming no journal) and size. */
+  #image = { id: '', onDisk: false, bytes: 0 }
   /** Appends cannot go on (no image naming a journal, or one in doubt): the next write is an image. */
   #needsImage = true
   /** A full write failed or left the directory in doubt: even a stop writes an image. */
   #diskBehind = false
   /** A temporary image may be on disk (a crash or a failed removal left it). */
   #tempLeft = true
-  /** The journal is folded when it holds this many records. */
-  #foldAt: number
   /** Written first when the journal starts (Layout.unwritten.from), until an image holds it. */
   #startsWith: R | undefined
+  /** The data as the last write asked for it. */
   #data: T | undefined
-  #pending: Job<R> | undefined
-  #running: Promise<void> | undefined
-  #idleTimer: NodeJS.Timeout | undefined
+  readonly #writes = new GroupCommit<Job<R>>(
+    () => ({ image: false, compact: false, replaces: false, records: [] }),
+    (job) => this.#run(job, this.#data as T),
+    () => {
+      this.#journal.closeWhenIdle()
+      this.#folds.whenIdle(this.#journal.records, () => {
+        if (this.#writes.busy || this.#data === undefined) return
+        // Only cutting a tail can fail here, and the next write meets that again and reports it.
+        this.compact(this.#data).catch(() => undefined)
+      })
+    },
+  )
   #droppedTail: DroppedTail | undefined
+  /** False only for a store known absent that has written nothing since. */
   #mayHaveFiles = true
-  #retired = false
 
   constructor(file: string, key: keyof T & string, options: DataFileOptions = {}, layout: Layout<T, R> = {}) {
     this.file = file
     this.#key = key
     this.#fs = options.fileSystem ?? nodeFileSystem
-    this.#compaction = { ...COMPACTION, ...options.compaction }
-    this.#readChunkBytes = options.readChunkBytes ?? READ_CHUNK_BYTES
+    this.#folds = new FoldPolicy(options.compaction)
+    this.#options = options
     this.#layout = layout
     this.#journal = new JournalFile(journalOf(file), this.#fs)
-    this.#foldAt = this.#foldEvery()
   }
 
-  /** What the last read() dropped from the end of the journal, if anything. */
+  /** What read() dropped from the end of the journal. */
   get droppedTail(): DroppedTail | undefined {
     return this.#droppedTail
   }
 
-  /** False only for a store known absent that has written nothing since. */
   get mayHaveFiles(): boolean {
     return this.#mayHaveFiles
   }
 
   async read(): Promise<T | null> {
-    const found = await readImage(this.file, this.#key, this.#fs, this.#readChunkBytes)
+    const found = await readImage(this.file, this.#key, this.#options)
     if (found === undefined) return this.#readUnwritten()
     this.#image = { ...this.#image, onDisk: true, bytes: found.bytes }
     if (typeof found.data !== 'object' || found.data === null || Array.isArray(found.data)) return found.data as T
     const { journal: id, ...rest } = found.data as Record<string, unknown>
     const records = rest[this.#key]
     if (typeof id !== 'string' || !Array.isArray(records)) return rest as T
-    this.#image = { ...this.#image, id, records: records.length }
+    this.#image.id = id
     this.#needsImage = false
-    this.#foldAt = this.#foldEvery()
+    this.#folds.imaged(records.length)
     const journal = await this.#readJournal(id)
     return journal === undefined ? (rest as T) : this.#replay(rest as T, journal)
   }
@@ -142,22 +123,17 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
 
   /** Resolves once every write asked for has settled; no fold comes after (the store is being removed). */
   async retire(): Promise<void> {
-    this.#retired = true
-    clearTimeout(this.#idleTimer)
-    while (this.#running || this.#pending) {
-      await (this.#pending?.batch.promise ?? this.#running)?.catch(() => undefined)
-      // The next write starts a turn after the last one ends.
-      if (this.#running || this.#pending) await new Promise((resolve) => setImmediate(resolve))
-    }
+    this.#folds.stop()
+    await this.#writes.settled()
     this.#journal.close()
   }
 
   /** Kept after all (its removal failed): folds on a timer again. */
   reinstate(): void {
-    this.#retired = false
+    this.#folds.resume()
   }
 
-  /** lowdb's write: a new image of everything. */
+  /** lowdb's write: a whole new image. */
   write(data: T): Promise<void> {
     return this.#request(data, (job) => (job.image = true))
   }
@@ -180,18 +156,18 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
     return this.#request(data, (job) => (job.compact = true))
   }
 
-  #startUnwritten(): void {
+  #startUnwritten(): Layout<T, R>['unwritten'] {
     const unwritten = this.#layout.unwritten
-    if (unwritten === undefined) return
+    if (unwritten === undefined) return undefined
     this.#image.id = unwritten.id
     this.#needsImage = false
     this.#startsWith = unwritten.from
+    return unwritten
   }
 
   async #readUnwritten(): Promise<T | null> {
-    const unwritten = this.#layout.unwritten
+    const unwritten = this.#startUnwritten()
     if (unwritten === undefined) return null
-    this.#startUnwritten()
     const journal = await this.#readJournal(unwritten.id)
     if (journal?.started) {
       this.#startsWith = undefined
@@ -200,14 +176,13 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
     return unwritten.from === undefined ? null : this.#apply(await unwritten.data(), [unwritten.from])
   }
 
-  async #readJournal(imageId: string): Promise<ReadJournal<R> | undefined> {
-    return readJournalOf<R>(this.#journal.path, imageId, this.#fs, this.#readChunkBytes, this.#layout.startsOver)
+  #readJournal(imageId: string): Promise<ReadJournal<R> | undefined> {
+    return readJournalOf<R>(this.#journal.path, imageId, this.#options, this.#layout.startsOver)
   }
 
   async #replay(data: T, journal: ReadJournal<R>): Promise<T> {
-    const { started, bytes, count: records, dropped } = journal
-    this.#journal.load({ started, bytes, records, tail: dropped !== undefined })
-    this.#droppedTail = dropped
+    this.#journal.load(journal)
+    this.#droppedTail = journal.dropped
     return this.#apply(data, journal.records)
   }
 
@@ -219,26 +194,7 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
 
   #request(data: T, add: (job: Job<R>) => void): Promise<void> {
     this.#data = data
-    const job = (this.#pending ??= { image: false, compact: false, replaces: false, records: [], batch: batch() })
-    add(job)
-    this.#flush()
-    return job.batch.promise
-  }
-
-  #flush(): void {
-    const job = this.#pending
-    if (!job || this.#running || this.#data === undefined) return
-    this.#pending = undefined
-    this.#running = this.#run(job, this.#data)
-    this.#running.then(job.batch.resolve, job.batch.reject).finally(() => {
-      this.#running = undefined
-      if (!this.#pending) {
-        this.#journal.closeWhenIdle()
-        this.#compactWhenIdle()
-      }
-      // The callers of a failed write undo their changes before the next write serialises the data.
-      setImmediate(() => this.#flush())
-    })
+    return this.#writes.request(add)
   }
 
   async #run(job: Job<R>, data: T): Promise<void> {
@@ -267,25 +223,7 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
   }
 
   #foldDue(job: Job<R>): boolean {
-    if (this.#needsImage) return false
-    const records = this.#journal.records + job.records.length
-    return records > 0 && (job.compact || records >= this.#foldAt)
-  }
-
-  #foldEvery(): number {
-    const { afterRecords, growWithImage } = this.#compaction
-    return growWithImage ? Math.max(afterRecords, this.#image.records) : afterRecords
-  }
-
-  /** Folds the journal once no write has come for a moment (the timer never keeps the process alive). */
-  #compactWhenIdle(): void {
-    if (this.#retired || this.#journal.records < this.#compaction.idleAfterRecords) return
-    clearTimeout(this.#idleTimer)
-    this.#idleTimer = setTimeout(() => {
-      if (this.#running || this.#pending || this.#data === undefined) return
-      // Only cutting a tail can fail here, and the next write meets that again and reports it.
-      this.compact(this.#data).catch(() => undefined)
-    }, this.#compaction.idleMs).unref()
+    return !this.#needsImage && this.#folds.due(this.#journal.records + job.records.length, job.compact)
   }
 
   async #writeWholeImage(image: ImageText): Promise<void> {
@@ -304,16 +242,12 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
   async #fold(image: ImageText): Promise<void> {
     try {
       // The new image is at most about the old one and the journal.
-      if (await this.#roomFor(this.#image.bytes + this.#journal.bytes)) return await this.#writeImage(image)
+      const bytes = this.#image.bytes + this.#journal.bytes
+      if (await this.#folds.roomFor(this.#fs, dirname(this.file), bytes)) return await this.#writeImage(image)
     } catch {
       // Before the rename nothing changed; after it, #renamed made the next write an image.
     }
-    this.#foldAt = this.#journal.records + this.#foldEvery()
-  }
-
-  async #roomFor(bytes: number): Promise<boolean> {
-    const free = await this.#fs.freeBytes(dirname(this.file)).catch(() => 0)
-    return free >= bytes + this.#compaction.headroomBytes
+    this.#folds.postpone(this.#journal.records)
   }
 
   /** The image of `data` without some records: what it holds taken now, its text made as it is written. */
@@ -338,10 +272,10 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
       this.#tempLeft = true
       throw error
     }
-    this.#image = { id: this.#image.id, onDisk: true, records: image.records, bytes: image.bytes() }
+    this.#image = { id: this.#image.id, onDisk: true, bytes: image.bytes() }
     this.#needsImage = false
     this.#diskBehind = false
-    this.#foldAt = this.#foldEvery()
+    this.#folds.imaged(image.records)
     // The old journal is stale now even if this removal fails; the first append starts the new one.
     await this.#fs.remove(this.#journal.path).catch(() => undefined)
   }

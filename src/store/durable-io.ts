@@ -3,12 +3,6 @@ import { dirname } from 'node:path'
 import { nodeFileSystem, writeAll, type FileSystem } from './file-system.js'
 import { journalOf } from './files.js'
 
-export interface Batch {
-  readonly promise: Promise<void>
-  resolve(): void
-  reject(error: unknown): void
-}
-
 /**
  * Creates (or empties) `path` and writes `data` to it, fsynced: one buffer, or chunks made as they
  * are written (so that a file of any size is never one buffer). On failure the file is closed and
@@ -62,17 +56,6 @@ export async function replaceFileDurably(
   }
   renamed()
   await fs.syncDirectory(dirname(file))
-}
-
-/** A promise with its resolve and reject: the callers that one write acknowledges together. */
-export function batch(): Batch {
-  let resolve!: () => void
-  let reject!: (error: unknown) => void
-  const promise = new Promise<void>((res, rej) => {
-    resolve = res
-    reject = rej
-  })
-  return { promise, resolve, reject }
 }
 
 /**

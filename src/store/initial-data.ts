@@ -7,7 +7,7 @@ import { describeErrors } from '../contract/load.js'
 import { type ApiSpec } from '../contract/types.js'
 import { parseSeedOrigin, seedOrigin } from './origin.js'
 import { generateAnimals } from './seed.js'
-import { sharePets, type Pet, type SharedPets } from './store.js'
+import { sharePets, type Pet, type SharedPets } from './pets.js'
 
 /** Where the initial data comes from when the store has none of its own. */
 export type DataSource =

@@ -5,6 +5,7 @@
 // fsync, Linux may drop the unwritten pages and report the next fsync as a success).
 import { dirname } from 'node:path'
 import { writeAll, type FileSystem, type OpenFile } from './file-system.js'
+import type { ReadJournal } from './journal-text.js'
 
 /**
  * How long an idle journal keeps its descriptor: a test's writes come close together (a create,
@@ -47,12 +48,12 @@ export class JournalFile {
     return this.#records
   }
 
-  /** The journal as a start read it back (readJournal): where its whole records end, and whether a tail follows. */
-  load(state: { started: boolean; bytes: number; records: number; tail: boolean }): void {
-    this.#started = state.started
-    this.#bytes = state.bytes
-    this.#records = state.records
-    this.#tail = state.tail
+  /** The journal as a start read it back: where its whole records end, and whether a tail follows. */
+  load(read: ReadJournal<unknown>): void {
+    this.#started = read.started
+    this.#bytes = read.bytes
+    this.#records = read.count
+    this.#tail = read.dropped !== undefined
   }
 
   /** The store's files are known absent: nothing is at `path` until the first append starts the journal. */

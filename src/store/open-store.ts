@@ -3,11 +3,11 @@ import { JournaledJsonFile, type DataFileOptions, type Layout } from './data-fil
 import { DataFileError, StorageError } from './errors.js'
 import type { DroppedTail } from './journal-text.js'
 import type { Capacity } from './limits.js'
+import type { SharedPets } from './pets.js'
 import {
   AnimalStore,
   IN_MEMORY,
   type ResetRecord,
-  type SharedPets,
   type StoreData,
   type StoreFile,
   type StoreRecord,

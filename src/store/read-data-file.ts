@@ -1,8 +1,20 @@
 // A data file read back at start, in chunks: its image, and its journal when it names that image.
 import { DataFileError } from './errors.js'
-import type { FileSystem } from './file-system.js'
+import { nodeFileSystem, type FileSystem } from './file-system.js'
 import { readImageText } from './image-text.js'
 import { oneLine, readJournal, type ReadJournal } from './journal-text.js'
+
+export interface ReadOptions {
+  /** The real file system unless a test injects faults. */
+  readonly fileSystem?: FileSystem
+  /** Files are read this many bytes at a time, never whole. */
+  readonly readChunkBytes?: number
+}
+
+const READ_CHUNK_BYTES = 1024 * 1024
+
+const chunksOf = (file: string, { fileSystem = nodeFileSystem, readChunkBytes = READ_CHUNK_BYTES }: ReadOptions) =>
+  fileSystem.readChunks(file, readChunkBytes)
 
 const isMissing = (error: unknown): boolean => (error as NodeJS.ErrnoException).code === 'ENOENT'
 
@@ -13,14 +25,13 @@ const isMissing = (error: unknown): boolean => (error as NodeJS.ErrnoException).
 export async function readImage(
   file: string,
   key: string,
-  fs: FileSystem,
-  chunkBytes: number,
+  options: ReadOptions,
 ): Promise<{ data: unknown; bytes: number } | undefined> {
   const size = { bytes: 0 }
   try {
-    const data = await readImageText(key, fs.readChunks(file, chunkBytes), size)
+    const data = await readImageText(key, chunksOf(file, options), size)
     if (data !== undefined) return { data, bytes: size.bytes }
-    const bytes = await fs.readFile(file)
+    const bytes = await (options.fileSystem ?? nodeFileSystem).readFile(file)
     try {
       return { data: JSON.parse(bytes.toString('utf8')), bytes: bytes.length }
     } catch (error) {
@@ -37,12 +48,11 @@ export async function readImage(
 export async function readJournalOf<R>(
   file: string,
   imageId: string,
-  fs: FileSystem,
-  chunkBytes: number,
+  options: ReadOptions,
   startsOver?: (record: R) => boolean,
 ): Promise<ReadJournal<R> | undefined> {
   try {
-    return await readJournal<R>(file, fs.readChunks(file, chunkBytes), imageId, startsOver)
+    return await readJournal<R>(file, chunksOf(file, options), imageId, startsOver)
   } catch (error) {
     if (error instanceof DataFileError) throw error
     if (isMissing(error)) return undefined

@@ -1,7 +1,7 @@
 // Deterministic seeded data: json-schema-faker walks the spec's Pet schema, faker supplies
 // realistic animal names, and both draw from the same seed. Same seed and count, same bytes.
 import type { Faker } from '@faker-js/faker'
-import { storedPet, type Pet } from './store.js'
+import { storedPet, type Pet } from './pets.js'
 
 export const DEFAULT_SEED = 42
 export const DEFAULT_COUNT = 60

@@ -9,7 +9,7 @@ import { DataFileError, StorageError } from './errors.js'
 import { nodeFileSystem, type FileSystem } from './file-system.js'
 import { fileBeside, scanFiles, tempOf } from './files.js'
 import { snapshotOrigin } from './origin.js'
-import { sharePets, type Pet, type SharedPets } from './store.js'
+import { sharePets, type Pet, type SharedPets } from './pets.js'
 
 export interface Snapshot {
   readonly name: string

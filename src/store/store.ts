@@ -1,13 +1,19 @@
 // The animal store: pets in memory, in id order, written through a StoreFile (a data file, or
 // nothing for a store in memory) before a change is acknowledged.
 import type { Adapter } from 'lowdb'
-import type { components } from '../contract/api-types.js'
 import { StorageError } from './errors.js'
 import { Capacity, petBytes } from './limits.js'
-
-export type Pet = components['schemas']['Pet']
-export type NewPet = components['schemas']['NewPet']
-export type PetStatus = components['schemas']['PetStatus']
+import {
+  byId,
+  collect,
+  findById,
+  inIdOrder,
+  storedPet,
+  type NewPet,
+  type Pet,
+  type PetStatus,
+  type SharedPets,
+} from './pets.js'
 
 /**
  * What the data file holds. `origin` names the data it was first made from. `base`, when set, is
@@ -21,23 +27,6 @@ export interface StoreData {
 }
 
 /**
- * Pets that many stores share and none changes (a snapshot's, the initial data's, a seed's): a
- * store that starts from them holds a reference, so that starting costs the same whatever they hold.
- */
-export interface SharedPets {
-  /** Where they come from, as a reset's journal line names it (`snapshot:<name>`, `seed:7:5`, ...). */
-  readonly origin: string
-  /** In ascending id order, each frozen. */
-  readonly pets: readonly Pet[]
-  readonly maxId: number
-}
-
-export function sharePets(origin: string, pets: readonly Pet[]): SharedPets {
-  const sorted = (inIdOrder(pets) ? [...pets] : byId(pets)).map((pet) => Object.freeze(pet))
-  return Object.freeze({ origin, pets: Object.freeze(sorted), maxId: sorted.at(-1)?.id ?? 0 })
-}
-
-/**
  * A journal line that replaced every pet (a reset) with the pets of `reset`: an origin a start can
  * make again (initial-data.ts), so that a reset costs one line however many pets it brings.
  */
@@ -47,14 +36,6 @@ export interface ResetRecord {
 
 /** What a data file's journal holds: added pets and resets. */
 export type StoreRecord = Pet | ResetRecord
-
-/** The status a pet gets when it is added without one: the interface leaves it open. */
-export const DEFAULT_STATUS: PetStatus = 'available'
-
-/** The pet to store: the Pet fields of `source` alone (any other property dropped), with an id. */
-export function storedPet(id: number, { name, categoryId, status }: NewPet): Pet {
-  return { id, name, categoryId, status: status ?? DEFAULT_STATUS }
-}
 
 /** Where a store's data is kept: lowdb's Adapter, and the journal's cheaper writes. */
 export interface StoreFile extends Adapter<StoreData> {
@@ -281,45 +262,4 @@ export class AnimalStore {
     this.#counted = { pets: this.#counted.pets + pets, bytes: this.#counted.bytes + bytes }
     if (!this.#released) this.#capacity.add(pets, bytes)
   }
-}
-
-/** Adds to `page` the pets of `pets` with `status` (any without one) until it holds `limit`; returns it. */
-function collect(pets: readonly Pet[], status: PetStatus | undefined, limit: number, page: Pet[]): Pet[] {
-  for (const pet of pets) {
-    if (page.length >= limit) break
-    if (status === undefined || pet.status === status) page.push(pet)
-  }
-  return page
-}
-
-/**
- * The pet with `id` among `pets` (in ascending id order): where consecutive ids put it, as they
- * do unless a write failed, or else by bisection. No index: at 200,000 pets a Map of them took
- * 7 MB.
- */
-function findById(pets: readonly Pet[], id: number): Pet | undefined {
-  const first = pets[0]
-  if (first === undefined) return undefined
-  const guess = pets[id - first.id]
-  if (guess?.id === id) return guess
-  let low = 0
-  let high = pets.length - 1
-  while (low <= high) {
-    const middle = (low + high) >>> 1
-    const pet = pets[middle] as Pet
-    if (pet.id === id) return pet
-    if (pet.id < id) low = middle + 1
-    else high = middle - 1
-  }
-  return undefined
-}
-
-function inIdOrder(pets: readonly Pet[]): boolean {
-  for (let i = 1; i < pets.length; i++) if ((pets[i] as Pet).id < (pets[i - 1] as Pet).id) return false
-  return true
-}
-
-/** Pets in ascending id order, as the store keeps them (a copy). */
-function byId(pets: readonly Pet[]): Pet[] {
-  return [...pets].sort((a, b) => a.id - b.id)
 }

@@ -13,7 +13,8 @@ import { describeDroppedTail } from './journal-text.js'
 import { Capacity, type StoreBounds } from './limits.js'
 import { openStore, type OpenStoreOptions } from './open-store.js'
 import { Snapshots } from './snapshots.js'
-import type { AnimalStore, SharedPets, WriteObserver } from './store.js'
+import type { SharedPets } from './pets.js'
+import type { AnimalStore, WriteObserver } from './store.js'
 
 export interface StoresSettings {
   /** Undefined: every store lives in memory only. */

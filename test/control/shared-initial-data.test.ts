@@ -12,7 +12,7 @@ import { tempDir } from '../support/sandbox.js'
 const ns = (name: string) => ({ 'x-sandbox-namespace': name })
 
 async function storeOf(sandbox: ControlSandbox, name: string) {
-  const namespace = sandbox.namespaces.existing(name)
+  const namespace = await sandbox.namespaces.existing(name)
   if (namespace === undefined) throw new Error(`no namespace ${name}`)
   return namespace.store()
 }
