@@ -1,8 +1,8 @@
-import { access, readFile } from 'node:fs/promises'
+import { access, readFile, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import t from 'tap'
 import { ADMIN_AUTH, call, startControlSandbox } from '../support/control.js'
-import { startTestSandbox } from '../support/sandbox.js'
+import { startTestSandbox, stopAsKilled, tempDir } from '../support/sandbox.js'
 
 const ns = (name: string): Record<string, string> => ({ 'x-sandbox-namespace': name })
 const exists = (file: string): Promise<boolean> =>
@@ -392,3 +392,47 @@ t.test('without NAMESPACE_FROM_TRACE a traceparent changes nothing', async (t) =
     ['default'],
   )
 })
+
+t.test(
+  'TRACE_NAMESPACE_BASELINE: a trace’s namespace writes no file until it changes, then a restart serves the snapshot and the change',
+  async (t) => {
+    const dir = await tempDir(t)
+    const env = { DATA_FILE: join(dir, 'db.json'), NAMESPACE_FROM_TRACE: 'on', TRACE_NAMESPACE_BASELINE: 'baseline' }
+    const first = await startControlSandbox(t, env)
+    const parent = { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' }
+    const nsFiles = async (): Promise<string[]> => (await readdir(dir)).filter((file) => file.includes('.ns.'))
+    t.equal((await first.api('POST', '/pets', { name: 'InBaseline', categoryId: 1 }, ns('setup'))).status, 201)
+    t.equal((await first.admin('POST', '/snapshots', { name: 'baseline', namespace: 'setup' })).status, 201)
+    t.equal((await first.admin('DELETE', '/namespaces/setup')).status, 200)
+    t.match((await first.api('GET', '/pets/61', undefined, parent)).body, { name: 'InBaseline' })
+    t.same(await nsFiles(), [], 'read from its baseline, the trace’s namespace has no file')
+    t.equal((await first.api('POST', '/pets', { name: 'InTrace', categoryId: 1 }, parent)).status, 201)
+    stopAsKilled(first, env.DATA_FILE)
+
+    const second = await startControlSandbox(t, env)
+    t.match((await second.api('GET', '/pets/61', undefined, parent)).body, { name: 'InBaseline' }, 'the snapshot')
+    t.match((await second.api('GET', '/pets/62', undefined, parent)).body, { name: 'InTrace' }, 'and the change')
+  },
+)
+
+t.test(
+  'a namespace whose files hold only its initial data (a deletion a kill cut short) is gone after a restart',
+  async (t) => {
+    const dir = await tempDir(t)
+    const dataFile = join(dir, 'db.json')
+    const first = await startControlSandbox(t, { DATA_FILE: dataFile })
+    t.equal((await first.api('POST', '/pets', { name: 'Doomed', categoryId: 1 }, ns('cut'))).status, 201)
+    // A deletion's first step: a reset to the initial data, durable before the files go.
+    t.equal((await first.admin('POST', '/reset?namespace=cut')).status, 200)
+    stopAsKilled(first, dataFile)
+    t.ok((await readdir(dir)).includes('db.ns.cut.json.journal'), 'its files are there')
+
+    const second = await startControlSandbox(t, { DATA_FILE: dataFile })
+    t.equal((await second.admin('GET', '/pets?namespace=cut')).status, 404, 'reading it is a 404')
+    t.notOk(
+      (await readdir(dir)).some((file) => file.includes('.ns.cut.')),
+      'and its files are removed',
+    )
+    t.equal((await second.api('GET', '/pets?limit=1', undefined, ns('cut'))).status, 200, 'a use makes it anew')
+  },
+)
