@@ -11,9 +11,8 @@
 // restart serves the state of the last of those acknowledged, or of the one in flight. Every other
 // step freezes that namespace as a named snapshot, and the step after resets it to the last one
 // acknowledged instead of a seed: a restart lists every snapshot acknowledged.
-// And one more client resets (forks) namespaces that have no file of their own, a few names in
-// turn, deleting every fifth: each reset one line of the namespaces' shared log of origins, folded
-// every 20 lines like the journals. A restart serves each name as its last acknowledged step left
+// And one more client resets (forks) a few namespaces in turn, deleting every fifth: each reset
+// one line of the namespace's journal, folded every 20 lines. A restart serves each name as its last acknowledged step left
 // it (a deleted name is a 404), or as the one in flight.
 import { watch } from 'node:fs'
 import { access } from 'node:fs/promises'
