@@ -133,13 +133,11 @@ export class Namespaces {
   async #removeFiles(name: string, namespace: Namespace | undefined): Promise<void> {
     const { stores } = this.#options
     const store = await Promise.resolve(namespace ? namespace.store() : stores.open(name)).catch(() => undefined)
-    let removed: boolean
-    try {
-      removed = await stores.remove(name, store)
-    } catch (error) {
+    // Unless they go, its files are read at its next use.
+    const removed = await stores.remove(name, store).catch((error: unknown) => {
       this.#onDisk.add(name)
       throw error
-    }
+    })
     if (removed) return void this.#onDisk.delete(name)
     this.#onDisk.add(name)
     this.#options.logger.warn(

@@ -1,19 +1,9 @@
-// One writer per data file. Two sandboxes on one DATA_FILE (two containers on one volume, a CI job
-// whose previous run is still stopping) would both acknowledge writes, and a restart would keep only
-// one side's. So a start takes `<DATA_FILE>.lock` before it reads any file beside DATA_FILE, and
-// holds it until it stops:
-//
-//   db.json.lock   {"file", "host", "pid", "start", "since", "boot", "pidSpace"}: who holds it
-//
-// The lock is a file created exclusively (O_EXCL), its mtime refreshed as a heartbeat. A clean stop
-// removes it, and so does an exit that runs the process's 'exit' handlers. What a kill -9 leaves is
-// taken over by the next start at once when that start can see the holder is gone: the same
-// machine (boot id) and pid namespace, and a pid that no longer runs or is the start's own (an
-// earlier process that had it). A holder it cannot see (another host, another container) counts as
-// gone only once its heartbeat is stale; that needs the hosts' clocks to agree within seconds. No
-// library did this: proper-lockfile (a directory and an mtime heartbeat) records no holder, so a
-// start after every kill -9 would wait for staleness, and could not name the holder. Node has no
-// flock(2), and flock does not reach across hosts on network file systems anyway.
+// One writer per data file: two sandboxes on one DATA_FILE would both acknowledge writes, and a
+// restart would keep one side's. A start creates `<DATA_FILE>.lock` exclusively (O_EXCL), naming
+// itself, refreshes its mtime as a heartbeat and removes it on stop or exit. A lock whose holder
+// is visibly gone (same boot id and pid namespace, pid not running) is taken over at once; one of
+// a holder out of sight (another host or container) once its heartbeat is stale.
+// (proper-lockfile records no holder, so it could neither name one nor see it gone.)
 import { randomUUID } from 'node:crypto'
 import { readFileSync, readlinkSync, realpathSync, statSync, unlinkSync } from 'node:fs'
 import { mkdir, open, realpath, stat, unlink, utimes } from 'node:fs/promises'
