@@ -80,20 +80,31 @@ t.test('getApiKey() and getAdminToken() answer what withEnvironment configured',
   t.match(await sandbox.controlClient().getClock(), { real: true }, 'and the token getAdminToken() gives')
 })
 
-t.test('without withAdminToken(), each start has a random admin token of its own', { skip }, async (t) => {
-  await ensureImage()
-  const container = labelled().withInMemory()
-  const [first, second] = [await container.start(), await container.start()]
-  t.teardown(() => Promise.all([first, second].map((started) => started.stop({ remove: true, removeVolumes: true }))))
-  t.not(first.getAdminToken(), DEFAULT_ADMIN_TOKEN, 'not the published default')
-  t.not(first.getAdminToken(), second.getAdminToken(), 'another at each start')
-  t.match(first.getAdminToken(), /^[A-Za-z0-9_-]{32}$/)
-  t.match(await first.controlClient().getClock(), { real: true }, 'the control client uses it')
-  const byDefault = await fetch(`${first.getOrigin()}/__admin/clock`, {
-    headers: { authorization: `Bearer ${DEFAULT_ADMIN_TOKEN}` },
-  })
-  t.equal(byDefault.status, 401, 'and the default token opens nothing')
-})
+t.test(
+  'without withApiKey() and withAdminToken(), each start has a random key and token of its own',
+  { skip },
+  async (t) => {
+    await ensureImage()
+    const container = labelled().withInMemory()
+    const [first, second] = [await container.start(), await container.start()]
+    t.teardown(() => Promise.all([first, second].map((started) => started.stop({ remove: true, removeVolumes: true }))))
+    const pets = (key: string): Promise<number> =>
+      fetch(`${first.getBaseUrl()}/pets`, { headers: { authorization: `Bearer ${key}` } }).then((res) => res.status)
+    t.not(first.getApiKey(), DEFAULT_API_KEY, 'a key that is not the published default')
+    t.not(first.getApiKey(), second.getApiKey(), 'another at each start')
+    t.match(first.getApiKey(), /^[A-Za-z0-9_-]{32}$/)
+    t.equal(await pets(first.getApiKey()), 200, 'the API accepts it')
+    t.equal(await pets(DEFAULT_API_KEY), 401, 'and not the default key')
+    t.not(first.getAdminToken(), DEFAULT_ADMIN_TOKEN, 'a token that is not the published default')
+    t.not(first.getAdminToken(), second.getAdminToken(), 'another at each start')
+    t.match(first.getAdminToken(), /^[A-Za-z0-9_-]{32}$/)
+    t.match(await first.controlClient().getClock(), { real: true }, 'the control client uses it')
+    const byDefault = await fetch(`${first.getOrigin()}/__admin/clock`, {
+      headers: { authorization: `Bearer ${DEFAULT_ADMIN_TOKEN}` },
+    })
+    t.equal(byDefault.status, 401, 'and the default token opens nothing')
+  },
+)
 
 t.test('a missing image: the error names it and says how to build or load it', { skip }, async (t) => {
   const image = `animal-store-sandbox:missing-${randomUUID().slice(0, 8)}`

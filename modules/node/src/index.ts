@@ -25,8 +25,6 @@ import {
 } from 'testcontainers'
 import {
   AnimalStoreControlClient,
-  DEFAULT_ADMIN_TOKEN,
-  DEFAULT_API_KEY,
   type Cleared,
   type Clock,
   type Fault,
@@ -70,8 +68,8 @@ const MODULE_SETTINGS: Readonly<Record<string, string>> = {
 export class AnimalStoreContainer extends GenericContainer {
   /** The host file withFixtures() copies into the container. */
   #fixtures: string | undefined
-  /** ADMIN_TOKEN is one start() generated, and the next start makes another. */
-  #generatedAdminToken = false
+  /** The credentials (API_KEYS, ADMIN_TOKEN) that start() generated: the next start makes others. */
+  readonly #generated = new Set<string>()
 
   /** @param image an image built from the sandbox's Dockerfile (default: the tag of this package's version) */
   constructor(image: string = DEFAULT_IMAGE) {
@@ -94,7 +92,7 @@ export class AnimalStoreContainer extends GenericContainer {
     for (const name of Object.keys(environment))
       if (MODULE_SETTINGS[name] !== undefined)
         throw new TypeError(`${WHO}: ${name} is the module's: ${MODULE_SETTINGS[name]}`)
-    if ('ADMIN_TOKEN' in environment) this.#generatedAdminToken = false
+    for (const name of Object.keys(environment)) this.#generated.delete(name)
     return super.withEnvironment(environment)
   }
 
@@ -108,7 +106,7 @@ export class AnimalStoreContainer extends GenericContainer {
     return this.withEnvironment({ SEED_COUNT: String(count) })
   }
 
-  /** The API key clients must send as `Authorization: Bearer <key>` (API_KEYS); default `sandbox-api-key`. */
+  /** The API key clients must send as `Authorization: Bearer <key>` (API_KEYS); without one, each start() generates a random one. */
   withApiKey(apiKey: string): this {
     return this.withEnvironment({ API_KEYS: apiKey })
   }
@@ -134,12 +132,13 @@ export class AnimalStoreContainer extends GenericContainer {
   }
 
   override async start(): Promise<StartedAnimalStoreContainer> {
-    // The container listens on every interface, where the sandbox turns its control API off
-    // rather than open it with the published default token: each start brings a token of its own.
-    if (this.#generatedAdminToken || !this.environment['ADMIN_TOKEN']) {
-      super.withEnvironment({ ADMIN_TOKEN: randomBytes(24).toString('base64url') })
-      this.#generatedAdminToken = true
-    }
+    // The container listens on every interface: no start relies on the published defaults, each
+    // brings a key and a token of its own.
+    for (const name of ['API_KEYS', 'ADMIN_TOKEN'])
+      if (this.#generated.has(name) || !this.environment[name]) {
+        super.withEnvironment({ [name]: randomBytes(24).toString('base64url') })
+        this.#generated.add(name)
+      }
     if (this.#fixtures !== undefined) {
       const target = this.environment['FIXTURES'] ?? ''
       this.withCopyContentToContainer([{ content: readFixtures(this.#fixtures), target, mode: 0o644 }])
@@ -170,11 +169,9 @@ export class AnimalStoreContainer extends GenericContainer {
     } finally {
       clearInterval(keepAlive)
     }
-    return new StartedAnimalStoreContainer(
-      started,
-      firstApiKey(this.environment['API_KEYS']),
-      this.environment['ADMIN_TOKEN'],
-    )
+    // The first key as the sandbox reads API_KEYS: comma-separated, trimmed.
+    const apiKey = this.environment['API_KEYS']?.split(',')[0]?.trim() ?? ''
+    return new StartedAnimalStoreContainer(started, apiKey, this.environment['ADMIN_TOKEN'] ?? '')
   }
 }
 
@@ -191,7 +188,7 @@ export class StartedAnimalStoreContainer extends AbstractStartedContainer {
   readonly #adminToken: string
   #client: AnimalStoreControlClient | undefined
 
-  constructor(started: StartedTestContainer, apiKey: string, adminToken: string = DEFAULT_ADMIN_TOKEN) {
+  constructor(started: StartedTestContainer, apiKey: string, adminToken: string) {
     super(started)
     this.#apiKey = apiKey
     this.#adminToken = adminToken
@@ -207,7 +204,7 @@ export class StartedAnimalStoreContainer extends AbstractStartedContainer {
     return this.getOrigin() + BASE_PATH
   }
 
-  /** The key to send as `Authorization: Bearer <key>`: the first of API_KEYS, or the documented default. */
+  /** The key to send as `Authorization: Bearer <key>`: the first of API_KEYS as set, or the one start() generated. */
   getApiKey(): string {
     return this.#apiKey
   }
@@ -266,11 +263,6 @@ export class StartedAnimalStoreContainer extends AbstractStartedContainer {
   #calls(namespace: string | undefined): AnimalStoreControlClient | NamespaceControl {
     return namespace === undefined ? this.controlClient() : this.namespace(namespace)
   }
-}
-
-/** The first key of API_KEYS as the sandbox reads it (comma-separated, trimmed), or the default. */
-function firstApiKey(apiKeys: string | undefined): string {
-  return apiKeys?.split(',')[0]?.trim() || DEFAULT_API_KEY
 }
 
 /** The file's bytes; a file that is missing, not a file or unreadable throws, naming it. */
