@@ -1,9 +1,6 @@
-// The coverage report: what a suite's requests covered of the contract. For each operation of the
-// spec: its calls, each documented response exercised or not (a 400 once per code the sandbox
-// answers for it), the query values and bounds sent; then the calls to deprecated and to
-// experimental or beta operations, and the unmatched and invalid requests. It is made from the
-// counts kept as each request is recorded (coverage-tally.ts), never from the journal's entries,
-// which are bounded.
+// The coverage report: what a suite's requests covered of the contract, per operation and
+// documented response (a 400 once per code). Made from the counts (coverage-tally.ts), never from
+// the journal's entries, which are bounded.
 import { ERRORS, templateForStatus } from '../http/errors.js'
 import { badRequestCodes } from '../pipeline/validate.js'
 import type { components } from '../contract/admin-types.js'
@@ -21,10 +18,8 @@ type ParameterCoverage = Schemas['ParameterCoverage']
 const FORCED_BAD_REQUEST = templateForStatus(400).code
 
 /**
- * The report of one namespace (its calls since it was made, reset or its journal cleared), or of
- * the whole run when none is given: every namespace in memory (the default one first) and the
- * calls of those deleted, evicted, reset or cleared since the start (Namespaces.retired). With a
- * trace id, only the calls of that trace the journals keep count (Journal.tallyOf).
+ * One namespace's report, or without one the run's: every namespace in memory (the default first)
+ * and the calls of those retired. With a trace id, only that trace's calls the journals keep.
  */
 export function coverageOf(
   spec: ApiSpec,
@@ -205,16 +200,9 @@ function parameterCoverage(
       const value = String(schema[kind])
       values.push({ value, kind, label: `${value} (${kind})`, calls: 0 })
     }
-  values.push(
-    schema['default'] === undefined
-      ? { value: null, kind: 'omitted', label: 'omitted', calls: calls - (sent?.calls ?? 0) }
-      : {
-          value: null,
-          kind: 'default',
-          label: `default (${String(schema['default'])})`,
-          calls: calls - (sent?.calls ?? 0),
-        },
-  )
+  const omitted = schema['default'] === undefined
+  const label = omitted ? 'omitted' : `default (${String(schema['default'])})`
+  values.push({ value: null, kind: omitted ? 'omitted' : 'default', label, calls: calls - (sent?.calls ?? 0) })
   const others: Array<{ value: string; calls: number }> = []
   for (const [value, n] of sent?.values ?? []) {
     const known = values.find((v) => v.value === value)

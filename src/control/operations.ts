@@ -1,16 +1,10 @@
-// The control API under /__admin, described by spec/admin.openapi.yaml and served by the same
-// pipeline as the API. Every operation acts on the namespace named by `?namespace=` (the default
-// one when omitted).
-import type { IncomingMessage, ServerResponse } from 'node:http'
-import { authenticate, KeyRing, type Credential } from '../pipeline/auth.js'
-import { byOperationId, createPipeline, type Handler, type HandlersOf, type Pipeline } from '../pipeline/pipeline.js'
+// The control API's handlers (/__admin, spec/admin.openapi.yaml), one per operationId; control-api.ts
+// runs each in the namespace `?namespace=` names.
+import type { HandlersOf } from '../pipeline/pipeline.js'
 import type { components, operations } from '../contract/admin-types.js'
-import { MAX_JSON_DEPTH } from '../http/body.js'
-import { ERRORS, HttpError, RETRY_AFTER, type ErrorTemplate } from '../http/errors.js'
-import { isLoopbackAddress } from '../http/hosts.js'
+import { ERRORS, HttpError, RETRY_AFTER } from '../http/errors.js'
 import { FAULT_KINDS, MAX_FAULTS } from './faults.js'
 import { findBadPet } from '../store/initial-data.js'
-import type { JournalCursor } from './request-journal.js'
 import { UNMATCHED } from './request-record.js'
 import { DEFAULT_NAMESPACE, UnknownSnapshot, type Namespace, type Namespaces } from './namespaces.js'
 import { JsonArray, TypedText, type Reply } from '../http/reply.js'
@@ -23,21 +17,14 @@ import { storedPet } from '../store/pets.js'
 import { nameProblem, StoreFull } from '../store/limits.js'
 import { readDateTime } from './clock.js'
 import { coverageMarkdown, coverageOf } from './coverage.js'
-import { verify } from './verify.js'
+import { expectationProblem, verify } from './verify.js'
 import { pactOf } from '../pact/export.js'
 import { dataState } from '../pact/states.js'
 import type { Fidelity } from '../fidelity/fidelity.js'
 import { DriftLog } from '../fidelity/drift.js'
 
-const ADMIN_TOKEN: Credential = {
-  name: 'admin token',
-  setting: 'ADMIN_TOKEN',
-  realm: 'Bearer realm="animal-store-admin"',
-}
-
 export interface ControlApiOptions {
   readonly adminSpec: SpecFile
-  /** The user's contract: fault targets and pets are checked against it. */
   readonly apiSpec: ApiSpec
   readonly token: string
   /** The token is the published default: it is accepted only over loopback, from this machine. */
@@ -47,18 +34,15 @@ export interface ControlApiOptions {
   readonly fidelity?: Fidelity | undefined
 }
 
-interface ControlContext extends ControlApiOptions {
+export interface ControlContext extends ControlApiOptions {
   readonly namespace: Namespace
 }
 
-const controlHandlers: HandlersOf<operations, ControlContext> = {
+export const controlHandlers: HandlersOf<operations, ControlContext> = {
   async reset({ body }, { namespace, namespaces, fidelity }) {
     const seeded = body?.seed !== undefined || body?.count !== undefined
     if (seeded && body?.snapshot !== undefined)
-      throw new HttpError(
-        ERRORS.invalidBody,
-        'Invalid request body: give snapshot alone, or seed and count: a reset starts from one of them',
-      )
+      throw invalidBody('give snapshot alone, or seed and count: a reset starts from one of them')
     const origin =
       body?.snapshot !== undefined
         ? snapshotOrigin(body.snapshot)
@@ -84,7 +68,7 @@ const controlHandlers: HandlersOf<operations, ControlContext> = {
       return { status: 201, body: describeSnapshot(snapshot, []) }
     } catch (error) {
       if (!(error instanceof SnapshotExists)) throw error
-      throw new HttpError(CONFLICT, `A snapshot ${JSON.stringify(name)} exists: delete it first to use the name again`)
+      throw conflict(`A snapshot ${JSON.stringify(name)} exists: delete it first to use the name again`)
     }
   },
 
@@ -102,8 +86,7 @@ const controlHandlers: HandlersOf<operations, ControlContext> = {
       namespaces.snapshots.delete(name, async () => (await namespaces.forks()).get(origin) ?? []),
     )
     if (users.length > 0)
-      throw new HttpError(
-        CONFLICT,
+      throw conflict(
         `Snapshot ${JSON.stringify(name)} is in use by namespaces ${users.join(', ')}: reset or delete them first`,
       )
     if (!deleted) throw unknownSnapshot(name)
@@ -116,19 +99,13 @@ const controlHandlers: HandlersOf<operations, ControlContext> = {
 
   async replacePets({ body }, { namespace, namespaces, apiSpec }) {
     // The schema has checked each record; ids must also be unique. Nothing changes before both pass.
-    const bad = findBadPet(body, apiSpec) ?? findLongName(body)
-    if (bad)
-      throw new HttpError(
-        ERRORS.invalidBody,
-        `Invalid request body: record ${bad.index}: ${bad.problem}; nothing was changed`,
-      )
+    const bad =
+      findBadPet(body, apiSpec) ??
+      body.map((pet, index) => ({ index, problem: nameProblem(pet.name, 'pet.name') })).find((pet) => pet.problem)
+    if (bad) throw invalidBody(`record ${bad.index}: ${bad.problem}; nothing was changed`)
     const store = await namespace.store()
-    await storing(
-      namespaces.replace(
-        store,
-        body.map((pet) => storedPet(pet.id, pet)),
-      ),
-    )
+    const pets = body.map((pet) => storedPet(pet.id, pet))
+    await storing(namespaces.replace(store, pets))
     return ok({ namespace: namespace.name, pets: store.size })
   },
 
@@ -141,11 +118,11 @@ const controlHandlers: HandlersOf<operations, ControlContext> = {
       since: since === undefined ? undefined : sinceDate(since),
       traceId,
     }
-    return ok(namespace.journal.page(filter, cursor(limit, after)))
+    return ok(namespace.journal.page(filter, { limit: limit as number, after }))
   },
 
   listUnmatchedRequests({ query: { limit, after } }, { namespace }) {
-    return ok(namespace.journal.page({ operationId: UNMATCHED }, cursor(limit, after)))
+    return ok(namespace.journal.page({ operationId: UNMATCHED }, { limit: limit as number, after }))
   },
 
   clearRequests(_input, { namespace }) {
@@ -163,21 +140,8 @@ const controlHandlers: HandlersOf<operations, ControlContext> = {
   },
 
   verify({ query: { traceId }, body: { expectations, strict = false } }, { namespace, apiSpec }) {
-    const known = [...apiSpec.operations.map((op) => op.operationId), UNMATCHED]
-    expectations.forEach((expectation, i) => {
-      if (!known.includes(expectation.operationId))
-        throw new HttpError(
-          ERRORS.invalidBody,
-          `Invalid request body: body.expectations.${i}.operationId must be one of: ${known.join(', ')}`,
-        )
-      if (expectation.count !== undefined && (expectation.min !== undefined || expectation.max !== undefined))
-        throw new HttpError(
-          ERRORS.invalidBody,
-          `Invalid request body: body.expectations.${i} gives count with min or max: give count alone, or min and max`,
-        )
-      if ((expectation.min ?? 0) > (expectation.max ?? Infinity))
-        throw new HttpError(ERRORS.invalidBody, `Invalid request body: body.expectations.${i}.min is above its max`)
-    })
+    const problem = expectationProblem(expectations, [...operationIds(apiSpec), UNMATCHED])
+    if (problem !== undefined) throw invalidBody(problem)
     const { journal } = namespace
     // The counts of every call do not tell traces apart: a trace's calls are the entries kept.
     const counts = traceId === undefined ? journal.tally : { journalDropped: journal.tally.journalDropped }
@@ -185,6 +149,8 @@ const controlHandlers: HandlersOf<operations, ControlContext> = {
   },
 
   async exportPact({ query }, { namespace, apiSpec }) {
+    // The data it started from: a seed's or snapshot's shared pets, else its data file's origin.
+    const store = await namespace.store()
     const info = apiSpec.document['info'] as { title?: string } | undefined
     return ok(
       pactOf(apiSpec, {
@@ -193,28 +159,18 @@ const controlHandlers: HandlersOf<operations, ControlContext> = {
         namespace: namespace.name,
         entries: namespace.journal.find(),
         dropped: namespace.journal.tally.journalDropped,
-        state: dataState(await dataOrigin(namespace)),
+        state: dataState(store.base ?? store.origin),
       }),
     )
   },
 
   addFault({ body: fault }, { namespace, apiSpec }) {
-    const operationIds = apiSpec.operations.map((op) => op.operationId)
-    if (!operationIds.includes(fault.operationId)) {
-      throw new HttpError(
-        ERRORS.invalidBody,
-        `Invalid request body: body.operationId must be one of: ${operationIds.join(', ')}`,
-      )
-    }
-    if (fault.status === undefined && fault.delayMs === undefined && fault.fault === undefined) {
-      throw new HttpError(
-        ERRORS.invalidBody,
-        `Invalid request body: a fault needs status, delayMs or fault (one of: ${FAULT_KINDS.join(', ')})`,
-      )
-    }
+    const known = operationIds(apiSpec)
+    if (!known.includes(fault.operationId)) throw invalidBody(`body.operationId must be one of: ${known.join(', ')}`)
+    if (fault.status === undefined && fault.delayMs === undefined && fault.fault === undefined)
+      throw invalidBody(`a fault needs status, delayMs or fault (one of: ${FAULT_KINDS.join(', ')})`)
     if (namespace.faults.length >= MAX_FAULTS)
-      throw new HttpError(
-        CONFLICT,
+      throw conflict(
         `Namespace ${namespace.name} has ${MAX_FAULTS} faults armed, the most it keeps: clear them (DELETE /__admin/faults) first`,
       )
     return { status: 201, body: namespace.faults.add(fault) }
@@ -230,36 +186,34 @@ const controlHandlers: HandlersOf<operations, ControlContext> = {
   },
 
   getClock(_input, { namespace }) {
-    return ok({ namespace: namespace.name, ...namespace.clock.toJSON() })
+    return clockOf(namespace)
   },
 
   setClock({ body }, { namespace }) {
     const now = readDateTime(body.now)
-    if (now.problem !== undefined)
-      throw new HttpError(ERRORS.invalidBody, `Invalid request body: body.now ${now.problem}`)
+    if (now.problem !== undefined) throw invalidBody(`body.now ${now.problem}`)
     namespace.clock.set(now.date)
-    return ok({ namespace: namespace.name, ...namespace.clock.toJSON() })
+    return clockOf(namespace)
   },
 
   resetClock(_input, { namespace }) {
     namespace.clock.clear()
-    return ok({ namespace: namespace.name, ...namespace.clock.toJSON() })
+    return clockOf(namespace)
   },
 
   async deleteNamespace({ path: { name } }, { namespaces }) {
-    if (name === DEFAULT_NAMESPACE) {
+    if (name === DEFAULT_NAMESPACE)
       throw new HttpError(
         ERRORS.invalidParameter,
         'Invalid path parameter: the default namespace cannot be deleted; reset it instead',
       )
-    }
     if (!(await storing(namespaces.delete(name)))) throw unknownNamespace(name)
     return ok({ namespace: name, deleted: true })
   },
 
   async getDrift(_input, { namespace, fidelity }) {
-    if (fidelity === undefined) return ok(NO_UPSTREAM(namespace.name))
-    // The comparisons under way, within the bound of one upstream answer.
+    if (fidelity === undefined) return ok(new DriftLog().report(namespace.name, null, 'off'))
+    // Waits for the comparisons under way, within the bound of one upstream answer.
     await Promise.race([fidelity.settled(namespace), new Promise((resolve) => setTimeout(resolve, fidelity.timeoutMs))])
     return ok(fidelity.report(namespace))
   },
@@ -285,76 +239,19 @@ const controlHandlers: HandlersOf<operations, ControlContext> = {
   },
 }
 
-/**
- * The control API's pipeline: the same one as the API's (match → 404/405 → admin token →
- * validation from spec/admin.openapi.yaml → handler), with the namespace `?namespace=` names.
- */
-export function createControlApi(
-  options: ControlApiOptions,
-  answerError: (res: ServerResponse, error: unknown) => void,
-): Pipeline {
-  const { adminSpec, namespaces } = options
-  // The namespace `?namespace=` names (the spec checks its form): operations that set something
-  // create it; those that read or clear need one that exists, so that a misspelt name is a 404
-  // rather than a new, empty namespace that passes every "no calls were made" check.
-  const inNamespace =
-    (operationId: string, handle: Handler<ControlContext>): Handler<ControlApiOptions> =>
-    async (input) => {
-      const name = (input.query['namespace'] as string | undefined) ?? DEFAULT_NAMESPACE
-      const namespace = CREATES_ITS_NAMESPACE.has(operationId) ? namespaces.get(name) : await namespaces.existing(name)
-      if (namespace === undefined) throw unknownNamespace(name)
-      namespace.begin() // not evicted while its change is on its way
-      try {
-        return await handle(input, { ...options, namespace })
-      } finally {
-        namespace.end()
-      }
-    }
-  return createPipeline({
-    spec: adminSpec,
-    handlers: Object.fromEntries(
-      Object.entries(byOperationId(controlHandlers)).map(([operationId, handle]) => [
-        operationId,
-        inNamespace(operationId, handle),
-      ]),
-    ),
-    keys: new KeyRing([options.token]),
-    credential: ADMIN_TOKEN,
-    maxJsonDepth: MAX_JSON_DEPTH,
-    enter: (_op, req) => {
-      if (options.localOnly && !isLoopbackAddress(req.socket.remoteAddress)) throw DEFAULT_TOKEN_FROM_AFAR
-      return options
-    },
-    answerError,
-  })
+function conflict(message: string): HttpError {
+  return new HttpError(
+    { status: 409, code: 'conflict', message: 'The request conflicts with the current state' },
+    message,
+  )
 }
 
-/**
- * The control API's checks of the admin token, for a page that shows more to its holder
- * (/docs/coverage): throws the 401 the control API would answer.
- */
-export function adminCheck(options: ControlApiOptions): (req: IncomingMessage) => void {
-  const keys = new KeyRing([options.token])
-  return (req) => {
-    authenticate(req, keys, ADMIN_TOKEN)
-    if (options.localOnly && !isLoopbackAddress(req.socket.remoteAddress)) throw DEFAULT_TOKEN_FROM_AFAR
-  }
+function invalidBody(problem: string): HttpError {
+  return new HttpError(ERRORS.invalidBody, `Invalid request body: ${problem}`)
 }
 
-const DEFAULT_TOKEN_FROM_AFAR = new HttpError(
-  ERRORS.unauthorized,
-  'The default admin token is accepted only from this machine (loopback): set ADMIN_TOKEN to control the sandbox from elsewhere',
-  { 'WWW-Authenticate': `${ADMIN_TOKEN.realm}, error="invalid_token"` },
-)
-
-/** The operations that may bring a namespace into being (as an API request naming it does). */
-const CREATES_ITS_NAMESPACE: ReadonlySet<string> = new Set(['reset', 'replacePets', 'addFault', 'setClock'])
-
-/** A change the current state forbids (a snapshot name taken, a snapshot still in use). */
-const CONFLICT: ErrorTemplate = {
-  status: 409,
-  code: 'conflict',
-  message: 'The request conflicts with the current state',
+function operationIds(spec: ApiSpec): string[] {
+  return spec.operations.map((op) => op.operationId)
 }
 
 function unknownSnapshot(name: string): HttpError {
@@ -366,62 +263,38 @@ function describeSnapshot(snapshot: Snapshot, forks: string[]): components['sche
   return { name, namespace, pets: pets.pets.length, clock, createdAt, forks }
 }
 
-function unknownNamespace(name: string): HttpError {
+export function unknownNamespace(name: string): HttpError {
   return new HttpError(
     ERRORS.notFound,
     `No namespace ${JSON.stringify(name)}: reading or clearing never creates one (a reset, a replace, a fault, a clock or an API request naming it does)`,
   )
 }
 
-/**
- * A write of the control API that the disk refused is a 503, and one past a bound on what the
- * stores keep a 507, as a create's are: nothing was changed.
- */
+/** A write the disk refused is a 503, one past a store's bound a 507, as a create's are. */
 async function storing<T>(write: Promise<T>): Promise<T> {
   try {
     return await write
   } catch (error) {
-    if (error instanceof StorageError) {
+    if (error instanceof StorageError)
       throw new HttpError(ERRORS.storageUnavailable, `Nothing was changed: ${error.message}`, RETRY_AFTER)
-    }
     if (error instanceof StoreFull) throw new HttpError(ERRORS.storeFull, `Nothing was changed: ${error.message}`)
     throw error
   }
 }
 
-/** The first pet whose name is past the sandbox's bound, as findBadPet reports a bad record. */
-function findLongName(pets: ReadonlyArray<{ name: string }>): { index: number; problem: string } | undefined {
-  for (const [index, pet] of pets.entries()) {
-    const problem = nameProblem(pet.name, 'pet.name')
-    if (problem) return { index, problem }
-  }
-  return undefined
-}
-
 const MARKDOWN = 'text/markdown; charset=utf-8'
-
-/** The drift report of a sandbox with no UPSTREAM: nothing compared. */
-const NO_UPSTREAM = (namespace: string) => new DriftLog().report(namespace, null, 'off')
 
 function ok(body: unknown): Reply {
   return { status: 200, body }
 }
 
-/** The journal's `since`, read as the clock reads a date-time. */
+function clockOf(namespace: Namespace): Reply {
+  return ok({ namespace: namespace.name, ...namespace.clock.toJSON() })
+}
+
 function sinceDate(since: string): Date {
   const read = readDateTime(since)
   if (read.problem !== undefined)
     throw new HttpError(ERRORS.invalidParameter, `Invalid query parameter: query.since ${read.problem}`)
   return read.date
-}
-
-/** The page asked for: validation has given `limit` the spec's default when the request had none. */
-function cursor(limit: number | undefined, after: number | undefined): JournalCursor {
-  return { limit: limit as number, after }
-}
-
-/** The data a namespace started from: the shared pets it holds (a seed's, a snapshot's), else its data file's origin. */
-async function dataOrigin(namespace: Namespace): Promise<string | undefined> {
-  const store = await namespace.store()
-  return store.base ?? store.origin
 }

@@ -1,13 +1,12 @@
-// Verification: a test states the calls it expected, and the journal says whether they were made.
-// Each expectation counts the entries of its operation whose body contains the body given and
-// whose headers include the headers given; a failed one names the closest entries with each
-// difference by JSON Pointer (`createPet body /categoryId: expected 3, got "3"`). In strict mode,
-// every entry no expectation matched is unexpected. The journal keeps the latest entries only: an
-// expectation without body or headers is decided by the counts of every call (coverage-tally.ts);
-// one whose outcome depends on entries the journal dropped is incomplete, and does not pass.
+// Verification: each expectation counts the entries of its operation whose body and headers contain
+// those given; a failed one names the closest entries, each difference by JSON Pointer. Strict mode
+// makes every unmatched entry unexpected. The journal keeps the latest entries only: an expectation
+// without body or headers is decided by the counts of every call; one that entries the journal
+// dropped could decide is incomplete, and does not pass.
 import type { components } from '../contract/admin-types.js'
 import type { CoverageTally } from './coverage-tally.js'
 import type { JournalEntry } from './request-journal.js'
+import { escapeToken } from '../fidelity/compare.js'
 
 type Schemas = components['schemas']
 export type Expectation = Schemas['Expectation']
@@ -19,14 +18,21 @@ export type Difference = Schemas['Difference']
 /** How many near misses a failed expectation names. */
 const CLOSEST = 3
 
-/**
- * What verify knows beyond the entries kept: the counts of every call since the journal was
- * cleared, and how many entries it dropped. Without the counts (a trace's calls, which they do not
- * tell apart), any entry dropped may have been a call of any operation.
- */
+/** Beyond the entries kept: every call's counts (none for a trace) and the entries dropped. */
 export interface CallCounts {
   readonly operations?: CoverageTally['operations']
   readonly journalDropped: number
+}
+
+/** What the spec's schema cannot say is wrong with the expectations, if anything. */
+export function expectationProblem(expectations: readonly Expectation[], known: readonly string[]): string | undefined {
+  for (const [i, { operationId, count, min, max }] of expectations.entries()) {
+    if (!known.includes(operationId)) return `body.expectations.${i}.operationId must be one of: ${known.join(', ')}`
+    if (count !== undefined && (min !== undefined || max !== undefined))
+      return `body.expectations.${i} gives count with min or max: give count alone, or min and max`
+    if ((min ?? 0) > (max ?? Infinity)) return `body.expectations.${i}.min is above its max`
+  }
+  return undefined
 }
 
 export function verify(
@@ -202,11 +208,6 @@ export function subsetDifferences(expected: unknown, actual: unknown, pointer = 
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
-/** RFC 6901: `~` is written `~0` and `/` is written `~1` in a reference token. */
-function escapeToken(key: string): string {
-  return key.replace(/~/g, '~0').replace(/\//g, '~1')
 }
 
 function show(value: unknown): string {

@@ -1,5 +1,4 @@
-// What runs in the visitor's browser on /docs: the page's Content-Security-Policy (it may talk to
-// this sandbox only) and the script that starts Swagger UI on the sandbox's spec.
+// What runs in the visitor's browser: the pages' style, their Content-Security-Policy and scripts.
 
 // The page may talk to this sandbox only: no CDN, no fonts, no validator badge, no other server.
 export const DOCS_CSP = [
@@ -143,4 +142,22 @@ export const JOURNAL_SCRIPT = `'use strict'
   })
   poll()
 })()
+`
+
+export const PAGE_STYLE = `
+  body { margin: 0; font-family: system-ui, sans-serif; color: #1f2328; }
+  .sandbox { max-width: 1460px; margin: 0 auto; padding: 16px 20px 0; box-sizing: border-box; }
+  .sandbox h1 { font-size: 22px; margin: 0 0 6px; }
+  .sandbox p { margin: 4px 0; font-size: 14px; line-height: 1.5; }
+  .sandbox code { background: #f0f2f4; padding: 1px 5px; border-radius: 4px; }
+  .sandbox .deprecated { background: #fff4e5; border-left: 4px solid #d97706; padding: 6px 10px; margin-top: 8px; }
+  .sandbox dl { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; font-size: 14px; }
+  .sandbox dt { font-weight: 600; }
+  .sandbox dd { margin: 0; }
+  .sandbox .stability { background: #eef4ff; border-left: 4px solid #2f6fde; padding: 6px 10px; margin-top: 8px; }
+  .sandbox table { border-collapse: collapse; font-size: 14px; margin: 8px 0; }
+  .sandbox th, .sandbox td { border: 1px solid #d0d7de; padding: 4px 8px; text-align: left; }
+  .sandbox td.yes { background: #dafbe1; }
+  .sandbox td.no { background: #ffebe9; }
+  .sandbox td.none { background: #f6f8fa; }
 `

@@ -1,7 +1,5 @@
-// GET /docs/coverage: the coverage report (GET /__admin/coverage) as a page a person reads at a
-// glance: operations down, documented responses across, each cell exercised or not; then the
-// query values, deprecated and unstable calls, unmatched and invalid requests.
-import { countsNote } from '../control/coverage.js'
+// GET /docs/coverage: the coverage report as a page, operations down, documented responses across.
+import { countsNote, responseColumns } from '../control/coverage.js'
 import type { components } from '../contract/admin-types.js'
 
 export type CoverageReport = components['schemas']['CoverageReport']
@@ -11,7 +9,7 @@ export type CoverageReport = components['schemas']['CoverageReport']
  * leaves out the Error messages, which may quote one (a bad X-Sandbox-Namespace).
  */
 export function coveragePage(report: CoverageReport, style: string, named: boolean): string {
-  const columns = columnsOf(report)
+  const columns = responseColumns(report)
   const { summary } = report
   const scope = report.namespace === null ? 'every namespace' : `namespace ${report.namespace}`
   const rows = report.operations
@@ -98,14 +96,6 @@ ${list(
 `
 }
 
-/** Every documented response label, by status (`default` last), as the table's columns. */
-function columnsOf(report: CoverageReport): string[] {
-  const labels = new Map<string, string>()
-  for (const op of report.operations) for (const r of op.responses) labels.set(r.label, r.status)
-  const rank = (status: string): number => (status === 'default' ? 1000 : Number(status))
-  return [...labels].sort(([, a], [, b]) => rank(a) - rank(b)).map(([label]) => label)
-}
-
-function escapeHtml(text: string): string {
+export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 }

@@ -1,15 +1,13 @@
-// Explore by hand: a landing page (GET /), an interactive API reference (GET /docs, Swagger UI
-// served from node_modules, nothing fetched from elsewhere) and the spec itself for tools
-// ({basePath}/openapi.json and .yaml). None of them needs a key. The spec's servers list starts
-// with this sandbox, so "try it" and generated clients talk to it and not to the real API.
+// GET / (about), GET /docs (Swagger UI from node_modules, nothing fetched elsewhere) and the spec for
+// tools, whose servers list starts with this sandbox so that "try it" and clients talk to it.
 import { readFile } from 'node:fs/promises'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import type { Polka } from 'polka'
 import { STABILITIES, type ApiSpec, type Stability } from '../contract/types.js'
-import { DOCS_CSP, EXPLORER_SCRIPT, JOURNAL_SCRIPT } from './browser-side.js'
-import { coveragePage, type CoverageReport } from './coverage-page.js'
+import { DOCS_CSP, EXPLORER_SCRIPT, JOURNAL_SCRIPT, PAGE_STYLE } from './browser-side.js'
+import { coveragePage, escapeHtml, type CoverageReport } from './coverage-page.js'
 import { journalPage } from './journal-page.js'
 
 /** What the pages say about this sandbox. Keys are secrets: only the documented default is ever shown. */
@@ -33,7 +31,7 @@ export interface SandboxFacts {
 const require = createRequire(import.meta.url)
 const SWAGGER_UI_DIR = dirname(require.resolve('swagger-ui-dist/package.json'))
 
-/** The YAML writer is loaded on the first request for the YAML spec, not at every start. */
+/** Loaded by the first request for the YAML spec, not at every start. */
 function stringifyYaml(value: unknown): string {
   return (require('yaml') as typeof import('yaml')).stringify(value)
 }
@@ -48,16 +46,15 @@ const ASSETS: Readonly<Record<string, string>> = {
 const SECURITY_SCHEME = 'bearerAuth'
 /** The coverage page: test data, guarded as the control API is (src/app.ts). */
 export const COVERAGE_PAGE = '/docs/coverage'
-/** The journal page: guarded as the coverage page is, though it holds no data (its script reads it). */
+/** Guarded as the coverage page is, though its script reads the data. */
 export const JOURNAL_PAGE = '/docs/journal'
 
 export interface ExplorerOptions {
   readonly spec: ApiSpec
   readonly facts: SandboxFacts
   /**
-   * The coverage report of a namespace (every namespace when none is named), undefined for an
-   * unknown one; `named` when the request may see namespace names (it throws the 401 of one that
-   * may not ask for them). No coverage page without it (the control API is off).
+   * A namespace's coverage (every one's when none is named), undefined for an unknown one; `named`
+   * when the request may see namespace names (it throws a 401 when it may not). Unset: no page.
    */
   readonly coverage?:
     | ((req: IncomingMessage, namespace: string | undefined) => { report: CoverageReport; named: boolean } | undefined)
@@ -127,9 +124,10 @@ export function mountExplorer(app: Polka, { spec, facts, coverage, controlApiPat
   })
 }
 
-function specDocumentPaths(spec: ApiSpec) {
-  return { specJsonPath: `${spec.basePath}/openapi.json`, specYamlPath: `${spec.basePath}/openapi.yaml` }
-}
+const specDocumentPaths = (spec: ApiSpec) => ({
+  specJsonPath: `${spec.basePath}/openapi.json`,
+  specYamlPath: `${spec.basePath}/openapi.yaml`,
+})
 
 /** Adds the spec, as JSON and YAML, under the API's base path. */
 export function mountSpecDocuments(app: Polka, { spec }: ExplorerOptions): void {
@@ -190,28 +188,6 @@ function send(res: ServerResponse, type: string, body: string | Buffer): void {
   res.setHeader('X-Content-Type-Options', 'nosniff')
   res.end(body)
 }
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
-}
-
-const PAGE_STYLE = `
-  body { margin: 0; font-family: system-ui, sans-serif; color: #1f2328; }
-  .sandbox { max-width: 1460px; margin: 0 auto; padding: 16px 20px 0; box-sizing: border-box; }
-  .sandbox h1 { font-size: 22px; margin: 0 0 6px; }
-  .sandbox p { margin: 4px 0; font-size: 14px; line-height: 1.5; }
-  .sandbox code { background: #f0f2f4; padding: 1px 5px; border-radius: 4px; }
-  .sandbox .deprecated { background: #fff4e5; border-left: 4px solid #d97706; padding: 6px 10px; margin-top: 8px; }
-  .sandbox dl { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; font-size: 14px; }
-  .sandbox dt { font-weight: 600; }
-  .sandbox dd { margin: 0; }
-  .sandbox .stability { background: #eef4ff; border-left: 4px solid #2f6fde; padding: 6px 10px; margin-top: 8px; }
-  .sandbox table { border-collapse: collapse; font-size: 14px; margin: 8px 0; }
-  .sandbox th, .sandbox td { border: 1px solid #d0d7de; padding: 4px 8px; text-align: left; }
-  .sandbox td.yes { background: #dafbe1; }
-  .sandbox td.no { background: #ffebe9; }
-  .sandbox td.none { background: #f6f8fa; }
-`
 
 function deprecationNotes(spec: ApiSpec): string {
   return spec.operations

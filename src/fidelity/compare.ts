@@ -1,5 +1,5 @@
-// Two answers to one request, compared structurally: the status, the headers that carry meaning,
-// and the body value by value. What legitimately differs (ids, dates) is left out by JSON pointers.
+// Two answers to one request compared: the status, the headers that carry meaning, the body value by
+// value. What legitimately differs (ids, an error's prose) is left out by JSON pointers.
 
 /** An HTTP answer as it is compared: a status, headers in lower case, a body parsed from JSON. */
 export interface Answer {
@@ -30,11 +30,8 @@ export interface Difference {
   readonly upstream: unknown
 }
 
-/**
- * The headers compared: those a client acts on. Others (Date, Server, caching, tracing) differ
- * between any two servers. Location is compared with its id left out, as ids are.
- */
-export const COMPARED_HEADERS = [
+/** Those a client acts on; others (Date, Server, caching) differ between any two servers. */
+const COMPARED_HEADERS = [
   'content-type',
   'location',
   'www-authenticate',
@@ -43,7 +40,7 @@ export const COMPARED_HEADERS = [
   'sunset',
   'link',
   'x-stability',
-] as const
+]
 
 /** Ids are assigned by each service; an error's message is prose for people. (Dates live in headers not compared.) */
 export const DEFAULT_IGNORED = ['/body/id', '/body/*/id', '/body/message']
@@ -117,7 +114,7 @@ function compareValues(
   } else if (ourType === 'object') {
     const [a, b] = [ours as Record<string, unknown>, theirs as Record<string, unknown>]
     for (const key of new Set([...Object.keys(a), ...Object.keys(b)]))
-      compareValues(a[key], b[key], `${pointer}/${escape(key)}`, ignore, add)
+      compareValues(a[key], b[key], `${pointer}/${escapeToken(key)}`, ignore, add)
   } else if (ours !== theirs) add({ pointer, kind: 'value', sandbox: ours, upstream: theirs })
 }
 
@@ -125,7 +122,8 @@ function typeOf(value: unknown): string {
   return value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value
 }
 
-function escape(key: string): string {
+/** RFC 6901: `~` is written `~0` and `/` is written `~1` in a reference token. */
+export function escapeToken(key: string): string {
   return key.replaceAll('~', '~0').replaceAll('/', '~1')
 }
 

@@ -1,0 +1,75 @@
+// The control API's pipeline: the API's own (match, admin token, validation from
+// spec/admin.openapi.yaml), each handler run in the namespace `?namespace=` names.
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { authenticate, KeyRing, type Credential } from '../pipeline/auth.js'
+import { byOperationId, createPipeline, type Handler, type Pipeline } from '../pipeline/pipeline.js'
+import { MAX_JSON_DEPTH } from '../http/body.js'
+import { ERRORS, HttpError } from '../http/errors.js'
+import { isLoopbackAddress } from '../http/hosts.js'
+import { DEFAULT_NAMESPACE } from './namespaces.js'
+import { controlHandlers, unknownNamespace, type ControlApiOptions, type ControlContext } from './operations.js'
+
+export type { ControlApiOptions }
+
+const ADMIN_TOKEN: Credential = {
+  name: 'admin token',
+  setting: 'ADMIN_TOKEN',
+  realm: 'Bearer realm="animal-store-admin"',
+}
+
+export function createControlApi(
+  options: ControlApiOptions,
+  answerError: (res: ServerResponse, error: unknown) => void,
+): Pipeline {
+  const { adminSpec, namespaces } = options
+  // Reads and clears need a namespace that exists: a misspelt name is a 404, not a new, empty
+  // namespace that passes every "no calls were made" check.
+  const inNamespace =
+    (operationId: string, handle: Handler<ControlContext>): Handler<ControlApiOptions> =>
+    async (input) => {
+      const name = (input.query['namespace'] as string | undefined) ?? DEFAULT_NAMESPACE
+      const namespace = CREATES_ITS_NAMESPACE.has(operationId) ? namespaces.get(name) : await namespaces.existing(name)
+      if (namespace === undefined) throw unknownNamespace(name)
+      namespace.begin() // not evicted while its change is on its way
+      try {
+        return await handle(input, { ...options, namespace })
+      } finally {
+        namespace.end()
+      }
+    }
+  return createPipeline({
+    spec: adminSpec,
+    handlers: Object.fromEntries(
+      Object.entries(byOperationId(controlHandlers)).map(([operationId, handle]) => [
+        operationId,
+        inNamespace(operationId, handle),
+      ]),
+    ),
+    keys: new KeyRing([options.token]),
+    credential: ADMIN_TOKEN,
+    maxJsonDepth: MAX_JSON_DEPTH,
+    enter: (_op, req) => {
+      if (options.localOnly && !isLoopbackAddress(req.socket.remoteAddress)) throw DEFAULT_TOKEN_FROM_AFAR
+      return options
+    },
+    answerError,
+  })
+}
+
+/** The control API's admin token check, for a page that shows more to its holder: throws its 401. */
+export function adminCheck(options: ControlApiOptions): (req: IncomingMessage) => void {
+  const keys = new KeyRing([options.token])
+  return (req) => {
+    authenticate(req, keys, ADMIN_TOKEN)
+    if (options.localOnly && !isLoopbackAddress(req.socket.remoteAddress)) throw DEFAULT_TOKEN_FROM_AFAR
+  }
+}
+
+const DEFAULT_TOKEN_FROM_AFAR = new HttpError(
+  ERRORS.unauthorized,
+  'The default admin token is accepted only from this machine (loopback): set ADMIN_TOKEN to control the sandbox from elsewhere',
+  { 'WWW-Authenticate': `${ADMIN_TOKEN.realm}, error="invalid_token"` },
+)
+
+/** The operations that may bring a namespace into being (as an API request naming it does). */
+const CREATES_ITS_NAMESPACE: ReadonlySet<string> = new Set(['reset', 'replacePets', 'addFault', 'setClock'])
