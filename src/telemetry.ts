@@ -1,7 +1,5 @@
-// OpenTelemetry server spans: one per API and control API request, parented to the caller's W3C
-// traceparent, exported over OTLP/HTTP (JSON) when the standard OTEL_* variables ask for it. Off,
-// nothing of the SDK is loaded and a request costs one branch; its log line still carries the
-// trace id of a valid traceparent, so that a suite's traces lead to the sandbox's logs.
+// OpenTelemetry server spans, one per API and control API request, parented to the caller's
+// traceparent and exported over OTLP/HTTP when the OTEL_* variables ask. Off, nothing is loaded.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Logger } from 'pino'
 import { ConfigError } from './config.js'
@@ -28,9 +26,8 @@ export interface SpanSources {
 }
 
 /**
- * As the OpenTelemetry SDKs read the standard variables: an OTLP endpoint set, the traces exporter
- * `otlp` (the default) rather than `none`, and the SDK not disabled. Settings the sandbox cannot
- * honour stop the start, rather than leave a suite wondering where its spans went.
+ * Read as the SDKs read the variables. Settings the sandbox cannot honour stop the start, rather
+ * than leave a suite wondering where its spans went.
  */
 export function telemetryWanted(env: NodeJS.ProcessEnv): boolean {
   if (env['OTEL_SDK_DISABLED']?.trim().toLowerCase() === 'true') return false
@@ -106,10 +103,7 @@ export async function startTelemetry(
       if (op === undefined && !underApi(path)) return
       const method = req.method ?? 'GET'
       const answered = res.headersSent
-      const attributes: Record<string, string | number | boolean> = {
-        'http.request.method': method,
-        'url.path': path,
-      }
+      const attributes: Record<string, string | number | boolean> = { 'http.request.method': method, 'url.path': path }
       if (op) attributes['http.route'] = op.route
       if (answered) attributes['http.response.status_code'] = res.statusCode
       const namespace = sources.namespaceOf(res) ?? controlNamespaceOf(req, res)

@@ -1,8 +1,5 @@
-// GET /metrics: the sandbox's counters in the Prometheus text format (prom-client). The API's
-// requests are tallied in plain maps as they end, which grow only for a label set not seen
-// before. prom-client is loaded by the first scrape (some 30 ms a cold start need not pay), and its
-// metrics are filled from the tallies only when a scraper asks; the write histogram and the
-// process metrics (CPU, memory, event loop, GC) start then, so a sandbox nobody scrapes pays nothing.
+// GET /metrics (prom-client). Requests are tallied in plain maps; prom-client is loaded by the first
+// scrape (some 30 ms a cold start need not pay), so a sandbox nobody scrapes pays nothing.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Histogram, Registry } from 'prom-client'
 import { ERRORS, HttpError } from '../http/errors.js'
@@ -11,15 +8,11 @@ import { DEFAULT_NAMESPACE, type Namespaces } from './namespaces.js'
 
 export const METRICS_PATH = '/metrics'
 
-/**
- * Namespaces named in the `namespace` label besides the default one: the first this many seen
- * (at most MAX_NAMESPACES); any later one is counted under OTHER_NAMESPACE. Names are chosen by
- * tests, often one per test: without a bound, a long suite would make series without end.
- */
+/** Namespaces named in the label besides the default: tests pick names, often one per test, so later ones are OTHER_NAMESPACE. */
 export const NAMED_NAMESPACES = 20
 export const OTHER_NAMESPACE = 'other'
 
-/** Durable writes take from well under a millisecond (tmpfs) to seconds (a busy disk). */
+/** From well under a millisecond (tmpfs) to seconds (a busy disk). */
 const WRITE_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]
 
 export interface MetricsSource {
@@ -46,7 +39,7 @@ export class Metrics {
   /** Made by the first scrape. */
   #registry: Promise<Registry> | undefined
   #writes: Histogram | undefined
-  /** Counts `this` response as it closes: one listener shared by every request, no closure each. */
+  /** One listener shared by every response, no closure each. */
   readonly countResponse: (this: ServerResponse) => void
 
   constructor(source: MetricsSource, maxNamespaces: number) {
@@ -58,12 +51,10 @@ export class Metrics {
     }
   }
 
-  /** Told the time of each acknowledged durable write (AnimalStore's WriteObserver). */
   readonly observeWrite = (seconds: number): void => {
     this.#writes?.observe(seconds)
   }
 
-  /** What a scraper reads. */
   async scrape(): Promise<Scrape> {
     const registry = await (this.#registry ??= this.#load())
     return { contentType: registry.contentType, text: await registry.metrics() }

@@ -1,5 +1,4 @@
-// What compare found, per namespace: each difference with the request it came from, and counts per
-// operation. Bounded: the oldest differences go first, the counts keep counting.
+// What compare found in a namespace. Bounded: the oldest differences go first, the counts keep counting.
 import type { Difference, DifferenceKind } from './compare.js'
 
 /** Differences kept per namespace. */

@@ -1,7 +1,5 @@
-// `animal-store-sandbox replay <session> --against <url>`: sends a recorded session's requests (or
-// an exported journal's) to any base URL, in order, and prints where the answers differ from the
-// recorded ones. A sandbox target is replayed into a fresh namespace, so it starts from its initial
-// data whatever ran on it before.
+// `animal-store-sandbox replay <session> --against <url>`. A sandbox target is replayed into a fresh
+// namespace, so it starts from its initial data whatever ran on it before.
 import { randomBytes } from 'node:crypto'
 import { parseArgs } from 'node:util'
 import { DEFAULT_API_KEY } from '../config.js'

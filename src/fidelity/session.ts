@@ -1,8 +1,8 @@
-// A recorded session: what the upstream answered, request by request, in order, one file per
-// namespace. JSON Lines: a header line, then one exchange per line. No credential is ever written:
-// requests keep only their content type, and answers lose the headers that could carry one.
+// A recorded session, one JSON Lines file per namespace: a header, then the upstream's exchanges in
+// order. No credential is written: requests keep only their content type, answers lose such headers.
 import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import type { components } from '../contract/admin-types.js'
 import type { Answer } from './compare.js'
 import type { OutgoingRequest } from './upstream.js'
 
@@ -130,7 +130,7 @@ export async function readRecording(file: string, basePath = '/v1'): Promise<Rec
   }
   const entries = (page as { entries?: unknown }).entries
   if (!Array.isArray(entries)) throw new Error(`${file}: a journal export has an "entries" array`)
-  return (entries as JournalEntry[])
+  return (entries as components['schemas']['JournalEntry'][])
     .filter((entry) => entry.operationId !== 'unmatched' && entry.status !== null)
     .sort((a, b) => a.id - b.id)
     .map((entry) => ({
@@ -145,16 +145,6 @@ export async function readRecording(file: string, basePath = '/v1'): Promise<Rec
     }))
 }
 
-interface JournalEntry {
-  readonly id: number
-  readonly operationId: string
-  readonly method: string
-  readonly path: string
-  readonly query?: Record<string, string | string[]>
-  readonly body?: unknown
-  readonly status: number | null
-}
-
 function readSession(text: string, file: string): Recorded[] {
   const [head, ...rest] = text.split('\n').filter((line) => line.trim() !== '')
   const header = JSON.parse(head ?? '{}') as Partial<SessionHeader>
@@ -166,9 +156,9 @@ function readSession(text: string, file: string): Recorded[] {
 }
 
 function searchOf(query: Record<string, string | string[]> | undefined): string {
-  const params = new URLSearchParams()
-  for (const [name, value] of Object.entries(query ?? {}))
-    for (const one of Array.isArray(value) ? value : [value]) params.append(name, one)
+  const params = new URLSearchParams(
+    Object.entries(query ?? {}).flatMap(([name, v]) => [v].flat().map((one): [string, string] => [name, one])),
+  )
   const search = params.toString()
   return search === '' ? '' : `?${search}`
 }

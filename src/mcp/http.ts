@@ -1,7 +1,5 @@
-// /mcp: the MCP server over streamable HTTP, on the sandbox itself. The app lets a request reach
-// it only as it lets one reach the control API (the admin token, the Host names); each POST is
-// served by a server of its own (stateless: no session to keep, none to lose on a restart), whose
-// tools call the sandbox's own address over loopback HTTP, as the stdio server calls a remote one.
+// /mcp: the MCP server over streamable HTTP, guarded as the control API is. Stateless, a server per
+// POST (no session to lose on a restart), whose tools call the sandbox's own address over loopback.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { ERRORS, HttpError } from '../http/errors.js'
 import { createMcpServer } from './server.js'
@@ -11,10 +9,7 @@ export const MCP_PATH = '/mcp'
 
 export type McpEndpoint = (req: IncomingMessage, res: ServerResponse, answerError: (error: unknown) => void) => void
 
-/**
- * The endpoint's handler; `target` is read per request, as the sandbox knows its address only
- * once it listens.
- */
+/** `target` is read per request: the sandbox knows its address only once it listens. */
 export function mcpEndpoint(target: () => Target): McpEndpoint {
   return (req, res, answerError) => {
     // Stateless: no stream of server-initiated messages (GET) and no session to end (DELETE).

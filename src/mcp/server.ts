@@ -1,7 +1,5 @@
-// The MCP server both transports serve (stdio: mcp-stdio.ts; streamable HTTP at /mcp: http.ts):
-// the tools of both specs (tools.ts), the specs and a namespace's coverage and journal as
-// resources, and prompts for the usual loop of a test. The SDK is loaded on first use only, so a
-// sandbox that no agent talks to never reads it.
+// The MCP server both transports serve: the tools (tools.ts), the specs and a namespace's coverage and
+// journal as resources, prompts for a test's loop. The SDK is loaded on first use only.
 import { readFile } from 'node:fs/promises'
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { ADMIN_SPEC_FILE, PACKAGE_ROOT, SPEC_FILE } from '../paths.js'
@@ -73,7 +71,6 @@ const PROMPTS = [
 
 let packageIdentity: Promise<{ name: string; version: string }> | undefined
 
-/** The package says who this server is: its name and version, as npm shows them. */
 async function readPackageIdentity(): Promise<{ name: string; version: string }> {
   const { name, version } = JSON.parse(await readFile(new URL('package.json', PACKAGE_ROOT), 'utf8')) as {
     name: string

@@ -1,6 +1,5 @@
-// `animal-store-sandbox mcp --url <sandbox>`: the MCP server over stdio, for an agent that drives
-// a sandbox already running elsewhere (a container, a shared one). stdout carries the protocol
-// alone; anything for people goes to stderr.
+// `animal-store-sandbox mcp --url <sandbox>`: MCP over stdio for a sandbox running elsewhere. stdout
+// carries the protocol alone; anything for people goes to stderr.
 import { parseArgs } from 'node:util'
 import { ConfigError, DEFAULT_ADMIN_TOKEN, DEFAULT_API_KEY } from '../config.js'
 import { createMcpServer } from './server.js'

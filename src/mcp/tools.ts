@@ -1,7 +1,5 @@
-// The MCP tools: one per operation of spec/openapi.yaml and spec/admin.openapi.yaml, made from
-// them. A tool's input is its operation's parameters and body (their schemas as the spec writes
-// them); a call is one HTTP request to a running sandbox, and its result is the answer: status,
-// the headers that matter to a client, and the body. Both transports (stdio, /mcp) call these.
+// The MCP tools, one per operation of both specs: the input is the operation's parameters and body,
+// a call one HTTP request to a running sandbox, the result its status, telling headers and body.
 import { fileURLToPath } from 'node:url'
 import type { ValidateFunction } from 'ajv/dist/2020.js'
 import { ADMIN_SPEC_FILE, SPEC_FILE } from '../paths.js'

@@ -1,7 +1,7 @@
-// The `pact` subcommand: `animal-store-sandbox pact verify <file> --url <sandbox>`. The credentials
-// come from the flags, else from ADMIN_TOKEN and the first of API_KEYS, else the documented defaults.
+// `animal-store-sandbox pact verify <file> --url <sandbox>`.
 import { parseArgs } from 'node:util'
-import { DEFAULT_ADMIN_TOKEN, DEFAULT_API_KEY, PactVerifyError, verifyPact } from './verify.js'
+import { DEFAULT_ADMIN_TOKEN, DEFAULT_API_KEY } from '../config.js'
+import { PactVerifyError, verifyPact } from './verify.js'
 
 export const PACT_HELP = `Usage: animal-store-sandbox pact verify <pact.json> --url <sandbox> [--admin-token <token>] [--api-key <key>]
 

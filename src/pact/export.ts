@@ -1,8 +1,6 @@
-// A namespace's journal as a Pact (specification V4): what a consumer's tests really did, one
-// interaction per distinct request and response shape, each with the state its data started from.
-// The journal holds requests and statuses, not response bodies: each response body is the example
-// of its schema in the spec, with matchers from that schema (types, and the enums as regexes), so
-// the Pact states what the contract promises for that call rather than one run's values.
+// A namespace's journal as a Pact V4, one interaction per request and response shape. The journal
+// keeps no response bodies: each is its schema's example with matchers from the schema, so the Pact
+// states what the contract promises rather than one run's values.
 import type { components } from '../contract/admin-types.js'
 import type { ApiSpec, Operation } from '../contract/types.js'
 import { headerSchemaOf, requestBodySchema, responseBodySchema, summaryOf } from './spec-parts.js'

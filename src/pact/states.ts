@@ -1,7 +1,5 @@
-// The provider states of an exported Pact, and how the verifier's state changes map back to the
-// sandbox. A state names the data a namespace started from (a seed, a named snapshot or the
-// initial data: what a reset restores) or a pet an interaction needs; its params say the same in
-// fields, so a state written by hand with its name alone works too.
+// Provider states: the data a namespace started from (what a reset restores) or a pet an interaction
+// needs. Params repeat the name in fields; a state written by hand with its name alone works too.
 import { parseSeedOrigin, parseSnapshotOrigin } from '../store/origin.js'
 
 export interface ProviderState {

@@ -1,9 +1,6 @@
-// `animal-store-sandbox pact verify <file> --url <sandbox>`: the official Pact verifier
-// (@pact-foundation/pact-core, an optional dependency) replays a Pact against a sandbox. Its
-// requests go through a local request filter that gives them a real API key in place of the
-// Pact's redacted one and a namespace of their own; its provider-state changes go to a handler
-// here that restores each state through the control API (a reset to a seed, a snapshot or the
-// initial data; a pet an interaction reads). The report is the verifier's own.
+// `pact verify`: the official verifier (an optional dependency) replays a Pact through a local filter
+// that puts a real key for the redacted one and a namespace of its own, and restores each provider
+// state through the control API.
 import { randomUUID } from 'node:crypto'
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { request as httpsRequest } from 'node:https'
@@ -11,8 +8,6 @@ import type { AddressInfo } from 'node:net'
 import { REDACTED_BEARER } from './export.js'
 import { stateChange, type StateChange } from './states.js'
 
-export const DEFAULT_API_KEY = 'sandbox-api-key'
-export const DEFAULT_ADMIN_TOKEN = 'sandbox-admin-token'
 const STATE_PATH = '/__pact/provider-states'
 const NAMESPACE_HEADER = 'x-sandbox-namespace'
 // The package is optional: the image and most users never verify a Pact.
