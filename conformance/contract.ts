@@ -1,13 +1,18 @@
-// The response checker: an answer held against the contract read from a spec file. One set of
-// validators compiled from the spec serves the conformance runner's judge (run.ts), the fuzzer and
-// the tests: a documented response's body against its schema, an Error body against the Error
-// schema with the HTTP status.
+// The response checker, one set of validators compiled from a spec file for the conformance
+// runner, the fuzzer and the tests.
 import { fileURLToPath } from 'node:url'
 import { dereference } from '@apidevtools/json-schema-ref-parser'
 import type { ValidateFunction } from 'ajv/dist/2020.js'
 import { ERRORS } from '../src/http/errors.js'
 import { SPEC_FILE } from '../src/paths.js'
-import { createAjv, describeErrors, loadSpecFile, operationsOf, readSpecDocument } from '../src/contract/load.js'
+import {
+  createAjv,
+  describeErrors,
+  loadSpec,
+  loadSpecFile,
+  operationsOf,
+  readSpecDocument,
+} from '../src/contract/load.js'
 import type { SpecFile } from '../src/contract/types.js'
 import { documentedResponses, keyOf, responseKeyFor, type ResponseKey } from './coverage.js'
 
@@ -49,11 +54,8 @@ export async function loadContract(file: URL = SPEC_FILE): Promise<Contract> {
   const resolved = (await dereference(fileURLToPath(file), structuredClone(document), {
     resolve: { external: true },
   })) as Record<string, any>
-  const api = (await dereference(fileURLToPath(SPEC_FILE), structuredClone(readSpecDocument(SPEC_FILE)), {
-    resolve: { external: true },
-  })) as Record<string, any>
   const ajv = createAjv()
-  const validateError = ajv.compile(api['components'].schemas.Error)
+  const validateError = ajv.compile((await loadSpec()).schemas['Error'] ?? {})
   // Every documented response by "operationId key"; one without content maps to undefined.
   const responses = new Map<string, ValidateFunction | undefined>()
   // The text media types a response documents besides JSON (the coverage report's text/markdown).

@@ -1,7 +1,5 @@
-// npm run fuzz: the spec-driven fuzzer of ./fuzz.ts at length, against a real server with a
-// real data file. FUZZ_RUNS (default 50000), FUZZ_TIME_LIMIT_S (default 600) and FUZZ_SEED;
-// FUZZ_API=control fuzzes the control API (/__admin) from spec/admin.openapi.yaml instead.
-// A failure prints the seed and the shrunk request, ready to become a regression test.
+// npm run fuzz: fuzz.ts at length against a real server and data file. FUZZ_RUNS, FUZZ_TIME_LIMIT_S,
+// FUZZ_SEED; FUZZ_API=control fuzzes the control API instead.
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'

@@ -1,6 +1,5 @@
-// Property-based fuzzing driven by spec/openapi.yaml: requests are generated from the operations,
-// parameters and schemas the spec declares, then mutated; every answer is checked against the
-// contract. Used by test/hardening/fuzz.test.ts (a bounded run in `npm test`) and fuzz-cli.ts (`npm run fuzz`).
+// Property-based fuzzing: requests generated from a spec's operations and schemas, then mutated;
+// every answer is checked against the contract.
 import fc from 'fast-check'
 import { exactInteger } from '../src/http/json-numbers.js'
 import type { Operation, SpecFile as ApiSpec } from '../src/contract/types.js'

@@ -1,6 +1,5 @@
-// Runs @stoplight/prism-cli in proxy mode as a child process on loopback, in front of an upstream
-// base URL, and stops it again. Prism validates every request and response against the spec it is
-// given and reports what does not conform (the sl-violations header, or with --errors a 500 of its own).
+// Prism in proxy mode, a child process on loopback in front of an upstream base URL. It reports what
+// does not conform in the sl-violations header, or with --errors as a 500 of its own.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
@@ -10,7 +9,7 @@ const PRISM_BIN = require.resolve('@stoplight/prism-cli/dist/index.js')
 const EXIT_WITH_PARENT = fileURLToPath(new URL('./exit-with-parent.cjs', import.meta.url))
 
 /** Prism needs a few seconds to start on a busy machine: be generous, but bounded. */
-export const PRISM_READY_TIMEOUT_MS = 60_000
+const PRISM_READY_TIMEOUT_MS = 60_000
 const STOP_GRACE_MS = 3_000
 
 export interface PrismOptions {

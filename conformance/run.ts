@@ -1,6 +1,5 @@
-// The conformance runner: Prism in front of a sandbox (or any deployment of the API), every case
-// of cases.ts sent through it, every violation Prism reports collected, and the coverage guard.
-// Exported for other suites (the container test runs it against a container's URL).
+// The conformance runner: every case of cases.ts through Prism in front of a deployment of the API,
+// every violation Prism reports collected, and the coverage guard.
 import { createRequire } from 'node:module'
 import { relative } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
