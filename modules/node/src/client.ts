@@ -232,10 +232,7 @@ class NamespaceCalls {
    */
   async listRequests(filter: RequestFilter = {}, page: PageOptions = {}): Promise<JournalPage> {
     const { since, ...rest } = filter
-    const query = pageQuery(page)
-    for (const [name, value] of Object.entries(rest)) if (value !== undefined) query[name] = String(value)
-    if (since !== undefined) query['since'] = instant('since', since)
-    return this.call('listRequests', { query })
+    return this.call('listRequests', { query: { ...rest, ...page, since: instant(since) } })
   }
 
   /** How many requests match every filter given: the journal's cheapest check (no entry is sent). */
@@ -266,7 +263,7 @@ class NamespaceCalls {
 
   /** A page of the requests no operation of the spec matched, as listRequests. */
   async listUnmatchedRequests(page: PageOptions = {}): Promise<JournalPage> {
-    return this.call('listUnmatchedRequests', { query: pageQuery(page) })
+    return this.call('listUnmatchedRequests', { query: page })
   }
 
   /** Arms a fault: `status`, `delayMs` or `fault` on the next `times` calls of `operationId` after the first `after`. */
@@ -284,12 +281,15 @@ class NamespaceCalls {
 
   /** What the journal shows of the contract's use: each documented response exercised or not, deprecated calls, … */
   async getCoverage(options: CoverageOptions = {}): Promise<CoverageReport> {
-    return this.call('getCoverage', { query: coverageQuery(options, 'json') })
+    return this.call('getCoverage', { query: { ...options, all: options.all || undefined, format: 'json' } })
   }
 
   /** The same report as Markdown, for a CI artefact or a pull-request comment. */
   async getCoverageMarkdown(options: CoverageOptions = {}): Promise<string> {
-    return this.call('getCoverage', { query: coverageQuery(options, 'markdown'), text: true })
+    return this.call('getCoverage', {
+      query: { ...options, all: options.all || undefined, format: 'markdown' },
+      text: true,
+    })
   }
 
   /** How the sandbox's answers differed from the real API's (UPSTREAM_MODE=compare): each difference, and counts per operation. */
@@ -300,16 +300,14 @@ class NamespaceCalls {
   /** Checks the journal against `expectations`; resolves whether it passed or not (see `passed`, `message`). */
   async verify(expectations: readonly Expectation[], options: VerifyOptions = {}): Promise<VerifyResult> {
     return this.call('verify', {
-      query: options.traceId === undefined ? {} : { traceId: options.traceId },
-      body: { expectations, ...(options.strict === undefined ? {} : { strict: options.strict }) },
+      query: { traceId: options.traceId },
+      body: { expectations, strict: options.strict },
     })
   }
 
   /** The calls the namespace received as a Pact (V4) for a consumer-driven contract: see docs/pact.md. */
   async exportPact(options: PactOptions = {}): Promise<Pact> {
-    const query: Record<string, string> = {}
-    for (const [name, value] of Object.entries(options)) if (value !== undefined) query[name] = String(value)
-    return this.call('exportPact', { query })
+    return this.call('exportPact', { query: { ...options } })
   }
 
   /**
@@ -396,7 +394,7 @@ class NamespaceCalls {
 
   /** Moves the namespace's clock to `now` (e.g. getPet's sunset, 2030-12-05), from where it runs on. */
   async setClock(now: Date | string): Promise<Clock> {
-    return this.call('setClock', { body: { now: instant('now', now) } })
+    return this.call('setClock', { body: { now: instant(now) } })
   }
 
   /** Returns the namespace's clock to real time. */
@@ -411,10 +409,12 @@ class NamespaceCalls {
       body,
       path = {},
       text: asText = false,
-    }: { query?: Record<string, string>; body?: unknown; path?: Record<string, string>; text?: boolean } = {},
+    }: { query?: Query; body?: unknown; path?: Record<string, string>; text?: boolean } = {},
   ): Promise<T> {
     const operation: Operation = OPERATIONS[operationId]
-    const search = new URLSearchParams(query)
+    // Parameters left undefined (or a null cursor) are not sent.
+    const search = new URLSearchParams()
+    for (const [name, value] of Object.entries(query)) if (value != null) search.set(name, String(value))
     if (operation.namespaced && this.#namespace !== undefined) search.set('namespace', this.#namespace)
     const target = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(path[name] ?? ''))
     const url = `${this.connection.origin}${CONTROL_PATH}${target}${search.size > 0 ? `?${search}` : ''}`
@@ -508,20 +508,9 @@ export class AnimalStoreControlClient extends NamespaceCalls {
   }
 }
 
-function pageQuery({ limit, after }: PageOptions): Record<string, string> {
-  return {
-    ...(limit === undefined ? {} : { limit: String(limit) }),
-    ...(after == null ? {} : { after: String(after) }),
-  }
-}
+type Query = Readonly<Record<string, string | number | boolean | null | undefined>>
 
-function coverageQuery({ all, traceId }: CoverageOptions, format: 'json' | 'markdown'): Record<string, string> {
-  return { ...(all ? { all: 'true' } : {}), ...(traceId === undefined ? {} : { traceId }), format }
-}
-
-/** An instant as the control API takes it; a value that is not one rejects the call that got it. */
-function instant(name: string, value: Date | string): string {
-  const date = value instanceof Date ? value : new Date(value)
-  if (Number.isNaN(date.getTime())) throw new TypeError(`${name} must be a date, got ${JSON.stringify(String(value))}`)
-  return date.toISOString()
+/** A Date as the control API takes it; a string goes as given, for the sandbox to judge. */
+function instant<T>(value: Date | T): string | T {
+  return value instanceof Date ? value.toISOString() : value
 }
