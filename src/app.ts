@@ -10,6 +10,7 @@ import { adminCheck, createControlApi, type ControlApiOptions } from './control/
 import type { Control } from './control/request-control.js'
 import { COVERAGE_PAGE, JOURNAL_PAGE, mountExplorer, mountSpecDocuments, type SandboxFacts } from './explorer/pages.js'
 import { cors } from './http/cors.js'
+import { Exchange } from './http/exchange.js'
 import { MCP_PATH, type McpEndpoint } from './mcp/http.js'
 import { ERRORS, HttpError, sendError } from './http/errors.js'
 import { sendJson } from './http/reply.js'
@@ -75,7 +76,7 @@ export function createApp({
   traceRequest,
   metrics,
 }: AppOptions): App {
-  const answerError = (res: ServerResponse, error: unknown): void => sendError(res, toHttpError(error, logger))
+  const answerError = (exchange: Exchange, error: unknown): void => exchange.fail(toHttpError(error, logger))
   const serveOperation = apiPipeline({ spec, keys, control, answerError, minStability, fidelity })
   const controlApi = admin && { basePath: admin.adminSpec.basePath, serve: createControlApi(admin, answerError) }
 
@@ -83,7 +84,7 @@ export function createApp({
   // routers, picked by path prefix so that a request meets only the routes it may match.
   const router = (): Polka => {
     const app = polka({
-      onError: (error, _req, res) => answerError(res, error),
+      onError: (error, _req, res) => sendError(res, toHttpError(error, logger)),
       onNoMatch: (req, res) =>
         sendError(res, new HttpError(ERRORS.notFound, `No resource at ${req.method} ${req.path}`)),
     })
@@ -117,9 +118,17 @@ export function createApp({
   const api = router()
   mountSpecDocuments(api, { spec, facts })
 
-  // polka's handler takes a `next` only when it is mounted in another app.
-  const listener = (app: Polka) => app.handler as unknown as App['handler']
-  const [toApi, toPages] = [listener(api), listener(pages)]
+  // polka's handler takes a `next` only when it is mounted in another app. A path no route
+  // serves is answered here, where the exchange is known, so that the journal has its 404.
+  const route = (app: Polka) => {
+    const handler = app.handler as unknown as App['handler']
+    return (exchange: Exchange): void => {
+      const { req, res, path } = exchange
+      if (app.find(req.method as 'GET', path).handlers.length > 0) handler(req, res)
+      else answerError(exchange, new HttpError(ERRORS.notFound, `No resource at ${req.method} ${path}`))
+    }
+  }
+  const [toApi, toPages] = [route(api), route(pages)]
   const apiPrefix = `${spec.basePath}/`
   // Request logs cost a listener and a timer per request: none at all when they are off.
   const logRequest = logger.isLevelEnabled('info') ? logRequests(logger, control) : undefined
@@ -132,8 +141,9 @@ export function createApp({
     // Before any router: the request log, CORS (a preflight is answered here), the Host of the
     // test data, then the journal and namespace of every request but the control API's own.
     handler(req, res) {
-      logRequest?.(req, res)
-      traceRequest?.(req, res)
+      const exchange = new Exchange(req, res)
+      logRequest?.(exchange)
+      traceRequest?.(exchange)
       if (req.headers.host === undefined && req.httpVersion === '1.1') {
         sendError(
           res,
@@ -153,42 +163,35 @@ export function createApp({
         guarded || (controlApi !== undefined && (isUnder(url, COVERAGE_PAGE) || isUnder(url, JOURNAL_PAGE)))
       if ((toTestData ? answerTestDataPreflight : answerPreflight)(req, res)) return
       if (toTestData && (controlChecksHost || !guarded) && !testData.servesHost(req.headers.host)) {
-        sendError(res, misdirected(req.headers.host))
+        answerError(exchange, misdirected(req.headers.host))
         return
       }
       if (url.startsWith(apiPrefix)) {
-        control.track(req, res)
-        if (metrics) res.on('close', metrics.countResponse)
-        if (fidelity?.compares) fidelity.observe(req, res, () => control.namespaceOf(res))
-        if (!serveOperation(req, res)) toApi(req, res)
+        control.track(exchange)
+        if (metrics) res.on('close', () => metrics.count(exchange))
+        if (fidelity?.compares) fidelity.observe(exchange)
+        if (!serveOperation(exchange)) toApi(exchange)
       } else if (toControlApi) {
-        if (!controlApi?.serve(req, res)) toPages(req, res) // a 404
-      } else if (toMcp) {
+        if (!controlApi?.serve(exchange)) toPages(exchange) // a 404
+      } else if (toMcp || toMetrics) {
+        const guard = toMcp ? agents : scraped
         try {
-          agents.check(req)
+          guard?.check(req)
         } catch (error) {
-          answerError(res, error)
+          answerError(exchange, error)
           return
         }
-        agents.serve(req, res, (error) => answerError(res, error))
-      } else if (toMetrics) {
-        try {
-          scraped.check(req)
-        } catch (error) {
-          answerError(res, error)
-          return
-        }
-        scraped.serve(req, res, (error) => answerError(res, error))
+        guard?.serve(req, res, (error) => answerError(exchange, error))
       } else {
-        control.track(req, res)
-        toPages(req, res)
+        control.track(exchange)
+        toPages(exchange)
       }
     },
   }
 }
 
 interface ApiPipelineOptions extends Pick<AppOptions, 'spec' | 'keys' | 'control' | 'minStability' | 'fidelity'> {
-  readonly answerError: (res: ServerResponse, error: unknown) => void
+  readonly answerError: (exchange: Exchange, error: unknown) => void
 }
 
 /** The spec's operations; test control (src/control/request-control.ts) picks each request's store. */
@@ -198,11 +201,10 @@ function apiPipeline({ spec, keys, control, answerError, minStability, fidelity 
     ...(minStability === undefined ? {} : { minStability }),
     handlers: byOperationId(handlers),
     keys,
-    enter: (op, req, res) =>
-      then(control.enter(op, req, res), (store) => {
-        const namespace = store && control.namespaceOf(res)
+    enter: (op, exchange) =>
+      then(control.enter(op, exchange), (store) => {
         // The upstream answers instead of the sandbox: in record mode, and what the sandbox lacks.
-        if (fidelity?.answers(op.operationId) && namespace) return fidelity.proxy(op.operationId, namespace, req, res)
+        if (fidelity?.answers(op.operationId) && store) return fidelity.proxy(op.operationId, exchange)
         return store && { store, basePath: spec.basePath }
       }),
     answerError,
@@ -235,7 +237,8 @@ function toHttpError(error: unknown, logger: Logger): HttpError {
 }
 
 function logRequests(logger: Logger, control: Control) {
-  return (req: IncomingMessage, res: ServerResponse): void => {
+  return (exchange: Exchange): void => {
+    const { req, res } = exchange
     const started = performance.now()
     res.once('finish', () => {
       // From the raw URL: a preflight is answered before any router parses it.
@@ -248,7 +251,7 @@ function logRequests(logger: Logger, control: Control) {
           path: control.redactor.text(path),
           status: res.statusCode,
           ms: Math.round((performance.now() - started) * 10) / 10,
-          operationId: res.locals?.operationId,
+          operationId: exchange.operationId,
           traceId: traceIdOf(req),
         },
         'request',

@@ -188,8 +188,6 @@ async function serve(
     process.env,
     {
       apis: admin ? [spec, admin.adminSpec] : [spec],
-      namespaceOf: (res) => control.namespaceOf(res)?.name,
-      faultOf: (res) => control.faultOf(res),
     },
     logger,
   )

@@ -1,13 +1,13 @@
 // OpenTelemetry server spans, one per API and control API request, parented to the caller's
 // traceparent and exported over OTLP/HTTP when the OTEL_* variables ask. Off, nothing is loaded.
-import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Exchange } from './http/exchange.js'
 import type { Logger } from 'pino'
 import { ConfigError } from './config.js'
 import { DEFAULT_NAMESPACE } from './control/namespaces.js'
 import type { Operation } from './contract/types.js'
 
 /** Starts a request's span; it is recorded as the answer ends (or the connection does). */
-export type TraceRequest = (req: IncomingMessage, res: ServerResponse) => void
+export type TraceRequest = (exchange: Exchange) => void
 
 export interface Telemetry {
   readonly trace: TraceRequest
@@ -19,10 +19,6 @@ export interface Telemetry {
 export interface SpanSources {
   /** The API's operations and the control API's, each under its base path. */
   readonly apis: ReadonlyArray<{ readonly basePath: string; readonly operations: readonly Operation[] }>
-  /** The namespace an API request was served in. */
-  readonly namespaceOf: (res: ServerResponse) => string | undefined
-  /** The injected fault or Prefer that shaped the answer, as the journal records it. */
-  readonly faultOf: (res: ServerResponse) => string | null | undefined
 }
 
 /**
@@ -93,11 +89,12 @@ export async function startTelemetry(
   const underApi = (path: string): boolean =>
     prefixes.some((base) => path === base || path.startsWith(`${base}/`) || path.startsWith(`${base}?`))
 
-  const trace: TraceRequest = (req, res) => {
+  const trace: TraceRequest = (exchange) => {
+    const { req, res } = exchange
     const started = performance.now()
     res.once('close', () => {
       const path = (req.url ?? '/').split('?', 1)[0] ?? '/'
-      const operationId = res.locals?.operationId
+      const { operationId, fault } = exchange
       const op = operationId === undefined ? undefined : operations.get(operationId)
       // Pages, documents, health checks and /mcp have no span: only the APIs' requests.
       if (op === undefined && !underApi(path)) return
@@ -106,9 +103,8 @@ export async function startTelemetry(
       const attributes: Record<string, string | number | boolean> = { 'http.request.method': method, 'url.path': path }
       if (op) attributes['http.route'] = op.route
       if (answered) attributes['http.response.status_code'] = res.statusCode
-      const namespace = sources.namespaceOf(res) ?? controlNamespaceOf(req, res)
+      const namespace = exchange.namespace?.name ?? controlNamespaceOf(exchange)
       if (namespace !== undefined) attributes['sandbox.namespace'] = namespace
-      const fault = sources.faultOf(res)
       if (fault) attributes['sandbox.fault'] = fault
       if (op?.deprecated) attributes['sandbox.deprecated'] = true
       const parent = propagator.extract(api.ROOT_CONTEXT, req.headers, api.defaultTextMapGetter)
@@ -137,8 +133,7 @@ function readable(message: string): string {
 }
 
 /** A control API call acts on the namespace its ?namespace= names, the default one without it. */
-function controlNamespaceOf(req: IncomingMessage, res: ServerResponse): string | undefined {
-  if (res.locals?.operationId === undefined) return undefined
-  const search = (req.url ?? '').split('?', 2)[1]
+function controlNamespaceOf({ operationId, search }: Exchange): string | undefined {
+  if (operationId === undefined) return undefined
   return new URLSearchParams(search).get('namespace') ?? DEFAULT_NAMESPACE
 }

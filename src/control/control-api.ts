@@ -1,6 +1,7 @@
 // The control API's pipeline: the API's own (match, admin token, validation from
 // spec/admin.openapi.yaml), each handler run in the namespace `?namespace=` names.
-import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { IncomingMessage } from 'node:http'
+import type { Exchange } from '../http/exchange.js'
 import { authenticate, KeyRing, type Credential } from '../pipeline/auth.js'
 import { byOperationId, createPipeline, type Handler, type Pipeline } from '../pipeline/pipeline.js'
 import { MAX_JSON_DEPTH } from '../http/body.js'
@@ -19,7 +20,7 @@ const ADMIN_TOKEN: Credential = {
 
 export function createControlApi(
   options: ControlApiOptions,
-  answerError: (res: ServerResponse, error: unknown) => void,
+  answerError: (exchange: Exchange, error: unknown) => void,
 ): Pipeline {
   const { adminSpec, namespaces } = options
   // Reads and clears need a namespace that exists: a misspelt name is a 404, not a new, empty
@@ -48,7 +49,7 @@ export function createControlApi(
     keys: new KeyRing([options.token]),
     credential: ADMIN_TOKEN,
     maxJsonDepth: MAX_JSON_DEPTH,
-    enter: (_op, req) => {
+    enter: (_op, { req }) => {
       if (options.localOnly && !isLoopbackAddress(req.socket.remoteAddress)) throw DEFAULT_TOKEN_FROM_AFAR
       return options
     },

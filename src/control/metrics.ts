@@ -1,6 +1,7 @@
 // GET /metrics (prom-client). Requests are tallied in plain maps; prom-client is loaded by the first
 // scrape (some 30 ms a cold start need not pay), so a sandbox nobody scrapes pays nothing.
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Exchange } from '../http/exchange.js'
 import type { Histogram, Registry } from 'prom-client'
 import { ERRORS, HttpError } from '../http/errors.js'
 import { UNMATCHED } from './request-record.js'
@@ -17,10 +18,6 @@ const WRITE_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.2
 
 export interface MetricsSource {
   readonly namespaces: Namespaces
-  /** The namespace a request was served in (Control.namespaceOf). */
-  readonly namespaceOf: (res: ServerResponse) => { readonly name: string } | undefined
-  /** Whether a fault armed through the control API acted on the request (Control.faulted). */
-  readonly faulted: (res: ServerResponse) => boolean
 }
 
 export interface Scrape {
@@ -39,16 +36,10 @@ export class Metrics {
   /** Made by the first scrape. */
   #registry: Promise<Registry> | undefined
   #writes: Histogram | undefined
-  /** One listener shared by every response, no closure each. */
-  readonly countResponse: (this: ServerResponse) => void
 
   constructor(source: MetricsSource, maxNamespaces: number) {
     this.#source = source
     this.#namedBound = Math.min(NAMED_NAMESPACES, maxNamespaces)
-    const count = (res: ServerResponse): void => this.#count(res)
-    this.countResponse = function (this: ServerResponse) {
-      count(this)
-    }
   }
 
   readonly observeWrite = (seconds: number): void => {
@@ -111,16 +102,16 @@ export class Metrics {
     return registry
   }
 
-  #count(res: ServerResponse): void {
-    const operation: string = res.locals?.operationId ?? UNMATCHED
+  /** Counts a request as it closes. */
+  count({ res, operationId: operation = UNMATCHED, namespace, injected }: Exchange): void {
     const status = res.headersSent ? res.statusCode : 0
-    const namespace = this.#label(this.#source.namespaceOf(res)?.name ?? DEFAULT_NAMESPACE)
-    let operations = this.#requests.get(namespace)
-    if (operations === undefined) this.#requests.set(namespace, (operations = new Map()))
+    const label = this.#label(namespace?.name ?? DEFAULT_NAMESPACE)
+    let operations = this.#requests.get(label)
+    if (operations === undefined) this.#requests.set(label, (operations = new Map()))
     let statuses = operations.get(operation)
     if (statuses === undefined) operations.set(operation, (statuses = new Map()))
     statuses.set(status, (statuses.get(status) ?? 0) + 1)
-    if (this.#source.faulted(res)) this.#faults.set(operation, (this.#faults.get(operation) ?? 0) + 1)
+    if (injected) this.#faults.set(operation, (this.#faults.get(operation) ?? 0) + 1)
   }
 
   #label(name: string): string {

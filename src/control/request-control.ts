@@ -1,9 +1,8 @@
 // Test control inside the API's request pipeline: which namespace a request belongs to, the
 // journal entry it leaves, and the faults, Prefer preferences and clock that may shape its answer.
-import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { Request } from 'polka'
 import { readRawBody, receivedBody } from '../http/body.js'
 import { ERRORS, HttpError, RETRY_AFTER, templateForStatus } from '../http/errors.js'
+import type { Exchange } from '../http/exchange.js'
 import { traceIdOf } from '../http/trace-context.js'
 import { API_KEY, bearerToken, type KeyRing } from '../pipeline/auth.js'
 import { breakResponse, delay, readPrefer, type Fault, type Preference } from './faults.js'
@@ -14,26 +13,19 @@ import type { Awaitable } from '../pipeline/pipeline.js'
 import type { Operation } from '../contract/types.js'
 import type { AnimalStore } from '../store/store.js'
 
-// Each response carries its request's state: cheaper than a side table on every request.
-const STATE = Symbol('request state')
-type Tracked = ServerResponse & { [STATE]?: RequestState }
-
 interface RequestState {
-  /** Until the request passes auth, an existing namespace or the default one. */
-  namespace: Namespace
   /** The namespace the request names; it is created only once the request passes auth. */
   readonly asked: string | undefined
   /** The snapshot the asked namespace starts from if it is new: a trace's (TRACE_NAMESPACE_BASELINE). */
   readonly baseline: string | undefined
+  readonly problem: string | undefined
+  /** Until the request passes auth, an existing namespace or the default one. */
+  namespace: Namespace
   /** Set once the request is being served in the namespace it names (Namespace.begin). */
   serving: boolean
-  readonly problem: string | undefined
   /** Set once the request has passed auth. */
   authenticated: boolean
-  fault: string | null
-  /** Set once a fault armed through the control API acts on the request (not a Prefer header). */
-  injected: boolean
-  /** Records the request in its namespace's journal (once): as its answer ends, or as it is broken off. */
+  /** Records the request in its namespace's journal (once): as its answer starts, or as it is broken off. */
   journal(status: number | null): void
 }
 
@@ -63,12 +55,19 @@ export class Control {
     this.redactor = options.redactor
   }
 
-  /** Picks the request's namespace, and journals the request once it is answered. */
-  track(req: IncomingMessage, res: ServerResponse): void {
+  /** The requests being served: what test control knows of each. */
+  readonly #states = new WeakMap<Exchange, RequestState>()
+
+  /** Picks the request's namespace, and journals the request as it is answered. */
+  track(exchange: Exchange): void {
+    const { req, res } = exchange
     const { namespaces, basePath, namespaceKeyPrefix, namespaceFromTrace, keys } = this.#options
     const asked = namespaceOf(req, namespaceKeyPrefix, namespaceFromTrace)
     // Unauthenticated requests must not create namespaces: a flood of them would evict real ones.
     const existing = asked.name === undefined ? undefined : namespaces.find(asked.name)
+    const time = Date.now()
+    const started = performance.now()
+    let journaled = false
     const state: RequestState = {
       namespace: existing ?? namespaces.default,
       asked: asked.name,
@@ -77,67 +76,40 @@ export class Control {
       problem: asked.problem,
       authenticated: false,
       serving: false,
-      fault: null,
-      injected: false,
-      journal: (status) => journal(status),
+      journal: (status) => {
+        if (journaled) return
+        journaled = true
+        const { path, search, operationId } = exchange
+        // Other pages the server may serve (health, docs) are not API requests; unknown ones are.
+        if (operationId === undefined && !path.startsWith(`${basePath}/`) && status !== 404) return
+        state.namespace.journal.record({
+          time,
+          namespace: state.namespace.name,
+          method: req.method ?? '',
+          path,
+          search,
+          headers: req.headers,
+          body: receivedBody(req),
+          status,
+          durationMs: Math.round((performance.now() - started) * 10) / 10,
+          operationId: operationId ?? UNMATCHED,
+          fault: exchange.fault,
+          error: exchange.error,
+          // A request no operation matched never met auth: its key is checked here.
+          authenticated: state.authenticated || keys.has(bearerToken(req) ?? ''),
+          traceId: traceIdOf(req),
+        })
+      },
     }
-    ;(res as Tracked)[STATE] = state
-    const time = Date.now()
-    const started = performance.now()
-    let journaled = false
-    const journal = (status: number | null): void => {
-      if (journaled) return
-      journaled = true
-      // By now the router has parsed the URL (it runs right after this) into path and search.
-      const { path, search } = req as Request
-      const operationId = res.locals?.operationId
-      // Other pages the server may serve (health, docs) are not API requests; unknown ones are.
-      if (operationId === undefined && !path.startsWith(`${basePath}/`) && res.statusCode !== 404) return
-      state.namespace.journal.record({
-        time,
-        namespace: state.namespace.name,
-        method: req.method ?? '',
-        path,
-        search: search ?? '',
-        headers: req.headers,
-        body: receivedBody(req),
-        status,
-        durationMs: Math.round((performance.now() - started) * 10) / 10,
-        operationId: operationId ?? UNMATCHED,
-        fault: state.fault,
-        error: res.locals?.error,
-        // A request no operation matched never met auth: its key is checked here.
-        authenticated: state.authenticated || keys.has(bearerToken(req) ?? ''),
-        traceId: traceIdOf(req),
-      })
-    }
-    // Journaled as the answer ends, before its last bytes leave: a client that has read an answer
-    // finds its request in the journal, whatever the order in which the server's events run.
-    const end = res.end
-    res.end = function (this: ServerResponse, ...args: unknown[]) {
-      journal(res.statusCode)
-      return (end as (...args: unknown[]) => ServerResponse).apply(this, args)
-    } as typeof res.end
-    // A request that ends without an answer (a fault that drops the connection, a client gone).
+    this.#states.set(exchange, state)
+    exchange.namespace = state.namespace
+    // Journaled as its answer starts, before its bytes leave: a client that has read an answer
+    // finds its request in the journal. The app's own pages are journaled as they close.
+    exchange.answering = state.journal
     res.on('close', () => {
-      journal(res.headersSent ? res.statusCode : null)
+      state.journal(res.headersSent ? res.statusCode : null)
       if (state.serving) state.namespace.end()
     })
-  }
-
-  /** The namespace a tracked request is served in (the default one until it has passed auth). */
-  namespaceOf(res: ServerResponse): Namespace | undefined {
-    return (res as Tracked)[STATE]?.namespace
-  }
-
-  /** The fault or Prefer that shaped a tracked request's answer, as its journal entry says it. */
-  faultOf(res: ServerResponse): string | null | undefined {
-    return (res as Tracked)[STATE]?.fault
-  }
-
-  /** Whether a fault armed through the control API acted on a tracked request. */
-  faulted(res: ServerResponse): boolean {
-    return (res as Tracked)[STATE]?.injected === true
   }
 
   /**
@@ -146,14 +118,15 @@ export class Control {
    * It waits only when there is something to wait for (a body to read, a delay), so a plain GET
    * goes through without a promise.
    */
-  enter(op: Operation, req: IncomingMessage, res: ServerResponse): Awaitable<AnimalStore | undefined> {
-    const state = (res as Tracked)[STATE]
+  enter(op: Operation, exchange: Exchange): Awaitable<AnimalStore | undefined> {
+    const state = this.#states.get(exchange)
     if (state === undefined) throw new Error('control: the request was not tracked')
+    const { req } = exchange
     state.authenticated = true
     if (state.problem !== undefined) throw new HttpError(ERRORS.invalidParameter, state.problem)
     // Authenticated: now the named namespace is created, or marked as the most recently used.
     if (state.asked !== undefined) {
-      state.namespace = this.namespaces.get(state.asked, state.baseline)
+      exchange.namespace = state.namespace = this.namespaces.get(state.asked, state.baseline)
       state.namespace.begin()
       state.serving = true
     }
@@ -162,49 +135,49 @@ export class Control {
     if (op.requestBody)
       return readRawBody(req)
         .then(ignore, ignore)
-        .then(() => this.#applyFaults(op, req, res, state, prefer))
-    return this.#applyFaults(op, req, res, state, prefer)
+        .then(() => this.#applyFaults(op, exchange, state, prefer))
+    return this.#applyFaults(op, exchange, state, prefer)
   }
 
   #applyFaults(
     op: Operation,
-    req: IncomingMessage,
-    res: ServerResponse,
+    exchange: Exchange,
     state: RequestState,
     prefer: Preference,
   ): Awaitable<AnimalStore | undefined> {
     const fault = state.namespace.faults.take(op.operationId)
     if (fault) {
-      state.fault = describeFault(fault)
-      state.injected = true
+      exchange.fault = describeFault(fault)
+      exchange.injected = true
     } else if (prefer.code !== undefined || prefer.delayMs !== undefined) {
-      state.fault = `prefer ${req.headers['prefer']}`
+      exchange.fault = `prefer ${exchange.req.headers['prefer']}`
     }
     const delayMs = (fault?.delayMs ?? 0) + (prefer.delayMs ?? 0)
-    if (delayMs > 0) return delay(delayMs, res).then(() => this.#answer(op, req, res, state, fault, prefer))
-    return this.#answer(op, req, res, state, fault, prefer)
+    if (delayMs > 0) return delay(delayMs, exchange.res).then(() => this.#answer(op, exchange, state, fault, prefer))
+    return this.#answer(op, exchange, state, fault, prefer)
   }
 
   #answer(
     op: Operation,
-    req: IncomingMessage,
-    res: ServerResponse,
+    exchange: Exchange,
     { namespace, journal }: RequestState,
     fault: Fault | undefined,
     prefer: Preference,
   ): Awaitable<AnimalStore | undefined> {
+    const { req, res } = exchange
     if (res.destroyed) return undefined
     if (fault?.fault) {
       // Before the break: the client that sees it finds the request in the journal.
-      if (fault.fault !== 'malformed-body') journal(null)
-      breakResponse(fault.fault, req, res, fault.status ?? successStatus(op))
+      const status = fault.status ?? successStatus(op)
+      journal(fault.fault === 'malformed-body' ? status : null)
+      breakResponse(fault.fault, req, res, status)
       return undefined
     }
     if (fault?.status !== undefined) {
       throw new HttpError(
         { ...ERRORS.injectedFault, status: fault.status },
         `Fault ${fault.id} injected through POST /__admin/faults answers ${op.operationId} with ${fault.status}`,
-        twinHeaders(fault.status, res),
+        twinHeaders(fault.status, exchange),
       )
     }
 
@@ -230,7 +203,7 @@ export class Control {
         throw new HttpError(
           templateForStatus(prefer.code),
           `Answered with ${prefer.code} because the request asked for it (Prefer: code=${prefer.code})`,
-          twinHeaders(prefer.code, res),
+          twinHeaders(prefer.code, exchange),
         )
       }
     }
@@ -245,12 +218,12 @@ const ignore = (): void => undefined
  * tested against a forced 401 must meet the WWW-Authenticate of a real one. The operation's own
  * headers (deprecation) go on every answer anyway.
  */
-function twinHeaders(status: number, res: ServerResponse): Readonly<Record<string, string>> | undefined {
+function twinHeaders(status: number, { allow }: Exchange): Readonly<Record<string, string>> | undefined {
   switch (status) {
     case 401:
       return { 'WWW-Authenticate': API_KEY.realm }
     case 405:
-      return res.locals?.allow === undefined ? undefined : { Allow: res.locals.allow }
+      return allow === undefined ? undefined : { Allow: allow }
     case 429:
     case 503:
       return RETRY_AFTER

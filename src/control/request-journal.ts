@@ -5,28 +5,12 @@
 import { CoverageTally } from './coverage-tally.js'
 import { JournalMemory, type BoundedJournal } from './journal-memory.js'
 import { MAX_RECORDED_BODY, type Redactor } from './redactor.js'
-import type { AnsweredError, RequestRecord } from './request-record.js'
+import type { components } from '../contract/admin-types.js'
+import type { RequestRecord } from './request-record.js'
 
-/** One request as the journal shows it. */
-export interface JournalEntry {
-  readonly id: number
-  readonly time: string
-  readonly namespace: string
-  readonly method: string
-  readonly path: string
-  readonly query: Record<string, string | string[]>
-  readonly headers: Record<string, string>
-  readonly body: unknown
-  /** Null when a fault closed the connection without an answer. */
-  readonly status: number | null
-  readonly durationMs: number
-  /** The operationId matched, or `unmatched`. */
-  readonly operationId: string
-  readonly fault: string | null
-  readonly error: AnsweredError | null
-  /** The trace id of its W3C traceparent, when it carried a valid one. */
-  readonly traceId?: string
-}
+/** One request as the journal shows it, and a page of them: as the control API's spec has them. */
+export type JournalEntry = components['schemas']['JournalEntry']
+export type JournalPage = components['schemas']['JournalPage']
 
 export interface JournalFilter {
   readonly method?: string | undefined
@@ -42,16 +26,6 @@ export interface JournalFilter {
 export interface JournalCursor {
   readonly limit: number
   readonly after?: number | undefined
-}
-
-/** One page of the matching entries, oldest first. */
-export interface JournalPage {
-  /** How many entries match the filter, the page's and all others. */
-  readonly count: number
-  readonly entries: JournalEntry[]
-  /** The `after` of the next page: the id of this page's last entry when more match; null otherwise. */
-  readonly next: number | null
-  readonly unauthenticatedDropped: number
 }
 
 /**
@@ -172,10 +146,10 @@ export class Journal implements BoundedJournal {
       this.tally.journalDropped++
       return
     }
-    // The body as received, counted whole; of a long one, a copy of what is shown (and a byte more,
-    // to tell it was cut). Copying every cut body would double what the collector must free.
+    // Of a body well past the cut, a copy of what is shown (and a byte more, to tell it was cut);
+    // a shorter one is kept as received and counted whole, sparing the collector a copy.
     const body =
-      record.body !== undefined && record.body.length > 2 * MAX_RECORDED_BODY
+      record.body !== undefined && record.body.length > 1.25 * MAX_RECORDED_BODY
         ? Buffer.from(record.body.subarray(0, MAX_RECORDED_BODY + 1))
         : record.body
     let bytes = ENTRY_BYTES + (body?.length ?? 0) + record.path.length + record.search.length
@@ -232,10 +206,10 @@ export class Journal implements BoundedJournal {
     const method = filter.method?.toUpperCase()
     const prefix = path?.endsWith('*') ? path.slice(0, -1) : undefined
     const since = filter.since?.getTime()
-    const unauthenticated = this.#unauthenticated.list()
-    const kept = this.#authenticated.list()
-    if (unauthenticated.length > 0) kept.push(...unauthenticated)
-    if (unauthenticated.length > 0) kept.sort((a, b) => a.id - b.id)
+    const kept =
+      this.#unauthenticated.length === 0
+        ? this.#authenticated.list()
+        : [...this.#authenticated.list(), ...this.#unauthenticated.list()].sort((x, y) => x.id - y.id)
     return kept.filter(({ record }) => {
       if (
         (method !== undefined && record.method !== method) ||
@@ -251,10 +225,7 @@ export class Journal implements BoundedJournal {
     })
   }
 
-  /**
-   * The counts of the entries kept that match the filter, as `tally` counts every call. Those it
-   * dropped are not in it, but its `journalDropped` is the journal's: they may have matched.
-   */
+  /** The counts of the entries kept that match the filter; `journalDropped` is the journal's (they may have matched). */
   tallyOf(filter: JournalFilter): CoverageTally {
     const tally = new CoverageTally()
     for (const { id, record } of this.#matching(filter)) tally.add(record, id, this.#redactor)

@@ -2,9 +2,10 @@
 // answers from the upstream and keeps a session, and every mode passes what the sandbox does not
 // implement through to the upstream. Nothing here is on a compared request's path: the upstream
 // is called once the sandbox has answered.
-import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { IncomingMessage } from 'node:http'
 import type { Logger } from 'pino'
 import { receivedBody } from '../http/body.js'
+import type { Exchange } from '../http/exchange.js'
 import { compareAnswers, IgnoreRules, type Answer } from './compare.js'
 import { DriftLog, type DriftReport } from './drift.js'
 import { keptHeaders, publicUrl, SessionWriter } from './session.js'
@@ -68,12 +69,8 @@ export class Fidelity {
   }
 
   /** Answers the request with the upstream's answer (recorded in record mode); a 502 when it has none. */
-  async proxy(
-    operationId: string,
-    namespace: NamespaceRef,
-    req: IncomingMessage,
-    res: ServerResponse,
-  ): Promise<undefined> {
+  async proxy(operationId: string, exchange: Exchange): Promise<undefined> {
+    const { req, res, namespace } = exchange
     const { settings, logger } = this.#options
     const request = this.#outgoing(req)
     const fetched = await send(settings.url, settings.apiKey, request, settings.timeoutMs)
@@ -82,52 +79,40 @@ export class Fidelity {
       const message = `The upstream API (${this.#upstream}) did not answer: ${fetched.reason}`
       const status = fetched.failure === 'upstream-timeout' ? 504 : 502
       const code = fetched.failure === 'upstream-timeout' ? 'upstream_timeout' : 'upstream_unreachable'
+      exchange.answering?.(status)
       res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' })
       res.end(JSON.stringify({ code, message, status }))
       return undefined
     }
     const { answer, text } = fetched
-    if (this.#session !== undefined) await this.#session.write(namespace.name, operationId, request, answer)
+    if (this.#session !== undefined && namespace)
+      await this.#session.write(namespace.name, operationId, request, answer)
+    exchange.answering?.(answer.status)
     res.writeHead(answer.status, keptHeaders(answer.headers))
     res.end(text)
     return undefined
   }
 
   /**
-   * Compare mode: keeps what the sandbox answers to `req`, then sends the request upstream, in
-   * order with the namespace's others, and compares. `namespaceOf` gives the namespace it was served in.
+   * Compare mode: once the sandbox has answered the exchange (Exchange.answered), sends the request
+   * upstream, in order with the namespace's others, and compares the two answers.
    */
-  observe(req: IncomingMessage, res: ServerResponse, namespaceOf: () => NamespaceRef | undefined): void {
-    let status = 0
-    let headers: Record<string, string> = {}
-    let body = ''
-    const writeHead = res.writeHead
-    res.writeHead = function (this: ServerResponse, code: number, ...rest: unknown[]) {
-      status = code
-      const given = rest.find((arg) => typeof arg === 'object' && arg !== null)
-      headers = given ? Object.fromEntries(Object.entries(given).map(([n, v]) => [n.toLowerCase(), String(v)])) : {}
-      return (writeHead as (...args: unknown[]) => ServerResponse).apply(this, [code, ...rest])
-    } as typeof res.writeHead
-    const end = res.end
-    res.end = function (this: ServerResponse, ...args: unknown[]) {
-      if (typeof args[0] === 'string') body = args[0]
-      else if (Buffer.isBuffer(args[0])) body = args[0].toString()
-      return (end as (...args: unknown[]) => ServerResponse).apply(this, args)
-    } as typeof res.end
+  observe(exchange: Exchange): void {
+    const { req, res } = exchange
+    exchange.keepsAnswer = true
     res.once('finish', () => {
-      const operationId = res.locals?.operationId
-      const namespace = namespaceOf()
+      const { operationId, namespace, answered } = exchange
       if (operationId === undefined || namespace === undefined || this.answers(operationId)) return
       const state = this.#state(namespace)
       if (!SAFE_METHODS.has(req.method ?? '') && !(this.#options.settings.unsafe && req.method === 'POST')) {
         if (req.method !== 'HEAD' && req.method !== 'OPTIONS') state.drift.skipped++
         return
       }
-      if (state.queued >= MAX_QUEUED) {
+      if (state.queued >= MAX_QUEUED || answered === undefined) {
         state.drift.skipped++
         return
       }
-      const sandbox = readAnswer(status || res.statusCode, headers, body)
+      const sandbox = readAnswer(answered.status, answered.headers, answered.body)
       const request = this.#outgoing(req)
       state.queued++
       state.queue = state.queue

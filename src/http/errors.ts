@@ -137,14 +137,18 @@ export function errorJson(error: HttpError): string {
   return JSON.stringify(error.toBody())
 }
 
-/** The only writer of Error bodies. */
-export function sendError(res: ServerResponse, error: HttpError): void {
-  // What the journal records of the answer: the error itself, read only if the journal is.
-  ;(res.locals ??= {}).error = error
+/** The only writer of Error bodies; `headers` go in front of the error's own. */
+export function sendError(res: ServerResponse, error: HttpError, headers?: Readonly<Record<string, string>>): void {
   if (res.headersSent) {
     // Too late for a clean answer: end the exchange so the client sees a failure, not a hang.
     res.destroy()
     return
   }
-  sendJsonText(res, error.status, errorJson(error), undefined, error.headers)
+  sendJsonText(
+    res,
+    error.status,
+    errorJson(error),
+    undefined,
+    headers ? { ...headers, ...error.headers } : error.headers,
+  )
 }

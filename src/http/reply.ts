@@ -50,7 +50,6 @@ export function sendJson(res: ServerResponse, reply: Reply): void {
   if (reply.body instanceof TypedText) {
     const { type, text } = reply.body
     res.writeHead(reply.status, {
-      ...res.locals?.headers,
       ...reply.headers,
       'Content-Type': type,
       'Content-Length': Buffer.byteLength(text),
@@ -62,8 +61,7 @@ export function sendJson(res: ServerResponse, reply: Reply): void {
 }
 
 /**
- * Every answer goes out here, with the headers the pipeline gave the whole operation (deprecation)
- * in front. One writeHead costs less than a setHeader per header, and text costs less than a
+ * Every JSON answer goes out here. One writeHead costs less than a setHeader per header, and text costs less than a
  * Buffer: node:http sends it in the same write as the head, where a Buffer takes a writev.
  */
 export function sendJsonText(
@@ -73,7 +71,7 @@ export function sendJsonText(
   byteLength = Buffer.byteLength(json),
   headers?: Readonly<Record<string, string>>,
 ): void {
-  res.writeHead(status, { ...res.locals?.headers, ...headers, 'Content-Type': JSON_TYPE, 'Content-Length': byteLength })
+  res.writeHead(status, { ...headers, 'Content-Type': JSON_TYPE, 'Content-Length': byteLength })
   res.end(json)
 }
 
@@ -83,7 +81,7 @@ function sendJsonArray(
   items: readonly unknown[],
   headers?: Readonly<Record<string, string>>,
 ): void {
-  res.writeHead(status, { ...res.locals?.headers, ...headers, 'Content-Type': JSON_TYPE })
+  res.writeHead(status, { ...headers, 'Content-Type': JSON_TYPE })
   let next = 0
   // The next piece once the client has taken the last one; a client that goes away takes none.
   const pump = (): void => {
@@ -96,18 +94,4 @@ function sendJsonArray(
     }
   }
   pump()
-}
-
-declare module 'node:http' {
-  interface ServerResponse {
-    /** What the pipeline knows of the request's operation, for the answer, the log and the journal. */
-    locals?: {
-      operationId?: string
-      headers?: Readonly<Record<string, string>> | undefined
-      /** The methods served at the request's path: the Allow header of a 405. */
-      allow?: string
-      /** The Error body answered, if one was (sendError). */
-      error?: { readonly code: string; readonly message: string }
-    }
-  }
 }

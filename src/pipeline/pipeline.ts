@@ -6,11 +6,10 @@
 // Routes are built once from the spec. A step returns a value, or a promise only when it must
 // wait (a body, a delay, a durable write), so a request without a body is answered within its
 // own turn: test suites send these requests by the thousand.
-import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { Request } from 'polka'
 import { ERRORS, HttpError } from '../http/errors.js'
-import { sendJson, type Reply } from '../http/reply.js'
-import { parseQuery, splitUrl, type Query } from '../http/url.js'
+import type { Exchange } from '../http/exchange.js'
+import type { Reply } from '../http/reply.js'
+import { parseQuery, type Query } from '../http/url.js'
 import { STABILITIES, type Operation, type SpecFile, type Stability } from '../contract/types.js'
 import { authenticate, type Credential, type KeyRing } from './auth.js'
 import { OperationRoutes } from './routes.js'
@@ -65,8 +64,9 @@ export interface PipelineOptions<Context> {
    * After auth, before validation: the handler's context, or undefined when this step has already
    * answered (a fault). Errors it throws are answered as Error bodies.
    */
-  readonly enter: (op: Operation, req: IncomingMessage, res: ServerResponse) => Awaitable<Context | undefined>
-  readonly answerError: (res: ServerResponse, error: unknown) => void
+  readonly enter: (op: Operation, exchange: Exchange) => Awaitable<Context | undefined>
+  /** Answers an Error body, with the operation's own headers (Exchange.headers). */
+  readonly answerError: (exchange: Exchange, error: unknown) => void
   /** Operations whose x-stability is below this one are refused with 403 (MIN_STABILITY); all are served by default. */
   readonly minStability?: Stability
   /** Bodies nested deeper are refused with a 400 (MAX_JSON_DEPTH); any depth by default. */
@@ -74,7 +74,7 @@ export interface PipelineOptions<Context> {
 }
 
 /** Serves the request when an operation of the spec lives at its path; false when none does. */
-export type Pipeline = (req: IncomingMessage, res: ServerResponse) => boolean
+export type Pipeline = (exchange: Exchange) => boolean
 
 export function createPipeline<Context>({
   spec,
@@ -99,13 +99,10 @@ export function createPipeline<Context>({
       ]),
   )
 
-  return (req, res) => {
-    const { pathname, search } = splitUrl(req.url ?? '/')
+  return (exchange) => {
+    const { req, path: pathname, search } = exchange
     const match = routes.match(pathname)
     if (match === undefined) return false
-    // What the journal records of the request, as polka would have set it.
-    ;(req as Request).path = pathname
-    ;(req as Request).search = search
     try {
       // HEAD is GET without the body: node:http leaves the body out of a HEAD answer itself.
       const op =
@@ -116,22 +113,23 @@ export function createPipeline<Context>({
           `${req.method} is not allowed on ${pathname}; allowed: ${match.at.allow}`,
           { Allow: match.at.allow },
         )
-      // The operation's own headers go on every answer, Error bodies included.
-      res.locals = { operationId: op.operationId, headers: ownHeaders.get(op), allow: match.at.allow }
+      exchange.operationId = op.operationId
+      exchange.headers = ownHeaders.get(op)
+      exchange.allow = match.at.allow
       if (op.secured) authenticate(req, keys, credential)
       const refusal = refused.get(op)
       if (refusal !== undefined) throw new HttpError(ERRORS.unstableOperation, refusal)
       const handle = handlers[op.operationId] as Handler<Context>
-      const answered = then(enter(op, req, res), (context) => {
+      const answered = then(enter(op, exchange), (context) => {
         if (context === undefined) return // a fault has answered
         const query = search ? parseQuery(search) : NO_QUERY
         return then(validateRequest(op, req, match.params, query, maxJsonDepth), (input) =>
-          then(handle(input, context), (reply) => sendJson(res, reply)),
+          then(handle(input, context), (reply) => exchange.reply(reply)),
         )
       })
-      if (answered instanceof Promise) answered.catch((error: unknown) => answerError(res, error))
+      if (answered instanceof Promise) answered.catch((error: unknown) => answerError(exchange, error))
     } catch (error) {
-      answerError(res, error)
+      answerError(exchange, error)
     }
     return true
   }

@@ -1,0 +1,75 @@
+// One request as the sandbox serves it: made as it arrives and passed through the app and the
+// pipeline, which note on it what they learn (its operation, its namespace, the Error answered),
+// for its answer, its log line, its span, its metrics and its journal entry.
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { sendError, type HttpError } from './errors.js'
+import { JsonArray, SerializedJson, sendJson, TypedText, type Reply } from './reply.js'
+import { splitUrl } from './url.js'
+
+/** An answer as it was sent: its status, its headers in lower case, its body's text. */
+export interface SentAnswer {
+  readonly status: number
+  readonly headers: Readonly<Record<string, string>>
+  readonly body: string
+}
+
+export class Exchange {
+  readonly req: IncomingMessage
+  readonly res: ServerResponse
+  readonly path: string
+  /** The query string with its `?`, or ''. */
+  readonly search: string
+  operationId: string | undefined
+  /** The operation's own headers (deprecation, stability): on every answer, Error bodies included. */
+  headers: Readonly<Record<string, string>> | undefined
+  /** The methods served at its path: the Allow header of a 405. */
+  allow: string | undefined
+  /** The Error body answered, if one was. */
+  error: { readonly code: string; readonly message: string } | undefined
+  /** The namespace it was served in (test control), once known. */
+  namespace: { readonly name: string } | undefined
+  /** The fault or Prefer that shaped its answer, as the journal shows it. */
+  fault: string | null = null
+  /** Whether a fault armed through the control API acted on it. */
+  injected = false
+  /** Called just before an answer is written (the journal records the request then). */
+  answering: ((status: number) => void) | undefined
+  /** Set to keep the answer sent in `answered` (compare mode reads it). */
+  keepsAnswer = false
+  answered: SentAnswer | undefined
+
+  constructor(req: IncomingMessage, res: ServerResponse) {
+    this.req = req
+    this.res = res
+    const { pathname, search } = splitUrl(req.url ?? '/')
+    this.path = pathname
+    this.search = search
+  }
+
+  /** Answers with a handler's reply, the operation's own headers in front. */
+  reply(reply: Reply): void {
+    const headers = this.headers ? { ...this.headers, ...reply.headers } : reply.headers
+    this.answering?.(reply.status)
+    if (this.keepsAnswer) this.#keep(reply.status, headers, reply.body)
+    sendJson(this.res, headers === reply.headers ? reply : { ...reply, headers })
+  }
+
+  /** Answers with an Error body, the operation's own headers in front. */
+  fail(error: HttpError): void {
+    this.error = error
+    if (!this.res.headersSent) this.answering?.(error.status)
+    if (this.keepsAnswer)
+      this.#keep(error.status, { ...this.headers, ...error.headers }, new SerializedJson(error.toBody()))
+    sendError(this.res, error, this.headers)
+  }
+
+  #keep(status: number, headers: Readonly<Record<string, string>> | undefined, body: unknown): void {
+    const lower = Object.fromEntries(Object.entries(headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]))
+    lower['content-type'] = body instanceof TypedText ? body.type : 'application/json; charset=utf-8'
+    const text =
+      body instanceof TypedText || body instanceof SerializedJson
+        ? body.text
+        : JSON.stringify(body instanceof JsonArray ? body.items : body)
+    this.answered = { status, headers: lower, body: text }
+  }
+}
