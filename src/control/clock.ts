@@ -30,13 +30,13 @@ export class Clock {
   readonly #initial: Date | undefined
   /** Milliseconds between the sandbox's now and the real now; undefined for real time. */
   #offset: number | undefined
-  /** Set or cleared since it started, or was last reset: a test moved it. */
+  /** Set, or back to real time, since it started: a test moved it. */
   #moved = false
 
   /** `initial` is the CLOCK setting: where the clock starts, and where a reset puts it back. */
   constructor(initial?: Date) {
     this.#initial = initial
-    this.reset()
+    this.toStart()
   }
 
   now(): Date {
@@ -75,15 +75,15 @@ export class Clock {
     this.#moved = false
   }
 
-  /** Back to real time. */
-  clear(): void {
+  /** Back to real time (the control API's resetClock). */
+  toRealTime(): void {
     this.#offset = undefined
     this.#moved = this.#initial !== undefined
   }
 
-  /** Back to the configured start (real time when none was configured). */
-  reset(): void {
-    if (this.#initial === undefined) this.clear()
+  /** Back to the configured start, CLOCK (real time when none was configured): a namespace's reset. */
+  toStart(): void {
+    if (this.#initial === undefined) this.toRealTime()
     else this.set(this.#initial)
     this.#moved = false
   }

@@ -208,8 +208,8 @@ export class Namespaces {
     else await store.fork(shared)
     namespace.journal.clear()
     namespace.faults.clear()
-    if (snapshot === undefined) namespace.clock.reset()
-    else if (snapshot.clock === null) namespace.clock.clear()
+    if (snapshot === undefined) namespace.clock.toStart()
+    else if (snapshot.clock === null) namespace.clock.toRealTime()
     else namespace.clock.set(new Date(snapshot.clock))
     return store.size
   }

@@ -197,7 +197,7 @@ export const controlHandlers: HandlersOf<operations, ControlContext> = {
   },
 
   resetClock(_input, { namespace }) {
-    namespace.clock.clear()
+    namespace.clock.toRealTime()
     return clockOf(namespace)
   },
 
