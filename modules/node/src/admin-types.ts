@@ -1363,7 +1363,7 @@ export interface operations {
                         max: number;
                         /** @description Faults a namespace keeps armed at once. */
                         maxFaults: number;
-                        /** @description What the journals of every namespace hold together, and their bounds. Bytes are counted as allocated: the requests' bytes, the unused ends of the buffers that hold them, and a slot of each. */
+                        /** @description What the journals of every namespace hold together, and their bounds. Bytes are counted from what each entry holds: its path, query, headers and body, and 512 bytes for the entry itself. */
                         journal: {
                             bytes: number;
                             /** @description JOURNAL_TOTAL_BYTES. */
