@@ -151,7 +151,10 @@ test('the module loads from the root package', () => {
 test('the module and the client against a container', { skip: process.env.NO_DOCKER }, async () => {
   const sandbox = await new AnimalStoreContainer(process.env.ANIMAL_STORE_IMAGE).withInMemory().start()
   try {
-    const ns = new AnimalStoreControlClient(sandbox.getOrigin(), { adminToken: sandbox.getAdminToken() }).namespace('git')
+    const ns = new AnimalStoreControlClient(sandbox.getOrigin(), {
+      adminToken: sandbox.getAdminToken(),
+      apiKey: sandbox.getApiKey(),
+    }).namespace('git')
     assert.equal((await ns.reset({ seed: 2, count: 3 })).pets, 3)
     assert.equal((await (await fetch(ns.apiBaseUrl + '/pets', { headers: ns.apiHeaders })).json()).length, 3)
   } finally {
