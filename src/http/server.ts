@@ -1,0 +1,127 @@
+// The HTTP server a sandbox listens with: its limits on what one client may hold, the Error body
+// for malformed HTTP, and a stop that lets requests in flight finish.
+import { STATUS_CODES, createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http'
+import type { Socket } from 'node:net'
+import { limitConnections } from './connections.js'
+import { ERRORS, HttpError, errorJson } from './errors.js'
+
+/** How long a stop waits for requests in flight before it cuts their connections. */
+const STOP_GRACE_MS = 1500
+
+/**
+ * What one client may hold of the server. A sandbox runs next to test suites on the same machine,
+ * so honest clients send a request in milliseconds; these bounds only stop slow or stuck clients
+ * from holding sockets forever, and keep a flood of connections from exhausting file descriptors.
+ */
+export interface ServerLimits {
+  /** The request line and headers must arrive within this time, else 408 and the connection is cut. */
+  readonly headersTimeoutMs: number
+  /** The whole request, body included, must arrive within this time, else 408. */
+  readonly requestTimeoutMs: number
+  /**
+   * An idle keep-alive connection is closed after this time. Longer than any common client pool
+   * keeps one (Go 90 s, OkHttp 5 min, undici 10 min, Java's HttpClient 20 min), so it is the
+   * client that closes it: a request sent just as the server closed it would fail, unretried if
+   * it is a POST.
+   */
+  readonly keepAliveTimeoutMs: number
+  /** A connection with no traffic at all (e.g. opened and never used) is closed after this time. */
+  readonly idleSocketTimeoutMs: number
+  /** How often the header and request timeouts are checked: their resolution. */
+  readonly timeoutCheckIntervalMs: number
+  /** The request line plus headers may not exceed this many bytes, else 431. */
+  readonly maxHeaderBytes: number
+  /**
+   * Connections open at once. Past it, the connection that has waited longest without a request in
+   * progress is closed to make room (src/http/connections.ts); a new one is refused only when every
+   * connection is serving a request.
+   */
+  readonly maxConnections: number
+  /** Connections one client address may hold; the rest stay open to other addresses. */
+  readonly maxConnectionsPerAddress: number
+  /**
+   * Of each of the two caps, connections API requests may not be served on: health checks and the
+   * control API keep them while every other connection serves a long request. Past the API's
+   * share, an API request is answered 503 server_busy at once.
+   */
+  readonly reservedConnections: number
+}
+
+export const SERVER_LIMITS: ServerLimits = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 30 * 60_000,
+  idleSocketTimeoutMs: 60_000,
+  timeoutCheckIntervalMs: 1_000,
+  maxHeaderBytes: 16 * 1024,
+  maxConnections: 1_024,
+  maxConnectionsPerAddress: 960,
+  reservedConnections: 64,
+}
+
+/**
+ * A server listening on `port` and `host` that serves `handler` within `limits`; `shared` tells the
+ * requests that may only take the API's share of connections.
+ */
+export async function listen(
+  port: number,
+  host: string,
+  limits: ServerLimits,
+  handler: RequestListener,
+  shared: (req: IncomingMessage) => boolean,
+): Promise<Server> {
+  const server = createServer({
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    connectionsCheckingInterval: limits.timeoutCheckIntervalMs,
+    maxHeaderSize: limits.maxHeaderBytes,
+    // node:http would refuse an HTTP/1.1 request without Host with an empty 400; the app
+    // answers it with an Error body instead, like every other refusal.
+    requireHostHeader: false,
+  })
+  limitConnections(server, limits, { serve: handler, shared })
+  // With no 'timeout' listener, a socket idle this long is destroyed.
+  server.setTimeout(limits.idleSocketTimeoutMs)
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => answerClientError(error, socket))
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, host, () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+  return server
+}
+
+/** Stops accepting and resolves once requests in flight are answered (or cut after the grace period). */
+export async function stop(server: Server): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+  // Idle keep-alive connections would hold close() open: end them now, and again as requests
+  // in flight finish; after the grace period, cut whatever is left.
+  server.closeIdleConnections()
+  const sweep = setInterval(() => server.closeIdleConnections(), 50)
+  const cut = setTimeout(() => server.closeAllConnections(), STOP_GRACE_MS)
+  await closed
+  clearInterval(sweep)
+  clearTimeout(cut)
+}
+
+/** Malformed HTTP never reaches the app: answer it with the Error contract too. */
+function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy()
+    return
+  }
+  const problem =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? new HttpError(ERRORS.headersTooLarge)
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? new HttpError(ERRORS.requestTimeout)
+        : new HttpError(ERRORS.badRequest, `The request is not valid HTTP (${error.code ?? 'parse error'})`)
+  const body = errorJson(problem)
+  socket.end(
+    `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status] ?? 'Error'}\r\n` +
+      `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  )
+}
