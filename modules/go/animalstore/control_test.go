@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/animal-store/animal-store-sandbox/modules/go/animalstore/api"
@@ -33,55 +32,60 @@ func TestControl_operations(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, 2, summary.Pets)
 
-	for _, path := range []string{"/pets?limit=5", "/pets/1", "/nowhere"} {
-		callAPI(t, ns, http.MethodGet, path, nil)
-	}
-	require.EventuallyWithT(t, func(c *assert.CollectT) {
-		count, err := ns.CountRequests(ctx, control.RequestFilter{})
-		require.NoError(c, err)
-		require.Equal(c, 3, count)
-	}, 5*time.Second, 20*time.Millisecond)
-	listed, err := ns.ListRequests(ctx, control.RequestFilter{Method: "get", Path: "/v1/pets", OperationID: "listPets",
-		Status: http.StatusOK, Since: time.Now().Add(-time.Hour)}, control.Limit(1))
+	const traceID = "0af7651916cd43dd8448eb211c80319c"
+	traced := ns.Header()
+	traced.Set("traceparent", "00-"+traceID+"-b7ad6b7169203331-01")
+	send(t, http.MethodGet, ns.BaseURL()+"/pets?limit=5", traced, nil)
+	callAPI(t, ns, http.MethodGet, "/pets/1", nil)
+	callAPI(t, ns, http.MethodGet, "/nowhere", nil)
+	count, err := ns.CountRequests(ctx, &control.ListRequestsParams{TraceID: traceID})
+	require.NoError(t, err)
+	require.Equal(t, 1, count)
+	listed, err := ns.ListRequests(ctx, &control.ListRequestsParams{Method: "get", Path: "/v1/pets", OperationID: "listPets",
+		Status: http.StatusOK, Since: time.Now().Add(-time.Hour), Limit: 1})
 	require.NoError(t, err)
 	require.Equal(t, 1, listed.Count)
 	limit, err := listed.Entries[0].Query["limit"].AsJournalEntryQuery0()
 	require.NoError(t, err)
 	require.Equal(t, "5", limit)
-	first, err := ns.ListRequests(ctx, control.RequestFilter{}, control.Limit(2))
+	first, err := ns.ListRequests(ctx, &control.ListRequestsParams{Limit: 2})
 	require.NoError(t, err)
 	var walked []int
-	for entry, err := range ns.AllRequests(ctx, control.RequestFilter{}) {
+	for entry, err := range ns.AllRequests(ctx, nil) {
 		require.NoError(t, err)
 		walked = append(walked, entry.ID)
 	}
 	require.Len(t, walked, 3, "every page")
-	rest, err := ns.ListRequests(ctx, control.RequestFilter{}, control.After(first.Next))
+	rest, err := ns.ListRequests(ctx, &control.ListRequestsParams{After: first.Next})
 	require.NoError(t, err)
 	require.Equal(t, walked[2], rest.Entries[0].ID)
-	unmatched, err := ns.ListUnmatchedRequests(ctx, control.Limit(5))
+	unmatched, err := ns.ListUnmatchedRequests(ctx, &control.ListUnmatchedRequestsParams{Limit: 5})
 	require.NoError(t, err)
 	require.Equal(t, "/v1/nowhere", unmatched.Entries[0].Path)
 
-	report, err := ns.GetCoverage(ctx)
+	report, err := ns.GetCoverage(ctx, nil)
 	require.NoError(t, err)
 	require.Equal(t, 3, report.Summary.Calls)
-	markdown, err := ns.GetCoverageMarkdown(ctx, control.AllNamespaces())
+	markdown, err := ns.GetCoverageMarkdown(ctx, &control.GetCoverageParams{All: true})
 	require.NoError(t, err)
 	require.Contains(t, markdown, "# API coverage: every namespace")
-	traced, err := ns.GetCoverage(ctx, control.ForTrace("0af7651916cd43dd8448eb211c80319c"))
+	ofTrace, err := ns.GetCoverage(ctx, &control.GetCoverageParams{TraceID: traceID})
 	require.NoError(t, err)
-	require.Zero(t, traced.Summary.Calls)
+	require.Equal(t, 1, ofTrace.Summary.Calls)
 	result, err := ns.Verify(ctx, control.VerifyRequest{Strict: true, Expectations: []control.Expectation{
 		control.Expect("listPets").Times(1).WithHeader(control.NamespaceHeader, name),
 		control.Expect("getPet").AtLeast(1).AtMost(1), control.Expect("unmatched"), control.Expect("createPet").Never(),
-	}})
+	}}, nil)
+	require.NoError(t, err)
+	require.True(t, result.Passed, result.Message)
+	result, err = ns.Verify(ctx, control.VerifyRequest{Strict: true, Expectations: []control.Expectation{control.Expect("listPets")}},
+		&control.VerifyParams{TraceID: traceID})
 	require.NoError(t, err)
 	require.True(t, result.Passed, result.Message)
 	drift, err := ns.GetDrift(ctx)
 	require.NoError(t, err)
 	require.Equal(t, control.DriftReportMode("off"), drift.Mode)
-	pact, err := ns.ExportPact(ctx, control.PactOptions{Consumer: "checkout", Provider: "store"})
+	pact, err := ns.ExportPact(ctx, &control.ExportPactParams{Consumer: "checkout", Provider: "store"})
 	require.NoError(t, err)
 	var contract struct{ Consumer, Provider struct{ Name string } }
 	require.NoError(t, json.Unmarshal(pact, &contract))
@@ -158,7 +162,7 @@ func TestControl_errors(t *testing.T) {
 			control.Error{Operation: "addFault", StatusCode: http.StatusBadRequest, Code: "invalid_body"}},
 		{"an API key for the admin token", second(withKey.GetClock(t.Context())),
 			control.Error{Operation: "getClock", StatusCode: http.StatusUnauthorized, Code: "unauthorized"}},
-		{"no such namespace", second(ns.Namespace(namespaceName(t, "gone")).GetCoverageMarkdown(t.Context())),
+		{"no such namespace", second(ns.Namespace(namespaceName(t, "gone")).GetCoverageMarkdown(t.Context(), nil)),
 			control.Error{Operation: "getCoverage", StatusCode: http.StatusNotFound, Code: "not_found"}},
 	} {
 		var refused *control.Error

@@ -3,8 +3,6 @@ package animalstore_test
 import (
 	"cmp"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"log"
@@ -161,7 +159,7 @@ func ExampleContainer_Control_coverage() {
 	}
 
 	// Both calls are in the journal: a request is journaled before its answer is sent.
-	report, err := ns.GetCoverage(ctx)
+	report, err := ns.GetCoverage(ctx, nil)
 	if err != nil {
 		log.Printf("failed to get the coverage report: %s", err)
 		return
@@ -180,7 +178,7 @@ func ExampleContainer_Control_coverage() {
 			control.Expect("createPet").Times(1).WithBody(map[string]any{"categoryId": 3}),
 			control.Expect("getPet").Never(),
 		},
-	})
+	}, nil)
 	if err != nil {
 		log.Printf("failed to verify: %s", err)
 		return
@@ -196,79 +194,4 @@ func ExampleContainer_Control_coverage() {
 	// getPet (GET /v1/pets/{petId}): 1 call, sunset 2030-12-05, use /v1/pets instead
 	// failed:
 	// - getPet: expected exactly 0 calls of getPet, found 1: #2 GET /v1/pets/1 → 200 (getPet)
-}
-
-func ExampleContainer_Control_trace() {
-	ctx := context.Background()
-
-	img := cmp.Or(os.Getenv("ANIMAL_STORE_IMAGE"), animalstore.DefaultImage)
-	ctr, err := animalstore.Run(ctx, img, animalstore.WithInMemory())
-	defer func() {
-		if err := testcontainers.TerminateContainer(ctr); err != nil {
-			log.Printf("failed to terminate container: %s", err)
-		}
-	}()
-	if err != nil {
-		log.Printf("failed to start container: %s", err)
-		return
-	}
-
-	admin, err := ctr.Control(ctx)
-	if err != nil {
-		log.Printf("failed to get the control client: %s", err)
-		return
-	}
-	ns := admin.Namespace("checkout")
-
-	// The test's own trace: a fresh trace id in a W3C traceparent. A service instrumented with
-	// OpenTelemetry passes it on, with the baggage naming the namespace, in its calls to the
-	// sandbox; here the test makes that call itself.
-	ids := make([]byte, 24)
-	if _, err := rand.Read(ids); err != nil {
-		log.Printf("failed to make a trace id: %s", err)
-		return
-	}
-	traceID := hex.EncodeToString(ids[:16])
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, ns.BaseURL()+"/pets", nil)
-	if err != nil {
-		log.Printf("failed to make the request: %s", err)
-		return
-	}
-	req.Header = admin.Header() // the API key alone: the baggage names the namespace
-	req.Header.Set("baggage", "sandbox.namespace=checkout")
-	req.Header.Set("traceparent", "00-"+traceID+"-"+hex.EncodeToString(ids[16:])+"-01")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		log.Printf("failed to call the API: %s", err)
-		return
-	}
-	resp.Body.Close()
-
-	// What the trace did, whatever else the namespace received.
-	page, err := ns.ListRequests(ctx, control.RequestFilter{TraceID: traceID})
-	if err != nil {
-		log.Printf("failed to read the journal: %s", err)
-		return
-	}
-	fmt.Println(page.Count, page.Entries[0].OperationID)
-	report, err := ns.GetCoverage(ctx, control.ForTrace(traceID))
-	if err != nil {
-		log.Printf("failed to get the coverage report: %s", err)
-		return
-	}
-	fmt.Println(report.Summary.Calls)
-	result, err := ns.Verify(ctx, control.VerifyRequest{
-		Strict:       true,
-		Expectations: []control.Expectation{control.Expect("listPets").Times(1)},
-	}, control.ForTrace(traceID))
-	if err != nil {
-		log.Printf("failed to verify: %s", err)
-		return
-	}
-	fmt.Println(result.Passed)
-
-	// Output:
-	// 1 listPets
-	// 1
-	// true
 }

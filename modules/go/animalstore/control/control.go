@@ -18,7 +18,7 @@ import (
 	"iter"
 	"net/http"
 	"net/url"
-	"strconv"
+	"reflect"
 	"strings"
 	"time"
 
@@ -138,12 +138,12 @@ func (c *Client) Reset(ctx context.Context, opts ...ResetOption) (StateSummary, 
 		}
 		body = generate
 	}
-	return call[StateSummary](ctx, c, "reset", http.MethodPost, "/reset", c.scope(nil), body)
+	return call[StateSummary](ctx, c, "reset", http.MethodPost, "/reset", c.query(nil), body)
 }
 
 // ExportPets returns every pet of the namespace, in id order.
 func (c *Client) ExportPets(ctx context.Context) ([]api.Pet, error) {
-	return call[[]api.Pet](ctx, c, "exportPets", http.MethodGet, "/pets", c.scope(nil), nil)
+	return call[[]api.Pet](ctx, c, "exportPets", http.MethodGet, "/pets", c.query(nil), nil)
 }
 
 // ReplacePets replaces every pet of the namespace. The sandbox checks them all first: an invalid
@@ -152,122 +152,93 @@ func (c *Client) ReplacePets(ctx context.Context, pets []api.Pet) (StateSummary,
 	if pets == nil {
 		pets = []api.Pet{} // an empty store, not a JSON null
 	}
-	return call[StateSummary](ctx, c, "replacePets", http.MethodPut, "/pets", c.scope(nil), pets)
+	return call[StateSummary](ctx, c, "replacePets", http.MethodPut, "/pets", c.query(nil), pets)
 }
 
-// PageOption chooses the page of [Client.ListRequests] and [Client.ListUnmatchedRequests]; without
-// one, the first page of the sandbox's default size (100 entries).
-type PageOption func(url.Values)
-
-// Limit makes the page hold at most n entries (0..1000); 0 answers the count alone.
-func Limit(n int) PageOption {
-	return func(q url.Values) { q.Set("limit", strconv.Itoa(n)) }
+// ListRequests returns a page of the journal entries that match every field set in params,
+// oldest first, with the count of all that match: the first 100 unless params.Limit (1..1000)
+// says otherwise, from after params.After, the [JournalPage.Next] of the previous page.
+func (c *Client) ListRequests(ctx context.Context, params *ListRequestsParams) (JournalPage, error) {
+	return call[JournalPage](ctx, c, "listRequests", http.MethodGet, "/requests", c.query(params), nil)
 }
 
-// After starts the page after the entry of this id: the [JournalPage.Next] of the previous page.
-func After(id int) PageOption {
-	return func(q url.Values) { q.Set("after", strconv.Itoa(id)) }
-}
-
-// ListRequests returns a page of the journal entries that match every field set in filter,
-// oldest first, with the count of all that match; [JournalPage.Next] leads to the next page.
-func (c *Client) ListRequests(ctx context.Context, filter RequestFilter, opts ...PageOption) (JournalPage, error) {
-	query := url.Values{}
-	setIf(query, "method", filter.Method)
-	setIf(query, "path", filter.Path)
-	setIf(query, "operationId", filter.OperationID)
-	setIf(query, "traceId", filter.TraceID)
-	if filter.Status != 0 {
-		query.Set("status", strconv.Itoa(filter.Status))
-	}
-	if !filter.Since.IsZero() {
-		query.Set("since", filter.Since.UTC().Format(time.RFC3339Nano))
-	}
-	for _, opt := range opts {
-		opt(query)
-	}
-	return call[JournalPage](ctx, c, "listRequests", http.MethodGet, "/requests", c.scope(query), nil)
-}
-
-// CountRequests returns how many journal entries match every field set in filter: the journal's
-// cheapest check, no entry is sent.
-func (c *Client) CountRequests(ctx context.Context, filter RequestFilter) (int, error) {
-	page, err := c.ListRequests(ctx, filter, Limit(0))
+// CountRequests returns how many journal entries match every field set in params: the journal's
+// cheapest check (limit 0), no entry is sent.
+func (c *Client) CountRequests(ctx context.Context, params *ListRequestsParams) (int, error) {
+	query := c.query(params)
+	query.Set("limit", "0")
+	page, err := call[JournalPage](ctx, c, "listRequests", http.MethodGet, "/requests", query, nil)
 	return page.Count, err
 }
 
-// AllRequests yields every journal entry that matches filter, oldest first, fetching a page at a
+// AllRequests yields every journal entry that matches params, oldest first, fetching a page at a
 // time as the loop goes on; a failed call is yielded as the error, and ends the loop.
 //
-//	for entry, err := range ns.AllRequests(ctx, control.RequestFilter{OperationID: "createPet"}) {
+//	for entry, err := range ns.AllRequests(ctx, &control.ListRequestsParams{OperationID: "createPet"}) {
 //		require.NoError(t, err)
 //		…
 //	}
-func (c *Client) AllRequests(ctx context.Context, filter RequestFilter) iter.Seq2[JournalEntry, error] {
+func (c *Client) AllRequests(ctx context.Context, params *ListRequestsParams) iter.Seq2[JournalEntry, error] {
 	return func(yield func(JournalEntry, error) bool) {
-		var opts []PageOption
+		page := *cmp.Or(params, &ListRequestsParams{})
 		for {
-			page, err := c.ListRequests(ctx, filter, opts...)
+			answer, err := c.ListRequests(ctx, &page)
 			if err != nil {
 				yield(JournalEntry{}, err)
 				return
 			}
-			for _, entry := range page.Entries {
+			for _, entry := range answer.Entries {
 				if !yield(entry, nil) {
 					return
 				}
 			}
-			if page.Next == 0 { // null: the last page
+			if answer.Next == 0 { // null: the last page
 				return
 			}
-			opts = []PageOption{After(page.Next)}
+			page.After = answer.Next
 		}
 	}
 }
 
 // ClearRequests empties the namespace's journal.
 func (c *Client) ClearRequests(ctx context.Context) (Cleared, error) {
-	return call[Cleared](ctx, c, "clearRequests", http.MethodDelete, "/requests", c.scope(nil), nil)
+	return call[Cleared](ctx, c, "clearRequests", http.MethodDelete, "/requests", c.query(nil), nil)
 }
 
 // ListUnmatchedRequests returns a page of the requests no operation matched, as [Client.ListRequests].
-func (c *Client) ListUnmatchedRequests(ctx context.Context, opts ...PageOption) (JournalPage, error) {
-	query := url.Values{}
-	for _, opt := range opts {
-		opt(query)
-	}
-	return call[JournalPage](ctx, c, "listUnmatchedRequests", http.MethodGet, "/requests/unmatched", c.scope(query), nil)
+func (c *Client) ListUnmatchedRequests(ctx context.Context, params *ListUnmatchedRequestsParams) (JournalPage, error) {
+	return call[JournalPage](ctx, c, "listUnmatchedRequests", http.MethodGet, "/requests/unmatched", c.query(params), nil)
 }
 
 // AddFault arms a fault on the authenticated calls of fault.OperationID in the namespace: it
 // skips the first After of them, acts on the next Times (every one when 0), then stops.
 func (c *Client) AddFault(ctx context.Context, fault NewFault) (Fault, error) {
-	return call[Fault](ctx, c, "addFault", http.MethodPost, "/faults", c.scope(nil), fault)
+	return call[Fault](ctx, c, "addFault", http.MethodPost, "/faults", c.query(nil), fault)
 }
 
 // ListFaults returns the namespace's faults, oldest first, with how often each has fired.
 func (c *Client) ListFaults(ctx context.Context) (FaultList, error) {
-	return call[FaultList](ctx, c, "listFaults", http.MethodGet, "/faults", c.scope(nil), nil)
+	return call[FaultList](ctx, c, "listFaults", http.MethodGet, "/faults", c.query(nil), nil)
 }
 
 // ClearFaults removes every fault of the namespace.
 func (c *Client) ClearFaults(ctx context.Context) (Cleared, error) {
-	return call[Cleared](ctx, c, "clearFaults", http.MethodDelete, "/faults", c.scope(nil), nil)
+	return call[Cleared](ctx, c, "clearFaults", http.MethodDelete, "/faults", c.query(nil), nil)
 }
 
 // GetClock returns the namespace's now.
 func (c *Client) GetClock(ctx context.Context) (Clock, error) {
-	return call[Clock](ctx, c, "getClock", http.MethodGet, "/clock", c.scope(nil), nil)
+	return call[Clock](ctx, c, "getClock", http.MethodGet, "/clock", c.query(nil), nil)
 }
 
 // SetClock moves the namespace's clock to now; from there it runs at the real pace.
 func (c *Client) SetClock(ctx context.Context, now time.Time) (Clock, error) {
-	return call[Clock](ctx, c, "setClock", http.MethodPost, "/clock", c.scope(nil), SetClockJSONBody{Now: now.UTC()})
+	return call[Clock](ctx, c, "setClock", http.MethodPost, "/clock", c.query(nil), SetClockJSONBody{Now: now.UTC()})
 }
 
 // ResetClock returns the namespace's clock to real time.
 func (c *Client) ResetClock(ctx context.Context) (Clock, error) {
-	return call[Clock](ctx, c, "resetClock", http.MethodDelete, "/clock", c.scope(nil), nil)
+	return call[Clock](ctx, c, "resetClock", http.MethodDelete, "/clock", c.query(nil), nil)
 }
 
 // ListNamespaces returns every namespace in memory, whichever namespace the client is bound to.
@@ -303,89 +274,46 @@ func (c *Client) DeleteSnapshot(ctx context.Context, name string) (SnapshotDelet
 	return call[SnapshotDeleted](ctx, c, "deleteSnapshot", http.MethodDelete, "/snapshots/"+url.PathEscape(name), nil, nil)
 }
 
-// CoverageOption widens or narrows the report of [Client.GetCoverage] and [Client.GetCoverageMarkdown].
-type CoverageOption func(*coverageQuery)
-
-type coverageQuery struct {
-	allNamespaces bool
-	traceID       string
-}
-
-// AllNamespaces reports across every namespace in memory, whichever namespace the client is
-// bound to.
-func AllNamespaces() CoverageOption {
-	return func(q *coverageQuery) { q.allNamespaces = true }
-}
-
-// ForTrace counts only the calls of this trace (the trace id of their W3C traceparent, 32
-// lowercase hex digits) the journal keeps.
-func ForTrace(traceID string) CoverageOption {
-	return func(q *coverageQuery) { q.traceID = traceID }
-}
-
 // GetCoverage reports what the namespace's requests covered of the API's contract: for
 // each operation, the calls and each documented response exercised or not; the deprecated
-// operations called; the unmatched and invalid requests.
-func (c *Client) GetCoverage(ctx context.Context, opts ...CoverageOption) (CoverageReport, error) {
-	return call[CoverageReport](ctx, c, "getCoverage", http.MethodGet, "/coverage", c.coverageQuery(opts), nil)
+// operations called; the unmatched and invalid requests. params may narrow it to a trace
+// (TraceID) or widen it to every namespace in memory (All); nil reports the namespace's.
+func (c *Client) GetCoverage(ctx context.Context, params *GetCoverageParams) (CoverageReport, error) {
+	return call[CoverageReport](ctx, c, "getCoverage", http.MethodGet, "/coverage", c.query(params), nil)
 }
 
 // GetCoverageMarkdown returns the report of [Client.GetCoverage] as Markdown, a table for people
 // (e.g. a CI job's summary).
-func (c *Client) GetCoverageMarkdown(ctx context.Context, opts ...CoverageOption) (string, error) {
-	query := c.coverageQuery(opts)
+func (c *Client) GetCoverageMarkdown(ctx context.Context, params *GetCoverageParams) (string, error) {
+	query := c.query(params)
 	query.Set("format", "markdown")
 	answer, err := send(ctx, c, "getCoverage", http.MethodGet, "/coverage", query, nil, "text/markdown")
 	return string(answer), err
-}
-
-func (c *Client) coverageQuery(opts []CoverageOption) url.Values {
-	var q coverageQuery
-	for _, opt := range opts {
-		opt(&q)
-	}
-	query := url.Values{}
-	setIf(query, "traceId", q.traceID)
-	if q.allNamespaces {
-		// The sandbox refuses a namespace together with all=true.
-		query.Set("all", "true")
-		return query
-	}
-	return c.scope(query)
 }
 
 // GetDrift reports how the sandbox's answers differed from the real API's (UPSTREAM, in
 // UPSTREAM_MODE=compare): each difference, and counts per operation. Without an upstream its mode
 // is "off" and it holds nothing.
 func (c *Client) GetDrift(ctx context.Context) (DriftReport, error) {
-	return call[DriftReport](ctx, c, "getDrift", http.MethodGet, "/drift", c.scope(nil), nil)
+	return call[DriftReport](ctx, c, "getDrift", http.MethodGet, "/drift", c.query(nil), nil)
 }
 
-// Verify checks the namespace's journal against the calls expected. The answer says whether it
-// passed: a failed verification is a result, not an error ([VerifyResult.AssertVerified] fails a
-// test with it). [ForTrace] counts only the calls of one trace.
-func (c *Client) Verify(ctx context.Context, request VerifyRequest, opts ...CoverageOption) (VerifyResult, error) {
+// Verify checks the namespace's journal against the calls expected (of one trace alone when
+// params has a TraceID). The answer says whether it passed: a failed verification is a result,
+// not an error ([VerifyResult.AssertVerified] fails a test with it).
+func (c *Client) Verify(ctx context.Context, request VerifyRequest, params *VerifyParams) (VerifyResult, error) {
 	if request.Expectations == nil {
 		request.Expectations = []Expectation{} // none, not a JSON null
 	}
-	return call[VerifyResult](ctx, c, "verify", http.MethodPost, "/verify", c.coverageQuery(opts), request)
-}
-
-// PactOptions names the parties of [Client.ExportPact]'s Pact: the consumer defaults to the
-// namespace's name, the provider to the API's title.
-type PactOptions struct {
-	Consumer string
-	Provider string
+	return call[VerifyResult](ctx, c, "verify", http.MethodPost, "/verify", c.query(params), request)
 }
 
 // ExportPact returns the calls the namespace received as a Pact (specification V4), as JSON: one
 // interaction per distinct request and response shape, with matchers from the spec and provider
 // states that `animal-store-sandbox pact verify` restores. Write it to a file for a Pact broker.
-func (c *Client) ExportPact(ctx context.Context, options PactOptions) (json.RawMessage, error) {
-	query := c.scope(nil)
-	setIf(query, "consumer", options.Consumer)
-	setIf(query, "provider", options.Provider)
-	answer, err := send(ctx, c, "exportPact", http.MethodGet, "/pact", query, nil, "application/json")
+// The consumer defaults to the namespace's name, the provider to the API's title.
+func (c *Client) ExportPact(ctx context.Context, params *ExportPactParams) (json.RawMessage, error) {
+	answer, err := send(ctx, c, "exportPact", http.MethodGet, "/pact", c.query(params), nil, "application/json")
 	return json.RawMessage(answer), err
 }
 
@@ -405,21 +333,31 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("control API %s: %d %s: %s", e.Operation, e.StatusCode, e.Code, e.Message)
 }
 
-// scope adds the client's namespace to the query of a call.
-func (c *Client) scope(query url.Values) url.Values {
-	if query == nil {
-		query = url.Values{}
+// query encodes params, a generated *…Params or nil, by its fields' form tags, leaving out those
+// unset, with the client's namespace: the sandbox refuses a namespace together with all=true.
+func (c *Client) query(params any) url.Values {
+	query := url.Values{}
+	if v := reflect.ValueOf(params); v.Kind() == reflect.Pointer && !v.IsNil() {
+		v = v.Elem()
+		for i := range v.NumField() {
+			name, _, _ := strings.Cut(v.Type().Field(i).Tag.Get("form"), ",")
+			switch value := v.Field(i).Interface().(type) {
+			case time.Time:
+				if !value.IsZero() {
+					query.Set(name, value.UTC().Format(time.RFC3339Nano))
+				}
+			default:
+				if !v.Field(i).IsZero() {
+					query.Set(name, fmt.Sprint(value))
+				}
+			}
+		}
 	}
-	if c.namespace != "" {
+	query.Del("namespace")
+	if c.namespace != "" && !query.Has("all") {
 		query.Set("namespace", c.namespace)
 	}
 	return query
-}
-
-func setIf(query url.Values, name, value string) {
-	if value != "" {
-		query.Set(name, value)
-	}
 }
 
 // call sends one control call and decodes its JSON answer into T, or returns an *Error.

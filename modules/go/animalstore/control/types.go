@@ -4,27 +4,10 @@ import (
 	"fmt"
 	"maps"
 	"strconv"
-	"time"
 )
 
 // The answers' types are generated from the spec (types.gen.go); these are the few the spec
 // leaves unnamed, and the helpers around the generated ones.
-
-// RequestFilter selects journal entries for ListRequests; every field set must match.
-type RequestFilter struct {
-	// Method is an HTTP method, any case.
-	Method string
-	// Path is exact, e.g. /v1/pets/3, or a prefix when it ends with *.
-	Path string
-	// OperationID is the operation the request matched, or "unmatched".
-	OperationID string
-	// Status is the status answered; 0 matches any.
-	Status int
-	// Since keeps the requests received at or after it; the zero time keeps all.
-	Since time.Time
-	// TraceID keeps the requests whose W3C traceparent carried this trace id, whoever made them.
-	TraceID string
-}
 
 // FaultList is the answer of ListFaults: the namespace's faults, oldest first.
 type FaultList struct {
