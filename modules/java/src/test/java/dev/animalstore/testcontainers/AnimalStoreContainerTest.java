@@ -39,6 +39,7 @@ class AnimalStoreContainerTest {
         assertThat(SANDBOX.getBaseUrl()).isEqualTo("http://" + SANDBOX.getHost() + ":" + SANDBOX.getMappedPort(4010) + "/v1");
         assertThat(SANDBOX.getApiKey()).isEqualTo(API_KEY);
         assertThat(SANDBOX.getAdminToken()).isEqualTo("container-test-admin");
+        assertThat(SANDBOX.getControlClient().exportPets()).as("the seeded pets").hasSize(SEEDED_PETS);
     }
 
     @Test
