@@ -72,12 +72,17 @@ func TestControl_operations(t *testing.T) {
 	ofTrace, err := ns.GetCoverage(ctx, &control.GetCoverageParams{TraceID: traceID})
 	require.NoError(t, err)
 	require.Equal(t, 1, ofTrace.Summary.Calls)
-	result, err := ns.Verify(ctx, control.VerifyRequest{Strict: true, Expectations: []control.Expectation{
-		control.Expect("listPets").Times(1).WithHeader(control.NamespaceHeader, name),
-		control.Expect("getPet").AtLeast(1).AtMost(1), control.Expect("unmatched"), control.Expect("createPet").Never(),
-	}}, nil)
+	result, err := ns.Verify(ctx, control.VerifyRequest{
+		Strict: true, // and no other call
+		Expectations: []control.Expectation{
+			control.Expect("listPets").Times(1).WithHeader(control.NamespaceHeader, name),
+			control.Expect("getPet").AtLeast(1).AtMost(1),
+			control.Expect("unmatched"),
+			control.Expect("createPet").Never(),
+		},
+	}, nil)
 	require.NoError(t, err)
-	require.True(t, result.Passed, result.Message)
+	result.AssertVerified(t)
 	result, err = ns.Verify(ctx, control.VerifyRequest{Strict: true, Expectations: []control.Expectation{control.Expect("listPets")}},
 		&control.VerifyParams{TraceID: traceID})
 	require.NoError(t, err)

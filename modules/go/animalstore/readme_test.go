@@ -12,9 +12,10 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The README's Go snippets are the bodies of the examples, which go test runs: a snippet that
-// drifts from its example fails here. A snippet that starts with its file's name (the end-of-suite
-// check) is a suite of its own, which test/container/consumers.test.ts runs as a user would.
+// The README's Go snippets are the bodies of the examples, which go test runs, or lines of
+// control_test.go: a snippet that drifts from its code fails here. A snippet that starts with its
+// file's name (the end-of-suite check) is a suite of its own, which
+// test/container/consumers.test.ts runs as a user would.
 func TestREADMESnippetsAreExamples(t *testing.T) {
 	source, err := os.ReadFile("examples_test.go")
 	require.NoError(t, err)
@@ -29,13 +30,17 @@ func TestREADMESnippetsAreExamples(t *testing.T) {
 
 	readme, err := os.ReadFile("../README.md")
 	require.NoError(t, err)
+	tests, err := os.ReadFile("control_test.go")
+	require.NoError(t, err)
+	testLines := regexp.MustCompile(`(?m)^\t`).ReplaceAllString(string(tests), "")
 	var shown []string
 	for _, snippet := range regexp.MustCompile("(?s)```go\n(.*?)```").FindAllSubmatch(readme, -1) {
 		if regexp.MustCompile(`^// \w+\.go:`).Match(snippet[1]) {
 			continue
 		}
 		name, ok := examples[string(snippet[1])]
-		require.True(t, ok, "this README snippet is no example's body:\n%s", snippet[1])
+		require.True(t, ok || strings.Contains(testLines, string(snippet[1])),
+			"this README snippet is no example's body, nor lines of control_test.go:\n%s", snippet[1])
 		shown = append(shown, name)
 	}
 	require.Contains(t, shown, "ExampleRun")
