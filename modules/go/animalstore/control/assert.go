@@ -12,7 +12,7 @@ import (
 // operations named, of every operation when none is named, was exercised, listing those never
 // exercised. It returns whether they all were.
 //
-//	report, err := ns.GetCoverage(ctx)
+//	report, err := ns.GetCoverage(ctx, nil)
 //	require.NoError(t, err)
 //	report.AssertAllResponsesExercised(t, "createPet")
 func (r CoverageReport) AssertAllResponsesExercised(t testing.TB, operationIDs ...string) bool {
@@ -28,7 +28,7 @@ func (r CoverageReport) AssertAllResponsesExercised(t testing.TB, operationIDs .
 // end-of-suite check: nil when every documented response of the operations named (of every
 // operation when none is named) was exercised, else an error listing those never exercised.
 //
-//	report, err := client.GetCoverage(ctx, control.AllNamespaces())
+//	report, err := client.GetCoverage(ctx, &control.GetCoverageParams{All: true})
 //	if err == nil {
 //		err = report.AllResponsesExercised("listOrders")
 //	}
