@@ -52,38 +52,24 @@ t.test('a fault without `times` acts on every call until it is cleared', async (
   )
 })
 
-t.test('a connection-reset fault is seen by a real client as a socket error', async (t) => {
+t.test('connection-reset, empty-response and malformed-body break the answer as a real client sees it', async (t) => {
   const { admin, api, baseUrl } = await startControlSandbox(t)
-  await admin('POST', '/faults', { operationId: 'listPets', fault: 'connection-reset', times: 1 })
-  const error = await fetch(`${baseUrl}/pets`, { headers: AUTH }).then(
-    () => undefined,
-    (e: unknown) => e as Error & { cause?: { code?: string } },
-  )
-  t.ok(error, 'fetch rejected')
-  t.equal(error?.name, 'TypeError')
-  t.match(error?.cause?.code, /^(ECONNRESET|UND_ERR_SOCKET)$/, 'the cause is a reset socket')
-  t.equal((await api('GET', '/pets')).status, 200, 'the next call is served')
-  const [entry] = (await admin('GET', '/requests?operationId=listPets')).body.entries
-  t.match(entry, { status: null, fault: /connection-reset/ }, 'journaled with no status')
-})
+  const get = async (fault: string) => {
+    await admin('POST', '/faults', { operationId: 'getPet', fault, times: 1 })
+    return fetch(`${baseUrl}/pets/1`, { headers: AUTH })
+  }
+  const reset = await get('connection-reset').catch((e: Error & { cause?: { code?: string } }) => e)
+  t.match(reset, { name: 'TypeError', cause: { code: /^(ECONNRESET|UND_ERR_SOCKET)$/ } }, 'a reset socket')
+  const [entry] = (await admin('GET', '/requests?operationId=getPet')).body.entries
+  t.match(entry, { status: null, fault: /connection-reset/ }, 'journaled with no status, once the client sees it')
+  t.equal((await api('GET', '/pets/1')).status, 200, 'the next call is served')
 
-t.test('an empty-response fault closes the connection without an answer', async (t) => {
-  const { admin, baseUrl } = await startControlSandbox(t)
-  await admin('POST', '/faults', { operationId: 'getPet', fault: 'empty-response', times: 1 })
-  const error = await fetch(`${baseUrl}/pets/1`, { headers: AUTH }).then(
-    () => undefined,
-    (e: unknown) => e as Error,
-  )
-  t.equal(error?.name, 'TypeError', 'fetch rejected')
-})
+  t.match(await get('empty-response').catch((e: Error) => e), { name: 'TypeError' }, 'closed without an answer')
 
-t.test('a malformed-body fault answers with a body that is not JSON', async (t) => {
-  const { admin, baseUrl } = await startControlSandbox(t)
-  await admin('POST', '/faults', { operationId: 'getPet', fault: 'malformed-body', times: 1 })
-  const res = await fetch(`${baseUrl}/pets/1`, { headers: AUTH })
-  t.equal(res.status, 200, "the operation's success status")
-  t.match(res.headers.get('content-type'), /^application\/json/)
-  await t.rejects(res.json(), SyntaxError)
+  const malformed = await get('malformed-body')
+  t.equal(malformed.status, 200, "malformed-body: the operation's success status")
+  t.match(malformed.headers.get('content-type'), /^application\/json/)
+  await t.rejects(malformed.json(), SyntaxError, 'and a body that is not JSON')
 })
 
 t.test('delays: a fault delayMs and Prefer: delay hold the answer at least that long', async (t) => {
@@ -128,32 +114,21 @@ t.test('bounds: delays above the maximum, unknown operations and empty faults ar
 
 t.test('Prefer: code forces a documented response of the operation', async (t) => {
   const { api } = await startControlSandbox(t)
-  const notFound = await api('GET', '/pets/1', undefined, { prefer: 'code=404' })
-  t.equal(notFound.status, 404)
-  t.match(notFound.body, { code: 'not_found', status: 404, message: /Prefer: code=404/ })
-  const badRequest = await api('POST', '/pets', { name: 'Fine', categoryId: 1 }, { prefer: 'code=400' })
-  t.match(badRequest.body, { code: 'bad_request', status: 400 })
-  const unauthorized = await api('GET', '/pets', undefined, { prefer: 'code=401' })
-  t.match(unauthorized.body, { code: 'unauthorized', status: 401 })
-  t.equal(
-    (await api('GET', '/pets/1', undefined, { prefer: 'code=200' })).status,
-    200,
-    'a documented success is served normally',
-  )
-  t.equal(
-    (await api('GET', '/pets', undefined, { prefer: 'respond-async, code=200' })).status,
-    200,
-    'other preferences are ignored',
-  )
-  const undocumented = await api('GET', '/pets/1', undefined, { prefer: 'code=418' })
-  t.equal(undocumented.status, 400)
-  t.match(undocumented.body.message, /code=418 is not a documented response of getPet \(documented: 200, 401, 404\)/)
-  const orders = await api('GET', '/store/orders', undefined, { prefer: 'code=503' })
-  t.match(
-    orders.body,
-    { code: 'storage_unavailable', status: 503 },
-    'an operation with a default response takes any error status',
-  )
+  const cases: Array<[string, string, string, object]> = [
+    ['GET', '/pets/1', 'code=404', { status: 404, body: { code: 'not_found', message: /Prefer: code=404/ } }],
+    ['POST', '/pets', 'code=400', { status: 400, body: { code: 'bad_request', status: 400 } }],
+    ['GET', '/pets', 'code=401', { status: 401, body: { code: 'unauthorized', status: 401 } }],
+    ['GET', '/pets/1', 'code=200', { status: 200, body: { id: 1 } }],
+    ['GET', '/pets', 'respond-async, code=200', { status: 200 }],
+    ['GET', '/pets/1', 'code=418', { status: 400, body: { message: /getPet \(documented: 200, 401, 404\)/ } }],
+    ['GET', '/store/orders', 'code=503', { status: 503, body: { code: 'storage_unavailable', status: 503 } }],
+  ]
+  // A documented success is served normally, other preferences are ignored, an undocumented code
+  // is refused, and an operation with a default response takes any error status.
+  for (const [method, path, prefer, answer] of cases) {
+    const body = method === 'POST' ? { name: 'Fine', categoryId: 1 } : undefined
+    t.match(await api(method, path, body, { prefer }), answer, `${method} ${path}, Prefer: ${prefer}`)
+  }
 })
 
 t.test(`a namespace keeps at most ${MAX_FAULTS} faults armed: one more is a 409 until they are cleared`, async (t) => {

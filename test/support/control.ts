@@ -6,6 +6,18 @@ import { AUTH, startTestSandbox } from './sandbox.js'
 export const ADMIN_TOKEN = 'test-admin-token'
 export const ADMIN_AUTH = { authorization: `Bearer ${ADMIN_TOKEN}` }
 
+/** The header that picks a namespace. */
+export const ns = (name: string): Record<string, string> => ({ 'x-sandbox-namespace': name })
+
+/** A W3C traceparent header for `traceId`. */
+export const traceparent = (traceId: string): Record<string, string> => ({
+  traceparent: `00-${traceId}-00f067aa0ba902b7-01`,
+})
+
+/** One field of each entry of a journal page (GET /__admin/requests). */
+export const pluck = (page: Call, field: string): unknown[] =>
+  page.body.entries.map((entry: Record<string, unknown>) => entry[field])
+
 export interface Call {
   readonly status: number
   readonly headers: Headers
@@ -30,7 +42,10 @@ export async function startControlSandbox(t: Test, env: Record<string, string> =
   /** Calls the Animal Store API with the test key; `headers` are added. */
   const api = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Call> =>
     call(`${sandbox.baseUrl}${path}`, method, body, { ...AUTH, ...headers })
-  return { ...sandbox, admin, api }
+  /** The names of the namespaces kept, sorted. */
+  const namespaceNames = async (): Promise<string[]> =>
+    (await admin('GET', '/namespaces')).body.namespaces.map((n: { name: string }) => n.name).sort()
+  return { ...sandbox, admin, api, namespaceNames }
 }
 
 export async function call(url: string, method: string, body: unknown, headers: Record<string, string>): Promise<Call> {
