@@ -161,11 +161,3 @@ func send(t *testing.T, method, url string, header http.Header, body any) (*http
 	require.NoError(t, err)
 	return resp, answer
 }
-
-// decode reads a JSON answer into T.
-func decode[T any](t *testing.T, answer []byte) T {
-	t.Helper()
-	var value T
-	require.NoError(t, json.Unmarshal(answer, &value), "answer: %s", answer)
-	return value
-}

@@ -40,7 +40,6 @@ type Client struct {
 	sandboxURL *url.URL
 	adminToken string
 	apiKey     string
-	httpClient *http.Client
 	// namespace is "" for the default namespace.
 	namespace string
 }
@@ -58,11 +57,6 @@ func WithAPIKey(key string) Option {
 	return func(c *Client) { c.apiKey = key }
 }
 
-// WithHTTPClient sets the HTTP client of the control calls; default (and when nil) [http.DefaultClient].
-func WithHTTPClient(httpClient *http.Client) Option {
-	return func(c *Client) { c.httpClient = cmp.Or(httpClient, http.DefaultClient) }
-}
-
 // New returns a client of the sandbox at sandboxURL, its root (e.g. http://localhost:4010, not
 // the API's /v1), acting on the default namespace.
 func New(sandboxURL string, opts ...Option) (*Client, error) {
@@ -74,7 +68,7 @@ func New(sandboxURL string, opts ...Option) (*Client, error) {
 		return nil, fmt.Errorf("control: sandbox URL %q is not an http(s) URL with a host", sandboxURL)
 	}
 	parsed.Path = strings.TrimSuffix(parsed.Path, "/")
-	c := &Client{sandboxURL: parsed, httpClient: http.DefaultClient}
+	c := &Client{sandboxURL: parsed}
 	for _, opt := range opts {
 		opt(c)
 	}
@@ -397,7 +391,7 @@ func send(ctx context.Context, c *Client, operation, method, path string, query 
 		req.Header.Set("Content-Type", "application/json")
 	}
 
-	resp, err := c.httpClient.Do(req)
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		return nil, fmt.Errorf("control API %s: %w", operation, err)
 	}
