@@ -34,10 +34,7 @@ func TestAssertions(t *testing.T) {
 	}
 	everywhere := report
 	everywhere.Namespace = ""
-	verified := control.VerifyResult{Namespace: "checkout", Expectations: []control.ExpectationResult{
-		{Passed: true, Message: "listPets: ok"},
-		{Message: "createPet: expected exactly 1 call\n#3 POST /v1/pets → 400 (createPet):\n  body /categoryId: expected 3, got \"3\""},
-	}, Unexpected: []control.EntrySummary{{ID: 4, Method: "GET", Path: "/v1/pets", Status: 200, OperationID: "listPets"}}}
+	verified := control.VerifyResult{Namespace: "checkout", Message: "failed:\n- createPet: expected exactly 1 call"}
 
 	for _, tc := range []struct {
 		name      string
@@ -53,9 +50,7 @@ func TestAssertions(t *testing.T) {
 		{"no deprecated calls", everywhere.AssertNoDeprecatedCalls,
 			"deprecated operations called (every namespace):\n- getPet (GET /v1/pets/{petId}): 2 calls, sunset 2030-12-05, use /v1/pets instead"},
 		{"no deprecated calls, none made", control.CoverageReport{}.AssertNoDeprecatedCalls, ""},
-		{"verified", verified.AssertVerified, "verification failed (namespace checkout):\n" +
-			"- createPet: expected exactly 1 call\n  #3 POST /v1/pets → 400 (createPet):\n    body /categoryId: expected 3, got \"3\"\n" +
-			"- unexpected call (strict): #4 GET /v1/pets → 200 (listPets)"},
+		{"verified", verified.AssertVerified, "verification (namespace checkout) failed:\n- createPet: expected exactly 1 call"},
 		{"verified, passed", control.VerifyResult{Passed: true}.AssertVerified, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,10 +1,6 @@
 package control
 
-import (
-	"fmt"
-	"maps"
-	"strconv"
-)
+import "maps"
 
 // The answers' types are generated from the spec (types.gen.go); these are the few the spec
 // leaves unnamed, and the helpers around the generated ones.
@@ -98,13 +94,4 @@ func (e Expectation) WithHeader(name, value string) Expectation {
 	}
 	e.Headers[name] = value
 	return e
-}
-
-// String reads e.g. #4 GET /v1/pets → 200 (listPets).
-func (e EntrySummary) String() string {
-	status := "no answer"
-	if e.Status != 0 {
-		status = strconv.Itoa(e.Status)
-	}
-	return fmt.Sprintf("#%d %s %s → %s (%s)", e.ID, e.Method, e.Path, status, e.OperationID)
 }
