@@ -196,16 +196,33 @@ func TestControl_newAgainstAnyURL(t *testing.T) {
 	require.Equal(t, "default", clock.Namespace)
 }
 
-// A namespace's client sends the test's API requests to that namespace alone.
+// A namespace's client sends the test's API requests to that namespace alone: its faults and
+// pets are its own.
 func TestControl_namespacesAreIsolated(t *testing.T) {
 	t.Parallel()
 	a, b := testNamespace(t, "a"), testNamespace(t, "b")
+	ctx := t.Context()
+
+	_, err := a.AddFault(ctx, control.NewFault{OperationID: "listPets", Status: http.StatusServiceUnavailable, Times: 1})
+	require.NoError(t, err)
+	for _, call := range []struct {
+		ns   *control.Client
+		want int
+	}{{a, http.StatusServiceUnavailable}, {b, http.StatusOK}, {a, http.StatusOK}} {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, call.ns.BaseURL()+"/pets", nil)
+		require.NoError(t, err)
+		req.Header = call.ns.Header() // the API key, and X-Sandbox-Namespace
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		resp.Body.Close()
+		require.Equal(t, call.want, resp.StatusCode)
+	}
 
 	resp, answer := callAPI(t, a, http.MethodPost, "/pets", map[string]any{"name": "Only In A", "categoryId": 3})
 	require.Equal(t, http.StatusCreated, resp.StatusCode, "answer: %s", answer)
-	aPets, err := a.ExportPets(t.Context())
+	aPets, err := a.ExportPets(ctx)
 	require.NoError(t, err)
-	bPets, err := b.ExportPets(t.Context())
+	bPets, err := b.ExportPets(ctx)
 	require.NoError(t, err)
 	var created api.Pet
 	require.NoError(t, json.Unmarshal(answer, &created))

@@ -13,7 +13,6 @@ import (
 
 	"github.com/animal-store/animal-store-sandbox/modules/go/animalstore"
 	"github.com/animal-store/animal-store-sandbox/modules/go/animalstore/api"
-	"github.com/animal-store/animal-store-sandbox/modules/go/animalstore/control"
 )
 
 func ExampleRun() {
@@ -64,53 +63,4 @@ func ExampleRun() {
 
 	// Output:
 	// 200 3
-}
-
-func ExampleContainer_Control() {
-	ctx := context.Background()
-
-	img := cmp.Or(os.Getenv("ANIMAL_STORE_IMAGE"), animalstore.DefaultImage)
-	ctr, err := animalstore.Run(ctx, img, animalstore.WithInMemory())
-	defer func() {
-		if err := testcontainers.TerminateContainer(ctr); err != nil {
-			log.Printf("failed to terminate container: %s", err)
-		}
-	}()
-	if err != nil {
-		log.Printf("failed to start container: %s", err)
-		return
-	}
-
-	admin, err := ctr.Control(ctx)
-	if err != nil {
-		log.Printf("failed to get the control client: %s", err)
-		return
-	}
-	// A namespace of the test's own: its pets, journal, faults and clock, apart from other tests'.
-	ns := admin.Namespace("checkout-test")
-	_, err = ns.AddFault(ctx, control.NewFault{OperationID: "listPets", Status: http.StatusServiceUnavailable, Times: 1})
-	if err != nil {
-		log.Printf("failed to add the fault: %s", err)
-		return
-	}
-
-	for range 2 {
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, ns.BaseURL()+"/pets", nil)
-		if err != nil {
-			log.Printf("failed to make the request: %s", err)
-			return
-		}
-		req.Header = ns.Header() // the API key, and X-Sandbox-Namespace
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			log.Printf("failed to list the pets: %s", err)
-			return
-		}
-		resp.Body.Close()
-		fmt.Println(resp.StatusCode)
-	}
-
-	// Output:
-	// 503
-	// 200
 }
