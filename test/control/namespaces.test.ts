@@ -1,10 +1,12 @@
 import { access, readFile, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import t from 'tap'
-import { ADMIN_AUTH, call, startControlSandbox } from '../support/control.js'
-import { startTestSandbox, stopAsKilled, tempDir } from '../support/sandbox.js'
+import { call, ns, pluck, startControlSandbox, traceparent } from '../support/control.js'
+import { stopAsKilled, tempDir } from '../support/sandbox.js'
 
-const ns = (name: string): Record<string, string> => ({ 'x-sandbox-namespace': name })
+/** The id of trace `n`. */
+const trace = (n: number): string => `4bf92f3577b34da6a3ce929d0e0e47${String(n).padStart(2, '0')}`
+const parent = (n: number): Record<string, string> => traceparent(trace(n))
 const exists = (file: string): Promise<boolean> =>
   access(file).then(
     () => true,
@@ -12,7 +14,7 @@ const exists = (file: string): Promise<boolean> =>
   )
 
 t.test('X-Sandbox-Namespace gives each test its own store, journal and faults', async (t) => {
-  const { admin, api } = await startControlSandbox(t)
+  const { admin, api, namespaceNames } = await startControlSandbox(t)
   const created = await api('POST', '/pets', { name: 'OnlyInA', categoryId: 1 }, ns('a'))
   t.equal(created.status, 201)
   t.equal(created.body.id, 61, 'a namespace starts from the same initial data')
@@ -42,6 +44,9 @@ t.test('X-Sandbox-Namespace gives each test its own store, journal and faults', 
   t.equal((await admin('GET', '/faults?namespace=b')).body.count, 1, "a's reset leaves b's faults")
   t.equal((await admin('GET', '/requests?namespace=b')).body.count, 3, "and b's journal")
   t.equal((await admin('GET', '/pets?namespace=default')).body.length, 60)
+  t.equal((await api('POST', '/pets', { name: 'Traced', categoryId: 1 }, parent(1))).status, 201)
+  t.equal((await admin('GET', '/pets')).body.length, 61, 'without NAMESPACE_FROM_TRACE a traceparent picks nothing')
+  t.same(await namespaceNames(), ['a', 'b', 'default'])
 })
 
 t.test('two namespaces under concurrent load never see each other', async (t) => {
@@ -88,73 +93,30 @@ t.test('two namespaces under concurrent load never see each other', async (t) =>
 t.test('key mode: every key of the NAMESPACE_KEY_PREFIX family opens the API and picks its namespace', async (t) => {
   const { admin, baseUrl } = await startControlSandbox(t, { NAMESPACE_KEY_PREFIX: 'sbx-' })
   const key = (k: string): Record<string, string> => ({ authorization: `Bearer ${k}` })
-  const created = await call(`${baseUrl}/pets`, 'POST', { name: 'Mine', categoryId: 1 }, key('sbx-team1'))
-  t.equal(created.status, 201)
-  t.equal((await call(`${baseUrl}/pets/61`, 'GET', undefined, key('sbx-team1'))).status, 200)
-  t.equal(
-    (await call(`${baseUrl}/pets/61`, 'GET', undefined, key('sbx-team2'))).status,
-    404,
-    'another key, another store',
-  )
-  t.equal(
-    (await call(`${baseUrl}/pets/61`, 'GET', undefined, key('test-key-1'))).status,
-    404,
-    'a listed key uses the default namespace',
-  )
-  t.equal((await call(`${baseUrl}/pets`, 'GET', undefined, key('sbx-'))).status, 401, 'the prefix alone is no key')
-  t.equal(
-    (await call(`${baseUrl}/pets`, 'GET', undefined, key('other-team1'))).status,
-    401,
-    'outside the family: refused',
-  )
-  t.equal(
-    (await call(`${baseUrl}/pets/61`, 'GET', undefined, { ...key('sbx-team1'), ...ns('team1') })).status,
-    200,
-    'header and key agree',
-  )
+  t.equal((await call(`${baseUrl}/pets`, 'POST', { name: 'Mine', categoryId: 1 }, key('sbx-team1'))).status, 201)
+  for (const [path, headers, status, what] of [
+    ['/pets/61', key('sbx-team1'), 200, 'its own store'],
+    ['/pets/61', key('sbx-team2'), 404, 'another key, another store'],
+    ['/pets/61', key('test-key-1'), 404, 'a listed key uses the default namespace'],
+    ['/pets', key('sbx-'), 401, 'the prefix alone is no key'],
+    ['/pets', key('other-team1'), 401, 'outside the family: refused'],
+    ['/pets/61', { ...key('sbx-team1'), ...ns('team1') }, 200, 'header and key agree'],
+  ] as const)
+    t.equal((await call(`${baseUrl}${path}`, 'GET', undefined, headers)).status, status, what)
   const conflict = await call(`${baseUrl}/pets`, 'GET', undefined, { ...key('sbx-team1'), ...ns('team2') })
-  t.equal(conflict.status, 400)
-  t.match(conflict.body, { code: 'invalid_parameter', message: /choose different namespaces/ })
-  t.equal(
-    (await admin('GET', '/requests?namespace=team1')).body.count,
-    3,
-    'its journal (the refused conflict went to the default one)',
-  )
+  t.match(conflict, { status: 400, body: { code: 'invalid_parameter', message: /choose different namespaces/ } })
+  t.equal((await admin('GET', '/requests?namespace=team1')).body.count, 3, 'its journal (not the refused conflict)')
   t.same((await admin('POST', '/reset?namespace=team1')).body, { namespace: 'team1', pets: 60 })
   t.equal((await call(`${baseUrl}/pets/61`, 'GET', undefined, key('sbx-team1'))).status, 404)
 })
 
-t.test('a namespace persists in its own file next to DATA_FILE, across a restart', async (t) => {
-  const first = await startControlSandbox(t)
-  const file = first.config.dataFile as string
-  await first.api('POST', '/pets', { name: 'Kept', categoryId: 2 }, ns('keep'))
-  // Its first change starts its journal, which names the initial data: no snapshot yet.
-  const nsFile = join(file, '..', 'db.ns.keep.json')
-  t.notOk(await exists(nsFile), 'no snapshot of the initial data was written')
-  t.match(await readFile(`${nsFile}.journal`, 'utf8'), /"name":"Kept"/, 'db.ns.keep.json.journal holds the pet')
-  await first.close()
-
-  const second = await startTestSandbox(t, { DATA_FILE: file, ADMIN_TOKEN: 'test-admin-token' })
-  const again = await call(`${second.baseUrl}/pets/61`, 'GET', undefined, {
-    authorization: 'Bearer test-key-1',
-    ...ns('keep'),
-  })
-  t.equal(again.status, 200)
-  t.equal(again.body.name, 'Kept')
-})
-
 t.test('requests without a valid key create no namespace, so they cannot evict real ones', async (t) => {
-  const { admin, api, baseUrl } = await startControlSandbox(t, { MAX_NAMESPACES: '3' })
+  const { admin, api, baseUrl, namespaceNames } = await startControlSandbox(t, { MAX_NAMESPACES: '3' })
   t.equal((await api('POST', '/pets', { name: 'InA', categoryId: 1 }, ns('a'))).status, 201)
   for (let i = 0; i < 20; i++) {
     t.equal((await call(`${baseUrl}/pets`, 'GET', undefined, ns(`flood${i}`))).status, 401)
   }
-  const listed = await admin('GET', '/namespaces')
-  t.same(
-    listed.body.namespaces.map((n: { name: string }) => n.name).sort(),
-    ['a', 'default'],
-    'only namespaces with an authenticated request exist',
-  )
+  t.same(await namespaceNames(), ['a', 'default'], 'only namespaces with an authenticated request exist')
   t.equal((await api('GET', '/pets/61', undefined, ns('a'))).status, 200, "a's pet is still there")
   t.equal(
     (await admin('GET', '/requests?namespace=default&status=401')).body.count,
@@ -171,12 +133,10 @@ t.test('an invalid namespace name is refused, after auth', async (t) => {
     t.match(res.body, { code: 'invalid_parameter', message: /^X-Sandbox-Namespace must be/ })
   }
   t.equal((await call(`${baseUrl}/pets`, 'GET', undefined, ns('../x'))).status, 401, 'auth first')
-  const res = await fetch(`${baseUrl}/pets`, { headers: { ...ADMIN_AUTH } })
-  t.equal(res.status, 401)
 })
 
 t.test('reading or clearing an unknown namespace is a 404 that creates nothing', async (t) => {
-  const { admin } = await startControlSandbox(t)
+  const { admin, namespaceNames } = await startControlSandbox(t)
   for (const [method, path] of [
     ['GET', '/requests?namespace=typo'],
     ['GET', '/requests/unmatched?namespace=typo'],
@@ -191,18 +151,20 @@ t.test('reading or clearing an unknown namespace is a 404 that creates nothing',
     t.equal(answer.status, 404, `${method} ${path}: 404`)
     t.match(answer.body, { status: 404, code: 'not_found', message: /No namespace "typo"/ })
   }
-  const listed = (await admin('GET', '/namespaces')).body.namespaces.map((n: { name: string }) => n.name)
-  t.same(listed, ['default'], 'the typo took no slot')
+  t.same(await namespaceNames(), ['default'], 'the typo took no slot')
   t.equal((await admin('POST', '/reset?namespace=typo')).status, 200, 'a reset creates it')
   t.equal((await admin('GET', '/requests?namespace=typo')).status, 200, 'then it can be read')
 })
 
-t.test('DELETE /__admin/namespaces/{name}: gone, data file and all, also after a restart', async (t) => {
+t.test('a namespace persists in its own file next to DATA_FILE; DELETE removes it, also after a restart', async (t) => {
   const first = await startControlSandbox(t)
   const { dataFile } = first.config
+  await first.api('POST', '/pets', { name: 'Kept', categoryId: 2 }, ns('keep'))
   await first.api('POST', '/pets', { name: 'Doomed', categoryId: 1 }, ns('gone'))
+  // Its first change starts its journal, which names the initial data: no snapshot yet.
   const file = join(dataFile as string, '..', 'db.ns.gone.json')
-  t.ok(await exists(`${file}.journal`), 'the namespace has a data file (its journal)')
+  t.notOk(await exists(file), 'no snapshot of the initial data was written')
+  t.match(await readFile(`${file}.journal`, 'utf8'), /"name":"Doomed"/, 'db.ns.gone.json.journal holds the pet')
 
   const deleted = await first.admin('DELETE', '/namespaces/gone')
   t.same(deleted.body, { namespace: 'gone', deleted: true })
@@ -214,6 +176,7 @@ t.test('DELETE /__admin/namespaces/{name}: gone, data file and all, also after a
   await first.close()
 
   const second = await startControlSandbox(t, { DATA_FILE: dataFile as string })
+  t.match(await second.api('GET', '/pets/61', undefined, ns('keep')), { status: 200, body: { name: 'Kept' } })
   t.equal((await second.admin('GET', '/pets?namespace=gone')).status, 404, 'a restart does not bring it back')
   const fresh = await second.api('GET', '/pets?limit=100', undefined, ns('gone'))
   t.notOk(
@@ -223,7 +186,7 @@ t.test('DELETE /__admin/namespaces/{name}: gone, data file and all, also after a
 })
 
 t.test('the W3C Baggage member sandbox.namespace picks the namespace when nothing else does', async (t) => {
-  const { admin, api, baseUrl } = await startControlSandbox(t, { NAMESPACE_KEY_PREFIX: 'sbx-' })
+  const { admin, api, baseUrl, namespaceNames } = await startControlSandbox(t, { NAMESPACE_KEY_PREFIX: 'sbx-' })
   const baggage = (value: string): Record<string, string> => ({ baggage: value })
   const created = await api('POST', '/pets', { name: 'Traced', categoryId: 1 }, baggage('sandbox.namespace=team-a'))
   t.equal(created.status, 201)
@@ -240,80 +203,50 @@ t.test('the W3C Baggage member sandbox.namespace picks the namespace when nothin
     t.equal((await api('GET', '/pets/61', undefined, baggage(value))).status, 200, value)
   }
   t.equal((await api('GET', '/pets/61', undefined, baggage('userId=alice'))).status, 404, 'without the member')
-  t.equal(
-    (await api('GET', '/pets/61', undefined, { ...baggage('sandbox.namespace=team-a'), ...ns('team-a') })).status,
-    200,
-    'header and baggage agree',
-  )
+  const teamA = baggage('sandbox.namespace=team-a')
+  t.equal((await api('GET', '/pets/61', undefined, { ...teamA, ...ns('team-a') })).status, 200, 'header agrees')
   const key = { authorization: 'Bearer sbx-team-a' }
-  t.equal(
-    (await call(`${baseUrl}/pets/61`, 'GET', undefined, { ...key, ...baggage('sandbox.namespace=team-a') })).status,
-    200,
-    'key and baggage agree',
-  )
+  t.equal((await call(`${baseUrl}/pets/61`, 'GET', undefined, { ...key, ...teamA })).status, 200, 'key agrees')
 
   for (const conflict of [
     { ...ns('team-b'), ...baggage('sandbox.namespace=team-a') },
     { authorization: 'Bearer sbx-team-b', ...baggage('sandbox.namespace=team-a') },
     baggage('sandbox.namespace=team-a,sandbox.namespace=team-b'),
   ]) {
-    const res = await call(`${baseUrl}/pets`, 'GET', undefined, { authorization: 'Bearer test-key-1', ...conflict })
-    t.equal(res.status, 400, JSON.stringify(conflict))
-    t.match(res.body, { code: 'invalid_parameter', status: 400, message: /choose different namespaces/ })
+    const refused = await call(`${baseUrl}/pets`, 'GET', undefined, { authorization: 'Bearer test-key-1', ...conflict })
+    t.match(refused, { status: 400, body: { code: 'invalid_parameter', message: /choose different namespaces/ } })
   }
-  for (const value of ['sandbox.namespace=..%2Fx', 'sandbox.namespace=', 'sandbox.namespace=%zz']) {
-    const res = await api('GET', '/pets', undefined, baggage(value))
-    t.equal(res.status, 400, value)
-    t.match(res.body, {
-      code: 'invalid_parameter',
-      status: 400,
-      message: /^The baggage member sandbox.namespace must be 1 to 64 letters/,
-    })
-  }
-  t.same(
-    (await admin('GET', '/namespaces')).body.namespaces.map((n: { name: string }) => n.name).sort(),
-    ['default', 'team-a'],
-    'no namespace was made by a refused request',
-  )
+  const badName = /^The baggage member sandbox.namespace must be 1 to 64 letters/
+  for (const value of ['sandbox.namespace=..%2Fx', 'sandbox.namespace=', 'sandbox.namespace=%zz'])
+    t.match(await api('GET', '/pets', undefined, baggage(value)), { status: 400, body: { message: badName } }, value)
+  t.same(await namespaceNames(), ['default', 'team-a'], 'no namespace was made by a refused request')
 })
 
 t.test('NAMESPACE_FROM_TRACE=on: a request that names no namespace works in its trace id’s', async (t) => {
-  const { admin, api } = await startControlSandbox(t, { NAMESPACE_FROM_TRACE: 'on', MAX_NAMESPACES: '3' })
-  const trace = (n: number): string => `4bf92f3577b34da6a3ce929d0e0e47${String(n).padStart(2, '0')}`
-  const parent = (n: number): Record<string, string> => ({ traceparent: `00-${trace(n)}-00f067aa0ba902b7-01` })
+  const { admin, api, namespaceNames } = await startControlSandbox(t, {
+    NAMESPACE_FROM_TRACE: 'on',
+    MAX_NAMESPACES: '3',
+  })
   t.equal((await api('POST', '/pets', { name: 'InTrace1', categoryId: 1 }, parent(1))).status, 201)
   t.equal((await admin('GET', `/pets?namespace=${trace(1)}`)).body.length, 61, 'made from the initial data')
-  t.equal((await api('GET', '/pets/61', undefined, parent(1))).status, 200, 'the same trace, the same namespace')
-  t.equal((await api('GET', '/pets/61', undefined, parent(2))).status, 404, 'another trace, another namespace')
-  t.equal((await api('GET', '/pets/61')).status, 404, 'no traceparent: the default namespace')
-  t.equal(
-    (await api('GET', '/pets/61', undefined, { traceparent: `00-${'0'.repeat(32)}-00f067aa0ba902b7-01` })).status,
-    404,
-    'an invalid traceparent: the default namespace',
-  )
-  t.equal(
-    (await api('GET', '/pets/61', undefined, { ...parent(1), ...ns('default') })).status,
-    404,
-    'a namespace named explicitly wins',
-  )
-  t.equal(
-    (await api('GET', '/pets/61', undefined, { ...parent(2), baggage: `sandbox.namespace=${trace(1)}` })).status,
-    200,
-    'so does one the baggage names',
-  )
+  for (const [headers, status, what] of [
+    [parent(1), 200, 'the same trace, the same namespace'],
+    [parent(2), 404, 'another trace, another namespace'],
+    [{}, 404, 'no traceparent: the default namespace'],
+    [traceparent('0'.repeat(32)), 404, 'an invalid traceparent: the default namespace'],
+    [{ ...parent(1), ...ns('default') }, 404, 'a namespace named explicitly wins'],
+    [{ ...parent(2), baggage: `sandbox.namespace=${trace(1)}` }, 200, 'so does one the baggage names'],
+  ] as const)
+    t.equal((await api('GET', '/pets/61', undefined, headers)).status, status, what)
   t.same(
-    (await admin('GET', `/requests?namespace=${trace(1)}`)).body.entries.map((e: { path: string }) => e.path),
+    pluck(await admin('GET', `/requests?namespace=${trace(1)}`), 'path'),
     ['/v1/pets', '/v1/pets/61', '/v1/pets/61'],
     "its journal holds the trace's requests",
   )
 
   // MAX_NAMESPACES=3: default, trace 1 (holds a pet) and trace 2 (only read). Trace 3 evicts 2.
   t.equal((await api('POST', '/pets', { name: 'InTrace3', categoryId: 1 }, parent(3))).status, 201)
-  t.same(
-    (await admin('GET', '/namespaces')).body.namespaces.map((n: { name: string }) => n.name).sort(),
-    ['default', trace(1), trace(3)].sort(),
-    'the trace namespace that held nothing was evicted',
-  )
+  t.same(await namespaceNames(), ['default', trace(1), trace(3)].sort(), 'the trace namespace that held nothing went')
   const refused = await api('GET', '/pets', undefined, parent(4))
   t.equal(refused.status, 503, 'every one kept holds data: a new trace is refused')
   t.match(refused.body, { code: 'namespace_limit', status: 503 })
@@ -322,15 +255,15 @@ t.test('NAMESPACE_FROM_TRACE=on: a request that names no namespace works in its 
 t.test(
   'TRACE_NAMESPACE_BASELINE: a trace’s namespace starts from a snapshot, and is evicted while unchanged',
   async (t) => {
-    const { admin, api } = await startControlSandbox(t, {
+    const {
+      admin,
+      api,
+      namespaceNames: names,
+    } = await startControlSandbox(t, {
       NAMESPACE_FROM_TRACE: 'on',
       TRACE_NAMESPACE_BASELINE: 'baseline',
       MAX_NAMESPACES: '3',
     })
-    const trace = (n: number): string => `4bf92f3577b34da6a3ce929d0e0e47${String(n).padStart(2, '0')}`
-    const parent = (n: number): Record<string, string> => ({ traceparent: `00-${trace(n)}-00f067aa0ba902b7-01` })
-    const names = async (): Promise<string[]> =>
-      (await admin('GET', '/namespaces')).body.namespaces.map((n: { name: string }) => n.name).sort()
 
     const early = await api('GET', '/pets', undefined, parent(1))
     t.equal(early.status, 503, 'no snapshot yet: a new trace is refused')
@@ -369,28 +302,14 @@ t.test('TRACE_NAMESPACE_BASELINE: a trace’s namespace starts at the snapshot�
     TRACE_NAMESPACE_BASELINE: 'later',
     MAX_NAMESPACES: '2',
   })
-  const parent = (n: number): Record<string, string> => ({
-    traceparent: `00-4bf92f3577b34da6a3ce929d0e0e47${String(n).padStart(2, '0')}-00f067aa0ba902b7-01`,
-  })
   await admin('POST', '/clock?namespace=setup', { now: '2031-06-01T00:00:00Z' })
   t.equal((await admin('POST', '/snapshots', { name: 'later', namespace: 'setup' })).status, 201)
   t.equal((await admin('DELETE', '/namespaces/setup')).status, 200)
   t.equal((await api('GET', '/pets/1', undefined, parent(1))).status, 410, "the snapshot's clock: past the sunset")
   t.equal((await api('GET', '/pets/1', undefined, parent(2))).status, 410, 'trace 1, unchanged, made room for it')
-  await admin('POST', `/clock?namespace=4bf92f3577b34da6a3ce929d0e0e4702`, { now: '2030-01-01T00:00:00Z' })
+  await admin('POST', `/clock?namespace=${trace(2)}`, { now: '2030-01-01T00:00:00Z' })
   t.match(await api('GET', '/pets', undefined, parent(3)), { status: 503, body: { code: 'namespace_limit' } })
   t.equal((await api('GET', '/pets/1', undefined, parent(2))).status, 200, 'the clock trace 2 was moved to is kept')
-})
-
-t.test('without NAMESPACE_FROM_TRACE a traceparent changes nothing', async (t) => {
-  const { admin, api } = await startControlSandbox(t)
-  const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01'
-  t.equal((await api('POST', '/pets', { name: 'Default', categoryId: 1 }, { traceparent })).status, 201)
-  t.equal((await admin('GET', '/pets')).body.length, 61, 'in the default namespace')
-  t.same(
-    (await admin('GET', '/namespaces')).body.namespaces.map((n: { name: string }) => n.name),
-    ['default'],
-  )
 })
 
 t.test(
@@ -399,19 +318,19 @@ t.test(
     const dir = await tempDir(t)
     const env = { DATA_FILE: join(dir, 'db.json'), NAMESPACE_FROM_TRACE: 'on', TRACE_NAMESPACE_BASELINE: 'baseline' }
     const first = await startControlSandbox(t, env)
-    const parent = { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' }
+    const inTrace = parent(1)
     const nsFiles = async (): Promise<string[]> => (await readdir(dir)).filter((file) => file.includes('.ns.'))
     t.equal((await first.api('POST', '/pets', { name: 'InBaseline', categoryId: 1 }, ns('setup'))).status, 201)
     t.equal((await first.admin('POST', '/snapshots', { name: 'baseline', namespace: 'setup' })).status, 201)
     t.equal((await first.admin('DELETE', '/namespaces/setup')).status, 200)
-    t.match((await first.api('GET', '/pets/61', undefined, parent)).body, { name: 'InBaseline' })
+    t.match((await first.api('GET', '/pets/61', undefined, inTrace)).body, { name: 'InBaseline' })
     t.same(await nsFiles(), [], 'read from its baseline, the trace’s namespace has no file')
-    t.equal((await first.api('POST', '/pets', { name: 'InTrace', categoryId: 1 }, parent)).status, 201)
+    t.equal((await first.api('POST', '/pets', { name: 'InTrace', categoryId: 1 }, inTrace)).status, 201)
     stopAsKilled(first, env.DATA_FILE)
 
     const second = await startControlSandbox(t, env)
-    t.match((await second.api('GET', '/pets/61', undefined, parent)).body, { name: 'InBaseline' }, 'the snapshot')
-    t.match((await second.api('GET', '/pets/62', undefined, parent)).body, { name: 'InTrace' }, 'and the change')
+    t.match((await second.api('GET', '/pets/61', undefined, inTrace)).body, { name: 'InBaseline' }, 'the snapshot')
+    t.match((await second.api('GET', '/pets/62', undefined, inTrace)).body, { name: 'InTrace' }, 'and the change')
   },
 )
 
