@@ -40,67 +40,24 @@ t.test('the last JOURNAL_SIZE requests, each read back whole, oldest dropped fir
     'ids are consecutive, oldest first',
   )
   for (const entry of entries) {
-    const i = entry.id
-    const sent = request(i)
+    // What the entry shows of the record: not its `authenticated`, which picks where it is kept.
+    const { time, search, body, error, traceId, ...sent }: Partial<RequestRecord> = request(entry.id)
+    delete sent.authenticated
     t.same(
+      { ...entry, query: { ...entry.query }, headers: { ...entry.headers } },
       {
-        time: entry.time,
-        method: entry.method,
-        path: entry.path,
-        query: { ...entry.query },
-        headers: { ...entry.headers },
-        status: entry.status,
-        durationMs: entry.durationMs,
-        operationId: entry.operationId,
-        fault: entry.fault,
-        error: entry.error,
-        traceId: entry.traceId,
+        ...sent,
+        id: entry.id,
+        time: new Date(time).toISOString(),
+        query: search === '' ? {} : { n: String(entry.id) },
+        headers: { host: '127.0.0.1', 'x-request': String(entry.id), accept: 'a, b' },
+        body: body === undefined ? null : JSON.parse(body.toString()),
+        error: error ?? null,
+        ...(traceId === undefined ? {} : { traceId }),
       },
-      {
-        time: new Date(sent.time).toISOString(),
-        method: sent.method,
-        path: sent.path,
-        query: i % 2 === 0 ? { n: String(i) } : {},
-        headers: { host: '127.0.0.1', 'x-request': String(i), accept: 'a, b' },
-        status: sent.status,
-        durationMs: sent.durationMs,
-        operationId: sent.operationId,
-        fault: sent.fault,
-        error: sent.error ?? null,
-        traceId: sent.traceId,
-      },
-      `entry ${i} as recorded`,
+      `entry ${entry.id} as recorded`,
     )
-    t.same(entry.body, sent.body === undefined ? null : JSON.parse(sent.body.toString()), `entry ${i}'s body`)
   }
-})
-
-t.test('filters compare what was recorded; clear keeps the ids going', async (t) => {
-  const journal = new Journal(1000, new Redactor([]))
-  for (let i = 1; i <= 90; i++) journal.record(request(i))
-  t.equal(journal.page({ method: 'post' }, { limit: 0 }).count, 30, 'by method, any case')
-  t.equal(journal.page({ operationId: 'unmatched' }, { limit: 0 }).count, 30)
-  t.equal(journal.page({ operationId: 'neverSeen' }, { limit: 0 }).count, 0)
-  t.equal(journal.page({ status: 201 }, { limit: 0 }).count, 18)
-  t.equal(journal.page({ since: new Date(Date.UTC(2026, 0, 1) + 81_000) }, { limit: 0 }).count, 10)
-  t.same(
-    journal.find({ path: '/v1/pets/1*' }).map((e) => e.id),
-    [1, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19],
-    'by path prefix',
-  )
-  t.equal(journal.clear(), 90)
-  journal.record(request(91))
-  t.same(
-    journal.find().map((e) => e.id),
-    [91],
-    'after a clear, the next id follows the last',
-  )
-})
-
-t.test('a body longer than what is kept is cut, and marked as cut', async (t) => {
-  const journal = new Journal(10, new Redactor([]))
-  journal.record({ ...request(2), body: Buffer.alloc(MAX_RECORDED_BODY * 2, 'x') })
-  t.match(journal.find()[0]?.body, new RegExp(`^x{${MAX_RECORDED_BODY}}… \\[cut at ${MAX_RECORDED_BODY} bytes\\]$`))
 })
 
 t.test('large bodies are dropped by the byte bound long before the count', async (t) => {
@@ -135,6 +92,8 @@ t.test('large bodies are dropped by the byte bound long before the count', async
     )
 })
 
+// The same flood over HTTP, with the coverage it still counts: journal.test.ts. Here the bound
+// below UNAUTHENTICATED_KEPT, and the order and cursor across both kinds.
 t.test('requests without a key are kept apart: a flood of them leaves the others in place', async (t) => {
   const journal = new Journal(50, new Redactor([]))
   const anonymous = (i: number): RequestRecord => ({

@@ -1,6 +1,3 @@
-// POST /__admin/verify against a real sandbox: expectations met and not, the closest calls with a
-// field-level diff by JSON Pointer, negative assertions, strict mode naming the unexpected call;
-// and the subset comparison behind it, case by case.
 import t from 'tap'
 import { subsetDifferences } from '../../src/control/verify.js'
 import { MAX_JSON_DEPTH } from '../../src/http/body.js'
@@ -55,10 +52,9 @@ t.test('a wrong expectation names the closest call with a field-level diff', asy
   const headers = await admin('POST', '/verify', {
     expectations: [{ operationId: 'createPet', headers: { 'X-Request-Id': 'r-2' } }],
   })
+  const firstDifference = (c: { differences: Array<{ message: string }> }) => c.differences[0]?.message
   t.same(
-    headers.body.expectations[0].closest.map(
-      (c: { differences: Array<{ message: string }> }) => c.differences[0]?.message,
-    ),
+    headers.body.expectations[0].closest.map(firstDifference),
     [
       'createPet header x-request-id: expected "r-2", got nothing',
       'createPet header x-request-id: expected "r-2", got "r-1"',
@@ -110,56 +106,37 @@ t.test('strict mode names every call no expectation matched', async (t) => {
   const { admin, api } = await startControlSandbox(t)
   await api('POST', '/pets', { name: 'Rex', categoryId: 3 })
   await api('GET', '/pets/1')
-  const result = (
-    await admin('POST', '/verify', {
-      strict: true,
-      expectations: [{ operationId: 'createPet', count: 1 }],
-    })
-  ).body
+  const verify = async (body: object) => (await admin('POST', '/verify', { strict: true, ...body })).body
+  const result = await verify({ expectations: [{ operationId: 'createPet', count: 1 }] })
   t.equal(result.passed, false)
   t.equal(result.expectations[0].passed, true)
   t.same(result.unexpected, [{ id: 2, method: 'GET', path: '/v1/pets/1', status: 200, operationId: 'getPet' }])
   t.equal(result.message, 'failed:\n- unexpected call (strict): #2 GET /v1/pets/1 → 200 (getPet)')
 
-  const nothingElse = (
-    await admin('POST', '/verify', {
-      strict: true,
-      expectations: [
-        { operationId: 'createPet', count: 1 },
-        { operationId: 'getPet', count: 1 },
-      ],
-    })
-  ).body
+  const nothingElse = await verify({
+    expectations: ['createPet', 'getPet'].map((operationId) => ({ operationId, count: 1 })),
+  })
   t.equal(nothingElse.passed, true)
   t.equal(nothingElse.message, 'passed: 2 expectations met, no other call')
 
   await admin('DELETE', '/requests')
-  const noRequests = (await admin('POST', '/verify', { strict: true, expectations: [] })).body
-  t.equal(noRequests.passed, true, 'strict with no expectation: verifyNoRequests')
+  t.equal((await verify({ expectations: [] })).passed, true, 'strict with no expectation: verifyNoRequests')
 })
 
 t.test('a bad expectation is a 400 naming it; an unknown namespace a 404', async (t) => {
   const { admin } = await startControlSandbox(t)
-  t.match(await admin('POST', '/verify', { expectations: [{ operationId: 'deletePet' }] }), {
-    status: 400,
-    body: {
-      code: 'invalid_body',
-      message: /body\.expectations\.0\.operationId must be one of: listPets, createPet, getPet, listOrders, unmatched/,
-    },
-  })
-  t.match(await admin('POST', '/verify', { expectations: [{ operationId: 'getPet', count: 1, min: 1 }] }), {
-    status: 400,
-    body: { code: 'invalid_body', message: /gives count with min or max/ },
-  })
-  t.match(await admin('POST', '/verify', { expectations: [{ operationId: 'getPet', min: 2, max: 1 }] }), {
-    status: 400,
-    body: { message: /min is above its max/ },
-  })
-  t.match(await admin('POST', '/verify', { expectations: [{ operationId: 'getPet', times: 1 }] }), {
-    status: 400,
-    body: { code: 'invalid_body' },
-  })
-  t.match(await admin('POST', '/verify', {}), { status: 400, body: { code: 'invalid_body' } })
+  const one = (expectation: object) => ({ expectations: [{ operationId: 'getPet', ...expectation }] })
+  for (const [body, message] of [
+    [
+      one({ operationId: 'deletePet' }),
+      /body\.expectations\.0\.operationId must be one of: listPets, createPet, getPet, listOrders, unmatched/,
+    ],
+    [one({ count: 1, min: 1 }), /gives count with min or max/],
+    [one({ min: 2, max: 1 }), /min is above its max/],
+    [one({ times: 1 }), /times/],
+    [{}, /expectations/],
+  ] as const)
+    t.match(await admin('POST', '/verify', body), { status: 400, body: { code: 'invalid_body', message } })
   t.match(await admin('POST', '/verify?namespace=nobody', { expectations: [] }), {
     status: 404,
     body: { code: 'not_found' },
