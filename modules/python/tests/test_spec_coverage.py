@@ -1,7 +1,9 @@
-"""The hand-written control client against the control API's spec: fails when they drift apart."""
+"""The control client against the control API's spec: fails when they drift apart."""
 
 import inspect
 import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +13,8 @@ import yaml
 from animal_store_testcontainers.control import OPERATIONS, ControlClient
 
 # The module lives in modules/python of the sandbox's repository, whose spec/ holds the contract.
-SPEC = (Path(__file__).resolve().parents[1] / "../../spec/admin.openapi.yaml").resolve()
+MODULE = Path(__file__).resolve().parents[1]
+SPEC = (MODULE / "../../spec/admin.openapi.yaml").resolve()
 HTTP_METHODS = {"get", "put", "post", "delete", "patch", "head", "options", "trace"}
 
 
@@ -84,3 +87,12 @@ def test_the_client_calls_the_operation_as_the_spec_says(operation_id: str) -> N
     expected = {snake_case(name) for name in (query - {"namespace"}) | spec["body_properties"]}
     missing = expected - arguments
     assert not missing, f"{snake_case(operation_id)}() lacks {sorted(missing)} of the spec"
+
+
+def test_admin_types_is_what_datamodel_codegen_makes_of_the_spec_now(tmp_path: Path) -> None:
+    # The settings in pyproject.toml, another output file.
+    generated = tmp_path / "admin_types.py"
+    command = [sys.executable, "-m", "datamodel_code_generator", "--output", str(generated)]
+    subprocess.run(command, cwd=MODULE, check=True, capture_output=True)
+    committed = MODULE / "src/animal_store_testcontainers/admin_types.py"
+    assert generated.read_text() == committed.read_text(), "run `datamodel-codegen` in modules/python"
