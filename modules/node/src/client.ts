@@ -354,11 +354,6 @@ class NamespaceCalls {
     return report
   }
 
-  /** @deprecated The same as assertAllResponsesExercised, the name the other modules use too. */
-  assertCovered(operationIds?: readonly ApiOperationId[], options: CoverageOptions = {}): Promise<CoverageReport> {
-    return this.assertAllResponsesExercised(operationIds, options)
-  }
-
   /** Rejects with an AnimalStoreAssertionError listing each deprecated operation called, its sunset and replacement. */
   async assertNoDeprecatedCalls(options: CoverageOptions = {}): Promise<CoverageReport> {
     const report = await this.getCoverage(options)
