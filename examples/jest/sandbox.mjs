@@ -2,7 +2,7 @@
 // origin and tokens), a namespace of each test's own, and the calls a test makes.
 import { randomUUID } from 'node:crypto'
 import process from 'node:process'
-import { afterEach, expect } from '@jest/globals'
+import { afterEach } from '@jest/globals'
 import { AnimalStoreControlClient } from 'animal-store-sandbox-testcontainers/client'
 
 const origin = process.env.SANDBOX_ORIGIN
@@ -23,11 +23,11 @@ afterEach(async () => {
 })
 
 /**
- * A namespace that no other test uses, at the sandbox's initial data; deleted when the test ends
- * (which frees its slot), with a line that says which namespace, sandbox and worker the test had.
+ * A namespace no other test uses (a random name: runs may share a sandbox), at the initial data;
+ * deleted when the test ends, with a line that says which namespace, sandbox and worker it had.
  */
 export async function ownNamespace() {
-  const namespace = sandbox.namespace(uniqueName(expect.getState().currentTestName))
+  const namespace = sandbox.namespace(`test-${randomUUID()}`)
   const started = Date.now()
   await namespace.reset()
   current = { namespace, started }
@@ -41,13 +41,4 @@ export function api(namespace, method, path, body) {
     headers: { ...namespace.apiHeaders, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   })
-}
-
-/** A namespace name (1 to 64 letters, digits, _ . -) from the test's name, unique to this test run. */
-function uniqueName(testName) {
-  const slug = testName
-    .replace(/[^A-Za-z0-9_.-]+/g, '-')
-    .replace(/^[^A-Za-z0-9]+/, '')
-    .slice(0, 40)
-  return `${slug}-${randomUUID().slice(0, 8)}`
 }

@@ -1,7 +1,7 @@
 import { expect, test } from '@jest/globals'
 import { api, ownNamespace } from './sandbox.mjs'
 
-test('a tortoise: created, listed, fetched, journaled, then one getPet answers 503', async () => {
+test('a tortoise: created and listed in a namespace of its own, then one getPet answers 503', async () => {
   const namespace = await ownNamespace()
   const listPending = async () => (await api(namespace, 'GET', '/pets?status=pending&limit=100')).json()
   const before = await listPending()
@@ -12,11 +12,6 @@ test('a tortoise: created, listed, fetched, journaled, then one getPet answers 5
   const pet = await created.json()
   // The other test files create pending pets at the same time, each in its own namespace.
   expect(await listPending()).toEqual([...before, pet])
-  expect(await (await api(namespace, 'GET', `/pets/${pet.id}`)).json()).toEqual(pet)
-
-  const journal = await namespace.listRequests({ operationId: 'createPet' })
-  expect(journal.count).toBe(1)
-  expect(journal.entries[0].body).toEqual(newPet)
 
   await namespace.addFault({ operationId: 'getPet', status: 503, times: 1 })
   const failed = await api(namespace, 'GET', `/pets/${pet.id}`)

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { api, ownNamespace } from './sandbox.mjs'
 
-test('a tortoise: created, listed, fetched, journaled, then one getPet answers 503', async (t) => {
+test('a tortoise: created and listed in a namespace of its own, then one getPet answers 503', async (t) => {
   const namespace = await ownNamespace(t)
   const listPending = async () => (await api(namespace, 'GET', '/pets?status=pending&limit=100')).json()
   const before = await listPending()
@@ -14,10 +14,6 @@ test('a tortoise: created, listed, fetched, journaled, then one getPet answers 5
   // The other test files create pending pets at the same time, each in its own namespace.
   assert.deepEqual(await listPending(), [...before, pet])
   assert.deepEqual(await (await api(namespace, 'GET', `/pets/${pet.id}`)).json(), pet)
-
-  const { count, entries } = await namespace.listRequests({ operationId: 'createPet' })
-  assert.equal(count, 1)
-  assert.deepEqual(entries[0].body, newPet)
 
   await namespace.addFault({ operationId: 'getPet', status: 503, times: 1 })
   const failed = await api(namespace, 'GET', `/pets/${pet.id}`)

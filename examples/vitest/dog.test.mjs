@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest'
 import { api, ownNamespace } from './sandbox.mjs'
 
-test('a dog: created, listed, fetched, journaled, then one getPet answers 503', async (context) => {
+test('a dog: created and listed in a namespace of its own, then one getPet answers 503', async (context) => {
   const namespace = await ownNamespace(context)
   const listPending = async () => (await api(namespace, 'GET', '/pets?status=pending&limit=100')).json()
   const before = await listPending()
@@ -12,12 +12,6 @@ test('a dog: created, listed, fetched, journaled, then one getPet answers 503', 
   const pet = await created.json()
   // The other test files create pending pets at the same time, each in its own namespace.
   expect(await listPending()).toEqual([...before, pet])
-  expect(await (await api(namespace, 'GET', `/pets/${pet.id}`)).json()).toEqual(pet)
-
-  // A request is in the journal before its answer reaches the client.
-  const journal = await namespace.listRequests({ operationId: 'createPet' })
-  expect(journal.count).toBe(1)
-  expect(journal.entries[0].body).toEqual(newPet)
 
   await namespace.addFault({ operationId: 'getPet', status: 503, times: 1 })
   const failed = await api(namespace, 'GET', `/pets/${pet.id}`)

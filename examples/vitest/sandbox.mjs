@@ -9,12 +9,12 @@ const { origin, adminToken, apiKey } = inject('sandbox')
 const sandbox = new AnimalStoreControlClient(origin, { adminToken, apiKey })
 
 /**
- * A namespace that no other test uses, at the sandbox's initial data; deleted when the test ends
- * (which frees its slot), with a line that says which namespace, sandbox and worker the test had.
+ * A namespace no other test uses (a random name: runs may share a sandbox), at the initial data;
+ * deleted when the test ends, with a line that says which namespace, sandbox and worker it had.
  * `context` is the test's context: `test('…', async (context) => …)`.
  */
-export async function ownNamespace({ task, onTestFinished }) {
-  const namespace = sandbox.namespace(uniqueName(task.name))
+export async function ownNamespace({ onTestFinished }) {
+  const namespace = sandbox.namespace(`test-${randomUUID()}`)
   const started = Date.now()
   await namespace.reset()
   onTestFinished(async () => {
@@ -31,13 +31,4 @@ export function api(namespace, method, path, body) {
     headers: { ...namespace.apiHeaders, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   })
-}
-
-/** A namespace name (1 to 64 letters, digits, _ . -) from the test's name, unique to this test run. */
-function uniqueName(testName) {
-  const slug = testName
-    .replace(/[^A-Za-z0-9_.-]+/g, '-')
-    .replace(/^[^A-Za-z0-9]+/, '')
-    .slice(0, 40)
-  return `${slug}-${randomUUID().slice(0, 8)}`
 }
