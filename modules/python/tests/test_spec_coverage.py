@@ -63,13 +63,8 @@ def snake_case(name: str) -> str:
 SPEC_OPERATIONS = load_operations()
 
 
-def test_the_spec_is_read() -> None:
-    assert len(SPEC_OPERATIONS) >= 13, f"only {sorted(SPEC_OPERATIONS)} found in {SPEC}"
-
-
 def test_the_client_has_every_operation_of_the_spec_and_no_other() -> None:
-    assert sorted(set(SPEC_OPERATIONS) - set(OPERATIONS)) == [], "operations of the spec the client lacks"
-    assert sorted(set(OPERATIONS) - set(SPEC_OPERATIONS)) == [], "operations of the client the spec lacks"
+    assert sorted(OPERATIONS) == sorted(SPEC_OPERATIONS)
 
 
 @pytest.mark.parametrize("operation_id", sorted(SPEC_OPERATIONS))
