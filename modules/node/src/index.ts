@@ -287,28 +287,20 @@ function missingImage(image: string, cause: unknown): string {
 
 /** The error of one start whose container exited, with its last log lines; undefined if none exited. */
 async function exitedErrorOf(startId: string): Promise<Error | undefined> {
-  const { container } = await getContainerRuntimeClient()
-  const made = await container.dockerode.listContainers({
-    all: true,
-    filters: { label: [`${START_LABEL}=${startId}`], status: ['exited'] },
-  })
-  const [first] = made
-  return first === undefined ? undefined : exitedError(container.getById(first.Id))
+  const [first] = await containersOf(startId, ['exited'])
+  return first === undefined ? undefined : exitedError(first)
 }
 
 /** Removes the containers of one start, with their anonymous volumes (testcontainers may have removed them already). */
 async function removeContainersOf(startId: string): Promise<void> {
+  const made = await containersOf(startId)
+  await Promise.all(made.map((container) => container.remove({ force: true, v: true }).catch(() => undefined)))
+}
+
+/** The containers one start made, of any status or of those given. */
+async function containersOf(startId: string, status?: string[]) {
   const { container } = await getContainerRuntimeClient()
-  const made = await container.dockerode.listContainers({
-    all: true,
-    filters: { label: [`${START_LABEL}=${startId}`] },
-  })
-  await Promise.all(
-    made.map(({ Id }) =>
-      container
-        .getById(Id)
-        .remove({ force: true, v: true })
-        .catch(() => undefined),
-    ),
-  )
+  const filters = { label: [`${START_LABEL}=${startId}`], ...(status && { status }) }
+  const made = await container.dockerode.listContainers({ all: true, filters })
+  return made.map(({ Id }) => container.getById(Id))
 }
