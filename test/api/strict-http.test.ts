@@ -4,9 +4,8 @@
 import t from 'tap'
 import { jsonDepth, MAX_JSON_DEPTH } from '../../src/http/body.js'
 import { rawExchange } from '../../scripts/lib/raw-http.js'
+import { startControlSandbox } from '../support/control.js'
 import { AUTH, JSON_HEADERS, startTestSandbox } from '../support/sandbox.js'
-
-const ADMIN = { authorization: 'Bearer sandbox-admin-token' }
 
 t.test('a body that is not UTF-8 is refused, with or without charset, and nothing is stored', async (t) => {
   const { baseUrl, store } = await startTestSandbox(t)
@@ -31,7 +30,14 @@ t.test('a body that is not UTF-8 is refused, with or without charset, and nothin
 })
 
 t.test('every forced answer carries the headers of its genuine twin, with the same Error body shape', async (t) => {
-  const { origin, baseUrl } = await startTestSandbox(t)
+  const { baseUrl, admin } = await startControlSandbox(t)
+  const arm = (operationId: string, status: number) => admin('POST', '/faults', { operationId, status, times: 1 })
+  const create = (headers = {}) =>
+    fetch(`${baseUrl}/pets`, {
+      method: 'POST',
+      headers: { ...JSON_HEADERS, ...headers },
+      body: '{"name":"Rex","categoryId":1}',
+    })
   const headersOf = (res: Response): Record<string, string | null> => ({
     'www-authenticate': res.headers.get('www-authenticate'),
     'retry-after': res.headers.get('retry-after'),
@@ -45,11 +51,7 @@ t.test('every forced answer carries the headers of its genuine twin, with the sa
   // 401: the genuine one has no key.
   const genuine401 = await fetch(`${baseUrl}/pets/1`)
   const preferred401 = await fetch(`${baseUrl}/pets/1`, { headers: { ...AUTH, prefer: 'code=401' } })
-  await fetch(`${origin}/__admin/faults`, {
-    method: 'POST',
-    headers: { ...ADMIN, 'content-type': 'application/json' },
-    body: JSON.stringify({ operationId: 'getPet', status: 401, times: 1 }),
-  })
+  await arm('getPet', 401)
   const fault401 = await fetch(`${baseUrl}/pets/1`, { headers: AUTH })
   for (const [how, res] of [
     ['Prefer', preferred401],
@@ -67,11 +69,7 @@ t.test('every forced answer carries the headers of its genuine twin, with the sa
 
   // 405: the genuine one is a method the path does not serve.
   const genuine405 = await fetch(`${baseUrl}/pets`, { method: 'DELETE', headers: AUTH })
-  await fetch(`${origin}/__admin/faults`, {
-    method: 'POST',
-    headers: { ...ADMIN, 'content-type': 'application/json' },
-    body: JSON.stringify({ operationId: 'listPets', status: 405, times: 1 }),
-  })
+  await arm('listPets', 405)
   const fault405 = await fetch(`${baseUrl}/pets`, { headers: AUTH })
   t.equal(fault405.status, 405)
   t.equal(fault405.headers.get('allow'), genuine405.headers.get('allow'), 'a forced 405 has the Allow of a genuine one')
@@ -79,35 +77,19 @@ t.test('every forced answer carries the headers of its genuine twin, with the sa
 
   // 503 and 429: the genuine 503 (a full disk) says when to try again; forced ones say the same.
   for (const status of [503, 429]) {
-    await fetch(`${origin}/__admin/faults`, {
-      method: 'POST',
-      headers: { ...ADMIN, 'content-type': 'application/json' },
-      body: JSON.stringify({ operationId: 'createPet', status, times: 1 }),
-    })
-    const forced = await fetch(`${baseUrl}/pets`, {
-      method: 'POST',
-      headers: JSON_HEADERS,
-      body: JSON.stringify({ name: 'Rex', categoryId: 1 }),
-    })
+    await arm('createPet', status)
+    const forced = await create()
     t.equal(forced.status, status)
     t.equal(forced.headers.get('retry-after'), '1', `a forced ${status} has Retry-After`)
     t.match(await forced.json(), shape)
   }
-  const preferred503 = await fetch(`${baseUrl}/pets`, {
-    method: 'POST',
-    headers: { ...JSON_HEADERS, prefer: 'code=503' },
-    body: JSON.stringify({ name: 'Rex', categoryId: 1 }),
-  })
+  const preferred503 = await create({ prefer: 'code=503' })
   if (preferred503.status === 503)
     t.equal(preferred503.headers.get('retry-after'), '1', 'Prefer: code=503 has Retry-After')
   else t.equal(preferred503.status, 400, '503 is not documented for createPet: Prefer is refused')
 
   // 410 from the clock: getPet's deprecation headers, as on every answer of getPet.
-  await fetch(`${origin}/__admin/clock`, {
-    method: 'POST',
-    headers: { ...ADMIN, 'content-type': 'application/json' },
-    body: JSON.stringify({ now: '2030-12-05T00:00:00Z' }),
-  })
+  await admin('POST', '/clock', { now: '2030-12-05T00:00:00Z' })
   const gone = await fetch(`${baseUrl}/pets/1`, { headers: AUTH })
   t.equal(gone.status, 410)
   t.same(

@@ -54,6 +54,11 @@ export async function call(url: string, method: string, body: unknown, headers: 
     headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
     body: body === undefined ? undefined : JSON.stringify(body),
   })
+  return answerOf(res)
+}
+
+/** A fetch's answer as a Call: its body read, as JSON when it has one. */
+export async function answerOf(res: Response): Promise<Call> {
   const text = await res.text()
   return { status: res.status, headers: res.headers, body: text === '' ? undefined : JSON.parse(text) }
 }
