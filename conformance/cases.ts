@@ -1,6 +1,6 @@
-// The conformance cases, one line each: what it shows, the request, the status the contract
-// expects. The runner (run.ts) sends each one through Prism in front of the sandbox and fails on
-// any violation Prism reports; see the README's "Conformance" section for how a case is routed.
+// The conformance cases, one line each: the operation, the status the contract expects, the
+// request, what it shows. The runner (run.ts) sends each one through Prism in front of the sandbox
+// and fails on any violation Prism reports; docs/conformance.md says how a case is routed.
 import type { operations } from '../src/contract/api-types.js'
 
 export type OperationId = keyof operations
@@ -44,295 +44,120 @@ export interface ConformanceCase {
    */
   readonly beyondContract?: true
   /** An extra check on the parsed body: returns what is wrong, or undefined. */
-  readonly check?: (body: any, headers: Headers) => string | undefined
+  readonly check?: Check
+}
+
+type Check = (body: any, headers: Headers) => string | undefined
+type Options = Omit<CaseRequest, 'method' | 'path'> &
+  Omit<ConformanceCase, 'intent' | 'operationId' | 'request' | 'status'>
+
+/** A case from its operation, status, request ("METHOD path") and intent. */
+function when(operationId: OperationId, status: number, request: string, intent: string, options: Options = {}) {
+  const [method, path] = request.split(' ') as [CaseRequest['method'], string]
+  const { auth, json, raw, contentType, ...rest } = options
+  return { intent, operationId, status, request: { method, path, auth, json, raw, contentType }, ...rest }
 }
 
 const NEW_PET = { name: 'Conformance Cat', categoryId: 3 }
 /** The largest integer JSON carries exactly: no pet has it. */
 const UNKNOWN_ID = Number.MAX_SAFE_INTEGER
+const STRICTER = { beyondContract: true } as const
 
 export const CASES: readonly ConformanceCase[] = [
-  // listPets
-  {
-    intent: 'lists pets with the default limit',
-    operationId: 'listPets',
-    request: { method: 'GET', path: '/pets' },
-    status: 200,
-    check: atMost(20),
-  },
-  {
-    intent: 'lists at most one pet with limit=1',
-    operationId: 'listPets',
-    request: { method: 'GET', path: '/pets?limit=1' },
-    status: 200,
-    check: atMost(1),
-  },
-  {
-    intent: 'lists up to a hundred pets with limit=100',
-    operationId: 'listPets',
-    request: { method: 'GET', path: '/pets?limit=100' },
-    status: 200,
-    check: atMost(100),
-  },
-  {
-    intent: 'filters by status=available',
-    operationId: 'listPets',
-    request: { method: 'GET', path: '/pets?status=available' },
-    status: 200,
-    check: allHaveStatus('available'),
-  },
-  {
-    intent: 'filters by status=pending',
-    operationId: 'listPets',
-    request: { method: 'GET', path: '/pets?status=pending' },
-    status: 200,
-    check: allHaveStatus('pending'),
-  },
-  {
-    intent: 'filters by status=sold',
-    operationId: 'listPets',
-    request: { method: 'GET', path: '/pets?status=sold' },
-    status: 200,
-    check: allHaveStatus('sold'),
-  },
-  {
-    intent: 'accepts the scheme name in any case (bearer)',
-    operationId: 'listPets',
-    request: { method: 'GET', path: '/pets?limit=1', auth: 'lower-case-scheme' },
-    status: 200,
+  when('listPets', 200, 'GET /pets', 'lists pets with the default limit', { check: atMost(20) }),
+  when('listPets', 200, 'GET /pets?limit=1', 'lists at most one pet with limit=1', { check: atMost(1) }),
+  when('listPets', 200, 'GET /pets?limit=100', 'lists up to a hundred pets with limit=100', { check: atMost(100) }),
+  ...['available', 'pending', 'sold'].map((status) =>
+    when('listPets', 200, `GET /pets?status=${status}`, `filters by status=${status}`, { check: allHave(status) }),
+  ),
+  when('listPets', 200, 'GET /pets?limit=1', 'accepts the scheme name in any case (bearer)', {
+    auth: 'lower-case-scheme',
     route: 'lenient',
-  },
-  {
-    intent: 'refuses a request without Authorization',
-    operationId: 'listPets',
-    request: { method: 'GET', path: '/pets', auth: 'none' },
-    status: 401,
-    check: challenges,
-  },
-  {
-    intent: 'refuses an unknown API key',
-    operationId: 'listPets',
-    request: { method: 'GET', path: '/pets', auth: 'unknown-key' },
-    status: 401,
-    check: challenges,
-  },
-  {
-    intent: 'refuses a scheme other than Bearer',
-    operationId: 'listPets',
-    request: { method: 'GET', path: '/pets', auth: 'basic' },
-    status: 401,
-    check: challenges,
-  },
-  {
-    intent: 'refuses limit=0 (stricter than the interface)',
-    operationId: 'listPets',
-    request: { method: 'GET', path: '/pets?limit=0' },
-    status: 400,
-    beyondContract: true,
-  },
-  {
-    intent: 'refuses an unknown status filter (stricter than the interface)',
-    operationId: 'listPets',
-    request: { method: 'GET', path: '/pets?status=lost' },
-    status: 400,
-    beyondContract: true,
-  },
+  }),
+  when('listPets', 401, 'GET /pets', 'refuses a request without Authorization', { auth: 'none', check: challenges }),
+  when('listPets', 401, 'GET /pets', 'refuses an unknown API key', { auth: 'unknown-key', check: challenges }),
+  when('listPets', 401, 'GET /pets', 'refuses a scheme other than Bearer', { auth: 'basic', check: challenges }),
+  when('listPets', 400, 'GET /pets?limit=0', 'refuses limit=0 (stricter than the interface)', STRICTER),
+  when('listPets', 400, 'GET /pets?status=lost', 'refuses an unknown status filter (stricter)', STRICTER),
 
-  // createPet
-  {
-    intent: 'adds a pet with a status',
-    operationId: 'createPet',
-    request: { method: 'POST', path: '/pets', json: { ...NEW_PET, status: 'pending' } },
-    status: 201,
+  when('createPet', 201, 'POST /pets', 'adds a pet with a status', {
+    json: { ...NEW_PET, status: 'pending' },
     check: created({ ...NEW_PET, status: 'pending' }),
-  },
-  {
-    intent: 'adds a pet without a status',
-    operationId: 'createPet',
-    request: { method: 'POST', path: '/pets', json: NEW_PET },
-    status: 201,
-    check: created(NEW_PET),
-  },
-  {
-    intent: 'ignores a client-sent id and unknown fields',
-    operationId: 'createPet',
-    request: { method: 'POST', path: '/pets', json: { ...NEW_PET, id: UNKNOWN_ID, colour: 'ginger' } },
-    status: 201,
-    check: idIsNot(UNKNOWN_ID),
-  },
-  {
-    intent: 'refuses a body without name',
-    operationId: 'createPet',
-    request: { method: 'POST', path: '/pets', json: { categoryId: 3 } },
-    status: 400,
-  },
-  {
-    intent: 'refuses a body without categoryId',
-    operationId: 'createPet',
-    request: { method: 'POST', path: '/pets', json: { name: 'Rex' } },
-    status: 400,
-  },
-  {
-    intent: 'refuses a name that is not a string',
-    operationId: 'createPet',
-    request: { method: 'POST', path: '/pets', json: { name: 42, categoryId: 3 } },
-    status: 400,
-  },
-  {
-    intent: 'refuses a categoryId sent as a string',
-    operationId: 'createPet',
-    request: { method: 'POST', path: '/pets', json: { name: 'Rex', categoryId: '7' } },
-    status: 400,
-  },
-  {
-    intent: 'refuses a categoryId that is not an integer',
-    operationId: 'createPet',
-    request: { method: 'POST', path: '/pets', json: { name: 'Rex', categoryId: 1.5 } },
-    status: 400,
-  },
-  {
-    intent: 'refuses a categoryId beyond 2^53-1',
-    operationId: 'createPet',
-    request: { method: 'POST', path: '/pets', raw: '{"name":"Rex","categoryId":9007199254740993}' },
-    status: 400,
-  },
-  {
-    intent: 'refuses an unknown status',
-    operationId: 'createPet',
-    request: { method: 'POST', path: '/pets', json: { ...NEW_PET, status: 'lost' } },
-    status: 400,
-  },
-  {
-    intent: 'refuses a status of null',
-    operationId: 'createPet',
-    request: { method: 'POST', path: '/pets', json: { ...NEW_PET, status: null } },
-    status: 400,
-  },
-  {
-    intent: 'refuses a JSON array',
-    operationId: 'createPet',
-    request: { method: 'POST', path: '/pets', json: [NEW_PET] },
-    status: 400,
-  },
-  {
-    intent: 'refuses a JSON number',
-    operationId: 'createPet',
-    request: { method: 'POST', path: '/pets', json: 42 },
-    status: 400,
-  },
-  {
-    intent: 'refuses a JSON string (Prism forwards it unquoted)',
-    operationId: 'createPet',
-    request: { method: 'POST', path: '/pets', json: 'Rex' },
-    status: 400,
-  },
-  {
-    intent: 'refuses a JSON null (Prism forwards no body)',
-    operationId: 'createPet',
-    request: { method: 'POST', path: '/pets', raw: 'null' },
-    status: 400,
-  },
-  {
-    intent: 'refuses an empty body',
-    operationId: 'createPet',
-    request: { method: 'POST', path: '/pets', raw: '' },
-    status: 400,
-  },
-  {
-    intent: 'refuses malformed JSON',
-    operationId: 'createPet',
-    request: { method: 'POST', path: '/pets', raw: '{"name":' },
-    status: 400,
+  }),
+  when('createPet', 201, 'POST /pets', 'adds a pet without a status', { json: NEW_PET, check: created(NEW_PET) }),
+  when('createPet', 201, 'POST /pets', 'ignores a client-sent id and unknown fields', {
+    json: { ...NEW_PET, id: UNKNOWN_ID, colour: 'ginger' },
+    check: (body) => (body?.id === UNKNOWN_ID ? `the client-sent id ${UNKNOWN_ID} was kept` : undefined),
+  }),
+  when('createPet', 400, 'POST /pets', 'refuses a body without name', { json: { categoryId: 3 } }),
+  when('createPet', 400, 'POST /pets', 'refuses a body without categoryId', { json: { name: 'Rex' } }),
+  when('createPet', 400, 'POST /pets', 'refuses a name that is not a string', { json: { name: 42, categoryId: 3 } }),
+  when('createPet', 400, 'POST /pets', 'refuses a categoryId sent as a string', {
+    json: { name: 'Rex', categoryId: '7' },
+  }),
+  when('createPet', 400, 'POST /pets', 'refuses a fractional categoryId', { json: { name: 'Rex', categoryId: 1.5 } }),
+  when('createPet', 400, 'POST /pets', 'refuses a categoryId beyond 2^53-1', {
+    raw: '{"name":"Rex","categoryId":9007199254740993}',
+  }),
+  when('createPet', 400, 'POST /pets', 'refuses an unknown status', { json: { ...NEW_PET, status: 'lost' } }),
+  when('createPet', 400, 'POST /pets', 'refuses a status of null', { json: { ...NEW_PET, status: null } }),
+  when('createPet', 400, 'POST /pets', 'refuses a JSON array', { json: [NEW_PET] }),
+  when('createPet', 400, 'POST /pets', 'refuses a JSON number', { json: 42 }),
+  when('createPet', 400, 'POST /pets', 'refuses a JSON string (Prism forwards it unquoted)', { json: 'Rex' }),
+  when('createPet', 400, 'POST /pets', 'refuses a JSON null (Prism forwards no body)', { raw: 'null' }),
+  when('createPet', 400, 'POST /pets', 'refuses an empty body', { raw: '' }),
+  when('createPet', 400, 'POST /pets', 'refuses malformed JSON', {
+    raw: '{"name":',
     route: 'prism-answers',
     prismStatus: 400,
-  },
-  {
-    intent: 'refuses a body that is not JSON (415, not in the interface)',
-    operationId: 'createPet',
-    request: { method: 'POST', path: '/pets', raw: 'name=Rex', contentType: 'text/plain' },
-    status: 415,
-    beyondContract: true,
-  },
-  {
-    intent: 'refuses a request without Authorization',
-    operationId: 'createPet',
-    request: { method: 'POST', path: '/pets', json: NEW_PET, auth: 'none' },
-    status: 401,
+  }),
+  when('createPet', 415, 'POST /pets', 'refuses a body that is not JSON (415, not in the interface)', {
+    raw: 'name=Rex',
+    contentType: 'text/plain',
+    ...STRICTER,
+  }),
+  when('createPet', 401, 'POST /pets', 'refuses a request without Authorization', {
+    json: NEW_PET,
+    auth: 'none',
     check: challenges,
-  },
-  {
-    intent: 'refuses an unknown API key',
-    operationId: 'createPet',
-    request: { method: 'POST', path: '/pets', json: NEW_PET, auth: 'unknown-key' },
-    status: 401,
+  }),
+  when('createPet', 401, 'POST /pets', 'refuses an unknown API key', {
+    json: NEW_PET,
+    auth: 'unknown-key',
     check: challenges,
-  },
+  }),
 
-  // getPet (deprecated)
-  {
-    intent: 'fetches the pet just created',
-    operationId: 'getPet',
-    request: { method: 'GET', path: '/pets/{created}' },
-    status: 200,
-    check: deprecated,
-  },
-  {
-    intent: 'refuses a request without Authorization',
-    operationId: 'getPet',
-    request: { method: 'GET', path: '/pets/{created}', auth: 'none' },
-    status: 401,
-    check: all(challenges, deprecated),
-  },
-  {
-    intent: 'answers 404 for an unknown id',
-    operationId: 'getPet',
-    request: { method: 'GET', path: `/pets/${UNKNOWN_ID}` },
-    status: 404,
-    check: deprecated,
-  },
-  {
-    intent: 'refuses an id that is not an integer (stricter than the interface)',
-    operationId: 'getPet',
-    request: { method: 'GET', path: '/pets/abc' },
-    status: 400,
-    beyondContract: true,
-  },
+  // getPet is deprecated: every answer says so.
+  when('getPet', 200, 'GET /pets/{created}', 'fetches the pet just created', { check: deprecated }),
+  when('getPet', 401, 'GET /pets/{created}', 'refuses a request without Authorization', {
+    auth: 'none',
+    check: (body, headers) => challenges(body, headers) ?? deprecated(body, headers),
+  }),
+  when('getPet', 404, `GET /pets/${UNKNOWN_ID}`, 'answers 404 for an unknown id', { check: deprecated }),
+  when('getPet', 400, 'GET /pets/abc', 'refuses an id that is not an integer (stricter than the interface)', STRICTER),
 
-  // listOrders: declared with only a `default` response
-  {
-    intent: 'refuses a request without Authorization',
-    operationId: 'listOrders',
-    request: { method: 'GET', path: '/store/orders', auth: 'none' },
-    status: 401,
+  // listOrders: declared with only a `default` response.
+  when('listOrders', 401, 'GET /store/orders', 'refuses a request without Authorization', {
+    auth: 'none',
     check: challenges,
-  },
-  {
-    intent: 'answers 501: declared, not specified',
-    operationId: 'listOrders',
-    request: { method: 'GET', path: '/store/orders' },
-    status: 501,
-    route: 'direct',
-  },
+  }),
+  when('listOrders', 501, 'GET /store/orders', 'answers 501: declared, not specified', { route: 'direct' }),
 ]
 
-function all(...checks: Array<NonNullable<ConformanceCase['check']>>): NonNullable<ConformanceCase['check']> {
-  return (body, headers) => checks.map((check) => check(body, headers)).find((problem) => problem !== undefined)
-}
-
-function atMost(limit: number) {
-  return (body: unknown): string | undefined =>
+function atMost(limit: number): Check {
+  return (body) =>
     Array.isArray(body) && body.length > limit ? `expected at most ${limit} pets, got ${body.length}` : undefined
 }
 
-function allHaveStatus(status: string) {
-  return (body: unknown): string | undefined => {
+function allHave(status: string): Check {
+  return (body) => {
     const other = Array.isArray(body) ? body.find((pet: { status?: string }) => pet.status !== status) : undefined
     return other ? `the filter let through ${JSON.stringify(other)}` : undefined
   }
 }
 
-function created(sent: { name: string; categoryId: number; status?: string }) {
-  return (body: any, headers: Headers): string | undefined => {
+function created(sent: { name: string; categoryId: number; status?: string }): Check {
+  return (body, headers) => {
     const echoed =
       body?.name === sent.name &&
       body?.categoryId === sent.categoryId &&
@@ -343,10 +168,6 @@ function created(sent: { name: string; categoryId: number; status?: string }) {
       ? undefined
       : `Location is ${JSON.stringify(location)}, expected one ending in /pets/${body.id}`
   }
-}
-
-function idIsNot(id: number) {
-  return (body: any): string | undefined => (body?.id === id ? `the client-sent id ${id} was kept` : undefined)
 }
 
 /** RFC 6750: a 401 names the scheme to use. */

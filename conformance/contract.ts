@@ -14,7 +14,7 @@ import {
   readSpecDocument,
 } from '../src/contract/load.js'
 import type { SpecFile } from '../src/contract/types.js'
-import { documentedResponses, keyOf, responseKeyFor, type ResponseKey } from './coverage.js'
+import { documentedResponses, type ResponseKey } from './coverage.js'
 
 export const ERROR_CODES: ReadonlySet<string> = new Set(Object.values(ERRORS).map((e) => e.code))
 
@@ -34,8 +34,6 @@ export interface Contract {
   isErrorBody(body: unknown): boolean
   /** Problems of an Error body: its schema, and its status against the HTTP status. */
   errorBody(answer: Answer): string[]
-  /** Problems of an answer against the response the spec documents for its status (or default). */
-  againstSpec(operationId: string, answer: Answer): string[]
   /**
    * Every problem of a raw answer: no 5xx but listOrders' 501, a 2xx the spec declares (empty when
    * it declares no content), JSON, the body against its schema, Error bodies with documented codes.
@@ -81,17 +79,6 @@ export async function loadContract(file: URL = SPEC_FILE): Promise<Contract> {
     documented: documentedResponses(document),
     isErrorBody: (body) => validateError(body),
     errorBody,
-
-    againstSpec(operationId, answer) {
-      const key = responseKeyFor(document, operationId, answer.status)
-      if (!key) return [`status ${answer.status} is not documented for ${operationId}`]
-      if (!/^application\/json/i.test(answer.contentType ?? ''))
-        return [`Content-Type is ${answer.contentType}, the spec says application/json`]
-      const validate = responses.get(keyOf(key))
-      return !validate || validate(answer.body)
-        ? []
-        : [`the body does not match ${keyOf(key)}: ${describeErrors(validate.errors, 'body')}`]
-    },
 
     check(operationId, { status, contentType, body }, isHead = false) {
       const problems: string[] = []

@@ -115,69 +115,55 @@ interface Answer extends ContractAnswer {
 
 async function runCase(testCase: ConformanceCase, context: RunContext): Promise<CaseResult> {
   const via = routeOf(testCase)
-  const problems: string[] = []
-  const path = testCase.request.path.replace('{created}', () => {
-    if (context.createdId === undefined) problems.push('no earlier case created a pet to fetch')
-    return String(context.createdId ?? 0)
+  const result = (status: number | undefined, problems: string[], violations: Violation[] = []): CaseResult => ({
+    case: testCase,
+    via,
+    status,
+    problems,
+    violations,
+    exercised: undefined,
   })
-  if (problems.length > 0)
-    return { case: testCase, via, status: undefined, problems, violations: [], exercised: undefined }
-
+  if (testCase.request.path.includes('{created}') && context.createdId === undefined)
+    return result(undefined, ['no earlier case created a pet to fetch'])
+  const path = testCase.request.path.replace('{created}', String(context.createdId))
   const { judge } = context
-  let answer: Answer
+  const problems: string[] = []
   let violations: Violation[] = []
+  let answer: Answer
   try {
-    if (via === 'direct') {
-      answer = await send(context.baseUrl + path, testCase, context.apiKey)
-      problems.push(...judge.againstSpec(testCase.operationId, answer))
-    } else if (via === 'prism, then direct') {
+    if (via === 'prism, then direct') {
       const fromPrism = await send(context.lenient.url + path, testCase, context.apiKey)
-      if (fromPrism.status !== testCase.prismStatus || judge.isErrorBody(fromPrism.body)) {
+      if (fromPrism.status !== testCase.prismStatus || judge.isErrorBody(fromPrism.body))
         problems.push(
           `expected Prism to answer ${testCase.prismStatus} itself, got ${fromPrism.status} ${fromPrism.text}: the sandbox was reached; update the case`,
         )
-      }
-      answer = await send(context.baseUrl + path, testCase, context.apiKey)
-    } else {
-      answer = await send(
-        (via === 'prism --errors' ? context.strict : context.lenient).url + path,
-        testCase,
-        context.apiKey,
-      )
+    }
+    const proxy = { 'prism --errors': context.strict.url, prism: context.lenient.url }[via as string]
+    answer = await send((proxy ?? context.baseUrl) + path, testCase, context.apiKey)
+    if (via === 'direct') {
+      const { status, contentType, text: body } = answer
+      problems.push(...judge.check(testCase.operationId, { status, contentType, body }))
+    } else if (proxy) {
       violations = responseViolations(answer.headers)
       problems.push(...judgeViolations(testCase, violations), ...prismOwnAnswer(answer))
     }
   } catch (error) {
-    return {
-      case: testCase,
-      via,
-      status: undefined,
-      problems: [`the request failed: ${(error as Error).message}`],
-      violations: [],
-      exercised: undefined,
-    }
+    return result(undefined, [`the request failed: ${(error as Error).message}`])
   }
 
   if (answer.status !== testCase.status)
     problems.push(`expected status ${testCase.status}, got ${answer.status}: ${answer.text.slice(0, 300)}`)
   // Prism checks bodies of documented statuses; every error the sandbox sends must carry the
   // Error body, documented or not, so that is checked here for all of them.
-  if (answer.status >= 400 && !isPrismProblem(answer)) problems.push(...judge.errorBody(answer))
+  const fromPrism = isPrismProblem(answer)
+  if (answer.status >= 400 && !fromPrism) problems.push(...judge.errorBody(answer))
   const extra = testCase.check?.(answer.body, answer.headers)
   if (extra) problems.push(extra)
 
-  if (
-    testCase.operationId === 'createPet' &&
-    answer.status === 201 &&
-    context.createdId === undefined &&
-    typeof (answer.body as { id?: unknown })?.id === 'number'
-  ) {
-    context.createdId = (answer.body as { id: number }).id
-  }
-  const exercised = isPrismProblem(answer)
-    ? undefined
-    : responseKeyFor(judge.document, testCase.operationId, answer.status)
-  return { case: testCase, via, status: answer.status, problems, violations, exercised }
+  const id = (answer.body as { id?: unknown } | undefined)?.id
+  if (testCase.operationId === 'createPet' && answer.status === 201 && typeof id === 'number') context.createdId ??= id
+  const exercised = fromPrism ? undefined : responseKeyFor(judge.document, testCase.operationId, answer.status)
+  return { ...result(answer.status, problems, violations), exercised }
 }
 
 /**
@@ -190,16 +176,20 @@ function routeOf(testCase: ConformanceCase): CaseResult['via'] {
   return testCase.status < 400 && testCase.route !== 'lenient' ? 'prism --errors' : 'prism'
 }
 
-async function send(url: string, testCase: ConformanceCase, apiKey: string): Promise<Answer> {
-  const { request } = testCase
+const AUTHORIZATION: Record<Auth, (apiKey: string) => string | undefined> = {
+  key: (apiKey) => `Bearer ${apiKey}`,
+  'lower-case-scheme': (apiKey) => `bearer ${apiKey}`,
+  'unknown-key': () => `Bearer ${UNKNOWN_KEY}`,
+  basic: (apiKey) => `Basic ${Buffer.from(`user:${apiKey}`).toString('base64')}`,
+  none: () => undefined,
+}
+
+async function send(url: string, { request }: ConformanceCase, apiKey: string): Promise<Answer> {
   const headers: Record<string, string> = { accept: 'application/json' }
-  const authorization = authorizationFor(request.auth ?? 'key', apiKey)
+  const authorization = AUTHORIZATION[request.auth ?? 'key'](apiKey)
   if (authorization) headers['authorization'] = authorization
-  let body: string | undefined
-  if (request.json !== undefined || request.raw !== undefined) {
-    body = request.raw ?? JSON.stringify(request.json)
-    headers['content-type'] = request.contentType ?? 'application/json'
-  }
+  const body = request.raw ?? (request.json === undefined ? undefined : JSON.stringify(request.json))
+  if (body !== undefined) headers['content-type'] = request.contentType ?? 'application/json'
   const res = await fetch(url, {
     method: request.method,
     headers,
@@ -214,28 +204,8 @@ async function send(url: string, testCase: ConformanceCase, apiKey: string): Pro
   } catch {
     // Not JSON: the text itself is judged.
   }
-  return {
-    status: res.status,
-    headers: res.headers,
-    contentType: res.headers.get('content-type') ?? undefined,
-    body: parsed,
-    text,
-  }
-}
-
-function authorizationFor(auth: Auth, apiKey: string): string | undefined {
-  switch (auth) {
-    case 'key':
-      return `Bearer ${apiKey}`
-    case 'lower-case-scheme':
-      return `bearer ${apiKey}`
-    case 'unknown-key':
-      return `Bearer ${UNKNOWN_KEY}`
-    case 'basic':
-      return `Basic ${Buffer.from(`user:${apiKey}`).toString('base64')}`
-    case 'none':
-      return undefined
-  }
+  const contentType = res.headers.get('content-type') ?? undefined
+  return { status: res.status, headers: res.headers, contentType, body: parsed, text }
 }
 
 /** The response-located entries of Prism's sl-violations header. */
