@@ -275,9 +275,9 @@ async function namespaces(ctx: Context, spec: ServerSpec) {
     // As many plain requests first: V8's first growth under traffic is no namespace's.
     for (let i = 0; i < SETTINGS.namespaces; i++)
       await fetch(`${server.origin}/v1/pets?limit=1`, { headers: AUTH }).then((res) => res.arrayBuffer())
-    const before = (await rssMiB(server.child.pid)) ?? NaN
+    const before = rssMiB(server.child.pid)
     for (let i = 0; i < SETTINGS.namespaces; i++) await client.namespace(`idle-${i}`).reset()
-    const after = (await rssMiB(server.child.pid)) ?? NaN
+    const after = rssMiB(server.child.pid)
     return { namespaces: SETTINGS.namespaces, perNamespaceKiB: round(((after - before) * 1024) / SETTINGS.namespaces) }
   } finally {
     await server.stop()

@@ -2,7 +2,7 @@
 // sandbox (node dist/cli.js) and the bare node:http ceiling (also in its durable variant, which
 // has each create on disk before it answers).
 import { spawn, type ChildProcess } from 'node:child_process'
-import { readFile } from 'node:fs/promises'
+import { readFileSync } from 'node:fs'
 import { request } from 'node:http'
 import { createServer, type AddressInfo } from 'node:net'
 import { join } from 'node:path'
@@ -140,14 +140,12 @@ export function status(url: string): Promise<number> {
   })
 }
 
-/** Resident memory of a process, in MiB, from /proc (Linux). */
-export async function rssMiB(pid: number | undefined): Promise<number | undefined> {
-  if (pid === undefined) return undefined
+/** Resident memory of a process, in MiB, from /proc (Linux); NaN when it cannot be read. */
+export function rssMiB(pid: number | undefined): number {
   try {
-    const text = await readFile(`/proc/${pid}/status`, 'utf8')
-    const kib = /VmRSS:\s+(\d+) kB/.exec(text)?.[1]
-    return kib === undefined ? undefined : Math.round((Number(kib) / 1024) * 10) / 10
+    const kib = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]
+    return Math.round((Number(kib ?? NaN) / 1024) * 10) / 10
   } catch {
-    return undefined
+    return NaN
   }
 }

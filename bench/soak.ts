@@ -2,11 +2,12 @@
 // concurrent workers, for a fixed time. Used by test/hardening/soak.test.ts (short) and the bench's
 // soak scenario (`npm run soak`, minutes). Every answer is checked; every acknowledged create is
 // checked after.
-import { readFileSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { API_KEY, SERVERS, startServer } from './servers.js'
+import { API_KEY, SERVERS, rssMiB, startServer } from './servers.js'
+
+export { rssMiB }
 
 export interface SoakOptions {
   readonly baseUrl: string
@@ -17,57 +18,49 @@ export interface SoakOptions {
   readonly onTick?: (elapsedMs: number) => void
 }
 
+type Pet = { id: number; name: string; categoryId: number; status: string }
+
 export interface SoakResult {
   readonly requests: number
   readonly byKind: Record<string, number>
   /** Answers that were not what the request deserved (a 5xx, a wrong status, a broken body). */
   readonly problems: string[]
-  readonly created: Array<{ id: number; name: string; categoryId: number; status: string }>
+  readonly created: Pet[]
+}
+
+interface BadRequest {
+  readonly kind: string
+  readonly status: number
+  readonly weight: number
+  readonly path: string
+  readonly method?: string
+  readonly body?: string
+  readonly contentType?: string
+  /** The key sent instead of the run's; null for no Authorization at all. */
+  readonly key?: string | null
 }
 
 const OVERSIZED = JSON.stringify({ name: 'x'.repeat(1024 * 1024 + 10), categoryId: 1 })
 
-/** Bad requests and the status each one must get. */
-const BAD_REQUESTS: Array<{
-  kind: string
-  status: number
-  path: string
-  init: (key: string) => RequestInit
-  weight: number
-}> = [
-  {
-    kind: 'wrong key',
-    status: 401,
-    path: '/pets',
-    init: () => ({ headers: { authorization: 'Bearer wrong-key' } }),
-    weight: 4,
-  },
-  { kind: 'no auth', status: 401, path: '/pets', init: () => ({}), weight: 2 },
-  { kind: 'bad limit', status: 400, path: '/pets?limit=0', init: auth, weight: 3 },
-  { kind: 'bad petId', status: 400, path: '/pets/abc', init: auth, weight: 2 },
-  { kind: 'unknown path', status: 404, path: '/nowhere', init: auth, weight: 2 },
-  { kind: 'wrong method', status: 405, path: '/pets', init: (key) => ({ ...auth(key), method: 'DELETE' }), weight: 2 },
-  { kind: 'invalid body', status: 400, path: '/pets', init: (key) => post(key, '{"name":1}'), weight: 3 },
-  { kind: 'malformed JSON', status: 400, path: '/pets', init: (key) => post(key, '{"name":'), weight: 3 },
-  {
-    kind: 'not JSON',
-    status: 415,
-    path: '/pets',
-    init: (key) => ({
-      ...post(key, 'name=x'),
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'text/plain' },
-    }),
-    weight: 2,
-  },
-  { kind: 'oversized body', status: 413, path: '/pets', init: (key) => post(key, OVERSIZED), weight: 1 },
+/** Bad requests, the status each one must get, and how often each is sent. */
+const BAD_REQUESTS: readonly BadRequest[] = [
+  { kind: 'wrong key', status: 401, weight: 4, path: '/pets', key: 'wrong-key' },
+  { kind: 'no auth', status: 401, weight: 2, path: '/pets', key: null },
+  { kind: 'bad limit', status: 400, weight: 3, path: '/pets?limit=0' },
+  { kind: 'bad petId', status: 400, weight: 2, path: '/pets/abc' },
+  { kind: 'unknown path', status: 404, weight: 2, path: '/nowhere' },
+  { kind: 'wrong method', status: 405, weight: 2, path: '/pets', method: 'DELETE' },
+  { kind: 'invalid body', status: 400, weight: 3, path: '/pets', body: '{"name":1}' },
+  { kind: 'malformed JSON', status: 400, weight: 3, path: '/pets', body: '{"name":' },
+  { kind: 'not JSON', status: 415, weight: 2, path: '/pets', body: 'name=x', contentType: 'text/plain' },
+  { kind: 'oversized body', status: 413, weight: 1, path: '/pets', body: OVERSIZED },
 ]
 
-function auth(key: string): RequestInit {
-  return { headers: { authorization: `Bearer ${key}` } }
-}
-
-function post(key: string, body: string): RequestInit {
-  return { method: 'POST', body, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } }
+/** A request with the key (or another, or none) and, with a body, a POST of it. */
+function init(key: string | null, body?: string, contentType = 'application/json'): RequestInit {
+  const headers: Record<string, string> = key === null ? {} : { authorization: `Bearer ${key}` }
+  if (body === undefined) return { headers }
+  return { method: 'POST', body, headers: { ...headers, 'content-type': contentType } }
 }
 
 function pick<T extends { weight: number }>(items: readonly T[]): T {
@@ -79,21 +72,20 @@ function pick<T extends { weight: number }>(items: readonly T[]): T {
 export async function runSoak({ baseUrl, apiKey, durationMs, workers, onTick }: SoakOptions): Promise<SoakResult> {
   const byKind: Record<string, number> = {}
   const problems: string[] = []
-  const created: SoakResult['created'] = []
+  const created: Pet[] = []
   let requests = 0
   const started = performance.now()
   const ticker = setInterval(() => onTick?.(performance.now() - started), 1_000)
 
-  const expect = async (kind: string, path: string, init: RequestInit, status: number): Promise<unknown> => {
+  const expect = async (kind: string, path: string, request: RequestInit, status: number): Promise<any> => {
     requests++
     byKind[kind] = (byKind[kind] ?? 0) + 1
     let res: Response
     try {
-      res = await fetch(baseUrl + path, { ...init, signal: AbortSignal.timeout(30_000) })
+      res = await fetch(baseUrl + path, { ...request, signal: AbortSignal.timeout(30_000) })
     } catch (error) {
       // The server closes the connection after a 413 while the client may still be sending.
-      if (kind === 'oversized body') return undefined
-      problems.push(`${kind}: ${(error as Error).message}`)
+      if (kind !== 'oversized body') problems.push(`${kind}: ${(error as Error).message}`)
       return undefined
     }
     const text = await res.text()
@@ -108,41 +100,30 @@ export async function runSoak({ baseUrl, apiKey, durationMs, workers, onTick }: 
       problems.push(`${kind}: ${res.status} instead of ${status}: ${text.slice(0, 300)}`)
       return undefined
     }
-    if (
-      status >= 400 &&
-      (body?.status !== status || typeof body?.code !== 'string' || typeof body?.message !== 'string')
-    )
-      problems.push(`${kind}: not an Error body: ${text.slice(0, 200)}`)
+    const isError = typeof body?.code === 'string' && typeof body?.message === 'string' && body?.status === status
+    if (status >= 400 && !isError) problems.push(`${kind}: not an Error body: ${text.slice(0, 200)}`)
     return body
   }
 
   const worker = async (n: number): Promise<void> => {
     for (let i = 0; performance.now() - started < durationMs && problems.length < 20; i++) {
       const roll = Math.random()
-      if (roll < 0.45) {
-        const known = created[Math.floor(Math.random() * created.length)]
-        if (known && roll < 0.2) {
-          const pet = await expect('get', `/pets/${known.id}`, auth(apiKey), 200)
-          if (pet && JSON.stringify(pet) !== JSON.stringify(known))
-            problems.push(`get: ${JSON.stringify(pet)} is not ${JSON.stringify(known)}`)
-        } else
-          await expect(
-            'list',
-            `/pets?limit=${1 + Math.floor(Math.random() * 100)}${Math.random() < 0.3 ? '&status=sold' : ''}`,
-            auth(apiKey),
-            200,
-          )
+      const known = created[Math.floor(Math.random() * created.length)]
+      if (known && roll < 0.2) {
+        const pet = await expect('get', `/pets/${known.id}`, init(apiKey), 200)
+        if (pet && JSON.stringify(pet) !== JSON.stringify(known))
+          problems.push(`get: ${JSON.stringify(pet)} is not ${JSON.stringify(known)}`)
+      } else if (roll < 0.45) {
+        const query = `limit=${1 + Math.floor(Math.random() * 100)}${Math.random() < 0.3 ? '&status=sold' : ''}`
+        await expect('list', `/pets?${query}`, init(apiKey), 200)
       } else if (roll < 0.7) {
-        const pet = (await expect(
-          'create',
-          '/pets',
-          post(apiKey, JSON.stringify({ name: `Soak ${n}-${i}`, categoryId: i % 10, status: 'pending' })),
-          201,
-        )) as SoakResult['created'][number] | undefined
+        const body = JSON.stringify({ name: `Soak ${n}-${i}`, categoryId: i % 10, status: 'pending' })
+        const pet = await expect('create', '/pets', init(apiKey, body), 201)
         if (pet) created.push(pet)
       } else {
         const bad = pick(BAD_REQUESTS)
-        await expect(bad.kind, bad.path, bad.init(apiKey), bad.status)
+        const request = init(bad.key === undefined ? apiKey : bad.key, bad.body, bad.contentType)
+        await expect(bad.kind, bad.path, { ...request, ...(bad.method ? { method: bad.method } : {}) }, bad.status)
       }
     }
   }
@@ -155,19 +136,13 @@ export async function runSoak({ baseUrl, apiKey, durationMs, workers, onTick }: 
 }
 
 /** Checks every acknowledged create once more; returns the ids that are not served as acknowledged. */
-export async function unfetchable(baseUrl: string, apiKey: string, created: SoakResult['created']): Promise<number[]> {
+export async function unfetchable(baseUrl: string, apiKey: string, created: readonly Pet[]): Promise<number[]> {
   const lost: number[] = []
   for (const pet of created) {
     const res = await fetch(`${baseUrl}/pets/${pet.id}`, { headers: { authorization: `Bearer ${apiKey}` } })
     if (res.status !== 200 || JSON.stringify(await res.json()) !== JSON.stringify(pet)) lost.push(pet.id)
   }
   return lost
-}
-
-/** Resident memory of a process, in MiB (Linux /proc). */
-export function rssMiB(pid: number): number {
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1])
-  return Math.round((kb / 1024) * 10) / 10
 }
 
 // After the first half the heap has found its size; the second half may add this much at most,
@@ -184,7 +159,7 @@ const RESIDENT_KIB_PER_STORED_PET = 1
 export async function soak({ core, seconds }: { core: number | undefined; seconds: number }) {
   const dir = await mkdtemp(join(tmpdir(), 'animal-store-soak-'))
   const server = await startServer(SERVERS.sandbox, { core, env: { DATA_FILE: join(dir, 'db.json') } })
-  const pid = server.child.pid as number
+  const pid = server.child.pid
   const baseUrl = `${server.origin}/v1`
   try {
     const samples = [rssMiB(pid)]
@@ -208,9 +183,8 @@ export async function soak({ core, seconds }: { core: number | undefined; second
     const end = samples.at(-1) ?? 0
     // The load is steady: about half of the creates come in the second half.
     const bound = MAX_SECOND_HALF_GROWTH_MIB + (result.created.length / 2) * (RESIDENT_KIB_PER_STORED_PET / 1024)
-    const levelled = end - middle <= bound
     return {
-      ok: result.problems.length === 0 && lost.length === 0 && unhealthy === 0 && levelled,
+      ok: result.problems.length === 0 && lost.length === 0 && unhealthy === 0 && end - middle <= bound,
       seconds,
       requests: result.requests,
       byKind: result.byKind,

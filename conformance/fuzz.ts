@@ -26,48 +26,12 @@ export interface FuzzStats {
 }
 
 // Numbers at and beyond the edges JSON and int64 care about, as the literal text a client sends.
-const EDGE_NUMBERS = [
-  '0',
-  '-0',
-  '1',
-  '-1',
-  '100',
-  '101',
-  '2147483647',
-  '2147483648',
-  '-2147483649',
-  '9007199254740991',
-  '-9007199254740991',
-  '9007199254740992',
-  '9007199254740993',
-  '-9007199254740993',
-  '9223372036854775807',
-  '9223372036854775808',
-  '-9223372036854775808',
-  '-9223372036854775809',
-  '18446744073709551616',
-  '1e400',
-  '-1e400',
-  '1e-400',
-  '1.0',
-  '1.5',
-  '1e2',
-  '1E+2',
-  '0.1e1',
-  '12.000',
-  '9007199254740990.6',
-  '1.0000000000000001',
-  '9007199254740991.4',
-  '4.5e15',
-  '01',
-  '+1',
-  '1.',
-  '.5',
-  'NaN',
-  'Infinity',
-  '0x10',
-  '1_000',
-]
+const EDGE_NUMBERS = (
+  '0 -0 1 -1 100 101 2147483647 2147483648 -2147483649 9007199254740991 -9007199254740991 9007199254740992 ' +
+  '9007199254740993 -9007199254740993 9223372036854775807 9223372036854775808 -9223372036854775808 ' +
+  '-9223372036854775809 18446744073709551616 1e400 -1e400 1e-400 1.0 1.5 1e2 1E+2 0.1e1 12.000 ' +
+  '9007199254740990.6 1.0000000000000001 9007199254740991.4 4.5e15 01 +1 1. .5 NaN Infinity 0x10 1_000'
+).split(' ')
 
 const numberLiteral: fc.Arbitrary<string> = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom(...EDGE_NUMBERS) },
@@ -196,16 +160,7 @@ function newPetBody(hugeUpTo: number): fc.Arbitrary<{ text: string; categoryIdLi
       extra: fc.array(
         fc.tuple(
           fc.oneof(
-            fc.constantFrom(
-              'id',
-              '__proto__',
-              'constructor',
-              'prototype',
-              'name',
-              'categoryId',
-              'toString',
-              'hasOwnProperty',
-            ),
+            fc.constantFrom(...'id __proto__ constructor prototype name categoryId toString hasOwnProperty'.split(' ')),
             fc.string({ maxLength: 10 }),
           ),
           fc.oneof(
@@ -287,36 +242,13 @@ function specPath(spec: ApiSpec, op: Operation): fc.Arbitrary<string> {
 }
 
 const ODD_PATHS = [
-  '/',
-  '*',
-  '/v1',
-  '/v1/',
-  '//v1//pets',
-  '/v1/pets/../pets',
-  '/V1/PETS',
-  '/v1/pets%2F1',
-  '/healthz',
-  '/healthz/',
-  '/v1/pets/1/2',
-  '/v1/pets/',
-  '/v1/store/orders',
-  '/__proto__',
-  '/v1/pets/__proto__',
-  '/v1/pets/constructor',
-  '/v1/pets/%E0%A4%A',
-  '/v1/pets/1%00',
-  'http://127.0.0.1/v1/pets',
-  '/v1/pets#x',
-  '/v1/pets;a=b',
+  ...(
+    '/ * /v1 /v1/ //v1//pets /v1/pets/../pets /V1/PETS /v1/pets%2F1 /healthz /healthz/ /v1/pets/1/2 /v1/pets/ ' +
+    '/v1/store/orders /__proto__ /v1/pets/__proto__ /v1/pets/constructor /v1/pets/%E0%A4%A /v1/pets/1%00 ' +
+    'http://127.0.0.1/v1/pets /v1/pets#x /v1/pets;a=b /docs /docs/ /docs/swagger-ui.css /docs/..%2f..%2fpackage.json ' +
+    '/docs/%00 /v1/openapi.json /v1/openapi.yaml /V1/OPENAPI.JSON'
+  ).split(' '),
   `/v1/${'a'.repeat(5_000)}`,
-  '/docs',
-  '/docs/',
-  '/docs/swagger-ui.css',
-  '/docs/..%2f..%2fpackage.json',
-  '/docs/%00',
-  '/v1/openapi.json',
-  '/v1/openapi.yaml',
-  '/V1/OPENAPI.JSON',
 ]
 
 function query(op: Operation | undefined): fc.Arbitrary<string> {
@@ -345,13 +277,7 @@ function query(op: Operation | undefined): fc.Arbitrary<string> {
     {
       weight: 1,
       arbitrary: fc.constantFrom(
-        '?',
-        '?&&',
-        '?limit',
-        '?limit=1&limit=2',
-        '?limit=%',
-        '?status=available&status=sold',
-        '?%zz=1',
+        ...'? ?&& ?limit ?limit=1&limit=2 ?limit=% ?status=available&status=sold ?%zz=1'.split(' '),
         `?limit=${'9'.repeat(400)}`,
       ),
     },
@@ -378,20 +304,7 @@ export function requestArbitrary(
   const otherMethod = fc.oneof(
     {
       weight: 3,
-      arbitrary: fc.constantFrom(
-        'GET',
-        'POST',
-        'PUT',
-        'PATCH',
-        'DELETE',
-        'OPTIONS',
-        'HEAD',
-        'TRACE',
-        'get',
-        'post',
-        'PROPFIND',
-        'SEARCH',
-      ),
+      arbitrary: fc.constantFrom(...'GET POST PUT PATCH DELETE OPTIONS HEAD TRACE get post PROPFIND SEARCH'.split(' ')),
     },
     { weight: 1, arbitrary: fc.stringMatching(/^[A-Za-z]{1,8}$/) },
   )

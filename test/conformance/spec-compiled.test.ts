@@ -77,71 +77,67 @@ function behaviour(spec: SpecFile & Partial<ApiSpec>): unknown[] {
   return seen
 }
 
-t.test('the compiled spec has the same operations and validators as the spec compiled at start', async (t) => {
-  const text = await readFile(SPEC_FILE, 'utf8')
-  const runtime = await loadSpec(fileURLToPath(SPEC_FILE))
-  const module = await writeCompiled(
-    t,
-    compiledSpecSource(runtime, text, createAjv(), (ajv, validate) => standalone.default(ajv, validate)),
+// As JSON: dates as text, an undefined field the same as a missing one, validators by their presence.
+const shape = (spec: SpecFile & Partial<ApiSpec>) =>
+  JSON.parse(
+    JSON.stringify({
+      ...spec,
+      validatePet: undefined,
+      validatePets: undefined,
+      operations: spec.operations.map((op) => ({
+        ...op,
+        validateQuery: !!op.validateQuery,
+        validatePath: !!op.validatePath,
+        requestBody: op.requestBody && { required: op.requestBody.required },
+      })),
+    }),
   )
-  const compiled = await loadCompiledSpec(text, module)
-  if (!compiled) throw new Error('the compiled spec was not loaded')
-  // As JSON: dates as text, and an undefined field the same as a missing one.
-  const shape = (spec: SpecFile) =>
-    JSON.parse(
-      JSON.stringify({
-        ...spec,
-        validatePet: undefined,
-        validatePets: undefined,
-        operations: spec.operations.map((op) => ({
-          ...op,
-          validateQuery: !!op.validateQuery,
-          validatePath: !!op.validatePath,
-          requestBody: op.requestBody && { required: op.requestBody.required },
-        })),
-      }),
-    )
-  t.same(shape(compiled), shape(runtime), 'same document, base path, schemas and operations')
-  t.same(behaviour(compiled), behaviour(runtime), 'every validator answers the same, with the same errors and defaults')
 
-  t.equal(
-    await loadCompiledSpec(`${text}\n# edited after the build\n`, module),
-    undefined,
-    'a spec edited since the build is compiled at start instead',
-  )
-  t.equal(
-    await loadCompiledSpec(text, new URL('./missing.compiled.js', module)),
-    undefined,
-    'no compiled module (running from src/): compiled at start',
-  )
-})
+const SPECS = [
+  {
+    name: 'the API',
+    file: SPEC_FILE,
+    text: () => readFile(SPEC_FILE, 'utf8'),
+    atStart: (path: string): Promise<SpecFile> => loadSpec(path),
+    compiled: loadCompiledSpec,
+  },
+  {
+    name: 'the control API',
+    file: ADMIN_SPEC_FILE,
+    text: async () => adminSpecSourceText(),
+    atStart: loadSpecFile,
+    compiled: async (text: string, module: URL) => (await loadCompiledSpecFile(text, module))?.spec,
+  },
+]
 
-t.test("the control API's compiled spec is the same as the one compiled at start", async (t) => {
-  const text = adminSpecSourceText()
-  const runtime = await loadSpecFile(fileURLToPath(ADMIN_SPEC_FILE))
-  const module = await writeCompiled(
-    t,
-    compiledSpecSource(runtime, text, createAjv(), (ajv, validate) => standalone.default(ajv, validate)),
+for (const { name, file, text, atStart, compiled } of SPECS) {
+  t.test(
+    `${name}: the compiled spec has the same operations and validators as the spec compiled at start`,
+    async (t) => {
+      const source = await text()
+      const runtime = await atStart(fileURLToPath(file))
+      const module = await writeCompiled(
+        t,
+        compiledSpecSource(runtime, source, createAjv(), (ajv, validate) => standalone.default(ajv, validate)),
+      )
+      const built = await compiled(source, module)
+      if (!built) throw new Error('the compiled spec was not loaded')
+      t.same(shape(built), shape(runtime), 'same document, base path, schemas and operations')
+      t.same(
+        behaviour(built),
+        behaviour(runtime),
+        'every validator answers the same, with the same errors and defaults',
+      )
+      t.equal(
+        await compiled(`${source}\n# edited after the build\n`, module),
+        undefined,
+        'a spec edited since the build is compiled at start instead',
+      )
+      t.equal(
+        await compiled(source, new URL('./missing.compiled.js', module)),
+        undefined,
+        'no compiled module (running from src/): compiled at start',
+      )
+    },
   )
-  const compiled = (await loadCompiledSpecFile(text, module))?.spec
-  if (!compiled) throw new Error('the compiled control API spec was not loaded')
-  const shape = (spec: SpecFile) =>
-    JSON.parse(
-      JSON.stringify({
-        ...spec,
-        operations: spec.operations.map((op) => ({
-          ...op,
-          validateQuery: !!op.validateQuery,
-          validatePath: !!op.validatePath,
-          requestBody: op.requestBody && { required: op.requestBody.required },
-        })),
-      }),
-    )
-  t.same(shape(compiled), shape(runtime), 'same document, base path, schemas and operations')
-  t.same(behaviour(compiled), behaviour(runtime), 'every validator answers the same')
-  t.equal(
-    await loadCompiledSpecFile(`${text}#`, module),
-    undefined,
-    'a change to either spec file means compiling at start',
-  )
-})
+}
