@@ -2,9 +2,9 @@
 // modules (the files git tracks, nothing built or installed) beside a scratch project, the README's
 // install block run there as written, the README's example written as the project's test, run
 // against the image. The blocks are read from the READMEs, never copied by hand, so a route or an
-// example that drifts fails here. (The Python, Java and Go READMEs' end-of-suite checks run in their
-// modules' own suites.) It skips without Docker (fails under REQUIRE_DOCKER=1), and a language
-// whose tools are missing skips (fails under REQUIRE_PROGRAMS=1).
+// example that drifts fails here (the Python README's end-of-suite check runs in the Python module's
+// suite). It skips without Docker (fails under REQUIRE_DOCKER=1), and a language whose tools are
+// missing skips (fails under REQUIRE_PROGRAMS=1).
 import { existsSync, readFileSync } from 'node:fs'
 import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -116,13 +116,56 @@ t.test(
       const name = /^# ([\w.]+\.py)\n/.exec(code)?.[1]
       if (name !== undefined) await writeFile(join(dir, name), code)
     }
-    const output = await must('python', ['-m', 'pytest', '-q', '-p', 'no:cacheprovider'], dir, venv)
+    const pytest = ['-m', 'pytest', '-q', '-p', 'no:cacheprovider']
+    const output = await must('python', pytest, dir, venv)
     t.match(output, /^2 passed/m, "the README's two tests passed")
+
+    // The end-of-suite check as written, its conftest.py in place of the first one, with the test
+    // that calls listOrders: the run passes. Without that test, every test passes, the run fails.
+    const check = sections.get('Usage')?.split('### The end-of-suite check')[1]?.split('\n### ')[0]
+    await writeFile(
+      join(dir, 'conftest.py'),
+      block(check, 'python', (code) => code.startsWith('# conftest.py, with')),
+    )
+    await writeFile(
+      join(dir, 'test_orders.py'),
+      block(check, 'python', (code) => code.startsWith('# test_orders.py')),
+    )
+    t.match(
+      await must('python', pytest, dir, venv),
+      /^3 passed/m,
+      'with the test that calls listOrders, the run passed',
+    )
+    await rm(join(dir, 'test_orders.py'))
+    const { code, output: failed } = await run('python', pytest, dir, venv)
+    t.not(code, 0, 'without it, the run failed')
+    t.match(failed, /^2 passed, 1 error/m, 'every test passed')
+    t.match(failed, /never exercised[\s\S]*listOrders \(GET \/v1\/store\/orders\): default/, 'naming the response')
   },
 )
 
+/** A `### ` subsection of a README section, up to the next one; fails the test when there is none. */
+function subsection(section: string | undefined, title: string): string {
+  const found = new RegExp(`^### ${title}\n([\\s\\S]*?)(?=^### |(?![\\s\\S]))`, 'm').exec(section ?? '')
+  if (found === null) throw new Error(`no subsection ### ${title} in the README section`)
+  return found[1]!
+}
+
+/** Writes each block of the languages given to the file its first line names, e.g. `// src/test/java/A.java`. */
+async function writeNamedBlocks(dir: string, section: string, languages: string[]): Promise<string[]> {
+  const files = []
+  for (const code of languages.flatMap((language) => blocks(section, language))) {
+    const file = /^(?:\/\/|#) (src\/[\w/.-]+)\n/.exec(code)?.[1]
+    if (file === undefined) throw new Error(`a block does not start with its file's name:\n${code}`)
+    await mkdir(join(dir, file, '..'), { recursive: true })
+    await writeFile(join(dir, file), code)
+    files.push(file)
+  }
+  return files
+}
+
 t.test(
-  'Java: mvn install without the module tests, the README pom and example',
+  'Java: mvn install without the module tests, the README pom, example and end-of-suite check',
   { skip: dockerSkip || skipWithout(t, 'mvn', 'maven') },
   async (t) => {
     const sections = readme('java')
@@ -141,6 +184,24 @@ t.test(
     const reports = join(dir, 'target/surefire-reports')
     const passed = /tests="1" errors="0" skipped="0" failures="0"/
     t.match(await readFile(join(reports, 'TEST-SandboxExampleTest.xml'), 'utf8'), passed, 'the example ran and passed')
+
+    // The end-of-suite check, in the same project: it passes, then fails once the class calling listOrders is gone.
+    const suite = subsection(sections.get('Usage'), 'The end-of-suite check')
+    const files = await writeNamedBlocks(dir, suite, ['properties', 'java'])
+    t.ok(files.includes('src/test/resources/junit-platform.properties'), 'the check comes with its properties file')
+    const callsListOrders = files.find((file) => readFileSync(join(dir, file), 'utf8').includes('/store/orders'))
+    if (callsListOrders === undefined) throw new Error('no block of the end-of-suite check calls listOrders')
+    const check = files.find((file) => readFileSync(join(dir, file), 'utf8').includes('@Order(Integer.MAX_VALUE)'))
+    const checkReport = join(reports, `TEST-${/(\w+)\.java$/.exec(check ?? '')?.[1]}.xml`)
+    await must('mvn', ['-B', '-q', 'test'], dir, env)
+    t.match(await readFile(checkReport, 'utf8'), passed, 'the check passed after the suite called listOrders')
+
+    await rm(join(dir, callsListOrders))
+    const { code, output } = await run('mvn', ['-B', '-q', 'test'], dir, env)
+    t.not(code, 0, 'without the class calling listOrders, the build fails')
+    t.match(output, /documented responses never exercised \(every namespace\):\s+- listOrders /, 'naming listOrders')
+    t.match(await readFile(checkReport, 'utf8'), /tests="1" errors="0" skipped="0" failures="1"/, 'in the check')
+    t.match(await readFile(join(reports, 'TEST-SandboxExampleTest.xml'), 'utf8'), passed, 'the other tests passed')
   },
 )
 
@@ -161,7 +222,7 @@ const GO_IMPORTS: Record<string, string> = {
 }
 
 t.test(
-  'Go: the replace route and ExampleRun of the README',
+  'Go: the replace route, ExampleRun and the end-of-suite check of the README',
   { skip: dockerSkip || skipWithout(t, 'go', 'golang') },
   async (t) => {
     const sections = readme('go')
