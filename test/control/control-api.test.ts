@@ -124,6 +124,7 @@ t.test('control settings: defaults, and a bad value names its setting', async (t
     [{ CLOCK: '2030-12-31T23:59:60Z' }, /^CLOCK is a leap second/],
     [{ CLOCK: '9999-12-31T23:59:59-01:00' }, /^CLOCK must fall in 0000-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z/],
     [{ NAMESPACE_KEY_PREFIX: 'sandbox-' }, /^NAMESPACE_KEY_PREFIX is a prefix of the admin token/],
+    [{ COVERAGE_FILE: '/no-such-folder/c.json' }, /^COVERAGE_FILE: no folder \/no-such-folder to write the report in$/],
     ...['X-Token,,X-Other', 'X Token', 'x-token:'].map((names): [Record<string, string>, RegExp] => [
       { REDACT_HEADERS: names },
       /^REDACT_HEADERS: /,

@@ -91,6 +91,15 @@ t.test('every call against a real sandbox, through a namespace handle', async (t
   t.match(await t1.resetClock(), { real: true })
 
   t.same(await t1.replacePets([{ id: 5, name: 'Only', categoryId: 1, status: 'sold' }]), { namespace: 't1', pets: 1 })
+  t.match(await t1.createSnapshot('one'), { name: 'one', namespace: 't1', pets: 1, clock: null, forks: [] })
+  const fork = sandbox.namespace('fork')
+  t.same(await fork.reset({ snapshot: 'one' }), { namespace: 'fork', pets: 1 })
+  t.match(await sandbox.listSnapshots(), { count: 1, snapshots: [{ name: 'one', forks: ['fork'] }] })
+  const inUse = { name: 'AnimalStoreControlError', status: 409, code: 'conflict', operationId: 'deleteSnapshot' }
+  await t.rejects(sandbox.deleteSnapshot('one'), inUse)
+  await sandbox.deleteNamespace('fork')
+  t.same(await sandbox.deleteSnapshot('one'), { snapshot: 'one', deleted: true })
+  t.equal((await sandbox.createSnapshot('of-default')).namespace, 'default', 'the client’s own calls: the default')
   t.ok((await sandbox.listNamespaces()).namespaces.some((n) => n.name === 't1'))
   t.same(await sandbox.deleteNamespace('t1'), { namespace: 't1', deleted: true })
   t.notOk(
@@ -113,13 +122,7 @@ t.test('the journal a page at a time: listRequests with a cursor, countRequests,
   t.equal(first.entries.length, 100, 'the default page')
   t.equal(first.next, first.entries[99]?.id)
   const second = await t2.listRequests({ operationId: 'getPet' }, { after: first.next })
-  t.equal(second.entries.length, 43)
-  t.equal(second.next, null)
-  t.same(
-    [...first.entries, ...second.entries].map((e) => e.id),
-    Array.from({ length: 143 }, (_, i) => i + 1),
-    'two pages: every entry once, in order',
-  )
+  t.match(second, { entries: { length: 43 }, next: null }, 'the rest (each once, in order: journal.test.ts)')
   const small = await t2.listRequests({ path: '/v1/pets/2' }, { limit: 5 })
   t.match(small, { count: 13, next: small.entries[4]?.id })
   t.equal(small.entries.length, 5)

@@ -3,11 +3,8 @@
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
-import { AnimalStoreControlClient, AnimalStoreControlError } from '../../modules/node/src/client.js'
-import { ADMIN_TOKEN, call, startControlSandbox, type ControlSandbox } from '../support/control.js'
+import { call, ns, startControlSandbox, type ControlSandbox } from '../support/control.js'
 import { API_KEY, AUTH, spawnCli, stopAsKilled, tempDir, type RunningCli } from '../support/sandbox.js'
-
-const ns = (name: string) => ({ 'x-sandbox-namespace': name })
 
 async function pets(sandbox: ControlSandbox, namespace: string): Promise<Array<{ id: number; name: string }>> {
   const res = await sandbox.admin('GET', `/pets?namespace=${namespace}`)
@@ -135,32 +132,6 @@ t.test('in memory (no data file), snapshots and forks work the same', async (t) 
   await sandbox.admin('POST', '/reset?namespace=b', { snapshot: 'fixture' })
   t.equal((await pets(sandbox, 'a')).length, 501)
   t.equal((await pets(sandbox, 'b')).length, 500)
-})
-
-t.test('the TypeScript client: snapshots on the client and on namespace handles', async (t) => {
-  const sandbox = await startControlSandbox(t, { DATA_FILE: join(await tempDir(t), 'db.json') })
-  const client = new AnimalStoreControlClient(sandbox.origin, { adminToken: ADMIN_TOKEN, apiKey: API_KEY })
-  const setup = client.namespace('setup')
-  await setup.reset({ seed: 8, count: 40 })
-  const snapshot = await setup.createSnapshot('rich')
-  t.match(snapshot, { name: 'rich', namespace: 'setup', pets: 40, clock: null, forks: [] })
-  const fork = client.namespace('fork')
-  t.same(await fork.reset({ snapshot: 'rich' }), { namespace: 'fork', pets: 40 })
-  await fetch(`${fork.apiBaseUrl}/pets`, {
-    method: 'POST',
-    headers: { ...fork.apiHeaders, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'Mine', categoryId: 1 }),
-  })
-  t.equal((await fork.exportPets()).length, 41)
-  t.equal((await setup.exportPets()).length, 40)
-  t.match(await client.listSnapshots(), { count: 1, snapshots: [{ name: 'rich', forks: ['fork'] }] })
-  const refused = await client.deleteSnapshot('rich').catch((error: unknown) => error)
-  t.ok(refused instanceof AnimalStoreControlError)
-  t.match(refused, { status: 409, code: 'conflict', operationId: 'deleteSnapshot' })
-  await client.deleteNamespace('fork')
-  t.same(await client.deleteSnapshot('rich'), { snapshot: 'rich', deleted: true })
-  const defaultSnapshot = await client.createSnapshot('of-default')
-  t.equal(defaultSnapshot.namespace, 'default', 'the client’s own calls snapshot the default namespace')
 })
 
 t.test('a crash after a snapshot is deleted: a journal that reset to it and then elsewhere still starts', async (t) => {
