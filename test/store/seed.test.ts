@@ -10,21 +10,6 @@ import { AUTH, startTestSandbox } from '../support/sandbox.js'
 const spec = await loadSpec()
 const petSchema = spec.schemas['Pet'] ?? {}
 
-t.test('the same seed and count give the same pets, another seed other pets', async (t) => {
-  const a = await generateAnimals(petSchema, 7, 30)
-  const b = await generateAnimals(petSchema, 7, 30)
-  const c = await generateAnimals(petSchema, 8, 30)
-  t.equal(serialisePets(a), serialisePets(b))
-  t.not(serialisePets(a), serialisePets(c))
-  t.equal(a.length, 30)
-  t.ok(spec.validatePets(a), 'generated pets match the spec')
-  t.same(
-    a.map((p) => p.id),
-    Array.from({ length: 30 }, (_, i) => i + 1),
-    'ids run from 1',
-  )
-})
-
 t.test('fixtures/pets.json is exactly what `npm run fixtures` generates', async (t) => {
   const generated = serialisePets(await generateAnimals(petSchema, DEFAULT_SEED, DEFAULT_COUNT))
   t.equal(await readFile(DEFAULT_FIXTURES, 'utf8'), generated)
@@ -75,7 +60,7 @@ const RECORDED: Record<string, string> = {
   '99:0': '37517e5f3dc66819f61f5a7bb8ace1921282415f10551d2defa5c3eb0985b570',
 }
 
-t.test('each seed and count gives the bytes it gave when they were recorded', async (t) => {
+t.test('each seed and count gives the bytes it gave when they were recorded; another seed other pets', async (t) => {
   for (const [key, sha256] of Object.entries(RECORDED)) {
     const [seed, count] = key.split(':').map(Number) as [number, number]
     const text = serialisePets(await generateAnimals(petSchema, seed, count))
@@ -91,4 +76,12 @@ t.test('each seed and count gives the bytes it gave when they were recorded', as
     ],
     'seed 3, count 4, in full',
   )
+  const pets = await generateAnimals(petSchema, 7, 30)
+  t.ok(spec.validatePets(pets), 'generated pets match the spec')
+  t.same(
+    pets.map((p) => p.id),
+    Array.from({ length: 30 }, (_, i) => i + 1),
+    'ids run from 1',
+  )
+  t.not(serialisePets(pets), serialisePets(await generateAnimals(petSchema, 8, 30)), 'another seed gives other pets')
 })
