@@ -169,6 +169,9 @@ export class AnimalStore {
    * adds, so this costs the same whatever `shared` holds; one journal line. On disk before it resolves.
    */
   async fork(shared: SharedPets): Promise<void> {
+    // A store with no files that holds these pets alone stays as it is: a reset of a namespace
+    // that never changed writes nothing (its files would be taken for a deletion cut short).
+    if (!this.mayHaveFiles && this.holdsOnly(shared.origin)) return
     const data = { ...(this.origin === undefined ? {} : { origin: this.origin }), pets: [] }
     await this.#replacing(data, shared, () => this.#file.replaceWith(this.#data, { reset: shared.origin }))
   }

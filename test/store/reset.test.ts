@@ -59,11 +59,12 @@ t.test('a namespace writes nothing until it changes; then its journal alone, rep
   const dataFile = join(dir, 'db.json')
   const first = await startControlSandbox(t, { DATA_FILE: dataFile })
   t.equal((await first.api('GET', '/pets?limit=100', undefined, ns('reader'))).status, 200)
+  t.equal((await first.admin('POST', '/reset?namespace=reader')).status, 200, 'a reset changes nothing in it')
   t.equal((await first.admin('GET', '/requests?namespace=reader')).status, 200, 'it is live')
   t.same(
     (await readdir(dir)).filter((name) => name.includes('.ns.')),
     [],
-    'a namespace that was only read has no file',
+    'a namespace that was only read and reset has no file',
   )
   await first.api('POST', '/pets', { name: 'Written', categoryId: 3 }, ns('writer'))
   t.same(
