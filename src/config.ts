@@ -6,7 +6,7 @@ import type { JournalLimits } from './control/journal-memory.js'
 import { listensOnLoopbackOnly } from './http/hosts.js'
 import type { UpstreamSettings } from './fidelity/upstream.js'
 import { ConfigError, LOG_LEVELS, namesOf, SETTINGS, type Setting, type Settings } from './settings.js'
-import type { DataSource } from './store/initial-data.js'
+import type { InitialDataSetting } from './store/initial-data.js'
 import type { StoreBounds } from './store/limits.js'
 import { DEFAULT_COUNT, DEFAULT_SEED } from './store/seed.js'
 
@@ -29,7 +29,7 @@ interface Derived {
   readonly defaultApiKey: boolean
   /** The data file, or undefined for a store in memory only. */
   readonly dataFile: string | undefined
-  readonly source: DataSource
+  readonly initialData: InitialDataSetting
   /** The control API's bearer token, or undefined when the control API is off. */
   readonly adminToken: string | undefined
   /** True when no token was configured and the documented default admin token is in force. */
@@ -117,7 +117,7 @@ function derive(s: Settings, given: (key: Key) => string | undefined): Derived {
     apiKeys,
     defaultApiKey: s.apiKeys === undefined,
     dataFile,
-    source: seeded
+    initialData: seeded
       ? { kind: 'seed', seed: s.seed ?? DEFAULT_SEED, count: s.seedCount ?? DEFAULT_COUNT }
       : { kind: 'fixtures', file: s.fixtures },
     adminToken,

@@ -57,7 +57,7 @@ export async function startSandbox(
   let metrics: Metrics | undefined
   const stores = await openStores({
     dataFile: config.dataFile,
-    source: config.source,
+    initialData: config.initialData,
     spec,
     bounds: config.storeBounds,
     logger,
@@ -225,7 +225,7 @@ export function describeSandbox(
   config: Config,
   loaded: { fromDataFile: boolean; description: string; count: number },
 ): SandboxFacts {
-  const { source } = config
+  const source = config.initialData
   return {
     defaultApiKey: config.defaultApiKey ? config.apiKeys[0] : undefined,
     data: {

@@ -1,4 +1,5 @@
 // One namespace: its store (opened on first use), journal, faults and clock.
+import type { DataSource } from '../store/data-source.js'
 import type { AnimalStore } from '../store/store.js'
 import { Clock } from './clock.js'
 import { Faults } from './faults.js'
@@ -15,15 +16,15 @@ export class Namespace {
   readonly #fromDisk: boolean
   /** Requests being served in it: a create among them may not have reached its store yet. */
   #serving = 0
-  /** The origin of the data it starts from, and comes back from after an eviction. */
-  readonly #baseline: string
+  /** The data it starts from, and comes back from after an eviction. */
+  readonly #baseline: DataSource
 
   constructor(
     name: string,
     journal: Journal,
     clock: Date | undefined,
     store: () => Promise<AnimalStore>,
-    baseline: string,
+    baseline: DataSource,
     { opened, fromDisk = false }: { opened?: AnimalStore; fromDisk?: boolean } = {},
   ) {
     this.name = name

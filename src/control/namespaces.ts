@@ -10,7 +10,7 @@ import { CoverageTally } from './coverage-tally.js'
 import type { JournalMemory } from './journal-memory.js'
 import type { Redactor } from './redactor.js'
 import { Journal } from './request-journal.js'
-import { parseSnapshotOrigin } from '../store/origin.js'
+import { sameSource, sourceKey, type DataSource } from '../store/data-source.js'
 import type { Snapshots } from '../store/snapshots.js'
 import type { Pet, SharedPets } from '../store/pets.js'
 import type { AnimalStore } from '../store/store.js'
@@ -56,7 +56,7 @@ export class Namespaces {
     const opened = { opened: store }
     this.#live.set(
       DEFAULT_NAMESPACE,
-      new Namespace(DEFAULT_NAMESPACE, this.#journal(), options.clock, async () => store, stores.origin, opened),
+      new Namespace(DEFAULT_NAMESPACE, this.#journal(), options.clock, async () => store, stores.source, opened),
     )
   }
 
@@ -85,7 +85,7 @@ export class Namespaces {
     const namespace = this.get(name)
     const store = await namespace.store()
     // Files that hold only the initial data are what a deletion a crash cut short leaves: gone.
-    if (namespace.busy || !store.holdsOnly(this.#options.stores.origin) || this.#live.get(name) !== namespace)
+    if (namespace.busy || !store.holdsOnly(this.#options.stores.source) || this.#live.get(name) !== namespace)
       return namespace
     this.#drop(namespace)
     await this.#remove(name, namespace).catch(() => undefined)
@@ -175,7 +175,7 @@ export class Namespaces {
       this.#journal(),
       this.#options.clock,
       this.#opener(name, snapshot?.pets),
-      snapshot?.pets.origin ?? this.#options.stores.origin,
+      snapshot?.pets.source ?? this.#options.stores.source,
       { fromDisk },
     )
     if (snapshot !== undefined) namespace.clock.startAt(snapshot.clock === null ? null : new Date(snapshot.clock))
@@ -194,16 +194,15 @@ export class Namespaces {
     return [...this.#live.values()]
   }
 
-  /** Puts a namespace back to the data of `origin` (its initial data's by default), clearing its journal, faults and clock. */
-  async reset(namespace: Namespace, origin = this.#options.stores.origin): Promise<number> {
+  /** Puts a namespace back to the data of `source` (its initial data by default), clearing its journal, faults and clock. */
+  async reset(namespace: Namespace, source: DataSource = this.#options.stores.source): Promise<number> {
     const store = await namespace.store()
-    const snapshotName = parseSnapshotOrigin(origin)
     // Looked up after the wait for the store, where a deletion that began meanwhile hides it.
-    const snapshot = snapshotName === undefined ? undefined : this.snapshots.get(snapshotName)
-    if (snapshotName !== undefined && snapshot === undefined) throw new UnknownSnapshot(snapshotName)
-    const shared = snapshot?.pets ?? (await this.#options.stores.sharedPets(origin))
-    // A data file of the user's own (no origin) is given the initial data whole: it stands on its own.
-    if (store.origin === undefined && origin === this.#options.stores.origin)
+    const snapshot = source.kind === 'snapshot' ? this.snapshots.get(source.name) : undefined
+    if (source.kind === 'snapshot' && snapshot === undefined) throw new UnknownSnapshot(source.name)
+    const shared = snapshot?.pets ?? (await this.#options.stores.sharedPets(source))
+    // A data file of the user's own (no source) is given the initial data whole: it stands on its own.
+    if (store.source === undefined && sameSource(source, this.#options.stores.source))
       await store.replace({ pets: [...shared.pets] })
     else await store.fork(shared)
     namespace.journal.clear()
@@ -214,16 +213,18 @@ export class Namespaces {
     return store.size
   }
 
-  /** Replaces the pets, keeping the store's origin; refused whole (StoreFull) past a bound. */
+  /** Replaces the pets, keeping the store's source; refused whole (StoreFull) past a bound. */
   async replace(store: AnimalStore, pets: Pet[]): Promise<void> {
-    await store.replace({ ...(store.origin === undefined ? {} : { origin: store.origin }), pets }, { bounded: true })
+    await store.replace({ ...(store.source === undefined ? {} : { source: store.source }), pets }, { bounded: true })
   }
 
-  /** The namespaces that start from each origin (a snapshot's, a seed's): those on disk are opened to see, not made live. */
+  /** The namespaces that start from each source (by sourceKey): those on disk are opened to see, not made live. */
   async forks(): Promise<Map<string, string[]>> {
     const forks = new Map<string, string[]>()
     const note = (name: string, store: AnimalStore | undefined): void => {
-      if (store?.base !== undefined) forks.set(store.base, [...(forks.get(store.base) ?? []), name])
+      if (store?.base === undefined) return
+      const key = sourceKey(store.base)
+      forks.set(key, [...(forks.get(key) ?? []), name])
     }
     for (const namespace of [...this.#live.values()])
       note(namespace.name, await Promise.resolve(namespace.store()).catch(() => undefined))

@@ -8,7 +8,7 @@ import { findBadPet } from '../store/initial-data.js'
 import { UNMATCHED } from './request-record.js'
 import { DEFAULT_NAMESPACE, UnknownSnapshot, type Namespace, type Namespaces } from './namespaces.js'
 import { JsonArray, TypedText, type Reply } from '../http/reply.js'
-import { seedOrigin, snapshotOrigin } from '../store/origin.js'
+import { sourceKey, type DataSource } from '../store/data-source.js'
 import { SnapshotExists, type Snapshot } from '../store/snapshots.js'
 import { DEFAULT_COUNT, DEFAULT_SEED } from '../store/seed.js'
 import type { ApiSpec, SpecFile } from '../contract/types.js'
@@ -43,14 +43,14 @@ export const controlHandlers: HandlersOf<operations, ControlContext> = {
     const seeded = body?.seed !== undefined || body?.count !== undefined
     if (seeded && body?.snapshot !== undefined)
       throw invalidBody('give snapshot alone, or seed and count: a reset starts from one of them')
-    const origin =
+    const source: DataSource | undefined =
       body?.snapshot !== undefined
-        ? snapshotOrigin(body.snapshot)
+        ? { kind: 'snapshot', name: body.snapshot }
         : seeded
-          ? seedOrigin(body?.seed ?? DEFAULT_SEED, body?.count ?? DEFAULT_COUNT)
+          ? { kind: 'seed', seed: body?.seed ?? DEFAULT_SEED, count: body?.count ?? DEFAULT_COUNT }
           : undefined
     try {
-      const pets = await storing(namespaces.reset(namespace, origin))
+      const pets = await storing(namespaces.reset(namespace, source))
       fidelity?.clear(namespace)
       return ok({ namespace: namespace.name, pets })
     } catch (error) {
@@ -76,14 +76,14 @@ export const controlHandlers: HandlersOf<operations, ControlContext> = {
     const forks = await namespaces.forks()
     const snapshots = namespaces.snapshots
       .list()
-      .map((snapshot) => describeSnapshot(snapshot, forks.get(snapshot.pets.origin) ?? []))
+      .map((snapshot) => describeSnapshot(snapshot, forks.get(sourceKey(snapshot.pets.source)) ?? []))
     return ok({ count: snapshots.length, snapshots })
   },
 
   async deleteSnapshot({ path: { name } }, { namespaces }) {
-    const origin = snapshotOrigin(name)
+    const key = sourceKey({ kind: 'snapshot', name })
     const { deleted, users } = await storing(
-      namespaces.snapshots.delete(name, async () => (await namespaces.forks()).get(origin) ?? []),
+      namespaces.snapshots.delete(name, async () => (await namespaces.forks()).get(key) ?? []),
     )
     if (users.length > 0)
       throw conflict(
@@ -149,7 +149,7 @@ export const controlHandlers: HandlersOf<operations, ControlContext> = {
   },
 
   async exportPact({ query }, { namespace, apiSpec }) {
-    // The data it started from: a seed's or snapshot's shared pets, else its data file's origin.
+    // The data it started from: a seed's or snapshot's shared pets, else its data file's source.
     const store = await namespace.store()
     const info = apiSpec.document['info'] as { title?: string } | undefined
     return ok(
@@ -159,7 +159,7 @@ export const controlHandlers: HandlersOf<operations, ControlContext> = {
         namespace: namespace.name,
         entries: namespace.journal.find(),
         dropped: namespace.journal.tally.journalDropped,
-        state: dataState(store.base ?? store.origin),
+        state: dataState(store.base ?? store.source),
       }),
     )
   },

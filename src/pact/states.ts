@@ -1,6 +1,6 @@
 // Provider states: the data a namespace started from (what a reset restores) or a pet an interaction
 // needs. Params repeat the name in fields; a state written by hand with its name alone works too.
-import { parseSeedOrigin, parseSnapshotOrigin } from '../store/origin.js'
+import type { DataSource } from '../store/data-source.js'
 
 export interface ProviderState {
   readonly name: string
@@ -14,12 +14,14 @@ export type StateChange =
 
 export const INITIAL_DATA = 'the initial data'
 
-/** The state of a namespace's data: its store's origin (a seed, a snapshot), else the initial data. */
-export function dataState(origin: string | undefined): ProviderState {
-  const seeded = origin === undefined ? undefined : parseSeedOrigin(origin)
-  if (seeded) return { name: `pets from seed ${seeded.seed} (${seeded.count} pets)`, params: { ...seeded } }
-  const snapshot = origin === undefined ? undefined : parseSnapshotOrigin(origin)
-  if (snapshot !== undefined) return { name: `pets of snapshot ${JSON.stringify(snapshot)}`, params: { snapshot } }
+/** The state of a namespace's data: its store's source (a seed, a snapshot), else the initial data. */
+export function dataState(source: DataSource | undefined): ProviderState {
+  if (source?.kind === 'seed') {
+    const { seed, count } = source
+    return { name: `pets from seed ${seed} (${count} pets)`, params: { seed, count } }
+  }
+  if (source?.kind === 'snapshot')
+    return { name: `pets of snapshot ${JSON.stringify(source.name)}`, params: { snapshot: source.name } }
   return { name: INITIAL_DATA, params: {} }
 }
 

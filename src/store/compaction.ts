@@ -1,20 +1,20 @@
 import type { FileSystem } from './file-system.js'
 
-/** When a data file's journal is folded into a new image. */
+/** When a data file's append log is folded into a new image. */
 export interface Compaction {
   /**
-   * Under load, when the journal holds this many records (or as many as the image if that is more
-   * and `growWithImage`): it bounds the journal a start after a crash has to read.
+   * Under load, when the append log holds this many records (or as many as the image if that is more
+   * and `growWithImage`): it bounds the append log a start after a crash has to read.
    */
   readonly afterRecords: number
   readonly growWithImage: boolean
   /**
-   * Before that, once the file was idle for `idleMs` with this many records in the journal: a
+   * Before that, once the file was idle for `idleMs` with this many records in the append log: a
    * rewrite of the whole store never holds up a busy test run's creates.
    */
   readonly idleAfterRecords: number
   readonly idleMs: number
-  /** Free space a fold must leave beside its new image; with less, the journal just grows. */
+  /** Free space a fold must leave beside its new image; with less, the append log just grows. */
   readonly headroomBytes: number
 }
 
@@ -34,7 +34,7 @@ function compactionForTests(every: string | undefined): Partial<Compaction> {
   return { afterRecords: records, growWithImage: false, idleAfterRecords: records }
 }
 
-/** When one journal is folded: after so many records under load, or once idle. */
+/** When one append log is folded: after so many records under load, or once idle. */
 export class FoldPolicy {
   readonly #settings: Compaction
   #imageRecords = 0
@@ -47,13 +47,13 @@ export class FoldPolicy {
     this.#at = this.#every()
   }
 
-  /** A new image, of `records`, took the journal over. */
+  /** A new image, of `records`, took the append log over. */
   imaged(records: number): void {
     this.#imageRecords = records
     this.#at = this.#every()
   }
 
-  /** Whether a journal of `records` is folded now (`asked`: by a compact). */
+  /** Whether an append log of `records` is folded now (`asked`: by a compact). */
   due(records: number, asked: boolean): boolean {
     return records > 0 && (asked || records >= this.#at)
   }

@@ -1,35 +1,35 @@
-// A data file: an image (the whole JSON object) plus an append-only journal of records, behind
-// lowdb's Adapter, so that a create costs one fsynced append instead of a rewrite of the store.
+// A data file: an image (the whole JSON object) plus an append log of records, behind lowdb's
+// Adapter, so that a create costs one fsynced append instead of a rewrite of the store.
 //
-//   db.json          the image, and "journal": its id
-//   db.json.journal  a header line {"snapshot": <the image's id>}, then one record per line
+//   db.json          the image, and "journal": its id (the member's name since the first version)
+//   db.json.journal  the append log: a header line {"snapshot": <the image's id>}, then one record per line
 //
 // A record is acknowledged once its line is fsynced (writes go in group commits). A full write,
-// and a fold of the journal, write a new image under a new id (atomic replace); a journal whose
-// header names another image is stale. A failed write changes nothing that is read back: a
-// failed append is cut back (journal-file.ts); a fold needs room for a second copy, and when it
-// fails the journal goes on. A store made from data a start can make again (`Layout.unwritten`)
-// has no image: its journal names that data, and it is written only once it changes.
+// and a fold of the append log, write a new image under a new id (atomic replace); an append log
+// whose header names another image is stale. A failed write changes nothing that is read back: a
+// failed append is cut back (append-log.ts); a fold needs room for a second copy, and when it
+// fails the append log goes on. A store made from data a start can make again (`Layout.unwritten`)
+// has no image: its append log names that data, and it is written only once it changes.
 import { dirname } from 'node:path'
 import type { Adapter } from 'lowdb'
 import { FoldPolicy, type Compaction } from './compaction.js'
 import { replaceFileDurably } from './durable-io.js'
 import { nodeFileSystem, type FileSystem } from './file-system.js'
-import { journalOf, tempOf } from './files.js'
+import { appendLogOf, tempOf } from './files.js'
 import { GroupCommit } from './group-commit.js'
 import { imageText, type ImageText } from './image-text.js'
-import { JournalFile } from './journal-file.js'
-import type { DroppedTail, ReadJournal } from './journal-text.js'
-import { readImage, readJournalOf, type ReadOptions } from './read-data-file.js'
+import { AppendLog } from './append-log.js'
+import type { DroppedTail, ReadAppendLog } from './append-log-text.js'
+import { readImage, readAppendLogOf, type ReadOptions } from './read-data-file.js'
 
 export type DataFileOptions = ReadOptions & { readonly compaction?: Partial<Compaction> }
 
-/** How a journal's records make the data again (default: each is added), and what a store is before it is written. */
+/** How an append log's records make the data again (default: each is added), and what a store is before it is written. */
 export interface Layout<T, R> {
   readonly replay?: (data: T, records: readonly R[]) => Promise<T>
   /** Whether a record replaces all the data before it (a reset): a start keeps none before it. */
   readonly startsOver?: (record: R) => boolean
-  /** A store with no image: its journal's header names `id`, `data` is what it starts as (then `from`, a reset, replayed). */
+  /** A store with no image: its append log's header names `id`, `data` is what it starts as (then `from`, a reset, replayed). */
   readonly unwritten?: { readonly id: string; readonly data: () => Promise<T>; readonly from?: R | undefined }
 }
 
@@ -41,7 +41,7 @@ interface Job<R> {
   readonly records: R[]
 }
 
-export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
+export class DataFile<T extends object, R> implements Adapter<T> {
   readonly file: string
   readonly durable = true
   readonly #key: keyof T & string
@@ -49,16 +49,16 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
   readonly #folds: FoldPolicy
   readonly #options: DataFileOptions
   readonly #layout: Layout<T, R>
-  readonly #journal: JournalFile
-  /** The image on disk: its id ('' for none, or one naming no journal) and size. */
+  readonly #log: AppendLog
+  /** The image on disk: its id ('' for none, or one naming no append log) and size. */
   #image = { id: '', onDisk: false, bytes: 0 }
-  /** Appends cannot go on (no image naming a journal, or one in doubt): the next write is an image. */
+  /** Appends cannot go on (no image naming an append log, or one in doubt): the next write is an image. */
   #needsImage = true
   /** A full write failed or left the directory in doubt: even a stop writes an image. */
   #diskBehind = false
   /** A temporary image may be on disk (a crash or a failed removal left it). */
   #tempLeft = true
-  /** Written first when the journal starts (Layout.unwritten.from), until an image holds it. */
+  /** Written first when the append log starts (Layout.unwritten.from), until an image holds it. */
   #startsWith: R | undefined
   /** The data as the last write asked for it. */
   #data: T | undefined
@@ -66,8 +66,8 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
     () => ({ image: false, compact: false, replaces: false, records: [] }),
     (job) => this.#run(job, this.#data as T),
     () => {
-      this.#journal.closeWhenIdle()
-      this.#folds.whenIdle(this.#journal.records, () => {
+      this.#log.closeWhenIdle()
+      this.#folds.whenIdle(this.#log.records, () => {
         if (this.#writes.busy || this.#data === undefined) return
         // Only cutting a tail can fail here, and the next write meets that again and reports it.
         this.compact(this.#data).catch(() => undefined)
@@ -85,10 +85,10 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
     this.#folds = new FoldPolicy(options.compaction)
     this.#options = options
     this.#layout = layout
-    this.#journal = new JournalFile(journalOf(file), this.#fs)
+    this.#log = new AppendLog(appendLogOf(file), this.#fs)
   }
 
-  /** What read() dropped from the end of the journal. */
+  /** What read() dropped from the end of the append log. */
   get droppedTail(): DroppedTail | undefined {
     return this.#droppedTail
   }
@@ -108,8 +108,8 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
     this.#image.id = id
     this.#needsImage = false
     this.#folds.imaged(records.length)
-    const journal = await this.#readJournal(id)
-    return journal === undefined ? (rest as T) : this.#replay(rest as T, journal)
+    const log = await this.#readAppendLog(id)
+    return log === undefined ? (rest as T) : this.#replay(rest as T, log)
   }
 
   /** read() where the caller knows no file is there: nothing is read, the first write starts them. */
@@ -117,7 +117,7 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
     this.#startUnwritten()
     this.#mayHaveFiles = false
     this.#tempLeft = false
-    this.#journal.assumeAbsent()
+    this.#log.assumeAbsent()
     return null
   }
 
@@ -125,7 +125,7 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
   async retire(): Promise<void> {
     this.#folds.stop()
     await this.#writes.settled()
-    this.#journal.close()
+    this.#log.close()
   }
 
   /** Kept after all (its removal failed): folds on a timer again. */
@@ -151,7 +151,7 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
     })
   }
 
-  /** Waits for the writes in flight, cuts a failed one's tail, and folds the journal if there is room. */
+  /** Waits for the writes in flight, cuts a failed one's tail, and folds the append log if there is room. */
   compact(data: T): Promise<void> {
     return this.#request(data, (job) => (job.compact = true))
   }
@@ -168,22 +168,22 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
   async #readUnwritten(): Promise<T | null> {
     const unwritten = this.#startUnwritten()
     if (unwritten === undefined) return null
-    const journal = await this.#readJournal(unwritten.id)
-    if (journal?.started) {
+    const log = await this.#readAppendLog(unwritten.id)
+    if (log?.started) {
       this.#startsWith = undefined
-      return this.#replay(await unwritten.data(), journal)
+      return this.#replay(await unwritten.data(), log)
     }
     return unwritten.from === undefined ? null : this.#apply(await unwritten.data(), [unwritten.from])
   }
 
-  #readJournal(imageId: string): Promise<ReadJournal<R> | undefined> {
-    return readJournalOf<R>(this.#journal.path, imageId, this.#options, this.#layout.startsOver)
+  #readAppendLog(imageId: string): Promise<ReadAppendLog<R> | undefined> {
+    return readAppendLogOf<R>(this.#log.path, imageId, this.#options, this.#layout.startsOver)
   }
 
-  async #replay(data: T, journal: ReadJournal<R>): Promise<T> {
-    this.#journal.load(journal)
-    this.#droppedTail = journal.dropped
-    return this.#apply(data, journal.records)
+  async #replay(data: T, log: ReadAppendLog<R>): Promise<T> {
+    this.#log.load(log)
+    this.#droppedTail = log.dropped
+    return this.#apply(data, log.records)
   }
 
   async #apply(data: T, records: readonly R[]): Promise<T> {
@@ -201,20 +201,20 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
     if (job.image || job.records.length > 0) this.#mayHaveFiles = true
     // Serialised before any await. A reset's data cannot be imaged without its records: then the image is the whole job.
     if (job.image || (job.replaces && this.#mustWriteImage(job))) return this.#writeWholeImage(this.#serialise(data))
-    // Without this job's records, which go to the new journal: an image whose directory fsync fails
+    // Without this job's records, which go to the new append log: an image whose directory fsync fails
     // must not hold records answered as refused.
     const whole = this.#mustWriteImage(job) ? this.#serialise(data, job.records) : undefined
     const fold = !whole && this.#foldDue(job) ? this.#serialise(data) : undefined
     await this.#removeTempFile()
     if (whole) await this.#writeWholeImage(whole)
-    if (job.records.length > 0) await this.#appendToJournal(job.records)
-    else await this.#journal.cutTail()
+    if (job.records.length > 0) await this.#appendToLog(job.records)
+    else await this.#log.cutTail()
     if (fold) await this.#fold(fold)
   }
 
-  async #appendToJournal(records: readonly R[]): Promise<void> {
-    const first = this.#journal.started || this.#startsWith === undefined ? [] : [this.#startsWith]
-    await this.#journal.append(this.#image.id, [...first, ...records])
+  async #appendToLog(records: readonly R[]): Promise<void> {
+    const first = this.#log.started || this.#startsWith === undefined ? [] : [this.#startsWith]
+    await this.#log.append(this.#image.id, [...first, ...records])
     this.#startsWith = undefined
   }
 
@@ -223,7 +223,7 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
   }
 
   #foldDue(job: Job<R>): boolean {
-    return !this.#needsImage && this.#folds.due(this.#journal.records + job.records.length, job.compact)
+    return !this.#needsImage && this.#folds.due(this.#log.records + job.records.length, job.compact)
   }
 
   async #writeWholeImage(image: ImageText): Promise<void> {
@@ -238,16 +238,16 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
     }
   }
 
-  /** A fold that finds no room, or fails, is no error: the journal holds everything and goes on. */
+  /** A fold that finds no room, or fails, is no error: the append log holds everything and goes on. */
   async #fold(image: ImageText): Promise<void> {
     try {
-      // The new image is at most about the old one and the journal.
-      const bytes = this.#image.bytes + this.#journal.bytes
+      // The new image is at most about the old one and the append log.
+      const bytes = this.#image.bytes + this.#log.bytes
       if (await this.#folds.roomFor(this.#fs, dirname(this.file), bytes)) return await this.#writeImage(image)
     } catch {
       // Before the rename nothing changed; after it, #renamed made the next write an image.
     }
-    this.#folds.postpone(this.#journal.records)
+    this.#folds.postpone(this.#log.records)
   }
 
   /** The image of `data` without some records: what it holds taken now, its text made as it is written. */
@@ -259,10 +259,10 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
   }
 
   async #writeImage(image: ImageText): Promise<void> {
-    this.#journal.close()
-    // With no image on disk, a journal there holds nothing acknowledged (but an unwritten store's):
+    this.#log.close()
+    // With no image on disk, an append log there holds nothing acknowledged (but an unwritten store's):
     // removed first, so that it is never taken for the new image's.
-    if (!this.#image.onDisk && this.#image.id !== this.#layout.unwritten?.id) await this.#fs.remove(this.#journal.path)
+    if (!this.#image.onDisk && this.#image.id !== this.#layout.unwritten?.id) await this.#fs.remove(this.#log.path)
     try {
       await replaceFileDurably(this.file, tempOf(this.file), image.chunks, {
         fs: this.#fs,
@@ -276,8 +276,8 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
     this.#needsImage = false
     this.#diskBehind = false
     this.#folds.imaged(image.records)
-    // The old journal is stale now even if this removal fails; the first append starts the new one.
-    await this.#fs.remove(this.#journal.path).catch(() => undefined)
+    // The old append log is stale now even if this removal fails; the first append starts the new one.
+    await this.#fs.remove(this.#log.path).catch(() => undefined)
   }
 
   /** Renamed: until the directory fsync succeeds, which image a crash leaves is in doubt. */
@@ -286,7 +286,7 @@ export class JournaledJsonFile<T extends object, R> implements Adapter<T> {
     this.#startsWith = undefined
     this.#needsImage = true
     this.#diskBehind = true
-    this.#journal.restart()
+    this.#log.restart()
   }
 
   async #removeTempFile(): Promise<void> {

@@ -1,7 +1,7 @@
 // Durable file operations over a FileSystem (the real one unless a test injects faults).
 import { dirname } from 'node:path'
 import { nodeFileSystem, writeAll, type FileSystem } from './file-system.js'
-import { journalOf } from './files.js'
+import { appendLogOf } from './files.js'
 
 /**
  * Creates (or empties) `path` and writes `data` to it, fsynced: one buffer, or chunks made as they
@@ -59,13 +59,13 @@ export async function replaceFileDurably(
 }
 
 /**
- * Removes a data file's image, then its journal, each durably before the next: a journal left
+ * Removes a data file's image, then its append log, each durably before the next: an append log left
  * alone names an image that is gone, and a start ignores it; an image left alone would lack the
- * journal's records.
+ * append log's records.
  */
 export async function removeDataFile(file: string, fs: FileSystem = nodeFileSystem): Promise<void> {
   await fs.remove(file)
   await fs.syncDirectory(dirname(file))
-  await fs.remove(journalOf(file))
+  await fs.remove(appendLogOf(file))
   await fs.syncDirectory(dirname(file))
 }

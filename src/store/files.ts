@@ -1,6 +1,6 @@
 // Every file name beside DATA_FILE (db.json):
 //
-//   db.json, db.json.journal           the default namespace's image and journal
+//   db.json, db.json.journal           the default namespace's image and append log
 //   db.ns.<name>.json (and .journal)   a namespace's
 //   db.snapshot.<name>.json            a named snapshot
 //   .<any of these>.tmp                written, then renamed into place
@@ -14,7 +14,8 @@ import type { FileSystem } from './file-system.js'
 
 export type FileKind = 'ns' | 'snapshot'
 
-export const journalOf = (file: string): string => `${file}.journal`
+/** The append log's file: `.journal`, as the first version named it. */
+export const appendLogOf = (file: string): string => `${file}.journal`
 
 export const tempOf = (file: string): string => join(dirname(file), `.${basename(file)}.tmp`)
 
@@ -91,11 +92,11 @@ export async function tidyFiles(dataFile: string, found: FilesFound, fs: FileSys
   return removed.filter((entry) => entry !== undefined)
 }
 
-/** The kind and name part of a file of a namespace (image or journal) or of a snapshot. */
+/** The kind and name part of a file of a namespace (image or append log) or of a snapshot. */
 function fileOf(dataFile: string, entry: string) {
   for (const kind of ['ns', 'snapshot'] as const) {
     const { prefix, extension } = partsOf(dataFile, kind)
-    const endings = kind === 'ns' ? [journalOf(extension), extension] : [extension]
+    const endings = kind === 'ns' ? [appendLogOf(extension), extension] : [extension]
     const ending = endings.find((end) => entry.endsWith(end) && entry.length > prefix.length + end.length)
     if (!entry.startsWith(prefix) || ending === undefined) continue
     const part = entry.slice(prefix.length, -ending.length)

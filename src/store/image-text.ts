@@ -1,14 +1,14 @@
 // A data file's image as text: one JSON object, one record per line, so that it is made and read
 // in chunks, never as one string or buffer (a string cannot pass 512 MiB, a buffer 2 GiB):
 //
-//   {"origin":"…","pets":[
+//   {"source":{…},"pets":[
 //   {"id":1,…},
 //   {"id":2,…}
-//   ],"journal":"<id>"}
+//   ],"append log":"<id>"}
 //
 // Still one JSON document. A file in another layout (a user's own) is read whole.
 import { createHash } from 'node:crypto'
-import { wholeLines } from './journal-text.js'
+import { wholeLines } from './append-log-text.js'
 
 /** The text is made in pieces of about this many characters. */
 const CHUNK_CHARS = 1024 * 1024
@@ -96,7 +96,7 @@ export async function readImageText(
           if (text.trim() !== '') return false
         } else if (text.startsWith(']')) {
           parseRecords(texts.splice(0))
-          // The closing line: the members after the records, `],"journal":"<id>"}`.
+          // The closing line: the members after the records, `],"append log":"<id>"}`.
           Object.assign(data, JSON.parse(`{${text.slice(text.startsWith('],') ? 2 : 1)}`))
           closed = true
         } else texts.push(text.endsWith(',') ? text.slice(0, -1) : text)

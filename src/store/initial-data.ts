@@ -5,12 +5,12 @@ import { readFile } from 'node:fs/promises'
 import { DEFAULT_FIXTURES } from '../paths.js'
 import { describeErrors } from '../contract/load.js'
 import { type ApiSpec } from '../contract/types.js'
-import { parseSeedOrigin, seedOrigin } from './origin.js'
+import { sourceKey, type DataSource } from './data-source.js'
 import { generateAnimals } from './seed.js'
 import { sharePets, type Pet, type SharedPets } from './pets.js'
 
-/** Where the initial data comes from when the store has none of its own. */
-export type DataSource =
+/** The setting of the initial data: a fixtures file (the committed one when undefined), or a seed. */
+export type InitialDataSetting =
   | { readonly kind: 'fixtures'; readonly file: string | undefined }
   | { readonly kind: 'seed'; readonly seed: number; readonly count: number }
 
@@ -26,54 +26,55 @@ export const KEPT_SEEDS = 8
 
 export interface InitialData {
   /** Recorded in the data file, so a restart with other data settings rebuilds it. */
-  readonly origin: string
+  readonly source: DataSource
   /** For the start banner. */
   readonly description: string
   /**
-   * The pets of an origin this start can make (its own data's, any seed's), made once and shared
+   * The pets of a source this start can make (its own data's, any seed's), made once and shared
    * by every store that starts from them: each holds a reference and only the pets it adds itself.
    * The initial data's are kept for good, the last KEPT_SEEDS seeds' for the next reset to them.
-   * Undefined for an origin this start cannot make.
+   * Undefined for a source this start cannot make.
    */
-  readonly sharedPets: (origin: string) => Promise<SharedPets> | undefined
+  readonly sharedPets: (source: DataSource) => Promise<SharedPets> | undefined
 }
 
-export async function initialData(source: DataSource, spec: ApiSpec): Promise<InitialData> {
+export async function initialData(setting: InitialDataSetting, spec: ApiSpec): Promise<InitialData> {
   const seeded =
     (seed: number, count: number): (() => Promise<Pet[]>) =>
     () =>
       generateAnimals(spec.schemas['Pet'] ?? {}, seed, count)
   const own =
-    source.kind === 'seed'
+    setting.kind === 'seed'
       ? {
-          origin: seedOrigin(source.seed, source.count),
-          description: `${source.count} pets generated from seed ${source.seed}`,
-          make: seeded(source.seed, source.count),
+          source: setting,
+          description: `${setting.count} pets generated from seed ${setting.seed}`,
+          make: seeded(setting.seed, setting.count),
         }
-      : await fixtures(source.file, spec)
-  /** What was made, by origin, least recently used first: the initial data's, and the seeds'. */
+      : await fixtures(setting.file, spec)
+  const ownKey = sourceKey(own.source)
+  /** What was made, by sourceKey, least recently used first: the initial data's, and the seeds'. */
   const made = new Map<string, Promise<SharedPets>>()
-  const kept = (origin: string, make: () => Promise<Pet[]>): Promise<SharedPets> => {
-    let pets = made.get(origin)
+  const kept = (source: DataSource, make: () => Promise<Pet[]>): Promise<SharedPets> => {
+    const key = sourceKey(source)
+    let pets = made.get(key)
     if (pets === undefined) {
-      const making = make().then((list) => sharePets(origin, list))
+      const making = make().then((list) => sharePets(source, list))
       // A failure is not kept: the next use tries again.
-      making.catch(() => made.get(origin) === making && made.delete(origin))
+      making.catch(() => made.get(key) === making && made.delete(key))
       pets = making
     }
-    made.delete(origin)
-    made.set(origin, pets)
+    made.delete(key)
+    made.set(key, pets)
     return pets
   }
   return {
-    origin: own.origin,
+    source: own.source,
     description: own.description,
-    sharedPets(origin) {
-      if (origin === own.origin) return kept(origin, own.make)
-      const seed = parseSeedOrigin(origin)
-      if (seed === undefined) return undefined
-      const pets = kept(origin, seeded(seed.seed, seed.count))
-      const seeds = [...made.keys()].filter((key) => key !== own.origin)
+    sharedPets(source) {
+      if (sourceKey(source) === ownKey) return kept(own.source, own.make)
+      if (source.kind !== 'seed') return undefined
+      const pets = kept(source, seeded(source.seed, source.count))
+      const seeds = [...made.keys()].filter((key) => key !== ownKey)
       if (seeds.length > KEPT_SEEDS) made.delete(seeds[0] as string)
       return pets
     },
@@ -83,8 +84,9 @@ export async function initialData(source: DataSource, spec: ApiSpec): Promise<In
 /** The initial data of a fixtures file (the committed one when `file` is undefined), read and checked now. */
 async function fixtures(file: string | undefined, spec: ApiSpec) {
   const pets = await readFixtures(file ?? DEFAULT_FIXTURES, spec)
+  const sha256 = createHash('sha256').update(JSON.stringify(pets)).digest('hex').slice(0, 16)
   return {
-    origin: `fixtures:sha256:${createHash('sha256').update(JSON.stringify(pets)).digest('hex').slice(0, 16)}`,
+    source: { kind: 'fixtures', sha256 } as const,
     description: `${pets.length} pets from ${file ?? 'the built-in fixtures'}`,
     make: async () => pets,
   }

@@ -1,7 +1,9 @@
 // Opens one store: its data file read back (and checked), or made from the initial data.
-import { JournaledJsonFile, type DataFileOptions, type Layout } from './data-file.js'
+import { DataFile, type DataFileOptions, type Layout } from './data-file.js'
+import { isDataSource, sameSource, sourceKey, type DataSource } from './data-source.js'
 import { DataFileError, StorageError } from './errors.js'
-import type { DroppedTail } from './journal-text.js'
+import { appendLogOf } from './files.js'
+import type { DroppedTail } from './append-log-text.js'
 import type { Capacity } from './limits.js'
 import type { SharedPets } from './pets.js'
 import {
@@ -17,13 +19,13 @@ import {
 export interface OpenStoreOptions {
   /** Undefined: the store lives in memory only. */
   readonly dataFile: string | undefined
-  /** The initial data's origin: a file made from other data is rebuilt from it. */
-  readonly origin: string
-  /** The shared pets of an origin (a snapshot's, the initial data's, a seed's); undefined for one this start cannot make. */
-  readonly sharedPets: (origin: string) => SharedPets | Promise<SharedPets> | undefined
+  /** The initial data's source: a file made from other data is rebuilt from it. */
+  readonly source: DataSource
+  /** The shared pets of a source (a snapshot's, the initial data's, a seed's); undefined for one this start cannot make. */
+  readonly sharedPets: (source: DataSource) => SharedPets | Promise<SharedPets> | undefined
   /** Checks pets read from a file: the index of the first bad one and why. */
   readonly checkPets: (pets: unknown) => { index: number; problem: string } | undefined
-  /** A namespace's store: on disk only once it changes, its journal naming the initial data. */
+  /** A namespace's store: on disk only once it changes, its append log naming the initial data. */
   readonly unwrittenUntilChanged?: boolean
   /** The caller knows no file of it is there: nothing is read. */
   readonly absent?: boolean
@@ -37,62 +39,69 @@ export interface OpenStoreOptions {
 
 export interface OpenedStore {
   readonly store: AnimalStore
-  readonly source: 'data file' | 'initial data'
-  /** The origin of a data file rebuilt because it was made from other data. */
-  readonly replacedOrigin: string | undefined
-  /** The end of the journal that held no whole record (an append a crash cut short), dropped. */
+  readonly from: 'data file' | 'initial data'
+  /** The source of a data file rebuilt because it was made from other data. */
+  readonly replacedSource: DataSource | undefined
+  /** The end of the append log that held no whole record (an append a crash cut short), dropped. */
   readonly droppedTail: DroppedTail | undefined
 }
 
 export async function openStore(options: OpenStoreOptions): Promise<OpenedStore> {
-  const { dataFile, origin, capacity, observeWrite } = options
+  const { dataFile, source, capacity, observeWrite } = options
   const base = options.absent ? options.baseline : undefined
   // A namespace shares the initial pets; the default store holds them, so that its file lists them.
-  const unwritten = (): StoreData => ({ origin, base: base?.origin ?? origin, pets: [] })
-  const journaled =
+  const unwritten = (): StoreData => ({ source, base: base?.source ?? source, pets: [] })
+  const onDisk =
     dataFile === undefined
       ? undefined
-      : new JournaledJsonFile<StoreData, StoreRecord>(dataFile, 'pets', options.storage, {
+      : new DataFile<StoreData, StoreRecord>(dataFile, 'pets', options.storage, {
           replay: replayer(dataFile, options),
           startsOver: isReset,
           ...(options.unwrittenUntilChanged && {
-            unwritten: { id: `initial:${origin}`, data: async () => unwritten(), from: base && { reset: base.origin } },
+            unwritten: {
+              id: `initial:${sourceKey(source)}`,
+              data: async () => unwritten(),
+              from: base && { reset: base.source },
+            },
           }),
         })
-  const file: StoreFile = journaled ?? IN_MEMORY
-  const existing = options.absent ? (journaled?.readAbsent() ?? null) : await file.read()
-  const droppedTail = journaled?.droppedTail
+  const file: StoreFile = onDisk ?? IN_MEMORY
+  const existing = options.absent ? (onDisk?.readAbsent() ?? null) : await file.read()
+  const droppedTail = onDisk?.droppedTail
   const open = (data: StoreData, shared?: SharedPets) => new AnimalStore(file, data, shared, capacity, observeWrite)
   if (existing !== null && dataFile !== undefined) {
     const data = checkData(existing, dataFile, options.checkPets)
-    // A file with no origin is the user's own and is always kept.
-    if (data.origin === undefined || data.origin === origin) {
+    // A file with no source is the user's own and is always kept.
+    if (data.source === undefined || sameSource(data.source, source)) {
       const store = open(data, data.base === undefined ? undefined : await sharedOf(data.base, options))
-      return { store, source: 'data file', replacedOrigin: undefined, droppedTail }
+      return { store, from: 'data file', replacedSource: undefined, droppedTail }
     }
     const store = open({ pets: [] })
     await writeInitialData(store, options)
-    return { store, source: 'initial data', replacedOrigin: data.origin, droppedTail }
+    return { store, from: 'initial data', replacedSource: data.source, droppedTail }
   }
-  const opened = { source: 'initial data', replacedOrigin: undefined, droppedTail: undefined } as const
-  // Nothing to write: the first change starts the journal that names the initial data.
+  const opened = { from: 'initial data', replacedSource: undefined, droppedTail: undefined } as const
+  // Nothing to write: the first change starts the append log that names the initial data.
   if (options.unwrittenUntilChanged)
-    return { store: open(unwritten(), base ?? (await sharedOf(origin, options))), ...opened }
+    return { store: open(unwritten(), base ?? (await sharedOf(source, options))), ...opened }
   const store = open({ pets: [] })
   await writeInitialData(store, options)
   return { store, ...opened }
 }
 
 /** The shared pets a store starts from: a file whose snapshot is gone cannot be served. */
-async function sharedOf(origin: string, options: OpenStoreOptions): Promise<SharedPets> {
-  const shared = await options.sharedPets(origin)
+async function sharedOf(source: DataSource, options: OpenStoreOptions): Promise<SharedPets> {
+  const shared = await options.sharedPets(source)
   if (shared !== undefined) return shared
-  if (origin === options.origin) throw new Error(`no data of origin ${origin}`)
-  throw new DataFileError(options.dataFile ?? '', `starts from ${origin}, which is not there; it was left untouched`)
+  if (sameSource(source, options.source)) throw new Error(`no data of ${sourceKey(source)}`)
+  throw new DataFileError(
+    options.dataFile ?? '',
+    `starts from ${sourceKey(source)}, which is not there; it was left untouched`,
+  )
 }
 
 /**
- * A pet is added, a reset replaces every pet (keeping only its origin: the store holds a reference
+ * A pet is added, a reset replaces every pet (keeping only its source: the store holds a reference
  * to the shared pets). Only the last reset and what follows matter: an earlier one may name a
  * snapshot deleted since.
  */
@@ -106,11 +115,11 @@ function replayer(file: string, options: OpenStoreOptions): NonNullable<Layout<S
       delete data.base
       data.pets = []
       if ((await options.sharedPets(record.reset)) !== undefined) data.base = record.reset
-      // A store of another origin is rebuilt from this start's data: what it held does not matter.
-      else if (data.origin === options.origin || data.origin === undefined)
+      // A store of another source is rebuilt from this start's data: what it held does not matter.
+      else if (data.source === undefined || sameSource(data.source, options.source))
         throw new DataFileError(
-          `${file}.journal`,
-          `resets to ${record.reset}, which this start cannot make; it was left untouched`,
+          appendLogOf(file),
+          `resets to ${sourceKey(record.reset)}, which this start cannot make; it was left untouched`,
         )
     }
     return data
@@ -118,14 +127,14 @@ function replayer(file: string, options: OpenStoreOptions): NonNullable<Layout<S
 }
 
 function isReset(record: StoreRecord): record is ResetRecord {
-  return typeof (record as Partial<ResetRecord>).reset === 'string'
+  return isDataSource((record as Partial<ResetRecord>).reset)
 }
 
 /** The first write of a data file: when it fails, the setting is at fault, and the message names the file. */
 async function writeInitialData(store: AnimalStore, options: OpenStoreOptions): Promise<void> {
-  const { origin, dataFile } = options
+  const { source, dataFile } = options
   try {
-    await store.replace({ origin, pets: [...(await sharedOf(origin, options)).pets] })
+    await store.replace({ source, pets: [...(await sharedOf(source, options)).pets] })
   } catch (error) {
     const cause = error instanceof StorageError ? error.cause : error
     if (dataFile === undefined || (cause as NodeJS.ErrnoException).code === undefined) throw cause
@@ -140,10 +149,10 @@ function checkData(value: unknown, file: string, checkPets: OpenStoreOptions['ch
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data) || !Array.isArray(data.pets))
     invalid('must hold a JSON object with a "pets" array')
-  const { origin, base, pets } = data as StoreData
-  if (origin !== undefined && typeof origin !== 'string') invalid('has an "origin" that is not a string')
-  if (base !== undefined && typeof base !== 'string') invalid('has a "base" that is not a string')
+  const { source, base, pets } = data as StoreData
+  if (source !== undefined && !isDataSource(source)) invalid('has a "source" that is not a data source')
+  if (base !== undefined && !isDataSource(base)) invalid('has a "base" that is not a data source')
   const bad = checkPets(pets)
   if (bad) invalid(`has an invalid pet at index ${bad.index}: ${bad.problem}`)
-  return { ...(origin === undefined ? {} : { origin }), ...(base === undefined ? {} : { base }), pets }
+  return { ...(source === undefined ? {} : { source }), ...(base === undefined ? {} : { base }), pets }
 }

@@ -1,5 +1,6 @@
 // Pets as the store keeps them: in ascending id order, and shared (frozen) where many stores start from the same ones.
 import type { components } from '../contract/api-types.js'
+import type { DataSource } from './data-source.js'
 
 export type Pet = components['schemas']['Pet']
 export type NewPet = components['schemas']['NewPet']
@@ -10,16 +11,15 @@ export type PetStatus = components['schemas']['PetStatus']
  * store that starts from them holds a reference, so that starting costs the same whatever they hold.
  */
 export interface SharedPets {
-  /** Where they come from, as a reset's journal line names it (`snapshot:<name>`, `seed:7:5`, ...). */
-  readonly origin: string
+  readonly source: DataSource
   /** In ascending id order, each frozen. */
   readonly pets: readonly Pet[]
   readonly maxId: number
 }
 
-export function sharePets(origin: string, pets: readonly Pet[]): SharedPets {
+export function sharePets(source: DataSource, pets: readonly Pet[]): SharedPets {
   const sorted = (inIdOrder(pets) ? [...pets] : byId(pets)).map((pet) => Object.freeze(pet))
-  return Object.freeze({ origin, pets: Object.freeze(sorted), maxId: sorted.at(-1)?.id ?? 0 })
+  return Object.freeze({ source, pets: Object.freeze(sorted), maxId: sorted.at(-1)?.id ?? 0 })
 }
 
 /** The status a pet gets when it is added without one: the interface leaves it open. */

@@ -1,8 +1,8 @@
-// A data file read back at start, in chunks: its image, and its journal when it names that image.
+// A data file read back at start, in chunks: its image, and its append log when it names that image.
 import { DataFileError } from './errors.js'
 import { nodeFileSystem, type FileSystem } from './file-system.js'
 import { readImageText } from './image-text.js'
-import { oneLine, readJournal, type ReadJournal } from './journal-text.js'
+import { oneLine, readAppendLog, type ReadAppendLog } from './append-log-text.js'
 
 export interface ReadOptions {
   /** The real file system unless a test injects faults. */
@@ -44,15 +44,15 @@ export async function readImage(
   }
 }
 
-/** The journal when its header names `imageId`; undefined when it is missing or stale. */
-export async function readJournalOf<R>(
+/** The append log when its header names `imageId`; undefined when it is missing or stale. */
+export async function readAppendLogOf<R>(
   file: string,
   imageId: string,
   options: ReadOptions,
   startsOver?: (record: R) => boolean,
-): Promise<ReadJournal<R> | undefined> {
+): Promise<ReadAppendLog<R> | undefined> {
   try {
-    return await readJournal<R>(file, chunksOf(file, options), imageId, startsOver)
+    return await readAppendLog<R>(file, chunksOf(file, options), imageId, startsOver)
   } catch (error) {
     if (error instanceof DataFileError) throw error
     if (isMissing(error)) return undefined

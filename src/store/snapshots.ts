@@ -1,6 +1,6 @@
 // Named snapshots: a namespace's pets and clock frozen under a name, which a reset starts any
 // namespace from, copy-on-write (SharedPets). Each is its own file (files.ts), written durably
-// before it is acknowledged and read back at start before any store (whose journal may name one):
+// before it is acknowledged and read back at start before any store (whose append log may name one):
 //
 //   db.snapshot.<name>.json   {"name", "namespace", "createdAt", "clock", "pets": [...]}
 import { dirname } from 'node:path'
@@ -8,7 +8,7 @@ import { replaceFileDurably } from './durable-io.js'
 import { DataFileError, StorageError } from './errors.js'
 import { nodeFileSystem, type FileSystem } from './file-system.js'
 import { fileBeside, scanFiles, tempOf } from './files.js'
-import { snapshotOrigin } from './origin.js'
+import type { DataSource } from './data-source.js'
 import { sharePets, type Pet, type SharedPets } from './pets.js'
 
 export interface Snapshot {
@@ -62,10 +62,9 @@ export class Snapshots {
     return this.#busy.has(name) ? undefined : this.#byName.get(name)
   }
 
-  /** The shared pets of a `snapshot:<name>` origin, for a store that starts from them. */
-  sharedPets(origin: string): SharedPets | undefined {
-    const snapshot = this.#byName.get(origin.slice('snapshot:'.length))
-    return snapshot?.pets.origin === origin ? snapshot.pets : undefined
+  /** A snapshot's shared pets, for a store that starts from them. */
+  sharedPets(source: DataSource): SharedPets | undefined {
+    return source.kind === 'snapshot' ? this.#byName.get(source.name)?.pets : undefined
   }
 
   list(): Snapshot[] {
@@ -85,7 +84,7 @@ export class Snapshots {
         namespace,
         createdAt: new Date().toISOString(),
         clock: clock === undefined ? null : clock.toISOString(),
-        pets: sharePets(snapshotOrigin(name), pets),
+        pets: sharePets({ kind: 'snapshot', name }, pets),
       }
       const file = this.fileOf(name)
       if (file !== undefined) {
@@ -161,6 +160,6 @@ export class Snapshots {
     const bad = this.#options.checkPets(pets)
     if (bad)
       throw new DataFileError(file, `has an invalid pet at index ${bad.index}: ${bad.problem}; it was left untouched`)
-    return { name, namespace, createdAt, clock, pets: sharePets(snapshotOrigin(name), pets as Pet[]) }
+    return { name, namespace, createdAt, clock, pets: sharePets({ kind: 'snapshot', name }, pets as Pet[]) }
   }
 }

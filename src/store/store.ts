@@ -1,6 +1,7 @@
 // The animal store: pets in memory, in id order, written through a StoreFile (a data file, or
 // nothing for a store in memory) before a change is acknowledged.
 import type { Adapter } from 'lowdb'
+import { sameSource, type DataSource } from './data-source.js'
 import { StorageError } from './errors.js'
 import { Capacity, petBytes } from './limits.js'
 import {
@@ -16,28 +17,28 @@ import {
 } from './pets.js'
 
 /**
- * What the data file holds. `origin` names the data it was first made from. `base`, when set, is
- * the origin of shared pets (a snapshot's) that come before `pets`: a store reset to a snapshot
- * holds only the pets it added since.
+ * What the data file holds. `source` is the data it was first made from. `base`, when set, is
+ * the source of shared pets that come before `pets`: a store reset to a snapshot holds only the
+ * pets it added since.
  */
 export interface StoreData {
-  origin?: string
-  base?: string
+  source?: DataSource
+  base?: DataSource
   pets: Pet[]
 }
 
 /**
- * A journal line that replaced every pet (a reset) with the pets of `reset`: an origin a start can
- * make again (initial-data.ts), so that a reset costs one line however many pets it brings.
+ * An append-log line that replaced every pet (a reset) with the pets of a source a start can make
+ * again, so that a reset costs one line however many pets it brings.
  */
 export interface ResetRecord {
-  readonly reset: string
+  readonly reset: DataSource
 }
 
-/** What a data file's journal holds: added pets and resets. */
+/** What a data file's append log holds: added pets and resets. */
 export type StoreRecord = Pet | ResetRecord
 
-/** Where a store's data is kept: lowdb's Adapter, and the journal's cheaper writes. */
+/** Where a store's data is kept: lowdb's Adapter, and the append log's cheaper writes. */
 export interface StoreFile extends Adapter<StoreData> {
   /** Whether writes reach a disk (and are worth timing). */
   readonly durable: boolean
@@ -104,9 +105,9 @@ export class AnimalStore {
     return (this.#base?.pets.length ?? 0) + this.#data.pets.length
   }
 
-  /** The origin of the shared pets the store starts from (`snapshot:<name>`), if any. */
-  get base(): string | undefined {
-    return this.#base?.origin
+  /** The source of the shared pets the store starts from, if any. */
+  get base(): DataSource | undefined {
+    return this.#base?.source
   }
 
   /** Changes whenever the pets do, so that what was derived from them can be reused until then. */
@@ -114,13 +115,13 @@ export class AnimalStore {
     return this.#version
   }
 
-  get origin(): string | undefined {
-    return this.#data.origin
+  get source(): DataSource | undefined {
+    return this.#data.source
   }
 
-  /** Whether it holds the shared pets of `origin` and nothing else: nothing added, replaced or reset to other pets. */
-  holdsOnly(origin: string): boolean {
-    return this.#base?.origin === origin && this.#data.pets.length === 0
+  /** Whether it holds the shared pets of `source` and nothing else: nothing added, replaced or reset to other pets. */
+  holdsOnly(source: DataSource): boolean {
+    return sameSource(this.#base?.source, source) && this.#data.pets.length === 0
   }
 
   /** The first `limit` pets (all without one) of `status` (any without one), in id order. */
@@ -166,23 +167,23 @@ export class AnimalStore {
 
   /**
    * Replaces every pet with `shared`, copy-on-write: the store keeps a reference and the pets it
-   * adds, so this costs the same whatever `shared` holds; one journal line. On disk before it resolves.
+   * adds, so this costs the same whatever `shared` holds; one append-log line. On disk before it resolves.
    */
   async fork(shared: SharedPets): Promise<void> {
     // A store with no files that holds these pets alone stays as it is: a reset of a namespace
     // that never changed writes nothing (its files would be taken for a deletion cut short).
-    if (!this.mayHaveFiles && this.holdsOnly(shared.origin)) return
-    const data = { ...(this.origin === undefined ? {} : { origin: this.origin }), pets: [] }
-    await this.#replacing(data, shared, () => this.#file.replaceWith(this.#data, { reset: shared.origin }))
+    if (!this.mayHaveFiles && this.holdsOnly(shared.source)) return
+    const data = { ...(this.source === undefined ? {} : { source: this.source }), pets: [] }
+    await this.#replacing(data, shared, () => this.#file.replaceWith(this.#data, { reset: shared.source }))
   }
 
   /**
-   * Replaces every pet (and the origin) and resolves once that is on disk. When the write fails,
+   * Replaces every pet (and the source) and resolves once that is on disk. When the write fails,
    * the store is as it was (a StorageError says why): nothing is served that is not on disk.
    * `bounded`: pets a request sent, refused (StoreFull) if they would take the store past a bound.
    */
   async replace(
-    data: { readonly origin?: string; readonly pets: readonly Pet[] },
+    data: { readonly source?: DataSource; readonly pets: readonly Pet[] },
     { bounded = false } = {},
   ): Promise<void> {
     if (bounded) {
@@ -194,14 +195,14 @@ export class AnimalStore {
   }
 
   async #replacing(
-    data: { readonly origin?: string; readonly pets: readonly Pet[] },
+    data: { readonly source?: DataSource; readonly pets: readonly Pet[] },
     base: SharedPets | undefined,
     write: () => Promise<void>,
   ): Promise<void> {
     const before = { data: this.#data, base: this.#base }
     this.#data = {
-      ...(data.origin === undefined ? {} : { origin: data.origin }),
-      ...(base === undefined ? {} : { base: base.origin }),
+      ...(data.source === undefined ? {} : { source: data.source }),
+      ...(base === undefined ? {} : { base: base.source }),
       pets: byId(data.pets),
     }
     this.#base = base

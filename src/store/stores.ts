@@ -8,8 +8,9 @@ import { removeDataFile } from './durable-io.js'
 import { StorageError } from './errors.js'
 import { nodeFileSystem } from './file-system.js'
 import { fileBeside, scanFiles, tidyFiles } from './files.js'
-import { findBadPet, initialData, type DataSource } from './initial-data.js'
-import { describeDroppedTail } from './journal-text.js'
+import { sourceKey, type DataSource } from './data-source.js'
+import { findBadPet, initialData, type InitialDataSetting } from './initial-data.js'
+import { describeDroppedTail } from './append-log-text.js'
 import { Capacity, type StoreBounds } from './limits.js'
 import { openStore, type OpenStoreOptions } from './open-store.js'
 import { Snapshots } from './snapshots.js'
@@ -19,7 +20,7 @@ import type { AnimalStore, WriteObserver } from './store.js'
 export interface StoresSettings {
   /** Undefined: every store lives in memory only. */
   readonly dataFile: string | undefined
-  readonly source: DataSource
+  readonly initialData: InitialDataSetting
   readonly spec: ApiSpec
   readonly bounds: StoreBounds
   readonly logger: Pick<Logger, 'info' | 'warn' | 'error'>
@@ -33,15 +34,15 @@ export interface Stores {
   /** The default namespace's store. */
   readonly default: AnimalStore
   readonly snapshots: Snapshots
-  /** The origin of the initial data every namespace starts from. */
-  readonly origin: string
+  /** The source of the initial data every namespace starts from. */
+  readonly source: DataSource
   /** What the default store holds, for the banner; and whether it came from the data file. */
   readonly description: string
   readonly fromDataFile: boolean
   /** The namespaces with files beside DATA_FILE at start. */
   readonly namespacesOnDisk: ReadonlySet<string>
-  /** The pets of the initial data's origin or a seed's, made once and shared. */
-  sharedPets(origin: string): Promise<SharedPets>
+  /** The pets of the initial data or a seed, made once and shared. */
+  sharedPets(source: DataSource): Promise<SharedPets>
   /** A namespace's store; `absent`: no file of it is there, and it starts from `baseline` if given. */
   open(namespace: string, absent?: boolean, baseline?: SharedPets): Promise<AnimalStore>
   /**
@@ -75,8 +76,8 @@ async function open(settings: StoresSettings, lock: DataFileLock | undefined): P
     if (removed.length > 0) logger.info({ files: removed }, 'removed temporary files a crash or a failure left')
   }
   const checkPets = (pets: unknown) => findBadPet(pets, spec)
-  const initial = await initialData(settings.source, spec)
-  // Before any store: a store's journal may start from a snapshot.
+  const initial = await initialData(settings.initialData, spec)
+  // Before any store: a store's append log may start from a snapshot.
   const snapshots = await Snapshots.open({
     dataFile,
     fileSystem: storage?.fileSystem,
@@ -84,8 +85,8 @@ async function open(settings: StoresSettings, lock: DataFileLock | undefined): P
     names: found?.snapshots,
   })
   const options: Omit<OpenStoreOptions, 'dataFile'> = {
-    origin: initial.origin,
-    sharedPets: (origin) => snapshots.sharedPets(origin) ?? initial.sharedPets(origin),
+    source: initial.source,
+    sharedPets: (source) => snapshots.sharedPets(source) ?? initial.sharedPets(source),
     checkPets,
     storage,
     capacity: new Capacity(settings.bounds),
@@ -97,21 +98,21 @@ async function open(settings: StoresSettings, lock: DataFileLock | undefined): P
     return opened
   }
   const opened = await openOne(dataFile)
-  if (opened.replacedOrigin)
+  if (opened.replacedSource)
     logger.warn(
-      { file: dataFile, was: opened.replacedOrigin, now: initial.origin },
+      { file: dataFile, was: sourceKey(opened.replacedSource), now: sourceKey(initial.source) },
       'data file was made from other data: rebuilt',
     )
-  const fromDataFile = opened.source === 'data file'
-  // A dropped journal tail is said where a user looks at start, the banner, not only in the log.
+  const fromDataFile = opened.from === 'data file'
+  // A dropped append-log tail is said where a user looks at start, the banner, not only in the log.
   const dropped = opened.droppedTail ? `; ${describeDroppedTail(opened.droppedTail)}` : ''
   const fileOf = (name: string) => (dataFile === undefined ? undefined : fileBeside(dataFile, 'ns', name))
-  const sharedPets = (origin: string): Promise<SharedPets> =>
-    initial.sharedPets(origin) ?? Promise.reject(new Error(`no data of origin ${origin}`))
+  const sharedPets = (source: DataSource): Promise<SharedPets> =>
+    initial.sharedPets(source) ?? Promise.reject(new Error(`no data of ${sourceKey(source)}`))
   return {
     default: opened.store,
     snapshots,
-    origin: initial.origin,
+    source: initial.source,
     description: fromDataFile ? `${opened.store.size} pets from ${dataFile}${dropped}` : initial.description,
     fromDataFile,
     namespacesOnDisk: found?.namespaces ?? new Set(),
@@ -123,7 +124,7 @@ async function open(settings: StoresSettings, lock: DataFileLock | undefined): P
       const file = fileOf(name)
       await store?.retire()
       if (file === undefined || store?.mayHaveFiles === false) return true
-      if (store !== undefined) await store.fork(await sharedPets(initial.origin))
+      if (store !== undefined) await store.fork(await sharedPets(initial.source))
       try {
         await removeDataFile(file, fs)
         return true

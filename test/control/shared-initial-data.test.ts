@@ -33,8 +33,8 @@ t.test('every namespace starts from the same pets: none generates or copies them
   const sandbox = await startControlSandbox(t, { SEED: '7', SEED_COUNT: '500' })
   for (const name of ['a', 'b']) t.equal((await sandbox.api('GET', '/pets/500', undefined, ns(name))).status, 200)
   const [a, b] = [await storeOf(sandbox, 'a'), await storeOf(sandbox, 'b')]
-  t.equal(a.base, sandbox.store.origin, 'a starts from the initial data, by reference')
-  t.equal(b.base, a.base)
+  t.same(a.base, sandbox.store.source, 'a starts from the initial data, by reference')
+  t.same(b.base, a.base)
   t.equal(a.get(250), b.get(250), 'the same pet, not one generated again for each namespace')
   t.ok(Object.isFrozen(a.get(250)), 'and nobody can change it')
 
@@ -46,7 +46,7 @@ t.test('every namespace starts from the same pets: none generates or copies them
   t.equal(b.size, 500)
 
   t.same((await sandbox.admin('POST', '/reset')).body, { namespace: 'default', pets: 500 })
-  t.equal(sandbox.store.base, sandbox.store.origin, 'a reset of the default namespace shares them too')
+  t.same(sandbox.store.base, sandbox.store.source, 'a reset of the default namespace shares them too')
   t.equal(sandbox.store.get(250), a.get(250))
   t.same((await sandbox.admin('POST', '/reset?namespace=a')).body, { namespace: 'a', pets: 500 })
   t.equal((await sandbox.api('GET', '/pets/501', undefined, ns('a'))).status, 404, 'a reset drops what a added')
@@ -63,13 +63,13 @@ t.test('on disk a shared start is one line; a restart serves it with what was ad
   await first.api('POST', '/pets', { name: 'InDefault', categoryId: 1 })
   await first.close()
 
-  // A clean stop folds each journal: the namespace's file names the shared data and holds its own pets.
+  // A clean stop folds each append log: the namespace's file names the shared data and holds its own pets.
   const folded = JSON.parse(await readFile(join(dir, 'db.ns.a.json'), 'utf8'))
-  t.match(folded, { origin: /^fixtures:/, pets: [{ id: 2001, name: 'InA' }] })
-  t.equal(folded.base, folded.origin, 'a names the initial data as its base')
+  t.match(folded, { source: { kind: 'fixtures' }, pets: [{ id: 2001, name: 'InA' }] })
+  t.same(folded.base, folded.source, 'a names the initial data as its base')
   t.equal(folded.pets.length, 1, 'and does not hold the 2,000 pets')
   const defaultFile = JSON.parse(await readFile(join(dir, 'db.json'), 'utf8'))
-  t.equal(defaultFile.base, defaultFile.origin, 'the default namespace after a reset too')
+  t.same(defaultFile.base, defaultFile.source, 'the default namespace after a reset too')
   t.same(
     defaultFile.pets.map((pet: { name: string }) => pet.name),
     ['InDefault'],
@@ -110,7 +110,7 @@ t.test('a seed’s pets are made once for the resets to it, and made again the s
   for (const name of ['a', 'b'])
     t.same((await sandbox.admin('POST', `/reset?namespace=${name}`, seeded)).body.pets, 300)
   const [a, b] = [await storeOf(sandbox, 'a'), await storeOf(sandbox, 'b')]
-  t.equal(a.base, 'seed:9:300')
+  t.same(a.base, { kind: 'seed', seed: 9, count: 300 })
   t.equal(a.get(150), b.get(150), 'the second reset to the seed reused the pets the first made')
   const made = { ...a.get(150) }
 
@@ -134,7 +134,7 @@ t.test('a namespace reset to a seed and folded names the seed; a restart makes i
   const served = (await first.admin('GET', '/pets?namespace=s')).body
   await first.close()
   const folded = JSON.parse(await readFile(join(dir, 'db.ns.s.json'), 'utf8'))
-  t.equal(folded.base, 'seed:4:50')
+  t.same(folded.base, { kind: 'seed', seed: 4, count: 50 })
   t.same(
     folded.pets.map((pet: { name: string }) => pet.name),
     ['After'],

@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import t, { type Test } from 'tap'
 import type { Config } from '../../src/config.js'
 import { createLogger } from '../../src/logger.js'
-import { JournaledJsonFile } from '../../src/store/data-file.js'
+import { DataFile } from '../../src/store/data-file.js'
 import { type Compaction } from '../../src/store/compaction.js'
 import { startSandbox, type Sandbox } from '../../src/sandbox.js'
 import {
@@ -58,7 +58,7 @@ t.test('a create appends one journal line; the snapshot is not rewritten; a rest
   // A restart without a clean stop (the process would have been killed): snapshot + journal.
   stopAsKilled(first, config.dataFile!)
   const second = await startSandbox(config, createLogger('silent'))
-  t.same(second.store.all().slice(-3), created, 'the restarted store holds the journaled pets')
+  t.same(second.store.all().slice(-3), created, 'the restarted store holds the onDisk pets')
   await second.close()
   const compacted = JSON.parse(await readFile(config.dataFile!, 'utf8')) as { pets: Pet[] }
   t.same(compacted.pets.slice(-3), created, 'a clean stop folds the journal into the snapshot')
@@ -128,7 +128,7 @@ t.test(
     await t.rejects(
       startSandbox(config, createLogger('silent')),
       { message: /invalid pet at index 1: pet\.categoryId is required/ },
-      'a journaled record is checked like any other',
+      'a onDisk record is checked like any other',
     )
   },
 )
@@ -151,7 +151,7 @@ t.test('a journal left from an older snapshot is ignored: that snapshot already 
 t.test('the journal is folded into a new snapshot once it holds enough records', async (t) => {
   const dir = await tempDir(t)
   const file = join(dir, 'db.json')
-  const adapter = new JournaledJsonFile<{ pets: Pet[] }, Pet>(file, 'pets', { compaction: { afterRecords: 3 } })
+  const adapter = new DataFile<{ pets: Pet[] }, Pet>(file, 'pets', { compaction: { afterRecords: 3 } })
   const data = { pets: [pet(1)] }
   await adapter.write(data)
   const journalLines = async (): Promise<number> =>
@@ -170,7 +170,7 @@ t.test('the journal is folded into a new snapshot once it holds enough records',
     'with every record in the snapshot',
   )
   t.same(
-    (await new JournaledJsonFile<{ pets: Pet[] }, Pet>(file, 'pets').read())?.pets.map((p) => p.id),
+    (await new DataFile<{ pets: Pet[] }, Pet>(file, 'pets').read())?.pets.map((p) => p.id),
     [1, 2, 3, 4],
     'and read back the same',
   )
@@ -182,7 +182,7 @@ t.test('a journal is folded into the snapshot once the file is idle, and not whi
   // Writes 50 ms apart must stay well inside the idle time even on a busy machine, where a timer
   // or a process can be late by a second or more.
   const idleMs = 3_000
-  const adapter = new JournaledJsonFile<{ pets: Pet[] }, Pet>(file, 'pets', {
+  const adapter = new DataFile<{ pets: Pet[] }, Pet>(file, 'pets', {
     compaction: { afterRecords: 1_000, idleAfterRecords: 2, idleMs },
   })
   const data = { pets: [pet(1)] }
@@ -210,7 +210,7 @@ t.test('a journal is folded into the snapshot once the file is idle, and not whi
     'with every record in the snapshot',
   )
   t.same(
-    (await new JournaledJsonFile<{ pets: Pet[] }, Pet>(file, 'pets').read())?.pets.map((p) => p.id),
+    (await new DataFile<{ pets: Pet[] }, Pet>(file, 'pets').read())?.pets.map((p) => p.id),
     [1, 2, 3, 4, 5, 6],
     'and read back the same',
   )
@@ -219,7 +219,7 @@ t.test('a journal is folded into the snapshot once the file is idle, and not whi
 t.test('requests that arrive as a write hands over to the next are all written, once and in order', async (t) => {
   const dir = await tempDir(t)
   const file = join(dir, 'db.json')
-  const adapter = new JournaledJsonFile<{ pets: Pet[] }, Pet>(file, 'pets')
+  const adapter = new DataFile<{ pets: Pet[] }, Pet>(file, 'pets')
   const data = { pets: [] as Pet[] }
   await adapter.write(data)
   let id = 0
@@ -415,23 +415,19 @@ async function adapterOn(
 ): Promise<{
   file: string
   fs: FaultyFileSystem
-  adapter: JournaledJsonFile<{ pets: Pet[] }, Pet>
+  adapter: DataFile<{ pets: Pet[] }, Pet>
   data: { pets: Pet[] }
 }> {
   const file = join(await tempDir(t), 'db.json')
   const fs = new FaultyFileSystem(file)
-  const adapter = new JournaledJsonFile<{ pets: Pet[] }, Pet>(file, 'pets', { fileSystem: fs, compaction })
+  const adapter = new DataFile<{ pets: Pet[] }, Pet>(file, 'pets', { fileSystem: fs, compaction })
   const data = { pets: [pet(1)] }
   await adapter.write(data)
   return { file, fs, adapter, data }
 }
 
 /** Adds a pet as the store does: into the data, then appended; taken back out if the append fails. */
-async function add(
-  adapter: JournaledJsonFile<{ pets: Pet[] }, Pet>,
-  data: { pets: Pet[] },
-  record: Pet,
-): Promise<boolean> {
+async function add(adapter: DataFile<{ pets: Pet[] }, Pet>, data: { pets: Pet[] }, record: Pet): Promise<boolean> {
   data.pets.push(record)
   try {
     await adapter.append(data, [record])

@@ -28,7 +28,7 @@ import { startSandbox, SERVER_LIMITS } from '../../src/sandbox.js'
 import { initialData } from '../../src/store/initial-data.js'
 import { openStore } from '../../src/store/open-store.js'
 import { Snapshots } from '../../src/store/snapshots.js'
-import { JournaledJsonFile } from '../../src/store/data-file.js'
+import { DataFile } from '../../src/store/data-file.js'
 import { type Compaction } from '../../src/store/compaction.js'
 import type { Pet } from '../../src/store/pets.js'
 import type { StoreData } from '../../src/store/store.js'
@@ -159,7 +159,7 @@ class CreateLoad {
 
 /** The pets a restart finds in the files as they are now (the start's own read, over the real file system). */
 async function readFiles(dataFile: string): Promise<{ pets: Pet[]; droppedBytes: number }> {
-  const reader = new JournaledJsonFile<StoreData, Pet>(dataFile, 'pets')
+  const reader = new DataFile<StoreData, Pet>(dataFile, 'pets')
   const data = await reader.read()
   return { pets: data?.pets ?? [], droppedBytes: reader.droppedTail?.bytes ?? 0 }
 }
@@ -301,12 +301,12 @@ for (const { call, target, failures, with: companion, compaction } of TARGETS) {
 /** What a restart finds in a store's files (its journal's resets replayed), read without writing anything. */
 async function readStore(config: Awaited<ReturnType<typeof testConfig>>, dataFile: string, namespace: boolean) {
   const { loadSpec } = await import('../../src/contract/load.js')
-  const initial = await initialData(config.source, await loadSpec())
+  const initial = await initialData(config.initialData, await loadSpec())
   const snapshots = await Snapshots.open({ dataFile: config.dataFile, checkPets: () => undefined })
   const { store } = await openStore({
-    sharedPets: (origin) => snapshots.sharedPets(origin) ?? initial.sharedPets(origin),
+    sharedPets: (source) => snapshots.sharedPets(source) ?? initial.sharedPets(source),
     dataFile,
-    origin: initial.origin,
+    source: initial.source,
     checkPets: () => undefined,
     unwrittenUntilChanged: namespace,
   })

@@ -23,14 +23,18 @@ t.test('a reset appends one journal line; the snapshot is untouched; a restart r
   t.equal((await first.admin('POST', '/reset', { seed: 5, count: 10 })).status, 200)
   await first.api('POST', '/pets', { name: 'After', categoryId: 2 })
   const journal = (await readFile(`${dataFile}.journal`, 'utf8')).trimEnd().split('\n')
-  t.same(JSON.parse(journal.at(-2) as string), { reset: 'seed:5:10' }, 'the reset is one line naming its seed')
+  t.same(
+    JSON.parse(journal.at(-2) as string),
+    { reset: { kind: 'seed', seed: 5, count: 10 } },
+    'the reset is one line naming its seed',
+  )
   t.same(await readFile(dataFile), snapshot, 'the snapshot was not rewritten')
   const pets = await served(first, 'default')
   t.equal((pets as unknown[]).length, 11, 'the seeded pets and the one created after')
   t.equal((await first.admin('POST', '/reset')).status, 200, 'a reset to the initial data')
   const initial = await served(first, 'default')
   t.same(JSON.parse((await readFile(`${dataFile}.journal`, 'utf8')).trimEnd().split('\n').at(-1) as string), {
-    reset: first.store.origin,
+    reset: first.store.source,
   })
   // As a kill leaves them: the first sandbox stops serving, its store is not flushed (a clean stop
   // would fold the journal into a snapshot).

@@ -1,24 +1,24 @@
-// The journal as text: a header line naming its image, then one record per line ending in a
+// The append log as text: a header line naming its image, then one record per line ending in a
 // newline. An end that holds no whole record (an append a crash cut short) was never acknowledged:
 // it is dropped and reported. A bad line with a whole record after it is corruption: the start
-// stops, naming the journal, and touches nothing.
+// stops, naming the append log, and touches nothing.
 import { DataFileError } from './errors.js'
 
-/** What a start dropped from the end of the journal: bytes that held no whole record. */
+/** What a start dropped from the end of the append log: bytes that held no whole record. */
 export interface DroppedTail {
   readonly file: string
   readonly bytes: number
-  /** Whole records of the journal kept before them. */
+  /** Whole records of the append log kept before them. */
   readonly keptRecords: number
 }
 
-/** A journal as a start reads it back. */
-export interface ReadJournal<R> {
+/** An append log as a start reads it back. */
+export interface ReadAppendLog<R> {
   /** The records a start must replay: those from the last one that starts over (a reset) on. */
   readonly records: R[]
-  /** Every whole record of the journal, those before that reset included. */
+  /** Every whole record of the append log, those before that reset included. */
   readonly count: number
-  /** Whether the journal has its header (else its first append never finished). */
+  /** Whether the append log has its header (else its first append never finished). */
   readonly started: boolean
   /** Where its last whole record ends. */
   readonly bytes: number
@@ -26,15 +26,15 @@ export interface ReadJournal<R> {
 }
 
 /**
- * The records of a journal read in chunks, when its header names `imageId`; undefined for a stale
- * journal. The records before the last one that `startsOver` are dropped as it goes.
+ * The records of an append log read in chunks, when its header names `imageId`; undefined for a stale
+ * append log. The records before the last one that `startsOver` are dropped as it goes.
  */
-export async function readJournal<R>(
-  journalFile: string,
+export async function readAppendLog<R>(
+  logFile: string,
   chunks: AsyncIterable<Buffer>,
   imageId: string,
   startsOver: (record: R) => boolean = () => false,
-): Promise<ReadJournal<R> | undefined> {
+): Promise<ReadAppendLog<R> | undefined> {
   const size = { bytes: 0 }
   let records: R[] = []
   let count = 0
@@ -52,9 +52,9 @@ export async function readJournal<R>(
         try {
           headerId = (JSON.parse(whole.text ?? '') as { snapshot?: unknown })?.snapshot
         } catch {
-          throw new DataFileError(journalFile, 'has a first line that is not a journal header; it was left untouched')
+          throw new DataFileError(logFile, 'has a first line that is not an append-log header; it was left untouched')
         }
-        // A journal left from an older image: that image holds all of it.
+        // An append log left from an older image: that image holds all of it.
         if (headerId !== imageId) return undefined
         end = whole.end
         continue
@@ -63,7 +63,7 @@ export async function readJournal<R>(
       if (bad !== undefined) {
         if (record instanceof Error) continue
         throw new DataFileError(
-          journalFile,
+          logFile,
           `has an invalid line ${bad.line} (${oneLine(bad.problem)}) before whole records; it was left untouched`,
         )
       }
@@ -76,12 +76,12 @@ export async function readJournal<R>(
       count++
       end = whole.end
     }
-  // Not even a whole header: a journal whose first append a crash cut short.
+  // Not even a whole header: an append log whose first append a crash cut short.
   if (header) {
-    const dropped = size.bytes > 0 ? { file: journalFile, bytes: size.bytes, keptRecords: 0 } : undefined
+    const dropped = size.bytes > 0 ? { file: logFile, bytes: size.bytes, keptRecords: 0 } : undefined
     return { records: [], count: 0, started: false, bytes: 0, dropped }
   }
-  const dropped = size.bytes > end ? { file: journalFile, bytes: size.bytes - end, keptRecords: count } : undefined
+  const dropped = size.bytes > end ? { file: logFile, bytes: size.bytes - end, keptRecords: count } : undefined
   return { records, count, started: true, bytes: end, dropped }
 }
 
@@ -126,7 +126,7 @@ export async function* wholeLines(
   }
 }
 
-/** A journal line's record (a JSON object), or why it is not one. */
+/** An append log line's record (a JSON object), or why it is not one. */
 function parseRecord(line: string): unknown {
   try {
     const value: unknown = JSON.parse(line)
@@ -142,7 +142,7 @@ export function oneLine(error: unknown): string {
   return ((error as Error)?.message ?? String(error)).replace(/\s+/g, ' ')
 }
 
-/** How the store describes a dropped journal tail, in the log and the start banner. */
+/** How the store describes a dropped append log tail, in the log and the start banner. */
 export function describeDroppedTail({ file, bytes, keptRecords }: DroppedTail): string {
   return `dropped the last ${bytes} bytes of ${file}, which held no whole record (an append that never finished, never acknowledged); kept the ${keptRecords} records before them`
 }

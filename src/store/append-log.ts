@@ -1,19 +1,19 @@
-// The data file's journal on disk: a header line naming its image, then one record per line,
+// The data file's append log on disk: a header line naming its image, then one record per line,
 // appended and fsynced. What it promises: every byte before `bytes` is a whole record, durable; a
 // failed or torn append leaves bytes past it, which are cut off at once and again before the next
 // append, through a new descriptor (the one that failed is never trusted again: after a failed
 // fsync, Linux may drop the unwritten pages and report the next fsync as a success).
 import { dirname } from 'node:path'
 import { writeAll, type FileSystem, type OpenFile } from './file-system.js'
-import type { ReadJournal } from './journal-text.js'
+import type { ReadAppendLog } from './append-log-text.js'
 
 /**
- * How long an idle journal keeps its descriptor: a test's writes come close together (a create,
+ * How long an idle append log keeps its descriptor: a test's writes come close together (a create,
  * then its reset), and the next one then needs no open(2) and close(2) around it.
  */
 const KEEP_OPEN_MS = 100
 
-export class JournalFile {
+export class AppendLog {
   readonly path: string
   readonly #fs: FileSystem
   #started = false
@@ -33,7 +33,7 @@ export class JournalFile {
     this.#fs = fs
   }
 
-  /** Whether the file on disk is the current image's journal (else the next append starts one). */
+  /** Whether the file on disk is the current image's append log (else the next append starts one). */
   get started(): boolean {
     return this.#started
   }
@@ -48,15 +48,15 @@ export class JournalFile {
     return this.#records
   }
 
-  /** The journal as a start read it back: where its whole records end, and whether a tail follows. */
-  load(read: ReadJournal<unknown>): void {
+  /** The append log as a start read it back: where its whole records end, and whether a tail follows. */
+  load(read: ReadAppendLog<unknown>): void {
     this.#started = read.started
     this.#bytes = read.bytes
     this.#records = read.count
     this.#tail = read.dropped !== undefined
   }
 
-  /** The store's files are known absent: nothing is at `path` until the first append starts the journal. */
+  /** The store's files are known absent: nothing is at `path` until the first append starts the append log. */
   assumeAbsent(): void {
     this.#absent = true
   }
@@ -105,7 +105,7 @@ export class JournalFile {
       }
       await handle.close()
     } else {
-      // A journal whose start failed holds nothing acknowledged.
+      // An append log whose start failed holds nothing acknowledged.
       await this.#fs.remove(this.path)
       await this.#fs.syncDirectory(dirname(this.path))
     }
@@ -134,7 +134,7 @@ export class JournalFile {
   }
 
   /**
-   * The journal's first write: its header, naming the image, goes with the first records, and
+   * The append log's first write: its header, naming the image, goes with the first records, and
    * the new file is made durable in its directory before any of them is acknowledged.
    */
   async #start(imageId: string, text: string): Promise<void> {
