@@ -74,36 +74,20 @@ export class CoverageTally {
     if (record.operationId === UNMATCHED) {
       this.unmatchedCalls++
       const path = redactor.text(record.path)
-      const key = `${record.method} ${path} ${record.status}`
-      const seen = this.unmatched.get(key)
-      if (seen) seen.calls++
-      else if (this.unmatched.size < MAX_UNMATCHED)
-        this.unmatched.set(key, { method: record.method, path, status: record.status, calls: 1 })
+      const unmatched = { method: record.method, path, status: record.status, calls: 1 }
+      addCalls(this.unmatched, `${record.method} ${path} ${record.status}`, unmatched, MAX_UNMATCHED)
     }
     const op = this.#operation(record.operationId)
     op.calls++
-    const code = record.error?.code ?? null
-    const forced = record.fault !== null
-    const key = `${record.status} ${code} ${forced}`
-    const answer = op.answers.get(key)
-    if (answer) answer.calls++
-    else op.answers.set(key, { status: record.status, code, forced, calls: 1 })
-    if (record.search !== '') {
-      const query = redactor.query(record.search)
-      for (const [name, sent] of Object.entries(query)) {
-        let parameter = op.parameters.get(name)
-        if (parameter === undefined) {
-          if (op.parameters.size >= MAX_PARAMETERS) continue
-          op.parameters.set(name, (parameter = { calls: 0, values: new Map() }))
-        }
+    const answer = { status: record.status, code: record.error?.code ?? null, forced: record.fault !== null, calls: 1 }
+    addCalls(op.answers, `${answer.status} ${answer.code} ${answer.forced}`, answer)
+    if (record.search !== '')
+      for (const [name, sent] of Object.entries(redactor.query(record.search))) {
+        const parameter = parameterOf(op, name)
+        if (parameter === undefined) continue
         parameter.calls++
-        for (const value of [sent].flat()) {
-          const n = parameter.values.get(value)
-          if (n !== undefined) parameter.values.set(value, n + 1)
-          else if (parameter.values.size < MAX_VALUES) parameter.values.set(value, 1)
-        }
+        for (const value of [sent].flat()) addCount(parameter.values, value, 1)
       }
-    }
     if (
       record.operationId !== UNMATCHED &&
       record.fault === null &&
@@ -132,32 +116,17 @@ export class CoverageTally {
     this.unmatchedCalls += other.unmatchedCalls
     this.invalidCalls += other.invalidCalls
     this.journalDropped += other.journalDropped
-    for (const [key, u] of other.unmatched) {
-      const seen = this.unmatched.get(key)
-      if (seen) seen.calls += u.calls
-      else if (this.unmatched.size < MAX_UNMATCHED) this.unmatched.set(key, { ...u })
-    }
+    for (const [key, u] of other.unmatched) addCalls(this.unmatched, key, u, MAX_UNMATCHED)
     if (other.invalid.length > 0) this.invalid = [...this.invalid, ...other.invalid].slice(-INVALID_KEPT)
     for (const [operationId, theirs] of other.operations) {
       const op = this.#operation(operationId)
       op.calls += theirs.calls
-      for (const [key, a] of theirs.answers) {
-        const seen = op.answers.get(key)
-        if (seen) seen.calls += a.calls
-        else op.answers.set(key, { ...a })
-      }
+      for (const [key, a] of theirs.answers) addCalls(op.answers, key, a)
       for (const [name, p] of theirs.parameters) {
-        let parameter = op.parameters.get(name)
-        if (parameter === undefined) {
-          if (op.parameters.size >= MAX_PARAMETERS) continue
-          op.parameters.set(name, (parameter = { calls: 0, values: new Map() }))
-        }
+        const parameter = parameterOf(op, name)
+        if (parameter === undefined) continue
         parameter.calls += p.calls
-        for (const [value, n] of p.values) {
-          const seen = parameter.values.get(value)
-          if (seen !== undefined) parameter.values.set(value, seen + n)
-          else if (parameter.values.size < MAX_VALUES) parameter.values.set(value, n)
-        }
+        for (const [value, n] of p.values) addCount(parameter.values, value, n)
       }
     }
   }
@@ -178,4 +147,25 @@ export class CoverageTally {
       this.operations.set(operationId, (op = { calls: 0, answers: new Map(), parameters: new Map() }))
     return op
   }
+}
+
+/** Adds `counted`'s calls to those of `key`, or keeps a copy of it while `map` holds fewer than `max`. */
+function addCalls<T extends { calls: number }>(map: Map<string, T>, key: string, counted: T, max = Infinity): void {
+  const seen = map.get(key)
+  if (seen) seen.calls += counted.calls
+  else if (map.size < max) map.set(key, { ...counted })
+}
+
+function addCount(values: Map<string, number>, value: string, n: number): void {
+  const seen = values.get(value)
+  if (seen !== undefined) values.set(value, seen + n)
+  else if (values.size < MAX_VALUES) values.set(value, n)
+}
+
+/** The counts of an operation's query parameter; undefined past MAX_PARAMETERS. */
+function parameterOf(op: OperationTally, name: string): ParameterTally | undefined {
+  let parameter = op.parameters.get(name)
+  if (parameter === undefined && op.parameters.size < MAX_PARAMETERS)
+    op.parameters.set(name, (parameter = { calls: 0, values: new Map() }))
+  return parameter
 }
