@@ -1,4 +1,4 @@
-import { access, readFile, readdir } from 'node:fs/promises'
+import { access, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import t from 'tap'
 import { call, ns, pluck, startControlSandbox, traceparent } from '../support/control.js'
@@ -156,15 +156,13 @@ t.test('reading or clearing an unknown namespace is a 404 that creates nothing',
   t.equal((await admin('GET', '/requests?namespace=typo')).status, 200, 'then it can be read')
 })
 
-t.test('a namespace persists in its own file next to DATA_FILE; DELETE removes it, also after a restart', async (t) => {
+// A namespace's own files, and a restart that serves them: test/store/reset.test.ts.
+t.test('DELETE /__admin/namespaces/{name}: gone, data file and all, also after a restart', async (t) => {
   const first = await startControlSandbox(t)
   const { dataFile } = first.config
-  await first.api('POST', '/pets', { name: 'Kept', categoryId: 2 }, ns('keep'))
   await first.api('POST', '/pets', { name: 'Doomed', categoryId: 1 }, ns('gone'))
-  // Its first change starts its journal, which names the initial data: no snapshot yet.
   const file = join(dataFile as string, '..', 'db.ns.gone.json')
-  t.notOk(await exists(file), 'no snapshot of the initial data was written')
-  t.match(await readFile(`${file}.journal`, 'utf8'), /"name":"Doomed"/, 'db.ns.gone.json.journal holds the pet')
+  t.ok(await exists(`${file}.journal`), 'the namespace has a data file (its journal)')
 
   const deleted = await first.admin('DELETE', '/namespaces/gone')
   t.same(deleted.body, { namespace: 'gone', deleted: true })
@@ -176,7 +174,6 @@ t.test('a namespace persists in its own file next to DATA_FILE; DELETE removes i
   await first.close()
 
   const second = await startControlSandbox(t, { DATA_FILE: dataFile as string })
-  t.match(await second.api('GET', '/pets/61', undefined, ns('keep')), { status: 200, body: { name: 'Kept' } })
   t.equal((await second.admin('GET', '/pets?namespace=gone')).status, 404, 'a restart does not bring it back')
   const fresh = await second.api('GET', '/pets?limit=100', undefined, ns('gone'))
   t.notOk(
@@ -258,6 +255,7 @@ t.test(
     const {
       admin,
       api,
+      config,
       namespaceNames: names,
     } = await startControlSandbox(t, {
       NAMESPACE_FROM_TRACE: 'on',
@@ -275,6 +273,13 @@ t.test(
     t.equal((await admin('DELETE', '/namespaces/setup')).status, 200)
     t.match((await api('GET', '/pets/61', undefined, parent(1))).body, { name: 'InBaseline' }, "the snapshot's pets")
     t.equal((await api('GET', '/pets/61')).status, 404, 'the default namespace keeps the initial data')
+    // Across a restart: test/trace/baseline-restart.test.ts.
+    const files = await readdir(join(config.dataFile as string, '..'))
+    t.same(
+      files.filter((file) => file.includes('.ns.')),
+      [],
+      'read from its baseline, it writes no file',
+    )
 
     // MAX_NAMESPACES=3: default, trace 1 (only read) and trace 2. Trace 3 evicts trace 1.
     t.equal((await api('POST', '/pets', { name: 'InTrace2', categoryId: 1 }, parent(2))).status, 201)
@@ -311,28 +316,6 @@ t.test('TRACE_NAMESPACE_BASELINE: a trace’s namespace starts at the snapshot�
   t.match(await api('GET', '/pets', undefined, parent(3)), { status: 503, body: { code: 'namespace_limit' } })
   t.equal((await api('GET', '/pets/1', undefined, parent(2))).status, 200, 'the clock trace 2 was moved to is kept')
 })
-
-t.test(
-  'TRACE_NAMESPACE_BASELINE: a trace’s namespace writes no file until it changes, then a restart serves the snapshot and the change',
-  async (t) => {
-    const dir = await tempDir(t)
-    const env = { DATA_FILE: join(dir, 'db.json'), NAMESPACE_FROM_TRACE: 'on', TRACE_NAMESPACE_BASELINE: 'baseline' }
-    const first = await startControlSandbox(t, env)
-    const inTrace = parent(1)
-    const nsFiles = async (): Promise<string[]> => (await readdir(dir)).filter((file) => file.includes('.ns.'))
-    t.equal((await first.api('POST', '/pets', { name: 'InBaseline', categoryId: 1 }, ns('setup'))).status, 201)
-    t.equal((await first.admin('POST', '/snapshots', { name: 'baseline', namespace: 'setup' })).status, 201)
-    t.equal((await first.admin('DELETE', '/namespaces/setup')).status, 200)
-    t.match((await first.api('GET', '/pets/61', undefined, inTrace)).body, { name: 'InBaseline' })
-    t.same(await nsFiles(), [], 'read from its baseline, the trace’s namespace has no file')
-    t.equal((await first.api('POST', '/pets', { name: 'InTrace', categoryId: 1 }, inTrace)).status, 201)
-    stopAsKilled(first, env.DATA_FILE)
-
-    const second = await startControlSandbox(t, env)
-    t.match((await second.api('GET', '/pets/61', undefined, inTrace)).body, { name: 'InBaseline' }, 'the snapshot')
-    t.match((await second.api('GET', '/pets/62', undefined, inTrace)).body, { name: 'InTrace' }, 'and the change')
-  },
-)
 
 t.test(
   'a namespace whose files hold only its initial data (a deletion a kill cut short) is gone after a restart',
