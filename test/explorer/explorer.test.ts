@@ -51,21 +51,6 @@ t.test('GET / says what this is, links the rest, and shows the settings in force
   t.match(plain, '<!doctype html>', 'no Accept header: the page')
 })
 
-t.test('GET / with the default key in force shows the documented default', async (t) => {
-  const { origin } = await startTestSandbox(t, DEFAULT_KEY_IN_FORCE)
-  const about = (await (await fetch(`${origin}/`, { headers: { accept: 'application/json' } })).json()) as Record<
-    string,
-    any
-  >
-  t.match(about['settings'], {
-    dataSource: 'fixtures',
-    seed: null,
-    count: fixtures.length,
-    apiKey: `${DEFAULT_API_KEY} (the documented default)`,
-  })
-  t.match(await (await fetch(`${origin}/`)).text(), `Bearer ${DEFAULT_API_KEY}`)
-})
-
 t.test('the spec for tools, with this sandbox first among the servers', async (t) => {
   const { origin, baseUrl } = await startTestSandbox(t)
   const source = readSpecDocument()
@@ -105,8 +90,18 @@ t.test('the spec for tools, with this sandbox first among the servers', async (t
 })
 
 t.test('GET /docs and its assets', async (t) => {
-  await t.test('with the default key in force, it is filled in', async (t) => {
+  await t.test('with the default key in force, it is filled in, and GET / shows it', async (t) => {
     const { origin } = await startTestSandbox(t, DEFAULT_KEY_IN_FORCE)
+    const about = (await (await fetch(`${origin}/`, { headers: { accept: 'application/json' } })).json()) as {
+      settings: object
+    }
+    t.match(about.settings, {
+      dataSource: 'fixtures',
+      seed: null,
+      count: fixtures.length,
+      apiKey: `${DEFAULT_API_KEY} (the documented default)`,
+    })
+    t.match(await (await fetch(`${origin}/`)).text(), `Bearer ${DEFAULT_API_KEY}`)
     const res = await fetch(`${origin}/docs`)
     t.equal(res.status, 200, 'no key needed for the page')
     t.match(res.headers.get('content-type'), /^text\/html/)
@@ -124,17 +119,13 @@ t.test('GET /docs and its assets', async (t) => {
     }
   })
 
-  await t.test('with configured keys, no key appears anywhere', async (t) => {
+  await t.test('with configured keys, no key appears anywhere; nothing else of the bundle is served', async (t) => {
     const { origin } = await startTestSandbox(t)
     const page = await (await fetch(`${origin}/docs`)).text()
     t.match(page, '"apiKey":null')
     t.notMatch(page, API_KEY)
     t.notMatch(page, DEFAULT_API_KEY, 'nor the default one, which is not in force')
     t.notMatch(await (await fetch(`${origin}/docs/explorer.js`)).text(), API_KEY)
-  })
-
-  await t.test('nothing else of the bundle is served', async (t) => {
-    const { origin } = await startTestSandbox(t)
     for (const path of [
       '/docs/package.json',
       '/docs/index.html',
