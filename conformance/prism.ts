@@ -59,52 +59,34 @@ export async function startPrism({
     env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' },
   })
   let output = ''
+  let closed = false
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
   // 'close', not 'exit': by then the last of Prism's output has been read.
   const exited = new Promise<void>((resolve) => child.once('close', () => resolve()))
+  exited.then(() => (closed = true))
   const stop = once(() => stopChild(child, exited))
   // Should this process end without calling stop(), Prism must not outlive it.
   const onExit = (): void => void child.kill('SIGKILL')
   process.once('exit', onExit)
   exited.then(() => process.off('exit', onExit))
 
-  try {
-    const url = await waitForListening(child, () => output, exited, readyTimeoutMs)
-    return { url, errors, pid: child.pid, output: () => output, stop }
-  } catch (error) {
-    await stop()
-    throw error
+  // A bounded poll of its output for the line that says it listens.
+  const deadline = performance.now() + readyTimeoutMs
+  for (;;) {
+    const url = /Prism is listening on (http:\/\/[\d.]+:\d+)/.exec(output)?.[1]
+    if (url) return { url, errors, pid: child.pid, output: () => output, stop }
+    const failure = closed
+      ? 'exited before it was listening'
+      : performance.now() > deadline
+        ? `was not listening after ${readyTimeoutMs} ms`
+        : undefined
+    if (failure) {
+      await stop()
+      throw new Error(`Prism (pid ${child.pid}) ${failure}:\n${output}`)
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20))
   }
-}
-
-function waitForListening(
-  child: ChildProcess,
-  output: () => string,
-  exited: Promise<void>,
-  timeoutMs: number,
-): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const check = (): void => {
-      const match = /Prism is listening on (http:\/\/[\d.]+:\d+)/.exec(output())
-      if (match?.[1]) done(() => resolve(match[1] as string))
-    }
-    const timer = setTimeout(
-      () =>
-        done(() => reject(new Error(`Prism (pid ${child.pid}) was not listening after ${timeoutMs} ms:\n${output()}`))),
-      timeoutMs,
-    )
-    const done = (settle: () => void): void => {
-      clearTimeout(timer)
-      child.stdout?.off('data', check)
-      settle()
-    }
-    child.stdout?.on('data', check)
-    exited.then(() =>
-      done(() => reject(new Error(`Prism (pid ${child.pid}) exited before it was listening:\n${output()}`))),
-    )
-    check()
-  })
 }
 
 async function stopChild(child: ChildProcess, exited: Promise<void>): Promise<void> {

@@ -1,36 +1,16 @@
 #!/usr/bin/env bash
-# The release recipe: the image for linux/amd64 and linux/arm64, the two npm packages
-# (animal-store-sandbox, the server; animal-store-sandbox-testcontainers, modules/node) and the
-# modules of the other languages (PyPI animal-store-testcontainers, Maven Central
-# io.github.animal-store:animal-store-testcontainers, the Go module's tag modules/go/v<version>),
-# all of one version. Every run proves what it would publish before anything leaves the machine:
-#
-#   1. versions  both package.json files, modules/python/pyproject.toml, modules/java/pom.xml and
-#                the Go module's animalstore.Version carry the same version
-#   2. images    scripts/build-image.sh for each architecture: animal-store-sandbox:<version>-<arch>
-#                (the build stages run natively; only the target's base differs)
-#   3. packages  `npm publish --dry-run` of each package, its file list checked; the Python wheel
-#                and sdist (`python -m build`, `twine check`), the Java jars Central takes
-#                (`mvn -Prelease -DskipTests -Dgpg.skip verify`), the Go module (`go mod verify`,
-#                `go list -m`) and its tag not taken yet
-#   4. proof     `docker save` of the per-arch images into a tarball, `docker load` into a clean
-#                engine of the script's own (its own data root, exec root, socket and network
-#                namespace; no bridge, no iptables), and each image started there (the foreign one under qemu-user-static):
-#                its architecture, Node's process.arch, no native addon, /healthz, a keyed list
-#   5. publish   (not with --dry-run) the per-arch images pushed to $REGISTRY, a manifest list
-#                $REGISTRY/animal-store-sandbox:<version> over them, then (after the image, which
-#                every module defaults to) the module and the server published to npm, the wheel
-#                and sdist to PyPI (twine), the jars to Maven Central (`mvn -Prelease deploy`), and
-#                the tag modules/go/v<version> pushed
+# The release recipe (docs/release.md): the image for linux/amd64 and linux/arm64, both npm
+# packages and the modules of Python, Java and Go, all of one version. Every run proves what it
+# would publish before anything leaves the machine: 1. the versions agree, 2. the images are built,
+# 3. the packages are packed and checked, 4. the images are saved, loaded into a clean engine of
+# the script's own and started there; only a run without --dry-run goes on to 5. publish.
 #
 #   bash scripts/release.sh --dry-run [--out DIR]          # all but step 5; needs root (dockerd)
 #   REGISTRY=ghcr.io/acme bash scripts/release.sh          # a clean tree, logged in to each
 #
-# --out keeps the artifacts in DIR: images.tar, npm-<package>.json (the dry run's file lists),
-# python/ (the wheel and sdist), java/ (the jars),
-# report.json (per architecture: image size, seconds to healthy, what the probes saw), engine.log.
-# ARCHES (default "amd64 arm64") narrows the run; IMAGE names the local repository as for
-# `npm run image`, whose tags this rebuilds. Every wait is bounded.
+# --out keeps the artifacts in DIR (docs/release.md lists them). ARCHES (default "amd64 arm64")
+# narrows the run; IMAGE names the local repository as for `npm run image`, whose tags this
+# rebuilds. Every wait is bounded.
 set -euo pipefail
 
 dry_run=false out=

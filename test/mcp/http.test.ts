@@ -4,6 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { Test } from 'tap'
 import t from 'tap'
+import { rawExchange } from '../../scripts/lib/raw-http.js'
 import { ADMIN_AUTH, ADMIN_TOKEN, startControlSandbox } from '../support/control.js'
 import { startTestSandbox } from '../support/sandbox.js'
 import { badInput, callTool, runLoop } from './loop.js'
@@ -86,33 +87,18 @@ t.test('/mcp is guarded as the control API is', async (t) => {
 
 t.test('with the default token, /mcp answers only its own names and loopback', async (t) => {
   const sandbox = await startTestSandbox(t)
-  const answer = await new Promise<number>((resolve, reject) => {
-    // fetch may not set Host: node:http does.
-    import('node:http').then(({ request }) => {
-      const url = new URL('/mcp', sandbox.origin)
-      const req = request(
-        {
-          hostname: url.hostname,
-          port: url.port,
-          path: '/mcp',
-          method: 'POST',
-          headers: {
-            host: 'rebound.example',
-            authorization: 'Bearer sandbox-admin-token',
-            'content-type': 'application/json',
-            accept: 'application/json, text/event-stream',
-          },
-        },
-        (res) => {
-          res.resume()
-          resolve(res.statusCode ?? 0)
-        },
-      )
-      req.on('error', reject)
-      req.end(JSON.stringify(INITIALIZE))
-    }, reject)
+  const answer = await rawExchange(Number(new URL(sandbox.origin).port), {
+    method: 'POST',
+    target: '/mcp',
+    headers: [
+      ['Host', 'rebound.example'],
+      ['Authorization', 'Bearer sandbox-admin-token'],
+      ['Content-Type', 'application/json'],
+      ['Accept', 'application/json, text/event-stream'],
+    ],
+    body: JSON.stringify(INITIALIZE),
   })
-  t.equal(answer, 421, 'a Host the sandbox does not serve is refused (DNS rebinding)')
+  t.equal(answer?.status, 421, 'a Host the sandbox does not serve is refused (DNS rebinding)')
   const own = await post(sandbox.origin, { authorization: 'Bearer sandbox-admin-token' })
   t.equal(own.status, 200, 'its own name is served')
 })
