@@ -1,13 +1,14 @@
 // The Testcontainers module as a consumer gets it, in scratch projects outside the repository:
 // modules/node packed and installed from the tarball (testcontainers and nothing of the server; a
-// suite of workers on it is test/container/recipes.test.ts), and the root package installed from
-// a git URL, built on `prepare`. The container part skips without Docker, fails under REQUIRE_DOCKER=1.
+// suite of workers on it is test/container/recipes.test.ts, a consumer's strict compile of its
+// typings package.test.ts), and the root package installed from a git URL, built on `prepare`.
+// The container part skips without Docker, fails under REQUIRE_DOCKER=1.
 import { cp, readdir, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import t from 'tap'
 import { IMAGE, dockerSkipReason, ensureImage } from '../support/docker.js'
 import { ROOT, tempDir } from '../support/sandbox.js'
-import { mustRun, npmPack, runProgram, typecheckAsConsumer } from '../support/system-programs.js'
+import { mustRun, npmPack, runProgram } from '../support/system-programs.js'
 
 /** What only the server needs: none of it may reach a user of the module. */
 const SERVER_ONLY = 'animal-store-sandbox @faker-js/faker json-schema-faker lowdb polka pino swagger-ui-dist ajv'.split(
@@ -78,35 +79,6 @@ t.test('installed from the tarball, it brings testcontainers and nothing of the 
   )
   const bytes = await sizeOf(join(consumer, 'node_modules'))
   t.comment(`node_modules: ${names.size} packages, ${(bytes / 1e6).toFixed(1)} MB`)
-})
-
-t.test('its typings, as a consumer compiles them in strict mode', async (t) => {
-  const file = join(consumer, 'typings.ts')
-  await writeFile(
-    file,
-    `import type { ApiOperationId, Fault, JournalEntry, NamespacedResetOptions, NewFault, ResetOptions, StartedAnimalStoreContainer } from 'animal-store-sandbox-testcontainers'
-import { AnimalStoreControlClient, type JournalPage, type RequestFilter } from 'animal-store-sandbox-testcontainers/client'
-
-const fault: NewFault = { operationId: 'listPets', status: 503, times: 1 }
-const filter: RequestFilter = { operationId: 'unmatched' }
-const reset: NamespacedResetOptions = { namespace: 'a', seed: 1 }
-const options: ResetOptions = { count: 3 }
-// @ts-expect-error not an operation of the API
-const wrong: NewFault = { operationId: 'listPet', status: 503 }
-export async function use(sandbox: StartedAnimalStoreContainer, client: AnimalStoreControlClient): Promise<ApiOperationId> {
-  const page: JournalPage = await client.namespace('a').listRequests(filter)
-  const entry: JournalEntry | undefined = page.entries[0]
-  const armed: Fault = await sandbox.injectFault({ ...fault, namespace: 'a' })
-  await sandbox.reset(reset)
-  await client.reset(options)
-  // @ts-expect-error not an operation of the API
-  await sandbox.requests({ operationId: 'getPets' })
-  return entry?.operationId === 'unmatched' ? armed.operationId : wrong.operationId
-}
-`,
-  )
-  const { code, output } = await typecheckAsConsumer(file, consumer)
-  t.equal(code, 0, `the typings compile, and refuse what they should${output ? `:\n${output}` : ''}`)
 })
 
 t.test('npm install from a git URL: the root package, built on prepare', async (t) => {
