@@ -16,10 +16,10 @@ const sandbox = new AnimalStoreControlClient(origin, {
 let current
 afterEach(async () => {
   if (current === undefined) return
-  const { namespace, started } = current
+  const namespace = current
   current = undefined
   await sandbox.deleteNamespace(namespace.name)
-  console.log(`namespace ${namespace.name} on ${origin} in worker ${process.pid}, ${started}..${Date.now()}`)
+  console.log(`namespace ${namespace.name} on ${origin} in worker ${process.pid}`)
 })
 
 /**
@@ -28,9 +28,8 @@ afterEach(async () => {
  */
 export async function ownNamespace() {
   const namespace = sandbox.namespace(`test-${randomUUID()}`)
-  const started = Date.now()
   await namespace.reset()
-  current = { namespace, started }
+  current = namespace
   return namespace
 }
 

@@ -16,11 +16,10 @@ const sandbox = new AnimalStoreControlClient(origin, {
  */
 export async function ownNamespace(t) {
   const namespace = sandbox.namespace(`test-${randomUUID()}`)
-  const started = Date.now()
   await namespace.reset()
   t.after(async () => {
     await sandbox.deleteNamespace(namespace.name)
-    console.log(`namespace ${namespace.name} on ${origin} in worker ${process.pid}, ${started}..${Date.now()}`)
+    console.log(`namespace ${namespace.name} on ${origin} in worker ${process.pid}`)
   })
   return namespace
 }

@@ -15,11 +15,10 @@ const sandbox = new AnimalStoreControlClient(origin, { adminToken, apiKey })
  */
 export async function ownNamespace({ onTestFinished }) {
   const namespace = sandbox.namespace(`test-${randomUUID()}`)
-  const started = Date.now()
   await namespace.reset()
   onTestFinished(async () => {
     await sandbox.deleteNamespace(namespace.name)
-    console.log(`namespace ${namespace.name} on ${origin} in worker ${process.pid}, ${started}..${Date.now()}`)
+    console.log(`namespace ${namespace.name} on ${origin} in worker ${process.pid}`)
   })
   return namespace
 }
