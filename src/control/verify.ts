@@ -152,31 +152,21 @@ function nearest<T extends { entry: JournalEntry; differences: Difference[] }>(c
 }
 
 function differencesOf(expectation: Expectation, entry: JournalEntry): Difference[] {
-  const differences: Difference[] = []
-  const name = entry.operationId
-  if (expectation.body !== undefined) {
-    for (const d of subsetDifferences(expectation.body, entry.body)) {
-      differences.push({
-        in: 'body',
-        pointer: d.pointer,
-        expected: d.expected,
-        ...(d.actual === undefined ? {} : { actual: d.actual }),
-        message: `${name} body ${d.pointer || '(whole)'}: expected ${show(d.expected)}, got ${show(d.actual)}`,
-      })
-    }
-  }
-  for (const [header, expected] of Object.entries(expectation.headers ?? {})) {
-    const actual = entry.headers[header.toLowerCase()]
-    if (actual === expected) continue
-    differences.push({
-      in: 'header',
-      pointer: header.toLowerCase(),
-      expected,
-      ...(actual === undefined ? {} : { actual }),
-      message: `${name} header ${header.toLowerCase()}: expected ${show(expected)}, got ${show(actual)}`,
-    })
-  }
-  return differences
+  const body = expectation.body === undefined ? [] : subsetDifferences(expectation.body, entry.body)
+  const headers = Object.entries(expectation.headers ?? {}).flatMap(([header, expected]) => {
+    const pointer = header.toLowerCase()
+    const actual = entry.headers[pointer]
+    return actual === expected ? [] : [{ pointer, expected, actual }]
+  })
+  const found = [
+    ...body.map((d) => ({ in: 'body' as const, ...d })),
+    ...headers.map((d) => ({ in: 'header' as const, ...d })),
+  ]
+  return found.map(({ actual, ...d }) => ({
+    ...d,
+    ...(actual === undefined ? {} : { actual }),
+    message: `${entry.operationId} ${d.in} ${d.pointer || '(whole)'}: expected ${show(d.expected)}, got ${show(actual)}`,
+  }))
 }
 
 export interface SubsetDifference {
