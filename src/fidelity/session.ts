@@ -18,7 +18,7 @@ export interface SessionHeader {
   readonly startedAt: string
 }
 
-export interface Exchange {
+export interface RecordedExchange {
   readonly seq: number
   readonly time: string
   readonly operationId: string
@@ -83,7 +83,7 @@ export class SessionWriter {
       }
       lines.push(JSON.stringify(header))
     }
-    const exchange: Exchange = {
+    const exchange: RecordedExchange = {
       seq: ++file.seq,
       time: new Date().toISOString(),
       operationId,
@@ -152,7 +152,7 @@ function readSession(text: string, file: string): Recorded[] {
     throw new Error(
       `${file}: a session of format ${header.format} version ${header.version}; this command reads version ${SESSION_VERSION}`,
     )
-  return rest.map((line) => JSON.parse(line) as Exchange).sort((a, b) => a.seq - b.seq)
+  return rest.map((line) => JSON.parse(line) as RecordedExchange).sort((a, b) => a.seq - b.seq)
 }
 
 function searchOf(query: Record<string, string | string[]> | undefined): string {
