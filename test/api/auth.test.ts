@@ -17,6 +17,12 @@ const CREDENTIALS: Array<{ name: string; header: string | undefined; valid: bool
   { name: 'a token with a space inside', header: `Bearer ${API_KEY} extra`, valid: false, error: 'invalid_request' },
   { name: 'an unknown key', header: 'Bearer not-a-key', valid: false, error: 'invalid_token' },
   { name: 'a prefix of the key', header: `Bearer ${API_KEY.slice(0, -1)}`, valid: false, error: 'invalid_token' },
+  {
+    name: 'the default key, with keys configured',
+    header: 'Bearer sandbox-api-key',
+    valid: false,
+    error: 'invalid_token',
+  },
   { name: 'the key with the scheme in lower case', header: `bearer ${API_KEY}`, valid: true },
   { name: 'the key with the scheme in upper case', header: `BEARER ${API_KEY}`, valid: true },
   { name: 'the second configured key', header: 'Bearer test-key-2', valid: true },
@@ -47,23 +53,15 @@ t.test('every operation × every credential', async (t) => {
 
 t.test('auth is checked before validation', async (t) => {
   const { baseUrl } = await startTestSandbox(t)
-  const cases = [
-    { what: 'an invalid limit', url: '/pets?limit=0', init: {} },
-    { what: 'an invalid petId', url: '/pets/abc', init: {} },
-    {
-      what: 'an invalid body',
-      url: '/pets',
-      init: { method: 'POST', body: '{', headers: { 'content-type': 'application/json' } },
-    },
-    {
-      what: 'a non-JSON body',
-      url: '/pets',
-      init: { method: 'POST', body: 'x', headers: { 'content-type': 'text/plain' } },
-    },
-  ]
-  for (const c of cases) {
-    const res = await fetch(baseUrl + c.url, c.init)
-    t.equal(res.status, 401, `${c.what} without a key → 401, not 400`)
+  const post = (body: string, type: string) => ({ method: 'POST', body, headers: { 'content-type': type } })
+  for (const [url, init] of [
+    ['/pets?limit=0', {}],
+    ['/pets/abc', {}],
+    ['/pets', post('{', 'application/json')],
+    ['/pets', post('x', 'text/plain')],
+  ] as const) {
+    const res = await fetch(baseUrl + url, init)
+    t.equal(res.status, 401, `${init.body ?? url} without a key → 401, not 400 or 415`)
     await res.body?.cancel()
   }
 })
@@ -75,12 +73,6 @@ t.test('the default key is accepted when no key is configured', async (t) => {
   t.equal(res.status, 200)
   const other = await fetch(`${baseUrl}/pets?limit=1`, { headers: { authorization: `Bearer ${API_KEY}` } })
   t.equal(other.status, 401, 'and only it')
-})
-
-t.test('a configured key replaces the default key', async (t) => {
-  const { baseUrl } = await startTestSandbox(t)
-  const res = await fetch(`${baseUrl}/pets?limit=1`, { headers: { authorization: 'Bearer sandbox-api-key' } })
-  t.equal(res.status, 401)
 })
 
 t.test('the key comparison: equal strings only, whatever their lengths and contents', async (t) => {

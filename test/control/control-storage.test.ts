@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import t, { type Test } from 'tap'
 import type { Compaction } from '../../src/store/compaction.js'
 import { FaultyFileSystem, type Fault } from '../store/faulty-file-system.js'
-import { ADMIN_AUTH, call, startControlSandbox, type ControlSandbox } from '../support/control.js'
+import { ADMIN_AUTH, call, ns, startControlSandbox, type ControlSandbox } from '../support/control.js'
 import { AUTH, startTestSandbox, tempDir } from '../support/sandbox.js'
 
 /** A fault on every such call from the first on. */
@@ -56,15 +56,20 @@ t.test('reset and replace on a full disk: 503, the store as it was, then 200 onc
   t.equal(((await (await fetch(`${baseUrl}/pets?limit=100`, { headers: AUTH })).json()) as unknown[]).length, 4)
 })
 
-/** What a crash would leave: a new sandbox on a copy of the data directory as it is now. */
-async function startOnCopy(t: Test, dir: string): Promise<ControlSandbox> {
+/**
+ * What a crash leaves (a new sandbox on a copy of the data directory as it is now), then what a
+ * clean restart of `sandbox` by `start` serves: each with its name.
+ */
+async function* reopened(t: Test, dir: string, sandbox: ControlSandbox, start: () => Promise<ControlSandbox>) {
   const copy = await tempDir(t)
   await cp(dir, copy, { recursive: true })
-  return startControlSandbox(t, { DATA_FILE: join(copy, 'db.json') })
+  yield ['a crash', await startControlSandbox(t, { DATA_FILE: join(copy, 'db.json') })] as const
+  await sandbox.close()
+  yield ['a restart', await start()] as const
 }
 
 async function names(sandbox: ControlSandbox, namespace: string): Promise<string[]> {
-  const listed = await sandbox.api('GET', '/pets?limit=100', undefined, { 'x-sandbox-namespace': namespace })
+  const listed = await sandbox.api('GET', '/pets?limit=100', undefined, ns(namespace))
   return (listed.body as Array<{ name: string }>).map((pet) => pet.name)
 }
 
@@ -99,13 +104,14 @@ for (const { what, faults, answer, unused = false } of NAMESPACE_FAULTS) {
     const fs = new FaultyFileSystem(join(dir, 'db.ns.doomed.json'))
     const start = (): Promise<ControlSandbox> =>
       startControlSandbox(t, { DATA_FILE: dataFile }, { fileSystem: fs, compaction: NO_IDLE_FOLD })
-    const ns = { 'x-sandbox-namespace': 'doomed' }
+    const doomedNs = ns('doomed')
     const first = await start()
     for (const name of ['Doomed 1', 'Doomed 2'])
-      t.equal((await first.api('POST', '/pets', { name, categoryId: 1 }, ns)).status, 201)
+      t.equal((await first.api('POST', '/pets', { name, categoryId: 1 }, doomedNs)).status, 201)
     await first.close()
     const sandbox = await start()
-    if (!unused) t.equal((await sandbox.api('POST', '/pets', { name: 'Doomed 3', categoryId: 1 }, ns)).status, 201)
+    if (!unused)
+      t.equal((await sandbox.api('POST', '/pets', { name: 'Doomed 3', categoryId: 1 }, doomedNs)).status, 201)
     const doomed = ['Doomed 1', 'Doomed 2', ...(unused ? [] : ['Doomed 3'])]
 
     fs.arm(...faults)
@@ -116,13 +122,10 @@ for (const { what, faults, answer, unused = false } of NAMESPACE_FAULTS) {
     const kept = deleted.status === 503 ? doomed : []
     const has = (served: string[]): string[] => served.filter((name) => name.startsWith('Doomed'))
     t.same(has(await names(sandbox, 'doomed')), kept, deleted.status === 503 ? 'still whole' : 'gone')
-    t.equal((await sandbox.api('POST', '/pets', { name: 'After', categoryId: 1 }, ns)).status, 201)
+    t.equal((await sandbox.api('POST', '/pets', { name: 'After', categoryId: 1 }, doomedNs)).status, 201)
 
-    for (const [how, next] of [
-      ['a crash', () => startOnCopy(t, dir)],
-      ['a restart', async () => (await sandbox.close(), start())],
-    ] as const) {
-      const served = await names(await next(), 'doomed')
+    for await (const [how, again] of reopened(t, dir, sandbox, start)) {
+      const served = await names(again, 'doomed')
       t.same(has(served), kept, `after ${how}, the deleted pets ${kept.length ? 'are all there' : 'do not come back'}`)
       t.ok(served.includes('After'), `after ${how}, the create acknowledged after the deletion is there`)
     }
@@ -138,7 +141,6 @@ t.test(
     const start = (): Promise<ControlSandbox> =>
       startControlSandbox(t, { DATA_FILE: dataFile, MAX_NAMESPACES: '3' }, { fileSystem: fs, compaction: NO_IDLE_FOLD })
     const sandbox = await start()
-    const ns = (name: string): Record<string, string> => ({ 'x-sandbox-namespace': name })
     // Files of its own, holding nothing a test still needs (reset to the initial data): evictable.
     t.equal((await sandbox.api('POST', '/pets', { name: 'Held', categoryId: 1 }, ns('evicted'))).status, 201)
     t.equal((await sandbox.admin('POST', '/reset?namespace=evicted')).status, 200)
@@ -160,11 +162,8 @@ t.test(
     t.notOk(served.includes('Held'), 'it comes back from its initial data')
     t.equal((await sandbox.api('POST', '/pets', { name: 'Back', categoryId: 1 }, ns('evicted'))).status, 201)
 
-    for (const [how, next] of [
-      ['a crash', () => startOnCopy(t, dir)],
-      ['a restart', async () => (await sandbox.close(), start())],
-    ] as const)
-      t.same(await names(await next(), 'evicted'), [...served, 'Back'], `${how} serves the same`)
+    for await (const [how, again] of reopened(t, dir, sandbox, start))
+      t.same(await names(again, 'evicted'), [...served, 'Back'], `${how} serves the same`)
   },
 )
 
@@ -201,24 +200,16 @@ for (const { what, fault, answer } of SNAPSHOT_FAULTS) {
     if (deleted.status === 200) {
       t.same(await listed(sandbox), [], 'gone')
       t.equal((await sandbox.admin('POST', '/reset?namespace=fork', { snapshot: 'frozen' })).status, 404)
-      for (const [how, next] of [
-        ['a crash', () => startOnCopy(t, dir)],
-        ['a restart', async () => (await sandbox.close(), start())],
-      ] as const)
-        t.same(await listed(await next()), [], `gone after ${how}`)
+      for await (const [how, again] of reopened(t, dir, sandbox, start))
+        t.same(await listed(again), [], `gone after ${how}`)
       return
     }
     t.match(deleted.body, { status: 503, code: 'storage_unavailable' })
     t.same(await listed(sandbox), ['frozen'], 'still listed')
     // Still usable: a fork of it, and a create in the fork.
     t.equal((await sandbox.admin('POST', '/reset?namespace=fork', { snapshot: 'frozen' })).status, 200)
-    const fork = { 'x-sandbox-namespace': 'fork' }
-    t.equal((await sandbox.api('POST', '/pets', { name: 'Forked', categoryId: 1 }, fork)).status, 201)
-    for (const [how, next] of [
-      ['a crash', () => startOnCopy(t, dir)],
-      ['a restart', async () => (await sandbox.close(), start())],
-    ] as const) {
-      const again = await next()
+    t.equal((await sandbox.api('POST', '/pets', { name: 'Forked', categoryId: 1 }, ns('fork'))).status, 201)
+    for await (const [how, again] of reopened(t, dir, sandbox, start)) {
       t.same(await listed(again), ['frozen'], `listed after ${how}`)
       t.same(await names(again, 'fork'), [...frozen, 'Forked'], `after ${how}, the fork serves it and its create`)
     }
