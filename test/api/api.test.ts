@@ -91,6 +91,7 @@ t.test('getPet', async (t) => {
   t.equal(list.headers.get('deprecation'), null, 'listPets is not deprecated')
 })
 
+// Which paths match an operation: routes.test.ts; their case over HTTP: test/hardening/fuzz-regressions.test.ts.
 t.test('routes outside the operations', async (t) => {
   const { baseUrl, origin } = await startTestSandbox(t)
   const cases: Array<{ method: string; url: string; status: number; code: string; allow?: string; auth?: boolean }> = [
@@ -98,10 +99,6 @@ t.test('routes outside the operations', async (t) => {
     { method: 'GET', url: '/v1/store/orders', status: 401, code: 'unauthorized', auth: false },
     { method: 'GET', url: '/v1/nothing', status: 404, code: 'not_found' },
     { method: 'GET', url: '/pets', status: 404, code: 'not_found' },
-    { method: 'GET', url: '/v1/pets/1/extra', status: 404, code: 'not_found' },
-    { method: 'GET', url: '/v1/PETS', status: 404, code: 'not_found' },
-    { method: 'GET', url: '/v1/Pets/1', status: 404, code: 'not_found' },
-    { method: 'GET', url: '/v1/pets//', status: 404, code: 'not_found' },
     { method: 'DELETE', url: '/v1/pets', status: 405, code: 'method_not_allowed', allow: 'GET, POST, HEAD' },
     { method: 'PUT', url: '/v1/pets/1', status: 405, code: 'method_not_allowed', allow: 'GET, HEAD' },
     { method: 'POST', url: '/v1/store/orders', status: 405, code: 'method_not_allowed', allow: 'GET, HEAD' },

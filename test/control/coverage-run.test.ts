@@ -2,9 +2,7 @@
 // the run after its namespaces are deleted or evicted; and a verify that cannot be decided from
 // what the journal kept says so instead of failing with "found 0".
 import t from 'tap'
-import { ADMIN_AUTH, startControlSandbox } from '../support/control.js'
-
-const ns = (name: string): Record<string, string> => ({ 'X-Sandbox-Namespace': name })
+import { ADMIN_AUTH, ns, startControlSandbox } from '../support/control.js'
 
 interface ResponseRow {
   label: string
@@ -29,39 +27,28 @@ t.test('a journal far past JOURNAL_SIZE: coverage and verify still count every c
   t.equal(rows(report, 'getPet')['404'], 1, 'a call the journal no longer holds is still counted')
   t.equal((await admin('GET', '/requests')).body.count, 10, 'while the journal keeps its bound')
 
-  const counted = (await admin('POST', '/verify', { expectations: [{ operationId: 'listOrders', count: 25 }] })).body
+  const verify = async (body: object) => (await admin('POST', '/verify', body)).body
+  const accepting = { accept: '*/*' }
+  const counted = await verify({ expectations: [{ operationId: 'listOrders', count: 25 }] })
   t.match(counted, { passed: true, incomplete: false, journalDropped: 21 }, 'an operation alone: decided by the counts')
   t.equal(counted.expectations[0].matched, 25)
 
-  const withBody = (
-    await admin('POST', '/verify', {
-      expectations: [{ operationId: 'listOrders', count: 25, headers: { accept: '*/*' } }],
-    })
-  ).body
+  const withBody = await verify({ expectations: [{ operationId: 'listOrders', count: 25, headers: accepting }] })
   t.match(withBody, { passed: false, incomplete: true }, 'with headers: what was dropped may match, so undecided')
   t.match(withBody.message, /found \d+ among the entries kept; undecided: the journal dropped 20 calls of listOrders/)
   t.match(withBody.message, /raise JOURNAL_SIZE/)
 
-  const tooMany = (
-    await admin('POST', '/verify', {
-      expectations: [{ operationId: 'listPets', max: 2, headers: { accept: '*/*' } }],
-    })
-  ).body
+  const tooMany = await verify({ expectations: [{ operationId: 'listPets', max: 2, headers: accepting }] })
   t.match(tooMany, { passed: false, incomplete: false }, 'failed whatever was dropped: decided')
 
-  const strict = (
-    await admin('POST', '/verify', {
-      strict: true,
-      expectations: [
-        { operationId: 'listOrders', min: 1 },
-        { operationId: 'listPets', min: 1 },
-      ],
-    })
-  ).body
+  const strict = await verify({
+    strict: true,
+    expectations: ['listOrders', 'listPets'].map((operationId) => ({ operationId, min: 1 })),
+  })
   t.match(strict, { passed: false, incomplete: true }, 'strict: what was dropped may hold an unexpected call')
 
   t.equal((await admin('DELETE', '/requests')).body.cleared, 10)
-  const cleared = (await admin('POST', '/verify', { strict: true, expectations: [] })).body
+  const cleared = await verify({ strict: true, expectations: [] })
   t.match(cleared, { passed: true, incomplete: false, journalDropped: 0 }, 'a clear makes the journal whole again')
   const run = (await admin('GET', '/coverage?all=true')).body
   t.equal(run.summary.calls, 31, "the run's report still counts the calls of a cleared journal")
@@ -96,9 +83,7 @@ t.test("deleted and evicted namespaces' calls stay in the run's report", async (
     { value: '4', calls: 1 },
   ])
   const markdown = await (
-    await fetch(`${origin}/__admin/coverage?all=true&format=markdown`, {
-      headers: ADMIN_AUTH,
-    })
+    await fetch(`${origin}/__admin/coverage?all=true&format=markdown`, { headers: ADMIN_AUTH })
   ).text()
   t.match(markdown, '; counted all the same: 2 namespaces deleted, 2 namespaces evicted (MAX_NAMESPACES)')
 })
