@@ -1,18 +1,15 @@
 #!/usr/bin/env bash
-# The fresh-machine proof: runs `bash .ci/run` on a clone of main inside a minimal Debian root that
-# holds only what a new machine of the project's kind has, so that nothing installed by hand on
-# this machine can make CI pass. Prints .ci/run's output, ending with its "N passed, N failed".
+# The fresh-machine proof (CONTRIBUTING.md): runs `bash .ci/run` on a clone of main inside a minimal
+# Debian root that holds only what a new machine of the project's kind has (the lists below), so
+# that nothing installed by hand on this machine can make CI pass. Prints .ci/run's output.
 #
 #   sudo bash scripts/ci-clean-root.sh            # clone the branch main of this repository
 #   sudo bash scripts/ci-clean-root.sh --ref HEAD # or another commit
 #
-# The root (Debian bookworm from debootstrap, the base tools and toolchains of a new machine:
-# git, curl, gcc and make, Python 3 with pip and venv, OpenJDK 17 and Maven, Node 20 and npm 11
-# from the npm registry, Go from the Go module proxy) is built once and cached as a tarball outside
-# the repository (CLEAN_ROOT_CACHE, default ~/.cache/animal-store-sandbox). Every run unpacks a new
-# copy, so .ci/run installs its own packages each time, as on a new machine. The run has its own
-# mount namespace; the host's Docker engine is reachable through its socket (.ci/run then finds an
-# engine and starts none). Needs root (debootstrap, chroot, mounts) and Debian's package mirror.
+# The root is built once and cached as a tarball outside the repository (CLEAN_ROOT_CACHE, default
+# ~/.cache/animal-store-sandbox); every run unpacks a new copy, so .ci/run installs its own packages
+# each time. The host's Docker engine is reachable through its socket. Needs root (debootstrap,
+# chroot, mounts) and Debian's package mirror.
 set -euo pipefail
 
 repo=$(git -C "$(dirname "$0")/.." rev-parse --show-toplevel)

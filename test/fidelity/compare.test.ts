@@ -2,7 +2,7 @@
 // and each rule the stand-in changes is named, with its operation and pointer, and nothing else.
 import t from 'tap'
 import { API_KEY, AUTH, JSON_HEADERS, startTestSandbox } from '../support/sandbox.js'
-import { startStandIn, type Switches } from './stand-in.js'
+import { clientSequence, startStandIn, type Switches } from './stand-in.js'
 
 const UPSTREAM_KEY = 'upstream-secret-key-7f3a'
 const ADMIN = { authorization: 'Bearer compare-admin' }
@@ -13,20 +13,6 @@ interface DriftReport {
   count: number
   operations: Record<string, { compared: number; differences: number }>
   differences: { operationId: string; pointer: string; kind: string; sandbox: unknown; upstream: unknown }[]
-}
-
-/** The sequence a client runs: create, list, list filtered, get it, get one that is not there, no key. */
-async function runSequence(apiUrl: string, namespace: string): Promise<void> {
-  const headers = { ...JSON_HEADERS, 'x-sandbox-namespace': namespace }
-  const created = await fetch(`${apiUrl}/pets`, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({ name: 'Drifter', categoryId: 2, status: 'pending' }),
-  })
-  const { id } = (await created.json()) as { id: number }
-  for (const target of ['/pets', '/pets?status=pending&limit=5', `/pets/${id}`, '/pets/999999'])
-    await (await fetch(`${apiUrl}${target}`, { headers })).arrayBuffer()
-  await (await fetch(`${apiUrl}/pets`, { headers: { 'x-sandbox-namespace': namespace } })).arrayBuffer()
 }
 
 async function driftOf(origin: string, namespace: string): Promise<DriftReport> {
@@ -57,7 +43,7 @@ t.test('compare: each switch of the stand-in is named with its operation and poi
     const namespace = `case-${name.replaceAll(' ', '-')}`
     standIn.reset()
     standIn.switches = switches
-    await runSequence(baseUrl, namespace)
+    await clientSequence(baseUrl, namespace, true)
     const report = await driftOf(origin, namespace)
     t.equal(report.compared, 6, `${name}: every request was compared`)
     if (operationId === '') {

@@ -3,24 +3,10 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import t from 'tap'
-import { API_KEY, JSON_HEADERS, runCliToEnd, spawnCli, startTestSandbox, tempDir } from '../support/sandbox.js'
-import { startStandIn } from './stand-in.js'
+import { API_KEY, runCliToEnd, spawnCli, startTestSandbox, tempDir } from '../support/sandbox.js'
+import { clientSequence, startStandIn } from './stand-in.js'
 
 const UPSTREAM_KEY = 'upstream-secret-key-91c2'
-
-/** create, list, list filtered, get it, get one that is not there, in namespace `namespace`. */
-async function runSequence(apiUrl: string, namespace: string): Promise<void> {
-  const headers = { ...JSON_HEADERS, 'x-sandbox-namespace': namespace }
-  const created = await fetch(`${apiUrl}/pets`, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({ name: 'Recorded', categoryId: 3 }),
-  })
-  t.equal(created.status, 201)
-  const { id } = (await created.json()) as { id: number }
-  for (const target of ['/pets', '/pets?status=available&limit=3', `/pets/${id}`, '/pets/424242'])
-    await (await fetch(`${apiUrl}${target}`, { headers })).arrayBuffer()
-}
 
 t.test('record, then replay against a sandbox and against a drifted upstream', async (t) => {
   const standIn = await startStandIn(UPSTREAM_KEY)
@@ -36,7 +22,7 @@ t.test('record, then replay against a sandbox and against a drifted upstream', a
     UPSTREAM_MODE: 'record',
     SESSION_DIR: sessions,
   })
-  await runSequence(recorder.baseUrl, 'rec')
+  await clientSequence(recorder.baseUrl, 'rec')
   t.same(await readdir(sessions), ['rec.session.jsonl'], 'one session file per namespace')
   const session = join(sessions, 'rec.session.jsonl')
   const lines = (await readFile(session, 'utf8')).trim().split('\n')

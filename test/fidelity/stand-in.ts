@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
-import { ROOT } from '../support/sandbox.js'
+import { JSON_HEADERS, ROOT } from '../support/sandbox.js'
 
 export interface Switches {
   /** listPets answers the newest first. */
@@ -138,4 +138,22 @@ export async function startStandIn(apiKey: string): Promise<StandIn> {
         server.close(() => resolve())
       }),
   })
+}
+
+/**
+ * What a client does, in `namespace`: create, list, list filtered, get the pet made, get one that is
+ * not there (five requests); with `withoutKey`, a list without the key as well.
+ */
+export async function clientSequence(apiUrl: string, namespace: string, withoutKey = false): Promise<void> {
+  const headers = { ...JSON_HEADERS, 'x-sandbox-namespace': namespace }
+  const created = await fetch(`${apiUrl}/pets`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ name: 'Drifter', categoryId: 2, status: 'pending' }),
+  })
+  if (created.status !== 201) throw new Error(`the create answered ${created.status}`)
+  const { id } = (await created.json()) as { id: number }
+  for (const target of ['/pets', '/pets?status=pending&limit=5', `/pets/${id}`, '/pets/999999'])
+    await (await fetch(`${apiUrl}${target}`, { headers })).arrayBuffer()
+  if (withoutKey) await (await fetch(`${apiUrl}/pets`, { headers: { 'x-sandbox-namespace': namespace } })).arrayBuffer()
 }
