@@ -67,6 +67,9 @@ export class CoverageTally {
   journalDropped = 0
   /** The latest INVALID_KEPT invalid requests, oldest first. */
   invalid: InvalidRequest[] = []
+  /** The last query string counted, parsed and redacted: clients send the same one again and again. */
+  #search = ''
+  #query: ReadonlyArray<readonly [string, readonly string[]]> = []
 
   /** Counts one recorded request, `id` its journal id. */
   add(record: RequestRecord, id: number, redactor: Redactor): void {
@@ -81,13 +84,18 @@ export class CoverageTally {
     op.calls++
     const answer = { status: record.status, code: record.error?.code ?? null, forced: record.fault !== null, calls: 1 }
     addCalls(op.answers, `${answer.status} ${answer.code} ${answer.forced}`, answer)
-    if (record.search !== '')
-      for (const [name, sent] of Object.entries(redactor.query(record.search))) {
+    if (record.search !== '') {
+      if (record.search !== this.#search) {
+        const query = Object.entries(redactor.query(record.search))
+        ;[this.#search, this.#query] = [record.search, query.map(([name, sent]) => [name, [sent].flat()])]
+      }
+      for (const [name, sent] of this.#query) {
         const parameter = parameterOf(op, name)
         if (parameter === undefined) continue
         parameter.calls++
-        for (const value of [sent].flat()) addCount(parameter.values, value, 1)
+        for (const value of sent) addCount(parameter.values, value, 1)
       }
+    }
     if (
       record.operationId !== UNMATCHED &&
       record.fault === null &&

@@ -155,7 +155,7 @@ export class Journal implements BoundedJournal {
     let bytes = ENTRY_BYTES + (body?.length ?? 0) + record.path.length + record.search.length
     for (const name in record.headers) bytes += name.length + String(record.headers[name]).length
     bytes += (record.fault?.length ?? 0) + (record.error?.message.length ?? 0)
-    ring.push({ id: this.#nextId++, record: { ...record, body }, bytes })
+    ring.push({ id: this.#nextId++, record: body === record.body ? record : { ...record, body }, bytes })
     this.#counted()
     this.#memory.recorded(this)
   }
