@@ -4,7 +4,7 @@
 //   {"source":{…},"pets":[
 //   {"id":1,…},
 //   {"id":2,…}
-//   ],"append log":"<id>"}
+//   ],"journal":"<id>"}
 //
 // Still one JSON document. A file in another layout (a user's own) is read whole.
 import { createHash } from 'node:crypto'
@@ -96,7 +96,7 @@ export async function readImageText(
           if (text.trim() !== '') return false
         } else if (text.startsWith(']')) {
           parseRecords(texts.splice(0))
-          // The closing line: the members after the records, `],"append log":"<id>"}`.
+          // The closing line: the members after the records, `],"journal":"<id>"}`.
           Object.assign(data, JSON.parse(`{${text.slice(text.startsWith('],') ? 2 : 1)}`))
           closed = true
         } else texts.push(text.endsWith(',') ? text.slice(0, -1) : text)
