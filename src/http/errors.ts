@@ -14,88 +14,60 @@ export interface ErrorTemplate {
 
 /** The stable values of Error.code, with the status each one carries. */
 export const ERRORS = {
-  invalidParameter: { status: 400, code: 'invalid_parameter', message: 'A path or query parameter is invalid' },
-  invalidBody: {
-    status: 400,
-    code: 'invalid_body',
-    message: 'The request body is missing required fields or has invalid values',
-  },
-  malformedJson: { status: 400, code: 'malformed_json', message: 'The request body is not valid JSON' },
-  badRequest: { status: 400, code: 'bad_request', message: 'The request is malformed' },
-  unauthorized: { status: 401, code: 'unauthorized', message: 'Missing or invalid API key' },
-  notFound: { status: 404, code: 'not_found', message: 'The requested resource could not be found' },
-  methodNotAllowed: { status: 405, code: 'method_not_allowed', message: 'The method is not allowed on this resource' },
-  requestTimeout: {
-    status: 408,
-    code: 'request_timeout',
-    message: 'The request did not arrive in time; the connection is closed',
-  },
-  gone: { status: 410, code: 'gone', message: 'This operation was removed on its sunset date' },
-  payloadTooLarge: { status: 413, code: 'payload_too_large', message: 'The request body is too large' },
-  unsupportedMediaType: {
-    status: 415,
-    code: 'unsupported_media_type',
-    message: 'The request body must be application/json',
-  },
-  headersTooLarge: { status: 431, code: 'headers_too_large', message: 'The request headers are too large' },
-  internal: {
-    status: 500,
-    code: 'internal_error',
-    message: 'The sandbox failed unexpectedly; the cause is in its log',
-  },
-  notImplemented: {
-    status: 501,
-    code: 'not_implemented',
-    message: 'This operation exists in the interface but is not specified',
-  },
-  storageUnavailable: {
-    status: 503,
-    code: 'storage_unavailable',
-    message: 'The data file could not be written; nothing was stored',
-  },
+  invalidParameter: template(400, 'invalid_parameter', 'A path or query parameter is invalid'),
+  invalidBody: template(400, 'invalid_body', 'The request body is missing required fields or has invalid values'),
+  malformedJson: template(400, 'malformed_json', 'The request body is not valid JSON'),
+  badRequest: template(400, 'bad_request', 'The request is malformed'),
+  unauthorized: template(401, 'unauthorized', 'Missing or invalid API key'),
+  notFound: template(404, 'not_found', 'The requested resource could not be found'),
+  methodNotAllowed: template(405, 'method_not_allowed', 'The method is not allowed on this resource'),
+  requestTimeout: template(408, 'request_timeout', 'The request did not arrive in time; the connection is closed'),
+  gone: template(410, 'gone', 'This operation was removed on its sunset date'),
+  payloadTooLarge: template(413, 'payload_too_large', 'The request body is too large'),
+  unsupportedMediaType: template(415, 'unsupported_media_type', 'The request body must be application/json'),
+  headersTooLarge: template(431, 'headers_too_large', 'The request headers are too large'),
+  internal: template(500, 'internal_error', 'The sandbox failed unexpectedly; the cause is in its log'),
+  notImplemented: template(501, 'not_implemented', 'This operation exists in the interface but is not specified'),
+  storageUnavailable: template(503, 'storage_unavailable', 'The data file could not be written; nothing was stored'),
   // A bound on what the stores keep (MAX_PETS and the others): a create past it is refused whole.
-  storeFull: {
-    status: 507,
-    code: 'store_full',
-    message: 'The store keeps no more pets: a bound of this sandbox is reached; nothing was stored',
-  },
+  storeFull: template(
+    507,
+    'store_full',
+    'The store keeps no more pets: a bound of this sandbox is reached; nothing was stored',
+  ),
   // A new namespace past MAX_NAMESPACES, when every namespace kept holds data of its own.
-  namespaceLimit: {
-    status: 503,
-    code: 'namespace_limit',
-    message: 'No room for another namespace: every namespace kept holds data of its own',
-  },
+  namespaceLimit: template(
+    503,
+    'namespace_limit',
+    'No room for another namespace: every namespace kept holds data of its own',
+  ),
   // NAMESPACE_FROM_TRACE with TRACE_NAMESPACE_BASELINE: a new trace's namespace, before its snapshot is made.
-  baselineMissing: {
-    status: 503,
-    code: 'baseline_missing',
-    message: 'The snapshot a new trace namespace starts from (TRACE_NAMESPACE_BASELINE) does not exist',
-  },
+  baselineMissing: template(
+    503,
+    'baseline_missing',
+    'The snapshot a new trace namespace starts from (TRACE_NAMESPACE_BASELINE) does not exist',
+  ),
   // Every connection but the share kept for health checks and the control API serves an API request.
-  serverBusy: {
-    status: 503,
-    code: 'server_busy',
-    message: 'Every connection for the API is serving a request; try again in a moment',
-  },
+  serverBusy: template(503, 'server_busy', 'Every connection for the API is serving a request; try again in a moment'),
   // An operation whose x-stability is below MIN_STABILITY: refused by the sandbox's setting.
-  unstableOperation: {
-    status: 403,
-    code: 'unstable_operation',
-    message: 'This operation is below the stability this sandbox accepts (MIN_STABILITY)',
-  },
+  unstableOperation: template(
+    403,
+    'unstable_operation',
+    'This operation is below the stability this sandbox accepts (MIN_STABILITY)',
+  ),
   // A Host this sandbox does not serve, on the control API or the coverage page (src/http/hosts.ts).
-  misdirectedRequest: {
-    status: 421,
-    code: 'misdirected_request',
-    message: 'This sandbox does not answer the control API under that host name',
-  },
+  misdirectedRequest: template(
+    421,
+    'misdirected_request',
+    'This sandbox does not answer the control API under that host name',
+  ),
   // Any 4xx/5xx status, asked for through the control API (POST /__admin/faults).
-  injectedFault: {
-    status: 500,
-    code: 'injected_fault',
-    message: 'This failure was injected through the sandbox control API',
-  },
-} as const satisfies Record<string, ErrorTemplate>
+  injectedFault: template(500, 'injected_fault', 'This failure was injected through the sandbox control API'),
+} satisfies Record<string, ErrorTemplate>
+
+function template(status: number, code: string, message: string): ErrorTemplate {
+  return { status, code, message }
+}
 
 /** When a client may try again after a 503 (or 429): the disk, or the namespaces, may have room again by then. */
 export const RETRY_AFTER: Readonly<Record<string, string>> = { 'Retry-After': '1' }

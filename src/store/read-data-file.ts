@@ -16,19 +16,17 @@ const READ_CHUNK_BYTES = 1024 * 1024
 const chunksOf = (file: string, { fileSystem = nodeFileSystem, readChunkBytes = READ_CHUNK_BYTES }: ReadOptions) =>
   fileSystem.readChunks(file, readChunkBytes)
 
-const isMissing = (error: unknown): boolean => (error as NodeJS.ErrnoException).code === 'ENOENT'
-
 /**
  * The image, undefined when there is none: line by line in the layout the store writes
  * (image-text.ts), whole in any other (a file of the user's own).
  */
-export async function readImage(
+export function readImage(
   file: string,
   key: string,
   options: ReadOptions,
 ): Promise<{ data: unknown; bytes: number } | undefined> {
-  const size = { bytes: 0 }
-  try {
+  return reading(file, async () => {
+    const size = { bytes: 0 }
     const data = await readImageText(key, chunksOf(file, options), size)
     if (data !== undefined) return { data, bytes: size.bytes }
     const bytes = await (options.fileSystem ?? nodeFileSystem).readFile(file)
@@ -37,25 +35,26 @@ export async function readImage(
     } catch (error) {
       throw new DataFileError(file, `is not valid JSON (${oneLine(error)}); it was left untouched`)
     }
-  } catch (error) {
-    if (error instanceof DataFileError) throw error
-    if (isMissing(error)) return undefined
-    throw new DataFileError(file, `cannot be read: ${(error as Error).message}`)
-  }
+  })
 }
 
 /** The append log when its header names `imageId`; undefined when it is missing or stale. */
-export async function readAppendLogOf<R>(
+export function readAppendLogOf<R>(
   file: string,
   imageId: string,
   options: ReadOptions,
   startsOver?: (record: R) => boolean,
 ): Promise<ReadAppendLog<R> | undefined> {
+  return reading(file, () => readAppendLog<R>(file, chunksOf(file, options), imageId, startsOver))
+}
+
+/** What `read` gives, undefined for a missing file; any other failure is a DataFileError naming it. */
+async function reading<T>(file: string, read: () => Promise<T>): Promise<T | undefined> {
   try {
-    return await readAppendLog<R>(file, chunksOf(file, options), imageId, startsOver)
+    return await read()
   } catch (error) {
     if (error instanceof DataFileError) throw error
-    if (isMissing(error)) return undefined
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
     throw new DataFileError(file, `cannot be read: ${(error as Error).message}`)
   }
 }
