@@ -4,7 +4,7 @@
 // system that fails chosen calls: faulty-file-system.ts).
 import { access, readFile, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import { Writable } from 'node:stream'
+import { PassThrough } from 'node:stream'
 import { setTimeout as sleep } from 'node:timers/promises'
 import t, { type Test } from 'tap'
 import type { Config } from '../../src/config.js'
@@ -31,14 +31,25 @@ type Pet = { id: number; name: string; categoryId: number; status: string }
 
 const pet = (id: number, name = `Pet ${id}`): Pet => ({ id, name, categoryId: 1, status: 'available' })
 const line = (value: unknown): string => `${JSON.stringify(value)}\n`
+const idsOf = (pets: ReadonlyArray<{ id: number }>): number[] => pets.map((p) => p.id)
+const storedIds = async (file: string): Promise<number[]> => idsOf(await readStoredPets(file))
+/** The records in `file`'s journal (0 when there is none). */
+const journalLines = async (file: string): Promise<number> =>
+  (await readFile(`${file}.journal`, 'utf8').catch(() => '\n')).split('\n').length - 2
 
 const create = (baseUrl: string, name: string, headers?: Record<string, string>): Promise<Response> =>
   postPet(baseUrl, { name, categoryId: 1 }, headers)
 
-/** A data file as the sandbox writes it: a snapshot naming its journal, and the journal. */
-async function writeLayout(dataFile: string, snapshot: Pet[], journal: string): Promise<void> {
-  await writeFile(dataFile, JSON.stringify({ pets: snapshot, journal: 'j1' }))
+/** The ids of the pets in `file`, as a new adapter reads it. */
+const readBack = async (file: string): Promise<number[] | undefined> =>
+  (await new DataFile<{ pets: Pet[] }, Pet>(file, 'pets').read())?.pets.map((p) => p.id)
+
+/** A data file as the sandbox writes it: a snapshot naming its journal, and the journal; returns the snapshot. */
+async function writeLayout(dataFile: string, snapshot: Pet[], journal: string | Buffer): Promise<string> {
+  const text = JSON.stringify({ pets: snapshot, journal: 'j1' })
+  await writeFile(dataFile, text)
   await writeFile(`${dataFile}.journal`, journal)
+  return text
 }
 
 t.test('a create appends one journal line; the snapshot is not rewritten; a restart reads both', async (t) => {
@@ -88,18 +99,10 @@ t.test('a torn last journal line (never acknowledged) is dropped; the next write
     const config = await testConfig(t)
     await writeLayout(config.dataFile!, [pet(1)], line({ snapshot: 'j1' }) + line(pet(2)) + line(pet(3)) + torn)
     const sandbox = await startSandbox(config, createLogger('silent'))
-    t.same(
-      sandbox.store.all().map((p) => p.id),
-      [1, 2, 3],
-      `the torn line is dropped: ${torn}`,
-    )
+    t.same(idsOf(sandbox.store.all()), [1, 2, 3], `the torn line is dropped: ${torn}`)
     const next = (await (await create(sandbox.baseUrl, 'After')).json()) as Pet
     t.equal(next.id, 4, 'the torn record never existed: its id is given out again')
-    t.same(
-      (await readStoredPets(config.dataFile!)).map((p) => p.id),
-      [1, 2, 3, 4],
-      'on disk: the good records and the new one',
-    )
+    t.same(await storedIds(config.dataFile!), [1, 2, 3, 4], 'on disk: the good records and the new one')
     t.notMatch(
       await readFile(`${config.dataFile}.journal`, 'utf8').catch(() => ''),
       /Tor|No newline/,
@@ -113,10 +116,8 @@ t.test(
   'a corrupt journal line that is not the torn end stops the start, naming the journal; nothing is touched',
   async (t) => {
     const config = await testConfig(t)
-    const snapshot = JSON.stringify({ pets: [pet(1)], journal: 'j1' })
     const journal = line({ snapshot: 'j1' }) + '{"id":2,"name"\n' + line(pet(3))
-    await writeFile(config.dataFile!, snapshot)
-    await writeFile(`${config.dataFile}.journal`, journal)
+    const snapshot = await writeLayout(config.dataFile!, [pet(1)], journal)
     await t.rejects(startSandbox(config, createLogger('silent')), {
       name: 'DataFileError',
       message: new RegExp(`Data file ${config.dataFile}\\.journal has an invalid line 2`),
@@ -139,10 +140,7 @@ t.test('a journal left from an older snapshot is ignored: that snapshot already 
   await writeFile(`${config.dataFile}.journal`, line({ snapshot: 'old' }) + line(pet(2)) + line(pet(99)))
   const sandbox = await startSandbox(config, createLogger('silent'))
   t.teardown(() => sandbox.close())
-  t.same(
-    sandbox.store.all().map((p) => p.id),
-    [1, 2],
-  )
+  t.same(idsOf(sandbox.store.all()), [1, 2])
   const res = await fetch(`${sandbox.baseUrl}/pets/99`, { headers: AUTH })
   t.equal(res.status, 404, 'a record of the stale journal does not come back')
   await res.body?.cancel()
@@ -154,26 +152,16 @@ t.test('the journal is folded into a new snapshot once it holds enough records',
   const adapter = new DataFile<{ pets: Pet[] }, Pet>(file, 'pets', { compaction: { afterRecords: 3 } })
   const data = { pets: [pet(1)] }
   await adapter.write(data)
-  const journalLines = async (): Promise<number> =>
-    (await readFile(`${file}.journal`, 'utf8').catch(() => '\n')).split('\n').length - 2
   for (const id of [2, 3]) {
     data.pets.push(pet(id))
     await adapter.append(data, [pet(id)])
   }
-  t.equal(await journalLines(), 2, 'below the threshold, records are appended')
+  t.equal(await journalLines(file), 2, 'below the threshold, records are appended')
   data.pets.push(pet(4))
   await adapter.append(data, [pet(4)])
-  t.equal(await journalLines(), 0, 'at the threshold, the journal starts over')
-  t.same(
-    (await readStoredPets(file)).map((p) => p.id),
-    [1, 2, 3, 4],
-    'with every record in the snapshot',
-  )
-  t.same(
-    (await new DataFile<{ pets: Pet[] }, Pet>(file, 'pets').read())?.pets.map((p) => p.id),
-    [1, 2, 3, 4],
-    'and read back the same',
-  )
+  t.equal(await journalLines(file), 0, 'at the threshold, the journal starts over')
+  t.same(await storedIds(file), [1, 2, 3, 4], 'with every record in the snapshot')
+  t.same(await readBack(file), [1, 2, 3, 4], 'and read back the same')
 })
 
 t.test('a journal is folded into the snapshot once the file is idle, and not while writes keep coming', async (t) => {
@@ -187,33 +175,25 @@ t.test('a journal is folded into the snapshot once the file is idle, and not whi
   })
   const data = { pets: [pet(1)] }
   await adapter.write(data)
-  const journalLines = async (): Promise<number> =>
-    (await readFile(`${file}.journal`, 'utf8').catch(() => '\n')).split('\n').length - 2
   data.pets.push(pet(2))
   await adapter.append(data, [pet(2)])
   // Nothing to wait for: a fold that must not happen. Past the idle time, it would have.
   await sleep(idleMs * 1.5)
-  t.equal(await journalLines(), 1, 'below the idle threshold, the journal stays')
+  t.equal(await journalLines(file), 1, 'below the idle threshold, the journal stays')
   // Writes closer together than the idle time: no fold in between.
   for (const id of [3, 4, 5, 6]) {
     data.pets.push(pet(id))
     await adapter.append(data, [pet(id)])
     await sleep(50)
   }
-  t.equal(await journalLines(), 5, 'while writes keep coming, every record is appended')
+  t.equal(await journalLines(file), 5, 'while writes keep coming, every record is appended')
   // The fold starts after the idle time and takes a snapshot write (fsync, rename): wait for it, bounded.
-  await waitFor(async () => (await journalLines()) === 0, { what: 'the idle journal to be folded into the snapshot' })
-  t.equal(await journalLines(), 0, 'once the file is idle, the journal starts over')
-  t.same(
-    (await readStoredPets(file)).map((p) => p.id),
-    [1, 2, 3, 4, 5, 6],
-    'with every record in the snapshot',
-  )
-  t.same(
-    (await new DataFile<{ pets: Pet[] }, Pet>(file, 'pets').read())?.pets.map((p) => p.id),
-    [1, 2, 3, 4, 5, 6],
-    'and read back the same',
-  )
+  await waitFor(async () => (await journalLines(file)) === 0, {
+    what: 'the idle journal to be folded into the snapshot',
+  })
+  t.equal(await journalLines(file), 0, 'once the file is idle, the journal starts over')
+  t.same(await storedIds(file), [1, 2, 3, 4, 5, 6], 'with every record in the snapshot')
+  t.same(await readBack(file), [1, 2, 3, 4, 5, 6], 'and read back the same')
 })
 
 t.test('requests that arrive as a write hands over to the next are all written, once and in order', async (t) => {
@@ -237,11 +217,7 @@ t.test('requests that arrive as a write hands over to the next are all written, 
     for (const result of results) if (result.status === 'rejected') failures.push(result.reason)
   }
   t.same(failures, [], 'no write failed')
-  t.same(
-    (await readStoredPets(file)).map((p) => p.id),
-    data.pets.map((p) => p.id),
-    'every record is on disk once, in order',
-  )
+  t.same(await storedIds(file), idsOf(data.pets), 'every record is on disk once, in order')
 })
 
 t.test('stopping a store that took no create leaves the data file as it was', async (t) => {
@@ -278,12 +254,7 @@ t.test('a journal left beside a deleted data file is not taken for the new one',
 /** A sandbox on `config` whose warnings are kept, as the log a user reads. */
 async function startLogged(config: Config): Promise<{ sandbox: Sandbox; log: () => string }> {
   let log = ''
-  const destination = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      log += chunk.toString()
-      done()
-    },
-  })
+  const destination = new PassThrough().on('data', (chunk: Buffer) => (log += chunk.toString()))
   const sandbox = await startSandbox(config, createLogger('warn', destination))
   return { sandbox, log: () => log }
 }
@@ -310,11 +281,8 @@ t.test(
         return true
       })
       const whole = cut >= header.length ? end : 0
-      t.same(
-        sandbox.store.all().map((p) => p.id),
-        [1, ...kept.map((record) => (JSON.parse(record) as Pet).id)],
-        `cut at byte ${cut}: every whole record before it is kept`,
-      )
+      const keptIds = kept.map((record) => (JSON.parse(record) as Pet).id)
+      t.same(idsOf(sandbox.store.all()), [1, ...keptIds], `cut at byte ${cut}: every whole record before it is kept`)
       const dropped = cut - whole
       if (dropped > 0) {
         const said = `dropped the last ${dropped} bytes of ${config.dataFile}.journal`
@@ -324,8 +292,8 @@ t.test(
 
       const after = (await (await create(sandbox.baseUrl, 'After')).json()) as Pet
       t.same(
-        (await readStoredPets(config.dataFile!)).map((p) => p.id),
-        [1, ...kept.map((record) => (JSON.parse(record) as Pet).id), after.id],
+        await storedIds(config.dataFile!),
+        [1, ...keptIds, after.id],
         'the next create is appended after the last whole record',
       )
       t.equal(
@@ -348,11 +316,10 @@ t.test(
       // Random bytes, newlines included: none of its lines can be a record.
       const garbage = Buffer.from(Array.from({ length: 1 + Math.floor(next() * 200) }, () => Math.floor(next() * 256)))
       const config = await testConfig(t)
-      await writeFile(config.dataFile!, JSON.stringify({ pets: [pet(1)], journal: 'j1' }))
-      await writeFile(`${config.dataFile}.journal`, Buffer.concat([Buffer.from(good), garbage]))
+      await writeLayout(config.dataFile!, [pet(1)], Buffer.concat([Buffer.from(good), garbage]))
       const { sandbox, log } = await startLogged(config)
       t.same(
-        sandbox.store.all().map((p) => p.id),
+        idsOf(sandbox.store.all()),
         [1, 2, 3],
         `${garbage.length} random bytes (seed ${seed}): every record is kept`,
       )
@@ -368,10 +335,8 @@ t.test(
 
     // The same garbage with a whole record after it: not a torn end, so nothing is dropped silently.
     const config = await testConfig(t)
-    const snapshot = JSON.stringify({ pets: [pet(1)], journal: 'j1' })
     const journal = `${good}\u0000\u0007 garbage\n${line(pet(4))}`
-    await writeFile(config.dataFile!, snapshot)
-    await writeFile(`${config.dataFile}.journal`, journal)
+    const snapshot = await writeLayout(config.dataFile!, [pet(1)], journal)
     await t.rejects(startSandbox(config, createLogger('silent')), {
       name: 'DataFileError',
       message: new RegExp(
@@ -409,15 +374,7 @@ t.test('a corrupt snapshot stops the command with one line naming the file, and 
 })
 
 /** An adapter on a fresh data file over `fs`, with a snapshot of pet 1 written. */
-async function adapterOn(
-  t: Test,
-  compaction: Partial<Compaction> = {},
-): Promise<{
-  file: string
-  fs: FaultyFileSystem
-  adapter: DataFile<{ pets: Pet[] }, Pet>
-  data: { pets: Pet[] }
-}> {
+async function adapterOn(t: Test, compaction: Partial<Compaction> = {}) {
   const file = join(await tempDir(t), 'db.json')
   const fs = new FaultyFileSystem(file)
   const adapter = new DataFile<{ pets: Pet[] }, Pet>(file, 'pets', { fileSystem: fs, compaction })
@@ -453,10 +410,7 @@ t.test('after a failed append, the next append appends after the last whole reco
     t.equal(await readFile(file, 'utf8'), snapshot, 'without a new snapshot')
     t.equal(await readFile(`${file}.journal`, 'utf8'), journal + line(pet(4)), 'right after the last whole record')
     t.equal(fs.log[0], 'open journal', 'through a new descriptor: the one that failed is never used again')
-    t.same(
-      (await readStoredPets(file)).map((p) => p.id),
-      [1, 2, 4],
-    )
+    t.same(await storedIds(file), [1, 2, 4])
   }
 })
 
@@ -475,10 +429,7 @@ t.test('a compaction without room for a second copy is not tried: the journal go
   fs.freeBytesOverride = undefined
   await adapter.compact(data)
   t.not(await readFile(file, 'utf8'), snapshot, 'with room, the journal is folded')
-  t.same(
-    (await readStoredPets(file)).map((p) => p.id),
-    [1, 2, 3, 4, 5, 6, 7],
-  )
+  t.same(await storedIds(file), [1, 2, 3, 4, 5, 6, 7])
 })
 
 t.test(
@@ -497,19 +448,10 @@ t.test(
     for (const id of [2, 3, 4, 5])
       t.ok(await add(adapter, data, pet(id)), `append ${id} succeeds while compactions fail`)
     t.ok(fs.failedSinceArmed() >= 2, 'compactions were tried and failed')
-    t.ok(
-      await access(temp).then(
-        () => true,
-        () => false,
-      ),
-      'the temporary file could not be removed',
-    )
+    await t.resolves(access(temp), 'the temporary file could not be removed')
     fs.clear()
     t.ok(await add(adapter, data, pet(6)), 'the next append succeeds')
     await t.rejects(access(temp), { code: 'ENOENT' }, 'and the temporary file is gone')
-    t.same(
-      (await readStoredPets(file)).map((p) => p.id),
-      [1, 2, 3, 4, 5, 6],
-    )
+    t.same(await storedIds(file), [1, 2, 3, 4, 5, 6])
   },
 )
