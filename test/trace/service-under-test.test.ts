@@ -52,6 +52,16 @@ interface Entry {
 const entriesOf = async (sandbox: ControlSandbox, query: string): Promise<Entry[]> =>
   (await sandbox.admin('GET', `/requests?${query}`)).body.entries as Entry[]
 
+/** The journal's entries for `query`, each as its operationId and the `fields` named. */
+const callsOf = async (sandbox: ControlSandbox, query: string, ...fields: Array<'namespace' | 'traceId'>) =>
+  (await entriesOf(sandbox, query)).map((entry) => [entry.operationId, ...fields.map((field) => entry[field])])
+
+/** The service's two calls for one adoption, each with `rest`. */
+const adoption = (...rest: string[]): string[][] => [
+  ['listPets', ...rest],
+  ['createPet', ...rest],
+]
+
 const EXPECT_ADOPTION = {
   strict: true,
   expectations: [
@@ -69,23 +79,14 @@ t.test('baggage: each test names its namespace, and finds its calls there alone'
     const trace = startTrace()
     traceIds.push(trace.traceId)
     await adopt(t, service, { traceparent: trace.traceparent, baggage: `sandbox.namespace=${name}` })
-    const entries = await entriesOf(sandbox, `namespace=${name}`)
-    t.same(
-      entries.map((e) => [e.operationId, e.namespace, e.traceId]),
-      [
-        ['listPets', name, trace.traceId],
-        ['createPet', name, trace.traceId],
-      ],
-      'its journal holds its two calls, of its trace',
-    )
+    const query = `namespace=${name}`
+    t.same(await callsOf(sandbox, query, 'namespace', 'traceId'), adoption(name, trace.traceId), 'its two calls')
     // The service's own span is the parent now: the instrumentation passed the trace on, no copy.
-    for (const entry of entries) t.not(entry.headers['traceparent']?.split('-')[2], trace.spanId)
+    for (const entry of await entriesOf(sandbox, query))
+      t.not(entry.headers['traceparent']?.split('-')[2], trace.spanId)
     t.match((await sandbox.admin('POST', `/verify?namespace=${name}`, EXPECT_ADOPTION)).body, { passed: true })
-    t.equal(
-      (await sandbox.admin('GET', `/coverage?namespace=${name}`)).body.summary.calls,
-      2,
-      'coverage: its two calls',
-    )
+    const coverage = await sandbox.admin('GET', `/coverage?namespace=${name}`)
+    t.equal(coverage.body.summary.calls, 2, 'coverage: its two calls')
   }
   // Two tests at once against the one service: their calls to it overlap.
   await Promise.all([oneTest(t, 'test-a'), oneTest(t, 'test-b')])
@@ -94,14 +95,14 @@ t.test('baggage: each test names its namespace, and finds its calls there alone'
   // Without the baggage the same calls land in the default namespace: what the baggage changed.
   // The service starts a trace of its own for a request that brings none, so they carry its id.
   await adopt(t, service, {})
-  const untraced = await entriesOf(sandbox, '')
+  const untraced = await callsOf(sandbox, '', 'traceId')
+  const ownTrace = untraced[0]?.[1] as string
   t.same(
-    untraced.map((e) => e.operationId),
-    ['listPets', 'createPet'],
-    'a call with no baggage and no trace: the default namespace',
+    untraced,
+    adoption(ownTrace),
+    "a call with no baggage and no trace: the default namespace, the service's trace",
   )
-  t.equal(untraced[0]?.traceId, untraced[1]?.traceId, "of the service's own trace")
-  t.notOk(traceIds.includes(untraced[0]?.traceId ?? ''), "neither test's")
+  t.notOk(traceIds.includes(ownTrace), "neither test's")
 })
 
 t.test('NAMESPACE_FROM_TRACE=on: each test’s trace is its namespace', async (t) => {
@@ -112,14 +113,7 @@ t.test('NAMESPACE_FROM_TRACE=on: each test’s trace is its namespace', async (t
     const trace = startTrace()
     await adopt(t, service, { traceparent: trace.traceparent })
     const { traceId } = trace
-    t.same(
-      (await entriesOf(sandbox, `namespace=${traceId}`)).map((e) => [e.operationId, e.traceId]),
-      [
-        ['listPets', traceId],
-        ['createPet', traceId],
-      ],
-      'its namespace holds its two calls',
-    )
+    t.same(await callsOf(sandbox, `namespace=${traceId}`, 'traceId'), adoption(traceId), 'its namespace: its two calls')
     t.equal((await sandbox.admin('GET', `/requests?namespace=${traceId}&traceId=${traceId}&limit=0`)).body.count, 2)
     t.match((await sandbox.admin('POST', `/verify?namespace=${traceId}`, EXPECT_ADOPTION)).body, { passed: true })
     t.match(
@@ -142,13 +136,7 @@ t.test('NAMESPACE_FROM_TRACE=on: each test’s trace is its namespace', async (t
   t.equal((await sandbox.admin('GET', '/requests?limit=0')).body.count, 0, 'still none in the default namespace')
   const added = (await names()).filter((name) => !before.includes(name))
   t.equal(added.length, 1, "one namespace more: the service's own trace")
-  t.same(
-    (await entriesOf(sandbox, `namespace=${added[0]}`)).map((e) => [e.operationId, e.traceId]),
-    [
-      ['listPets', added[0]],
-      ['createPet', added[0]],
-    ],
-  )
+  t.same(await callsOf(sandbox, `namespace=${added[0]}`, 'traceId'), adoption(added[0] as string))
 })
 
 t.test('one shared namespace: a traceId filter keeps each test’s calls', async (t) => {
@@ -158,20 +146,11 @@ t.test('one shared namespace: a traceId filter keeps each test’s calls', async
   const oneTest = async (t: Test): Promise<void> => {
     const { traceId, traceparent } = startTrace()
     await adopt(t, service, { traceparent })
-    t.same(
-      (await entriesOf(sandbox, `traceId=${traceId}`)).map((e) => [e.operationId, e.namespace, e.traceId]),
-      [
-        ['listPets', 'default', traceId],
-        ['createPet', 'default', traceId],
-      ],
-      'its trace: its two calls, in the default namespace',
-    )
+    const calls = await callsOf(sandbox, `traceId=${traceId}`, 'namespace', 'traceId')
+    t.same(calls, adoption('default', traceId), 'its trace: its two calls, in the default namespace')
     t.match((await sandbox.admin('POST', `/verify?traceId=${traceId}`, EXPECT_ADOPTION)).body, { passed: true })
-    t.equal(
-      (await sandbox.admin('GET', `/coverage?traceId=${traceId}`)).body.summary.calls,
-      2,
-      'coverage: its two calls',
-    )
+    const coverage = await sandbox.admin('GET', `/coverage?traceId=${traceId}`)
+    t.equal(coverage.body.summary.calls, 2, 'coverage: its two calls')
   }
   await Promise.all([oneTest(t), oneTest(t)])
 
