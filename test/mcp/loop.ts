@@ -19,6 +19,13 @@ export async function callTool(client: Client, name: string, args: Record<string
   return { isError: result.isError === true, text, ...answer }
 }
 
+/** Calls a tool and asserts the sandbox's status, showing the answer when it differs. */
+async function expectTool(t: Test, client: Client, status: number, name: string, args: Record<string, unknown>) {
+  const answer = await callTool(client, name, args)
+  t.equal(answer.status, status, `${name} answers ${status}`, { text: answer.text })
+  return answer
+}
+
 /** The loop of test-loop's prompt, in a namespace of its own, forked from a snapshot. */
 export async function runLoop(t: Test, client: Client, namespace: string): Promise<void> {
   const { tools } = await client.listTools()
@@ -28,17 +35,13 @@ export async function runLoop(t: Test, client: Client, namespace: string): Promi
 
   // Fork: a snapshot of the default namespace, and a namespace reset to it.
   const snapshot = `${namespace}-base`
-  const created = await callTool(client, 'createSnapshot', { body: { name: snapshot } })
-  t.equal(created.status, 201, 'the created call answers', { text: created.text })
-  const reset = await callTool(client, 'reset', { namespace, body: { snapshot } })
-  t.equal(reset.status, 200, 'the reset call answers', { text: reset.text })
+  await expectTool(t, client, 201, 'createSnapshot', { body: { name: snapshot } })
+  const reset = await expectTool(t, client, 200, 'reset', { namespace, body: { snapshot } })
   t.equal(reset.body.namespace, namespace)
 
-  const pet = await callTool(client, 'createPet', { namespace, body: { name: 'Agent Smith', categoryId: 1 } })
-  t.equal(pet.status, 201, 'the pet call answers', { text: pet.text })
+  const pet = await expectTool(t, client, 201, 'createPet', { namespace, body: { name: 'Agent Smith', categoryId: 1 } })
   t.match(pet.headers?.['location'], /\/v1\/pets\/\d+$/, 'the Location of the new pet is shown')
-  const list = await callTool(client, 'listPets', { namespace, limit: 100 })
-  t.equal(list.status, 200, 'the list call answers', { text: list.text })
+  const list = await expectTool(t, client, 200, 'listPets', { namespace, limit: 100 })
   t.ok(
     list.body.some((p: { id: number }) => p.id === pet.body.id),
     'the new pet is listed in its namespace',
@@ -49,16 +52,14 @@ export async function runLoop(t: Test, client: Client, namespace: string): Promi
     'and not in the default namespace',
   )
 
-  const old = await callTool(client, 'getPet', { namespace, petId: pet.body.id })
-  t.equal(old.status, 200, 'the old call answers', { text: old.text })
+  const old = await expectTool(t, client, 200, 'getPet', { namespace, petId: pet.body.id })
   t.ok(old.headers?.['deprecation'], 'getPet shows its Deprecation header')
   t.match(old.headers?.['sunset'], /05 Dec 2030/, 'and its Sunset, 2030-12-05')
 
-  const fault = await callTool(client, 'addFault', {
+  await expectTool(t, client, 201, 'addFault', {
     namespace,
     body: { operationId: 'listPets', status: 503, times: 1 },
   })
-  t.equal(fault.status, 201, 'the fault call answers', { text: fault.text })
   const failed = await callTool(client, 'listPets', { namespace })
   t.equal(failed.isError, true, 'the 503 is a tool error')
   t.equal(failed.status, 503)
@@ -66,11 +67,10 @@ export async function runLoop(t: Test, client: Client, namespace: string): Promi
   const again = await callTool(client, 'listPets', { namespace })
   t.equal(again.status, 200, 'the fault fired once')
 
-  const verified = await callTool(client, 'verify', {
+  const verified = await expectTool(t, client, 200, 'verify', {
     namespace,
     body: { expectations: [{ operationId: 'createPet', count: 1, body: { name: 'Agent Smith' } }] },
   })
-  t.equal(verified.status, 200, 'the verified call answers', { text: verified.text })
   t.equal(verified.body.passed, true, 'verify finds the create')
   const unverified = await callTool(client, 'verify', {
     namespace,
@@ -78,8 +78,7 @@ export async function runLoop(t: Test, client: Client, namespace: string): Promi
   })
   t.equal(unverified.body.passed, false, 'and fails an expectation the calls do not meet')
 
-  const coverage = await callTool(client, 'getCoverage', { namespace })
-  t.equal(coverage.status, 200, 'the coverage call answers', { text: coverage.text })
+  const coverage = await expectTool(t, client, 200, 'getCoverage', { namespace })
   const listPets = coverage.body.operations.find((op: { operationId: string }) => op.operationId === 'listPets')
   t.equal(listPets.calls, 3, 'coverage counts the calls of the namespace')
 
@@ -89,8 +88,7 @@ export async function runLoop(t: Test, client: Client, namespace: string): Promi
   const journal = await client.readResource({ uri: `animal-store://namespaces/${namespace}/journal` })
   t.ok(JSON.parse((journal.contents[0] as { text: string }).text).count >= 5, 'the journal resource of the namespace')
 
-  const deleted = await callTool(client, 'deleteNamespace', { name: namespace })
-  t.equal(deleted.status, 200, 'the deleted call answers', { text: deleted.text })
+  await expectTool(t, client, 200, 'deleteNamespace', { name: namespace })
 }
 
 /** Bad input is a tool error that names the field, and the session goes on. */
