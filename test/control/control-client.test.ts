@@ -102,8 +102,9 @@ t.test('every call against a real sandbox, through a namespace handle', async (t
   t.equal((await sandbox.createSnapshot('of-default')).namespace, 'default', 'the client’s own calls: the default')
   t.ok((await sandbox.listNamespaces()).namespaces.some((n) => n.name === 't1'))
   t.same(await sandbox.deleteNamespace('t1'), { namespace: 't1', deleted: true })
+  const { namespaces } = await sandbox.listNamespaces()
   t.notOk(
-    (await sandbox.listNamespaces()).namespaces.some((n) => n.name === 't1'),
+    namespaces.some((n) => n.name === 't1'),
     'deleted',
   )
 })
@@ -133,15 +134,9 @@ t.test('the journal a page at a time: listRequests with a cursor, countRequests,
 
   const walked = []
   for await (const entry of t2.allRequests({ path: '/v1/pets/2' }, { limit: 4 })) walked.push(entry)
-  t.same(
-    walked.map((e) => e.path),
-    Array(13).fill('/v1/pets/2'),
-    'allRequests walks every page',
-  )
-  t.same(
-    walked.map((e) => e.id),
-    Array.from({ length: 13 }, (_, i) => (i + 1) * 11),
-  )
+  const expected = Array.from({ length: 13 }, (_, i) => ({ id: (i + 1) * 11, path: '/v1/pets/2' }))
+  t.match(walked, expected, 'allRequests walks every page')
+  t.equal(walked.length, 13)
   let all = 0
   for await (const entry of t2.allRequests()) all += entry.operationId === 'getPet' ? 1 : 0
   t.equal(all, 143, 'past the default page')

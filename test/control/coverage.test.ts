@@ -34,6 +34,9 @@ async function suite({ api, admin, baseUrl }: ControlSandbox): Promise<void> {
   expect('orders', 501, (await api('GET', '/store/orders')).status)
 }
 
+/** Each operation's count of calls, in the report's order. */
+const callsOf = (report: { operations: Array<{ calls: number }> }) => report.operations.map((op) => op.calls)
+
 const row = (status: string, code: string | null, calls: number, forced = 0) => ({
   status,
   code,
@@ -191,21 +194,14 @@ t.test('per namespace and across all of them', async (t) => {
 
   const a = (await admin('GET', '/coverage?namespace=team-a')).body
   t.equal(a.namespace, 'team-a')
-  t.same(
-    a.operations.map((op: { calls: number }) => op.calls),
-    [1, 0, 0, 0],
-    'team-a: its own call only',
-  )
+  t.same(callsOf(a), [1, 0, 0, 0], 'team-a: its own call only')
   t.same(a.deprecatedCalls, [], 'team-a called no deprecated operation')
   t.equal((await admin('GET', '/coverage')).body.summary.calls, 0, 'the default namespace saw nothing')
 
   const all = (await admin('GET', '/coverage?all=true')).body
   t.equal(all.namespace, null)
   t.same(all.namespaces, ['default', 'team-a', 'team-b'], 'the default one first, then by name')
-  t.same(
-    all.operations.map((op: { calls: number }) => op.calls),
-    [1, 0, 2, 0],
-  )
+  t.same(callsOf(all), [1, 0, 2, 0])
   t.match(all.deprecatedCalls, [{ operationId: 'getPet', calls: 2 }])
 
   t.match(await admin('GET', '/coverage?namespace=nobody'), { status: 404, body: { code: 'not_found' } })
@@ -232,21 +228,14 @@ t.test('COVERAGE_FILE: the report is written at shutdown; a restart starts an em
   const written = JSON.parse(await readFile(json, 'utf8'))
   t.equal(written.namespace, null, 'every namespace')
   t.same(written.namespaces, ['default', 'ci'])
-  t.same(
-    written.operations.map((op: { calls: number }) => op.calls),
-    [0, 1, 1, 0],
-  )
+  t.same(callsOf(written), [0, 1, 1, 0])
   t.match(written.deprecatedCalls, [{ operationId: 'getPet', calls: 1, sunset: '2030-12-05T00:00:00.000Z' }])
 
   // The same data file: the pets survive the restart, the journal (and so the report) does not.
   const second = await startControlSandbox(t, { DATA_FILE: dataFile, COVERAGE_FILE: markdown })
   t.equal((await second.api('GET', '/pets/61', undefined, ns('ci'))).body?.name, 'Kept')
   const after = (await second.admin('GET', '/coverage?all=true')).body
-  t.same(
-    after.operations.map((op: { calls: number }) => op.calls),
-    [0, 0, 1, 0],
-    'only the call made since the restart',
-  )
+  t.same(callsOf(after), [0, 0, 1, 0], 'only the call made since the restart')
   await second.close()
   t.match(await readFile(markdown, 'utf8'), /^# API coverage: every namespace\n/, 'a .md file gets Markdown')
 })

@@ -37,9 +37,11 @@ async function startLogged(t: Test, env: Record<string, string>) {
     call(`${sandbox.baseUrl}${path}`, method, body, { ...AUTH, ...headers })
   const evictions = (): Array<{ namespace: string; for: string }> =>
     lines.map((line) => JSON.parse(line)).filter((entry) => /^namespace evicted/.test(entry.msg))
+  /** The namespaces evicted so far, as the log names them. */
+  const evicted = (): string[] => evictions().map((entry) => entry.namespace)
   const live = async (): Promise<string[]> =>
     (await admin('GET', '/namespaces')).body.namespaces.map((n: { name: string }) => n.name).sort()
-  return { ...sandbox, config, admin, api, evictions, live }
+  return { ...sandbox, config, admin, api, evictions, evicted, live }
 }
 
 t.test('a full bound of namespaces holding creates refuses new names, and serves every create', async (t) => {
@@ -119,7 +121,7 @@ t.test('a fault, a moved clock, a reset to a seed or a snapshot, a replace: each
 })
 
 t.test('a namespace reset by its owner holds nothing: it is evicted, its files deleted', async (t) => {
-  const { api, admin, evictions, live, namespaces, config } = await startLogged(t, { MAX_NAMESPACES: '3' })
+  const { api, admin, evicted, live, namespaces, config } = await startLogged(t, { MAX_NAMESPACES: '3' })
   t.equal((await api('POST', '/pets', { name: 'InA', categoryId: 1 }, ns('a'))).status, 201)
   t.equal((await api('POST', '/pets', { name: 'InB', categoryId: 1 }, ns('b'))).status, 201)
   const bFile = join(config.dataFile as string, '..', 'db.ns.b.json.journal')
@@ -129,23 +131,16 @@ t.test('a namespace reset by its owner holds nothing: it is evicted, its files d
 
   t.equal((await api('GET', '/pets', undefined, ns('c'))).status, 200, 'c takes the room of b')
   t.same(await live(), ['a', 'c', 'default'])
-  t.same(
-    evictions().map((entry) => entry.namespace),
-    ['b'],
-  )
+  t.same(evicted(), ['b'])
   await namespaces.flush() // waits for the eviction too
   t.notOk(await exists(bFile), "b's files are deleted")
   t.equal((await api('GET', '/pets/61', undefined, ns('b'))).status, 404, 'b comes back from the initial data')
-  t.same(
-    evictions().map((entry) => entry.namespace),
-    ['b', 'c'],
-    'evicting c, which was only read',
-  )
+  t.same(evicted(), ['b', 'c'], 'evicting c, which was only read')
   t.equal((await api('GET', '/pets/61', undefined, ns('a'))).status, 200, "a's create is still served")
 })
 
 t.test('a namespace serving a request is not evicted: a create whose body is still coming is kept', async (t) => {
-  const { baseUrl, api, live, evictions } = await startLogged(t, { MAX_NAMESPACES: '3' })
+  const { baseUrl, api, live, evicted } = await startLogged(t, { MAX_NAMESPACES: '3' })
   const body = JSON.stringify({ name: 'Slow', categoryId: 1 })
   const headers = { ...AUTH, ...ns('slow'), 'content-type': 'application/json', 'content-length': `${body.length}` }
   const creating = request(`${baseUrl}/pets`, { method: 'POST', headers })
@@ -162,11 +157,7 @@ t.test('a namespace serving a request is not evicted: a create whose body is sti
 
   for (let i = 0; i < 5; i++)
     t.equal((await api('GET', '/pets', undefined, ns(`fresh-${i}`))).status, 200, `fresh-${i} makes room`)
-  t.same(
-    evictions().map((entry) => entry.namespace),
-    ['fresh-0', 'fresh-1', 'fresh-2', 'fresh-3'],
-    'each evicts the fresh one before it, never slow',
-  )
+  t.same(evicted(), ['fresh-0', 'fresh-1', 'fresh-2', 'fresh-3'], 'each evicts the fresh one before it, never slow')
   creating.end(body.slice(10))
   const answer = await created
   t.equal(answer.status, 201)

@@ -29,16 +29,16 @@ function request(i: number): RequestRecord {
   }
 }
 
+const ids = (entries: Array<{ id: number }>): number[] => entries.map((e) => e.id)
+/** `length` consecutive ids from `first`. */
+const consecutive = (first: number, length: number): number[] => Array.from({ length }, (_, k) => first + k)
+
 t.test('the last JOURNAL_SIZE requests, each read back whole, oldest dropped first', async (t) => {
   const journal = new Journal(100, new Redactor([]))
   for (let i = 1; i <= 350; i++) journal.record(request(i))
   const entries = journal.find()
   t.equal(entries.length, 100)
-  t.same(
-    entries.map((e) => e.id),
-    Array.from({ length: 100 }, (_, k) => 251 + k),
-    'ids are consecutive, oldest first',
-  )
+  t.same(ids(entries), consecutive(251, 100), 'ids are consecutive, oldest first')
   for (const entry of entries) {
     // What the entry shows of the record: not its `authenticated`, which picks where it is kept.
     const { time, search, body, error, traceId, ...sent }: Partial<RequestRecord> = request(entry.id)
@@ -74,11 +74,7 @@ t.test('large bodies are dropped by the byte bound long before the count', async
   for (let i = 0; i < 300; i++) record(undefined)
   const entries = journal.find()
   t.equal(entries.at(-1)?.id, 400)
-  t.same(
-    entries.map((e) => e.id),
-    Array.from({ length: entries.length }, (_, k) => 401 - entries.length + k),
-    'consecutive ids, oldest first',
-  )
+  t.same(ids(entries), consecutive(401 - entries.length, entries.length), 'consecutive ids, oldest first')
   for (const entry of entries)
     t.same(
       [entry.path, entry.method, entry.status, entry.body === null ? 0 : String(entry.body).length],
@@ -117,15 +113,12 @@ t.test('requests without a key are kept apart: a flood of them leaves the others
   for (let i = 4; i < 4 + 2 * UNAUTHENTICATED_KEPT; i++) journal.record(anonymous(i))
   journal.record(request(300))
   const entries = journal.find()
-  t.same(
-    entries.filter((e) => e.status !== 401).map((e) => e.id),
-    [1, 3, 4 + 2 * UNAUTHENTICATED_KEPT],
-    'the requests with a key are all kept',
-  )
+  const keyed = entries.filter((e) => e.status !== 401)
+  t.same(ids(keyed), [1, 3, 4 + 2 * UNAUTHENTICATED_KEPT], 'the requests with a key are all kept')
   t.equal(entries.length, 3 + Math.min(50, UNAUTHENTICATED_KEPT), 'and the latest ones without, up to the bound')
   t.same(
-    entries.map((e) => e.id),
-    [...entries.map((e) => e.id)].sort((a, b) => a - b),
+    ids(entries),
+    ids(entries).sort((a, b) => a - b),
     'oldest first',
   )
   const dropped = 1 + 2 * UNAUTHENTICATED_KEPT - Math.min(50, UNAUTHENTICATED_KEPT)
@@ -148,11 +141,7 @@ t.test('requests without a key are kept apart: a flood of them leaves the others
   t.equal(journal.clear(), entries.length)
   t.equal(journal.unauthenticatedDropped, 0)
   journal.record(anonymous(400))
-  t.same(
-    journal.find().map((e) => e.id),
-    [5 + 2 * UNAUTHENTICATED_KEPT],
-    'ids go on across both kinds',
-  )
+  t.same(ids(journal.find()), [5 + 2 * UNAUTHENTICATED_KEPT], 'ids go on across both kinds')
 })
 
 t.test('journals share a total in bytes: the one recorded to least recently gives up its oldest first', async (t) => {
