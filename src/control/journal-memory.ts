@@ -22,7 +22,7 @@ export const DEFAULT_JOURNAL_LIMITS: JournalLimits = {
 
 /** A journal as the shared bound sees it. */
 export interface BoundedJournal {
-  /** Bytes it holds (its buffers and slots, as allocated). */
+  /** Bytes its entries take, counted from their strings and bodies (request-journal.ts). */
   readonly bytes: number
   readonly length: number
   /** Drops its oldest entry. */
