@@ -55,9 +55,6 @@ export class Control {
     this.redactor = options.redactor
   }
 
-  /** The requests being served: what test control knows of each. */
-  readonly #states = new WeakMap<Exchange, RequestState>()
-
   /** Picks the request's namespace, and journals the request as it is answered. */
   track(exchange: Exchange): void {
     const { req, res } = exchange
@@ -101,7 +98,7 @@ export class Control {
         })
       },
     }
-    this.#states.set(exchange, state)
+    exchange.control = state
     exchange.namespace = state.namespace
     // Journaled as its answer starts, before its bytes leave: a client that has read an answer
     // finds its request in the journal. The app's own pages are journaled as they close.
@@ -119,7 +116,7 @@ export class Control {
    * goes through without a promise.
    */
   enter(op: Operation, exchange: Exchange): Awaitable<AnimalStore | undefined> {
-    const state = this.#states.get(exchange)
+    const state = exchange.control as RequestState | undefined
     if (state === undefined) throw new Error('control: the request was not tracked')
     const { req } = exchange
     state.authenticated = true

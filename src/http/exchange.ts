@@ -32,6 +32,11 @@ export class Exchange {
   fault: string | null = null
   /** Whether a fault armed through the control API acted on it. */
   injected = false
+  /**
+   * What test control knows of it (src/control/request-control.ts). On the exchange, not in a
+   * WeakMap by exchange: V8 keeps a WeakMap's entries through young-generation collections.
+   */
+  control: unknown
   /** Called just before an answer is written (the journal records the request then). */
   answering: ((status: number) => void) | undefined
   /** Set to keep the answer sent in `answered` (compare mode reads it). */
