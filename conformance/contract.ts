@@ -5,14 +5,7 @@ import { dereference } from '@apidevtools/json-schema-ref-parser'
 import type { ValidateFunction } from 'ajv/dist/2020.js'
 import { ERRORS } from '../src/http/errors.js'
 import { SPEC_FILE } from '../src/paths.js'
-import {
-  createAjv,
-  describeErrors,
-  loadSpec,
-  loadSpecFile,
-  operationsOf,
-  readSpecDocument,
-} from '../src/contract/load.js'
+import { createAjv, loadSpec, loadSpecFile, operationsOf, readSpecDocument } from '../src/contract/load.js'
 import type { SpecFile } from '../src/contract/types.js'
 import { documentedResponses, type ResponseKey } from './coverage.js'
 
@@ -32,8 +25,6 @@ export interface Contract {
   /** Every (operationId, response key) the spec documents. */
   readonly documented: readonly ResponseKey[]
   isErrorBody(body: unknown): boolean
-  /** Problems of an Error body: its schema, and its status against the HTTP status. */
-  errorBody(answer: Answer): string[]
   /**
    * Every problem of a raw answer: no 5xx but listOrders' 501, a 2xx the spec declares (empty when
    * it declares no content), JSON, the body against its schema, Error bodies with documented codes.
@@ -67,18 +58,11 @@ export async function loadContract(file: URL = SPEC_FILE): Promise<Contract> {
     }
   }
 
-  const errorBody = ({ status, body }: Answer): string[] => {
-    if (!validateError(body)) return [`the answer is not an Error: ${describeErrors(validateError.errors, 'body')}`]
-    const error = body as { status: number }
-    return error.status === status ? [] : [`Error.status is ${error.status}, the HTTP status ${status}`]
-  }
-
   return {
     spec,
     document,
     documented: documentedResponses(document),
     isErrorBody: (body) => validateError(body),
-    errorBody,
 
     check(operationId, { status, contentType, body }, isHead = false) {
       const problems: string[] = []

@@ -140,10 +140,7 @@ async function runCase(testCase: ConformanceCase, context: RunContext): Promise<
     }
     const proxy = { 'prism --errors': context.strict.url, prism: context.lenient.url }[via as string]
     answer = await send((proxy ?? context.baseUrl) + path, testCase, context.apiKey)
-    if (via === 'direct') {
-      const { status, contentType, text: body } = answer
-      problems.push(...judge.check(testCase.operationId, { status, contentType, body }))
-    } else if (proxy) {
+    if (proxy) {
       violations = responseViolations(answer.headers)
       problems.push(...judgeViolations(testCase, violations), ...prismOwnAnswer(answer))
     }
@@ -154,9 +151,12 @@ async function runCase(testCase: ConformanceCase, context: RunContext): Promise<
   if (answer.status !== testCase.status)
     problems.push(`expected status ${testCase.status}, got ${answer.status}: ${answer.text.slice(0, 300)}`)
   // Prism checks bodies of documented statuses; every error the sandbox sends must carry the
-  // Error body, documented or not, so that is checked here for all of them.
+  // Error body, documented or not (and Prism cannot judge the direct 501), so errors are checked here.
   const fromPrism = isPrismProblem(answer)
-  if (answer.status >= 400 && !fromPrism) problems.push(...judge.errorBody(answer))
+  if (answer.status >= 400 && !fromPrism) {
+    const { status, contentType, text: body } = answer
+    problems.push(...judge.check(testCase.operationId, { status, contentType, body }))
+  }
   const extra = testCase.check?.(answer.body, answer.headers)
   if (extra) problems.push(extra)
 
