@@ -117,10 +117,7 @@ t.test('the journal page in a real browser follows one namespace live', { skip }
 
   // Chromium logs each 404 read of the namespace not made yet as a failed load: expected, no other error.
   const waiting = /status of 404/
-  t.same(
-    browser.errors.filter((error) => !waiting.test(error)),
-    [],
-    'no console errors',
-  )
+  const errors = browser.errors.filter((error) => !waiting.test(error))
+  t.same(errors, [], 'no console errors')
   t.same(browser.offsite, [], 'no request left 127.0.0.1')
 })
