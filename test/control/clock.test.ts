@@ -43,11 +43,16 @@ t.test('the clock is per namespace, reset puts it back, and bad times are refuse
   t.equal((await api('GET', '/pets/1')).status, 200, 'the default namespace keeps real time')
   t.match((await admin('POST', '/reset?namespace=future')).body, { pets: 60 })
   t.match((await admin('GET', '/clock?namespace=future')).body, { real: true }, 'a reset puts the clock back')
-  for (const body of [{ now: 'tomorrow' }, { now: '2030-12-05' }, {}, { now: SUNSET, extra: 1 }]) {
-    const res = await admin('POST', '/clock', body)
-    t.equal(res.status, 400, JSON.stringify(body))
-    t.equal(res.body.code, 'invalid_body')
-  }
+  // Not RFC 3339, no time, none, more than `now`; then outside years 0000 to 9999.
+  const outside = ['9999-12-31T23:59:59-01:00', '+010000-01-01T00:00:00Z', '0000-01-01T00:00:00+01:00']
+  for (const body of [
+    { now: 'tomorrow' },
+    { now: '2030-12-05' },
+    {},
+    { now: SUNSET, extra: 1 },
+    ...outside.map((now) => ({ now })),
+  ])
+    t.match(await admin('POST', '/clock', body), { status: 400, body: { code: 'invalid_body' } }, JSON.stringify(body))
 })
 
 t.test('CLOCK starts the sandbox at a given time; a reset returns to it', async (t) => {
@@ -80,11 +85,7 @@ t.test('a leap second is refused with a 400, by the clock and by the journal, an
 t.test('the clock holds to years 0000 to 9999 and always answers RFC 3339', async (t) => {
   const { admin, api } = await startControlSandbox(t)
   const rfc3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
-  for (const now of ['9999-12-31T23:59:59-01:00', '+010000-01-01T00:00:00Z', '0000-01-01T00:00:00+01:00']) {
-    const res = await admin('POST', '/clock', { now })
-    t.equal(res.status, 400, now)
-    t.equal(res.body.code, 'invalid_body')
-  }
+  // A clock set outside them is refused: the test of bad times above.
   t.match(await admin('GET', '/requests?since=0000-01-01T00:30:00%2B01:00'), {
     status: 400,
     body: { message: /^Invalid query parameter: query.since must fall in 0000-01-01T00:00:00Z to 9999/ },
