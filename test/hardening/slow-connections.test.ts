@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process'
 import { get } from 'node:http'
 import { connect, type Socket } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { SERVER_LIMITS } from '../../src/sandbox.js'
 import { ADMIN_AUTH, ADMIN_TOKEN } from '../support/control.js'
 import { AUTH, startTestSandbox, waitFor } from '../support/sandbox.js'
@@ -37,21 +37,32 @@ function statusOf(url: string, headers: Record<string, string>): Promise<number 
 }
 
 type Kind = 'health' | 'control' | 'api'
-type Tally = Record<Kind, number>
 
-/** Requests one after another for ATTACK_MS, each on a new connection as a health check or curl makes it. */
-async function keepAsking(
-  kind: Kind,
-  url: string,
-  headers: Record<string, string>,
-  answered: Tally,
-  failed: Tally,
+/**
+ * Clients of each kind, one request after another for ATTACK_MS (after a second in which the
+ * attack takes the server's place), each on a new connection as a health check or curl makes it;
+ * each kind must be answered 200 to nearly every one of at least 20 requests.
+ */
+async function servedMeanwhile(
+  t: Test,
+  clients: Partial<Record<Kind, [string, Record<string, string>]>>,
 ): Promise<void> {
-  const end = performance.now() + ATTACK_MS
-  while (performance.now() < end) {
-    if ((await statusOf(url, headers)) === 200) answered[kind]++
-    else failed[kind]++
-    await sleep(50)
+  await sleep(1_000)
+  const tallies = await Promise.all(
+    Object.entries(clients).map(async ([kind, [url, headers]]) => {
+      let [answered, tried] = [0, 0]
+      for (const end = performance.now() + ATTACK_MS; performance.now() < end; tried++) {
+        if ((await statusOf(url, headers)) === 200) answered++
+        await sleep(50)
+      }
+      return { kind, answered, tried }
+    }),
+  )
+  t.comment(`answered: ${JSON.stringify(tallies)}`)
+  for (const { kind, answered, tried } of tallies) {
+    t.ok(tried >= 20, `${kind}: ${tried} requests were made`)
+    // Generous: a new connection can be the longest waiting one when a slow one comes in.
+    t.ok(answered >= tried * 0.95, `${kind}: ${answered} of ${tried} answered 200`)
   }
 }
 
@@ -96,31 +107,15 @@ t.test(
       for (const socket of slow.keys()) socket.destroy()
     })
 
-    // Meanwhile, three clients one request after another, each on a new connection as a health
-    // check or curl makes it: health, the control API, the API.
-    const answered = { health: 0, control: 0, api: 0 }
-    const failed = { health: 0, control: 0, api: 0 }
-    const client = (kind: Kind, url: string, headers: Record<string, string>) =>
-      keepAsking(kind, url, headers, answered, failed)
-    // The slow connections first take the server's place, before the clients start.
-    await sleep(1_000)
-    await Promise.all([
-      client('health', `${origin}/healthz`, {}),
-      client('control', `${origin}/__admin/namespaces`, ADMIN_AUTH),
-      client('api', `${baseUrl}/pets?limit=1`, AUTH),
-    ])
+    await servedMeanwhile(t, {
+      health: [`${origin}/healthz`, {}],
+      control: [`${origin}/__admin/namespaces`, ADMIN_AUTH],
+      api: [`${baseUrl}/pets?limit=1`, AUTH],
+    })
     const held = slow.size
     attacking = false
-    t.comment(`answered ${JSON.stringify(answered)}, failed ${JSON.stringify(failed)}; ${cut} slow connections cut`)
-
-    t.ok(cut > 0, 'the server cut slow connections to make room')
+    t.ok(cut > 0, `the server cut slow connections to make room (${cut})`)
     t.ok(held >= SERVER_LIMITS.maxConnections / 2, `the slow client still held connections at the end (${held})`)
-    for (const kind of ['health', 'control', 'api'] as const) {
-      const tried = answered[kind] + failed[kind]
-      t.ok(tried >= 20, `${kind}: ${tried} requests were made`)
-      // Generous: a new connection can be the longest waiting one when a slow one comes in.
-      t.ok(answered[kind] >= tried * 0.95, `${kind}: ${answered[kind]} of ${tried} answered 200`)
-    }
   },
 )
 
@@ -161,24 +156,14 @@ t.test(
       for (const socket of held) socket.destroy()
     })
 
-    const answered = { health: 0, control: 0, api: 0 }
-    const failed = { health: 0, control: 0, api: 0 }
-    await sleep(1_000)
-    await Promise.all([
-      keepAsking('health', `${origin}/healthz`, {}, answered, failed),
-      keepAsking('control', `${origin}/__admin/namespaces`, ADMIN_AUTH, answered, failed),
-    ])
+    await servedMeanwhile(t, {
+      health: [`${origin}/healthz`, {}],
+      control: [`${origin}/__admin/namespaces`, ADMIN_AUTH],
+    })
     const holding = held.size
     attacking = false
-    t.comment(`answered ${JSON.stringify(answered)}, failed ${JSON.stringify(failed)}; ${refusals.length} refused`)
-
     t.ok(holding >= apiShare, `the client held at least the API's share of connections at the end (${holding})`)
-    for (const kind of ['health', 'control'] as const) {
-      const tried = answered[kind] + failed[kind]
-      t.ok(tried >= 20, `${kind}: ${tried} requests were made`)
-      t.ok(answered[kind] >= tried * 0.95, `${kind}: ${answered[kind]} of ${tried} answered 200`)
-    }
-    t.ok(refusals.length > 0, 'API requests past the share were refused')
+    t.ok(refusals.length > 0, `API requests past the share were refused (${refusals.length})`)
     const refusal = refusals[0] ?? ''
     t.match(refusal, /^HTTP\/1\.1 503 /, 'with a 503')
     t.match(refusal, /\r\nRetry-After: 1\r\n/i, 'that says when to try again')
