@@ -22,7 +22,9 @@ export class StoreClient {
   }
 
   async available(limit: number): Promise<Pet[]> {
-    return this.#json('GET', `/pets?status=available&limit=${limit}`)
+    const res = await fetch(`${this.#base}/pets?status=available&limit=${limit}`, { headers: this.#headers })
+    if (!res.ok) throw new Error(`the shop window answered ${res.status}`)
+    return (await res.json()) as Pet[]
   }
 
   async add(pet: { name: string; categoryId?: number; status?: string }): Promise<{ status: number; body: any }> {
@@ -37,12 +39,6 @@ export class StoreClient {
   async get(id: number): Promise<{ status: number; body: any }> {
     const res = await fetch(`${this.#base}/pets/${id}`, { headers: this.#headers })
     return { status: res.status, body: await res.json() }
-  }
-
-  async #json<T>(method: string, path: string): Promise<T> {
-    const res = await fetch(`${this.#base}${path}`, { method, headers: this.#headers })
-    if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}`)
-    return (await res.json()) as T
   }
 }
 
