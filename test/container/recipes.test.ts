@@ -4,7 +4,9 @@
 // test files in two workers against one container, each test in a namespace of its own, and leave
 // no container behind; a failing test in a recipe must fail its run, and so must its end-of-suite
 // coverage check.
+import { lookup } from 'node:dns/promises'
 import { cp, readFile, readdir, writeFile } from 'node:fs/promises'
+import { isIP } from 'node:net'
 import { join } from 'node:path'
 import t from 'tap'
 import { IMAGE, docker, dockerSkipReason, ensureImage } from '../support/docker.js'
@@ -50,9 +52,19 @@ function reports(output: string): Report[] {
 
 /** Containers, of any image, that still publish the port of `origin`: removed, and returned for the failure. */
 async function leftBehind(origin: string): Promise<string[]> {
-  const port = new URL(origin).port
+  // A container's port as testcontainers reads it: its binding of the first address family the
+  // origin's host resolves to. Under concurrent starts Docker may give IPv4 and IPv6 different
+  // ports, so another container's other binding can hold this port.
+  const { hostname, port } = new URL(origin)
+  const families = (await lookup(hostname, { all: true })).map(({ family }) => family)
   const lines = (await docker('ps', '--all', '--format', '{{.ID}} {{.Ports}}')).split('\n')
-  const left = lines.filter((line) => line.includes(`:${port}->`))
+  const left = lines.filter((line) => {
+    const bound = new Map<number, string>()
+    for (const [, ip = '', hostPort = ''] of line.matchAll(/(\S*):(\d+)->/g))
+      if (!bound.has(isIP(ip))) bound.set(isIP(ip), hostPort)
+    const family = families.find((f) => bound.has(f))
+    return family !== undefined && bound.get(family) === port
+  })
   await Promise.all(left.map((line) => docker('rm', '--force', '--volumes', line.split(' ')[0] ?? '')))
   return left
 }
