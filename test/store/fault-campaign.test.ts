@@ -36,6 +36,27 @@ import { ADMIN_AUTH, ADMIN_TOKEN, call as request } from '../support/control.js'
 import { AUTH, postPet, tempDir, testConfig, waitFor } from '../support/sandbox.js'
 import { FaultyFileSystem, type Call, type Failure, type Fault, type Target } from './faulty-file-system.js'
 
+/**
+ * A sandbox on a temp directory whose file system fails what the test arms, aimed at the files of
+ * `faultyFile` (a name in that directory); stopped when the test ends.
+ */
+async function startOnFaultyDisk(t: Test, faultyFile: string, compaction?: Partial<Compaction>) {
+  const dir = await tempDir(t)
+  const dataFile = join(dir, 'db.json')
+  const fs = new FaultyFileSystem(join(dir, faultyFile))
+  const config = await testConfig(t, { DATA_FILE: dataFile, ADMIN_TOKEN })
+  const sandbox = await startSandbox(config, createLogger('silent'), SERVER_LIMITS, { fileSystem: fs, compaction })
+  t.teardown(() => sandbox.close())
+  return { dir, dataFile, fs, config, sandbox }
+}
+
+/** The names of `items` (pets, or answers to creates). */
+const namesOf = (items: ReadonlyArray<{ name: string }>): string[] => items.map((item) => item.name)
+
+/** The names of the pets `baseUrl` lists with `headers`. */
+const namesListed = async (baseUrl: string, headers: Record<string, string>): Promise<string[]> =>
+  namesOf((await request(`${baseUrl}/pets?limit=100`, 'GET', undefined, headers)).body)
+
 // A bound, not a timing: the campaign takes minutes on a loaded machine.
 t.setTimeout(15 * 60_000)
 
@@ -170,16 +191,8 @@ function checkPets(t: Test, pets: readonly Pet[], answers: readonly Answer[], wh
   const names = new Set(pets.map((pet) => pet.name))
   const lost = answers.filter((a) => a.status === 201 && byId.get(a.id as number)?.name !== a.name)
   const refused = answers.filter((a) => a.status !== 201 && names.has(a.name))
-  t.same(
-    lost.map((a) => a.name),
-    [],
-    `${where}: every acknowledged pet`,
-  )
-  t.same(
-    refused.map((a) => a.name),
-    [],
-    `${where}: no refused pet`,
-  )
+  t.same(namesOf(lost), [], `${where}: every acknowledged pet`)
+  t.same(namesOf(refused), [], `${where}: no refused pet`)
   t.equal(byId.size, pets.length, `${where}: no id twice`)
   return lost.length
 }
@@ -206,15 +219,10 @@ for (const { call, target, failures, with: companion, compaction } of TARGETS) {
     const blocks = blocksWrites(call, target, failure)
     const also = companion ? ` with every ${companion.call} of the ${companion.target} (${companion.failure})` : ''
     t.test(`${call} of the ${target} fails (${failure}) from the call #${nth} on${also}, then clears`, async (t) => {
-      const dir = await tempDir(t)
-      const dataFile = join(dir, 'db.json')
-      const fs = new FaultyFileSystem(dataFile)
-      const config = await testConfig(t, { DATA_FILE: dataFile })
-      const sandbox = await startSandbox(config, createLogger('silent'), SERVER_LIMITS, {
-        fileSystem: fs,
-        compaction: { ...COMPACTION, ...compaction },
+      const { dir, dataFile, fs, config, sandbox } = await startOnFaultyDisk(t, 'db.json', {
+        ...COMPACTION,
+        ...compaction,
       })
-      t.teardown(() => sandbox.close())
       const load = new CreateLoad(sandbox.baseUrl, `${call}-${target}-${failure}`)
       try {
         await waitFor(() => load.acknowledged.length >= 10, {
@@ -310,7 +318,7 @@ async function readStore(config: Awaited<ReturnType<typeof testConfig>>, dataFil
     checkPets: () => undefined,
     unwrittenUntilChanged: namespace,
   })
-  return store.all().map((pet) => pet.name)
+  return namesOf(store.all())
 }
 
 const RESET_TARGETS: Array<{ call: Call; target: Target; failures: Failure[] }> = [
@@ -334,21 +342,12 @@ for (const [namespace, from] of [
     for (const failure of failures) {
       const what = `a reset of the ${namespace} namespace to a ${from}`
       t.test(`${what} while ${call} of the ${target} fails (${failure})`, async (t) => {
-        const dir = await tempDir(t)
-        const dataFile = join(dir, 'db.json')
         // The fresh namespace's files are named after it: the faults aim at them.
-        const nsFile = namespace === 'default' ? dataFile : join(dir, `db.ns.${namespace}.json`)
-        const fs = new FaultyFileSystem(nsFile)
-        const config = await testConfig(t, { DATA_FILE: dataFile, ADMIN_TOKEN })
-        const sandbox = await startSandbox(config, createLogger('silent'), SERVER_LIMITS, { fileSystem: fs })
-        t.teardown(() => sandbox.close())
+        const ownFile = namespace === 'default' ? 'db.json' : `db.ns.${namespace}.json`
+        const { dir, fs, config, sandbox } = await startOnFaultyDisk(t, ownFile)
+        const nsFile = join(dir, ownFile)
         const headers = { ...AUTH, 'x-sandbox-namespace': namespace }
-        const names = async (): Promise<string[]> =>
-          (
-            (await request(`${sandbox.baseUrl}/pets?limit=100`, 'GET', undefined, headers)).body as Array<{
-              name: string
-            }>
-          ).map((p) => p.name)
+        const names = (): Promise<string[]> => namesListed(sandbox.baseUrl, headers)
         const admin = (path: string, body: unknown) =>
           request(`${sandbox.origin}/__admin${path}`, 'POST', body, ADMIN_AUTH)
         // Snapshots s7 and s8 of seeded pets, taken before any fault: a reset to one is one journal line.
@@ -387,12 +386,7 @@ for (const [namespace, from] of [
         t.same(await leftovers(dir).then((l) => l.filter((f) => f.startsWith('.'))), [], 'no temporary file is left')
         await sandbox.close()
         const restarted = await startSandbox(config, createLogger('silent'))
-        const again = await request(`${restarted.baseUrl}/pets?limit=100`, 'GET', undefined, headers)
-        t.same(
-          (again.body as Array<{ name: string }>).map((p) => p.name),
-          seeded,
-          'a restart serves the same',
-        )
+        t.same(await namesListed(restarted.baseUrl, headers), seeded, 'a restart serves the same')
         await restarted.close()
         resetFigures.scenarios++
       })
@@ -413,17 +407,11 @@ const snapshotFigures = { scenarios: 0, stored: 0, refused: 0, wrong: 0 }
 for (const { call, target, failures } of SNAPSHOT_TARGETS) {
   for (const failure of failures) {
     t.test(`a snapshot is taken while ${call} of its ${target} fails (${failure})`, async (t) => {
-      const dir = await tempDir(t)
-      const dataFile = join(dir, 'db.json')
       // The faults aim at the snapshot's own file (its temporary file, and the directory).
-      const fs = new FaultyFileSystem(join(dir, 'db.snapshot.frozen.json'))
-      const config = await testConfig(t, { DATA_FILE: dataFile, ADMIN_TOKEN })
-      const sandbox = await startSandbox(config, createLogger('silent'), SERVER_LIMITS, { fileSystem: fs })
-      t.teardown(() => sandbox.close())
+      const { dir, fs, config, sandbox } = await startOnFaultyDisk(t, 'db.snapshot.frozen.json')
       const admin = (method: string, path: string, body?: unknown) =>
         request(`${sandbox.origin}/__admin${path}`, method, body, ADMIN_AUTH)
-      const listed = async (): Promise<string[]> =>
-        ((await admin('GET', '/snapshots')).body as { snapshots: Array<{ name: string }> }).snapshots.map((s) => s.name)
+      const listed = async (): Promise<string[]> => namesOf((await admin('GET', '/snapshots')).body.snapshots)
       await admin('POST', '/reset?namespace=source', { seed: 4, count: 30 })
 
       fs.arm({ call, target, failure, nth: 1, persistent: true })
