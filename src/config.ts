@@ -160,7 +160,9 @@ function readFlags(argv: readonly string[]): Record<string, string | boolean | (
   try {
     return parseArgs({ args: [...argv], strict: true, allowPositionals: false, options }).values
   } catch (error) {
-    throw new ConfigError(`${(error as Error).message}. Run with --help to see the options.`)
+    // parseArgs explains some refusals over several lines: a bad setting stops the start with one.
+    const message = (error as Error).message.replaceAll('\n', ' ').replace(/\.$/, '')
+    throw new ConfigError(`${message}. Run with --help to see the options.`)
   }
 }
 
