@@ -13,7 +13,8 @@ import { join } from 'node:path'
 t.setTimeout(10 * 60_000)
 
 interface Snapshot {
-  readonly origin: string
+  /** The data file's data source, which a reset line names. */
+  readonly source: object
   readonly journal: string
 }
 
@@ -41,7 +42,7 @@ t.test('a journal read 7 bytes at a time reads back as it does whole, torn end a
   const journal =
     line({ snapshot: snapshot.journal }) +
     line(pet(61, 'Gone')) +
-    line({ reset: snapshot.origin }) +
+    line({ reset: snapshot.source }) +
     names.map((name, i) => line(pet(61 + i, name))).join('') +
     '{"id":99,"na'
   for (const readChunkBytes of [7, 1024 * 1024]) {
@@ -90,7 +91,7 @@ t.test('a journal past 2 GiB written under MAX_STORE_BYTES starts, and the next 
   // A history a sandbox with these bounds can write: 1,000 pets of 1 KiB at most before each reset.
   const name = 'n'.repeat(1000)
   const segment = Buffer.from(
-    Array.from({ length: 1000 }, (_, i) => line(pet(61 + i, name))).join('') + line({ reset: snapshot.origin }),
+    Array.from({ length: 1000 }, (_, i) => line(pet(61 + i, name))).join('') + line({ reset: snapshot.source }),
   )
   const journal = await open(`${dataFile}.journal`, 'w')
   let size = 0
