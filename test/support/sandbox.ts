@@ -3,6 +3,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import { mkdir, mkdtemp, readFile, rm, symlink } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { Writable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import type { Test } from 'tap'
@@ -90,18 +91,27 @@ export async function testConfig(t: Test, env: Record<string, string> = {}): Pro
 
 /**
  * Starts an in-process sandbox; it is stopped when the test ends. `storage` can put a file system
- * that fails chosen calls under its data file (test/store/faulty-file-system.ts).
+ * that fails chosen calls under its data file (test/store/faulty-file-system.ts). Its log lines
+ * (none unless `env` sets LOG_LEVEL) are kept in `logs`, parsed.
  */
 export async function startTestSandbox(
   t: Test,
   env: Record<string, string> = {},
   limits: Partial<ServerLimits> = {},
   storage: DataFileOptions = {},
-): Promise<Sandbox & { config: Config }> {
+): Promise<Sandbox & { config: Config; logs: Array<Record<string, unknown>> }> {
   const config = await testConfig(t, env)
-  const sandbox = await startSandbox(config, createLogger('silent'), { ...SERVER_LIMITS, ...limits }, storage)
+  const logs: Array<Record<string, unknown>> = []
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString().trim().split('\n')) logs.push(JSON.parse(line) as Record<string, unknown>)
+      done()
+    },
+  })
+  const logger = createLogger(config.logLevel, sink)
+  const sandbox = await startSandbox(config, logger, { ...SERVER_LIMITS, ...limits }, storage)
   t.teardown(() => sandbox.close())
-  return { ...sandbox, config }
+  return { ...sandbox, config, logs }
 }
 
 /**
