@@ -240,5 +240,22 @@ t.test(
     await installAsTheReadmeSays(t, sections.get('Install'), dir)
     const output = await must('go', ['test', '-count=1', '-run', '^ExampleRun$', '-v', './...'], dir)
     t.match(output, /^--- PASS: ExampleRun/m, "the README's example printed its Output")
+
+    // The end-of-suite check beside it: it passes, then fails once orders_test.go is gone.
+    const check = subsection(sections.get('Coverage and verification'), 'The end-of-suite check in TestMain')
+    for (const code of blocks(check, 'go')) {
+      const file = /^\/\/ (\w+_test\.go):/.exec(code)?.[1]
+      if (file === undefined) throw new Error(`a block does not start with its file's name:\n${code}`)
+      await writeFile(join(dir, file), code)
+    }
+    t.match(await must('go', ['test', '-count=1', './...'], dir), /^ok /m, 'the suite and its check passed')
+    await rm(join(dir, 'orders_test.go'))
+    const { code, output: failed } = await run('go', ['test', '-count=1', './...'], dir)
+    t.not(code, 0, 'without orders_test.go, go test failed')
+    t.match(
+      failed,
+      /end-of-suite check failed: [^\n]*\n- listOrders \(GET \/v1\/store\/orders\): default/,
+      'naming listOrders',
+    )
   },
 )

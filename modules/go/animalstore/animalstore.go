@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"strings"
 
 	"github.com/containerd/errdefs"
@@ -85,11 +86,11 @@ func Run(ctx context.Context, img string, opts ...testcontainers.ContainerCustom
 
 // BaseURL is the API's base URL on the host, e.g. http://localhost:32768/v1.
 func (c *Container) BaseURL(ctx context.Context) (string, error) {
-	client, err := c.Control(ctx)
+	sandboxURL, err := c.PortEndpoint(ctx, httpPort, "http")
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("animalstore: sandbox URL: %w", err)
 	}
-	return client.BaseURL(), nil
+	return sandboxURL + "/v1", nil
 }
 
 // APIKey is the key to send as "Authorization: Bearer <key>".
@@ -102,15 +103,23 @@ func (c *Container) AdminToken() string {
 	return c.adminToken
 }
 
-// Control returns a client of the sandbox's control API, with its admin token and API key, on
-// the default namespace; opts may add to or override them.
-func (c *Container) Control(ctx context.Context, opts ...control.Option) (*control.Client, error) {
+// APIHeader returns the headers of an API request in namespace: Authorization with the API key,
+// and X-Sandbox-Namespace unless namespace is "" (the default namespace).
+func (c *Container) APIHeader(namespace string) http.Header {
+	header := http.Header{"Authorization": {"Bearer " + c.apiKey}}
+	if namespace != "" {
+		header.Set(control.NamespaceHeader, namespace)
+	}
+	return header
+}
+
+// Control returns a client of the sandbox's control API, with its admin token.
+func (c *Container) Control(ctx context.Context) (*control.ClientWithResponses, error) {
 	sandboxURL, err := c.PortEndpoint(ctx, httpPort, "http")
 	if err != nil {
 		return nil, fmt.Errorf("animalstore: sandbox URL: %w", err)
 	}
-	own := []control.Option{control.WithAdminToken(c.adminToken), control.WithAPIKey(c.apiKey)}
-	return control.New(sandboxURL, append(own, opts...)...)
+	return control.New(sandboxURL, c.adminToken)
 }
 
 // requireImage uses the engine's image, or pulls it once as testcontainers would; one that is

@@ -120,23 +120,27 @@ func namespaceName(t *testing.T, suffix string) string {
 	return name[:min(len(name), 64)]
 }
 
-// testNamespace returns the control client of namespaceName(t, suffix) on the shared sandbox, at
+// testNamespace returns the control client of the shared sandbox, and namespaceName(t, suffix) at
 // its initial data.
-func testNamespace(t *testing.T, suffix string) *control.Client {
+func testNamespace(t *testing.T, suffix string) (*control.ClientWithResponses, string) {
 	t.Helper()
 	admin, err := sharedSandbox(t).Control(t.Context())
 	require.NoError(t, err)
-	ns := admin.Namespace(namespaceName(t, suffix))
+	name := namespaceName(t, suffix)
 	// With -count=N a test runs again on the same sandbox: start from the initial data each time.
-	_, err = ns.Reset(t.Context())
+	reset, err := admin.ResetWithResponse(t.Context(), &control.ResetParams{Namespace: name}, control.ResetJSONRequestBody{})
 	require.NoError(t, err)
-	return ns
+	require.Equal(t, http.StatusOK, reset.StatusCode(), "%s", reset.Body)
+	return admin, name
 }
 
-// callAPI sends an API request in ns's namespace, with its key; body, when not nil, is sent as JSON.
-func callAPI(t *testing.T, ns *control.Client, method, path string, body any) (*http.Response, []byte) {
+// callAPI sends an API request in the namespace, with the shared sandbox's key; body, when not
+// nil, is sent as JSON.
+func callAPI(t *testing.T, namespace, method, path string, body any) (*http.Response, []byte) {
 	t.Helper()
-	return send(t, method, ns.BaseURL()+path, ns.Header(), body)
+	baseURL, err := sharedSandbox(t).BaseURL(t.Context())
+	require.NoError(t, err)
+	return send(t, method, baseURL+path, sharedSandbox(t).APIHeader(namespace), body)
 }
 
 // send sends one request and returns the response, its body read and closed.

@@ -2,44 +2,6 @@ package control
 
 import "maps"
 
-// The answers' types are generated from the spec (types.gen.go); these are the few the spec
-// leaves unnamed, and the helpers around the generated ones.
-
-// FaultList is the answer of ListFaults: the namespace's faults, oldest first.
-type FaultList struct {
-	Count  int     `json:"count"`
-	Faults []Fault `json:"faults"`
-}
-
-// NamespaceList is the answer of ListNamespaces: the namespaces in memory, least recently used
-// first, and how many the sandbox keeps before it evicts one.
-type NamespaceList struct {
-	Max        int `json:"max"`
-	Namespaces []struct {
-		Name     string `json:"name"`
-		Requests int    `json:"requests"`
-		Faults   int    `json:"faults"`
-	} `json:"namespaces"`
-}
-
-// Deleted is the answer of DeleteNamespace.
-type Deleted struct {
-	Namespace string `json:"namespace"`
-	Deleted   bool   `json:"deleted"`
-}
-
-// SnapshotList is the answer of ListSnapshots, oldest first.
-type SnapshotList struct {
-	Count     int        `json:"count"`
-	Snapshots []Snapshot `json:"snapshots"`
-}
-
-// SnapshotDeleted is the answer of DeleteSnapshot.
-type SnapshotDeleted struct {
-	Snapshot string `json:"snapshot"`
-	Deleted  bool   `json:"deleted"`
-}
-
 // Operation returns the coverage of the operation operationID, and whether the API has it.
 func (r CoverageReport) Operation(operationID string) (OperationCoverage, bool) {
 	for _, op := range r.Operations {
