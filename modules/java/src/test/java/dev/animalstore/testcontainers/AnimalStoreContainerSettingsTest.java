@@ -6,17 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.testcontainers.utility.DockerImageName;
 
 /** What a container is given before it starts: no Docker needed. The sandbox itself judges the settings. */
 class AnimalStoreContainerSettingsTest {
-
-    @TempDir
-    Path tempDir;
 
     @Test
     void defaultImageIsTheOneOfTheProjectVersion() throws IOException {
@@ -25,39 +20,6 @@ class AnimalStoreContainerSettingsTest {
         // Not the container's image name, which ANIMAL_STORE_IMAGE may substitute (SandboxImageSubstitutor).
         assertThat(AnimalStoreContainer.DEFAULT_IMAGE_NAME.withTag(AnimalStoreContainer.DEFAULT_TAG).asCanonicalNameString())
             .isEqualTo("animal-store-sandbox:" + version);
-    }
-
-    @Test
-    void eachContainerHasAKeyAndAnAdminTokenOfItsOwn() {
-        try (AnimalStoreContainer first = new AnimalStoreContainer(); AnimalStoreContainer second = new AnimalStoreContainer()) {
-            assertThat(first.getEnvMap()).containsEntry("API_KEYS", first.getApiKey()).containsEntry("ADMIN_TOKEN", first.getAdminToken());
-            assertThat(first.getApiKey()).isNotEqualTo(second.getApiKey()).isNotEqualTo(first.getAdminToken());
-            assertThat(first.getAdminToken()).isNotEqualTo(second.getAdminToken());
-        }
-    }
-
-    @Test
-    void settingsBecomeTheSandboxEnvironment() throws IOException {
-        Path fixtures = Files.writeString(tempDir.resolve("pets.json"), "[]");
-        try (
-            AnimalStoreContainer seeded = new AnimalStoreContainer()
-                .withSeed(4_294_967_295L)
-                .withSeedCount(0)
-                .withInMemory()
-                .withApiKey("team-key")
-                .withAdminToken("team-admin");
-            AnimalStoreContainer fromFixtures = new AnimalStoreContainer().withFixtures(fixtures)
-        ) {
-            assertThat(seeded.getEnvMap())
-                .containsEntry("SEED", "4294967295")
-                .containsEntry("SEED_COUNT", "0")
-                .containsEntry("DATA_FILE", ":memory:")
-                .containsEntry("API_KEYS", "team-key")
-                .containsEntry("ADMIN_TOKEN", "team-admin");
-            assertThat(seeded.getApiKey()).isEqualTo("team-key");
-            assertThat(seeded.getAdminToken()).isEqualTo("team-admin");
-            assertThat(fromFixtures.getEnvMap()).containsEntry("FIXTURES", "/fixtures/pets.json");
-        }
     }
 
     @Test

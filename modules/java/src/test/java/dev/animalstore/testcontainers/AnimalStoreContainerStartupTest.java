@@ -48,14 +48,6 @@ class AnimalStoreContainerStartupTest {
     }
 
     @Test
-    void refusedFixturesFailTheStartAtOnceWithTheSandboxMessage() throws Exception {
-        Path fixtures = Files.writeString(tempDir.resolve("bad-pets.json"), "[{\"id\":1,\"name\":\"Bad\",\"categoryId\":\"one\"}]");
-        try (AnimalStoreContainer sandbox = new AnimalStoreContainer().withFixtures(fixtures)) {
-            assertStartFailsFast(sandbox, "Fixtures file /fixtures/bad-pets.json is refused: ");
-        }
-    }
-
-    @Test
     void refusedSettingFailsTheStartAtOnceWithTheSandboxMessage() {
         try (AnimalStoreContainer sandbox = new AnimalStoreContainer().withSeedCount(1_000_001)) {
             assertStartFailsFast(sandbox, "SEED_COUNT must be a whole number from 0 to 1000000, got \"1000001\"");

@@ -11,13 +11,13 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * The README's Java fragments are code of CoverageAndVerifyTest, which runs against the real image: they must not
+ * The README's Java fragments are code of AnimalStoreContainerTest, which runs against the real image: they must not
  * drift. Its whole classes (the example, the end-of-suite check) are run from the README itself by the repository's
  * test/container/consumers.test.ts, in a project of their own.
  */
 class ReadmeSnippetTest {
 
-    private static final Path TEST = Path.of("src/test/java/dev/animalstore/testcontainers/CoverageAndVerifyTest.java");
+    private static final Path TEST = Path.of("src/test/java/dev/animalstore/testcontainers/AnimalStoreContainerTest.java");
 
     private static final Pattern JAVA_BLOCK = Pattern.compile("```java\n(.*?)```", Pattern.DOTALL);
 

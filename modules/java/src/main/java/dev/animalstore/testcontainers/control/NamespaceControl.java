@@ -17,7 +17,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 /**
  * The control API's calls ({@code spec/admin.openapi.yaml}) on one namespace, each named after its operationId, plus
@@ -78,15 +77,9 @@ public class NamespaceControl {
 
     /** Freezes the namespace's pets and clock under {@code name}, for {@code reset(Map.of("snapshot", name))}. */
     public JsonNode createSnapshot(String name) {
-        Map<String, String> snapshot = new LinkedHashMap<>(Map.of("name", name));
-        if (namespace != null) {
-            snapshot.put("namespace", namespace);
-        }
-        return json("POST /__admin/snapshots", send("POST", "snapshots", Map.of(), snapshot, "application/json", true));
-    }
-
-    public JsonNode listRequests() {
-        return listRequests(Map.of());
+        // The namespace goes in the body here, not the query.
+        Map<String, String> snapshot = namespace == null ? Map.of("name", name) : Map.of("name", name, "namespace", namespace);
+        return parse(send("POST", "snapshots", Map.of(), snapshot, "application/json"));
     }
 
     /** @param query filters and page, e.g. {@code Map.of("operationId", "createPet", "limit", 500, "after", page.get("next"))} */
@@ -101,19 +94,8 @@ public class NamespaceControl {
         return listRequests(query).get("count").asInt();
     }
 
-    /** Every entry that matches the filters, oldest first, fetched a page at a time as the stream is read. */
-    public Stream<JsonNode> streamRequests(Map<String, ?> filters) {
-        return Stream
-            .iterate(listRequests(filters), page -> page != null, page -> page.get("next").isNull() ? null : listRequests(after(filters, page)))
-            .flatMap(page -> page.get("entries").valueStream());
-    }
-
     public JsonNode clearRequests() {
         return call("DELETE", "requests", Map.of(), null);
-    }
-
-    public JsonNode listUnmatchedRequests() {
-        return listUnmatchedRequests(Map.of());
     }
 
     /** @param query the page: {@code limit}, {@code after} */
@@ -160,7 +142,7 @@ public class NamespaceControl {
     public String getCoverageMarkdown(Map<String, ?> query) {
         Map<String, Object> markdown = new LinkedHashMap<>(query);
         markdown.put("format", "markdown");
-        return send("GET", "coverage", markdown, null, "text/markdown", false);
+        return send("GET", "coverage", inNamespace(markdown), null, "text/markdown");
     }
 
     public JsonNode getDrift() {
@@ -172,12 +154,10 @@ public class NamespaceControl {
         return call("GET", "pact", query, null);
     }
 
-    /** @param request {@code expectations} and {@code strict}, e.g. {@code Map.of("expectations", List.of(Map.of("operationId", "getPet", "count", 1)))} */
-    public JsonNode verify(Object request) {
-        return verify(Map.of(), request);
-    }
-
-    /** @param query e.g. {@code Map.of("traceId", id)}: the calls of one trace alone */
+    /**
+     * @param query e.g. {@code Map.of("traceId", id)}: the calls of one trace alone
+     * @param request {@code expectations} and {@code strict}, e.g. {@code Map.of("expectations", List.of(Map.of("operationId", "getPet", "count", 1)))}
+     */
     public JsonNode verify(Map<String, ?> query, Object request) {
         return call("POST", "verify", query, request);
     }
@@ -194,44 +174,38 @@ public class NamespaceControl {
 
     /** @throws AssertionError with the sandbox's account of each failed expectation and its closest calls */
     public void assertVerified(Object... expectations) {
-        SandboxAssertions.assertPassed(verify(Map.of("expectations", List.of(expectations))));
+        SandboxAssertions.assertPassed(verify(Map.of(), Map.of("expectations", List.of(expectations))));
     }
 
     /** As {@link #assertVerified(Object...)}, and any call no expectation matched fails it. */
     public void assertVerifiedStrictly(Object... expectations) {
-        SandboxAssertions.assertPassed(verify(Map.of("expectations", List.of(expectations), "strict", true)));
+        SandboxAssertions.assertPassed(verify(Map.of(), Map.of("expectations", List.of(expectations), "strict", true)));
     }
 
-    @Override
-    public String toString() {
-        return "NamespaceControl[" + name() + " at " + sandboxUrl + "]";
-    }
-
-    private static Map<String, Object> after(Map<String, ?> filters, JsonNode page) {
-        Map<String, Object> query = new LinkedHashMap<>(filters);
-        query.put("after", page.get("next").asLong());
-        return query;
-    }
-
+    /** {@code method /__admin/path} in this namespace (none for the default). */
     JsonNode call(String method, String path, Map<String, ?> query, Object body) {
-        return json(method + " /__admin/" + path, send(method, path, query, body, "application/json", false));
+        return parse(send(method, path, inNamespace(query), body, "application/json"));
     }
 
-    private static JsonNode json(String request, String answer) {
+    private Map<String, ?> inNamespace(Map<String, ?> query) {
+        if (namespace == null) {
+            return query;
+        }
+        Map<String, Object> scoped = new LinkedHashMap<>(query);
+        scoped.put("namespace", namespace);
+        return scoped;
+    }
+
+    private static JsonNode parse(String answer) {
         try {
             return JSON.readTree(answer);
         } catch (JsonProcessingException e) {
-            throw new UncheckedIOException(request + " answered no JSON: " + answer, e);
+            throw new UncheckedIOException("the control API answered no JSON: " + answer, e);
         }
     }
 
-    /** {@code method /__admin/path} with the namespace's parameter (none for the default, or when it is in the body). */
-    private String send(String method, String path, Map<String, ?> query, Object body, String accept, boolean namespaceInBody) {
-        Map<String, Object> parameters = new LinkedHashMap<>(query);
-        if (namespace != null && !namespaceInBody) {
-            parameters.put("namespace", namespace);
-        }
-        String queryString = parameters
+    private String send(String method, String path, Map<String, ?> query, Object body, String accept) {
+        String queryString = query
             .entrySet()
             .stream()
             .map(entry -> entry.getKey() + "=" + URLEncoder.encode(String.valueOf(entry.getValue()), StandardCharsets.UTF_8))
