@@ -40,8 +40,6 @@ public class AnimalStoreContainer extends GenericContainer<AnimalStoreContainer>
 
     public static final String API_BASE_PATH = "/v1";
 
-    private AnimalStoreControlClient controlClient;
-
     /** A container of {@code animal-store-sandbox:}{@link #DEFAULT_TAG}. */
     public AnimalStoreContainer() {
         this(DEFAULT_IMAGE_NAME.withTag(DEFAULT_TAG));
@@ -116,14 +114,12 @@ public class AnimalStoreContainer extends GenericContainer<AnimalStoreContainer>
         return getOrigin() + API_BASE_PATH;
     }
 
-    /** The control client of this container: its calls act on the default namespace, {@code namespace(name)}'s on another. */
-    public synchronized AnimalStoreControlClient getControlClient() {
-        URI origin = URI.create(getOrigin());
-        // A restarted container listens on another port: the client follows it.
-        if (controlClient == null || !controlClient.sandboxUrl().equals(origin)) {
-            controlClient = new AnimalStoreControlClient(origin, getAdminToken(), getApiKey());
-        }
-        return controlClient;
+    /**
+     * A control client of this container: its calls act on the default namespace, {@code namespace(name)}'s on another.
+     * Made at each call, so that it follows a restarted container to its new port.
+     */
+    public AnimalStoreControlClient getControlClient() {
+        return new AnimalStoreControlClient(URI.create(getOrigin()), getAdminToken(), getApiKey());
     }
 
     private static String projectVersion() {

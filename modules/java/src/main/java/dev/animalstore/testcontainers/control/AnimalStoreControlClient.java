@@ -27,10 +27,6 @@ public final class AnimalStoreControlClient extends NamespaceControl {
         super(sandboxUrl, adminToken, apiKey, null);
     }
 
-    public URI sandboxUrl() {
-        return sandboxUrl;
-    }
-
     /** The same calls and API headers on the namespace {@code name}, which springs into being on its first use. */
     public NamespaceControl namespace(String name) {
         return new NamespaceControl(sandboxUrl, adminToken, apiKey, name);
