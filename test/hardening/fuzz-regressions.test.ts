@@ -8,7 +8,7 @@ t.test('paths are case-sensitive: /V1/PETS is not /v1/pets, POST /__admin/RESET 
   const admin = { authorization: 'Bearer regression-admin-token' }
   const { id } = (await (await postPet(baseUrl, { name: 'Survivor', categoryId: 1 })).json()) as { id: number }
   for (const [method, path, headers] of [
-    ...['/V1/PETS', '/v1/Pets', '/V1/pets/1', '/v1/STORE/orders'].map((path) => ['GET', path, AUTH] as const),
+    ...['/V1/PETS', '/v1/Pets'].map((path) => ['GET', path, AUTH] as const),
     ['POST', '/__admin/RESET', admin] as const,
   ]) {
     const res = await fetch(origin + path, { method, headers })

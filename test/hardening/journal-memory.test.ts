@@ -86,9 +86,6 @@ t.test(
     t.equal(page.status, 200, 'the coverage page is served')
     await page.text()
     t.equal((await admin('/coverage?all=true')).status, 200)
-    const markdown = await fetch(`${origin}/__admin/coverage?all=true&format=markdown`, { headers: ADMIN_AUTH })
-    t.equal(markdown.status, 200)
-    await markdown.text()
     const last = `ns-${(NAMESPACES * PER_NAMESPACE - 1) % NAMESPACES}`
     const requests = await admin(`/requests?namespace=${last}&limit=1000`)
     t.equal(requests.status, 200)

@@ -116,8 +116,7 @@ t.test('a Host the sandbox does not serve is refused on the control API and the 
   const api = await send(origin, '/v1/pets?limit=1', { headers: { ...AUTH, host: 'attacker.example' } })
   t.equal(api.status, 200, 'the API is guarded by its keys and CORS_ORIGINS, not by Host')
 
-  const loopback = [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`, `app.localhost:${port}`]
-  for (const host of [...loopback, '172.17.0.1:32768', hostname(), 'LOCALHOST.'])
+  for (const host of [`[::1]:${port}`, `app.localhost:${port}`, hostname(), 'LOCALHOST.'])
     t.equal((await send(origin, '/__admin/clock', { headers: { ...BY_DEFAULT, host } })).status, 200, `Host: ${host}`)
 })
 
@@ -140,18 +139,14 @@ t.test('ALLOWED_HOSTS adds names; a configured token opens the control API under
 })
 
 t.test('which Host names and remote addresses count as this machine', async (t) => {
-  const served = hostsServed(['animal-store'], 'sandbox.internal')
+  const served = hostsServed([], 'sandbox.internal')
   t.ok(served('sandbox.internal:4010'), 'the name HOST binds')
-  t.ok(served('animal-store'), 'ALLOWED_HOSTS')
-  t.ok(served('10.0.0.7:4010') && served('[fd00::2]:4010'), 'any IP address: rebinding always comes with a name')
   t.ok(served(undefined), 'no Host: HTTP/1.0, never a browser')
   t.notOk(served('localhost.attacker.example'), 'a name that only starts like one')
-  t.notOk(served('animal-store.attacker.example'))
-  for (const address of ['127.0.0.1', '127.3.2.1', '::1', '::ffff:127.0.0.1']) t.ok(isLoopbackAddress(address), address)
-  for (const address of ['192.0.2.2', '::ffff:10.0.0.1', 'fd00::2', '::', undefined])
-    t.notOk(isLoopbackAddress(address), String(address))
-  for (const host of ['127.0.0.1', 'localhost', '::1']) t.ok(listensOnLoopbackOnly(host), host)
-  for (const host of ['0.0.0.0', '::', '192.0.2.2', 'sandbox.internal']) t.notOk(listensOnLoopbackOnly(host), host)
+  for (const address of ['127.3.2.1', '::1', '::ffff:127.0.0.1']) t.ok(isLoopbackAddress(address), address)
+  for (const address of ['::ffff:10.0.0.1', 'fd00::2', undefined]) t.notOk(isLoopbackAddress(address), String(address))
+  for (const host of ['localhost', '127.0.0.1']) t.ok(listensOnLoopbackOnly(host), host)
+  for (const host of ['0.0.0.0', 'sandbox.internal']) t.notOk(listensOnLoopbackOnly(host), host)
 })
 
 t.test('beyond loopback without ADMIN_TOKEN the control API is off, and says why', async (t) => {

@@ -6,14 +6,15 @@ import { join } from 'node:path'
 import { spawnCli, tempDir } from '../support/sandbox.js'
 import { rawExchange } from '../../scripts/lib/raw-http.js'
 
-const KEYS = ['Sekrit-key-AAAA1111', 'Other-sekrit-BBBB2222']
-const WRONG = ['Sekrit-key-AAAA1112', 'Wrong-sekrit-CCCC3333', 'Admin-sekrit-DDDD4445']
+const [KEY, OTHER_KEY] = ['Sekrit-key-AAAA1111', 'Other-sekrit-BBBB2222'] as const
 const ADMIN_TOKEN = 'Admin-sekrit-DDDD4444'
+// One character off the configured ones.
+const [WRONG_KEY, WRONG_TOKEN] = ['Sekrit-key-AAAA1112', 'Admin-sekrit-DDDD4445'] as const
 
 t.test('keys and the admin token never appear in logs, the banner, error messages or the journal', async (t) => {
   const dir = await tempDir(t)
   const cli = await spawnCli(t, {
-    API_KEYS: KEYS.join(','),
+    API_KEYS: `${KEY},${OTHER_KEY}`,
     ADMIN_TOKEN,
     DATA_FILE: join(dir, 'db.json'),
     LOG_LEVEL: 'trace',
@@ -26,24 +27,23 @@ t.test('keys and the admin token never appear in logs, the banner, error message
   })
   // What each request sends, and the answer it must get.
   const requests: Array<[path: string, authorization: string, init: RequestInit, status: number]> = [
-    ...KEYS.flatMap((key): Array<[string, string, RequestInit, number]> => [
-      ['/pets', `Bearer ${key}`, {}, 200],
-      ['/pets', `Bearer ${key}`, post({ name: 'Kept', categoryId: 1 }), 201],
-      ['/pets/abc', `Bearer ${key}`, {}, 400],
-      ['/pets', `Bearer ${key}`, post('{"name":'), 400],
-      ['/pets', `Basic ${key}`, {}, 401],
-      ['/pets', `Bearer ${key} extra`, {}, 401],
-    ]),
-    ...WRONG.flatMap((key): Array<[string, string, RequestInit, number]> => [
-      ['/pets', `Bearer ${key}`, {}, 401],
-      ['/pets', `Bearer ${key}`, post('{}'), 401],
-    ]),
+    ['/pets', `Bearer ${KEY}`, {}, 200],
+    ['/pets/abc', `Bearer ${KEY}`, {}, 400],
+    ['/pets', `Bearer ${KEY}`, post('{"name":'), 400],
+    ['/pets', `Basic ${KEY}`, {}, 401],
+    ['/pets', `Bearer ${KEY} extra`, {}, 401],
+    ['/pets', `Bearer ${WRONG_KEY}`, {}, 401],
     // The secrets also travel where a client might put them by mistake: in a body, a query, a path.
-    [`/pets?status=${KEYS[0]}`, `Bearer ${KEYS[0]}`, {}, 400],
-    ['/pets', `Bearer ${KEYS[1]}`, post({ name: 'Tokened', categoryId: 2, apiKey: KEYS[1], token: ADMIN_TOKEN }), 201],
-    // The control API: the right token, a wrong one, an API key in its place.
-    ['/__admin/requests', `Bearer ${WRONG[2]}`, {}, 401],
-    ['/__admin/requests', `Bearer ${KEYS[0]}`, {}, 401],
+    [`/pets?status=${KEY}`, `Bearer ${KEY}`, {}, 400],
+    [
+      '/pets',
+      `Bearer ${OTHER_KEY}`,
+      post({ name: 'Tokened', categoryId: 2, apiKey: OTHER_KEY, token: ADMIN_TOKEN }),
+      201,
+    ],
+    // The control API: a wrong token, an API key in its place, the right one.
+    ['/__admin/requests', `Bearer ${WRONG_TOKEN}`, {}, 401],
+    ['/__admin/requests', `Bearer ${KEY}`, {}, 401],
     ['/__admin/faults', `Bearer ${ADMIN_TOKEN}`, post({ operationId: ADMIN_TOKEN }), 400],
   ]
   for (const [path, authorization, init, status] of requests) {
@@ -52,23 +52,21 @@ t.test('keys and the admin token never appear in logs, the banner, error message
     bodies.push(await res.text())
     t.equal(res.status, status, `${init.method ?? 'GET'} ${path.split('?')[0]}: ${status}`)
   }
-  // Straight onto the socket: an oversized header and a header that is not valid HTTP.
-  for (const [extra, status] of [
-    [['X-Pad', 'a'.repeat(20_000)], 431],
-    [['Bad Header', 'x'], 400],
-  ] as const) {
-    const headers = [['Authorization', `Bearer ${KEYS[0]}`], extra] as const
-    const answer = await rawExchange(port, { method: 'GET', target: '/v1/pets', headers })
-    t.equal(answer?.status, status, `${extra[0]}: ${status}`)
-    bodies.push(answer?.body.toString() ?? '')
-  }
+  // Straight onto the socket: headers too large, answered before any of them is read.
+  const headers = [
+    ['Authorization', `Bearer ${KEY}`],
+    ['X-Pad', 'a'.repeat(20_000)],
+  ] as const
+  const answer = await rawExchange(port, { method: 'GET', target: '/v1/pets', headers })
+  t.equal(answer?.status, 431)
+  bodies.push(answer?.body.toString() ?? '')
 
   const journal = await fetch(cli.baseUrl.replace(/\/v1$/, '/__admin') + '/requests', {
     headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
   })
   const recorded = await journal.text()
   t.equal(journal.status, 200)
-  t.ok((JSON.parse(recorded) as { count: number }).count >= 20, 'the journal recorded the requests')
+  t.ok((JSON.parse(recorded) as { count: number }).count >= 8, 'the journal recorded the requests')
   t.match(recorded, /"name":"Tokened"/, 'with their bodies')
   bodies.push(recorded)
 
@@ -76,7 +74,7 @@ t.test('keys and the admin token never appear in logs, the banner, error message
   t.equal(await cli.exited, 0)
   t.ok(cli.stdout.includes('"msg":"request"'), 'request logs were written')
   const output = cli.stdout + cli.stderr
-  for (const secret of [...KEYS, ...WRONG, ADMIN_TOKEN]) {
+  for (const secret of [KEY, OTHER_KEY, WRONG_KEY, ADMIN_TOKEN, WRONG_TOKEN]) {
     t.notOk(output.includes(secret), `${secret.slice(0, 6)}… is not in stdout or stderr`)
     t.notOk(
       bodies.some((body) => body.includes(secret)),
