@@ -18,7 +18,7 @@
  *
  * @module
  */
-import type { components, operations } from './admin-types.js'
+import type { components, operations, paths } from './admin-types.js'
 import { fetchTransport, httpTransport, type Transport } from './transport.js'
 
 type Schemas = components['schemas']
@@ -41,9 +41,9 @@ export type JournalEntry = Omit<Schemas['JournalEntry'], 'operationId'> & { oper
 export type JournalPage = Omit<Schemas['JournalPage'], 'entries'> & { entries: JournalEntry[] }
 export type NamespaceList = operations['listNamespaces']['responses'][200]['content']['application/json']
 export type Deleted = operations['deleteNamespace']['responses'][200]['content']['application/json']
-type JournalQuery = NonNullable<operations['listRequests']['parameters']['query']>
+type JournalQuery = Query<'listRequests'>
 /** Filters of listRequests: every one given must match. `since` may be a Date. */
-export type RequestFilter = Omit<JournalQuery, 'namespace' | 'since' | 'operationId' | 'limit' | 'after'> & {
+export type RequestFilter = Omit<JournalQuery, 'since' | 'operationId' | 'limit' | 'after'> & {
   operationId?: OperationId
   since?: Date | string
 }
@@ -62,26 +62,16 @@ export type OperationCoverage = Schemas['OperationCoverage']
 export type Expectation = Omit<Schemas['Expectation'], 'operationId'> & { operationId: OperationId }
 export type VerifyResult = Schemas['VerifyResult']
 export type Pact = Schemas['Pact']
-export interface PactOptions {
-  /** The consumer's name in the Pact; the namespace's name when omitted. */
-  readonly consumer?: string
-  /** The provider's name in the Pact; the API's title when omitted. */
-  readonly provider?: string
-}
 export type DriftReport = Schemas['DriftReport']
 export type Drift = Schemas['Drift']
-export interface CoverageOptions {
-  /** Across every namespace in memory rather than this one (a handle's or the default). */
-  readonly all?: boolean
-  /** Only the calls of this trace (the trace id of their W3C traceparent) the journal keeps. */
-  readonly traceId?: string
-}
-export interface VerifyOptions {
-  /** No call other than those the expectations match is allowed. */
-  readonly strict?: boolean
-  /** Only the calls of this trace (the trace id of their W3C traceparent) the journal keeps. */
-  readonly traceId?: string
-}
+// The options below are the spec's parameters (their documentation is the spec's): a parameter
+// the spec gains is an option at once.
+/** The query parameters of an operation, but the namespace (a handle's). */
+type Query<O extends keyof operations> = Omit<NonNullable<operations[O]['parameters']['query']>, 'namespace'>
+export type PactOptions = Query<'exportPact'>
+export type CoverageOptions = Omit<Query<'getCoverage'>, 'format'>
+type VerifyBody = NonNullable<operations['verify']['requestBody']>['content']['application/json']
+export type VerifyOptions = Query<'verify'> & Partial<Omit<VerifyBody, 'expectations'>>
 
 /** The documented defaults of a sandbox started without settings. */
 export const DEFAULT_ADMIN_TOKEN = 'sandbox-admin-token'
@@ -89,61 +79,6 @@ export const DEFAULT_API_KEY = 'sandbox-api-key'
 const CONTROL_PATH = '/__admin'
 const API_PATH = '/v1'
 const NAMESPACE_HEADER = 'X-Sandbox-Namespace'
-
-/**
- * Every operation of the control API, as the calls below send it: a test holds this table to
- * spec/admin.openapi.yaml, so an operation or a parameter the spec gains and the client lacks fails it.
- */
-export const OPERATIONS = {
-  reset: { method: 'POST', path: '/reset', namespaced: true, query: [], body: true },
-  exportPets: { method: 'GET', path: '/pets', namespaced: true, query: [], body: false },
-  replacePets: { method: 'PUT', path: '/pets', namespaced: true, query: [], body: true },
-  listRequests: {
-    method: 'GET',
-    path: '/requests',
-    namespaced: true,
-    query: ['method', 'path', 'operationId', 'status', 'since', 'traceId', 'limit', 'after'],
-    body: false,
-  },
-  clearRequests: { method: 'DELETE', path: '/requests', namespaced: true, query: [], body: false },
-  listUnmatchedRequests: {
-    method: 'GET',
-    path: '/requests/unmatched',
-    namespaced: true,
-    query: ['limit', 'after'],
-    body: false,
-  },
-  addFault: { method: 'POST', path: '/faults', namespaced: true, query: [], body: true },
-  listFaults: { method: 'GET', path: '/faults', namespaced: true, query: [], body: false },
-  clearFaults: { method: 'DELETE', path: '/faults', namespaced: true, query: [], body: false },
-  getCoverage: {
-    method: 'GET',
-    path: '/coverage',
-    namespaced: true,
-    query: ['all', 'format', 'traceId'],
-    body: false,
-  },
-  getDrift: { method: 'GET', path: '/drift', namespaced: true, query: [], body: false },
-  verify: { method: 'POST', path: '/verify', namespaced: true, query: ['traceId'], body: true },
-  exportPact: { method: 'GET', path: '/pact', namespaced: true, query: ['consumer', 'provider'], body: false },
-  getClock: { method: 'GET', path: '/clock', namespaced: true, query: [], body: false },
-  setClock: { method: 'POST', path: '/clock', namespaced: true, query: [], body: true },
-  resetClock: { method: 'DELETE', path: '/clock', namespaced: true, query: [], body: false },
-  listNamespaces: { method: 'GET', path: '/namespaces', namespaced: false, query: [], body: false },
-  deleteNamespace: { method: 'DELETE', path: '/namespaces/{name}', namespaced: false, query: [], body: false },
-  createSnapshot: { method: 'POST', path: '/snapshots', namespaced: false, query: [], body: true },
-  listSnapshots: { method: 'GET', path: '/snapshots', namespaced: false, query: [], body: false },
-  deleteSnapshot: { method: 'DELETE', path: '/snapshots/{name}', namespaced: false, query: [], body: false },
-} as const satisfies Record<keyof operations, Operation>
-
-interface Operation {
-  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE'
-  readonly path: string
-  /** It takes the `namespace` query parameter. */
-  readonly namespaced: boolean
-  readonly query: readonly string[]
-  readonly body: boolean
-}
 
 /** A call the sandbox refused: its status, and its Error body's code and message. */
 export class AnimalStoreControlError extends Error {
@@ -202,7 +137,7 @@ class NamespaceCalls {
    * creates a namespace that does not exist.
    */
   async reset(options: ResetOptions = {}): Promise<StateSummary> {
-    return this.call('reset', { body: Object.keys(options).length > 0 ? options : undefined })
+    return this.call('reset', 'POST /reset', { body: Object.keys(options).length > 0 ? options : undefined })
   }
 
   /**
@@ -210,19 +145,17 @@ class NamespaceCalls {
    * can then start from: `reset({ snapshot: name })`.
    */
   async createSnapshot(name: string): Promise<Snapshot> {
-    return this.call('createSnapshot', {
-      body: { name, ...(this.#namespace === undefined ? {} : { namespace: this.#namespace }) },
-    })
+    return this.call('createSnapshot', 'POST /snapshots', { body: { name, namespace: this.#namespace } })
   }
 
   /** Every pet of the namespace, in id order. */
   async exportPets(): Promise<Pet[]> {
-    return this.call('exportPets')
+    return this.call('exportPets', 'GET /pets')
   }
 
   /** Replaces every pet of the namespace, whole or not at all. */
   async replacePets(pets: readonly Pet[]): Promise<StateSummary> {
-    return this.call('replacePets', { body: pets })
+    return this.call('replacePets', 'PUT /pets', { body: pets })
   }
 
   /**
@@ -232,7 +165,7 @@ class NamespaceCalls {
    */
   async listRequests(filter: RequestFilter = {}, page: PageOptions = {}): Promise<JournalPage> {
     const { since, ...rest } = filter
-    return this.call('listRequests', { query: { ...rest, ...page, since: instant(since) } })
+    return this.call('listRequests', 'GET /requests', { query: { ...rest, ...page, since: instant(since) } })
   }
 
   /** How many requests match every filter given: the journal's cheapest check (no entry is sent). */
@@ -258,56 +191,51 @@ class NamespaceCalls {
   }
 
   async clearRequests(): Promise<Cleared> {
-    return this.call('clearRequests')
+    return this.call('clearRequests', 'DELETE /requests')
   }
 
   /** A page of the requests no operation of the spec matched, as listRequests. */
   async listUnmatchedRequests(page: PageOptions = {}): Promise<JournalPage> {
-    return this.call('listUnmatchedRequests', { query: page })
+    return this.call('listUnmatchedRequests', 'GET /requests/unmatched', { query: page })
   }
 
   /** Arms a fault: `status`, `delayMs` or `fault` on the next `times` calls of `operationId` after the first `after`. */
   async addFault(fault: NewFault): Promise<Fault> {
-    return this.call('addFault', { body: fault })
+    return this.call('addFault', 'POST /faults', { body: fault })
   }
 
   async listFaults(): Promise<{ count: number; faults: Fault[] }> {
-    return this.call('listFaults')
+    return this.call('listFaults', 'GET /faults')
   }
 
   async clearFaults(): Promise<Cleared> {
-    return this.call('clearFaults')
+    return this.call('clearFaults', 'DELETE /faults')
   }
 
   /** What the journal shows of the contract's use: each documented response exercised or not, deprecated calls, … */
   async getCoverage(options: CoverageOptions = {}): Promise<CoverageReport> {
-    return this.call('getCoverage', { query: { ...options, all: options.all || undefined, format: 'json' } })
+    return this.call('getCoverage', 'GET /coverage', { query: { ...options, format: 'json' } })
   }
 
   /** The same report as Markdown, for a CI artefact or a pull-request comment. */
   async getCoverageMarkdown(options: CoverageOptions = {}): Promise<string> {
-    return this.call('getCoverage', {
-      query: { ...options, all: options.all || undefined, format: 'markdown' },
-      text: true,
-    })
+    return this.call('getCoverage', 'GET /coverage', { query: { ...options, format: 'markdown' }, text: true })
   }
 
   /** How the sandbox's answers differed from the real API's (UPSTREAM_MODE=compare): each difference, and counts per operation. */
   async getDrift(): Promise<DriftReport> {
-    return this.call('getDrift')
+    return this.call('getDrift', 'GET /drift')
   }
 
   /** Checks the journal against `expectations`; resolves whether it passed or not (see `passed`, `message`). */
   async verify(expectations: readonly Expectation[], options: VerifyOptions = {}): Promise<VerifyResult> {
-    return this.call('verify', {
-      query: { traceId: options.traceId },
-      body: { expectations, strict: options.strict },
-    })
+    const { traceId, ...body } = options
+    return this.call('verify', 'POST /verify', { query: { traceId }, body: { ...body, expectations } })
   }
 
   /** The calls the namespace received as a Pact (V4) for a consumer-driven contract: see docs/pact.md. */
   async exportPact(options: PactOptions = {}): Promise<Pact> {
-    return this.call('exportPact', { query: { ...options } })
+    return this.call('exportPact', 'GET /pact', { query: options })
   }
 
   /**
@@ -384,55 +312,54 @@ class NamespaceCalls {
   }
 
   async getClock(): Promise<Clock> {
-    return this.call('getClock')
+    return this.call('getClock', 'GET /clock')
   }
 
   /** Moves the namespace's clock to `now` (e.g. getPet's sunset, 2030-12-05), from where it runs on. */
   async setClock(now: Date | string): Promise<Clock> {
-    return this.call('setClock', { body: { now: instant(now) } })
+    return this.call('setClock', 'POST /clock', { body: { now: instant(now) } })
   }
 
   /** Returns the namespace's clock to real time. */
   async resetClock(): Promise<Clock> {
-    return this.call('resetClock')
+    return this.call('resetClock', 'DELETE /clock')
   }
 
+  /**
+   * Sends one operation: its query parameters left undefined (or a null cursor) are not sent, and
+   * the handle's namespace is, except to /snapshots, /namespaces (the sandbox's, not a namespace's).
+   */
   protected async call<T>(
-    operationId: keyof typeof OPERATIONS,
-    {
-      query = {},
-      body,
-      path = {},
-      text: asText = false,
-    }: { query?: Query; body?: unknown; path?: Record<string, string>; text?: boolean } = {},
+    operationId: keyof operations,
+    route: `${'GET' | 'POST' | 'PUT' | 'DELETE'} ${keyof paths}`,
+    { query = {}, body, name = '', text: asText = false }: CallOptions = {},
   ): Promise<T> {
-    const operation: Operation = OPERATIONS[operationId]
-    // Parameters left undefined (or a null cursor) are not sent.
+    const [method, path] = route.split(' ') as [string, string]
     const search = new URLSearchParams()
-    for (const [name, value] of Object.entries(query)) if (value != null) search.set(name, String(value))
-    if (operation.namespaced && this.#namespace !== undefined) search.set('namespace', this.#namespace)
-    const target = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(path[name] ?? ''))
+    for (const [key, value] of Object.entries(query)) if (value != null) search.set(key, String(value))
+    if (this.#namespace !== undefined && !/^\/(snapshots|namespaces)/.test(path))
+      search.set('namespace', this.#namespace)
+    const target = path.replace('{name}', encodeURIComponent(name))
     const url = `${this.connection.origin}${CONTROL_PATH}${target}${search.size > 0 ? `?${search}` : ''}`
     const headers: Record<string, string> = { authorization: `Bearer ${this.connection.adminToken}` }
     if (body !== undefined) headers['content-type'] = 'application/json'
-    const res = await this.connection.send(
-      operation.method,
+    const { status, text } = await this.connection.send(
+      method,
       url,
       headers,
       body === undefined ? undefined : JSON.stringify(body),
     )
-    const { text } = res
     let answer: unknown
     try {
       answer = JSON.parse(text)
     } catch {
       answer = undefined
     }
-    if (res.status < 200 || res.status > 299) {
+    if (status < 200 || status > 299) {
       const error = (answer ?? {}) as { code?: string; message?: string }
       throw new AnimalStoreControlError(
         operationId,
-        res.status,
+        status,
         error.code ?? 'unknown',
         error.message ?? text.slice(0, 500),
       )
@@ -484,26 +411,33 @@ export class AnimalStoreControlClient extends NamespaceCalls {
 
   /** The namespaces in memory, least recently used first. */
   async listNamespaces(): Promise<NamespaceList> {
-    return this.call('listNamespaces')
+    return this.call('listNamespaces', 'GET /namespaces')
   }
 
   /** Deletes a namespace with its pets (durably), journal, faults and clock. */
   async deleteNamespace(name: string): Promise<Deleted> {
-    return this.call('deleteNamespace', { path: { name } })
+    return this.call('deleteNamespace', 'DELETE /namespaces/{name}', { name })
   }
 
   /** The snapshots, oldest first, each with the namespaces that start from it. */
   async listSnapshots(): Promise<SnapshotList> {
-    return this.call('listSnapshots')
+    return this.call('listSnapshots', 'GET /snapshots')
   }
 
   /** Deletes a snapshot (durably); refused (409) while a namespace starts from it. */
   async deleteSnapshot(name: string): Promise<SnapshotDeleted> {
-    return this.call('deleteSnapshot', { path: { name } })
+    return this.call('deleteSnapshot', 'DELETE /snapshots/{name}', { name })
   }
 }
 
-type Query = Readonly<Record<string, string | number | boolean | null | undefined>>
+interface CallOptions {
+  readonly query?: Readonly<Record<string, string | number | boolean | null | undefined>>
+  readonly body?: unknown
+  /** The `{name}` of the path. */
+  readonly name?: string
+  /** The answer as text rather than JSON. */
+  readonly text?: boolean
+}
 
 /** A Date as the control API takes it; a string goes as given, for the sandbox to judge. */
 function instant<T>(value: Date | T): string | T {
