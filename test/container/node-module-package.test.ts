@@ -3,7 +3,7 @@
 // suite of workers on it is test/container/recipes.test.ts, a consumer's strict compile of its
 // typings package.test.ts), and the root package installed from a git URL, built on `prepare`.
 // The container part skips without Docker, fails under REQUIRE_DOCKER=1.
-import { cp, readdir, stat, writeFile } from 'node:fs/promises'
+import { cp, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import t from 'tap'
 import { IMAGE, dockerSkipReason, ensureImage } from '../support/docker.js'
@@ -35,14 +35,6 @@ function namesIn(tree: Tree, names = new Set<string>()): Set<string> {
     namesIn(child, names)
   }
   return names
-}
-
-/** The bytes of every file under dir. */
-async function sizeOf(dir: string): Promise<number> {
-  let bytes = 0
-  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true }))
-    if (entry.isFile()) bytes += (await stat(join(entry.parentPath, entry.name))).size
-  return bytes
 }
 
 t.setTimeout(20 * 60_000)
@@ -77,8 +69,6 @@ t.test('installed from the tarball, it brings testcontainers and nothing of the 
     [],
     'no server package anywhere in the tree',
   )
-  const bytes = await sizeOf(join(consumer, 'node_modules'))
-  t.comment(`node_modules: ${names.size} packages, ${(bytes / 1e6).toFixed(1)} MB`)
 })
 
 t.test('npm install from a git URL: the root package, built on prepare', async (t) => {
