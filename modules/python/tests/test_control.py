@@ -85,22 +85,11 @@ def test_every_operation_sends_what_the_sandbox_takes(
     assert api.delete_snapshot(name) == {"snapshot": name, "deleted": True}
 
 
-def test_a_refusal_is_an_error_with_the_error_body(
-    animal_store: AnimalStoreContainer, animal_store_namespace: ControlClient
-) -> None:
-    api_key_for_token = ControlClient(
-        animal_store.get_origin(), animal_store.get_api_key(), api_key=animal_store.get_api_key()
-    )
-    gone = animal_store_namespace.namespace(f"{animal_store_namespace.namespace_name}-gone")
-    for call, refusal in [
-        (lambda: animal_store_namespace.add_fault("noSuchOperation", status=500), ("addFault", 400, "invalid_body")),
-        (api_key_for_token.get_clock, ("getClock", 401, "unauthorized")),
-        (lambda: gone.get_coverage(format="markdown"), ("getCoverage", 404, "not_found")),
-    ]:
-        with pytest.raises(AnimalStoreControlError) as refused:
-            call()
-        assert (refused.value.operation_id, refused.value.status, refused.value.code) == refusal
-        assert refused.value.message
+def test_a_refusal_is_an_error_with_the_error_body(animal_store_namespace: ControlClient) -> None:
+    with pytest.raises(AnimalStoreControlError) as refused:
+        animal_store_namespace.add_fault("noSuchOperation", status=500)
+    assert (refused.value.operation_id, refused.value.status, refused.value.code) == ("addFault", 400, "invalid_body")
+    assert "operationId" in refused.value.message
 
 
 def test_a_namespace_handle_carries_its_name() -> None:
