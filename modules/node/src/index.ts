@@ -8,8 +8,9 @@
  * const response = await fetch(`${sandbox.getBaseUrl()}/pets`, {
  *   headers: { authorization: `Bearer ${sandbox.getApiKey()}` },
  * })
- * await sandbox.reset() // between tests: initial data, empty journal, no faults
- * const { entries } = await sandbox.requests({ operationId: 'listPets' })
+ * const t1 = sandbox.namespace('t1') // a test's own namespace: its control calls, its headers
+ * await t1.reset()
+ * const calls = await t1.countRequests({ operationId: 'listPets' })
  * await sandbox.stop()
  *
  * @module
@@ -23,18 +24,7 @@ import {
   getContainerRuntimeClient,
   type StartedTestContainer,
 } from 'testcontainers'
-import {
-  AnimalStoreControlClient,
-  type Cleared,
-  type Clock,
-  type Fault,
-  type JournalPage,
-  type NamespaceControl,
-  type NewFault,
-  type RequestFilter,
-  type ResetOptions,
-  type StateSummary,
-} from './client.js'
+import { AnimalStoreControlClient, type NamespaceControl } from './client.js'
 import { exitedError, HealthzWaitStrategy } from './wait.js'
 
 // The module's entry is the client's too: one import gives the container and every control type.
@@ -112,8 +102,7 @@ export class AnimalStoreContainer extends GenericContainer {
   }
 
   /**
-   * The token of the control API (ADMIN_TOKEN) that reset(), requests(), injectFault() and setClock()
-   * use; without one, each start() generates a random one (the published default opens no container).
+   * The token of the control API (ADMIN_TOKEN) that controlClient() uses; without one, each start() generates a random one (the published default opens no container).
    */
   withAdminToken(token: string): this {
     return this.withEnvironment({ ADMIN_TOKEN: token })
@@ -175,13 +164,6 @@ export class AnimalStoreContainer extends GenericContainer {
   }
 }
 
-/** Options of reset() on a started container: `namespace` picks the namespace, the default one otherwise. */
-export type NamespacedResetOptions = ResetOptions & { readonly namespace?: string }
-/** Filters of requests(): every one given must match; `namespace` picks the journal. */
-export type NamespacedRequestFilter = RequestFilter & { readonly namespace?: string }
-/** A fault for injectFault(); `namespace` picks where it is armed. */
-export type NamespacedFault = NewFault & { readonly namespace?: string }
-
 /** A running sandbox, with its control API (/__admin) through the control client. */
 export class StartedAnimalStoreContainer extends AbstractStartedContainer {
   readonly #apiKey: string
@@ -229,39 +211,6 @@ export class StartedAnimalStoreContainer extends AbstractStartedContainer {
   /** A handle on one namespace: its control calls, its API base URL and headers. */
   namespace(name: string): NamespaceControl {
     return this.controlClient().namespace(name)
-  }
-
-  /** Puts a namespace back to its initial data (or to pets from `seed`/`count`), and clears its journal, faults and clock. */
-  reset(options: NamespacedResetOptions = {}): Promise<StateSummary> {
-    const { namespace, ...body } = options
-    return this.#calls(namespace).reset(body)
-  }
-
-  /** The requests a namespace received, oldest first, that match every filter given. */
-  requests(filter: NamespacedRequestFilter = {}): Promise<JournalPage> {
-    const { namespace, ...rest } = filter
-    return this.#calls(namespace).listRequests(rest)
-  }
-
-  /** Arms a fault: `status`, `delayMs` or `fault` on the next `times` calls of `operationId` after the first `after`. */
-  injectFault(fault: NamespacedFault): Promise<Fault> {
-    const { namespace, ...body } = fault
-    return this.#calls(namespace).addFault(body)
-  }
-
-  /** Removes every fault of a namespace. */
-  clearFaults(namespace?: string): Promise<Cleared> {
-    return this.#calls(namespace).clearFaults()
-  }
-
-  /** Sets the sandbox's now (e.g. the getPet sunset, 2030-12-05); `undefined` returns to real time. */
-  setClock(now: Date | string | undefined, namespace?: string): Promise<Clock> {
-    const calls = this.#calls(namespace)
-    return now === undefined ? calls.resetClock() : calls.setClock(now)
-  }
-
-  #calls(namespace: string | undefined): AnimalStoreControlClient | NamespaceControl {
-    return namespace === undefined ? this.controlClient() : this.namespace(namespace)
   }
 }
 
