@@ -59,14 +59,6 @@ export class Capacity {
     this.bounds = bounds
   }
 
-  get pets(): number {
-    return this.#pets
-  }
-
-  get bytes(): number {
-    return this.#bytes
-  }
-
   /**
    * Throws StoreFull if a store that keeps `own` would pass a bound by taking `more` (pets and
    * bytes beyond what it keeps now); the message says which bound, and how to make room.
