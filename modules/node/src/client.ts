@@ -131,19 +131,12 @@ class NamespaceCalls {
     this.#namespace = namespace
   }
 
-  /**
-   * Puts the namespace back to its initial data (or to pets from `seed`/`count`, or to a snapshot's
-   * pets and clock with `snapshot`, copy-on-write), and clears its journal, faults and clock. It
-   * creates a namespace that does not exist.
-   */
+  /** Puts the namespace (created if need be) back to its initial data, `seed`/`count` or `snapshot`. */
   async reset(options: ResetOptions = {}): Promise<StateSummary> {
     return this.call('reset', 'POST /reset', { body: Object.keys(options).length > 0 ? options : undefined })
   }
 
-  /**
-   * Freezes the namespace's pets and clock as the snapshot `name` (durably), which any namespace
-   * can then start from: `reset({ snapshot: name })`.
-   */
+  /** Freezes the namespace's pets and clock as `name`, for any namespace's `reset({ snapshot: name })`. */
   async createSnapshot(name: string): Promise<Snapshot> {
     return this.call('createSnapshot', 'POST /snapshots', { body: { name, namespace: this.#namespace } })
   }
@@ -158,11 +151,7 @@ class NamespaceCalls {
     return this.call('replacePets', 'PUT /pets', { body: pets })
   }
 
-  /**
-   * A page of the requests the namespace received that match every filter given, oldest first
-   * (100 unless `limit` says otherwise), with the `count` of all that match and the `next` page's
-   * cursor: `listRequests(filter, { after: page.next })`.
-   */
+  /** A page of the requests that match every filter, oldest first; `{ after: page.next }` goes on. */
   async listRequests(filter: RequestFilter = {}, page: PageOptions = {}): Promise<JournalPage> {
     const { since, ...rest } = filter
     return this.call('listRequests', 'GET /requests', { query: { ...rest, ...page, since: instant(since) } })
@@ -173,10 +162,7 @@ class NamespaceCalls {
     return (await this.listRequests(filter, { limit: 0 })).count
   }
 
-  /**
-   * Every request that matches the filter, oldest first, fetched a page at a time as the loop
-   * goes on: `for await (const entry of handle.allRequests({ operationId: 'createPet' }))`.
-   */
+  /** Every request that matches the filter, oldest first, fetched a page at a time as the loop goes on. */
   async *allRequests(
     filter: RequestFilter = {},
     { limit }: Pick<PageOptions, 'limit'> = {},
@@ -238,10 +224,7 @@ class NamespaceCalls {
     return this.call('exportPact', 'GET /pact', { query: options })
   }
 
-  /**
-   * Rejects with an AnimalStoreAssertionError when the verification fails: each failed expectation
-   * with its closest calls and their differences, and in strict mode each unexpected call.
-   */
+  /** Rejects with an AnimalStoreAssertionError listing each failed expectation and unexpected call. */
   async assertVerified(expectations: readonly Expectation[], options: VerifyOptions = {}): Promise<VerifyResult> {
     const result = await this.verify(expectations, options)
     if (result.passed) return result
@@ -254,10 +237,7 @@ class NamespaceCalls {
     ])
   }
 
-  /**
-   * Rejects with an AnimalStoreAssertionError listing every documented response of the operations
-   * named (all of them when none is) that no call has exercised.
-   */
+  /** Rejects with an AnimalStoreAssertionError listing the named (or all) operations' unexercised responses. */
   async assertAllResponsesExercised(
     operationIds?: readonly ApiOperationId[],
     options: CoverageOptions = {},
