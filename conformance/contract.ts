@@ -1,5 +1,6 @@
 // The response checker, one set of validators compiled from a spec file for the conformance
-// runner, the fuzzer and the tests.
+// runner, the fuzzer and the tests, and the coverage guard: every (operation, status) the spec
+// documents must be exercised by a case, so a response added to the spec cannot go untested.
 import { fileURLToPath } from 'node:url'
 import { dereference } from '@apidevtools/json-schema-ref-parser'
 import type { ValidateFunction } from 'ajv/dist/2020.js'
@@ -7,9 +8,16 @@ import { ERRORS } from '../src/http/errors.js'
 import { SPEC_FILE } from '../src/paths.js'
 import { createAjv, loadSpec, loadSpecFile, operationsOf, readSpecDocument } from '../src/contract/load.js'
 import type { SpecFile } from '../src/contract/types.js'
-import { documentedResponses, type ResponseKey } from './coverage.js'
 
-export const ERROR_CODES: ReadonlySet<string> = new Set(Object.values(ERRORS).map((e) => e.code))
+const ERROR_CODES: ReadonlySet<string> = new Set(Object.values(ERRORS).map((e) => e.code))
+
+/** An operation and one of its documented response keys: a status such as "201", or "default". */
+export interface ResponseKey {
+  readonly operationId: string
+  readonly response: string
+}
+
+export const keyOf = ({ operationId, response }: ResponseKey): string => `${operationId} ${response}`
 
 /** An answer as a checker sees it: the body parsed when it was JSON. */
 export interface Answer {
@@ -20,10 +28,13 @@ export interface Answer {
 
 export interface Contract {
   readonly spec: SpecFile
-  /** The spec file as written (before $refs are resolved). */
-  readonly document: Record<string, any>
   /** Every (operationId, response key) the spec documents. */
   readonly documented: readonly ResponseKey[]
+  /**
+   * The documented response an answer falls under: its status when the operation lists it, else
+   * `default` when there is one (OpenAPI: "default" covers every status not declared), else none.
+   */
+  responseKeyFor(operationId: string, status: number): ResponseKey | undefined
   isErrorBody(body: unknown): boolean
   /**
    * Every problem of a raw answer: no 5xx but listOrders' 501, a 2xx the spec declares (empty when
@@ -39,19 +50,20 @@ export interface Contract {
 /** The contract of one spec file: the Animal Store API (default) or the control API. */
 export async function loadContract(file: URL = SPEC_FILE): Promise<Contract> {
   const spec = await loadSpecFile(file)
-  const document = readSpecDocument(file)
-  const resolved = (await dereference(fileURLToPath(file), structuredClone(document), {
+  const resolved = (await dereference(fileURLToPath(file), readSpecDocument(file), {
     resolve: { external: true },
   })) as Record<string, any>
   const ajv = createAjv()
   const validateError = ajv.compile((await loadSpec()).schemas['Error'] ?? {})
-  // Every documented response by "operationId key"; one without content maps to undefined.
+  // Every documented response by its key; one without content maps to undefined.
   const responses = new Map<string, ValidateFunction | undefined>()
+  const documented: ResponseKey[] = []
   // The text media types a response documents besides JSON (the coverage report's text/markdown).
   const textTypes = new Map<string, string[]>()
   for (const { operation } of operationsOf(resolved)) {
     for (const [key, response] of Object.entries<Record<string, any>>(operation.responses ?? {})) {
       const schema = response['content']?.['application/json']?.schema
+      documented.push({ operationId: operation.operationId, response: key })
       responses.set(`${operation.operationId} ${key}`, schema ? ajv.compile(schema) : undefined)
       const texts = Object.keys(response['content'] ?? {}).filter((type) => type.startsWith('text/'))
       if (texts.length > 0) textTypes.set(`${operation.operationId} ${key}`, texts)
@@ -60,8 +72,10 @@ export async function loadContract(file: URL = SPEC_FILE): Promise<Contract> {
 
   return {
     spec,
-    document,
-    documented: documentedResponses(document),
+    documented,
+    responseKeyFor: (operationId, status) =>
+      documented.find((key) => key.operationId === operationId && key.response === String(status)) ??
+      documented.find((key) => key.operationId === operationId && key.response === 'default'),
     isErrorBody: (body) => validateError(body),
 
     check(operationId, { status, contentType, body }, isHead = false) {

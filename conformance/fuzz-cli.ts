@@ -9,6 +9,7 @@ import { startSandbox } from '../src/sandbox.js'
 import { ADMIN_SPEC_FILE, SPEC_FILE } from '../src/paths.js'
 import { loadContract } from './contract.js'
 import { runFuzz } from './fuzz.js'
+import { unfetchable } from '../bench/soak.js'
 
 const API_KEY = 'fuzz-key'
 const ADMIN_TOKEN = 'fuzz-admin-token'
@@ -54,11 +55,7 @@ try {
   console.log(
     `${stats.cases} cases in ${Math.round((performance.now() - started) / 1000)} s; by status ${JSON.stringify(Object.fromEntries([...stats.byStatus].sort(([a], [b]) => a - b)))}`,
   )
-  const lost = []
-  for (const pet of stats.created) {
-    const res = await fetch(`${sandbox.baseUrl}/pets/${pet.id}`, { headers: { authorization: `Bearer ${API_KEY}` } })
-    if (res.status !== 200 || JSON.stringify(await res.json()) !== JSON.stringify(pet)) lost.push(pet.id)
-  }
+  const lost = await unfetchable(sandbox.baseUrl, API_KEY, stats.created)
   console.log(
     `${stats.created.length} pets acknowledged, ${lost.length} of them not fetchable${lost.length ? `: ${lost.join(', ')}` : ''}`,
   )

@@ -1,16 +1,11 @@
 // Prism in proxy mode, a child process on loopback in front of an upstream base URL. It reports what
 // does not conform in the sl-violations header, or with --errors as a 500 of its own.
-import { spawn, type ChildProcess } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 
-const require = createRequire(import.meta.url)
-const PRISM_BIN = require.resolve('@stoplight/prism-cli/dist/index.js')
+const PRISM_BIN = createRequire(import.meta.url).resolve('@stoplight/prism-cli/dist/index.js')
 const EXIT_WITH_PARENT = fileURLToPath(new URL('./exit-with-parent.cjs', import.meta.url))
-
-/** Prism needs a few seconds to start on a busy machine: be generous, but bounded. */
-const PRISM_READY_TIMEOUT_MS = 60_000
-const STOP_GRACE_MS = 3_000
 
 export interface PrismOptions {
   /** The OpenAPI document Prism validates against (a path). */
@@ -23,16 +18,14 @@ export interface PrismOptions {
    * forwarded and violations are only listed in the sl-violations header.
    */
   readonly errors: boolean
+  /** Prism needs a few seconds to start on a busy machine: generous, but bounded. */
   readonly readyTimeoutMs?: number
 }
 
 export interface RunningPrism {
   /** e.g. http://127.0.0.1:43210: Prism serves the spec's paths at its root (no /v1). */
   readonly url: string
-  readonly errors: boolean
   readonly pid: number | undefined
-  /** Everything Prism printed, for failure messages. */
-  output(): string
   /** Stops Prism and waits until the process is gone. Safe to call more than once. */
   stop(): Promise<void>
 }
@@ -41,41 +34,43 @@ export async function startPrism({
   spec,
   upstream,
   errors,
-  readyTimeoutMs = PRISM_READY_TIMEOUT_MS,
+  readyTimeoutMs = 60_000,
 }: PrismOptions): Promise<RunningPrism> {
-  const args = [
-    'proxy',
-    spec,
-    upstream,
-    '--host',
-    '127.0.0.1',
-    '--port',
-    '0',
-    '--no-cors',
-    ...(errors ? ['--errors'] : []),
-  ]
-  const child = spawn(process.execPath, ['--require', EXIT_WITH_PARENT, PRISM_BIN, ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' },
-  })
+  const args = ['proxy', spec, upstream, '--host', '127.0.0.1', '--port', '0', '--no-cors']
+  const child = spawn(
+    process.execPath,
+    ['--require', EXIT_WITH_PARENT, PRISM_BIN, ...args, ...(errors ? ['--errors'] : [])],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' },
+    },
+  )
   let output = ''
-  let closed = false
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
   // 'close', not 'exit': by then the last of Prism's output has been read.
   const exited = new Promise<void>((resolve) => child.once('close', () => resolve()))
-  exited.then(() => (closed = true))
-  const stop = once(() => stopChild(child, exited))
+  const stop = async (): Promise<void> => {
+    if (child.exitCode !== null || child.signalCode !== null) return
+    child.kill('SIGTERM')
+    const timer = setTimeout(() => child.kill('SIGKILL'), 3_000)
+    await exited
+    clearTimeout(timer)
+  }
   // Should this process end without calling stop(), Prism must not outlive it.
   const onExit = (): void => void child.kill('SIGKILL')
   process.once('exit', onExit)
-  exited.then(() => process.off('exit', onExit))
+  let closed = false
+  void exited.then(() => {
+    closed = true
+    process.off('exit', onExit)
+  })
 
   // A bounded poll of its output for the line that says it listens.
   const deadline = performance.now() + readyTimeoutMs
   for (;;) {
     const url = /Prism is listening on (http:\/\/[\d.]+:\d+)/.exec(output)?.[1]
-    if (url) return { url, errors, pid: child.pid, output: () => output, stop }
+    if (url) return { url, pid: child.pid, stop }
     const failure = closed
       ? 'exited before it was listening'
       : performance.now() > deadline
@@ -87,17 +82,4 @@ export async function startPrism({
     }
     await new Promise((resolve) => setTimeout(resolve, 20))
   }
-}
-
-async function stopChild(child: ChildProcess, exited: Promise<void>): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return
-  child.kill('SIGTERM')
-  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS)
-  await exited
-  clearTimeout(timer)
-}
-
-function once<T>(fn: () => Promise<T>): () => Promise<T> {
-  let result: Promise<T> | undefined
-  return () => (result ??= fn())
 }

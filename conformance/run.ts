@@ -2,11 +2,10 @@
 // every violation Prism reports collected, and the coverage guard.
 import { createRequire } from 'node:module'
 import { relative } from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+import { fileURLToPath } from 'node:url'
 import { SPEC_FILE } from '../src/paths.js'
 import { CASES, type Auth, type ConformanceCase } from './cases.js'
-import { loadContract, type Answer as ContractAnswer, type Contract } from './contract.js'
-import { keyOf, missingResponses, responseKeyFor, type ResponseKey } from './coverage.js'
+import { keyOf, loadContract, type Answer as ContractAnswer, type Contract, type ResponseKey } from './contract.js'
 import { startPrism, type RunningPrism } from './prism.js'
 
 const REQUEST_TIMEOUT_MS = 15_000
@@ -24,15 +23,12 @@ export interface ConformanceOptions {
    * list); turn off against a deployment that is not this sandbox.
    */
   readonly beyondContract?: boolean
-  /** The OpenAPI document to judge by; spec/openapi.yaml by default. */
-  readonly specFile?: string
 }
 
 /** One entry of Prism's sl-violations header. */
-export interface Violation {
+interface Violation {
   readonly location: readonly string[]
   readonly severity: string
-  readonly code?: string | number
   readonly message: string
 }
 
@@ -41,19 +37,16 @@ export interface CaseResult {
   /** How the request travelled. */
   readonly via: 'prism --errors' | 'prism' | 'prism, then direct' | 'direct'
   readonly status: number | undefined
-  /** Everything that does not conform; empty when the case passed. */
+  /** Everything that does not conform, Prism's violations included; empty when the case passed. */
   readonly problems: readonly string[]
-  /** Response-side violations Prism reported (expected ones included). */
-  readonly violations: readonly Violation[]
   /** The documented response the sandbox's answer falls under, if any. */
   readonly exercised: ResponseKey | undefined
 }
 
 export interface ConformanceReport {
   readonly ok: boolean
-  readonly baseUrl: string
   readonly results: readonly CaseResult[]
-  readonly documented: readonly ResponseKey[]
+  /** The documented responses no case exercised. */
   readonly missing: readonly ResponseKey[]
   /** A printable summary: every case, the operations and statuses checked, the coverage. */
   readonly summary: string
@@ -61,9 +54,9 @@ export interface ConformanceReport {
 
 export async function runConformance(options: ConformanceOptions): Promise<ConformanceReport> {
   const baseUrl = options.baseUrl.replace(/\/+$/, '')
-  const specFile = options.specFile ?? fileURLToPath(SPEC_FILE)
+  const specFile = fileURLToPath(SPEC_FILE)
   const cases = (options.cases ?? CASES).filter((c) => options.beyondContract !== false || !c.beyondContract)
-  const judge = await loadContract(pathToFileURL(specFile))
+  const judge = await loadContract()
 
   // Valid requests go through a proxy with --errors, so any response violation turns into Prism's
   // own 500; invalid ones need a proxy without it, or Prism would answer them instead of the sandbox.
@@ -80,16 +73,11 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     const results: CaseResult[] = []
     for (const testCase of cases) results.push(await runCase(testCase, context))
 
-    const missing = missingResponses(
-      judge.documented,
-      results.flatMap((r) => (r.exercised ? [r.exercised] : [])),
-    )
-    const ok = missing.length === 0 && results.every((r) => r.problems.length === 0)
+    const exercised = new Set(results.flatMap((r) => (r.exercised ? [keyOf(r.exercised)] : [])))
+    const missing = judge.documented.filter((key) => !exercised.has(keyOf(key)))
     return {
-      ok,
-      baseUrl,
+      ok: missing.length === 0 && results.every((r) => r.problems.length === 0),
       results,
-      documented: judge.documented,
       missing,
       summary: summarise(baseUrl, specFile, results, judge.documented, missing),
     }
@@ -115,12 +103,11 @@ interface Answer extends ContractAnswer {
 
 async function runCase(testCase: ConformanceCase, context: RunContext): Promise<CaseResult> {
   const via = routeOf(testCase)
-  const result = (status: number | undefined, problems: string[], violations: Violation[] = []): CaseResult => ({
+  const result = (status: number | undefined, problems: string[]): CaseResult => ({
     case: testCase,
     via,
     status,
     problems,
-    violations,
     exercised: undefined,
   })
   if (testCase.request.path.includes('{created}') && context.createdId === undefined)
@@ -128,7 +115,6 @@ async function runCase(testCase: ConformanceCase, context: RunContext): Promise<
   const path = testCase.request.path.replace('{created}', String(context.createdId))
   const { judge } = context
   const problems: string[] = []
-  let violations: Violation[] = []
   let answer: Answer
   try {
     if (via === 'prism, then direct') {
@@ -140,10 +126,8 @@ async function runCase(testCase: ConformanceCase, context: RunContext): Promise<
     }
     const proxy = { 'prism --errors': context.strict.url, prism: context.lenient.url }[via as string]
     answer = await send((proxy ?? context.baseUrl) + path, testCase, context.apiKey)
-    if (proxy) {
-      violations = responseViolations(answer.headers)
-      problems.push(...judgeViolations(testCase, violations), ...prismOwnAnswer(answer))
-    }
+    if (proxy)
+      problems.push(...judgeViolations(testCase, responseViolations(answer.headers)), ...prismOwnAnswer(answer))
   } catch (error) {
     return result(undefined, [`the request failed: ${(error as Error).message}`])
   }
@@ -162,8 +146,8 @@ async function runCase(testCase: ConformanceCase, context: RunContext): Promise<
 
   const id = (answer.body as { id?: unknown } | undefined)?.id
   if (testCase.operationId === 'createPet' && answer.status === 201 && typeof id === 'number') context.createdId ??= id
-  const exercised = fromPrism ? undefined : responseKeyFor(judge.document, testCase.operationId, answer.status)
-  return { ...result(answer.status, problems, violations), exercised }
+  const exercised = fromPrism ? undefined : judge.responseKeyFor(testCase.operationId, answer.status)
+  return { ...result(answer.status, problems), exercised }
 }
 
 /**
@@ -209,7 +193,7 @@ async function send(url: string, { request }: ConformanceCase, apiKey: string): 
 }
 
 /** The response-located entries of Prism's sl-violations header. */
-export function responseViolations(headers: Headers): Violation[] {
+function responseViolations(headers: Headers): Violation[] {
   const header = headers.get('sl-violations')
   if (!header) return []
   try {
@@ -221,7 +205,7 @@ export function responseViolations(headers: Headers): Violation[] {
 }
 
 /** Any response violation fails a case, except the one a beyond-contract case expects. */
-export function judgeViolations(testCase: ConformanceCase, violations: readonly Violation[]): string[] {
+function judgeViolations(testCase: ConformanceCase, violations: readonly Violation[]): string[] {
   const expected = (v: Violation): boolean => testCase.beyondContract === true && UNDOCUMENTED_STATUS.test(v.message)
   const problems = violations
     .filter((v) => !expected(v))

@@ -1,5 +1,6 @@
 // npm run conformance: the sandbox against its own contract, every case of conformance/cases.ts
-// through Prism; a summary of what was checked, and an exit code a CI job can act on.
+// through Prism; a summary of what was checked, the coverage guard (every documented response
+// exercised, `default` standing for undeclared statuses), and an exit code a CI job can act on.
 import { execFile } from 'node:child_process'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -35,7 +36,7 @@ t.test('against a running sandbox: every case passes, exit 0 and a summary of op
   t.equal(run.code, 0, 'exit 0')
   if (run.code !== 0) t.comment(run.stdout + run.stderr)
   t.match(run.stdout, `Conformance of ${baseUrl}`)
-  t.match(run.stdout, /listPets +200 ×\d+, 401 ×3/)
+  t.match(run.stdout, /listPets +200 ×\d+, 401 ×3, 400 \(undocumented\) ×2\n/, 'listPets has no default')
   t.match(run.stdout, /createPet +201 ×3, 400 ×\d+/)
   t.match(run.stdout, /getPet +200 ×1, 401 ×1, 404 ×1/)
   t.match(run.stdout, /listOrders +401 \(as default\) ×1, 501 \(as default\) ×1/)
@@ -59,7 +60,7 @@ t.test('against a server that breaks the contract: exit 1, with the violations p
   })
   t.equal(run.code, 1, 'exit 1')
   t.match(run.stdout, /FAIL +listPets 200 .*\n +Prism: Error at response\.body: Response body must be array/)
-  t.match(run.stdout, /never exercised: .*createPet 201/)
+  t.match(run.stdout, /never exercised: .*createPet 201/, 'a documented response no case reached fails the run')
 })
 
 t.test('SANDBOX_URL without SANDBOX_API_KEY: exit 2 and a message', async (t) => {
