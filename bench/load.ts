@@ -1,12 +1,10 @@
-// Load generators: wrk (Debian's package) when installed, autocannon otherwise. Either runs on
-// its own core (taskset), against 127.0.0.1 only, for a bounded time, and reports latency at
-// microsecond resolution.
+// The load generator: wrk (Debian's package), a C program that holds the server's pace from one
+// core where a load generator in Node would itself be the bottleneck. It runs on its own core
+// (taskset), against 127.0.0.1 only, for a bounded time, and reports latency at microsecond resolution.
 import { execFile } from 'node:child_process'
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { createHistogram } from 'node:perf_hooks'
 import { promisify } from 'node:util'
-import autocannon from 'autocannon'
 
 const run = promisify(execFile)
 
@@ -33,25 +31,9 @@ export interface LoadGenerator {
   run(request: LoadRequest): Promise<LoadResult>
 }
 
-export async function findLoadGenerator(options: {
-  workDir: string
-  core: number | undefined
-  preferred?: 'wrk' | 'autocannon'
-}): Promise<LoadGenerator> {
-  if (options.preferred !== 'autocannon' && (await commandExists('wrk'))) return wrk(options.workDir, options.core)
-  return { name: 'autocannon', run: runAutocannon }
-}
-
-export async function commandExists(command: string): Promise<boolean> {
-  try {
-    await run('sh', ['-c', `command -v ${command}`])
-    return true
-  } catch {
-    return false
-  }
-}
-
-function wrk(workDir: string, core: number | undefined): LoadGenerator {
+/** wrk, run on `core` when given; a clear error when it is not installed. */
+export async function findLoadGenerator(workDir: string, core: number | undefined): Promise<LoadGenerator> {
+  if (!(await commandExists('wrk'))) throw new Error('the bench needs wrk: apt-get install wrk')
   return {
     name: 'wrk',
     async run(request) {
@@ -86,8 +68,17 @@ function wrk(workDir: string, core: number | undefined): LoadGenerator {
   }
 }
 
+export async function commandExists(command: string): Promise<boolean> {
+  try {
+    await run('sh', ['-c', `command -v ${command}`])
+    return true
+  } catch {
+    return false
+  }
+}
+
 /** Reads wrk --latency output. */
-export function parseWrk(text: string): LoadResult {
+function parseWrk(text: string): LoadResult {
   const percentile = (p: string): number => {
     const match = new RegExp(`^\\s+${p}%\\s+([\\d.]+)(us|ms|s)\\s*$`, 'm').exec(text)
     if (!match) throw new Error(`wrk output has no ${p}% latency:\n${text}`)
@@ -106,36 +97,5 @@ export function parseWrk(text: string): LoadResult {
     p99Ms: percentile('99'),
     errors: non2xx + socketErrors,
     requests: Number(total[1]),
-  }
-}
-
-// autocannon's own percentiles come in whole milliseconds (its histogram records integers), so a
-// fast server's p50 reads 0. Each answer's time is reported as a fraction of a millisecond on the
-// 'response' event: those go into a nanosecond histogram instead (2xx only, as autocannon counts).
-async function runAutocannon(request: LoadRequest): Promise<LoadResult> {
-  const latencyNs = createHistogram()
-  const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon(
-      {
-        url: request.url,
-        method: request.method,
-        headers: { ...request.headers },
-        ...(request.body === undefined ? {} : { body: request.body }),
-        connections: request.connections,
-        duration: request.seconds,
-      },
-      (error, result) => (error ? reject(error) : resolve(result)),
-    )
-    instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTimeMs: number) => {
-      if (statusCode >= 200 && statusCode < 300) latencyNs.record(Math.max(1, Math.round(responseTimeMs * 1e6)))
-    })
-  })
-  const percentileMs = (p: number): number => Math.round(latencyNs.percentile(p) / 1e3) / 1e3
-  return {
-    requestsPerSecond: result.requests.average,
-    p50Ms: percentileMs(50),
-    p99Ms: percentileMs(99),
-    errors: result.non2xx + result.errors + result.timeouts,
-    requests: result.requests.total,
   }
 }

@@ -3,7 +3,7 @@
 // on core 0, the load generator and this script on core 1; everything talks to 127.0.0.1 and every
 // loop is bounded in count and time.
 //
-//   tsx bench/run.ts [--smoke] [--out DIR] [--load wrk|autocannon] [--before REF] [scenario ...]
+//   tsx bench/run.ts [--smoke] [--out DIR] [--before REF] [scenario ...]
 //
 // --before REF also runs the sandbox of an earlier commit (a git ref, checked out and built in the
 // run's folder, or a folder holding such a build), the two taking turns, so that "within 10% of
@@ -42,7 +42,6 @@ const { values: flags, positionals } = parseArgs({
   options: {
     smoke: { type: 'boolean', default: false },
     out: { type: 'string' },
-    load: { type: 'string' },
     before: { type: 'string' },
   },
 })
@@ -379,11 +378,7 @@ async function main(): Promise<void> {
     work,
     sandboxes: [SERVERS.sandbox, ...(beforeRoot === undefined ? [] : [sandboxAt(beforeRoot, 'before')])],
     core: pinned ? 0 : undefined,
-    load: await findLoadGenerator({
-      workDir: work,
-      core: pinned ? 1 : undefined,
-      ...(flags.load === 'autocannon' || flags.load === 'wrk' ? { preferred: flags.load } : {}),
-    }),
+    load: await findLoadGenerator(work, pinned ? 1 : undefined),
   }
   // A run of chosen scenarios keeps its own file: latest.json stays the full run's, the next one's "before".
   const file = join(

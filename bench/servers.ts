@@ -73,11 +73,7 @@ export function freePort(): Promise<number> {
 /** Spawns a server on the server core and waits (bounded) for its first 200 on GET /v1/pets. */
 export async function startServer(
   spec: ServerSpec,
-  options: {
-    env?: Record<string, string>
-    core: number | undefined
-    timeoutMs?: number
-  },
+  options: { env?: Record<string, string>; core: number | undefined },
 ): Promise<Started> {
   const port = await freePort()
   const { file, args, cwd = ROOT } = spec.command()
@@ -101,14 +97,14 @@ export async function startServer(
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   const origin = `http://127.0.0.1:${port}`
-  const deadline = started + (options.timeoutMs ?? 30_000)
+  const deadline = started + 30_000
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null)
       throw new Error(`${spec.name} exited before it answered:\n${stderr}`)
     if ((await status(`${origin}/v1/pets`)) === 200) break
     if (performance.now() > deadline) {
       child.kill('SIGKILL')
-      throw new Error(`${spec.name} did not answer 200 within ${options.timeoutMs ?? 30_000} ms:\n${stderr}`)
+      throw new Error(`${spec.name} did not answer 200 within 30 s:\n${stderr}`)
     }
     await new Promise((resolve) => setTimeout(resolve, 1))
   }

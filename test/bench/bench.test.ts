@@ -6,74 +6,81 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import t from 'tap'
 import { ROOT, tempDir } from '../support/sandbox.js'
+import { skipWithout } from '../support/system-programs.js'
 
 t.setTimeout(5 * 60_000)
 
-t.test('bench/run.ts --smoke runs every scenario, before and after, and judges every guardrail', async (t) => {
-  const out = await tempDir(t)
-  const scenarios = ['cold-start', 'raw', 'tests', 'namespaces', 'soak']
-  const child = spawn(
-    process.execPath,
-    // --before this same checkout: the earlier commit's sandbox runs beside this one, taking turns.
-    ['--import', 'tsx', join(ROOT, 'bench/run.ts'), '--smoke', '--out', out, '--before', ROOT, ...scenarios],
-    { cwd: ROOT, env: { ...process.env, BENCH_FROM_SOURCE: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
-  )
-  let output = ''
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
-  const timer = setTimeout(() => child.kill('SIGKILL'), 4 * 60_000)
-  const code = await new Promise<number | null>((resolve) => child.once('close', resolve))
-  clearTimeout(timer)
-  t.equal(code, 0, `the smoke run exits 0\n${output}`)
+const skip = skipWithout(t, 'wrk', 'wrk')
 
-  const report = JSON.parse(await readFile(join(out, 'smoke.json'), 'utf8'))
-  t.equal(report.mode, 'smoke')
-  t.type(report.machine.loadAverage1m.before, 'number', "the machine's load before the run")
-  t.match(report.loadGenerator, /^(wrk|autocannon)$/)
-  const { results } = report
-  t.same(Object.keys(results), scenarios, 'every scenario has its results')
-  const cold = results['cold-start']
-  t.ok(cold.bareMs > 0 && cold.sandboxMs > 0 && cold.beforeMs > 0, 'cold starts of each')
-  t.same(
-    results.raw.map((row: { request: string; server: string }) => `${row.request} on ${row.server}`),
-    [
-      'GET /v1/pets on bare',
-      'GET /v1/pets on sandbox',
-      'GET /v1/pets on before',
-      'POST /v1/pets on bareDurable',
-      'POST /v1/pets on sandbox',
-      'POST /v1/pets on before',
-    ],
-    'reads against the bare server, creates against the one that syncs',
-  )
-  for (const row of results.raw) {
-    t.ok(row.requestsPerSecond > 0 && row.p50Ms > 0, `${row.request} on ${row.server}: req/s and p50`)
-    t.equal(row.errors, 0, `${row.request} on ${row.server}: no failed request`)
-  }
-  for (const step of ['typicalTestMs', 'resetMs', 'newNamespaceMs', 'newTraceNamespaceMs']) {
-    t.ok(results.tests[step] > 0, `tests: ${step}`)
-    t.ok(results.tests.before[step] > 0, `tests: ${step} before`)
-  }
-  t.ok(Number.isFinite(results.namespaces.perNamespaceKiB), 'RSS per idle namespace')
-  t.ok(Number.isFinite(results.namespaces.before.perNamespaceKiB), 'and before')
-  t.equal(results.soak.ok, true, `the soak found nothing wrong: ${JSON.stringify(results.soak)}`)
+t.test(
+  'bench/run.ts --smoke runs every scenario, before and after, and judges every guardrail',
+  { skip },
+  async (t) => {
+    const out = await tempDir(t)
+    const scenarios = ['cold-start', 'raw', 'tests', 'namespaces', 'soak']
+    const child = spawn(
+      process.execPath,
+      // --before this same checkout: the earlier commit's sandbox runs beside this one, taking turns.
+      ['--import', 'tsx', join(ROOT, 'bench/run.ts'), '--smoke', '--out', out, '--before', ROOT, ...scenarios],
+      { cwd: ROOT, env: { ...process.env, BENCH_FROM_SOURCE: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
+    )
+    let output = ''
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    const timer = setTimeout(() => child.kill('SIGKILL'), 4 * 60_000)
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve))
+    clearTimeout(timer)
+    t.equal(code, 0, `the smoke run exits 0\n${output}`)
 
-  t.same(
-    report.guardrails.map((g: { name: string; limit: string }) => [g.name.replace(/ \(.*/, ''), g.limit]),
-    [
-      ['typical test p50, in process', '≤ 3 ms'],
-      ['reset p50', '≤ 1 ms'],
-      ['first use of a namespace p50', '≤ 1 ms'],
-      ['first request in a new trace namespace p50', '≤ 1 ms'],
-      ['GET /v1/pets req/s vs bare', '≥ 0.6×'],
-      ['durable creates req/s vs the durable bare', 'within 10% of before'],
-      ['cold start vs bare', '≤ 1.3×'],
-      ['RSS per idle namespace', 'within 10% of before'],
-    ],
-    'every guardrail of docs/performance.md, with its limit',
-  )
-  for (const g of report.guardrails) {
-    t.type(g.measured, 'number', `${g.name}: measured`)
-    t.type(g.before, 'number', `${g.name}: and before, in the same run`)
-  }
-})
+    const report = JSON.parse(await readFile(join(out, 'smoke.json'), 'utf8'))
+    t.equal(report.mode, 'smoke')
+    t.type(report.machine.loadAverage1m.before, 'number', "the machine's load before the run")
+    t.equal(report.loadGenerator, 'wrk')
+    const { results } = report
+    t.same(Object.keys(results), scenarios, 'every scenario has its results')
+    const cold = results['cold-start']
+    t.ok(cold.bareMs > 0 && cold.sandboxMs > 0 && cold.beforeMs > 0, 'cold starts of each')
+    t.same(
+      results.raw.map((row: { request: string; server: string }) => `${row.request} on ${row.server}`),
+      [
+        'GET /v1/pets on bare',
+        'GET /v1/pets on sandbox',
+        'GET /v1/pets on before',
+        'POST /v1/pets on bareDurable',
+        'POST /v1/pets on sandbox',
+        'POST /v1/pets on before',
+      ],
+      'reads against the bare server, creates against the one that syncs',
+    )
+    for (const row of results.raw) {
+      t.ok(row.requestsPerSecond > 0 && row.p50Ms > 0, `${row.request} on ${row.server}: req/s and p50`)
+      t.equal(row.errors, 0, `${row.request} on ${row.server}: no failed request`)
+    }
+    for (const step of ['typicalTestMs', 'resetMs', 'newNamespaceMs', 'newTraceNamespaceMs']) {
+      t.ok(results.tests[step] > 0, `tests: ${step}`)
+      t.ok(results.tests.before[step] > 0, `tests: ${step} before`)
+    }
+    t.ok(Number.isFinite(results.namespaces.perNamespaceKiB), 'RSS per idle namespace')
+    t.ok(Number.isFinite(results.namespaces.before.perNamespaceKiB), 'and before')
+    t.equal(results.soak.ok, true, `the soak found nothing wrong: ${JSON.stringify(results.soak)}`)
+
+    t.same(
+      report.guardrails.map((g: { name: string; limit: string }) => [g.name.replace(/ \(.*/, ''), g.limit]),
+      [
+        ['typical test p50, in process', '≤ 3 ms'],
+        ['reset p50', '≤ 1 ms'],
+        ['first use of a namespace p50', '≤ 1 ms'],
+        ['first request in a new trace namespace p50', '≤ 1 ms'],
+        ['GET /v1/pets req/s vs bare', '≥ 0.6×'],
+        ['durable creates req/s vs the durable bare', 'within 10% of before'],
+        ['cold start vs bare', '≤ 1.3×'],
+        ['RSS per idle namespace', 'within 10% of before'],
+      ],
+      'every guardrail of docs/performance.md, with its limit',
+    )
+    for (const g of report.guardrails) {
+      t.type(g.measured, 'number', `${g.name}: measured`)
+      t.type(g.before, 'number', `${g.name}: and before, in the same run`)
+    }
+  },
+)
