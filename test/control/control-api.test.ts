@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import t from 'tap'
-import { ConfigError, DEFAULT_ADMIN_TOKEN, loadConfig } from '../../src/config.js'
+import { DEFAULT_ADMIN_TOKEN, loadConfig } from '../../src/config.js'
 import { generateAnimals } from '../../src/store/seed.js'
 import { loadSpec, loadSpecFile } from '../../src/contract/load.js'
 import { ADMIN_SPEC_FILE } from '../../src/paths.js'
@@ -26,79 +26,70 @@ t.test('spec/admin.openapi.yaml passes Redocly lint, and its routes are the cont
   t.same(spec.operations.map((op) => `${op.method} ${op.path}`).sort(), routes.join(', ').split(', '))
 })
 
-t.test('every control operation refuses a missing, malformed or wrong token, and API keys', async (t) => {
-  const { admin } = await startControlSandbox(t)
-  const { operations } = await loadSpecFile(ADMIN_SPEC_FILE)
-  t.ok(operations.length >= 12, 'the control spec has its operations')
-  for (const op of operations) {
-    const path = op.path
-    for (const [label, headers] of [
-      ['no token', {}],
-      ['malformed', { authorization: 'Basic abc' }],
-      ['wrong token', { authorization: 'Bearer not-the-token' }],
-      ['an API key', AUTH],
-    ] as const) {
-      const res = await admin(op.method, path, undefined, headers)
-      t.equal(res.status, 401, `${op.method} /__admin${path} with ${label} → 401`)
-      t.match(res.body, { ...ERROR_SHAPE, code: 'unauthorized', status: 401 })
-      t.match(res.headers.get('www-authenticate'), /^Bearer realm="animal-store-admin"/)
+t.test(
+  'every control operation refuses a missing, malformed or wrong token, API keys and the default token',
+  async (t) => {
+    const { admin, baseUrl } = await startControlSandbox(t)
+    const { operations } = await loadSpecFile(ADMIN_SPEC_FILE)
+    for (const op of operations) {
+      for (const [label, headers] of [
+        ['no token', {}],
+        ['malformed', { authorization: 'Basic abc' }],
+        ['wrong token', { authorization: 'Bearer not-the-token' }],
+        ['an API key', AUTH],
+        ['the default token, with a token configured', { authorization: `Bearer ${DEFAULT_ADMIN_TOKEN}` }],
+      ] as const) {
+        const res = await admin(op.method, op.path, undefined, headers)
+        t.equal(res.status, 401, `${op.method} /__admin${op.path} with ${label} → 401`)
+        t.match(res.body, { ...ERROR_SHAPE, code: 'unauthorized', status: 401 })
+        t.match(res.headers.get('www-authenticate'), /^Bearer realm="animal-store-admin"/)
+      }
     }
-  }
-})
+    t.equal(
+      (await admin('GET', '/pets', undefined, { authorization: `bearer ${ADMIN_TOKEN}` })).status,
+      200,
+      'any case',
+    )
+    t.match(await call(`${baseUrl}/pets`, 'GET', undefined, ADMIN_AUTH), { status: 401 }, 'the token opens no API')
+  },
+)
 
 t.test('with the control API off, /__admin is not there and the API still works', async (t) => {
-  for (const env of [{ ADMIN: 'off' }, {}] as Array<Record<string, string>>) {
-    const sandbox = await startTestSandbox(t, { ADMIN_TOKEN, ...env })
-    const off = 'ADMIN' in env
-    const res = await call(`${sandbox.origin}/__admin/pets`, 'GET', undefined, ADMIN_AUTH)
-    t.equal(res.status, off ? 404 : 200, `ADMIN=${off ? 'off' : 'on'} → ${off ? 404 : 200}`)
-    if (off) t.match(res.body, { code: 'not_found', status: 404 })
-    t.equal((await call(`${sandbox.baseUrl}/pets`, 'GET', undefined, AUTH)).status, 200)
-  }
-  const config = loadConfig(['--no-admin'], {})
-  t.equal(config !== 'help' && config.adminToken, undefined, '--no-admin switches it off')
+  const off = await startTestSandbox(t, { ADMIN_TOKEN, ADMIN: 'off' })
+  t.match(await call(`${off.origin}/__admin/pets`, 'GET', undefined, ADMIN_AUTH), {
+    status: 404,
+    body: { code: 'not_found', status: 404 },
+  })
+  t.equal((await call(`${off.baseUrl}/pets`, 'GET', undefined, AUTH)).status, 200)
+  t.match(loadConfig(['--no-admin'], {}), { adminToken: undefined }, '--no-admin switches it off')
 })
 
-t.test('control settings: defaults, and a bad value names its setting', async (t) => {
-  const config = loadConfig([], {})
-  if (config === 'help') throw new Error('help')
-  t.equal(config.adminToken, DEFAULT_ADMIN_TOKEN)
-  t.equal(config.defaultAdminToken, true)
-  t.same(config.journal, { requests: 1000, bytes: 4 * 1024 * 1024, totalBytes: 64 * 1024 * 1024 })
-  t.equal(config.maxNamespaces, 100)
-  t.equal(config.namespaceKeyPrefix, undefined)
-  t.equal(config.namespaceFromTrace, false, 'the trace mode is off by default')
-  t.equal(config.clock, undefined)
+// Settings' parsers in general (whole numbers, on or off): test/start/cli.test.ts; the dates
+// CLOCK shares with POST /__admin/clock: clock.test.ts.
+t.test('control settings: flags, and a bad value names its setting', async (t) => {
+  t.match(loadConfig([], {}), { adminToken: DEFAULT_ADMIN_TOKEN, defaultAdminToken: true, namespaceFromTrace: false })
   const flags = loadConfig(
-    ['--admin-token=tok', '--journal-size=5', '--journal-bytes=2000000', '--max-namespaces=3'].concat([
-      '--namespace-key-prefix=ns-',
-      '--namespace-from-trace',
-      '--clock=2031-01-01T00:00:00Z',
-      '--redact-headers=X-Token,Private',
-    ]),
-    { ADMIN_TOKEN: 'other', JOURNAL_TOTAL_BYTES: '3000000' },
+    ['--admin-token=tok', '--journal-size=5', '--namespace-from-trace', '--redact-headers=X-Token,Private'],
+    {
+      ADMIN_TOKEN: 'other',
+      JOURNAL_TOTAL_BYTES: '8000000',
+      TRACE_NAMESPACE_BASELINE: 'empty-store',
+      CLOCK: '2031-01-01T00:00:00Z',
+    },
   )
   if (flags === 'help') throw new Error('help')
   t.match(flags, {
     adminToken: 'tok',
     defaultAdminToken: false,
-    journal: { requests: 5, bytes: 2_000_000, totalBytes: 3_000_000 },
-    maxNamespaces: 3,
-    namespaceKeyPrefix: 'ns-',
+    journal: { requests: 5, bytes: 4 * 1024 * 1024, totalBytes: 8_000_000 },
     namespaceFromTrace: true,
+    traceNamespaceBaseline: 'empty-store',
     redactHeaders: ['x-token', 'private'],
   })
-  t.match(loadConfig([], { NAMESPACE_FROM_TRACE: 'on' }), { namespaceFromTrace: true })
-  t.match(loadConfig([], { NAMESPACE_FROM_TRACE: 'off' }), { namespaceFromTrace: false })
-  t.match(loadConfig([], { NAMESPACE_FROM_TRACE: 'on', TRACE_NAMESPACE_BASELINE: 'empty-store' }), {
-    traceNamespaceBaseline: 'empty-store',
-  })
-  t.match(loadConfig([], {}), { traceNamespaceBaseline: undefined }, 'a trace starts from the initial data by default')
   t.equal(flags.clock?.toISOString(), '2031-01-01T00:00:00.000Z')
 
   const bad: Array<[Record<string, string>, RegExp]> = [
     [{ ADMIN: 'maybe' }, /^ADMIN must be on or off/],
-    [{ NAMESPACE_FROM_TRACE: 'true' }, /^NAMESPACE_FROM_TRACE must be on or off, got "true"/],
     [{ TRACE_NAMESPACE_BASELINE: 'empty' }, /^TRACE_NAMESPACE_BASELINE applies only with NAMESPACE_FROM_TRACE=on$/],
     [
       { NAMESPACE_FROM_TRACE: 'on', TRACE_NAMESPACE_BASELINE: '../x' },
@@ -107,33 +98,22 @@ t.test('control settings: defaults, and a bad value names its setting', async (t
     [{ ADMIN_TOKEN: 'has space' }, /^ADMIN_TOKEN has characters/],
     [{ ADMIN_TOKEN: 'same', API_KEYS: 'same' }, /^ADMIN_TOKEN must differ from every API key/],
     [{ ADMIN_TOKEN: 'sandbox-api-key' }, /^ADMIN_TOKEN must differ/],
-    [{ JOURNAL_SIZE: '-1' }, /^JOURNAL_SIZE must be a whole number from 0 to 100000/],
     [{ JOURNAL_BYTES: '1000' }, /^JOURNAL_BYTES must be a whole number from 1048576 to 1073741824/],
-    [{ JOURNAL_TOTAL_BYTES: '2000000000' }, /^JOURNAL_TOTAL_BYTES must be a whole number from 1048576 to 1073741824/],
     [
       { JOURNAL_BYTES: '8000000', JOURNAL_TOTAL_BYTES: '4000000' },
       /^JOURNAL_BYTES \(8000000\) is more than JOURNAL_TOTAL_BYTES/,
     ],
-    [{ MAX_NAMESPACES: '0' }, /^MAX_NAMESPACES must be a whole number from 1/],
     [{ CLOCK: 'tomorrow' }, /^CLOCK must be an RFC 3339 date-time/],
-    [{ CLOCK: '2030-13-45T00:00:00Z' }, /^CLOCK must be an RFC 3339 date-time/],
-    [{ CLOCK: '2030-02-30T00:00:00Z' }, /^CLOCK must be an RFC 3339 date-time/],
-    [{ CLOCK: '2030-12-31T23:59:60Z' }, /^CLOCK is a leap second/],
-    [{ CLOCK: '9999-12-31T23:59:59-01:00' }, /^CLOCK must fall in 0000-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z/],
     [{ NAMESPACE_KEY_PREFIX: 'sandbox-' }, /^NAMESPACE_KEY_PREFIX is a prefix of the admin token/],
     [{ COVERAGE_FILE: '/no-such-folder/c.json' }, /^COVERAGE_FILE: no folder \/no-such-folder to write the report in$/],
-    ...['X-Token,,X-Other', 'X Token', 'x-token:'].map((names): [Record<string, string>, RegExp] => [
-      { REDACT_HEADERS: names },
-      /^REDACT_HEADERS: /,
-    ]),
+    [{ REDACT_HEADERS: 'X Token' }, /^REDACT_HEADERS: /],
   ]
   for (const [env, message] of bad)
     t.throws(() => loadConfig([], env), { name: 'ConfigError', message }, JSON.stringify(env))
-  t.ok(new ConfigError('x') instanceof Error)
 })
 
-t.test('POST /__admin/reset puts back the initial data, on disk, and clears journal and faults', async (t) => {
-  const { admin, api, config } = await startControlSandbox(t)
+t.test('POST /__admin/reset puts back the initial data, and clears journal and faults', async (t) => {
+  const { admin, api } = await startControlSandbox(t)
   const before = await admin('GET', '/pets')
   t.equal((await api('POST', '/pets', { name: 'Temp', categoryId: 1 })).status, 201)
   t.equal((await admin('POST', '/faults', { operationId: 'listPets', status: 500 })).status, 201)
@@ -146,9 +126,7 @@ t.test('POST /__admin/reset puts back the initial data, on disk, and clears jour
   t.equal((await admin('GET', '/requests')).body.count, 0, 'the journal is empty')
   t.equal((await admin('GET', '/faults')).body.count, 0, 'the faults are gone')
   t.equal((await api('GET', '/pets')).status, 200, 'the cleared fault no longer fires')
-
-  const onDisk = JSON.parse(await readFile(config.dataFile as string, 'utf8')) as { pets: unknown[] }
-  t.same(onDisk.pets, before.body, 'the reset is on disk when it is acknowledged')
+  // On disk when acknowledged, and replayed by a restart: test/store/reset.test.ts.
   t.equal((await api('POST', '/pets', { name: 'Next', categoryId: 2 })).body.id, 61, 'ids continue from the reset data')
 })
 
@@ -159,11 +137,8 @@ t.test('POST /__admin/reset {seed, count} reseeds deterministically; bad bodies 
   t.same(reset.body, { namespace: 'default', pets: 5 })
   t.same((await admin('GET', '/pets')).body, await generateAnimals(spec.schemas['Pet'] ?? {}, 7, 5))
   for (const [body, field] of [
-    [{ count: -1 }, /body\.count must be >= 0/],
     [{ count: 10_001 }, /body\.count must be <= 10000/],
-    [{ seed: 'x' }, /body\.seed must be an integer/],
     [{ seeds: 1 }, /body\.seeds is not an accepted property/],
-    [[1], /body must be a JSON object/],
   ] as const) {
     const res = await admin('POST', '/reset', body)
     t.equal(res.status, 400, JSON.stringify(body))
@@ -195,8 +170,6 @@ t.test(
     for (const [body, message] of [
       [[pet(5, 'ok'), pet(6, 'ok'), pet(7)], /body\.2\.name is required/],
       [[pet(5, 'ok'), pet(5, 'again')], /record 1: id 5 is used twice; nothing was changed/],
-      [[pet('5', 'x')], /body\.0\.id must be an integer/],
-      [{ pets: [] }, /body must be an array/],
     ] as const)
       t.match(await admin('PUT', '/pets', body), { status: 400, body: { code: 'invalid_body', status: 400, message } })
     t.same((await admin('GET', '/pets')).body, expected, 'refused arrays changed nothing')
@@ -212,20 +185,10 @@ t.test('the control API answers unknown paths, wrong methods and bad parameters 
   const wrong = await admin('PATCH', '/pets')
   t.match(wrong, { status: 405, body: { code: 'method_not_allowed', status: 405 } })
   t.equal(wrong.headers.get('allow'), 'GET, PUT, HEAD')
-  for (const [path, message] of [
-    ['/pets?namespace=../etc', /query\.namespace must match pattern/],
-    ['/requests?status=abc', /query\.status must be an integer/],
-    ['/requests?since=yesterday', /query\.since must match format date-time/],
-  ] as const)
-    t.match(await admin('GET', path), { status: 400, body: { code: 'invalid_parameter', message } })
-})
-
-t.test('a configured admin token is accepted, the default one then is not, and it opens no API', async (t) => {
-  const { admin, baseUrl } = await startControlSandbox(t)
-  t.equal((await admin('GET', '/pets')).status, 200)
-  t.equal((await admin('GET', '/pets', undefined, { authorization: `Bearer ${DEFAULT_ADMIN_TOKEN}` })).status, 401)
-  t.equal((await admin('GET', '/pets', undefined, { authorization: `bearer ${ADMIN_TOKEN}` })).status, 200, 'any case')
-  t.match(await call(`${baseUrl}/pets`, 'GET', undefined, ADMIN_AUTH), { status: 401, body: { code: 'unauthorized' } })
+  t.match(await admin('GET', '/pets?namespace=../etc'), {
+    status: 400,
+    body: { code: 'invalid_parameter', message: /query\.namespace must match pattern/ },
+  })
 })
 
 t.test('the start banner points at the explorer and /mcp and shows the default admin token', async (t) => {
