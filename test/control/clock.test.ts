@@ -1,5 +1,5 @@
 import t from 'tap'
-import { startControlSandbox } from '../support/control.js'
+import { ns, startControlSandbox } from '../support/control.js'
 import { waitFor } from '../support/sandbox.js'
 
 const SUNSET = '2030-12-05T00:00:00.000Z'
@@ -39,20 +39,30 @@ t.test('a moved clock makes getPet answer 410 Gone from its sunset date; DELETE 
 t.test('the clock is per namespace, reset puts it back, and bad times are refused', async (t) => {
   const { admin, api } = await startControlSandbox(t)
   await admin('POST', '/clock?namespace=future', { now: '2031-06-01T00:00:00Z' })
-  t.equal((await api('GET', '/pets/1', undefined, { 'x-sandbox-namespace': 'future' })).status, 410)
+  t.equal((await api('GET', '/pets/1', undefined, ns('future'))).status, 410)
   t.equal((await api('GET', '/pets/1')).status, 200, 'the default namespace keeps real time')
   t.match((await admin('POST', '/reset?namespace=future')).body, { pets: 60 })
   t.match((await admin('GET', '/clock?namespace=future')).body, { real: true }, 'a reset puts the clock back')
-  // Not RFC 3339, no time, none, more than `now`; then outside years 0000 to 9999.
-  const outside = ['9999-12-31T23:59:59-01:00', '+010000-01-01T00:00:00Z', '0000-01-01T00:00:00+01:00']
-  for (const body of [
-    { now: 'tomorrow' },
-    { now: '2030-12-05' },
-    {},
-    { now: SUNSET, extra: 1 },
-    ...outside.map((now) => ({ now })),
-  ])
-    t.match(await admin('POST', '/clock', body), { status: 400, body: { code: 'invalid_body' } }, JSON.stringify(body))
+
+  // Not RFC 3339, none, more than `now`; a leap second; outside years 0000 to 9999.
+  for (const [now, message] of [
+    ['2030-12-05', /body\.now must match format date-time/],
+    [undefined, /body\.now is required/],
+    ['2030-12-31T23:59:60Z', /^Invalid request body: body\.now is a leap second/],
+    ['9999-12-31T23:59:59-01:00', /body\.now must fall in 0000-01-01T00:00:00Z to 9999-12-31T23:59:59\.999Z/],
+  ] as const)
+    t.match(
+      await admin('POST', '/clock', { now }),
+      { status: 400, body: { code: 'invalid_body', message } },
+      String(now),
+    )
+  t.match(await admin('POST', '/clock', { now: SUNSET, extra: 1 }), { status: 400 }, 'more than `now`')
+  t.match(await admin('GET', '/requests?since=2030-12-31T23:59:60Z'), {
+    status: 400,
+    body: { code: 'invalid_parameter', message: /^Invalid query parameter: query\.since is a leap second/ },
+  })
+  t.match((await admin('GET', '/clock')).body, { real: true }, 'the clock did not move')
+  t.equal((await admin('POST', '/snapshots', { name: 'after-refusals' })).status, 201, 'and nothing broke')
 })
 
 t.test('CLOCK starts the sandbox at a given time; a reset returns to it', async (t) => {
@@ -64,33 +74,8 @@ t.test('CLOCK starts the sandbox at a given time; a reset returns to it', async 
   t.equal((await api('GET', '/pets/1')).status, 410, 'back to the configured clock')
 })
 
-t.test('a leap second is refused with a 400, by the clock and by the journal, and nothing breaks', async (t) => {
-  const { admin, api } = await startControlSandbox(t)
-  await api('GET', '/pets')
-  const leap = '2030-12-31T23:59:60Z'
-  t.match(await admin('POST', '/clock', { now: leap }), {
-    status: 400,
-    body: { code: 'invalid_body', message: /^Invalid request body: body.now is a leap second/ },
-  })
-  t.match(await admin('GET', '/requests?since=2030-12-31T23:59:60Z'), {
-    status: 400,
-    body: { code: 'invalid_parameter', message: /^Invalid query parameter: query.since is a leap second/ },
-  })
-  t.match((await admin('GET', '/clock')).body, { real: true }, 'the clock did not move')
-  t.equal((await api('GET', '/pets/1')).status, 200)
-  t.equal((await admin('POST', '/snapshots', { name: 'after-leap' })).status, 201)
-  t.equal((await admin('GET', '/requests?since=2030-12-31T23:59:59Z')).body.count, 0, 'a real instant filters')
-})
-
 t.test('the clock holds to years 0000 to 9999 and always answers RFC 3339', async (t) => {
   const { admin, api } = await startControlSandbox(t)
-  const rfc3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
-  // A clock set outside them is refused: the test of bad times above.
-  t.match(await admin('GET', '/requests?since=0000-01-01T00:30:00%2B01:00'), {
-    status: 400,
-    body: { message: /^Invalid query parameter: query.since must fall in 0000-01-01T00:00:00Z to 9999/ },
-  })
-
   const first = await admin('POST', '/clock', { now: '0000-01-01T00:00:00Z' })
   t.match(first.body, { now: /^0000-01-01T00:00:0/ }, 'the first instant RFC 3339 writes')
   t.equal((await api('GET', '/pets/1')).status, 200)
@@ -100,9 +85,7 @@ t.test('the clock holds to years 0000 to 9999 and always answers RFC 3339', asyn
   const last = await admin('POST', '/clock', { now: '9999-12-31T23:59:59.999Z' })
   t.match(last.body, { now: '9999-12-31T23:59:59.999Z', real: false })
   await waitFor(() => Date.now() - setAt > 1_000, { what: 'a second to pass' })
-  const later = await admin('GET', '/clock')
-  t.equal(later.body.now, '9999-12-31T23:59:59.999Z')
-  t.match(later.body.now, rfc3339)
+  t.equal((await admin('GET', '/clock')).body.now, '9999-12-31T23:59:59.999Z')
   t.equal((await api('GET', '/pets/1')).status, 410, 'getPet after its sunset')
   const snapshot = await admin('POST', '/snapshots', { name: 'end-of-time' })
   t.match(snapshot, { status: 201, body: { clock: '9999-12-31T23:59:59.999Z' } })
