@@ -6,10 +6,8 @@ import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import t from 'tap'
 import { KEPT_SEEDS } from '../../src/store/initial-data.js'
-import { startControlSandbox, type ControlSandbox } from '../support/control.js'
+import { ns, startControlSandbox, type ControlSandbox } from '../support/control.js'
 import { tempDir } from '../support/sandbox.js'
-
-const ns = (name: string) => ({ 'x-sandbox-namespace': name })
 
 async function storeOf(sandbox: ControlSandbox, name: string) {
   const namespace = await sandbox.namespaces.existing(name)
@@ -52,39 +50,50 @@ t.test('every namespace starts from the same pets: none generates or copies them
   t.equal((await sandbox.api('GET', '/pets/501', undefined, ns('a'))).status, 404, 'a reset drops what a added')
 })
 
-t.test('on disk a shared start is one line; a restart serves it with what was added since', async (t) => {
-  const dir = await tempDir(t)
-  const env = { DATA_FILE: join(dir, 'db.json'), FIXTURES: await richFixtures(dir, 2_000) }
-  const first = await startControlSandbox(t, env)
-  await first.api('POST', '/pets', { name: 'InA', categoryId: 1 }, ns('a'))
-  t.equal((await first.admin('POST', '/reset?namespace=b')).status, 200)
-  await first.api('POST', '/pets', { name: 'InB', categoryId: 1 }, ns('b'))
-  t.equal((await first.admin('POST', '/reset')).status, 200)
-  await first.api('POST', '/pets', { name: 'InDefault', categoryId: 1 })
-  await first.close()
+t.test(
+  'on disk a shared start (initial data or seed) is one line; a restart serves it with what was added since',
+  async (t) => {
+    const dir = await tempDir(t)
+    const env = { DATA_FILE: join(dir, 'db.json'), FIXTURES: await richFixtures(dir, 2_000) }
+    const first = await startControlSandbox(t, env)
+    await first.api('POST', '/pets', { name: 'InA', categoryId: 1 }, ns('a'))
+    t.equal((await first.admin('POST', '/reset?namespace=b')).status, 200)
+    await first.api('POST', '/pets', { name: 'InB', categoryId: 1 }, ns('b'))
+    t.equal((await first.admin('POST', '/reset')).status, 200)
+    await first.api('POST', '/pets', { name: 'InDefault', categoryId: 1 })
+    t.equal((await first.admin('POST', '/reset?namespace=s', { seed: 4, count: 50 })).status, 200)
+    await first.api('POST', '/pets', { name: 'InS', categoryId: 2 }, ns('s'))
+    const seeded = (await first.admin('GET', '/pets?namespace=s')).body
+    await first.close()
 
-  // A clean stop folds each append log: the namespace's file names the shared data and holds its own pets.
-  const folded = JSON.parse(await readFile(join(dir, 'db.ns.a.json'), 'utf8'))
-  t.match(folded, { source: { kind: 'fixtures' }, pets: [{ id: 2001, name: 'InA' }] })
-  t.same(folded.base, folded.source, 'a names the initial data as its base')
-  t.equal(folded.pets.length, 1, 'and does not hold the 2,000 pets')
-  const defaultFile = JSON.parse(await readFile(join(dir, 'db.json'), 'utf8'))
-  t.same(defaultFile.base, defaultFile.source, 'the default namespace after a reset too')
-  t.match(defaultFile.pets, [{ name: 'InDefault' }])
-  t.equal(defaultFile.pets.length, 1, 'and holds its own pet alone')
+    // A clean stop folds each append log: the namespace's file names the shared data and holds its own pets.
+    const folded = JSON.parse(await readFile(join(dir, 'db.ns.a.json'), 'utf8'))
+    t.match(folded, { source: { kind: 'fixtures' }, pets: [{ id: 2001, name: 'InA' }] })
+    t.same(folded.base, folded.source, 'a names the initial data as its base')
+    t.equal(folded.pets.length, 1, 'and does not hold the 2,000 pets')
+    const defaultFile = JSON.parse(await readFile(join(dir, 'db.json'), 'utf8'))
+    t.same(defaultFile.base, defaultFile.source, 'the default namespace after a reset too')
+    t.match(defaultFile.pets, [{ name: 'InDefault' }])
+    t.equal(defaultFile.pets.length, 1, 'and holds its own pet alone')
+    const seededFile = JSON.parse(await readFile(join(dir, 'db.ns.s.json'), 'utf8'))
+    t.same(seededFile.base, { kind: 'seed', seed: 4, count: 50 }, 'a namespace reset to a seed names the seed')
+    t.match(seededFile.pets, [{ name: 'InS' }])
+    t.equal(seededFile.pets.length, 1)
 
-  const second = await startControlSandbox(t, env)
-  for (const [name, added] of [
-    ['a', 'InA'],
-    ['b', 'InB'],
-    ['default', 'InDefault'],
-  ] as const) {
-    const pets = (await second.admin('GET', `/pets?namespace=${name}`)).body as Array<{ id: number; name: string }>
-    t.equal(pets.length, 2_001, `${name}: the initial data and its own pet`)
-    t.same(pets.at(-1), { id: 2001, name: added, categoryId: 1, status: 'available' })
-    t.same(pets[1_999], { id: 2000, name: 'Pet 2000', categoryId: 8, status: 'pending' })
-  }
-})
+    const second = await startControlSandbox(t, env)
+    for (const [name, added] of [
+      ['a', 'InA'],
+      ['b', 'InB'],
+      ['default', 'InDefault'],
+    ] as const) {
+      const pets = (await second.admin('GET', `/pets?namespace=${name}`)).body as Array<{ id: number; name: string }>
+      t.equal(pets.length, 2_001, `${name}: the initial data and its own pet`)
+      t.same(pets.at(-1), { id: 2001, name: added, categoryId: 1, status: 'available' })
+      t.same(pets[1_999], { id: 2000, name: 'Pet 2000', categoryId: 8, status: 'pending' })
+    }
+    t.same((await second.admin('GET', '/pets?namespace=s')).body, seeded, "a seed's pets are made again, the same")
+  },
+)
 
 t.test('a data file of the user’s own (no origin) is given the pets whole on a reset', async (t) => {
   const dir = await tempDir(t)
@@ -96,10 +105,7 @@ t.test('a data file of the user’s own (no origin) is given the pets whole on a
   const written = JSON.parse(await readFile(dataFile, 'utf8'))
   t.equal(written.base, undefined, 'the file stands on its own')
   t.equal(written.pets.length, 60)
-
-  // Other initial data now: a file of the user's own is always kept, and it still holds its pets.
-  const second = await startControlSandbox(t, { DATA_FILE: dataFile, FIXTURES: await richFixtures(dir, 10) })
-  t.equal(((await second.admin('GET', '/pets')).body as unknown[]).length, 60)
+  // Kept whatever the data settings later: test/store/store.test.ts.
 })
 
 t.test('a seed’s pets are made once for the resets to it, and made again the same after it is dropped', async (t) => {
@@ -120,21 +126,4 @@ t.test('a seed’s pets are made once for the resets to it, and made again the s
   t.not(d.get(150), a.get(150), 'made again once dropped')
   t.same(d.get(150), made, 'and the same seed gives the same pets')
   t.equal(a.get(150), b.get(150), 'stores that started from the dropped ones keep them')
-})
-
-t.test('a namespace reset to a seed and folded names the seed; a restart makes its pets again', async (t) => {
-  const dir = await tempDir(t)
-  const env = { DATA_FILE: join(dir, 'db.json') }
-  const first = await startControlSandbox(t, env)
-  await first.api('POST', '/pets', { name: 'Before', categoryId: 1 }, ns('s'))
-  t.equal((await first.admin('POST', '/reset?namespace=s', { seed: 4, count: 50 })).status, 200)
-  await first.api('POST', '/pets', { name: 'After', categoryId: 2 }, ns('s'))
-  const served = (await first.admin('GET', '/pets?namespace=s')).body
-  await first.close()
-  const folded = JSON.parse(await readFile(join(dir, 'db.ns.s.json'), 'utf8'))
-  t.same(folded.base, { kind: 'seed', seed: 4, count: 50 })
-  t.match(folded, { pets: [{ name: 'After' }] })
-  t.equal(folded.pets.length, 1)
-  const second = await startControlSandbox(t, env)
-  t.same((await second.admin('GET', '/pets?namespace=s')).body, served, 'the same pets after the restart')
 })

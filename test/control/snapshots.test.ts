@@ -3,8 +3,8 @@
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
-import { call, ns, startControlSandbox, type ControlSandbox } from '../support/control.js'
-import { API_KEY, AUTH, spawnCli, stopAsKilled, tempDir, type RunningCli } from '../support/sandbox.js'
+import { ns, startControlSandbox, type ControlSandbox } from '../support/control.js'
+import { stopAsKilled, tempDir } from '../support/sandbox.js'
 
 async function pets(sandbox: ControlSandbox, namespace: string): Promise<Array<{ id: number; name: string }>> {
   const res = await sandbox.admin('GET', `/pets?namespace=${namespace}`)
@@ -113,15 +113,11 @@ t.test('refusals answer the Error contract with the right status', async (t) => 
   await expect('POST', '/reset?namespace=x', { snapshot: 'missing' }, 404, 'not_found')
   await expect('DELETE', '/snapshots/missing', undefined, 404, 'not_found')
   await expect('POST', '/snapshots', { name: '../escape' }, 400, 'invalid_body')
-  await expect('POST', '/snapshots', { name: '.hidden' }, 400, 'invalid_body')
-  await expect('POST', '/snapshots', {}, 400, 'invalid_body')
   await expect('POST', '/snapshots', { name: 'x', namespace: 'nobody' }, 404, 'not_found')
   await expect('POST', '/reset', { snapshot: 'x', seed: 3 }, 400, 'invalid_body')
   await expect('DELETE', '/snapshots/bad%20name', undefined, 400, 'invalid_parameter')
   t.equal((await sandbox.admin('POST', '/snapshots', { name: 'taken' })).status, 201, 'of the default namespace')
   await expect('POST', '/snapshots', { name: 'taken' }, 409, 'conflict')
-  const unauthorized = await sandbox.admin('GET', '/snapshots', undefined, {})
-  t.equal(unauthorized.status, 401)
 })
 
 t.test('in memory (no data file), snapshots and forks work the same', async (t) => {
@@ -136,22 +132,16 @@ t.test('in memory (no data file), snapshots and forks work the same', async (t) 
 
 t.test('a crash after a snapshot is deleted: a journal that reset to it and then elsewhere still starts', async (t) => {
   // Only a journal's last reset makes the data: the snapshot an earlier one named may be gone.
-  const dir = await tempDir(t)
-  const env = { DATA_FILE: join(dir, 'db.json'), ADMIN_TOKEN: 'crash-token', API_KEYS: API_KEY }
-  const admin = (run: RunningCli, method: string, path: string, body?: unknown) =>
-    call(`${new URL(run.baseUrl).origin}/__admin${path}`, method, body, { authorization: 'Bearer crash-token' })
-  const first = await spawnCli(t, env)
-  await call(`${first.baseUrl}/pets`, 'POST', { name: 'Own', categoryId: 1 }, { ...AUTH, ...ns('n') })
-  t.equal((await admin(first, 'POST', '/snapshots', { name: 'gone', namespace: 'n' })).status, 201)
-  t.equal((await admin(first, 'POST', '/reset?namespace=n', { snapshot: 'gone' })).status, 200)
-  t.equal((await admin(first, 'POST', '/reset?namespace=n', { seed: 3, count: 20 })).status, 200)
-  t.equal((await admin(first, 'DELETE', '/snapshots/gone')).status, 200, 'n no longer starts from it')
-  const served = (await admin(first, 'GET', '/pets?namespace=n')).body
-  first.child.kill('SIGKILL')
-  await first.exited
+  const dataFile = join(await tempDir(t), 'db.json')
+  const first = await startControlSandbox(t, { DATA_FILE: dataFile })
+  await first.api('POST', '/pets', { name: 'Own', categoryId: 1 }, ns('n'))
+  t.equal((await first.admin('POST', '/snapshots', { name: 'gone', namespace: 'n' })).status, 201)
+  t.equal((await first.admin('POST', '/reset?namespace=n', { snapshot: 'gone' })).status, 200)
+  t.equal((await first.admin('POST', '/reset?namespace=n', { seed: 3, count: 20 })).status, 200)
+  t.equal((await first.admin('DELETE', '/snapshots/gone')).status, 200, 'n no longer starts from it')
+  const served = await pets(first, 'n')
+  stopAsKilled(first, dataFile)
 
-  const second = await spawnCli(t, env)
-  t.same((await admin(second, 'GET', '/pets?namespace=n')).body, served, 'n as the last reset left it')
-  second.child.kill('SIGTERM')
-  t.equal(await second.exited, 0)
+  const second = await startControlSandbox(t, { DATA_FILE: dataFile })
+  t.same(await pets(second, 'n'), served, 'n as the last reset left it')
 })

@@ -2,7 +2,7 @@ import t from 'tap'
 import { subsetDifferences } from '../../src/control/verify.js'
 import { MAX_JSON_DEPTH } from '../../src/http/body.js'
 import { MAX_RECORDED_BODY } from '../../src/control/redactor.js'
-import { ADMIN_AUTH, startControlSandbox } from '../support/control.js'
+import { ADMIN_AUTH, answerOf, pluck, startControlSandbox } from '../support/control.js'
 import { AUTH } from '../support/sandbox.js'
 
 t.test('a wrong expectation names the closest call with a field-level diff', async (t) => {
@@ -128,8 +128,6 @@ t.test('a bad expectation is a 400 naming it; an unknown namespace a 404', async
     ],
     [one({ count: 1, min: 1 }), /gives count with min or max/],
     [one({ min: 2, max: 1 }), /min is above its max/],
-    [one({ times: 1 }), /times/],
-    [{}, /expectations/],
   ] as const)
     t.match(await admin('POST', '/verify', body), { status: 400, body: { code: 'invalid_body', message } })
   t.match(await admin('POST', '/verify?namespace=nobody', { expectations: [] }), {
@@ -138,63 +136,44 @@ t.test('a bad expectation is a 400 naming it; an unknown namespace a 404', async
   })
 })
 
-t.test(
-  'bodies nested deeper than MAX_JSON_DEPTH are a 400, never a 500: in verify, the API and the journal',
-  async (t) => {
-    const { admin, api, baseUrl, origin } = await startControlSandbox(t)
-    const nested = (depth: number): string => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`
-    const post = async (url: string, body: string, authorization: string) => {
-      const res = await fetch(url, {
-        method: 'POST',
-        headers: { authorization, 'content-type': 'application/json' },
-        body,
-      })
-      return { status: res.status, body: await res.json() }
-    }
-    // The expectation's body is 3 levels inside verify's: {expectations: [{body}]}.
-    const deepest = JSON.parse(nested(MAX_JSON_DEPTH - 3))
-    await api('POST', '/pets', deepest)
-    t.match(
-      await admin('POST', '/verify', { expectations: [{ operationId: 'createPet', count: 1, body: deepest }] }),
-      { status: 200, body: { passed: true } },
-      `bodies ${MAX_JSON_DEPTH} levels deep are read and compared`,
-    )
+// jsonDepth itself: test/api/strict-http.test.ts; the server up after deep JSON anywhere:
+// test/hardening/fuzz-regressions.test.ts.
+t.test('bodies nested deeper than MAX_JSON_DEPTH are a 400 in verify, and journaled as their text', async (t) => {
+  const { admin, api, baseUrl, origin } = await startControlSandbox(t)
+  const nested = (depth: number): string => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`
+  const post = async (url: string, body: string, headers: Record<string, string>) =>
+    answerOf(await fetch(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body }))
+  // The expectation's body is 3 levels inside verify's: {expectations: [{body}]}.
+  const deepest = JSON.parse(nested(MAX_JSON_DEPTH - 3))
+  await api('POST', '/pets', deepest)
+  t.match(
+    await admin('POST', '/verify', { expectations: [{ operationId: 'createPet', count: 1, body: deepest }] }),
+    { status: 200, body: { passed: true } },
+    `bodies ${MAX_JSON_DEPTH} levels deep are read and compared`,
+  )
 
-    for (const depth of [1_700, 100_000]) {
-      const tooDeep = { status: 400, body: { code: 'invalid_body', message: /nest deeper than 128 levels/ } }
-      // The API ignores what its schema does not name, however deep: it is journaled.
-      t.match(await post(`${baseUrl}/pets`, nested(depth), AUTH.authorization), { status: 400 }, `createPet`)
-      t.match(
-        await post(
-          `${origin}/__admin/verify`,
-          `{"expectations":[{"operationId":"createPet","body":${nested(depth)}}]}`,
-          ADMIN_AUTH.authorization,
-        ),
-        tooDeep,
-        `verify, ${depth} levels`,
-      )
-      t.match(
-        await admin('POST', '/verify', {
-          expectations: [{ operationId: 'createPet', min: 1, body: { a: { a: {} } } }],
-        }),
-        { status: 200, body: { passed: true } },
-        'the deep request is in the journal, and verify reads it',
-      )
-    }
-    const journal = await admin('GET', '/requests?operationId=createPet')
-    t.equal(journal.status, 200)
-    t.same(
-      journal.body.entries.slice(1).map((e: { body: unknown }) => e.body),
-      [nested(1_700), nested(100_000).slice(0, MAX_RECORDED_BODY) + `… [cut at ${MAX_RECORDED_BODY} bytes]`],
-      'too deep a body is journaled as its text',
-    )
-  },
-)
+  const verifyBody = `{"expectations":[{"operationId":"createPet","body":${nested(1_700)}}]}`
+  t.match(await post(`${origin}/__admin/verify`, verifyBody, ADMIN_AUTH), {
+    status: 400,
+    body: { code: 'invalid_body', message: /nest deeper than 128 levels/ },
+  })
+  // The API ignores what its schema does not name, however deep: it is journaled.
+  for (const depth of [1_700, 100_000]) t.equal((await post(`${baseUrl}/pets`, nested(depth), AUTH)).status, 400)
+  t.match(
+    await admin('POST', '/verify', { expectations: [{ operationId: 'createPet', min: 1, body: { a: { a: {} } } }] }),
+    { status: 200, body: { passed: true } },
+    'verify reads a journal that holds them',
+  )
+  t.same(
+    pluck(await admin('GET', '/requests?operationId=createPet'), 'body').slice(1),
+    [nested(1_700), nested(100_000).slice(0, MAX_RECORDED_BODY) + `… [cut at ${MAX_RECORDED_BODY} bytes]`],
+    'too deep a body is journaled as its text, cut as any long one',
+  )
+})
 
 t.test('subsetDifferences: objects as subsets, arrays element by element, types exact', (t) => {
   const cases: Array<[string, unknown, unknown, Array<[string, unknown, unknown]>]> = [
     ['equal', { a: 1 }, { a: 1, b: 2 }, []],
-    ['a number is not its text', { a: 3 }, { a: '3' }, [['/a', 3, '3']]],
     ['missing property', { a: { b: 1 } }, { a: {} }, [['/a/b', 1, undefined]]],
     [
       'nested object',
