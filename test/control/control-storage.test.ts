@@ -7,8 +7,8 @@ import { join } from 'node:path'
 import t, { type Test } from 'tap'
 import type { Compaction } from '../../src/store/compaction.js'
 import { FaultyFileSystem, type Fault } from '../store/faulty-file-system.js'
-import { ADMIN_AUTH, call, ns, startControlSandbox, type ControlSandbox } from '../support/control.js'
-import { AUTH, startTestSandbox, tempDir } from '../support/sandbox.js'
+import { ns, startControlSandbox, type ControlSandbox } from '../support/control.js'
+import { tempDir } from '../support/sandbox.js'
 
 /** A fault on every such call from the first on. */
 const always = (call: Fault['call'], target: Fault['target'], failure: Fault['failure']): Fault => ({
@@ -22,38 +22,24 @@ const always = (call: Fault['call'], target: Fault['target'], failure: Fault['fa
 /** No fold on a timer: one would write while a test's faults are armed. */
 const NO_IDLE_FOLD: Partial<Compaction> = { idleAfterRecords: Number.MAX_SAFE_INTEGER }
 
-t.test('reset and replace on a full disk: 503, the store as it was, then 200 once it has room', async (t) => {
+// A reset under every fault, and once the fault clears: test/store/fault-campaign.test.ts.
+t.test('a replace on a full disk: 503, the store as it was, then 200 once it has room', async (t) => {
   const dataFile = join(await tempDir(t), 'db.json')
   const fs = new FaultyFileSystem(dataFile)
-  const { origin, baseUrl } = await startTestSandbox(
-    t,
-    { DATA_FILE: dataFile, ADMIN_TOKEN: 'test-admin-token' },
-    {},
-    { fileSystem: fs },
-  )
-  const before = await (await fetch(`${baseUrl}/pets?limit=100`, { headers: AUTH })).json()
+  const { admin } = await startControlSandbox(t, { DATA_FILE: dataFile }, { fileSystem: fs })
+  const before = (await admin('GET', '/pets')).body
+  const replace = () => admin('PUT', '/pets', [{ id: 1, name: 'Only', categoryId: 1 }])
 
-  // Every write fails, as on a full disk: of a new snapshot (a replace) and of the journal (a reset's line).
+  // Every write of a new snapshot fails, as on a full disk.
   fs.arm(always('write', 'temp snapshot', 'ENOSPC'), always('write', 'journal', 'ENOSPC'))
-  for (const [method, path, body] of [
-    ['POST', '/reset', { seed: 3, count: 4 }],
-    ['PUT', '/pets', [{ id: 1, name: 'Only', categoryId: 1 }]],
-  ] as const) {
-    const refused = await call(`${origin}/__admin${path}`, method, body, ADMIN_AUTH)
-    t.equal(refused.status, 503, `${method} ${path}: 503`)
-    t.equal(refused.headers.get('retry-after'), '1')
-    t.match(refused.body, { code: 'storage_unavailable', message: /Nothing was changed/ })
-    t.same(
-      await (await fetch(`${baseUrl}/pets?limit=100`, { headers: AUTH })).json(),
-      before,
-      'the pets are as they were',
-    )
-  }
+  const refused = await replace()
+  t.match(refused, { status: 503, body: { code: 'storage_unavailable', message: /Nothing was changed/ } })
+  t.equal(refused.headers.get('retry-after'), '1')
+  t.same((await admin('GET', '/pets')).body, before, 'the pets are as they were')
 
   fs.clear()
-  const reset = await call(`${origin}/__admin/reset`, 'POST', { seed: 3, count: 4 }, ADMIN_AUTH)
-  t.equal(reset.status, 200, 'with room again, the reset goes through')
-  t.equal(((await (await fetch(`${baseUrl}/pets?limit=100`, { headers: AUTH })).json()) as unknown[]).length, 4)
+  t.equal((await replace()).status, 200, 'with room again, the replace goes through')
+  t.equal((await admin('GET', '/pets')).body.length, 1)
 })
 
 /**

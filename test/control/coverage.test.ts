@@ -209,11 +209,6 @@ t.test('per namespace and across all of them', async (t) => {
     status: 400,
     body: { code: 'invalid_parameter', message: /leave out namespace/, status: 400 },
   })
-  t.match(await admin('GET', '/coverage?format=pdf'), { status: 400, body: { code: 'invalid_parameter' } })
-  t.match(await admin('GET', '/coverage', undefined, { authorization: 'Bearer wrong' }), {
-    status: 401,
-    body: { code: 'unauthorized' },
-  })
 })
 
 t.test('COVERAGE_FILE: the report is written at shutdown; a restart starts an empty journal', async (t) => {
