@@ -9,8 +9,8 @@ export interface RoundedNumber {
   readonly parsed: number
 }
 
-// A number token; strings are matched first so that digits inside them are skipped.
-const TOKEN = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|[{}[\],:]/gy
+// One token and the whitespace before it; strings are matched first so that digits inside them are skipped.
+const TOKEN = /\s*("(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|[{}[\],:]|true|false|null)/y
 
 /**
  * The first number in `text` (already known to be valid JSON) that JSON.parse turns into a safe
@@ -22,39 +22,16 @@ export function findRoundedInteger(text: string, root: string): RoundedNumber | 
   if (!/\d[.eE]|\d{16}/.test(text)) return undefined
   const frames: Array<{ readonly object: boolean; key: string; index: number; expectKey: boolean }> = []
   TOKEN.lastIndex = 0
-  for (let i = 0; i < text.length;) {
-    const c = text.charCodeAt(i)
-    if (
-      c === 0x20 ||
-      c === 0x09 ||
-      c === 0x0a ||
-      c === 0x0d ||
-      c === 0x74 ||
-      c === 0x66 ||
-      c === 0x6e ||
-      c === 0x72 ||
-      c === 0x75 ||
-      c === 0x65 ||
-      c === 0x6c ||
-      c === 0x73 ||
-      c === 0x61
-    ) {
-      i++ // whitespace and the letters of true, false, null
-      continue
-    }
-    TOKEN.lastIndex = i
-    const token = TOKEN.exec(text)?.[0]
-    if (token === undefined) return undefined // not JSON after all: JSON.parse has said so already
-    i += token.length
-    const frame = frames[frames.length - 1]
+  for (let match = TOKEN.exec(text); match !== null; match = TOKEN.exec(text)) {
+    const token = match[1] ?? ''
+    const frame = frames.at(-1)
     if (token === '{' || token === '[')
       frames.push({ object: token === '{', key: '', index: 0, expectKey: token === '{' })
     else if (token === '}' || token === ']') frames.pop()
     else if (token === ',') {
       if (frame?.object) frame.expectKey = true
       else if (frame) frame.index++
-    } else if (token === ':') continue
-    else if (token.startsWith('"')) {
+    } else if (token.startsWith('"')) {
       if (frame?.object && frame.expectKey) {
         frame.key = JSON.parse(token) as string
         frame.expectKey = false
