@@ -29,49 +29,21 @@ export function coverageOf(
 ): CoverageReport {
   const tallyOf = (ns: Namespace): CoverageTally =>
     traceId === undefined ? ns.journal.tally : ns.journal.tallyOf({ traceId })
-  if (namespace !== undefined)
-    return coverageReport(spec, {
-      namespace: namespace.name,
-      namespaces: [namespace.name],
-      tally: tallyOf(namespace),
-      unauthenticatedDropped: namespace.journal.unauthenticatedDropped,
-      namespacesDeleted: 0,
-      namespacesEvicted: 0,
-    })
-  const read = namespaces
-    .list()
-    .sort(
-      (a, b) =>
-        Number(b.name === DEFAULT_NAMESPACE) - Number(a.name === DEFAULT_NAMESPACE) || a.name.localeCompare(b.name),
-    )
-  const tally = new CoverageTally()
-  if (traceId === undefined) tally.absorb(namespaces.retired)
-  for (const ns of read) tally.absorb(tallyOf(ns))
-  return coverageReport(spec, {
-    namespace: null,
-    namespaces: read.map((ns) => ns.name),
-    tally,
-    unauthenticatedDropped: read.reduce((sum, ns) => sum + ns.journal.unauthenticatedDropped, 0),
-    namespacesDeleted: namespaces.deleted,
-    namespacesEvicted: namespaces.evicted,
-  })
-}
+  const run = namespace === undefined
+  const read = run
+    ? namespaces
+        .list()
+        .sort(
+          (a, b) =>
+            Number(b.name === DEFAULT_NAMESPACE) - Number(a.name === DEFAULT_NAMESPACE) || a.name.localeCompare(b.name),
+        )
+    : [namespace]
+  const tally = run ? new CoverageTally() : tallyOf(namespace)
+  if (run) {
+    if (traceId === undefined) tally.absorb(namespaces.retired)
+    for (const ns of read) tally.absorb(tallyOf(ns))
+  }
 
-export interface CoverageInput {
-  /** The namespace reported on; null for the whole run. */
-  readonly namespace: string | null
-  /** The namespaces in memory read. */
-  readonly namespaces: readonly string[]
-  readonly tally: CoverageTally
-  /** Requests without a valid API key the journals no longer hold. */
-  readonly unauthenticatedDropped: number
-  readonly namespacesDeleted: number
-  readonly namespacesEvicted: number
-}
-
-/** The report over the counts of one namespace or of the run. */
-export function coverageReport(spec: ApiSpec, input: CoverageInput, now: Date = new Date()): CoverageReport {
-  const { tally } = input
   const operations = spec.operations.map((op) => operationCoverage(op, tally.operations.get(op.operationId), spec))
   const deprecatedCalls = operations
     .filter((op) => op.deprecated && op.calls > 0)
@@ -95,9 +67,9 @@ export function coverageReport(spec: ApiSpec, input: CoverageInput, now: Date = 
   const responses = operations.flatMap((op) => op.responses)
   return {
     reportVersion: 1,
-    generatedAt: now.toISOString(),
-    namespace: input.namespace,
-    namespaces: [...input.namespaces],
+    generatedAt: new Date().toISOString(),
+    namespace: namespace?.name ?? null,
+    namespaces: read.map((ns) => ns.name),
     summary: {
       calls: tally.calls,
       operations: operations.length,
@@ -107,10 +79,11 @@ export function coverageReport(spec: ApiSpec, input: CoverageInput, now: Date = 
       invalid: tally.invalidCalls,
       deprecatedCalls: deprecatedCalls.reduce((sum, call) => sum + call.calls, 0),
       unstableCalls: unstableCalls.reduce((sum, call) => sum + call.calls, 0),
-      unauthenticatedDropped: input.unauthenticatedDropped,
+      // Requests without a valid API key the journals no longer hold.
+      unauthenticatedDropped: read.reduce((sum, ns) => sum + ns.journal.unauthenticatedDropped, 0),
       journalDropped: tally.journalDropped,
-      namespacesDeleted: input.namespacesDeleted,
-      namespacesEvicted: input.namespacesEvicted,
+      namespacesDeleted: run ? namespaces.deleted : 0,
+      namespacesEvicted: run ? namespaces.evicted : 0,
     },
     operations,
     deprecatedCalls,
