@@ -6,27 +6,8 @@ import { CREDENTIAL_HEADERS } from './control/redactor.js'
 import { STABILITIES } from './contract/types.js'
 import { DEFAULT_IGNORED } from './fidelity/compare.js'
 import { DEFAULT_UPSTREAM_TIMEOUT_MS, UPSTREAM_MODES } from './fidelity/upstream.js'
-import {
-  anyOr,
-  apiKeys,
-  dateTime,
-  either,
-  existingFile,
-  headerNames,
-  HOST_NAME,
-  isOrigin,
-  jsonPointers,
-  oneOf,
-  path,
-  reportFile,
-  setting,
-  snapshotName,
-  text,
-  token,
-  upstreamUrl,
-  whole,
-  type Setting,
-} from './setting-readers.js'
+import * as read from './setting-readers.js'
+import { setting, type Setting } from './setting-readers.js'
 import { DEFAULT_STORE_BOUNDS } from './store/limits.js'
 import { DEFAULT_COUNT } from './store/seed.js'
 
@@ -36,26 +17,31 @@ export const MAX_JOURNAL_SIZE = 100_000
 export const MAX_MAX_NAMESPACES = 10_000
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 /** From one journal's largest entry to 1 GiB. */
-const JOURNAL_BYTES = whole(1024 * 1024, 1024 * 1024 * 1024)
+const JOURNAL_BYTES = read.whole(1024 * 1024, 1024 * 1024 * 1024)
 /** The largest value of a bound on what the stores keep: 1 TiB. */
-const BOUND = whole(1, 2 ** 40)
+const BOUND = read.whole(1, 2 ** 40)
+const ORIGINS = read.anyOr(
+  'origin',
+  read.isOrigin,
+  'an origin; write it as the browser sends it, e.g. http://localhost:3000 (no path, no trailing slash)',
+)
 const some = <T>(value: T | undefined): T | undefined => value
 const none = undefined as string | undefined
 
 export const SETTINGS = {
-  port: setting({ default: 4010, parse: whole(0, 65535), help: 'port to listen on; `0` picks a free one' }),
-  host: setting({ default: '127.0.0.1', parse: text, help: 'address to listen on' }),
+  port: setting({ default: 4010, parse: read.whole(0, 65535), help: 'port to listen on; `0` picks a free one' }),
+  host: setting({ default: '127.0.0.1', parse: read.text, help: 'address to listen on' }),
   apiKeys: setting({
     flag: '--api-key',
     repeat: true,
     default: some<string[]>(undefined),
     shown: '`sandbox-api-key`',
-    parse: apiKeys,
+    parse: read.apiKeys,
     help: 'accepted API keys: repeat the flag, or comma-separate the variable (`API_KEY`, singular, stops the start naming it); configured keys are never printed or logged',
   }),
   dataFile: setting({
     default: 'data/db.json',
-    parse: text,
+    parse: read.text,
     help: 'the JSON file the store persists to; `:memory:` keeps it in memory only',
   }),
   inMemory: setting({
@@ -63,40 +49,36 @@ export const SETTINGS = {
     flagMeans: 'on',
     default: false,
     shown: 'off',
-    parse: either('on', 'off'),
+    parse: read.either('on', 'off'),
     help: 'same as `DATA_FILE=:memory:`',
   }),
   seed: setting({
     default: some<number>(undefined),
     shown: '',
-    parse: whole(0, 2 ** 32 - 1),
+    parse: read.whole(0, 2 ** 32 - 1),
     help: 'generate the initial pets from this seed (0 to 2³²−1)',
   }),
   seedCount: setting({
     default: some<number>(undefined),
     shown: `\`${DEFAULT_COUNT}\``,
-    parse: whole(0, MAX_SEED_COUNT),
+    parse: read.whole(0, MAX_SEED_COUNT),
     help: 'how many pets to generate (0 to 1,000,000)',
   }),
   fixtures: setting({
     default: none,
     shown: '`fixtures/pets.json`',
-    parse: path,
+    parse: read.path,
     help: 'a JSON array of pets to start from, validated against the spec',
   }),
   logLevel: setting({
     default: 'info' as const,
-    parse: oneOf(LOG_LEVELS),
+    parse: read.oneOf(LOG_LEVELS),
     help: `pino level: ${LOG_LEVELS.map((l) => `\`${l}\``).join(', ')}`,
   }),
   corsOrigins: setting({
     default: ['*'],
     shown: '`*`',
-    parse: anyOr(
-      'origin',
-      isOrigin,
-      'an origin; write it as the browser sends it, e.g. http://localhost:3000 (no path, no trailing slash)',
-    ),
+    parse: ORIGINS,
     help: 'origins a browser app may call from, comma-separated',
     see: ['CORS', 'docs/explorer.md#calling-it-from-a-browser-app-cors'],
   }),
@@ -126,7 +108,7 @@ export const SETTINGS = {
   adminToken: setting({
     default: none,
     shown: '`sandbox-admin-token`, from loopback only',
-    parse: token,
+    parse: read.token,
     help: 'bearer token of the control API; without one, a `HOST` beyond loopback turns the control API off',
     see: ['Security', '#security'],
   }),
@@ -135,25 +117,21 @@ export const SETTINGS = {
     flagMeans: 'off',
     default: true,
     shown: 'on',
-    parse: either('on', 'off'),
+    parse: read.either('on', 'off'),
     help: 'switches the control API off',
   }),
   adminCorsOrigins: setting({
     default: [] as string[],
     shown: 'none',
-    parse: anyOr(
-      'origin',
-      isOrigin,
-      'an origin; write it as the browser sends it, e.g. http://localhost:3000 (no path, no trailing slash)',
-    ),
+    parse: ORIGINS,
     help: 'origins a browser app may call the control API and read `/docs/coverage` from, as `CORS_ORIGINS`',
   }),
   allowedHosts: setting({
     default: [] as string[],
     shown: 'none',
-    parse: anyOr(
+    parse: read.anyOr(
       'host name',
-      (host) => HOST_NAME.test(host),
+      (host) => read.HOST_NAME.test(host),
       'a host name; write it as in a URL without the port, e.g. animal-store',
     ),
     help: "more host names (no port, comma-separated) the control API and `/docs/coverage` answer to, besides localhost, IP addresses and this machine's name; `*` for any",
@@ -161,13 +139,13 @@ export const SETTINGS = {
   mcpAllNamespaces: setting({
     flagMeans: 'true',
     default: false,
-    parse: either('true', 'false'),
+    parse: read.either('true', 'false'),
     help: 'lets the tools of `/mcp` reach across every namespace (`listNamespaces`, `getCoverage` with `all=true`); without it each call acts on one',
     see: ['MCP', 'docs/mcp.md'],
   }),
   journalSize: setting({
     default: DEFAULT_JOURNAL_LIMITS.requests,
-    parse: whole(0, MAX_JOURNAL_SIZE),
+    parse: read.whole(0, MAX_JOURNAL_SIZE),
     help: `requests the journal keeps per namespace, oldest dropped first (at most ${MAX_JOURNAL_SIZE}); fewer when \`JOURNAL_BYTES\` is reached first; coverage counts every call whatever it keeps`,
     see: ['how much it keeps', 'docs/control-api.md#how-much-the-journal-keeps'],
   }),
@@ -185,20 +163,20 @@ export const SETTINGS = {
   }),
   maxNamespaces: setting({
     default: 100,
-    parse: whole(1, MAX_MAX_NAMESPACES),
+    parse: read.whole(1, MAX_MAX_NAMESPACES),
     help: 'namespaces kept at once; past it, the least recently used that holds nothing a test gave it is evicted, and a new one is refused with `503 namespace_limit` when none can be',
     see: ['the rule', 'docs/control-api.md#namespaces-for-parallel-tests'],
   }),
   redactHeaders: setting({
     default: [] as string[],
     shown: 'none',
-    parse: headerNames,
+    parse: read.headerNames,
     help: `more headers (comma-separated) the journal shows as \`[REDACTED]\`, besides ${CREDENTIAL_HEADERS.map((h) => `\`${h}\``).join(', ')}, which it always redacts`,
   }),
   namespaceKeyPrefix: setting({
     default: none,
     shown: 'off',
-    parse: token,
+    parse: read.token,
     help: 'accept every API key `<prefix><name>`, each with its own namespace `<name>`',
     see: ['namespaces', 'docs/control-api.md#namespaces-for-parallel-tests'],
   }),
@@ -207,44 +185,44 @@ export const SETTINGS = {
     flagMeans: 'on',
     default: false,
     shown: 'off',
-    parse: either('on', 'off'),
+    parse: read.either('on', 'off'),
     help: 'a request that names no namespace but carries a W3C `traceparent` works in the namespace named after its trace id',
   }),
   traceNamespaceBaseline: setting({
     sameRow: true,
     default: none,
     shown: 'the initial data',
-    parse: snapshotName,
+    parse: read.snapshotName,
     help: "the snapshot a trace's namespace starts from (`503 baseline_missing` until it exists); with `NAMESPACE_FROM_TRACE=on` only",
   }),
   clock: setting({
     default: some<Date>(undefined),
     shown: 'real time',
-    parse: dateTime,
+    parse: read.dateTime,
     help: "the sandbox's notion of now at start (e.g. `2030-12-05T00:00:00Z`)",
   }),
   minStability: setting({
     default: STABILITIES[0],
-    parse: oneOf(STABILITIES),
+    parse: read.oneOf(STABILITIES),
     help: `refuse operations whose \`x-stability\` is below: ${STABILITIES.map((s) => `\`${s}\``).join(', ')}`,
     see: ['x-stability', 'docs/coverage.md#x-stability'],
   }),
   coverageFile: setting({
     default: none,
     shown: 'none',
-    parse: reportFile,
+    parse: read.reportFile,
     help: 'write the coverage report of every namespace there at shutdown (Markdown for `.md`, else JSON)',
   }),
   specFile: setting({
     default: none,
     shown: '`spec/openapi.yaml`',
-    parse: existingFile,
+    parse: read.existingFile,
     help: 'serve this copy of the contract instead (the same operations; e.g. one marking `x-stability`)',
   }),
   upstream: setting({
     default: none,
     shown: 'none',
-    parse: upstreamUrl,
+    parse: read.upstreamUrl,
     help: "the real API's base URL, ending in `/v1`, to compare with, record from or pass through to",
     see: ['Is it faithful?', '#is-it-faithful'],
   }),
@@ -253,26 +231,26 @@ export const SETTINGS = {
     upstream: true,
     default: none,
     shown: 'none',
-    parse: token,
+    parse: read.token,
     help: "the upstream's API key (a variable only, never logged or written)",
   }),
   upstreamMode: setting({
     upstream: true,
     default: UPSTREAM_MODES[0],
-    parse: oneOf(UPSTREAM_MODES),
+    parse: read.oneOf(UPSTREAM_MODES),
     help: UPSTREAM_MODES.map((m) => `\`${m}\``).join(', '),
   }),
   upstreamTimeoutMs: setting({
     upstream: true,
     default: DEFAULT_UPSTREAM_TIMEOUT_MS,
-    parse: whole(1, 60_000),
+    parse: read.whole(1, 60_000),
     help: 'the most one upstream answer may take',
   }),
   upstreamIgnore: setting({
     upstream: true,
     default: DEFAULT_IGNORED,
     shown: `\`${DEFAULT_IGNORED.join(',')}\``,
-    parse: jsonPointers,
+    parse: read.jsonPointers,
     help: 'JSON pointers compare leaves out, comma-separated; `*` is any key or index',
   }),
   upstreamUnsafe: setting({
@@ -280,10 +258,15 @@ export const SETTINGS = {
     flagMeans: 'on',
     default: false,
     shown: 'off',
-    parse: either('on', 'off'),
+    parse: read.either('on', 'off'),
     help: 'compare sends POSTs upstream too (they change it)',
   }),
-  sessionDir: setting({ upstream: true, default: 'sessions', parse: path, help: 'where `record` writes its sessions' }),
+  sessionDir: setting({
+    upstream: true,
+    default: 'sessions',
+    parse: read.path,
+    help: 'where `record` writes its sessions',
+  }),
 }
 
 export type Settings = { -readonly [K in keyof typeof SETTINGS]: (typeof SETTINGS)[K]['default'] }
