@@ -57,11 +57,6 @@ export interface TestDataAccess {
   readonly servesHost: (host: string | undefined) => boolean
 }
 
-/** A request listener for node:http. */
-export interface App {
-  readonly handler: (req: IncomingMessage, res: ServerResponse) => void
-}
-
 export function createApp({
   spec,
   keys,
@@ -75,7 +70,7 @@ export function createApp({
   fidelity,
   traceRequest,
   metrics,
-}: AppOptions): App {
+}: AppOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const answerError = (exchange: Exchange, error: unknown): void => exchange.fail(toHttpError(error, logger))
   const serveOperation = apiPipeline({ spec, keys, control, answerError, minStability, fidelity })
   const controlApi = admin && { basePath: admin.adminSpec.basePath, serve: createControlApi(admin, answerError) }
@@ -121,7 +116,7 @@ export function createApp({
   // polka's handler takes a `next` only when it is mounted in another app. A path no route
   // serves is answered here, where the exchange is known, so that the journal has its 404.
   const route = (app: Polka) => {
-    const handler = app.handler as unknown as App['handler']
+    const handler = app.handler as unknown as (req: IncomingMessage, res: ServerResponse) => void
     return (exchange: Exchange): void => {
       const { req, res, path } = exchange
       if (app.find(req.method as 'GET', path).handlers.length > 0) handler(req, res)
@@ -137,56 +132,54 @@ export function createApp({
   // A configured admin token is a secret no rebinding page knows: control calls then rest on it
   // alone, and any name reaches them (a sandbox other machines call by names of their own).
   const controlChecksHost = admin?.localOnly === true
-  return {
-    // Before any router: the request log, CORS (a preflight is answered here), the Host of the
-    // test data, then the journal and namespace of every request but the control API's own.
-    handler(req, res) {
-      const exchange = new Exchange(req, res)
-      logRequest?.(exchange)
-      traceRequest?.(exchange)
-      if (req.headers.host === undefined && req.httpVersion === '1.1') {
-        sendError(
-          res,
-          new HttpError(ERRORS.badRequest, 'An HTTP/1.1 request must carry a Host header (RFC 9112)', {
-            Connection: 'close',
-          }),
-        )
+  // Before any router: the request log, CORS (a preflight is answered here), the Host of the
+  // test data, then the journal and namespace of every request but the control API's own.
+  return (req, res) => {
+    const exchange = new Exchange(req, res)
+    logRequest?.(exchange)
+    traceRequest?.(exchange)
+    if (req.headers.host === undefined && req.httpVersion === '1.1') {
+      sendError(
+        res,
+        new HttpError(ERRORS.badRequest, 'An HTTP/1.1 request must carry a Host header (RFC 9112)', {
+          Connection: 'close',
+        }),
+      )
+      return
+    }
+    const url = req.url ?? '/'
+    const toControlApi = controlApi !== undefined && isUnder(url, controlApi.basePath)
+    // /mcp is the control API by other means: the same token, origins and Host names.
+    const toMcp = agents !== undefined && isUnder(url, MCP_PATH)
+    const toMetrics = scraped !== undefined && isUnder(url, METRICS_PATH)
+    const guarded = toControlApi || toMcp || toMetrics
+    const toTestData =
+      guarded || (controlApi !== undefined && (isUnder(url, COVERAGE_PAGE) || isUnder(url, JOURNAL_PAGE)))
+    if ((toTestData ? answerTestDataPreflight : answerPreflight)(req, res)) return
+    if (toTestData && (controlChecksHost || !guarded) && !testData.servesHost(req.headers.host)) {
+      answerError(exchange, misdirected(req.headers.host))
+      return
+    }
+    if (url.startsWith(apiPrefix)) {
+      control.track(exchange)
+      if (metrics) res.on('close', () => metrics.count(exchange))
+      if (fidelity?.compares) fidelity.observe(exchange)
+      if (!serveOperation(exchange)) toApi(exchange)
+    } else if (toControlApi) {
+      if (!controlApi?.serve(exchange)) toPages(exchange) // a 404
+    } else if (toMcp || toMetrics) {
+      const guard = toMcp ? agents : scraped
+      try {
+        guard?.check(req)
+      } catch (error) {
+        answerError(exchange, error)
         return
       }
-      const url = req.url ?? '/'
-      const toControlApi = controlApi !== undefined && isUnder(url, controlApi.basePath)
-      // /mcp is the control API by other means: the same token, origins and Host names.
-      const toMcp = agents !== undefined && isUnder(url, MCP_PATH)
-      const toMetrics = scraped !== undefined && isUnder(url, METRICS_PATH)
-      const guarded = toControlApi || toMcp || toMetrics
-      const toTestData =
-        guarded || (controlApi !== undefined && (isUnder(url, COVERAGE_PAGE) || isUnder(url, JOURNAL_PAGE)))
-      if ((toTestData ? answerTestDataPreflight : answerPreflight)(req, res)) return
-      if (toTestData && (controlChecksHost || !guarded) && !testData.servesHost(req.headers.host)) {
-        answerError(exchange, misdirected(req.headers.host))
-        return
-      }
-      if (url.startsWith(apiPrefix)) {
-        control.track(exchange)
-        if (metrics) res.on('close', () => metrics.count(exchange))
-        if (fidelity?.compares) fidelity.observe(exchange)
-        if (!serveOperation(exchange)) toApi(exchange)
-      } else if (toControlApi) {
-        if (!controlApi?.serve(exchange)) toPages(exchange) // a 404
-      } else if (toMcp || toMetrics) {
-        const guard = toMcp ? agents : scraped
-        try {
-          guard?.check(req)
-        } catch (error) {
-          answerError(exchange, error)
-          return
-        }
-        guard?.serve(req, res, (error) => answerError(exchange, error))
-      } else {
-        control.track(exchange)
-        toPages(exchange)
-      }
-    },
+      guard?.serve(req, res, (error) => answerError(exchange, error))
+    } else {
+      control.track(exchange)
+      toPages(exchange)
+    }
   }
 }
 

@@ -85,13 +85,8 @@ async function serve(
   const facts = describeSandbox(config, { fromDataFile, description: dataDescription, count: store.size })
   const prefix = config.namespaceKeyPrefix
   const upstreamKey = config.upstream?.apiKey
-  const redactor = new Redactor(
-    [...config.apiKeys, ...(config.adminToken ? [config.adminToken] : []), ...(upstreamKey ? [upstreamKey] : [])],
-    {
-      keyPrefix: prefix,
-      headers: config.redactHeaders,
-    },
-  )
+  const secrets = [config.apiKeys, config.adminToken ?? [], upstreamKey ?? []].flat()
+  const redactor = new Redactor(secrets, { keyPrefix: prefix, headers: config.redactHeaders })
   const namespaces = new Namespaces({
     stores,
     journals: new JournalMemory(config.journal),
@@ -131,13 +126,7 @@ async function serve(
           fidelity,
         }
   // The SDK reads its OTEL_* settings from the environment itself, whoever starts the sandbox.
-  const telemetry = await startTelemetry(
-    process.env,
-    {
-      apis: admin ? [spec, admin.adminSpec] : [spec],
-    },
-    logger,
-  )
+  const telemetry = await startTelemetry(process.env, admin ? [spec, admin.adminSpec] : [spec], logger)
   const testData = { corsOrigins: config.adminCorsOrigins, servesHost: hostsServed(config.allowedHosts, config.host) }
   // The MCP tools call this sandbox over loopback HTTP, as the stdio server calls one elsewhere.
   let origin = ''
@@ -165,13 +154,7 @@ async function serve(
     metrics,
   })
   const apiPrefix = `${spec.basePath}/`
-  const server = await listen(
-    config.port,
-    config.host,
-    limits,
-    app.handler,
-    (req) => req.url?.startsWith(apiPrefix) === true,
-  )
+  const server = await listen(config.port, config.host, limits, app, (req) => req.url?.startsWith(apiPrefix) === true)
   const { port } = server.address() as AddressInfo
   const host = config.host.includes(':') ? `[${config.host}]` : config.host
   origin = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${port}`

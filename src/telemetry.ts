@@ -15,12 +15,6 @@ export interface Telemetry {
   shutdown(): Promise<void>
 }
 
-/** What a span says of a request the pipeline served. */
-export interface SpanSources {
-  /** The API's operations and the control API's, each under its base path. */
-  readonly apis: ReadonlyArray<{ readonly basePath: string; readonly operations: readonly Operation[] }>
-}
-
 /**
  * Read as the SDKs read the variables. Settings the sandbox cannot honour stop the start, rather
  * than leave a suite wondering where its spans went.
@@ -48,10 +42,13 @@ function isHttpUrl(text: string): boolean {
   return URL.canParse(text) && ['http:', 'https:'].includes(new URL(text).protocol)
 }
 
-/** The telemetry the environment asks for, or undefined (and nothing loaded) when it asks for none. */
+/**
+ * The telemetry the environment asks for, or undefined (and nothing loaded) when it asks for none;
+ * `apis`: the API's operations and the control API's, each under its base path.
+ */
 export async function startTelemetry(
   env: NodeJS.ProcessEnv,
-  sources: SpanSources,
+  apis: ReadonlyArray<{ readonly basePath: string; readonly operations: readonly Operation[] }>,
   logger: Logger,
 ): Promise<Telemetry | undefined> {
   if (!telemetryWanted(env)) return undefined
@@ -81,11 +78,11 @@ export async function startTelemetry(
   const propagator = new core.W3CTraceContextPropagator()
 
   const operations = new Map(
-    sources.apis.flatMap(({ basePath, operations }) =>
+    apis.flatMap(({ basePath, operations }) =>
       operations.map((op) => [op.operationId, { route: basePath + op.path, deprecated: op.deprecated }] as const),
     ),
   )
-  const prefixes = sources.apis.map(({ basePath }) => basePath)
+  const prefixes = apis.map(({ basePath }) => basePath)
   const underApi = (path: string): boolean =>
     prefixes.some((base) => path === base || path.startsWith(`${base}/`) || path.startsWith(`${base}?`))
 
