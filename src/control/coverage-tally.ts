@@ -1,10 +1,6 @@
-// The counts the coverage report is made of, kept as each request is recorded: how often each
-// operation was called and answered with each status and code, the query values sent, the
-// unmatched and invalid requests. The journal keeps entries within its bounds and drops the
-// oldest; these counts keep every call, in a few numbers per operation and answer, so a report
-// never depends on what the journal still holds. A namespace's counts go to the run's
-// (Namespaces.retire) when it is deleted, evicted, reset or its journal cleared: the report of
-// every namespace counts every call the sandbox answered since it started.
+// The counts the coverage report is made of, kept as each request is recorded. The journal drops
+// its oldest entries; these counts keep every call in a few numbers per operation and answer, so a
+// report never depends on what the journal still holds.
 import type { Redactor } from './redactor.js'
 import { UNMATCHED, type RequestRecord } from './request-record.js'
 
@@ -137,16 +133,6 @@ export class CoverageTally {
         for (const [value, n] of p.values) addCount(parameter.values, value, n)
       }
     }
-  }
-
-  clear(): void {
-    this.calls = 0
-    this.operations.clear()
-    this.unmatched.clear()
-    this.unmatchedCalls = 0
-    this.invalidCalls = 0
-    this.journalDropped = 0
-    this.invalid = []
   }
 
   #operation(operationId: string): OperationTally {

@@ -105,8 +105,7 @@ export class Journal implements BoundedJournal {
   /** Ids only grow, across both rings, and clearing does not reset them. */
   #nextId = 1
   #unauthenticatedDropped = 0
-  /** Every call recorded since the last clear, counted whatever the journal keeps (coverage-tally.ts). */
-  readonly tally = new CoverageTally()
+  #tally = new CoverageTally()
   /** Where the counts go when the journal is cleared: the run's (Namespaces.retired). */
   readonly #retired: CoverageTally | undefined
 
@@ -122,6 +121,11 @@ export class Journal implements BoundedJournal {
       this.#unauthenticatedDropped++
       this.tally.journalDropped++
     })
+  }
+
+  /** Every call recorded since the last clear, counted whatever the journal keeps (coverage-tally.ts). */
+  get tally(): CoverageTally {
+    return this.#tally
   }
 
   get length(): number {
@@ -246,8 +250,8 @@ export class Journal implements BoundedJournal {
 
   /** Hands its counts to the run's (its namespace is cleared, deleted or evicted). */
   retire(): void {
-    this.#retired?.absorb(this.tally)
-    this.tally.clear()
+    this.#retired?.absorb(this.#tally)
+    this.#tally = new CoverageTally()
   }
 
   /** A kept request as the control API shows it, redacted. */
