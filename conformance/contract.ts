@@ -35,7 +35,6 @@ export interface Contract {
    * `default` when there is one (OpenAPI: "default" covers every status not declared), else none.
    */
   responseKeyFor(operationId: string, status: number): ResponseKey | undefined
-  isErrorBody(body: unknown): boolean
   /**
    * Every problem of a raw answer: no 5xx but listOrders' 501, a 2xx the spec declares (empty when
    * it declares no content), JSON, the body against its schema, Error bodies with documented codes.
@@ -76,7 +75,6 @@ export async function loadContract(file: URL = SPEC_FILE): Promise<Contract> {
     responseKeyFor: (operationId, status) =>
       documented.find((key) => key.operationId === operationId && key.response === String(status)) ??
       documented.find((key) => key.operationId === operationId && key.response === 'default'),
-    isErrorBody: (body) => validateError(body),
 
     check(operationId, { status, contentType, body }, isHead = false) {
       const problems: string[] = []

@@ -35,7 +35,7 @@ interface Violation {
 export interface CaseResult {
   readonly case: ConformanceCase
   /** How the request travelled. */
-  readonly via: 'prism --errors' | 'prism' | 'prism, then direct' | 'direct'
+  readonly via: 'prism --errors' | 'prism' | 'direct'
   readonly status: number | undefined
   /** Everything that does not conform, Prism's violations included; empty when the case passed. */
   readonly problems: readonly string[]
@@ -117,13 +117,6 @@ async function runCase(testCase: ConformanceCase, context: RunContext): Promise<
   const problems: string[] = []
   let answer: Answer
   try {
-    if (via === 'prism, then direct') {
-      const fromPrism = await send(context.lenient.url + path, testCase, context.apiKey)
-      if (fromPrism.status !== testCase.prismStatus || judge.isErrorBody(fromPrism.body))
-        problems.push(
-          `expected Prism to answer ${testCase.prismStatus} itself, got ${fromPrism.status} ${fromPrism.text}: the sandbox was reached; update the case`,
-        )
-    }
     const proxy = { 'prism --errors': context.strict.url, prism: context.lenient.url }[via as string]
     answer = await send((proxy ?? context.baseUrl) + path, testCase, context.apiKey)
     if (proxy)
@@ -156,7 +149,6 @@ async function runCase(testCase: ConformanceCase, context: RunContext): Promise<
  */
 function routeOf(testCase: ConformanceCase): CaseResult['via'] {
   if (testCase.route === 'direct') return 'direct'
-  if (testCase.route === 'prism-answers') return 'prism, then direct'
   return testCase.status < 400 && testCase.route !== 'lenient' ? 'prism --errors' : 'prism'
 }
 
