@@ -109,7 +109,7 @@ async function serve(
     traceNamespaceBaseline: config.traceNamespaceBaseline,
     keys,
   })
-  const metrics = config.adminToken === undefined ? undefined : new Metrics(control, config.maxNamespaces)
+  const metrics = config.adminToken === undefined ? undefined : new Metrics(namespaces, config.maxNamespaces)
   if (metrics) setMetrics(metrics)
   const fidelity =
     config.upstream &&

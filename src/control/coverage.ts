@@ -58,12 +58,7 @@ export function coverageOf(
   const unstableCalls = operations
     .filter((op) => op.stability !== 'stable' && op.calls > 0)
     .map(({ operationId, method, path, stability, calls }) => ({ operationId, method, path, stability, calls }))
-  const unmatched = [...tally.unmatched.values()].map(({ method, path, status, calls }) => ({
-    method,
-    path,
-    status,
-    calls,
-  }))
+  const unmatched = [...tally.unmatched.values()].map((request) => ({ ...request }))
   const responses = operations.flatMap((op) => op.responses)
   return {
     reportVersion: 1,

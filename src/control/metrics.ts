@@ -16,17 +16,8 @@ export const OTHER_NAMESPACE = 'other'
 /** From well under a millisecond (tmpfs) to seconds (a busy disk). */
 const WRITE_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]
 
-export interface MetricsSource {
-  readonly namespaces: Namespaces
-}
-
-export interface Scrape {
-  readonly contentType: string
-  readonly text: string
-}
-
 export class Metrics {
-  readonly #source: MetricsSource
+  readonly #namespaces: Namespaces
   readonly #namedBound: number
   readonly #named = new Set<string>([DEFAULT_NAMESPACE])
   /** namespace label → operation → status → requests. */
@@ -37,8 +28,8 @@ export class Metrics {
   #registry: Promise<Registry> | undefined
   #writes: Histogram | undefined
 
-  constructor(source: MetricsSource, maxNamespaces: number) {
-    this.#source = source
+  constructor(namespaces: Namespaces, maxNamespaces: number) {
+    this.#namespaces = namespaces
     this.#namedBound = Math.min(NAMED_NAMESPACES, maxNamespaces)
   }
 
@@ -46,7 +37,7 @@ export class Metrics {
     this.#writes?.observe(seconds)
   }
 
-  async scrape(): Promise<Scrape> {
+  async scrape(): Promise<{ contentType: string; text: string }> {
     const registry = await (this.#registry ??= this.#load())
     return { contentType: registry.contentType, text: await registry.metrics() }
   }
@@ -79,7 +70,7 @@ export class Metrics {
         for (const [operation, n] of faults) this.inc({ operation }, n)
       },
     })
-    const namespaces = this.#source.namespaces
+    const namespaces = this.#namespaces
     new Counter({
       name: 'sandbox_journal_dropped_total',
       help: 'Journal entries dropped to stay within JOURNAL_SIZE and its byte bound, every namespace together',
