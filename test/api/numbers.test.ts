@@ -27,16 +27,7 @@ t.test('body categoryId', async (t) => {
     t.match(await (await fetch(`${sandbox.baseUrl}/pets/${id}`, { headers: AUTH })).text(), `"categoryId":${literal}`)
   }
 
-  const beyond = [
-    '9007199254740992',
-    '9007199254740993',
-    '-9007199254740992',
-    '9223372036854775807',
-    '9223372036854775808',
-    '-9223372036854775808',
-    '1e300',
-  ]
-  for (const literal of beyond) {
+  for (const literal of ['9007199254740992', '-9007199254740992', '9223372036854775808', '1e300']) {
     const refused = await post(literal)
     t.equal(refused.status, 400, `${literal} → 400`)
     t.match(JSON.parse(refused.text), {

@@ -10,22 +10,15 @@ t.test('query and path parameters', async (t) => {
   const { baseUrl } = await startTestSandbox(t)
   // [url, what the message names]: integers have one written form, and none beyond 2^53-1 (docs/decisions.md).
   const cases: Array<[string, string]> = [
-    ...['0', '101', '-1', 'abc', '1.5', '', '1e2', '1.0', '2147483648', '9007199254740993', '99999999999999999999'].map(
-      (limit): [string, string] => [`/pets?limit=${limit}`, 'query.limit'],
-    ),
-    ['/pets?limit=123456789012345678901234567890', 'query.limit'],
+    ...['0', '101', 'abc', '', '1e2', '9007199254740993'].map((limit): [string, string] => [
+      `/pets?limit=${limit}`,
+      'query.limit',
+    ]),
     ['/pets?limit=5&limit=6', 'limit is given more than once'],
     ['/pets?status=lost', 'query.status'],
     ['/pets?status=Available', 'query.status'],
-    ['/pets?status=', 'query.status'],
-    ...['abc', '1.5', '-', '1.0', '1e3', '9007199254740992', '9007199254740993', '9223372036854775807'].map(
-      (id): [string, string] => [`/pets/${id}`, 'path.petId'],
-    ),
-    ['/pets/-9223372036854775809', 'path.petId'],
-    ['/pets/123456789012345678901234', 'path.petId'],
-    ...['/pets/01', '/pets/+1', '/pets/-0', '/pets?limit=010', '/pets?limit=%2B5', '/pets?limit=05'].map(
-      (url): [string, string] => [url, PLAIN],
-    ),
+    ...['abc', '-', '1e3', '9007199254740992'].map((id): [string, string] => [`/pets/${id}`, 'path.petId']),
+    ...['/pets/01', '/pets/+1', '/pets/-0', '/pets?limit=%2B5'].map((url): [string, string] => [url, PLAIN]),
   ]
   for (const [url, message] of cases) {
     const answer = await call(baseUrl + url, 'GET', undefined, AUTH)
@@ -43,16 +36,15 @@ t.test('request bodies', async (t) => {
   const notAnObject = 'body must be a JSON object'
   const cases: Array<[body: string, names: string]> = [
     ['', 'required'],
-    ...['[]', '"Rex"', 'null', '7'].map((body): [string, string] => [body, notAnObject]),
+    ...['[]', 'null'].map((body): [string, string] => [body, notAnObject]),
     ['{"categoryId":1}', 'body.name is required'],
     ['{"name":"Rex"}', 'body.categoryId is required'],
     ['{}', 'body.name is required; body.categoryId is required'],
-    ...['"7"', '1.5', 'true'].map((id): [string, string] => [
+    ...['"7"', '1.5'].map((id): [string, string] => [
       `{"name":"Rex","categoryId":${id}}`,
       'body.categoryId must be an integer',
     ]),
     ['{"name":7,"categoryId":1}', 'body.name must be a string'],
-    ['{"name":null,"categoryId":1}', 'body.name must be a string'],
     ['{"name":"Rex","categoryId":1,"status":"lost"}', 'body.status must be one of: available, pending, sold'],
     ['{"name":"Rex","categoryId":1,"status":"SOLD"}', 'body.status'],
   ]
@@ -68,7 +60,6 @@ t.test('content types: JSON in any case and charset, UTF-8 only; anything else i
   const { baseUrl } = await startTestSandbox(t)
   for (const [type, status] of [
     ['text/plain', 415],
-    ['application/x-www-form-urlencoded', 415],
     ['application/json; charset=latin1', 415],
     [undefined, 415],
     ['application/json', 201],

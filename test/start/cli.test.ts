@@ -17,14 +17,11 @@ t.test('--help prints every setting and exits 0', async (t) => {
 t.test('a bad setting stops the start with a message that names it', async (t) => {
   const cases: Array<{ env?: Record<string, string>; args?: string[]; names: RegExp }> = [
     { env: { PORT: 'abc' }, names: /PORT must be a whole number from 0 to 65535, got "abc"/ },
-    { env: { PORT: '70000' }, names: /PORT must be a whole number/ },
     { args: ['--port', '-1'], names: /--port.*--port=-XYZ.*--help/ },
     { env: { SEED: 'x' }, names: /SEED must be a whole number/ },
-    { env: { SEED_COUNT: '1.5' }, names: /SEED_COUNT must be a whole number/ },
     { env: { LOG_LEVEL: 'loud' }, names: /LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent/ },
     { env: { API_KEYS: ' , ' }, names: /API_KEYS is set but holds no key/ },
     { env: { API_KEYS: 'a,,b' }, names: /API_KEYS: key number 2 is empty/ },
-    { env: { API_KEYS: 'a,b,' }, names: /API_KEYS: key number 3 is empty/ },
     { env: { API_KEYS: 'good,bad key' }, names: /API_KEYS: key number 2 has characters/ },
     { env: { SEED: '1', FIXTURES: 'fixtures/pets.json' }, names: /FIXTURES and SEED both choose the initial data/ },
     { args: ['--colour'], names: /Unknown option '--colour'.*--help/ },
