@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import type { Test } from 'tap'
-import { ROOT } from './sandbox.js'
+import { ROOT, waitFor } from './sandbox.js'
 
 /** Debian's client has what the build needs (BuildKit); another docker on PATH may not. */
 export const DOCKER = existsSync('/usr/bin/docker') ? '/usr/bin/docker' : 'docker'
@@ -68,7 +68,7 @@ export function ensureImage(): Promise<void> {
   return built
 }
 
-export interface RunningContainer {
+interface RunningContainer {
   readonly id: string
   /** http://127.0.0.1:<mapped port> */
   readonly origin: string
@@ -98,27 +98,23 @@ export async function runContainer(
   return { id, origin }
 }
 
-/** Polls url until it answers 200 (bounded: 30 s). */
-export async function waitForHttp(url: string, containerId?: string): Promise<void> {
-  const deadline = Date.now() + 30_000
-  while (Date.now() < deadline) {
+/** Polls url until it answers 200 (bounded: 30 s); the failure shows the container's logs. */
+async function waitForHttp(url: string, containerId: string): Promise<void> {
+  const answers = async (): Promise<boolean> => {
     // A timer of our own, not AbortSignal.timeout: its timer is unref'd, and while Docker's proxy
     // holds a connection that the container does not answer yet, nothing else keeps the process
     // alive, so it would exit in the middle of the wait.
     const abort = new AbortController()
     const timer = setTimeout(() => abort.abort(), 1000)
     try {
-      const response = await fetch(url, { signal: abort.signal })
-      if (response.status === 200) return
-    } catch {
-      // not listening yet
+      return (await fetch(url, { signal: abort.signal })).status === 200
     } finally {
       clearTimeout(timer)
     }
-    await new Promise((resolve) => setTimeout(resolve, 50))
   }
-  const logs = containerId ? await docker('logs', containerId).catch(() => '') : ''
-  throw new Error(`${url} did not answer 200 within 30 s\n${logs}`)
+  await waitFor(answers, { what: `${url} to answer 200` }).catch(async (error: Error) => {
+    throw new Error(`${error.message}\n${await docker('logs', containerId).catch(() => '')}`)
+  })
 }
 
 /** The fenced code blocks in `language` from README.md's "Use it in your tests" section. */

@@ -10,7 +10,7 @@ import { ROOT } from './sandbox.js'
 export const REQUIRE_PROGRAMS = process.env['REQUIRE_PROGRAMS'] === '1'
 
 /** The absolute path of `program` on PATH, or undefined. */
-export function findProgram(program: string): string | undefined {
+function findProgram(program: string): string | undefined {
   try {
     return execFileSync('sh', ['-c', 'command -v "$1"', 'sh', program], { encoding: 'utf8' }).trim() || undefined
   } catch {
