@@ -11,26 +11,15 @@ t.test('openapi-fetch with the generated types: list, create, get', async (t) =>
   const client = createClient<paths>({ baseUrl, headers: { Authorization: `Bearer ${API_KEY}` } })
 
   const listed = await client.GET('/pets', { params: { query: { limit: 5, status: 'available' } } })
-  t.equal(listed.response.status, 200)
-  t.ok(listed.data && listed.data.length > 0 && listed.data.length <= 5, 'at most 5 pets')
-  t.ok(
-    listed.data?.every((pet) => pet.status === 'available'),
-    'only available pets',
-  )
+  // What the API answers is api.test.ts's: here, that the typed calls reach it and read it.
+  t.equal(listed.data?.length, 5)
 
   const created = await client.POST('/pets', { body: { name: 'Typed Tabby', categoryId: 4, status: 'pending' } })
-  t.equal(created.response.status, 201)
-  const id = created.data?.id
-  t.type(id, 'number')
-  t.match(created.data, { name: 'Typed Tabby', categoryId: 4, status: 'pending' })
-  t.equal(created.response.headers.get('location'), `/v1/pets/${id}`)
-
-  const fetched = await client.GET('/pets/{petId}', { params: { path: { petId: id ?? 0 } } })
-  t.equal(fetched.response.status, 200)
+  t.match(created.data, { id: Number, name: 'Typed Tabby', categoryId: 4, status: 'pending' })
+  const fetched = await client.GET('/pets/{petId}', { params: { path: { petId: created.data?.id ?? 0 } } })
   t.same(fetched.data, created.data, 'get returns what create stored')
 
   const missing = await client.GET('/pets/{petId}', { params: { path: { petId: 987_654_321 } } })
-  t.equal(missing.response.status, 404)
   t.equal(missing.data, undefined)
   t.match(missing.error, { code: 'not_found', status: 404 }, 'the typed error is the spec Error')
 })

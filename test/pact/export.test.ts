@@ -100,15 +100,6 @@ t.test('answers shaped by a fault or Prefer are not the provider’s: left out a
   t.same(pact.interactions[0].providerStates[0], { name: 'the initial data', params: {} })
 })
 
-t.test('an unknown namespace is a 404, as every read of the journal', async (t) => {
-  const sandbox = await startTestSandbox(t)
-  const res = await fetch(`${sandbox.origin}/__admin/pact?namespace=nobody`, {
-    headers: { authorization: 'Bearer sandbox-admin-token' },
-  })
-  t.equal(res.status, 404)
-  t.match(await res.json(), { code: 'not_found', status: 404 })
-})
-
 t.test('the exported Pact agrees with spec/openapi.yaml, and not with a spec without categoryId', async (t) => {
   const { pact } = await exportedPact(t)
   const dir = await tempDir(t)
