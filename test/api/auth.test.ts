@@ -1,13 +1,7 @@
-// Bearer auth on every operation: missing, malformed, unknown and valid keys; auth before validation.
+// Bearer auth: missing, malformed, unknown and valid keys; auth before validation. (That every
+// operation refuses a missing or unknown key with its challenge: the conformance suite.)
 import t from 'tap'
 import { API_KEY, startTestSandbox } from '../support/sandbox.js'
-
-const OPERATIONS = [
-  { name: 'listPets', method: 'GET', path: '/pets', ok: 200 },
-  { name: 'createPet', method: 'POST', path: '/pets', ok: 201, body: '{"name":"Rex","categoryId":1}' },
-  { name: 'getPet', method: 'GET', path: '/pets/1', ok: 200 },
-  { name: 'listOrders', method: 'GET', path: '/store/orders', ok: 501 },
-]
 
 const CREDENTIALS: Array<{ name: string; header: string | undefined; valid: boolean; error?: string }> = [
   { name: 'no Authorization header', header: undefined, valid: false },
@@ -26,26 +20,23 @@ const CREDENTIALS: Array<{ name: string; header: string | undefined; valid: bool
   { name: 'the second configured key', header: 'Bearer test-key-2', valid: true },
 ]
 
-t.test('every operation × every credential', async (t) => {
+t.test('every credential', async (t) => {
   const { baseUrl } = await startTestSandbox(t, { API_KEYS: `${API_KEY}, test-key-2` })
-  for (const op of OPERATIONS) {
-    for (const cred of CREDENTIALS) {
-      const headers: Record<string, string> = { 'content-type': 'application/json' }
-      if (cred.header !== undefined) headers['authorization'] = cred.header
-      const res = await fetch(baseUrl + op.path, { method: op.method, headers, ...(op.body ? { body: op.body } : {}) })
-      const body = (await res.json()) as Record<string, unknown>
-      if (cred.valid) {
-        t.equal(res.status, op.ok, `${op.name} with ${cred.name} → ${op.ok}`)
-        continue
-      }
-      t.equal(res.status, 401, `${op.name} with ${cred.name} → 401`)
-      t.same(Object.keys(body).sort(), ['code', 'message', 'status'])
-      t.match(body, { code: 'unauthorized', status: 401 })
-      const challenge = res.headers.get('www-authenticate') ?? ''
-      t.match(challenge, /^Bearer realm="animal-store"/, 'with a Bearer challenge')
-      if (cred.error) t.match(challenge, `error="${cred.error}"`)
-      t.notMatch(JSON.stringify(body), API_KEY, 'the error never echoes a key')
+  for (const cred of CREDENTIALS) {
+    const headers: Record<string, string> = cred.header === undefined ? {} : { authorization: cred.header }
+    const res = await fetch(`${baseUrl}/pets?limit=1`, { headers })
+    const body = (await res.json()) as Record<string, unknown>
+    if (cred.valid) {
+      t.equal(res.status, 200, `${cred.name} → 200`)
+      continue
     }
+    t.equal(res.status, 401, `${cred.name} → 401`)
+    t.same(Object.keys(body).sort(), ['code', 'message', 'status'])
+    t.match(body, { code: 'unauthorized', status: 401 })
+    const challenge = res.headers.get('www-authenticate') ?? ''
+    t.match(challenge, /^Bearer realm="animal-store"/, 'with a Bearer challenge')
+    if (cred.error) t.match(challenge, `error="${cred.error}"`)
+    t.notMatch(JSON.stringify(body), API_KEY, 'the error never echoes a key')
   }
 })
 

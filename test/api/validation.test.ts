@@ -33,19 +33,12 @@ t.test('query and path parameters', async (t) => {
 t.test('request bodies', async (t) => {
   const { baseUrl, store } = await startTestSandbox(t)
   const before = store.size
-  const notAnObject = 'body must be a JSON object'
+  // Each field's own refusal and its message: clear-errors.test.ts; every bad body's status and
+  // Error body: the conformance suite (conformance/cases.ts). Here, the body as a whole.
   const cases: Array<[body: string, names: string]> = [
     ['', 'required'],
-    ...['[]', 'null'].map((body): [string, string] => [body, notAnObject]),
-    ['{"categoryId":1}', 'body.name is required'],
-    ['{"name":"Rex"}', 'body.categoryId is required'],
-    ['{}', 'body.name is required; body.categoryId is required'],
-    ...['"7"', '1.5'].map((id): [string, string] => [
-      `{"name":"Rex","categoryId":${id}}`,
-      'body.categoryId must be an integer',
-    ]),
-    ['{"name":7,"categoryId":1}', 'body.name must be a string'],
-    ['{"name":"Rex","categoryId":1,"status":"lost"}', 'body.status must be one of: available, pending, sold'],
+    ['[]', 'body must be a JSON object'],
+    ['{"name":"Rex","categoryId":"7"}', 'body.categoryId must be an integer'],
     ['{"name":"Rex","categoryId":1,"status":"SOLD"}', 'body.status'],
   ]
   const post = async (body: string) =>
