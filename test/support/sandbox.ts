@@ -133,34 +133,36 @@ export interface RunningCli {
   readonly exited: Promise<number | string>
 }
 
-/**
- * Runs the CLI (src/cli.ts through tsx, or `builtCli`, from buildCli) as a child process and waits
- * for its banner.
- */
+/** The CLI (src/cli.ts through tsx, or `builtCli`, from buildCli) as a child process, its output gathered. */
+function startCli(env: Record<string, string>, args: string[], builtCli?: string): Omit<RunningCli, 'baseUrl'> {
+  const command = builtCli === undefined ? ['--import', 'tsx', join(ROOT, 'src/cli.ts')] : [builtCli]
+  const child = spawn(process.execPath, [...command, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', LOG_LEVEL: 'silent', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  // 'close', not 'exit': 'exit' may come before the last of stdout and stderr has been read.
+  const exited = new Promise<number | string>((resolve) =>
+    child.once('close', (code, signal) => resolve(code ?? signal ?? -1)),
+  )
+  const run = { child, stdout: '', stderr: '', exited }
+  child.stdout?.on('data', (chunk: Buffer) => (run.stdout += chunk.toString()))
+  child.stderr?.on('data', (chunk: Buffer) => (run.stderr += chunk.toString()))
+  return run
+}
+
+/** Runs the CLI as a child process (ended when the test ends) and waits for its banner. */
 export async function spawnCli(
   t: Test,
   env: Record<string, string>,
   args: string[] = [],
   builtCli?: string,
 ): Promise<RunningCli> {
-  const command = builtCli === undefined ? ['--import', 'tsx', join(ROOT, 'src/cli.ts')] : [builtCli]
-  const child = spawn(process.execPath, [...command, ...args], {
-    cwd: ROOT,
-    env: { ...process.env, NODE_ENV: 'production', PORT: '0', LOG_LEVEL: 'silent', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  const run = { child, baseUrl: '', stdout: '', stderr: '' } as RunningCli & { baseUrl: string }
-  child.stdout?.on('data', (chunk: Buffer) => (run.stdout += chunk.toString()))
-  child.stderr?.on('data', (chunk: Buffer) => (run.stderr += chunk.toString()))
-  // 'close', not 'exit': 'exit' may come before the last of stdout and stderr has been read.
-  ;(run as { exited: Promise<number | string> }).exited = new Promise((resolve) =>
-    child.once('close', (code, signal) => resolve(code ?? signal ?? -1)),
-  )
+  const run = startCli({ NODE_ENV: 'production', ...env }, args, builtCli)
   t.teardown(() => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+    if (run.child.exitCode === null && run.child.signalCode === null) run.child.kill('SIGKILL')
   })
-  run.baseUrl = (await waitForBanner(child, run.exited)).apiUrl
-  return run
+  return Object.assign(run, { baseUrl: (await waitForBanner(run.child, run.exited)).apiUrl })
 }
 
 /** The start banner a CLI prints on stderr, and the API's URL in it; fails if the process exits first. */
@@ -266,28 +268,16 @@ export async function redoclyLint(file: string): Promise<{ code: number; output:
  * Runs the CLI to completion (for settings that must stop the start). In memory unless `env` names
  * a DATA_FILE: never on the default data file, which a sandbox running in the checkout may hold.
  */
-export function runCliToEnd(
+export async function runCliToEnd(
   env: Record<string, string>,
   args: string[] = [],
   timeoutMs = 20_000,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli.ts'), ...args], {
-      cwd: ROOT,
-      env: { ...process.env, PORT: '0', LOG_LEVEL: 'silent', DATA_FILE: ':memory:', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
-    // 'close', not 'exit': 'exit' may come before the last of stdout and stderr has been read.
-    child.once('close', (code) => {
-      clearTimeout(timer)
-      resolve({ code, stdout, stderr })
-    })
-  })
+  const run = startCli({ DATA_FILE: ':memory:', ...env }, args)
+  const timer = setTimeout(() => run.child.kill('SIGKILL'), timeoutMs)
+  const exit = await run.exited
+  clearTimeout(timer)
+  return { code: typeof exit === 'number' ? exit : null, stdout: run.stdout, stderr: run.stderr }
 }
 
 export interface StoredPet {
