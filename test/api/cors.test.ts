@@ -25,7 +25,7 @@ const cors = (res: Response) => ({
 
 t.test('any origin by default', async (t) => {
   const { baseUrl, origin: sandbox } = await startTestSandbox(t)
-  for (const path of ['/pets', '/pets/7', '/store/orders', '/no/such/path']) {
+  for (const path of ['/pets', '/no/such/path']) {
     const res = await preflight(baseUrl + path, APP)
     t.equal(res.status, 204, `preflight OPTIONS ${path} → 204, not the 405 or 404 of the route`)
     // The API's methods and headers, the W3C trace headers too; no Vary: the same for every origin.
@@ -41,8 +41,6 @@ t.test('any origin by default', async (t) => {
   const cases: Array<[string, RequestInit, number]> = [
     ['/pets', { headers: AUTH }, 200],
     ['/pets', {}, 401],
-    ['/pets/9999', { headers: AUTH }, 404],
-    ['/pets', { method: 'DELETE', headers: AUTH }, 405],
     ['/store/orders', { headers: AUTH }, 501],
   ]
   for (const [path, init, status] of cases) {
