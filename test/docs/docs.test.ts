@@ -2,8 +2,8 @@
 // to a file (and, with #anchor, to a heading of it, by GitHub's slug rules); every npm command they
 // show names a script of package.json or an npm built-in; the README's settings table is the one
 // `npm run docs:settings` makes from src/settings.ts, and other settings tables name only real
-// settings; the README stays short; its "Use it in your tests" section holds the snippets the
-// container and package tests run.
+// settings; the README stays short. (The snippets of its "Use it in your tests" section are run by
+// the container and package tests.)
 import { execFileSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve, sep } from 'node:path'
@@ -11,7 +11,6 @@ import { fileURLToPath } from 'node:url'
 import GithubSlugger from 'github-slugger'
 import { Lexer, walkTokens, type Token } from 'marked'
 import t from 'tap'
-import { parse } from 'yaml'
 import { namesOf, SETTINGS } from '../../src/settings.js'
 import { withSettingsTable } from '../../scripts/settings-table.js'
 
@@ -213,37 +212,6 @@ t.test(`the README is at most ${README_MAX_LINES} lines`, async (t) => {
   const lines = read('README.md').replace(/\n$/, '').split('\n').length
   t.ok(lines <= README_MAX_LINES, `README.md has ${lines} lines`)
 })
-
-t.test(
-  '"Use it in your tests" holds the one sh, yaml and ts snippet the container and package tests run',
-  async (t) => {
-    const usage = section(read('README.md'), 'Use it in your tests')
-    if (usage === undefined) throw new Error('README.md has no "## Use it in your tests" section')
-    const of = (language: string): string[] =>
-      ofType(tokens(usage), 'code')
-        .filter((block) => block.lang === language)
-        .map((block) => block.text)
-    t.equal(of('sh').length, 1, 'one sh block')
-    t.match(
-      of('sh')[0] ?? '',
-      /docker run .*-p 4010:4010 .*animal-store-sandbox:local/,
-      'the sh block is the docker run snippet',
-    )
-    t.equal(of('yaml').length, 1, 'one yaml block')
-    const compose = parse(of('yaml')[0] ?? '') as { services?: Record<string, { image?: string }> }
-    t.equal(
-      compose.services?.['animal-store']?.image,
-      'animal-store-sandbox:local',
-      'the yaml block is the compose file',
-    )
-    t.equal(of('ts').length, 1, 'one ts block')
-    t.match(
-      of('ts')[0] ?? '',
-      /from 'animal-store-sandbox-testcontainers'/,
-      'the ts block is the Testcontainers example',
-    )
-  },
-)
 
 t.test('every file of the repository that the README and docs name in code exists', async (t) => {
   // Generated output (the bench's results, a tool's scratch folder) is named but git ignores it;
