@@ -3,7 +3,6 @@
 import { execFile } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { readFile, writeFile } from 'node:fs/promises'
-import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
@@ -14,7 +13,7 @@ import { AnimalStoreContainer, DEFAULT_IMAGE, type StartedAnimalStoreContainer }
 import { DOCKER, IMAGE, docker, dockerSkipReason, ensureImage, runContainer, usageSnippets } from '../support/docker.js'
 import { loadSpec } from '../../src/contract/load.js'
 import { generateAnimals } from '../../src/store/seed.js'
-import { ROOT, postPet, tempDir, waitFor } from '../support/sandbox.js'
+import { ROOT, freePort, postPet, tempDir, waitFor } from '../support/sandbox.js'
 
 const KEY = 'container-key'
 const auth = (key = KEY): Record<string, string> => ({ authorization: `Bearer ${key}` })
@@ -282,15 +281,6 @@ t.test('README: the compose service starts and its healthcheck passes', { skip }
     'the service accepts its configured key',
   )
 })
-
-/** A port nothing listens on now. */
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
 
 /** Starts a module container and stops it (volumes too) when the test ends. */
 async function startContainer(t: Test, container: AnimalStoreContainer): Promise<StartedAnimalStoreContainer> {

@@ -1,27 +1,17 @@
 // An upstream that is down, slow or answers garbage never changes the sandbox's own answer in
 // compare mode, and is reported as such.
-import { createServer } from 'node:net'
 import t from 'tap'
-import { AUTH, startTestSandbox } from '../support/sandbox.js'
+import { AUTH, freePort, startTestSandbox } from '../support/sandbox.js'
 import { startStandIn } from './stand-in.js'
 
 const UPSTREAM_KEY = 'upstream-secret-key-55d0'
 const ADMIN = { authorization: 'Bearer failing-admin' }
 
-/** A port nothing listens on: taken, then given back. */
-async function closedPort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
-
 t.test('down, slow, garbage: the sandbox answers as ever, and the drift says what the upstream did', async (t) => {
   const standIn = await startStandIn(UPSTREAM_KEY)
   t.teardown(() => standIn.close())
   const upstreams: [string, string, () => void, string][] = [
-    ['down', `http://127.0.0.1:${await closedPort()}/v1`, () => undefined, 'upstream-unreachable'],
+    ['down', `http://127.0.0.1:${await freePort()}/v1`, () => undefined, 'upstream-unreachable'],
     ['slow', standIn.baseUrl, () => (standIn.switches = { delayMs: 3000 }), 'upstream-timeout'],
     ['garbage', standIn.baseUrl, () => (standIn.switches = { garbage: true }), 'unreadable-upstream'],
   ]

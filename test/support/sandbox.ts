@@ -1,6 +1,7 @@
 // Shared test helpers: a real sandbox on an ephemeral port with a temp data file.
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import { mkdir, mkdtemp, readFile, rm, symlink } from 'node:fs/promises'
+import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Writable } from 'node:stream'
@@ -66,6 +67,15 @@ export function postPet(
     headers: { ...headers, 'content-type': 'application/json' },
     body: JSON.stringify(pet),
   })
+}
+
+/** A port nothing listens on now: taken, then given back. */
+export async function freePort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  await new Promise((resolve) => server.close(resolve))
+  return port
 }
 
 /** A temp folder removed when the test ends. */
