@@ -15,16 +15,15 @@ t.test('--help prints every setting and exits 0', async (t) => {
 })
 
 t.test('a bad setting stops the start with a message that names it', async (t) => {
+  // One row per way a start fails; each reader's other settings (another whole number, another
+  // list of names) are checked in process, beside the settings they read (test/control, test/fidelity).
   const cases: Array<{ env?: Record<string, string>; args?: string[]; names: RegExp }> = [
     { env: { PORT: 'abc' }, names: /PORT must be a whole number from 0 to 65535, got "abc"/ },
     { args: ['--port', '-1'], names: /--port.*--port=-XYZ.*--help/ },
-    { env: { SEED: 'x' }, names: /SEED must be a whole number/ },
-    { env: { LOG_LEVEL: 'loud' }, names: /LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent/ },
     { env: { API_KEYS: ' , ' }, names: /API_KEYS is set but holds no key/ },
     { env: { API_KEYS: 'a,,b' }, names: /API_KEYS: key number 2 is empty/ },
-    { env: { API_KEYS: 'good,bad key' }, names: /API_KEYS: key number 2 has characters/ },
+    { env: { API_KEYS: 'sekrit-value,bad key' }, names: /API_KEYS: key number 2 has characters/ },
     { env: { SEED: '1', FIXTURES: 'fixtures/pets.json' }, names: /FIXTURES and SEED both choose the initial data/ },
-    { args: ['--colour'], names: /Unknown option '--colour'.*--help/ },
     { env: { FIXTURES: 'no/such/file.json' }, names: /Fixtures file .*file\.json does not exist/ },
     // The flag is --api-key; the variable is API_KEYS: the singular would be ignored.
     { env: { API_KEY: 'my-key' }, names: /API_KEY is not a setting: the API keys are API_KEYS \(comma-separated\)/ },
@@ -39,9 +38,8 @@ t.test('a bad setting stops the start with a message that names it', async (t) =
     t.not(code, 0, `${JSON.stringify(c.env ?? c.args)} → non-zero exit`)
     t.match(stderr, c.names)
     t.equal(stderr.trimEnd().split('\n').length, 1, 'one line')
+    t.notMatch(stderr, 'sekrit-value', 'a message about a key never shows a key')
   }
-  const secret = await runCliToEnd({ API_KEYS: 'sekrit-value,bad key' })
-  t.notMatch(secret.stderr, 'sekrit-value', 'a message about a key never shows a key')
 })
 
 t.test('on every interface (as in a container) the banner shows no address a user cannot reach', async (t) => {

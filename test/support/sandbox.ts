@@ -277,11 +277,12 @@ export async function redoclyLint(file: string): Promise<{ code: number; output:
 /**
  * Runs the CLI to completion (for settings that must stop the start). In memory unless `env` names
  * a DATA_FILE: never on the default data file, which a sandbox running in the checkout may hold.
+ * Killed past `timeoutMs`, a bound for a loaded machine (tsx alone may take seconds to start).
  */
 export async function runCliToEnd(
   env: Record<string, string>,
   args: string[] = [],
-  timeoutMs = 20_000,
+  timeoutMs = 60_000,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const run = startCli({ DATA_FILE: ':memory:', ...env }, args)
   const timer = setTimeout(() => run.child.kill('SIGKILL'), timeoutMs)
