@@ -58,7 +58,12 @@ t.test('the loop over /mcp: reset, create, list, a 503, coverage and journal', a
   const sandbox = await startControlSandbox(t)
   const client = await connect(t, sandbox.origin)
   const namespace = 'mcp-http'
-  // Which tools are listed: tools.test.ts.
+  // Which tools there are: tools.test.ts.
+  const { tools } = await client.listTools()
+  t.ok(
+    tools.some((tool) => tool.name === 'createPet' && tool.annotations?.readOnlyHint === false),
+    'tools/list names them',
+  )
   // Each tool is one generic call of its operation (tools.ts): the loop checks what a tool shows
   // of an answer and where it acts. What the control operations do is test/control's.
   const reset = await expectTool(t, client, 200, 'reset', { namespace, body: { seed: 3, count: 4 } })

@@ -1,15 +1,13 @@
 // `animal-store-sandbox mcp --url …`: the built command as an MCP server on stdio, spawned by the
-// SDK's own client, driving a sandbox that runs apart from it; and the official MCP Inspector's CLI
-// against /mcp.
+// SDK's own client, driving a sandbox that runs apart from it.
 import { execFile } from 'node:child_process'
-import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { Test } from 'tap'
 import t from 'tap'
 import { ADMIN_TOKEN, startControlSandbox } from '../support/control.js'
-import { API_KEY, buildCli, ROOT, tempDir } from '../support/sandbox.js'
+import { API_KEY, buildCli } from '../support/sandbox.js'
 
 const run = promisify(execFile)
 
@@ -63,35 +61,4 @@ t.test('over stdio, from the built command', async (t) => {
     t.match(failed.stderr, /^animal-store-sandbox: mcp: --url must be the sandbox's address alone/)
     t.equal(failed.stderr.trim().split('\n').length, 1)
   })
-})
-
-t.test('the MCP Inspector CLI lists the tools of /mcp and calls one', async (t) => {
-  const sandbox = await startControlSandbox(t)
-  const home = await tempDir(t)
-  const inspector = join(ROOT, 'node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js')
-  const inspect = async (...args: string[]) => {
-    const { stdout } = await run(
-      process.execPath,
-      [
-        inspector,
-        '--cli',
-        `${sandbox.origin}/mcp`,
-        '--transport',
-        'http',
-        '--header',
-        `Authorization: Bearer ${ADMIN_TOKEN}`,
-        ...args,
-      ],
-      // Its state goes to a home of its own, not the user's.
-      { env: { ...process.env, HOME: home, MCP_CATALOG_PATH: join(home, 'mcp.json') }, timeout: 60_000 },
-    )
-    return JSON.parse(stdout)
-  }
-  const { tools } = await inspect('--method', 'tools/list')
-  t.ok(
-    tools.some((tool: { name: string }) => tool.name === 'verify'),
-    'the tools are listed',
-  )
-  const called = await inspect('--method', 'tools/call', '--tool-name', 'getPet', '--tool-arg', 'petId=1')
-  t.match(called.structuredContent, { status: 200, headers: { sunset: /05 Dec 2030/ }, body: { id: 1 } })
 })
