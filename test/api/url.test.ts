@@ -15,25 +15,8 @@ function viaUrlSearchParams(search: string): Query {
 
 const entries = (query: Query): unknown[] => [...query]
 
-const CASES = [
-  '?limit=20',
-  'limit=20',
-  '?limit=20&status=sold',
-  '?limit=1&limit=2&limit=3',
-  '?limit',
-  '?limit=',
-  '?=20',
-  '?&&limit=20&&',
-  '?a=b=c',
-  '?limit=2%30',
-  '?name=Rex+the+dog',
-  '?name=%E2%9C%93',
-  '?bad=%zz&ok=1',
-  '?status=sold&status',
-  '?__proto__=x&constructor=y',
-  '?é=ü',
-  '?',
-]
+// Queries as clients send them, beside the random ones below: a repeat, a space as '+', Object's own names.
+const CASES = ['?limit=1&limit=2&limit=3', 'limit=20', '?a=b=c', '?name=Rex+the+dog', '?__proto__=x&constructor=y', '?']
 
 t.test('fixed cases read as URLSearchParams reads them', async (t) => {
   for (const search of CASES) t.strictSame(entries(parseQuery(search)), entries(viaUrlSearchParams(search)), search)
