@@ -83,17 +83,7 @@ t.test('every forced answer carries the headers of its genuine twin, with the sa
   const preferred503 = await fetch(`${baseUrl}/store/orders`, { headers: { ...AUTH, prefer: 'code=503' } })
   t.equal(preferred503.headers.get('retry-after'), '1', 'Prefer: code=503 has Retry-After')
   await preferred503.arrayBuffer()
-
-  // 410 from the clock: getPet's deprecation headers, as on every answer of getPet.
-  await admin('POST', '/clock', { now: '2030-12-05T00:00:00Z' })
-  const gone = await fetch(`${baseUrl}/pets/1`, { headers: AUTH })
-  t.equal(gone.status, 410)
-  t.same(
-    { ...headersOf(gone), 'www-authenticate': null },
-    { ...headersOf(genuine401), 'www-authenticate': null },
-    'the 410 carries the deprecation headers',
-  )
-  t.match(await gone.json(), shape)
+  // The clock's 410 and its deprecation headers: test/control/clock.test.ts.
 })
 
 t.test('HEAD is served wherever GET is: the GET answer without its body', async (t) => {
