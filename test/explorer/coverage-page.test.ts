@@ -63,9 +63,11 @@ t.test('without the admin token the page names no namespace', async (t) => {
   t.match(trusted, 'team-b/staging')
 })
 
-t.test('no coverage page while the control API is off', async (t) => {
+t.test('no coverage or journal page while the control API is off', async (t) => {
   const { origin } = await startControlSandbox(t, { ADMIN: 'off' })
-  const res = await fetch(`${origin}/docs/coverage`)
-  t.equal(res.status, 404)
-  t.match(await res.json(), { code: 'not_found' })
+  for (const path of ['/docs/coverage', '/docs/journal', '/docs/journal.js']) {
+    const res = await fetch(origin + path)
+    t.equal(res.status, 404, `${path} → 404`)
+    t.match(await res.json(), { code: 'not_found' })
+  }
 })

@@ -42,15 +42,6 @@ t.test('the page holds no data, answers the names of this sandbox only, and its 
   t.match(await read.json(), { code: 'unauthorized', status: 401 })
 })
 
-t.test('no journal page while the control API is off', async (t) => {
-  const { origin } = await startControlSandbox(t, { ADMIN: 'off' })
-  for (const path of ['/docs/journal', '/docs/journal.js']) {
-    const res = await fetch(origin + path)
-    t.equal(res.status, 404, `${path} → 404`)
-    t.match(await res.json(), { code: 'not_found' })
-  }
-})
-
 const missing = browserMissing()
 const requireBrowser = process.env['REQUIRE_BROWSER'] === '1'
 const skip = missing && !requireBrowser ? `${missing}; REQUIRE_BROWSER=1 makes this a failure` : false
