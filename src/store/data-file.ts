@@ -204,26 +204,20 @@ export class DataFile<T extends object, R> implements Adapter<T> {
     // Without this job's records, which go to the new append log: an image whose directory fsync fails
     // must not hold records answered as refused.
     const whole = this.#mustWriteImage(job) ? this.#serialise(data, job.records) : undefined
-    const fold = !whole && this.#foldDue(job) ? this.#serialise(data) : undefined
+    const foldDue = !whole && !this.#needsImage && this.#folds.due(this.#log.records + job.records.length, job.compact)
+    const fold = foldDue ? this.#serialise(data) : undefined
     await this.#removeTempFile()
     if (whole) await this.#writeWholeImage(whole)
-    if (job.records.length > 0) await this.#appendToLog(job.records)
-    else await this.#log.cutTail()
+    if (job.records.length > 0) {
+      const first = this.#log.started || this.#startsWith === undefined ? [] : [this.#startsWith]
+      await this.#log.append(this.#image.id, [...first, ...job.records])
+      this.#startsWith = undefined
+    } else await this.#log.cutTail()
     if (fold) await this.#fold(fold)
-  }
-
-  async #appendToLog(records: readonly R[]): Promise<void> {
-    const first = this.#log.started || this.#startsWith === undefined ? [] : [this.#startsWith]
-    await this.#log.append(this.#image.id, [...first, ...records])
-    this.#startsWith = undefined
   }
 
   #mustWriteImage(job: Job<R>): boolean {
     return this.#needsImage && (job.records.length > 0 || (job.compact && this.#diskBehind))
-  }
-
-  #foldDue(job: Job<R>): boolean {
-    return !this.#needsImage && this.#folds.due(this.#log.records + job.records.length, job.compact)
   }
 
   async #writeWholeImage(image: ImageText): Promise<void> {

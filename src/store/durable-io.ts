@@ -4,41 +4,13 @@ import { nodeFileSystem, writeAll, type FileSystem } from './file-system.js'
 import { appendLogOf } from './files.js'
 
 /**
- * Creates (or empties) `path` and writes `data` to it, fsynced: one buffer, or chunks made as they
- * are written (so that a file of any size is never one buffer). On failure the file is closed and
- * removed: a half-written temporary file would hold disk space that the next write needs.
- */
-export async function writeFileSynced(
-  fs: FileSystem,
-  path: string,
-  data: Uint8Array | Iterable<Uint8Array>,
-): Promise<void> {
-  try {
-    const file = await fs.open(path, 'w')
-    try {
-      let position = 0
-      for (const chunk of data instanceof Uint8Array ? [data] : data) {
-        await writeAll(file, chunk, position)
-        position += chunk.length
-      }
-      await file.sync()
-    } catch (error) {
-      await file.close().catch(() => undefined)
-      throw error
-    }
-    await file.close()
-  } catch (error) {
-    await fs.remove(path).catch(() => undefined)
-    throw error
-  }
-}
-
-/**
- * Replaces `file` atomically and durably: the data goes to `tempFile`, which is fsynced and
- * renamed over `file`, and the directory is fsynced. A crash leaves the old file or the new one;
- * a failure removes the temporary file (if even that fails, the caller must try again later).
- * `renamed` is called once the rename has succeeded: from there on, which file a crash leaves is
- * in doubt until the directory fsync succeeds. (A failed rename changed nothing: POSIX.)
+ * Replaces `file` atomically and durably: the data goes to `tempFile` (one buffer, or chunks made
+ * as they are written, so that a file of any size is never one buffer), which is fsynced and
+ * renamed over `file`, and the directory is fsynced. A crash leaves the old file or the new one; a
+ * failure removes the temporary file, which would hold disk space the next write needs (if even
+ * that fails, the caller must try again later). `renamed` is called once the rename has succeeded:
+ * from there on, which file a crash leaves is in doubt until the directory fsync succeeds. (A
+ * failed rename changed nothing: POSIX.)
  */
 export async function replaceFileDurably(
   file: string,
@@ -47,8 +19,20 @@ export async function replaceFileDurably(
   { fs = nodeFileSystem, renamed = () => undefined }: { fs?: FileSystem; renamed?: () => void } = {},
 ): Promise<void> {
   await fs.makeDirectory(dirname(file))
-  await writeFileSynced(fs, tempFile, data)
   try {
+    const handle = await fs.open(tempFile, 'w')
+    try {
+      let position = 0
+      for (const chunk of data instanceof Uint8Array ? [data] : data) {
+        await writeAll(handle, chunk, position)
+        position += chunk.length
+      }
+      await handle.sync()
+    } catch (error) {
+      await handle.close().catch(() => undefined)
+      throw error
+    }
+    await handle.close()
     await fs.rename(tempFile, file)
   } catch (error) {
     await fs.remove(tempFile).catch(() => undefined)

@@ -3,7 +3,7 @@
 // (test/store/faulty-file-system.ts). Each method is one system call a disk can refuse, so that a
 // test can name the call it fails: "the second fsync", "the rename", "the directory fsync".
 import { createReadStream } from 'node:fs'
-import { mkdir, open, readFile, rename, statfs, unlink, type FileHandle } from 'node:fs/promises'
+import { mkdir, open, readFile, rename, statfs, unlink } from 'node:fs/promises'
 
 /** An open file: positional writes, so that an append lands where the last whole record ends. */
 export interface OpenFile {
@@ -33,31 +33,19 @@ export interface FileSystem {
   freeBytes(path: string): Promise<number>
 }
 
-class NodeFile implements OpenFile {
-  readonly #handle: FileHandle
-  constructor(handle: FileHandle) {
-    this.#handle = handle
-  }
-  async write(data: Uint8Array, offset: number, length: number, position: number): Promise<number> {
-    return (await this.#handle.write(data, offset, length, position)).bytesWritten
-  }
-  sync(): Promise<void> {
-    return this.#handle.sync()
-  }
-  datasync(): Promise<void> {
-    return this.#handle.datasync()
-  }
-  truncate(length: number): Promise<void> {
-    return this.#handle.truncate(length)
-  }
-  close(): Promise<void> {
-    return this.#handle.close()
-  }
-}
-
 /** The real file system. */
 export const nodeFileSystem: FileSystem = {
-  open: async (path, flags) => new NodeFile(await open(path, flags)),
+  async open(path, flags) {
+    const handle = await open(path, flags)
+    return {
+      write: async (data, offset, length, position) =>
+        (await handle.write(data, offset, length, position)).bytesWritten,
+      sync: () => handle.sync(),
+      datasync: () => handle.datasync(),
+      truncate: (length) => handle.truncate(length),
+      close: () => handle.close(),
+    }
+  },
   readFile: (path) => readFile(path),
   readChunks: (path, chunkBytes) => createReadStream(path, { highWaterMark: chunkBytes }),
   rename,

@@ -15,10 +15,7 @@ export type InitialDataSetting =
   | { readonly kind: 'seed'; readonly seed: number; readonly count: number }
 
 export class FixturesError extends Error {
-  constructor(message: string) {
-    super(message)
-    this.name = 'FixturesError'
-  }
+  override readonly name = 'FixturesError'
 }
 
 /** How many seeds' pets are kept once a reset has made them, for the next reset to the same seed. */

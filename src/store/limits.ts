@@ -40,10 +40,7 @@ export function petBytes(pet: object): number {
 
 /** A create (or a replacement of the pets) that would take a store past a bound: nothing of it was stored. */
 export class StoreFull extends Error {
-  constructor(message: string) {
-    super(message)
-    this.name = 'StoreFull'
-  }
+  override readonly name = 'StoreFull'
 }
 
 /**
