@@ -14,37 +14,12 @@ import { ROOT, spawnCli, tempDir } from '../support/sandbox.js'
 import { ADMIN_AUTH, call, startControlSandbox } from '../support/control.js'
 
 const DATA_FILE = join('data', 'db.json')
-/** Every file a name has beside the data file. */
-const filesOf = (name: string): string[] => {
-  const file = fileBeside(DATA_FILE, 'ns', name)
-  return [file, `${file}.journal`, fileBeside(DATA_FILE, 'snapshot', name)]
-}
 /** Equal as the most case-folding file system sees it: Unicode's compatibility form, then case folded. */
 const folded = (file: string): string => file.normalize('NFKC').toUpperCase().toLowerCase()
-/** A name, often with its letters' case changed at random: the pairs that collided. */
 const names = fc.stringMatching(NAMESPACE_NAME)
-const caseVariants = names.chain((name) =>
-  fc
-    .array(fc.boolean(), { minLength: name.length, maxLength: name.length })
-    .map((flips) => [name, [...name].map((c, i) => (flips[i] ? c.toUpperCase() : c.toLowerCase())).join('')]),
-)
 
-t.test('no two names map to files equal ignoring case', (t) => {
-  t.doesNotThrow(
-    () =>
-      fc.assert(
-        fc.property(fc.oneof(fc.tuple(names, names), caseVariants), ([a, b]) => {
-          if (a === b) return
-          const taken = new Set(filesOf(a).map(folded))
-          for (const file of filesOf(b)) if (taken.has(folded(file))) throw new Error(`${a} and ${b} share ${file}`)
-        }),
-        { numRuns: 2_000 },
-      ),
-    '2,000 pairs, each with its own files',
-  )
-  t.end()
-})
-
+// A file that gives back its name, and that folding leaves as it is: no two names share a file
+// on a file system that folds case.
 t.test('a file name gives back its name, and is already as a folding file system keeps it', (t) => {
   fc.assert(
     fc.property(names, (name) => {
