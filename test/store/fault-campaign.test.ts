@@ -23,6 +23,7 @@
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
+import { loadSpec } from '../../src/contract/load.js'
 import { createLogger } from '../../src/logger.js'
 import { startSandbox, SERVER_LIMITS } from '../../src/sandbox.js'
 import { initialData } from '../../src/store/initial-data.js'
@@ -308,7 +309,6 @@ for (const { call, target, failures, with: companion, compaction } of TARGETS) {
 
 /** What a restart finds in a store's files (its journal's resets replayed), read without writing anything. */
 async function readStore(config: Awaited<ReturnType<typeof testConfig>>, dataFile: string, namespace: boolean) {
-  const { loadSpec } = await import('../../src/contract/load.js')
   const initial = await initialData(config.initialData, await loadSpec())
   const snapshots = await Snapshots.open({ dataFile: config.dataFile, checkPets: () => undefined })
   const { store } = await openStore({

@@ -77,10 +77,6 @@ t.test('the data file follows the data settings it was made from', async (t) => 
   await res.body?.cancel()
   t.equal(sandbox.store.size, 10)
   await sandbox.close()
-
-  sandbox = await start({})
-  t.equal(sandbox.store.size, 60, 'no data settings: the committed fixtures')
-  await sandbox.close()
 })
 
 t.test('in-memory mode keeps nothing between runs', async (t) => {
