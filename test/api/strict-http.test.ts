@@ -88,7 +88,7 @@ t.test('every forced answer carries the headers of its genuine twin, with the sa
 
 t.test('HEAD is served wherever GET is: the GET answer without its body', async (t) => {
   const { baseUrl } = await startTestSandbox(t)
-  for (const path of ['/pets', '/pets/1', '/pets?limit=3']) {
+  for (const path of ['/pets', '/pets/1']) {
     const get = await fetch(`${baseUrl}${path}`, { headers: AUTH })
     const head = await fetch(`${baseUrl}${path}`, { method: 'HEAD', headers: AUTH })
     t.equal(head.status, get.status, `HEAD ${path}: the status of GET`)
