@@ -1,5 +1,6 @@
 // The MCP server both transports serve: the tools (tools.ts), the specs and a namespace's coverage and
 // journal as resources, prompts for a test's loop. The SDK is loaded on first use only.
+import { readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { ADMIN_SPEC_FILE, PACKAGE_ROOT, SPEC_FILE } from '../paths.js'
@@ -69,14 +70,9 @@ const PROMPTS = [
   },
 ] as const
 
-let packageIdentity: Promise<{ name: string; version: string }> | undefined
-
-async function readPackageIdentity(): Promise<{ name: string; version: string }> {
-  const { name, version } = JSON.parse(await readFile(new URL('package.json', PACKAGE_ROOT), 'utf8')) as {
-    name: string
-    version: string
-  }
-  return { name, version }
+const PACKAGE = JSON.parse(readFileSync(new URL('package.json', PACKAGE_ROOT), 'utf8')) as {
+  name: string
+  version: string
 }
 
 /** A server for one connection (stdio) or one request (/mcp), calling the sandbox at `target`. */
@@ -88,10 +84,9 @@ export async function createMcpServer(target: Target): Promise<Server> {
     loadTools(),
   ])
   const { McpError, ErrorCode } = types
-  const identity = await (packageIdentity ??= readPackageIdentity())
   const byName = new Map<string, Tool>(tools.map((tool) => [tool.name, tool]))
   const server = new Server(
-    { ...identity, title: 'Animal Store sandbox' },
+    { name: PACKAGE.name, version: PACKAGE.version, title: 'Animal Store sandbox' },
     {
       capabilities: { tools: {}, resources: {}, prompts: {} },
       instructions:
@@ -121,16 +116,10 @@ export async function createMcpServer(target: Target): Promise<Server> {
   })
 
   server.setRequestHandler(types.ListResourcesRequestSchema, () => ({
-    resources: SPEC_RESOURCES.map(({ uri, name, title }) => ({ uri, name, title, mimeType: 'application/yaml' })),
+    resources: SPEC_RESOURCES.map(({ file, ...resource }) => ({ ...resource, mimeType: 'application/yaml' })),
   }))
   server.setRequestHandler(types.ListResourceTemplatesRequestSchema, () => ({
-    resourceTemplates: TEMPLATES.map(({ uriTemplate, name, title, description }) => ({
-      uriTemplate,
-      name,
-      title,
-      description,
-      mimeType: 'application/json',
-    })),
+    resourceTemplates: TEMPLATES.map(({ tool, ...template }) => ({ ...template, mimeType: 'application/json' })),
   }))
   server.setRequestHandler(types.ReadResourceRequestSchema, async ({ params: { uri } }) => {
     const spec = SPEC_RESOURCES.find((resource) => resource.uri === uri)
@@ -149,12 +138,7 @@ export async function createMcpServer(target: Target): Promise<Server> {
   })
 
   server.setRequestHandler(types.ListPromptsRequestSchema, () => ({
-    prompts: PROMPTS.map(({ name, title, description, arguments: args }) => ({
-      name,
-      title,
-      description,
-      arguments: [...args],
-    })),
+    prompts: PROMPTS.map(({ text, ...prompt }) => ({ ...prompt, arguments: [...prompt.arguments] })),
   }))
   server.setRequestHandler(types.GetPromptRequestSchema, ({ params }) => {
     const prompt = PROMPTS.find(({ name }) => name === params.name)

@@ -8,7 +8,8 @@ import type { JsonSchema } from '../contract/types.js'
 import { NAMESPACE_HEADER } from '../control/namespaces.js'
 
 /** What a tool does to the sandbox's data: `changes` and `destroys` need a named namespace. */
-export type Effect = 'reads' | 'changes' | 'destroys'
+type Effect = 'reads' | 'changes' | 'destroys'
+type Args = Record<string, unknown>
 
 interface ToolRule {
   readonly effect: Effect
@@ -53,24 +54,17 @@ export const TOOL_RULES: Readonly<Record<string, ToolRule>> = {
 /** An operation no rule names yet is served as the most guarded kind until one does. */
 const UNDECIDED: ToolRule = { effect: 'destroys' }
 
-export type Args = Record<string, unknown>
-
-/** The API's own tools, or the control API's. */
-export type Door = 'api' | 'admin'
-
-export interface Tool {
+export interface Tool extends ToolRule {
   readonly name: string
   readonly title: string
   readonly description: string
   readonly inputSchema: JsonSchema & { type: 'object' }
-  readonly effect: Effect
-  readonly door: Door
+  readonly door: 'api' | 'admin'
   readonly method: string
-  /** The path below the spec's base path, e.g. /pets/{petId}. */
-  readonly path: string
+  /** The spec's base path and the operation's path below it, e.g. /v1 and /pets/{petId}. */
   readonly basePath: string
-  readonly parameters: ReadonlyArray<{ readonly name: string; readonly in: string }>
-  readonly rule: ToolRule
+  readonly path: string
+  readonly queryParameters: readonly string[]
   readonly validate: ValidateFunction
 }
 
@@ -84,19 +78,13 @@ export interface Target {
   readonly allNamespaces: boolean
 }
 
-/** The answer a tool gives: what MCP's CallToolResult carries. */
+/** What MCP's CallToolResult carries: the sandbox's answer when it gave one. */
 export interface ToolResult {
   readonly content: Array<{ type: 'text'; text: string }>
-  /** The answer, when the sandbox gave one: its status, the headers shown and the body. */
   readonly structuredContent?: { status: number; headers: Record<string, string>; body: unknown }
   readonly isError?: boolean
   readonly [key: string]: unknown
 }
-
-const SPECS: ReadonlyArray<{ door: Door; file: URL }> = [
-  { door: 'api', file: SPEC_FILE },
-  { door: 'admin', file: ADMIN_SPEC_FILE },
-]
 
 /** The headers a result shows: where a new pet is, deprecation and sunset, auth and retry hints. */
 const HEADERS_SHOWN = ['location', 'deprecation', 'sunset', 'link', 'retry-after', 'www-authenticate', 'allow']
@@ -113,24 +101,17 @@ export function loadTools(): Promise<readonly Tool[]> {
 
 async function makeTools(): Promise<readonly Tool[]> {
   const { dereference } = await import('@apidevtools/json-schema-ref-parser')
-  const ajv = createAjv()
-  const documents = await Promise.all(
-    SPECS.map(
-      async ({ door, file }) =>
-        [
-          door,
-          (await dereference(fileURLToPath(file), readSpecDocument(file), { resolve: { external: true } })) as Record<
-            string,
-            any
-          >,
-        ] as const,
-    ),
-  )
+  const read = async (file: URL): Promise<Record<string, any>> =>
+    dereference(fileURLToPath(file), readSpecDocument(file), { resolve: { external: true } })
+  const [api, admin] = await Promise.all([read(SPEC_FILE), read(ADMIN_SPEC_FILE)])
   // An API call names its namespace as a control call does: the control API's parameter says how.
-  const namespaceSchema = documents.find(([door]) => door === 'admin')?.[1]['components'].parameters.Namespace.schema
+  const namespaceSchema = admin['components'].parameters.Namespace.schema
+  const ajv = createAjv()
   const tools: Tool[] = []
-  for (const [door, document] of documents) {
-    const basePath = basePathOf(document['servers'])
+  for (const [door, document] of [
+    ['api', api],
+    ['admin', admin],
+  ] as const) {
     for (const { path, method, pathItem, operation } of operationsOf(document)) {
       const operationId = operation.operationId as string
       const rule = TOOL_RULES[operationId] ?? UNDECIDED
@@ -143,7 +124,6 @@ async function makeTools(): Promise<readonly Tool[]> {
         properties[p.name] = { ...p.schema, ...(p.description ? { description: p.description } : {}) }
         if (p.in === 'path' || p.required === true) required.push(p.name)
       }
-      // An API call picks its namespace by header; a control call by its `namespace` parameter.
       if (door === 'api')
         properties['namespace'] = {
           ...namespaceSchema,
@@ -166,17 +146,16 @@ async function makeTools(): Promise<readonly Tool[]> {
         additionalProperties: false,
       }
       tools.push({
+        ...rule,
         name: operationId,
         title: operation.summary ?? operationId,
         description: describe(operation, rule, door),
         inputSchema,
-        effect: rule.effect,
         door,
         method: method.toUpperCase(),
+        basePath: basePathOf(document['servers']),
         path,
-        basePath,
-        parameters: parameters.map((p: any) => ({ name: p.name, in: p.in })),
-        rule,
+        queryParameters: parameters.filter((p: any) => p.in === 'query').map((p: any) => p.name),
         validate: ajv.compile(inputSchema),
       })
     }
@@ -184,7 +163,7 @@ async function makeTools(): Promise<readonly Tool[]> {
   return tools
 }
 
-function describe(operation: any, rule: ToolRule, door: Door): string {
+function describe(operation: any, rule: ToolRule, door: Tool['door']): string {
   const lines = [
     `${operation.summary ?? operation.operationId} (${door === 'api' ? 'the Animal Store API' : 'the sandbox control API'}).`,
     operation.description?.trim(),
@@ -204,15 +183,14 @@ export async function callTool(tool: Tool, input: unknown, target: Target): Prom
   // Validated on a copy: defaults the schema fills in are the sandbox's to apply, not ours to send.
   if (!tool.validate(structuredClone(args)))
     return toolError(`Invalid arguments for ${tool.name}: ${describeErrors(tool.validate.errors, 'arguments')}`)
-  if (tool.rule.acrossNamespaces?.(args) === true && !target.allNamespaces)
+  if (tool.acrossNamespaces?.(args) === true && !target.allNamespaces)
     return toolError(
       `${tool.name}${tool.name === 'getCoverage' ? ' with all=true' : ''} reaches across every namespace, which this MCP server does not allow: name one namespace, or start the server with --all-namespaces (MCP_ALL_NAMESPACES=true for /mcp)`,
     )
 
   const path = tool.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(args[name])))
   const url = new URL(`${target.url.replace(/\/$/, '')}${tool.basePath}${path}`)
-  for (const p of tool.parameters)
-    if (p.in === 'query' && args[p.name] !== undefined) url.searchParams.set(p.name, String(args[p.name]))
+  for (const name of tool.queryParameters) if (args[name] !== undefined) url.searchParams.set(name, String(args[name]))
   const credential = tool.door === 'api' ? target.apiKey : target.adminToken
   const headers: Record<string, string> = { accept: 'application/json, text/markdown;q=0.9' }
   if (credential !== undefined) headers['authorization'] = `Bearer ${credential}`
@@ -254,6 +232,6 @@ export async function callTool(tool: Tool, input: unknown, target: Target): Prom
   }
 }
 
-export function toolError(message: string): ToolResult {
+function toolError(message: string): ToolResult {
   return { content: [{ type: 'text', text: message }], isError: true }
 }

@@ -65,20 +65,15 @@ export interface Pact {
 
 /** The Pact of the entries: those answered by the provider itself (no fault or Prefer) on an operation of the spec. */
 export function pactOf(spec: ApiSpec, source: PactSource): Pact {
-  const byShape = new Map<string, JournalEntry>()
+  const byShape = new Map<string, [JournalEntry, Operation]>()
   let excluded = 0
   for (const entry of source.entries) {
     const operation = spec.operations.find((op) => op.operationId === entry.operationId)
-    if (operation === undefined || entry.status === null || entry.fault !== null) {
-      excluded++
-      continue
-    }
-    const key = shapeOf(entry)
-    if (!byShape.has(key)) byShape.set(key, entry)
+    if (operation === undefined || entry.status === null || entry.fault !== null) excluded++
+    else if (!byShape.has(shapeOf(entry))) byShape.set(shapeOf(entry), [entry, operation])
   }
   const descriptions = new Set<string>()
-  const interactions = [...byShape.values()].map((entry) => {
-    const operation = spec.operations.find((op) => op.operationId === entry.operationId) as Operation
+  const interactions = [...byShape.values()].map(([entry, operation]) => {
     const interaction = interactionOf(spec, operation, entry, source.state)
     // Descriptions name an interaction for people and for brokers: each is unique.
     let description = interaction.description

@@ -6,7 +6,7 @@ import { createServer, request as httpRequest, type IncomingMessage, type Server
 import { request as httpsRequest } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { REDACTED_BEARER } from './export.js'
-import { stateChange, type StateChange } from './states.js'
+import { stateChange } from './states.js'
 
 const STATE_PATH = '/__pact/provider-states'
 const NAMESPACE_HEADER = 'x-sandbox-namespace'
@@ -20,8 +20,6 @@ export interface PactVerifyOptions {
   readonly url: string
   readonly adminToken: string
   readonly apiKey: string
-  /** The verifier's log level; warn keeps its report alone on stdout. */
-  readonly logLevel?: 'error' | 'warn' | 'info' | 'debug' | 'trace'
 }
 
 export class PactVerifyError extends Error {
@@ -35,13 +33,17 @@ export async function verifyPact(options: PactVerifyOptions): Promise<boolean> {
   const verifier = await loadVerifier()
   const sandbox = new URL(options.url)
   const namespace = `pact-verify-${randomUUID().slice(0, 8)}`
-  const filter = await startRequestFilter(sandbox, namespace, options)
+  const admin = adminOf(sandbox, options.adminToken, namespace)
+  const filter = requestFilter(sandbox, namespace, options.apiKey, admin)
+  await new Promise<void>((resolve) => filter.listen(0, '127.0.0.1', resolve))
+  const origin = `http://127.0.0.1:${(filter.address() as AddressInfo).port}`
   try {
     await verifier.verifyPacts({
-      providerBaseUrl: filter.origin,
+      providerBaseUrl: origin,
       pactUrls: [options.file],
-      providerStatesSetupUrl: `${filter.origin}${STATE_PATH}`,
-      logLevel: options.logLevel ?? (process.env['PACT_LOG_LEVEL'] as 'warn' | undefined) ?? 'warn',
+      providerStatesSetupUrl: `${origin}${STATE_PATH}`,
+      // warn keeps the verifier's report alone on stdout.
+      logLevel: process.env['PACT_LOG_LEVEL'] ?? 'warn',
       failIfNoPactsFound: true,
     })
     return true
@@ -52,8 +54,9 @@ export async function verifyPact(options: PactVerifyOptions): Promise<boolean> {
       throw new PactVerifyError(`the verifier could not run: is ${options.file} a Pact file?`)
     throw error
   } finally {
-    await filter.close()
-    await control(sandbox, options.adminToken, 'DELETE', `/namespaces/${namespace}`).catch(() => undefined)
+    filter.closeAllConnections()
+    await new Promise((resolve) => filter.close(resolve))
+    await admin('DELETE', `/namespaces/${namespace}`).catch(() => undefined)
   }
 }
 
@@ -79,14 +82,10 @@ async function loadVerifier(): Promise<Verifier> {
  * other request on to the sandbox, in the namespace, with the API key where the Pact has the
  * redacted one (a request without a key, or with a wrong one, stays as it is: it expects a 401).
  */
-async function startRequestFilter(
-  sandbox: URL,
-  namespace: string,
-  options: PactVerifyOptions,
-): Promise<{ origin: string; close: () => Promise<void> }> {
-  const server: Server = createServer((req, res) => {
+function requestFilter(sandbox: URL, namespace: string, apiKey: string, admin: Admin): Server {
+  return createServer((req, res) => {
     if (req.url === STATE_PATH) {
-      changeState(req, sandbox, namespace, options).then(
+      changeState(req, admin).then(
         (reply) => send(res, 200, reply),
         (error: unknown) => {
           // The verifier's report says only that the state failed: this line says why.
@@ -98,7 +97,7 @@ async function startRequestFilter(
       return
     }
     const headers = { ...req.headers, host: sandbox.host, [NAMESPACE_HEADER]: namespace }
-    if (headers.authorization === REDACTED_BEARER) headers.authorization = `Bearer ${options.apiKey}`
+    if (headers.authorization === REDACTED_BEARER) headers.authorization = `Bearer ${apiKey}`
     const upstream = (sandbox.protocol === 'https:' ? httpsRequest : httpRequest)(
       new URL(req.url ?? '/', sandbox.origin),
       { method: req.method, headers },
@@ -110,25 +109,10 @@ async function startRequestFilter(
     upstream.on('error', (error) => send(res, 502, { error: `the sandbox did not answer: ${error.message}` }))
     req.pipe(upstream)
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      }),
-  }
 }
 
 /** The verifier's state change: `{state, params, action}`; a teardown changes nothing. */
-async function changeState(
-  req: IncomingMessage,
-  sandbox: URL,
-  namespace: string,
-  options: PactVerifyOptions,
-): Promise<Record<string, unknown>> {
+async function changeState(req: IncomingMessage, admin: Admin): Promise<Record<string, unknown>> {
   const chunks: Buffer[] = []
   for await (const chunk of req) chunks.push(chunk as Buffer)
   const { state, params, action } = JSON.parse(Buffer.concat(chunks).toString() || '{}') as {
@@ -142,42 +126,44 @@ async function changeState(
     throw new PactVerifyError(
       `unknown provider state ${JSON.stringify(state)}: the sandbox knows a seed, a snapshot, the initial data and a pet by id (docs/pact.md)`,
     )
-  await apply(change, sandbox, namespace, options)
+  if ('reset' in change) {
+    await admin('POST', '/reset', change.reset ?? undefined)
+    return {}
+  }
+  // The pet the interaction reads: kept if the data has it, else added with that id.
+  const pets = (await admin('GET', '/pets')) as { id: number }[]
+  if (pets.some((pet) => pet.id === change.petExists)) return {}
+  const pet = { id: change.petExists, name: 'Rex', categoryId: 1, status: 'available' }
+  await admin(
+    'PUT',
+    '/pets',
+    [...pets, pet].sort((a, b) => a.id - b.id),
+  )
   return {}
 }
 
-async function apply(change: StateChange, sandbox: URL, namespace: string, options: PactVerifyOptions): Promise<void> {
-  const query = `?namespace=${encodeURIComponent(namespace)}`
-  if ('reset' in change) {
-    await control(sandbox, options.adminToken, 'POST', `/reset${query}`, change.reset ?? undefined)
-    return
-  }
-  // The pet the interaction reads: kept if the data has it, else added with that id.
-  const pets = (await control(sandbox, options.adminToken, 'GET', `/pets${query}`)) as { id: number }[]
-  if (pets.some((pet) => pet.id === change.petExists)) return
-  const pet = { id: change.petExists, name: 'Rex', categoryId: 1, status: 'available' }
-  await control(
-    sandbox,
-    options.adminToken,
-    'PUT',
-    `/pets${query}`,
-    [...pets, pet].sort((a, b) => a.id - b.id),
-  )
-}
+type Admin = (method: string, path: string, body?: unknown) => Promise<unknown>
 
-async function control(sandbox: URL, token: string, method: string, path: string, body?: unknown): Promise<unknown> {
-  const res = await fetch(new URL(`/__admin${path}`, sandbox.origin), {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  })
-  const answer = (await res.json().catch(() => null)) as { message?: string } | null
-  if (!res.ok)
-    throw new PactVerifyError(`${method} /__admin${path} answered ${res.status}: ${answer?.message ?? 'no Error body'}`)
-  return answer
+/** The sandbox's control API, in the verification's namespace. */
+function adminOf(sandbox: URL, token: string, namespace: string): Admin {
+  return async (method, path, body) => {
+    const url = new URL(`/__admin${path}`, sandbox.origin)
+    if (method !== 'DELETE') url.searchParams.set('namespace', namespace)
+    const res = await fetch(url, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    })
+    const answer = (await res.json().catch(() => null)) as { message?: string } | null
+    if (!res.ok)
+      throw new PactVerifyError(
+        `${method} ${url.pathname}${url.search} answered ${res.status}: ${answer?.message ?? 'no Error body'}`,
+      )
+    return answer
+  }
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {
