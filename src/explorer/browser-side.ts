@@ -1,4 +1,4 @@
-// What runs in the visitor's browser: the pages' style, their Content-Security-Policy and scripts.
+// What runs in the visitor's browser: the pages' shell and style, their Content-Security-Policy and scripts.
 
 // The page may talk to this sandbox only: no CDN, no fonts, no validator badge, no other server.
 export const DOCS_CSP = [
@@ -161,3 +161,25 @@ export const PAGE_STYLE = `
   .sandbox td.no { background: #ffebe9; }
   .sandbox td.none { background: #f6f8fa; }
 `
+
+/** A page of the sandbox: `head` goes before its style, `style` after the shared one. */
+export function htmlPage(title: string, body: string, { head = '', style = '' } = {}): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title}</title>
+<link rel="icon" type="image/png" href="/docs/favicon-32x32.png">
+${head}<style>${PAGE_STYLE}${style}</style>
+</head>
+<body>
+${body}
+</body>
+</html>
+`
+}
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+}

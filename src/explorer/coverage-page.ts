@@ -1,6 +1,7 @@
 // GET /docs/coverage: the coverage report as a page, operations down, documented responses across.
 import { countsNote, responseColumns } from '../control/coverage.js'
 import type { components } from '../contract/admin-types.js'
+import { escapeHtml, htmlPage } from './browser-side.js'
 
 export type CoverageReport = components['schemas']['CoverageReport']
 
@@ -8,7 +9,7 @@ export type CoverageReport = components['schemas']['CoverageReport']
  * `named`: the reader presented the admin token. Without it the page names no namespace, and
  * leaves out the Error messages, which may quote one (a bad X-Sandbox-Namespace).
  */
-export function coveragePage(report: CoverageReport, style: string, named: boolean): string {
+export function coveragePage(report: CoverageReport, named: boolean): string {
   const columns = responseColumns(report)
   const { summary } = report
   const scope = report.namespace === null ? 'every namespace' : `namespace ${report.namespace}`
@@ -43,17 +44,9 @@ export function coveragePage(report: CoverageReport, style: string, named: boole
   )
   const list = (title: string, items: string[]): string =>
     items.length === 0 ? '' : `<h2>${title}</h2>\n<ul>\n${items.join('\n')}\n</ul>`
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Animal Store sandbox · coverage</title>
-<link rel="icon" type="image/png" href="/docs/favicon-32x32.png">
-<style>${style}</style>
-</head>
-<body>
-<main class="sandbox">
+  return htmlPage(
+    'Animal Store sandbox · coverage',
+    `<main class="sandbox">
 <h1>Coverage: ${escapeHtml(scope)}</h1>
 <p><strong>${summary.exercised} of ${summary.responses}</strong> documented responses exercised, over ${summary.calls} calls (${summary.unmatched} unmatched, ${summary.invalid} invalid)${escapeHtml(countsNote(summary))}. Generated ${escapeHtml(report.generatedAt)} from the counts of every call; with the admin token, <code>?namespace=&lt;name&gt;</code> shows one namespace${named ? '' : ', and the Error messages are shown'}. As JSON or Markdown: <code>GET /__admin/coverage</code>. <a href="/docs">API explorer</a></p>
 <table>
@@ -90,12 +83,6 @@ ${list(
       `<li>#${r.id} <code>${escapeHtml(r.operationId)}</code> ${escapeHtml(`${r.method} ${r.path} → ${r.status} ${r.code}${named ? `: ${r.message}` : ''}`)}</li>`,
   ),
 )}
-</main>
-</body>
-</html>
-`
-}
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+</main>`,
+  )
 }

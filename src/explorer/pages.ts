@@ -6,8 +6,8 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import type { Polka } from 'polka'
 import { STABILITIES, type ApiSpec, type Stability } from '../contract/types.js'
-import { DOCS_CSP, EXPLORER_SCRIPT, JOURNAL_SCRIPT, PAGE_STYLE } from './browser-side.js'
-import { coveragePage, escapeHtml, type CoverageReport } from './coverage-page.js'
+import { DOCS_CSP, escapeHtml, EXPLORER_SCRIPT, htmlPage, JOURNAL_SCRIPT } from './browser-side.js'
+import { coveragePage, type CoverageReport } from './coverage-page.js'
 import { journalPage } from './journal-page.js'
 
 /** What the pages say about this sandbox. Keys are secrets: only the documented default is ever shown. */
@@ -31,10 +31,6 @@ export interface SandboxFacts {
 const require = createRequire(import.meta.url)
 const SWAGGER_UI_DIR = dirname(require.resolve('swagger-ui-dist/package.json'))
 
-/** Loaded by the first request for the YAML spec, not at every start. */
-function stringifyYaml(value: unknown): string {
-  return (require('yaml') as typeof import('yaml')).stringify(value)
-}
 /** The only files of the bundle the page uses; nothing else under /docs is served. */
 const ASSETS: Readonly<Record<string, string>> = {
   'swagger-ui.css': 'text/css; charset=utf-8',
@@ -76,7 +72,8 @@ export function mountExplorer(app: Polka, { spec, facts, coverage, controlApiPat
       health: '/healthz',
       api: serverUrl(req, spec),
     }
-    res.setHeader('Vary', appendVary(res, 'Accept'))
+    const vary = res.getHeader('Vary')
+    res.setHeader('Vary', vary ? `${String(vary)}, Accept` : 'Accept')
     if (prefersJson(req)) {
       send(
         res,
@@ -102,11 +99,11 @@ export function mountExplorer(app: Polka, { spec, facts, coverage, controlApiPat
       if (shown === undefined) return next() // an unknown namespace: the 404 of any unknown page
       res.setHeader('Cache-Control', 'no-store')
       res.setHeader('Content-Security-Policy', DOCS_CSP)
-      send(res, 'text/html; charset=utf-8', coveragePage(shown.report, PAGE_STYLE, shown.named))
+      send(res, 'text/html; charset=utf-8', coveragePage(shown.report, shown.named))
     })
   }
   if (controlApiPath !== undefined) {
-    const page = journalPage(spec, `${controlApiPath}/requests`, PAGE_STYLE)
+    const page = journalPage(spec, `${controlApiPath}/requests`)
     app.get(JOURNAL_PAGE, (_req, res) => {
       res.setHeader('Content-Security-Policy', DOCS_CSP)
       send(res, 'text/html; charset=utf-8', page)
@@ -137,7 +134,9 @@ export function mountSpecDocuments(app: Polka, { spec }: ExplorerOptions): void 
     send(res, 'application/json; charset=utf-8', JSON.stringify(document, null, 2))
   })
   app.get(specYamlPath, (req, res) => {
-    send(res, 'application/yaml; charset=utf-8', stringifyYaml({ ...spec.document, servers: serversFor(req, spec) }))
+    // yaml is loaded by the first request for it, not at every start.
+    const { stringify } = require('yaml') as typeof import('yaml')
+    send(res, 'application/yaml; charset=utf-8', stringify({ ...spec.document, servers: serversFor(req, spec) }))
   })
 }
 
@@ -174,11 +173,6 @@ function serverUrl(req: IncomingMessage, spec: ApiSpec): string {
 function prefersJson(req: IncomingMessage): boolean {
   const accept = req.headers.accept ?? ''
   return accept.includes('application/json') && !accept.includes('text/html')
-}
-
-function appendVary(res: ServerResponse, name: string): string {
-  const current = res.getHeader('Vary')
-  return current ? `${String(current)}, ${name}` : name
 }
 
 function send(res: ServerResponse, type: string, body: string | Buffer): void {
@@ -228,18 +222,9 @@ function docsPage(spec: ApiSpec, facts: SandboxFacts, specUrl: string, apiUrl: s
   const keyNote = facts.defaultApiKey
     ? `"Try it out" calls it with the default key <code>${escapeHtml(facts.defaultApiKey)}</code>, already filled in.`
     : 'API keys are configured: press <em>Authorize</em> and enter yours before "Try it out".'
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Animal Store sandbox · API explorer</title>
-<link rel="icon" type="image/png" href="/docs/favicon-32x32.png">
-<link rel="stylesheet" href="/docs/swagger-ui.css">
-<style>${PAGE_STYLE}</style>
-</head>
-<body>
-<header class="sandbox">
+  return htmlPage(
+    'Animal Store sandbox · API explorer',
+    `<header class="sandbox">
 <h1>Animal Store sandbox</h1>
 <p>The contract, served by this sandbox at <code>${escapeHtml(apiUrl)}</code> with ${escapeHtml(facts.data.description)}. ${keyNote}
 Spec: <a href="${escapeHtml(specUrl)}">openapi.json</a> · <a href="/">about this sandbox</a></p>
@@ -249,10 +234,9 @@ ${stabilityNotes(spec, facts)}
 <div id="swagger-ui"></div>
 <script id="explorer-config" type="application/json">${config}</script>
 <script src="/docs/swagger-ui-bundle.js"></script>
-<script src="/docs/explorer.js"></script>
-</body>
-</html>
-`
+<script src="/docs/explorer.js"></script>`,
+    { head: '<link rel="stylesheet" href="/docs/swagger-ui.css">\n' },
+  )
 }
 
 function landingPage(links: Record<string, string>, facts: SandboxFacts): string {
@@ -263,17 +247,9 @@ function landingPage(links: Record<string, string>, facts: SandboxFacts): string
     )
     .join('\n')
   const curlKey = facts.defaultApiKey ?? '<your API key>'
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Animal Store sandbox</title>
-<link rel="icon" type="image/png" href="/docs/favicon-32x32.png">
-<style>${PAGE_STYLE}</style>
-</head>
-<body>
-<main class="sandbox">
+  return htmlPage(
+    'Animal Store sandbox',
+    `<main class="sandbox">
 <h1>Animal Store sandbox</h1>
 <p>${escapeHtml(ABOUT)}</p>
 <ul>
@@ -286,8 +262,6 @@ function landingPage(links: Record<string, string>, facts: SandboxFacts): string
 <dl>
 ${settings}
 </dl>
-</main>
-</body>
-</html>
-`
+</main>`,
+  )
 }
