@@ -1,39 +1,18 @@
 // What compare found in a namespace. Bounded: the oldest differences go first, the counts keep counting.
-import type { Difference, DifferenceKind } from './compare.js'
+import type { components } from '../contract/admin-types.js'
+import type { Difference } from './compare.js'
+
+export type DriftReport = components['schemas']['DriftReport']
+type DriftEntry = components['schemas']['Drift']
 
 /** Differences kept per namespace. */
-export const MAX_DIFFERENCES = 1000
-
-export interface DriftEntry extends Difference {
-  readonly operationId: string
-  readonly request: { readonly method: string; readonly target: string }
-  readonly time: string
-}
-
-export interface OperationDrift {
-  /** Requests compared (answered by both, or found the upstream failing). */
-  compared: number
-  differences: number
-}
-
-export interface DriftReport {
-  readonly namespace: string
-  /** The upstream's base URL without credentials, or null when none is set. */
-  readonly upstream: string | null
-  readonly mode: string
-  readonly compared: number
-  /** Requests not compared: unsafe ones (UPSTREAM_UNSAFE off) or past the queue's bound. */
-  readonly skipped: number
-  readonly count: number
-  readonly operations: Record<string, OperationDrift>
-  readonly differences: readonly DriftEntry[]
-}
+const MAX_DIFFERENCES = 1000
 
 export class DriftLog {
   compared = 0
   skipped = 0
   #count = 0
-  readonly #operations = new Map<string, OperationDrift>()
+  readonly #operations = new Map<string, DriftReport['operations'][string]>()
   readonly #differences: DriftEntry[] = []
 
   /** Counts one compared request and keeps its differences. */
@@ -50,18 +29,7 @@ export class DriftLog {
       this.#differences.splice(0, this.#differences.length - MAX_DIFFERENCES)
   }
 
-  /** A request the upstream could not answer: one difference of that kind. */
-  failed(
-    operationId: string,
-    request: DriftEntry['request'],
-    kind: DifferenceKind,
-    sandboxStatus: number,
-    reason: string,
-  ): void {
-    this.add(operationId, request, [{ pointer: '', kind, sandbox: sandboxStatus, upstream: reason }])
-  }
-
-  report(namespace: string, upstream: string | null, mode: string): DriftReport {
+  report(namespace: string, upstream: string | null, mode: DriftReport['mode']): DriftReport {
     return {
       namespace,
       upstream,

@@ -6,7 +6,7 @@ import type { IncomingMessage } from 'node:http'
 import type { Logger } from 'pino'
 import { receivedBody } from '../http/body.js'
 import type { Exchange } from '../http/exchange.js'
-import { compareAnswers, IgnoreRules, type Answer } from './compare.js'
+import { compareAnswers, ignoring, type Answer, type Ignore } from './compare.js'
 import { DriftLog, type DriftReport } from './drift.js'
 import { keptHeaders, publicUrl, SessionWriter } from './session.js'
 import { readAnswer, send, type OutgoingRequest, type UpstreamSettings } from './upstream.js'
@@ -39,7 +39,7 @@ export interface NamespaceRef {
 
 export class Fidelity {
   readonly #options: FidelityOptions
-  readonly #ignore: IgnoreRules
+  readonly #ignore: Ignore
   readonly #upstream: string
   readonly #states = new WeakMap<NamespaceRef, NamespaceState>()
   readonly #session: SessionWriter | undefined
@@ -47,7 +47,7 @@ export class Fidelity {
   constructor(options: FidelityOptions) {
     this.#options = options
     const { settings } = options
-    this.#ignore = new IgnoreRules(settings.ignore)
+    this.#ignore = ignoring(settings.ignore)
     this.#upstream = publicUrl(settings.url)
     this.#session =
       settings.mode === 'record'
@@ -103,7 +103,12 @@ export class Fidelity {
     res.once('finish', () => {
       const { operationId, namespace, answered } = exchange
       if (operationId === undefined || namespace === undefined || this.answers(operationId)) return
-      const state = this.#state(namespace)
+      let state = this.#states.get(namespace)
+      if (state === undefined)
+        this.#states.set(
+          namespace,
+          (state = { drift: new DriftLog(), queue: Promise.resolve(), queued: 0, ids: new Map() }),
+        )
       if (!SAFE_METHODS.has(req.method ?? '') && !(this.#options.settings.unsafe && req.method === 'POST')) {
         if (req.method !== 'HEAD' && req.method !== 'OPTIONS') state.drift.skipped++
         return
@@ -158,23 +163,14 @@ export class Fidelity {
     )
     if ('failure' in fetched) {
       logger.warn({ upstream: this.#upstream, operationId, reason: fetched.reason }, 'upstream did not answer')
-      state.drift.failed(operationId, described, fetched.failure, sandbox.status, fetched.reason)
+      const { failure: kind, reason } = fetched
+      state.drift.add(operationId, described, [{ pointer: '', kind, sandbox: sandbox.status, upstream: reason }])
       return
     }
     const upstream = fetched.answer
     state.drift.add(operationId, described, compareAnswers(sandbox, upstream, this.#ignore))
     const [ours, theirs] = [idOf(sandbox.body), idOf(upstream.body)]
     if (request.method === 'POST' && ours !== undefined && theirs !== undefined) state.ids.set(ours, theirs)
-  }
-
-  #state(namespace: NamespaceRef): NamespaceState {
-    let state = this.#states.get(namespace)
-    if (state === undefined)
-      this.#states.set(
-        namespace,
-        (state = { drift: new DriftLog(), queue: Promise.resolve(), queued: 0, ids: new Map() }),
-      )
-    return state
   }
 
   /** The request as the upstream is sent it: below its base URL, with its body and content type. */

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto'
 import { parseArgs } from 'node:util'
 import { DEFAULT_API_KEY } from '../config.js'
-import { compareAnswers, DEFAULT_IGNORED, IgnoreRules, type Difference } from './compare.js'
+import { compareAnswers, DEFAULT_IGNORED, ignoring, type Difference } from './compare.js'
 import { idOf, mapIds } from './fidelity.js'
 import { readRecording, type Recorded } from './session.js'
 import { DEFAULT_UPSTREAM_TIMEOUT_MS, send } from './upstream.js'
@@ -28,19 +28,13 @@ export interface ReplayedDifference extends Difference {
   readonly request: { readonly method: string; readonly target: string }
 }
 
-export interface ReplayOptions {
-  readonly apiKey: string | undefined
-  readonly ignore: readonly string[]
-  readonly timeoutMs: number
-}
-
 /** Replays `recording` against `baseUrl`; in the differences, `upstream` is the recorded side. */
 export async function replay(
   recording: readonly Recorded[],
   baseUrl: string,
-  { apiKey, ignore, timeoutMs }: ReplayOptions,
+  { apiKey, ignore, timeoutMs }: { apiKey: string | undefined; ignore: readonly string[]; timeoutMs: number },
 ): Promise<{ namespace: string | undefined; differences: ReplayedDifference[] }> {
-  const rules = new IgnoreRules(ignore)
+  const rules = ignoring(ignore)
   const namespace = (await isSandbox(baseUrl, timeoutMs)) ? `replay-${randomBytes(4).toString('hex')}` : undefined
   const headers: Record<string, string> = namespace === undefined ? {} : { 'x-sandbox-namespace': namespace }
   const ids = new Map<string, string>()

@@ -63,10 +63,6 @@ export class SessionWriter {
     this.#secrets = secrets.filter((secret) => secret !== '')
   }
 
-  fileOf(namespace: string): string {
-    return join(this.#dir, `${namespace}.session.jsonl`)
-  }
-
   /** Resolves once the exchange is on disk. */
   write(namespace: string, operationId: string, request: OutgoingRequest, response: Answer): Promise<void> {
     let file = this.#files.get(namespace)
@@ -90,19 +86,13 @@ export class SessionWriter {
       request,
       response: { ...response, headers: keptHeaders(response.headers) },
     }
-    lines.push(this.#redact(JSON.stringify(exchange)))
+    // A key the upstream echoed back (in a message, a link) is cut out too.
+    lines.push(this.#secrets.reduce((line, secret) => line.replaceAll(secret, '[REDACTED]'), JSON.stringify(exchange)))
     const text = `${lines.join('\n')}\n`
     // A start begins each namespace's session anew: its first exchange replaces an older file.
     const store = file.seq === 1 ? writeFile : appendFile
-    file.written = file.written.then(() => store(this.fileOf(namespace), text))
+    file.written = file.written.then(() => store(join(this.#dir, `${namespace}.session.jsonl`), text))
     return file.written
-  }
-
-  /** A key the upstream echoed back (in a message, a link) is cut out too. */
-  #redact(line: string): string {
-    let text = line
-    for (const secret of this.#secrets) text = text.replaceAll(secret, '[REDACTED]')
-    return text
   }
 }
 
