@@ -62,11 +62,7 @@ export function adminSpecSourceText(): string {
 }
 
 export function readSpecDocument(file: URL | string = SPEC_FILE): Record<string, unknown> {
-  return parseSpecText(readFileSync(file, 'utf8'))
-}
-
-function parseSpecText(text: string): Record<string, unknown> {
-  return (require('yaml') as typeof import('yaml')).parse(text) as Record<string, unknown>
+  return (require('yaml') as typeof import('yaml')).parse(readFileSync(file, 'utf8')) as Record<string, unknown>
 }
 
 export async function loadSpec(file: URL | string = SPEC_FILE): Promise<ApiSpec> {
@@ -189,9 +185,10 @@ export function describeErrors(errors: ErrorObject[] | null | undefined, root: s
         case 'type':
           return `${at} must be ${article((e.params as { type: string }).type)}`
         case 'additionalProperties':
-          return `${at}.${(e.params as { additionalProperty: string }).additionalProperty} is not an accepted property`
-        case 'unevaluatedProperties':
-          return `${at}.${(e.params as { unevaluatedProperty: string }).unevaluatedProperty} is not an accepted property`
+        case 'unevaluatedProperties': {
+          const { additionalProperty, unevaluatedProperty } = e.params as Record<string, string>
+          return `${at}.${additionalProperty ?? unevaluatedProperty} is not an accepted property`
+        }
         case 'enum':
           return `${at} must be one of: ${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`
         case 'format':
@@ -234,13 +231,7 @@ function onePerField(errors: readonly ErrorObject[]): ErrorObject[] {
 }
 
 function article(type: string): string {
-  const named: Record<string, string> = {
-    object: 'a JSON object',
-    array: 'an array',
-    integer: 'an integer',
-    string: 'a string',
-    number: 'a number',
-    boolean: 'a boolean',
-  }
-  return named[type] ?? type
+  if (type === 'object') return 'a JSON object'
+  if (type === 'array' || type === 'integer') return `an ${type}`
+  return ['string', 'number', 'boolean'].includes(type) ? `a ${type}` : type
 }

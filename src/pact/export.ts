@@ -30,41 +30,8 @@ export interface PactSource {
 
 type Rules = Record<string, { combine: 'AND'; matchers: Record<string, unknown>[] }>
 
-interface Interaction {
-  type: 'Synchronous/HTTP'
-  description: string
-  providerStates: ProviderState[]
-  request: {
-    method: string
-    path: string
-    query?: Record<string, string[]>
-    headers?: Record<string, string[]>
-    body?: PactBody
-    matchingRules?: Record<string, unknown>
-  }
-  response: {
-    status: number
-    headers: Record<string, string[]>
-    body?: PactBody
-    matchingRules: Record<string, unknown>
-  }
-}
-
-interface PactBody {
-  content: unknown
-  contentType: string
-  encoded: false
-}
-
-export interface Pact {
-  consumer: { name: string }
-  provider: { name: string }
-  interactions: Interaction[]
-  metadata: Record<string, unknown>
-}
-
 /** The Pact of the entries: those answered by the provider itself (no fault or Prefer) on an operation of the spec. */
-export function pactOf(spec: ApiSpec, source: PactSource): Pact {
+export function pactOf(spec: ApiSpec, source: PactSource) {
   const byShape = new Map<string, [JournalEntry, Operation]>()
   let excluded = 0
   for (const entry of source.entries) {
@@ -128,7 +95,7 @@ function credentialOf(entry: JournalEntry): string | undefined {
   return entry.status === 401 ? WRONG_KEY_BEARER : REDACTED_BEARER
 }
 
-function interactionOf(spec: ApiSpec, operation: Operation, entry: JournalEntry, state: ProviderState): Interaction {
+function interactionOf(spec: ApiSpec, operation: Operation, entry: JournalEntry, state: ProviderState) {
   const status = entry.status as number
   const query: Record<string, string[]> = Object.fromEntries(
     Object.entries(entry.query).map(([name, value]) => [name, Array.isArray(value) ? value : [value]]),
@@ -177,7 +144,7 @@ function interactionOf(spec: ApiSpec, operation: Operation, entry: JournalEntry,
   const answer = `${status}${entry.error ? ` ${entry.error.code}` : ''}`
 
   return {
-    type: 'Synchronous/HTTP',
+    type: 'Synchronous/HTTP' as const,
     description: `${summary}: ${entry.method} ${entry.path}${queryText ? `?${queryText}` : ''}${what}${who} answers ${answer}`,
     providerStates,
     request: {
@@ -203,8 +170,8 @@ function interactionOf(spec: ApiSpec, operation: Operation, entry: JournalEntry,
   }
 }
 
-function jsonBody(content: unknown): PactBody {
-  return { content, contentType: 'application/json', encoded: false }
+function jsonBody(content: unknown) {
+  return { content, contentType: 'application/json', encoded: false as const }
 }
 
 function rule(matcher: Record<string, unknown>): Rules[string] {
