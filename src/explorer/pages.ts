@@ -59,7 +59,6 @@ export interface ExplorerOptions {
   readonly controlApiPath?: string | undefined
 }
 
-/** Adds GET / and GET /docs (and its assets) to the app. */
 export function mountExplorer(app: Polka, { spec, facts, coverage, controlApiPath }: ExplorerOptions): void {
   const { specJsonPath, specYamlPath } = specDocumentPaths(spec)
   const assets = new Map<string, Promise<Buffer>>()
@@ -126,7 +125,6 @@ const specDocumentPaths = (spec: ApiSpec) => ({
   specYamlPath: `${spec.basePath}/openapi.yaml`,
 })
 
-/** Adds the spec, as JSON and YAML, under the API's base path. */
 export function mountSpecDocuments(app: Polka, { spec }: ExplorerOptions): void {
   const { specJsonPath, specYamlPath } = specDocumentPaths(spec)
   app.get(specJsonPath, (req, res) => {

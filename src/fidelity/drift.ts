@@ -15,7 +15,6 @@ export class DriftLog {
   readonly #operations = new Map<string, DriftReport['operations'][string]>()
   readonly #differences: DriftEntry[] = []
 
-  /** Counts one compared request and keeps its differences. */
   add(operationId: string, request: DriftEntry['request'], differences: readonly Difference[]): void {
     this.compared++
     let counts = this.#operations.get(operationId)

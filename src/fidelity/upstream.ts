@@ -69,15 +69,13 @@ export async function send(
 }
 
 export function readAnswer(status: number, headers: Headers | Readonly<Record<string, string>>, text: string): Answer {
-  const lower: Record<string, string> = {}
-  const entries = headers instanceof Headers ? headers.entries() : Object.entries(headers)
-  for (const [name, value] of entries) lower[name.toLowerCase()] = value
+  const entries = headers instanceof Headers ? [...headers.entries()] : Object.entries(headers)
+  const lower = Object.fromEntries(entries.map(([name, value]) => [name.toLowerCase(), value]))
   if (text === '') return { status, headers: lower, body: undefined }
-  if (Buffer.byteLength(text) > MAX_BODY_BYTES)
-    return { status, headers: lower, body: undefined, unreadable: text.slice(0, 200) }
   try {
-    return { status, headers: lower, body: JSON.parse(text) as unknown }
+    if (Buffer.byteLength(text) <= MAX_BODY_BYTES) return { status, headers: lower, body: JSON.parse(text) as unknown }
   } catch {
-    return { status, headers: lower, body: undefined, unreadable: text.slice(0, 200) }
+    // Not JSON: unreadable, as a body past the bound is.
   }
+  return { status, headers: lower, body: undefined, unreadable: text.slice(0, 200) }
 }

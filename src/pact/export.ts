@@ -14,7 +14,6 @@ const JSON_MEDIA_TYPE = 'application/json; charset=utf-8'
 export const REDACTED_BEARER = 'Bearer [REDACTED]'
 /** A key that is not the provider's: the request of an interaction that expects 401 for a wrong key. */
 export const WRONG_KEY_BEARER = 'Bearer not-a-valid-key'
-export const PACT_METADATA_KEY = 'animal-store-sandbox'
 
 export interface PactSource {
   readonly consumer: string
@@ -54,7 +53,7 @@ export function pactOf(spec: ApiSpec, source: PactSource) {
     interactions,
     metadata: {
       pactSpecification: { version: '4.0' },
-      [PACT_METADATA_KEY]: {
+      'animal-store-sandbox': {
         namespace: source.namespace,
         calls: source.entries.length,
         interactions: interactions.length,
