@@ -1,36 +1,13 @@
 // /mcp: the MCP server on the sandbox itself, over streamable HTTP, reached by the SDK's own client
-// and guarded as the control API is. What an agent does through the tools: reset a namespace,
-// create, list, arm a 503 and meet it, read the coverage and the journal.
+// and guarded as the control API is.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { Test } from 'tap'
 import t from 'tap'
 import { rawExchange } from '../../scripts/lib/raw-http.js'
 import { ADMIN_AUTH, ADMIN_TOKEN, startControlSandbox } from '../support/control.js'
+import { callTool, theLoop } from './loop.js'
 import { startTestSandbox } from '../support/sandbox.js'
-
-/** A tool's answer: the sandbox's status, the headers shown and the body; or the message of a refusal. */
-interface Answer {
-  readonly isError: boolean
-  readonly status?: number
-  readonly headers?: Record<string, string>
-  readonly body?: any
-  readonly text: string
-}
-
-async function callTool(client: Client, name: string, args: Record<string, unknown> = {}): Promise<Answer> {
-  const result = await client.callTool({ name, arguments: args })
-  const text = (result.content as Array<{ type: string; text: string }>)[0]?.text ?? ''
-  const answer = result.structuredContent as { status: number; headers: Record<string, string>; body: any } | undefined
-  return { isError: result.isError === true, text, ...answer }
-}
-
-/** Calls a tool and asserts the sandbox's status, showing the answer when it differs. */
-async function expectTool(t: Test, client: Client, status: number, name: string, args: Record<string, unknown>) {
-  const answer = await callTool(client, name, args)
-  t.equal(answer.status, status, `${name} answers ${status}`, { text: answer.text })
-  return answer
-}
 
 async function connect(t: Test, origin: string, headers: Record<string, string> = ADMIN_AUTH): Promise<Client> {
   const client = new Client({ name: 'animal-store-tests', version: '1.0.0' })
@@ -56,66 +33,7 @@ function post(origin: string, headers: Record<string, string>): Promise<Response
 
 t.test('the loop over /mcp: reset, create, list, a 503, coverage and journal', async (t) => {
   const sandbox = await startControlSandbox(t)
-  const client = await connect(t, sandbox.origin)
-  const namespace = 'mcp-http'
-  // Which tools there are: tools.test.ts.
-  const { tools } = await client.listTools()
-  t.ok(
-    tools.some((tool) => tool.name === 'createPet' && tool.annotations?.readOnlyHint === false),
-    'tools/list names them',
-  )
-  // Each tool is one generic call of its operation (tools.ts): the loop checks what a tool shows
-  // of an answer and where it acts. What the control operations do is test/control's.
-  const reset = await expectTool(t, client, 200, 'reset', { namespace, body: { seed: 3, count: 4 } })
-  t.equal(reset.body.namespace, namespace)
-
-  const pet = await expectTool(t, client, 201, 'createPet', { namespace, body: { name: 'Agent Smith', categoryId: 1 } })
-  t.match(pet.headers?.['location'], /\/v1\/pets\/\d+$/, 'the Location of the new pet is shown')
-  const list = await expectTool(t, client, 200, 'listPets', { namespace, limit: 100 })
-  t.ok(
-    list.body.some((p: { id: number }) => p.id === pet.body.id),
-    'the new pet is listed in its namespace',
-  )
-  const elsewhere = await callTool(client, 'listPets', { limit: 100 })
-  t.notOk(
-    elsewhere.body.some((p: { name: string }) => p.name === 'Agent Smith'),
-    'and not in the default namespace',
-  )
-
-  const old = await expectTool(t, client, 200, 'getPet', { namespace, petId: pet.body.id })
-  t.ok(old.headers?.['deprecation'], 'getPet shows its Deprecation header')
-  t.match(old.headers?.['sunset'], /05 Dec 2030/, 'and its Sunset, 2030-12-05')
-
-  await expectTool(t, client, 201, 'addFault', {
-    namespace,
-    body: { operationId: 'listPets', status: 503, times: 1 },
-  })
-  const failed = await callTool(client, 'listPets', { namespace })
-  t.equal(failed.isError, true, 'the 503 is a tool error')
-  t.equal(failed.status, 503)
-  t.match(failed.body, { status: 503, code: String, message: String }, 'carrying the Error body')
-  const again = await callTool(client, 'listPets', { namespace })
-  t.equal(again.status, 200, 'the fault fired once')
-
-  const fromTemplate = await client.readResource({ uri: `animal-store://namespaces/${namespace}/coverage` })
-  const report = JSON.parse((fromTemplate.contents[0] as { text: string }).text)
-  t.equal(report.namespace, namespace, 'the coverage resource of the namespace')
-  const listPets = report.operations.find((op: { operationId: string }) => op.operationId === 'listPets')
-  t.equal(listPets.calls, 3, 'counts the calls of the namespace')
-  const journal = await client.readResource({ uri: `animal-store://namespaces/${namespace}/journal` })
-  t.ok(JSON.parse((journal.contents[0] as { text: string }).text).count >= 5, 'the journal resource of the namespace')
-
-  await expectTool(t, client, 200, 'deleteNamespace', { name: namespace })
-
-  const prompt = await client.getPrompt({ name: 'test-loop', arguments: { namespace: 'checkout-1' } })
-  t.match((prompt.messages[0]?.content as { text: string }).text, /reset.*checkout-1/s, 'the prompt shows the loop')
-  const { resources } = await client.listResources()
-  t.same(
-    resources.map((r) => r.uri),
-    ['animal-store://spec/openapi.yaml', 'animal-store://spec/admin.openapi.yaml'],
-  )
-  const spec = await client.readResource({ uri: 'animal-store://spec/admin.openapi.yaml' })
-  t.match((spec.contents[0] as { text: string }).text, /operationId: verify/, 'the control API spec is a resource')
+  await theLoop(t, await connect(t, sandbox.origin), 'mcp-http')
 })
 
 t.test('bad input over /mcp is a tool error naming the field', async (t) => {

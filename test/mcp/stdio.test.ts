@@ -1,13 +1,16 @@
 // `animal-store-sandbox mcp --url …`: the built command as an MCP server on stdio, spawned by the
-// SDK's own client, driving a sandbox that runs apart from it.
+// SDK's own client, driving a sandbox that runs apart from it; and the official MCP Inspector's CLI
+// against /mcp.
 import { execFile } from 'node:child_process'
+import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { Test } from 'tap'
 import t from 'tap'
 import { ADMIN_TOKEN, startControlSandbox } from '../support/control.js'
-import { API_KEY, buildCli } from '../support/sandbox.js'
+import { API_KEY, buildCli, ROOT, tempDir } from '../support/sandbox.js'
+import { theLoop } from './loop.js'
 
 const run = promisify(execFile)
 
@@ -24,8 +27,10 @@ t.test('over stdio, from the built command', async (t) => {
   const [sandbox, cli] = await Promise.all([startControlSandbox(t), buildCli(t)])
   const args = ['--url', sandbox.origin, '--admin-token', ADMIN_TOKEN, '--api-key', API_KEY]
 
-  // The tools and their refusals are the server /mcp serves too (http.test.ts): here, that the
-  // command drives the sandbox it names, with the key and token it was given.
+  t.test('the loop', async (t) => theLoop(t, await connect(t, cli, args), 'mcp-stdio'))
+
+  // The tools' refusals are the server /mcp serves too (http.test.ts): here, that the command
+  // drives the sandbox it names, with the key and token it was given.
   t.test('a tool call reaches the sandbox with the key given', async (t) => {
     const client = await connect(t, cli, args)
     const result = await client.callTool({
@@ -61,4 +66,35 @@ t.test('over stdio, from the built command', async (t) => {
     t.match(failed.stderr, /^animal-store-sandbox: mcp: --url must be the sandbox's address alone/)
     t.equal(failed.stderr.trim().split('\n').length, 1)
   })
+})
+
+t.test('the MCP Inspector CLI lists the tools of /mcp and calls one', async (t) => {
+  const sandbox = await startControlSandbox(t)
+  const home = await tempDir(t)
+  const inspector = join(ROOT, 'node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js')
+  const inspect = async (...args: string[]) => {
+    const { stdout } = await run(
+      process.execPath,
+      [
+        inspector,
+        '--cli',
+        `${sandbox.origin}/mcp`,
+        '--transport',
+        'http',
+        '--header',
+        `Authorization: Bearer ${ADMIN_TOKEN}`,
+        ...args,
+      ],
+      // Its state goes to a home of its own, not the user's.
+      { env: { ...process.env, HOME: home, MCP_CATALOG_PATH: join(home, 'mcp.json') }, timeout: 60_000 },
+    )
+    return JSON.parse(stdout)
+  }
+  const { tools } = await inspect('--method', 'tools/list')
+  t.ok(
+    tools.some((tool: { name: string }) => tool.name === 'verify'),
+    'the tools are listed',
+  )
+  const called = await inspect('--method', 'tools/call', '--tool-name', 'getPet', '--tool-arg', 'petId=1')
+  t.match(called.structuredContent, { status: 200, headers: { sunset: /05 Dec 2030/ }, body: { id: 1 } })
 })
