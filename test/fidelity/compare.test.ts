@@ -34,10 +34,10 @@ t.test('compare: each switch of the stand-in is named with its operation and poi
   const cases: [string, Switches, string, string[]][] = [
     ['no switch', {}, '', []],
     ['list order', { newestFirst: true }, 'listPets', ['/body/0/name']],
-    // A missing value: a dropped field, as a default that lists fewer pets would leave one.
     ['a field dropped', { dropStatus: true }, 'getPet', ['/body/status']],
     ['a status', { createdIs200: true }, 'createPet', ['/status']],
     ['a header format', { isoSunset: true }, 'getPet', ['/headers/sunset']],
+    ['a default', { defaultLimit10: true }, 'listPets', ['/body/10']],
   ]
   for (const [name, switches, operationId, pointers] of cases) {
     const namespace = `case-${name.replaceAll(' ', '-')}`

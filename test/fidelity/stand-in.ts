@@ -16,6 +16,8 @@ export interface Switches {
   createdIs200?: boolean
   /** getPet's Sunset header is an ISO date instead of an HTTP date. */
   isoSunset?: boolean
+  /** listPets without a limit answers 10 pets instead of 20. */
+  defaultLimit10?: boolean
   /** Every answer waits this long. */
   delayMs?: number
   /** Every answer is HTML. */
@@ -82,7 +84,7 @@ export async function startStandIn(apiKey: string): Promise<StandIn> {
       })
     if (path === '/pets' && req.method === 'GET') {
       const status = url.searchParams.get('status')
-      const limit = Number(url.searchParams.get('limit') ?? 20)
+      const limit = Number(url.searchParams.get('limit') ?? (standIn.switches.defaultLimit10 ? 10 : 20))
       const ordered = standIn.switches.newestFirst ? [...pets].reverse() : pets
       return send(res, 200, ordered.filter((pet) => status === null || pet.status === status).slice(0, limit))
     }
