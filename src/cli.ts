@@ -44,7 +44,7 @@ async function main(): Promise<void> {
   // published port may differ. The lines then say localhost and where the port comes from.
   const port = new URL(sandbox.origin).port
   const everywhere = ['0.0.0.0', '::', '[::]'].includes(config.host)
-  const origin = everywhere ? `http://localhost:${port}` : sandbox.origin
+  const origin = everywhere ? `${new URL(sandbox.origin).protocol}//localhost:${port}` : sandbox.origin
   process.stderr.write(
     [
       everywhere
@@ -58,6 +58,7 @@ async function main(): Promise<void> {
         ? `  test control: off${config.adminOffReason === undefined ? '' : ` (${config.adminOffReason}: set one to turn it on)`}`
         : `  test control: ${origin}/__admin (Bearer ${config.defaultAdminToken ? config.adminToken : '<your admin token>'})`,
       ...(config.adminToken === undefined ? [] : [`  agents: ${origin}/mcp (MCP, opened by the same token)`]),
+      ...(config.tlsCaOut === undefined ? [] : [`  trust: ${config.tlsCaOut} (the CA of this start's certificate)`]),
       '',
     ].join('\n'),
   )

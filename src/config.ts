@@ -4,6 +4,7 @@ import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { JournalLimits } from './control/journal-memory.js'
 import { listensOnLoopbackOnly } from './http/hosts.js'
+import { tlsOf, type TlsSetting } from './http/tls.js'
 import type { UpstreamSettings } from './fidelity/upstream.js'
 import { ConfigError, LOG_LEVELS, namesOf, SETTINGS, type Setting, type Settings } from './settings.js'
 import type { InitialDataSetting } from './store/initial-data.js'
@@ -40,6 +41,8 @@ interface Derived {
   readonly storeBounds: StoreBounds
   /** The real API beside the sandbox; undefined for none. */
   readonly upstream: UpstreamSettings | undefined
+  /** What HTTPS is served with; undefined for plain HTTP. */
+  readonly tls: TlsSetting | undefined
 }
 
 type Env = Record<string, string | undefined>
@@ -114,6 +117,7 @@ function derive(s: Settings, given: (key: Key) => string | undefined): Derived {
     )
 
   return {
+    tls: tlsOf(s, given),
     apiKeys,
     defaultApiKey: s.apiKeys === undefined,
     dataFile,

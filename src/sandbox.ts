@@ -1,6 +1,6 @@
 // Starts a sandbox: spec → initial data → store → app → HTTP server, and stops it cleanly.
 import { rename, writeFile } from 'node:fs/promises'
-import type { Server } from 'node:http'
+import type { IncomingMessage } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Logger } from 'pino'
 import { createApp } from './app.js'
@@ -8,7 +8,8 @@ import { KeyRing } from './pipeline/auth.js'
 import { ConfigError, DEFAULT_ADMIN_TOKEN, DEFAULT_API_KEY, type Config } from './config.js'
 import { coverageMarkdown, coverageOf } from './control/coverage.js'
 import { Control } from './control/request-control.js'
-import { listen, stop, type ServerLimits, SERVER_LIMITS } from './http/server.js'
+import { listen, stop, type SandboxServer, type ServerLimits, SERVER_LIMITS } from './http/server.js'
+import { tlsFiles } from './http/tls.js'
 import { mcpEndpoint } from './mcp/http.js'
 import { hostsServed } from './http/hosts.js'
 import type { SandboxFacts } from './explorer/pages.js'
@@ -30,12 +31,14 @@ import { Metrics } from './control/metrics.js'
 export { SERVER_LIMITS, type ServerLimits } from './http/server.js'
 
 export interface Sandbox {
-  readonly server: Server
+  readonly server: SandboxServer
   /** The default namespace's store. */
   readonly store: AnimalStore
   /** Every namespace: its store, journal, faults and clock. */
   readonly namespaces: Namespaces
-  /** e.g. http://127.0.0.1:4010 */
+  /** The CA that TLS=auto made, PEM: what a client trusts. */
+  readonly tlsCa: string | undefined
+  /** e.g. http://127.0.0.1:4010, or https:// */
   readonly origin: string
   /** The API's base URL, e.g. http://127.0.0.1:4010/v1 */
   readonly baseUrl: string
@@ -154,15 +157,19 @@ async function serve(
     metrics,
   })
   const apiPrefix = `${spec.basePath}/`
-  const server = await listen(config.port, config.host, limits, app, (req) => req.url?.startsWith(apiPrefix) === true)
+  const tls = config.tls && tlsFiles(config.tls, config.tlsClientCa)
+  if (tls?.ca !== undefined && config.tlsCaOut !== undefined) await writeFile(config.tlsCaOut, tls.ca)
+  const api = (req: IncomingMessage): boolean => req.url?.startsWith(apiPrefix) === true
+  const server = await listen(config.port, config.host, limits, app, api, tls)
   const { port } = server.address() as AddressInfo
   const host = config.host.includes(':') ? `[${config.host}]` : config.host
-  origin = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${port}`
+  origin = `${tls ? 'https' : 'http'}://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${port}`
   let closing: Promise<void> | undefined
   return {
     server,
     store,
     namespaces,
+    tlsCa: tls?.ca,
     origin,
     baseUrl: origin + spec.basePath,
     dataDescription,

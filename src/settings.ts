@@ -6,6 +6,7 @@ import { CREDENTIAL_HEADERS } from './control/redactor.js'
 import { STABILITIES } from './contract/types.js'
 import { DEFAULT_IGNORED } from './fidelity/compare.js'
 import { DEFAULT_UPSTREAM_TIMEOUT_MS, UPSTREAM_MODES } from './fidelity/upstream.js'
+import { TLS_SETTINGS } from './http/tls.js'
 import * as read from './setting-readers.js'
 import { setting, type Setting } from './setting-readers.js'
 import { DEFAULT_STORE_BOUNDS } from './store/limits.js'
@@ -31,6 +32,7 @@ const none = undefined as string | undefined
 export const SETTINGS = {
   port: setting({ default: 4010, parse: read.whole(0, 65535), help: 'port to listen on; `0` picks a free one' }),
   host: setting({ default: '127.0.0.1', parse: read.text, help: 'address to listen on' }),
+  ...TLS_SETTINGS,
   apiKeys: setting({
     flag: '--api-key',
     repeat: true,

@@ -1,5 +1,6 @@
 // Test control inside the API's request pipeline: which namespace a request belongs to, the
 // journal entry it leaves, and the faults, Prefer preferences and clock that may shape its answer.
+import type { IncomingHttpHeaders } from 'node:http'
 import { readRawBody, receivedBody } from '../http/body.js'
 import { ERRORS, HttpError, RETRY_AFTER, templateForStatus } from '../http/errors.js'
 import type { Exchange } from '../http/exchange.js'
@@ -85,7 +86,8 @@ export class Control {
           method: req.method ?? '',
           path,
           search,
-          headers: req.headers,
+          // HTTP/2's pseudo-headers (:method, :path…) are the request line, which the entry has already.
+          headers: req.httpVersionMajor === 2 ? withoutPseudoHeaders(req.headers) : req.headers,
           body: receivedBody(req),
           status,
           durationMs: Math.round((performance.now() - started) * 10) / 10,
@@ -241,3 +243,6 @@ function describeFault(fault: Fault): string {
   ]
   return `fault ${fault.id}: ${parts.filter(Boolean).join(', ')}`
 }
+
+const withoutPseudoHeaders = (headers: IncomingHttpHeaders): IncomingHttpHeaders =>
+  Object.fromEntries(Object.entries(headers).filter(([name]) => !name.startsWith(':')))

@@ -3,6 +3,7 @@
 import { readFile } from 'node:fs/promises'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { createRequire } from 'node:module'
+import type { TLSSocket } from 'node:tls'
 import { dirname, join } from 'node:path'
 import type { Polka } from 'polka'
 import { STABILITIES, type ApiSpec, type Stability } from '../contract/types.js'
@@ -165,7 +166,8 @@ function serversFor(req: IncomingMessage, spec: ApiSpec): unknown[] {
 function serverUrl(req: IncomingMessage, spec: ApiSpec): string {
   const host = req.headers.host
   const usable = host !== undefined && /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/.test(host)
-  return usable ? `http://${host}${spec.basePath}` : spec.basePath
+  const scheme = (req.socket as TLSSocket).encrypted ? 'https' : 'http'
+  return usable ? `${scheme}://${host}${spec.basePath}` : spec.basePath
 }
 
 function prefersJson(req: IncomingMessage): boolean {

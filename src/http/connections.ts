@@ -42,7 +42,12 @@ interface Held {
  * before the server listens; it replaces node:http's maxConnections, which refuses every new
  * connection at the cap.
  */
-export function limitConnections(server: Server, limits: ConnectionLimits, requests: Requests): void {
+export function limitConnections(
+  server: Server,
+  limits: ConnectionLimits,
+  requests: Requests,
+  opened: 'connection' | 'secureConnection' = 'connection',
+): void {
   // By address, each in the order its connections last had nothing in progress (oldest first).
   const byAddress = new Map<string, Map<Socket, Held>>()
   let open = 0
@@ -93,7 +98,7 @@ export function limitConnections(server: Server, limits: ConnectionLimits, reque
     if (ofAddress.size === 0) byAddress.delete(held.address)
   }
 
-  server.on('connection', (socket: Socket) => {
+  server.on(opened, (socket: Socket) => {
     const address = socket.remoteAddress
     if (address === undefined) {
       socket.destroy()

@@ -1,9 +1,14 @@
 // The HTTP server a sandbox listens with: its limits on what one client may hold, the Error body
-// for malformed HTTP, and a stop that lets requests in flight finish.
+// for malformed HTTP, and a stop that lets requests in flight finish. With TLS, one port serves
+// HTTP/2 to clients that offer it (ALPN) and HTTP/1.1 to the rest, through the same listener.
 import { STATUS_CODES, createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http'
+import { createSecureServer, type Http2SecureServer, type Http2Session } from 'node:http2'
 import type { Socket } from 'node:net'
 import { limitConnections } from './connections.js'
 import { ERRORS, HttpError, errorJson } from './errors.js'
+import type { TlsFiles } from './tls.js'
+
+export type SandboxServer = Server | Http2SecureServer
 
 /** How long a stop waits for requests in flight before it cuts their connections. */
 const STOP_GRACE_MS = 1500
@@ -59,9 +64,12 @@ export const SERVER_LIMITS: ServerLimits = {
   reservedConnections: 64,
 }
 
+/** Of each TLS server, the HTTP/2 sessions a stop asks to finish and the connections it may cut. */
+const opened = new WeakMap<Http2SecureServer, { sessions: Set<Http2Session>; sockets: Set<Socket> }>()
+
 /**
- * A server listening on `port` and `host` that serves `handler` within `limits`; `shared` tells the
- * requests that may only take the API's share of connections.
+ * A server listening on `port` and `host` that serves `handler` within `limits`, over TLS when
+ * `tls` is given; `shared` tells the requests that may only take the API's share of connections.
  */
 export async function listen(
   port: number,
@@ -69,8 +77,9 @@ export async function listen(
   limits: ServerLimits,
   handler: RequestListener,
   shared: (req: IncomingMessage) => boolean,
-): Promise<Server> {
-  const server = createServer({
+  tls?: TlsFiles,
+): Promise<SandboxServer> {
+  const http1 = {
     headersTimeout: limits.headersTimeoutMs,
     requestTimeout: limits.requestTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,
@@ -79,8 +88,15 @@ export async function listen(
     // node:http would refuse an HTTP/1.1 request without Host with an empty 400; the app
     // answers it with an Error body instead, like every other refusal.
     requireHostHeader: false,
-  })
-  limitConnections(server, limits, { serve: handler, shared })
+  }
+  const server = tls === undefined ? createServer(http1) : secureServer(tls, http1, limits)
+  // Over TLS, a request's socket is the TLS socket, which the handshake makes.
+  limitConnections(server as Server, limits, { serve: handler, shared }, tls ? 'secureConnection' : 'connection')
+  // HTTP/2 names the host in :authority (RFC 9113 §8.3.1): the app reads it as Host, as for HTTP/1.1.
+  if (tls !== undefined)
+    server.prependListener('request', (req: IncomingMessage) => {
+      if (req.httpVersionMajor === 2) req.headers.host ??= req.headers[':authority'] as string | undefined
+    })
   // With no 'timeout' listener, a socket idle this long is destroyed.
   server.setTimeout(limits.idleSocketTimeoutMs)
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => answerClientError(error, socket))
@@ -94,14 +110,47 @@ export async function listen(
   return server
 }
 
+/** HTTP/2 and HTTP/1.1 on one port; HTTP/1.1 connections keep the plain server's limits. */
+function secureServer(tls: TlsFiles, http1: object, limits: ServerLimits): Http2SecureServer {
+  const server = createSecureServer({
+    allowHTTP1: true,
+    cert: tls.cert,
+    key: tls.key,
+    ...(tls.clientCa === undefined ? {} : { ca: tls.clientCa, requestCert: true }),
+    maxSessionMemory: 10,
+    settings: { maxHeaderListSize: limits.maxHeaderBytes },
+  })
+  // node:http2 hands HTTP/1.1 connections to node:http, which reads these from the server.
+  Object.assign(server, http1)
+  const open = { sessions: new Set<Http2Session>(), sockets: new Set<Socket>() }
+  opened.set(server, open)
+  server.on('session', (session: Http2Session) => {
+    open.sessions.add(session)
+    session.once('close', () => open.sessions.delete(session))
+  })
+  server.on('secureConnection', (socket: Socket) => {
+    open.sockets.add(socket)
+    socket.once('close', () => open.sockets.delete(socket))
+  })
+  return server
+}
+
 /** Stops accepting and resolves once requests in flight are answered (or cut after the grace period). */
-export async function stop(server: Server): Promise<void> {
+export async function stop(server: SandboxServer): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()))
   // Idle keep-alive connections would hold close() open: end them now, and again as requests
-  // in flight finish; after the grace period, cut whatever is left.
-  server.closeIdleConnections()
-  const sweep = setInterval(() => server.closeIdleConnections(), 50)
-  const cut = setTimeout(() => server.closeAllConnections(), STOP_GRACE_MS)
+  // in flight finish; after the grace period, cut whatever is left. An HTTP/2 session is asked to
+  // finish its streams and go (GOAWAY).
+  const tls = 'closeAllConnections' in server ? undefined : opened.get(server)
+  for (const session of tls?.sessions ?? []) session.close()
+  // node:http2 keeps node:http's sweep of idle HTTP/1.1 connections without declaring it.
+  const closeIdle = (): void => (server as Partial<Server>).closeIdleConnections?.call(server)
+  closeIdle()
+  const sweep = setInterval(closeIdle, 50)
+  const cut = setTimeout(() => {
+    if ('closeAllConnections' in server) server.closeAllConnections()
+    for (const socket of tls?.sockets ?? []) socket.destroy()
+  }, STOP_GRACE_MS)
   await closed
   clearInterval(sweep)
   clearTimeout(cut)

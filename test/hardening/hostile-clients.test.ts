@@ -1,7 +1,8 @@
 // Slow and hostile clients on loopback: they are cut off by the server's limits, and while they
 // hold their connections every other client is still served. Every loop is bounded.
 import { setTimeout as sleep } from 'node:timers/promises'
-import type { IncomingMessage, Server } from 'node:http'
+import type { IncomingMessage } from 'node:http'
+import type { Server } from 'node:net'
 import { connect, type Socket } from 'node:net'
 import t, { type Test } from 'tap'
 import { SERVER_LIMITS } from '../../src/sandbox.js'

@@ -185,7 +185,7 @@ export function waitForBanner(
     new Promise<{ apiUrl: string; banner: string }>((resolve) => {
       child.stderr?.on('data', (chunk: Buffer) => {
         stderr += chunk.toString()
-        const match = /API: +(http:\/\/\S+)/.exec(stderr)
+        const match = /API: +(https?:\/\/\S+)/.exec(stderr)
         if (match?.[1]) resolve({ apiUrl: match[1], banner: stderr })
       })
     }),

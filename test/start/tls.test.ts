@@ -1,0 +1,226 @@
+// HTTPS and HTTP/2 with verification on: a client trusts the CA the sandbox made (or the one the
+// user brought) and nothing else, and gets the same answers over either protocol.
+import { readFile, writeFile } from 'node:fs/promises'
+import { connect as http2Connect, type IncomingHttpHeaders } from 'node:http2'
+import { request } from 'node:https'
+import { join } from 'node:path'
+import { connect as tlsConnect } from 'node:tls'
+import forge from 'node-forge'
+import t from 'tap'
+import { tlsFiles } from '../../src/http/tls.js'
+import { API_KEY, runCliToEnd, spawnCli, startTestSandbox, tempDir } from '../support/sandbox.js'
+
+interface Answer {
+  readonly status: number
+  readonly headers: Record<string, unknown>
+  readonly body: string
+}
+
+const AUTH = `Bearer ${API_KEY}`
+/** Connection headers HTTP/2 has no place for (RFC 9113 §8.2.2), and the date, which moves. */
+const UNCOMPARED = new Set(['connection', 'keep-alive', 'transfer-encoding', 'date', ':status'])
+
+function overHttp1(origin: string, ca: string, method: string, path: string, headers = {}, body = ''): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${origin}${path}`, { method, headers, ca }, (res) => {
+      let text = ''
+      res.setEncoding('utf8')
+      res.on('data', (chunk: string) => (text += chunk))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }))
+    })
+    req.on('error', reject)
+    req.end(body)
+  })
+}
+
+function overHttp2(origin: string, ca: string, method: string, path: string, headers = {}, body = ''): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const session = http2Connect(origin, { ca })
+    session.on('error', reject)
+    const stream = session.request({ ':method': method, ':path': path, ...headers }, { endStream: body === '' })
+    let answered: IncomingHttpHeaders = {}
+    let text = ''
+    stream.setEncoding('utf8')
+    stream.on('response', (h) => (answered = h))
+    stream.on('data', (chunk: string) => (text += chunk))
+    stream.on('end', () => {
+      session.close()
+      resolve({ status: Number(answered[':status']), headers: answered, body: text })
+    })
+    stream.on('error', reject)
+    if (body !== '') stream.end(body)
+  })
+}
+
+/** The ALPN protocol the server picks when the client offers `offered`. */
+function negotiated(port: number, ca: string, offered: string[]): Promise<string | false> {
+  return new Promise((resolve, reject) => {
+    const socket = tlsConnect({ host: '127.0.0.1', port, ca, servername: 'localhost', ALPNProtocols: offered }, () => {
+      resolve(socket.alpnProtocol ?? false)
+      socket.end()
+    })
+    socket.on('error', reject)
+  })
+}
+
+const compared = (answer: Answer): unknown => ({
+  status: answer.status,
+  body: answer.body,
+  headers: Object.keys(answer.headers)
+    .filter((name) => !UNCOMPARED.has(name))
+    .sort(),
+  contentType: answer.headers['content-type'],
+})
+
+t.test('TLS=auto: HTTPS/1.1 and HTTP/2 answer alike, trusting only the CA the sandbox made', async (t) => {
+  const sandbox = await startTestSandbox(t, { TLS: 'auto', TLS_NAMES: 'animal-store' })
+  const ca = sandbox.tlsCa ?? ''
+  t.ok(ca, 'a CA to trust')
+  t.match(sandbox.origin, /^https:\/\/127\.0\.0\.1:\d+$/)
+  const port = Number(new URL(sandbox.origin).port)
+
+  t.equal(await negotiated(port, ca, ['h2', 'http/1.1']), 'h2', 'ALPN: h2 to a client that offers it')
+  t.equal(await negotiated(port, ca, ['http/1.1']), 'http/1.1', 'ALPN: HTTP/1.1 to one that offers only that')
+
+  const json = { authorization: AUTH, 'content-type': 'application/json' }
+  const calls: Array<[string, string, Record<string, string>, string]> = [
+    ['GET', '/v1/pets/1', { authorization: AUTH }, ''],
+    ['GET', '/v1/pets/999999', { authorization: AUTH }, ''],
+    ['GET', '/v1/pets', {}, ''],
+    ['POST', '/v1/pets', json, '{"name": 7}'],
+    ['GET', '/healthz', {}, ''],
+  ]
+  for (const [method, path, headers, body] of calls) {
+    const one = await overHttp1(sandbox.origin, ca, method, path, headers, body)
+    const two = await overHttp2(sandbox.origin, ca, method, path, headers, body)
+    t.same(compared(two), compared(one), `${method} ${path}: the same answer over HTTP/2 as over HTTP/1.1`)
+  }
+  const missing = await overHttp2(sandbox.origin, ca, 'GET', '/v1/pets/999999', { authorization: AUTH })
+  t.match(JSON.parse(missing.body), { code: 'not_found', status: 404 }, 'an error is the Error body')
+
+  // The explorer names the API as the browser reached it: over HTTPS.
+  const docs = await overHttp2(sandbox.origin, ca, 'GET', '/docs', { accept: 'text/html' })
+  t.equal(docs.status, 200)
+  t.match(docs.body, `https://${new URL(sandbox.origin).host}/v1`)
+
+  // The journal shows an HTTP/2 request's headers as an HTTP/1.1 one's: Host, no pseudo-headers.
+  const journal = await overHttp1(sandbox.origin, ca, 'GET', '/__admin/requests', {
+    authorization: 'Bearer sandbox-admin-token',
+  })
+  const [overOne, overTwo] = (JSON.parse(journal.body) as { entries: Array<{ headers: Record<string, string> }> })
+    .entries
+  const { connection, ...sentOverOne } = overOne?.headers ?? {}
+  t.equal(connection, 'keep-alive')
+  t.same(overTwo?.headers, sentOverOne, 'the journal shows the same headers, no pseudo-header')
+
+  // The certificate names TLS_NAMES too: a client reaching the sandbox by that name verifies it.
+  const byName = await new Promise<boolean>((resolve, reject) => {
+    const socket = tlsConnect({ host: '127.0.0.1', port, ca, servername: 'animal-store' }, () => {
+      resolve(socket.authorized)
+      socket.end()
+    })
+    socket.on('error', reject)
+  })
+  t.ok(byName, 'verified as animal-store')
+})
+
+t.test('TLS_CA_OUT: the command writes the CA there and says so', async (t) => {
+  const caFile = join(await tempDir(t), 'ca.pem')
+  const cli = await spawnCli(t, { TLS: 'auto', TLS_CA_OUT: caFile })
+  t.match(cli.stderr, `trust: ${caFile}`)
+  const origin = new URL(cli.baseUrl).origin.replace('127.0.0.1', 'localhost')
+  const health = await overHttp1(origin, await readFile(caFile, 'utf8'), 'GET', '/healthz')
+  t.equal(health.status, 200, 'a client trusting that file alone is served')
+})
+
+/** A certificate and its key, signed by a CA, in files; and the CA's PEM. */
+async function ownCertificate(dir: string, name: string): Promise<{ cert: string; key: string; ca: string }> {
+  const made = tlsFiles({ kind: 'auto', names: [] }, undefined)
+  const files = { cert: join(dir, `${name}.crt`), key: join(dir, `${name}.key`), ca: join(dir, `${name}-ca.crt`) }
+  await writeFile(files.cert, made.cert)
+  await writeFile(files.key, made.key)
+  await writeFile(files.ca, made.ca ?? '')
+  return files
+}
+
+t.test('TLS_CERT and TLS_KEY: the sandbox serves the certificate it is given', async (t) => {
+  const dir = await tempDir(t)
+  const own = await ownCertificate(dir, 'own')
+  const ca = await readFile(own.ca, 'utf8')
+  const cli = await spawnCli(t, { TLS_CERT: own.cert, TLS_KEY: own.key, API_KEYS: API_KEY, LOG_LEVEL: 'debug' })
+  const origin = new URL(cli.baseUrl).origin
+  t.match(origin, /^https:/)
+  const pets = await overHttp2(origin, ca, 'GET', '/v1/pets/1', { authorization: AUTH })
+  t.equal(pets.status, 200)
+  const key = (await readFile(own.key, 'utf8')).split('\n')[1] ?? 'no key line'
+  t.notMatch(cli.stderr + cli.stdout, key, 'the key is never logged')
+})
+
+t.test('TLS_CLIENT_CA: only a client with a certificate that CA signed is served', async (t) => {
+  const dir = await tempDir(t)
+  const server = await ownCertificate(dir, 'server')
+  const client = await ownCertificate(dir, 'client')
+  const cli = await spawnCli(t, { TLS_CERT: server.cert, TLS_KEY: server.key, TLS_CLIENT_CA: client.ca })
+  const origin = new URL(cli.baseUrl).origin
+  const ca = await readFile(server.ca, 'utf8')
+  await t.rejects(overHttp1(origin, ca, 'GET', '/healthz'), 'no client certificate: refused')
+  const served = await new Promise<number>((resolve, reject) => {
+    const options = { ca, cert: '', key: '' }
+    Promise.all([readFile(client.cert, 'utf8'), readFile(client.key, 'utf8')]).then(([cert, key]) => {
+      Object.assign(options, { cert, key })
+      request(`${origin}/healthz`, options, (res) => {
+        res.resume()
+        resolve(res.statusCode ?? 0)
+      })
+        .on('error', reject)
+        .end()
+    }, reject)
+  })
+  t.equal(served, 200, 'with one: served')
+})
+
+t.test('a bad TLS setting stops the start with one line that names it, never the key', async (t) => {
+  const dir = await tempDir(t)
+  const one = await ownCertificate(dir, 'one')
+  const other = await ownCertificate(dir, 'other')
+  const expired = join(dir, 'expired.crt')
+  await writeFile(expired, expiredCertificate())
+  const keyLine = (await readFile(other.key, 'utf8')).split('\n')[1] ?? 'no key line'
+  const cases: Array<{ env: Record<string, string>; names: RegExp }> = [
+    {
+      env: { TLS_CERT: one.cert, TLS_KEY: other.key },
+      names: /TLS_KEY is not the private key of the certificate in TLS_CERT/,
+    },
+    {
+      env: { TLS_CERT: join(dir, 'none.crt'), TLS_KEY: one.key },
+      names: /TLS_CERT: cannot read .*none\.crt \(ENOENT\)/,
+    },
+    { env: { TLS_CERT: expired, TLS_KEY: one.key }, names: /TLS_CERT: the certificate in .*expired\.crt expired on/ },
+    { env: { TLS_CERT: one.key, TLS_KEY: one.key }, names: /TLS_CERT: .*one\.key holds no PEM certificate/ },
+    { env: { TLS_CERT: one.cert }, names: /TLS_CERT needs TLS_KEY beside it/ },
+    { env: { TLS: 'auto', TLS_CERT: one.cert, TLS_KEY: one.key }, names: /TLS makes its own certificate/ },
+    { env: { TLS: 'on' }, names: /TLS must be off or auto, got "on"/ },
+    { env: { TLS_NAMES: 'animal-store' }, names: /TLS_NAMES applies only with TLS=auto/ },
+  ]
+  for (const c of cases) {
+    const { code, stderr } = await runCliToEnd(c.env)
+    t.not(code, 0, `${JSON.stringify(c.env)} → non-zero exit`)
+    t.match(stderr, c.names)
+    t.equal(stderr.trimEnd().split('\n').length, 1, 'one line')
+    t.notMatch(stderr, keyLine, 'never the key')
+  }
+})
+
+/** A certificate whose validity ended yesterday, made as a user's old one would be. */
+function expiredCertificate(): string {
+  const keys = forge.pki.rsa.generateKeyPair(1024)
+  const cert = forge.pki.createCertificate()
+  cert.publicKey = keys.publicKey
+  cert.serialNumber = '01'
+  cert.validity.notBefore = new Date(Date.now() - 10 * 86_400_000)
+  cert.validity.notAfter = new Date(Date.now() - 86_400_000)
+  cert.setSubject([{ name: 'commonName', value: 'localhost' }])
+  cert.setIssuer([{ name: 'commonName', value: 'localhost' }])
+  cert.sign(keys.privateKey, forge.md.sha256.create())
+  return forge.pki.certificateToPem(cert)
+}
