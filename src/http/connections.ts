@@ -29,13 +29,18 @@ export interface Requests {
 interface Held {
   readonly socket: Socket
   readonly address: string
-  /** The answer in progress, if a request is being served. */
-  serving: ServerResponse | undefined
+  /** The answers in progress: one at a time over HTTP/1.1, one per stream over HTTP/2. */
+  readonly serving: Set<ServerResponse>
   /** Whether it has carried a request: an idle keep-alive connection rather than a silent or slow one. */
   served: boolean
-  /** Whether the request in progress is of the shared part. */
-  shared: boolean
 }
+
+/**
+ * The connection's entry, kept on its socket: an HTTP/2 request's socket is a stand-in (a Proxy)
+ * for the connection's, which hands this property on from the real one.
+ */
+const HELD = Symbol('held')
+type Tagged = Socket & { [HELD]?: Held }
 
 /**
  * Enforces `limits` on `server`'s connections and serves its requests with `requests.serve`. Call
@@ -64,7 +69,7 @@ export function limitConnections(
     sharedServing >= limits.maxConnections - limits.reservedConnections ||
     (sharedByAddress.get(address) ?? 0) >= limits.maxConnectionsPerAddress - limits.reservedConnections
 
-  const waiting = (held: Held): boolean => held.serving === undefined || held.serving.writableEnded
+  const waiting = (held: Held): boolean => [...held.serving].every((res) => res.writableEnded)
 
   /**
    * The connection of `address` that has waited longest with nothing in progress: one that never
@@ -115,7 +120,8 @@ export function limitConnections(
       forget(victim)
       victim.socket.destroy()
     }
-    const held: Held = { socket, address, serving: undefined, served: false, shared: false }
+    const held: Held = { socket, address, serving: new Set(), served: false }
+    Object.assign(socket, { [HELD]: held })
     const own = byAddress.get(address) ?? new Map<Socket, Held>()
     byAddress.set(address, own)
     own.set(socket, held)
@@ -124,8 +130,8 @@ export function limitConnections(
   })
 
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    const own = byAddress.get(req.socket.remoteAddress ?? '')
-    const held = own?.get(req.socket)
+    const held = (req.socket as Tagged)[HELD]
+    const own = held && byAddress.get(held.address)
     if (own === undefined || held === undefined) {
       requests.serve(req, res)
       return
@@ -136,17 +142,14 @@ export function limitConnections(
       sendError(res, new HttpError(ERRORS.serverBusy, undefined, { ...RETRY_AFTER, Connection: 'close' }))
       return
     }
-    held.serving = res
+    held.serving.add(res)
     held.served = true
-    held.shared = shared
     if (shared) countShared(held.address, 1)
     res.once('close', () => {
-      if (held.serving !== res) return
-      held.serving = undefined
-      if (held.shared) countShared(held.address, -1)
-      held.shared = false
+      if (!held.serving.delete(res)) return
+      if (shared) countShared(held.address, -1)
       // Waiting again from now on: to the end of the order.
-      if (own.delete(held.socket)) own.set(held.socket, held)
+      if (held.serving.size === 0 && own.delete(held.socket)) own.set(held.socket, held)
     })
     requests.serve(req, res)
   })

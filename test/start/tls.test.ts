@@ -8,7 +8,7 @@ import { connect as tlsConnect } from 'node:tls'
 import forge from 'node-forge'
 import t from 'tap'
 import { tlsFiles } from '../../src/http/tls.js'
-import { API_KEY, runCliToEnd, spawnCli, startTestSandbox, tempDir } from '../support/sandbox.js'
+import { API_KEY, runCliToEnd, spawnCli, startTestSandbox, tempDir, waitFor } from '../support/sandbox.js'
 
 interface Answer {
   readonly status: number
@@ -122,6 +122,29 @@ t.test('TLS=auto: HTTPS/1.1 and HTTP/2 answer alike, trusting only the CA the sa
     socket.on('error', reject)
   })
   t.ok(byName, 'verified as animal-store')
+})
+
+t.test('HTTP/2 requests keep out of the reserved share, as HTTP/1.1 ones do', async (t) => {
+  // Two API requests in progress at once are the API's whole share here.
+  const sandbox = await startTestSandbox(t, { TLS: 'auto' }, { maxConnections: 10, reservedConnections: 8 })
+  const ca = sandbox.tlsCa ?? ''
+  const slowly = { authorization: AUTH, prefer: 'delay=3000' }
+  const slow = [1, 2].map(() => overHttp2(sandbox.origin, ca, 'GET', '/v1/pets?limit=1', slowly))
+  let busy: Answer | undefined
+  await waitFor(
+    async () => {
+      busy = await overHttp2(sandbox.origin, ca, 'GET', '/v1/pets?limit=1', { authorization: AUTH })
+      return busy.status === 503
+    },
+    { what: 'an API request past the share to be refused', timeoutMs: 10_000 },
+  )
+  t.match(JSON.parse(busy?.body ?? '{}'), { code: 'server_busy', status: 503 })
+  t.equal((await overHttp2(sandbox.origin, ca, 'GET', '/healthz')).status, 200, 'health is served')
+  t.same(
+    (await Promise.all(slow)).map((answer) => answer.status),
+    [200, 200],
+    'the requests in progress are answered',
+  )
 })
 
 t.test('TLS_CA_OUT: the command writes the CA there and says so', async (t) => {
