@@ -1,7 +1,7 @@
 // HTTPS and HTTP/2 with verification on: a client trusts the CA the sandbox made (or the one the
 // user brought) and nothing else, and gets the same answers over either protocol.
 import { readFile, writeFile } from 'node:fs/promises'
-import { connect as http2Connect, type IncomingHttpHeaders } from 'node:http2'
+import { connect as http2Connect, type Http2SecureServer, type IncomingHttpHeaders } from 'node:http2'
 import { request } from 'node:https'
 import { join } from 'node:path'
 import { connect as tlsConnect } from 'node:tls'
@@ -145,6 +145,25 @@ t.test('HTTP/2 requests keep out of the reserved share, as HTTP/1.1 ones do', as
     [200, 200],
     'the requests in progress are answered',
   )
+})
+
+t.test('a stop over HTTP/2 answers the request in flight, and an idle session does not hold it', async (t) => {
+  const sandbox = await startTestSandbox(t, { TLS: 'auto' })
+  const ca = sandbox.tlsCa ?? ''
+  const idle = http2Connect(sandbox.origin, { ca })
+  t.teardown(() => idle.destroy())
+  await new Promise((resolve) => idle.once('connect', resolve))
+  const slowly = { authorization: AUTH, prefer: 'delay=1000' }
+  const arrived = new Promise((resolve) => (sandbox.server as Http2SecureServer).once('request', resolve))
+  const inFlight = overHttp2(sandbox.origin, ca, 'GET', '/v1/pets/1', slowly)
+  await arrived
+  const ended = new Promise((resolve) => {
+    idle.once('goaway', () => resolve('goaway'))
+    idle.once('close', () => resolve('cut'))
+  })
+  await sandbox.close()
+  t.equal((await inFlight).status, 200, 'the request in flight is answered')
+  t.equal(await ended, 'goaway', 'the idle session was told to go, not cut')
 })
 
 t.test('TLS_CA_OUT: the command writes the CA there and says so', async (t) => {
