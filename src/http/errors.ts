@@ -116,11 +116,19 @@ export function sendError(res: ServerResponse, error: HttpError, headers?: Reado
     res.destroy()
     return
   }
+  const all = headers ? { ...headers, ...error.headers } : error.headers
   sendJsonText(
     res,
     error.status,
     errorJson(error),
     undefined,
-    headers ? { ...headers, ...error.headers } : error.headers,
+    res.req.httpVersionMajor === 2 ? withoutConnection(all) : all,
   )
+}
+
+/** HTTP/2 has no Connection header (RFC 9113 §8.2.2): a stream ends alone, its connection serves others. */
+function withoutConnection(headers: Readonly<Record<string, string>> | undefined): Record<string, string> | undefined {
+  if (headers?.['Connection'] === undefined) return headers
+  const { Connection: _, ...rest } = headers
+  return rest
 }

@@ -129,6 +129,10 @@ t.test('HTTP/2 requests keep out of the reserved share, as HTTP/1.1 ones do', as
   const sandbox = await startTestSandbox(t, { TLS: 'auto' }, { maxConnections: 10, reservedConnections: 8 })
   const ca = sandbox.tlsCa ?? ''
   const slowly = { authorization: AUTH, prefer: 'delay=3000' }
+  const warnings: string[] = []
+  const warned = (warning: Error): number => warnings.push(warning.message)
+  process.on('warning', warned)
+  t.teardown(() => process.off('warning', warned))
   const slow = [1, 2].map(() => overHttp2(sandbox.origin, ca, 'GET', '/v1/pets?limit=1', slowly))
   let busy: Answer | undefined
   await waitFor(
@@ -139,6 +143,7 @@ t.test('HTTP/2 requests keep out of the reserved share, as HTTP/1.1 ones do', as
     { what: 'an API request past the share to be refused', timeoutMs: 10_000 },
   )
   t.match(JSON.parse(busy?.body ?? '{}'), { code: 'server_busy', status: 503 })
+  t.same(warnings, [], "no warning: HTTP/1.1's Connection: close is not sent over HTTP/2")
   t.equal((await overHttp2(sandbox.origin, ca, 'GET', '/healthz')).status, 200, 'health is served')
   t.same(
     (await Promise.all(slow)).map((answer) => answer.status),
