@@ -1,5 +1,6 @@
 // HTTPS and HTTP/2 with verification on: a client trusts the CA the sandbox made (or the one the
 // user brought) and nothing else, and gets the same answers over either protocol.
+import { spawnSync } from 'node:child_process'
 import { readFile, writeFile } from 'node:fs/promises'
 import { connect as http2Connect, type Http2SecureServer, type IncomingHttpHeaders } from 'node:http2'
 import { request } from 'node:https'
@@ -8,7 +9,7 @@ import { connect as tlsConnect } from 'node:tls'
 import forge from 'node-forge'
 import t from 'tap'
 import { tlsFiles } from '../../src/http/tls.js'
-import { API_KEY, runCliToEnd, spawnCli, startTestSandbox, tempDir, waitFor } from '../support/sandbox.js'
+import { API_KEY, ROOT, runCliToEnd, spawnCli, startTestSandbox, tempDir, waitFor } from '../support/sandbox.js'
 
 interface Answer {
   readonly status: number
@@ -178,6 +179,12 @@ t.test('TLS_CA_OUT: the command writes the CA there and says so', async (t) => {
   const origin = new URL(cli.baseUrl).origin.replace('127.0.0.1', 'localhost')
   const health = await overHttp1(origin, await readFile(caFile, 'utf8'), 'GET', '/healthz')
   t.equal(health.status, 200, 'a client trusting that file alone is served')
+  // The image's HEALTHCHECK, with the container's settings: it trusts the same file.
+  const port = new URL(origin).port
+  const check = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/healthcheck.ts')], {
+    env: { ...process.env, TLS: 'auto', TLS_CA_OUT: caFile, PORT: port },
+  })
+  t.equal(check.status, 0, 'the healthcheck passes over HTTPS')
 })
 
 /** A certificate and its key, signed by a CA, in files; and the CA's PEM. */
@@ -199,6 +206,10 @@ t.test('TLS_CERT and TLS_KEY: the sandbox serves the certificate it is given', a
   t.match(origin, /^https:/)
   const pets = await overHttp2(origin, ca, 'GET', '/v1/pets/1', { authorization: AUTH })
   t.equal(pets.status, 200)
+  const check = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/healthcheck.ts')], {
+    env: { ...process.env, TLS_CERT: own.cert, TLS_KEY: own.key, PORT: new URL(origin).port },
+  })
+  t.equal(check.status, 0, 'the healthcheck passes, trusting that certificate')
   const key = (await readFile(own.key, 'utf8')).split('\n')[1] ?? 'no key line'
   t.notMatch(cli.stderr + cli.stdout, key, 'the key is never logged')
 })
