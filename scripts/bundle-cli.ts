@@ -5,7 +5,7 @@
 //
 // Left out, and loaded from node_modules when needed: faker and json-schema-faker (a SEED only),
 // the MCP SDK (an agent's first call to /mcp, or the mcp command), the OpenTelemetry SDK (OTEL_*),
-// prom-client (a first scrape of /metrics),
+// prom-client (a first scrape of /metrics), node-forge (TLS=auto),
 // the $ref resolver (a spec that was not precompiled), and what src/ loads through createRequire
 // (yaml, ajv) or by URL (the precompiled validators in dist/*.compiled.js).
 import { build, type Plugin } from 'esbuild'
@@ -60,6 +60,7 @@ const { outputFiles } = await build({
     '@apidevtools/json-schema-ref-parser',
     '@modelcontextprotocol/sdk',
     'prom-client',
+    'node-forge',
     // An optional package with a native core, which only `pact verify` loads.
     '@pact-foundation/pact-core',
     // The OpenTelemetry SDK, which only a start with OTEL_* export settings loads (src/telemetry.ts).

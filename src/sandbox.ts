@@ -157,7 +157,7 @@ async function serve(
     metrics,
   })
   const apiPrefix = `${spec.basePath}/`
-  const tls = config.tls && tlsFiles(config.tls, config.tlsClientCa)
+  const tls = config.tls && (await tlsFiles(config.tls, config.tlsClientCa))
   if (tls?.ca !== undefined && config.tlsCaOut !== undefined) await writeFile(config.tlsCaOut, tls.ca)
   const api = (req: IncomingMessage): boolean => req.url?.startsWith(apiPrefix) === true
   const server = await listen(config.port, config.host, limits, app, api, tls)

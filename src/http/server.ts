@@ -2,7 +2,7 @@
 // for malformed HTTP, and a stop that lets requests in flight finish. With TLS, one port serves
 // HTTP/2 to clients that offer it (ALPN) and HTTP/1.1 to the rest, through the same listener.
 import { STATUS_CODES, createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http'
-import { createSecureServer, type Http2SecureServer, type Http2Session } from 'node:http2'
+import type { Http2SecureServer, Http2Session } from 'node:http2'
 import type { Socket } from 'node:net'
 import { limitConnections } from './connections.js'
 import { ERRORS, HttpError, errorJson } from './errors.js'
@@ -89,7 +89,7 @@ export async function listen(
     // answers it with an Error body instead, like every other refusal.
     requireHostHeader: false,
   }
-  const server = tls === undefined ? createServer(http1) : secureServer(tls, http1, limits)
+  const server = tls === undefined ? createServer(http1) : await secureServer(tls, http1, limits)
   // Over TLS, a request's socket is the TLS socket, which the handshake makes.
   limitConnections(server as Server, limits, { serve: handler, shared }, tls ? 'secureConnection' : 'connection')
   // HTTP/2 names the host in :authority (RFC 9113 §8.3.1): the app reads it as Host, as for HTTP/1.1.
@@ -111,7 +111,9 @@ export async function listen(
 }
 
 /** HTTP/2 and HTTP/1.1 on one port; HTTP/1.1 connections keep the plain server's limits. */
-function secureServer(tls: TlsFiles, http1: object, limits: ServerLimits): Http2SecureServer {
+async function secureServer(tls: TlsFiles, http1: object, limits: ServerLimits): Promise<Http2SecureServer> {
+  // Loaded here only: a plain HTTP start does not pay for node:http2.
+  const { createSecureServer } = await import('node:http2')
   const server = createSecureServer({
     allowHTTP1: true,
     cert: tls.cert,

@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { isIP } from 'node:net'
 import { hostname } from 'node:os'
 import { dirname, resolve } from 'node:path'
-import forge from 'node-forge'
+import type Forge from 'node-forge'
 import { fail, HOST_NAME, items, setting } from '../setting-readers.js'
 
 /** What a server serves HTTPS with; `ca` is the CA that TLS=auto made, for clients to trust. */
@@ -133,16 +133,18 @@ export function tlsOf(s: TlsSettings, given: Given): TlsSetting | undefined {
 }
 
 /** The certificate and key to serve: those brought, or a CA and a leaf for `names` made now. */
-export function tlsFiles(setting: TlsSetting, clientCa: string | undefined): TlsFiles {
+export async function tlsFiles(setting: TlsSetting, clientCa: string | undefined): Promise<TlsFiles> {
   if (setting.kind === 'own') return { cert: setting.cert, key: setting.key, ca: undefined, clientCa }
-  const ca = makeCertificate('Animal Store sandbox CA', [])
-  const leaf = makeCertificate('localhost', ['localhost', '127.0.0.1', '::1', hostname(), ...setting.names], ca)
+  // Loaded here only: a start without TLS=auto does not pay for the library.
+  const { default: forge } = await import('node-forge')
+  const ca = makeCertificate(forge, 'Animal Store sandbox CA', [])
+  const leaf = makeCertificate(forge, 'localhost', ['localhost', '127.0.0.1', '::1', hostname(), ...setting.names], ca)
   return { cert: leaf.pem, key: leaf.keyPem, ca: ca.pem, clientCa }
 }
 
 interface Made {
-  readonly cert: forge.pki.Certificate
-  readonly key: forge.pki.rsa.PrivateKey
+  readonly cert: Forge.pki.Certificate
+  readonly key: Forge.pki.rsa.PrivateKey
   readonly pem: string
   readonly keyPem: string
 }
@@ -150,12 +152,12 @@ interface Made {
 const DAY_MS = 24 * 60 * 60 * 1000
 
 /** A CA when no `issuer` is given, else a server certificate for `altNames` signed by it. */
-function makeCertificate(commonName: string, altNames: readonly string[], issuer?: Made): Made {
+function makeCertificate(forge: typeof Forge, commonName: string, altNames: readonly string[], issuer?: Made): Made {
   // Node makes the key (fast, native); the library writes the certificate.
   const keyPem = generateKeyPairSync('rsa', { modulusLength: 2048 })
     .privateKey.export({ type: 'pkcs1', format: 'pem' })
     .toString()
-  const key = forge.pki.privateKeyFromPem(keyPem) as forge.pki.rsa.PrivateKey
+  const key = forge.pki.privateKeyFromPem(keyPem) as Forge.pki.rsa.PrivateKey
   const cert = forge.pki.createCertificate()
   cert.publicKey = forge.pki.setRsaPublicKey(key.n, key.e)
   // Positive and unique: a client that trusted an earlier start's CA tells the two apart.

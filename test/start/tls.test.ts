@@ -189,7 +189,7 @@ t.test('TLS_CA_OUT: the command writes the CA there and says so', async (t) => {
 
 /** A certificate and its key, signed by a CA, in files; and the CA's PEM. */
 async function ownCertificate(dir: string, name: string): Promise<{ cert: string; key: string; ca: string }> {
-  const made = tlsFiles({ kind: 'auto', names: [] }, undefined)
+  const made = await tlsFiles({ kind: 'auto', names: [] }, undefined)
   const files = { cert: join(dir, `${name}.crt`), key: join(dir, `${name}.key`), ca: join(dir, `${name}-ca.crt`) }
   await writeFile(files.cert, made.cert)
   await writeFile(files.key, made.key)
