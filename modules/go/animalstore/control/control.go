@@ -19,13 +19,15 @@ const NamespaceHeader = "X-Sandbox-Namespace"
 
 // New returns a client of the control API of the sandbox at sandboxURL, its root (e.g.
 // http://localhost:4010, not the API's /v1), that sends adminToken (the sandbox's ADMIN_TOKEN).
-func New(sandboxURL, adminToken string) (*ClientWithResponses, error) {
+// opts come after its own, e.g. WithHTTPClient with a client that trusts the CA of a sandbox
+// served over HTTPS.
+func New(sandboxURL, adminToken string, opts ...ClientOption) (*ClientWithResponses, error) {
 	return NewClientWithResponses(strings.TrimSuffix(sandboxURL, "/")+"/__admin",
-		WithRequestEditorFn(func(_ context.Context, req *http.Request) error {
+		append([]ClientOption{WithRequestEditorFn(func(_ context.Context, req *http.Request) error {
 			req.Header.Set("Authorization", "Bearer "+adminToken)
 			dropUnsetParams(req)
 			return nil
-		}))
+		})}, opts...)...)
 }
 
 // dropUnsetParams removes the query parameters left at their zero value: the generated client
