@@ -5,13 +5,17 @@
 package animalstore
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/containerd/errdefs"
 	"github.com/testcontainers/testcontainers-go"
@@ -30,6 +34,10 @@ const (
 	httpPort = "4010/tcp"
 	// fixturesDir is where WithFixtures puts the file inside the container.
 	fixturesDir = "/fixtures"
+	// caPath is where the sandbox writes the CA of its certificate under TLS=auto (TLS_CA_OUT).
+	caPath = "/tmp/animal-store-ca.pem"
+	// caPollInterval is how often the health wait looks for the CA, which is made at start.
+	caPollInterval = 100 * time.Millisecond
 	// maxStartOutput bounds the container output that a failed start quotes.
 	maxStartOutput = 4096
 )
@@ -39,20 +47,21 @@ type Container struct {
 	testcontainers.Container
 	apiKey     string
 	adminToken string
+	caCert     []byte       // the PEM of the CA the sandbox made at start; nil without TLS
+	tlsConfig  *tls.Config  // trusts caCert alone; nil without TLS
+	client     *http.Client // the control API's, trusting the CA with TLS
 }
 
-// Run starts the sandbox from img and waits until GET /healthz answers 200. A sandbox that
-// refuses its settings exits at once: Run then fails as soon as it notices, with the sandbox's
-// own message. As with every module, the returned container may be non-nil with an error, to
-// be terminated by the caller.
+// Run starts the sandbox from img and waits until GET /healthz answers 200 (over HTTPS, trusting
+// the sandbox's CA, with WithTLS). A sandbox that refuses its settings exits at once: Run then
+// fails as soon as it notices, with the sandbox's own message. As with every module, the returned
+// container may be non-nil with an error, to be terminated by the caller.
 func Run(ctx context.Context, img string, opts ...testcontainers.ContainerCustomizer) (*Container, error) {
 	moduleOpts := []testcontainers.ContainerCustomizer{
 		testcontainers.WithExposedPorts(httpPort),
 		// Each start brings its own key and control token, unless an option sets them.
 		testcontainers.WithEnv(map[string]string{"API_KEYS": rand.Text(), "ADMIN_TOKEN": rand.Text()}),
-		// The HTTP strategy also checks at every poll that the container still runs, so an exit
-		// ends the wait at once instead of at the timeout.
-		testcontainers.WithWaitStrategy(wait.ForHTTP("/healthz").WithPort(httpPort)),
+		testcontainers.WithWaitStrategy(&healthy{}),
 	}
 
 	if err := requireImage(ctx, img); err != nil {
@@ -67,30 +76,45 @@ func Run(ctx context.Context, img string, opts ...testcontainers.ContainerCustom
 		return c, fmt.Errorf("run animalstore: %w", withExitOutput(ctx, ctr, err))
 	}
 
-	// Read the credentials back from the container, whichever option set them last.
-	inspect, err := ctr.Inspect(ctx)
+	given, err := readSettings(ctx, ctr)
 	if err != nil {
-		return c, fmt.Errorf("inspect animalstore: %w", err)
+		return c, err
 	}
-	for _, entry := range inspect.Config.Env {
-		name, value, _ := strings.Cut(entry, "=")
-		switch name {
-		case "API_KEYS":
-			c.apiKey = value
-		case "ADMIN_TOKEN":
-			c.adminToken = value
+	c.apiKey, c.adminToken = given.apiKey, given.adminToken
+	c.client = http.DefaultClient
+	if given.tls {
+		// The sandbox answers its health check: the CA's file is there.
+		if c.caCert, c.tlsConfig, err = readCA(ctx, ctr, given.caPath); err != nil {
+			return c, fmt.Errorf("animalstore: copy the sandbox's CA: %w", err)
 		}
+		transport := http.DefaultTransport.(*http.Transport).Clone()
+		transport.TLSClientConfig = c.TLSConfig()
+		c.client = &http.Client{Transport: transport}
 	}
 	return c, nil
 }
 
-// BaseURL is the API's base URL on the host, e.g. http://localhost:32768/v1.
+// BaseURL is the API's base URL on the host, e.g. http://localhost:32768/v1, or
+// https://localhost:32768/v1 with WithTLS.
 func (c *Container) BaseURL(ctx context.Context) (string, error) {
-	sandboxURL, err := c.PortEndpoint(ctx, httpPort, "http")
+	sandboxURL, err := c.sandboxURL(ctx)
 	if err != nil {
-		return "", fmt.Errorf("animalstore: sandbox URL: %w", err)
+		return "", err
 	}
 	return sandboxURL + "/v1", nil
+}
+
+// CACert is the PEM of the CA that signed the sandbox's certificate, made at this start (WithTLS);
+// nil without TLS.
+func (c *Container) CACert() []byte {
+	return bytes.Clone(c.caCert)
+}
+
+// TLSConfig is a TLS configuration whose RootCAs holds the sandbox's CA (CACert) alone, new at
+// each call for the caller to change; nil without TLS. Its certificate is for localhost,
+// 127.0.0.1 and ::1 (more names with TLS_NAMES).
+func (c *Container) TLSConfig() *tls.Config {
+	return c.tlsConfig.Clone()
 }
 
 // APIKey is the key to send as "Authorization: Bearer <key>".
@@ -113,13 +137,131 @@ func (c *Container) APIHeader(namespace string) http.Header {
 	return header
 }
 
-// Control returns a client of the sandbox's control API, with its admin token.
+// Control returns a client of the sandbox's control API, with its admin token (and trusting its
+// CA with WithTLS).
 func (c *Container) Control(ctx context.Context) (*control.ClientWithResponses, error) {
-	sandboxURL, err := c.PortEndpoint(ctx, httpPort, "http")
+	sandboxURL, err := c.sandboxURL(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("animalstore: sandbox URL: %w", err)
+		return nil, err
 	}
-	return control.New(sandboxURL, c.adminToken)
+	return control.New(sandboxURL, c.adminToken, control.WithHTTPClient(c.client))
+}
+
+// sandboxURL is the sandbox's root on the host, e.g. http://localhost:32768.
+func (c *Container) sandboxURL(ctx context.Context) (string, error) {
+	scheme := "http"
+	if c.tlsConfig != nil {
+		scheme = "https"
+	}
+	sandboxURL, err := c.PortEndpoint(ctx, httpPort, scheme)
+	if err != nil {
+		return "", fmt.Errorf("animalstore: sandbox URL: %w", err)
+	}
+	return sandboxURL, nil
+}
+
+// settings are the sandbox's settings that the module reads back from the container's
+// environment, whichever option (or the image) set them last.
+type settings struct {
+	apiKey     string
+	adminToken string
+	tls        bool   // TLS=auto: the sandbox makes a CA and a certificate at start
+	caPath     string // TLS_CA_OUT: the file it writes the CA's PEM to
+}
+
+func readSettings(ctx context.Context, target wait.StrategyTarget) (settings, error) {
+	inspect, err := target.Inspect(ctx)
+	if err != nil {
+		return settings{}, fmt.Errorf("inspect animalstore: %w", err)
+	}
+	var given settings
+	for _, entry := range inspect.Config.Env {
+		name, value, _ := strings.Cut(entry, "=")
+		switch name {
+		case "API_KEYS":
+			given.apiKey = value
+		case "ADMIN_TOKEN":
+			given.adminToken = value
+		case "TLS":
+			given.tls = value == "auto"
+		case "TLS_CA_OUT":
+			given.caPath = value
+		}
+	}
+	if given.tls && given.caPath == "" {
+		return given, errors.New("animalstore: TLS=auto without TLS_CA_OUT: the module copies the sandbox's CA " +
+			"from the file TLS_CA_OUT names (WithTLS sets both)")
+	}
+	return given, nil
+}
+
+// healthy waits until GET /healthz answers 200: over HTTPS with TLS=auto, trusting the CA the
+// sandbox made at start and nothing else, once it has written it. Both waits check at every poll
+// that the container still runs, so an exit ends the wait at once instead of at the timeout.
+type healthy struct{}
+
+func (*healthy) String() string {
+	return "GET /healthz to answer 200 (over HTTPS trusting the sandbox's CA, with TLS=auto)"
+}
+
+func (*healthy) WaitUntilReady(ctx context.Context, target wait.StrategyTarget) error {
+	health := wait.ForHTTP("/healthz").WithPort(httpPort)
+	given, err := readSettings(ctx, target)
+	if err != nil {
+		return err
+	}
+	if given.tls {
+		tlsConfig, err := waitForCA(ctx, target, given.caPath)
+		if err != nil {
+			return err
+		}
+		health = health.WithTLS(true, tlsConfig)
+	}
+	return health.WaitUntilReady(ctx, target)
+}
+
+// waitForCA copies the sandbox's CA out of the container as soon as it holds one.
+func waitForCA(ctx context.Context, target wait.StrategyTarget, path string) (*tls.Config, error) {
+	ticker := time.NewTicker(caPollInterval)
+	defer ticker.Stop()
+	var notYet error
+	for {
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("wait for the sandbox's CA: %w", errors.Join(ctx.Err(), notYet))
+		case <-ticker.C:
+		}
+		state, err := target.State(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("container state: %w", err)
+		}
+		if !state.Running {
+			return nil, fmt.Errorf("container exited with code %d", state.ExitCode)
+		}
+		var tlsConfig *tls.Config
+		if _, tlsConfig, notYet = readCA(ctx, target, path); notYet == nil {
+			return tlsConfig, nil
+		}
+	}
+}
+
+// readCA copies the PEM of the sandbox's CA out of the container, and a TLS configuration that
+// trusts it alone.
+func readCA(ctx context.Context, target wait.StrategyTarget, path string) ([]byte, *tls.Config, error) {
+	file, err := target.CopyFileFromContainer(ctx, path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer file.Close()
+	caCert, err := io.ReadAll(file)
+	if err != nil {
+		return nil, nil, err
+	}
+	roots := x509.NewCertPool()
+	if !roots.AppendCertsFromPEM(caCert) { // e.g. read while the sandbox was writing it
+		return nil, nil, fmt.Errorf("%s holds no certificate", path)
+	}
+	return caCert, &tls.Config{RootCAs: roots}, nil
 }
 
 // requireImage uses the engine's image, or pulls it once as testcontainers would; one that is

@@ -37,6 +37,8 @@ func TestRun(t *testing.T) {
 	require.Equal(t, endpoint+"/v1", baseURL)
 	require.Equal(t, sharedAPIKey, ctr.APIKey())
 	require.Equal(t, sharedAdminToken, ctr.AdminToken())
+	require.Nil(t, ctr.CACert(), "no TLS, no CA")
+	require.Nil(t, ctr.TLSConfig())
 }
 
 // The options are the sandbox's settings, in its environment; the credentials are read back
@@ -86,6 +88,8 @@ func TestRun_refusedSettingFailsFast(t *testing.T) {
 	}{
 		{"a setting", opts(animalstore.WithSeedCount(1_000_001)),
 			`the sandbox said: animal-store-sandbox: SEED_COUNT must be a whole number from 0 to 1000000, got "1000001"`},
+		{"a TLS setting", opts(animalstore.WithTLS(), testcontainers.WithEnv(map[string]string{"TLS_NAMES": "not a name"})),
+			`the sandbox said: animal-store-sandbox: TLS_NAMES: "not a name" is not a host name or IP address`},
 		{"exits printing nothing", opts(testcontainers.WithEntrypoint("node", "-e", "process.exit(3)")),
 			`the sandbox exited with code 3 and printed nothing`},
 	} {

@@ -51,3 +51,11 @@ func WithFixtures(path string) testcontainers.CustomizeRequestOption {
 func WithInMemory() testcontainers.CustomizeRequestOption {
 	return testcontainers.WithEnv(map[string]string{"DATA_FILE": ":memory:"})
 }
+
+// WithTLS serves HTTPS, and HTTP/2 to the clients that ask for it, with a certificate signed by a
+// CA the sandbox makes at start (TLS=auto), and has it write that CA where the module copies it
+// from (TLS_CA_OUT, the path the image names): BaseURL is then https, CACert and TLSConfig give
+// the CA to trust, and the health wait and Control trust it alone, verification on.
+func WithTLS() testcontainers.CustomizeRequestOption {
+	return testcontainers.WithEnv(map[string]string{"TLS": "auto", "TLS_CA_OUT": caPath})
+}

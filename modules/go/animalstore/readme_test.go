@@ -13,8 +13,8 @@ import (
 )
 
 // The README's Go snippets are the bodies of the examples, which go test runs, or lines of
-// control_test.go: a snippet that drifts from its code fails here. A snippet that starts with its
-// file's name (the end-of-suite check) is a suite of its own, which
+// control_test.go or tls_test.go: a snippet that drifts from its code fails here. A snippet that
+// starts with its file's name (the end-of-suite check) is a suite of its own, which
 // test/container/consumers.test.ts runs as a user would.
 func TestREADMESnippetsAreExamples(t *testing.T) {
 	source, err := os.ReadFile("examples_test.go")
@@ -30,9 +30,15 @@ func TestREADMESnippetsAreExamples(t *testing.T) {
 
 	readme, err := os.ReadFile("../README.md")
 	require.NoError(t, err)
-	tests, err := os.ReadFile("control_test.go")
-	require.NoError(t, err)
-	testLines := regexp.MustCompile(`(?m)^\t`).ReplaceAllString(string(tests), "")
+	var testLines string
+	for _, name := range []string{"control_test.go", "tls_test.go"} {
+		tests, err := os.ReadFile(name)
+		require.NoError(t, err)
+		// Lines of a test's body (a tab in), or of a subtest's (two).
+		for _, indent := range []string{"\t", "\t\t"} {
+			testLines += regexp.MustCompile(`(?m)^`+indent).ReplaceAllString(string(tests), "")
+		}
+	}
 	var shown []string
 	for _, snippet := range regexp.MustCompile("(?s)```go\n(.*?)```").FindAllSubmatch(readme, -1) {
 		if regexp.MustCompile(`^// \w+\.go:`).Match(snippet[1]) {
@@ -40,7 +46,7 @@ func TestREADMESnippetsAreExamples(t *testing.T) {
 		}
 		name, ok := examples[string(snippet[1])]
 		require.True(t, ok || strings.Contains(testLines, string(snippet[1])),
-			"this README snippet is no example's body, nor lines of control_test.go:\n%s", snippet[1])
+			"this README snippet is no example's body, nor lines of control_test.go or tls_test.go:\n%s", snippet[1])
 		shown = append(shown, name)
 	}
 	require.Contains(t, shown, "ExampleRun")

@@ -1,0 +1,82 @@
+package animalstore_test
+
+import (
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"github.com/testcontainers/testcontainers-go"
+
+	"github.com/animal-store/animal-store-sandbox/modules/go/animalstore"
+)
+
+// With WithTLS the sandbox serves HTTPS and HTTP/2 with a certificate of a CA made at its start:
+// the module hands out that CA, its health wait and control client trust it, and so does every
+// client here, verification on.
+func TestRun_tls(t *testing.T) {
+	requireDocker(t)
+	t.Parallel()
+	ctx := t.Context()
+	ctr, err := animalstore.Run(ctx, sandboxImage, animalstore.WithTLS(), animalstore.WithInMemory())
+	testcontainers.CleanupContainer(t, ctr)
+	require.NoError(t, err)
+	baseURL, err := ctr.BaseURL(ctx)
+	require.NoError(t, err)
+	require.True(t, strings.HasPrefix(baseURL, "https://localhost:"), baseURL)
+
+	// get lists the pets through client, and returns the protocol it answered in.
+	get := func(t *testing.T, client *http.Client) (string, error) {
+		t.Helper()
+		t.Cleanup(client.CloseIdleConnections)
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, baseURL+"/pets", nil)
+		require.NoError(t, err)
+		req.Header = ctr.APIHeader("")
+		resp, err := client.Do(req)
+		if err != nil {
+			return "", err
+		}
+		defer resp.Body.Close()
+		require.Equal(t, http.StatusOK, resp.StatusCode)
+		return resp.Proto, nil
+	}
+
+	t.Run("HTTPS trusting the CA", func(t *testing.T) {
+		// net/http speaks HTTP/1.1 to a TLSClientConfig of one's own unless asked for HTTP/2.
+		proto, err := get(t, &http.Client{Transport: &http.Transport{TLSClientConfig: ctr.TLSConfig()}})
+		require.NoError(t, err)
+		require.Equal(t, "HTTP/1.1", proto)
+	})
+
+	t.Run("HTTP/2 trusting the CA", func(t *testing.T) {
+		pool := x509.NewCertPool()
+		require.True(t, pool.AppendCertsFromPEM(ctr.CACert())) // the CA of this start
+		client := &http.Client{Transport: &http.Transport{
+			TLSClientConfig:   &tls.Config{RootCAs: pool}, // or ctr.TLSConfig(): the same
+			ForceAttemptHTTP2: true,                       // HTTP/2 through ALPN
+		}}
+		proto, err := get(t, client)
+		require.NoError(t, err)
+		require.Equal(t, "HTTP/2.0", proto)
+	})
+
+	t.Run("no other CA", func(t *testing.T) {
+		// The machine's CAs do not open it: verification is on, and the module's CA is the one that works.
+		_, err := get(t, &http.Client{Transport: &http.Transport{}})
+		var unknownAuthority x509.UnknownAuthorityError
+		require.True(t, errors.As(err, &unknownAuthority), "%v", err)
+	})
+
+	t.Run("the control API", func(t *testing.T) {
+		admin, err := ctr.Control(ctx)
+		require.NoError(t, err)
+		pets, err := admin.ExportPetsWithResponse(ctx, nil)
+		require.NoError(t, err)
+		require.Equal(t, http.StatusOK, pets.StatusCode(), "%s", pets.Body)
+		require.NotEmpty(t, *pets.JSON200)
+	})
+
+}
