@@ -54,16 +54,20 @@ class AnimalStoreControlError(Exception):
 
 
 class ControlClient:
-    """Calls the control API of the sandbox at ``origin`` (e.g. ``http://localhost:4010``).
+    """Calls the control API of the sandbox at ``origin`` (e.g. ``http://localhost:4010``); over
+    HTTPS, trusting the CA in ``ca_file`` (else the system's).
 
     The client acts on the default namespace; ``client.namespace("t1")`` returns a handle with the
     same calls acting on namespace ``t1``. Handles share the client's connections.
     """
 
-    def __init__(self, origin: str, admin_token: str, *, api_key: str, timeout: float = 10.0) -> None:
+    def __init__(
+        self, origin: str, admin_token: str, *, api_key: str, ca_file: str | None = None, timeout: float = 10.0
+    ) -> None:
         self._origin = origin.rstrip("/")
         self._admin_token = admin_token
         self._api_key = api_key
+        self._ca_file = ca_file
         self._timeout = timeout
         self._session = requests.Session()
         self._namespace: str | None = None
@@ -87,6 +91,11 @@ class ControlClient:
     def api_base_url(self) -> str:
         """The Animal Store API's base URL, e.g. ``http://localhost:4010/v1``."""
         return self._origin + API_BASE_PATH
+
+    @property
+    def ca_file(self) -> str | None:
+        """The file of the CA an HTTPS sandbox is trusted through, for ``verify=``; None over HTTP."""
+        return self._ca_file
 
     @property
     def api_headers(self) -> dict[str, str]:
@@ -268,6 +277,8 @@ class ControlClient:
             params=params,
             json=body,
             headers={"Authorization": f"Bearer {self._admin_token}"},
+            # Per request: a session's verify gives way to REQUESTS_CA_BUNDLE, and only this CA is trusted.
+            verify=self._ca_file or True,
             timeout=self._timeout,
         )
         if response.status_code < 400:

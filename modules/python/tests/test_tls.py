@@ -1,0 +1,44 @@
+"""HTTPS with verification on: the sandbox's certificate is trusted through the CA it made, alone."""
+
+import ssl
+import urllib.request
+from pathlib import Path
+
+import pytest
+import requests
+from testcontainers.core.exceptions import ContainerStartException
+
+from animal_store_testcontainers import AnimalStoreContainer, ControlClient
+
+
+def test_https_is_trusted_through_the_sandbox_ca_and_nothing_else(
+    animal_store_image: str, docker_engine: object
+) -> None:
+    with AnimalStoreContainer(animal_store_image).with_tls().with_in_memory().with_seed_count(2) as sandbox:
+        base_url, ca_file = sandbox.get_base_url(), sandbox.get_tls_ca_file()
+        headers = {"Authorization": f"Bearer {sandbox.get_api_key()}"}
+        assert base_url.startswith("https://") and sandbox.get_tls_ca().startswith("-----BEGIN CERTIFICATE-----")
+
+        # The default trust does not know the sandbox's CA: verification refuses its certificate.
+        with pytest.raises(requests.exceptions.SSLError, match="CERTIFICATE_VERIFY_FAILED"):
+            requests.get(f"{base_url}/pets", headers=headers)
+        with pytest.raises(requests.exceptions.SSLError, match="CERTIFICATE_VERIFY_FAILED"):
+            ControlClient(sandbox.get_origin(), sandbox.get_admin_token(), api_key=sandbox.get_api_key()).export_pets()
+
+        # Trusting it, each way: requests' verify=, the standard library's ssl context, the control client.
+        assert len(requests.get(f"{base_url}/pets", headers=headers, verify=ca_file).json()) == 2
+        trust = ssl.create_default_context(cadata=sandbox.get_tls_ca())
+        with urllib.request.urlopen(
+            urllib.request.Request(f"{base_url}/pets", headers=headers), context=trust
+        ) as answer:
+            assert (answer.status, answer.version) == (200, 11), "HTTP/1.1: the standard library speaks no HTTP/2"
+        api = sandbox.get_control_client().namespace("tls")
+        assert api.reset()["pets"] == 2
+        assert len(requests.get(f"{api.api_base_url}/pets", headers=api.api_headers, verify=api.ca_file).json()) == 2
+    assert not Path(ca_file).exists(), "stop() removed the CA's file"
+
+
+def test_a_plain_sandbox_has_no_ca(animal_store: AnimalStoreContainer) -> None:
+    assert animal_store.get_control_client().ca_file is None
+    with pytest.raises(ContainerStartException, match="with_tls"):
+        animal_store.get_tls_ca()
