@@ -67,7 +67,13 @@ func Run(ctx context.Context, img string, opts ...testcontainers.ContainerCustom
 	if err := requireImage(ctx, img); err != nil {
 		return nil, err
 	}
-	ctr, err := testcontainers.Run(ctx, img, append(moduleOpts, opts...)...)
+	host, err := engineHost(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("animalstore: the Docker engine's host: %w", err)
+	}
+	// Last, to see every option's settings.
+	opts = append(append(moduleOpts, opts...), withCertificateName(host))
+	ctr, err := testcontainers.Run(ctx, img, opts...)
 	var c *Container
 	if ctr != nil {
 		c = &Container{Container: ctr}
@@ -111,8 +117,8 @@ func (c *Container) CACert() []byte {
 }
 
 // TLSConfig is a TLS configuration whose RootCAs holds the sandbox's CA (CACert) alone, new at
-// each call for the caller to change; nil without TLS. Its certificate is for localhost,
-// 127.0.0.1 and ::1 (more names with TLS_NAMES).
+// each call for the caller to change; nil without TLS. The sandbox's certificate names the host
+// of BaseURL.
 func (c *Container) TLSConfig() *tls.Config {
 	return c.tlsConfig.Clone()
 }
@@ -262,6 +268,29 @@ func readCA(ctx context.Context, target wait.StrategyTarget, path string) ([]byt
 		return nil, nil, fmt.Errorf("%s holds no certificate", path)
 	}
 	return caCert, &tls.Config{RootCAs: roots}, nil
+}
+
+// engineHost is the host Testcontainers reaches the container's ports on: localhost for a local
+// engine, but the engine's own for a remote one, or its gateway from inside a container; "" when
+// no engine can be reached (Run reports it).
+func engineHost(ctx context.Context) (string, error) {
+	provider, err := testcontainers.NewDockerProvider()
+	if err != nil {
+		return "", nil
+	}
+	defer provider.Close()
+	return provider.DaemonHost(ctx)
+}
+
+// withCertificateName adds host to the names of the certificate TLS=auto makes (TLS_NAMES), which
+// has localhost and its addresses anyway, so that clients that dial it can verify it.
+func withCertificateName(host string) testcontainers.CustomizeRequestOption {
+	return func(req *testcontainers.GenericContainerRequest) error {
+		if req.Env["TLS"] == "auto" && host != "" {
+			req.Env["TLS_NAMES"] = strings.TrimPrefix(req.Env["TLS_NAMES"]+","+host, ",")
+		}
+		return nil
+	}
 }
 
 // requireImage uses the engine's image, or pulls it once as testcontainers would; one that is

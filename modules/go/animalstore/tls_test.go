@@ -4,7 +4,9 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
+	"net"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 
@@ -28,25 +30,9 @@ func TestRun_tls(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, strings.HasPrefix(baseURL, "https://localhost:"), baseURL)
 
-	// get lists the pets through client, and returns the major version of the HTTP it answered in.
-	get := func(t *testing.T, client *http.Client) (int, error) {
-		t.Helper()
-		t.Cleanup(client.CloseIdleConnections)
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, baseURL+"/pets", nil)
-		require.NoError(t, err)
-		req.Header = ctr.APIHeader("")
-		resp, err := client.Do(req)
-		if err != nil {
-			return 0, err
-		}
-		defer resp.Body.Close()
-		require.Equal(t, http.StatusOK, resp.StatusCode)
-		return resp.ProtoMajor, nil
-	}
-
 	t.Run("HTTPS trusting the CA", func(t *testing.T) {
 		// net/http speaks HTTP/1.1 to a TLSClientConfig of one's own unless asked for HTTP/2.
-		proto, err := get(t, &http.Client{Transport: &http.Transport{TLSClientConfig: ctr.TLSConfig()}})
+		proto, err := listPets(t, ctr, &http.Client{Transport: &http.Transport{TLSClientConfig: ctr.TLSConfig()}})
 		require.NoError(t, err)
 		require.Equal(t, 1, proto)
 	})
@@ -58,14 +44,14 @@ func TestRun_tls(t *testing.T) {
 			TLSClientConfig:   &tls.Config{RootCAs: pool}, // or ctr.TLSConfig(): the same
 			ForceAttemptHTTP2: true,                       // HTTP/2 through ALPN
 		}}
-		proto, err := get(t, client)
+		proto, err := listPets(t, ctr, client)
 		require.NoError(t, err)
 		require.Equal(t, 2, proto)
 	})
 
 	t.Run("no other CA", func(t *testing.T) {
 		// The machine's CAs do not open it: verification is on, and the module's CA is the one that works.
-		_, err := get(t, &http.Client{Transport: &http.Transport{}})
+		_, err := listPets(t, ctr, &http.Client{Transport: &http.Transport{}})
 		var unknownAuthority x509.UnknownAuthorityError
 		require.True(t, errors.As(err, &unknownAuthority), "%v", err)
 	})
@@ -78,5 +64,44 @@ func TestRun_tls(t *testing.T) {
 		require.Equal(t, http.StatusOK, pets.StatusCode(), "%s", pets.Body)
 		require.NotEmpty(t, *pets.JSON200)
 	})
+}
 
+// The certificate names the host Testcontainers reaches the sandbox on, whichever it is: here this
+// machine's name, which the certificate has not otherwise (a container's name is its own).
+func TestRun_tlsCertificateNamesTheEnginesHost(t *testing.T) {
+	requireDocker(t)
+	host, err := os.Hostname()
+	require.NoError(t, err)
+	if _, err := net.LookupHost(host); err != nil {
+		t.Skipf("this machine's name %q does not resolve: %v", host, err)
+	}
+	// Each start reads it; the environment is the process's, so this test runs alone.
+	t.Setenv("TESTCONTAINERS_HOST_OVERRIDE", host)
+	ctr, err := animalstore.Run(t.Context(), sandboxImage, animalstore.WithTLS(), animalstore.WithInMemory())
+	testcontainers.CleanupContainer(t, ctr)
+	require.NoError(t, err) // the health wait verified the certificate for host
+	baseURL, err := ctr.BaseURL(t.Context())
+	require.NoError(t, err)
+	require.True(t, strings.HasPrefix(baseURL, "https://"+host+":"), baseURL)
+	proto, err := listPets(t, ctr, &http.Client{Transport: &http.Transport{TLSClientConfig: ctr.TLSConfig()}})
+	require.NoError(t, err)
+	require.Equal(t, 1, proto)
+}
+
+// listPets lists the pets through client, and returns the major version of the HTTP it answered in.
+func listPets(t *testing.T, ctr *animalstore.Container, client *http.Client) (int, error) {
+	t.Helper()
+	t.Cleanup(client.CloseIdleConnections)
+	baseURL, err := ctr.BaseURL(t.Context())
+	require.NoError(t, err)
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, baseURL+"/pets", nil)
+	require.NoError(t, err)
+	req.Header = ctr.APIHeader("")
+	resp, err := client.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	return resp.ProtoMajor, nil
 }
