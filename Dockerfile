@@ -77,6 +77,7 @@ ENV NODE_ENV=production \
     SEED= \
     SEED_COUNT= \
     FIXTURES= \
+    TLS_CA_OUT=/tmp/animal-store-ca.pem \
     NODE_COMPILE_CACHE=/app/.compile-cache
 WORKDIR /app
 COPY --from=prod-deps /app/node_modules ./node_modules

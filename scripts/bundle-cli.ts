@@ -61,6 +61,8 @@ const { outputFiles } = await build({
     '@modelcontextprotocol/sdk',
     'prom-client',
     'node-forge',
+    // undici's fetch, which only the MCP endpoint over HTTPS loads.
+    'undici',
     // An optional package with a native core, which only `pact verify` loads.
     '@pact-foundation/pact-core',
     // The OpenTelemetry SDK, which only a start with OTEL_* export settings loads (src/telemetry.ts).

@@ -58,7 +58,9 @@ async function main(): Promise<void> {
         ? `  test control: off${config.adminOffReason === undefined ? '' : ` (${config.adminOffReason}: set one to turn it on)`}`
         : `  test control: ${origin}/__admin (Bearer ${config.defaultAdminToken ? config.adminToken : '<your admin token>'})`,
       ...(config.adminToken === undefined ? [] : [`  agents: ${origin}/mcp (MCP, opened by the same token)`]),
-      ...(config.tlsCaOut === undefined ? [] : [`  trust: ${config.tlsCaOut} (the CA of this start's certificate)`]),
+      ...(sandbox.tlsCa === undefined || config.tlsCaOut === undefined
+        ? []
+        : [`  trust: ${config.tlsCaOut} (the CA of this start's certificate)`]),
       '',
     ].join('\n'),
   )

@@ -117,6 +117,8 @@ async function serve(
   const fidelity =
     config.upstream &&
     new Fidelity({ settings: config.upstream, basePath: spec.basePath, logger, unimplemented: UNIMPLEMENTED })
+  const tls = config.tls && (await tlsFiles(config.tls, config.tlsClientCa))
+  if (tls?.ca !== undefined && config.tlsCaOut !== undefined) await writeFile(config.tlsCaOut, tls.ca)
   const admin =
     config.adminToken === undefined
       ? undefined
@@ -127,6 +129,7 @@ async function serve(
           localOnly: config.adminToken === DEFAULT_ADMIN_TOKEN,
           namespaces,
           fidelity,
+          tlsCa: tls?.ca,
         }
   // The SDK reads its OTEL_* settings from the environment itself, whoever starts the sandbox.
   const telemetry = await startTelemetry(process.env, admin ? [spec, admin.adminSpec] : [spec], logger)
@@ -141,6 +144,7 @@ async function serve(
           apiKey: config.apiKeys[0] ?? DEFAULT_API_KEY,
           adminToken: config.adminToken,
           allNamespaces: config.mcpAllNamespaces,
+          ca: tls ? (tls.ca ?? tls.cert) : undefined,
         }))
   const app = createApp({
     spec,
@@ -157,8 +161,6 @@ async function serve(
     metrics,
   })
   const apiPrefix = `${spec.basePath}/`
-  const tls = config.tls && (await tlsFiles(config.tls, config.tlsClientCa))
-  if (tls?.ca !== undefined && config.tlsCaOut !== undefined) await writeFile(config.tlsCaOut, tls.ca)
   const api = (req: IncomingMessage): boolean => req.url?.startsWith(apiPrefix) === true
   const server = await listen(config.port, config.host, limits, app, api, tls)
   const { port } = server.address() as AddressInfo

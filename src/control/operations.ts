@@ -32,6 +32,8 @@ export interface ControlApiOptions {
   readonly namespaces: Namespaces
   /** The real API beside the sandbox (UPSTREAM), when one is set: its drift is read here. */
   readonly fidelity?: Fidelity | undefined
+  /** The CA that TLS=auto made, when it made one. */
+  readonly tlsCa?: string | undefined
 }
 
 export interface ControlContext extends ControlApiOptions {
@@ -68,7 +70,10 @@ export const controlHandlers: HandlersOf<operations, ControlContext> = {
       return { status: 201, body: describeSnapshot(snapshot, []) }
     } catch (error) {
       if (!(error instanceof SnapshotExists)) throw error
-      throw conflict(`A snapshot ${JSON.stringify(name)} exists: delete it first to use the name again`)
+      throw new HttpError(
+        ERRORS.conflict,
+        `A snapshot ${JSON.stringify(name)} exists: delete it first to use the name again`,
+      )
     }
   },
 
@@ -86,7 +91,8 @@ export const controlHandlers: HandlersOf<operations, ControlContext> = {
       namespaces.snapshots.delete(name, async () => (await namespaces.forks()).get(key) ?? []),
     )
     if (users.length > 0)
-      throw conflict(
+      throw new HttpError(
+        ERRORS.conflict,
         `Snapshot ${JSON.stringify(name)} is in use by namespaces ${users.join(', ')}: reset or delete them first`,
       )
     if (!deleted) throw unknownSnapshot(name)
@@ -110,14 +116,7 @@ export const controlHandlers: HandlersOf<operations, ControlContext> = {
   },
 
   listRequests({ query: { method, path, operationId, status, since, traceId, limit, after } }, { namespace }) {
-    const filter = {
-      method,
-      path,
-      operationId,
-      status,
-      since: since === undefined ? undefined : sinceDate(since),
-      traceId,
-    }
+    const filter = { method, path, operationId, status, since: sinceDate(since), traceId }
     return ok(namespace.journal.page(filter, { limit: limit as number, after }))
   },
 
@@ -170,7 +169,8 @@ export const controlHandlers: HandlersOf<operations, ControlContext> = {
     if (fault.status === undefined && fault.delayMs === undefined && fault.fault === undefined)
       throw invalidBody(`a fault needs status, delayMs or fault (one of: ${FAULT_KINDS.join(', ')})`)
     if (namespace.faults.length >= MAX_FAULTS)
-      throw conflict(
+      throw new HttpError(
+        ERRORS.conflict,
         `Namespace ${namespace.name} has ${MAX_FAULTS} faults armed, the most it keeps: clear them (DELETE /__admin/faults) first`,
       )
     return { status: 201, body: namespace.faults.add(fault) }
@@ -218,6 +218,11 @@ export const controlHandlers: HandlersOf<operations, ControlContext> = {
     return ok(fidelity.report(namespace))
   },
 
+  getTlsCa(_input, { tlsCa }) {
+    if (tlsCa === undefined) throw new HttpError(ERRORS.notFound, 'This sandbox made no CA: TLS=auto makes one')
+    return ok(new TypedText(PEM, tlsCa))
+  },
+
   listNamespaces(_input, { namespaces }) {
     const { journals } = namespaces
     return ok({
@@ -237,13 +242,6 @@ export const controlHandlers: HandlersOf<operations, ControlContext> = {
       })),
     })
   },
-}
-
-function conflict(message: string): HttpError {
-  return new HttpError(
-    { status: 409, code: 'conflict', message: 'The request conflicts with the current state' },
-    message,
-  )
 }
 
 function invalidBody(problem: string): HttpError {
@@ -283,6 +281,7 @@ async function storing<T>(write: Promise<T>): Promise<T> {
 }
 
 const MARKDOWN = 'text/markdown; charset=utf-8'
+const PEM = 'application/x-pem-file'
 
 function ok(body: unknown): Reply {
   return { status: 200, body }
@@ -292,7 +291,8 @@ function clockOf(namespace: Namespace): Reply {
   return ok({ namespace: namespace.name, ...namespace.clock.toJSON() })
 }
 
-function sinceDate(since: string): Date {
+function sinceDate(since: string | undefined): Date | undefined {
+  if (since === undefined) return undefined
   const read = readDateTime(since)
   if (read.problem !== undefined)
     throw new HttpError(ERRORS.invalidParameter, `Invalid query parameter: query.since ${read.problem}`)

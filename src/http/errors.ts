@@ -22,6 +22,7 @@ export const ERRORS = {
   notFound: template(404, 'not_found', 'The requested resource could not be found'),
   methodNotAllowed: template(405, 'method_not_allowed', 'The method is not allowed on this resource'),
   requestTimeout: template(408, 'request_timeout', 'The request did not arrive in time; the connection is closed'),
+  conflict: template(409, 'conflict', 'The request conflicts with the current state'),
   gone: template(410, 'gone', 'This operation was removed on its sunset date'),
   payloadTooLarge: template(413, 'payload_too_large', 'The request body is too large'),
   unsupportedMediaType: template(415, 'unsupported_media_type', 'The request body must be application/json'),

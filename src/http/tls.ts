@@ -85,7 +85,7 @@ export const TLS_SETTINGS = {
       existsSync(dirname(resolve(value)))
         ? resolve(value)
         : fail(`${name}: no folder ${dirname(resolve(value))} to write the CA in`),
-    help: 'where `TLS=auto` writes its CA certificate (PEM) for clients to trust',
+    help: 'where `TLS=auto` writes its CA certificate (PEM) for clients to trust (the image: /tmp/animal-store-ca.pem)',
   }),
   tlsCert: setting({
     default: none,
@@ -117,9 +117,8 @@ export function tlsOf(s: TlsSettings, given: Given): TlsSetting | undefined {
   const own = s.tlsCert !== undefined || s.tlsKey !== undefined
   if (s.tls === 'auto' && own)
     fail(`${given('tls')} makes its own certificate: leave out ${given('tlsCert') ?? given('tlsKey')}, or TLS`)
-  if (s.tls !== 'auto')
-    for (const key of ['tlsNames', 'tlsCaOut'] as const)
-      if (given(key) !== undefined) fail(`${given(key)} applies only with TLS=auto`)
+  // TLS_CA_OUT alone is allowed: the image names a path for a CA that only TLS=auto makes.
+  if (s.tls !== 'auto' && given('tlsNames') !== undefined) fail(`${given('tlsNames')} applies only with TLS=auto`)
   if (own && (s.tlsCert === undefined || s.tlsKey === undefined))
     fail(`${given('tlsCert') ?? given('tlsKey')} needs ${given('tlsCert') ? 'TLS_KEY' : 'TLS_CERT'} beside it`)
   if (s.tlsCert !== undefined && s.tlsKey !== undefined) {

@@ -1,5 +1,6 @@
 // The MCP tools, one per operation of both specs: the input is the operation's parameters and body,
 // a call one HTTP request to a running sandbox, the result its status, telling headers and body.
+import type { RequestInit as UndiciInit } from 'undici'
 import { fileURLToPath } from 'node:url'
 import type { ValidateFunction } from 'ajv/dist/2020.js'
 import { ADMIN_SPEC_FILE, SPEC_FILE } from '../paths.js'
@@ -49,6 +50,7 @@ export const TOOL_RULES: Readonly<Record<string, ToolRule>> = {
   verify: { effect: 'reads' },
   exportPact: { effect: 'reads' },
   getDrift: { effect: 'reads' },
+  getTlsCa: { effect: 'reads' },
 }
 
 /** An operation no rule names yet is served as the most guarded kind until one does. */
@@ -76,6 +78,8 @@ export interface Target {
   readonly adminToken: string | undefined
   /** Whether tools may act across every namespace (listNamespaces, getCoverage all=true). */
   readonly allNamespaces: boolean
+  /** A certificate to trust besides the system's: the CA of this sandbox's HTTPS. */
+  readonly ca?: string | undefined
 }
 
 /** What MCP's CallToolResult carries: the sandbox's answer when it gave one. */
@@ -199,7 +203,7 @@ export async function callTool(tool: Tool, input: unknown, target: Target): Prom
 
   let response: Response
   try {
-    response = await fetch(url, {
+    response = await (target.ca === undefined ? fetch : await fetchTrusting(target.ca))(url, {
       method: tool.method,
       headers,
       ...(args['body'] === undefined ? {} : { body: JSON.stringify(args['body']) }),
@@ -230,6 +234,21 @@ export async function callTool(tool: Tool, input: unknown, target: Target): Prom
     structuredContent: answer,
     ...(response.ok ? {} : { isError: true }),
   }
+}
+
+let trusting: { readonly ca: string; readonly fetch: typeof fetch } | undefined
+
+/** A fetch that trusts `ca`, which Node's own cannot be told; undici is loaded only for HTTPS. */
+async function fetchTrusting(ca: string): Promise<typeof fetch> {
+  if (trusting?.ca !== ca) {
+    const undici = await import('undici')
+    // A certificate brought with TLS_CERT is trusted as itself, for localhost, as the health check does.
+    const dispatcher = new undici.Agent({ connect: { ca, allowPartialTrustChain: true, servername: 'localhost' } })
+    const send = (input: URL, init: RequestInit): Promise<Response> =>
+      undici.fetch(input, { ...(init as UndiciInit), dispatcher }) as unknown as Promise<Response>
+    trusting = { ca, fetch: send as typeof fetch }
+  }
+  return trusting.fetch
 }
 
 function toolError(message: string): ToolResult {

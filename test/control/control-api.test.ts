@@ -20,7 +20,7 @@ t.test('spec/admin.openapi.yaml passes Redocly lint, and its routes are the cont
   const routes = [
     'DELETE /clock, DELETE /faults, DELETE /namespaces/{name}, DELETE /requests, DELETE /snapshots/{name}',
     'GET /clock, GET /coverage, GET /drift, GET /faults, GET /namespaces, GET /pact, GET /pets, GET /requests',
-    'GET /requests/unmatched, GET /snapshots, POST /clock, POST /faults, POST /reset, POST /snapshots',
+    'GET /requests/unmatched, GET /snapshots, GET /tls/ca, POST /clock, POST /faults, POST /reset, POST /snapshots',
     'POST /verify, PUT /pets',
   ]
   t.same(spec.operations.map((op) => `${op.method} ${op.path}`).sort(), routes.join(', ').split(', '))

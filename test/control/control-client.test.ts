@@ -45,6 +45,7 @@ const EVERY_OPTION: Record<
   createSnapshot: (ns) => ns.createSnapshot('s'),
   listSnapshots: (_, client) => client.listSnapshots(),
   deleteSnapshot: (_, client) => client.deleteSnapshot('n'),
+  getTlsCa: (_, client) => client.getTlsCa(),
 }
 
 t.test(

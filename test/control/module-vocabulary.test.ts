@@ -43,7 +43,8 @@ const MODULES = [
   {
     module: 'go',
     source: readAll('modules/go/animalstore/control', '.go', /_test\.go$/),
-    defines: (name: string) => new RegExp(`^func \\([^)]*\\) ${pascal(name)}\\(`, 'm'),
+    // Go writes an initialism in capitals (GetTLSCa).
+    defines: (name: string) => new RegExp(`^func \\([^)]*\\) ${pascal(name)}\\(`, 'mi'),
   },
 ]
 

@@ -3,6 +3,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { Test } from 'tap'
+import { Agent, fetch as undiciFetch, type RequestInit as UndiciInit } from 'undici'
 import t from 'tap'
 import { rawExchange } from '../../scripts/lib/raw-http.js'
 import { ADMIN_AUTH, ADMIN_TOKEN, startControlSandbox } from '../support/control.js'
@@ -15,6 +16,27 @@ async function connect(t: Test, origin: string, headers: Record<string, string> 
   t.teardown(() => client.close())
   return client
 }
+
+t.test('/mcp over HTTPS: the tools reach the sandbox trusting the CA it made', async (t) => {
+  const sandbox = await startControlSandbox(t, { TLS: 'auto' })
+  const ca = sandbox.tlsCa ?? ''
+  const dispatcher = new Agent({ connect: { ca } })
+  t.teardown(() => dispatcher.close())
+  const trusting = ((url: URL, init: RequestInit) =>
+    undiciFetch(url, { ...(init as UndiciInit), dispatcher })) as unknown as typeof fetch
+  const client = new Client({ name: 'animal-store-tests', version: '1.0.0' })
+  const transport = new StreamableHTTPClientTransport(new URL('/mcp', sandbox.origin), {
+    requestInit: { headers: ADMIN_AUTH },
+    fetch: trusting,
+  })
+  await client.connect(transport)
+  t.teardown(() => client.close())
+  const pet = await callTool(client, 'getPet', { petId: 1 })
+  t.equal(pet.status, 200, 'an API tool, over HTTPS')
+  const served = await callTool(client, 'getTlsCa', {})
+  t.equal(served.status, 200, 'a control tool, over HTTPS')
+  t.equal(served.body, ca, 'the CA the sandbox made')
+})
 
 const INITIALIZE = {
   jsonrpc: '2.0',

@@ -1,6 +1,7 @@
 // HTTPS and HTTP/2 with verification on: a client trusts the CA the sandbox made (or the one the
 // user brought) and nothing else, and gets the same answers over either protocol.
 import { spawnSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
 import { readFile, writeFile } from 'node:fs/promises'
 import { connect as http2Connect, type Http2SecureServer, type IncomingHttpHeaders } from 'node:http2'
 import { request } from 'node:https'
@@ -114,6 +115,14 @@ t.test('TLS=auto: HTTPS/1.1 and HTTP/2 answer alike, trusting only the CA the sa
   t.equal(connection, 'keep-alive')
   t.same(overTwo?.headers, sentOverOne, 'the journal shows the same headers, no pseudo-header')
 
+  // The control API hands out the same CA, e.g. to a browser that opened the explorer past its warning.
+  const served = await overHttp2(sandbox.origin, ca, 'GET', '/__admin/tls/ca', {
+    authorization: 'Bearer sandbox-admin-token',
+  })
+  t.equal(served.status, 200)
+  t.equal(served.headers['content-type'], 'application/x-pem-file')
+  t.equal(served.body, ca, 'the CA the sandbox made')
+
   // The certificate names TLS_NAMES too: a client reaching the sandbox by that name verifies it.
   const byName = await new Promise<boolean>((resolve, reject) => {
     const socket = tlsConnect({ host: '127.0.0.1', port, ca, servername: 'animal-store' }, () => {
@@ -185,6 +194,19 @@ t.test('TLS_CA_OUT: the command writes the CA there and says so', async (t) => {
     env: { ...process.env, TLS: 'auto', TLS_CA_OUT: caFile, PORT: port },
   })
   t.equal(check.status, 0, 'the healthcheck passes over HTTPS')
+})
+
+t.test('TLS_CA_OUT without TLS=auto (the image sets it): plain HTTP, no CA written or served', async (t) => {
+  const caFile = join(await tempDir(t), 'ca.pem')
+  const cli = await spawnCli(t, { TLS_CA_OUT: caFile })
+  t.notMatch(cli.stderr, 'trust:', 'the banner names no CA')
+  t.match(cli.baseUrl, /^http:/)
+  t.notOk(existsSync(caFile), 'no CA file')
+  const response = await fetch(`${new URL(cli.baseUrl).origin}/__admin/tls/ca`, {
+    headers: { authorization: 'Bearer sandbox-admin-token' },
+  })
+  t.equal(response.status, 404)
+  t.match(await response.json(), { code: 'not_found', status: 404, message: /made no CA/ })
 })
 
 /** A certificate and its key, signed by a CA, in files; and the CA's PEM. */

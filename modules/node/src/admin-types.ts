@@ -274,6 +274,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/tls/ca": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the CA that HTTPS was made with
+         * @description With TLS=auto, the CA certificate (PEM) the sandbox made at this start and signed its certificate with; the same text TLS_CA_OUT's file holds (in the image, /tmp/animal-store-ca.pem). Trust it, and nothing else, in the client under test. A client reaching this over HTTPS already trusts it: this answer serves a browser that opened the explorer past its warning, or a tool that holds the admin token but not the file. Not namespaced: one CA serves every namespace.
+         */
+        get: operations["getTlsCa"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/verify": {
         parameters: {
             query?: never;
@@ -1658,6 +1678,44 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["UnknownNamespace"];
+            421: components["responses"]["Misdirected"];
+        };
+    };
+    getTlsCa: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CA certificate. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-pem-file": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The sandbox made no CA (TLS is off, or TLS_CERT brought the certificate). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "This sandbox made no CA",
+                     *       "status": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             421: components["responses"]["Misdirected"];
         };
     };

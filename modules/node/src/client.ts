@@ -317,7 +317,7 @@ class NamespaceCalls {
     const [method, path] = route.split(' ') as [string, string]
     const search = new URLSearchParams()
     for (const [key, value] of Object.entries(query)) if (value != null) search.set(key, String(value))
-    if (this.#namespace !== undefined && !/^\/(snapshots|namespaces)/.test(path))
+    if (this.#namespace !== undefined && !/^\/(snapshots|namespaces|tls)/.test(path))
       search.set('namespace', this.#namespace)
     const target = path.replace('{name}', encodeURIComponent(name))
     const url = `${this.connection.origin}${CONTROL_PATH}${target}${search.size > 0 ? `?${search}` : ''}`
@@ -407,6 +407,11 @@ export class AnimalStoreControlClient extends NamespaceCalls {
   /** Deletes a snapshot (durably); refused (409) while a namespace starts from it. */
   async deleteSnapshot(name: string): Promise<SnapshotDeleted> {
     return this.call('deleteSnapshot', 'DELETE /snapshots/{name}', { name })
+  }
+
+  /** The PEM of the CA that TLS=auto made at this start; a 404 when the sandbox made none. */
+  async getTlsCa(): Promise<string> {
+    return this.call('getTlsCa', 'GET /tls/ca', { text: true })
   }
 }
 

@@ -83,6 +83,9 @@ def test_every_operation_sends_what_the_sandbox_takes(
     assert {name, other.namespace_name} <= set(names)
     assert api.delete_namespace(other.namespace_name) == {"namespace": other.namespace_name, "deleted": True}
     assert api.delete_snapshot(name) == {"snapshot": name, "deleted": True}
+    with pytest.raises(AnimalStoreControlError) as no_ca:  # served over plain HTTP: no CA was made
+        api.get_tls_ca()
+    assert (no_ca.value.operation_id, no_ca.value.status) == ("getTlsCa", 404)
 
 
 def test_a_refusal_is_an_error_with_the_error_body(animal_store_namespace: ControlClient) -> None:

@@ -1379,6 +1379,13 @@ type ClientInterface interface {
 	// Corresponds with DELETE /snapshots/{name} (the `DeleteSnapshot` operationId).
 	DeleteSnapshot(ctx context.Context, name string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetTLSCa Read the CA that HTTPS was made with
+	//
+	// With TLS=auto, the CA certificate (PEM) the sandbox made at this start and signed its certificate with; the same text TLS_CA_OUT's file holds (in the image, /tmp/animal-store-ca.pem). Trust it, and nothing else, in the client under test. A client reaching this over HTTPS already trusts it: this answer serves a browser that opened the explorer past its warning, or a tool that holds the admin token but not the file. Not namespaced: one CA serves every namespace.
+	//
+	// Corresponds with GET /tls/ca (the `GetTLSCa` operationId).
+	GetTLSCa(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// VerifyWithBody Check the journal against what a test expected
 	//
 	// Each expectation counts the journal entries of its operation whose body contains `body` (a subset: every property given must be there with that value, arrays element by element) and whose headers include `headers` (names in any case, values exact), and checks that count against `count`, `min` or `max` (at least one call when none is given). A failed expectation names the closest entries with their differences by JSON Pointer. With `strict`, every entry no expectation matched is unexpected and fails the verification. The answer is 200 whether the verification passed or not.
@@ -1821,6 +1828,23 @@ func (c *Client) CreateSnapshot(ctx context.Context, body CreateSnapshotJSONRequ
 // Corresponds with DELETE /snapshots/{name} (the `DeleteSnapshot` operationId).
 func (c *Client) DeleteSnapshot(ctx context.Context, name string, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewDeleteSnapshotRequest(c.Server, name)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetTLSCa Read the CA that HTTPS was made with
+//
+// With TLS=auto, the CA certificate (PEM) the sandbox made at this start and signed its certificate with; the same text TLS_CA_OUT's file holds (in the image, /tmp/animal-store-ca.pem). Trust it, and nothing else, in the client under test. A client reaching this over HTTPS already trusts it: this answer serves a browser that opened the explorer past its warning, or a tool that holds the admin token but not the file. Not namespaced: one CA serves every namespace.
+//
+// Corresponds with GET /tls/ca (the `GetTLSCa` operationId).
+func (c *Client) GetTLSCa(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetTLSCaRequest(c.Server)
 	if err != nil {
 		return nil, err
 	}
@@ -2953,6 +2977,33 @@ func NewDeleteSnapshotRequest(server string, name string) (*http.Request, error)
 	return req, nil
 }
 
+// NewGetTLSCaRequest constructs an http.Request for the GetTLSCa method
+func NewGetTLSCaRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/tls/ca")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewVerifyRequest calls the generic Verify builder with application/json body
 func NewVerifyRequest(server string, params *VerifyParams, body VerifyJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -3280,6 +3331,15 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with DELETE /snapshots/{name} (the `DeleteSnapshot` operationId).
 	DeleteSnapshotWithResponse(ctx context.Context, name string, reqEditors ...RequestEditorFn) (*DeleteSnapshotResponse, error)
+
+	// GetTLSCaWithResponse Read the CA that HTTPS was made with
+	//
+	// With TLS=auto, the CA certificate (PEM) the sandbox made at this start and signed its certificate with; the same text TLS_CA_OUT's file holds (in the image, /tmp/animal-store-ca.pem). Trust it, and nothing else, in the client under test. A client reaching this over HTTPS already trusts it: this answer serves a browser that opened the explorer past its warning, or a tool that holds the admin token but not the file. Not namespaced: one CA serves every namespace.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /tls/ca (the `GetTLSCa` operationId).
+	GetTLSCaWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetTLSCaResponse, error)
 
 	// VerifyWithBodyWithResponse Check the journal against what a test expected
 	//
@@ -5107,6 +5167,68 @@ func (r DeleteSnapshotResponse) ContentType() string {
 	return ""
 }
 
+// GetTLSCaResponse401Headers the declared response headers of an HTTP 401 response for GetTLSCa
+type GetTLSCaResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+type GetTLSCaResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *externalRef0.Error
+	// JSON421 the response for an HTTP 421 `application/json` response
+	JSON421 *Misdirected
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetTLSCaResponse401Headers
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetTLSCaResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetTLSCaResponse) GetJSON404() *externalRef0.Error {
+	return r.JSON404
+}
+
+// GetJSON421 returns the response for an HTTP 421 `application/json` response
+func (r GetTLSCaResponse) GetJSON421() *Misdirected {
+	return r.JSON421
+}
+
+// GetBody returns the raw response body bytes
+func (r GetTLSCaResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetTLSCaResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetTLSCaResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetTLSCaResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // VerifyResponse401Headers the declared response headers of an HTTP 401 response for Verify
 type VerifyResponse401Headers struct {
 	WWWAuthenticate string
@@ -5558,6 +5680,21 @@ func (c *ClientWithResponses) DeleteSnapshotWithResponse(ctx context.Context, na
 		return nil, err
 	}
 	return ParseDeleteSnapshotResponse(rsp)
+}
+
+// GetTLSCaWithResponse Read the CA that HTTPS was made with
+//
+// With TLS=auto, the CA certificate (PEM) the sandbox made at this start and signed its certificate with; the same text TLS_CA_OUT's file holds (in the image, /tmp/animal-store-ca.pem). Trust it, and nothing else, in the client under test. A client reaching this over HTTPS already trusts it: this answer serves a browser that opened the explorer past its warning, or a tool that holds the admin token but not the file. Not namespaced: one CA serves every namespace.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /tls/ca (the `GetTLSCa` operationId).
+func (c *ClientWithResponses) GetTLSCaWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetTLSCaResponse, error) {
+	rsp, err := c.GetTLSCa(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetTLSCaResponse(rsp)
 }
 
 // VerifyWithBodyWithResponse Check the journal against what a test expected
@@ -7221,6 +7358,59 @@ func ParseDeleteSnapshotResponse(rsp *http.Response) (*DeleteSnapshotResponse, e
 			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetTLSCaResponse parses an HTTP response from a GetTLSCaWithResponse call
+func ParseGetTLSCaResponse(rsp *http.Response) (*GetTLSCaResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetTLSCaResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest externalRef0.Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 421:
+		var dest Misdirected
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON421 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers GetTLSCaResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
 	}
 
 	return response, nil

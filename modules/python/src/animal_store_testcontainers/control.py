@@ -223,6 +223,10 @@ class ControlClient:
     def delete_snapshot(self, name: str) -> SnapshotsNameDeleteResponse:
         return self._call("deleteSnapshot", "DELETE /snapshots/{name}", name=name)
 
+    def get_tls_ca(self) -> str:
+        """The PEM of the CA that TLS=auto made at this start; a 404 when the sandbox made none."""
+        return self._send("getTlsCa", "GET /tls/ca").text
+
     @overload
     def get_coverage(
         self, *, all: bool = False, format: Literal["json"] = "json", trace_id: str | None = None
@@ -268,8 +272,8 @@ class ControlClient:
     ) -> requests.Response:
         method, path = route.split(" ")
         params = dict(query or {})
-        # Snapshots and the list of namespaces are the sandbox's, not a namespace's.
-        if self._namespace is not None and not across_namespaces and not path.startswith(("/snapshots", "/namespaces")):
+        # Snapshots, the list of namespaces and the CA are the sandbox's, not a namespace's.
+        if self._namespace is not None and not across_namespaces and not path.startswith(("/snapshots", "/namespaces", "/tls")):
             params["namespace"] = self._namespace
         response = self._session.request(
             method,

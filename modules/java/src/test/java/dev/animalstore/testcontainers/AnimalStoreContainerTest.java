@@ -111,6 +111,9 @@ class AnimalStoreContainerTest {
         assertThat(client.listNamespaces().get("namespaces").findValuesAsText("name")).contains(name, other.name());
         assertThat(client.deleteNamespace(other.name()).get("deleted").asBoolean()).isTrue();
         assertThat(client.deleteSnapshot(name).get("deleted").asBoolean()).isTrue();
+        assertThatThrownBy(client::getTlsCa)
+            .as("served over plain HTTP: no CA was made")
+            .isInstanceOfSatisfying(AnimalStoreControlException.class, refused -> assertThat(refused.status()).isEqualTo(404));
     }
 
     @Test

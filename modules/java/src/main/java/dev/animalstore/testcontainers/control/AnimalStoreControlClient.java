@@ -51,4 +51,9 @@ public final class AnimalStoreControlClient extends NamespaceControl {
     public JsonNode deleteSnapshot(String name) {
         return call("DELETE", "snapshots/" + URLEncoder.encode(name, StandardCharsets.UTF_8), Map.of(), null);
     }
+
+    /** The PEM of the CA that {@code TLS=auto} made at this start; the sandbox answers 404 when it made none. */
+    public String getTlsCa() {
+        return send("GET", "tls/ca", Map.of(), null, "application/x-pem-file");
+    }
 }

@@ -204,7 +204,7 @@ public class NamespaceControl {
         }
     }
 
-    private String send(String method, String path, Map<String, ?> query, Object body, String accept) {
+    String send(String method, String path, Map<String, ?> query, Object body, String accept) {
         String queryString = query
             .entrySet()
             .stream()
