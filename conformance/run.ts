@@ -1,5 +1,5 @@
 // The conformance runner: every case of cases.ts through Prism in front of a deployment of the API,
-// every violation Prism reports collected, and the coverage guard.
+// over HTTP/1.1, HTTPS/1.1 or HTTP/2, every violation Prism reports collected, and the coverage guard.
 import { createRequire } from 'node:module'
 import { relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -7,10 +7,15 @@ import { SPEC_FILE } from '../src/paths.js'
 import { CASES, type Auth, type ConformanceCase } from './cases.js'
 import { keyOf, loadContract, type Answer as ContractAnswer, type Contract, type ResponseKey } from './contract.js'
 import { startPrism, type RunningPrism } from './prism.js'
+import { startRelay } from './relay.js'
 
 const REQUEST_TIMEOUT_MS = 15_000
 const UNKNOWN_KEY = 'conformance-unknown-key'
 const UNDOCUMENTED_STATUS = /^Unable to match the returned status code/
+
+/** How the requests reach the deployment, by the names `--protocol` takes. */
+export const PROTOCOLS = { http1: 'HTTP/1.1', https: 'HTTPS/1.1', h2: 'HTTP/2' } as const
+export type Protocol = keyof typeof PROTOCOLS
 
 export interface ConformanceOptions {
   /** The API's base URL, e.g. http://127.0.0.1:4010/v1 */
@@ -23,6 +28,13 @@ export interface ConformanceOptions {
    * list); turn off against a deployment that is not this sandbox.
    */
   readonly beyondContract?: boolean
+  /**
+   * `http1` in the clear, `https` (HTTP/1.1 over TLS) or `h2` (HTTP/2 over TLS); by default, the
+   * base URL's scheme says: `http1` for http://, `https` for https://.
+   */
+  readonly protocol?: Protocol
+  /** Over TLS, the PEM of the one CA to trust (the sandbox's, for TLS=auto); Node's own roots without it. */
+  readonly ca?: string
 }
 
 /** One entry of Prism's sl-violations header. */
@@ -57,19 +69,27 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const specFile = fileURLToPath(SPEC_FILE)
   const cases = (options.cases ?? CASES).filter((c) => options.beyondContract !== false || !c.beyondContract)
   const judge = await loadContract()
+  const protocol = options.protocol ?? (baseUrl.startsWith('https:') ? 'https' : 'http1')
+  if (baseUrl.startsWith('https:') !== (protocol !== 'http1'))
+    throw new Error(
+      `${PROTOCOLS[protocol]} needs ${protocol === 'http1' ? 'an http' : 'an https'}:// URL, not ${baseUrl}`,
+    )
+  // Over TLS, Prism and the direct cases reach the deployment through the relay (relay.ts says why).
+  const relay = protocol === 'http1' ? undefined : await startRelay(baseUrl, protocol, options.ca)
+  const upstream = relay?.baseUrl ?? baseUrl
 
   // Valid requests go through a proxy with --errors, so any response violation turns into Prism's
   // own 500; invalid ones need a proxy without it, or Prism would answer them instead of the sandbox.
   const started = await Promise.allSettled([
-    startPrism({ spec: specFile, upstream: baseUrl, errors: true }),
-    startPrism({ spec: specFile, upstream: baseUrl, errors: false }),
+    startPrism({ spec: specFile, upstream, errors: true }),
+    startPrism({ spec: specFile, upstream, errors: false }),
   ])
   const proxies = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []))
   try {
     const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected')
     if (failed) throw failed.reason
     const [strict, lenient] = proxies as [RunningPrism, RunningPrism]
-    const context: RunContext = { baseUrl, apiKey: options.apiKey, strict, lenient, judge, createdId: undefined }
+    const context: RunContext = { upstream, apiKey: options.apiKey, strict, lenient, judge, createdId: undefined }
     const results: CaseResult[] = []
     for (const testCase of cases) results.push(await runCase(testCase, context))
 
@@ -79,15 +99,16 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       ok: missing.length === 0 && results.every((r) => r.problems.length === 0),
       results,
       missing,
-      summary: summarise(baseUrl, specFile, results, judge.documented, missing),
+      summary: summarise(`${baseUrl} over ${PROTOCOLS[protocol]}`, specFile, results, judge.documented, missing),
     }
   } finally {
-    await Promise.all(proxies.map((p) => p.stop()))
+    await Promise.all([...proxies.map((p) => p.stop()), relay?.close()])
   }
 }
 
 interface RunContext {
-  readonly baseUrl: string
+  /** Where Prism forwards to and direct cases go: the deployment's base URL, or the relay's to it. */
+  readonly upstream: string
   readonly apiKey: string
   readonly strict: RunningPrism
   readonly lenient: RunningPrism
@@ -118,7 +139,7 @@ async function runCase(testCase: ConformanceCase, context: RunContext): Promise<
   let answer: Answer
   try {
     const proxy = { 'prism --errors': context.strict.url, prism: context.lenient.url }[via as string]
-    answer = await send((proxy ?? context.baseUrl) + path, testCase, context.apiKey)
+    answer = await send((proxy ?? context.upstream) + path, testCase, context.apiKey)
     if (proxy)
       problems.push(...judgeViolations(testCase, responseViolations(answer.headers)), ...prismOwnAnswer(answer))
   } catch (error) {
@@ -227,7 +248,8 @@ function prismOwnAnswer(answer: Answer): string[] {
 }
 
 function summarise(
-  baseUrl: string,
+  /** The deployment and the protocol: "https://127.0.0.1:4010/v1 over HTTP/2". */
+  target: string,
   specFile: string,
   results: readonly CaseResult[],
   documented: readonly ResponseKey[],
@@ -236,7 +258,7 @@ function summarise(
   const require = createRequire(import.meta.url)
   const prismVersion = (require('@stoplight/prism-cli/package.json') as { version: string }).version
   const lines = [
-    `Conformance of ${baseUrl} against ${relative(process.cwd(), specFile)}, judged by Prism ${prismVersion}`,
+    `Conformance of ${target} against ${relative(process.cwd(), specFile)}, judged by Prism ${prismVersion}`,
     '',
   ]
   for (const r of results) {

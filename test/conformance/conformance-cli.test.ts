@@ -1,34 +1,12 @@
 // npm run conformance: the sandbox against its own contract, every case of conformance/cases.ts
 // through Prism; a summary of what was checked, the coverage guard (every documented response
 // exercised, `default` standing for undeclared statuses), and an exit code a CI job can act on.
-import { execFile } from 'node:child_process'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { join } from 'node:path'
 import t from 'tap'
 import { CASES } from '../../conformance/cases.js'
-import { API_KEY, ROOT, startTestSandbox } from '../support/sandbox.js'
-
-interface Run {
-  readonly code: number
-  readonly stdout: string
-  readonly stderr: string
-}
-
-function runConformanceCli(env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve) => {
-    const childEnv = { ...process.env, ...env }
-    if (!('SANDBOX_URL' in env)) delete childEnv['SANDBOX_URL']
-    execFile(
-      process.execPath,
-      ['--import', 'tsx', join(ROOT, 'conformance/cli.ts')],
-      { cwd: ROOT, env: childEnv, timeout: 180_000 },
-      (error, stdout, stderr) => {
-        resolve({ code: typeof error?.code === 'number' ? error.code : error ? -1 : 0, stdout, stderr })
-      },
-    )
-  })
-}
+import { runConformanceCli } from '../support/conformance-cli.js'
+import { API_KEY, startTestSandbox } from '../support/sandbox.js'
 
 t.test('against a running sandbox: every case passes, exit 0 and a summary of operations and statuses', async (t) => {
   const { baseUrl } = await startTestSandbox(t)

@@ -1,13 +1,16 @@
 // The judge is awake: Prism in front of a deliberately wrong upstream must report every defect,
 // through the same runner the real suite uses. If one went unreported (as some JSON Schema
 // 2020-12 keywords do on OpenAPI 3.1 documents, stoplightio/prism#2797), the suite would be blind
-// to it, and this test fails.
-import { createServer, type Server } from 'node:http'
+// to it, and this test fails. Over TLS the answers pass through the relay (conformance/relay.ts),
+// so the same defects are served over HTTPS/1.1 and HTTP/2: the relay must hide none of them.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { createSecureServer, type Http2ServerRequest, type Http2ServerResponse } from 'node:http2'
 import type { AddressInfo } from 'node:net'
 import t, { type Test } from 'tap'
 import type { ConformanceCase } from '../../conformance/cases.js'
-import { runConformance } from '../../conformance/run.js'
+import { PROTOCOLS, runConformance, type Protocol } from '../../conformance/run.js'
 import { readSpecDocument } from '../../src/contract/load.js'
+import { tlsFiles } from '../../src/http/tls.js'
 
 const PET = { id: 1, name: 'Rex', categoryId: 2, status: 'available' }
 const REQUESTS = {
@@ -42,22 +45,31 @@ const DEFECTS: readonly Defect[] = [
   ['a body that is not JSON', send('getPet', 200), 'Rex', /content type|media type|text\/plain/i, 'text/plain'],
 ]
 
-t.test('Prism reports every defect of a deliberately wrong upstream', async (t) => {
-  const upstream = await startWrongUpstream(t)
-  const report = await runConformance({
-    baseUrl: `${upstream.url}/v1`,
-    apiKey: 'any-key',
-    cases: DEFECTS.map(([defect, sent]) => ({ ...sent, intent: defect })),
+for (const protocol of Object.keys(PROTOCOLS) as Protocol[]) {
+  t.test(`Prism reports every defect of a deliberately wrong upstream, over ${PROTOCOLS[protocol]}`, async (t) => {
+    const upstream = await startWrongUpstream(t, protocol)
+    const report = await runConformance({
+      baseUrl: `${upstream.url}/v1`,
+      apiKey: 'any-key',
+      cases: DEFECTS.map(([defect, sent]) => ({ ...sent, intent: defect })),
+      protocol,
+      ca: upstream.ca,
+    })
+    const version = protocol === 'h2' ? '2.0' : '1.1'
+    t.same(
+      upstream.requests(),
+      Array(DEFECTS.length).fill(version),
+      `every case reached the wrong upstream once, over HTTP/${version}`,
+    )
+    t.equal(report.ok, false, 'the run fails')
+    for (const [index, [defect, , , reported]] of DEFECTS.entries()) {
+      const result = report.results[index]
+      // Only Prism's words count: the runner's own Error-body check must not stand in for the judge.
+      const fromPrism = (result?.problems ?? []).filter((p) => p.startsWith('Prism')).join('\n')
+      t.match(fromPrism, reported, `${defect} is reported by Prism [${result?.via}]:\n${fromPrism}`)
+    }
   })
-  t.equal(upstream.requests(), DEFECTS.length, 'every case reached the wrong upstream once')
-  t.equal(report.ok, false, 'the run fails')
-  for (const [index, [defect, , , reported]] of DEFECTS.entries()) {
-    const result = report.results[index]
-    // Only Prism's words count: the runner's own Error-body check must not stand in for the judge.
-    const fromPrism = (result?.problems ?? []).filter((p) => p.startsWith('Prism')).join('\n')
-    t.match(fromPrism, reported, `${defect} is reported by Prism [${result?.via}]:\n${fromPrism}`)
-  }
-})
+}
 
 t.test(
   'the spec uses no JSON Schema keyword that Prism would skip on OpenAPI 3.1 (stoplightio/prism#2797)',
@@ -85,17 +97,33 @@ t.test(
   },
 )
 
-/** Answers the n-th request with the n-th defect: the runner sends one request per case, in order. */
-async function startWrongUpstream(t: Test): Promise<{ url: string; requests: () => number }> {
-  let requests = 0
-  const server: Server = createServer((_req, res) => {
-    const [, sent, body, , contentType] = DEFECTS[requests++] ?? []
+interface WrongUpstream {
+  readonly url: string
+  /** The CA its certificate is signed by, over TLS. */
+  readonly ca: string | undefined
+  /** The HTTP version of each request it answered. */
+  readonly requests: () => readonly string[]
+}
+
+/**
+ * Answers the n-th request with the n-th defect: the runner sends one request per case, in order.
+ * Over TLS it serves HTTP/2 and HTTP/1.1 on one port, as the sandbox does.
+ */
+async function startWrongUpstream(t: Test, protocol: Protocol): Promise<WrongUpstream> {
+  const requests: string[] = []
+  const answer = (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse): void => {
+    const [, sent, body, , contentType] = DEFECTS[requests.push(req.httpVersion) - 1] ?? []
     res.writeHead(sent?.status ?? 500, { 'content-type': contentType ?? 'application/json' })
     res.end(
       typeof body === 'string' ? body : JSON.stringify(body ?? { code: 'no_defect', message: 'unknown', status: 500 }),
     )
-  })
+  }
+  const tls = protocol === 'http1' ? undefined : await tlsFiles({ kind: 'auto', names: [] }, undefined)
+  const server = tls
+    ? createSecureServer({ cert: tls.cert, key: tls.key, allowHTTP1: true }, answer)
+    : createServer(answer)
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())))
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests: () => requests }
+  const { port } = server.address() as AddressInfo
+  return { url: `${tls ? 'https' : 'http'}://127.0.0.1:${port}`, ca: tls?.ca, requests: () => requests }
 }
