@@ -2,6 +2,7 @@
 
 import ssl
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -11,10 +12,18 @@ from testcontainers.core.exceptions import ContainerStartException
 from animal_store_testcontainers import AnimalStoreContainer, ControlClient
 
 
+@pytest.mark.parametrize(
+    "turn_on",
+    [
+        pytest.param(AnimalStoreContainer.with_tls, id="with_tls"),
+        # TLS=auto alone: the CA is read where the image's TLS_CA_OUT says.
+        pytest.param(lambda container: container.with_env("TLS", "auto"), id="TLS=auto"),
+    ],
+)
 def test_https_is_trusted_through_the_sandbox_ca_and_nothing_else(
-    animal_store_image: str, docker_engine: object
+    turn_on: Callable[[AnimalStoreContainer], AnimalStoreContainer], animal_store_image: str, docker_engine: object
 ) -> None:
-    with AnimalStoreContainer(animal_store_image).with_tls().with_in_memory().with_seed_count(2) as sandbox:
+    with turn_on(AnimalStoreContainer(animal_store_image).with_in_memory().with_seed_count(2)) as sandbox:
         base_url, ca_file = sandbox.get_base_url(), sandbox.get_tls_ca_file()
         headers = {"Authorization": f"Bearer {sandbox.get_api_key()}"}
         assert base_url.startswith("https://") and sandbox.get_tls_ca().startswith("-----BEGIN CERTIFICATE-----")
@@ -32,6 +41,7 @@ def test_https_is_trusted_through_the_sandbox_ca_and_nothing_else(
             urllib.request.Request(f"{base_url}/pets", headers=headers), context=trust
         ) as answer:
             assert (answer.status, answer.version) == (200, 11), "HTTP/1.1: the standard library speaks no HTTP/2"
+        assert sandbox.get_control_client().get_tls_ca() == sandbox.get_tls_ca(), "the CA over HTTPS is the one copied"
         api = sandbox.get_control_client().namespace("tls")
         assert api.reset()["pets"] == 2
         assert len(requests.get(f"{api.api_base_url}/pets", headers=api.api_headers, verify=api.ca_file).json()) == 2

@@ -167,7 +167,7 @@ class AnimalStoreContainer(DockerContainer):
             # The CA alone in a file of its own, for verify=; removed at stop().
             self._tls_dir = tempfile.TemporaryDirectory(prefix="animal-store-tls-")
             ca_file = str(Path(self._tls_dir.name) / "ca.pem")
-            Path(ca_file).write_text(ca)
+            Path(ca_file).write_bytes(ca.encode())
         origin = _origin(self, ca)
         self._control = ControlClient(origin, self.get_admin_token(), api_key=self.get_api_key(), ca_file=ca_file)
         return self
@@ -217,7 +217,7 @@ class AnimalStoreContainer(DockerContainer):
 
     def get_tls_ca(self) -> str:
         """The PEM of the CA the sandbox made at start (with_tls()): trust it, and nothing else."""
-        return Path(self.get_tls_ca_file()).read_text()
+        return Path(self.get_tls_ca_file()).read_bytes().decode()  # as written: PEM lines end in CRLF
 
     def get_tls_ca_file(self) -> str:
         """A file on the host holding the CA alone, for ``verify=`` (requests) or ``cafile=`` (ssl)."""

@@ -273,7 +273,11 @@ class ControlClient:
         method, path = route.split(" ")
         params = dict(query or {})
         # Snapshots, the list of namespaces and the CA are the sandbox's, not a namespace's.
-        if self._namespace is not None and not across_namespaces and not path.startswith(("/snapshots", "/namespaces", "/tls")):
+        if (
+            self._namespace is not None
+            and not across_namespaces
+            and not path.startswith(("/snapshots", "/namespaces", "/tls"))
+        ):
             params["namespace"] = self._namespace
         response = self._session.request(
             method,
