@@ -210,7 +210,7 @@ async function tests(ctx: Context, spec: ServerSpec) {
   })
   // The control client's own transport over one kept-alive connection: what a test worker holds.
   const agent = new Agent({ keepAlive: true, maxSockets: 1 })
-  const send = httpTransport(agent, 10_000)
+  const send = httpTransport({ agent, timeoutMs: 10_000 })
   const client = new AnimalStoreControlClient(server.origin)
   const expect = async (
     status: number,

@@ -110,7 +110,12 @@ export interface ControlClientOptions {
   readonly adminToken?: string
   /** The API key the namespace handles give tests (API_KEYS); the documented default otherwise. */
   readonly apiKey?: string
-  /** A fetch to send the calls with (a proxy, a recorder); node:http over kept-alive connections by default. */
+  /**
+   * The CA (PEM) an https origin's certificate must chain to, instead of the system's: a sandbox's
+   * own (getCa() of a container started withTls()). A `fetch` of your own brings its own trust.
+   */
+  readonly ca?: string
+  /** A fetch to send the calls with (a proxy, a recorder); node:http(s) over kept-alive connections by default. */
   readonly fetch?: typeof fetch
 }
 
@@ -378,7 +383,7 @@ export class AnimalStoreControlClient extends NamespaceCalls {
         origin: `${base.protocol}//${base.host}`,
         adminToken: options.adminToken ?? DEFAULT_ADMIN_TOKEN,
         apiKey: options.apiKey ?? DEFAULT_API_KEY,
-        send: options.fetch === undefined ? httpTransport() : fetchTransport(options.fetch),
+        send: options.fetch === undefined ? httpTransport({ ca: options.ca }) : fetchTransport(options.fetch),
       },
       undefined,
     )

@@ -9,6 +9,7 @@
  *   headers: { authorization: `Bearer ${sandbox.getApiKey()}` },
  * })
  * const t1 = sandbox.namespace('t1') // a test's own namespace: its control calls, its headers
+ * // withTls(): HTTPS and HTTP/2, getBaseUrl() is https://…, trusted through node:https's `{ ca: sandbox.getCa() }`
  * await t1.reset()
  * const calls = await t1.countRequests({ operationId: 'listPets' })
  * await sandbox.stop()
@@ -25,6 +26,7 @@ import {
   type StartedTestContainer,
 } from 'testcontainers'
 import { AnimalStoreControlClient, type NamespaceControl } from './client.js'
+import { caFileOf, fileOfArchive, TLS_CA_FILE } from './tls.js'
 import { exitedError, HealthzWaitStrategy } from './wait.js'
 
 // The module's entry is the client's too: one import gives the container and every control type.
@@ -32,6 +34,7 @@ export * from './client.js'
 
 // The server's own facts that this package repeats, since it does not ship the server: a test in the
 // server's repository holds each to the server's value (test/container/node-module.test.ts).
+export { TLS_CA_FILE }
 /** The port the sandbox listens on inside the container. */
 export const ANIMAL_STORE_PORT = 4010
 /** DATA_FILE's value for "keep the data in memory only". */
@@ -120,6 +123,15 @@ export class AnimalStoreContainer extends GenericContainer {
     return this.withEnvironment({ DATA_FILE: IN_MEMORY })
   }
 
+  /**
+   * Serve HTTPS and HTTP/2 (TLS=auto) with a certificate signed by a CA the sandbox makes at start:
+   * getBaseUrl() is https, getCa() the CA's PEM to trust (and nothing else); the module's wait and
+   * control client trust it alone.
+   */
+  withTls(): this {
+    return this.withEnvironment({ TLS: 'auto', TLS_CA_OUT: TLS_CA_FILE })
+  }
+
   override async start(): Promise<StartedAnimalStoreContainer> {
     // The container listens on every interface: no start relies on the published defaults, each
     // brings a key and a token of its own.
@@ -146,8 +158,11 @@ export class AnimalStoreContainer extends GenericContainer {
     // settles). A timer keeps the process alive until it does.
     const keepAlive = setInterval(() => undefined, 1000)
     let started: StartedTestContainer
+    let ca: string | undefined
     try {
       started = await super.start()
+      const caFile = caFileOf(this.environment)
+      if (caFile !== undefined) ca = await fileOfArchive(await started.copyArchiveFromContainer(caFile))
     } catch (error) {
       if (this.reuse) throw error
       // A sandbox that exits before the engine reports its ports bound fails testcontainers' own
@@ -160,7 +175,7 @@ export class AnimalStoreContainer extends GenericContainer {
     }
     // The first key as the sandbox reads API_KEYS: comma-separated, trimmed.
     const apiKey = this.environment['API_KEYS']?.split(',')[0]?.trim() ?? ''
-    return new StartedAnimalStoreContainer(started, apiKey, this.environment['ADMIN_TOKEN'] ?? '')
+    return new StartedAnimalStoreContainer(started, apiKey, this.environment['ADMIN_TOKEN'] ?? '', ca)
   }
 }
 
@@ -168,17 +183,31 @@ export class AnimalStoreContainer extends GenericContainer {
 export class StartedAnimalStoreContainer extends AbstractStartedContainer {
   readonly #apiKey: string
   readonly #adminToken: string
+  /** The PEM of the CA the sandbox made (TLS=auto), copied out of the container once it was up. */
+  readonly #ca: string | undefined
   #client: AnimalStoreControlClient | undefined
 
-  constructor(started: StartedTestContainer, apiKey: string, adminToken: string) {
+  constructor(started: StartedTestContainer, apiKey: string, adminToken: string, ca?: string) {
     super(started)
     this.#apiKey = apiKey
     this.#adminToken = adminToken
+    this.#ca = ca
   }
 
-  /** e.g. `http://localhost:32768`: the sandbox's origin on the host, where /healthz lives. */
+  /** e.g. `http://localhost:32768` (`https://` with withTls()): the sandbox's origin on the host, where /healthz lives. */
   getOrigin(): string {
-    return `http://${this.getHost()}:${this.getMappedPort(ANIMAL_STORE_PORT)}`
+    return `${this.#ca === undefined ? 'http' : 'https'}://${this.getHost()}:${this.getMappedPort(ANIMAL_STORE_PORT)}`
+  }
+
+  /**
+   * The PEM of the CA that signed the sandbox's certificate (withTls()), for a client's trust:
+   * node:https's and node:http2's `{ ca }`, an undici Agent's `{ connect: { ca } }`. It is made anew
+   * at each start: the CA of an earlier start opens nothing.
+   */
+  getCa(): string {
+    if (this.#ca === undefined)
+      throw new TypeError(`${WHO}: getCa(): the sandbox serves plain HTTP; withTls() makes a CA`)
+    return this.#ca
   }
 
   /** e.g. `http://localhost:32768/v1`: the API's base URL, ready for `${baseUrl}/pets`. */
@@ -198,13 +227,14 @@ export class StartedAnimalStoreContainer extends AbstractStartedContainer {
 
   /**
    * The control client of this sandbox: every control operation, and handles on namespaces. Its
-   * origin, token and key can be handed to other processes (test workers), which make their own
-   * `new AnimalStoreControlClient(origin, { adminToken, apiKey })`.
+   * origin, token, key and CA can be handed to other processes (test workers), which make their own
+   * `new AnimalStoreControlClient(origin, { adminToken, apiKey, ca })`.
    */
   controlClient(): AnimalStoreControlClient {
     return (this.#client ??= new AnimalStoreControlClient(this.getOrigin(), {
       adminToken: this.#adminToken,
       apiKey: this.#apiKey,
+      ca: this.#ca,
     }))
   }
 

@@ -2,7 +2,7 @@
 // (a test makes a few control calls each, and fetch costs the client about as much again as the
 // sandbox's own work per call), or a fetch the caller gives (a proxy, a recorder).
 import { Agent, request } from 'node:http'
-import { request as secureRequest } from 'node:https'
+import { Agent as SecureAgent, request as secureRequest } from 'node:https'
 
 export interface Answer {
   readonly status: number
@@ -24,12 +24,22 @@ export function fetchTransport(fetchFunction: typeof fetch): Transport {
   }
 }
 
+export interface HttpTransportOptions {
+  /** Holds the connections, of the origin's protocol (an https.Agent for https); kept alive between calls by default. */
+  readonly agent?: Agent
+  /** The CA (PEM) an https origin's certificate must chain to, instead of the system's. */
+  readonly ca?: string
+  /** A call whose connection stays silent this long fails. */
+  readonly timeoutMs?: number
+}
+
 /**
  * A transport over node:http(s), its connections kept alive between calls (idle ones never keep
- * the process alive); `agent` holds the http connections. With `timeoutMs`, a call whose connection
- * stays silent that long fails.
+ * the process alive).
  */
-export function httpTransport(agent = new Agent({ keepAlive: true }), timeoutMs?: number): Transport {
+export function httpTransport({ agent, ca, timeoutMs }: HttpTransportOptions = {}): Transport {
+  const plainAgent = agent ?? new Agent({ keepAlive: true })
+  const secureAgent = agent ?? new SecureAgent({ keepAlive: true })
   return (method, url, headers, body) =>
     new Promise((resolve, reject) => {
       const secure = url.startsWith('https:')
@@ -37,7 +47,7 @@ export function httpTransport(agent = new Agent({ keepAlive: true }), timeoutMs?
         url,
         {
           method,
-          ...(secure ? {} : { agent }),
+          ...(secure ? { agent: secureAgent, ca } : { agent: plainAgent }),
           headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) },
         },
         (res) => {
