@@ -132,6 +132,16 @@ export class AnimalStoreContainer extends GenericContainer {
     return this.withEnvironment({ TLS: 'auto', TLS_CA_OUT: TLS_CA_FILE })
   }
 
+  /**
+   * Adds `host` to the names of the certificate TLS=auto makes (TLS_NAMES), which has localhost and
+   * its addresses anyway: the host Testcontainers reaches the container on (a remote engine's, or
+   * the engine's gateway from inside a container) verifies too.
+   */
+  #nameInCertificate(host: string): void {
+    const names = (this.environment['TLS_NAMES'] ?? '').split(',').filter(Boolean)
+    if (!names.includes(host)) super.withEnvironment({ TLS_NAMES: [...names, host].join(',') })
+  }
+
   override async start(): Promise<StartedAnimalStoreContainer> {
     // The container listens on every interface: no start relies on the published defaults, each
     // brings a key and a token of its own.
@@ -145,6 +155,7 @@ export class AnimalStoreContainer extends GenericContainer {
       this.withCopyContentToContainer([{ content: readFixtures(this.#fixtures), target, mode: 0o644 }])
     }
     const client = await getContainerRuntimeClient()
+    if (this.environment['TLS'] === 'auto') this.#nameInCertificate(client.info.containerRuntime.host)
     if (!(await client.image.exists(this.imageName))) {
       await client.image.pull(this.imageName).catch((cause: unknown) => {
         throw new Error(missingImage(this.imageName.string, cause), { cause })
