@@ -15,6 +15,7 @@ import {
   DEFAULT_API_KEY,
   DEFAULT_IMAGE,
   IN_MEMORY,
+  TLS_CA_FILE,
   type ApiOperationId,
 } from '../../modules/node/src/index.js'
 import * as server from '../../src/config.js'
@@ -38,6 +39,8 @@ t.test('the facts the package repeats are the server’s', async (t) => {
     (JSON.parse(await readFile(join(ROOT, file), 'utf8')) as { version: string }).version
   t.equal(await version('modules/node/package.json'), await version('package.json'), 'one version for both packages')
   t.equal(DEFAULT_IMAGE, `animal-store-sandbox:${await version('package.json')}`, 'the image tag of that version')
+  const caOut = /^\s*TLS_CA_OUT=(\S+)/m.exec(await readFile(join(ROOT, 'Dockerfile'), 'utf8'))?.[1]
+  t.equal(TLS_CA_FILE, caOut, 'the file the image writes the CA of TLS=auto to')
 })
 
 t.test('PORT and HOST are the module’s', async (t) => {
