@@ -3,13 +3,13 @@
 // the sandbox answered came over the protocol asked for. A CA it did not make, or HTTP/2 asked of a
 // server without it, stops the run at the handshake.
 import { writeFile } from 'node:fs/promises'
-import type { Http2SecureServer } from 'node:http2'
+import { constants, createSecureServer, type Http2SecureServer } from 'node:http2'
 import { createServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import t from 'tap'
 import { CASES } from '../../conformance/cases.js'
-import { PROTOCOLS } from '../../conformance/run.js'
+import { PROTOCOLS, runConformance } from '../../conformance/run.js'
 import { tlsFiles } from '../../src/http/tls.js'
 import { runConformanceCli } from '../support/conformance-cli.js'
 import { API_KEY, startTestSandbox, tempDir } from '../support/sandbox.js'
@@ -75,6 +75,36 @@ t.test('HTTP/2 asked of a server that speaks only HTTPS/1.1: exit 2, and why', a
   )
   t.equal(run.code, 2)
   t.match(run.stderr, /conformance: https:\/\/127\.0\.0\.1:\d+ does not speak HTTP\/2/)
+})
+
+t.test('a deployment that drops a request: the case fails with the reason, over either protocol', async (t) => {
+  const { cert, key, ca } = await tlsFiles({ kind: 'auto', names: [] }, undefined)
+  // Resets each HTTP/2 stream, and closes each HTTP/1.1 connection, without an answer.
+  const server = createSecureServer({ cert, key, allowHTTP1: true }, (req) =>
+    req.stream === undefined ? req.socket.destroy() : req.stream.close(constants.NGHTTP2_INTERNAL_ERROR),
+  )
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())))
+  const origin = `https://127.0.0.1:${(server.address() as AddressInfo).port}`
+  const listPets = CASES.find((c) => c.operationId === 'listPets' && c.status === 200)
+  const direct = CASES.find((c) => c.route === 'direct')
+  if (!listPets || !direct) throw new Error('no listPets 200 case, or no direct one')
+  for (const protocol of ['https', 'h2'] as const) {
+    const report = await runConformance({
+      baseUrl: `${origin}/v1`,
+      apiKey: API_KEY,
+      protocol,
+      ca,
+      cases: [listPets, direct],
+    })
+    t.equal(report.ok, false, `${protocol}: the run fails`)
+    for (const result of report.results)
+      t.match(
+        result.problems.join('\n'),
+        `got 502: the relay could not reach ${origin}: `,
+        `${protocol}: the ${result.via} case names why`,
+      )
+  }
 })
 
 t.test('a protocol the URL does not allow, or none known: exit 2 with one line', async (t) => {
