@@ -5,6 +5,7 @@ import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import javax.net.ssl.SSLContext;
 
 /**
  * A client of the Animal Store sandbox's control API ({@code /__admin}), for any running sandbox: a container, a
@@ -24,12 +25,23 @@ public final class AnimalStoreControlClient extends NamespaceControl {
      * @param apiKey one of its {@code API_KEYS}, for {@link #apiHeaders()}
      */
     public AnimalStoreControlClient(URI sandboxUrl, String adminToken, String apiKey) {
-        super(sandboxUrl, adminToken, apiKey, null);
+        this(sandboxUrl, adminToken, apiKey, null);
+    }
+
+    /**
+     * A client of a sandbox that serves HTTPS with a certificate the JVM does not trust, e.g. one of {@code TLS=auto}.
+     *
+     * @param sandboxUrl the sandbox's root, e.g. {@code https://localhost:4010}
+     * @param sslContext trusts the sandbox's certificate, e.g. {@code AnimalStoreContainer.getSslContext()}; null for
+     *     the JVM's default trust
+     */
+    public AnimalStoreControlClient(URI sandboxUrl, String adminToken, String apiKey, SSLContext sslContext) {
+        super(sandboxUrl, adminToken, apiKey, httpClient(sslContext), null);
     }
 
     /** The same calls and API headers on the namespace {@code name}, which springs into being on its first use. */
     public NamespaceControl namespace(String name) {
-        return new NamespaceControl(sandboxUrl, adminToken, apiKey, name);
+        return new NamespaceControl(sandboxUrl, adminToken, apiKey, http, name);
     }
 
     /** Deletes a namespace with its pets, journal, faults and clock; its calls stay counted in {@code getCoverage(Map.of("all", true))}. */

@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import javax.net.ssl.SSLContext;
 
 /**
  * The control API's calls ({@code spec/admin.openapi.yaml}) on one namespace, each named after its operationId, plus
@@ -30,7 +31,8 @@ public class NamespaceControl {
 
     static final ObjectMapper JSON = new ObjectMapper();
 
-    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    /** The JVM's default trust: one client for every control client that brings no SSLContext. */
+    private static final HttpClient DEFAULT_HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     final URI sandboxUrl;
 
@@ -38,14 +40,22 @@ public class NamespaceControl {
 
     final String apiKey;
 
+    final HttpClient http;
+
     /** Null for the default namespace: the calls then send none, as a test without namespaces would. */
     private final String namespace;
 
-    NamespaceControl(URI sandboxUrl, String adminToken, String apiKey, String namespace) {
+    NamespaceControl(URI sandboxUrl, String adminToken, String apiKey, HttpClient http, String namespace) {
         this.sandboxUrl = sandboxUrl;
         this.adminToken = adminToken;
         this.apiKey = apiKey;
+        this.http = http;
         this.namespace = namespace;
+    }
+
+    /** A client that trusts what {@code sslContext} trusts, or the JVM's default trust when it is null. */
+    static HttpClient httpClient(SSLContext sslContext) {
+        return sslContext == null ? DEFAULT_HTTP : HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).sslContext(sslContext).build();
     }
 
     /** The namespace's name, as the sandbox calls it. */
@@ -221,7 +231,7 @@ public class NamespaceControl {
             } else {
                 request.header("Content-Type", "application/json").method(method, BodyPublishers.ofByteArray(JSON.writeValueAsBytes(body)));
             }
-            var response = HTTP.send(request.build(), BodyHandlers.ofString());
+            var response = http.send(request.build(), BodyHandlers.ofString());
             if (response.statusCode() / 100 != 2) {
                 throw new AnimalStoreControlException(method + " /" + target, response.statusCode(), response.body());
             }
