@@ -1,20 +1,32 @@
 package dev.animalstore.testcontainers;
 
+import com.github.dockerjava.api.exception.NotFoundException;
 import dev.animalstore.testcontainers.control.AnimalStoreControlClient;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse.BodyHandlers;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.CertificateFactory;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Properties;
 import java.util.UUID;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
 import org.testcontainers.containers.ContainerLaunchException;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.output.OutputFrame.OutputType;
 import org.testcontainers.containers.wait.strategy.AbstractWaitStrategy;
-import org.testcontainers.containers.wait.strategy.Wait;
 import org.testcontainers.utility.DockerImageName;
 import org.testcontainers.utility.MountableFile;
 
@@ -39,6 +51,15 @@ public class AnimalStoreContainer extends GenericContainer<AnimalStoreContainer>
     public static final int PORT = 4010;
 
     public static final String API_BASE_PATH = "/v1";
+
+    /** Where the image has the sandbox write the CA of {@code TLS=auto} ({@code TLS_CA_OUT}), for {@link #withTls()}. */
+    public static final String TLS_CA_PATH = "/tmp/animal-store-ca.pem";
+
+    /** The names the certificate of {@code TLS=auto} is always for. */
+    private static final List<String> LOOPBACK_NAMES = List.of("localhost", "127.0.0.1", "::1");
+
+    /** The CA of this start and a context that trusts it alone; null until a start with TLS is up. */
+    private volatile Trust trust;
 
     /** A container of {@code animal-store-sandbox:}{@link #DEFAULT_TAG}. */
     public AnimalStoreContainer() {
@@ -84,6 +105,15 @@ public class AnimalStoreContainer extends GenericContainer<AnimalStoreContainer>
         return withEnv("ADMIN_TOKEN", adminToken);
     }
 
+    /**
+     * {@code TLS=auto}: HTTPS and HTTP/2 on the port, with a certificate the sandbox makes at each start, signed by a
+     * CA of that start. Once it is up, {@link #getBaseUrl()} is {@code https://}, {@link #getTlsCa()} and
+     * {@link #getSslContext()} trust that CA alone, and the control client trusts it too.
+     */
+    public AnimalStoreContainer withTls() {
+        return withEnv("TLS", "auto");
+    }
+
     /** Copies this JSON file of the host to {@code /fixtures/<name>} and sets {@code FIXTURES} to it. */
     public AnimalStoreContainer withFixtures(Path fixtures) {
         String target = "/fixtures/" + fixtures.getFileName();
@@ -104,9 +134,12 @@ public class AnimalStoreContainer extends GenericContainer<AnimalStoreContainer>
         return getEnvMap().get("ADMIN_TOKEN");
     }
 
-    /** The sandbox's root, where {@code /healthz} and {@code /__admin} are, e.g. {@code http://localhost:32768}. */
+    /**
+     * The sandbox's root, where {@code /healthz} and {@code /__admin} are, e.g. {@code http://localhost:32768}, or
+     * {@code https://localhost:32768} {@link #withTls()}.
+     */
     public String getOrigin() {
-        return "http://" + getHost() + ":" + getMappedPort(PORT);
+        return (tlsRequested() ? "https://" : "http://") + getHost() + ":" + getMappedPort(PORT);
     }
 
     /** The API's base URL, e.g. {@code http://localhost:32768/v1}. */
@@ -115,11 +148,52 @@ public class AnimalStoreContainer extends GenericContainer<AnimalStoreContainer>
     }
 
     /**
+     * The CA of this start's certificate, as PEM text, {@link #withTls()}: trust it, and nothing else, in the client
+     * under test. A new one at each start: a restarted container has another.
+     */
+    public String getTlsCa() {
+        return trust().caPem();
+    }
+
+    /** An {@link SSLContext} that trusts {@link #getTlsCa()} alone, {@link #withTls()}, for any JSSE-based client. */
+    public SSLContext getSslContext() {
+        return trust().sslContext();
+    }
+
+    /**
      * A control client of this container: its calls act on the default namespace, {@code namespace(name)}'s on another.
-     * Made at each call, so that it follows a restarted container to its new port.
+     * Made at each call, so that it follows a restarted container to its new port and CA.
      */
     public AnimalStoreControlClient getControlClient() {
-        return new AnimalStoreControlClient(URI.create(getOrigin()), getAdminToken(), getApiKey());
+        Trust current = trust;
+        return new AnimalStoreControlClient(URI.create(getOrigin()), getAdminToken(), getApiKey(), current == null ? null : current.sslContext());
+    }
+
+    /**
+     * The certificate of {@code TLS=auto} is for the loopback names; a container reached by another name (a remote
+     * engine, Docker in Docker) gets that name added to {@code TLS_NAMES}, so that verification accepts it.
+     */
+    @Override
+    protected void configure() {
+        if (!tlsRequested() || LOOPBACK_NAMES.contains(getHost())) {
+            return;
+        }
+        String names = getEnvMap().get("TLS_NAMES");
+        if (names == null || !Arrays.asList(names.split(",")).contains(getHost())) {
+            withEnv("TLS_NAMES", names == null ? getHost() : names + "," + getHost());
+        }
+    }
+
+    private boolean tlsRequested() {
+        return "auto".equals(getEnvMap().get("TLS"));
+    }
+
+    private Trust trust() {
+        Trust current = trust;
+        if (current == null) {
+            throw new IllegalStateException(tlsRequested() ? "the sandbox's CA is read once the container is up: start() it first" : "the sandbox serves plain HTTP: withTls() asks for HTTPS");
+        }
+        return current;
     }
 
     private static String projectVersion() {
@@ -132,27 +206,89 @@ public class AnimalStoreContainer extends GenericContainer<AnimalStoreContainer>
         }
     }
 
+    /** The CA's PEM, and a context that trusts it alone. */
+    private record Trust(String caPem, SSLContext sslContext) {
+
+        /** @throws GeneralSecurityException when {@code caPem} holds no whole certificate (the file is still being written) */
+        static Trust of(String caPem) throws GeneralSecurityException, IOException {
+            KeyStore trustStore = KeyStore.getInstance(KeyStore.getDefaultType());
+            trustStore.load(null, null);
+            trustStore.setCertificateEntry("animal-store-sandbox-ca", CertificateFactory.getInstance("X.509").generateCertificate(new ByteArrayInputStream(caPem.getBytes(StandardCharsets.US_ASCII))));
+            TrustManagerFactory trustManagers = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            trustManagers.init(trustStore);
+            SSLContext sslContext = SSLContext.getInstance("TLS");
+            sslContext.init(null, trustManagers.getTrustManagers(), null);
+            return new Trust(caPem, sslContext);
+        }
+    }
+
     /**
-     * Waits for {@code /healthz}, and stops as soon as the sandbox exits (Testcontainers' HTTP wait would poll an
-     * exited container until its timeout), with the sandbox's stderr, the setting it refused, as the error.
+     * Waits for {@code /healthz} to answer 200, and stops as soon as the sandbox exits (Testcontainers' HTTP wait would
+     * poll an exited container until its timeout), with the sandbox's stderr, the setting it refused, as the error.
+     * With TLS it first copies the CA out of the container, then asks over HTTPS trusting that CA alone: Testcontainers'
+     * HTTP wait can trust only the JVM's trust store, or turn verification off.
      */
-    private static final class HealthyOrExited extends AbstractWaitStrategy {
+    private final class HealthyOrExited extends AbstractWaitStrategy {
+
+        private static final Duration POLL_INTERVAL = Duration.ofMillis(100);
 
         @Override
         protected void waitUntilReady() {
             Instant deadline = Instant.now().plus(startupTimeout);
+            trust = null;
+            HttpClient http = tlsRequested() ? null : healthClient().build();
+            HttpRequest healthz = HttpRequest.newBuilder(URI.create(getOrigin() + "/healthz")).timeout(Duration.ofSeconds(1)).build();
+            String notYet = "no CA at " + TLS_CA_PATH + " in the container: the image must set TLS_CA_OUT=" + TLS_CA_PATH;
             while (true) {
-                if (!waitStrategyTarget.isRunning()) {
-                    throw new ContainerLaunchException(waitStrategyTarget.getLogs(OutputType.STDERR).strip());
+                if (!isRunning()) {
+                    throw new ContainerLaunchException(getLogs(OutputType.STDERR).strip());
                 }
-                try {
-                    Wait.forHttp("/healthz").forPort(PORT).withStartupTimeout(Duration.ofSeconds(1)).waitUntilReady(waitStrategyTarget);
-                    return;
-                } catch (ContainerLaunchException notYet) {
-                    if (Instant.now().isAfter(deadline)) {
-                        throw notYet;
+                if (http == null) {
+                    trust = copyTrust();
+                    http = trust == null ? null : healthClient().sslContext(trust.sslContext()).build();
+                }
+                if (http != null) {
+                    notYet = healthFailure(http, healthz);
+                    if (notYet == null) {
+                        return;
                     }
                 }
+                if (Instant.now().isAfter(deadline)) {
+                    // The last failure says why: e.g. a certificate that does not name the host.
+                    throw new ContainerLaunchException("not ready within " + startupTimeout.toSeconds() + " s: " + notYet);
+                }
+                try {
+                    Thread.sleep(POLL_INTERVAL.toMillis());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new ContainerLaunchException("interrupted while waiting for /healthz", e);
+                }
+            }
+        }
+
+        /** The CA once the sandbox has written it whole, else null. */
+        private Trust copyTrust() {
+            try {
+                return Trust.of(copyFileFromContainer(TLS_CA_PATH, in -> new String(in.readAllBytes(), StandardCharsets.US_ASCII)));
+            } catch (NotFoundException | GeneralSecurityException | IOException notYet) {
+                return null;
+            }
+        }
+
+        private static HttpClient.Builder healthClient() {
+            return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1);
+        }
+
+        /** Null once {@code /healthz} answers 200, else what it did. */
+        private static String healthFailure(HttpClient http, HttpRequest healthz) {
+            try {
+                int status = http.send(healthz, BodyHandlers.discarding()).statusCode();
+                return status == 200 ? null : "GET /healthz answered " + status;
+            } catch (IOException e) {
+                return "GET /healthz failed: " + e;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new ContainerLaunchException("interrupted while waiting for /healthz", e);
             }
         }
     }

@@ -23,6 +23,15 @@ class AnimalStoreContainerSettingsTest {
     }
 
     @Test
+    void theCaIsThereOnlyOnceAContainerWithTlsIsUp() {
+        try (AnimalStoreContainer plain = new AnimalStoreContainer(); AnimalStoreContainer tls = new AnimalStoreContainer().withTls()) {
+            assertThat(tls.getEnvMap()).containsEntry("TLS", "auto");
+            assertThatThrownBy(plain::getTlsCa).isInstanceOf(IllegalStateException.class).hasMessage("the sandbox serves plain HTTP: withTls() asks for HTTPS");
+            assertThatThrownBy(tls::getSslContext).isInstanceOf(IllegalStateException.class).hasMessage("the sandbox's CA is read once the container is up: start() it first");
+        }
+    }
+
+    @Test
     void acceptsAnotherImageOnlyWhenDeclaredASubstitute() {
         assertThatCode(() -> new AnimalStoreContainer("animal-store-sandbox:local").close()).doesNotThrowAnyException();
         assertThatThrownBy(() -> new AnimalStoreContainer("registry.example/team/sandbox:1")).isInstanceOf(IllegalStateException.class);

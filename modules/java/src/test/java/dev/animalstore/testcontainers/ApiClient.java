@@ -6,11 +6,14 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.Map;
+import javax.net.ssl.SSLContext;
 
 /** The tests' own client of the Animal Store API: plain java.net.http, with whatever headers a test chooses. */
 final class ApiClient {
 
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+
+    private final HttpClient http;
 
     private final String baseUrl;
 
@@ -21,6 +24,16 @@ final class ApiClient {
      * @param headers sent with every request, e.g. a namespace's {@code apiHeaders()}
      */
     ApiClient(String baseUrl, Map<String, String> headers) {
+        this(HTTP, baseUrl, headers);
+    }
+
+    /** Over HTTPS, trusting what {@code sslContext} trusts. */
+    ApiClient(SSLContext sslContext, String baseUrl, Map<String, String> headers) {
+        this(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).sslContext(sslContext).build(), baseUrl, headers);
+    }
+
+    private ApiClient(HttpClient http, String baseUrl, Map<String, String> headers) {
+        this.http = http;
         this.baseUrl = baseUrl;
         this.headers = headers;
     }
@@ -39,7 +52,7 @@ final class ApiClient {
         return request;
     }
 
-    private static HttpResponse<String> send(HttpRequest.Builder request) throws IOException, InterruptedException {
-        return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    private HttpResponse<String> send(HttpRequest.Builder request) throws IOException, InterruptedException {
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 }

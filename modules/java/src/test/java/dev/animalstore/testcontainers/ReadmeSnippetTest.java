@@ -11,13 +11,17 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * The README's Java fragments are code of AnimalStoreContainerTest, which runs against the real image: they must not
- * drift. Its whole classes (the example, the end-of-suite check) are run from the README itself by the repository's
- * test/container/consumers.test.ts, in a project of their own.
+ * The README's Java fragments are code of AnimalStoreContainerTest and AnimalStoreContainerTlsTest, which run against
+ * the real image: they must not drift. Its whole classes (the example, the end-of-suite check) are run from the README
+ * itself by the repository's test/container/consumers.test.ts, in a project of their own.
  */
 class ReadmeSnippetTest {
 
-    private static final Path TEST = Path.of("src/test/java/dev/animalstore/testcontainers/AnimalStoreContainerTest.java");
+    private static final Path TESTS = Path.of("src/test/java/dev/animalstore/testcontainers");
+
+    private static final Path TEST = TESTS.resolve("AnimalStoreContainerTest.java");
+
+    private static final Path TLS_TEST = TESTS.resolve("AnimalStoreContainerTlsTest.java");
 
     private static final Pattern JAVA_BLOCK = Pattern.compile("```java\n(.*?)```", Pattern.DOTALL);
 
@@ -29,19 +33,23 @@ class ReadmeSnippetTest {
             .map(block -> block.group(1))
             .filter(code -> !code.contains("class "))
             .toList();
-        assertThat(fragments).as("the README's ```java fragments").containsExactly(snippet("// README coverage snippet"), snippet("// README trace snippet"));
+        assertThat(fragments).as("the README's ```java fragments").containsExactly(
+            snippet(TLS_TEST, "// README https snippet"),
+            snippet(TEST, "// README coverage snippet"),
+            snippet(TEST, "// README trace snippet")
+        );
     }
 
     /**
      * The lines of the test between {@code <marker> begins} and {@code <marker> ends}, without the lines marked
      * {@code // test only}, and as indented as the marker is less indented.
      */
-    private static String snippet(String marker) throws IOException {
-        List<String> lines = Files.readAllLines(TEST);
+    private static String snippet(Path test, String marker) throws IOException {
+        List<String> lines = Files.readAllLines(test);
         List<String> markers = lines.stream().map(String::strip).toList();
         int begin = markers.indexOf(marker + " begins");
         int end = markers.indexOf(marker + " ends");
-        assertThat(begin).as(marker + " in " + TEST).isNotNegative().isLessThan(end);
+        assertThat(begin).as(marker + " in " + test).isNotNegative().isLessThan(end);
         int indent = lines.get(begin).indexOf(marker);
         return lines
             .subList(begin + 1, end)
