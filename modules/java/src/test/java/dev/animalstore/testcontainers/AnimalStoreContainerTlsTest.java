@@ -36,6 +36,7 @@ class AnimalStoreContainerTlsTest {
     void servesHttpsThatItsCaAloneOpens(NamespaceControl namespace) throws Exception {
         assertThat(SANDBOX.getBaseUrl()).isEqualTo("https://" + SANDBOX.getHost() + ":" + SANDBOX.getMappedPort(4010) + "/v1");
         assertThat(SANDBOX.getTlsCa()).startsWith("-----BEGIN CERTIFICATE-----");
+        assertThat(SANDBOX.getControlClient().getTlsCa()).as("the CA the control API answers, over HTTPS").isEqualTo(SANDBOX.getTlsCa());
 
         namespace.addFault(Map.of("operationId", "listPets", "status", 503, "times", 1));
         ApiClient api = new ApiClient(SANDBOX.getSslContext(), SANDBOX.getBaseUrl(), namespace.apiHeaders());
