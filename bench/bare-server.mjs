@@ -7,10 +7,14 @@
 // DATA_FILE and fdatasynced before its 201, in the cheapest way that keeps the promise (one
 // write and one fdatasync for all the bodies that arrived while the previous ones were flushed).
 // It still neither parses nor checks nor stores anything.
+//
+// With TLS_CERT and TLS_KEY (PEM files, as the sandbox reads them) it serves HTTPS as the sandbox
+// does: one node:http2 server, HTTP/2 to clients that offer it (ALPN) and HTTP/1.1 to the rest.
 import { Buffer } from 'node:buffer'
 import { readFileSync } from 'node:fs'
 import { open } from 'node:fs/promises'
 import { createServer } from 'node:http'
+import { createSecureServer } from 'node:http2'
 import process from 'node:process'
 import { URL } from 'node:url'
 
@@ -61,7 +65,7 @@ function send(res, status, body, headers) {
   res.end(body)
 }
 
-const server = createServer((req, res) => {
+function answer(req, res) {
   const path = req.url.split('?')[0]
   if (req.method === 'GET' && path === '/v1/pets') return send(res, 200, LIST)
   if (req.method === 'GET' && path.startsWith('/v1/pets/')) {
@@ -79,6 +83,12 @@ const server = createServer((req, res) => {
     return
   }
   send(res, 404, NOT_FOUND)
-})
+}
+
+const { TLS_CERT, TLS_KEY } = process.env
+const server =
+  TLS_CERT === undefined
+    ? createServer(answer)
+    : createSecureServer({ allowHTTP1: true, cert: readFileSync(TLS_CERT), key: readFileSync(TLS_KEY) }, answer)
 server.listen(Number(process.env.PORT ?? 4020), process.env.HOST ?? '127.0.0.1')
 process.once('SIGTERM', () => server.close(() => process.exit(0)))

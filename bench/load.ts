@@ -1,8 +1,11 @@
-// The load generator: wrk (Debian's package), a C program that holds the server's pace from one
-// core where a load generator in Node would itself be the bottleneck. It runs on its own core
-// (taskset), against 127.0.0.1 only, for a bounded time, and reports latency at microsecond resolution.
+// The load generators: wrk for HTTP/1.1 (plain or over TLS) and h2load for HTTP/2 (Debian's
+// packages wrk and nghttp2-client), C programs that hold the server's pace from one core where a
+// load generator in Node would itself be the bottleneck. Each runs on its own core (taskset),
+// against 127.0.0.1 only, for a bounded time, and reports latency at microsecond resolution.
+// Neither checks the server's certificate (neither can): they only measure, the bench's own
+// requests verify it.
 import { execFile } from 'node:child_process'
-import { writeFile } from 'node:fs/promises'
+import { readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 
@@ -31,9 +34,25 @@ export interface LoadGenerator {
   run(request: LoadRequest): Promise<LoadResult>
 }
 
-/** wrk, run on `core` when given; a clear error when it is not installed. */
-export async function findLoadGenerator(workDir: string, core: number | undefined): Promise<LoadGenerator> {
-  if (!(await commandExists('wrk'))) throw new Error('the bench needs wrk: apt-get install wrk')
+/** A load generator for each protocol: the URL's scheme says whether over TLS. */
+export interface LoadGenerators {
+  readonly 'HTTP/1.1': LoadGenerator
+  readonly 'HTTP/2': LoadGenerator
+}
+
+/** wrk and h2load, run on `core` when given; one clear line when either is not installed. */
+export async function findLoadGenerators(workDir: string, core: number | undefined): Promise<LoadGenerators> {
+  for (const program of ['wrk', 'h2load'])
+    if (!(await commandExists(program)))
+      throw new Error('the bench needs wrk and h2load: apt-get install wrk nghttp2-client')
+  const onCore = (program: string, args: string[]): [string, string[]] =>
+    core === undefined ? [program, args] : ['taskset', ['-c', String(core), program, ...args]]
+  return { 'HTTP/1.1': wrk(workDir, onCore), 'HTTP/2': h2load(workDir, onCore) }
+}
+
+type OnCore = (program: string, args: string[]) => [string, string[]]
+
+function wrk(workDir: string, onCore: OnCore): LoadGenerator {
   return {
     name: 'wrk',
     async run(request) {
@@ -61,9 +80,34 @@ export async function findLoadGenerator(workDir: string, core: number | undefine
         script,
         request.url,
       ]
-      const [command, argv] = core === undefined ? ['wrk', args] : ['taskset', ['-c', String(core), 'wrk', ...args]]
-      const { stdout } = await run(command, argv, { timeout: (request.seconds + 15) * 1000 })
+      const { stdout } = await run(...onCore('wrk', args), { timeout: (request.seconds + 15) * 1000 })
       return parseWrk(stdout)
+    },
+  }
+}
+
+/** h2load, one stream at a time on each connection as wrk sends one request at a time on each. */
+function h2load(workDir: string, onCore: OnCore): LoadGenerator {
+  return {
+    name: 'h2load',
+    async run(request) {
+      if (request.method !== 'GET') throw new Error('the bench sends h2load GETs only')
+      // Per request: start time, status, microseconds to the end of the answer; the percentiles come from it.
+      const log = join(workDir, 'h2load.tsv')
+      // h2load leaves the file alone when nothing was answered: none of the previous run's lines may count.
+      await rm(log, { force: true })
+      const args = [
+        '-t1',
+        `-c${request.connections}`,
+        '-m1',
+        `-D${request.seconds}`,
+        ...Object.entries(request.headers).flatMap(([name, value]) => ['-H', `${name}: ${value}`]),
+        '--log-file',
+        log,
+        request.url,
+      ]
+      const { stdout } = await run(...onCore('h2load', args), { timeout: (request.seconds + 15) * 1000 })
+      return parseH2load(stdout, await readFile(log, 'utf8'))
     },
   }
 }
@@ -74,6 +118,37 @@ export async function commandExists(command: string): Promise<boolean> {
     return true
   } catch {
     return false
+  }
+}
+
+/** Reads h2load's summary and its --log-file, refusing a run that did not speak HTTP/2. */
+function parseH2load(text: string, log: string): LoadResult {
+  // Over TLS it names what ALPN chose; over plain HTTP it speaks h2c.
+  const protocol = /^Application protocol: (\S+)/m.exec(text)?.[1]
+  if (protocol !== 'h2' && protocol !== 'h2c') throw new Error(`h2load did not speak HTTP/2:\n${text}`)
+  const rps = /^finished in [\d.]+m?s, ([\d.]+) req\/s/m.exec(text)
+  const counts =
+    /^requests: \d+ total, \d+ started, (\d+) done, \d+ succeeded, (\d+) failed, (\d+) errored, (\d+) timeout/m.exec(
+      text,
+    )
+  // h2load counts a 3xx as a success; the bench, as with wrk, does not.
+  const redirects = /^status codes: \d+ 2xx, (\d+) 3xx/m.exec(text)
+  if (!rps || !counts || !redirects) throw new Error(`unexpected h2load output:\n${text}`)
+  const micros = log
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => Number(line.split('\t')[2]))
+    .sort((a, b) => a - b)
+  if (micros.length === 0) throw new Error(`h2load logged no request:\n${text}`)
+  const percentile = (p: number): number =>
+    (micros[Math.min(micros.length - 1, Math.floor((p / 100) * micros.length))] ?? NaN) / 1000
+  const [done, failed, errored, timedOut] = counts.slice(1).map(Number) as [number, number, number, number]
+  return {
+    requestsPerSecond: Number(rps[1]),
+    p50Ms: percentile(50),
+    p99Ms: percentile(99),
+    errors: failed + errored + timedOut + Number(redirects[1]),
+    requests: done,
   }
 }
 

@@ -9,9 +9,9 @@
 // run's folder, or a folder holding such a build), the two taking turns, so that "within 10% of
 // before" compares figures of one run; without it, "before" is the previous full run's latest.json.
 //
-// Scenarios: cold-start, raw, tests, namespaces (all four by default) and soak (only when named:
-// minutes of mixed load, SOAK_SECONDS). --smoke is a tiny run (seconds) that checks the harness;
-// with BENCH_FROM_SOURCE=1 the sandbox runs from src/ through tsx instead of dist/.
+// Scenarios: cold-start, raw, https, http2, tests, namespaces (all six by default) and soak (only
+// when named: minutes of mixed load, SOAK_SECONDS). --smoke is a tiny run (seconds) that checks the
+// harness; with BENCH_FROM_SOURCE=1 the sandbox runs from src/ through tsx instead of dist/.
 import { randomUUID } from 'node:crypto'
 import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
@@ -22,7 +22,7 @@ import { join } from 'node:path'
 import { parseArgs, promisify } from 'node:util'
 import { AnimalStoreControlClient } from '../modules/node/src/client.js'
 import { httpTransport } from '../modules/node/src/transport.js'
-import { commandExists, findLoadGenerator, type LoadGenerator, type LoadResult } from './load.js'
+import { commandExists, findLoadGenerators, type LoadGenerators, type LoadResult } from './load.js'
 import {
   API_KEY,
   AUTH,
@@ -33,6 +33,7 @@ import {
   startServer,
   type ServerName,
   type ServerSpec,
+  type Started,
 } from './servers.js'
 import { soak } from './soak.js'
 
@@ -58,14 +59,14 @@ const SETTINGS = SMOKE
       samples: 50,
       namespaces: 1000,
     }
-const SCENARIOS = positionals.length > 0 ? positionals : ['cold-start', 'raw', 'tests', 'namespaces']
+const SCENARIOS = positionals.length > 0 ? positionals : ['cold-start', 'raw', 'https', 'http2', 'tests', 'namespaces']
 const OUT_DIR = flags.out ?? join(ROOT, 'bench/results')
 const NEW_PET = JSON.stringify({ name: 'Bench', categoryId: 1, status: 'available' })
 
 interface Context {
   readonly work: string
   readonly core: number | undefined
-  readonly load: LoadGenerator
+  readonly load: LoadGenerators
   /** The sandbox, then the earlier commit's when --before names one. */
   readonly sandboxes: readonly ServerSpec[]
 }
@@ -90,10 +91,17 @@ async function timed(action: () => Promise<unknown>): Promise<number> {
   return performance.now() - started
 }
 
-/** A server with a fresh data file of its own in the run's folder, removed when it stops. */
-async function start(ctx: Context, spec: ServerSpec, env: Record<string, string> = {}) {
+/**
+ * A server with a fresh data file of its own in the run's folder, removed when it stops; with
+ * `tls`, over HTTPS (its certificate files in that folder too).
+ */
+async function start(ctx: Context, spec: ServerSpec, env: Record<string, string> = {}, tls = false) {
   const dir = await mkdtemp(join(ctx.work, `${spec.name}-`))
-  const started = await startServer(spec, { core: ctx.core, env: { DATA_FILE: join(dir, 'db.json'), ...env } })
+  const started = await startServer(spec, {
+    core: ctx.core,
+    env: { DATA_FILE: join(dir, 'db.json'), ...env },
+    ...(tls ? { tls: { dir } } : {}),
+  })
   return {
     ...started,
     async stop() {
@@ -146,41 +154,50 @@ async function fetchImageNode(work: string): Promise<{ file: string; version: st
   }
 }
 
-// ── raw: GET /v1/pets and durable creates under load, the servers taking turns ──────────────────
+// ── raw, https, http2: requests under load, the servers taking turns ─────────────────────────────
 
-async function raw(ctx: Context) {
-  const servers = new Map<ServerName, Awaited<ReturnType<typeof start>>>()
+type Protocol = 'HTTP/1.1' | 'HTTPS/1.1' | 'HTTP/2'
+
+interface LoadCase {
+  readonly request: 'GET /v1/pets' | 'POST /v1/pets'
+  readonly path: string
+  readonly servers: readonly ServerName[]
+}
+
+/**
+ * Starts `specs` (over HTTPS unless `protocol` is plain HTTP/1.1) and measures each case on each of
+ * its servers in SETTINGS.rounds rounds, the servers taking turns (the first round after a warm-up):
+ * a row of medians for each.
+ */
+async function underLoad(ctx: Context, protocol: Protocol, specs: readonly ServerSpec[], cases: readonly LoadCase[]) {
+  const load = ctx.load[protocol === 'HTTP/2' ? 'HTTP/2' : 'HTTP/1.1']
+  const servers = new Map<ServerName, Started>()
   try {
-    for (const spec of [SERVERS.bare, SERVERS.bareDurable, ...ctx.sandboxes])
-      servers.set(spec.name, await start(ctx, spec))
-    const sandboxes = ctx.sandboxes.map((spec) => spec.name)
-    const measure = async (name: ServerName, method: 'GET' | 'POST', path: string, warmUp: boolean) => {
+    for (const spec of specs) servers.set(spec.name, await start(ctx, spec, {}, protocol !== 'HTTP/1.1'))
+    const measure = async (name: ServerName, { request, path }: LoadCase, warmUp: boolean) => {
       const server = servers.get(name)
       if (server === undefined) throw new Error(`${name} is not running`)
-      const request = {
+      const method = request.startsWith('POST') ? 'POST' : 'GET'
+      const run = {
         url: `${server.origin}/v1${path}`,
         method,
         headers: method === 'GET' ? AUTH : { ...AUTH, 'Content-Type': 'application/json' },
         ...(method === 'POST' ? { body: NEW_PET } : {}),
         connections: SETTINGS.connections,
-      }
-      if (warmUp && SETTINGS.warmupSeconds > 0) await ctx.load.run({ ...request, seconds: SETTINGS.warmupSeconds })
-      return ctx.load.run({ ...request, seconds: SETTINGS.seconds })
+      } as const
+      if (warmUp && SETTINGS.warmupSeconds > 0) await load.run({ ...run, seconds: SETTINGS.warmupSeconds })
+      return load.run({ ...run, seconds: SETTINGS.seconds })
     }
-    // Creates last: they grow the store, which the reads should not see.
-    const cases = [
-      { request: 'GET /v1/pets', method: 'GET', path: '/pets?limit=20', servers: ['bare', ...sandboxes] },
-      { request: 'POST /v1/pets', method: 'POST', path: '/pets', servers: ['bareDurable', ...sandboxes] },
-    ] as const
     const rows = []
-    for (const { request, method, path, servers: measured } of cases) {
+    for (const loadCase of cases) {
       const rounds = new Map<ServerName, LoadResult[]>()
       for (let i = 0; i < SETTINGS.rounds; i++)
-        for (const name of measured)
-          rounds.set(name, [...(rounds.get(name) ?? []), await measure(name, method, path, i === 0)])
+        for (const name of loadCase.servers)
+          rounds.set(name, [...(rounds.get(name) ?? []), await measure(name, loadCase, i === 0)])
       for (const [server, results] of rounds) {
         const row = {
-          request,
+          request: loadCase.request,
+          protocol,
           server,
           connections: SETTINGS.connections,
           requestsPerSecond: Math.round(median(results.map((r) => r.requestsPerSecond))),
@@ -188,7 +205,9 @@ async function raw(ctx: Context) {
           p99Ms: round(median(results.map((r) => r.p99Ms)), 3),
           errors: results.reduce((sum, r) => sum + r.errors, 0),
         }
-        log(`${request} on ${server}: ${row.requestsPerSecond} req/s, p50 ${row.p50Ms} ms, ${row.errors} errors`)
+        log(
+          `${row.request} over ${protocol} on ${server}: ${row.requestsPerSecond} req/s, p50 ${row.p50Ms} ms, ${row.errors} errors`,
+        )
         rows.push(row)
       }
     }
@@ -196,6 +215,35 @@ async function raw(ctx: Context) {
   } finally {
     for (const server of servers.values()) await server.stop()
   }
+}
+
+const GET_PETS = { request: 'GET /v1/pets', path: '/pets?limit=20' } as const
+
+/** GET /v1/pets against the bare server; durable creates against the bare server that syncs. */
+function raw(ctx: Context) {
+  const sandboxes = ctx.sandboxes.map((spec) => spec.name)
+  return underLoad(
+    ctx,
+    'HTTP/1.1',
+    [SERVERS.bare, SERVERS.bareDurable, ...ctx.sandboxes],
+    // Creates last: they grow the store, which the reads should not see.
+    [
+      { ...GET_PETS, servers: ['bare', ...sandboxes] },
+      { request: 'POST /v1/pets', path: '/pets', servers: ['bareDurable', ...sandboxes] },
+    ],
+  )
+}
+
+/**
+ * GET /v1/pets over TLS against the bare server over the same protocol: each serves HTTP/2 and
+ * HTTP/1.1 on one port, the sandbox with TLS=auto, the bare server a certificate made the same way.
+ */
+function secureGet(ctx: Context, protocol: 'HTTPS/1.1' | 'HTTP/2') {
+  const specs = [SERVERS.bare, ...ctx.sandboxes].filter((spec) => {
+    if (spec.tls === undefined) log(`${protocol}: ${spec.name} serves no HTTPS (a commit before TLS=auto), left out`)
+    return spec.tls !== undefined
+  })
+  return underLoad(ctx, protocol, specs, [{ ...GET_PETS, servers: specs.map((spec) => spec.name) }])
 }
 
 // ── tests: the typical test and the single steps a suite pays around each test ─────────────────
@@ -288,6 +336,8 @@ async function namespaces(ctx: Context, spec: ServerSpec) {
 const scenarios: Record<string, (ctx: Context) => Promise<unknown>> = {
   'cold-start': coldStart,
   raw,
+  https: (ctx) => secureGet(ctx, 'HTTPS/1.1'),
+  http2: (ctx) => secureGet(ctx, 'HTTP/2'),
   tests: (ctx) => onEach(ctx, (spec) => tests(ctx, spec)),
   namespaces: (ctx) => onEach(ctx, (spec) => namespaces(ctx, spec)),
   soak: (ctx) => soak({ core: ctx.core, seconds: SMOKE ? 3 : Number(process.env['SOAK_SECONDS'] ?? 150) }),
@@ -310,15 +360,24 @@ type Figure = (results: Record<string, any> | undefined, server: 'sandbox' | 'be
  * figure of this run when --before ran one, else the previous full run's (`previous`).
  */
 function judge(results: Record<string, any>, previous: Record<string, any> | undefined): Guardrail[] {
-  const rps = (r: Record<string, any> | undefined, request: string, server: ServerName): number | undefined =>
-    r?.['raw']?.find((row: any) => row.request === request && row.server === server)?.requestsPerSecond
+  const rps = (
+    r: Record<string, any> | undefined,
+    request: string,
+    server: ServerName,
+    scenario = 'raw',
+  ): number | undefined =>
+    r?.[scenario]?.find((row: any) => row.request === request && row.server === server)?.requestsPerSecond
   const ratio = (a: number | undefined, b: number | undefined) => (a && b ? round(a / b) : undefined)
   const of =
     (scenario: string, key: string): Figure =>
     (r, server) =>
       server === 'sandbox' ? r?.[scenario]?.[key] : r?.[scenario]?.before?.[key]
   const cold: Figure = (r, server) => ratio(r?.['cold-start']?.[`${server}Ms`], r?.['cold-start']?.bareMs)
-  const getRatio: Figure = (r, server) => ratio(rps(r, 'GET /v1/pets', server), rps(r, 'GET /v1/pets', 'bare'))
+  // In each protocol's scenario, against the bare server over the same protocol.
+  const getRatio =
+    (scenario: 'raw' | 'https' | 'http2'): Figure =>
+    (r, server) =>
+      ratio(rps(r, 'GET /v1/pets', server, scenario), rps(r, 'GET /v1/pets', 'bare', scenario))
   const durable: Figure = (r, server) => ratio(rps(r, 'POST /v1/pets', server), rps(r, 'POST /v1/pets', 'bareDurable'))
   const guardrail = (
     name: string,
@@ -342,7 +401,9 @@ function judge(results: Record<string, any>, previous: Record<string, any> | und
     guardrail('reset p50', ...atMost(1), of('tests', 'resetMs')),
     guardrail('first use of a namespace p50', ...atMost(1), of('tests', 'newNamespaceMs')),
     guardrail('first request in a new trace namespace p50', ...atMost(1), of('tests', 'newTraceNamespaceMs')),
-    guardrail('GET /v1/pets req/s vs bare', '≥ 0.6×', (now) => now >= 0.6, getRatio),
+    guardrail('GET /v1/pets req/s vs bare', '≥ 0.6×', (now) => now >= 0.6, getRatio('raw')),
+    guardrail('GET /v1/pets over HTTPS/1.1 req/s vs bare', '≥ 0.6×', (now) => now >= 0.6, getRatio('https')),
+    guardrail('GET /v1/pets over HTTP/2 req/s vs bare', '≥ 0.6×', (now) => now >= 0.6, getRatio('http2')),
     guardrail('durable creates req/s vs the durable bare', ...within10(true), durable),
     guardrail(`cold start vs bare (Node ${results['cold-start']?.node ?? '?'})`, ...atMost(1.3, '×'), cold),
     guardrail(
@@ -378,7 +439,7 @@ async function main(): Promise<void> {
     work,
     sandboxes: [SERVERS.sandbox, ...(beforeRoot === undefined ? [] : [sandboxAt(beforeRoot, 'before')])],
     core: pinned ? 0 : undefined,
-    load: await findLoadGenerator(work, pinned ? 1 : undefined),
+    load: await findLoadGenerators(work, pinned ? 1 : undefined),
   }
   // A run of chosen scenarios keeps its own file: latest.json stays the full run's, the next one's "before".
   const file = join(
@@ -410,7 +471,7 @@ async function main(): Promise<void> {
       node: process.version,
       loadAverage1m: { before: loadBefore, after: round(loadavg()[0] ?? NaN) },
     },
-    loadGenerator: ctx.load.name,
+    loadGenerators: Object.fromEntries(Object.entries(ctx.load).map(([protocol, load]) => [protocol, load.name])),
     pinned,
     settings: SETTINGS,
     results,
@@ -420,7 +481,9 @@ async function main(): Promise<void> {
   await writeFile(file, `${JSON.stringify(report, null, 2)}\n`)
   console.table(guardrails.map((g) => ({ ...g, met: g.met === undefined ? '?' : g.met ? 'met' : 'MISSED' })))
   console.log(
-    `load average (1 min) ${loadBefore} before, ${report.machine.loadAverage1m.after} after; ${ctx.load.name}; written to ${file}`,
+    `load average (1 min) ${loadBefore} before, ${report.machine.loadAverage1m.after} after; ${Object.values(
+      report.loadGenerators,
+    ).join(' and ')}; written to ${file}`,
   )
   if (results['soak'] !== undefined) {
     console.log('soak:', results['soak'])

@@ -1,12 +1,16 @@
 // The servers the bench starts, each its own process, pinned to the server core when asked: the
 // sandbox (node dist/cli.js) and the bare node:http ceiling (also in its durable variant, which
-// has each create on disk before it answers).
+// has each create on disk before it answers). Each serves plain HTTP, or HTTPS (HTTP/2 and
+// HTTP/1.1 on one port) with a certificate from a CA made at its start, which the bench trusts.
 import { spawn, type ChildProcess } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
+import { writeFile } from 'node:fs/promises'
 import { request } from 'node:http'
+import { request as secureRequest } from 'node:https'
 import { createServer, type AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { tlsFiles } from '../src/http/tls.js'
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url))
 export const API_KEY = 'sandbox-api-key'
@@ -17,6 +21,11 @@ export type ServerName = 'sandbox' | 'before' | 'bare' | 'bareDurable'
 
 export interface ServerSpec {
   readonly name: ServerName
+  /**
+   * How it serves HTTPS: it makes its CA at start (TLS=auto, written to TLS_CA_OUT), or it serves
+   * the certificate it is given (TLS_CERT, TLS_KEY); undefined when it cannot (an earlier commit).
+   */
+  readonly tls: 'auto' | 'given' | undefined
   command(): { file: string; args: string[]; cwd?: string }
 }
 
@@ -24,6 +33,8 @@ export interface ServerSpec {
 export function sandboxAt(root: string, name: 'sandbox' | 'before' = 'sandbox'): ServerSpec {
   return {
     name,
+    // The file that makes TLS=auto's CA: a commit without it serves plain HTTP only.
+    tls: existsSync(join(root, 'src/http/tls.ts')) ? 'auto' : undefined,
     command: () => ({
       file: process.execPath,
       args: process.env['BENCH_FROM_SOURCE']
@@ -38,18 +49,23 @@ export const SERVERS: Record<Exclude<ServerName, 'before'>, ServerSpec> = {
   sandbox: sandboxAt(ROOT),
   bare: {
     name: 'bare',
+    tls: 'given',
     command: () => ({ file: process.execPath, args: [join(ROOT, 'bench/bare-server.mjs')] }),
   },
   // The same, appending each create's body to DATA_FILE and fdatasyncing it before the 201.
   bareDurable: {
     name: 'bareDurable',
+    tls: 'given',
     command: () => ({ file: process.execPath, args: [join(ROOT, 'bench/bare-server.mjs'), '--durable'] }),
   },
 }
 
 export interface Started {
   readonly child: ChildProcess
+  /** http://127.0.0.1:<port>, or https:// when started with `tls`. */
   readonly origin: string
+  /** Over HTTPS, the CA (PEM) its certificate is signed by. */
+  readonly ca: string | undefined
   /** Spawn → first 200 on GET /v1/pets, in ms. */
   readonly readyMs: number
   stop(): Promise<void>
@@ -70,11 +86,38 @@ export function freePort(): Promise<number> {
   })
 }
 
-/** Spawns a server on the server core and waits (bounded) for its first 200 on GET /v1/pets. */
+/**
+ * What a server is started with to serve HTTPS, its files in `dir`, and the CA to trust once it
+ * answers. The bare server's certificate is made as TLS=auto makes the sandbox's.
+ */
+async function httpsFor(
+  spec: ServerSpec,
+  dir: string,
+): Promise<{ env: Record<string, string>; ca: () => string | undefined }> {
+  if (spec.tls === undefined) throw new Error(`${spec.name} does not serve HTTPS (no TLS=auto)`)
+  if (spec.tls === 'auto') {
+    const caFile = join(dir, 'ca.pem')
+    return {
+      env: { TLS: 'auto', TLS_CA_OUT: caFile },
+      ca: () => (existsSync(caFile) ? readFileSync(caFile, 'utf8') : undefined),
+    }
+  }
+  const made = await tlsFiles({ kind: 'auto', names: [] }, undefined)
+  const [cert, key] = [join(dir, 'cert.pem'), join(dir, 'key.pem')]
+  await writeFile(cert, made.cert)
+  await writeFile(key, made.key, { mode: 0o600 })
+  return { env: { TLS_CERT: cert, TLS_KEY: key }, ca: () => made.ca }
+}
+
+/**
+ * Spawns a server on the server core and waits (bounded) for its first 200 on GET /v1/pets;
+ * with `tls`, over HTTPS, its certificate files in that folder.
+ */
 export async function startServer(
   spec: ServerSpec,
-  options: { env?: Record<string, string>; core: number | undefined },
+  options: { env?: Record<string, string>; core: number | undefined; tls?: { dir: string } },
 ): Promise<Started> {
+  const https = options.tls === undefined ? undefined : await httpsFor(spec, options.tls.dir)
   const port = await freePort()
   const { file, args, cwd = ROOT } = spec.command()
   const [program, argv] =
@@ -89,6 +132,7 @@ export async function startServer(
       PORT: String(port),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'silent',
+      ...https?.env,
       ...options.env,
     },
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -96,12 +140,12 @@ export async function startServer(
   let stderr = ''
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-  const origin = `http://127.0.0.1:${port}`
+  const origin = `${https ? 'https' : 'http'}://127.0.0.1:${port}`
   const deadline = started + 30_000
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null)
       throw new Error(`${spec.name} exited before it answered:\n${stderr}`)
-    if ((await status(`${origin}/v1/pets`)) === 200) break
+    if ((await status(`${origin}/v1/pets`, https?.ca())) === 200) break
     if (performance.now() > deadline) {
       child.kill('SIGKILL')
       throw new Error(`${spec.name} did not answer 200 within 30 s:\n${stderr}`)
@@ -112,6 +156,7 @@ export async function startServer(
   return {
     child,
     origin,
+    ca: https?.ca(),
     readyMs,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return
@@ -123,10 +168,12 @@ export async function startServer(
   }
 }
 
-/** The status of one GET on a new connection, or 0 when nothing answers yet. */
-export function status(url: string): Promise<number> {
+/** The status of one GET on a new connection (https: trusting `ca` alone), or 0 when nothing answers yet. */
+export function status(url: string, ca?: string): Promise<number> {
   return new Promise((resolve) => {
-    const req = request(url, { headers: AUTH, agent: false, timeout: 2000 }, (res) => {
+    const options = { headers: AUTH, agent: false, timeout: 2000 }
+    const secure = url.startsWith('https:')
+    const req = (secure ? secureRequest : request)(url, secure ? { ...options, ca } : options, (res) => {
       res.resume()
       res.once('end', () => resolve(res.statusCode ?? 0))
     })

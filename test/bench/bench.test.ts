@@ -10,14 +10,14 @@ import { skipWithout } from '../support/system-programs.js'
 
 t.setTimeout(5 * 60_000)
 
-const skip = skipWithout(t, 'wrk', 'wrk')
+const skip = skipWithout(t, 'wrk', 'wrk') || skipWithout(t, 'h2load', 'nghttp2-client')
 
 t.test(
   'bench/run.ts --smoke runs every scenario, before and after, and judges every guardrail',
   { skip },
   async (t) => {
     const out = await tempDir(t)
-    const scenarios = ['cold-start', 'raw', 'tests', 'namespaces', 'soak']
+    const scenarios = ['cold-start', 'raw', 'https', 'http2', 'tests', 'namespaces', 'soak']
     const child = spawn(
       process.execPath,
       // --before this same checkout: the earlier commit's sandbox runs beside this one, taking turns.
@@ -35,7 +35,7 @@ t.test(
     const report = JSON.parse(await readFile(join(out, 'smoke.json'), 'utf8'))
     t.equal(report.mode, 'smoke')
     t.type(report.machine.loadAverage1m.before, 'number', "the machine's load before the run")
-    t.equal(report.loadGenerator, 'wrk')
+    t.same(report.loadGenerators, { 'HTTP/1.1': 'wrk', 'HTTP/2': 'h2load' })
     const { results } = report
     t.same(Object.keys(results), scenarios, 'every scenario has its results')
     const cold = results['cold-start']
@@ -52,9 +52,24 @@ t.test(
       ],
       'reads against the bare server, creates against the one that syncs',
     )
-    for (const row of results.raw) {
-      t.ok(row.requestsPerSecond > 0 && row.p50Ms > 0, `${row.request} on ${row.server}: req/s and p50`)
-      t.equal(row.errors, 0, `${row.request} on ${row.server}: no failed request`)
+    // Over TLS, each against the bare server over the same protocol.
+    for (const [scenario, protocol] of [
+      ['https', 'HTTPS/1.1'],
+      ['http2', 'HTTP/2'],
+    ] as const)
+      t.same(
+        results[scenario].map((row: { request: string; protocol: string; server: string }) => [
+          row.request,
+          row.protocol,
+          row.server,
+        ]),
+        ['bare', 'sandbox', 'before'].map((server) => ['GET /v1/pets', protocol, server]),
+        `${scenario}: GET /v1/pets over ${protocol} on each server`,
+      )
+    for (const row of [...results.raw, ...results.https, ...results.http2]) {
+      const what = `${row.request} over ${row.protocol} on ${row.server}`
+      t.ok(row.requestsPerSecond > 0 && row.p50Ms > 0, `${what}: req/s and p50`)
+      t.equal(row.errors, 0, `${what}: no failed request`)
     }
     for (const step of ['typicalTestMs', 'resetMs', 'newNamespaceMs', 'newTraceNamespaceMs']) {
       t.ok(results.tests[step] > 0, `tests: ${step}`)
@@ -72,6 +87,8 @@ t.test(
         ['first use of a namespace p50', '≤ 1 ms'],
         ['first request in a new trace namespace p50', '≤ 1 ms'],
         ['GET /v1/pets req/s vs bare', '≥ 0.6×'],
+        ['GET /v1/pets over HTTPS/1.1 req/s vs bare', '≥ 0.6×'],
+        ['GET /v1/pets over HTTP/2 req/s vs bare', '≥ 0.6×'],
         ['durable creates req/s vs the durable bare', 'within 10% of before'],
         ['cold start vs bare', '≤ 1.3×'],
         ['RSS per idle namespace', 'within 10% of before'],

@@ -1,23 +1,35 @@
-// The bench's load generator, wrk, against a local server: it reports latency below a millisecond
-// and a run's counts add up. CI installs wrk; without it the bench says so and this test skips.
-import { createServer } from 'node:http'
-import t from 'tap'
-import { findLoadGenerator } from '../../bench/load.js'
+// The bench's load generators against a local server: wrk over HTTP/1.1, plain and over TLS, and
+// h2load over HTTP/2 report latency below a millisecond, and a run's counts add up. CI installs
+// both; without them the bench says so and these tests skip.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { createSecureServer, type Http2ServerRequest, type Http2ServerResponse } from 'node:http2'
+import type { AddressInfo } from 'node:net'
+import t, { type Test } from 'tap'
+import { findLoadGenerators, type LoadGenerator } from '../../bench/load.js'
+import { tlsFiles } from '../../src/http/tls.js'
 import { skipWithout } from '../support/system-programs.js'
 import { tempDir } from '../support/sandbox.js'
 
-const server = createServer((req, res) => {
+const answer = (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse): void => {
   res.writeHead(req.url === '/missing' ? 404 : 200, { 'content-type': 'application/json' })
   res.end('{"ok":true}')
-})
-await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-t.teardown(() => new Promise((resolve) => server.close(resolve)))
-const { port } = server.address() as { port: number }
+}
+// As the bench's servers serve HTTPS: HTTP/2 and HTTP/1.1 on one port, a certificate from a CA made now.
+const { cert, key } = await tlsFiles({ kind: 'auto', names: [] }, undefined)
+const servers = { plain: createServer(answer), secure: createSecureServer({ allowHTTP1: true, cert, key }, answer) }
+const ports = { plain: 0, secure: 0 }
+for (const [name, server] of Object.entries(servers) as Array<[keyof typeof servers, (typeof servers)['plain']]>) {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => new Promise((resolve) => server.close(resolve)))
+  ports[name] = (server.address() as AddressInfo).port
+}
 
-t.test('wrk: latency at microsecond resolution, errors counted', { skip: skipWithout(t, 'wrk', 'wrk') }, async (t) => {
-  const load = await findLoadGenerator(await tempDir(t), undefined)
+const skip = skipWithout(t, 'wrk', 'wrk') || skipWithout(t, 'h2load', 'nghttp2-client')
+
+/** `load` against `origin`: its counts add up, its latency has microseconds, a 404 is an error. */
+async function measures(t: Test, load: LoadGenerator, origin: string): Promise<void> {
   const run = (path: string, connections: number) =>
-    load.run({ url: `http://127.0.0.1:${port}${path}`, method: 'GET', headers: {}, connections, seconds: 1 })
+    load.run({ url: `${origin}${path}`, method: 'GET', headers: {}, connections, seconds: 1 })
   const ok = await run('/', 2)
   t.ok(ok.requests > 100 && ok.requestsPerSecond > 0, `requests were sent (${ok.requests})`)
   t.ok(ok.p50Ms > 0, `p50 is above 0 (${ok.p50Ms} ms)`)
@@ -34,5 +46,33 @@ t.test('wrk: latency at microsecond resolution, errors counted', { skip: skipWit
   t.ok(
     bad.errors > 0 && bad.errors === bad.requests,
     `every 404 is counted as an error (${bad.errors} of ${bad.requests})`,
+  )
+}
+
+t.test('wrk over HTTP/1.1: latency at microsecond resolution, errors counted', { skip }, async (t) => {
+  const load = await findLoadGenerators(await tempDir(t), undefined)
+  t.equal(load['HTTP/1.1'].name, 'wrk')
+  await measures(t, load['HTTP/1.1'], `http://127.0.0.1:${ports.plain}`)
+})
+
+t.test('wrk over HTTPS/1.1: the same', { skip }, async (t) => {
+  const load = await findLoadGenerators(await tempDir(t), undefined)
+  await measures(t, load['HTTP/1.1'], `https://127.0.0.1:${ports.secure}`)
+})
+
+t.test('h2load over HTTP/2: the same, and it refuses a server that speaks no HTTP/2', { skip }, async (t) => {
+  const load = await findLoadGenerators(await tempDir(t), undefined)
+  t.equal(load['HTTP/2'].name, 'h2load')
+  await measures(t, load['HTTP/2'], `https://127.0.0.1:${ports.secure}`)
+  // Over plain HTTP/1.1 it would try h2c, which node:http does not speak: no figure, a clear error.
+  await t.rejects(
+    load['HTTP/2'].run({
+      url: `http://127.0.0.1:${ports.plain}/`,
+      method: 'GET',
+      headers: {},
+      connections: 1,
+      seconds: 1,
+    }),
+    /h2load/,
   )
 })
