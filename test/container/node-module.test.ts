@@ -142,6 +142,19 @@ t.test('withTls(): HTTPS and HTTP/2 with verification on, trusting the CA getCa(
     t.equal(answer.status, 200, 'a stream answered 200')
     t.ok(Array.isArray(JSON.parse(answer.body)), 'with the pets')
   })
+
+  t.test('a restart: the sandbox makes a new CA, which getCa() and the control client trust', async (t) => {
+    await sandbox.restart()
+    const pets = `${sandbox.getBaseUrl()}/pets`
+    t.not(sandbox.getCa(), ca, 'another CA')
+    await t.rejects(
+      getOverHttps(pets, { headers, ca }),
+      { code: 'CERT_SIGNATURE_FAILURE' },
+      'the old one opens nothing',
+    )
+    t.equal((await getOverHttps(pets, { headers, ca: sandbox.getCa() })).status, 200, 'the new one does')
+    t.match(await sandbox.controlClient().getClock(), { real: true }, 'and the control client trusts it')
+  })
 })
 
 t.test(

@@ -23,6 +23,7 @@ import {
   AbstractStartedContainer,
   GenericContainer,
   getContainerRuntimeClient,
+  type RestartOptions,
   type StartedTestContainer,
 } from 'testcontainers'
 import { AnimalStoreControlClient, type NamespaceControl } from './client.js'
@@ -168,12 +169,12 @@ export class AnimalStoreContainer extends GenericContainer {
     // it unrefs: with nothing else pending, Node would exit before they arrive (and before start()
     // settles). A timer keeps the process alive until it does.
     const keepAlive = setInterval(() => undefined, 1000)
+    const caFile = caFileOf(this.environment)
     let started: StartedTestContainer
-    let ca: string | undefined
+    let tls: SandboxTls | undefined
     try {
       started = await super.start()
-      const caFile = caFileOf(this.environment)
-      if (caFile !== undefined) ca = await fileOfArchive(await started.copyArchiveFromContainer(caFile))
+      if (caFile !== undefined) tls = { caFile, ca: await copyCa(started, caFile) }
     } catch (error) {
       if (this.reuse) throw error
       // A sandbox that exits before the engine reports its ports bound fails testcontainers' own
@@ -186,28 +187,44 @@ export class AnimalStoreContainer extends GenericContainer {
     }
     // The first key as the sandbox reads API_KEYS: comma-separated, trimmed.
     const apiKey = this.environment['API_KEYS']?.split(',')[0]?.trim() ?? ''
-    return new StartedAnimalStoreContainer(started, apiKey, this.environment['ADMIN_TOKEN'] ?? '', ca)
+    return new StartedAnimalStoreContainer(started, apiKey, this.environment['ADMIN_TOKEN'] ?? '', tls)
   }
+}
+
+/** Where a sandbox with TLS=auto writes its CA in the container, and the CA's PEM. */
+interface SandboxTls {
+  readonly caFile: string
+  readonly ca: string
 }
 
 /** A running sandbox, with its control API (/__admin) through the control client. */
 export class StartedAnimalStoreContainer extends AbstractStartedContainer {
   readonly #apiKey: string
   readonly #adminToken: string
-  /** The PEM of the CA the sandbox made (TLS=auto), copied out of the container once it was up. */
-  readonly #ca: string | undefined
+  /** The CA of withTls(), copied out of the container once the sandbox was up. */
+  #tls: SandboxTls | undefined
   #client: AnimalStoreControlClient | undefined
 
-  constructor(started: StartedTestContainer, apiKey: string, adminToken: string, ca?: string) {
+  constructor(started: StartedTestContainer, apiKey: string, adminToken: string, tls?: SandboxTls) {
     super(started)
     this.#apiKey = apiKey
     this.#adminToken = adminToken
-    this.#ca = ca
+    this.#tls = tls
+  }
+
+  /**
+   * Restarts the container, whose published port may change; with withTls(), the sandbox makes a
+   * new CA, which getCa() and the control client then trust.
+   */
+  override async restart(options?: Partial<RestartOptions>): Promise<void> {
+    await super.restart(options)
+    if (this.#tls !== undefined) this.#tls = { ...this.#tls, ca: await copyCa(this, this.#tls.caFile) }
+    this.#client = undefined
   }
 
   /** e.g. `http://localhost:32768` (`https://` with withTls()): the sandbox's origin on the host, where /healthz lives. */
   getOrigin(): string {
-    return `${this.#ca === undefined ? 'http' : 'https'}://${this.getHost()}:${this.getMappedPort(ANIMAL_STORE_PORT)}`
+    return `${this.#tls === undefined ? 'http' : 'https'}://${this.getHost()}:${this.getMappedPort(ANIMAL_STORE_PORT)}`
   }
 
   /**
@@ -216,9 +233,9 @@ export class StartedAnimalStoreContainer extends AbstractStartedContainer {
    * at each start: the CA of an earlier start opens nothing.
    */
   getCa(): string {
-    if (this.#ca === undefined)
+    if (this.#tls === undefined)
       throw new TypeError(`${WHO}: getCa(): the sandbox serves plain HTTP; withTls() makes a CA`)
-    return this.#ca
+    return this.#tls.ca
   }
 
   /** e.g. `http://localhost:32768/v1`: the API's base URL, ready for `${baseUrl}/pets`. */
@@ -245,7 +262,7 @@ export class StartedAnimalStoreContainer extends AbstractStartedContainer {
     return (this.#client ??= new AnimalStoreControlClient(this.getOrigin(), {
       adminToken: this.#adminToken,
       apiKey: this.#apiKey,
-      ca: this.#ca,
+      ca: this.#tls?.ca,
     }))
   }
 
@@ -253,6 +270,11 @@ export class StartedAnimalStoreContainer extends AbstractStartedContainer {
   namespace(name: string): NamespaceControl {
     return this.controlClient().namespace(name)
   }
+}
+
+/** The PEM of the CA the sandbox in `container` wrote to `file`. */
+async function copyCa(container: StartedTestContainer, file: string): Promise<string> {
+  return fileOfArchive(await container.copyArchiveFromContainer(file))
 }
 
 /** The file's bytes; a file that is missing, not a file or unreadable throws, naming it. */
