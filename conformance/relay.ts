@@ -27,6 +27,9 @@ interface Upstream {
   close(): void
 }
 
+/** A deployment that accepts the connection but never finishes the handshake stops the run, bounded. */
+const HANDSHAKE_TIMEOUT_MS = 15_000
+
 /** Hop-by-hop headers (RFC 9110 §7.6.1), which a relay does not pass on; HTTP/2 forbids them. */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'transfer-encoding', 'upgrade'])
 
@@ -78,6 +81,7 @@ function handshake(target: URL, protocol: TlsProtocol, ca: string | undefined): 
         ALPNProtocols: offered,
       },
       () => {
+        socket.setTimeout(0)
         socket.end()
         if (protocol === 'h2' && socket.alpnProtocol !== 'h2')
           reject(
@@ -87,6 +91,9 @@ function handshake(target: URL, protocol: TlsProtocol, ca: string | undefined): 
           )
         else resolve()
       },
+    )
+    socket.setTimeout(HANDSHAKE_TIMEOUT_MS, () =>
+      socket.destroy(new Error(`no TLS handshake within ${HANDSHAKE_TIMEOUT_MS} ms`)),
     )
     socket.once('error', (error) =>
       reject(new Error(`the TLS handshake with ${target.origin} failed: ${error.message}`)),
