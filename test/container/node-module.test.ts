@@ -1,6 +1,6 @@
 // The Testcontainers module of modules/node: the sandbox checks its settings and a failed start
 // rejects with the sandbox's own line; its credentials are what was configured; it removes what a
-// failed start made; withTls() serves HTTPS and HTTP/2 that a client trusts through getCa() (and
+// failed start made; withTls() serves HTTPS and HTTP/2 that a client trusts through getTlsCa() (and
 // the module's own wait and control client do). The first tests need no Docker.
 import { randomUUID, X509Certificate } from 'node:crypto'
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
@@ -85,7 +85,7 @@ t.test('getApiKey() and getAdminToken() answer what withEnvironment configured',
   t.equal(pets.status, 200, 'the sandbox accepts the key getApiKey() gives')
   t.match(await sandbox.controlClient().getClock(), { real: true }, 'and the token getAdminToken() gives')
   t.match(sandbox.getOrigin(), /^http:\/\//, 'plain HTTP without withTls()')
-  t.throws(() => sandbox.getCa(), /getCa\(\): the sandbox serves plain HTTP; withTls\(\) makes a CA/, 'and no CA')
+  t.throws(() => sandbox.getTlsCa(), /getTlsCa\(\): the sandbox serves plain HTTP; withTls\(\) makes a CA/, 'and no CA')
 })
 
 /** One GET over node:https: its status and body. */
@@ -102,12 +102,12 @@ function getOverHttps(url: string, options: RequestOptions): Promise<{ status: n
   })
 }
 
-t.test('withTls(): HTTPS and HTTP/2 with verification on, trusting the CA getCa() gives', { skip }, async (t) => {
+t.test('withTls(): HTTPS and HTTP/2 with verification on, trusting the CA getTlsCa() gives', { skip }, async (t) => {
   await ensureImage()
   // The wait for /healthz and the control client speak HTTPS too: start() returns only once it answered.
   const sandbox = await labelled().withInMemory().withTls().start()
   t.teardown(() => sandbox.stop({ remove: true, removeVolumes: true }))
-  const ca = sandbox.getCa()
+  const ca = sandbox.getTlsCa()
   t.ok(new X509Certificate(ca).ca, 'the PEM of a CA certificate')
   t.match(sandbox.getBaseUrl(), /^https:\/\/[^/]+\/v1$/, 'an https base URL')
   const headers = { authorization: `Bearer ${sandbox.getApiKey()}` }
@@ -121,7 +121,11 @@ t.test('withTls(): HTTPS and HTTP/2 with verification on, trusting the CA getCa(
     const pets = await getOverHttps(`${sandbox.getBaseUrl()}/pets`, { headers, ca })
     t.equal(pets.status, 200, 'trusting the CA, the request passes')
     t.ok(Array.isArray(JSON.parse(pets.body)), 'with the pets')
-    t.match(await sandbox.controlClient().getClock(), { real: true }, 'the control client trusts it as well')
+    t.equal(
+      await sandbox.controlClient().getTlsCa(),
+      ca,
+      'the control client trusts it, and the control API gives the same PEM',
+    )
   })
 
   t.test('HTTP/2 through node:http2', async (t) => {
@@ -143,16 +147,16 @@ t.test('withTls(): HTTPS and HTTP/2 with verification on, trusting the CA getCa(
     t.ok(Array.isArray(JSON.parse(answer.body)), 'with the pets')
   })
 
-  t.test('a restart: the sandbox makes a new CA, which getCa() and the control client trust', async (t) => {
+  t.test('a restart: the sandbox makes a new CA, which getTlsCa() and the control client trust', async (t) => {
     await sandbox.restart()
     const pets = `${sandbox.getBaseUrl()}/pets`
-    t.not(sandbox.getCa(), ca, 'another CA')
+    t.not(sandbox.getTlsCa(), ca, 'another CA')
     await t.rejects(
       getOverHttps(pets, { headers, ca }),
       { code: 'CERT_SIGNATURE_FAILURE' },
       'the old one opens nothing',
     )
-    t.equal((await getOverHttps(pets, { headers, ca: sandbox.getCa() })).status, 200, 'the new one does')
+    t.equal((await getOverHttps(pets, { headers, ca: sandbox.getTlsCa() })).status, 200, 'the new one does')
     t.match(await sandbox.controlClient().getClock(), { real: true }, 'and the control client trusts it')
   })
 })

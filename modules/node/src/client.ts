@@ -112,7 +112,7 @@ export interface ControlClientOptions {
   readonly apiKey?: string
   /**
    * The CA (PEM) an https origin's certificate must chain to, instead of the system's: a sandbox's
-   * own (getCa() of a container started withTls()). A `fetch` of your own brings its own trust.
+   * own (getTlsCa() of a container started withTls()). A `fetch` of your own brings its own trust.
    */
   readonly ca?: string
   /** A fetch to send the calls with (a proxy, a recorder); node:http(s) over kept-alive connections by default. */

@@ -9,7 +9,7 @@
  *   headers: { authorization: `Bearer ${sandbox.getApiKey()}` },
  * })
  * const t1 = sandbox.namespace('t1') // a test's own namespace: its control calls, its headers
- * // withTls(): HTTPS and HTTP/2, getBaseUrl() is https://…, trusted through node:https's `{ ca: sandbox.getCa() }`
+ * // withTls(): HTTPS and HTTP/2, getBaseUrl() is https://…, trusted through node:https's `{ ca: sandbox.getTlsCa() }`
  * await t1.reset()
  * const calls = await t1.countRequests({ operationId: 'listPets' })
  * await sandbox.stop()
@@ -126,7 +126,7 @@ export class AnimalStoreContainer extends GenericContainer {
 
   /**
    * Serve HTTPS and HTTP/2 (TLS=auto) with a certificate signed by a CA the sandbox makes at start:
-   * getBaseUrl() is https, getCa() the CA's PEM to trust (and nothing else); the module's wait and
+   * getBaseUrl() is https, getTlsCa() the CA's PEM to trust (and nothing else); the module's wait and
    * control client trust it alone.
    */
   withTls(): this {
@@ -214,7 +214,7 @@ export class StartedAnimalStoreContainer extends AbstractStartedContainer {
 
   /**
    * Restarts the container, whose published port may change; with withTls(), the sandbox makes a
-   * new CA, which getCa() and the control client then trust.
+   * new CA, which getTlsCa() and the control client then trust.
    */
   override async restart(options?: Partial<RestartOptions>): Promise<void> {
     await super.restart(options)
@@ -232,9 +232,9 @@ export class StartedAnimalStoreContainer extends AbstractStartedContainer {
    * node:https's and node:http2's `{ ca }`, an undici Agent's `{ connect: { ca } }`. It is made anew
    * at each start: the CA of an earlier start opens nothing.
    */
-  getCa(): string {
+  getTlsCa(): string {
     if (this.#tls === undefined)
-      throw new TypeError(`${WHO}: getCa(): the sandbox serves plain HTTP; withTls() makes a CA`)
+      throw new TypeError(`${WHO}: getTlsCa(): the sandbox serves plain HTTP; withTls() makes a CA`)
     return this.#tls.ca
   }
 
