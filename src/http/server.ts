@@ -1,17 +1,27 @@
 // The HTTP server a sandbox listens with: its limits on what one client may hold, the Error body
 // for malformed HTTP, and a stop that lets requests in flight finish. With TLS, one port serves
 // HTTP/2 to clients that offer it (ALPN) and HTTP/1.1 to the rest, through the same listener.
-import { STATUS_CODES, createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http'
-import type { Http2SecureServer, Http2Session } from 'node:http2'
+import {
+  STATUS_CODES,
+  createServer,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerResponse,
+} from 'node:http'
+import type { Http2SecureServer, Http2ServerRequest, Http2Session } from 'node:http2'
 import type { Socket } from 'node:net'
 import { limitConnections } from './connections.js'
-import { ERRORS, HttpError, errorJson } from './errors.js'
+import { ERRORS, HttpError, errorJson, sendError } from './errors.js'
 import type { TlsFiles } from './tls.js'
 
 export type SandboxServer = Server | Http2SecureServer
 
 /** How long a stop waits for requests in flight before it cuts their connections. */
 const STOP_GRACE_MS = 1500
+
+/** NGHTTP2_CANCEL (RFC 9113 §7): the code a stream cut by the server is reset with. */
+const CANCEL = 0x8
 
 /**
  * What one client may hold of the server. A sandbox runs next to test suites on the same machine,
@@ -91,12 +101,8 @@ export async function listen(
   }
   const server = tls === undefined ? createServer(http1) : await secureServer(tls, http1, limits)
   // Over TLS, a request's socket is the TLS socket, which the handshake makes.
-  limitConnections(server as Server, limits, { serve: handler, shared }, tls ? 'secureConnection' : 'connection')
-  // HTTP/2 names the host in :authority (RFC 9113 §8.3.1): the app reads it as Host, as for HTTP/1.1.
-  if (tls !== undefined)
-    server.prependListener('request', (req: IncomingMessage) => {
-      if (req.httpVersionMajor === 2) req.headers.host ??= req.headers[':authority'] as string | undefined
-    })
+  const serve = tls === undefined ? handler : withHttp1Bounds(handler, limits)
+  limitConnections(server as Server, limits, { serve, shared }, tls ? 'secureConnection' : 'connection')
   // With no 'timeout' listener, a socket idle this long is destroyed.
   server.setTimeout(limits.idleSocketTimeoutMs)
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => answerClientError(error, socket))
@@ -121,7 +127,11 @@ async function secureServer(tls: TlsFiles, http1: object, limits: ServerLimits):
     ...(tls.clientCa === undefined ? {} : { ca: tls.clientCa, requestCert: true }),
     maxSessionMemory: 10,
     settings: { maxHeaderListSize: limits.maxHeaderBytes },
+    // A handshake must end as soon as headers must arrive: until it has, a connection has no TLS
+    // socket for limitConnections to count, so those are also capped below.
+    handshakeTimeout: limits.headersTimeoutMs,
   })
+  server.maxConnections = 2 * limits.maxConnections
   // node:http2 hands HTTP/1.1 connections to node:http, which reads these from the server.
   Object.assign(server, http1)
   const open = { sessions: new Set<Http2Session>(), sockets: new Set<Socket>() }
@@ -135,6 +145,37 @@ async function secureServer(tls: TlsFiles, http1: object, limits: ServerLimits):
     socket.once('close', () => open.sockets.delete(socket))
   })
   return server
+}
+
+/** For a server that also speaks HTTP/2: an HTTP/2 request gets the Host and bounds node:http gives HTTP/1.1. */
+function withHttp1Bounds(handler: RequestListener, limits: ServerLimits): RequestListener {
+  return (req, res) => {
+    if (req.httpVersionMajor === 2) {
+      // HTTP/2 names the host in :authority (RFC 9113 §8.3.1): the app reads it as Host.
+      req.headers.host ??= req.headers[':authority'] as string | undefined
+      // node:http2 advertises maxHeaderListSize but does not hold a client to it.
+      const headerBytes = req.rawHeaders.reduce((sum, part) => sum + part.length + 2, 0)
+      if (headerBytes > limits.maxHeaderBytes) return sendError(res, new HttpError(ERRORS.headersTooLarge))
+      boundStream(req as unknown as Http2ServerRequest, res, limits.requestTimeoutMs)
+    }
+    handler(req, res)
+  }
+}
+
+/**
+ * An HTTP/2 request's body must arrive within `timeoutMs`, as an HTTP/1.1 one's must: else the
+ * same 408, the stream is cut and its session told to go (GOAWAY), as HTTP/1.1 closes the connection.
+ */
+function boundStream(req: Http2ServerRequest, res: ServerResponse, timeoutMs: number): void {
+  if (req.stream.endAfterHeaders) return
+  const timer = setTimeout(() => {
+    if (!res.headersSent) sendError(res, new HttpError(ERRORS.requestTimeout))
+    req.stream.session?.close()
+    req.stream.close(CANCEL)
+  }, timeoutMs)
+  const done = (): void => clearTimeout(timer)
+  req.once('end', done)
+  req.stream.once('close', done)
 }
 
 /** Stops accepting and resolves once requests in flight are answered (or cut after the grace period). */
@@ -160,7 +201,8 @@ export async function stop(server: SandboxServer): Promise<void> {
 
 /** Malformed HTTP never reaches the app: answer it with the Error contract too. */
 function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
-  if (error.code === 'ECONNRESET' || !socket.writable) {
+  // A TLS handshake that failed or timed out has no channel to answer in.
+  if (error.code === 'ECONNRESET' || /^ERR_(TLS|SSL)_/.test(error.code ?? '') || !socket.writable) {
     socket.destroy()
     return
   }

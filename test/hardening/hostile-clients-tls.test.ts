@@ -1,0 +1,137 @@
+// Slow and hostile clients over TLS: a handshake is bounded as headers are, and an HTTP/2 body as
+// an HTTP/1.1 one is (hostile-clients.test.ts), with the same Error body. Every loop is bounded.
+import { connect as http2Connect, type ClientHttp2Session } from 'node:http2'
+import { request } from 'node:https'
+import { setTimeout as sleep } from 'node:timers/promises'
+import t from 'tap'
+import { openSocket, whenClosed } from '../../scripts/lib/raw-http.js'
+import { SERVER_LIMITS } from '../../src/sandbox.js'
+import { API_KEY, startTestSandbox, waitFor } from '../support/sandbox.js'
+
+const SHORT = {
+  headersTimeoutMs: 1_500,
+  requestTimeoutMs: 3_000,
+  timeoutCheckIntervalMs: 250,
+  idleSocketTimeoutMs: 5_000,
+}
+const AUTH = `Bearer ${API_KEY}`
+
+function get(session: ClientHttp2Session, path: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const stream = session.request({ ':path': path, authorization: AUTH })
+    stream.on('response', (headers) => resolve(Number(headers[':status'])))
+    stream.on('error', reject)
+    stream.resume()
+  })
+}
+
+t.test('headers past the bound get the same 431 over HTTP/2 as over HTTP/1.1', async (t) => {
+  const sandbox = await startTestSandbox(t, { TLS: 'auto' })
+  const ca = sandbox.tlsCa ?? ''
+  const big = { authorization: AUTH, 'x-big': 'a'.repeat(SERVER_LIMITS.maxHeaderBytes) }
+  const overOne = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = request(`${sandbox.origin}/v1/pets`, { ca, headers: big }, (res) => {
+      let body = ''
+      res.setEncoding('utf8')
+      res.on('data', (chunk: string) => (body += chunk))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }))
+    })
+    req.on('error', reject)
+    req.end()
+  })
+  t.equal(overOne.status, 431)
+  const session = http2Connect(sandbox.origin, { ca })
+  t.teardown(() => session.destroy())
+  const overTwo = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const stream = session.request({ ':path': '/v1/pets', ...big })
+    let status = 0
+    let body = ''
+    stream.setEncoding('utf8')
+    stream.on('response', (headers) => (status = Number(headers[':status'])))
+    stream.on('data', (chunk: string) => (body += chunk))
+    stream.on('end', () => resolve({ status, body }))
+    stream.on('error', reject)
+  })
+  t.same(overTwo, overOne, 'the same status and Error body')
+  t.equal(await get(session, '/v1/pets?limit=1'), 200, 'the session serves the next request')
+})
+
+t.test('an HTTP/2 body trickled past the request timeout gets 408 and its session goes', async (t) => {
+  const sandbox = await startTestSandbox(t, { TLS: 'auto' }, SHORT)
+  const ca = sandbox.tlsCa ?? ''
+  const slow = http2Connect(sandbox.origin, { ca })
+  t.teardown(() => slow.destroy())
+  const goaway = new Promise<boolean>((resolve) => slow.once('goaway', () => resolve(true)))
+  const body = JSON.stringify({ name: 'Slowpoke', categoryId: 1 })
+  const stream = slow.request({
+    ':method': 'POST',
+    ':path': '/v1/pets',
+    authorization: AUTH,
+    'content-type': 'application/json',
+    'content-length': String(body.length),
+  })
+  stream.on('error', () => undefined)
+  let status = 0
+  let answer = ''
+  stream.on('response', (headers) => (status = Number(headers[':status'])))
+  stream.setEncoding('utf8')
+  stream.on('data', (chunk: string) => (answer += chunk))
+  const closed = new Promise<void>((resolve) => stream.once('close', resolve))
+  // One byte every 300 ms: the whole body would take longer than the request timeout.
+  const trickling = (async () => {
+    for (let i = 0; i < body.length && !stream.closed; i++) {
+      stream.write(body[i])
+      await sleep(300)
+    }
+  })()
+
+  const other = http2Connect(sandbox.origin, { ca })
+  t.teardown(() => other.destroy())
+  t.equal(await get(other, '/v1/pets?limit=1'), 200, 'another client is served meanwhile')
+
+  await closed
+  t.equal(status, 408)
+  t.same(JSON.parse(answer), {
+    code: 'request_timeout',
+    message: 'The request did not arrive in time; the connection is closed',
+    status: 408,
+  })
+  t.ok(await goaway, 'the session is told to go, as HTTP/1.1 closes the connection')
+  await trickling
+  t.equal(sandbox.store.size, 60, 'nothing was stored')
+})
+
+t.test('a connection that never starts its TLS handshake is cut at the headers timeout', async (t) => {
+  const sandbox = await startTestSandbox(t, { TLS: 'auto' }, SHORT)
+  const silent = await openSocket(Number(new URL(sandbox.origin).port))
+  t.teardown(() => silent.destroy())
+  const received = await whenClosed(silent)
+  t.equal(received.length, 0, 'closed without an answer: there is no TLS to answer in')
+  const client = http2Connect(sandbox.origin, { ca: sandbox.tlsCa ?? '' })
+  t.teardown(() => client.destroy())
+  t.equal(await get(client, '/healthz'), 200, 'a real client is served')
+})
+
+t.test('connections in their handshake are capped too: past twice the cap, new ones are refused', async (t) => {
+  const limits = { maxConnections: 4, maxConnectionsPerAddress: 4, reservedConnections: 1, headersTimeoutMs: 60_000 }
+  const sandbox = await startTestSandbox(t, { TLS: 'auto' }, limits)
+  const port = Number(new URL(sandbox.origin).port)
+  const sockets = await Promise.all(Array.from({ length: 12 }, () => openSocket(port)))
+  t.teardown(() => sockets.forEach((socket) => socket.destroy()))
+  let closed = 0
+  for (const socket of sockets) void whenClosed(socket).then(() => closed++)
+  await waitFor(() => closed >= 4, { what: 'the connections past twice the cap to be closed', timeoutMs: 10_000 })
+  const held = await new Promise<number>((resolve, reject) =>
+    sandbox.server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+  )
+  t.equal(held, 8, 'eight are held in their handshake, no more')
+  t.equal(closed, 4)
+  for (const socket of sockets) socket.destroy()
+  await waitFor(() => closed === 12, { what: 'the silent connections to be gone' })
+  const client = http2Connect(sandbox.origin, { ca: sandbox.tlsCa ?? '' })
+  t.teardown(() => client.destroy())
+  await waitFor(async () => (await get(client, '/healthz').catch(() => 0)) === 200, {
+    what: 'a real client to be served once they are gone',
+    timeoutMs: 10_000,
+  })
+})
