@@ -1,12 +1,15 @@
 // Debian's chromium driven by playwright-core, kept off the network: for the explorer test and
 // the screenshot script. Never `playwright install`: the browser is the system's.
+import { execFileSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium, type BrowserContext, type Page } from 'playwright-core'
 
 export const CHROMIUM = '/usr/bin/chromium'
+/** NSS's tool, which makes the certificate database Chromium on Linux reads its trusted CAs from. */
+export const CERTUTIL = '/usr/bin/certutil'
 
 const FLAGS = [
   '--headless',
@@ -26,6 +29,11 @@ export function browserMissing(): string | undefined {
   return existsSync(CHROMIUM) ? undefined : `${CHROMIUM} is missing (install Debian's chromium package)`
 }
 
+/** Why the browser cannot be made to trust a CA here (openOfflinePage's `trust`), or undefined. */
+export function trustMissing(): string | undefined {
+  return browserMissing() ?? (existsSync(CERTUTIL) ? undefined : `${CERTUTIL} is missing (install libnss3-tools)`)
+}
+
 export interface OfflinePage {
   readonly page: Page
   /** Every request that tried to leave 127.0.0.1 (each was aborted). */
@@ -35,8 +43,12 @@ export interface OfflinePage {
   close(): Promise<void>
 }
 
-/** A fresh profile and one page whose requests may reach 127.0.0.1 only; the rest are aborted and recorded. */
-export async function openOfflinePage(viewport = { width: 1280, height: 900 }): Promise<OfflinePage> {
+/**
+ * A fresh profile and one page whose requests may reach 127.0.0.1 only; the rest are aborted and
+ * recorded. With `trust`, a CA's PEM, the browser trusts that CA besides its own roots, as a user
+ * who imported it would: every certificate check stays on.
+ */
+export async function openOfflinePage(viewport = { width: 1280, height: 900 }, trust?: string): Promise<OfflinePage> {
   const profile = await mkdtemp(join(tmpdir(), 'animal-store-chromium-'))
   let context: BrowserContext
   try {
@@ -46,6 +58,7 @@ export async function openOfflinePage(viewport = { width: 1280, height: 900 }): 
       args: FLAGS,
       viewport,
       serviceWorkers: 'block',
+      ...(trust === undefined ? {} : { env: { ...process.env, HOME: await homeTrusting(profile, trust) } }),
     })
   } catch (error) {
     await rm(profile, { recursive: true, force: true })
@@ -77,4 +90,16 @@ export async function openOfflinePage(viewport = { width: 1280, height: 900 }): 
       await rm(profile, { recursive: true, force: true })
     },
   }
+}
+
+/** A home folder whose NSS database (~/.pki/nssdb, where Chromium on Linux looks) trusts `ca`. */
+async function homeTrusting(profile: string, ca: string): Promise<string> {
+  const home = join(profile, 'home')
+  const database = join(home, '.pki', 'nssdb')
+  await mkdir(database, { recursive: true })
+  const caFile = join(profile, 'ca.pem')
+  await writeFile(caFile, ca)
+  execFileSync(CERTUTIL, ['-d', `sql:${database}`, '-N', '--empty-password'])
+  execFileSync(CERTUTIL, ['-d', `sql:${database}`, '-A', '-t', 'C,,', '-n', 'Animal Store sandbox CA', '-i', caFile])
+  return home
 }

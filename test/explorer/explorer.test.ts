@@ -6,7 +6,7 @@ import { parse as parseYaml } from 'yaml'
 import fixtures from '../../fixtures/pets.json' with { type: 'json' }
 import { DEFAULT_API_KEY } from '../../src/config.js'
 import { readSpecDocument } from '../../src/contract/load.js'
-import { browserMissing, openOfflinePage } from '../../scripts/lib/browser.js'
+import { browserMissing, openOfflinePage, trustMissing } from '../../scripts/lib/browser.js'
 import { API_KEY, startTestSandbox, waitFor } from '../support/sandbox.js'
 
 const DEFAULT_KEY_IN_FORCE = { API_KEYS: '' }
@@ -207,3 +207,35 @@ t.test('the explorer in a real browser', { skip }, async (t) => {
   t.same(browser.errors, [], 'no console errors')
   t.same(browser.offsite, [], 'no request left 127.0.0.1')
 })
+
+const untrusting = trustMissing()
+t.test(
+  'the explorer over HTTPS in a real browser that trusts the CA the sandbox made',
+  { skip: untrusting && !requireBrowser ? `${untrusting}; REQUIRE_BROWSER=1 makes this a failure` : false },
+  async (t) => {
+    if (untrusting) {
+      t.fail(`REQUIRE_BROWSER=1 but ${untrusting}`)
+      return
+    }
+    const { origin, tlsCa } = await startTestSandbox(t, { ...DEFAULT_KEY_IN_FORCE, TLS: 'auto' })
+    t.match(origin, /^https:/)
+    const browser = await openOfflinePage(undefined, tlsCa)
+    t.teardown(() => browser.close())
+    const { page } = browser
+
+    // An untrusted certificate fails the navigation (net::ERR_CERT_AUTHORITY_INVALID) and this with it.
+    const opened = await page.goto(`${origin}/docs`)
+    t.equal(opened?.status(), 200)
+    t.equal((await opened?.securityDetails())?.issuer, 'Animal Store sandbox CA', 'served with the CA it made')
+    const listPets = page.locator('#operations-pets-listPets')
+    await listPets.waitFor({ timeout: 30_000 })
+    await listPets.locator('.opblock-summary-control').click()
+    const call = page.waitForResponse((response) => new URL(response.url()).pathname === '/v1/pets')
+    await listPets.locator('button.execute').click()
+    const answered = await call
+    t.equal(answered.url().startsWith(`${origin}/v1/pets`), true, 'try-it calls this sandbox over HTTPS')
+    t.equal(answered.status(), 200)
+    t.same(browser.errors, [], 'no console errors')
+    t.same(browser.offsite, [], 'no request left 127.0.0.1')
+  },
+)
