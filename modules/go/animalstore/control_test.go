@@ -1,8 +1,10 @@
 package animalstore_test
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"testing"
 	"time"
 
@@ -13,20 +15,20 @@ import (
 )
 
 // The generated client against the sandbox, through what the module adds: the admin token, the
-// unset parameters left out, the bodies whose zeros mean something, the API's headers. What the
-// answers mean is the sandbox's, tested in its own suite (test/control).
+// optional parameters sent when set, the bodies whose zeros mean something, the API's headers.
+// What the answers mean is the sandbox's, tested in its own suite (test/control).
 func TestControl_operations(t *testing.T) {
 	t.Parallel()
 	admin, name := testNamespace(t, "")
 	ctx := t.Context()
 
 	seed, count := 3, 4
-	reset, err := admin.ResetWithResponse(ctx, &control.ResetParams{Namespace: name}, control.ResetJSONRequestBody{Seed: &seed, Count: &count})
+	reset, err := admin.ResetWithResponse(ctx, &control.ResetParams{Namespace: &name}, control.ResetJSONRequestBody{Seed: &seed, Count: &count})
 	require.NoError(t, err)
 	require.Equal(t, &control.StateSummary{Namespace: name, Pets: 4}, reset.JSON200)
-	pets, err := admin.ExportPetsWithResponse(ctx, &control.ExportPetsParams{Namespace: name})
+	pets, err := admin.ExportPetsWithResponse(ctx, &control.ExportPetsParams{Namespace: &name})
 	require.NoError(t, err)
-	replaced, err := admin.ReplacePetsWithResponse(ctx, &control.ReplacePetsParams{Namespace: name}, (*pets.JSON200)[:2])
+	replaced, err := admin.ReplacePetsWithResponse(ctx, &control.ReplacePetsParams{Namespace: &name}, (*pets.JSON200)[:2])
 	require.NoError(t, err)
 	require.Equal(t, 2, replaced.JSON200.Pets)
 
@@ -38,26 +40,27 @@ func TestControl_operations(t *testing.T) {
 	send(t, http.MethodGet, baseURL+"/pets?limit=5", traced, nil)
 	callAPI(t, name, http.MethodGet, "/pets/1", nil)
 	callAPI(t, name, http.MethodGet, "/nowhere", nil)
-	all, err := admin.ListRequestsWithResponse(ctx, &control.ListRequestsParams{Namespace: name})
+	all, err := admin.ListRequestsWithResponse(ctx, &control.ListRequestsParams{Namespace: &name})
 	require.NoError(t, err)
 	require.Len(t, all.JSON200.Entries, 3, "no filter, no limit: every entry")
-	listed, err := admin.ListRequestsWithResponse(ctx, &control.ListRequestsParams{Namespace: name, Method: "get",
-		Path: "/v1/pets", OperationID: "listPets", Status: http.StatusOK, Since: time.Now().Add(-time.Hour), Limit: 1})
+	listed, err := admin.ListRequestsWithResponse(ctx, &control.ListRequestsParams{Namespace: &name, Method: control.Ptr("get"),
+		Path: control.Ptr("/v1/pets"), OperationID: control.Ptr("listPets"), Status: control.Ptr(http.StatusOK),
+		Since: control.Ptr(time.Now().Add(-time.Hour)), Limit: control.Ptr(1)})
 	require.NoError(t, err)
 	limit, err := listed.JSON200.Entries[0].Query["limit"].AsJournalEntryQuery0()
 	require.NoError(t, err)
 	require.Equal(t, "5", limit)
-	unmatched, err := admin.ListUnmatchedRequestsWithResponse(ctx, &control.ListUnmatchedRequestsParams{Namespace: name})
+	unmatched, err := admin.ListUnmatchedRequestsWithResponse(ctx, &control.ListUnmatchedRequestsParams{Namespace: &name})
 	require.NoError(t, err)
 	require.Equal(t, "/v1/nowhere", unmatched.JSON200.Entries[0].Path)
 
-	ofTrace, err := admin.GetCoverageWithResponse(ctx, &control.GetCoverageParams{Namespace: name, TraceID: traceID})
+	ofTrace, err := admin.GetCoverageWithResponse(ctx, &control.GetCoverageParams{Namespace: &name, TraceID: control.Ptr(traceID)})
 	require.NoError(t, err)
 	require.Equal(t, 1, ofTrace.JSON200.Summary.Calls)
-	markdown, err := admin.GetCoverageWithResponse(ctx, &control.GetCoverageParams{All: true, Format: "markdown"})
+	markdown, err := admin.GetCoverageWithResponse(ctx, &control.GetCoverageParams{All: control.Ptr(true), Format: control.Ptr(control.Markdown)})
 	require.NoError(t, err)
 	require.Contains(t, string(markdown.Body), "# API coverage: every namespace")
-	result, err := admin.VerifyWithResponse(ctx, &control.VerifyParams{Namespace: name}, control.VerifyRequest{
+	result, err := admin.VerifyWithResponse(ctx, &control.VerifyParams{Namespace: &name}, control.VerifyRequest{
 		Strict: true, // and no other call
 		Expectations: []control.Expectation{
 			control.Expect("listPets").Times(1).WithHeader(control.NamespaceHeader, name),
@@ -70,14 +73,14 @@ func TestControl_operations(t *testing.T) {
 	result.JSON200.AssertVerified(t)
 
 	frozenAt := time.Date(2029, 6, 1, 12, 0, 0, 0, time.UTC)
-	clock, err := admin.SetClockWithResponse(ctx, &control.SetClockParams{Namespace: name}, control.SetClockJSONRequestBody{Now: frozenAt})
+	clock, err := admin.SetClockWithResponse(ctx, &control.SetClockParams{Namespace: &name}, control.SetClockJSONRequestBody{Now: frozenAt})
 	require.NoError(t, err)
 	require.WithinRange(t, clock.JSON200.Now, frozenAt, frozenAt.Add(time.Minute))
 	snapshot, err := admin.CreateSnapshotWithResponse(ctx, control.NewSnapshot{Name: name, Namespace: name})
 	require.NoError(t, err)
 	require.Equal(t, []any{name, 2}, []any{snapshot.JSON201.Namespace, snapshot.JSON201.Pets})
 	fork := namespaceName(t, "fork")
-	forked, err := admin.ResetWithResponse(ctx, &control.ResetParams{Namespace: fork}, control.ResetJSONRequestBody{Snapshot: name})
+	forked, err := admin.ResetWithResponse(ctx, &control.ResetParams{Namespace: &fork}, control.ResetJSONRequestBody{Snapshot: name})
 	require.NoError(t, err)
 	require.Equal(t, 2, forked.JSON200.Pets)
 	deleted, err := admin.DeleteNamespaceWithResponse(ctx, fork)
@@ -86,6 +89,33 @@ func TestControl_operations(t *testing.T) {
 	gone, err := admin.DeleteSnapshotWithResponse(ctx, name)
 	require.NoError(t, err)
 	require.Equal(t, http.StatusOK, gone.StatusCode())
+}
+
+// An optional parameter is sent when set, even at its zero, and not when nil: limit=0 answers
+// the journal's count alone, an unset limit the page of the default limit.
+func TestControl_zeroParameterIsSent(t *testing.T) {
+	t.Parallel()
+	admin, name := testNamespace(t, "")
+	ctx := t.Context()
+	callAPI(t, name, http.MethodGet, "/pets/1", nil)
+	callAPI(t, name, http.MethodGet, "/pets/2", nil)
+	var sent url.Values
+	recordQuery := func(_ context.Context, req *http.Request) error {
+		sent = req.URL.Query()
+		return nil
+	}
+
+	countOnly, err := admin.ListRequestsWithResponse(ctx,
+		&control.ListRequestsParams{Namespace: &name, Limit: control.Ptr(0), After: control.Ptr(0)}, recordQuery)
+	require.NoError(t, err)
+	require.Equal(t, url.Values{"namespace": {name}, "limit": {"0"}, "after": {"0"}}, sent)
+	require.Equal(t, 2, countOnly.JSON200.Count)
+	require.Empty(t, countOnly.JSON200.Entries)
+
+	page, err := admin.ListRequestsWithResponse(ctx, &control.ListRequestsParams{Namespace: &name}, recordQuery)
+	require.NoError(t, err)
+	require.Equal(t, url.Values{"namespace": {name}}, sent)
+	require.Len(t, page.JSON200.Entries, 2)
 }
 
 // A client made from the sandbox's root URL alone; a refusal is the Error of its status.
@@ -118,7 +148,7 @@ func TestControl_namespacesAreIsolated(t *testing.T) {
 	baseURL, err := ctr.BaseURL(ctx)
 	require.NoError(t, err)
 
-	_, err = admin.AddFaultWithResponse(ctx, &control.AddFaultParams{Namespace: a},
+	_, err = admin.AddFaultWithResponse(ctx, &control.AddFaultParams{Namespace: &a},
 		control.NewFault{OperationID: "listPets", Status: http.StatusServiceUnavailable, Times: 1})
 	require.NoError(t, err)
 	for _, call := range []struct {
@@ -138,9 +168,9 @@ func TestControl_namespacesAreIsolated(t *testing.T) {
 	require.Equal(t, http.StatusCreated, resp.StatusCode, "answer: %s", answer)
 	var created api.Pet
 	require.NoError(t, json.Unmarshal(answer, &created))
-	aPets, err := admin.ExportPetsWithResponse(ctx, &control.ExportPetsParams{Namespace: a})
+	aPets, err := admin.ExportPetsWithResponse(ctx, &control.ExportPetsParams{Namespace: &a})
 	require.NoError(t, err)
-	bPets, err := admin.ExportPetsWithResponse(ctx, &control.ExportPetsParams{Namespace: b})
+	bPets, err := admin.ExportPetsWithResponse(ctx, &control.ExportPetsParams{Namespace: &b})
 	require.NoError(t, err)
 	require.Contains(t, *aPets.JSON200, created)
 	require.Len(t, *aPets.JSON200, len(*bPets.JSON200)+1)

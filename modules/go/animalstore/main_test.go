@@ -128,7 +128,7 @@ func testNamespace(t *testing.T, suffix string) (*control.ClientWithResponses, s
 	require.NoError(t, err)
 	name := namespaceName(t, suffix)
 	// With -count=N a test runs again on the same sandbox: start from the initial data each time.
-	reset, err := admin.ResetWithResponse(t.Context(), &control.ResetParams{Namespace: name}, control.ResetJSONRequestBody{})
+	reset, err := admin.ResetWithResponse(t.Context(), &control.ResetParams{Namespace: &name}, control.ResetJSONRequestBody{})
 	require.NoError(t, err)
 	require.Equal(t, http.StatusOK, reset.StatusCode(), "%s", reset.Body)
 	return admin, name

@@ -28,7 +28,7 @@ func (r CoverageReport) AssertAllResponsesExercised(t testing.TB, operationIDs .
 // end-of-suite check: nil when every documented response of the operations named (of every
 // operation when none is named) was exercised, else an error listing those never exercised.
 //
-//	report, err := client.GetCoverage(ctx, &control.GetCoverageParams{All: true})
+//	report, err := client.GetCoverage(ctx, &control.GetCoverageParams{All: control.Ptr(true)})
 //	if err == nil {
 //		err = report.AllResponsesExercised("listOrders")
 //	}

@@ -5,7 +5,9 @@
 // (JSON200, or the Error of a refusal, e.g. JSON400). It works against any running sandbox, in a
 // container or not.
 //
-// Each operation acts on the namespace its params name (the default one when none is named).
+// Each operation acts on the namespace its params name (the default one when none is named). The
+// optional query parameters of a …Params are pointers: a nil one is not sent, and a set one is
+// sent even at its zero value (Limit: Ptr(0) asks for the journal's count alone).
 package control
 
 import (
@@ -25,20 +27,11 @@ func New(sandboxURL, adminToken string, opts ...ClientOption) (*ClientWithRespon
 	return NewClientWithResponses(strings.TrimSuffix(sandboxURL, "/")+"/__admin",
 		append([]ClientOption{WithRequestEditorFn(func(_ context.Context, req *http.Request) error {
 			req.Header.Set("Authorization", "Bearer "+adminToken)
-			dropUnsetParams(req)
 			return nil
 		})}, opts...)...)
 }
 
-// dropUnsetParams removes the query parameters left at their zero value: the generated client
-// sends every field of a …Params, and the sandbox takes an empty namespace, trace id or filter,
-// or a limit or status of 0, as that value.
-func dropUnsetParams(req *http.Request) {
-	query := req.URL.Query()
-	for name, values := range query {
-		if values[0] == "" || values[0] == "0" {
-			query.Del(name)
-		}
-	}
-	req.URL.RawQuery = query.Encode()
+// Ptr returns a pointer to v, to set an optional query parameter of a …Params.
+func Ptr[T any](v T) *T {
+	return &v
 }
