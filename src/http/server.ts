@@ -47,6 +47,12 @@ export interface ServerLimits {
   /** The request line plus headers may not exceed this many bytes, else 431. */
   readonly maxHeaderBytes: number
   /**
+   * Requests one HTTP/2 session may have open at once (SETTINGS_MAX_CONCURRENT_STREAMS); a client
+   * queues the rest, as it would open more connections over HTTP/1.1. Unbounded, a session that
+   * never reads its answers holds every one it asked for in memory.
+   */
+  readonly maxStreamsPerSession: number
+  /**
    * Connections open at once. Past it, the connection that has waited longest without a request in
    * progress is closed to make room (src/http/connections.ts); a new one is refused only when every
    * connection is serving a request.
@@ -69,6 +75,8 @@ export const SERVER_LIMITS: ServerLimits = {
   idleSocketTimeoutMs: 60_000,
   timeoutCheckIntervalMs: 1_000,
   maxHeaderBytes: 16 * 1024,
+  // The least RFC 9113 §6.5.2 recommends, and what Node's client assumes until told.
+  maxStreamsPerSession: 100,
   maxConnections: 1_024,
   maxConnectionsPerAddress: 960,
   reservedConnections: 64,
@@ -126,7 +134,7 @@ async function secureServer(tls: TlsFiles, http1: object, limits: ServerLimits):
     key: tls.key,
     ...(tls.clientCa === undefined ? {} : { ca: tls.clientCa, requestCert: true }),
     maxSessionMemory: 10,
-    settings: { maxHeaderListSize: limits.maxHeaderBytes },
+    settings: { maxHeaderListSize: limits.maxHeaderBytes, maxConcurrentStreams: limits.maxStreamsPerSession },
     // A handshake must end as soon as headers must arrive: until it has, a connection has no TLS
     // socket for limitConnections to count, so those are also capped below.
     handshakeTimeout: limits.headersTimeoutMs,

@@ -2,6 +2,7 @@
 // an HTTP/1.1 one is (hostile-clients.test.ts), with the same Error body. Every loop is bounded.
 import { connect as http2Connect, type ClientHttp2Session } from 'node:http2'
 import { request } from 'node:https'
+import { connect as tlsConnect, type TLSSocket } from 'node:tls'
 import { setTimeout as sleep } from 'node:timers/promises'
 import t from 'tap'
 import { openSocket, whenClosed } from '../../scripts/lib/raw-http.js'
@@ -134,4 +135,73 @@ t.test('connections in their handshake are capped too: past twice the cap, new o
     what: 'a real client to be served once they are gone',
     timeoutMs: 10_000,
   })
+})
+
+/** An HTTP/2 frame (RFC 9113 §4.1), for a client that ignores what the server asks of it. */
+function frame(type: number, flags: number, stream: number, payload = Buffer.alloc(0)): Buffer {
+  const header = Buffer.alloc(9)
+  header.writeUIntBE(payload.length, 0, 3)
+  header.writeUInt8(type, 3)
+  header.writeUInt8(flags, 4)
+  header.writeUInt32BE(stream, 5)
+  return Buffer.concat([header, payload])
+}
+
+/** HPACK for GET https://localhost/healthz: static-table entries and literals with indexed names. */
+const GET_HEALTHZ = Buffer.concat([
+  Buffer.from([0x82, 0x87, 0x04, 8]),
+  Buffer.from('/healthz'),
+  Buffer.from([0x01, 9]),
+  Buffer.from('localhost'),
+])
+
+/** Opens an HTTP/2 session by hand and calls `onFrame` with each frame's type and stream. */
+function rawSession(origin: string, ca: string, onFrame: (type: number, stream: number) => void): Promise<TLSSocket> {
+  const { port } = new URL(origin)
+  return new Promise((resolve, reject) => {
+    const socket = tlsConnect({
+      host: '127.0.0.1',
+      port: Number(port),
+      ca,
+      servername: 'localhost',
+      ALPNProtocols: ['h2'],
+    })
+    socket.once('secureConnect', () => resolve(socket))
+    socket.once('error', reject)
+    let pending = Buffer.alloc(0)
+    socket.on('data', (chunk: Buffer) => {
+      pending = Buffer.concat([pending, chunk])
+      while (pending.length >= 9 && pending.length >= 9 + pending.readUIntBE(0, 3)) {
+        onFrame(pending.readUInt8(3), pending.readUInt32BE(5) & 0x7fffffff)
+        pending = pending.subarray(9 + pending.readUIntBE(0, 3))
+      }
+    })
+  })
+}
+
+t.test('a session may hold only so many streams at once; an honest client queues the rest', async (t) => {
+  const sandbox = await startTestSandbox(t, { TLS: 'auto' })
+  const ca = sandbox.tlsCa ?? ''
+  const asked = SERVER_LIMITS.maxStreamsPerSession + 50
+  // A client that never reads (a flow-control window of 0) and opens streams past the bound.
+  let answered = 0
+  let refused = 0
+  const greedy = await rawSession(sandbox.origin, ca, (type) => {
+    if (type === 0x1) answered++ // HEADERS
+    if (type === 0x3 || type === 0x7) refused++ // RST_STREAM, GOAWAY
+  })
+  t.teardown(() => greedy.destroy())
+  const noWindow = Buffer.from([0x00, 0x04, 0x00, 0x00, 0x00, 0x00]) // SETTINGS_INITIAL_WINDOW_SIZE = 0
+  const streams = Array.from({ length: asked }, (_, i) => frame(0x1, 0x5, 1 + 2 * i, GET_HEALTHZ))
+  greedy.write(Buffer.concat([Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n'), frame(0x4, 0, 0, noWindow), ...streams]))
+  await waitFor(() => answered === SERVER_LIMITS.maxStreamsPerSession && refused > 0, {
+    what: 'the streams past the bound to be refused',
+    timeoutMs: 10_000,
+  })
+  t.equal(answered, SERVER_LIMITS.maxStreamsPerSession, 'no more streams are served than the bound')
+
+  const honest = http2Connect(sandbox.origin, { ca })
+  t.teardown(() => honest.destroy())
+  const statuses = await Promise.all(Array.from({ length: asked }, () => get(honest, '/healthz')))
+  t.same(statuses, Array(asked).fill(200), 'a client that keeps to the bound gets every answer')
 })
