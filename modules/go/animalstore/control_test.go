@@ -118,6 +118,38 @@ func TestControl_zeroParameterIsSent(t *testing.T) {
 	require.Len(t, page.JSON200.Entries, 2)
 }
 
+// Pages of one entry, each after the last one's Next, read every entry once: Next is nil on the
+// last page, where an after of 0 would start over from the oldest entry.
+func TestControl_journalPagesEndAtNilNext(t *testing.T) {
+	t.Parallel()
+	admin, name := testNamespace(t, "")
+	ctx := t.Context()
+	for _, path := range []string{"/pets/1", "/pets/2", "/pets/3"} {
+		callAPI(t, name, http.MethodGet, path, nil)
+	}
+	all, err := admin.ListRequestsWithResponse(ctx, &control.ListRequestsParams{Namespace: &name})
+	require.NoError(t, err)
+	require.Len(t, all.JSON200.Entries, 3)
+
+	var want, paged []int
+	for _, entry := range all.JSON200.Entries {
+		want = append(want, entry.ID)
+	}
+	params := &control.ListRequestsParams{Namespace: &name, Limit: control.Ptr(1)}
+	for range len(want) + 1 { // a page more than enough, to see a loop that never ends
+		page, err := admin.ListRequestsWithResponse(ctx, params)
+		require.NoError(t, err)
+		for _, entry := range page.JSON200.Entries {
+			paged = append(paged, entry.ID)
+		}
+		if page.JSON200.Next == nil {
+			break
+		}
+		params.After = page.JSON200.Next
+	}
+	require.Equal(t, want, paged)
+}
+
 // A client made from the sandbox's root URL alone; a refusal is the Error of its status.
 func TestControl_newAgainstAnyURL(t *testing.T) {
 	t.Parallel()

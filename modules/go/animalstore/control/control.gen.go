@@ -598,7 +598,7 @@ type JournalPage struct {
 	Entries []JournalEntry `json:"entries"`
 
 	// Next The `after` of the next page: the id of this page's last entry when more entries match after it; null on the last page (and when `limit` is 0).
-	Next int `json:"next"`
+	Next *int `json:"next"`
 
 	// UnauthenticatedDropped Requests without a valid API key (a 401, or an unmatched path without a key) dropped from the journal since it was last cleared: the journal keeps the latest 100 of them apart from the other entries, which a flood of them therefore never pushes out.
 	UnauthenticatedDropped int `json:"unauthenticatedDropped"`
