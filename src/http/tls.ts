@@ -41,7 +41,10 @@ const certificates = (value: string, name: string): string => {
   } catch {
     return fail(`${name}: ${value} holds no PEM certificate`)
   }
+  // Outside its validity every client refuses it: say so now rather than at each handshake.
   if (new Date(cert.validTo) < new Date()) fail(`${name}: the certificate in ${value} expired on ${cert.validTo}`)
+  if (new Date(cert.validFrom) > new Date())
+    fail(`${name}: the certificate in ${value} is valid only from ${cert.validFrom}`)
   return text
 }
 

@@ -1,6 +1,7 @@
 // HTTPS and HTTP/2 with verification on: a client trusts the CA the sandbox made (or the one the
 // user brought) and nothing else, and gets the same answers over either protocol.
 import { spawnSync } from 'node:child_process'
+import { generateKeyPairSync } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { readFile, writeFile } from 'node:fs/promises'
 import { connect as http2Connect, type Http2SecureServer, type IncomingHttpHeaders } from 'node:http2'
@@ -236,6 +237,26 @@ t.test('TLS_CERT and TLS_KEY: the sandbox serves the certificate it is given', a
   t.notMatch(cli.stderr + cli.stdout, key, 'the key is never logged')
 })
 
+t.test('the healthcheck passes with a certificate that does not name localhost, and only with that one', async (t) => {
+  const dir = await tempDir(t)
+  const write = async (name: string, made: { cert: string; key: string }): Promise<Record<string, string>> => {
+    const files = { TLS_CERT: join(dir, `${name}.crt`), TLS_KEY: join(dir, `${name}.key`) }
+    await writeFile(files.TLS_CERT, made.cert)
+    await writeFile(files.TLS_KEY, made.key)
+    return files
+  }
+  // Two certificates for a compose service's name alone; the sandbox serves the first.
+  const served = await write('service', selfSigned(-1, 10, ['animal-store']))
+  const other = await write('other', selfSigned(-1, 10, ['animal-store']))
+  const cli = await spawnCli(t, served)
+  const check = (files: Record<string, string>): number | null =>
+    spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/healthcheck.ts')], {
+      env: { ...process.env, ...files, PORT: new URL(cli.baseUrl).port },
+    }).status
+  t.equal(check(served), 0, 'healthy: the server serves the certificate TLS_CERT names')
+  t.equal(check(other), 1, 'verification stays on: another certificate for the same name is not trusted')
+})
+
 t.test('TLS_CLIENT_CA: only a client with a certificate that CA signed is served', async (t) => {
   const dir = await tempDir(t)
   const server = await ownCertificate(dir, 'server')
@@ -264,7 +285,9 @@ t.test('a bad TLS setting stops the start with one line that names it, never the
   const one = await ownCertificate(dir, 'one')
   const other = await ownCertificate(dir, 'other')
   const expired = join(dir, 'expired.crt')
-  await writeFile(expired, expiredCertificate())
+  await writeFile(expired, selfSigned(-10, -1).cert)
+  const future = join(dir, 'future.crt')
+  await writeFile(future, selfSigned(1, 10).cert)
   const keyLine = (await readFile(other.key, 'utf8')).split('\n')[1] ?? 'no key line'
   const cases: Array<{ env: Record<string, string>; names: RegExp }> = [
     {
@@ -276,6 +299,10 @@ t.test('a bad TLS setting stops the start with one line that names it, never the
       names: /TLS_CERT: cannot read .*none\.crt \(ENOENT\)/,
     },
     { env: { TLS_CERT: expired, TLS_KEY: one.key }, names: /TLS_CERT: the certificate in .*expired\.crt expired on/ },
+    {
+      env: { TLS_CERT: future, TLS_KEY: one.key },
+      names: /TLS_CERT: the certificate in .*future\.crt is valid only from/,
+    },
     { env: { TLS_CERT: one.key, TLS_KEY: one.key }, names: /TLS_CERT: .*one\.key holds no PEM certificate/ },
     { env: { TLS_CERT: one.cert }, names: /TLS_CERT needs TLS_KEY beside it/ },
     { env: { TLS: 'auto', TLS_CERT: one.cert, TLS_KEY: one.key }, names: /TLS makes its own certificate/ },
@@ -291,16 +318,20 @@ t.test('a bad TLS setting stops the start with one line that names it, never the
   }
 })
 
-/** A certificate whose validity ended yesterday, made as a user's old one would be. */
-function expiredCertificate(): string {
-  const keys = forge.pki.rsa.generateKeyPair(1024)
+/** A self-signed certificate and its key, as a user makes one: valid `fromDays` to `toDays` from now, for `names`. */
+function selfSigned(fromDays: number, toDays: number, names = ['localhost']): { cert: string; key: string } {
+  const keyPem = generateKeyPairSync('rsa', { modulusLength: 2048 })
+    .privateKey.export({ type: 'pkcs1', format: 'pem' })
+    .toString()
+  const key = forge.pki.privateKeyFromPem(keyPem) as forge.pki.rsa.PrivateKey
   const cert = forge.pki.createCertificate()
-  cert.publicKey = keys.publicKey
+  cert.publicKey = forge.pki.setRsaPublicKey(key.n, key.e)
   cert.serialNumber = '01'
-  cert.validity.notBefore = new Date(Date.now() - 10 * 86_400_000)
-  cert.validity.notAfter = new Date(Date.now() - 86_400_000)
-  cert.setSubject([{ name: 'commonName', value: 'localhost' }])
-  cert.setIssuer([{ name: 'commonName', value: 'localhost' }])
-  cert.sign(keys.privateKey, forge.md.sha256.create())
-  return forge.pki.certificateToPem(cert)
+  cert.validity.notBefore = new Date(Date.now() + fromDays * 86_400_000)
+  cert.validity.notAfter = new Date(Date.now() + toDays * 86_400_000)
+  cert.setSubject([{ name: 'commonName', value: names[0] ?? 'localhost' }])
+  cert.setIssuer([{ name: 'commonName', value: names[0] ?? 'localhost' }])
+  cert.setExtensions([{ name: 'subjectAltName', altNames: names.map((value) => ({ type: 2, value })) }])
+  cert.sign(key, forge.md.sha256.create())
+  return { cert: forge.pki.certificateToPem(cert), key: keyPem }
 }
