@@ -11,6 +11,7 @@ import {
 } from 'node:http'
 import type { Http2SecureServer, Http2ServerRequest, Http2Session } from 'node:http2'
 import type { Socket } from 'node:net'
+import type { TLSSocket } from 'node:tls'
 import { limitConnections } from './connections.js'
 import { ERRORS, HttpError, errorJson, sendError } from './errors.js'
 import type { TlsFiles } from './tls.js'
@@ -152,7 +153,21 @@ async function secureServer(tls: TlsFiles, http1: object, limits: ServerLimits):
     open.sockets.add(socket)
     socket.once('close', () => open.sockets.delete(socket))
   })
+  server.on('tlsClientError', answerPlainHttp)
   return server
+}
+
+/** What OpenSSL reports when the first bytes are plain HTTP (or anything else but TLS) rather than a handshake. */
+const NOT_TLS = new Set(['ERR_SSL_HTTP_REQUEST', 'ERR_SSL_HTTPS_PROXY_REQUEST', 'ERR_SSL_WRONG_VERSION_NUMBER'])
+
+/**
+ * Plain HTTP sent to the HTTPS port is answered in plain HTTP, as Go and nginx answer it, rather than
+ * closed in silence: the TLS socket is cut, but the TCP socket under it (Node's `_parent`) still writes.
+ */
+function answerPlainHttp(error: NodeJS.ErrnoException, socket: TLSSocket): void {
+  const tcp = (socket as TLSSocket & { _parent?: Socket })._parent
+  if (!NOT_TLS.has(error.code ?? '') || tcp?.writable !== true) return
+  tcp.end(rawAnswer(new HttpError(ERRORS.badRequest, 'This port serves HTTPS only: send the request over https://')))
 }
 
 /** For a server that also speaks HTTP/2: an HTTP/2 request gets the Host and bounds node:http gives HTTP/1.1. */
@@ -220,9 +235,14 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? new HttpError(ERRORS.requestTimeout)
         : new HttpError(ERRORS.badRequest, `The request is not valid HTTP (${error.code ?? 'parse error'})`)
+  socket.end(rawAnswer(problem))
+}
+
+/** An HTTP/1.1 answer that closes the connection, written where node:http has no response to write it with. */
+function rawAnswer(problem: HttpError): string {
   const body = errorJson(problem)
-  socket.end(
+  return (
     `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status] ?? 'Error'}\r\n` +
-      `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
   )
 }

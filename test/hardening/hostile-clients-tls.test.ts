@@ -5,7 +5,7 @@ import { request } from 'node:https'
 import { connect as tlsConnect, type TLSSocket } from 'node:tls'
 import { setTimeout as sleep } from 'node:timers/promises'
 import t from 'tap'
-import { openSocket, whenClosed } from '../../scripts/lib/raw-http.js'
+import { openSocket, rawExchange, whenClosed } from '../../scripts/lib/raw-http.js'
 import { SERVER_LIMITS } from '../../src/sandbox.js'
 import { API_KEY, startTestSandbox, waitFor } from '../support/sandbox.js'
 
@@ -100,6 +100,25 @@ t.test('an HTTP/2 body trickled past the request timeout gets 408 and its sessio
   t.ok(await goaway, 'the session is told to go, as HTTP/1.1 closes the connection')
   await trickling
   t.equal(sandbox.store.size, 60, 'nothing was stored')
+})
+
+t.test('plain HTTP sent to the HTTPS port is answered 400 with the Error body, in plain HTTP', async (t) => {
+  const sandbox = await startTestSandbox(t, { TLS: 'auto' })
+  const port = Number(new URL(sandbox.origin).port)
+  // GET is what OpenSSL recognises as HTTP; DELETE is any other bytes that are not TLS.
+  for (const method of ['GET', 'DELETE']) {
+    const answer = await rawExchange(port, { method, target: '/v1/pets/1', headers: [['Authorization', AUTH]] })
+    t.equal(answer?.status, 400, method)
+    t.match(answer?.headers['content-type'], /^application\/json/)
+    t.same(JSON.parse(answer?.body.toString() ?? '{}'), {
+      code: 'bad_request',
+      message: 'This port serves HTTPS only: send the request over https://',
+      status: 400,
+    })
+  }
+  const client = http2Connect(sandbox.origin, { ca: sandbox.tlsCa ?? '' })
+  t.teardown(() => client.destroy())
+  t.equal(await get(client, '/healthz'), 200, 'a client speaking TLS is served')
 })
 
 t.test('a connection that never starts its TLS handshake is cut at the headers timeout', async (t) => {
