@@ -109,6 +109,9 @@ export async function listen(
     requireHostHeader: false,
   }
   const server = tls === undefined ? createServer(http1) : await secureServer(tls, http1, limits)
+  // node:http would drop the fields past its 1000th unseen (Host or Authorization among them):
+  // the byte bound alone limits them, as over HTTP/2.
+  Object.assign(server, { maxHeadersCount: 0 })
   // Over TLS, a request's socket is the TLS socket, which the handshake makes.
   const serve = tls === undefined ? handler : withHttp1Bounds(handler, limits)
   limitConnections(server as Server, limits, { serve, shared }, tls ? 'secureConnection' : 'connection')
@@ -135,7 +138,16 @@ async function secureServer(tls: TlsFiles, http1: object, limits: ServerLimits):
     key: tls.key,
     ...(tls.clientCa === undefined ? {} : { ca: tls.clientCa, requestCert: true }),
     maxSessionMemory: 10,
-    settings: { maxHeaderListSize: limits.maxHeaderBytes, maxConcurrentStreams: limits.maxStreamsPerSession },
+    // As many fields as the byte bound lets HTTP/1.1 carry (the least is `a:` and CRLF, 4 bytes),
+    // and the pseudo-headers: the byte bound decides over both, not node:http2's 128 fields.
+    maxHeaderListPairs: limits.maxHeaderBytes / 4 + 4,
+    settings: {
+      // Past it node:http2 resets the stream, without an answer: advertise more than any request
+      // within the byte bound can count (HTTP/2 counts 32 bytes a field besides its name and value,
+      // HTTP/1.1 4, and a field takes 4 at least), so the byte bound answers 431 over both.
+      maxHeaderListSize: 8 * limits.maxHeaderBytes,
+      maxConcurrentStreams: limits.maxStreamsPerSession,
+    },
     // A handshake must end as soon as headers must arrive: until it has, a connection has no TLS
     // socket for limitConnections to count, so those are also capped below.
     handshakeTimeout: limits.headersTimeoutMs,
@@ -176,7 +188,7 @@ function withHttp1Bounds(handler: RequestListener, limits: ServerLimits): Reques
     if (req.httpVersionMajor === 2) {
       // HTTP/2 names the host in :authority (RFC 9113 §8.3.1): the app reads it as Host.
       req.headers.host ??= req.headers[':authority'] as string | undefined
-      // node:http2 advertises maxHeaderListSize but does not hold a client to it.
+      // The bound of HTTP/1.1, counted as HTTP/1.1 counts it.
       const headerBytes = req.rawHeaders.reduce((sum, part) => sum + part.length + 2, 0)
       if (headerBytes > limits.maxHeaderBytes) return sendError(res, new HttpError(ERRORS.headersTooLarge))
       boundStream(req as unknown as Http2ServerRequest, res, limits.requestTimeoutMs)
