@@ -5,6 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { createRequire } from 'node:module'
 import type { TLSSocket } from 'node:tls'
 import { dirname, join } from 'node:path'
+import { pipeline, Readable } from 'node:stream'
 import type { Polka } from 'polka'
 import { STABILITIES, type ApiSpec, type Stability } from '../contract/types.js'
 import { DOCS_CSP, escapeHtml, EXPLORER_SCRIPT, htmlPage, JOURNAL_SCRIPT } from './browser-side.js'
@@ -175,12 +176,23 @@ function prefersJson(req: IncomingMessage): boolean {
   return accept.includes('application/json') && !accept.includes('text/html')
 }
 
+/** The part of a large body written ahead of what the client has read. */
+const CHUNK_BYTES = 16 * 1024
+
 function send(res: ServerResponse, type: string, body: string | Buffer): void {
   res.statusCode = 200
   res.setHeader('Content-Type', type)
   res.setHeader('Content-Length', Buffer.byteLength(body))
   res.setHeader('X-Content-Type-Options', 'nosniff')
-  res.end(body)
+  if (typeof body === 'string' || body.length <= CHUNK_BYTES) return void res.end(body)
+  // As the client reads it: over HTTP/2 a body queued whole counts against its session's memory,
+  // and a few bundles at once would have the session refuse the next streams.
+  // A client that goes away ends it; there is no one left to answer.
+  pipeline(Readable.from(chunksOf(body)), res, () => undefined)
+}
+
+function* chunksOf(body: Buffer): Generator<Buffer> {
+  for (let at = 0; at < body.length; at += CHUNK_BYTES) yield body.subarray(at, at + CHUNK_BYTES)
 }
 
 function deprecationNotes(spec: ApiSpec): string {
