@@ -59,6 +59,11 @@ print(x.parse(sys.argv[1]).getroot().findtext("{http://maven.apache.org/POM/4.0.
 [ "$java_version" = "$version" ] || fail "modules/java is at $java_version, the server at $version"
 go_version=$(sed -nE 's/^\tVersion = "(.*)"$/\1/p' modules/go/animalstore/animalstore.go)
 [ "$go_version" = "$version" ] || fail "modules/go is at ${go_version:-no version} (animalstore.Version), the server at $version"
+chart=deploy/helm/animal-store-sandbox/Chart.yaml
+chart_version=$(sed -nE 's/^version: (.*)$/\1/p' "$chart")
+chart_app_version=$(sed -nE 's/^appVersion: "(.*)"$/\1/p' "$chart")
+[ "$chart_version" = "$version" ] && [ "$chart_app_version" = "$version" ] ||
+  fail "$chart is at version $chart_version, appVersion $chart_app_version (the image tag), the server at $version"
 go_module=github.com/animal-store/animal-store-sandbox/modules/go
 go_tag=modules/go/v$version
 if ! $dry_run; then
