@@ -10,7 +10,7 @@ import { ROOT } from './sandbox.js'
 export const REQUIRE_PROGRAMS = process.env['REQUIRE_PROGRAMS'] === '1'
 
 /** The absolute path of `program` on PATH, or undefined. */
-function findProgram(program: string): string | undefined {
+export function findProgram(program: string): string | undefined {
   try {
     return execFileSync('sh', ['-c', 'command -v "$1"', 'sh', program], { encoding: 'utf8' }).trim() || undefined
   } catch {
@@ -19,12 +19,13 @@ function findProgram(program: string): string | undefined {
 }
 
 /**
- * A tap `skip` value for a test that runs `program` (from Debian's `debianPackage`): false when it
- * is installed. Under REQUIRE_PROGRAMS=1 a missing program fails the calling test right away.
+ * A tap `skip` value for a test that runs `program`, from Debian's package `from` or from what
+ * `from.source` says: false when it is installed. Under REQUIRE_PROGRAMS=1 a missing program fails
+ * the calling test right away.
  */
-export function skipWithout(t: Test, program: string, debianPackage: string): string | false {
+export function skipWithout(t: Test, program: string, from: string | { source: string }): string | false {
   if (findProgram(program) !== undefined) return false
-  const reason = `${program} is not installed (Debian package ${debianPackage}; .ci/run installs it)`
+  const reason = `${program} is not installed (${typeof from === 'string' ? `Debian package ${from}` : from.source}; .ci/run installs it)`
   if (REQUIRE_PROGRAMS) {
     t.fail(`REQUIRE_PROGRAMS=1 but ${reason}`)
     return false

@@ -1,0 +1,302 @@
+// The deployment files: the Helm chart in its two shapes, linted (`helm lint --strict`), rendered
+// (`helm template`) and each rendered manifest decoded strictly into its Kubernetes API type by
+// deploy/helm/validate; its values schema refusing replicas without a database; the compose file
+// (three replicas on one DATABASE_URL, PostgreSQL, HAProxy) and haproxy.cfg (`haproxy -c`).
+// CI installs helm, docker-compose and haproxy; elsewhere the tests that need one skip.
+import { readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import t, { type Test } from 'tap'
+import { parse, parseAllDocuments } from 'yaml'
+import { ROOT, tempDir } from '../support/sandbox.js'
+import { findProgram, mustRun, REQUIRE_PROGRAMS, runProgram, skipWithout } from '../support/system-programs.js'
+
+const CHART = join(ROOT, 'deploy/helm/animal-store-sandbox')
+const VALIDATOR = join(ROOT, 'deploy/helm/validate')
+const DATABASE_URL = 'postgres://sandbox:secret@postgres:5432/sandbox'
+const SINGLE: string[] = []
+const SHARED = ['--set', `database.url=${DATABASE_URL}`, '--set', 'auth.adminToken=a-token-of-our-own']
+
+const helmSkip = skipWithout(t, 'helm', { source: 'go install helm.sh/helm/v3/cmd/helm, the version .ci/run pins' })
+const goSkip = skipWithout(t, 'go', 'golang')
+
+interface Container {
+  ports?: Array<{ name: string; containerPort: number }>
+  env?: Array<{ name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string } } }>
+  readinessProbe?: { httpGet?: { path: string; port: string } }
+  livenessProbe?: { httpGet?: { path: string; port: string } }
+  volumeMounts?: Array<{ name: string; mountPath: string }>
+}
+/** The fields of the rendered manifests that the tests read. */
+interface Manifest {
+  kind: string
+  metadata: { name: string; labels?: Record<string, string> }
+  data?: Record<string, string>
+  spec?: {
+    replicas?: number
+    strategy?: { type: string }
+    selector?: { matchLabels: Record<string, string> }
+    maxUnavailable?: number
+    template?: {
+      spec: {
+        containers: Container[]
+        volumes?: Array<{ name: string; persistentVolumeClaim?: { claimName: string } }>
+      }
+    }
+  }
+}
+
+const helm = (args: string[]) => runProgram('helm', args, ROOT, {}, 120_000)
+
+/** `helm template` of the chart with `values`: its text and its manifests. */
+async function render(values: string[]): Promise<{ text: string; manifests: Manifest[] }> {
+  const { stdout } = await mustRun('helm', ['template', 'sandbox', CHART, ...values], ROOT, {}, 120_000)
+  const manifests = parseAllDocuments(stdout)
+    .map((document) => document.toJS() as Manifest | null)
+    .filter((manifest): manifest is Manifest => manifest !== null)
+  return { text: stdout, manifests }
+}
+
+const only = (manifests: Manifest[], kind: string): Manifest => {
+  const found = manifests.filter((manifest) => manifest.kind === kind)
+  if (found.length !== 1) throw new Error(`${found.length} ${kind}s rendered, not one`)
+  return found[0] as Manifest
+}
+const container = (deployment: Manifest): Container => deployment.spec?.template?.spec.containers[0] ?? {}
+const envOf = (deployment: Manifest, name: string) => container(deployment).env?.find((env) => env.name === name)
+
+// The validator, built once for the whole file (Go's build cache keeps a later build short).
+const root = t
+let validatorBuild: Promise<string> | undefined
+async function validator(): Promise<string> {
+  validatorBuild ??= tempDir(root).then(async (dir) => {
+    await mustRun('go', ['build', '-o', join(dir, 'validate'), '.'], VALIDATOR, {}, 280_000)
+    return join(dir, 'validate')
+  })
+  return validatorBuild
+}
+
+/** deploy/helm/validate on `rendered`: its exit code and output. */
+async function validate(t: Test, rendered: string) {
+  const file = join(await tempDir(t), 'rendered.yaml')
+  await writeFile(file, rendered)
+  return runProgram(await validator(), [file], ROOT, {}, 60_000)
+}
+
+t.test("the chart is at the package's version", async (t) => {
+  const chart = parse(await readFile(join(CHART, 'Chart.yaml'), 'utf8')) as { version: string; appVersion: string }
+  const { version } = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string }
+  t.equal(chart.version, version, 'version')
+  t.equal(chart.appVersion, version, 'appVersion: the image tag npm run image gives')
+})
+
+t.test('helm lint --strict passes on both shapes', { skip: helmSkip }, async (t) => {
+  for (const [shape, values] of [
+    ['single', SINGLE],
+    ['shared', SHARED],
+  ] as const) {
+    const run = await helm(['lint', '--strict', CHART, ...values])
+    t.equal(run.code, 0, `${shape}: ${run.output.trim().split('\n').slice(-3).join(' / ')}`)
+  }
+})
+
+t.test(
+  'the single shape: one replica with its data file on a claim at /data',
+  { skip: helmSkip || goSkip },
+  async (t) => {
+    const { text, manifests } = await render(SINGLE)
+    t.same(manifests.map((manifest) => manifest.kind).sort(), ['Deployment', 'PersistentVolumeClaim', 'Service'])
+    const deployment = only(manifests, 'Deployment')
+    t.equal(deployment.spec?.replicas, 1)
+    t.equal(
+      deployment.spec?.strategy?.type,
+      'Recreate',
+      'the old pod lets go of the data file before the new one starts',
+    )
+    const data = container(deployment).volumeMounts?.find((mount) => mount.mountPath === '/data')
+    const volume = deployment.spec?.template?.spec.volumes?.find((volume) => volume.name === data?.name)
+    t.equal(volume?.persistentVolumeClaim?.claimName, only(manifests, 'PersistentVolumeClaim').metadata.name)
+    t.equal(envOf(deployment, 'DATABASE_URL'), undefined, 'no database')
+
+    const validation = await validate(t, text)
+    t.equal(validation.code, 0, validation.output)
+    t.match(validation.output, /^3 documents valid$/m)
+  },
+)
+
+t.test(
+  'the shared shape: three replicas on a database URL from a Secret, probes on /healthz, a PodDisruptionBudget, no claim',
+  { skip: helmSkip || goSkip },
+  async (t) => {
+    const { text, manifests } = await render(SHARED)
+    t.same(manifests.map((manifest) => manifest.kind).sort(), [
+      'Deployment',
+      'PodDisruptionBudget',
+      'Secret',
+      'Service',
+    ])
+    const deployment = only(manifests, 'Deployment')
+    t.equal(deployment.spec?.replicas, 3)
+    t.not(deployment.spec?.strategy?.type, 'Recreate', 'a rolling update')
+    t.notOk(
+      deployment.spec?.template?.spec.volumes?.some((volume) => volume.persistentVolumeClaim),
+      'no claim mounted',
+    )
+    t.notOk(
+      container(deployment).volumeMounts?.some((mount) => mount.mountPath === '/data'),
+      'nothing at /data',
+    )
+
+    const secret = only(manifests, 'Secret')
+    for (const [name, value] of [
+      ['DATABASE_URL', DATABASE_URL],
+      ['ADMIN_TOKEN', 'a-token-of-our-own'],
+    ] as const) {
+      t.same(envOf(deployment, name)?.valueFrom?.secretKeyRef, { name: secret.metadata.name, key: name }, name)
+      t.equal(Buffer.from(secret.data?.[name] ?? '', 'base64').toString(), value, `the Secret holds ${name}`)
+    }
+    t.notOk(text.includes(DATABASE_URL), 'the URL (and its password) is in the Secret only')
+
+    const port = container(deployment).ports?.[0]
+    t.equal(port?.containerPort, 4010)
+    for (const probe of ['readinessProbe', 'livenessProbe'] as const)
+      t.same(container(deployment)[probe]?.httpGet, { path: '/healthz', port: port?.name }, probe)
+
+    const budget = only(manifests, 'PodDisruptionBudget')
+    t.equal(budget.spec?.maxUnavailable, 1)
+    t.same(budget.spec?.selector, deployment.spec?.selector, "it covers the Deployment's pods")
+
+    const validation = await validate(t, text)
+    t.equal(validation.code, 0, validation.output)
+    t.match(validation.output, /^4 documents valid$/m)
+
+    // A Secret of one's own: referenced, not made; and as many replicas as asked for.
+    const own = await render(['--set', 'database.existingSecret=pg', '--set', 'database.existingSecretKey=url'])
+    t.same(envOf(only(own.manifests, 'Deployment'), 'DATABASE_URL')?.valueFrom?.secretKeyRef, {
+      name: 'pg',
+      key: 'url',
+    })
+    t.notOk(
+      own.manifests.some((manifest) => manifest.kind === 'Secret'),
+      'no Secret made when nothing is given inline',
+    )
+    t.equal((await validate(t, own.text)).code, 0)
+    const five = await render([...SHARED, '--set', 'replicaCount=5'])
+    t.equal(only(five.manifests, 'Deployment').spec?.replicas, 5)
+  },
+)
+
+t.test(
+  'the values schema refuses replicas without a database, and a URL that is not PostgreSQL',
+  { skip: helmSkip },
+  async (t) => {
+    const template = (values: string[]) => helm(['template', 'sandbox', CHART, ...values])
+    const refused = await template(['--set', 'replicaCount=3'])
+    t.not(refused.code, 0, 'replicaCount: 3 with no database is refused')
+    t.match(refused.output, /\/replicaCount/, 'naming replicaCount')
+    t.equal((await template(['--set', 'replicaCount=1'])).code, 0, 'replicaCount: 1 is the single shape')
+    t.equal((await template([...SHARED, '--set', 'replicaCount=3'])).code, 0, 'replicas with a database')
+    t.equal((await template(['--set', 'database.existingSecret=pg', '--set', 'replicaCount=2'])).code, 0)
+
+    const mysql = await template(['--set', 'database.url=mysql://db/sandbox'])
+    t.match(mysql.output, /\/database\/url/, 'a URL of another database is refused')
+    const both = await template([...SHARED, '--set', 'database.existingSecret=pg'])
+    t.not(both.code, 0, 'a URL and a Secret at once is refused')
+  },
+)
+
+t.test('the validator refuses what the API server would', { skip: helmSkip || goSkip }, async (t) => {
+  const { text } = await render(SINGLE)
+  for (const [change, expected] of [
+    // encoding/json would match the field case-insensitively; the API server does not.
+    [
+      ['readOnlyRootFilesystem', 'readOnlyRootFileSystem'],
+      /unknown field "spec\.template\.spec\.containers\[0\]\.securityContext\.readOnlyRootFileSystem"/,
+    ],
+    [['storage: 1Gi', 'storage: lots'], /PersistentVolumeClaim: quantities must match/],
+    [['kind: PersistentVolumeClaim', 'kind: PersistentVolume'], /v1 PersistentVolume: not a kind this chart renders/],
+    [['targetPort: http', 'targetPort: web'], /targetPort "web" is no container port/],
+  ] as const) {
+    const validation = await validate(t, text.replace(change[0], change[1]))
+    t.equal(validation.code, 1, `${change[1]}: refused`)
+    t.match(validation.output, expected)
+  }
+})
+
+/** The compose file as Compose reads it (`docker compose config`, else `docker-compose config`), else as YAML. */
+async function composeConfig(t: Test, env: Record<string, string>): Promise<{ config: unknown; by: string }> {
+  const file = join(ROOT, 'deploy/compose.yaml')
+  const plugin = findProgram('docker') && (await runProgram('docker', ['compose', 'version'], ROOT)).code === 0
+  const command = plugin ? ['docker', 'compose'] : findProgram('docker-compose') ? ['docker-compose'] : undefined
+  if (command === undefined) {
+    if (REQUIRE_PROGRAMS) t.fail('REQUIRE_PROGRAMS=1 but neither docker compose nor docker-compose is installed')
+    return { config: parse(await readFile(file, 'utf8'), { merge: true }), by: 'the yaml package' }
+  }
+  const [program = 'docker', ...args] = command
+  const run = await mustRun(program, [...args, '-f', file, 'config'], ROOT, env, 60_000)
+  return { config: parse(run.stdout), by: command.join(' ') }
+}
+
+interface ComposeService {
+  image: string
+  environment?: Record<string, string>
+  depends_on?: Record<string, { condition: string }> | string[]
+  healthcheck?: { test: string[] | string }
+  volumes?: Array<string | { source: string; target: string }>
+}
+
+t.test('the compose file: three replicas on one DATABASE_URL, PostgreSQL, HAProxy in front', async (t) => {
+  const { config, by } = await composeConfig(t, { ADMIN_TOKEN: 'a-token-of-our-own' })
+  t.comment(`read by ${by}`)
+  const services = (config as { services: Record<string, ComposeService> }).services
+  const replicas = Object.keys(services)
+    .filter((name) => name.startsWith('sandbox-'))
+    .sort()
+  t.same(replicas, ['sandbox-1', 'sandbox-2', 'sandbox-3'])
+  const urls = new Set(replicas.map((name) => services[name]?.environment?.['DATABASE_URL']))
+  t.equal(urls.size, 1, 'one DATABASE_URL for all')
+  t.match([...urls][0], /^postgres:\/\/[^@]+@postgres:5432\//, 'on the postgres service')
+  for (const name of replicas) {
+    const dependsOn = services[name]?.depends_on as Record<string, { condition: string }> | undefined
+    t.equal(dependsOn?.['postgres']?.condition, 'service_healthy', `${name} starts once PostgreSQL is ready`)
+  }
+
+  const postgres = services['postgres']
+  t.match(postgres?.image, /^postgres:/, 'the official postgres image')
+  t.match(JSON.stringify(postgres?.healthcheck?.test), /pg_isready/)
+  t.ok(postgres?.volumes?.length, 'its data on a volume')
+
+  const haproxy = services['haproxy']
+  t.match(haproxy?.image, /^haproxy:/, 'the official haproxy image')
+  t.match(JSON.stringify(haproxy?.volumes), /haproxy\.cfg/, 'with haproxy.cfg')
+  const cfg = await readFile(join(ROOT, 'deploy/haproxy.cfg'), 'utf8')
+  const servers = [...cfg.matchAll(/^\s*server (\S+) (\S+)/gm)].map((match) => `${match[1]} ${match[2]}`)
+  t.same(servers, ['sandbox-1 sandbox-1:4010', 'sandbox-2 sandbox-2:4010', 'sandbox-3 sandbox-3:4010'])
+  t.match(cfg, /^\s*balance roundrobin$/m)
+  t.match(cfg, /^\s*http-check send meth GET uri \/healthz$/m, 'health checks on /healthz')
+  t.same(
+    [...cfg.matchAll(/^\s*retry-on (.+)$/gm)].map((match) => match[1]),
+    ['conn-failure'],
+    'a request that reached a replica is never retried',
+  )
+
+  if (by !== 'the yaml package') {
+    const [program = 'docker', ...args] = by.split(' ')
+    const run = await runProgram(program, [...args, '-f', join(ROOT, 'deploy/compose.yaml'), 'config'], ROOT, {
+      ADMIN_TOKEN: '',
+    })
+    t.not(run.code, 0, 'no start without ADMIN_TOKEN')
+    t.match(run.output, /set ADMIN_TOKEN/)
+  }
+})
+
+t.test('haproxy -c accepts haproxy.cfg', { skip: skipWithout(t, 'haproxy', 'haproxy') }, async (t) => {
+  const run = await runProgram('haproxy', ['-c', '-f', join(ROOT, 'deploy/haproxy.cfg')], ROOT, {}, 60_000)
+  t.equal(run.code, 0, run.output)
+  // The replicas' names resolve only inside compose's network; nothing else may be warned about.
+  const warnings = run.output.split('\n').filter((line) => line.includes('[WARNING]'))
+  t.same(
+    warnings.filter((line) => !/could not resolve address 'sandbox-[123]'/.test(line)),
+    [],
+    'no warning but the names',
+  )
+})
