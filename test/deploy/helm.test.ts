@@ -118,7 +118,7 @@ t.test(
     t.equal(envOf(deployment, 'DATABASE_URL'), undefined, 'no database')
 
     const validation = await validate(t, text)
-    t.equal(validation.code, 0, validation.output)
+    t.equal(validation.code, 0, 'every manifest is valid', { output: validation.output })
     t.match(validation.output, /^3 documents valid$/m)
   },
 )
@@ -166,7 +166,7 @@ t.test(
     t.same(budget.spec?.selector, deployment.spec?.selector, "it covers the Deployment's pods")
 
     const validation = await validate(t, text)
-    t.equal(validation.code, 0, validation.output)
+    t.equal(validation.code, 0, 'every manifest is valid', { output: validation.output })
     t.match(validation.output, /^4 documents valid$/m)
 
     // A Secret of one's own: referenced, not made; and as many replicas as asked for.
@@ -291,7 +291,7 @@ t.test('the compose file: three replicas on one DATABASE_URL, PostgreSQL, HAProx
 
 t.test('haproxy -c accepts haproxy.cfg', { skip: skipWithout(t, 'haproxy', 'haproxy') }, async (t) => {
   const run = await runProgram('haproxy', ['-c', '-f', join(ROOT, 'deploy/haproxy.cfg')], ROOT, {}, 60_000)
-  t.equal(run.code, 0, run.output)
+  t.equal(run.code, 0, 'haproxy -c exits 0', { output: run.output })
   // The replicas' names resolve only inside compose's network; nothing else may be warned about.
   const warnings = run.output.split('\n').filter((line) => line.includes('[WARNING]'))
   t.same(
