@@ -25,6 +25,7 @@ interface Container {
   readinessProbe?: { httpGet?: { path: string; port: string } }
   livenessProbe?: { httpGet?: { path: string; port: string } }
   volumeMounts?: Array<{ name: string; mountPath: string }>
+  securityContext?: Record<string, unknown>
 }
 /** The fields of the rendered manifests that the tests read. */
 interface Manifest {
@@ -39,6 +40,7 @@ interface Manifest {
     template?: {
       spec: {
         containers: Container[]
+        securityContext?: Record<string, unknown>
         volumes?: Array<{ name: string; persistentVolumeClaim?: { claimName: string } }>
       }
     }
@@ -116,10 +118,22 @@ t.test(
     const volume = deployment.spec?.template?.spec.volumes?.find((volume) => volume.name === data?.name)
     t.equal(volume?.persistentVolumeClaim?.claimName, only(manifests, 'PersistentVolumeClaim').metadata.name)
     t.equal(envOf(deployment, 'DATABASE_URL'), undefined, 'no database')
+    t.match(
+      container(deployment).securityContext,
+      { readOnlyRootFilesystem: true, allowPrivilegeEscalation: false },
+      'a read-only root filesystem',
+    )
+    t.match(deployment.spec?.template?.spec.securityContext, { runAsNonRoot: true, runAsUser: 1000 }, 'as user node')
 
     const validation = await validate(t, text)
     t.equal(validation.code, 0, 'every manifest is valid', { output: validation.output })
     t.match(validation.output, /^3 documents valid$/m)
+
+    // A token and a setting: the token from the chart's Secret, the setting as text whatever its YAML type.
+    const configured = await render(['--set', 'auth.adminToken=a-token-of-our-own', '--set', 'env.SEED=7'])
+    t.same(Object.keys(only(configured.manifests, 'Secret').data ?? {}), ['ADMIN_TOKEN'])
+    t.same(envOf(only(configured.manifests, 'Deployment'), 'SEED'), { name: 'SEED', value: '7' })
+    t.equal((await validate(t, configured.text)).code, 0)
   },
 )
 
