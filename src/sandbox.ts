@@ -27,6 +27,8 @@ import { openStores, type Stores } from './store/stores.js'
 import { Fidelity } from './fidelity/fidelity.js'
 import { UNIMPLEMENTED } from './api/operations.js'
 import { Metrics } from './control/metrics.js'
+import { openDatabase, type Database } from './shared/database.js'
+import { Sharing } from './shared/shared-state.js'
 
 export { SERVER_LIMITS, type ServerLimits } from './http/server.js'
 
@@ -67,11 +69,25 @@ export async function startSandbox(
     storage,
     observeWrite: config.adminToken === undefined ? undefined : (seconds) => metrics?.observeWrite(seconds),
   })
+  const database = config.databaseUrl === undefined ? undefined : await connect(config.databaseUrl, logger)
   try {
-    return await serve(config, logger, limits, spec, stores, (made) => (metrics = made))
+    return await serve(config, logger, limits, spec, stores, database, (made) => (metrics = made))
   } catch (error) {
+    await database?.close()
     await stores.close()
     throw error
+  }
+}
+
+/** DATABASE_URL's database, its schema brought up to date; a start that cannot reach it stops with one line. */
+async function connect(url: string, logger: Logger): Promise<Database> {
+  try {
+    return await openDatabase(url, logger)
+  } catch (error) {
+    const { host, pathname } = new URL(url)
+    throw new ConfigError(
+      `DATABASE_URL: cannot use the database ${pathname.slice(1)} at ${host}: ${(error as Error).message}`,
+    )
   }
 }
 
@@ -81,11 +97,11 @@ async function serve(
   limits: ServerLimits,
   spec: ApiSpec,
   stores: Stores,
+  database: Database | undefined,
   setMetrics: (metrics: Metrics) => void,
 ): Promise<Sandbox> {
   const store = stores.default
-  const { description: dataDescription, fromDataFile } = stores
-  const facts = describeSandbox(config, { fromDataFile, description: dataDescription, count: store.size })
+  const { fromDataFile } = stores
   const prefix = config.namespaceKeyPrefix
   const upstreamKey = config.upstream?.apiKey
   const secrets = [config.apiKeys, config.adminToken ?? [], upstreamKey ?? []].flat()
@@ -97,7 +113,12 @@ async function serve(
     maxNamespaces: config.maxNamespaces,
     logger,
     clock: config.clock,
+    sharing: database && new Sharing({ database, redactor, sharedPets: (source) => stores.sharedPets(source) }),
   })
+  // With a shared database, the default namespace is made there (or read from it) before any request.
+  await (await namespaces.hold(namespaces.default))?.release()
+  const dataDescription = database ? `${store.size} pets in the shared database` : stores.description
+  const facts = describeSandbox(config, { fromDataFile, description: dataDescription, count: store.size })
   // In the key mode, every key of the family opens the API (and picks its namespace).
   const keys = new KeyRing(
     config.apiKeys,
@@ -182,7 +203,10 @@ async function serve(
           if (config.coverageFile !== undefined) await writeCoverage(config.coverageFile, spec, namespaces)
           await telemetry?.shutdown()
         })
-        .finally(() => stores.close())),
+        .finally(async () => {
+          await database?.close()
+          await stores.close()
+        })),
   }
 }
 

@@ -144,6 +144,14 @@ export const upstreamUrl = (value: string, name: string): string => {
   return url?.href.replace(/\/+$/, '') ?? value
 }
 
+/** A PostgreSQL connection URL; its password is never repeated in a message. */
+export const databaseUrl = (value: string, name: string): string => {
+  const url = URL.canParse(value) ? new URL(value) : undefined
+  if (!url || !['postgres:', 'postgresql:'].includes(url.protocol) || url.hostname === '')
+    fail(`${name} must be a PostgreSQL URL such as postgres://user:password@db:5432/sandbox`)
+  return value
+}
+
 export const jsonPointers = (value: string, name: string): string[] =>
   items(value).map((pointer) =>
     pointer.startsWith('/') ? pointer : fail(`${name}: ${quoted(pointer)} is not a JSON pointer; e.g. /body/*/id`),

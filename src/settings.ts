@@ -46,6 +46,13 @@ export const SETTINGS = {
     parse: read.text,
     help: 'the JSON file the store persists to; `:memory:` keeps it in memory only',
   }),
+  databaseUrl: setting({
+    default: none,
+    shown: 'none',
+    parse: read.databaseUrl,
+    help: 'keep everything in this PostgreSQL database instead of `DATA_FILE`, shared by every replica given the same URL',
+    see: ['Topologies', 'docs/deploy.md'],
+  }),
   inMemory: setting({
     env: null,
     flagMeans: 'on',

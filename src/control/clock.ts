@@ -88,6 +88,16 @@ export class Clock {
     this.#moved = false
   }
 
+  /** What a shared database keeps of it: the offset from real time is the same on every replica. */
+  dump(): { offset: number | null; moved: boolean } {
+    return { offset: this.#offset ?? null, moved: this.#moved }
+  }
+
+  restore({ offset, moved }: { offset: number | null; moved: boolean }): void {
+    this.#offset = offset ?? undefined
+    this.#moved = moved
+  }
+
   toJSON(): { now: string; real: boolean } {
     return { now: this.now().toISOString(), real: this.real }
   }

@@ -33,7 +33,16 @@ export function createControlApi(
       if (namespace === undefined) throw unknownNamespace(name)
       namespace.begin() // not evicted while its change is on its way
       try {
-        return await handle(input, { ...options, namespace })
+        // With a shared database: up to date, and its change committed before the answer.
+        const hold = await namespaces.hold(namespace)
+        try {
+          const reply = await handle(input, { ...options, namespace })
+          await hold?.release()
+          return reply
+        } catch (error) {
+          await hold?.abandon()
+          throw error
+        }
       } finally {
         namespace.end()
       }

@@ -53,6 +53,24 @@ export interface InvalidRequest {
   readonly message: string
 }
 
+/** A tally as plain data: its maps as arrays of entries. */
+export interface TallyData {
+  readonly calls: number
+  readonly unmatchedCalls: number
+  readonly invalidCalls: number
+  readonly journalDropped: number
+  readonly invalid: InvalidRequest[]
+  readonly unmatched: [string, UnmatchedTally][]
+  readonly operations: [
+    string,
+    {
+      calls: number
+      answers: [string, AnswerTally][]
+      parameters: [string, { calls: number; values: [string, number][] }][]
+    },
+  ][]
+}
+
 export class CoverageTally {
   calls = 0
   readonly operations = new Map<string, OperationTally>()
@@ -112,6 +130,43 @@ export class CoverageTally {
       })
       if (this.invalid.length > INVALID_KEPT) this.invalid.shift()
     }
+  }
+
+  /** Its counts as plain data (a shared database keeps them), and back. */
+  dump(): TallyData {
+    return {
+      calls: this.calls,
+      unmatchedCalls: this.unmatchedCalls,
+      invalidCalls: this.invalidCalls,
+      journalDropped: this.journalDropped,
+      invalid: this.invalid,
+      unmatched: [...this.unmatched],
+      operations: [...this.operations].map(([id, op]) => [
+        id,
+        {
+          calls: op.calls,
+          answers: [...op.answers],
+          parameters: [...op.parameters].map(([name, p]) => [name, { calls: p.calls, values: [...p.values] }]),
+        },
+      ]),
+    }
+  }
+
+  static load(data: TallyData): CoverageTally {
+    const tally = new CoverageTally()
+    tally.calls = data.calls
+    tally.unmatchedCalls = data.unmatchedCalls
+    tally.invalidCalls = data.invalidCalls
+    tally.journalDropped = data.journalDropped
+    tally.invalid = data.invalid
+    for (const [key, u] of data.unmatched) tally.unmatched.set(key, u)
+    for (const [id, op] of data.operations)
+      tally.operations.set(id, {
+        calls: op.calls,
+        answers: new Map(op.answers),
+        parameters: new Map(op.parameters.map(([name, p]) => [name, { calls: p.calls, values: new Map(p.values) }])),
+      })
+    return tally
   }
 
   /** Adds another tally's counts to these. */

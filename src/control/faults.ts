@@ -56,6 +56,16 @@ export class Faults {
     return cleared
   }
 
+  /** What a shared database keeps of them: each with its counters, and the next id. */
+  dump(): { nextId: number; faults: Fault[] } {
+    return { nextId: this.#nextId, faults: this.#faults.map((fault) => ({ ...fault })) }
+  }
+
+  restore({ nextId, faults }: { nextId: number; faults: Fault[] }): void {
+    this.#nextId = nextId
+    this.#faults = faults.map((fault) => ({ ...fault }))
+  }
+
   /**
    * Counts a call of `operationId` and returns the fault that acts on it, if any. Every fault of
    * the operation sees the call; the oldest one that is due acts on it.

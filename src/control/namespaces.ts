@@ -11,7 +11,7 @@ import type { JournalMemory } from './journal-memory.js'
 import type { Redactor } from './redactor.js'
 import { Journal } from './request-journal.js'
 import { sameSource, sourceKey, type DataSource } from '../store/data-source.js'
-import type { Snapshots } from '../store/snapshots.js'
+import type { Snapshot, Snapshots } from '../store/snapshots.js'
 import type { Pet, SharedPets } from '../store/pets.js'
 import type { AnimalStore } from '../store/store.js'
 import type { Stores } from '../store/stores.js'
@@ -28,6 +28,23 @@ export interface NamespacesOptions {
   /** Where each eviction is logged, and a removal of files that the disk refused. */
   readonly logger: Pick<Logger, 'info' | 'warn'>
   readonly clock: Date | undefined
+  /** Set when replicas share every namespace through a database (DATABASE_URL). */
+  readonly sharing?: SharedNamespaces | undefined
+}
+
+/** The namespaces in a database replicas share: each replica's are a cache of them. */
+export interface SharedNamespaces {
+  /** Locks the namespace's row and brings the namespace up to date; `fresh` makes it anew. */
+  hold(namespace: Namespace, fresh: () => Namespace): Promise<NamespaceHold>
+  exists(name: string): Promise<boolean>
+  delete(name: string): Promise<boolean>
+  names(): Promise<string[]>
+}
+
+/** A namespace held for one request: released (written back, committed) before the answer. */
+export interface NamespaceHold {
+  release(): Promise<void>
+  abandon(): Promise<void>
 }
 
 export class Namespaces {
@@ -80,6 +97,13 @@ export class Namespaces {
 
   /** The namespace called `name` when it exists, live or on disk; never created here (a misspelt name makes none). */
   async existing(name: string): Promise<Namespace | undefined> {
+    const { sharing } = this.#options
+    if (sharing !== undefined) {
+      if (await sharing.exists(name)) return this.get(name)
+      const stale = this.#live.get(name)
+      if (stale !== undefined) this.#drop(stale)
+      return undefined
+    }
     if (this.#live.has(name)) return this.get(name)
     if (!this.#onDisk.has(name)) return undefined
     const namespace = this.get(name)
@@ -98,6 +122,12 @@ export class Namespaces {
    */
   async delete(name: string): Promise<boolean> {
     const namespace = this.#live.get(name)
+    if (this.#options.sharing !== undefined) {
+      if (namespace !== undefined) this.#drop(namespace)
+      const deleted = await this.#options.sharing.delete(name)
+      if (deleted) this.deleted++
+      return deleted
+    }
     if (namespace === undefined && !this.#onDisk.has(name)) return false
     this.#live.delete(name)
     try {
@@ -170,18 +200,39 @@ export class Namespaces {
         `No snapshot ${JSON.stringify(baseline)} for namespace ${JSON.stringify(name)} to start from (TRACE_NAMESPACE_BASELINE): make it (POST /__admin/snapshots), then try again`,
       )
     if (this.#live.size >= this.max) this.#makeRoomFor(name)
-    const namespace = new Namespace(
-      name,
-      this.#journal(),
-      this.#options.clock,
-      this.#opener(name, snapshot?.pets),
-      snapshot?.pets.source ?? this.#options.stores.source,
-      { fromDisk },
-    )
-    if (snapshot !== undefined) namespace.clock.startAt(snapshot.clock === null ? null : new Date(snapshot.clock))
+    const namespace = this.#make(name, snapshot, fromDisk)
     this.#live.set(name, namespace)
     this.#mostRecent = name
     return namespace
+  }
+
+  #make(name: string, snapshot: Snapshot | undefined, fromDisk = false): Namespace {
+    const { clock, stores } = this.#options
+    const namespace = new Namespace(name, this.#journal(), clock, this.#opener(name, snapshot?.pets), snapshot?.pets.source ?? stores.source, { fromDisk })
+    if (snapshot !== undefined) namespace.clock.startAt(snapshot.clock === null ? null : new Date(snapshot.clock))
+    return namespace
+  }
+
+  /** With a shared database: the namespace locked and brought up to date for one request. */
+  hold(namespace: Namespace): Promise<NamespaceHold> | undefined {
+    return this.#options.sharing?.hold(namespace, () => this.#make(namespace.name, undefined))
+  }
+
+  get shared(): boolean {
+    return this.#options.sharing !== undefined
+  }
+
+  /** With a shared database: every namespace in it, each brought up to date. */
+  async everyShared(): Promise<Namespace[]> {
+    const { sharing } = this.#options
+    if (sharing === undefined) return this.list()
+    const namespaces: Namespace[] = []
+    for (const name of await sharing.names()) {
+      const namespace = this.get(name)
+      await (await this.hold(namespace))?.release()
+      namespaces.push(namespace)
+    }
+    return namespaces
   }
 
   #journal(): Journal {
@@ -262,7 +313,9 @@ export class Namespaces {
   /** Evicts the least recently used namespace that holds nothing a test gave it; refuses `name` when none does. */
   #makeRoomFor(name: string): void {
     for (const namespace of this.#live.values()) {
-      if (namespace.name === DEFAULT_NAMESPACE || namespace.busy || namespace.holdsData()) continue
+      // With a shared database, what a namespace holds is kept there: any idle one can go.
+      if (namespace.name === DEFAULT_NAMESPACE || namespace.busy) continue
+      if (this.#options.sharing === undefined && namespace.holdsData()) continue
       this.#evict(namespace)
       this.#options.logger.info(
         { namespace: namespace.name, for: name, max: this.max },

@@ -9,7 +9,7 @@ import { API_KEY, bearerToken, type KeyRing } from '../pipeline/auth.js'
 import { breakResponse, delay, readPrefer, type Fault, type Preference } from './faults.js'
 import type { Redactor } from './redactor.js'
 import { UNMATCHED } from './request-record.js'
-import { namespaceOf, type Namespace, type Namespaces } from './namespaces.js'
+import { namespaceOf, type Namespace, type NamespaceHold, type Namespaces } from './namespaces.js'
 import type { Awaitable } from '../pipeline/pipeline.js'
 import type { Operation } from '../contract/types.js'
 import type { AnimalStore } from '../store/store.js'
@@ -26,8 +26,13 @@ interface RequestState {
   serving: boolean
   /** Set once the request has passed auth. */
   authenticated: boolean
-  /** Records the request in its namespace's journal (once): as its answer starts, or as it is broken off. */
-  journal(status: number | null): void
+  /** With a shared database: the namespace's row, held from enter() until the answer is committed. */
+  hold: NamespaceHold | undefined
+  /**
+   * Records the request in its namespace's journal (once): as its answer starts, or as it is broken
+   * off. With a shared database, the answer waits for the promise: the entry and every change committed.
+   */
+  journal(status: number | null): Promise<void> | undefined
 }
 
 export interface ControlOptions {
@@ -74,13 +79,15 @@ export class Control {
       problem: asked.problem,
       authenticated: false,
       serving: false,
+      hold: undefined,
       journal: (status) => {
-        if (journaled) return
+        if (journaled) return undefined
         journaled = true
         const { path, search, operationId } = exchange
         // Other pages the server may serve (health, docs) are not API requests; unknown ones are.
-        if (operationId === undefined && !path.startsWith(`${basePath}/`) && status !== 404) return
-        state.namespace.journal.record({
+        if (operationId === undefined && !path.startsWith(`${basePath}/`) && status !== 404)
+          return state.hold?.release()
+        const record = (): void => state.namespace.journal.record({
           time,
           namespace: state.namespace.name,
           method: req.method ?? '',
@@ -98,6 +105,15 @@ export class Control {
           authenticated: state.authenticated || keys.has(bearerToken(req) ?? ''),
           traceId: traceIdOf(req),
         })
+        if (state.hold !== undefined || !namespaces.shared) {
+          record()
+          return state.hold?.release()
+        }
+        // Refused before enter() (auth, route): its entry is written under a hold of its own.
+        return namespaces.hold(state.namespace)?.then((hold) => {
+          record()
+          return hold.release()
+        })
       },
     }
     exchange.control = state
@@ -106,7 +122,7 @@ export class Control {
     // finds its request in the journal. The app's own pages are journaled as they close.
     exchange.answering = state.journal
     res.on('close', () => {
-      state.journal(res.headersSent ? res.statusCode : null)
+      state.journal(res.headersSent ? res.statusCode : null)?.catch(() => undefined)
       if (state.serving) state.namespace.end()
     })
   }
@@ -134,8 +150,29 @@ export class Control {
     if (op.requestBody)
       return readRawBody(req)
         .then(ignore, ignore)
-        .then(() => this.#applyFaults(op, exchange, state, prefer))
-    return this.#applyFaults(op, exchange, state, prefer)
+        .then(() => this.#held(op, exchange, state, prefer))
+    return this.#held(op, exchange, state, prefer)
+  }
+
+  /** With a shared database, the rest runs with the namespace's row held (Sharing, src/shared). */
+  #held(op: Operation, exchange: Exchange, state: RequestState, prefer: Preference): Awaitable<AnimalStore | undefined> {
+    const holding = this.namespaces.hold(state.namespace)
+    if (holding === undefined) return this.#applyFaults(op, exchange, state, prefer)
+    return holding.then((hold) => {
+      state.hold = hold
+      return this.#applyFaults(op, exchange, state, prefer)
+    })
+  }
+
+  /** Waits out a delay; a shared namespace is let go meanwhile, so that other requests in it go on. */
+  async #pause(ms: number, exchange: Exchange, state: RequestState): Promise<void> {
+    const held = state.hold
+    if (held !== undefined) {
+      state.hold = undefined
+      await held.release()
+    }
+    await delay(ms, exchange.res)
+    if (held !== undefined && !exchange.res.destroyed) state.hold = await this.namespaces.hold(state.namespace)
   }
 
   #applyFaults(
@@ -152,24 +189,28 @@ export class Control {
       exchange.fault = `prefer ${exchange.req.headers['prefer']}`
     }
     const delayMs = (fault?.delayMs ?? 0) + (prefer.delayMs ?? 0)
-    if (delayMs > 0) return delay(delayMs, exchange.res).then(() => this.#answer(op, exchange, state, fault, prefer))
+    if (delayMs > 0)
+      return this.#pause(delayMs, exchange, state).then(() => this.#answer(op, exchange, state, fault, prefer))
     return this.#answer(op, exchange, state, fault, prefer)
   }
 
   #answer(
     op: Operation,
     exchange: Exchange,
-    { namespace, journal }: RequestState,
+    state: RequestState,
     fault: Fault | undefined,
     prefer: Preference,
   ): Awaitable<AnimalStore | undefined> {
     const { req, res } = exchange
+    const { namespace, journal } = state
     if (res.destroyed) return undefined
-    if (fault?.fault) {
+    const kind = fault?.fault
+    if (kind) {
       // Before the break: the client that sees it finds the request in the journal.
-      const status = fault.status ?? successStatus(op)
-      journal(fault.fault === 'malformed-body' ? status : null)
-      breakResponse(fault.fault, req, res, status)
+      const status = fault?.status ?? successStatus(op)
+      const committing = journal(kind === 'malformed-body' ? status : null)
+      if (committing === undefined) breakResponse(kind, req, res, status)
+      else return committing.then(() => void breakResponse(kind, req, res, status))
       return undefined
     }
     if (fault?.status !== undefined) {

@@ -105,6 +105,7 @@ export class Journal implements BoundedJournal {
   /** Ids only grow, across both rings, and clearing does not reset them. */
   #nextId = 1
   #unauthenticatedDropped = 0
+  #clears = 0
   #tally = new CoverageTally()
   /** Where the counts go when the journal is cleared: the run's (Namespaces.retired). */
   readonly #retired: CoverageTally | undefined
@@ -144,8 +145,53 @@ export class Journal implements BoundedJournal {
 
   record(record: RequestRecord): void {
     if (this.#closed) return
-    const ring = record.authenticated ? this.#authenticated : this.#unauthenticated
     this.tally.add(record, this.#nextId, this.#redactor)
+    this.#keep(record, this.#nextId++)
+  }
+
+  /** The id of the latest entry recorded (0 before any). */
+  get lastId(): number {
+    return this.#nextId - 1
+  }
+
+  /** The id of the oldest entry kept, if any. */
+  get oldestId(): number | undefined {
+    const [a, b] = [this.#authenticated.oldest?.id, this.#unauthenticated.oldest?.id]
+    return a === undefined ? b : b === undefined ? a : Math.min(a, b)
+  }
+
+  /** How many times it was cleared: a shared database tells a clear from entries dropped by this. */
+  get clears(): number {
+    return this.#clears
+  }
+
+  /** The entries kept with an id above `id`, oldest first: what a shared database has yet to hold. */
+  recordsAfter(id: number): { id: number; record: RequestRecord }[] {
+    return this.#kept()
+      .filter((kept) => kept.id > id)
+      .map(({ id, record }) => ({ id, record }))
+  }
+
+  /**
+   * Takes what another replica recorded (a shared database): its entries after those kept here, or
+   * in place of them (`replace`), and its counts, which cover every call.
+   */
+  adopt(records: readonly { id: number; record: RequestRecord }[], tally: CoverageTally, clears: number, replace: boolean): void {
+    if (replace) {
+      this.#authenticated.clear()
+      this.#unauthenticated.clear()
+      this.#unauthenticatedDropped = 0
+    }
+    for (const { id, record } of records) this.#keep(record, id)
+    this.#nextId = Math.max(this.#nextId, (records.at(-1)?.id ?? 0) + 1)
+    this.#tally = tally
+    this.#clears = clears
+    this.#counted()
+    this.#memory.recorded(this)
+  }
+
+  #keep(record: RequestRecord, id: number): void {
+    const ring = record.authenticated ? this.#authenticated : this.#unauthenticated
     if (ring.size === 0) {
       this.tally.journalDropped++
       return
@@ -159,7 +205,7 @@ export class Journal implements BoundedJournal {
     let bytes = ENTRY_BYTES + (body?.length ?? 0) + record.path.length + record.search.length
     for (const name in record.headers) bytes += name.length + String(record.headers[name]).length
     bytes += (record.fault?.length ?? 0) + (record.error?.message.length ?? 0)
-    ring.push({ id: this.#nextId++, record: body === record.body ? record : { ...record, body }, bytes })
+    ring.push({ id, record: body === record.body ? record : { ...record, body }, bytes })
     this.#counted()
     this.#memory.recorded(this)
   }
@@ -210,11 +256,7 @@ export class Journal implements BoundedJournal {
     const method = filter.method?.toUpperCase()
     const prefix = path?.endsWith('*') ? path.slice(0, -1) : undefined
     const since = filter.since?.getTime()
-    const kept =
-      this.#unauthenticated.length === 0
-        ? this.#authenticated.list()
-        : [...this.#authenticated.list(), ...this.#unauthenticated.list()].sort((x, y) => x.id - y.id)
-    return kept.filter(({ record }) => {
+    return this.#kept().filter(({ record }) => {
       if (
         (method !== undefined && record.method !== method) ||
         (operationId !== undefined && record.operationId !== operationId) ||
@@ -227,6 +269,13 @@ export class Journal implements BoundedJournal {
       const shown = this.#redactor.text(record.path)
       return prefix === undefined ? shown === path : shown.startsWith(prefix)
     })
+  }
+
+  /** Every entry kept, oldest first. */
+  #kept(): Kept[] {
+    return this.#unauthenticated.length === 0
+      ? this.#authenticated.list()
+      : [...this.#authenticated.list(), ...this.#unauthenticated.list()].sort((x, y) => x.id - y.id)
   }
 
   /** The counts of the entries kept that match the filter; `journalDropped` is the journal's (they may have matched). */
@@ -245,6 +294,7 @@ export class Journal implements BoundedJournal {
     this.#unauthenticated.clear()
     this.#counted()
     this.#unauthenticatedDropped = 0
+    this.#clears++
     return cleared
   }
 

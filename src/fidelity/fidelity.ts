@@ -79,7 +79,7 @@ export class Fidelity {
       const message = `The upstream API (${this.#upstream}) did not answer: ${fetched.reason}`
       const status = fetched.failure === 'upstream-timeout' ? 504 : 502
       const code = fetched.failure === 'upstream-timeout' ? 'upstream_timeout' : 'upstream_unreachable'
-      exchange.answering?.(status)
+      await exchange.answering?.(status)
       res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' })
       res.end(JSON.stringify({ code, message, status }))
       return undefined
@@ -87,7 +87,7 @@ export class Fidelity {
     const { answer, text } = fetched
     if (this.#session !== undefined && namespace)
       await this.#session.write(namespace.name, operationId, request, answer)
-    exchange.answering?.(answer.status)
+    await exchange.answering?.(answer.status)
     res.writeHead(answer.status, keptHeaders(answer.headers))
     res.end(text)
     return undefined

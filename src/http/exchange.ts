@@ -2,7 +2,7 @@
 // pipeline, which note on it what they learn (its operation, its namespace, the Error answered),
 // for its answer, its log line, its span, its metrics and its journal entry.
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { sendError, type HttpError } from './errors.js'
+import { ERRORS, HttpError, sendError } from './errors.js'
 import { JsonArray, SerializedJson, sendJson, TypedText, type Reply } from './reply.js'
 import { splitUrl } from './url.js'
 
@@ -37,8 +37,11 @@ export class Exchange {
    * WeakMap by exchange: V8 keeps a WeakMap's entries through young-generation collections.
    */
   control: unknown
-  /** Called just before an answer is written (the journal records the request then). */
-  answering: ((status: number) => void) | undefined
+  /**
+   * Called just before an answer is written (the journal records the request then); the answer
+   * waits for the promise it may give (a shared database's commit), and is a 503 if that fails.
+   */
+  answering: ((status: number) => void | Promise<void>) | undefined
   /** Set to keep the answer sent in `answered` (compare mode reads it). */
   keepsAnswer = false
   answered: SentAnswer | undefined
@@ -53,8 +56,17 @@ export class Exchange {
 
   /** Answers with a handler's reply, the operation's own headers in front. */
   reply(reply: Reply): void {
+    const committing = this.answering?.(reply.status)
+    if (committing === undefined) this.#send(reply)
+    else
+      committing.then(
+        () => this.#send(reply),
+        (error: unknown) => this.fail(asHttpError(error)),
+      )
+  }
+
+  #send(reply: Reply): void {
     const headers = this.headers ? { ...this.headers, ...reply.headers } : reply.headers
-    this.answering?.(reply.status)
     if (this.keepsAnswer) this.#keep(reply.status, headers, reply.body)
     sendJson(this.res, headers === reply.headers ? reply : { ...reply, headers })
   }
@@ -62,7 +74,16 @@ export class Exchange {
   /** Answers with an Error body, the operation's own headers in front. */
   fail(error: HttpError): void {
     this.error = error
-    if (!this.res.headersSent) this.answering?.(error.status)
+    const committing = this.res.headersSent ? undefined : this.answering?.(error.status)
+    if (committing === undefined) this.#sendError(error)
+    else
+      committing.then(
+        () => this.#sendError(error),
+        (failure: unknown) => this.#sendError(asHttpError(failure)),
+      )
+  }
+
+  #sendError(error: HttpError): void {
     if (this.keepsAnswer)
       this.#keep(error.status, { ...this.headers, ...error.headers }, new SerializedJson(error.toBody()))
     sendError(this.res, error, this.headers)
@@ -77,4 +98,9 @@ export class Exchange {
         : JSON.stringify(body instanceof JsonArray ? body.items : body)
     this.answered = { status, headers: lower, body: text }
   }
+}
+
+/** A failure to commit is answered as the Error it is, or a 500 when it is not an HttpError. */
+function asHttpError(error: unknown): HttpError {
+  return error instanceof HttpError ? error : new HttpError(ERRORS.internal, ERRORS.internal.message)
 }

@@ -136,6 +136,18 @@ export class AnimalStore {
     return findById(this.#data.pets, id) ?? (this.#base && findById(this.#base.pets, id))
   }
 
+  /** The pets it holds of its own, after the shared ones of its base: what a shared database keeps of it. */
+  get own(): readonly Pet[] {
+    return this.#data.pets
+  }
+
+  /** Takes the pets another replica wrote (a shared database): nothing is written. */
+  restore(data: StoreData, base: SharedPets | undefined): void {
+    this.#data = { ...data, pets: [...data.pets] }
+    this.#base = base
+    this.#index()
+  }
+
   all(): readonly Pet[] {
     const own = this.#data.pets
     return this.#base ? this.#base.pets.concat(own) : own

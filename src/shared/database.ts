@@ -1,0 +1,122 @@
+// The PostgreSQL database replicas share (DATABASE_URL): a pool of connections, the schema brought
+// up to date at start, and an outage turned into the 503 with Retry-After a client can wait out.
+import pg from 'pg'
+import type { Logger } from 'pino'
+import { ERRORS, HttpError, RETRY_AFTER } from '../http/errors.js'
+import { MIGRATIONS } from './migrations.js'
+
+/** Replicas starting together apply the migrations one at a time, under this advisory lock. */
+const MIGRATION_LOCK = 4_010_043
+
+export interface Database {
+  /** Runs `work` in a transaction on one connection: committed when it resolves, rolled back when it throws. */
+  transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T>
+  /** One connection for a transaction the caller ends: BEGIN is sent, COMMIT or ROLLBACK is the caller's. */
+  begin(): Promise<pg.PoolClient>
+  query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>>
+  close(): Promise<void>
+}
+
+export async function openDatabase(url: string, logger: Pick<Logger, 'warn' | 'info'>): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, connectionTimeoutMillis: 5_000, max: 20 })
+  // An idle connection the server dropped (a restart, a failover) is an event, not a crash.
+  pool.on('error', (error) => logger.warn({ err: error }, 'database connection lost; the next query opens another'))
+  try {
+    await migrate(pool, logger)
+  } catch (error) {
+    await pool.end()
+    throw error
+  }
+  const database: Database = {
+    async begin() {
+      const client = await unavailableIfDown(pool.connect())
+      try {
+        await client.query('BEGIN')
+        return client
+      } catch (error) {
+        client.release(true)
+        throw unavailable(error)
+      }
+    },
+    async transaction(work) {
+      const client = await database.begin()
+      try {
+        const result = await work(client)
+        await client.query('COMMIT')
+        client.release()
+        return result
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined)
+        client.release(true)
+        throw unavailable(error)
+      }
+    },
+    query: (text, values) => unavailableIfDown(pool.query(text, values)),
+    close: () => pool.end(),
+  }
+  return database
+}
+
+async function migrate(pool: pg.Pool, logger: Pick<Logger, 'info'>): Promise<void> {
+  const client = await pool.connect()
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK])
+    await client.query(
+      'CREATE TABLE IF NOT EXISTS migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
+    )
+    const { rows } = await client.query<{ version: number }>('SELECT version FROM migrations')
+    const applied = new Set(rows.map((row) => row.version))
+    const known = Math.max(...MIGRATIONS.map((m) => m.version))
+    const newer = [...applied].filter((version) => version > known)
+    if (newer.length > 0)
+      throw new DatabaseTooNew(
+        `DATABASE_URL holds schema version ${Math.max(...newer)}, newer than this sandbox knows (${known}): run the newer sandbox, or another database`,
+      )
+    for (const migration of MIGRATIONS) {
+      if (applied.has(migration.version)) continue
+      await client.query('BEGIN')
+      try {
+        await client.query(migration.sql)
+        await client.query('INSERT INTO migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name])
+        await client.query('COMMIT')
+      } catch (error) {
+        await client.query('ROLLBACK')
+        throw error
+      }
+      logger.info({ version: migration.version, migration: migration.name }, 'database migrated')
+    }
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined)
+    client.release()
+  }
+}
+
+/** A database whose schema is newer than this code: the start stops rather than guess. */
+export class DatabaseTooNew extends Error {}
+
+/**
+ * The Error body of a request the database could not serve, when it was down or cut the connection
+ * (nothing was changed: try again); any other error is a bug and is left as it is.
+ */
+export function unavailable(error: unknown): unknown {
+  if (error instanceof HttpError || !isOutage(error)) return error
+  return new HttpError(
+    ERRORS.storageUnavailable,
+    `The database could not be reached; nothing was changed: ${(error as Error).message}`,
+    RETRY_AFTER,
+  )
+}
+
+/** A connection refused, cut or timed out, or the server shutting down or full (SQLSTATE 08, 57P, 53). */
+function isOutage(error: unknown): boolean {
+  if (!(error instanceof Error)) return false
+  const code = (error as { code?: unknown }).code
+  if (typeof code === 'string') return /^(08|57P|53|E[A-Z]+)/.test(code)
+  return /Connection terminated|timeout|not queryable|Client has encountered a connection error/i.test(error.message)
+}
+
+function unavailableIfDown<T>(work: Promise<T>): Promise<T> {
+  return work.catch((error: unknown) => {
+    throw unavailable(error)
+  })
+}

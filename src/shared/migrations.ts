@@ -1,0 +1,47 @@
+// The database's schema, one version after another: a start applies those the database lacks, in
+// order, each in its own transaction. A released version is never edited; a change is a new one.
+export interface Migration {
+  readonly version: number
+  readonly name: string
+  readonly sql: string
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'namespaces, pets, requests and snapshots',
+    sql: `
+      -- One row per namespace: what replicas share besides its pets and requests (faults with their
+      -- counters, clock, coverage counts, the data its pets start from), as the document 'state'.
+      -- 'version' grows with every change; 'incarnation' is new each time the name is made again.
+      CREATE TABLE namespaces (
+        name text PRIMARY KEY,
+        incarnation bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
+        version bigint NOT NULL DEFAULT 0,
+        state jsonb NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+      -- A namespace's own pets: those added or replaced, on top of the shared ones of its source.
+      CREATE TABLE pets (
+        namespace text NOT NULL REFERENCES namespaces (name) ON DELETE CASCADE,
+        id bigint NOT NULL,
+        pet jsonb NOT NULL,
+        PRIMARY KEY (namespace, id)
+      );
+      -- The request journal (the control API's requests), the latest JOURNAL_SIZE per namespace.
+      CREATE TABLE requests (
+        namespace text NOT NULL REFERENCES namespaces (name) ON DELETE CASCADE,
+        id bigint NOT NULL,
+        record jsonb NOT NULL,
+        PRIMARY KEY (namespace, id)
+      );
+      CREATE TABLE snapshots (
+        name text PRIMARY KEY,
+        namespace text NOT NULL,
+        pets jsonb NOT NULL,
+        clock text,
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+    `,
+  },
+]
