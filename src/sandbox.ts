@@ -17,7 +17,7 @@ import { JournalMemory } from './control/journal-memory.js'
 import { Redactor } from './control/redactor.js'
 import { createLogger } from './logger.js'
 import { startTelemetry } from './telemetry.js'
-import { Namespaces, namespaceOfKey } from './control/namespaces.js'
+import { Namespaces, namespaceOfKey, UnknownSnapshot } from './control/namespaces.js'
 import { loadSpec, loadSpecFile } from './contract/load.js'
 import { ADMIN_SPEC_FILE } from './paths.js'
 import type { ApiSpec } from './contract/types.js'
@@ -29,6 +29,9 @@ import { UNIMPLEMENTED } from './api/operations.js'
 import { Metrics } from './control/metrics.js'
 import { openDatabase, type Database } from './shared/database.js'
 import { Sharing } from './shared/shared-state.js'
+import { snapshotShelf } from './shared/snapshot-shelf.js'
+import type { DataSource } from './store/data-source.js'
+import type { SharedPets } from './store/pets.js'
 
 export { SERVER_LIMITS, type ServerLimits } from './http/server.js'
 
@@ -60,6 +63,7 @@ export async function startSandbox(
   const spec = await loadContract(config.specFile)
   // GET /metrics, on while the control API is: made after the stores, which tell it their writes through this.
   let metrics: Metrics | undefined
+  const database = config.databaseUrl === undefined ? undefined : await connect(config.databaseUrl, logger)
   const stores = await openStores({
     dataFile: config.dataFile,
     initialData: config.initialData,
@@ -68,8 +72,11 @@ export async function startSandbox(
     logger,
     storage,
     observeWrite: config.adminToken === undefined ? undefined : (seconds) => metrics?.observeWrite(seconds),
+    snapshotShelf: database && snapshotShelf(database),
+  }).catch(async (error: unknown) => {
+    await database?.close()
+    throw error
   })
-  const database = config.databaseUrl === undefined ? undefined : await connect(config.databaseUrl, logger)
   try {
     return await serve(config, logger, limits, spec, stores, database, (made) => (metrics = made))
   } catch (error) {
@@ -77,6 +84,15 @@ export async function startSandbox(
     await stores.close()
     throw error
   }
+}
+
+/** The pets a namespace starts from: a snapshot's, taken from the shared database when another replica made it. */
+async function sharedPets(stores: Stores, source: DataSource): Promise<SharedPets> {
+  if (source.kind !== 'snapshot') return stores.sharedPets(source)
+  const kept = stores.snapshots.sharedPets(source)
+  if (kept !== undefined) return kept
+  await stores.snapshots.refresh()
+  return stores.snapshots.sharedPets(source) ?? Promise.reject(new UnknownSnapshot(source.name))
 }
 
 /** DATABASE_URL's database, its schema brought up to date; a start that cannot reach it stops with one line. */
@@ -113,7 +129,7 @@ async function serve(
     maxNamespaces: config.maxNamespaces,
     logger,
     clock: config.clock,
-    sharing: database && new Sharing({ database, redactor, sharedPets: (source) => stores.sharedPets(source) }),
+    sharing: database && new Sharing({ database, redactor, sharedPets: (source) => sharedPets(stores, source) }),
   })
   // With a shared database, the default namespace is made there (or read from it) before any request.
   await (await namespaces.hold(namespaces.default))?.release()

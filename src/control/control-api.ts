@@ -34,7 +34,11 @@ export function createControlApi(
       namespace.begin() // not evicted while its change is on its way
       try {
         // With a shared database: up to date, and its change committed before the answer.
-        const hold = await namespaces.hold(namespace)
+        const hold =
+          HOLDS_NO_NAMESPACE.has(operationId) || input.query['all'] === true
+            ? undefined
+            : await namespaces.hold(namespace)
+        if (namespaces.shared && SNAPSHOT_OPERATIONS.has(operationId)) await namespaces.snapshots.refresh()
         try {
           const reply = await handle(input, { ...options, namespace })
           await hold?.release()
@@ -80,6 +84,19 @@ const DEFAULT_TOKEN_FROM_AFAR = new HttpError(
   'The default admin token is accepted only from this machine (loopback): set ADMIN_TOKEN to control the sandbox from elsewhere',
   { 'WWW-Authenticate': `${ADMIN_TOKEN.realm}, error="invalid_token"` },
 )
+
+/** The operations that work on other namespaces than `?namespace=`, or on none (they hold those they use). */
+const HOLDS_NO_NAMESPACE: ReadonlySet<string> = new Set([
+  'listNamespaces',
+  'deleteNamespace',
+  'createSnapshot',
+  'listSnapshots',
+  'deleteSnapshot',
+  'getTlsCa',
+])
+
+/** The operations that read the named snapshots, which other replicas may have made or deleted. */
+const SNAPSHOT_OPERATIONS: ReadonlySet<string> = new Set(['reset', 'createSnapshot', 'listSnapshots', 'deleteSnapshot'])
 
 /** The operations that may bring a namespace into being (as an API request naming it does). */
 const CREATES_ITS_NAMESPACE: ReadonlySet<string> = new Set(['reset', 'replacePets', 'addFault', 'setClock'])

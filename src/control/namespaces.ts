@@ -39,6 +39,7 @@ export interface SharedNamespaces {
   exists(name: string): Promise<boolean>
   delete(name: string): Promise<boolean>
   names(): Promise<string[]>
+  forks(): Promise<Map<string, string[]>>
 }
 
 /** A namespace held for one request: released (written back, committed) before the answer. */
@@ -208,7 +209,14 @@ export class Namespaces {
 
   #make(name: string, snapshot: Snapshot | undefined, fromDisk = false): Namespace {
     const { clock, stores } = this.#options
-    const namespace = new Namespace(name, this.#journal(), clock, this.#opener(name, snapshot?.pets), snapshot?.pets.source ?? stores.source, { fromDisk })
+    const namespace = new Namespace(
+      name,
+      this.#journal(),
+      clock,
+      this.#opener(name, snapshot?.pets),
+      snapshot?.pets.source ?? stores.source,
+      { fromDisk },
+    )
     if (snapshot !== undefined) namespace.clock.startAt(snapshot.clock === null ? null : new Date(snapshot.clock))
     return namespace
   }
@@ -222,8 +230,8 @@ export class Namespaces {
     return this.#options.sharing !== undefined
   }
 
-  /** With a shared database: every namespace in it, each brought up to date. */
-  async everyShared(): Promise<Namespace[]> {
+  /** Every namespace, least recently used first; with a shared database, every one in it, brought up to date. */
+  async all(): Promise<Namespace[]> {
     const { sharing } = this.#options
     if (sharing === undefined) return this.list()
     const namespaces: Namespace[] = []
@@ -248,6 +256,7 @@ export class Namespaces {
   /** Puts a namespace back to the data of `source` (its initial data by default), clearing its journal, faults and clock. */
   async reset(namespace: Namespace, source: DataSource = this.#options.stores.source): Promise<number> {
     const store = await namespace.store()
+    if (source.kind === 'snapshot') await this.snapshots.refresh()
     // Looked up after the wait for the store, where a deletion that began meanwhile hides it.
     const snapshot = source.kind === 'snapshot' ? this.snapshots.get(source.name) : undefined
     if (source.kind === 'snapshot' && snapshot === undefined) throw new UnknownSnapshot(source.name)
@@ -271,6 +280,7 @@ export class Namespaces {
 
   /** The namespaces that start from each source (by sourceKey): those on disk are opened to see, not made live. */
   async forks(): Promise<Map<string, string[]>> {
+    if (this.#options.sharing !== undefined) return this.#options.sharing.forks()
     const forks = new Map<string, string[]>()
     const note = (name: string, store: AnimalStore | undefined): void => {
       if (store?.base === undefined) return

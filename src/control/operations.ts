@@ -63,6 +63,7 @@ export const controlHandlers: HandlersOf<operations, ControlContext> = {
   async createSnapshot({ body: { name, namespace: from = DEFAULT_NAMESPACE } }, { namespaces }) {
     const namespace = await namespaces.existing(from)
     if (namespace === undefined) throw unknownNamespace(from)
+    await (await namespaces.hold(namespace))?.release()
     const store = await namespace.store()
     const clock = namespace.clock.real ? undefined : namespace.clock.now()
     try {
@@ -128,12 +129,13 @@ export const controlHandlers: HandlersOf<operations, ControlContext> = {
     return ok({ namespace: namespace.name, cleared: namespace.journal.clear() })
   },
 
-  getCoverage({ query }, { namespace, namespaces, apiSpec }) {
+  async getCoverage({ query }, { namespace, namespaces, apiSpec }) {
     if (query.all === true && query.namespace !== undefined)
       throw new HttpError(
         ERRORS.invalidParameter,
         'Invalid query parameter: all=true reports on every namespace; leave out namespace',
       )
+    if (query.all === true) await namespaces.all()
     const report = coverageOf(apiSpec, namespaces, query.all === true ? undefined : namespace, query.traceId)
     return ok(query.format === 'markdown' ? new TypedText(MARKDOWN, coverageMarkdown(report)) : report)
   },
@@ -223,7 +225,7 @@ export const controlHandlers: HandlersOf<operations, ControlContext> = {
     return ok(new TypedText(PEM, tlsCa))
   },
 
-  listNamespaces(_input, { namespaces }) {
+  async listNamespaces(_input, { namespaces }) {
     const { journals } = namespaces
     return ok({
       max: namespaces.max,
@@ -234,7 +236,7 @@ export const controlHandlers: HandlersOf<operations, ControlContext> = {
         maxBytesPerNamespace: journals.limits.bytes,
         maxRequestsPerNamespace: journals.limits.requests,
       },
-      namespaces: namespaces.list().map((ns) => ({
+      namespaces: (await namespaces.all()).map((ns) => ({
         name: ns.name,
         requests: ns.journal.length,
         journalBytes: ns.journal.bytes,

@@ -87,24 +87,25 @@ export class Control {
         // Other pages the server may serve (health, docs) are not API requests; unknown ones are.
         if (operationId === undefined && !path.startsWith(`${basePath}/`) && status !== 404)
           return state.hold?.release()
-        const record = (): void => state.namespace.journal.record({
-          time,
-          namespace: state.namespace.name,
-          method: req.method ?? '',
-          path,
-          search,
-          // HTTP/2's pseudo-headers (:method, :path…) are the request line, which the entry has already.
-          headers: req.httpVersionMajor === 2 ? withoutPseudoHeaders(req.headers) : req.headers,
-          body: receivedBody(req),
-          status,
-          durationMs: Math.round((performance.now() - started) * 10) / 10,
-          operationId: operationId ?? UNMATCHED,
-          fault: exchange.fault,
-          error: exchange.error,
-          // A request no operation matched never met auth: its key is checked here.
-          authenticated: state.authenticated || keys.has(bearerToken(req) ?? ''),
-          traceId: traceIdOf(req),
-        })
+        const record = (): void =>
+          state.namespace.journal.record({
+            time,
+            namespace: state.namespace.name,
+            method: req.method ?? '',
+            path,
+            search,
+            // HTTP/2's pseudo-headers (:method, :path…) are the request line, which the entry has already.
+            headers: req.httpVersionMajor === 2 ? withoutPseudoHeaders(req.headers) : req.headers,
+            body: receivedBody(req),
+            status,
+            durationMs: Math.round((performance.now() - started) * 10) / 10,
+            operationId: operationId ?? UNMATCHED,
+            fault: exchange.fault,
+            error: exchange.error,
+            // A request no operation matched never met auth: its key is checked here.
+            authenticated: state.authenticated || keys.has(bearerToken(req) ?? ''),
+            traceId: traceIdOf(req),
+          })
         if (state.hold !== undefined || !namespaces.shared) {
           record()
           return state.hold?.release()
@@ -155,7 +156,12 @@ export class Control {
   }
 
   /** With a shared database, the rest runs with the namespace's row held (Sharing, src/shared). */
-  #held(op: Operation, exchange: Exchange, state: RequestState, prefer: Preference): Awaitable<AnimalStore | undefined> {
+  #held(
+    op: Operation,
+    exchange: Exchange,
+    state: RequestState,
+    prefer: Preference,
+  ): Awaitable<AnimalStore | undefined> {
     const holding = this.namespaces.hold(state.namespace)
     if (holding === undefined) return this.#applyFaults(op, exchange, state, prefer)
     return holding.then((hold) => {

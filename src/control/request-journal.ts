@@ -176,7 +176,12 @@ export class Journal implements BoundedJournal {
    * Takes what another replica recorded (a shared database): its entries after those kept here, or
    * in place of them (`replace`), and its counts, which cover every call.
    */
-  adopt(records: readonly { id: number; record: RequestRecord }[], tally: CoverageTally, clears: number, replace: boolean): void {
+  adopt(
+    records: readonly { id: number; record: RequestRecord }[],
+    tally: CoverageTally,
+    clears: number,
+    replace: boolean,
+  ): void {
     if (replace) {
       this.#authenticated.clear()
       this.#unauthenticated.clear()

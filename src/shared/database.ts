@@ -77,7 +77,10 @@ async function migrate(pool: pg.Pool, logger: Pick<Logger, 'info'>): Promise<voi
       await client.query('BEGIN')
       try {
         await client.query(migration.sql)
-        await client.query('INSERT INTO migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name])
+        await client.query('INSERT INTO migrations (version, name) VALUES ($1, $2)', [
+          migration.version,
+          migration.name,
+        ])
         await client.query('COMMIT')
       } catch (error) {
         await client.query('ROLLBACK')

@@ -10,7 +10,8 @@ import { MAX_RECORDED_BODY, type Redactor } from '../control/redactor.js'
 import type { Fault } from '../control/faults.js'
 import type { Namespace } from '../control/namespace.js'
 import type { RequestRecord } from '../control/request-record.js'
-import { sameSource, type DataSource } from '../store/data-source.js'
+import { ERRORS, HttpError } from '../http/errors.js'
+import { sameSource, sourceKey, type DataSource } from '../store/data-source.js'
 import type { Pet, SharedPets } from '../store/pets.js'
 import type { AnimalStore } from '../store/store.js'
 import { unavailable, type Database } from './database.js'
@@ -99,6 +100,16 @@ export class Sharing {
     return rowCount === 1
   }
 
+  /** The namespaces that start from each source (by sourceKey). */
+  async forks(): Promise<Map<string, string[]>> {
+    const { rows } = await this.database.query<{ name: string; base: DataSource }>(
+      "SELECT name, state -> 'base' AS base FROM namespaces WHERE state -> 'base' <> 'null'::jsonb ORDER BY incarnation",
+    )
+    const forks = new Map<string, string[]>()
+    for (const { name, base } of rows) forks.set(sourceKey(base), [...(forks.get(sourceKey(base)) ?? []), name])
+    return forks
+  }
+
   /** Every namespace's name, oldest first. */
   async names(): Promise<string[]> {
     const { rows } = await this.database.query<{ name: string }>('SELECT name FROM namespaces ORDER BY incarnation')
@@ -127,7 +138,11 @@ export class Sharing {
       )
     }
     const newEntries = same !== undefined && same.journal.clears === state.journal.clears
-    if (!newEntries || state.journal.lastId !== same.journal.lastId || state.journal.tally.calls !== same.journal.tally.calls) {
+    if (
+      !newEntries ||
+      state.journal.lastId !== same.journal.lastId ||
+      state.journal.tally.calls !== same.journal.tally.calls
+    ) {
       const after = newEntries ? same.journal.lastId : 0
       const { rows } = await client.query<{ id: string; record: StoredRecord }>(
         'SELECT id, record FROM requests WHERE namespace = $1 AND id > $2 ORDER BY id',
@@ -154,12 +169,21 @@ export class Sharing {
       sameSource(store.source, before.source ?? undefined) &&
       own.length >= before.pets.count &&
       (before.pets.count === 0 || own[before.pets.count - 1]?.id === before.pets.lastId)
+    // A snapshot it now starts from stays until this commits: a deletion waits, then sees it in use.
+    if (store.base?.kind === 'snapshot' && !sameSource(store.base, before.base ?? undefined)) {
+      const kept = await client.query('SELECT 1 FROM snapshots WHERE name = $1 FOR SHARE', [store.base.name])
+      if (kept.rowCount !== 1) throw new HttpError(ERRORS.notFound, `No snapshot ${JSON.stringify(store.base.name)}`)
+    }
     if (!added) await client.query('DELETE FROM pets WHERE namespace = $1', [name])
     await insertPets(client, name, added ? own.slice(before.pets.count) : own)
     const cleared = namespace.journal.clears !== before.journal.clears
     if (cleared) await client.query('DELETE FROM requests WHERE namespace = $1', [name])
     const records = namespace.journal.recordsAfter(cleared ? 0 : before.journal.lastId)
-    await insertRecords(client, name, records.map((kept) => ({ id: kept.id, record: stored(kept.record, this.#redactor) })))
+    await insertRecords(
+      client,
+      name,
+      records.map((kept) => ({ id: kept.id, record: stored(kept.record, this.#redactor) })),
+    )
     // The journal's bound: what this replica no longer keeps, no replica does.
     const oldest = namespace.journal.oldestId
     if (records.length > 0 && oldest !== undefined)
@@ -176,7 +200,13 @@ export class Sharing {
     this.#remember(namespace, synced.incarnation, version, state, text)
   }
 
-  #remember(namespace: Namespace, incarnation: string, version: string, state: State, text = JSON.stringify(state)): void {
+  #remember(
+    namespace: Namespace,
+    incarnation: string,
+    version: string,
+    state: State,
+    text = JSON.stringify(state),
+  ): void {
     this.#synced.set(namespace, { incarnation, version, state, text })
   }
 
@@ -263,7 +293,7 @@ async function stateOf(namespace: Namespace, generation = 0): Promise<State> {
 async function insertPets(client: pg.PoolClient, name: string, pets: readonly Pet[]): Promise<void> {
   if (pets.length === 0) return
   await client.query(
-    'INSERT INTO pets (namespace, id, pet) SELECT $1, (p ->> \'id\')::bigint, p FROM jsonb_array_elements($2::jsonb) AS p',
+    "INSERT INTO pets (namespace, id, pet) SELECT $1, (p ->> 'id')::bigint, p FROM jsonb_array_elements($2::jsonb) AS p",
     [name, JSON.stringify(pets)],
   )
 }
@@ -289,7 +319,7 @@ async function insertRecords(
 ): Promise<void> {
   if (records.length === 0) return
   await client.query(
-    'INSERT INTO requests (namespace, id, record) SELECT $1, (r ->> \'id\')::bigint, r -> \'record\' FROM jsonb_array_elements($2::jsonb) AS r ON CONFLICT DO NOTHING',
+    "INSERT INTO requests (namespace, id, record) SELECT $1, (r ->> 'id')::bigint, r -> 'record' FROM jsonb_array_elements($2::jsonb) AS r ON CONFLICT DO NOTHING",
     [name, JSON.stringify(records)],
   )
 }

@@ -24,6 +24,21 @@ export interface Snapshot {
 /** A snapshot of that name exists already: a snapshot never changes, so its name is taken. */
 export class SnapshotExists extends Error {}
 
+/** A snapshot as a shelf keeps it. */
+export interface StoredSnapshot extends Omit<Snapshot, 'pets'> {
+  readonly pets: readonly Pet[]
+}
+
+/** Where snapshots are kept instead of files: a database replicas share (src/shared). */
+export interface SnapshotShelf {
+  /** Every snapshot, oldest first. */
+  all(): Promise<StoredSnapshot[]>
+  /** Keeps a new one; false when the name is taken. */
+  put(snapshot: StoredSnapshot): Promise<boolean>
+  /** Removes one unless namespaces start from it: then their names. */
+  remove(name: string): Promise<{ deleted: boolean; users: string[] }>
+}
+
 export interface SnapshotsOptions {
   /** The data file the snapshot files sit beside; undefined: in memory only. */
   readonly dataFile: string | undefined
@@ -32,6 +47,8 @@ export interface SnapshotsOptions {
   readonly checkPets: (pets: unknown) => { index: number; problem: string } | undefined
   /** The names with files, as the start found them; else the directory is looked at. */
   readonly names?: Iterable<string>
+  /** Set when the snapshots are kept on a shelf (a shared database) rather than in files. */
+  readonly shelf?: SnapshotShelf | undefined
 }
 
 export class Snapshots {
@@ -50,12 +67,38 @@ export class Snapshots {
   /** The snapshots on disk beside the data file; a file that cannot be read stops the start, naming it. */
   static async open(options: SnapshotsOptions): Promise<Snapshots> {
     const snapshots = new Snapshots(options)
+    if (options.shelf !== undefined) {
+      await snapshots.refresh()
+      return snapshots
+    }
     const { dataFile, names } = options
     const onDisk = dataFile === undefined ? [] : [...(names ?? (await scanFiles(dataFile)).snapshots)]
     const found = await Promise.all(onDisk.map((name) => snapshots.#read(name)))
     found.sort((a, b) => a.createdAt.localeCompare(b.createdAt))
     for (const snapshot of found) snapshots.#byName.set(snapshot.name, snapshot)
     return snapshots
+  }
+
+  /** With a shelf: takes what other replicas made or deleted. */
+  async refresh(): Promise<void> {
+    const { shelf, checkPets } = this.#options
+    if (shelf === undefined) return
+    const kept = await shelf.all()
+    const known = new Map(this.#byName)
+    this.#byName.clear()
+    for (const stored of kept) {
+      const seen = known.get(stored.name)
+      if (seen?.createdAt === stored.createdAt) this.#byName.set(stored.name, seen)
+      else {
+        const bad = checkPets(stored.pets)
+        if (bad)
+          throw new Error(`snapshot ${stored.name} in the database has an invalid pet at ${bad.index}: ${bad.problem}`)
+        this.#byName.set(stored.name, {
+          ...stored,
+          pets: sharePets({ kind: 'snapshot', name: stored.name }, stored.pets),
+        })
+      }
+    }
   }
 
   get(name: string): Snapshot | undefined {
@@ -87,6 +130,9 @@ export class Snapshots {
         pets: sharePets({ kind: 'snapshot', name }, pets),
       }
       const file = this.fileOf(name)
+      const { shelf } = this.#options
+      if (shelf !== undefined && !(await shelf.put({ ...snapshot, pets: snapshot.pets.pets })))
+        throw new SnapshotExists(name)
       if (file !== undefined) {
         const { pets: shared, ...facts } = snapshot
         const bytes = Buffer.from(JSON.stringify({ ...facts, pets: shared.pets }))
@@ -117,6 +163,11 @@ export class Snapshots {
     if (!this.#byName.has(name) || this.#busy.has(name)) return { deleted: false, users: [] }
     this.#busy.add(name)
     try {
+      if (this.#options.shelf !== undefined) {
+        const removed = await this.#options.shelf.remove(name)
+        if (removed.deleted) this.#byName.delete(name)
+        return removed
+      }
       const users = await inUse()
       if (users.length > 0) return { deleted: false, users }
       const file = this.fileOf(name)

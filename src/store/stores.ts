@@ -13,7 +13,7 @@ import { findBadPet, initialData, type InitialDataSetting } from './initial-data
 import { describeDroppedTail } from './append-log-text.js'
 import { Capacity, type StoreBounds } from './limits.js'
 import { openStore, type OpenStoreOptions } from './open-store.js'
-import { Snapshots } from './snapshots.js'
+import { Snapshots, type SnapshotShelf } from './snapshots.js'
 import type { SharedPets } from './pets.js'
 import type { AnimalStore, WriteObserver } from './store.js'
 
@@ -28,6 +28,8 @@ export interface StoresSettings {
   readonly observeWrite?: WriteObserver | undefined
   /** How data files are written: tests pass a file system that fails chosen calls. */
   readonly storage?: DataFileOptions | undefined
+  /** Where named snapshots are kept instead of files beside DATA_FILE (a shared database). */
+  readonly snapshotShelf?: SnapshotShelf | undefined
 }
 
 export interface Stores {
@@ -83,6 +85,7 @@ async function open(settings: StoresSettings, lock: DataFileLock | undefined): P
     fileSystem: storage?.fileSystem,
     checkPets,
     names: found?.snapshots,
+    shelf: settings.snapshotShelf,
   })
   const options: Omit<OpenStoreOptions, 'dataFile'> = {
     source: initial.source,

@@ -1,0 +1,35 @@
+// Named snapshots in the shared database: every replica resets from the same ones, and one is
+// deleted only while no namespace starts from it (its row locked against a reset meanwhile).
+import type { SnapshotShelf, StoredSnapshot } from '../store/snapshots.js'
+import type { Database } from './database.js'
+
+export function snapshotShelf(database: Database): SnapshotShelf {
+  return {
+    async all() {
+      const { rows } = await database.query<StoredSnapshot>(
+        `SELECT name, namespace, pets, clock, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt"
+           FROM snapshots ORDER BY created_at, name`,
+      )
+      return rows
+    },
+    async put({ name, namespace, pets, clock, createdAt }) {
+      const { rowCount } = await database.query(
+        'INSERT INTO snapshots (name, namespace, pets, clock, created_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (name) DO NOTHING',
+        [name, namespace, JSON.stringify(pets), clock, createdAt],
+      )
+      return rowCount === 1
+    },
+    remove: (name) =>
+      database.transaction(async (client) => {
+        const found = await client.query('SELECT 1 FROM snapshots WHERE name = $1 FOR UPDATE', [name])
+        if (found.rowCount !== 1) return { deleted: false, users: [] }
+        const { rows } = await client.query<{ name: string }>(
+          "SELECT name FROM namespaces WHERE state -> 'base' = $1::jsonb ORDER BY name",
+          [JSON.stringify({ kind: 'snapshot', name })],
+        )
+        if (rows.length > 0) return { deleted: false, users: rows.map((row) => row.name) }
+        await client.query('DELETE FROM snapshots WHERE name = $1', [name])
+        return { deleted: true, users: [] }
+      }),
+  }
+}
