@@ -1,0 +1,54 @@
+// Sandbox replicas sharing one PostgreSQL database (DATABASE_URL), behind a real HAProxy: what a
+// shared sandbox runs as. Each replica is the built command in a process of its own, named in the
+// database by its application_name (replica-1…), so that a test can cut its connections alone.
+import type { Test } from 'tap'
+import { startHaproxy, type Haproxy } from './haproxy.js'
+import type { Postgres } from './postgres.js'
+import { spawnCli, type RunningCli } from './sandbox.js'
+
+export const KEY = 'shared-key'
+export const TOKEN = 'shared-admin-token'
+export const API = { authorization: `Bearer ${KEY}` }
+export const ADMIN = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }
+
+export interface Replicas {
+  /** Each replica's origin, e.g. http://127.0.0.1:41234. */
+  readonly origins: string[]
+  readonly processes: RunningCli[]
+  readonly balancer: Haproxy
+  /** The balancer's origin. */
+  readonly url: string
+}
+
+/** The URL a replica is given: the database's, naming the replica as its application_name. */
+export function replicaUrl(db: Postgres, n: number): string {
+  const url = new URL(db.url)
+  url.searchParams.set('application_name', `replica-${n}`)
+  return url.href
+}
+
+export async function startReplicas(t: Test, db: Postgres, cli: string, count = 3): Promise<Replicas> {
+  const processes = await Promise.all(
+    Array.from({ length: count }, (_, i) =>
+      spawnCli(t, { DATABASE_URL: replicaUrl(db, i + 1), API_KEYS: KEY, ADMIN_TOKEN: TOKEN, LOG_LEVEL: 'warn' }, [], cli),
+    ),
+  )
+  const origins = processes.map((p) => new URL(p.baseUrl).origin)
+  const balancer = await startHaproxy(origins, t)
+  return { origins, processes, balancer, url: balancer.url }
+}
+
+/** A JSON call with a bound on its time; the status and the parsed body (null when none). */
+export async function call(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: unknown } = {},
+): Promise<{ status: number; body: any; headers: Headers }> {
+  const res = await fetch(url, {
+    method: init.method ?? 'GET',
+    headers: init.headers ?? API,
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    signal: AbortSignal.timeout(20_000),
+  })
+  const text = await res.text()
+  return { status: res.status, body: text === '' ? null : JSON.parse(text), headers: res.headers }
+}
