@@ -19,8 +19,12 @@ export interface Database {
 
 export async function openDatabase(url: string, logger: Pick<Logger, 'warn' | 'info'>): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, connectionTimeoutMillis: 5_000, max: 20 })
-  // An idle connection the server dropped (a restart, a failover) is an event, not a crash.
-  pool.on('error', (error) => logger.warn({ err: error }, 'database connection lost; the next query opens another'))
+  // A connection the server dropped (a restart, a failover) is an event, not a crash: idle, the pool
+  // says so; in use, the connection itself does, and its query fails (answered 503).
+  const lost = (error: Error): void =>
+    logger.warn({ reason: error.message }, 'database connection lost; the next request opens another')
+  pool.on('error', lost)
+  pool.on('connect', (client) => client.on('error', lost))
   try {
     await migrate(pool, logger)
   } catch (error) {
