@@ -61,6 +61,8 @@ const { outputFiles } = await build({
     '@modelcontextprotocol/sdk',
     'prom-client',
     'node-forge',
+    // The PostgreSQL client, which only a start with DATABASE_URL loads.
+    'pg',
     // undici's fetch, which only the MCP endpoint over HTTPS loads.
     'undici',
     // An optional package with a native core, which only `pact verify` loads.

@@ -80,10 +80,7 @@ export function loadConfig(argv: readonly string[], env: Env): Config | 'help' {
 /** The rules that join several settings; `given` names a setting as it was given, if it was. */
 function derive(s: Settings, given: (key: Key) => string | undefined): Derived {
   const apiKeys = s.apiKeys ?? [DEFAULT_API_KEY]
-  if (s.databaseUrl !== undefined && (given('dataFile') ?? given('inMemory')) !== undefined)
-    throw new ConfigError(
-      `${given('databaseUrl')} and ${given('dataFile') ?? given('inMemory')} both choose where the data is kept: set one of them`,
-    )
+  // DATABASE_URL wins over DATA_FILE, which the image sets for its volume.
   const dataFile =
     s.databaseUrl !== undefined || s.inMemory || s.dataFile === IN_MEMORY ? undefined : resolve(s.dataFile)
   const seeded = s.seed !== undefined || s.seedCount !== undefined

@@ -27,9 +27,7 @@ import { openStores, type Stores } from './store/stores.js'
 import { Fidelity } from './fidelity/fidelity.js'
 import { UNIMPLEMENTED } from './api/operations.js'
 import { Metrics } from './control/metrics.js'
-import { openDatabase, type Database } from './shared/database.js'
-import { Sharing } from './shared/shared-state.js'
-import { snapshotShelf } from './shared/snapshot-shelf.js'
+import type { Shared } from './shared/shared.js'
 import type { DataSource } from './store/data-source.js'
 import type { SharedPets } from './store/pets.js'
 
@@ -63,7 +61,7 @@ export async function startSandbox(
   const spec = await loadContract(config.specFile)
   // GET /metrics, on while the control API is: made after the stores, which tell it their writes through this.
   let metrics: Metrics | undefined
-  const database = config.databaseUrl === undefined ? undefined : await connect(config.databaseUrl, logger)
+  const shared = config.databaseUrl === undefined ? undefined : await connect(config.databaseUrl, logger)
   const stores = await openStores({
     dataFile: config.dataFile,
     initialData: config.initialData,
@@ -72,15 +70,15 @@ export async function startSandbox(
     logger,
     storage,
     observeWrite: config.adminToken === undefined ? undefined : (seconds) => metrics?.observeWrite(seconds),
-    snapshotShelf: database && snapshotShelf(database),
+    snapshotShelf: shared?.shelf,
   }).catch(async (error: unknown) => {
-    await database?.close()
+    await shared?.database.close()
     throw error
   })
   try {
-    return await serve(config, logger, limits, spec, stores, database, (made) => (metrics = made))
+    return await serve(config, logger, limits, spec, stores, shared, (made) => (metrics = made))
   } catch (error) {
-    await database?.close()
+    await shared?.database.close()
     await stores.close()
     throw error
   }
@@ -96,9 +94,10 @@ async function sharedPets(stores: Stores, source: DataSource): Promise<SharedPet
 }
 
 /** DATABASE_URL's database, its schema brought up to date; a start that cannot reach it stops with one line. */
-async function connect(url: string, logger: Logger): Promise<Database> {
+async function connect(url: string, logger: Logger): Promise<Shared> {
   try {
-    return await openDatabase(url, logger)
+    const { openShared } = await import('./shared/shared.js')
+    return await openShared(url, logger)
   } catch (error) {
     const { host, pathname } = new URL(url)
     throw new ConfigError(
@@ -113,7 +112,7 @@ async function serve(
   limits: ServerLimits,
   spec: ApiSpec,
   stores: Stores,
-  database: Database | undefined,
+  shared: Shared | undefined,
   setMetrics: (metrics: Metrics) => void,
 ): Promise<Sandbox> {
   const store = stores.default
@@ -129,11 +128,11 @@ async function serve(
     maxNamespaces: config.maxNamespaces,
     logger,
     clock: config.clock,
-    sharing: database && new Sharing({ database, redactor, sharedPets: (source) => sharedPets(stores, source) }),
+    sharing: shared?.sharing({ redactor, sharedPets: (source) => sharedPets(stores, source) }),
   })
   // With a shared database, the default namespace is made there (or read from it) before any request.
   await (await namespaces.hold(namespaces.default))?.release()
-  const dataDescription = database ? `${store.size} pets in the shared database` : stores.description
+  const dataDescription = shared ? `${store.size} pets in the shared database` : stores.description
   const facts = describeSandbox(config, { fromDataFile, description: dataDescription, count: store.size })
   // In the key mode, every key of the family opens the API (and picks its namespace).
   const keys = new KeyRing(
@@ -220,7 +219,7 @@ async function serve(
           await telemetry?.shutdown()
         })
         .finally(async () => {
-          await database?.close()
+          await shared?.database.close()
           await stores.close()
         })),
   }

@@ -50,7 +50,7 @@ export const SETTINGS = {
     default: none,
     shown: 'none',
     parse: read.databaseUrl,
-    help: 'keep everything in this PostgreSQL database instead of `DATA_FILE`, shared by every replica given the same URL',
+    help: 'keep everything in this PostgreSQL database, shared by every replica given the same URL; `DATA_FILE` is then not used',
     see: ['Topologies', 'docs/deploy.md'],
   }),
   inMemory: setting({

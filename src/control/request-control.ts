@@ -18,7 +18,7 @@ interface RequestState {
   /** The namespace the request names; it is created only once the request passes auth. */
   readonly asked: string | undefined
   /** The snapshot the asked namespace starts from if it is new: a trace's (TRACE_NAMESPACE_BASELINE). */
-  readonly baseline: string | undefined
+  baseline: string | undefined
   readonly problem: string | undefined
   /** Until the request passes auth, an existing namespace or the default one. */
   namespace: Namespace
@@ -140,6 +140,16 @@ export class Control {
     const { req } = exchange
     state.authenticated = true
     if (state.problem !== undefined) throw new HttpError(ERRORS.invalidParameter, state.problem)
+    // A trace's new namespace starts from a snapshot another replica may have made.
+    const { namespaces } = this
+    if (state.baseline !== undefined && namespaces.shared && state.asked && !namespaces.find(state.asked)) {
+      const baseline = state.baseline
+      state.baseline = undefined
+      return namespaces.snapshots.refresh().then(() => {
+        state.baseline = baseline
+        return this.enter(op, exchange)
+      })
+    }
     // Authenticated: now the named namespace is created, or marked as the most recently used.
     if (state.asked !== undefined) {
       exchange.namespace = state.namespace = this.namespaces.get(state.asked, state.baseline)

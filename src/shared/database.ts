@@ -1,6 +1,6 @@
 // The PostgreSQL database replicas share (DATABASE_URL): a pool of connections, the schema brought
 // up to date at start, and an outage turned into the 503 with Retry-After a client can wait out.
-import pg from 'pg'
+import type pg from 'pg'
 import type { Logger } from 'pino'
 import { ERRORS, HttpError, RETRY_AFTER } from '../http/errors.js'
 import { MIGRATIONS } from './migrations.js'
@@ -18,6 +18,8 @@ export interface Database {
 }
 
 export async function openDatabase(url: string, logger: Pick<Logger, 'warn' | 'info'>): Promise<Database> {
+  // Loaded only here: a sandbox on its data file never pays for the client's start.
+  const { default: pg } = await import('pg')
   const pool = new pg.Pool({ connectionString: url, connectionTimeoutMillis: 5_000, max: 20 })
   // A connection the server dropped (a restart, a failover) is an event, not a crash: idle, the pool
   // says so; in use, the connection itself does, and its query fails (answered 503).
