@@ -4,20 +4,21 @@
 // something, the new one is refused, so an eviction never loses what was acknowledged.
 import type { Logger } from 'pino'
 import { ERRORS, HttpError, RETRY_AFTER } from '../http/errors.js'
-import { DEFAULT_NAMESPACE, NAMESPACE_NAME } from './namespace-choice.js'
-import { Namespace, UnknownSnapshot } from './namespace.js'
+import { DEFAULT_NAMESPACE } from './namespace-choice.js'
+import { NamespaceFiles } from './namespace-files.js'
+import { Namespace, UnknownSnapshot, type NamespaceHold, type SharedNamespaces } from './namespace.js'
 import { CoverageTally } from './coverage-tally.js'
 import type { JournalMemory } from './journal-memory.js'
 import type { Redactor } from './redactor.js'
 import { Journal } from './request-journal.js'
 import { sameSource, sourceKey, type DataSource } from '../store/data-source.js'
 import type { Snapshot, Snapshots } from '../store/snapshots.js'
-import type { Pet, SharedPets } from '../store/pets.js'
+import type { SharedPets } from '../store/pets.js'
 import type { AnimalStore } from '../store/store.js'
 import type { Stores } from '../store/stores.js'
 
 export { DEFAULT_NAMESPACE, NAMESPACE_HEADER, NAMESPACE_NAME, namespaceOf, namespaceOfKey } from './namespace-choice.js'
-export { Namespace, UnknownSnapshot } from './namespace.js'
+export { Namespace, UnknownSnapshot, type NamespaceHold, type SharedNamespaces } from './namespace.js'
 
 export interface NamespacesOptions {
   readonly stores: Stores
@@ -32,24 +33,10 @@ export interface NamespacesOptions {
   readonly sharing?: SharedNamespaces | undefined
 }
 
-/** The namespaces in a database replicas share: each replica's are a cache of them. */
-export interface SharedNamespaces {
-  /** Locks the namespace's row and brings the namespace up to date; `fresh` makes it anew. */
-  hold(namespace: Namespace, fresh: () => Namespace): Promise<NamespaceHold>
-  exists(name: string): Promise<boolean>
-  delete(name: string): Promise<boolean>
-  names(): Promise<string[]>
-  forks(): Promise<Map<string, string[]>>
-}
-
-/** A namespace held for one request: released (written back, committed) before the answer. */
-export interface NamespaceHold {
-  release(): Promise<void>
-  abandon(): Promise<void>
-}
-
 export class Namespaces {
   readonly max: number
+  /** Whether replicas share the namespaces through a database (DATABASE_URL). */
+  readonly shared: boolean
   /** The counts of calls whose namespace was deleted, evicted, reset or cleared: still in the coverage report. */
   readonly retired = new CoverageTally()
   /** Deleted and evicted since the start, for the coverage report. */
@@ -60,16 +47,14 @@ export class Namespaces {
   readonly #live = new Map<string, Namespace>()
   /** The last one in #live, which a use need not move. */
   #mostRecent: string | undefined
-  /** Deletions and evictions still removing their files: a namespace coming back waits for it. */
-  readonly #removing = new Map<string, Promise<void>>()
-  /** The namespaces not live whose files are on disk: any other's first use reads nothing. */
-  readonly #onDisk: Set<string>
+  readonly #files: NamespaceFiles
 
   constructor(options: NamespacesOptions) {
     this.#options = options
     this.max = options.maxNamespaces
+    this.shared = options.sharing !== undefined
     const { stores } = options
-    this.#onDisk = new Set([...stores.namespacesOnDisk].filter((name) => NAMESPACE_NAME.test(name)))
+    this.#files = new NamespaceFiles(stores, options.logger)
     const store = stores.default
     const opened = { opened: store }
     this.#live.set(
@@ -106,14 +91,14 @@ export class Namespaces {
       return undefined
     }
     if (this.#live.has(name)) return this.get(name)
-    if (!this.#onDisk.has(name)) return undefined
+    if (!this.#files.has(name)) return undefined
     const namespace = this.get(name)
     const store = await namespace.store()
     // Files that hold only the initial data are what a deletion a crash cut short leaves: gone.
     if (namespace.busy || !store.holdsOnly(this.#options.stores.source) || this.#live.get(name) !== namespace)
       return namespace
     this.#drop(namespace)
-    await this.#remove(name, namespace).catch(() => undefined)
+    await this.#files.remove(name, () => namespace.store()).catch(() => undefined)
     return undefined
   }
 
@@ -129,13 +114,13 @@ export class Namespaces {
       if (deleted) this.deleted++
       return deleted
     }
-    if (namespace === undefined && !this.#onDisk.has(name)) return false
+    if (namespace === undefined && !this.#files.has(name)) return false
     this.#live.delete(name)
     try {
-      await this.#remove(name, namespace)
+      await this.#files.remove(name, () => namespace?.store())
     } catch (error) {
       if (namespace !== undefined && !this.#live.has(name)) {
-        this.#onDisk.delete(name)
+        this.#files.forget(name)
         // Back even past MAX_NAMESPACES (a new name may have taken its room meanwhile): it holds data.
         this.#live.set(name, namespace)
         this.#mostRecent = name
@@ -149,32 +134,6 @@ export class Namespaces {
     if (namespace) this.#drop(namespace)
     this.deleted++
     return true
-  }
-
-  /** Removes the files of a namespace gone from memory; a use of its name meanwhile waits for that. */
-  #remove(name: string, namespace: Namespace | undefined): Promise<void> {
-    const removal = this.#removeFiles(name, namespace).finally(() => {
-      if (this.#removing.get(name) === removal) this.#removing.delete(name)
-    })
-    this.#removing.set(name, removal)
-    return removal
-  }
-
-  /** Once its writes settle: a refused deletion leaves its files whole; a refused removal, the initial data. */
-  async #removeFiles(name: string, namespace: Namespace | undefined): Promise<void> {
-    const { stores } = this.#options
-    const store = await Promise.resolve(namespace ? namespace.store() : stores.open(name)).catch(() => undefined)
-    // Unless they go, its files are read at its next use.
-    const removed = await stores.remove(name, store).catch((error: unknown) => {
-      this.#onDisk.add(name)
-      throw error
-    })
-    if (removed) return void this.#onDisk.delete(name)
-    this.#onDisk.add(name)
-    this.#options.logger.warn(
-      { namespace: name },
-      'namespace deleted (reset to its initial data), but the disk refused to remove its files: its next use reads them',
-    )
   }
 
   /**
@@ -192,7 +151,7 @@ export class Namespaces {
       }
       return found
     }
-    const fromDisk = this.#onDisk.has(name)
+    const fromDisk = this.#files.has(name)
     // Looked up before any eviction: a refused request makes no room. Its pets are shared, not copied.
     const snapshot = baseline === undefined || fromDisk ? undefined : this.snapshots.get(baseline)
     if (baseline !== undefined && !fromDisk && snapshot === undefined)
@@ -208,15 +167,9 @@ export class Namespaces {
   }
 
   #make(name: string, snapshot: Snapshot | undefined, fromDisk = false): Namespace {
-    const { clock, stores } = this.#options
-    const namespace = new Namespace(
-      name,
-      this.#journal(),
-      clock,
-      this.#opener(name, snapshot?.pets),
-      snapshot?.pets.source ?? stores.source,
-      { fromDisk },
-    )
+    const baseline = snapshot?.pets.source ?? this.#options.stores.source
+    const opener = this.#opener(name, snapshot?.pets)
+    const namespace = new Namespace(name, this.#journal(), this.#options.clock, opener, baseline, { fromDisk })
     if (snapshot !== undefined) namespace.clock.startAt(snapshot.clock === null ? null : new Date(snapshot.clock))
     return namespace
   }
@@ -226,26 +179,19 @@ export class Namespaces {
     return this.#options.sharing?.hold(namespace, () => this.#make(namespace.name, undefined))
   }
 
-  get shared(): boolean {
-    return this.#options.sharing !== undefined
-  }
-
   /** Every namespace, least recently used first; with a shared database, every one in it, brought up to date. */
   async all(): Promise<Namespace[]> {
-    const { sharing } = this.#options
-    if (sharing === undefined) return this.list()
-    const namespaces: Namespace[] = []
-    for (const name of await sharing.names()) {
-      const namespace = this.get(name)
-      await (await this.hold(namespace))?.release()
-      namespaces.push(namespace)
-    }
-    return namespaces
+    const names = await this.#options.sharing?.names()
+    if (names === undefined) return this.list()
+    for (const name of names) await (await this.hold(this.get(name)))?.release()
+    return names.map((name) => this.get(name))
   }
 
   #journal(): Journal {
     const { journals, redactor } = this.#options
-    return new Journal(journals.limits.requests, redactor, this.retired, journals)
+    // With a shared database a journal's counts stay in it when it leaves memory: none are retired here.
+    const retired = this.#options.sharing === undefined ? this.retired : undefined
+    return new Journal(journals.limits.requests, redactor, retired, journals)
   }
 
   /** Least recently used first. */
@@ -273,11 +219,6 @@ export class Namespaces {
     return store.size
   }
 
-  /** Replaces the pets, keeping the store's source; refused whole (StoreFull) past a bound. */
-  async replace(store: AnimalStore, pets: Pet[]): Promise<void> {
-    await store.replace({ ...(store.source === undefined ? {} : { source: store.source }), pets }, { bounded: true })
-  }
-
   /** The namespaces that start from each source (by sourceKey): those on disk are opened to see, not made live. */
   async forks(): Promise<Map<string, string[]>> {
     if (this.#options.sharing !== undefined) return this.#options.sharing.forks()
@@ -289,30 +230,21 @@ export class Namespaces {
     }
     for (const namespace of [...this.#live.values()])
       note(namespace.name, await Promise.resolve(namespace.store()).catch(() => undefined))
-    for (const name of [...this.#onDisk]) {
-      if (this.#live.has(name)) continue
-      const store = await this.#options.stores.open(name).catch(() => undefined)
-      await store?.retire()
-      note(name, store)
-    }
+    for (const [name, store] of await this.#files.peek((name) => this.#live.has(name))) note(name, store)
     return forks
   }
 
   /** Waits for every namespace's writes. */
   async flush(): Promise<void> {
     await Promise.all([...this.#live.values()].map(async (namespace) => (await namespace.store()).flush()))
-    await Promise.all([...this.#removing.values()].map((removal) => removal.catch(() => undefined)))
+    await this.#files.settled()
   }
 
   /** Opens the store on first use, from `baseline` when it has no files; a failed open is tried again. */
   #opener(name: string, baseline?: SharedPets): () => Promise<AnimalStore> {
     let opening: Promise<AnimalStore> | undefined
     return () => {
-      opening ??= (async () => {
-        // A removal that failed left the name among those on disk: then the files are read.
-        await this.#removing.get(name)?.catch(() => undefined)
-        return this.#options.stores.open(name, !this.#onDisk.delete(name), baseline)
-      })().catch((error: unknown) => {
+      opening ??= this.#files.open(name, baseline).catch((error: unknown) => {
         opening = undefined
         throw error
       })
@@ -353,11 +285,13 @@ export class Namespaces {
     this.evicted++
     // No one waits for an eviction: a disk that refuses it leaves the namespace whole on disk, to
     // be read back at its next use, as after a restart.
-    this.#remove(name, namespace).catch((error: unknown) =>
-      this.#options.logger.warn(
-        { namespace: name, err: error },
-        'namespace evicted from memory, but the disk refused its removal: kept on disk, its next use reads it',
-      ),
-    )
+    this.#files
+      .remove(name, () => namespace.store())
+      .catch((error: unknown) =>
+        this.#options.logger.warn(
+          { namespace: name, err: error },
+          'namespace evicted from memory, but the disk refused its removal: kept on disk, its next use reads it',
+        ),
+      )
   }
 }

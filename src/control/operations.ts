@@ -104,7 +104,7 @@ export const controlHandlers: HandlersOf<operations, ControlContext> = {
     return ok(new JsonArray((await namespace.store()).all()))
   },
 
-  async replacePets({ body }, { namespace, namespaces, apiSpec }) {
+  async replacePets({ body }, { namespace, apiSpec }) {
     // The schema has checked each record; ids must also be unique. Nothing changes before both pass.
     const bad =
       findBadPet(body, apiSpec) ??
@@ -112,12 +112,18 @@ export const controlHandlers: HandlersOf<operations, ControlContext> = {
     if (bad) throw invalidBody(`record ${bad.index}: ${bad.problem}; nothing was changed`)
     const store = await namespace.store()
     const pets = body.map((pet) => storedPet(pet.id, pet))
-    await storing(namespaces.replace(store, pets))
+    // The store's source is kept; past a bound, nothing is replaced (StoreFull).
+    await storing(
+      store.replace({ ...(store.source === undefined ? {} : { source: store.source }), pets }, { bounded: true }),
+    )
     return ok({ namespace: namespace.name, pets: store.size })
   },
 
   listRequests({ query: { method, path, operationId, status, since, traceId, limit, after } }, { namespace }) {
-    const filter = { method, path, operationId, status, since: sinceDate(since), traceId }
+    const read = since === undefined ? undefined : readDateTime(since)
+    if (read?.problem !== undefined)
+      throw new HttpError(ERRORS.invalidParameter, `Invalid query parameter: query.since ${read.problem}`)
+    const filter = { method, path, operationId, status, since: read?.date, traceId }
     return ok(namespace.journal.page(filter, { limit: limit as number, after }))
   },
 
@@ -291,12 +297,4 @@ function ok(body: unknown): Reply {
 
 function clockOf(namespace: Namespace): Reply {
   return ok({ namespace: namespace.name, ...namespace.clock.toJSON() })
-}
-
-function sinceDate(since: string | undefined): Date | undefined {
-  if (since === undefined) return undefined
-  const read = readDateTime(since)
-  if (read.problem !== undefined)
-    throw new HttpError(ERRORS.invalidParameter, `Invalid query parameter: query.since ${read.problem}`)
-  return read.date
 }

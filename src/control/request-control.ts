@@ -1,9 +1,8 @@
 // Test control inside the API's request pipeline: which namespace a request belongs to, the
 // journal entry it leaves, and the faults, Prefer preferences and clock that may shape its answer.
-import type { IncomingHttpHeaders } from 'node:http'
 import { readRawBody, receivedBody } from '../http/body.js'
 import { ERRORS, HttpError, RETRY_AFTER, templateForStatus } from '../http/errors.js'
-import type { Exchange } from '../http/exchange.js'
+import { requestHeaders, type Exchange } from '../http/exchange.js'
 import { traceIdOf } from '../http/trace-context.js'
 import { API_KEY, bearerToken, type KeyRing } from '../pipeline/auth.js'
 import { breakResponse, delay, readPrefer, type Fault, type Preference } from './faults.js'
@@ -18,7 +17,9 @@ interface RequestState {
   /** The namespace the request names; it is created only once the request passes auth. */
   readonly asked: string | undefined
   /** The snapshot the asked namespace starts from if it is new: a trace's (TRACE_NAMESPACE_BASELINE). */
-  baseline: string | undefined
+  readonly baseline: string | undefined
+  /** Set once the snapshots were read from a shared database for `baseline`. */
+  refreshed?: boolean
   readonly problem: string | undefined
   /** Until the request passes auth, an existing namespace or the default one. */
   namespace: Namespace
@@ -95,7 +96,7 @@ export class Control {
             path,
             search,
             // HTTP/2's pseudo-headers (:method, :path…) are the request line, which the entry has already.
-            headers: req.httpVersionMajor === 2 ? withoutPseudoHeaders(req.headers) : req.headers,
+            headers: requestHeaders(req),
             body: receivedBody(req),
             status,
             durationMs: Math.round((performance.now() - started) * 10) / 10,
@@ -140,15 +141,11 @@ export class Control {
     const { req } = exchange
     state.authenticated = true
     if (state.problem !== undefined) throw new HttpError(ERRORS.invalidParameter, state.problem)
-    // A trace's new namespace starts from a snapshot another replica may have made.
+    // A trace's new namespace starts from a snapshot another replica may have made: looked up once.
     const { namespaces } = this
-    if (state.baseline !== undefined && namespaces.shared && state.asked && !namespaces.find(state.asked)) {
-      const baseline = state.baseline
-      state.baseline = undefined
-      return namespaces.snapshots.refresh().then(() => {
-        state.baseline = baseline
-        return this.enter(op, exchange)
-      })
+    if (state.baseline !== undefined && namespaces.shared && !state.refreshed && !namespaces.find(state.asked ?? '')) {
+      state.refreshed = true
+      return namespaces.snapshots.refresh().then(() => this.enter(op, exchange))
     }
     // Authenticated: now the named namespace is created, or marked as the most recently used.
     if (state.asked !== undefined) {
@@ -300,6 +297,3 @@ function describeFault(fault: Fault): string {
   ]
   return `fault ${fault.id}: ${parts.filter(Boolean).join(', ')}`
 }
-
-const withoutPseudoHeaders = (headers: IncomingHttpHeaders): IncomingHttpHeaders =>
-  Object.fromEntries(Object.entries(headers).filter(([name]) => !name.startsWith(':')))

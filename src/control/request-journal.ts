@@ -7,6 +7,7 @@ import { JournalMemory, type BoundedJournal } from './journal-memory.js'
 import { MAX_RECORDED_BODY, type Redactor } from './redactor.js'
 import type { components } from '../contract/admin-types.js'
 import type { RequestRecord } from './request-record.js'
+import { Ring, type Kept } from './journal-ring.js'
 
 /** One request as the journal shows it, and a page of them: as the control API's spec has them. */
 export type JournalEntry = components['schemas']['JournalEntry']
@@ -37,60 +38,6 @@ export const UNAUTHENTICATED_KEPT = 100
 const MAX_UNAUTHENTICATED_BYTES = 256 * 1024
 /** What a kept request takes besides its strings and body: its objects and their fields. */
 const ENTRY_BYTES = 512
-
-interface Kept {
-  readonly id: number
-  readonly record: RequestRecord
-  readonly bytes: number
-}
-
-/** The latest requests of one kind, within a count and a number of bytes; the newest always kept. */
-class Ring {
-  readonly size: number
-  readonly #maxBytes: number
-  readonly #dropped: () => void
-  #kept: Kept[] = []
-  #head = 0
-  bytes = 0
-
-  constructor(size: number, maxBytes: number, dropped: () => void) {
-    this.size = size
-    this.#maxBytes = maxBytes
-    this.#dropped = dropped
-  }
-
-  get length(): number {
-    return this.#kept.length - this.#head
-  }
-
-  get oldest(): Kept | undefined {
-    return this.#kept[this.#head]
-  }
-
-  list(): Kept[] {
-    return this.#kept.slice(this.#head)
-  }
-
-  push(kept: Kept): void {
-    this.#kept.push(kept)
-    this.bytes += kept.bytes
-    while (this.length > this.size || (this.bytes > this.#maxBytes && this.length > 1)) this.dropOldest()
-  }
-
-  dropOldest(): void {
-    const oldest = this.oldest
-    if (oldest === undefined) return
-    this.bytes -= oldest.bytes
-    this.#head++
-    // Copied down once half of it is gone: each drop costs O(1), amortised.
-    if (this.#head * 2 >= this.#kept.length) [this.#kept, this.#head] = [this.#kept.slice(this.#head), 0]
-    this.#dropped()
-  }
-
-  clear(): void {
-    ;[this.#kept, this.#head, this.bytes] = [[], 0, 0]
-  }
-}
 
 export class Journal implements BoundedJournal {
   readonly #redactor: Redactor

@@ -1,7 +1,7 @@
 // One request as the sandbox serves it: made as it arrives and passed through the app and the
 // pipeline, which note on it what they learn (its operation, its namespace, the Error answered),
 // for its answer, its log line, its span, its metrics and its journal entry.
-import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http'
 import { ERRORS, HttpError, sendError } from './errors.js'
 import { JsonArray, SerializedJson, sendJson, TypedText, type Reply } from './reply.js'
 import { splitUrl } from './url.js'
@@ -103,4 +103,10 @@ export class Exchange {
 /** A failure to commit is answered as the Error it is, or a 500 when it is not an HttpError. */
 function asHttpError(error: unknown): HttpError {
   return error instanceof HttpError ? error : new HttpError(ERRORS.internal, ERRORS.internal.message)
+}
+
+/** A request's headers as it sent them: HTTP/2's pseudo-headers (:method, :path…) are its request line. */
+export function requestHeaders(req: IncomingMessage): IncomingHttpHeaders {
+  if (req.httpVersionMajor !== 2) return req.headers
+  return Object.fromEntries(Object.entries(req.headers).filter(([name]) => !name.startsWith(':')))
 }

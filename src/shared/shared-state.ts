@@ -5,27 +5,24 @@
 // requests in one namespace are served one at a time across replicas: an nth-call fault fires
 // once, and the journal, its counts and the pets are the same whichever replica is asked.
 import type pg from 'pg'
-import { CoverageTally, type TallyData } from '../control/coverage-tally.js'
-import { MAX_RECORDED_BODY, type Redactor } from '../control/redactor.js'
-import type { Fault } from '../control/faults.js'
+import { CoverageTally } from '../control/coverage-tally.js'
+import type { Redactor } from '../control/redactor.js'
 import type { Namespace } from '../control/namespace.js'
-import type { RequestRecord } from '../control/request-record.js'
 import { ERRORS, HttpError } from '../http/errors.js'
 import { sameSource, sourceKey, type DataSource } from '../store/data-source.js'
 import type { Pet, SharedPets } from '../store/pets.js'
 import type { AnimalStore } from '../store/store.js'
 import { unavailable, type Database } from './database.js'
-
-/** The row's `state`: all the namespace holds but its pets and requests, which have tables. */
-interface State {
-  readonly source: DataSource | null
-  readonly base: DataSource | null
-  /** `generation` grows when the pets are replaced rather than added to. */
-  readonly pets: { readonly generation: number; readonly count: number; readonly lastId: number }
-  readonly faults: { readonly nextId: number; readonly faults: Fault[] }
-  readonly clock: { readonly offset: number | null; readonly moved: boolean }
-  readonly journal: { readonly clears: number; readonly lastId: number; readonly tally: TallyData }
-}
+import {
+  insertPets,
+  insertRecords,
+  lockRow,
+  revive,
+  stored,
+  type Row,
+  type State,
+  type StoredRecord,
+} from './tables.js'
 
 /** What a replica last took from or gave to the row, to tell what changed since. */
 interface Synced {
@@ -33,10 +30,6 @@ interface Synced {
   readonly version: string
   readonly state: State
   readonly text: string
-}
-
-interface StoredRecord extends Omit<RequestRecord, 'body'> {
-  readonly body: string | null
 }
 
 export interface SharingOptions {
@@ -262,20 +255,6 @@ export class Hold {
   }
 }
 
-interface Row {
-  readonly incarnation: string
-  readonly version: string
-  readonly state: State
-}
-
-async function lockRow(client: pg.PoolClient, name: string): Promise<Row | undefined> {
-  const { rows } = await client.query<Row>(
-    'SELECT incarnation, version, state FROM namespaces WHERE name = $1 FOR UPDATE',
-    [name],
-  )
-  return rows[0]
-}
-
 async function stateOf(namespace: Namespace, generation = 0): Promise<State> {
   const store: AnimalStore = await namespace.store()
   const own = store.own
@@ -288,42 +267,4 @@ async function stateOf(namespace: Namespace, generation = 0): Promise<State> {
     clock: namespace.clock.dump(),
     journal: { clears: journal.clears, lastId: journal.lastId, tally: journal.tally.dump() },
   }
-}
-
-async function insertPets(client: pg.PoolClient, name: string, pets: readonly Pet[]): Promise<void> {
-  if (pets.length === 0) return
-  await client.query(
-    "INSERT INTO pets (namespace, id, pet) SELECT $1, (p ->> 'id')::bigint, p FROM jsonb_array_elements($2::jsonb) AS p",
-    [name, JSON.stringify(pets)],
-  )
-}
-
-/** A request as the database keeps it: redacted as the journal shows it, its body cut as the journal keeps it. */
-function stored(record: RequestRecord, redactor: Redactor): StoredRecord {
-  const body = record.body?.subarray(0, MAX_RECORDED_BODY + 1)
-  const { error } = record
-  return {
-    ...record,
-    path: redactor.text(record.path),
-    search: redactor.text(record.search),
-    headers: redactor.headers(record.headers),
-    body: body === undefined ? null : Buffer.from(redactor.text(body.toString('utf8'))).toString('base64'),
-    error: error === undefined ? undefined : { code: error.code, message: redactor.text(error.message) },
-  }
-}
-
-async function insertRecords(
-  client: pg.PoolClient,
-  name: string,
-  records: readonly { id: number; record: StoredRecord }[],
-): Promise<void> {
-  if (records.length === 0) return
-  await client.query(
-    "INSERT INTO requests (namespace, id, record) SELECT $1, (r ->> 'id')::bigint, r -> 'record' FROM jsonb_array_elements($2::jsonb) AS r ON CONFLICT DO NOTHING",
-    [name, JSON.stringify(records)],
-  )
-}
-
-function revive(stored: StoredRecord): RequestRecord {
-  return { ...stored, body: stored.body === null ? undefined : Buffer.from(stored.body, 'base64') }
 }

@@ -75,52 +75,77 @@ t.test('a replica killed with SIGKILL under load loses no acknowledged create', 
   processes[1]!.child.kill('SIGKILL')
   await processes[1]!.exited
   const before = load.acknowledged.size
-  await waitFor(() => load.acknowledged.size > before + 200, { what: '200 more creates on the others', timeoutMs: 60_000 })
+  await waitFor(() => load.acknowledged.size > before + 200, {
+    what: '200 more creates on the others',
+    timeoutMs: 60_000,
+  })
   await load.stop()
   await checkNothingLost(t, db, 'kill', load)
 })
 
-t.test('the database restarted, or a replica\'s connections cut, under load: nothing lost, and it serves again', { skip }, async (t) => {
-  const db = await startPostgres(t)
-  const { url, origins } = await startReplicas(t, db, await buildCli(t))
-  const load = createLoad(url, 'restart', 8)
-  const atLeast = async (n: number, what: string): Promise<void> => {
-    const from = load.acknowledged.size
-    await waitFor(() => load.acknowledged.size > from + n, { what, timeoutMs: 60_000 })
-  }
-  await atLeast(150, 'creates before the cut')
-  t.ok((await db.terminate({ applicationName: 'replica-1' })) > 0, "replica-1's connections cut")
-  await atLeast(150, 'creates after the cut')
-  await db.restart()
-  await atLeast(150, 'creates after the restart')
-  await load.stop()
-  await checkNothingLost(t, db, 'restart', load)
-  for (const origin of origins)
-    t.equal((await call(`${origin}/v1/pets?limit=1`, { headers: { ...API, 'x-sandbox-namespace': 'restart' } })).status, 200, `${origin} serves`)
-})
+t.test(
+  "the database restarted, or a replica's connections cut, under load: nothing lost, and it serves again",
+  { skip },
+  async (t) => {
+    const db = await startPostgres(t)
+    const { url, origins } = await startReplicas(t, db, await buildCli(t))
+    const load = createLoad(url, 'restart', 8)
+    const atLeast = async (n: number, what: string): Promise<void> => {
+      const from = load.acknowledged.size
+      await waitFor(() => load.acknowledged.size > from + n, { what, timeoutMs: 60_000 })
+    }
+    await atLeast(150, 'creates before the cut')
+    t.ok((await db.terminate({ applicationName: 'replica-1' })) > 0, "replica-1's connections cut")
+    await atLeast(150, 'creates after the cut')
+    await db.restart()
+    await atLeast(150, 'creates after the restart')
+    await load.stop()
+    await checkNothingLost(t, db, 'restart', load)
+    for (const origin of origins)
+      t.equal(
+        (await call(`${origin}/v1/pets?limit=1`, { headers: { ...API, 'x-sandbox-namespace': 'restart' } })).status,
+        200,
+        `${origin} serves`,
+      )
+  },
+)
 
-t.test('while the database is away a replica answers 503 with Retry-After, and recovers without a restart', { skip }, async (t) => {
-  const db = await startPostgres(t)
-  const { origins } = await startReplicas(t, db, await buildCli(t), 1)
-  const origin = origins[0]!
-  t.equal((await call(`${origin}/v1/pets?limit=1`)).status, 200)
-  await db.stop()
-  for (const request of [
-    call(`${origin}/v1/pets?limit=1`),
-    call(`${origin}/v1/pets`, { method: 'POST', headers: JSON_API, body: { name: 'Away', categoryId: 1 } }),
-  ]) {
-    const answer = await request
-    t.equal(answer.status, 503)
-    t.match(answer.body, { code: 'storage_unavailable', status: 503, message: /database/ })
-    t.ok(Number(answer.headers.get('retry-after')) > 0, 'with Retry-After')
-  }
-  t.equal((await fetch(`${origin}/healthz`)).status, 200, 'the process stays alive: nothing to restart')
-  await db.start()
-  await waitFor(async () => (await call(`${origin}/v1/pets?limit=1`)).status === 200, {
-    what: 'the replica serving again',
-    timeoutMs: 30_000,
-  })
-  const created = await call(`${origin}/v1/pets`, { method: 'POST', headers: JSON_API, body: { name: 'Back', categoryId: 1 } })
-  t.equal(created.status, 201)
-  t.same(await db.query("SELECT pet ->> 'name' AS name FROM pets WHERE namespace = 'default' AND pet ->> 'name' IN ('Away', 'Back')"), [{ name: 'Back' }], 'the refused create was not stored')
-})
+t.test(
+  'while the database is away a replica answers 503 with Retry-After, and recovers without a restart',
+  { skip },
+  async (t) => {
+    const db = await startPostgres(t)
+    const { origins } = await startReplicas(t, db, await buildCli(t), 1)
+    const origin = origins[0]!
+    t.equal((await call(`${origin}/v1/pets?limit=1`)).status, 200)
+    await db.stop()
+    for (const request of [
+      call(`${origin}/v1/pets?limit=1`),
+      call(`${origin}/v1/pets`, { method: 'POST', headers: JSON_API, body: { name: 'Away', categoryId: 1 } }),
+    ]) {
+      const answer = await request
+      t.equal(answer.status, 503)
+      t.match(answer.body, { code: 'storage_unavailable', status: 503, message: /database/ })
+      t.ok(Number(answer.headers.get('retry-after')) > 0, 'with Retry-After')
+    }
+    t.equal((await fetch(`${origin}/healthz`)).status, 200, 'the process stays alive: nothing to restart')
+    await db.start()
+    await waitFor(async () => (await call(`${origin}/v1/pets?limit=1`)).status === 200, {
+      what: 'the replica serving again',
+      timeoutMs: 30_000,
+    })
+    const created = await call(`${origin}/v1/pets`, {
+      method: 'POST',
+      headers: JSON_API,
+      body: { name: 'Back', categoryId: 1 },
+    })
+    t.equal(created.status, 201)
+    t.same(
+      await db.query(
+        "SELECT pet ->> 'name' AS name FROM pets WHERE namespace = 'default' AND pet ->> 'name' IN ('Away', 'Back')",
+      ),
+      [{ name: 'Back' }],
+      'the refused create was not stored',
+    )
+  },
+)

@@ -15,7 +15,11 @@ t.test('replicas on one database', { skip }, async (t) => {
   const { origins, url, balancer } = await startReplicas(t, db, cli)
   const ns = (name: string) => ({ ...API, 'x-sandbox-namespace': name })
   const admin = (origin: string, path: string, namespace: string, method = 'GET', body?: unknown) =>
-    call(`${origin}/__admin/${path}${path.includes('?') ? '&' : '?'}namespace=${namespace}`, { method, headers: ADMIN, body })
+    call(`${origin}/__admin/${path}${path.includes('?') ? '&' : '?'}namespace=${namespace}`, {
+      method,
+      headers: ADMIN,
+      body,
+    })
 
   t.test('calls spread over the replicas, and creates under load get unique ids every replica serves', async (t) => {
     const served = new Set<string | undefined>()
@@ -27,22 +31,38 @@ t.test('replicas on one database', { skip }, async (t) => {
     t.same([...served].sort(), [...origins].sort(), 'each replica answered')
     const created = await Promise.all(
       Array.from({ length: 120 }, (_, i) =>
-        call(`${url}/v1/pets`, { method: 'POST', headers: { ...ns('load'), 'content-type': 'application/json' }, body: { name: `P${i}`, categoryId: 1 } }),
+        call(`${url}/v1/pets`, {
+          method: 'POST',
+          headers: { ...ns('load'), 'content-type': 'application/json' },
+          body: { name: `P${i}`, categoryId: 1 },
+        }),
       ),
     )
-    t.same(created.map((r) => r.status), created.map(() => 201), 'every create acknowledged')
+    t.same(
+      created.map((r) => r.status),
+      created.map(() => 201),
+      'every create acknowledged',
+    )
     const ids = created.map((r) => r.body.id as number)
     t.equal(new Set(ids).size, ids.length, 'no two creates got one id')
     for (const origin of origins) {
       const found = await Promise.all(ids.map((id) => call(`${origin}/v1/pets/${id}`, { headers: ns('load') })))
-      t.ok(found.every((r, i) => r.status === 200 && r.body.id === ids[i]), `${origin} serves every created pet`)
+      t.ok(
+        found.every((r, i) => r.status === 200 && r.body.id === ids[i]),
+        `${origin} serves every created pet`,
+      )
     }
     const stored = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM pets WHERE namespace = 'load'")
     t.same(stored, [{ n: 120 }], 'the database holds each created pet once')
   })
 
   t.test('a fault armed through one replica fires once, on the nth call, whichever replica serves it', async (t) => {
-    const armed = await admin(origins[0]!, 'faults', 'nth', 'POST', { operationId: 'listPets', status: 503, after: 7, times: 1 })
+    const armed = await admin(origins[0]!, 'faults', 'nth', 'POST', {
+      operationId: 'listPets',
+      status: 503,
+      after: 7,
+      times: 1,
+    })
     t.equal(armed.status, 201)
     const answers = await Promise.all(
       Array.from({ length: 20 }, () => call(`${url}/v1/pets?limit=1`, { headers: ns('nth') })),
@@ -51,20 +71,24 @@ t.test('replicas on one database', { skip }, async (t) => {
     t.equal(answers.filter((a) => a.status === 200).length, 19)
     const journal = await admin(origins[2]!, 'requests?limit=100', 'nth')
     const faulted = journal.body.entries.filter((e: { status: number }) => e.status === 503)
-    t.same(faulted.map((e: { id: number }) => e.id), [8], 'the eighth call recorded is the faulted one')
+    t.same(
+      faulted.map((e: { id: number }) => e.id),
+      [8],
+      'the eighth call recorded is the faulted one',
+    )
     const faults = await admin(origins[1]!, 'faults', 'nth')
     t.match(faults.body.faults, [{ seen: 20, fired: 1 }])
   })
 
   t.test('verify, the journal and coverage count every call, whichever replica is asked', async (t) => {
     const calls = await Promise.all(
-      Array.from({ length: 45 }, (_, i) =>
-        call(`${url}/v1/pets/${(i % 5) + 1}`, { headers: ns('exact') }),
-      ),
+      Array.from({ length: 45 }, (_, i) => call(`${url}/v1/pets/${(i % 5) + 1}`, { headers: ns('exact') })),
     )
     t.ok(calls.every((c) => c.status === 200))
     for (const origin of origins) {
-      const verified = await admin(origin, 'verify', 'exact', 'POST', { expectations: [{ operationId: 'getPet', count: 45 }] })
+      const verified = await admin(origin, 'verify', 'exact', 'POST', {
+        expectations: [{ operationId: 'getPet', count: 45 }],
+      })
       t.equal(verified.body.passed, true, `${origin}: ${verified.body.message}`)
       const page = await admin(origin, 'requests?limit=1', 'exact')
       t.equal(page.body.count, 45, `${origin}: the journal holds 45`)
@@ -74,12 +98,25 @@ t.test('replicas on one database', { skip }, async (t) => {
   })
 
   t.test('a reset, a clock, a snapshot and a deletion made through one replica are seen by all', async (t) => {
-    const created = await call(`${origins[0]}/v1/pets`, { method: 'POST', headers: { ...ns('seen'), 'content-type': 'application/json' }, body: { name: 'Kept', categoryId: 2 } })
+    const created = await call(`${origins[0]}/v1/pets`, {
+      method: 'POST',
+      headers: { ...ns('seen'), 'content-type': 'application/json' },
+      body: { name: 'Kept', categoryId: 2 },
+    })
     t.equal(created.status, 201)
     t.equal((await admin(origins[1]!, 'clock', 'seen', 'POST', { now: '2029-06-01T00:00:00Z' })).status, 200)
     const clock = await admin(origins[2]!, 'clock', 'seen')
     t.match(clock.body, { real: false, now: /^2029-06-01T00:00/ })
-    t.equal((await call(`${origins[2]}/__admin/snapshots`, { method: 'POST', headers: ADMIN, body: { name: 'seen-1', namespace: 'seen' } })).status, 201)
+    t.equal(
+      (
+        await call(`${origins[2]}/__admin/snapshots`, {
+          method: 'POST',
+          headers: ADMIN,
+          body: { name: 'seen-1', namespace: 'seen' },
+        })
+      ).status,
+      201,
+    )
     const reset = await admin(origins[0]!, 'reset', 'other', 'POST', { snapshot: 'seen-1' })
     t.same(reset.body, { namespace: 'other', pets: 61 })
     const kept = await call(`${origins[1]}/v1/pets/${created.body.id}`, { headers: ns('other') })
@@ -87,13 +124,19 @@ t.test('replicas on one database', { skip }, async (t) => {
     const inUse = await call(`${origins[1]}/__admin/snapshots/seen-1`, { method: 'DELETE', headers: ADMIN })
     t.equal(inUse.status, 409, 'a snapshot a namespace starts from is kept')
     t.equal((await admin(origins[2]!, 'reset', 'seen', 'POST')).status, 200)
-    t.equal((await call(`${origins[0]}/v1/pets/${created.body.id}`, { headers: ns('seen') })).status, 404, 'the reset is seen by another replica')
+    t.equal(
+      (await call(`${origins[0]}/v1/pets/${created.body.id}`, { headers: ns('seen') })).status,
+      404,
+      'the reset is seen by another replica',
+    )
     t.match((await admin(origins[0]!, 'clock', 'seen')).body, { real: true })
     t.equal((await call(`${origins[2]}/__admin/namespaces/other`, { method: 'DELETE', headers: ADMIN })).status, 200)
     t.equal((await admin(origins[0]!, 'requests', 'other')).status, 404, 'the deleted namespace is gone everywhere')
     t.equal((await call(`${origins[1]}/__admin/snapshots/seen-1`, { method: 'DELETE', headers: ADMIN })).status, 200)
-    const names = (await call(`${origins[0]}/__admin/namespaces`, { headers: ADMIN })).body.namespaces.map((n: { name: string }) => n.name)
-    t.ok(names.includes('seen') && !names.includes('other'), 'the namespaces list is the database\'s')
+    const names = (await call(`${origins[0]}/__admin/namespaces`, { headers: ADMIN })).body.namespaces.map(
+      (n: { name: string }) => n.name,
+    )
+    t.ok(names.includes('seen') && !names.includes('other'), "the namespaces list is the database's")
   })
 
   t.test('keys and tokens never reach the database', async (t) => {

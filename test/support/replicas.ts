@@ -30,7 +30,12 @@ export function replicaUrl(db: Postgres, n: number): string {
 export async function startReplicas(t: Test, db: Postgres, cli: string, count = 3): Promise<Replicas> {
   const processes = await Promise.all(
     Array.from({ length: count }, (_, i) =>
-      spawnCli(t, { DATABASE_URL: replicaUrl(db, i + 1), API_KEYS: KEY, ADMIN_TOKEN: TOKEN, LOG_LEVEL: 'warn' }, [], cli),
+      spawnCli(
+        t,
+        { DATABASE_URL: replicaUrl(db, i + 1), API_KEYS: KEY, ADMIN_TOKEN: TOKEN, LOG_LEVEL: 'warn' },
+        [],
+        cli,
+      ),
     ),
   )
   const origins = processes.map((p) => new URL(p.baseUrl).origin)
