@@ -84,7 +84,7 @@ t.test('a replica killed with SIGKILL under load loses no acknowledged create', 
 })
 
 t.test(
-  "the database restarted, or a replica's connections cut, under load: nothing lost, and it serves again",
+  "the database restarted or crashed, or a replica's connections cut, under load: nothing lost, and it serves again",
   { skip },
   async (t) => {
     const db = await startPostgres(t)
@@ -99,6 +99,9 @@ t.test(
     await atLeast(150, 'creates after the cut')
     await db.restart()
     await atLeast(150, 'creates after the restart')
+    await db.kill()
+    await db.start()
+    await atLeast(150, 'creates after a crash of the database')
     await load.stop()
     await checkNothingLost(t, db, 'restart', load)
     for (const origin of origins)
