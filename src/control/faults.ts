@@ -3,8 +3,11 @@
 // not given), then the operation answers normally again. Per request, `Prefer: code=<status>` and
 // `Prefer: delay=<ms>` (Prism's convention) do the same without the control API.
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { ERRORS, HttpError } from '../http/errors.js'
+import { ERRORS, HttpError, RETRY_AFTER } from '../http/errors.js'
+import type { Exchange } from '../http/exchange.js'
+import { API_KEY } from '../pipeline/auth.js'
 import { sendJsonText } from '../http/reply.js'
+import type { Operation } from '../contract/types.js'
 
 /** The longest delay a fault or a Prefer header may ask for. */
 export const MAX_DELAY_MS = 30_000
@@ -150,5 +153,39 @@ export function breakResponse(kind: FaultKind, req: IncomingMessage, res: Server
       sendJsonText(res, status, '{"id": 1, "name": "Rex", "categoryId": ')
       return
     }
+  }
+}
+
+/** The status an operation answers when it succeeds: what a broken answer would have carried. */
+export function successStatus(op: Operation): number {
+  return Number(op.responses.find((code) => /^2\d\d$/.test(code)) ?? 200)
+}
+
+/** A fault as the journal shows it. */
+export function describeFault(fault: Fault): string {
+  const parts = [
+    fault.fault,
+    fault.status === undefined ? undefined : `status ${fault.status}`,
+    fault.delayMs ? `delay ${fault.delayMs}ms` : undefined,
+  ]
+  return `fault ${fault.id}: ${parts.filter(Boolean).join(', ')}`
+}
+
+/**
+ * The headers a genuine answer with `status` carries, for a forced one (a fault, Prefer): a client
+ * tested against a forced 401 must meet the WWW-Authenticate of a real one. The operation's own
+ * headers (deprecation) go on every answer anyway.
+ */
+export function twinHeaders(status: number, { allow }: Exchange): Readonly<Record<string, string>> | undefined {
+  switch (status) {
+    case 401:
+      return { 'WWW-Authenticate': API_KEY.realm }
+    case 405:
+      return allow === undefined ? undefined : { Allow: allow }
+    case 429:
+    case 503:
+      return RETRY_AFTER
+    default:
+      return undefined
   }
 }

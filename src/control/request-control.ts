@@ -1,11 +1,20 @@
 // Test control inside the API's request pipeline: which namespace a request belongs to, the
 // journal entry it leaves, and the faults, Prefer preferences and clock that may shape its answer.
 import { readRawBody, receivedBody } from '../http/body.js'
-import { ERRORS, HttpError, RETRY_AFTER, templateForStatus } from '../http/errors.js'
+import { ERRORS, HttpError, templateForStatus } from '../http/errors.js'
 import { requestHeaders, type Exchange } from '../http/exchange.js'
 import { traceIdOf } from '../http/trace-context.js'
-import { API_KEY, bearerToken, type KeyRing } from '../pipeline/auth.js'
-import { breakResponse, delay, readPrefer, type Fault, type Preference } from './faults.js'
+import { bearerToken, type KeyRing } from '../pipeline/auth.js'
+import {
+  breakResponse,
+  delay,
+  describeFault,
+  readPrefer,
+  successStatus,
+  twinHeaders,
+  type Fault,
+  type Preference,
+} from './faults.js'
 import type { Redactor } from './redactor.js'
 import { UNMATCHED } from './request-record.js'
 import { namespaceOf, type Namespace, type NamespaceHold, type Namespaces } from './namespaces.js'
@@ -29,6 +38,8 @@ interface RequestState {
   authenticated: boolean
   /** With a shared database: the namespace's row, held from enter() until the answer is committed. */
   hold: NamespaceHold | undefined
+  /** Set once the exchange closed: a hold that comes after is let go at once. */
+  closed?: boolean
   /**
    * Records the request in its namespace's journal (once): as its answer starts, or as it is broken
    * off. With a shared database, the answer waits for the promise: the entry and every change committed.
@@ -124,6 +135,7 @@ export class Control {
     // finds its request in the journal. The app's own pages are journaled as they close.
     exchange.answering = state.journal
     res.on('close', () => {
+      state.closed = true
       state.journal(res.headersSent ? res.statusCode : null)?.catch(() => undefined)
       if (state.serving) state.namespace.end()
     })
@@ -171,10 +183,7 @@ export class Control {
   ): Awaitable<AnimalStore | undefined> {
     const holding = this.namespaces.hold(state.namespace)
     if (holding === undefined) return this.#applyFaults(op, exchange, state, prefer)
-    return holding.then((hold) => {
-      state.hold = hold
-      return this.#applyFaults(op, exchange, state, prefer)
-    })
+    return holding.then((hold) => (keep(state, hold) ? this.#applyFaults(op, exchange, state, prefer) : undefined))
   }
 
   /** Waits out a delay; a shared namespace is let go meanwhile, so that other requests in it go on. */
@@ -185,7 +194,7 @@ export class Control {
       await held.release()
     }
     await delay(ms, exchange.res)
-    if (held !== undefined && !exchange.res.destroyed) state.hold = await this.namespaces.hold(state.namespace)
+    if (held !== undefined && !exchange.res.destroyed) keep(state, await this.namespaces.hold(state.namespace))
   }
 
   #applyFaults(
@@ -266,34 +275,13 @@ export class Control {
 
 const ignore = (): void => undefined
 
-/**
- * The headers a genuine answer with `status` carries, for a forced one (a fault, Prefer): a client
- * tested against a forced 401 must meet the WWW-Authenticate of a real one. The operation's own
- * headers (deprecation) go on every answer anyway.
- */
-function twinHeaders(status: number, { allow }: Exchange): Readonly<Record<string, string>> | undefined {
-  switch (status) {
-    case 401:
-      return { 'WWW-Authenticate': API_KEY.realm }
-    case 405:
-      return allow === undefined ? undefined : { Allow: allow }
-    case 429:
-    case 503:
-      return RETRY_AFTER
-    default:
-      return undefined
+/** Keeps a hold for the request, or lets it go when the exchange closed meanwhile (its entry is journaled apart). */
+function keep(state: RequestState, hold: NamespaceHold | undefined): boolean {
+  if (hold === undefined) return true
+  if (state.closed) {
+    hold.release().catch(ignore)
+    return false
   }
-}
-
-function successStatus(op: Operation): number {
-  return Number(op.responses.find((code) => /^2\d\d$/.test(code)) ?? 200)
-}
-
-function describeFault(fault: Fault): string {
-  const parts = [
-    fault.fault,
-    fault.status === undefined ? undefined : `status ${fault.status}`,
-    fault.delayMs ? `delay ${fault.delayMs}ms` : undefined,
-  ]
-  return `fault ${fault.id}: ${parts.filter(Boolean).join(', ')}`
+  state.hold = hold
+  return true
 }

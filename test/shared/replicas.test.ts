@@ -4,7 +4,8 @@
 import t from 'tap'
 import { postgresSkip, startPostgres } from '../support/postgres.js'
 import { haproxySkip } from '../support/haproxy.js'
-import { buildCli } from '../support/sandbox.js'
+import pg from 'pg'
+import { buildCli, waitFor } from '../support/sandbox.js'
 import { ADMIN, API, call, startReplicas } from '../support/replicas.js'
 
 const skip = postgresSkip(t) || haproxySkip(t)
@@ -170,6 +171,32 @@ t.test('replicas on one database', { skip }, async (t) => {
       (n: { name: string }) => n.name,
     )
     t.ok(names.includes('seen') && !names.includes('other'), "the namespaces list is the database's")
+  })
+
+  t.test('a request that gives up while it waits for its namespace lets the namespace go', async (t) => {
+    const waits = { headers: ns('waits') }
+    t.equal((await call(`${origins[0]}/v1/pets?limit=1`, waits)).status, 200)
+    // The namespace's row held by another client: the next request waits for it.
+    const locker = new pg.Client({ connectionString: db.url })
+    await locker.connect()
+    t.teardown(() => locker.end())
+    await locker.query('BEGIN')
+    await locker.query("SELECT 1 FROM namespaces WHERE name = 'waits' FOR UPDATE")
+    const gaveUp = await fetch(`${origins[0]}/v1/pets?limit=1`, { ...waits, signal: AbortSignal.timeout(300) }).then(
+      () => 'answered',
+      (error: Error) => error.name,
+    )
+    t.equal(gaveUp, 'TimeoutError')
+    await new Promise((resolve) => setTimeout(resolve, 200)) // the replica sees the close before the row is let go
+    await locker.query('COMMIT')
+    t.equal((await call(`${origins[0]}/v1/pets?limit=1`, waits)).status, 200, 'the next request is served')
+    await waitFor(
+      async () => {
+        const page = await admin(origins[1]!, 'requests', 'waits')
+        return page.body.count === 3 && page.body.entries[1].status === null
+      },
+      { what: 'the request that gave up, journaled without an answer' },
+    )
   })
 
   t.test('keys and tokens never reach the database', async (t) => {
