@@ -7,8 +7,9 @@ import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
 import { parse, parseAllDocuments } from 'yaml'
+import { composeCommand } from '../support/docker.js'
 import { ROOT, tempDir } from '../support/sandbox.js'
-import { findProgram, mustRun, REQUIRE_PROGRAMS, runProgram, skipWithout } from '../support/system-programs.js'
+import { mustRun, REQUIRE_PROGRAMS, runProgram, skipWithout } from '../support/system-programs.js'
 
 const CHART = join(ROOT, 'deploy/helm/animal-store-sandbox')
 const VALIDATOR = join(ROOT, 'deploy/helm/validate')
@@ -239,8 +240,7 @@ t.test('the validator refuses what the API server would', { skip: helmSkip || go
 /** The compose file as Compose reads it (`docker compose config`, else `docker-compose config`), else as YAML. */
 async function composeConfig(t: Test, env: Record<string, string>): Promise<{ config: unknown; by: string }> {
   const file = join(ROOT, 'deploy/compose.yaml')
-  const plugin = findProgram('docker') && (await runProgram('docker', ['compose', 'version'], ROOT)).code === 0
-  const command = plugin ? ['docker', 'compose'] : findProgram('docker-compose') ? ['docker-compose'] : undefined
+  const command = await composeCommand()
   if (command === undefined) {
     if (REQUIRE_PROGRAMS) t.fail('REQUIRE_PROGRAMS=1 but neither docker compose nor docker-compose is installed')
     return { config: parse(await readFile(file, 'utf8'), { merge: true }), by: 'the yaml package' }
@@ -256,10 +256,18 @@ interface ComposeService {
   depends_on?: Record<string, { condition: string }> | string[]
   healthcheck?: { test: string[] | string }
   volumes?: Array<string | { source: string; target: string }>
+  ports?: Array<string | { host_ip?: string; published: string | number; target: number }>
 }
 
 t.test('the compose file: three replicas on one DATABASE_URL, PostgreSQL, HAProxy in front', async (t) => {
-  const { config, by } = await composeConfig(t, { ADMIN_TOKEN: 'a-token-of-our-own' })
+  // The images' and port's variables unset, whatever this machine's are: the defaults are what a user gets.
+  const { config, by } = await composeConfig(t, {
+    ADMIN_TOKEN: 'a-token-of-our-own',
+    ANIMAL_STORE_IMAGE: '',
+    POSTGRES_IMAGE: '',
+    HAPROXY_IMAGE: '',
+    SANDBOX_PORT: '',
+  })
   t.comment(`read by ${by}`)
   const services = (config as { services: Record<string, ComposeService> }).services
   const replicas = Object.keys(services)
@@ -275,12 +283,13 @@ t.test('the compose file: three replicas on one DATABASE_URL, PostgreSQL, HAProx
   }
 
   const postgres = services['postgres']
-  t.match(postgres?.image, /^postgres:/, 'the official postgres image')
+  t.match(postgres?.image, /^postgres:\d+$/, 'the official postgres image')
   t.match(JSON.stringify(postgres?.healthcheck?.test), /pg_isready/)
   t.ok(postgres?.volumes?.length, 'its data on a volume')
 
   const haproxy = services['haproxy']
-  t.match(haproxy?.image, /^haproxy:/, 'the official haproxy image')
+  t.match(haproxy?.image, /^haproxy:[\d.]+$/, 'the official haproxy image')
+  t.match(JSON.stringify(haproxy?.ports), /127\.0\.0\.1:4010:4010|"published":"?4010\b/, 'on port 4010')
   t.match(JSON.stringify(haproxy?.volumes), /haproxy\.cfg/, 'with haproxy.cfg')
   const cfg = await readFile(join(ROOT, 'deploy/haproxy.cfg'), 'utf8')
   const servers = [...cfg.matchAll(/^\s*server (\S+) (\S+)/gm)].map((match) => `${match[1]} ${match[2]}`)

@@ -5,7 +5,8 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import type { Test } from 'tap'
-import { ROOT, waitFor } from './sandbox.js'
+import { ROOT, freePort, waitFor } from './sandbox.js'
+import { findProgram, runProgram } from './system-programs.js'
 
 /** Debian's client has what the build needs (BuildKit); another docker on PATH may not. */
 export const DOCKER = existsSync('/usr/bin/docker') ? '/usr/bin/docker' : 'docker'
@@ -48,24 +49,50 @@ export async function dockerSkipReason(t: Test): Promise<string | undefined> {
   return reason
 }
 
-let built: Promise<void> | undefined
-
-/** Builds the image from this checkout with `npm run image` (quick when Docker's cache holds it). */
-export function ensureImage(): Promise<void> {
-  built ??= new Promise<void>((resolve, reject) => {
-    const child = spawn('bash', [join(ROOT, 'scripts/build-image.sh'), '--quiet'], {
+/** Runs a build script of scripts/ with DOCKER set; rejects with the end of its output unless it exits 0. */
+function buildScript(script: string, args: string[], env: Record<string, string> = {}): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const child = spawn('bash', [join(ROOT, 'scripts', script), ...args], {
       cwd: ROOT,
-      env: { ...process.env, IMAGE, DOCKER },
+      env: { ...process.env, ...env, DOCKER },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let output = ''
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
     child.once('exit', (code) =>
-      code === 0 ? resolve() : reject(new Error(`npm run image failed (${code}):\n${output.slice(-4000)}`)),
+      code === 0 ? resolve() : reject(new Error(`scripts/${script} failed (${code}):\n${output.slice(-4000)}`)),
     )
   })
+}
+
+let built: Promise<void> | undefined
+
+/** Builds the image from this checkout with `npm run image` (quick when Docker's cache holds it). */
+export function ensureImage(): Promise<void> {
+  built ??= buildScript('build-image.sh', ['--quiet'], { IMAGE })
   return built
+}
+
+/** The registry-free stand-ins for the official images deploy/compose.yaml names. */
+export const LOCAL_IMAGES = { postgres: 'animal-store-postgres:local', haproxy: 'animal-store-haproxy:local' }
+let localBuilt: Promise<void> | undefined
+
+/** Builds LOCAL_IMAGES with scripts/build-local-images.sh, unless both are there (.ci/run builds them). */
+export function ensureLocalImages(): Promise<void> {
+  localBuilt ??= docker('image', 'inspect', LOCAL_IMAGES.postgres, LOCAL_IMAGES.haproxy).then(
+    () => undefined,
+    () => buildScript('build-local-images.sh', [LOCAL_IMAGES.postgres, LOCAL_IMAGES.haproxy]),
+  )
+  return localBuilt
+}
+
+/** How Compose is run here: `docker compose` (the plugin), else `docker-compose`; undefined without either. */
+export async function composeCommand(): Promise<string[] | undefined> {
+  if (findProgram('docker') && (await runProgram('docker', ['compose', 'version'], ROOT, {}, 60_000)).code === 0) {
+    return ['docker', 'compose']
+  }
+  return findProgram('docker-compose') ? ['docker-compose'] : undefined
 }
 
 interface RunningContainer {
@@ -93,6 +120,24 @@ export async function runContainer(
   )
   t.teardown(() => docker('rm', '-f', '-v', id).catch(() => undefined))
   const port = (await docker('port', id, '4010/tcp')).split('\n')[0]?.split(':').pop()
+  const origin = `http://127.0.0.1:${port}`
+  await waitForHttp(`${origin}/healthz`, id)
+  return { id, origin }
+}
+
+/**
+ * `docker run -d` of the image on the host's network, listening on a free port of 127.0.0.1, so that
+ * it reaches a server the test started on loopback (a PostgreSQL). Removed when the test ends.
+ */
+export async function runOnHostNetwork(
+  t: Test,
+  options: { env?: Record<string, string>; args?: string[] } = {},
+): Promise<RunningContainer> {
+  const port = await freePort()
+  const env = { ...options.env, HOST: '127.0.0.1', PORT: String(port) }
+  const envArgs = Object.entries(env).flatMap(([name, value]) => ['-e', `${name}=${value}`])
+  const id = await docker('run', '-d', '--network', 'host', ...envArgs, ...(options.args ?? []), IMAGE)
+  t.teardown(() => docker('rm', '-f', '-v', id).catch(() => undefined))
   const origin = `http://127.0.0.1:${port}`
   await waitForHttp(`${origin}/healthz`, id)
   return { id, origin }

@@ -1,0 +1,148 @@
+// deploy/compose.yaml for real: `up` with the sandbox image and the registry-free stand-ins for the
+// official postgres and haproxy images (scripts/build-local-images.sh), on a free port. Pets created
+// through HAProxy are read back through it, each replica answers (haproxy.cfg's X-Served-By), a
+// fault armed through it fires once across the replicas; then `down -v`. Everything the project
+// made is removed by its name when the test ends, whatever happened.
+import { randomBytes } from 'node:crypto'
+import { join } from 'node:path'
+import t from 'tap'
+import {
+  IMAGE,
+  LOCAL_IMAGES,
+  composeCommand,
+  docker,
+  dockerSkipReason,
+  ensureImage,
+  ensureLocalImages,
+} from '../support/docker.js'
+import { ROOT, freePort, waitFor } from '../support/sandbox.js'
+import { REQUIRE_PROGRAMS, runProgram } from '../support/system-programs.js'
+
+const KEY = 'compose-key'
+const TOKEN = 'compose-admin-token'
+const API = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }
+const ADMIN = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }
+const REPLICAS = ['sandbox-1', 'sandbox-2', 'sandbox-3']
+const FILE = join(ROOT, 'deploy/compose.yaml')
+
+// A cold build of the image on a shared machine takes minutes, not the default 120 s.
+t.setTimeout(15 * 60_000)
+const compose = await composeCommand()
+let skip: string | false = (await dockerSkipReason(t)) ?? false
+if (!skip && compose === undefined) {
+  skip = 'neither docker compose nor docker-compose is installed (.ci/run installs docker-compose)'
+  if (REQUIRE_PROGRAMS) t.fail(`REQUIRE_PROGRAMS=1 but ${skip}`)
+}
+
+interface Answer {
+  status: number
+  body: any
+  servedBy: string | null
+}
+
+/** A call through the balancer, bounded in time; the status, the parsed body and the replica that answered. */
+async function call(url: string, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}) {
+  const res = await fetch(url, {
+    method: init.method ?? 'GET',
+    headers: init.headers ?? API,
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    signal: AbortSignal.timeout(20_000),
+  })
+  const text = await res.text()
+  return { status: res.status, body: text === '' ? null : JSON.parse(text), servedBy: res.headers.get('x-served-by') }
+}
+
+/** Removes what the project made, by name: its containers (by the label Compose gives them), network and volume. */
+async function removeProject(project: string): Promise<void> {
+  const ids = await docker('ps', '-aq', '--filter', `label=com.docker.compose.project=${project}`).catch(() => '')
+  if (ids) await docker('rm', '-f', '-v', ...ids.split('\n')).catch(() => undefined)
+  await docker('network', 'rm', `${project}_default`).catch(() => undefined)
+  await docker('volume', 'rm', `${project}_postgres-data`).catch(() => undefined)
+}
+
+t.test('compose up: three replicas on PostgreSQL behind HAProxy, then down -v', { skip }, async (t) => {
+  await Promise.all([ensureImage(), ensureLocalImages()])
+  const project = `animal-store-compose-${randomBytes(4).toString('hex')}`
+  const port = await freePort()
+  const env = {
+    ANIMAL_STORE_IMAGE: IMAGE,
+    POSTGRES_IMAGE: LOCAL_IMAGES.postgres,
+    HAPROXY_IMAGE: LOCAL_IMAGES.haproxy,
+    SANDBOX_PORT: String(port),
+    ADMIN_TOKEN: TOKEN,
+    API_KEYS: KEY,
+  }
+  // Compose on the project, bounded in time.
+  const [program = 'docker-compose', ...composeArgs] = compose ?? []
+  const run = (args: string[], timeoutMs = 120_000) =>
+    runProgram(program, [...composeArgs, '-p', project, '-f', FILE, ...args], ROOT, env, timeoutMs)
+  t.teardown(async () => {
+    await run(['down', '-v', '--remove-orphans', '--timeout', '5'], 60_000)
+    await removeProject(project)
+  })
+  const url = `http://127.0.0.1:${port}`
+  const logs = async (): Promise<string> => (await run(['logs', '--no-color', '--tail', '20'], 30_000)).output
+
+  const up = await run(['up', '-d'])
+  t.equal(up.code, 0, 'compose up -d', { output: up.output })
+  if (up.code !== 0) return
+
+  // Each replica in turn, as HAProxy brings it in: two good health checks, 2 s apart.
+  const answered = new Set<string>()
+  await waitFor(
+    async () => {
+      const answer = await call(`${url}/v1/pets?limit=1`)
+      if (answer.status === 200 && answer.servedBy) answered.add(answer.servedBy)
+      return answered.size === REPLICAS.length
+    },
+    { what: `each replica to answer through HAProxy on ${url}`, timeoutMs: 120_000, intervalMs: 250 },
+  ).catch(async (error: Error) => {
+    throw new Error(`${error.message} (answered: ${[...answered].join(', ')})\n${await logs()}`)
+  })
+  t.same([...answered].sort(), REPLICAS, 'each replica answered through HAProxy')
+
+  const created: Answer[] = []
+  for (let i = 0; i < 6; i++) {
+    created.push(await call(`${url}/v1/pets`, { method: 'POST', body: { name: `Compose ${i}`, categoryId: 1 } }))
+  }
+  t.same(
+    created.map((answer) => answer.status),
+    created.map(() => 201),
+    'six pets created through HAProxy',
+  )
+  t.same([...new Set(created.map((answer) => answer.servedBy))].sort(), REPLICAS, 'by every replica')
+  // Round robin: three reads in a row are served by the three replicas.
+  for (const [i, { body }] of created.entries()) {
+    const reads: Answer[] = []
+    for (let n = 0; n < REPLICAS.length; n++) reads.push(await call(`${url}/v1/pets/${body.id as number}`))
+    t.same(
+      reads.map((answer) => [answer.status, answer.body?.name]),
+      reads.map(() => [200, `Compose ${i}`]),
+      `pet ${i} read back through HAProxy`,
+    )
+    t.same([...new Set(reads.map((answer) => answer.servedBy))].sort(), REPLICAS, 'by every replica')
+  }
+
+  const armed = await call(`${url}/__admin/faults`, {
+    method: 'POST',
+    headers: ADMIN,
+    body: { operationId: 'listPets', status: 503, after: 2, times: 1 },
+  })
+  t.equal(armed.status, 201, 'a fault armed through HAProxy')
+  const lists: Answer[] = []
+  for (let i = 0; i < 6; i++) lists.push(await call(`${url}/v1/pets?limit=1`))
+  t.same(
+    lists.map((answer) => answer.status),
+    [200, 200, 503, 200, 200, 200],
+    'the third listPets, whichever replica served it, got the fault, and no other',
+  )
+  t.match(lists[2], { body: { status: 503 }, servedBy: /^sandbox-[123]$/ }, 'from a replica, as an Error body')
+  t.same([...new Set(lists.map((answer) => answer.servedBy))].sort(), REPLICAS, 'the six calls went to every replica')
+  const faults = await call(`${url}/__admin/faults`, { headers: ADMIN })
+  t.match(faults.body.faults, [{ seen: 6, fired: 1 }], 'seen six times, fired once')
+
+  const down = await run(['down', '-v', '--timeout', '5'])
+  t.equal(down.code, 0, 'compose down -v', { output: down.output })
+  t.equal(await docker('ps', '-aq', '--filter', `label=com.docker.compose.project=${project}`), '', 'no container left')
+  await t.rejects(docker('volume', 'inspect', `${project}_postgres-data`), 'the database volume is gone')
+})
