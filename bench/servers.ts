@@ -7,9 +7,9 @@ import { existsSync, readFileSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { request } from 'node:http'
 import { request as secureRequest } from 'node:https'
-import { createServer, type AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { freePort, onCore } from '../scripts/lib/processes.js'
 import { tlsFiles } from '../src/http/tls.js'
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -72,21 +72,6 @@ export interface Started {
 }
 
 /**
- * A port the system says is free now, for a server that is told its port up front. (A counter of
- * our own could collide with the one of a bench running beside it, each finding the other's server.)
- */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo
-      server.close(() => resolve(port))
-    })
-  })
-}
-
-/**
  * What a server is started with to serve HTTPS, its files in `dir`, and the CA to trust once it
  * answers. The bare server's certificate is made as TLS=auto makes the sandbox's.
  */
@@ -120,10 +105,8 @@ export async function startServer(
   const https = options.tls === undefined ? undefined : await httpsFor(spec, options.tls.dir)
   const port = await freePort()
   const { file, args, cwd = ROOT } = spec.command()
-  const [program, argv] =
-    options.core === undefined ? [file, args] : ['taskset', ['-c', String(options.core), file, ...args]]
+  const [program, argv] = onCore(options.core, file, args)
   const started = performance.now()
-  // taskset execs the command, so the child's pid is the server's.
   const child = spawn(program, argv, {
     cwd,
     env: {

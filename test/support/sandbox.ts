@@ -1,7 +1,6 @@
 // Shared test helpers: a real sandbox on an ephemeral port with a temp data file.
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import { mkdir, mkdtemp, readFile, rm, symlink } from 'node:fs/promises'
-import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Writable } from 'node:stream'
@@ -13,45 +12,14 @@ import { SERVER_LIMITS, startSandbox, type Sandbox, type ServerLimits } from '..
 import { createLogger } from '../../src/logger.js'
 import type { DataFileOptions } from '../../src/store/data-file.js'
 import { DataFileLock } from '../../src/store/data-file-lock.js'
+import { waitFor } from '../../scripts/lib/processes.js'
+
+export { freePort, waitFor, type WaitForOptions } from '../../scripts/lib/processes.js'
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 export const API_KEY = 'test-key-1'
 export const AUTH = { authorization: `Bearer ${API_KEY}` }
 export const JSON_HEADERS = { ...AUTH, 'content-type': 'application/json' }
-
-export interface WaitForOptions {
-  /** What the check waits for, as the failure names it: "docker ps no longer lists the container". */
-  readonly what: string
-  readonly timeoutMs?: number
-  readonly intervalMs?: number
-}
-
-/**
- * Retries `check` until it returns true, for a state that comes a moment after what causes it (a
- * process gone, a container removed, a page rendered). An exception counts as "not yet". Bounded:
- * rejects after `timeoutMs` (30 s unless given: a loaded machine is slow), naming what never happened and what the check last saw, so the test
- * fails. Assert on the state after it as before: the wait only removes the race.
- */
-export async function waitFor(
-  check: () => boolean | Promise<boolean>,
-  { what, timeoutMs = 30_000, intervalMs = 50 }: WaitForOptions,
-): Promise<void> {
-  const deadline = performance.now() + timeoutMs
-  let last: unknown
-  for (;;) {
-    try {
-      if ((await check()) === true) return
-      last = undefined
-    } catch (error) {
-      last = error
-    }
-    if (performance.now() >= deadline) break
-    await new Promise((resolve) => setTimeout(resolve, intervalMs))
-  }
-  const seen =
-    last === undefined ? '' : ` (the last check threw: ${last instanceof Error ? last.message : String(last)})`
-  throw new Error(`waited ${timeoutMs} ms for ${what}, and it never happened${seen}`)
-}
 
 /**
  * Adds a pet through the API, as a client would (POST <baseUrl>/pets): the one way tests create
@@ -67,15 +35,6 @@ export function postPet(
     headers: { ...headers, 'content-type': 'application/json' },
     body: JSON.stringify(pet),
   })
-}
-
-/** A port nothing listens on now: taken, then given back. */
-export async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  await new Promise((resolve) => server.close(resolve))
-  return port
 }
 
 /** A temp folder removed when the test ends. */

@@ -1,7 +1,7 @@
 // Programs from the system that some tests need (the Debian packages .ci/run installs). Outside CI
 // a test that lacks one skips and says why; under REQUIRE_PROGRAMS=1, which .ci/run sets after
 // installing them, the same test fails instead. And programs run as a consumer's project runs them.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Test } from 'tap'
@@ -31,19 +31,6 @@ export function skipWithout(t: Test, program: string, from: string | { source: s
     return false
   }
   return reason
-}
-
-// Servers the tests start and stop by PID in their teardowns. Should the test process end without
-// them (an uncaught error, a timeout), these are ended as it exits, rather than left serving.
-const servers = new Map<ChildProcess, NodeJS.Signals>()
-process.on('exit', () => {
-  for (const [child, signal] of servers) child.kill(signal)
-})
-
-/** Ends `child` with `signal` if it is still running when this process exits. */
-export function endAtExit(child: ChildProcess, signal: NodeJS.Signals): void {
-  servers.set(child, signal)
-  child.once('exit', () => servers.delete(child))
 }
 
 /** The environment without the npm_* settings `npm test` passes down: a consumer's own npm must not see them. */
