@@ -8,6 +8,7 @@ import { execFile } from 'node:child_process'
 import { readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
+import { onCore } from '../scripts/lib/processes.js'
 
 const run = promisify(execFile)
 
@@ -18,6 +19,8 @@ export interface LoadRequest {
   readonly body?: string
   readonly connections: number
   readonly seconds: number
+  /** Spreads the requests over this many namespaces (x-sandbox-namespace), each the next; else one. */
+  readonly namespaces?: number
 }
 
 export interface LoadResult {
@@ -45,9 +48,8 @@ export async function findLoadGenerators(workDir: string, core: number | undefin
   for (const program of ['wrk', 'h2load'])
     if (!(await commandExists(program)))
       throw new Error('the bench needs wrk and h2load: apt-get install wrk nghttp2-client')
-  const onCore = (program: string, args: string[]): [string, string[]] =>
-    core === undefined ? [program, args] : ['taskset', ['-c', String(core), program, ...args]]
-  return { 'HTTP/1.1': wrk(workDir, onCore), 'HTTP/2': h2load(workDir, onCore) }
+  const onLoadCore: OnCore = (program, args) => onCore(core, program, args)
+  return { 'HTTP/1.1': wrk(workDir, onLoadCore), 'HTTP/2': h2load(workDir, onLoadCore) }
 }
 
 type OnCore = (program: string, args: string[]) => [string, string[]]
@@ -57,7 +59,7 @@ function wrk(workDir: string, onCore: OnCore): LoadGenerator {
     name: 'wrk',
     async run(request) {
       const script = join(workDir, 'request.lua')
-      // One Lua script per run: method, headers and body, nothing random.
+      // One Lua script per run: method, headers and body, nothing random; the namespaces in turn.
       const lua = [
         `wrk.method = ${JSON.stringify(request.method)}`,
         ...Object.entries(request.headers).map(
@@ -67,6 +69,16 @@ function wrk(workDir: string, onCore: OnCore): LoadGenerator {
         // Count non-2xx answers as errors (wrk only reports non-2xx/3xx).
         'local bad = 0',
         'function response(status, headers, body) if status >= 300 then bad = bad + 1 end end',
+        ...(request.namespaces === undefined
+          ? []
+          : [
+              'local sent = 0',
+              'function request()',
+              '  sent = sent + 1',
+              `  wrk.headers["x-sandbox-namespace"] = "spread-" .. (sent % ${request.namespaces})`,
+              '  return wrk.format()',
+              'end',
+            ]),
       ].join('\n')
       await writeFile(script, lua)
       const args = [
@@ -91,7 +103,8 @@ function h2load(workDir: string, onCore: OnCore): LoadGenerator {
   return {
     name: 'h2load',
     async run(request) {
-      if (request.method !== 'GET') throw new Error('the bench sends h2load GETs only')
+      if (request.method !== 'GET' || request.namespaces !== undefined)
+        throw new Error('the bench sends h2load GETs in one namespace only')
       // Per request: start time, status, microseconds to the end of the answer; the percentiles come from it.
       const log = join(workDir, 'h2load.tsv')
       // h2load leaves the file alone when nothing was answered: none of the previous run's lines may count.

@@ -9,8 +9,8 @@
 // run's folder, or a folder holding such a build), the two taking turns, so that "within 10% of
 // before" compares figures of one run; without it, "before" is the previous full run's latest.json.
 //
-// Scenarios: cold-start, raw, https, http2, tests, namespaces (all six by default) and soak (only
-// when named: minutes of mixed load, SOAK_SECONDS). --smoke is a tiny run (seconds) that checks the
+// Scenarios: cold-start, raw, https, http2, tests, namespaces (all six by default), and only when
+// named: shared (PostgreSQL and HAProxy, minutes) and soak (minutes of mixed load, SOAK_SECONDS). --smoke is a tiny run (seconds) that checks the
 // harness; with BENCH_FROM_SOURCE=1 the sandbox runs from src/ through tsx instead of dist/.
 import { randomUUID } from 'node:crypto'
 import { execFile } from 'node:child_process'
@@ -27,6 +27,7 @@ import {
   API_KEY,
   AUTH,
   ROOT,
+  cpuMs,
   SERVERS,
   rssMiB,
   sandboxAt,
@@ -36,6 +37,9 @@ import {
   type Started,
 } from './servers.js'
 import { soak } from './soak.js'
+import { HAPROXY, startHaproxy } from '../scripts/lib/haproxy.js'
+import { POSTGRES_BIN, startPostgres } from '../scripts/lib/postgres.js'
+import { waitFor } from '../scripts/lib/processes.js'
 
 const run = promisify(execFile)
 const { values: flags, positionals } = parseArgs({
@@ -161,60 +165,91 @@ type Protocol = 'HTTP/1.1' | 'HTTPS/1.1' | 'HTTP/2'
 interface LoadCase {
   readonly request: 'GET /v1/pets' | 'POST /v1/pets'
   readonly path: string
-  readonly servers: readonly ServerName[]
+  /** The servers' names, as `measureLoad`'s `origins` know them. */
+  readonly servers: readonly string[]
+  /** Spread over this many namespaces, each request the next; in the default one otherwise. */
+  readonly namespaces?: number
+}
+
+/** Figures of a measured run besides the load generator's: started before it, read with its request count after it. */
+type Probe = (server: string) => ((requests: number) => Record<string, number>) | undefined
+
+/** Starts `specs` (over HTTPS unless `protocol` is plain HTTP/1.1) and measures the cases on them. */
+async function underLoad(ctx: Context, protocol: Protocol, specs: readonly ServerSpec[], cases: readonly LoadCase[]) {
+  const servers: Array<[ServerName, Started]> = []
+  try {
+    for (const spec of specs) servers.push([spec.name, await start(ctx, spec, {}, protocol !== 'HTTP/1.1')])
+    return await measureLoad(ctx, protocol, new Map(servers.map(([name, server]) => [name, server.origin])), cases)
+  } finally {
+    for (const [, server] of servers) await server.stop()
+  }
 }
 
 /**
- * Starts `specs` (over HTTPS unless `protocol` is plain HTTP/1.1) and measures each case on each of
- * its servers in SETTINGS.rounds rounds, the servers taking turns (the first round after a warm-up):
- * a row of medians for each.
+ * Measures each case on each of its servers (by name, in `origins`) in SETTINGS.rounds rounds,
+ * the servers taking turns (the first round after a warm-up): a row of medians for each.
  */
-async function underLoad(ctx: Context, protocol: Protocol, specs: readonly ServerSpec[], cases: readonly LoadCase[]) {
+async function measureLoad(
+  ctx: Context,
+  protocol: Protocol,
+  origins: ReadonlyMap<string, string>,
+  cases: readonly LoadCase[],
+  probe?: Probe,
+) {
   const load = ctx.load[protocol === 'HTTP/2' ? 'HTTP/2' : 'HTTP/1.1']
-  const servers = new Map<ServerName, Started>()
-  try {
-    for (const spec of specs) servers.set(spec.name, await start(ctx, spec, {}, protocol !== 'HTTP/1.1'))
-    const measure = async (name: ServerName, { request, path }: LoadCase, warmUp: boolean) => {
-      const server = servers.get(name)
-      if (server === undefined) throw new Error(`${name} is not running`)
-      const method = request.startsWith('POST') ? 'POST' : 'GET'
-      const run = {
-        url: `${server.origin}/v1${path}`,
-        method,
-        headers: method === 'GET' ? AUTH : { ...AUTH, 'Content-Type': 'application/json' },
-        ...(method === 'POST' ? { body: NEW_PET } : {}),
-        connections: SETTINGS.connections,
-      } as const
-      if (warmUp && SETTINGS.warmupSeconds > 0) await load.run({ ...run, seconds: SETTINGS.warmupSeconds })
-      return load.run({ ...run, seconds: SETTINGS.seconds })
-    }
-    const rows = []
-    for (const loadCase of cases) {
-      const rounds = new Map<ServerName, LoadResult[]>()
-      for (let i = 0; i < SETTINGS.rounds; i++)
-        for (const name of loadCase.servers)
-          rounds.set(name, [...(rounds.get(name) ?? []), await measure(name, loadCase, i === 0)])
-      for (const [server, results] of rounds) {
-        const row = {
-          request: loadCase.request,
-          protocol,
-          server,
-          connections: SETTINGS.connections,
-          requestsPerSecond: Math.round(median(results.map((r) => r.requestsPerSecond))),
-          p50Ms: round(median(results.map((r) => r.p50Ms)), 3),
-          p99Ms: round(median(results.map((r) => r.p99Ms)), 3),
-          errors: results.reduce((sum, r) => sum + r.errors, 0),
-        }
-        log(
-          `${row.request} over ${protocol} on ${server}: ${row.requestsPerSecond} req/s, p50 ${row.p50Ms} ms, ${row.errors} errors`,
-        )
-        rows.push(row)
-      }
-    }
-    return rows
-  } finally {
-    for (const server of servers.values()) await server.stop()
+  const measure = async (
+    name: string,
+    { request, path, namespaces }: LoadCase,
+    warmUp: boolean,
+  ): Promise<LoadResult & { figures: Record<string, number> }> => {
+    const origin = origins.get(name)
+    if (origin === undefined) throw new Error(`${name} is not running`)
+    const method = request.startsWith('POST') ? 'POST' : 'GET'
+    const run = {
+      url: `${origin}/v1${path}`,
+      method,
+      headers: method === 'GET' ? AUTH : { ...AUTH, 'Content-Type': 'application/json' },
+      ...(method === 'POST' ? { body: NEW_PET } : {}),
+      ...(namespaces === undefined ? {} : { namespaces }),
+      connections: SETTINGS.connections,
+    } as const
+    if (warmUp && SETTINGS.warmupSeconds > 0) await load.run({ ...run, seconds: SETTINGS.warmupSeconds })
+    const probed = probe?.(name)
+    const result = await load.run({ ...run, seconds: SETTINGS.seconds })
+    return { ...result, figures: probed?.(result.requests) ?? {} }
   }
+  const rows = []
+  for (const loadCase of cases) {
+    const rounds = new Map<string, Array<LoadResult & { figures: Record<string, number> }>>()
+    for (let i = 0; i < SETTINGS.rounds; i++)
+      for (const name of loadCase.servers)
+        rounds.set(name, [...(rounds.get(name) ?? []), await measure(name, loadCase, i === 0)])
+    for (const [server, results] of rounds) {
+      const row = {
+        request: loadCase.request,
+        protocol,
+        server,
+        connections: SETTINGS.connections,
+        ...(loadCase.namespaces === undefined ? {} : { namespaces: loadCase.namespaces }),
+        requestsPerSecond: Math.round(median(results.map((r) => r.requestsPerSecond))),
+        p50Ms: round(median(results.map((r) => r.p50Ms)), 3),
+        p99Ms: round(median(results.map((r) => r.p99Ms)), 3),
+        errors: results.reduce((sum, r) => sum + r.errors, 0),
+        ...Object.fromEntries(
+          Object.keys(results[0]?.figures ?? {}).map((key) => [
+            key,
+            round(median(results.map((r) => r.figures[key] ?? NaN)), 1),
+          ]),
+        ),
+      }
+      const spread = loadCase.namespaces === undefined ? '' : ` in ${loadCase.namespaces} namespaces`
+      log(
+        `${row.request}${spread} over ${protocol} on ${server}: ${row.requestsPerSecond} req/s, p50 ${row.p50Ms} ms, ${row.errors} errors`,
+      )
+      rows.push(row)
+    }
+  }
+  return rows
 }
 
 const GET_PETS = { request: 'GET /v1/pets', path: '/pets?limit=20' } as const
@@ -251,10 +286,12 @@ function secureGet(ctx: Context, protocol: 'HTTPS/1.1' | 'HTTP/2') {
 /** The snapshot a trace's namespace starts from (TRACE_NAMESPACE_BASELINE). */
 const TRACE_BASELINE = 'trace-baseline'
 
-async function tests(ctx: Context, spec: ServerSpec) {
+/** The typical test and its steps on `spec`, started with `env` (DATABASE_URL for the shared store). */
+async function tests(ctx: Context, spec: ServerSpec, env: Record<string, string> = {}) {
   const server = await start(ctx, spec, {
     NAMESPACE_FROM_TRACE: 'on',
     TRACE_NAMESPACE_BASELINE: TRACE_BASELINE,
+    ...env,
   })
   // The control client's own transport over one kept-alive connection: what a test worker holds.
   const agent = new Agent({ keepAlive: true, maxSockets: 1 })
@@ -331,6 +368,127 @@ async function namespaces(ctx: Context, spec: ServerSpec) {
   }
 }
 
+// ── shared: the PostgreSQL store against the data file, and replicas behind HAProxy ──────────────
+
+/** The replicas the shared scenario puts behind HAProxy (another HAProxy fronts the first alone). */
+const REPLICAS = 3
+
+/**
+ * In one run, every server on the server core: the sandbox on its data file and on PostgreSQL
+ * (DATABASE_URL), then through HAProxy to one replica and to REPLICAS (in turn; in the spread
+ * cases also each namespace to one replica). Reads and creates in the default namespace, then
+ * spread over as many namespaces as connections, which a row lock per namespace does not
+ * serialize; with the CPU each process spent per request, and the commits per WAL flush over it
+ * all. Then the typical test on each store.
+ */
+async function shared(ctx: Context) {
+  if (POSTGRES_BIN === undefined || !(await commandExists(HAPROXY)))
+    throw new Error('the shared scenario needs PostgreSQL and HAProxy: apt-get install postgresql haproxy')
+  const db = await startPostgres({ core: ctx.core })
+  const running: Array<{ stop(): Promise<void> }> = []
+  const keep = <T extends { stop(): Promise<void> }>(server: T): T => (running.push(server), server)
+  try {
+    const postgres = { DATABASE_URL: db.url }
+    const file = keep(await start(ctx, SERVERS.sandbox))
+    const replicas: Started[] = []
+    for (let i = 0; i < REPLICAS; i++) replicas.push(keep(await start(ctx, SERVERS.sandbox, postgres)))
+    const origins = replicas.map((replica) => replica.origin)
+    const one = keep(await startHaproxy(origins.slice(0, 1), { core: ctx.core }))
+    const all = keep(await startHaproxy(origins, { core: ctx.core }))
+    const sticky = keep(await startHaproxy(origins, { core: ctx.core, balance: 'namespace' }))
+    // Bounded: until a round of requests has reached every replica.
+    await waitFor(
+      async () => {
+        const served = new Set<string | undefined>()
+        for (let i = 0; i < REPLICAS; i++)
+          served.add(all.servedBy(await fetch(`${all.url}/v1/pets?limit=1`, { headers: AUTH })))
+        return served.size === REPLICAS && !served.has(undefined)
+      },
+      { what: `HAProxy to reach all ${REPLICAS} replicas` },
+    )
+    const targets = new Map([
+      ['sandbox', file.origin],
+      ['postgres', replicas[0]?.origin ?? ''],
+      ['replicas1', one.url],
+      [`replicas${REPLICAS}`, all.url],
+      [`replicas${REPLICAS}ByNamespace`, sticky.url],
+    ])
+    const names = [...targets.keys()].slice(0, 4)
+    const balanced = [...targets.keys()].slice(2)
+    const spread = SETTINGS.connections
+    // CPU per request (µs) of the sandboxes serving a run, of PostgreSQL and of HAProxy.
+    const parts: Record<string, Record<string, Array<number | undefined>>> = {
+      sandbox: { sandboxCpuUs: [file.child.pid] },
+      postgres: { sandboxCpuUs: [replicas[0]?.child.pid], postgresCpuUs: [db.pid] },
+      replicas1: { sandboxCpuUs: [replicas[0]?.child.pid], postgresCpuUs: [db.pid], haproxyCpuUs: [one.pid] },
+      [`replicas${REPLICAS}`]: {
+        sandboxCpuUs: replicas.map((replica) => replica.child.pid),
+        postgresCpuUs: [db.pid],
+        haproxyCpuUs: [all.pid],
+      },
+      [`replicas${REPLICAS}ByNamespace`]: {
+        sandboxCpuUs: replicas.map((replica) => replica.child.pid),
+        postgresCpuUs: [db.pid],
+        haproxyCpuUs: [sticky.pid],
+      },
+    }
+    const probe: Probe = (server) => {
+      const used = (): Map<string, number> =>
+        new Map(
+          Object.entries(parts[server] ?? {}).map(([key, pids]) => [
+            key,
+            pids.reduce<number>((sum, pid) => sum + cpuMs(pid), 0),
+          ]),
+        )
+      const before = used()
+      return (requests) =>
+        Object.fromEntries([...used()].map(([key, ms]) => [key, ((ms - (before.get(key) ?? NaN)) * 1000) / requests]))
+    }
+    // WAL flushes against commits over the load: how many commits one flush carries (group commit).
+    await db.query('ALTER SYSTEM SET track_wal_io_timing = on')
+    await db.query("SELECT pg_reload_conf(), pg_stat_reset(), pg_stat_reset_shared('wal')")
+    const requests = await measureLoad(
+      ctx,
+      'HTTP/1.1',
+      targets,
+      [
+        { ...GET_PETS, servers: names },
+        { request: 'POST /v1/pets', path: '/pets', servers: names },
+        { ...GET_PETS, servers: balanced, namespaces: spread },
+        { request: 'POST /v1/pets', path: '/pets', servers: balanced, namespaces: spread },
+      ],
+      probe,
+    )
+    while (running.length > 0) await running.pop()?.stop()
+    // A backend reports its counts as it ends: once the replicas' have, they are all in.
+    const others = "SELECT 1 FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()"
+    await waitFor(async () => (await db.query(others)).length === 0, { what: "the replicas' connections to end" })
+    const [wal] = await db.query<{ commits: string; syncs: string; syncMs: number }>(
+      `SELECT (SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()) AS commits,
+              wal_sync AS syncs, wal_sync_time AS "syncMs" FROM pg_stat_wal`,
+    )
+    const commits = Number(wal?.commits)
+    const syncs = Number(wal?.syncs)
+    const walFlushes = {
+      commits,
+      flushes: syncs,
+      commitsPerFlush: round(commits / syncs),
+      flushMs: round((wal?.syncMs ?? NaN) / syncs, 3),
+    }
+    const typical = {
+      sandbox: await tests(ctx, SERVERS.sandbox),
+      postgres: await tests(ctx, SERVERS.sandbox, postgres),
+    }
+    log(
+      `the typical test p50: ${typical.sandbox.typicalTestMs} ms on the data file, ${typical.postgres.typicalTestMs} on PostgreSQL; ${walFlushes.commitsPerFlush} commits per WAL flush of ${walFlushes.flushMs} ms`,
+    )
+    return { replicas: REPLICAS, requests, walFlushes, tests: typical }
+  } finally {
+    while (running.length > 0) await running.pop()?.stop()
+    await db.close()
+  }
+}
+
 // ── the run ────────────────────────────────────────────────────────────────────────────────────
 
 const scenarios: Record<string, (ctx: Context) => Promise<unknown>> = {
@@ -340,6 +498,7 @@ const scenarios: Record<string, (ctx: Context) => Promise<unknown>> = {
   http2: (ctx) => secureGet(ctx, 'HTTP/2'),
   tests: (ctx) => onEach(ctx, (spec) => tests(ctx, spec)),
   namespaces: (ctx) => onEach(ctx, (spec) => namespaces(ctx, spec)),
+  shared,
   soak: (ctx) => soak({ core: ctx.core, seconds: SMOKE ? 3 : Number(process.env['SOAK_SECONDS'] ?? 150) }),
 }
 

@@ -3,7 +3,7 @@
 // has each create on disk before it answers). Each serves plain HTTP, or HTTPS (HTTP/2 and
 // HTTP/1.1 on one port) with a certificate from a CA made at its start, which the bench trusts.
 import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { request } from 'node:http'
 import { request as secureRequest } from 'node:https'
@@ -174,4 +174,24 @@ export function rssMiB(pid: number | undefined): number {
   } catch {
     return NaN
   }
+}
+
+/**
+ * CPU time (user and system, in ms) that a process and its children (a PostgreSQL server's
+ * backends) have used so far, from /proc (Linux, whose clock ticks are 10 ms there); NaN when none can be read.
+ */
+export function cpuMs(pid: number | undefined): number {
+  let ticks = NaN
+  for (const entry of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
+      // After the name in parentheses: state, ppid, …, utime and stime (the 14th and 15th fields).
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      if (entry === String(pid) || fields[1] === String(pid))
+        ticks = (Number.isNaN(ticks) ? 0 : ticks) + Number(fields[11]) + Number(fields[12])
+    } catch {
+      // Ended meanwhile.
+    }
+  }
+  return ticks * 10
 }

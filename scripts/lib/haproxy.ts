@@ -34,7 +34,7 @@ export interface Haproxy {
  * server, so it may go to another, the last try to another server (redispatch). A request that
  * reached a server is never sent again, whatever happened to it: a replayed POST would make a second pet.
  */
-function config(port: number, servers: ReadonlyMap<string, string>): string {
+function config(port: number, servers: ReadonlyMap<string, string>, balance: Balance): string {
   const lines = [
     'global',
     '  maxconn 1000',
@@ -51,7 +51,7 @@ function config(port: number, servers: ReadonlyMap<string, string>): string {
     `  bind 127.0.0.1:${port}`,
     '  default_backend replicas',
     'backend replicas',
-    '  balance roundrobin',
+    `  balance ${balance === 'namespace' ? `hdr(${NAMESPACE_HEADER})` : 'roundrobin'}`,
     '  option httpchk',
     '  http-check send meth GET uri /healthz ver HTTP/1.1 hdr Host localhost',
     '  http-check expect status 200',
@@ -64,15 +64,26 @@ function config(port: number, servers: ReadonlyMap<string, string>): string {
 }
 
 /**
+ * How requests are spread: in turn, or each namespace (its header's hash) to one replica while it
+ * is up, which then finds the namespace as it left it rather than catching up with another's writes.
+ */
+export type Balance = 'roundrobin' | 'namespace'
+
+const NAMESPACE_HEADER = 'x-sandbox-namespace'
+
+/**
  * Starts HAProxy in the foreground in front of `backends` (http://127.0.0.1:<port> URLs), on CPU
  * `core` when given, and waits (bounded) until it accepts connections. Call `stop()` when done.
  */
-export async function startHaproxy(backends: readonly string[], { core }: { core?: number } = {}): Promise<Haproxy> {
+export async function startHaproxy(
+  backends: readonly string[],
+  { core, balance = 'roundrobin' }: { core?: number; balance?: Balance } = {},
+): Promise<Haproxy> {
   const dir = await mkdtemp(join(tmpdir(), 'animal-store-haproxy-'))
   const servers = new Map(backends.map((backend, i) => [`replica${i + 1}`, backend]))
   const port = await freePort()
   const file = join(dir, 'haproxy.cfg')
-  await writeFile(file, config(port, servers))
+  await writeFile(file, config(port, servers, balance))
 
   const child = spawn(...onCore(core, HAPROXY, ['-db', '-f', file]), { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] })
   endAtExit(child, 'SIGTERM')

@@ -6,6 +6,8 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import t from 'tap'
 import { ROOT, tempDir } from '../support/sandbox.js'
+import { haproxySkip } from '../support/haproxy.js'
+import { postgresSkip } from '../support/postgres.js'
 import { skipWithout } from '../support/system-programs.js'
 
 t.setTimeout(5 * 60_000)
@@ -99,5 +101,55 @@ t.test(
       t.type(g.measured, 'number', `${g.name}: measured`)
       t.type(g.before, 'number', `${g.name}: and before, in the same run`)
     }
+  },
+)
+
+t.test(
+  'bench/run.ts --smoke shared: the data file against PostgreSQL, and replicas behind HAProxy',
+  { skip: skip || postgresSkip(t) || haproxySkip(t) },
+  async (t) => {
+    const out = await tempDir(t)
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(ROOT, 'bench/run.ts'), '--smoke', '--out', out, 'shared'],
+      {
+        cwd: ROOT,
+        env: { ...process.env, BENCH_FROM_SOURCE: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    )
+    let output = ''
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    const timer = setTimeout(() => child.kill('SIGKILL'), 2 * 60_000)
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve))
+    clearTimeout(timer)
+    t.equal(code, 0, `the smoke run exits 0\n${output}`)
+
+    const { shared } = JSON.parse(await readFile(join(out, 'smoke.json'), 'utf8')).results
+    const one = ['sandbox', 'postgres', 'replicas1', 'replicas3']
+    const spread = ['replicas1', 'replicas3', 'replicas3ByNamespace']
+    t.same(
+      shared.requests.map((row: { request: string; server: string; namespaces?: number }) =>
+        [row.request, row.server, row.namespaces ?? 1].join(' '),
+      ),
+      [
+        ...one.map((server) => `GET /v1/pets ${server} 1`),
+        ...one.map((server) => `POST /v1/pets ${server} 1`),
+        ...spread.map((server) => `GET /v1/pets ${server} 4`),
+        ...spread.map((server) => `POST /v1/pets ${server} 4`),
+      ],
+      'reads and creates on each store and through HAProxy, then spread over namespaces',
+    )
+    for (const row of shared.requests) {
+      const what = `${row.request} on ${row.server}`
+      t.ok(row.requestsPerSecond > 0 && row.p50Ms > 0, `${what}: req/s and p50`)
+      t.equal(row.errors, 0, `${what}: no failed request`)
+      t.ok(row.sandboxCpuUs > 0, `${what}: the sandboxes' CPU per request`)
+      if (row.server !== 'sandbox') t.ok(row.postgresCpuUs > 0, `${what}: PostgreSQL's CPU per request`)
+    }
+    t.ok(shared.walFlushes.commits > 0 && shared.walFlushes.flushes > 0, 'commits and WAL flushes')
+    for (const store of ['sandbox', 'postgres'])
+      t.ok(shared.tests[store].typicalTestMs > 0, `the typical test on ${store}`)
   },
 )
