@@ -11,8 +11,8 @@ const MIGRATION_LOCK = 4_010_043
 export interface Database {
   /** Runs `work` in a transaction on one connection: committed when it resolves, rolled back when it throws. */
   transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T>
-  /** One connection for a transaction the caller ends: BEGIN is sent, COMMIT or ROLLBACK is the caller's. */
-  begin(): Promise<pg.PoolClient>
+  /** One connection of the pool, for a transaction of the caller's; it releases it. */
+  connect(): Promise<pg.PoolClient>
   query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>>
   close(): Promise<void>
 }
@@ -34,19 +34,11 @@ export async function openDatabase(url: string, logger: Pick<Logger, 'warn' | 'i
     throw error
   }
   const database: Database = {
-    async begin() {
-      const client = await unavailableIfDown(pool.connect())
+    connect: () => unavailableIfDown(pool.connect()),
+    async transaction(work) {
+      const client = await database.connect()
       try {
         await client.query('BEGIN')
-        return client
-      } catch (error) {
-        client.release(true)
-        throw unavailable(error)
-      }
-    },
-    async transaction(work) {
-      const client = await database.begin()
-      try {
         const result = await work(client)
         await client.query('COMMIT')
         client.release()

@@ -10,19 +10,11 @@ import type { Redactor } from '../control/redactor.js'
 import type { Namespace } from '../control/namespace.js'
 import { ERRORS, HttpError } from '../http/errors.js'
 import { sameSource, sourceKey, type DataSource } from '../store/data-source.js'
-import type { Pet, SharedPets } from '../store/pets.js'
+import type { SharedPets } from '../store/pets.js'
 import type { AnimalStore } from '../store/store.js'
+import type { Logger } from 'pino'
 import { unavailable, type Database } from './database.js'
-import {
-  insertPets,
-  insertRecords,
-  lockRow,
-  revive,
-  stored,
-  type Row,
-  type State,
-  type StoredRecord,
-} from './tables.js'
+import { lockAndRead, readAfter, stored, writeAndCommit, type After, type Locked, type State } from './tables.js'
 
 /** What a replica last took from or gave to the row, to tell what changed since. */
 interface Synced {
@@ -38,16 +30,22 @@ export interface SharingOptions {
   readonly sharedPets: (source: DataSource) => Promise<SharedPets>
   /** What a request's entry may show: keys and tokens never reach the database. */
   readonly redactor: Redactor
+  /** Where a failure that is not an outage is told (it is answered 500). */
+  readonly logger: Pick<Logger, 'error'>
 }
 
 export class Sharing {
   readonly database: Database
   readonly #sharedPets: SharingOptions['sharedPets']
   readonly #redactor: Redactor
+  readonly logger: Pick<Logger, 'error'>
   readonly #synced = new WeakMap<Namespace, Synced>()
+  /** The requests here queued for each namespace's row: the last one's turn ends when it is let go. */
+  readonly #turns = new Map<string, Promise<void>>()
 
-  constructor({ database, sharedPets, redactor }: SharingOptions) {
+  constructor({ database, sharedPets, redactor, logger }: SharingOptions) {
     this.database = database
+    this.logger = logger
     this.#sharedPets = sharedPets
     this.#redactor = redactor
   }
@@ -57,27 +55,56 @@ export class Sharing {
    * with it, and gives the hold that writes back and commits. A 503 when the database is down.
    */
   async hold(namespace: Namespace, fresh: () => Namespace): Promise<Hold> {
-    const client = await this.database.begin()
+    // Requests here in one namespace queue here first: one at a time waits for the row, rather than
+    // a crowd of connections that the database wakes together at each commit.
+    const letGo = await this.#turn(namespace.name)
+    const client = await this.database.connect().catch((error: unknown) => {
+      letGo()
+      throw error
+    })
     try {
-      let row = await lockRow(client, namespace.name)
-      if (row === undefined) {
+      const synced = this.#synced.get(namespace)?.state
+      let after = { pets: synced?.pets.lastId ?? 0, requests: synced?.journal.lastId ?? 0 }
+      let locked = await lockAndRead(client, namespace.name, after, true)
+      if (locked.row === undefined) {
         // A name made again after a deletion starts as new; a name never synced here is new already.
-        const template = this.#synced.has(namespace) ? fresh() : namespace
-        const made = await client.query(
-          'INSERT INTO namespaces (name, state) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING',
-          [namespace.name, JSON.stringify(await stateOf(template))],
+        const template = synced === undefined ? namespace : fresh()
+        const state = JSON.stringify(await stateOf(template))
+        const own = (await template.store()).own
+        await client.query('INSERT INTO namespaces (name, state) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [
+          namespace.name,
+          state,
+        ])
+        await client.query(
+          "INSERT INTO pets (namespace, id, pet) SELECT $1, (p ->> 'id')::bigint, p FROM jsonb_array_elements($2::jsonb) AS p ON CONFLICT DO NOTHING",
+          [namespace.name, JSON.stringify(own)],
         )
-        if (made.rowCount === 1) await insertPets(client, namespace.name, (await template.store()).own)
-        row = await lockRow(client, namespace.name)
-        if (row === undefined) throw new Error(`namespace ${namespace.name} vanished while it was made`)
+        this.#forget(namespace)
+        after = { pets: 0, requests: 0 }
+        locked = await lockAndRead(client, namespace.name, after, false)
       }
-      await this.#take(client, namespace, row)
-      return new Hold(this, client, namespace)
+      await this.#take(client, namespace, locked, after)
+      return new Hold(this, client, namespace, letGo)
     } catch (error) {
       this.#forget(namespace)
       await client.query('ROLLBACK').catch(() => undefined)
       client.release(true)
-      throw unavailable(error)
+      letGo()
+      throw this.failure(error)
+    }
+  }
+
+  /** Waits for the turn of `name` on this replica; the function given ends it. */
+  async #turn(name: string): Promise<() => void> {
+    const before = this.#turns.get(name)
+    let end!: () => void
+    const mine = new Promise<void>((resolve) => (end = resolve))
+    const last = (before ?? Promise.resolve()).then(() => mine)
+    this.#turns.set(name, last)
+    await before
+    return () => {
+      end()
+      if (this.#turns.get(name) === last) this.#turns.delete(name)
     }
   }
 
@@ -109,54 +136,43 @@ export class Sharing {
     return rows.map((row) => row.name)
   }
 
-  /** Takes what other replicas wrote since this one last held the namespace. */
-  async #take(client: pg.PoolClient, namespace: Namespace, row: Row): Promise<void> {
+  /**
+   * Takes what other replicas wrote since this one last held the namespace: what was read with the
+   * lock (after the ids `after`), or read again when that was not what is needed now (the pets were
+   * replaced, the journal cleared or the name made anew; or a request here moved on meanwhile).
+   */
+  async #take(client: pg.PoolClient, namespace: Namespace, locked: Locked, after: After): Promise<void> {
+    const { row } = locked
+    if (row === undefined) throw new Error(`namespace ${namespace.name} vanished while it was made`)
     const synced = this.#synced.get(namespace)
     if (synced?.incarnation === row.incarnation && synced.version === row.version) return
     const { state } = row
     const same = synced?.incarnation === row.incarnation ? synced.state : undefined
+    const morePets = same !== undefined && same.pets.generation === state.pets.generation
+    const moreEntries = same !== undefined && same.journal.clears === state.journal.clears
+    const needed = { pets: morePets ? same.pets.lastId : 0, requests: moreEntries ? same.journal.lastId : 0 }
+    const { pets, records } =
+      needed.pets === after.pets && needed.requests === after.requests
+        ? locked
+        : await readAfter(client, namespace.name, needed)
     const store = await namespace.store()
-    const newPets = same !== undefined && same.pets.generation === state.pets.generation
-    if (!newPets || state.pets.lastId !== same.pets.lastId) {
-      const after = newPets ? same.pets.lastId : 0
-      const { rows } = await client.query<{ pet: Pet }>(
-        'SELECT pet FROM pets WHERE namespace = $1 AND id > $2 ORDER BY id',
-        [namespace.name, after],
-      )
-      const pets = rows.map((r) => r.pet)
-      const base = state.base === null ? undefined : await this.#sharedPets(state.base)
-      store.restore(
-        { ...(state.source === null ? {} : { source: state.source }), pets: newPets ? [...store.own, ...pets] : pets },
-        base,
-      )
-    }
-    const newEntries = same !== undefined && same.journal.clears === state.journal.clears
-    if (
-      !newEntries ||
-      state.journal.lastId !== same.journal.lastId ||
-      state.journal.tally.calls !== same.journal.tally.calls
-    ) {
-      const after = newEntries ? same.journal.lastId : 0
-      const { rows } = await client.query<{ id: string; record: StoredRecord }>(
-        'SELECT id, record FROM requests WHERE namespace = $1 AND id > $2 ORDER BY id',
-        [namespace.name, after],
-      )
-      const records = rows.map((r) => ({ id: Number(r.id), record: revive(r.record) }))
-      namespace.journal.adopt(records, CoverageTally.load(state.journal.tally), state.journal.clears, !newEntries)
-    }
+    const base = state.base === null ? undefined : await this.#sharedPets(state.base)
+    const source = state.source === null ? {} : { source: state.source }
+    if (!morePets) store.restore({ ...source, pets }, base)
+    else if (pets.length > 0) store.restore({ ...source, pets: [...store.own, ...pets] }, base)
+    namespace.journal.adopt(records, CoverageTally.load(state.journal.tally), state.journal.clears, !moreEntries)
     namespace.faults.restore(state.faults)
     namespace.clock.restore(state.clock)
     this.#remember(namespace, row.incarnation, row.version, state)
   }
 
-  /** Writes what the request changed in the namespace, on the held row's connection. */
+  /** Writes back what the request changed in the namespace and commits, on the held row's connection. */
   async give(client: pg.PoolClient, namespace: Namespace): Promise<void> {
     const synced = this.#synced.get(namespace)
     if (synced === undefined) throw new Error(`namespace ${namespace.name} was not held`)
     const before = synced.state
     const store = await namespace.store()
     const own = store.own
-    const { name } = namespace
     const added =
       sameSource(store.base, before.base ?? undefined) &&
       sameSource(store.source, before.source ?? undefined) &&
@@ -167,30 +183,27 @@ export class Sharing {
       const kept = await client.query('SELECT 1 FROM snapshots WHERE name = $1 FOR SHARE', [store.base.name])
       if (kept.rowCount !== 1) throw new HttpError(ERRORS.notFound, `No snapshot ${JSON.stringify(store.base.name)}`)
     }
-    if (!added) await client.query('DELETE FROM pets WHERE namespace = $1', [name])
-    await insertPets(client, name, added ? own.slice(before.pets.count) : own)
-    const cleared = namespace.journal.clears !== before.journal.clears
-    if (cleared) await client.query('DELETE FROM requests WHERE namespace = $1', [name])
-    const records = namespace.journal.recordsAfter(cleared ? 0 : before.journal.lastId)
-    await insertRecords(
-      client,
-      name,
-      records.map((kept) => ({ id: kept.id, record: stored(kept.record, this.#redactor) })),
-    )
-    // The journal's bound: what this replica no longer keeps, no replica does.
-    const oldest = namespace.journal.oldestId
-    if (records.length > 0 && oldest !== undefined)
-      await client.query('DELETE FROM requests WHERE namespace = $1 AND id < $2', [name, oldest])
+    const { journal } = namespace
+    const cleared = journal.clears !== before.journal.clears
+    const records = journal.recordsAfter(cleared ? 0 : before.journal.lastId)
+    const pets = added ? own.slice(before.pets.count) : own
     const state = await stateOf(namespace, added ? before.pets.generation : before.pets.generation + 1)
     const text = JSON.stringify(state)
-    if (text === synced.text) return
-    const { rows } = await client.query<{ version: string }>(
-      'UPDATE namespaces SET state = $2, version = version + 1 WHERE name = $1 RETURNING version',
-      [name, text],
-    )
-    const version = rows[0]?.version
-    if (version === undefined) throw new Error(`namespace ${name} vanished while it was held`)
-    this.#remember(namespace, synced.incarnation, version, state, text)
+    const changed = text !== synced.text
+    // Known before the commit returns: a request here that waits for the row sees it as soon as the
+    // row is let go, which may be before this one hears of the commit.
+    if (changed) this.#remember(namespace, synced.incarnation, String(BigInt(synced.version) + 1n), state, text)
+    const version = await writeAndCommit(client, namespace.name, {
+      pets,
+      replacePets: !added,
+      records: records.map(({ id, record }) => ({ id, record: stored(record, this.#redactor) })),
+      replaceRecords: cleared,
+      // The journal's bound: what this replica no longer keeps, no replica does.
+      keepFrom: records.length > 0 && journal.oldestId !== before.journal.oldestId ? journal.oldestId : undefined,
+      state: changed ? text : undefined,
+      durable: !added || pets.length > 0 || lasting(state) !== lasting(before),
+    })
+    if (changed && version !== this.#synced.get(namespace)?.version) this.#forget(namespace)
   }
 
   #remember(
@@ -208,6 +221,13 @@ export class Sharing {
     this.#synced.delete(namespace)
   }
 
+  /** An outage as its 503; anything else but an HttpError logged, as the bug it is. */
+  failure(error: unknown): unknown {
+    const answered = unavailable(error)
+    if (!(answered instanceof HttpError)) this.logger.error({ err: error }, 'shared namespace: unexpected failure')
+    return answered
+  }
+
   /** For Hold. */
   forget(namespace: Namespace): void {
     this.#forget(namespace)
@@ -221,30 +241,32 @@ export class Hold {
   readonly #namespace: Namespace
   #ended: Promise<void> | undefined
 
-  constructor(sharing: Sharing, client: pg.PoolClient, namespace: Namespace) {
+  readonly #letGo: () => void
+
+  constructor(sharing: Sharing, client: pg.PoolClient, namespace: Namespace, letGo: () => void) {
     this.#sharing = sharing
     this.#client = client
     this.#namespace = namespace
+    this.#letGo = letGo
   }
 
   /** Writes back what changed and commits: the answer may go out once this resolves. */
   release(): Promise<void> {
-    return (this.#ended ??= this.#commit())
+    return (this.#ended ??= this.#commit().finally(this.#letGo))
   }
 
   /** Lets go without writing (the request failed): the namespace is read anew at its next hold. */
   abandon(): Promise<void> {
-    return (this.#ended ??= this.#rollback())
+    return (this.#ended ??= this.#rollback().finally(this.#letGo))
   }
 
   async #commit(): Promise<void> {
     try {
       await this.#sharing.give(this.#client, this.#namespace)
-      await this.#client.query('COMMIT')
       this.#client.release()
     } catch (error) {
       await this.#rollback()
-      throw unavailable(error)
+      throw this.#sharing.failure(error)
     }
   }
 
@@ -265,6 +287,20 @@ async function stateOf(namespace: Namespace, generation = 0): Promise<State> {
     pets: { generation, count: own.length, lastId: own.at(-1)?.id ?? 0 },
     faults: namespace.faults.dump(),
     clock: namespace.clock.dump(),
-    journal: { clears: journal.clears, lastId: journal.lastId, tally: journal.tally.dump() },
+    journal: {
+      clears: journal.clears,
+      lastId: journal.lastId,
+      oldestId: journal.oldestId ?? null,
+      tally: journal.tally.dump(),
+    },
   }
+}
+
+/** What of a state a client was told is stored: all but the journal and the faults' counters. */
+function lasting({ journal: _journal, faults, ...rest }: State): string {
+  return JSON.stringify({
+    ...rest,
+    nextId: faults.nextId,
+    faults: faults.faults.map(({ seen: _s, fired: _f, ...fault }) => fault),
+  })
 }

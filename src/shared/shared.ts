@@ -14,11 +14,11 @@ export interface Shared {
   sharing(options: { redactor: Redactor; sharedPets: (source: DataSource) => Promise<SharedPets> }): Sharing
 }
 
-export async function openShared(url: string, logger: Pick<Logger, 'warn' | 'info'>): Promise<Shared> {
+export async function openShared(url: string, logger: Pick<Logger, 'warn' | 'info' | 'error'>): Promise<Shared> {
   const database = await openDatabase(url, logger)
   return {
     database,
     shelf: snapshotShelf(database),
-    sharing: (options) => new Sharing({ database, ...options }),
+    sharing: (options) => new Sharing({ database, logger, ...options }),
   }
 }

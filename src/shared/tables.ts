@@ -16,7 +16,12 @@ export interface State {
   readonly pets: { readonly generation: number; readonly count: number; readonly lastId: number }
   readonly faults: { readonly nextId: number; readonly faults: Fault[] }
   readonly clock: { readonly offset: number | null; readonly moved: boolean }
-  readonly journal: { readonly clears: number; readonly lastId: number; readonly tally: TallyData }
+  readonly journal: {
+    readonly clears: number
+    readonly lastId: number
+    readonly oldestId: number | null
+    readonly tally: TallyData
+  }
 }
 
 /** A request as the database keeps it: its body in base64. */
@@ -30,20 +35,111 @@ export interface Row {
   readonly state: State
 }
 
-export async function lockRow(client: pg.PoolClient, name: string): Promise<Row | undefined> {
-  const { rows } = await client.query<Row>(
-    'SELECT incarnation, version, state FROM namespaces WHERE name = $1 FOR UPDATE',
-    [name],
-  )
-  return rows[0]
+/** What the one round trip that locks a namespace's row reads with it: the pets and requests after those given. */
+export interface Locked {
+  readonly row: Row | undefined
+  readonly pets: Pet[]
+  readonly records: { id: number; record: RequestRecord }[]
 }
 
-export async function insertPets(client: pg.PoolClient, name: string, pets: readonly Pet[]): Promise<void> {
-  if (pets.length === 0) return
-  await client.query(
-    "INSERT INTO pets (namespace, id, pet) SELECT $1, (p ->> 'id')::bigint, p FROM jsonb_array_elements($2::jsonb) AS p",
-    [name, JSON.stringify(pets)],
-  )
+/** The ids after which pets and requests are read: those a replica has already. */
+export interface After {
+  readonly pets: number
+  readonly requests: number
+}
+
+/**
+ * Locks the row (beginning the transaction, with `begin`) and reads what was added after `after`,
+ * in one round trip: the statements run in order, so the reads see the row's latest commit.
+ */
+export async function lockAndRead(client: pg.PoolClient, name: string, after: After, begin: boolean): Promise<Locked> {
+  const results = await many(client, [
+    ...(begin ? ['BEGIN'] : []),
+    `SELECT incarnation, version, state FROM namespaces WHERE name = ${client.escapeLiteral(name)} FOR UPDATE`,
+    ...reads(client, name, after),
+  ])
+  const [row, pets, requests] = results.slice(begin ? 1 : 0)
+  return { row: row?.rows[0] as Row | undefined, ...readResults(pets, requests) }
+}
+
+/** The pets and requests after `after`, in the transaction under way. */
+export async function readAfter(client: pg.PoolClient, name: string, after: After): Promise<Omit<Locked, 'row'>> {
+  const [pets, requests] = await many(client, reads(client, name, after))
+  return readResults(pets, requests)
+}
+
+function reads(client: pg.PoolClient, name: string, after: After): string[] {
+  const literal = client.escapeLiteral(name)
+  return [
+    `SELECT pet FROM pets WHERE namespace = ${literal} AND id > ${whole(after.pets)} ORDER BY id`,
+    `SELECT id, record FROM requests WHERE namespace = ${literal} AND id > ${whole(after.requests)} ORDER BY id`,
+  ]
+}
+
+function readResults(pets: pg.QueryResult | undefined, requests: pg.QueryResult | undefined): Omit<Locked, 'row'> {
+  return {
+    pets: (pets?.rows ?? []).map((r: { pet: Pet }) => r.pet),
+    records: (requests?.rows ?? []).map((r: { id: string; record: StoredRecord }) => ({
+      id: Number(r.id),
+      record: revive(r.record),
+    })),
+  }
+}
+
+/** What a request changed in a namespace, to be written back and committed. */
+export interface Change {
+  /** The pets to add; all of them, in place of those stored, with `replace`. */
+  readonly pets: readonly Pet[]
+  readonly replacePets: boolean
+  /** The requests to add; all of them, in place of those stored, with `replaceRecords`. */
+  readonly records: readonly { id: number; record: StoredRecord }[]
+  readonly replaceRecords: boolean
+  /** Requests older than this one are no longer kept. */
+  readonly keepFrom: number | undefined
+  /** The row's new state, or undefined when it did not change. */
+  readonly state: string | undefined
+  /** False when nothing a client was told is stored changed (only the journal and fault counters): no wait for the disk. */
+  readonly durable: boolean
+}
+
+/** Writes `change` and commits, in one round trip; the row's new version when its state changed. */
+export async function writeAndCommit(client: pg.PoolClient, name: string, change: Change): Promise<string | undefined> {
+  const literal = client.escapeLiteral(name)
+  const json = (value: unknown): string => client.escapeLiteral(JSON.stringify(value))
+  const statements = change.durable ? [] : ['SET LOCAL synchronous_commit TO OFF']
+  if (change.replacePets) statements.push(`DELETE FROM pets WHERE namespace = ${literal}`)
+  if (change.pets.length > 0)
+    statements.push(
+      `INSERT INTO pets (namespace, id, pet) SELECT ${literal}, (p ->> 'id')::bigint, p FROM jsonb_array_elements(${json(change.pets)}::jsonb) AS p`,
+    )
+  if (change.replaceRecords) statements.push(`DELETE FROM requests WHERE namespace = ${literal}`)
+  if (change.records.length > 0)
+    statements.push(
+      `INSERT INTO requests (namespace, id, record) SELECT ${literal}, (r ->> 'id')::bigint, r -> 'record' FROM jsonb_array_elements(${json(change.records)}::jsonb) AS r ON CONFLICT DO NOTHING`,
+    )
+  if (change.keepFrom !== undefined)
+    statements.push(`DELETE FROM requests WHERE namespace = ${literal} AND id < ${whole(change.keepFrom)}`)
+  if (change.state !== undefined)
+    statements.push(
+      `UPDATE namespaces SET state = ${client.escapeLiteral(change.state)}, version = version + 1 WHERE name = ${literal} RETURNING version`,
+    )
+  const results = await many(client, [...statements, 'COMMIT'])
+  if (change.state === undefined) return undefined
+  const version = (results.at(-2)?.rows[0] as { version: string } | undefined)?.version
+  if (version === undefined) throw new Error(`namespace ${name} vanished while it was held`)
+  return version
+}
+
+/** Several statements in one round trip (the simple query protocol), each one's result. */
+async function many(client: pg.PoolClient, statements: readonly string[]): Promise<pg.QueryResult[]> {
+  const result = (await client.query(statements.join(';\n'))) as pg.QueryResult | pg.QueryResult[]
+  return Array.isArray(result) ? result : [result]
+}
+
+/** A whole number written into a statement: never anything else. */
+function whole(n: number): string {
+  if (!Number.isSafeInteger(n)) throw new Error(`not a whole number: ${n}`)
+  return String(n)
 }
 
 /** A request as the database keeps it: redacted as the journal shows it, its body cut as the journal keeps it. */
@@ -58,18 +154,6 @@ export function stored(record: RequestRecord, redactor: Redactor): StoredRecord 
     body: body === undefined ? null : Buffer.from(redactor.text(body.toString('utf8'))).toString('base64'),
     error: error === undefined ? undefined : { code: error.code, message: redactor.text(error.message) },
   }
-}
-
-export async function insertRecords(
-  client: pg.PoolClient,
-  name: string,
-  records: readonly { id: number; record: StoredRecord }[],
-): Promise<void> {
-  if (records.length === 0) return
-  await client.query(
-    "INSERT INTO requests (namespace, id, record) SELECT $1, (r ->> 'id')::bigint, r -> 'record' FROM jsonb_array_elements($2::jsonb) AS r ON CONFLICT DO NOTHING",
-    [name, JSON.stringify(records)],
-  )
 }
 
 export function revive(stored: StoredRecord): RequestRecord {
