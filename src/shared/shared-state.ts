@@ -14,6 +14,7 @@ import type { SharedPets } from '../store/pets.js'
 import type { AnimalStore } from '../store/store.js'
 import type { Logger } from 'pino'
 import { unavailable, type Database } from './database.js'
+import { Turns } from './turns.js'
 import { lockAndRead, readAfter, stored, writeAndCommit, type After, type Locked, type State } from './tables.js'
 
 /** What a replica last took from or gave to the row, to tell what changed since. */
@@ -40,8 +41,7 @@ export class Sharing {
   readonly #redactor: Redactor
   readonly logger: Pick<Logger, 'error'>
   readonly #synced = new WeakMap<Namespace, Synced>()
-  /** The requests here queued for each namespace's row: the last one's turn ends when it is let go. */
-  readonly #turns = new Map<string, Promise<void>>()
+  readonly #turns = new Turns()
 
   constructor({ database, sharedPets, redactor, logger }: SharingOptions) {
     this.database = database
@@ -57,7 +57,7 @@ export class Sharing {
   async hold(namespace: Namespace, fresh: () => Namespace): Promise<Hold> {
     // Requests here in one namespace queue here first: one at a time waits for the row, rather than
     // a crowd of connections that the database wakes together at each commit.
-    const letGo = await this.#turn(namespace.name)
+    const letGo = await this.#turns.take(namespace.name)
     const client = await this.database.connect().catch((error: unknown) => {
       letGo()
       throw error
@@ -91,20 +91,6 @@ export class Sharing {
       client.release(true)
       letGo()
       throw this.failure(error)
-    }
-  }
-
-  /** Waits for the turn of `name` on this replica; the function given ends it. */
-  async #turn(name: string): Promise<() => void> {
-    const before = this.#turns.get(name)
-    let end!: () => void
-    const mine = new Promise<void>((resolve) => (end = resolve))
-    const last = (before ?? Promise.resolve()).then(() => mine)
-    this.#turns.set(name, last)
-    await before
-    return () => {
-      end()
-      if (this.#turns.get(name) === last) this.#turns.delete(name)
     }
   }
 
