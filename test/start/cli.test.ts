@@ -27,6 +27,12 @@ t.test('a bad setting stops the start with a message that names it', async (t) =
     { env: { FIXTURES: 'no/such/file.json' }, names: /Fixtures file .*file\.json does not exist/ },
     // The flag is --api-key; the variable is API_KEYS: the singular would be ignored.
     { env: { API_KEY: 'my-key' }, names: /API_KEY is not a setting: the API keys are API_KEYS \(comma-separated\)/ },
+    { env: { DATABASE_URL: 'mysql://db/sandbox' }, names: /DATABASE_URL must be a PostgreSQL URL/ },
+    // Nothing listens on port 1: the start stops, and the URL's password is never shown.
+    {
+      env: { DATABASE_URL: 'postgres://sandbox:sekrit-value@127.0.0.1:1/sandbox' },
+      names: /DATABASE_URL: cannot use the database sandbox at 127\.0\.0\.1:1: .*ECONNREFUSED/,
+    },
     // A folder this process may not write (as root too: /sys refuses everyone).
     {
       env: { DATA_FILE: '/sys/animal-store-sandbox-test/db.json' },
