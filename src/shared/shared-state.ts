@@ -5,6 +5,7 @@
 // requests in one namespace are served one at a time across replicas: an nth-call fault fires
 // once, and the journal, its counts and the pets are the same whichever replica is asked.
 import type pg from 'pg'
+import type { Logger } from 'pino'
 import { CoverageTally } from '../control/coverage-tally.js'
 import type { Redactor } from '../control/redactor.js'
 import type { Namespace } from '../control/namespace.js'
@@ -12,10 +13,18 @@ import { ERRORS, HttpError } from '../http/errors.js'
 import { sameSource, sourceKey, type DataSource } from '../store/data-source.js'
 import type { SharedPets } from '../store/pets.js'
 import type { AnimalStore } from '../store/store.js'
-import type { Logger } from 'pino'
 import { unavailable, type Database } from './database.js'
 import { Turns } from './turns.js'
-import { lockAndRead, readAfter, stored, writeAndCommit, type After, type Locked, type State } from './tables.js'
+import {
+  createRow,
+  lockAndRead,
+  readAfter,
+  stored,
+  writeAndCommit,
+  type After,
+  type Locked,
+  type State,
+} from './tables.js'
 
 /** What a replica last took from or gave to the row, to tell what changed since. */
 interface Synced {
@@ -69,16 +78,7 @@ export class Sharing {
       if (locked.row === undefined) {
         // A name made again after a deletion starts as new; a name never synced here is new already.
         const template = synced === undefined ? namespace : fresh()
-        const state = JSON.stringify(await stateOf(template))
-        const own = (await template.store()).own
-        await client.query('INSERT INTO namespaces (name, state) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [
-          namespace.name,
-          state,
-        ])
-        await client.query(
-          "INSERT INTO pets (namespace, id, pet) SELECT $1, (p ->> 'id')::bigint, p FROM jsonb_array_elements($2::jsonb) AS p ON CONFLICT DO NOTHING",
-          [namespace.name, JSON.stringify(own)],
-        )
+        await createRow(client, namespace.name, JSON.stringify(await stateOf(template)), (await template.store()).own)
         this.#forget(namespace)
         after = { pets: 0, requests: 0 }
         locked = await lockAndRead(client, namespace.name, after, false)

@@ -35,6 +35,24 @@ export interface Row {
   readonly state: State
 }
 
+/** Makes a namespace's row with its pets, unless another replica made it first (then it is left as it is). */
+export async function createRow(
+  client: pg.PoolClient,
+  name: string,
+  state: string,
+  pets: readonly Pet[],
+): Promise<void> {
+  const made = await client.query(
+    'INSERT INTO namespaces (name, state) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING',
+    [name, state],
+  )
+  if (made.rowCount === 1 && pets.length > 0)
+    await client.query(
+      "INSERT INTO pets (namespace, id, pet) SELECT $1, (p ->> 'id')::bigint, p FROM jsonb_array_elements($2::jsonb) AS p",
+      [name, JSON.stringify(pets)],
+    )
+}
+
 /** What the one round trip that locks a namespace's row reads with it: the pets and requests after those given. */
 export interface Locked {
   readonly row: Row | undefined
