@@ -142,10 +142,11 @@ export class Sharing {
         ? locked
         : await readAfter(client, namespace.name, needed)
     const store = await namespace.store()
-    const base = state.base === null ? undefined : await this.#sharedPets(state.base)
-    const source = state.source === null ? {} : { source: state.source }
-    if (!morePets) store.restore({ ...source, pets }, base)
-    else if (pets.length > 0) store.restore({ ...source, pets: [...store.own, ...pets] }, base)
+    if (morePets) store.takeAdded(pets)
+    else {
+      const base = state.base === null ? undefined : await this.#sharedPets(state.base)
+      store.restore({ ...(state.source === null ? {} : { source: state.source }), pets }, base)
+    }
     namespace.journal.adopt(records, CoverageTally.load(state.journal.tally), state.journal.clears, !moreEntries)
     namespace.faults.restore(state.faults)
     namespace.clock.restore(state.clock)

@@ -148,6 +148,19 @@ export class AnimalStore {
     this.#index()
   }
 
+  /** Takes the pets another replica added after this store's own (a shared database): nothing is written. */
+  takeAdded(pets: readonly Pet[]): void {
+    if (pets.length === 0) return
+    let bytes = 0
+    for (const pet of pets) {
+      this.#data.pets.push(pet)
+      bytes += petBytes(pet)
+    }
+    this.#count(pets.length, bytes)
+    this.#nextId = Math.max(this.#nextId, (pets.at(-1)?.id ?? 0) + 1)
+    this.#version++
+  }
+
   all(): readonly Pet[] {
     const own = this.#data.pets
     return this.#base ? this.#base.pets.concat(own) : own
