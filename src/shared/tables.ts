@@ -46,11 +46,7 @@ export async function createRow(
     'INSERT INTO namespaces (name, state) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING',
     [name, state],
   )
-  if (made.rowCount === 1 && pets.length > 0)
-    await client.query(
-      "INSERT INTO pets (namespace, id, pet) SELECT $1, (p ->> 'id')::bigint, p FROM jsonb_array_elements($2::jsonb) AS p",
-      [name, JSON.stringify(pets)],
-    )
+  if (made.rowCount === 1 && pets.length > 0) await many(client, [insertPets(client, name, pets)])
 }
 
 /** What the one round trip that locks a namespace's row reads with it: the pets and requests after those given. */
@@ -126,10 +122,7 @@ export async function writeAndCommit(client: pg.PoolClient, name: string, change
   const json = (value: unknown): string => client.escapeLiteral(JSON.stringify(value))
   const statements = change.durable ? [] : ['SET LOCAL synchronous_commit TO OFF']
   if (change.replacePets) statements.push(`DELETE FROM pets WHERE namespace = ${literal}`)
-  if (change.pets.length > 0)
-    statements.push(
-      `INSERT INTO pets (namespace, id, pet) SELECT ${literal}, (p ->> 'id')::bigint, p FROM jsonb_array_elements(${json(change.pets)}::jsonb) AS p`,
-    )
+  if (change.pets.length > 0) statements.push(insertPets(client, name, change.pets))
   if (change.replaceRecords) statements.push(`DELETE FROM requests WHERE namespace = ${literal}`)
   if (change.records.length > 0)
     statements.push(
@@ -146,6 +139,11 @@ export async function writeAndCommit(client: pg.PoolClient, name: string, change
   const version = (results.at(-2)?.rows[0] as { version: string } | undefined)?.version
   if (version === undefined) throw new Error(`namespace ${name} vanished while it was held`)
   return version
+}
+
+function insertPets(client: pg.PoolClient, name: string, pets: readonly Pet[]): string {
+  const [literal, json] = [client.escapeLiteral(name), client.escapeLiteral(JSON.stringify(pets))]
+  return `INSERT INTO pets (namespace, id, pet) SELECT ${literal}, (p ->> 'id')::bigint, p FROM jsonb_array_elements(${json}::jsonb) AS p`
 }
 
 /** Several statements in one round trip (the simple query protocol), each one's result. */

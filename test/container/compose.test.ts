@@ -15,6 +15,7 @@ import {
   ensureImage,
   ensureLocalImages,
 } from '../support/docker.js'
+import { call as callJson } from '../support/replicas.js'
 import { ROOT, freePort, waitFor } from '../support/sandbox.js'
 import { REQUIRE_PROGRAMS, runProgram } from '../support/system-programs.js'
 
@@ -40,16 +41,10 @@ interface Answer {
   servedBy: string | null
 }
 
-/** A call through the balancer, bounded in time; the status, the parsed body and the replica that answered. */
-async function call(url: string, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}) {
-  const res = await fetch(url, {
-    method: init.method ?? 'GET',
-    headers: init.headers ?? API,
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-    signal: AbortSignal.timeout(20_000),
-  })
-  const text = await res.text()
-  return { status: res.status, body: text === '' ? null : JSON.parse(text), servedBy: res.headers.get('x-served-by') }
+/** A call through the balancer (as the replicas' tests make it); the replica that answered too. */
+async function call(url: string, init: Parameters<typeof callJson>[1] = {}): Promise<Answer> {
+  const answer = await callJson(url, { headers: API, ...init })
+  return { status: answer.status, body: answer.body, servedBy: answer.headers.get('x-served-by') }
 }
 
 /** Removes what the project made, by name: its containers (by the label Compose gives them), network and volume. */
