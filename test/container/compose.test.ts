@@ -34,6 +34,22 @@ if (!skip && compose === undefined) {
   skip = 'neither docker compose nor docker-compose is installed (.ci/run installs docker-compose)'
   if (REQUIRE_PROGRAMS) t.fail(`REQUIRE_PROGRAMS=1 but ${skip}`)
 }
+// compose.yaml mounts deploy/haproxy.cfg: an engine on another root (this machine seen from a
+// chroot) would mount an empty folder there instead, and HAProxy would start without its config.
+if (!skip) {
+  await ensureImage()
+  const probe = ['-v', `${join(ROOT, 'deploy/haproxy.cfg')}:/probe:ro`, '--entrypoint', 'node', IMAGE]
+  const seen = await docker(
+    'run',
+    '--rm',
+    ...probe,
+    '-e',
+    "process.stdout.write(String(require('node:fs').statSync('/probe').isFile()))",
+  )
+  if (seen !== 'true')
+    skip =
+      "the Docker engine does not see this machine's files (it runs on another root), so compose's bind mounts would be empty"
+}
 
 interface Answer {
   status: number
