@@ -1,9 +1,9 @@
 // A real PostgreSQL server for the shared store's tests and the bench, from Debian's package: a new
 // cluster in a temp folder, on a free loopback port, its Unix socket in that folder alone, fsync on.
 // PostgreSQL refuses to run as root, so under root (as CI runs) it runs as the package's `postgres` user.
-import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { existsSync, readdirSync } from 'node:fs'
+import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { chown, mkdtemp, open, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -58,12 +58,14 @@ export interface Postgres {
 /** Who runs the server: `postgres` under root, else whoever runs the tests. */
 function serverUser(): { uid: number; gid: number } | undefined {
   if (process.getuid?.() !== 0) return undefined
-  try {
-    const id = (flag: string): number => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim())
-    return { uid: id('-u'), gid: id('-g') }
-  } catch {
+  // The user database itself, read rather than asked of a program a new machine may lack.
+  const entry = readFileSync('/etc/passwd', 'utf8')
+    .split('\n')
+    .map((line) => line.split(':'))
+    .find((fields) => fields[0] === 'postgres')
+  if (entry === undefined)
     throw new Error("PostgreSQL does not run as root, and there is no user 'postgres' (Debian's package makes it)")
-  }
+  return { uid: Number(entry[2]), gid: Number(entry[3]) }
 }
 
 /**
