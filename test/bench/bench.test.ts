@@ -14,24 +14,30 @@ t.setTimeout(5 * 60_000)
 
 const skip = skipWithout(t, 'wrk', 'wrk') || skipWithout(t, 'h2load', 'nghttp2-client')
 
+/** `bench/run.ts --smoke` from src/ with these arguments, killed past `timeoutMs`: its exit code and output. */
+async function smokeRun(args: string[], timeoutMs: number): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/run.ts'), '--smoke', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, BENCH_FROM_SOURCE: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
+  const code = await new Promise<number | null>((resolve) => child.once('close', resolve))
+  clearTimeout(timer)
+  return { code, output }
+}
+
 t.test(
   'bench/run.ts --smoke runs every scenario, before and after, and judges every guardrail',
   { skip },
   async (t) => {
     const out = await tempDir(t)
     const scenarios = ['cold-start', 'raw', 'https', 'http2', 'tests', 'namespaces', 'soak']
-    const child = spawn(
-      process.execPath,
-      // --before this same checkout: the earlier commit's sandbox runs beside this one, taking turns.
-      ['--import', 'tsx', join(ROOT, 'bench/run.ts'), '--smoke', '--out', out, '--before', ROOT, ...scenarios],
-      { cwd: ROOT, env: { ...process.env, BENCH_FROM_SOURCE: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
-    )
-    let output = ''
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
-    const timer = setTimeout(() => child.kill('SIGKILL'), 4 * 60_000)
-    const code = await new Promise<number | null>((resolve) => child.once('close', resolve))
-    clearTimeout(timer)
+    // --before this same checkout: the earlier commit's sandbox runs beside this one, taking turns.
+    const { code, output } = await smokeRun(['--out', out, '--before', ROOT, ...scenarios], 4 * 60_000)
     t.equal(code, 0, `the smoke run exits 0\n${output}`)
 
     const report = JSON.parse(await readFile(join(out, 'smoke.json'), 'utf8'))
@@ -109,21 +115,7 @@ t.test(
   { skip: skip || postgresSkip(t) || haproxySkip(t) },
   async (t) => {
     const out = await tempDir(t)
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', join(ROOT, 'bench/run.ts'), '--smoke', '--out', out, 'shared'],
-      {
-        cwd: ROOT,
-        env: { ...process.env, BENCH_FROM_SOURCE: '1' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    )
-    let output = ''
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
-    const timer = setTimeout(() => child.kill('SIGKILL'), 2 * 60_000)
-    const code = await new Promise<number | null>((resolve) => child.once('close', resolve))
-    clearTimeout(timer)
+    const { code, output } = await smokeRun(['--out', out, 'shared'], 2 * 60_000)
     t.equal(code, 0, `the smoke run exits 0\n${output}`)
 
     const { shared } = JSON.parse(await readFile(join(out, 'smoke.json'), 'utf8')).results
