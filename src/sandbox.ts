@@ -175,13 +175,16 @@ async function serve(
   const mcp =
     config.adminToken === undefined
       ? undefined
-      : mcpEndpoint(() => ({
-          url: origin,
-          apiKey: config.apiKeys[0] ?? DEFAULT_API_KEY,
-          adminToken: config.adminToken,
-          allNamespaces: config.mcpAllNamespaces,
-          ca: tls ? (tls.ca ?? tls.cert) : undefined,
-        }))
+      : mcpEndpoint(
+          () => ({
+            url: origin,
+            apiKey: config.apiKeys[0] ?? DEFAULT_API_KEY,
+            adminToken: config.adminToken,
+            allNamespaces: config.mcpAllNamespaces,
+            ca: tls ? (tls.ca ?? tls.cert) : undefined,
+          }),
+          testData,
+        )
   const app = createApp({
     spec,
     keys,

@@ -62,6 +62,8 @@ export const ERRORS = {
     'misdirected_request',
     'This sandbox does not answer the control API under that host name',
   ),
+  // An Origin /mcp does not accept: a page of another site, or a rebinding one (src/mcp/http.ts).
+  forbiddenOrigin: template(403, 'forbidden_origin', 'Pages of this origin may not reach the MCP server'),
   // Any 4xx/5xx status, asked for through the control API (POST /__admin/faults).
   injectedFault: template(500, 'injected_fault', 'This failure was injected through the sandbox control API'),
 } satisfies Record<string, ErrorTemplate>
@@ -73,13 +75,17 @@ function template(status: number, code: string, message: string): ErrorTemplate 
 /** When a client may try again after a 503 (or 429): the disk, or the namespaces, may have room again by then. */
 export const RETRY_AFTER: Readonly<Record<string, string>> = { 'Retry-After': '1' }
 
-const SETTINGS_ONLY: ReadonlySet<ErrorTemplate> = new Set([ERRORS.unstableOperation, ERRORS.misdirectedRequest])
+const SETTINGS_ONLY: ReadonlySet<ErrorTemplate> = new Set([
+  ERRORS.unstableOperation,
+  ERRORS.misdirectedRequest,
+  ERRORS.forbiddenOrigin,
+])
 
 /** The template an answer with `status` is made from (Prefer: code=<status>); injected_fault when none has it. */
 export function templateForStatus(status: number): ErrorTemplate {
   // 400 has several templates: the generic one speaks for all of them.
   if (status === ERRORS.badRequest.status) return ERRORS.badRequest
-  // A 403 or 421 asked for is not the MIN_STABILITY or Host refusal, which only the settings answer.
+  // A 403 or 421 asked for is not the MIN_STABILITY, Origin or Host refusal, which only the settings answer.
   return (
     Object.values(ERRORS).find((template) => template.status === status && !SETTINGS_ONLY.has(template)) ?? {
       ...ERRORS.injectedFault,

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { ADMIN_SPEC_FILE, PACKAGE_ROOT, SPEC_FILE } from '../paths.js'
+import { MAX_JSON_DEPTH } from '../http/body.js'
 import { callTool, loadTools, type Target, type Tool } from './tools.js'
 
 const SPEC_RESOURCES = [
@@ -112,6 +113,17 @@ export async function createMcpServer(target: Target): Promise<Server> {
     const tool = byName.get(params.name)
     if (tool === undefined)
       throw new McpError(ErrorCode.InvalidParams, `No tool ${JSON.stringify(params.name)}: tools/list names them`)
+    const deep = Object.entries(params.arguments ?? {}).find(([, value]) => nestsDeeper(value, MAX_JSON_DEPTH))
+    if (deep !== undefined)
+      return {
+        content: [
+          {
+            type: 'text' as const,
+            text: `Invalid arguments for ${tool.name}: arguments.${deep[0]} nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels, the most the sandbox reads`,
+          },
+        ],
+        isError: true,
+      }
     return callTool(tool, params.arguments, target)
   })
 
@@ -153,4 +165,15 @@ export async function createMcpServer(target: Target): Promise<Server> {
     }
   })
   return server
+}
+
+/**
+ * Whether `value` nests arrays and objects more than `levels` deep. Checked before anything walks
+ * the arguments (validation, a copy, JSON text), whose recursion a few thousand levels overflow.
+ * Its own recursion stops at the bound.
+ */
+function nestsDeeper(value: unknown, levels: number): boolean {
+  if (typeof value !== 'object' || value === null) return false
+  if (levels === 0) return true
+  return Object.values(value).some((inner) => nestsDeeper(inner, levels - 1))
 }

@@ -142,3 +142,55 @@ t.test('/mcp is off while the control API is', async (t) => {
   t.equal(answer.status, 404, 'no /mcp')
   t.match(await answer.json(), { code: 'not_found', status: 404 })
 })
+
+// DNS rebinding and pages of other sites: the MCP specification's streamable HTTP transport says a
+// server must check Origin and answer 403 to one it does not accept.
+t.test('/mcp answers 403 to an Origin it does not accept, with the Error body', async (t) => {
+  const sandbox = await startControlSandbox(t, { ADMIN_CORS_ORIGINS: 'http://localhost:3000' })
+  for (const origin of ['http://evil.example', 'null', 'http://localhost:3001']) {
+    const answer = await post(sandbox.origin, { ...ADMIN_AUTH, origin })
+    t.equal(answer.status, 403, `Origin: ${origin} is refused`)
+    t.match(await answer.json(), { code: 'forbidden_origin', status: 403, message: /origin "?(http|null)/ })
+  }
+  const accepted = {
+    'no Origin (a client that is no browser)': {},
+    'the sandbox’s own origin': { origin: sandbox.origin },
+    'an origin ADMIN_CORS_ORIGINS names': { origin: 'http://localhost:3000' },
+  }
+  for (const [what, headers] of Object.entries(accepted)) {
+    const answer = await post(sandbox.origin, { ...ADMIN_AUTH, ...headers })
+    t.equal(answer.status, 200, what)
+    t.match(await answer.json(), { result: { serverInfo: { name: 'animal-store-sandbox' } } })
+  }
+})
+
+t.test('ADMIN_CORS_ORIGINS=* lets any Origin reach /mcp, as it lets any reach the control API', async (t) => {
+  const sandbox = await startControlSandbox(t, { ADMIN_CORS_ORIGINS: '*' })
+  t.equal((await post(sandbox.origin, { ...ADMIN_AUTH, origin: 'http://evil.example' })).status, 200)
+})
+
+/** `{"a":{"a":…{"a":1}}}`, `depth` objects deep: as text, which JSON.stringify of so deep a value overflows. */
+const nested = (depth: number): string => `${'{"a":'.repeat(depth - 1)}{"a":1}${'}'.repeat(depth - 1)}`
+
+t.test('arguments nested deeper than the bound are a tool error naming it, not a stack message', async (t) => {
+  const sandbox = await startControlSandbox(t)
+  const createPet = (tags: string) =>
+    fetch(`${sandbox.origin}/mcp`, {
+      method: 'POST',
+      headers: { ...ADMIN_AUTH, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"createPet","arguments":{"namespace":"deep","body":{"name":"Deep","categoryId":1,"tags":${tags}}}}}`,
+    })
+  for (const depth of [129, 5_000]) {
+    const answer = await createPet(nested(depth))
+    t.equal(answer.status, 200)
+    const { result } = (await answer.json()) as { result: { isError: boolean; content: Array<{ text: string }> } }
+    t.equal(result.isError, true, `${depth} levels: a tool error`)
+    t.match(
+      result.content[0]?.text,
+      /arguments\.body nests arrays and objects deeper than 128 levels/,
+      'naming the bound',
+    )
+  }
+  const within = await createPet('["friendly"]')
+  t.match(await within.json(), { result: { structuredContent: { status: 201 } } }, 'a shallow call is made')
+})
