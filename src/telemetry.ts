@@ -5,6 +5,15 @@ import type { Logger } from 'pino'
 import { ConfigError } from './config.js'
 import { DEFAULT_NAMESPACE } from './control/namespaces.js'
 import type { Operation } from './contract/types.js'
+import { describeRequest } from './telemetry-attributes.js'
+
+/** The sandbox's own span attributes, beside the semantic conventions' (telemetry-attributes.ts). */
+const OWN_ATTRIBUTES = {
+  operationId: 'sandbox.operation_id',
+  namespace: 'sandbox.namespace',
+  fault: 'sandbox.fault',
+  deprecated: 'sandbox.deprecated',
+} as const
 
 /** Starts a request's span; it is recorded as the answer ends (or the connection does). */
 export type TraceRequest = (exchange: Exchange) => void
@@ -52,12 +61,13 @@ export async function startTelemetry(
   logger: Logger,
 ): Promise<Telemetry | undefined> {
   if (!telemetryWanted(env)) return undefined
-  const [api, core, resources, sdk, otlp] = await Promise.all([
+  const [api, core, resources, sdk, otlp, semconv] = await Promise.all([
     import('@opentelemetry/api'),
     import('@opentelemetry/core'),
     import('@opentelemetry/resources'),
     import('@opentelemetry/sdk-trace-node'),
     import('@opentelemetry/exporter-trace-otlp-http'),
+    import('@opentelemetry/semantic-conventions'),
   ])
   // The SDK says nothing unless given a logger: a failed export is worth a warning.
   const warn = (message: string, ...args: unknown[]): void =>
@@ -86,30 +96,26 @@ export async function startTelemetry(
   const underApi = (path: string): boolean =>
     prefixes.some((base) => path === base || path.startsWith(`${base}/`) || path.startsWith(`${base}?`))
 
+  const describe = describeRequest(semconv)
   const trace: TraceRequest = (exchange) => {
     const { req, res } = exchange
     const started = performance.now()
+    // What the socket says is read now: it may be gone by the time the answer ends.
+    const arrived = describe.arrival(req)
     res.once('close', () => {
-      const path = (req.url ?? '/').split('?', 1)[0] ?? '/'
       const { operationId, fault } = exchange
       const op = operationId === undefined ? undefined : operations.get(operationId)
       // Pages, documents, health checks and /mcp have no span: only the APIs' requests.
-      if (op === undefined && !underApi(path)) return
-      const method = req.method ?? 'GET'
+      if (op === undefined && !underApi(exchange.path)) return
       const answered = res.headersSent
-      const attributes: Record<string, string | number | boolean> = { 'http.request.method': method, 'url.path': path }
-      if (op) attributes['http.route'] = op.route
-      if (answered) attributes['http.response.status_code'] = res.statusCode
+      const { name, attributes } = describe.answer(arrived, exchange, op?.route, answered ? res.statusCode : undefined)
+      if (operationId !== undefined) attributes[OWN_ATTRIBUTES.operationId] = operationId
       const namespace = exchange.namespace?.name ?? controlNamespaceOf(exchange)
-      if (namespace !== undefined) attributes['sandbox.namespace'] = namespace
-      if (fault) attributes['sandbox.fault'] = fault
-      if (op?.deprecated) attributes['sandbox.deprecated'] = true
+      if (namespace !== undefined) attributes[OWN_ATTRIBUTES.namespace] = namespace
+      if (fault) attributes[OWN_ATTRIBUTES.fault] = fault
+      if (op?.deprecated) attributes[OWN_ATTRIBUTES.deprecated] = true
       const parent = propagator.extract(api.ROOT_CONTEXT, req.headers, api.defaultTextMapGetter)
-      const span = tracer.startSpan(
-        operationId ?? method,
-        { kind: api.SpanKind.SERVER, startTime: started, attributes },
-        parent,
-      )
+      const span = tracer.startSpan(name, { kind: api.SpanKind.SERVER, startTime: started, attributes }, parent)
       // Server spans are errors for 5xx answers and for connections closed without one.
       if (!answered) span.setStatus({ code: api.SpanStatusCode.ERROR, message: 'no answer was sent' })
       else if (res.statusCode >= 500) span.setStatus({ code: api.SpanStatusCode.ERROR })

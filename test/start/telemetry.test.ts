@@ -4,6 +4,8 @@ import { createServer, type Server } from 'node:http'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import * as semconv from '@opentelemetry/semantic-conventions'
+import * as registry from '@opentelemetry/semantic-conventions/incubating'
 import t, { type Test } from 'tap'
 import { ADMIN_AUTH, ADMIN_TOKEN } from '../support/control.js'
 import {
@@ -20,7 +22,7 @@ import {
 
 interface Attribute {
   key: string
-  value: { stringValue?: string; intValue?: string | number; boolValue?: boolean }
+  value: { stringValue?: string; intValue?: string | number; boolValue?: boolean; doubleValue?: number }
 }
 interface ReceivedSpan {
   traceId: string
@@ -59,6 +61,74 @@ function attributesOf(span: ReceivedSpan): Record<string, string | number | bool
       key,
       value.stringValue ?? (value.intValue === undefined ? value.boolValue : Number(value.intValue)),
     ]),
+  )
+}
+
+/** Each attribute's type as OTLP carries it: string, int, bool or double. */
+function typesOf(span: ReceivedSpan): Record<string, string> {
+  return Object.fromEntries(
+    span.attributes.map(({ key, value }) => [key, Object.keys(value)[0]?.replace(/Value$/, '') ?? 'none']),
+  )
+}
+
+/** Attribute names of the semantic conventions' registry, stable and incubating, and the stable ones. */
+const namesOf = (module: Record<string, unknown>): string[] =>
+  Object.entries(module).flatMap(([name, value]) =>
+    name.startsWith('ATTR_') && typeof value === 'string' ? [value] : [],
+  )
+const STABLE_NAMES = new Set(namesOf(semconv))
+/** The registry's namespaces (http, url, server…): a name in one of them is the conventions' to define. */
+const REGISTRY_NAMESPACES = new Set(namesOf(registry).map((name) => name.split('.')[0]))
+
+/**
+ * Checks a server span against the HTTP semantic conventions: every attribute in a namespace of the
+ * registry is a stable name of it, and the required and recommended ones are there, typed as defined.
+ */
+function checkConventions(t: Test, span: ReceivedSpan, expect: { route?: string; query?: string; status: number }) {
+  const types = typesOf(span)
+  const what = span.name
+  for (const name of Object.keys(types)) {
+    if (REGISTRY_NAMESPACES.has(name.split('.')[0])) t.ok(STABLE_NAMES.has(name), `${what}: ${name} is a stable name`)
+    else t.match(name, /^sandbox\./, `${what}: ${name}, the sandbox's own, outside the registry's namespaces`)
+  }
+  const wanted: Record<string, string> = {
+    [semconv.ATTR_HTTP_REQUEST_METHOD]: 'string',
+    [semconv.ATTR_URL_PATH]: 'string',
+    [semconv.ATTR_URL_SCHEME]: 'string',
+    [semconv.ATTR_HTTP_RESPONSE_STATUS_CODE]: 'int',
+    [semconv.ATTR_SERVER_ADDRESS]: 'string',
+    [semconv.ATTR_SERVER_PORT]: 'int',
+    [semconv.ATTR_NETWORK_PROTOCOL_VERSION]: 'string',
+    [semconv.ATTR_CLIENT_ADDRESS]: 'string',
+    [semconv.ATTR_NETWORK_PEER_ADDRESS]: 'string',
+    [semconv.ATTR_NETWORK_PEER_PORT]: 'int',
+    [semconv.ATTR_USER_AGENT_ORIGINAL]: 'string',
+  }
+  if (expect.route !== undefined) wanted[semconv.ATTR_HTTP_ROUTE] = 'string'
+  if (expect.query !== undefined) wanted[semconv.ATTR_URL_QUERY] = 'string'
+  if (expect.status >= 500) wanted[semconv.ATTR_ERROR_TYPE] = 'string'
+  t.match(types, wanted, `${what}: the required and recommended attributes, typed`)
+  const attributes = attributesOf(span)
+  for (const [name, absent] of [
+    [semconv.ATTR_HTTP_ROUTE, expect.route === undefined],
+    [semconv.ATTR_URL_QUERY, expect.query === undefined],
+    [semconv.ATTR_ERROR_TYPE, expect.status < 500],
+  ] as const)
+    if (absent) t.notOk(name in attributes, `${what}: no ${name}`)
+  t.match(attributes, {
+    [semconv.ATTR_URL_SCHEME]: 'http',
+    [semconv.ATTR_SERVER_ADDRESS]: '127.0.0.1',
+    [semconv.ATTR_NETWORK_PROTOCOL_VERSION]: '1.1',
+    [semconv.ATTR_CLIENT_ADDRESS]: '127.0.0.1',
+    [semconv.ATTR_HTTP_RESPONSE_STATUS_CODE]: expect.status,
+    ...(expect.route === undefined ? {} : { [semconv.ATTR_HTTP_ROUTE]: expect.route }),
+    ...(expect.query === undefined ? {} : { [semconv.ATTR_URL_QUERY]: expect.query }),
+    ...(expect.status >= 500 ? { [semconv.ATTR_ERROR_TYPE]: String(expect.status) } : {}),
+  })
+  t.equal(
+    span.name,
+    [attributes[semconv.ATTR_HTTP_REQUEST_METHOD], expect.route].filter(Boolean).join(' '),
+    `named {method} {route}`,
   )
 }
 
@@ -120,45 +190,50 @@ t.test(
       body: JSON.stringify({ operationId: 'listPets', status: 503, times: 1 }),
     })
     t.equal(armed.status, 201)
-    const faulted = await fetch(`${sandbox.baseUrl}/pets`, {
+    const faulted = await fetch(`${sandbox.baseUrl}/pets?limit=5`, {
       headers: { ...AUTH, ...namespace, traceparent: traceparent(PARENTS['listPets'] as string) },
     })
     t.equal(faulted.status, 503)
+    const nowhere = await fetch(`${sandbox.baseUrl}/nowhere`, { headers: AUTH })
+    t.equal(nowhere.status, 404)
     // The pages have no span: only the APIs' requests.
     t.equal((await fetch(new URL('/healthz', sandbox.baseUrl))).status, 200)
 
-    await waitFor(() => receiver.spans.length >= 3, { what: 'the receiver to hold the three spans' })
-    const byName = new Map(receiver.spans.map((span) => [span.name, span]))
-    t.same([...byName.keys()].sort(), ['addFault', 'getPet', 'listPets'], 'one span per call, named by its operationId')
-    for (const span of receiver.spans)
-      t.match(
-        span,
-        { traceId: TRACE_ID, kind: 2, parentSpanId: PARENTS[span.name] },
-        `${span.name}: a server span, in the caller’s trace`,
-      )
-    const [api, control, fault] = (['getPet', 'addFault', 'listPets'] as const).map((name) => byName.get(name)!)
+    await waitFor(() => receiver.spans.length >= 4, { what: 'the receiver to hold the four spans' })
+    const byOperation = new Map(
+      receiver.spans.map((span) => [attributesOf(span)['sandbox.operation_id'] ?? 'none', span]),
+    )
+    t.same(
+      receiver.spans.map((span) => span.name).sort(),
+      ['GET', 'GET /v1/pets', 'GET /v1/pets/{petId}', 'POST /__admin/faults'],
+      'one span per call, named {method} {route} as the conventions name server spans',
+    )
+    t.same([...byOperation.keys()].sort(), ['addFault', 'getPet', 'listPets', 'none'], 'its operationId beside')
+    for (const [operationId, span] of byOperation)
+      if (operationId !== 'none')
+        t.match(
+          span,
+          { traceId: TRACE_ID, kind: 2, parentSpanId: PARENTS[operationId as string] },
+          `${operationId}: a server span, in the caller’s trace`,
+        )
+    const [api, control, fault, unmatched] = (['getPet', 'addFault', 'listPets', 'none'] as const).map((name) =>
+      byOperation.get(name)!,
+    )
+    checkConventions(t, api!, { route: '/v1/pets/{petId}', status: deprecated.status })
+    checkConventions(t, control!, { route: '/__admin/faults', query: 'namespace=traced', status: 201 })
+    checkConventions(t, fault!, { route: '/v1/pets', query: 'limit=5', status: 503 })
+    checkConventions(t, unmatched!, { status: 404 })
     t.match(attributesOf(api!), {
       'http.request.method': 'GET',
-      'http.route': '/v1/pets/{petId}',
       'url.path': '/v1/pets/1',
-      'http.response.status_code': deprecated.status,
       'sandbox.namespace': 'traced',
       'sandbox.deprecated': true,
     })
     t.notOk('sandbox.fault' in attributesOf(api!))
-    t.match(attributesOf(control!), {
-      'http.request.method': 'POST',
-      'http.route': '/__admin/faults',
-      'http.response.status_code': 201,
-      'sandbox.namespace': 'traced',
-    })
-    t.match(attributesOf(fault!), {
-      'http.route': '/v1/pets',
-      'http.response.status_code': 503,
-      'sandbox.namespace': 'traced',
-      'sandbox.fault': /status 503/,
-    })
+    t.match(attributesOf(control!), { 'http.request.method': 'POST', 'sandbox.namespace': 'traced' })
+    t.match(attributesOf(fault!), { 'sandbox.namespace': 'traced', 'sandbox.fault': /status 503/ })
     t.notOk('sandbox.deprecated' in attributesOf(fault!))
+    t.match(attributesOf(unmatched!), { 'url.path': '/v1/nowhere', 'sandbox.namespace': 'default' })
     t.match(await readFile(sandbox.modules, 'utf8'), /@opentelemetry\/sdk-trace-node/, 'the SDK was loaded')
   },
 )
