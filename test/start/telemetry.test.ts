@@ -1,6 +1,7 @@
 // OpenTelemetry: server spans exported over OTLP/HTTP to a receiver, parented to the caller's
 // traceparent, when the OTEL_* variables ask for it; nothing of the SDK loaded when they do not.
 import { createServer, type Server } from 'node:http'
+import { connect as http2Connect } from 'node:http2'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -84,7 +85,16 @@ const REGISTRY_NAMESPACES = new Set(namesOf(registry).map((name) => name.split('
  * Checks a server span against the HTTP semantic conventions: every attribute in a namespace of the
  * registry is a stable name of it, and the required and recommended ones are there, typed as defined.
  */
-function checkConventions(t: Test, span: ReceivedSpan, expect: { route?: string; query?: string; status: number }) {
+interface Expected {
+  /** The origin the request was sent to, and the HTTP version it was sent with. */
+  readonly origin: string
+  readonly version: '1.1' | '2'
+  readonly route?: string
+  readonly query?: string
+  readonly status: number
+}
+
+function checkConventions(t: Test, span: ReceivedSpan, expect: Expected) {
   const types = typesOf(span)
   const what = span.name
   for (const name of Object.keys(types)) {
@@ -116,10 +126,11 @@ function checkConventions(t: Test, span: ReceivedSpan, expect: { route?: string;
   ] as const)
     if (absent) t.notOk(name in attributes, `${what}: no ${name}`)
   t.match(attributes, {
-    [semconv.ATTR_URL_SCHEME]: 'http',
-    [semconv.ATTR_SERVER_ADDRESS]: '127.0.0.1',
-    [semconv.ATTR_NETWORK_PROTOCOL_VERSION]: '1.1',
-    [semconv.ATTR_CLIENT_ADDRESS]: '127.0.0.1',
+    [semconv.ATTR_URL_SCHEME]: new URL(expect.origin).protocol.replace(':', ''),
+    [semconv.ATTR_SERVER_ADDRESS]: new URL(expect.origin).hostname,
+    [semconv.ATTR_SERVER_PORT]: Number(new URL(expect.origin).port),
+    [semconv.ATTR_NETWORK_PROTOCOL_VERSION]: expect.version,
+    [semconv.ATTR_CLIENT_ADDRESS]: /^(127\.0\.0\.1|::1|::ffff:127\.0\.0\.1)$/,
     [semconv.ATTR_HTTP_RESPONSE_STATUS_CODE]: expect.status,
     ...(expect.route === undefined ? {} : { [semconv.ATTR_HTTP_ROUTE]: expect.route }),
     ...(expect.query === undefined ? {} : { [semconv.ATTR_URL_QUERY]: expect.query }),
@@ -219,10 +230,11 @@ t.test(
     const [api, control, fault, unmatched] = (['getPet', 'addFault', 'listPets', 'none'] as const).map((name) =>
       byOperation.get(name)!,
     )
-    checkConventions(t, api!, { route: '/v1/pets/{petId}', status: deprecated.status })
-    checkConventions(t, control!, { route: '/__admin/faults', query: 'namespace=traced', status: 201 })
-    checkConventions(t, fault!, { route: '/v1/pets', query: 'limit=5', status: 503 })
-    checkConventions(t, unmatched!, { status: 404 })
+    const sent = { origin: new URL(sandbox.baseUrl).origin, version: '1.1' } as const
+    checkConventions(t, api!, { ...sent, route: '/v1/pets/{petId}', status: deprecated.status })
+    checkConventions(t, control!, { ...sent, route: '/__admin/faults', query: 'namespace=traced', status: 201 })
+    checkConventions(t, fault!, { ...sent, route: '/v1/pets', query: 'limit=5', status: 503 })
+    checkConventions(t, unmatched!, { ...sent, status: 404 })
     t.match(attributesOf(api!), {
       'http.request.method': 'GET',
       'url.path': '/v1/pets/1',
@@ -237,6 +249,32 @@ t.test(
     t.match(await readFile(sandbox.modules, 'utf8'), /@opentelemetry\/sdk-trace-node/, 'the SDK was loaded')
   },
 )
+
+t.test('over HTTPS and HTTP/2: url.scheme https, network.protocol.version 2, the server from :authority', async (t) => {
+  const cli = await buildCli(t)
+  const receiver = await otlpReceiver(t)
+  const caFile = join(await tempDir(t), 'ca.pem')
+  const sandbox = await startLogged(t, cli, {
+    TLS: 'auto',
+    TLS_CA_OUT: caFile,
+    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: receiver.endpoint,
+    OTEL_BSP_SCHEDULE_DELAY: '50',
+  })
+  const { origin } = new URL(sandbox.baseUrl)
+  const session = http2Connect(origin, { ca: await readFile(caFile, 'utf8') })
+  t.teardown(() => session.close())
+  const status = await new Promise<number>((resolve, reject) => {
+    const stream = session.request({ ':path': '/v1/pets?limit=1', ...AUTH, 'user-agent': 'telemetry-test/1' })
+    stream.on('response', (headers) => resolve(Number(headers[':status'])))
+    stream.on('error', reject)
+    stream.resume()
+  })
+  t.equal(status, 200)
+  await waitFor(() => receiver.spans.length >= 1, { what: 'the receiver to hold the span' })
+  const [span] = receiver.spans
+  checkConventions(t, span!, { origin, version: '2', route: '/v1/pets', query: 'limit=1', status: 200 })
+  t.equal(attributesOf(span!)[semconv.ATTR_USER_AGENT_ORIGINAL], 'telemetry-test/1')
+})
 
 t.test('with no OTEL_* variables the SDK is not loaded, and log lines still carry the trace id', async (t) => {
   const cli = await buildCli(t)
