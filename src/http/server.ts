@@ -14,7 +14,7 @@ import type { Socket } from 'node:net'
 import type { TLSSocket } from 'node:tls'
 import { limitConnections } from './connections.js'
 import { ERRORS, HttpError, errorJson, sendError } from './errors.js'
-import type { TlsFiles } from './tls.js'
+import { TLS_PROFILE, type TlsFiles } from './tls.js'
 
 export type SandboxServer = Server | Http2SecureServer
 
@@ -134,6 +134,7 @@ async function secureServer(tls: TlsFiles, http1: object, limits: ServerLimits):
   const { createSecureServer } = await import('node:http2')
   const server = createSecureServer({
     allowHTTP1: true,
+    ...TLS_PROFILE,
     cert: tls.cert,
     key: tls.key,
     ...(tls.clientCa === undefined ? {} : { ca: tls.clientCa, requestCert: true }),
