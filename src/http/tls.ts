@@ -29,6 +29,7 @@ const hybrid = major * 100 + minor >= 305 ? ['X25519MLKEM768'] : []
  */
 export const TLS_PROFILE = {
   minVersion: 'TLSv1.2',
+  // Names without the TLS_ prefix set TLS 1.2's suites alone: TLS 1.3 keeps Node's three.
   ciphers: [
     'ECDHE-ECDSA-AES128-GCM-SHA256',
     'ECDHE-RSA-AES128-GCM-SHA256',
