@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 import requests
+from testcontainers.core.config import testcontainers_config
 from testcontainers.core.exceptions import ContainerStartException
+from testcontainers.core.wait_strategies import LogMessageWaitStrategy
 
 from animal_store_testcontainers import AnimalStoreContainer, ControlClient
 
@@ -46,6 +48,21 @@ def test_https_is_trusted_through_the_sandbox_ca_and_nothing_else(
         assert api.reset()["pets"] == 2
         assert len(requests.get(f"{api.api_base_url}/pets", headers=api.api_headers, verify=api.ca_file).json()) == 2
     assert not Path(ca_file).exists(), "stop() removed the CA's file"
+
+
+def test_the_certificate_names_the_host_start_dials(
+    animal_store_image: str, docker_engine: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Without TESTCONTAINERS_HOST_OVERRIDE, as a team's CI runs: inside a container (a /.dockerenv),
+    # testcontainers dials the gateway of the container's network, which an engine's `bridge` may not
+    # list before the container runs. A wait on the log dials nothing, so a host this machine cannot
+    # reach still gets its answer here.
+    monkeypatch.setattr(testcontainers_config, "tc_host_override", None)
+    container = AnimalStoreContainer(animal_store_image).with_in_memory().with_tls()
+    with container.waiting_for(LogMessageWaitStrategy("listening")) as sandbox:
+        env = dict(item.split("=", 1) for item in sandbox.get_wrapped_container().attrs["Config"]["Env"])
+        names = {"localhost", "127.0.0.1", "::1", *env.get("TLS_NAMES", "").split(",")}
+        assert sandbox.get_container_host_ip() in names
 
 
 def test_a_plain_sandbox_has_no_ca(animal_store: AnimalStoreContainer) -> None:

@@ -2,6 +2,7 @@
 
 import contextlib
 import io
+import ipaddress
 import secrets
 import ssl
 import tarfile
@@ -150,7 +151,7 @@ class AnimalStoreContainer(DockerContainer):
             return client.host()
         if mode is ConnectionMode.gateway_ip:
             network = client.client.networks.get(self._network.name if self._network else "bridge")
-            return next((ipam["Gateway"] for ipam in network.attrs["IPAM"]["Config"] or [] if "Gateway" in ipam), None)
+            return _gateway(network.attrs["IPAM"]["Config"] or [])
         return None
 
     def start(self) -> Self:
@@ -231,6 +232,20 @@ class AnimalStoreContainer(DockerContainer):
         if self._control is None:
             raise ContainerStartException("the Animal Store sandbox is not started")
         return self._control
+
+
+def _gateway(ipam: list[dict[str, str]]) -> str | None:
+    """The gateway a container on a network with this IPAM configuration gets. An engine that made
+    its bridge itself lists no gateway (Docker 20.10's default `bridge`): its containers' gateway is
+    then the subnet's first address, as Docker's address allocator gives it."""
+    for config in ipam:
+        if config.get("Gateway"):
+            return config["Gateway"]
+    for config in ipam:
+        subnet = ipaddress.ip_network(config["Subnet"]) if config.get("Subnet") else None
+        if subnet is not None and subnet.version == 4:
+            return str(next(subnet.hosts()))
+    return None
 
 
 def _origin(container: WaitStrategyTarget, ca: str | None) -> str:
