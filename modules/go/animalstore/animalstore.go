@@ -271,15 +271,20 @@ func readCA(ctx context.Context, target wait.StrategyTarget, path string) ([]byt
 }
 
 // engineHost is the host Testcontainers reaches the container's ports on: localhost for a local
-// engine, but the engine's own for a remote one, or its gateway from inside a container; "" when
-// no engine can be reached (Run reports it).
+// engine, but the engine's own for a remote one, or a gateway from inside a container; "" when no
+// engine can be reached (Run reports it). It asks the provider Run's containers get: inside a
+// container, another one (NewDockerProvider's) looks for the gateway on another network.
 func engineHost(ctx context.Context) (string, error) {
-	provider, err := testcontainers.NewDockerProvider()
+	provider, err := testcontainers.ProviderDefault.GetProvider()
 	if err != nil {
 		return "", nil
 	}
 	defer provider.Close()
-	return provider.DaemonHost(ctx)
+	docker, ok := provider.(*testcontainers.DockerProvider)
+	if !ok {
+		return "", fmt.Errorf("a provider of type %T", provider)
+	}
+	return docker.DaemonHost(ctx)
 }
 
 // withCertificateName adds host to the names of the certificate TLS=auto makes (TLS_NAMES), which

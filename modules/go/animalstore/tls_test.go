@@ -12,6 +12,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/testcontainers/testcontainers-go"
+	"github.com/testcontainers/testcontainers-go/wait"
 
 	"github.com/animal-store/animal-store-sandbox/modules/go/animalstore"
 )
@@ -28,7 +29,9 @@ func TestRun_tls(t *testing.T) {
 	require.NoError(t, err)
 	baseURL, err := ctr.BaseURL(ctx)
 	require.NoError(t, err)
-	require.True(t, strings.HasPrefix(baseURL, "https://localhost:"), baseURL)
+	host, err := ctr.Host(ctx) // localhost for a local engine
+	require.NoError(t, err)
+	require.True(t, strings.HasPrefix(baseURL, "https://"+host+":"), baseURL)
 
 	t.Run("HTTPS trusting the CA", func(t *testing.T) {
 		// net/http speaks HTTP/1.1 to a TLSClientConfig of one's own unless asked for HTTP/2.
@@ -86,6 +89,30 @@ func TestRun_tlsCertificateNamesTheEnginesHost(t *testing.T) {
 	proto, err := listPets(t, ctr, &http.Client{Transport: &http.Transport{TLSClientConfig: ctr.TLSConfig()}})
 	require.NoError(t, err)
 	require.Equal(t, 1, proto)
+}
+
+// Without TESTCONTAINERS_HOST_OVERRIDE, as a team's CI runs: inside a container (a /.dockerenv),
+// Testcontainers dials a gateway, which the certificate names too. The wait reads the log, which
+// dials nothing: a gateway this machine cannot reach still gets its answer here.
+func TestRun_tlsCertificateNamesTheHostItDials(t *testing.T) {
+	requireDocker(t)
+	t.Setenv("TESTCONTAINERS_HOST_OVERRIDE", "") // restored after the test, which runs alone
+	require.NoError(t, os.Unsetenv("TESTCONTAINERS_HOST_OVERRIDE"))
+	ctr, err := animalstore.Run(t.Context(), sandboxImage, animalstore.WithTLS(), animalstore.WithInMemory(),
+		testcontainers.WithWaitStrategy(wait.ForLog("listening")))
+	testcontainers.CleanupContainer(t, ctr)
+	require.NoError(t, err)
+	host, err := ctr.Host(t.Context())
+	require.NoError(t, err)
+	inspect, err := ctr.Inspect(t.Context())
+	require.NoError(t, err)
+	names := []string{"localhost", "127.0.0.1", "::1"}
+	for _, entry := range inspect.Config.Env {
+		if value, ok := strings.CutPrefix(entry, "TLS_NAMES="); ok {
+			names = append(names, strings.Split(value, ",")...)
+		}
+	}
+	require.Contains(t, names, host)
 }
 
 // listPets lists the pets through client, and returns the major version of the HTTP it answered in.
