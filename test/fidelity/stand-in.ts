@@ -2,7 +2,7 @@
 // sandbox's code): a plain node:http server over an array. Each switch changes one rule, as a real
 // service that drifted from the interface (or from the sandbox) would.
 import { readFileSync } from 'node:fs'
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { JSON_HEADERS, ROOT } from '../support/sandbox.js'
@@ -22,6 +22,15 @@ export interface Switches {
   delayMs?: number
   /** Every answer is HTML. */
   garbage?: boolean
+  /**
+   * Every answer is a 401 that echoes the bearer token it received: in WWW-Authenticate, in a
+   * header of its own and in its body, as a careless real service might.
+   */
+  echoToken?: boolean
+  /** Every answer is a JSON array this many bytes long, written as the client reads it. */
+  hugeBytes?: number
+  /** With hugeBytes: its Content-Length is sent ahead (chunked otherwise). */
+  declareLength?: boolean
 }
 
 interface Pet {
@@ -41,15 +50,23 @@ export interface StandIn {
   reset(): void
   /** Every Authorization header it received. */
   readonly authorizations: string[]
+  /** The headers of every request it received, in order. */
+  readonly received: IncomingHttpHeaders[]
+  /** The bytes of huge answers written so far. */
+  readonly hugeWritten: () => number
   close(): Promise<void>
 }
 
 export async function startStandIn(apiKey: string): Promise<StandIn> {
   let pets: Pet[] = []
   const authorizations: string[] = []
+  const received: IncomingHttpHeaders[] = []
+  let hugeWritten = 0
   const standIn = {
     switches: {} as Switches,
     authorizations,
+    received,
+    hugeWritten: () => hugeWritten,
     reset() {
       pets = PETS.map((pet) => ({ ...pet }))
       standIn.switches = {}
@@ -76,6 +93,22 @@ export async function startStandIn(apiKey: string): Promise<StandIn> {
     const url = new URL(req.url ?? '/', 'http://stand-in')
     const path = url.pathname.replace(/^\/v1/, '')
     authorizations.push(req.headers.authorization ?? '')
+    received.push(req.headers)
+    const { echoToken, hugeBytes } = standIn.switches
+    if (hugeBytes !== undefined) return writeHuge(res, hugeBytes)
+    if (echoToken) {
+      const token = (req.headers.authorization ?? '').replace(/^Bearer /, '')
+      const said = `token ${token} is revoked`
+      return send(
+        res,
+        401,
+        { code: 'unauthorized', message: said, status: 401, token },
+        {
+          'www-authenticate': `Bearer realm="animal-store", error="invalid_token", error_description="${said}"`,
+          'x-rejected-token': token,
+        },
+      )
+    }
     if (req.headers.authorization === undefined)
       return error(res, 401, 'unauthorized', { 'www-authenticate': 'Bearer realm="animal-store"' })
     if (req.headers.authorization !== `Bearer ${apiKey}`)
@@ -120,6 +153,25 @@ export async function startStandIn(apiKey: string): Promise<StandIn> {
     }
     if (path === '/store/orders' && req.method === 'GET') return send(res, 200, [{ id: 1, petId: 3, quantity: 1 }])
     return error(res, 404, 'not_found')
+  }
+
+  // `[0,0,...,0]`, 64 KiB at a time, each once the last has drained: the stand-in holds one chunk.
+  const writeHuge = (res: ServerResponse, bytes: number): void => {
+    const chunk = Buffer.from(`${'0,'.repeat(32 * 1024)}`)
+    let left = Math.floor(bytes / chunk.length)
+    const headers: Record<string, string | number> = { 'content-type': 'application/json' }
+    if (standIn.switches.declareLength) headers['content-length'] = left * chunk.length + 3
+    res.writeHead(200, headers)
+    res.write('[')
+    const more = (): void => {
+      while (left > 0 && !res.destroyed) {
+        left--
+        hugeWritten += chunk.length
+        if (!res.write(chunk)) return void res.once('drain', more)
+      }
+      if (!res.destroyed) res.end('0]')
+    }
+    more()
   }
 
   const server = createServer((req, res) => {
