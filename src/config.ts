@@ -144,6 +144,7 @@ function derive(s: Settings, given: (key: Key) => string | undefined): Derived {
             apiKey: s.upstreamApiKey,
             mode: s.upstreamMode,
             timeoutMs: s.upstreamTimeoutMs,
+            maxBytes: s.upstreamMaxBytes,
             ignore: s.upstreamIgnore,
             unsafe: s.upstreamUnsafe,
             sessionDir: resolve(s.sessionDir),

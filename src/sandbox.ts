@@ -152,7 +152,13 @@ async function serve(
   if (metrics) setMetrics(metrics)
   const fidelity =
     config.upstream &&
-    new Fidelity({ settings: config.upstream, basePath: spec.basePath, logger, unimplemented: UNIMPLEMENTED })
+    new Fidelity({
+      settings: config.upstream,
+      basePath: spec.basePath,
+      logger,
+      unimplemented: UNIMPLEMENTED,
+      redact: (text) => redactor.text(text),
+    })
   const tls = config.tls && (await tlsFiles(config.tls, config.tlsClientCa))
   if (tls?.ca !== undefined && config.tlsCaOut !== undefined) await writeFile(config.tlsCaOut, tls.ca)
   const admin =

@@ -5,7 +5,7 @@ import { DEFAULT_JOURNAL_LIMITS } from './control/journal-memory.js'
 import { CREDENTIAL_HEADERS } from './control/redactor.js'
 import { STABILITIES } from './contract/types.js'
 import { DEFAULT_IGNORED } from './fidelity/compare.js'
-import { DEFAULT_UPSTREAM_TIMEOUT_MS, UPSTREAM_MODES } from './fidelity/upstream.js'
+import { DEFAULT_UPSTREAM_MAX_BYTES, DEFAULT_UPSTREAM_TIMEOUT_MS, UPSTREAM_MODES } from './fidelity/upstream.js'
 import { TLS_SETTINGS } from './http/tls.js'
 import * as read from './setting-readers.js'
 import { setting, type Setting } from './setting-readers.js'
@@ -254,6 +254,13 @@ export const SETTINGS = {
     default: DEFAULT_UPSTREAM_TIMEOUT_MS,
     parse: read.whole(1, 60_000),
     help: 'the most one upstream answer may take',
+  }),
+  upstreamMaxBytes: setting({
+    upstream: true,
+    default: DEFAULT_UPSTREAM_MAX_BYTES,
+    shown: `\`${DEFAULT_UPSTREAM_MAX_BYTES}\` (1 MiB)`,
+    parse: read.whole(1024, 1024 * 1024 * 1024),
+    help: 'the largest upstream body read; a larger one is a `502` (1 KiB to 1 GiB)',
   }),
   upstreamIgnore: setting({
     upstream: true,

@@ -1,19 +1,36 @@
 // The sandbox beside the real API (UPSTREAM): compare answers both and reports drift, record
 // answers from the upstream and keeps a session, and every mode passes what the sandbox does not
 // implement through to the upstream. Nothing here is on a compared request's path: the upstream
-// is called once the sandbox has answered.
+// is called once the sandbox has answered. Only what the sandbox served goes up, with the
+// upstream's own key; every secret is cut out of what comes back (secrets.ts).
 import type { IncomingMessage } from 'node:http'
 import type { Logger } from 'pino'
 import { receivedBody } from '../http/body.js'
+import { ERRORS, HttpError } from '../http/errors.js'
 import type { Exchange } from '../http/exchange.js'
 import { compareAnswers, ignoring, type Answer, type Ignore } from './compare.js'
 import { DriftLog, type DriftReport } from './drift.js'
+import { redactedHeaders, type Redact } from './secrets.js'
 import { keptHeaders, publicUrl, SessionWriter } from './session.js'
-import { readAnswer, send, type OutgoingRequest, type UpstreamSettings } from './upstream.js'
+import {
+  driftKind,
+  readAnswer,
+  send,
+  UPSTREAM_ERRORS,
+  type Fetched,
+  type OutgoingRequest,
+  type UpstreamSettings,
+} from './upstream.js'
 
 /** Requests waiting for the upstream per namespace in compare; past it they are skipped and counted. */
 const MAX_QUEUED = 100
 const SAFE_METHODS = new Set(['GET'])
+/**
+ * The Errors that answer a request the sandbox accepted (no such pet, an operation past its
+ * sunset): compared. Any other is the sandbox refusing the request (its key, its parameters, its
+ * body, its own limits), which is never sent upstream.
+ */
+const ACCEPTED_ERRORS: ReadonlySet<string> = new Set([ERRORS.notFound.code, ERRORS.gone.code])
 
 /** Per namespace: its drift, its queue to the upstream (kept in order), and the ids each side gave. */
 interface NamespaceState {
@@ -30,6 +47,8 @@ export interface FidelityOptions {
   readonly logger: Logger
   /** Operations the sandbox does not implement: the upstream answers them. */
   readonly unimplemented: ReadonlySet<string>
+  /** Cuts every configured secret (the upstream's key, the sandbox's keys and admin token) out of a text. */
+  readonly redact: Redact
 }
 
 /** A namespace as fidelity knows it: an object that lives as long as the namespace, and its name. */
@@ -50,9 +69,7 @@ export class Fidelity {
     this.#ignore = ignoring(settings.ignore)
     this.#upstream = publicUrl(settings.url)
     this.#session =
-      settings.mode === 'record'
-        ? new SessionWriter(settings.sessionDir, settings.url, settings.apiKey === undefined ? [] : [settings.apiKey])
-        : undefined
+      settings.mode === 'record' ? new SessionWriter(settings.sessionDir, settings.url, options.redact) : undefined
   }
 
   get timeoutMs(): number {
@@ -71,17 +88,11 @@ export class Fidelity {
   /** Answers the request with the upstream's answer (recorded in record mode); a 502 when it has none. */
   async proxy(operationId: string, exchange: Exchange): Promise<undefined> {
     const { req, res, namespace } = exchange
-    const { settings, logger } = this.#options
     const request = this.#outgoing(req)
-    const fetched = await send(settings.url, settings.apiKey, request, settings.timeoutMs)
+    const fetched = await this.#send(operationId, request)
     if ('failure' in fetched) {
-      logger.warn({ upstream: this.#upstream, operationId, reason: fetched.reason }, 'upstream did not answer')
-      const message = `The upstream API (${this.#upstream}) did not answer: ${fetched.reason}`
-      const status = fetched.failure === 'upstream-timeout' ? 504 : 502
-      const code = fetched.failure === 'upstream-timeout' ? 'upstream_timeout' : 'upstream_unreachable'
-      await exchange.answering?.(status)
-      res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' })
-      res.end(JSON.stringify({ code, message, status }))
+      const template = UPSTREAM_ERRORS[fetched.failure]
+      exchange.fail(new HttpError(template, `${template.message} (${this.#upstream}): ${fetched.reason}`))
       return undefined
     }
     const { answer, text } = fetched
@@ -113,15 +124,21 @@ export class Fidelity {
         if (req.method !== 'HEAD' && req.method !== 'OPTIONS') state.drift.skipped++
         return
       }
-      if (state.queued >= MAX_QUEUED || answered === undefined) {
+      const refused = exchange.error !== undefined && !ACCEPTED_ERRORS.has(exchange.error.code)
+      if (refused || state.queued >= MAX_QUEUED || answered === undefined) {
         state.drift.skipped++
         return
       }
-      const sandbox = readAnswer(answered.status, answered.headers, answered.body)
+      const { redact } = this.#options
+      const sandbox = readAnswer(
+        answered.status,
+        redactedHeaders(Object.entries(answered.headers), redact),
+        redact(answered.body),
+      )
       const request = this.#outgoing(req)
       state.queued++
       state.queue = state.queue
-        .then(() => this.#compare(state, operationId, request, sandbox, req.headers.authorization))
+        .then(() => this.#compare(state, operationId, request, sandbox))
         .catch((error: unknown) => this.#options.logger.error({ err: error }, 'compare failed'))
         .finally(() => state.queued--)
     })
@@ -142,35 +159,34 @@ export class Fidelity {
     this.#states.delete(namespace)
   }
 
-  async #compare(
-    state: NamespaceState,
-    operationId: string,
-    request: OutgoingRequest,
-    sandbox: Answer,
-    authorization: string | undefined,
-  ): Promise<void> {
-    const { settings, logger } = this.#options
+  async #compare(state: NamespaceState, operationId: string, request: OutgoingRequest, sandbox: Answer): Promise<void> {
     const target = { ...request, target: mapIds(request.target, state.ids) }
-    const described = { method: request.method, target: request.target }
-    // A request the sandbox refused for its key goes up with that same header, not the real key.
-    const refused = sandbox.status === 401
-    const fetched = await send(
-      settings.url,
-      refused ? undefined : settings.apiKey,
-      target,
-      settings.timeoutMs,
-      refused && authorization !== undefined ? { authorization } : {},
-    )
+    const described = { method: request.method, target: this.#options.redact(request.target) }
+    const fetched = await this.#send(operationId, target)
     if ('failure' in fetched) {
-      logger.warn({ upstream: this.#upstream, operationId, reason: fetched.reason }, 'upstream did not answer')
-      const { failure: kind, reason } = fetched
-      state.drift.add(operationId, described, [{ pointer: '', kind, sandbox: sandbox.status, upstream: reason }])
+      const { failure, reason } = fetched
+      // An answer too large to read is still an answer: its body is what could not be compared.
+      const [pointer, ours] = failure === 'upstream-too-large' ? ['/body', sandbox.body] : ['', sandbox.status]
+      const kind = driftKind(failure)
+      state.drift.add(operationId, described, [{ pointer, kind, sandbox: ours, upstream: reason }])
       return
     }
     const upstream = fetched.answer
     state.drift.add(operationId, described, compareAnswers(sandbox, upstream, this.#ignore))
     const [ours, theirs] = [idOf(sandbox.body), idOf(upstream.body)]
     if (request.method === 'POST' && ours !== undefined && theirs !== undefined) state.ids.set(ours, theirs)
+  }
+
+  /** Sends the request upstream with its key; a failure is logged (its reason cut too). */
+  async #send(operationId: string, request: OutgoingRequest): Promise<Fetched> {
+    const { settings, logger, redact } = this.#options
+    const fetched = await send(settings.url, settings.apiKey, request, { ...settings, redact })
+    if ('failure' in fetched) {
+      const reason = redact(fetched.reason)
+      logger.warn({ upstream: this.#upstream, operationId, reason }, 'upstream did not answer in full')
+      return { ...fetched, reason }
+    }
+    return fetched
   }
 
   /** The request as the upstream is sent it: below its base URL, with its body and content type. */

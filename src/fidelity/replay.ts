@@ -5,8 +5,9 @@ import { parseArgs } from 'node:util'
 import { DEFAULT_API_KEY } from '../config.js'
 import { compareAnswers, DEFAULT_IGNORED, ignoring, type Difference } from './compare.js'
 import { idOf, mapIds } from './fidelity.js'
+import { cutting } from './secrets.js'
 import { readRecording, type Recorded } from './session.js'
-import { DEFAULT_UPSTREAM_TIMEOUT_MS, send } from './upstream.js'
+import { DEFAULT_UPSTREAM_MAX_BYTES, DEFAULT_UPSTREAM_TIMEOUT_MS, driftKind, send } from './upstream.js'
 
 export const REPLAY_HELP = `Usage: animal-store-sandbox replay <session> --against <url> [options]
 
@@ -35,6 +36,8 @@ export async function replay(
   { apiKey, ignore, timeoutMs }: { apiKey: string | undefined; ignore: readonly string[]; timeoutMs: number },
 ): Promise<{ namespace: string | undefined; differences: ReplayedDifference[] }> {
   const rules = ignoring(ignore)
+  // The target may echo the key it was sent: the report shows none.
+  const options = { timeoutMs, maxBytes: DEFAULT_UPSTREAM_MAX_BYTES, redact: cutting([apiKey]) }
   const namespace = (await isSandbox(baseUrl, timeoutMs)) ? `replay-${randomBytes(4).toString('hex')}` : undefined
   const headers: Record<string, string> = namespace === undefined ? {} : { 'x-sandbox-namespace': namespace }
   const ids = new Map<string, string>()
@@ -42,14 +45,14 @@ export async function replay(
   for (const [index, { operationId, request, response: recorded }] of recording.entries()) {
     const seq = index + 1
     const described = { method: request.method, target: request.target }
-    const fetched = await send(baseUrl, apiKey, { ...request, target: mapIds(request.target, ids) }, timeoutMs, headers)
+    const fetched = await send(baseUrl, apiKey, { ...request, target: mapIds(request.target, ids) }, options, headers)
     if ('failure' in fetched) {
       differences.push({
         seq,
         operationId,
         request: described,
         pointer: '',
-        kind: fetched.failure,
+        kind: driftKind(fetched.failure),
         sandbox: fetched.reason,
         upstream: recorded.status,
       })

@@ -1,9 +1,11 @@
 // A recorded session, one JSON Lines file per namespace: a header, then the upstream's exchanges in
-// order. No credential is written: requests keep only their content type, answers lose such headers.
+// order. No credential is written: requests keep only their content type, answers lose such headers,
+// and every secret is cut out of each line.
 import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { components } from '../contract/admin-types.js'
 import type { Answer } from './compare.js'
+import type { Redact } from './secrets.js'
 import type { OutgoingRequest } from './upstream.js'
 
 export const SESSION_FORMAT = 'animal-store-session'
@@ -54,13 +56,13 @@ export function publicUrl(url: string): string {
 export class SessionWriter {
   readonly #dir: string
   readonly #upstream: string
-  readonly #secrets: readonly string[]
+  readonly #redact: Redact
   readonly #files = new Map<string, { seq: number; written: Promise<void> }>()
 
-  constructor(dir: string, upstream: string, secrets: readonly string[]) {
+  constructor(dir: string, upstream: string, redact: Redact) {
     this.#dir = dir
     this.#upstream = publicUrl(upstream)
-    this.#secrets = secrets.filter((secret) => secret !== '')
+    this.#redact = redact
   }
 
   /** Resolves once the exchange is on disk. */
@@ -86,8 +88,9 @@ export class SessionWriter {
       request,
       response: { ...response, headers: keptHeaders(response.headers) },
     }
-    // A key the upstream echoed back (in a message, a link) is cut out too.
-    lines.push(this.#secrets.reduce((line, secret) => line.replaceAll(secret, '[REDACTED]'), JSON.stringify(exchange)))
+    // A key in the request (its target, its body) is cut out as the answer's were. Secrets are
+    // bearer tokens, whose characters JSON writes as they are: the cut is the same in the line.
+    lines.push(this.#redact(JSON.stringify(exchange)))
     const text = `${lines.join('\n')}\n`
     // A start begins each namespace's session anew: its first exchange replaces an older file.
     const store = file.seq === 1 ? writeFile : appendFile

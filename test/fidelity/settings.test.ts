@@ -11,6 +11,10 @@ t.test('a bad upstream setting names itself', async (t) => {
     [{ UPSTREAM: 'https://user:pw@staging.example.com/v1' }, /^UPSTREAM must not carry credentials/],
     [{ UPSTREAM: url, UPSTREAM_MODE: 'mirror' }, /^UPSTREAM_MODE must be one of compare, record, passthrough/],
     [{ UPSTREAM: url, UPSTREAM_TIMEOUT_MS: '0' }, /^UPSTREAM_TIMEOUT_MS must be a whole number from 1 to 60000/],
+    [
+      { UPSTREAM: url, UPSTREAM_MAX_BYTES: '1000' },
+      /^UPSTREAM_MAX_BYTES must be a whole number from 1024 to 1073741824/,
+    ],
     [{ UPSTREAM: url, UPSTREAM_IGNORE: 'body/id' }, /^UPSTREAM_IGNORE: "body\/id" is not a JSON pointer/],
     [{ UPSTREAM: url, UPSTREAM_UNSAFE: 'yes' }, /^UPSTREAM_UNSAFE must be on or off/],
     [{ UPSTREAM_API_KEY: 'secret-key' }, /^UPSTREAM_API_KEY is set but UPSTREAM is not(?![\s\S]*secret-key)/],
@@ -28,6 +32,7 @@ t.test('the defaults', async (t) => {
     apiKey: 'k',
     mode: 'compare',
     timeoutMs: 5000,
+    maxBytes: 1024 * 1024,
     ignore: ['/body/id', '/body/*/id', '/body/message'],
     unsafe: false,
   })

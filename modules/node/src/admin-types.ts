@@ -451,7 +451,7 @@ export interface components {
             mode: "compare" | "record" | "passthrough" | "off";
             /** @description Requests sent to both and compared. */
             compared: number;
-            /** @description Requests not compared: unsafe ones (POST without UPSTREAM_UNSAFE=on), or past the bound of requests waiting for the upstream. */
+            /** @description Requests not compared: unsafe ones (POST without UPSTREAM_UNSAFE=on), ones the sandbox refused (never sent upstream), or past the bound of requests waiting for the upstream. */
             skipped: number;
             /** @description Differences found (the list keeps the last 1000). */
             count: number;

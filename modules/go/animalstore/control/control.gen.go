@@ -455,7 +455,7 @@ type DriftReport struct {
 		Differences int `json:"differences"`
 	} `json:"operations"`
 
-	// Skipped Requests not compared: unsafe ones (POST without UPSTREAM_UNSAFE=on), or past the bound of requests waiting for the upstream.
+	// Skipped Requests not compared: unsafe ones (POST without UPSTREAM_UNSAFE=on), ones the sandbox refused (never sent upstream), or past the bound of requests waiting for the upstream.
 	Skipped int `json:"skipped"`
 
 	// Upstream The real API's base URL (never its key), or null without UPSTREAM.
