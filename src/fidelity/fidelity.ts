@@ -31,6 +31,8 @@ const SAFE_METHODS = new Set(['GET'])
  * body, its own limits), which is never sent upstream.
  */
 const ACCEPTED_ERRORS: ReadonlySet<string> = new Set([ERRORS.notFound.code, ERRORS.gone.code])
+const CARRIES_SECRET =
+  'The request carries a secret of this sandbox (an API key or the admin token) in its query or body: it is not sent to the upstream API'
 
 /** Per namespace: its drift, its queue to the upstream (kept in order), and the ids each side gave. */
 interface NamespaceState {
@@ -89,6 +91,10 @@ export class Fidelity {
   async proxy(operationId: string, exchange: Exchange): Promise<undefined> {
     const { req, res, namespace } = exchange
     const request = this.#outgoing(req)
+    if (this.#carriesSecret(request)) {
+      exchange.fail(new HttpError(ERRORS.badRequest, CARRIES_SECRET))
+      return undefined
+    }
     const fetched = await this.#send(operationId, request)
     if ('failure' in fetched) {
       const template = UPSTREAM_ERRORS[fetched.failure]
@@ -127,9 +133,7 @@ export class Fidelity {
       const { redact } = this.#options
       const request = this.#outgoing(req)
       const refused = exchange.error !== undefined && !ACCEPTED_ERRORS.has(exchange.error.code)
-      // A secret of the sandbox's in the query or the body (a key where a header was meant) stays here too.
-      const carriesSecret = [request.target, request.body ?? ''].some((text) => redact(text) !== text)
-      if (refused || carriesSecret || state.queued >= MAX_QUEUED || answered === undefined) {
+      if (refused || this.#carriesSecret(request) || state.queued >= MAX_QUEUED || answered === undefined) {
         state.drift.skipped++
         return
       }
@@ -189,6 +193,11 @@ export class Fidelity {
       return { ...fetched, reason }
     }
     return fetched
+  }
+
+  /** A secret of the sandbox's in the query or the body (a key where a header was meant) never goes up. */
+  #carriesSecret({ target, body }: OutgoingRequest): boolean {
+    return [target, body ?? ''].some((text) => this.#options.redact(text) !== text)
   }
 
   /** The request as the upstream is sent it: below its base URL, with its body and content type. */

@@ -1,6 +1,7 @@
 // An upstream that echoes the key it was sent (in WWW-Authenticate, a header of its own, its body)
 // gets it shown nowhere: not in the drift over HTTP or MCP, not in record mode's answers, sessions
-// or replays, not in the logs. The sandbox's own keys and admin token are cut the same way.
+// or replays, not in the logs. The sandbox's own keys and admin token are cut the same way, and
+// never sent up.
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
@@ -24,12 +25,22 @@ t.test('compare: the echoed key is in neither GET /__admin/drift nor getDrift ov
     UPSTREAM: standIn.baseUrl,
     UPSTREAM_API_KEY: UPSTREAM_KEY,
   })
-  t.equal((await fetch(`${baseUrl}/pets?limit=2`, { headers: AUTH })).status, 200)
+  // A pet named after the admin token, made in the sandbox alone (a POST is not sent up): the
+  // sandbox's side of the drift shows it cut too.
+  const created = await fetch(`${baseUrl}/pets`, {
+    method: 'POST',
+    headers: JSON_HEADERS,
+    body: JSON.stringify({ name: ADMIN_TOKEN, categoryId: 1 }),
+  })
+  t.equal(created.status, 201)
+  t.equal((await fetch(`${baseUrl}/pets?limit=100`, { headers: AUTH })).status, 200)
 
   const drift = await (await fetch(`${origin}/__admin/drift`, { headers: ADMIN })).text()
   t.equal(standIn.authorizations.at(-1), `Bearer ${UPSTREAM_KEY}`, 'the upstream got its key, and echoed it')
   t.match(JSON.parse(drift), { compared: 1, differences: [{ pointer: '/status', upstream: 401 }] })
   t.notOk(drift.includes(UPSTREAM_KEY), 'the key is not in the drift')
+  t.notOk(drift.includes(ADMIN_TOKEN), 'nor is the admin token, the sandbox’s pet’s name')
+  t.match(drift, `"name":"${REDACTED}"`, 'which is shown cut')
   t.ok(drift.includes(`token ${REDACTED} is revoked`), 'where it was echoed, the drift says it was cut')
 
   const client = new Client({ name: 'animal-store-tests', version: '1.0.0' })
@@ -37,59 +48,59 @@ t.test('compare: the echoed key is in neither GET /__admin/drift nor getDrift ov
   t.teardown(() => client.close())
   const result = JSON.stringify(await client.callTool({ name: 'getDrift', arguments: {} }))
   t.match(result, /invalid_token/, 'getDrift shows the upstream’s WWW-Authenticate')
-  t.notOk(result.includes(UPSTREAM_KEY), 'the key is not in getDrift’s result')
+  t.notOk(result.includes(UPSTREAM_KEY) || result.includes(ADMIN_TOKEN), 'no secret in getDrift’s result')
   t.ok(logs.length > 0, 'the logs were read')
   t.notOk(JSON.stringify(logs).includes(UPSTREAM_KEY), 'the key is not in the logs')
 })
 
-t.test('record: the echo reaches no client, session or replay; nor does a sandbox secret', async (t) => {
-  const standIn = await startStandIn(UPSTREAM_KEY)
-  t.teardown(() => standIn.close())
-  const sessions = await tempDir(t)
-  const { baseUrl, logs } = await startTestSandbox(t, {
-    ADMIN_TOKEN,
-    LOG_LEVEL: 'debug',
-    UPSTREAM: standIn.baseUrl,
-    UPSTREAM_API_KEY: UPSTREAM_KEY,
-    UPSTREAM_MODE: 'record',
-    SESSION_DIR: sessions,
-  })
-  // A pet named after the admin token: the upstream gives the name back.
-  const created = await fetch(`${baseUrl}/pets`, {
-    method: 'POST',
-    headers: JSON_HEADERS,
-    body: JSON.stringify({ name: ADMIN_TOKEN, categoryId: 1 }),
-  })
-  t.equal(created.status, 201)
-  t.match(await created.json(), { name: REDACTED }, 'the admin token is cut out of the answer')
+t.test(
+  'record: the echo reaches no client, session or replay; a sandbox secret in a query does not go up',
+  async (t) => {
+    const standIn = await startStandIn(UPSTREAM_KEY)
+    t.teardown(() => standIn.close())
+    const sessions = await tempDir(t)
+    const { baseUrl, logs } = await startTestSandbox(t, {
+      ADMIN_TOKEN,
+      LOG_LEVEL: 'debug',
+      UPSTREAM: standIn.baseUrl,
+      UPSTREAM_API_KEY: UPSTREAM_KEY,
+      UPSTREAM_MODE: 'record',
+      SESSION_DIR: sessions,
+    })
+    standIn.switches = { echoToken: true }
+    const echoed = await fetch(`${baseUrl}/pets`, { headers: AUTH })
+    t.equal(echoed.status, 401, 'the upstream’s answer is relayed')
+    const headers = JSON.stringify([...echoed.headers])
+    const body = await echoed.text()
+    t.equal(standIn.authorizations.at(-1), `Bearer ${UPSTREAM_KEY}`, 'the upstream got its key, and echoed it')
+    t.equal(echoed.headers.get('x-rejected-token'), REDACTED, 'a header of the upstream’s own is cut')
+    t.match(echoed.headers.get('www-authenticate'), `token ${REDACTED} is revoked`, 'WWW-Authenticate is cut')
+    t.match(JSON.parse(body), { token: REDACTED, message: `token ${REDACTED} is revoked` }, 'the body is cut')
+    t.notOk(`${headers}${body}`.includes(UPSTREAM_KEY), 'the key is nowhere in the answer')
 
-  standIn.switches = { echoToken: true }
-  const echoed = await fetch(`${baseUrl}/pets`, { headers: AUTH })
-  t.equal(echoed.status, 401, 'the upstream’s answer is relayed')
-  const headers = JSON.stringify([...echoed.headers])
-  const body = await echoed.text()
-  t.equal(standIn.authorizations.at(-1), `Bearer ${UPSTREAM_KEY}`, 'the upstream got its key, and echoed it')
-  t.equal(echoed.headers.get('x-rejected-token'), REDACTED, 'a header of the upstream’s own is cut')
-  t.match(echoed.headers.get('www-authenticate'), `token ${REDACTED} is revoked`, 'WWW-Authenticate is cut')
-  t.match(JSON.parse(body), { token: REDACTED, message: `token ${REDACTED} is revoked` }, 'the body is cut')
-  t.notOk(`${headers}${body}`.includes(UPSTREAM_KEY), 'the key is nowhere in the answer')
+    const sent = standIn.received.length
+    const carrying = await fetch(`${baseUrl}/pets?token=${ADMIN_TOKEN}`, { headers: AUTH })
+    t.equal(carrying.status, 400, 'a request carrying the admin token in its query is refused')
+    t.match(await carrying.json(), { code: 'bad_request', message: /not sent to the upstream/ })
+    t.equal(standIn.received.length, sent, 'and not sent upstream')
 
-  const session = await readFile(join(sessions, 'default.session.jsonl'), 'utf8')
-  t.equal(session.trim().split('\n').length, 3, 'a header and the two exchanges')
-  t.notOk(session.includes(UPSTREAM_KEY) || session.includes(ADMIN_TOKEN), 'no secret in the session')
+    const session = await readFile(join(sessions, 'default.session.jsonl'), 'utf8')
+    t.equal(session.trim().split('\n').length, 2, 'a header and the exchange')
+    t.notOk(session.includes(UPSTREAM_KEY), 'the key is not in the session')
 
-  // Replayed against the same upstream, which echoes the key replay sends it.
-  const replayed = await runCliToEnd({}, [
-    'replay',
-    join(sessions, 'default.session.jsonl'),
-    '--against',
-    standIn.baseUrl,
-    '--api-key',
-    UPSTREAM_KEY,
-    '--json',
-  ])
-  t.equal(standIn.authorizations.at(-1), `Bearer ${UPSTREAM_KEY}`, 'replay sent the key')
-  t.match(replayed.stdout, /"replayed": 2/, `the session was replayed: ${replayed.stderr}`)
-  t.notOk(`${replayed.stdout}${replayed.stderr}`.includes(UPSTREAM_KEY), 'the key is not in the replay’s report')
-  t.notOk(JSON.stringify(logs).includes(UPSTREAM_KEY), 'the key is not in the logs')
-})
+    // Replayed against the same upstream, which echoes the key replay sends it.
+    const replayed = await runCliToEnd({}, [
+      'replay',
+      join(sessions, 'default.session.jsonl'),
+      '--against',
+      standIn.baseUrl,
+      '--api-key',
+      UPSTREAM_KEY,
+      '--json',
+    ])
+    t.equal(standIn.authorizations.at(-1), `Bearer ${UPSTREAM_KEY}`, 'replay sent the key')
+    t.match(replayed.stdout, /"replayed": 1/, `the session was replayed: ${replayed.stderr}`)
+    t.notOk(`${replayed.stdout}${replayed.stderr}`.includes(UPSTREAM_KEY), 'the key is not in the replay’s report')
+    t.notOk(JSON.stringify(logs).includes(UPSTREAM_KEY), 'the key is not in the logs')
+  },
+)
