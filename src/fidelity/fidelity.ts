@@ -98,7 +98,7 @@ export class Fidelity {
     const fetched = await this.#send(operationId, request)
     if ('failure' in fetched) {
       const template = UPSTREAM_ERRORS[fetched.failure]
-      exchange.fail(new HttpError(template, `${template.message} (${this.#upstream}): ${fetched.reason}`))
+      exchange.fail(new HttpError(template, `${template.message}: ${fetched.reason} (${this.#upstream})`))
       return undefined
     }
     const { answer, text } = fetched

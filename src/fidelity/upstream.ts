@@ -50,7 +50,7 @@ export const UPSTREAM_ERRORS = {
   'upstream-too-large': {
     status: 502,
     code: 'upstream_too_large',
-    message: 'The upstream API answered more than UPSTREAM_MAX_BYTES; nothing was read on or recorded',
+    message: 'The upstream API answered more than UPSTREAM_MAX_BYTES; it was not read on, nor recorded',
   },
 } satisfies Record<Failure, ErrorTemplate>
 
@@ -89,7 +89,7 @@ export async function send(
       signal: AbortSignal.timeout(timeoutMs),
     })
     const body = await readBounded(response, maxBytes)
-    if (body === undefined) return { failure: 'upstream-too-large', reason: `more than ${maxBytes} bytes` }
+    if (body === undefined) return { failure: 'upstream-too-large', reason: `its body is over ${maxBytes} bytes` }
     const text = redact(body)
     return { answer: readAnswer(response.status, redactedHeaders(response.headers, redact), text), text }
   } catch (error) {

@@ -42,3 +42,26 @@ t.test('down, slow, garbage: the sandbox answers as ever, and the drift says wha
     t.notOk(JSON.stringify(report).includes(UPSTREAM_KEY), `${name}: the key is not in the report`)
   }
 })
+
+t.test('where the upstream answers, down and slow are the contract’s Error bodies', async (t) => {
+  const standIn = await startStandIn(UPSTREAM_KEY)
+  t.teardown(() => standIn.close())
+  standIn.switches = { delayMs: 3000 }
+  const upstreams: [string, string, number, string][] = [
+    ['down', `http://127.0.0.1:${await freePort()}/v1`, 502, 'upstream_unreachable'],
+    ['slow', standIn.baseUrl, 504, 'upstream_timeout'],
+  ]
+  for (const [name, upstream, status, code] of upstreams) {
+    const { baseUrl } = await startTestSandbox(t, {
+      UPSTREAM: upstream,
+      UPSTREAM_API_KEY: UPSTREAM_KEY,
+      UPSTREAM_MODE: 'passthrough',
+      UPSTREAM_TIMEOUT_MS: '300',
+    })
+    const answer = await fetch(`${baseUrl}/store/orders`, { headers: AUTH })
+    t.equal(answer.status, status, `${name}: ${status}`)
+    const body = (await answer.json()) as { code: string; status: number; message: string }
+    t.match(body, { code, status }, `${name}: ${code}`)
+    t.ok(body.message.endsWith(`(${upstream})`), `${name}: the message names the upstream`)
+  }
+})
