@@ -38,8 +38,9 @@ export function createControlApi(
           HOLDS_NO_NAMESPACE.has(operationId) || input.query['all'] === true
             ? undefined
             : await namespaces.hold(namespace)
-        if (namespaces.shared && SNAPSHOT_OPERATIONS.has(operationId)) await namespaces.snapshots.refresh()
+        // Whatever fails after the hold (a snapshot lookup too) lets the namespace go.
         try {
+          if (namespaces.shared && SNAPSHOT_OPERATIONS.has(operationId)) await namespaces.snapshots.refresh()
           const reply = await handle(input, { ...options, namespace })
           await hold?.release()
           return reply

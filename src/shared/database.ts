@@ -8,6 +8,14 @@ import { MIGRATIONS } from './migrations.js'
 /** Replicas starting together apply the migrations one at a time, under this advisory lock. */
 const MIGRATION_LOCK = 4_010_043
 
+/**
+ * The bound on each step of a request with the database (a connection, a statement, a lock wait):
+ * a database that stalls is answered 503 with Retry-After within a few seconds, never a hung request.
+ */
+export const DATABASE_TIMEOUT_MS = 3_000
+/** A transaction left open (a bug, a replica that froze) is ended by the server after this: its row lock goes with it. */
+const IDLE_IN_TRANSACTION_MS = 10_000
+
 export interface Database {
   /** Runs `work` in a transaction on one connection: committed when it resolves, rolled back when it throws. */
   transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T>
@@ -20,7 +28,17 @@ export interface Database {
 export async function openDatabase(url: string, logger: Pick<Logger, 'warn' | 'info'>): Promise<Database> {
   // Loaded only here: a sandbox on its data file never pays for the client's start.
   const { default: pg } = await import('pg')
-  const pool = new pg.Pool({ connectionString: url, connectionTimeoutMillis: 5_000, max: 20 })
+  // Every wait bounded on both sides: the client gives up on a connection or an answer, the server
+  // on a statement, a lock wait and a transaction left idle; each is answered 503 (unavailable()).
+  const bounds = {
+    connectionString: url,
+    connectionTimeoutMillis: DATABASE_TIMEOUT_MS,
+    query_timeout: DATABASE_TIMEOUT_MS,
+    statement_timeout: DATABASE_TIMEOUT_MS,
+    lock_timeout: DATABASE_TIMEOUT_MS,
+    idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_MS,
+  }
+  const pool = new pg.Pool({ ...bounds, max: 20 })
   // A connection the server dropped (a restart, a failover) is an event, not a crash: idle, the pool
   // says so; in use, the connection itself does, and its query fails (answered 503).
   const lost = (error: Error): void =>
@@ -28,7 +46,8 @@ export async function openDatabase(url: string, logger: Pick<Logger, 'warn' | 'i
   pool.on('error', lost)
   pool.on('connect', (client) => client.on('error', lost))
   try {
-    await migrate(pool, logger)
+    // Unbounded but for the connection: replicas started together wait for each other's migration.
+    await migrate(new pg.Client({ connectionString: url, connectionTimeoutMillis: 30_000 }), logger)
   } catch (error) {
     await pool.end()
     throw error
@@ -55,8 +74,9 @@ export async function openDatabase(url: string, logger: Pick<Logger, 'warn' | 'i
   return database
 }
 
-async function migrate(pool: pg.Pool, logger: Pick<Logger, 'info'>): Promise<void> {
-  const client = await pool.connect()
+async function migrate(client: pg.Client, logger: Pick<Logger, 'info'>): Promise<void> {
+  client.on('error', () => undefined)
+  await client.connect()
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK])
     await client.query(
@@ -87,8 +107,7 @@ async function migrate(pool: pg.Pool, logger: Pick<Logger, 'info'>): Promise<voi
       logger.info({ version: migration.version, migration: migration.name }, 'database migrated')
     }
   } finally {
-    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined)
-    client.release()
+    await client.end().catch(() => undefined)
   }
 }
 
@@ -108,11 +127,15 @@ export function unavailable(error: unknown): unknown {
   )
 }
 
-/** A connection refused, cut or timed out, or the server shutting down or full (SQLSTATE 08, 57P, 53). */
-function isOutage(error: unknown): boolean {
+/**
+ * A connection refused, cut or timed out, the server shutting down or full (SQLSTATE 08, 57P, 53),
+ * or one of the bounds of a stalled database: a statement or lock wait cancelled (57014, 55P03), a
+ * transaction left idle ended (25P03).
+ */
+export function isOutage(error: unknown): boolean {
   if (!(error instanceof Error)) return false
   const code = (error as { code?: unknown }).code
-  if (typeof code === 'string') return /^(08|57P|53|E[A-Z]+)/.test(code)
+  if (typeof code === 'string') return /^(08|57P|53|E[A-Z]+|57014|55P03|25P03)/.test(code)
   return /Connection terminated|timeout|not queryable|Client has encountered a connection error/i.test(error.message)
 }
 
