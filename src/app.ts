@@ -47,6 +47,8 @@ export interface AppOptions {
   readonly traceRequest?: TraceRequest | undefined
   /** GET /metrics (src/control/metrics.ts), guarded as the control API is; none when that is off. */
   readonly metrics?: Metrics | undefined
+  /** Resolves when the sandbox can serve (its shared database answers); GET /readyz says so. */
+  readonly ready?: (() => Promise<void>) | undefined
 }
 
 /** Who may reach the test data: the control API and the coverage and journal pages. */
@@ -70,6 +72,7 @@ export function createApp({
   fidelity,
   traceRequest,
   metrics,
+  ready,
 }: AppOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const answerError = (exchange: Exchange, error: unknown): void => exchange.fail(toHttpError(error, logger))
   const serveOperation = apiPipeline({ spec, keys, control, answerError, minStability, fidelity })
@@ -108,6 +111,14 @@ export function createApp({
   // count of rejections no code handled is 0 unless something is wrong (unhandled-rejections.ts).
   pages.get('/healthz', (_req, res) =>
     sendJson(res, { status: 200, body: { status: 'ok', unhandledRejections: unhandledRejections() } }),
+  )
+  // Readiness, apart from liveness: 503 with Retry-After while the shared database does not answer
+  // within its bound, so that a balancer sends elsewhere while nothing here needs a restart.
+  pages.get('/readyz', (_req, res) =>
+    (ready?.() ?? Promise.resolve()).then(
+      () => sendJson(res, { status: 200, body: { status: 'ready' } }),
+      (error: unknown) => sendError(res, toHttpError(error, logger)),
+    ),
   )
 
   const api = router()
@@ -237,7 +248,7 @@ function logRequests(logger: Logger, control: Control) {
       // From the raw URL: a preflight is answered before any router parses it.
       const path = (req.url ?? '').split('?', 1)[0] ?? ''
       // Health probes come every second from HEALTHCHECK and wait strategies: keep them out of info.
-      const log = path === '/healthz' ? logger.debug.bind(logger) : logger.info.bind(logger)
+      const log = path === '/healthz' || path === '/readyz' ? logger.debug.bind(logger) : logger.info.bind(logger)
       log(
         {
           method: req.method,

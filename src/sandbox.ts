@@ -204,6 +204,7 @@ async function serve(
     fidelity,
     traceRequest: telemetry?.trace,
     metrics,
+    ready: shared?.database.ping,
   })
   const apiPrefix = `${spec.basePath}/`
   const api = (req: IncomingMessage): boolean => req.url?.startsWith(apiPrefix) === true

@@ -1,5 +1,5 @@
 // HAProxy from Debian's package in front of sandbox replicas, as a deployment puts a load balancer:
-// round robin, health checks on GET /healthz, and a header that names the server that answered.
+// round robin, readiness checks on GET /readyz, and a header that names the server that answered.
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
@@ -53,7 +53,7 @@ function config(port: number, servers: ReadonlyMap<string, string>, balance: Bal
     'backend replicas',
     `  balance ${balance === 'namespace' ? `hdr(${NAMESPACE_HEADER})` : 'roundrobin'}`,
     '  option httpchk',
-    '  http-check send meth GET uri /healthz ver HTTP/1.1 hdr Host localhost',
+    '  http-check send meth GET uri /readyz ver HTTP/1.1 hdr Host localhost',
     '  http-check expect status 200',
     // Down after two failed checks, up after two good ones, a check every 300 ms: a test sees it soon.
     '  default-server check inter 300ms fall 2 rise 2',

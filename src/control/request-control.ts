@@ -122,6 +122,8 @@ export class Control {
           record()
           return state.hold?.release()
         }
+        // Its own hold failed for want of the database: another would too, and the answer would wait for it.
+        if (exchange.error?.code === ERRORS.storageUnavailable.code) return undefined
         // Refused before enter() (auth, route): its entry is written under a hold of its own.
         return namespaces.hold(state.namespace)?.then((hold) => {
           record()

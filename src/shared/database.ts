@@ -22,6 +22,8 @@ export interface Database {
   /** One connection of the pool, for a transaction of the caller's; it releases it. */
   connect(): Promise<pg.PoolClient>
   query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>>
+  /** Resolves when the database answers within DATABASE_TIMEOUT_MS, on a connection of its own (GET /readyz). */
+  ping(): Promise<void>
   close(): Promise<void>
 }
 
@@ -39,17 +41,21 @@ export async function openDatabase(url: string, logger: Pick<Logger, 'warn' | 'i
     idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_MS,
   }
   const pool = new pg.Pool({ ...bounds, max: 20 })
+  // Readiness is asked on a connection of its own: a pool busy with requests is not a database away.
+  const probe = new pg.Pool({ ...bounds, max: 1 })
   // A connection the server dropped (a restart, a failover) is an event, not a crash: idle, the pool
   // says so; in use, the connection itself does, and its query fails (answered 503).
   const lost = (error: Error): void =>
     logger.warn({ reason: error.message }, 'database connection lost; the next request opens another')
   pool.on('error', lost)
   pool.on('connect', (client) => client.on('error', lost))
+  probe.on('error', () => undefined)
+  probe.on('connect', (client) => client.on('error', () => undefined))
   try {
     // Unbounded but for the connection: replicas started together wait for each other's migration.
     await migrate(new pg.Client({ connectionString: url, connectionTimeoutMillis: 30_000 }), logger)
   } catch (error) {
-    await pool.end()
+    await Promise.all([pool.end(), probe.end()])
     throw error
   }
   const database: Database = {
@@ -69,7 +75,8 @@ export async function openDatabase(url: string, logger: Pick<Logger, 'warn' | 'i
       }
     },
     query: (text, values) => unavailableIfDown(pool.query(text, values)),
-    close: () => pool.end(),
+    ping: () => unavailableIfDown(probe.query('SELECT 1')).then(() => undefined),
+    close: async () => void (await Promise.all([pool.end(), probe.end()])),
   }
   return database
 }

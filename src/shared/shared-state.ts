@@ -9,11 +9,11 @@ import type { Logger } from 'pino'
 import { CoverageTally } from '../control/coverage-tally.js'
 import type { Redactor } from '../control/redactor.js'
 import type { Namespace } from '../control/namespace.js'
-import { ERRORS, HttpError } from '../http/errors.js'
+import { ERRORS, HttpError, RETRY_AFTER } from '../http/errors.js'
 import { sameSource, sourceKey, type DataSource } from '../store/data-source.js'
 import type { SharedPets } from '../store/pets.js'
-import type { AnimalStore } from '../store/store.js'
-import { unavailable, type Database } from './database.js'
+import { isOutage, unavailable, type Database } from './database.js'
+import { Hold, type Holder } from './hold.js'
 import { Turns } from './turns.js'
 import {
   createRow,
@@ -21,10 +21,15 @@ import {
   readAfter,
   stored,
   writeAndCommit,
+  stateOf,
+  lasting,
   type After,
   type Locked,
   type State,
 } from './tables.js'
+
+/** The bound on a request's wait for its namespace (its turn here, a connection, the row's lock). */
+const HOLD_TIMEOUT_MS = 4_000
 
 /** What a replica last took from or gave to the row, to tell what changed since. */
 interface Synced {
@@ -44,14 +49,13 @@ export interface SharingOptions {
   readonly logger: Pick<Logger, 'error'>
 }
 
-export class Sharing {
+export class Sharing implements Holder {
   readonly database: Database
   readonly #sharedPets: SharingOptions['sharedPets']
   readonly #redactor: Redactor
   readonly logger: Pick<Logger, 'error'>
   readonly #synced = new WeakMap<Namespace, Synced>()
   readonly #turns = new Turns()
-
   constructor({ database, sharedPets, redactor, logger }: SharingOptions) {
     this.database = database
     this.logger = logger
@@ -64,9 +68,24 @@ export class Sharing {
    * with it, and gives the hold that writes back and commits. A 503 when the database is down.
    */
   async hold(namespace: Namespace, fresh: () => Namespace): Promise<Hold> {
+    const started = performance.now()
     // Requests here in one namespace queue here first: one at a time waits for the row, rather than
     // a crowd of connections that the database wakes together at each commit.
-    const letGo = await this.#turns.take(namespace.name)
+    const letGo = await this.#turns.take(namespace.name, HOLD_TIMEOUT_MS)
+    if (letGo === undefined) throw tooSlow()
+    const holding = this.#lock(namespace, fresh, letGo)
+    let timer: NodeJS.Timeout | undefined
+    const late = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), HOLD_TIMEOUT_MS - (performance.now() - started))
+    })
+    const held = await Promise.race([holding, late]).finally(() => clearTimeout(timer))
+    if (held !== undefined) return held
+    // Too late for this request: the row is let go as soon as it comes.
+    holding.then((hold) => hold.abandon(), ignore).catch(ignore)
+    throw tooSlow()
+  }
+
+  async #lock(namespace: Namespace, fresh: () => Namespace, letGo: () => void): Promise<Hold> {
     const client = await this.database.connect().catch((error: unknown) => {
       letGo()
       throw error
@@ -87,7 +106,7 @@ export class Sharing {
       return new Hold(this, client, namespace, letGo)
     } catch (error) {
       this.#forget(namespace)
-      await client.query('ROLLBACK').catch(() => undefined)
+      if (!isOutage(error)) await client.query('ROLLBACK').catch(() => undefined)
       client.release(true)
       letGo()
       throw this.failure(error)
@@ -221,73 +240,13 @@ export class Sharing {
   }
 }
 
-/** A namespace's row, locked until the request's answer is committed. */
-export class Hold {
-  readonly #sharing: Sharing
-  readonly #client: pg.PoolClient
-  readonly #namespace: Namespace
-  #ended: Promise<void> | undefined
+const ignore = (): undefined => undefined
 
-  readonly #letGo: () => void
-
-  constructor(sharing: Sharing, client: pg.PoolClient, namespace: Namespace, letGo: () => void) {
-    this.#sharing = sharing
-    this.#client = client
-    this.#namespace = namespace
-    this.#letGo = letGo
-  }
-
-  /** Writes back what changed and commits: the answer may go out once this resolves. */
-  release(): Promise<void> {
-    return (this.#ended ??= this.#commit().finally(this.#letGo))
-  }
-
-  /** Lets go without writing (the request failed): the namespace is read anew at its next hold. */
-  abandon(): Promise<void> {
-    return (this.#ended ??= this.#rollback().finally(this.#letGo))
-  }
-
-  async #commit(): Promise<void> {
-    try {
-      await this.#sharing.give(this.#client, this.#namespace)
-      this.#client.release()
-    } catch (error) {
-      await this.#rollback()
-      throw this.#sharing.failure(error)
-    }
-  }
-
-  async #rollback(): Promise<void> {
-    this.#sharing.forget(this.#namespace)
-    await this.#client.query('ROLLBACK').catch(() => undefined)
-    this.#client.release(true)
-  }
-}
-
-async function stateOf(namespace: Namespace, generation = 0): Promise<State> {
-  const store: AnimalStore = await namespace.store()
-  const own = store.own
-  const { journal } = namespace
-  return {
-    source: store.source ?? null,
-    base: store.base ?? null,
-    pets: { generation, count: own.length, lastId: own.at(-1)?.id ?? 0 },
-    faults: namespace.faults.dump(),
-    clock: namespace.clock.dump(),
-    journal: {
-      clears: journal.clears,
-      lastId: journal.lastId,
-      oldestId: journal.oldestId ?? null,
-      tally: journal.tally.dump(),
-    },
-  }
-}
-
-/** What of a state a client was told is stored: all but the journal and the faults' counters. */
-function lasting({ journal: _journal, faults, ...rest }: State): string {
-  return JSON.stringify({
-    ...rest,
-    nextId: faults.nextId,
-    faults: faults.faults.map(({ seen: _s, fired: _f, ...fault }) => fault),
-  })
+/** A namespace that could not be held within HOLD_TIMEOUT_MS: the database is slow or away. */
+function tooSlow(): HttpError {
+  return new HttpError(
+    ERRORS.storageUnavailable,
+    `The database did not answer within ${HOLD_TIMEOUT_MS} ms; nothing was changed`,
+    RETRY_AFTER,
+  )
 }

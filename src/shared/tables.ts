@@ -7,6 +7,8 @@ import type { Pet } from '../store/pets.js'
 import type { TallyData } from '../control/coverage-tally.js'
 import type { Fault } from '../control/faults.js'
 import type { DataSource } from '../store/data-source.js'
+import type { Namespace } from '../control/namespace.js'
+import type { AnimalStore } from '../store/store.js'
 
 /** The row's `state`: all the namespace holds but its pets and requests, which have tables. */
 export interface State {
@@ -77,7 +79,7 @@ export async function lockAndRead(client: pg.PoolClient, name: string, after: Af
 }
 
 /** The pets and requests after `after`, in the transaction under way. */
-export async function readAfter(client: pg.PoolClient, name: string, after: After): Promise<Omit<Locked, 'row'>> {
+export async function readAfter(client: pg.PoolClient, name: string, after: After): Promise<Read> {
   const [pets, requests] = await many(client, reads(client, name, after))
   return readResults(pets, requests)
 }
@@ -90,7 +92,9 @@ function reads(client: pg.PoolClient, name: string, after: After): string[] {
   ]
 }
 
-function readResults(pets: pg.QueryResult | undefined, requests: pg.QueryResult | undefined): Omit<Locked, 'row'> {
+type Read = Omit<Locked, 'row'>
+
+function readResults(pets: pg.QueryResult | undefined, requests: pg.QueryResult | undefined): Read {
   return {
     pets: (pets?.rows ?? []).map((r: { pet: Pet }) => r.pet),
     records: (requests?.rows ?? []).map((r: { id: string; record: StoredRecord }) => ({
@@ -174,4 +178,33 @@ export function stored(record: RequestRecord, redactor: Redactor): StoredRecord 
 
 export function revive(stored: StoredRecord): RequestRecord {
   return { ...stored, body: stored.body === null ? undefined : Buffer.from(stored.body, 'base64') }
+}
+
+/** A namespace's row state as it is in memory; `generation` as the caller counts it. */
+export async function stateOf(namespace: Namespace, generation = 0): Promise<State> {
+  const store: AnimalStore = await namespace.store()
+  const own = store.own
+  const { journal } = namespace
+  return {
+    source: store.source ?? null,
+    base: store.base ?? null,
+    pets: { generation, count: own.length, lastId: own.at(-1)?.id ?? 0 },
+    faults: namespace.faults.dump(),
+    clock: namespace.clock.dump(),
+    journal: {
+      clears: journal.clears,
+      lastId: journal.lastId,
+      oldestId: journal.oldestId ?? null,
+      tally: journal.tally.dump(),
+    },
+  }
+}
+
+/** What of a state a client was told is stored: all but the journal and the faults' counters. */
+export function lasting({ journal: _journal, faults, ...rest }: State): string {
+  return JSON.stringify({
+    ...rest,
+    nextId: faults.nextId,
+    faults: faults.faults.map(({ seen: _s, fired: _f, ...fault }) => fault),
+  })
 }

@@ -139,7 +139,7 @@ t.test(
 )
 
 t.test(
-  'the shared shape: three replicas on a database URL from a Secret, probes on /healthz, a PodDisruptionBudget, no claim',
+  'the shared shape: three replicas on a database URL from a Secret, readiness on /readyz, liveness on /healthz, a PodDisruptionBudget, no claim',
   { skip: helmSkip || goSkip },
   async (t) => {
     const { text, manifests } = await render(SHARED)
@@ -173,8 +173,11 @@ t.test(
 
     const port = container(deployment).ports?.[0]
     t.equal(port?.containerPort, 4010)
-    for (const probe of ['readinessProbe', 'livenessProbe'] as const)
-      t.same(container(deployment)[probe]?.httpGet, { path: '/healthz', port: port?.name }, probe)
+    for (const [probe, path] of [
+      ['readinessProbe', '/readyz'],
+      ['livenessProbe', '/healthz'],
+    ] as const)
+      t.same(container(deployment)[probe]?.httpGet, { path, port: port?.name }, probe)
 
     const budget = only(manifests, 'PodDisruptionBudget')
     t.equal(budget.spec?.maxUnavailable, 1)
@@ -295,7 +298,7 @@ t.test('the compose file: three replicas on one DATABASE_URL, PostgreSQL, HAProx
   const servers = [...cfg.matchAll(/^\s*server (\S+) (\S+)/gm)].map((match) => `${match[1]} ${match[2]}`)
   t.same(servers, ['sandbox-1 sandbox-1:4010', 'sandbox-2 sandbox-2:4010', 'sandbox-3 sandbox-3:4010'])
   t.match(cfg, /^\s*balance roundrobin$/m)
-  t.match(cfg, /^\s*http-check send meth GET uri \/healthz$/m, 'health checks on /healthz')
+  t.match(cfg, /^\s*http-check send meth GET uri \/readyz$/m, 'health checks on /readyz')
   t.same(
     [...cfg.matchAll(/^\s*retry-on (.+)$/gm)].map((match) => match[1]),
     ['conn-failure'],

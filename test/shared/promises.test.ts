@@ -1,9 +1,10 @@
 // Promises a shared sandbox once broke with no fault injected, each kept here on real replica
 // processes and a real PostgreSQL, each test failing without the change that keeps it.
+import { readFileSync, readdirSync } from 'node:fs'
 import t from 'tap'
-import { postgresSkip, startPostgres } from '../support/postgres.js'
+import { postgresSkip, startPostgres, type Postgres } from '../support/postgres.js'
 import { haproxySkip } from '../support/haproxy.js'
-import { buildCli } from '../support/sandbox.js'
+import { buildCli, waitFor } from '../support/sandbox.js'
 import { ADMIN, API, call, startReplicas } from '../support/replicas.js'
 
 const skip = postgresSkip(t) || haproxySkip(t)
@@ -33,4 +34,53 @@ t.test('a reset whose snapshot lookup fails lets the namespace go, on every repl
     )
   const open = await db.query("SELECT pid FROM pg_stat_activity WHERE state LIKE 'idle in transaction%'")
   t.same(open, [], 'no transaction is left open')
+})
+
+/** The PIDs of the server and its backends: the processes of this test's cluster alone. */
+function clusterPids(db: Postgres): number[] {
+  const postmaster = db.pid
+  if (postmaster === undefined) throw new Error('PostgreSQL is not running')
+  const children = readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        // The parent's PID is the fourth field, after the name in parentheses.
+        return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ')[1]) === postmaster
+      } catch {
+        return false
+      }
+    })
+    .map(Number)
+  return [postmaster, ...children]
+}
+
+t.test('a database that freezes is answered 503 with Retry-After in time, and /readyz says so', { skip }, async (t) => {
+  const db = await startPostgres(t)
+  const { origins } = await startReplicas(t, db, await buildCli(t), 1)
+  const origin = origins[0]!
+  t.equal((await call(`${origin}/v1/pets?limit=1`, { headers: ns('frozen') })).status, 200)
+  t.equal((await fetch(`${origin}/readyz`)).status, 200, 'ready')
+  const frozen = clusterPids(db)
+  for (const pid of frozen) process.kill(pid, 'SIGSTOP')
+  try {
+    // The sandbox's bound is 4 s; the client's, more on a busy machine, is what a hung request meets.
+    const bounded = { signal: AbortSignal.timeout(12_000) }
+    for (const init of [
+      { headers: ns('frozen') },
+      { method: 'POST', headers: ns('frozen'), body: JSON.stringify({ name: 'Frozen', categoryId: 1 }) },
+    ]) {
+      const answer = await fetch(`${origin}/v1/pets${init.method ? '' : '?limit=1'}`, { ...init, ...bounded })
+      t.equal(answer.status, 503)
+      t.match(await answer.json(), { code: 'storage_unavailable', message: /database/ })
+      t.ok(Number(answer.headers.get('retry-after')) > 0, 'with Retry-After')
+    }
+    const ready = await fetch(`${origin}/readyz`, bounded)
+    t.equal(ready.status, 503, '/readyz: not ready')
+    t.ok(Number(ready.headers.get('retry-after')) > 0, 'with Retry-After')
+    t.equal((await fetch(`${origin}/healthz`, bounded)).status, 200, '/healthz: alive, nothing to restart')
+  } finally {
+    for (const pid of frozen) process.kill(pid, 'SIGCONT')
+  }
+  await waitFor(async () => (await fetch(`${origin}/readyz`)).status === 200, { what: '/readyz ready again' })
+  t.equal((await call(`${origin}/v1/pets?limit=1`, { headers: ns('frozen') })).status, 200, 'serves again')
 })

@@ -11,8 +11,8 @@ const skip = haproxySkip(t)
 
 interface Backend {
   readonly url: string
-  /** What GET /healthz answers. */
-  healthz: number
+  /** What GET /readyz, the balancer's check, answers. */
+  readyz: number
   /** The requests other than health checks it has received. */
   readonly received: string[]
   close(): void
@@ -20,9 +20,9 @@ interface Backend {
 
 /** A server answering 200 with its name, `onPost` deciding what a POST gets. */
 async function backend(t: Test, onPost: (req: IncomingMessage, res: ServerResponse) => void): Promise<Backend> {
-  const state = { healthz: 200, received: [] as string[] }
+  const state = { readyz: 200, received: [] as string[] }
   const server = createServer((req, res) => {
-    if (req.url === '/healthz') return void res.writeHead(state.healthz).end()
+    if (req.url === '/readyz') return void res.writeHead(state.readyz).end()
     state.received.push(`${req.method} ${req.url}`)
     if (req.method === 'POST') return onPost(req, res)
     res.end('ok')
@@ -63,7 +63,7 @@ t.test('requests go round robin, and a server named in X-Served-By answered each
 t.test('a server whose health check fails gets nothing until it passes again', { skip }, async (t) => {
   const [a, b] = [await backend(t, answer), await backend(t, answer)]
   const haproxy = await startHaproxy([a.url, b.url], t)
-  b.healthz = 503
+  b.readyz = 503
   await waitFor(async () => (await servers(haproxy, 4)).every((url) => url === a.url), {
     what: 'HAProxy to send every request to the healthy server',
   })
@@ -72,7 +72,7 @@ t.test('a server whose health check fails gets nothing until it passes again', {
   t.equal(b.received.length, before, 'the unhealthy one received none')
   t.match(haproxy.output(), /replica2 is DOWN/, 'HAProxy said so')
 
-  b.healthz = 200
+  b.readyz = 200
   await waitFor(async () => (await servers(haproxy, 4)).includes(b.url), {
     what: 'the server to be sent requests again',
   })

@@ -1,0 +1,59 @@
+// A namespace's row held for one request (Sharing.hold, shared-state.ts): written back and
+// committed before the answer, or rolled back; either way the row and the connection are let go.
+import type pg from 'pg'
+import type { Namespace } from '../control/namespace.js'
+import { isOutage } from './database.js'
+
+/** What a hold asks of the replica's sharing. */
+export interface Holder {
+  /** Writes back what the request changed and commits, on the held row's connection. */
+  give(client: pg.PoolClient, namespace: Namespace): Promise<void>
+  /** The namespace is read whole from the database at its next hold. */
+  forget(namespace: Namespace): void
+  /** An outage as its 503; anything else but an HttpError logged. */
+  failure(error: unknown): unknown
+}
+
+/** A namespace's row, locked until the request's answer is committed. */
+export class Hold {
+  readonly #sharing: Holder
+  readonly #client: pg.PoolClient
+  readonly #namespace: Namespace
+  #ended: Promise<void> | undefined
+
+  readonly #letGo: () => void
+
+  constructor(sharing: Holder, client: pg.PoolClient, namespace: Namespace, letGo: () => void) {
+    this.#sharing = sharing
+    this.#client = client
+    this.#namespace = namespace
+    this.#letGo = letGo
+  }
+
+  /** Writes back what changed and commits: the answer may go out once this resolves. */
+  release(): Promise<void> {
+    return (this.#ended ??= this.#commit().finally(this.#letGo))
+  }
+
+  /** Lets go without writing (the request failed): the namespace is read anew at its next hold. */
+  abandon(): Promise<void> {
+    return (this.#ended ??= this.#rollback(false).finally(this.#letGo))
+  }
+
+  async #commit(): Promise<void> {
+    try {
+      await this.#sharing.give(this.#client, this.#namespace)
+      this.#client.release()
+    } catch (error) {
+      await this.#rollback(isOutage(error))
+      throw this.#sharing.failure(error)
+    }
+  }
+
+  /** Rolls back, or only cuts the connection when the database is away (the server rolls back what it had). */
+  async #rollback(cut: boolean): Promise<void> {
+    this.#sharing.forget(this.#namespace)
+    if (!cut) await this.#client.query('ROLLBACK').catch(() => undefined)
+    this.#client.release(true)
+  }
+}
