@@ -22,6 +22,12 @@ export interface Database {
   /** One connection of the pool, for a transaction of the caller's; it releases it. */
   connect(): Promise<pg.PoolClient>
   query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>>
+  /**
+   * Whether the transaction `xid` (txid_current()) committed, asked on another connection after its
+   * own was cut: undefined when the database does not say within DATABASE_TIMEOUT_MS. A transaction
+   * whose backend has not yet seen its connection go is 'in progress' a moment longer.
+   */
+  committed(xid: string): Promise<boolean | undefined>
   /** Resolves when the database answers within DATABASE_TIMEOUT_MS, on a connection of its own (GET /readyz). */
   ping(): Promise<void>
   close(): Promise<void>
@@ -75,6 +81,18 @@ export async function openDatabase(url: string, logger: Pick<Logger, 'warn' | 'i
       }
     },
     query: (text, values) => unavailableIfDown(pool.query(text, values)),
+    async committed(xid) {
+      const deadline = performance.now() + DATABASE_TIMEOUT_MS
+      do {
+        const status = await pool.query<{ status: string | null }>('SELECT txid_status($1) AS status', [xid]).then(
+          ({ rows }) => rows[0]?.status,
+          () => undefined,
+        )
+        if (status === 'committed' || status === 'aborted') return status === 'committed'
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      } while (performance.now() < deadline)
+      return undefined
+    },
     ping: () => unavailableIfDown(probe.query('SELECT 1')).then(() => undefined),
     close: async () => void (await Promise.all([pool.end(), probe.end()])),
   }

@@ -2,10 +2,12 @@
 // committed before the answer, or rolled back; either way the row and the connection are let go.
 import type pg from 'pg'
 import type { Namespace } from '../control/namespace.js'
-import { isOutage } from './database.js'
+import { ERRORS, HttpError } from '../http/errors.js'
+import { DATABASE_TIMEOUT_MS, isOutage, type Database } from './database.js'
 
 /** What a hold asks of the replica's sharing. */
 export interface Holder {
+  readonly database: Database
   /** Writes back what the request changed and commits, on the held row's connection. */
   give(client: pg.PoolClient, namespace: Namespace): Promise<void>
   /** The namespace is read whole from the database at its next hold. */
@@ -19,14 +21,16 @@ export class Hold {
   readonly #sharing: Holder
   readonly #client: pg.PoolClient
   readonly #namespace: Namespace
+  readonly #xid: string
   #ended: Promise<void> | undefined
 
   readonly #letGo: () => void
 
-  constructor(sharing: Holder, client: pg.PoolClient, namespace: Namespace, letGo: () => void) {
+  constructor(sharing: Holder, client: pg.PoolClient, namespace: Namespace, xid: string, letGo: () => void) {
     this.#sharing = sharing
     this.#client = client
     this.#namespace = namespace
+    this.#xid = xid
     this.#letGo = letGo
   }
 
@@ -45,8 +49,16 @@ export class Hold {
       await this.#sharing.give(this.#client, this.#namespace)
       this.#client.release()
     } catch (error) {
-      await this.#rollback(isOutage(error))
-      throw this.#sharing.failure(error)
+      const outage = isOutage(error)
+      await this.#rollback(outage)
+      // The connection went with the commit on its way: the answer says what became of it.
+      const committed = outage ? await this.#sharing.database.committed(this.#xid) : false
+      if (committed === true) return
+      if (committed === false) throw this.#sharing.failure(error)
+      throw new HttpError(
+        ERRORS.storageUnavailable,
+        `The connection to the database was lost as the change was committed, and the database did not say within ${DATABASE_TIMEOUT_MS} ms whether it was stored: read it back before trying again`,
+      )
     }
   }
 

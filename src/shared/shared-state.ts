@@ -103,7 +103,7 @@ export class Sharing implements Holder {
         locked = await lockAndRead(client, namespace.name, after, false)
       }
       await this.#take(client, namespace, locked, after)
-      return new Hold(this, client, namespace, letGo)
+      return new Hold(this, client, namespace, locked.xid, letGo)
     } catch (error) {
       this.#forget(namespace)
       if (!isOutage(error)) await client.query('ROLLBACK').catch(() => undefined)

@@ -54,6 +54,8 @@ export async function createRow(
 /** What the one round trip that locks a namespace's row reads with it: the pets and requests after those given. */
 export interface Locked {
   readonly row: Row | undefined
+  /** The transaction's id (txid_current()): whether it committed can be asked after a connection is cut. */
+  readonly xid: string
   readonly pets: Pet[]
   readonly records: { id: number; record: RequestRecord }[]
 }
@@ -72,10 +74,15 @@ export async function lockAndRead(client: pg.PoolClient, name: string, after: Af
   const results = await many(client, [
     ...(begin ? ['BEGIN'] : []),
     `SELECT incarnation, version, state FROM namespaces WHERE name = ${client.escapeLiteral(name)} FOR UPDATE`,
+    'SELECT txid_current()::text AS xid',
     ...reads(client, name, after),
   ])
-  const [row, pets, requests] = results.slice(begin ? 1 : 0)
-  return { row: row?.rows[0] as Row | undefined, ...readResults(pets, requests) }
+  const [row, xid, pets, requests] = results.slice(begin ? 1 : 0)
+  return {
+    row: row?.rows[0] as Row | undefined,
+    xid: (xid?.rows[0] as { xid: string }).xid,
+    ...readResults(pets, requests),
+  }
 }
 
 /** The pets and requests after `after`, in the transaction under way. */
@@ -92,7 +99,7 @@ function reads(client: pg.PoolClient, name: string, after: After): string[] {
   ]
 }
 
-type Read = Omit<Locked, 'row'>
+type Read = Omit<Locked, 'row' | 'xid'>
 
 function readResults(pets: pg.QueryResult | undefined, requests: pg.QueryResult | undefined): Read {
   return {

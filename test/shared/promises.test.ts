@@ -4,8 +4,9 @@ import { readFileSync, readdirSync } from 'node:fs'
 import t from 'tap'
 import { postgresSkip, startPostgres, type Postgres } from '../support/postgres.js'
 import { haproxySkip } from '../support/haproxy.js'
-import { buildCli, waitFor } from '../support/sandbox.js'
-import { ADMIN, API, call, startReplicas } from '../support/replicas.js'
+import { startCuttingProxy } from '../support/cutting-proxy.js'
+import { buildCli, spawnCli, waitFor } from '../support/sandbox.js'
+import { ADMIN, API, KEY, TOKEN, call, startReplicas } from '../support/replicas.js'
 
 const skip = postgresSkip(t) || haproxySkip(t)
 const ns = (name: string) => ({ ...API, 'x-sandbox-namespace': name, 'content-type': 'application/json' })
@@ -84,3 +85,37 @@ t.test('a database that freezes is answered 503 with Retry-After in time, and /r
   await waitFor(async () => (await fetch(`${origin}/readyz`)).status === 200, { what: '/readyz ready again' })
   t.equal((await call(`${origin}/v1/pets?limit=1`, { headers: ns('frozen') })).status, 200, 'serves again')
 })
+
+t.test(
+  'a create whose connection is cut right after its COMMIT is sent is answered 201, stored once',
+  { skip },
+  async (t) => {
+    const db = await startPostgres(t)
+    const proxy = await startCuttingProxy(t, db.port)
+    const url = new URL(db.url)
+    url.port = String(proxy.port)
+    const replica = await spawnCli(
+      t,
+      { DATABASE_URL: url.href, API_KEYS: KEY, ADMIN_TOKEN: TOKEN, LOG_LEVEL: 'warn' },
+      [],
+      await buildCli(t),
+    )
+    const origin = new URL(replica.baseUrl).origin
+    t.equal((await call(`${origin}/v1/pets?limit=1`, { headers: ns('cut') })).status, 200)
+    proxy.cutAfter('COMMIT')
+    const created = await call(`${origin}/v1/pets`, {
+      method: 'POST',
+      headers: ns('cut'),
+      body: { name: 'Once', categoryId: 1 },
+    })
+    t.equal(proxy.cuts, 1, 'the connection was cut after the COMMIT was sent')
+    const stored = await db.query<{ id: string }>(
+      "SELECT id FROM pets WHERE namespace = 'cut' AND pet ->> 'name' = 'Once'",
+    )
+    t.equal(stored.length, 1, 'the create was stored (its COMMIT reached the database)')
+    t.equal(created.status, 201, `the answer says so: ${JSON.stringify(created.body)}`)
+    t.equal(created.body?.id, Number(stored[0]?.id), 'under the id stored')
+    const read = await call(`${origin}/v1/pets/${stored[0]?.id}`, { headers: ns('cut') })
+    t.equal(read.body?.name, 'Once', 'and the replica serves it')
+  },
+)

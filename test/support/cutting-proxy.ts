@@ -1,0 +1,52 @@
+// A TCP relay between a replica and PostgreSQL that, once armed, passes on the first message
+// carrying a marker (a COMMIT) and then cuts the connection: the server gets the statement, the
+// client never hears its answer, as when a network drops between the two.
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net'
+import type { Test } from 'tap'
+
+export interface CuttingProxy {
+  readonly port: number
+  /** The next client message that holds `marker` reaches the server, then its connection is cut. */
+  cutAfter(marker: string): void
+  /** How many connections were cut. */
+  readonly cuts: number
+}
+
+export async function startCuttingProxy(t: Test, target: number): Promise<CuttingProxy> {
+  let armed: string | undefined
+  let cuts = 0
+  const sockets = new Set<Socket>()
+  const server = createServer((client) => {
+    const upstream = connect(target, '127.0.0.1')
+    for (const socket of [client, upstream]) {
+      sockets.add(socket)
+      socket.on('close', () => sockets.delete(socket))
+      socket.on('error', () => undefined)
+    }
+    client.on('data', (chunk) => {
+      if (armed !== undefined && chunk.includes(armed)) {
+        armed = undefined
+        cuts++
+        client.pause()
+        // The message reaches the server whole; the client's side closes before any answer.
+        upstream.end(chunk)
+        client.destroy()
+      } else upstream.write(chunk)
+    })
+    upstream.on('data', (chunk) => client.write(chunk))
+    client.on('close', () => upstream.end())
+    upstream.on('close', () => client.destroy())
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  t.teardown(async () => {
+    for (const socket of sockets) socket.destroy()
+    await new Promise((resolve) => server.close(resolve))
+  })
+  return {
+    port: (server.address() as AddressInfo).port,
+    cutAfter: (marker) => void (armed = marker),
+    get cuts() {
+      return cuts
+    },
+  }
+}
