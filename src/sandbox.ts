@@ -121,6 +121,7 @@ async function serve(
   const upstreamKey = config.upstream?.apiKey
   const secrets = [config.apiKeys, config.adminToken ?? [], upstreamKey ?? []].flat()
   const redactor = new Redactor(secrets, { keyPrefix: prefix, headers: config.redactHeaders })
+  const sharing = shared?.sharing({ redactor, sharedPets: (source) => sharedPets(stores, source) })
   const namespaces = new Namespaces({
     stores,
     journals: new JournalMemory(config.journal),
@@ -128,8 +129,10 @@ async function serve(
     maxNamespaces: config.maxNamespaces,
     logger,
     clock: config.clock,
-    sharing: shared?.sharing({ redactor, sharedPets: (source) => sharedPets(stores, source) }),
+    sharing,
   })
+  // Entries kept while the database was away are written by a hold of their namespace, as a request's.
+  sharing?.unjournaled.flushWith(async (name) => (await namespaces.hold(namespaces.get(name)))?.release())
   // With a shared database, the default namespace is made there (or read from it) before any request.
   await (await namespaces.hold(namespaces.default))?.release()
   const dataDescription = shared ? `${store.size} pets in the shared database` : stores.description
@@ -147,6 +150,7 @@ async function serve(
     namespaceFromTrace: config.namespaceFromTrace,
     traceNamespaceBaseline: config.traceNamespaceBaseline,
     keys,
+    later: sharing?.later,
   })
   const metrics = config.adminToken === undefined ? undefined : new Metrics(namespaces, config.maxNamespaces)
   if (metrics) setMetrics(metrics)

@@ -16,7 +16,7 @@ import {
   type Preference,
 } from './faults.js'
 import type { Redactor } from './redactor.js'
-import { UNMATCHED } from './request-record.js'
+import { UNMATCHED, type RequestRecord } from './request-record.js'
 import { namespaceOf, type Namespace, type NamespaceHold, type Namespaces } from './namespaces.js'
 import type { Awaitable } from '../pipeline/pipeline.js'
 import type { Operation } from '../contract/types.js'
@@ -59,6 +59,8 @@ export interface ControlOptions {
   readonly traceNamespaceBaseline: string | undefined
   /** The API keys: requests without one are journaled apart (a flood of them must not flush the rest). */
   readonly keys: KeyRing
+  /** With a shared database: keeps an entry that could not be committed, for the namespace's next hold. */
+  readonly later?: ((namespace: string, entry: RequestRecord) => void) | undefined
 }
 
 export class Control {
@@ -76,7 +78,7 @@ export class Control {
   /** Picks the request's namespace, and journals the request as it is answered. */
   track(exchange: Exchange): void {
     const { req, res } = exchange
-    const { namespaces, basePath, namespaceKeyPrefix, namespaceFromTrace, keys } = this.#options
+    const { namespaces, basePath, namespaceKeyPrefix, namespaceFromTrace, keys, later } = this.#options
     const asked = namespaceOf(req, namespaceKeyPrefix, namespaceFromTrace)
     // Unauthenticated requests must not create namespaces: a flood of them would evict real ones.
     const existing = asked.name === undefined ? undefined : namespaces.find(asked.name)
@@ -99,36 +101,45 @@ export class Control {
         // Other pages the server may serve (health, docs) are not API requests; unknown ones are.
         if (operationId === undefined && !path.startsWith(`${basePath}/`) && status !== 404)
           return state.hold?.release()
-        const record = (): void =>
-          state.namespace.journal.record({
-            time,
-            namespace: state.namespace.name,
-            method: req.method ?? '',
-            path,
-            search,
-            // HTTP/2's pseudo-headers (:method, :path…) are the request line, which the entry has already.
-            headers: requestHeaders(req),
-            body: receivedBody(req),
-            status,
-            durationMs: Math.round((performance.now() - started) * 10) / 10,
-            operationId: operationId ?? UNMATCHED,
-            fault: exchange.fault,
-            error: exchange.error,
-            // A request no operation matched never met auth: its key is checked here.
-            authenticated: state.authenticated || keys.has(bearerToken(req) ?? ''),
-            traceId: traceIdOf(req),
-          })
+        const entry = (answered = status, error = exchange.error): RequestRecord => ({
+          time,
+          namespace: state.namespace.name,
+          method: req.method ?? '',
+          path,
+          search,
+          // HTTP/2's pseudo-headers (:method, :path…) are the request line, which the entry has already.
+          headers: requestHeaders(req),
+          body: receivedBody(req),
+          status: answered,
+          durationMs: Math.round((performance.now() - started) * 10) / 10,
+          operationId: operationId ?? UNMATCHED,
+          fault: exchange.fault,
+          error,
+          // A request no operation matched never met auth: its key is checked here.
+          authenticated: state.authenticated || keys.has(bearerToken(req) ?? ''),
+          traceId: traceIdOf(req),
+        })
+        const record = (): void => state.namespace.journal.record(entry())
+        // Not committed (the database is away): journaled with its answer once the database is back.
+        const journalLater = (failure: unknown): never => {
+          const error = failure instanceof HttpError ? failure : new HttpError(ERRORS.internal, ERRORS.internal.message)
+          later?.(state.namespace.name, entry(error.status, { code: error.code, message: error.message }))
+          throw failure
+        }
         if (state.hold !== undefined || !namespaces.shared) {
           record()
-          return state.hold?.release()
+          return state.hold?.release().catch(journalLater)
         }
-        // Its own hold failed for want of the database: another would too, and the answer would wait for it.
-        if (exchange.error?.code === ERRORS.storageUnavailable.code) return undefined
+        // Its own hold failed for want of the database: another would too.
+        if (exchange.error?.code === ERRORS.storageUnavailable.code) return void later?.(state.namespace.name, entry())
         // Refused before enter() (auth, route): its entry is written under a hold of its own.
-        return namespaces.hold(state.namespace)?.then((hold) => {
-          record()
-          return hold.release()
-        })
+        return namespaces
+          .hold(state.namespace)
+          ?.then((hold) => {
+            record()
+            return hold.release()
+          })
+          .catch(journalLater)
       },
     }
     exchange.control = state

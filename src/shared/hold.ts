@@ -2,6 +2,7 @@
 // committed before the answer, or rolled back; either way the row and the connection are let go.
 import type pg from 'pg'
 import type { Namespace } from '../control/namespace.js'
+import type { RequestRecord } from '../control/request-record.js'
 import { ERRORS, HttpError } from '../http/errors.js'
 import { DATABASE_TIMEOUT_MS, isOutage, type Database } from './database.js'
 
@@ -14,6 +15,8 @@ export interface Holder {
   forget(namespace: Namespace): void
   /** An outage as its 503; anything else but an HttpError logged. */
   failure(error: unknown): unknown
+  /** Keeps entries for the namespace's journal until its next hold. */
+  later(name: string, ...entries: RequestRecord[]): void
 }
 
 /** A namespace's row, locked until the request's answer is committed. */
@@ -22,16 +25,26 @@ export class Hold {
   readonly #client: pg.PoolClient
   readonly #namespace: Namespace
   readonly #xid: string
+  /** Entries of requests answered while the database was away, journaled by this hold's commit. */
+  readonly #late: readonly RequestRecord[]
   #ended: Promise<void> | undefined
 
   readonly #letGo: () => void
 
-  constructor(sharing: Holder, client: pg.PoolClient, namespace: Namespace, xid: string, letGo: () => void) {
+  constructor(
+    sharing: Holder,
+    client: pg.PoolClient,
+    namespace: Namespace,
+    xid: string,
+    letGo: () => void,
+    late: readonly RequestRecord[],
+  ) {
     this.#sharing = sharing
     this.#client = client
     this.#namespace = namespace
     this.#xid = xid
     this.#letGo = letGo
+    this.#late = late
   }
 
   /** Writes back what changed and commits: the answer may go out once this resolves. */
@@ -41,7 +54,11 @@ export class Hold {
 
   /** Lets go without writing (the request failed): the namespace is read anew at its next hold. */
   abandon(): Promise<void> {
-    return (this.#ended ??= this.#rollback(false).finally(this.#letGo))
+    this.#ended ??= this.#rollback(false).finally(() => {
+      this.#sharing.later(this.#namespace.name, ...this.#late)
+      this.#letGo()
+    })
+    return this.#ended
   }
 
   async #commit(): Promise<void> {
@@ -54,6 +71,7 @@ export class Hold {
       // The connection went with the commit on its way: the answer says what became of it.
       const committed = outage ? await this.#sharing.database.committed(this.#xid) : false
       if (committed === true) return
+      this.#sharing.later(this.#namespace.name, ...this.#late)
       if (committed === false) throw this.#sharing.failure(error)
       throw new HttpError(
         ERRORS.storageUnavailable,

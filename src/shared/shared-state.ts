@@ -9,12 +9,14 @@ import type { Logger } from 'pino'
 import { CoverageTally } from '../control/coverage-tally.js'
 import type { Redactor } from '../control/redactor.js'
 import type { Namespace } from '../control/namespace.js'
+import type { RequestRecord } from '../control/request-record.js'
 import { ERRORS, HttpError, RETRY_AFTER } from '../http/errors.js'
 import { sameSource, sourceKey, type DataSource } from '../store/data-source.js'
 import type { SharedPets } from '../store/pets.js'
 import { isOutage, unavailable, type Database } from './database.js'
 import { Hold, type Holder } from './hold.js'
 import { Turns } from './turns.js'
+import { Unjournaled } from './unjournaled.js'
 import {
   createRow,
   lockAndRead,
@@ -56,11 +58,15 @@ export class Sharing implements Holder {
   readonly logger: Pick<Logger, 'error'>
   readonly #synced = new WeakMap<Namespace, Synced>()
   readonly #turns = new Turns()
+  /** Requests answered while the database was away: journaled at their namespace's next hold here. */
+  readonly unjournaled: Unjournaled
+
   constructor({ database, sharedPets, redactor, logger }: SharingOptions) {
     this.database = database
     this.logger = logger
     this.#sharedPets = sharedPets
     this.#redactor = redactor
+    this.unjournaled = new Unjournaled(logger)
   }
 
   /**
@@ -103,7 +109,9 @@ export class Sharing implements Holder {
         locked = await lockAndRead(client, namespace.name, after, false)
       }
       await this.#take(client, namespace, locked, after)
-      return new Hold(this, client, namespace, locked.xid, letGo)
+      const late = this.unjournaled.take(namespace.name)
+      for (const entry of late) namespace.journal.record(entry)
+      return new Hold(this, client, namespace, locked.xid, letGo, late)
     } catch (error) {
       this.#forget(namespace)
       if (!isOutage(error)) await client.query('ROLLBACK').catch(() => undefined)
@@ -233,6 +241,9 @@ export class Sharing implements Holder {
     if (!(answered instanceof HttpError)) this.logger.error({ err: error }, 'shared namespace: unexpected failure')
     return answered
   }
+
+  /** Keeps entries for the journal of namespace `name`, written at its next hold here (they could not be committed). */
+  readonly later = (name: string, ...entries: RequestRecord[]): void => this.unjournaled.add(name, entries)
 
   /** For Hold. */
   forget(namespace: Namespace): void {
