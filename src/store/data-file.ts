@@ -21,8 +21,13 @@ import { imageText, type ImageText } from './image-text.js'
 import { AppendLog } from './append-log.js'
 import type { DroppedTail, ReadAppendLog } from './append-log-text.js'
 import { readImage, readAppendLogOf, type ReadOptions } from './read-data-file.js'
+import type { TempFiles } from './temp-files.js'
 
-export type DataFileOptions = ReadOptions & { readonly compaction?: Partial<Compaction> }
+export type DataFileOptions = ReadOptions & {
+  readonly compaction?: Partial<Compaction>
+  /** Told how each write went, to sweep the temporary files failures left (openStores sets it). */
+  readonly temps?: TempFiles | undefined
+}
 
 /** How an append log's records make the data again (default: each is added), and what a store is before it is written. */
 export interface Layout<T, R> {
@@ -64,7 +69,7 @@ export class DataFile<T extends object, R> implements Adapter<T> {
   #data: T | undefined
   readonly #writes = new GroupCommit<Job<R>>(
     () => ({ image: false, compact: false, replaces: false, records: [] }),
-    (job) => this.#run(job, this.#data as T),
+    (job) => this.#run(job, this.#data as T).then(() => this.#options.temps?.succeeded()),
     () => {
       this.#log.closeWhenIdle()
       this.#folds.whenIdle(this.#log.records, () => {
@@ -260,6 +265,7 @@ export class DataFile<T extends object, R> implements Adapter<T> {
     try {
       await replaceFileDurably(this.file, tempOf(this.file), image.chunks, {
         fs: this.#fs,
+        temps: this.#options.temps,
         renamed: () => this.#renamed(image.id()),
       })
     } catch (error) {
@@ -287,7 +293,7 @@ export class DataFile<T extends object, R> implements Adapter<T> {
     if (!this.#tempLeft) return
     await this.#fs.remove(tempOf(this.file)).then(
       () => (this.#tempLeft = false),
-      () => undefined,
+      () => this.#options.temps?.failed(),
     )
   }
 }

@@ -242,6 +242,11 @@ export class AnimalStore {
     }
   }
 
+  /** What it keeps of its own against the bounds: its pets (not the shared ones) and their bytes. */
+  get kept(): { readonly pets: number; readonly bytes: number } {
+    return this.#counted
+  }
+
   /** Whether any file of the store may be on disk: false for one known absent that never changed. */
   get mayHaveFiles(): boolean {
     return this.#file.mayHaveFiles
