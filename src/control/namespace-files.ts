@@ -117,11 +117,14 @@ export class NamespaceFiles {
   remove(name: string, store: () => AnimalStore | Promise<AnimalStore> | undefined): Promise<void> {
     // An unload of it under way settles first: the store it opens is then the one on disk.
     const before = this.#removing.get(name)?.catch(() => undefined)
+    // Asked for before this removal is tracked: an open waits for those before it, never for this one.
+    const opened = store()
+    const settled = opened === undefined ? undefined : Promise.resolve(opened).catch(() => undefined)
     return this.#track(
       name,
       (async () => {
         await before
-        await this.#removeFiles(name, store)
+        await this.#removeFiles(name, settled)
       })(),
     )
   }
@@ -135,9 +138,9 @@ export class NamespaceFiles {
   }
 
   /** Once its writes settle: a refused deletion leaves its files whole; a refused removal, the initial data. */
-  async #removeFiles(name: string, opened: () => AnimalStore | Promise<AnimalStore> | undefined): Promise<void> {
+  async #removeFiles(name: string, opened: Promise<AnimalStore | undefined> | undefined): Promise<void> {
     const stores = this.#stores
-    const store = await Promise.resolve(opened() ?? stores.open(name)).catch(() => undefined)
+    const store = await (opened ?? stores.open(name).catch(() => undefined))
     // Unless they go, its files are read at its next use.
     const removed = await stores.remove(name, store).catch((error: unknown) => {
       this.#onDisk.add(name)
