@@ -119,7 +119,7 @@ t.test(
 
     t.equal((await api('GET', '/pets', undefined, ns('newcomer'))).status, 200, 'the namespace only read makes room')
     t.same(evictions(logs), [['read-only', 'newcomer']], 'and is logged')
-  t.equal((await api('POST', '/pets', { name: 'Mine', categoryId: 1 }, ns('newcomer'))).status, 201)
+    t.equal((await api('POST', '/pets', { name: 'Mine', categoryId: 1 }, ns('newcomer'))).status, 201)
     for (const name of ['late-1', 'late-2', 'late-3'])
       t.equal((await api('POST', '/pets', { name, categoryId: 1 }, ns(name))).status, 201, `${name} gets room`)
     t.same(
