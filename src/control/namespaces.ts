@@ -1,9 +1,6 @@
 // The namespaces of one sandbox, so that many tests share it without crosstalk. At most
-// MAX_NAMESPACES are kept in memory: a new one evicts the least recently used that holds nothing a
-// test gave it (never the default), which comes back from its baseline if used again; else, with
-// DATA_FILE, it unloads the least recently used whose data is all in its files, read back at its
-// next use. When none can go (in memory only, or each holds a fault or a moved clock), the new one
-// is refused: nothing acknowledged is ever lost to make room.
+// MAX_NAMESPACES are kept in memory; which one leaves to make room for a new one (evicted, or
+// unloaded from its files), and when a new one is refused instead: namespace-room.ts.
 import type { Logger } from 'pino'
 import { ERRORS, HttpError } from '../http/errors.js'
 import { DEFAULT_NAMESPACE } from './namespace-choice.js'
@@ -240,9 +237,15 @@ export class Namespaces {
     return forks
   }
 
-  /** Waits for every namespace's writes. */
+  /** Waits for every namespace's writes (one whose files the disk refused to read has none). */
   async flush(): Promise<void> {
-    await Promise.all([...this.#live.values()].map(async (namespace) => (await namespace.store()).flush()))
+    const flushed = [...this.#live.values()].map((namespace) =>
+      Promise.resolve(namespace.store()).then(
+        (store) => store.flush(),
+        () => undefined,
+      ),
+    )
+    await Promise.all(flushed)
     await this.#files.settled()
   }
 
