@@ -224,3 +224,26 @@ t.test('MAX_NAMESPACES=1 keeps the default namespace alone: any other is refused
   t.equal((await api('GET', '/pets')).status, 200)
   t.same(await namespaceNames(), ['default'])
 })
+
+t.test(
+  'an unloaded namespace keeps counting against MAX_TOTAL_PETS until it is deleted: the bounds bound the disk',
+  async (t) => {
+    // The default namespace's file lists its 60 initial pets: three creates reach the bound.
+    const { api, admin } = await startControlSandbox(t, { MAX_NAMESPACES: '2', MAX_TOTAL_PETS: '63' })
+    for (const name of ['a', 'b', 'c'])
+      t.equal((await api('POST', '/pets', { name, categoryId: 1 }, ns(name))).status, 201, `${name} holds a pet`)
+    t.match(
+      await api('POST', '/pets', { name: 'd', categoryId: 1 }, ns('d')),
+      { status: 507, body: { code: 'store_full', message: /MAX_TOTAL_PETS/ } },
+      'a and b, unloaded, still count',
+    )
+    t.match(await api('GET', '/pets/61', undefined, ns('a')), { status: 200, body: { name: 'a' } }, 'a is read back')
+    t.equal(
+      (await api('POST', '/pets', { name: 'a2', categoryId: 1 }, ns('a'))).status,
+      507,
+      'read back, a counts once, not twice',
+    )
+    t.equal((await admin('DELETE', '/namespaces/b')).status, 200, 'b, unloaded, is deleted')
+    t.equal((await api('POST', '/pets', { name: 'a2', categoryId: 1 }, ns('a'))).status, 201, 'its room is free')
+  },
+)
