@@ -93,7 +93,8 @@ export class Namespaces {
     if (this.#live.has(name)) return this.get(name)
     if (!this.#files.has(name)) return undefined
     const namespace = this.get(name)
-    const store = await namespace.store()
+    namespace.begin() // not evicted or unloaded while its files are read
+    const store = await Promise.resolve(namespace.store()).finally(() => namespace.end())
     // Files that hold only the initial data are what a deletion a crash cut short leaves: gone.
     if (namespace.busy || !store.holdsOnly(this.#options.stores.source) || this.#live.get(name) !== namespace)
       return namespace
