@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process'
 import { access, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import t from 'tap'
+import t, { type Test } from 'tap'
 import type { Compaction } from '../../src/store/compaction.js'
 import { mustRun, skipWithout } from '../support/system-programs.js'
 import { ADMIN_AUTH, ADMIN_TOKEN, call, ns, startControlSandbox } from '../support/control.js'
@@ -93,42 +93,48 @@ t.test('a temporary file a failed write left goes with the next write that succe
   )
 })
 
+const FIU_SKIP = skipWithout(t, 'fiu-run', 'fiu-utils')
+
+interface FiuCli {
+  readonly baseUrl: string
+  readonly origin: string
+  /** Sends a libfiu control command (fiu-ctrl -c) to the process. */
+  fiu(command: string): Promise<unknown>
+  stop(): Promise<void>
+}
+
+/** The CLI on DATA_FILE `dir`/db.json under fiu-run, whose faults fiu-ctrl enables once it serves. */
+async function startUnderFiu(t: Test, dir: string): Promise<FiuCli> {
+  const fifo = join(dir, 'fiu')
+  const env = { DATA_FILE: join(dir, 'db.json'), ADMIN_TOKEN, API_KEYS: API_KEY }
+  const child = spawn('fiu-run', ['-x', '-f', fifo, process.execPath, '--import', 'tsx', join(ROOT, 'src/cli.ts')], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', LOG_LEVEL: 'silent', NODE_ENV: 'production', ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  })
+  const exited = new Promise<number | string>((resolve) =>
+    child.once('close', (code, signal) => resolve(code ?? signal ?? -1)),
+  )
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
+    await exited
+  }
+  t.teardown(stop)
+  const { apiUrl } = await waitForBanner(child, exited)
+  return {
+    baseUrl: apiUrl,
+    origin: new URL(apiUrl).origin,
+    fiu: (command) => mustRun('fiu-ctrl', ['-f', fifo, '-c', command, String(child.pid)], dir),
+    stop,
+  }
+}
+
 t.test(
   "libfiu: open() failing with EIO under the CLI's own process, a namespace's read is a 503, then served",
-  { skip: skipWithout(t, 'fiu-run', 'fiu-utils') },
+  { skip: FIU_SKIP },
   async (t) => {
     const dir = await tempDir(t)
-    const env = { DATA_FILE: join(dir, 'db.json'), ADMIN_TOKEN, API_KEYS: API_KEY }
-    const fifo = join(dir, 'fiu')
-
-    const cli = (): Promise<{ baseUrl: string; origin: string; pid: number; stop: () => Promise<void> }> => {
-      const child = spawn(
-        'fiu-run',
-        ['-x', '-f', fifo, process.execPath, '--import', 'tsx', join(ROOT, 'src/cli.ts')],
-        {
-          cwd: ROOT,
-          env: { ...process.env, PORT: '0', LOG_LEVEL: 'silent', NODE_ENV: 'production', ...env },
-          stdio: ['ignore', 'ignore', 'pipe'],
-        },
-      )
-      const exited = new Promise<number | string>((resolve) =>
-        child.once('close', (code, signal) => resolve(code ?? signal ?? -1)),
-      )
-      const stop = async () => {
-        if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
-        await exited
-      }
-      t.teardown(stop)
-      return waitForBanner(child, exited).then(({ apiUrl }) => ({
-        baseUrl: apiUrl,
-        origin: new URL(apiUrl).origin,
-        pid: child.pid as number,
-        stop,
-      }))
-    }
-    const fiu = (command: string, pid: number) => mustRun('fiu-ctrl', ['-f', fifo, '-c', command, String(pid)], dir)
-
-    const first = await cli()
+    const first = await startUnderFiu(t, dir)
     const created = await call(
       `${first.baseUrl}/pets`,
       'POST',
@@ -138,8 +144,8 @@ t.test(
     t.equal(created.status, 201)
     await first.stop()
 
-    const second = await cli()
-    await fiu('enable name=posix/io/oc/open,failinfo=5', second.pid)
+    const second = await startUnderFiu(t, dir)
+    await second.fiu('enable name=posix/io/oc/open,failinfo=5')
     for (const [what, url, headers] of [
       ['the API', `${second.baseUrl}/pets`, { ...AUTH, ...ns('team') }],
       ['the control API', `${second.origin}/__admin/pets?namespace=team`, ADMIN_AUTH],
@@ -148,11 +154,40 @@ t.test(
       t.match(refused, { status: 503, body: { code: 'storage_unavailable' } }, `${what}: a 503, never a 500`)
       t.equal(refused.headers.get('retry-after'), '1', `${what}: with Retry-After`)
     }
-    await fiu('disable name=posix/io/oc/open', second.pid)
+    await second.fiu('disable name=posix/io/oc/open')
     t.match(
       await call(`${second.baseUrl}/pets/${created.body.id}`, 'GET', undefined, { ...AUTH, ...ns('team') }),
       { status: 200, body: { name: 'Kept' } },
       'once open() works again, the pet is served',
     )
+  },
+)
+
+t.test(
+  'libfiu: rename() and unlink() failing with EIO leave a temporary file, which the next create elsewhere removes',
+  { skip: FIU_SKIP },
+  async (t) => {
+    const dir = await tempDir(t)
+    const cli = await startUnderFiu(t, dir)
+    const admin = { authorization: `Bearer ${ADMIN_TOKEN}` }
+    await cli.fiu('enable name=posix/io/dir/rename,failinfo=5')
+    await cli.fiu('enable name=posix/io/dir/unlink,failinfo=5')
+    const refused = await call(`${cli.origin}/__admin/pets`, 'PUT', [{ id: 1, name: 'Only', categoryId: 1 }], admin)
+    t.match(refused, { status: 503, body: { code: 'storage_unavailable' } })
+    await t.resolves(access(join(dir, '.db.json.tmp')), 'the failure left a temporary file')
+
+    await cli.fiu('disable name=posix/io/dir/rename')
+    await cli.fiu('disable name=posix/io/dir/unlink')
+    const created = await call(
+      `${cli.baseUrl}/pets`,
+      'POST',
+      { name: 'Elsewhere', categoryId: 1 },
+      { ...AUTH, ...ns('other') },
+    )
+    t.equal(created.status, 201)
+    await waitFor(async () => !(await readdir(dir)).some((file) => file.endsWith('.tmp')), {
+      what: 'the temporary file to be removed after a write succeeded',
+      timeoutMs: 10_000,
+    })
   },
 )
