@@ -74,7 +74,7 @@ export class NamespaceFiles {
       .catch((error: unknown) =>
         this.#logger.warn(
           { namespace: name, err: error },
-          'namespace unloaded, but its writes failed: its files hold what the disk took',
+          'namespace unloaded, but its store could not be read or its last writes failed: its files hold what the disk took',
         ),
       )
     this.#track(name, unloading)
