@@ -1,0 +1,52 @@
+// The shared store under a nemesis: three replicas of the built sandbox on one real PostgreSQL behind
+// HAProxy, clients recording every operation (creates with unique names, reads, resets, faults armed
+// with after: n and times: 1, verify calls), while replicas are killed and paused, the database is
+// restarted, crashed and paused, and connections are cut, at seeded random moments. Once all is
+// healed and quiet, the checker (nemesis/checker.ts) reads the final state of every replica and of
+// the database against the promises of docs/deploy.md. Seeded: SEED=<n> replays a run's choices;
+// NEMESIS_SECONDS sets how long the troubles last (60 by default).
+import t from 'tap'
+import { haproxySkip } from '../support/haproxy.js'
+import { postgresSkip, startPostgres } from '../support/postgres.js'
+import { buildCli } from '../support/sandbox.js'
+import { check, report } from './nemesis/checker.js'
+import { startClients } from './nemesis/clients.js'
+import { startCluster } from './nemesis/cluster.js'
+import { readFinal } from './nemesis/final.js'
+import { runNemesis } from './nemesis/nemesis.js'
+
+const skip = postgresSkip(t) || haproxySkip(t)
+const SEED = Number(process.env['SEED'] ?? Math.floor(Math.random() * 2 ** 31))
+// The replicas read SEED as their initial data's seed: this one is the nemesis's alone.
+delete process.env['SEED']
+const SECONDS = Number(process.env['NEMESIS_SECONDS'] ?? 60)
+const NAMESPACES = ['nemesis-0', 'nemesis-1', 'nemesis-2', 'nemesis-3']
+const QUIET_MS = 3_000
+
+t.test(`the shared store under a nemesis (SEED=${SEED} NEMESIS_SECONDS=${SECONDS})`, { skip }, async (t) => {
+  t.comment(`seed ${SEED}: rerun with SEED=${SEED} NEMESIS_SECONDS=${SECONDS} npx tap test/shared/nemesis.test.ts`)
+  const db = await startPostgres(t)
+  const cluster = await startCluster(t, db, await buildCli(t), 3)
+  const began = performance.now()
+  const now = (): number => performance.now() - began
+  const clients = startClients(cluster, { seed: SEED, clients: 6, namespaces: NAMESPACES, now })
+  let troubles
+  try {
+    troubles = await runNemesis(cluster, { seed: SEED, seconds: SECONDS, now, log: (line) => t.comment(line) })
+  } finally {
+    await cluster.heal()
+    await clients.stop()
+  }
+  await new Promise((resolve) => setTimeout(resolve, QUIET_MS))
+  const final = await readFinal(cluster, NAMESPACES)
+  const { history } = clients
+  const created = history.filter((op) => op.kind === 'create' && op.answer?.status === 201).length
+  t.comment(`${history.length} operations, ${created} creates answered 201, ${troubles.length} troubles`)
+  t.ok(created >= 100 && troubles.length >= 5, 'the run made enough creates and troubles to tell')
+  const violations = check(history, troubles, final)
+  t.same(
+    [...new Set(violations.map((v) => v.invariant))],
+    [],
+    `every invariant held (SEED=${SEED}):\n${report(violations, history, troubles)}`,
+  )
+})

@@ -1,0 +1,335 @@
+// The nemesis's checker: from the history the clients recorded (each operation's invocation and
+// completion, with its answer), the troubles the nemesis made, and the final state read from every
+// replica and the database once all was healed, the invariants of docs/deploy.md#what-replicas-promise
+// that broke, each with the operations that show it. Pure: the unit test feeds it hand-made histories.
+
+/** Milliseconds since the run began (performance.now() of the test process, less its start). */
+export type Ms = number
+
+export type OpKind = 'create' | 'read' | 'reset' | 'arm' | 'verify'
+
+export interface Answer {
+  readonly status: number
+  /** The Error body's code, when there is one. */
+  readonly code?: string | undefined
+  readonly message?: string | undefined
+  /** Whether Retry-After came with it: a 503 without it says the outcome is unknown. */
+  readonly retryAfter?: boolean | undefined
+  /** The replica that answered (1, 2…), or undefined when the balancer answered itself. */
+  readonly replica?: number | undefined
+}
+
+export interface Op {
+  /** Unique; sent in the header `x-nemesis-op`, so that the journal names it. */
+  readonly id: string
+  readonly kind: OpKind
+  readonly namespace: string
+  readonly invokedAt: Ms
+  /** When its answer (or error) came; undefined while none came. */
+  readonly completedAt?: Ms | undefined
+  /** Undefined when no answer came: a timeout, a connection cut. */
+  readonly answer?: Answer | undefined
+  readonly error?: string | undefined
+  /** A create: the pet's name, unique to this operation. */
+  readonly name?: string | undefined
+  /** A read, create or arm: the operationId it calls, or that its fault acts on. */
+  readonly operationId?: string | undefined
+  /** An arm answered 201: the fault's id and its `after` (armed with times: 1). */
+  readonly fault?: { readonly id: number; readonly after: number } | undefined
+  /** A verify: the ids of the earlier calls it expected exactly once each, and how many each matched. */
+  readonly verified?: { readonly ids: readonly string[]; readonly matched?: readonly number[] | undefined } | undefined
+}
+
+export type TroubleKind = 'kill' | 'pause' | 'db-fast-restart' | 'db-immediate-restart' | 'db-pause' | 'cut'
+
+/** One fault of the nemesis, from when it began to when it was healed (equal for a cut). */
+export interface Trouble {
+  readonly kind: TroubleKind
+  /** The replica it struck (kill, pause, a cut of one replica's connections). */
+  readonly replica?: number | undefined
+  readonly from: Ms
+  readonly to: Ms
+}
+
+export interface ListedFault {
+  readonly id: number
+  readonly operationId: string
+  readonly after: number
+  readonly seen: number
+  readonly fired: number
+}
+
+/** What one replica, or the database, holds at the end, by namespace. */
+export interface Source {
+  readonly name: string
+  /** The names of the namespace's pets, as stored (a name twice if stored twice). */
+  readonly pets: ReadonlyMap<string, readonly string[]>
+  /** The `x-nemesis-op` of each journal entry. */
+  readonly journal: ReadonlyMap<string, readonly string[]>
+  readonly faults: ReadonlyMap<string, readonly ListedFault[]>
+}
+
+/** A GET of a namespace on a replica after healing. */
+export interface Probe {
+  readonly replica: number
+  readonly namespace: string
+  readonly status?: number | undefined
+  readonly ms: number
+  readonly error?: string | undefined
+}
+
+export interface Final {
+  readonly sources: readonly Source[]
+  readonly probes: readonly Probe[]
+}
+
+export type Invariant =
+  | 'lost write'
+  | 'duplicated write'
+  | 'phantom write'
+  | 'unjournaled answered call'
+  | 'call journaled twice'
+  | 'wrongly refused write'
+  | 'fault fired more than once'
+  | 'fault due but never fired'
+  | 'wedged namespace'
+
+export interface Violation {
+  readonly invariant: Invariant
+  readonly detail: string
+  /** The operations that show it. */
+  readonly ops: readonly string[]
+}
+
+/** A namespace must answer a GET within this after healing. */
+export const WEDGE_MS = 5_000
+/**
+ * How long before an immediate shutdown an answered read's journal entry may be lost: it commits
+ * with synchronous_commit off, flushed by PostgreSQL's WAL writer within 3 × wal_writer_delay
+ * (200 ms), given slack for a loaded machine.
+ */
+export const CRASH_WINDOW_MS = 2_000
+/** How long after a trouble ends a replica may still refuse (its pool finding its connections dead). */
+export const RECOVERY_MS = 5_000
+
+/** Answered by a replica, not by the balancer alone. */
+function bySandbox(op: Op): boolean {
+  return op.answer !== undefined && op.answer.replica !== undefined
+}
+
+/** A 503 that says the outcome is unknown (no Retry-After), a 500, the balancer's 502 or 504: either way. */
+function ambiguousAnswer(answer: Answer): boolean {
+  if (answer.replica === undefined) return answer.status !== 503
+  return answer.status === 500 || (answer.status === 503 && answer.retryAfter !== true)
+}
+
+/** An answer that says nothing was done: a refusal by a replica, or the balancer's 503 (no server reached). */
+export function refused(op: Op): boolean {
+  return op.answer !== undefined && op.answer.status >= 400 && !ambiguousAnswer(op.answer)
+}
+
+/** Whether the operation may have taken effect: anything but a refusal. */
+function mayHaveTaken(op: Op): boolean {
+  return !refused(op)
+}
+
+const storageRefusal = (op: Op): boolean => op.answer?.status === 503 && op.answer.code === 'storage_unavailable'
+
+/**
+ * A reset of `op`'s namespace that may have committed after `op` did: one that may have taken
+ * effect and was not over before `op` began. Such a reset may have wiped `op`'s pet and journal entry.
+ */
+function resetAfter(op: Op, resets: readonly Op[], before: Ms = Infinity): Op | undefined {
+  return resets.find(
+    (r) =>
+      r.namespace === op.namespace &&
+      r.invokedAt < before &&
+      mayHaveTaken(r) &&
+      (r.completedAt ?? Infinity) > op.invokedAt,
+  )
+}
+
+/** The end of the database's trouble under way at `at` (a stop, a pause), else `at`. */
+function databaseBack(at: Ms, troubles: readonly Trouble[]): Ms {
+  const down = troubles.find((t) => t.kind.startsWith('db-') && t.from <= at && at <= t.to)
+  return down?.to ?? at
+}
+
+/**
+ * Whether the journal promises `op`'s entry (checked at `until`, the end or a verify): every call a
+ * replica answered, but for what a reset after it cleared, a read's (or refusal's) entry in the last
+ * instants before a crash of the database, and a 503's entry its replica held when it was killed
+ * before the database came back.
+ */
+function journalPromises(op: Op, resets: readonly Op[], troubles: readonly Trouble[], until: Ms = Infinity): boolean {
+  if (!bySandbox(op) || (op.kind !== 'create' && op.kind !== 'read')) return false
+  if (resetAfter(op, resets, until) !== undefined) return false
+  const done = op.completedAt ?? op.invokedAt
+  const durable = op.kind === 'create' && op.answer?.status === 201
+  const crashed = troubles.some(
+    (t) => t.kind === 'db-immediate-restart' && t.from >= op.invokedAt && t.from <= Math.min(until, done + CRASH_WINDOW_MS),
+  )
+  if (!durable && crashed) return false
+  if (storageRefusal(op)) {
+    const back = databaseBack(done, troubles) + RECOVERY_MS
+    if (until < back) return false
+    const killed = troubles.some((t) => t.kind === 'kill' && t.replica === op.answer?.replica && t.from >= done && t.from <= back)
+    if (killed) return false
+  }
+  return true
+}
+
+/** The invariants that broke, each with its operations. */
+export function check(history: readonly Op[], troubles: readonly Trouble[], final: Final): Violation[] {
+  const violations: Violation[] = []
+  const add = (invariant: Invariant, detail: string, ops: readonly string[]): void =>
+    void violations.push({ invariant, detail, ops })
+  const resets = history.filter((op) => op.kind === 'reset')
+  const creates = history.filter((op) => op.kind === 'create')
+
+  for (const source of final.sources) {
+    const stored = (op: Op): number => (source.pets.get(op.namespace) ?? []).filter((name) => name === op.name).length
+    const lost = creates.filter((op) => op.answer?.status === 201 && resetAfter(op, resets) === undefined && stored(op) === 0)
+    if (lost.length > 0) add('lost write', `${source.name}: ${lost.length} creates answered 201 are absent`, ids(lost))
+    for (const [namespace, names] of source.pets) {
+      const twice = [...new Set(names.filter((name, i) => names.indexOf(name) !== i))]
+      const ops = creates.filter((op) => op.namespace === namespace && twice.includes(op.name ?? ''))
+      if (twice.length > 0) add('duplicated write', `${source.name}: ${namespace} stores ${twice.join(', ')} more than once`, ids(ops))
+    }
+    const phantom = creates.filter((op) => refused(op) && stored(op) > 0)
+    if (phantom.length > 0) add('phantom write', `${source.name}: ${phantom.length} creates refused are stored`, ids(phantom))
+
+    const journaled = (op: Op): number => (source.journal.get(op.namespace) ?? []).filter((id) => id === op.id).length
+    const missing = history.filter((op) => journalPromises(op, resets, troubles) && journaled(op) === 0)
+    if (missing.length > 0)
+      add('unjournaled answered call', `${source.name}: ${missing.length} answered calls are not in the journal`, ids(missing))
+    const again = history.filter((op) => journaled(op) > 1)
+    if (again.length > 0) add('call journaled twice', `${source.name}: ${again.length} calls have two entries`, ids(again))
+
+    for (const [namespace, faults] of source.faults)
+      for (const fault of faults) {
+        const older = faults.filter((f) => f.operationId === fault.operationId && f.id < fault.id).length
+        const arm = history.find((op) => op.kind === 'arm' && op.namespace === namespace && op.fault?.id === fault.id)
+        if (fault.fired > 1)
+          add('fault fired more than once', `${source.name}: fault ${fault.id} of ${namespace} fired ${fault.fired} times`, ids([arm]))
+        if (fault.fired === 0 && fault.seen > fault.after + older)
+          add(
+            'fault due but never fired',
+            `${source.name}: fault ${fault.id} of ${namespace} (after ${fault.after}) saw ${fault.seen} calls and fired none`,
+            ids([arm]),
+          )
+      }
+  }
+
+  for (const verify of history.filter((op) => op.kind === 'verify' && op.verified?.matched !== undefined)) {
+    const { ids: expected, matched = [] } = verify.verified ?? { ids: [] }
+    expected.forEach((id, i) => {
+      const op = history.find((o) => o.id === id)
+      if (op === undefined) return
+      if (matched[i] === 0 && journalPromises(op, resets, troubles, verify.invokedAt))
+        add('unjournaled answered call', `verify ${verify.id} found no entry of ${id}`, [id, verify.id])
+      if ((matched[i] ?? 0) > 1) add('call journaled twice', `verify ${verify.id} found ${id} ${matched[i]} times`, [id, verify.id])
+    })
+  }
+
+  const calm = (op: Op): boolean =>
+    !troubles.some((t) => t.from <= (op.completedAt ?? Infinity) && op.invokedAt <= t.to + RECOVERY_MS)
+  const wrongly = creates.filter((op) => refused(op) && op.answer?.code !== 'injected_fault' && calm(op))
+  if (wrongly.length > 0)
+    add('wrongly refused write', `${wrongly.length} creates refused with no trouble under way`, ids(wrongly))
+
+  checkFaults(history, resets, add)
+
+  const wedged = final.probes.filter((p) => p.status !== 200 || p.ms > WEDGE_MS)
+  for (const probe of wedged)
+    add(
+      'wedged namespace',
+      `replica ${probe.replica}: GET of ${probe.namespace} answered ${probe.status ?? probe.error ?? 'nothing'} in ${Math.round(probe.ms)} ms`,
+      [],
+    )
+  return violations
+}
+
+/**
+ * Faults from the clients' side: at most one answer of each carries it, and one that was due (its
+ * `after` calls and one more answered by a replica since it was armed, plus one for each other fault
+ * of the operation that may have taken a call first, with no reset between) fired on some call that
+ * may have been it: an answer carrying it, or a call with no answer.
+ */
+function checkFaults(history: readonly Op[], resets: readonly Op[], add: (i: Invariant, d: string, ops: string[]) => void) {
+  const arms = history.filter((op) => op.kind === 'arm' && op.fault !== undefined)
+  for (const arm of arms) {
+    const { id, after } = arm.fault ?? { id: 0, after: 0 }
+    const armedAt = arm.completedAt ?? Infinity
+    const calls = history.filter(
+      (op) => op.namespace === arm.namespace && op.operationId === arm.operationId && op.kind !== 'arm',
+    )
+    const carrying = calls.filter((op) => op.answer?.code === 'injected_fault' && faultId(op) === id)
+    if (carrying.length > 1)
+      add('fault fired more than once', `fault ${id} of ${arm.namespace} answered ${carrying.length} calls`, ids([arm, ...carrying]))
+    // Until a reset that may have cleared it began.
+    const cleared = Math.min(
+      ...resets.filter((r) => r.namespace === arm.namespace && mayHaveTaken(r) && (r.completedAt ?? Infinity) > arm.invokedAt).map((r) => r.invokedAt),
+    )
+    const window = calls.filter((op) => op.invokedAt > armedAt && (op.completedAt ?? Infinity) < cleared)
+    const counted = window.filter((op) => bySandbox(op) && !storageRefusal(op) && !ambiguousAnswer(op.answer as Answer))
+    const others = arms.filter(
+      (o) => o !== arm && o.namespace === arm.namespace && o.operationId === arm.operationId && o.invokedAt < cleared,
+    ).length
+    const couldBe = calls.filter(
+      (op) =>
+        (op.completedAt ?? Infinity) > arm.invokedAt && (op.answer === undefined || ambiguousAnswer(op.answer)),
+    )
+    if (counted.length > after + others && carrying.length === 0 && couldBe.length === 0)
+      add(
+        'fault due but never fired',
+        `fault ${id} of ${arm.namespace} (after ${after}) saw ${counted.length} answered calls and none carried it`,
+        ids([arm, ...counted]),
+      )
+  }
+}
+
+function faultId(op: Op): number | undefined {
+  const match = /^Fault (\d+) injected/.exec(op.answer?.message ?? '')
+  return match ? Number(match[1]) : undefined
+}
+
+function ids(ops: readonly (Op | undefined)[]): string[] {
+  return ops.filter((op): op is Op => op !== undefined).map((op) => op.id)
+}
+
+/** The violations for people: each invariant, its details, and its first operations told in full. */
+export function report(violations: readonly Violation[], history: readonly Op[], troubles: readonly Trouble[]): string {
+  if (violations.length === 0) return 'every invariant held'
+  const byId = new Map(history.map((op) => [op.id, op]))
+  const lines: string[] = []
+  for (const invariant of [...new Set(violations.map((v) => v.invariant))]) {
+    const found = violations.filter((v) => v.invariant === invariant)
+    lines.push(`${invariant}: ${found.length} finding(s)`)
+    for (const v of found.slice(0, 6)) {
+      lines.push(`  ${v.detail}`)
+      for (const id of v.ops.slice(0, 5)) {
+        const op = byId.get(id)
+        if (op !== undefined) lines.push(`    ${describe(op, troubles)}`)
+      }
+      if (v.ops.length > 5) lines.push(`    … and ${v.ops.length - 5} more: ${v.ops.slice(5, 40).join(' ')}`)
+    }
+    if (found.length > 6) lines.push(`  … and ${found.length - 6} more findings`)
+  }
+  return lines.join('\n')
+}
+
+const seconds = (ms: Ms | undefined): string => (ms === undefined ? '…' : (ms / 1000).toFixed(2))
+
+/** One operation in a line, with the troubles around it. */
+export function describe(op: Op, troubles: readonly Trouble[]): string {
+  const answer =
+    op.answer === undefined
+      ? `no answer (${op.error ?? 'none yet'})`
+      : `${op.answer.status}${op.answer.code ? ` ${op.answer.code}` : ''}${op.answer.replica ? ` from replica ${op.answer.replica}` : ' from the balancer'}`
+  const what = op.name ?? op.operationId ?? ''
+  const near = troubles
+    .filter((t) => t.from <= (op.completedAt ?? Infinity) + CRASH_WINDOW_MS && op.invokedAt - RECOVERY_MS <= t.to)
+    .map((t) => `${t.kind}${t.replica ? ` ${t.replica}` : ''} ${seconds(t.from)}-${seconds(t.to)}s`)
+  return `${op.id} ${op.kind} ${what} in ${op.namespace} ${seconds(op.invokedAt)}-${seconds(op.completedAt)}s: ${answer}${near.length ? `; near ${near.join(', ')}` : ''}`
+}

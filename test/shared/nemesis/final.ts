@@ -1,0 +1,88 @@
+// The final state, once everything is healed: each namespace asked a GET on every replica (bounded,
+// for wedged namespaces), then its pets, journal and faults read from every replica through the
+// control API and from the database's tables.
+import { ADMIN, API } from '../../support/replicas.js'
+import { WEDGE_MS, type Final, type ListedFault, type Probe, type Source } from './checker.js'
+import { OP_HEADER } from './clients.js'
+import type { Cluster } from './cluster.js'
+
+/** A page of the journal, the most GET /__admin/requests answers. */
+const PAGE = 1_000
+
+export async function readFinal(cluster: Cluster, namespaces: readonly string[]): Promise<Final> {
+  const probes: Probe[] = []
+  for (const replica of cluster.replicas)
+    for (const namespace of namespaces) {
+      const started = performance.now()
+      try {
+        const res = await fetch(`${replica.origin}/v1/pets?limit=1`, {
+          headers: { ...API, 'x-sandbox-namespace': namespace },
+          signal: AbortSignal.timeout(WEDGE_MS * 2),
+        })
+        await res.arrayBuffer()
+        probes.push({ replica: replica.n, namespace, status: res.status, ms: performance.now() - started })
+      } catch (error) {
+        probes.push({ replica: replica.n, namespace, ms: performance.now() - started, error: (error as Error).name })
+      }
+    }
+  const sources: Source[] = []
+  for (const replica of cluster.replicas) sources.push(await readReplica(replica.n, replica.origin, namespaces))
+  sources.push(await readDatabase(cluster, namespaces))
+  return { sources, probes }
+}
+
+async function admin<T>(origin: string, path: string): Promise<T> {
+  const res = await fetch(`${origin}/__admin/${path}`, { headers: ADMIN, signal: AbortSignal.timeout(30_000) })
+  if (res.status !== 200) throw new Error(`GET ${origin}/__admin/${path} answered ${res.status}: ${await res.text()}`)
+  return (await res.json()) as T
+}
+
+async function readReplica(n: number, origin: string, namespaces: readonly string[]): Promise<Source> {
+  const [pets, journal, faults] = [new Map<string, string[]>(), new Map<string, string[]>(), new Map<string, ListedFault[]>()]
+  for (const namespace of namespaces) {
+    const query = `namespace=${namespace}`
+    pets.set(
+      namespace,
+      (await admin<{ name: string }[]>(origin, `pets?${query}`)).map((pet) => pet.name),
+    )
+    const entries: string[] = []
+    for (let after: number | null = 0; after !== null; ) {
+      const page: { entries: { id: number; headers: Record<string, string> }[]; next: number | null } = await admin(
+        origin,
+        `requests?${query}&limit=${PAGE}&after=${after}`,
+      )
+      for (const entry of page.entries) entries.push(entry.headers[OP_HEADER] ?? '')
+      after = page.next
+    }
+    journal.set(namespace, entries)
+    faults.set(namespace, (await admin<{ faults: ListedFault[] }>(origin, `faults?${query}`)).faults)
+  }
+  return { name: `replica ${n}`, pets, journal, faults }
+}
+
+async function readDatabase({ db }: Cluster, namespaces: readonly string[]): Promise<Source> {
+  const [pets, journal, faults] = [new Map<string, string[]>(), new Map<string, string[]>(), new Map<string, ListedFault[]>()]
+  for (const namespace of namespaces) {
+    const names = await db.query<{ name: string }>("SELECT pet ->> 'name' AS name FROM pets WHERE namespace = $1", [
+      namespace,
+    ])
+    pets.set(
+      namespace,
+      names.map((row) => row.name),
+    )
+    const ops = await db.query<{ op: string | null }>(
+      `SELECT record -> 'headers' ->> '${OP_HEADER}' AS op FROM requests WHERE namespace = $1 ORDER BY id`,
+      [namespace],
+    )
+    journal.set(
+      namespace,
+      ops.map((row) => row.op ?? ''),
+    )
+    const state = await db.query<{ faults: ListedFault[] | null }>(
+      "SELECT state -> 'faults' -> 'faults' AS faults FROM namespaces WHERE name = $1",
+      [namespace],
+    )
+    faults.set(namespace, state[0]?.faults ?? [])
+  }
+  return { name: 'the database', pets, journal, faults }
+}
