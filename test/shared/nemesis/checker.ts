@@ -34,6 +34,8 @@ export interface Op {
   readonly name?: string | undefined
   /** A read, create or arm: the operationId it calls, or that its fault acts on. */
   readonly operationId?: string | undefined
+  /** A getPet of a pet this client created: the create's id. */
+  readonly reads?: string | undefined
   /** An arm answered 201: the fault's id and its `after` (armed with times: 1). */
   readonly fault?: { readonly id: number; readonly after: number } | undefined
   /** A verify: the ids of the earlier calls it expected exactly once each, and how many each matched. */
@@ -101,6 +103,8 @@ export interface Violation {
   readonly ops: readonly string[]
 }
 
+/** The status the clients' faults answer with: one no trouble answers. */
+export const FAULT_STATUS = 418
 /** A namespace must answer a GET within this after healing. */
 export const WEDGE_MS = 5_000
 /**
@@ -186,12 +190,15 @@ export function check(history: readonly Op[], troubles: readonly Trouble[], fina
     void violations.push({ invariant, detail, ops })
   const resets = history.filter((op) => op.kind === 'reset')
   const creates = history.filter((op) => op.kind === 'create')
+  const createdNames = new Set(creates.map((op) => op.name))
 
   for (const source of final.sources) {
     const stored = (op: Op): number => (source.pets.get(op.namespace) ?? []).filter((name) => name === op.name).length
     const lost = creates.filter((op) => op.answer?.status === 201 && resetAfter(op, resets) === undefined && stored(op) === 0)
     if (lost.length > 0) add('lost write', `${source.name}: ${lost.length} creates answered 201 are absent`, ids(lost))
-    for (const [namespace, names] of source.pets) {
+    for (const [namespace, all] of source.pets) {
+      // The namespace's initial pets may share names: only the creates' unique ones count.
+      const names = all.filter((name) => createdNames.has(name))
       const twice = [...new Set(names.filter((name, i) => names.indexOf(name) !== i))]
       const ops = creates.filter((op) => op.namespace === namespace && twice.includes(op.name ?? ''))
       if (twice.length > 0) add('duplicated write', `${source.name}: ${namespace} stores ${twice.join(', ')} more than once`, ids(ops))
@@ -232,6 +239,14 @@ export function check(history: readonly Op[], troubles: readonly Trouble[], fina
     })
   }
 
+  // Read your writes: a pet created (201) and read back later answers 404 only after a reset.
+  for (const read of history.filter((op) => op.reads !== undefined && op.answer?.status === 404 && bySandbox(op))) {
+    const create = history.find((op) => op.id === read.reads)
+    if (create === undefined || create.answer?.status !== 201 || (create.completedAt ?? Infinity) > read.invokedAt) continue
+    if (resetAfter(create, resets, read.completedAt) === undefined)
+      add('lost write', `${read.id} found no pet of ${create.id}, with no reset between`, [create.id, read.id])
+  }
+
   const calm = (op: Op): boolean =>
     !troubles.some((t) => t.from <= (op.completedAt ?? Infinity) && op.invokedAt <= t.to + RECOVERY_MS)
   const wrongly = creates.filter((op) => refused(op) && op.answer?.code !== 'injected_fault' && calm(op))
@@ -240,7 +255,8 @@ export function check(history: readonly Op[], troubles: readonly Trouble[], fina
 
   checkFaults(history, resets, add)
 
-  const wedged = final.probes.filter((p) => p.status !== 200 || p.ms > WEDGE_MS)
+  // A fault armed on listPets may answer the probe: the namespace answered all the same.
+  const wedged = final.probes.filter((p) => (p.status !== 200 && p.status !== FAULT_STATUS) || p.ms > WEDGE_MS)
   for (const probe of wedged)
     add(
       'wedged namespace',

@@ -3,16 +3,15 @@
 // the checker reads them. Seeded: the same seed gives each client the same choices.
 import { seededRandom } from '../../support/random.js'
 import { ADMIN, API } from '../../support/replicas.js'
-import type { Answer, Op, OpKind } from './checker.js'
+import { FAULT_STATUS, type Answer, type Op, type OpKind } from './checker.js'
 import type { Cluster } from './cluster.js'
 
 /** A call with no answer by then is recorded without one (it may have taken effect or not). */
 const CALL_TIMEOUT_MS = 15_000
 /** Each client's bound on its operations, whatever the run's length. */
 const MAX_OPS = 50_000
-/** The operations a fault is armed on, and the status it answers with (one no trouble answers). */
+/** The operations a fault is armed on. */
 const FAULTED = ['createPet', 'listPets', 'getPet'] as const
-const FAULT_STATUS = 418
 export const OP_HEADER = 'x-nemesis-op'
 
 export interface Clients {
@@ -33,7 +32,7 @@ export function startClients(
     const random = seededRandom(seed * 1_000 + c)
     const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T
     /** Pets this client was told it created, by namespace: what it reads back. */
-    const mine = new Map<string, number[]>()
+    const mine = new Map<string, { id: number; op: string }[]>()
     for (let i = 0; !stopping && i < MAX_OPS; i++) {
       const namespace = pick(namespaces)
       // The first namespace is never reset: its creates are checked over the whole run.
@@ -47,7 +46,7 @@ export function startClients(
               ? 'verify'
               : r < 0.96
                 ? 'arm'
-                : namespace !== namespaces[0] && r < 0.97
+                : namespace !== namespaces[0] && r < 0.962
                   ? 'reset'
                   : 'read'
       const replica = random() < 0.6 ? undefined : pick(cluster.replicas).n
@@ -67,9 +66,11 @@ export function startClients(
           body: { name: op.name, categoryId: (i % 5) + 1 },
         }
       } else if (kind === 'read') {
-        const ids = mine.get(namespace) ?? []
-        op.operationId = ids.length > 0 && random() < 0.6 ? 'getPet' : 'listPets'
-        request = { path: op.operationId === 'getPet' ? `/v1/pets/${pick(ids)}` : '/v1/pets?limit=5', headers: api }
+        const pets = mine.get(namespace) ?? []
+        const pet = pets.length > 0 && random() < 0.6 ? pick(pets) : undefined
+        op.operationId = pet === undefined ? 'listPets' : 'getPet'
+        op.reads = pet?.op
+        request = { path: pet === undefined ? '/v1/pets?limit=5' : `/v1/pets/${pet.id}`, headers: api }
       } else if (kind === 'reset') {
         mine.delete(namespace)
         request = { path: `/__admin/reset?${query}`, method: 'POST', headers: admin }
@@ -119,7 +120,7 @@ export function startClients(
         }
         op.answer = answer
         if (kind === 'create' && res.status === 201 && typeof body?.['id'] === 'number')
-          mine.set(namespace, [...(mine.get(namespace) ?? []), body['id']])
+          mine.set(namespace, [...(mine.get(namespace) ?? []), { id: body['id'], op: op.id }])
         if (kind === 'arm')
           op.fault = res.status === 201 && op.fault ? { id: Number(body?.['id']), after: op.fault.after } : undefined
         if (kind === 'verify' && res.status === 200 && op.verified) {

@@ -26,7 +26,14 @@ export async function readFinal(cluster: Cluster, namespaces: readonly string[])
       }
     }
   const sources: Source[] = []
-  for (const replica of cluster.replicas) sources.push(await readReplica(replica.n, replica.origin, namespaces))
+  for (const replica of cluster.replicas) {
+    try {
+      sources.push(await readReplica(replica.n, replica.origin, namespaces))
+    } catch (error) {
+      // A replica whose control API does not answer is as wedged as a namespace that does not.
+      probes.push({ replica: replica.n, namespace: '(every one)', ms: 0, error: (error as Error).message })
+    }
+  }
   sources.push(await readDatabase(cluster, namespaces))
   return { sources, probes }
 }
