@@ -45,7 +45,10 @@ t.test(`the shared store under a nemesis (SEED=${SEED} NEMESIS_SECONDS=${SECONDS
   const { history } = clients
   const created = history.filter((op) => op.kind === 'create' && op.answer?.status === 201).length
   t.comment(`${history.length} operations, ${created} creates answered 201, ${troubles.length} troubles`)
-  t.ok(created >= 100 && troubles.length >= Math.min(5, SECONDS / 15), 'the run made enough creates and troubles to tell')
+  t.ok(
+    created >= 100 && troubles.length >= Math.min(5, SECONDS / 15),
+    'the run made enough creates and troubles to tell',
+  )
   const violations = check(history, troubles, final)
   // The whole run, for a closer look at what the report names.
   const file = join(tmpdir(), `nemesis-${SEED}.json`)

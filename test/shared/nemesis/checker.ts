@@ -171,13 +171,16 @@ function journalPromises(op: Op, resets: readonly Op[], troubles: readonly Troub
   const done = op.completedAt ?? op.invokedAt
   const durable = op.kind === 'create' && op.answer?.status === 201
   const crashed = troubles.some(
-    (t) => t.kind === 'db-immediate-restart' && t.from >= op.invokedAt && t.from <= Math.min(until, done + CRASH_WINDOW_MS),
+    (t) =>
+      t.kind === 'db-immediate-restart' && t.from >= op.invokedAt && t.from <= Math.min(until, done + CRASH_WINDOW_MS),
   )
   if (!durable && crashed) return false
   if (storageRefusal(op)) {
     const back = databaseBack(done, troubles) + RECOVERY_MS
     if (until < back) return false
-    const killed = troubles.some((t) => t.kind === 'kill' && t.replica === op.answer?.replica && t.from >= done && t.from <= back)
+    const killed = troubles.some(
+      (t) => t.kind === 'kill' && t.replica === op.answer?.replica && t.from >= done && t.from <= back,
+    )
     if (killed) return false
   }
   return true
@@ -194,31 +197,44 @@ export function check(history: readonly Op[], troubles: readonly Trouble[], fina
 
   for (const source of final.sources) {
     const stored = (op: Op): number => (source.pets.get(op.namespace) ?? []).filter((name) => name === op.name).length
-    const lost = creates.filter((op) => op.answer?.status === 201 && resetAfter(op, resets) === undefined && stored(op) === 0)
+    const lost = creates.filter(
+      (op) => op.answer?.status === 201 && resetAfter(op, resets) === undefined && stored(op) === 0,
+    )
     if (lost.length > 0) add('lost write', `${source.name}: ${lost.length} creates answered 201 are absent`, ids(lost))
     for (const [namespace, all] of source.pets) {
       // The namespace's initial pets may share names: only the creates' unique ones count.
       const names = all.filter((name) => createdNames.has(name))
       const twice = [...new Set(names.filter((name, i) => names.indexOf(name) !== i))]
       const ops = creates.filter((op) => op.namespace === namespace && twice.includes(op.name ?? ''))
-      if (twice.length > 0) add('duplicated write', `${source.name}: ${namespace} stores ${twice.join(', ')} more than once`, ids(ops))
+      if (twice.length > 0)
+        add('duplicated write', `${source.name}: ${namespace} stores ${twice.join(', ')} more than once`, ids(ops))
     }
     const phantom = creates.filter((op) => refused(op) && stored(op) > 0)
-    if (phantom.length > 0) add('phantom write', `${source.name}: ${phantom.length} creates refused are stored`, ids(phantom))
+    if (phantom.length > 0)
+      add('phantom write', `${source.name}: ${phantom.length} creates refused are stored`, ids(phantom))
 
     const journaled = (op: Op): number => (source.journal.get(op.namespace) ?? []).filter((id) => id === op.id).length
     const missing = history.filter((op) => journalPromises(op, resets, troubles) && journaled(op) === 0)
     if (missing.length > 0)
-      add('unjournaled answered call', `${source.name}: ${missing.length} answered calls are not in the journal`, ids(missing))
+      add(
+        'unjournaled answered call',
+        `${source.name}: ${missing.length} answered calls are not in the journal`,
+        ids(missing),
+      )
     const again = history.filter((op) => journaled(op) > 1)
-    if (again.length > 0) add('call journaled twice', `${source.name}: ${again.length} calls have two entries`, ids(again))
+    if (again.length > 0)
+      add('call journaled twice', `${source.name}: ${again.length} calls have two entries`, ids(again))
 
     for (const [namespace, faults] of source.faults)
       for (const fault of faults) {
         const older = faults.filter((f) => f.operationId === fault.operationId && f.id < fault.id).length
         const arm = history.find((op) => op.kind === 'arm' && op.namespace === namespace && op.fault?.id === fault.id)
         if (fault.fired > 1)
-          add('fault fired more than once', `${source.name}: fault ${fault.id} of ${namespace} fired ${fault.fired} times`, ids([arm]))
+          add(
+            'fault fired more than once',
+            `${source.name}: fault ${fault.id} of ${namespace} fired ${fault.fired} times`,
+            ids([arm]),
+          )
         if (fault.fired === 0 && fault.seen > fault.after + older)
           add(
             'fault due but never fired',
@@ -235,14 +251,16 @@ export function check(history: readonly Op[], troubles: readonly Trouble[], fina
       if (op === undefined) return
       if (matched[i] === 0 && journalPromises(op, resets, troubles, verify.invokedAt))
         add('unjournaled answered call', `verify ${verify.id} found no entry of ${id}`, [id, verify.id])
-      if ((matched[i] ?? 0) > 1) add('call journaled twice', `verify ${verify.id} found ${id} ${matched[i]} times`, [id, verify.id])
+      if ((matched[i] ?? 0) > 1)
+        add('call journaled twice', `verify ${verify.id} found ${id} ${matched[i]} times`, [id, verify.id])
     })
   }
 
   // Read your writes: a pet created (201) and read back later answers 404 only after a reset.
   for (const read of history.filter((op) => op.reads !== undefined && op.answer?.status === 404 && bySandbox(op))) {
     const create = history.find((op) => op.id === read.reads)
-    if (create === undefined || create.answer?.status !== 201 || (create.completedAt ?? Infinity) > read.invokedAt) continue
+    if (create === undefined || create.answer?.status !== 201 || (create.completedAt ?? Infinity) > read.invokedAt)
+      continue
     if (resetAfter(create, resets, read.completedAt) === undefined)
       add('lost write', `${read.id} found no pet of ${create.id}, with no reset between`, [create.id, read.id])
   }
@@ -272,7 +290,11 @@ export function check(history: readonly Op[], troubles: readonly Trouble[], fina
  * of the operation that may have taken a call first, with no reset between) fired on some call that
  * may have been it: an answer carrying it, or a call with no answer.
  */
-function checkFaults(history: readonly Op[], resets: readonly Op[], add: (i: Invariant, d: string, ops: string[]) => void) {
+function checkFaults(
+  history: readonly Op[],
+  resets: readonly Op[],
+  add: (i: Invariant, d: string, ops: string[]) => void,
+) {
   const arms = history.filter((op) => op.kind === 'arm' && op.fault !== undefined)
   for (const arm of arms) {
     const { id, after } = arm.fault ?? { id: 0, after: 0 }
@@ -282,10 +304,16 @@ function checkFaults(history: readonly Op[], resets: readonly Op[], add: (i: Inv
     )
     const carrying = calls.filter((op) => op.answer?.code === 'injected_fault' && faultId(op) === id)
     if (carrying.length > 1)
-      add('fault fired more than once', `fault ${id} of ${arm.namespace} answered ${carrying.length} calls`, ids([arm, ...carrying]))
+      add(
+        'fault fired more than once',
+        `fault ${id} of ${arm.namespace} answered ${carrying.length} calls`,
+        ids([arm, ...carrying]),
+      )
     // Until a reset that may have cleared it began.
     const cleared = Math.min(
-      ...resets.filter((r) => r.namespace === arm.namespace && mayHaveTaken(r) && (r.completedAt ?? Infinity) > arm.invokedAt).map((r) => r.invokedAt),
+      ...resets
+        .filter((r) => r.namespace === arm.namespace && mayHaveTaken(r) && (r.completedAt ?? Infinity) > arm.invokedAt)
+        .map((r) => r.invokedAt),
     )
     const window = calls.filter((op) => op.invokedAt > armedAt && (op.completedAt ?? Infinity) < cleared)
     const counted = window.filter((op) => bySandbox(op) && !storageRefusal(op) && !ambiguousAnswer(op.answer as Answer))
@@ -293,8 +321,7 @@ function checkFaults(history: readonly Op[], resets: readonly Op[], add: (i: Inv
       (o) => o !== arm && o.namespace === arm.namespace && o.operationId === arm.operationId && o.invokedAt < cleared,
     ).length
     const couldBe = calls.filter(
-      (op) =>
-        (op.completedAt ?? Infinity) > arm.invokedAt && (op.answer === undefined || ambiguousAnswer(op.answer)),
+      (op) => (op.completedAt ?? Infinity) > arm.invokedAt && (op.answer === undefined || ambiguousAnswer(op.answer)),
     )
     if (counted.length > after + others && carrying.length === 0 && couldBe.length === 0)
       add(

@@ -23,7 +23,12 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] }
 
 export function startClients(
   cluster: Cluster,
-  { seed, clients, namespaces, now }: { seed: number; clients: number; namespaces: readonly string[]; now: () => number },
+  {
+    seed,
+    clients,
+    namespaces,
+    now,
+  }: { seed: number; clients: number; namespaces: readonly string[]; now: () => number },
 ): Clients {
   const history: Op[] = []
   let stopping = false
@@ -96,7 +101,11 @@ export function startClients(
           method: 'POST',
           headers: admin,
           body: {
-            expectations: earlier.map((o) => ({ operationId: o.operationId, headers: { [OP_HEADER]: o.id }, count: 1 })),
+            expectations: earlier.map((o) => ({
+              operationId: o.operationId,
+              headers: { [OP_HEADER]: o.id },
+              count: 1,
+            })),
           },
         }
       }

@@ -45,7 +45,11 @@ async function admin<T>(origin: string, path: string): Promise<T> {
 }
 
 async function readReplica(n: number, origin: string, namespaces: readonly string[]): Promise<Source> {
-  const [pets, journal, faults] = [new Map<string, string[]>(), new Map<string, string[]>(), new Map<string, ListedFault[]>()]
+  const [pets, journal, faults] = [
+    new Map<string, string[]>(),
+    new Map<string, string[]>(),
+    new Map<string, ListedFault[]>(),
+  ]
   for (const namespace of namespaces) {
     const query = `namespace=${namespace}`
     pets.set(
@@ -53,7 +57,7 @@ async function readReplica(n: number, origin: string, namespaces: readonly strin
       (await admin<{ name: string }[]>(origin, `pets?${query}`)).map((pet) => pet.name),
     )
     const entries: string[] = []
-    for (let after: number | null = 0; after !== null; ) {
+    for (let after: number | null = 0; after !== null;) {
       const page: { entries: { id: number; headers: Record<string, string> }[]; next: number | null } = await admin(
         origin,
         `requests?${query}&limit=${PAGE}&after=${after}`,
@@ -68,7 +72,11 @@ async function readReplica(n: number, origin: string, namespaces: readonly strin
 }
 
 async function readDatabase({ db }: Cluster, namespaces: readonly string[]): Promise<Source> {
-  const [pets, journal, faults] = [new Map<string, string[]>(), new Map<string, string[]>(), new Map<string, ListedFault[]>()]
+  const [pets, journal, faults] = [
+    new Map<string, string[]>(),
+    new Map<string, string[]>(),
+    new Map<string, ListedFault[]>(),
+  ]
   for (const namespace of namespaces) {
     const names = await db.query<{ name: string }>("SELECT pet ->> 'name' AS name FROM pets WHERE namespace = $1", [
       namespace,

@@ -1,0 +1,172 @@
+// The nemesis's checker on hand-made histories: each invariant broken once is reported with its
+// operations, and what the promises allow (a reset wiping a pet, an ambiguous answer going either
+// way, a read's entry lost to a crash of the database) is not.
+import t from 'tap'
+import { check, report, type Final, type Op, type Source, type Trouble } from './checker.js'
+
+const NS = 'ns'
+const created = (id: string, at: number, answer: Op['answer'] = { status: 201, replica: 1 }): Op => ({
+  id,
+  kind: 'create',
+  namespace: NS,
+  name: `pet-${id}`,
+  operationId: 'createPet',
+  invokedAt: at,
+  completedAt: at + 10,
+  answer,
+})
+/** The call with no answer: a timeout. */
+const unanswered = (op: Op): Op => ({
+  ...op,
+  answer: undefined,
+  completedAt: op.invokedAt + 15_000,
+  error: 'TimeoutError',
+})
+const read = (id: string, at: number, answer: Op['answer'] = { status: 200, replica: 1 }): Op => ({
+  id,
+  kind: 'read',
+  namespace: NS,
+  operationId: 'listPets',
+  invokedAt: at,
+  completedAt: at + 10,
+  answer,
+})
+const reset = (id: string, at: number): Op => ({
+  id,
+  kind: 'reset',
+  namespace: NS,
+  invokedAt: at,
+  completedAt: at + 10,
+  answer: { status: 200, replica: 2 },
+})
+
+/** One source holding these pets and journal entries, and every replica answering the probe. */
+function final(pets: string[], journal: string[], faults: Source['faults'] = new Map()): Final {
+  const source: Source = {
+    name: 'the database',
+    pets: new Map([[NS, pets]]),
+    journal: new Map([[NS, journal]]),
+    faults,
+  }
+  return { sources: [source], probes: [{ replica: 1, namespace: NS, status: 200, ms: 20 }] }
+}
+
+const invariants = (history: Op[], end: Final, troubles: Trouble[] = []): string[] =>
+  check(history, troubles, end).map((v) => v.invariant)
+
+t.test('a history that keeps every promise passes', async (t) => {
+  const history = [created('a', 0), read('b', 20), unanswered(created('c', 40))]
+  t.same(invariants(history, final(['pet-a'], ['a', 'b'])), [])
+  t.equal(report([], history, []), 'every invariant held')
+})
+
+t.test(
+  'a create answered 201 whose pet is absent is a lost write, unless a reset may have come after it',
+  async (t) => {
+    const history = [created('a', 0), created('b', 100)]
+    const violations = check(history, [], final(['pet-a'], ['a', 'b']))
+    t.same(
+      violations.map((v) => [v.invariant, v.ops]),
+      [['lost write', ['b']]],
+    )
+    t.match(
+      report(violations, history, []),
+      /lost write: 1 finding.*\n.*\n {4}b create pet-b in ns 0\.10-0\.11s: 201 from replica 1/,
+    )
+    // A reset begun while the create was under way may have come after its commit.
+    t.same(invariants([...history, reset('r', 105)], final(['pet-a'], ['a'])), [])
+    // A read of the pet answered 404 with no reset between: lost, seen by the client.
+    const readBack: Op = { ...read('c', 200, { status: 404, replica: 2 }), operationId: 'getPet', reads: 'b' }
+    t.same(
+      check([...history, readBack], [], final(['pet-a', 'pet-b'], ['a', 'b', 'c'])).map((v) => v.ops),
+      [['b', 'c']],
+    )
+  },
+)
+
+t.test('one create stored twice is a duplicated write; initial pets sharing a name are not', async (t) => {
+  const history = [created('a', 0)]
+  t.same(invariants(history, final(['Rex', 'Rex', 'pet-a', 'pet-a'], ['a'])), ['duplicated write'])
+})
+
+t.test('a refused create whose pet is stored is a phantom write; an ambiguous one may go either way', async (t) => {
+  const refusedCreate = created('a', 0, { status: 503, code: 'storage_unavailable', retryAfter: true, replica: 1 })
+  const unknown = created('b', 0, { status: 503, code: 'storage_unavailable', retryAfter: false, replica: 1 })
+  const noAnswer = unanswered(created('c', 0))
+  const balancer502 = created('d', 0, { status: 502 })
+  const troubles: Trouble[] = [{ kind: 'cut', from: 5, to: 5 }]
+  t.same(
+    check(
+      [refusedCreate, unknown, noAnswer, balancer502],
+      troubles,
+      final(['pet-a', 'pet-b', 'pet-c', 'pet-d'], ['a', 'b']),
+    ).map((v) => [v.invariant, v.ops]),
+    [['phantom write', ['a']]],
+  )
+})
+
+t.test(
+  'an answered call missing from the journal is reported; a read lost to a crash of the database is not',
+  async (t) => {
+    const history = [created('a', 0), read('b', 20)]
+    t.same(invariants(history, final(['pet-a'], ['a'])), ['unjournaled answered call'])
+    const crash: Trouble = { kind: 'db-immediate-restart', from: 500, to: 1_500 }
+    t.same(invariants(history, final(['pet-a'], ['a']), [crash]), [], "a read's entry is not waited for on the disk")
+    t.same(invariants(history, final(['pet-a'], ['b']), [crash]), ['unjournaled answered call'], "a create's entry is")
+    t.same(invariants(history, final(['pet-a'], ['a', 'b', 'b'])), ['call journaled twice'])
+    // A verify that found no entry of a call answered before it.
+    const verify: Op = {
+      id: 'v',
+      kind: 'verify',
+      namespace: NS,
+      invokedAt: 100,
+      completedAt: 110,
+      answer: { status: 200, replica: 3 },
+      verified: { ids: ['a', 'b'], matched: [1, 0] },
+    }
+    t.same(
+      check([...history, verify], [], final(['pet-a'], ['a', 'b'])).map((v) => v.ops),
+      [['b', 'v']],
+    )
+  },
+)
+
+t.test('a refusal with no trouble under way is a wrongly refused write', async (t) => {
+  const history = [created('a', 60_000, { status: 503, code: 'storage_unavailable', retryAfter: true, replica: 1 })]
+  const end = final([], ['a'])
+  t.same(invariants(history, end), ['wrongly refused write'])
+  t.same(invariants(history, end, [{ kind: 'db-pause', from: 59_000, to: 59_500 }]), [], 'just after a pause it may be')
+})
+
+t.test('a fault armed with times: 1 fires at most once, and once it is due', async (t) => {
+  const arm: Op = {
+    id: 'f',
+    kind: 'arm',
+    namespace: NS,
+    operationId: 'listPets',
+    invokedAt: 0,
+    completedAt: 10,
+    answer: { status: 201, replica: 1 },
+    fault: { id: 4, after: 1 },
+  }
+  const carrying = (id: string, at: number): Op =>
+    read(id, at, { status: 418, code: 'injected_fault', message: 'Fault 4 injected through POST', replica: 2 })
+  const journal = ['a', 'b', 'c']
+  t.same(invariants([arm, read('a', 20), carrying('b', 40), read('c', 60)], final([], journal)), [])
+  t.same(invariants([arm, read('a', 20), carrying('b', 40), carrying('c', 60)], final([], journal)), [
+    'fault fired more than once',
+  ])
+  t.same(invariants([arm, read('a', 20), read('b', 40), read('c', 60)], final([], journal)), [
+    'fault due but never fired',
+  ])
+  // A call with no answer may have been the one it fired on.
+  t.same(invariants([arm, read('a', 20), unanswered(read('b', 40)), read('c', 60)], final([], ['a', 'c'])), [])
+  // As listed at the end by a replica or the database.
+  const listed = new Map([[NS, [{ id: 4, operationId: 'listPets', after: 1, seen: 3, fired: 0 }]]])
+  t.same(invariants([arm], final([], [], listed)), ['fault due but never fired'])
+})
+
+t.test('a namespace that does not answer a GET within 5 s after healing is wedged', async (t) => {
+  const end: Final = { ...final([], []), probes: [{ replica: 2, namespace: NS, ms: 10_000, error: 'TimeoutError' }] }
+  t.match(check([], [], end), [{ invariant: 'wedged namespace', detail: /replica 2: GET of ns answered TimeoutError/ }])
+})
