@@ -17,6 +17,8 @@ export interface Answer {
   readonly retryAfter?: boolean | undefined
   /** The replica that answered (1, 2…), or undefined when the balancer answered itself. */
   readonly replica?: number | undefined
+  /** The body, parsed when JSON: for a closer look at a failed run. */
+  readonly body?: unknown
 }
 
 export interface Op {

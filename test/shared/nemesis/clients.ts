@@ -126,6 +126,7 @@ export function startClients(
           message: typeof body?.['message'] === 'string' ? body['message'] : undefined,
           retryAfter: res.headers.has('retry-after'),
           replica: replica ?? cluster.servedBy(res),
+          body: body ?? text,
         }
         op.answer = answer
         if (kind === 'create' && res.status === 201 && typeof body?.['id'] === 'number')

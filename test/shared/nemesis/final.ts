@@ -10,36 +10,39 @@ import type { Cluster } from './cluster.js'
 const PAGE = 1_000
 
 export async function readFinal(cluster: Cluster, namespaces: readonly string[]): Promise<Final> {
-  const probes: Probe[] = []
-  for (const replica of cluster.replicas)
-    for (const namespace of namespaces) {
-      const started = performance.now()
-      try {
-        const res = await fetch(`${replica.origin}/v1/pets?limit=1`, {
-          headers: { ...API, 'x-sandbox-namespace': namespace },
-          signal: AbortSignal.timeout(WEDGE_MS * 2),
-        })
-        await res.arrayBuffer()
-        probes.push({ replica: replica.n, namespace, status: res.status, ms: performance.now() - started })
-      } catch (error) {
-        probes.push({ replica: replica.n, namespace, ms: performance.now() - started, error: (error as Error).name })
-      }
-    }
-  const sources: Source[] = []
-  for (const replica of cluster.replicas) {
-    try {
-      sources.push(await readReplica(replica.n, replica.origin, namespaces))
-    } catch (error) {
-      // A replica whose control API does not answer is as wedged as a namespace that does not.
-      probes.push({ replica: replica.n, namespace: '(every one)', ms: 0, error: (error as Error).message })
-    }
-  }
-  sources.push(await readDatabase(cluster, namespaces))
+  // All at once: a wedged namespace costs the run one bound, not one per replica and namespace.
+  const probes: Probe[] = await Promise.all(
+    cluster.replicas.flatMap((replica) => namespaces.map((namespace) => probe(replica.n, replica.origin, namespace))),
+  )
+  const read = await Promise.all(
+    cluster.replicas.map((replica) =>
+      readReplica(replica.n, replica.origin, namespaces).catch((error: unknown) => {
+        // A replica whose control API does not answer is as wedged as a namespace that does not.
+        probes.push({ replica: replica.n, namespace: '(every one)', ms: 0, error: (error as Error).message })
+        return undefined
+      }),
+    ),
+  )
+  const sources = [...read.filter((source) => source !== undefined), await readDatabase(cluster, namespaces)]
   return { sources, probes }
 }
 
+async function probe(n: number, origin: string, namespace: string): Promise<Probe> {
+  const started = performance.now()
+  try {
+    const res = await fetch(`${origin}/v1/pets?limit=1`, {
+      headers: { ...API, 'x-sandbox-namespace': namespace },
+      signal: AbortSignal.timeout(WEDGE_MS * 2),
+    })
+    await res.arrayBuffer()
+    return { replica: n, namespace, status: res.status, ms: performance.now() - started }
+  } catch (error) {
+    return { replica: n, namespace, ms: performance.now() - started, error: (error as Error).name }
+  }
+}
+
 async function admin<T>(origin: string, path: string): Promise<T> {
-  const res = await fetch(`${origin}/__admin/${path}`, { headers: ADMIN, signal: AbortSignal.timeout(30_000) })
+  const res = await fetch(`${origin}/__admin/${path}`, { headers: ADMIN, signal: AbortSignal.timeout(WEDGE_MS * 2) })
   if (res.status !== 200) throw new Error(`GET ${origin}/__admin/${path} answered ${res.status}: ${await res.text()}`)
   return (await res.json()) as T
 }
