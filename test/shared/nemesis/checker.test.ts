@@ -163,6 +163,9 @@ t.test('a fault armed with times: 1 fires at most once, and once it is due', asy
   ])
   // A call with no answer may have been the one it fired on.
   t.same(invariants([arm, read('a', 20), unanswered(read('b', 40)), read('c', 60)], final([], ['a', 'c'])), [])
+  // Another fault of the operation, armed with no answer, may have taken the call it was due on.
+  const otherArm: Op = { ...arm, id: 'g', fault: undefined, answer: undefined, error: 'TimeoutError' }
+  t.same(invariants([arm, otherArm, read('a', 20), read('b', 40)], final([], ['a', 'b'])), [])
   // As listed at the end by a replica or the database.
   const listed = new Map([[NS, [{ id: 4, operationId: 'listPets', after: 1, seen: 3, fired: 0 }]]])
   t.same(invariants([arm], final([], [], listed)), ['fault due but never fired'])

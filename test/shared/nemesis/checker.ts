@@ -321,8 +321,15 @@ function checkFaults(
     )
     const window = calls.filter((op) => op.invokedAt > armedAt && (op.completedAt ?? Infinity) < cleared)
     const counted = window.filter((op) => bySandbox(op) && !storageRefusal(op) && !ambiguousAnswer(op.answer as Answer))
-    const others = arms.filter(
-      (o) => o !== arm && o.namespace === arm.namespace && o.operationId === arm.operationId && o.invokedAt < cleared,
+    // Any other arm that may have armed a fault (one with no answer too) may take a call first.
+    const others = history.filter(
+      (o) =>
+        o.kind === 'arm' &&
+        o !== arm &&
+        mayHaveTaken(o) &&
+        o.namespace === arm.namespace &&
+        o.operationId === arm.operationId &&
+        o.invokedAt < cleared,
     ).length
     const couldBe = calls.filter(
       (op) => (op.completedAt ?? Infinity) > arm.invokedAt && (op.answer === undefined || ambiguousAnswer(op.answer)),
