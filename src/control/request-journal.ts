@@ -121,13 +121,15 @@ export class Journal implements BoundedJournal {
 
   /**
    * Takes what another replica recorded (a shared database): its entries after those kept here, or
-   * in place of them (`replace`), and its counts, which cover every call.
+   * in place of them (`replace`), and its counts, which cover every call. Ids go on after `lastId`,
+   * the latest any replica gave, even when a clear took that entry away: an id is never given twice.
    */
   adopt(
     records: readonly { id: number; record: RequestRecord }[],
     tally: CoverageTally,
     clears: number,
     replace: boolean,
+    lastId: number,
   ): void {
     if (replace) {
       this.#authenticated.clear()
@@ -135,7 +137,7 @@ export class Journal implements BoundedJournal {
       this.#unauthenticatedDropped = 0
     }
     for (const { id, record } of records) this.#keep(record, id)
-    this.#nextId = Math.max(this.#nextId, (records.at(-1)?.id ?? 0) + 1)
+    this.#nextId = Math.max(this.#nextId, lastId + 1, (records.at(-1)?.id ?? 0) + 1)
     this.#tally = tally
     this.#clears = clears
     this.#counted()

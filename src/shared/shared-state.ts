@@ -174,7 +174,8 @@ export class Sharing implements Holder {
       const base = state.base === null ? undefined : await this.#sharedPets(state.base)
       store.restore({ ...(state.source === null ? {} : { source: state.source }), pets }, base)
     }
-    namespace.journal.adopt(records, CoverageTally.load(state.journal.tally), state.journal.clears, !moreEntries)
+    const { journal } = state
+    namespace.journal.adopt(records, CoverageTally.load(journal.tally), journal.clears, !moreEntries, journal.lastId)
     namespace.faults.restore(state.faults)
     namespace.clock.restore(state.clock)
     this.#remember(namespace, row.incarnation, row.version, state)

@@ -161,3 +161,33 @@ t.test('requests answered while the database is away are journaled once it is ba
   })
   t.equal(verified.body.passed, true, verified.body.message)
 })
+
+t.test('a call journaled after a reset on another replica stays in every journal', { skip }, async (t) => {
+  const db = await startPostgres(t)
+  const { origins } = await startReplicas(t, db, await buildCli(t), 2)
+  const [a, b] = origins as [string, string]
+  t.equal((await call(`${b}/v1/pets?limit=1`, { headers: ns('ids') })).status, 200)
+  // Replica A journals calls B never reads: the reset clears them first.
+  for (let i = 0; i < 3; i++) t.equal((await call(`${a}/v1/pets?limit=1`, { headers: ns('ids') })).status, 200)
+  t.equal((await call(`${a}/__admin/reset?namespace=ids`, { method: 'POST', headers: ADMIN })).status, 200)
+  const created = await call(`${b}/v1/pets`, {
+    method: 'POST',
+    headers: ns('ids'),
+    body: { name: 'After', categoryId: 1 },
+  })
+  t.equal(created.status, 201)
+  t.equal((await call(`${a}/v1/pets?limit=1`, { headers: ns('ids') })).status, 200)
+  const journaled = async (origin: string): Promise<string[]> =>
+    (await call(`${origin}/__admin/requests?namespace=ids`, { headers: ADMIN })).body.entries.map(
+      (entry: { method: string; status: number }) => `${entry.method} ${entry.status}`,
+    )
+  for (const origin of [a, b]) t.same(await journaled(origin), ['POST 201', 'GET 200'], `the journal on ${origin}`)
+  const stored = await db.query<{ method: string }>(
+    "SELECT record ->> 'method' AS method FROM requests WHERE namespace = 'ids' ORDER BY id",
+  )
+  t.same(
+    stored.map((row) => row.method),
+    ['POST', 'GET'],
+    'the journal in the database',
+  )
+})
