@@ -16,6 +16,14 @@ export const DATABASE_TIMEOUT_MS = 3_000
 /** A transaction left open (a bug, a replica that froze) is ended by the server after this: its row lock goes with it. */
 const IDLE_IN_TRANSACTION_MS = 10_000
 
+/** A transaction as the database can be asked of it once its connection is gone. */
+export interface Transaction {
+  /** txid_current() */
+  readonly xid: string
+  /** pg_postmaster_start_time() as text: the life of the server that gave the id. */
+  readonly server: string
+}
+
 export interface Database {
   /** Runs `work` in a transaction on one connection: committed when it resolves, rolled back when it throws. */
   transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T>
@@ -23,11 +31,11 @@ export interface Database {
   connect(): Promise<pg.PoolClient>
   query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>>
   /**
-   * Whether the transaction `xid` (txid_current()) committed, asked on another connection after its
-   * own was cut: undefined when the database does not say within DATABASE_TIMEOUT_MS. A transaction
+   * Whether the transaction committed, asked on another connection after its own was cut: undefined
+   * when the database does not say within DATABASE_TIMEOUT_MS, or cannot (outcome()). A transaction
    * whose backend has not yet seen its connection go is 'in progress' a moment longer.
    */
-  committed(xid: string): Promise<boolean | undefined>
+  committed(transaction: Transaction): Promise<boolean | undefined>
   /** Resolves when the database answers within DATABASE_TIMEOUT_MS, on a connection of its own (GET /readyz). */
   ping(): Promise<void>
   close(): Promise<void>
@@ -81,14 +89,19 @@ export async function openDatabase(url: string, logger: Pick<Logger, 'warn' | 'i
       }
     },
     query: (text, values) => unavailableIfDown(pool.query(text, values)),
-    async committed(xid) {
+    async committed(transaction) {
       const deadline = performance.now() + DATABASE_TIMEOUT_MS
       do {
-        const status = await pool.query<{ status: string | null }>('SELECT txid_status($1) AS status', [xid]).then(
-          ({ rows }) => rows[0]?.status,
-          () => undefined,
-        )
-        if (status === 'committed' || status === 'aborted') return status === 'committed'
+        const said = await pool
+          .query<{ status: string | null; server: string }>(
+            'SELECT txid_status($1) AS status, pg_postmaster_start_time()::text AS server',
+            [transaction.xid],
+          )
+          .then(
+            ({ rows }) => outcome(transaction, rows[0]),
+            (error: unknown) => ((error as { code?: unknown }).code === INVALID_PARAMETER ? false : IN_PROGRESS),
+          )
+        if (said !== IN_PROGRESS) return said
         await new Promise((resolve) => setTimeout(resolve, 50))
       } while (performance.now() < deadline)
       return undefined
@@ -97,6 +110,28 @@ export async function openDatabase(url: string, logger: Pick<Logger, 'warn' | 'i
     close: async () => void (await Promise.all([pool.end(), probe.end()])),
   }
   return database
+}
+
+const IN_PROGRESS = 'in progress'
+/** txid_status's error for an id past any the server gave since it started. */
+const INVALID_PARAMETER = '22023'
+
+/**
+ * What txid_status said of `transaction` means: whether it committed, undefined when that cannot
+ * be known, IN_PROGRESS to ask again. A crash makes PostgreSQL give again the ids of transactions
+ * none of whose writes reached the disk: once the server restarted, an id given again (in progress,
+ * or past those given, the error) or aborted is a transaction lost with the crash, and a commit may
+ * be another's.
+ */
+function outcome(
+  { server }: Transaction,
+  said: { status: string | null; server: string } | undefined,
+): boolean | undefined | typeof IN_PROGRESS {
+  if (said === undefined) return IN_PROGRESS
+  const { status } = said
+  if (said.server !== server) return status === 'committed' ? undefined : false
+  if (status === null) return undefined
+  return status === IN_PROGRESS ? IN_PROGRESS : status === 'committed'
 }
 
 async function migrate(client: pg.Client, logger: Pick<Logger, 'info'>): Promise<void> {

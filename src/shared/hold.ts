@@ -4,7 +4,7 @@ import type pg from 'pg'
 import type { Namespace } from '../control/namespace.js'
 import type { RequestRecord } from '../control/request-record.js'
 import { ERRORS, HttpError } from '../http/errors.js'
-import { DATABASE_TIMEOUT_MS, isOutage, type Database } from './database.js'
+import { DATABASE_TIMEOUT_MS, isOutage, type Database, type Transaction } from './database.js'
 
 /** What a hold asks of the replica's sharing. */
 export interface Holder {
@@ -24,7 +24,7 @@ export class Hold {
   readonly #sharing: Holder
   readonly #client: pg.PoolClient
   readonly #namespace: Namespace
-  readonly #xid: string
+  readonly #transaction: Transaction
   /** Entries of requests answered while the database was away, journaled by this hold's commit. */
   readonly #late: readonly RequestRecord[]
   #ended: Promise<void> | undefined
@@ -35,14 +35,14 @@ export class Hold {
     sharing: Holder,
     client: pg.PoolClient,
     namespace: Namespace,
-    xid: string,
+    transaction: Transaction,
     letGo: () => void,
     late: readonly RequestRecord[],
   ) {
     this.#sharing = sharing
     this.#client = client
     this.#namespace = namespace
-    this.#xid = xid
+    this.#transaction = transaction
     this.#letGo = letGo
     this.#late = late
   }
@@ -69,13 +69,13 @@ export class Hold {
       const outage = isOutage(error)
       await this.#rollback(outage)
       // The connection went with the commit on its way: the answer says what became of it.
-      const committed = outage ? await this.#sharing.database.committed(this.#xid) : false
+      const committed = outage ? await this.#sharing.database.committed(this.#transaction) : false
       if (committed === true) return
       this.#sharing.later(this.#namespace.name, ...this.#late)
       if (committed === false) throw this.#sharing.failure(error)
       throw new HttpError(
         ERRORS.storageUnavailable,
-        `The connection to the database was lost as the change was committed, and the database did not say within ${DATABASE_TIMEOUT_MS} ms whether it was stored: read it back before trying again`,
+        `The connection to the database was lost as the change was committed, and the database could not say whether it was stored (it restarted meanwhile, or did not answer within ${DATABASE_TIMEOUT_MS} ms): read it back before trying again`,
       )
     }
   }

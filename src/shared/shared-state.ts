@@ -111,7 +111,7 @@ export class Sharing implements Holder {
       await this.#take(client, namespace, locked, after)
       const late = this.unjournaled.take(namespace.name)
       for (const entry of late) namespace.journal.record(entry)
-      return new Hold(this, client, namespace, locked.xid, letGo, late)
+      return new Hold(this, client, namespace, locked.transaction, letGo, late)
     } catch (error) {
       this.#forget(namespace)
       if (!isOutage(error)) await client.query('ROLLBACK').catch(() => undefined)

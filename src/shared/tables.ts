@@ -9,6 +9,7 @@ import type { Fault } from '../control/faults.js'
 import type { DataSource } from '../store/data-source.js'
 import type { Namespace } from '../control/namespace.js'
 import type { AnimalStore } from '../store/store.js'
+import type { Transaction } from './database.js'
 
 /** The row's `state`: all the namespace holds but its pets and requests, which have tables. */
 export interface State {
@@ -54,8 +55,8 @@ export async function createRow(
 /** What the one round trip that locks a namespace's row reads with it: the pets and requests after those given. */
 export interface Locked {
   readonly row: Row | undefined
-  /** The transaction's id (txid_current()): whether it committed can be asked after a connection is cut. */
-  readonly xid: string
+  /** Whether the transaction committed can be asked of the database after its connection is cut. */
+  readonly transaction: Transaction
   readonly pets: Pet[]
   readonly records: { id: number; record: RequestRecord }[]
 }
@@ -74,13 +75,13 @@ export async function lockAndRead(client: pg.PoolClient, name: string, after: Af
   const results = await many(client, [
     ...(begin ? ['BEGIN'] : []),
     `SELECT incarnation, version, state FROM namespaces WHERE name = ${client.escapeLiteral(name)} FOR UPDATE`,
-    'SELECT txid_current()::text AS xid',
+    'SELECT txid_current()::text AS xid, pg_postmaster_start_time()::text AS server',
     ...reads(client, name, after),
   ])
-  const [row, xid, pets, requests] = results.slice(begin ? 1 : 0)
+  const [row, transaction, pets, requests] = results.slice(begin ? 1 : 0)
   return {
     row: row?.rows[0] as Row | undefined,
-    xid: (xid?.rows[0] as { xid: string }).xid,
+    transaction: transaction?.rows[0] as Transaction,
     ...readResults(pets, requests),
   }
 }
@@ -99,7 +100,7 @@ function reads(client: pg.PoolClient, name: string, after: After): string[] {
   ]
 }
 
-type Read = Omit<Locked, 'row' | 'xid'>
+type Read = Omit<Locked, 'row' | 'transaction'>
 
 function readResults(pets: pg.QueryResult | undefined, requests: pg.QueryResult | undefined): Read {
   return {

@@ -1,6 +1,7 @@
 // A TCP relay between a replica and PostgreSQL that, once armed, passes on the first message
 // carrying a marker (a COMMIT) and then cuts the connection: the server gets the statement, the
-// client never hears its answer, as when a network drops between the two.
+// client never hears its answer, as when a network drops between the two. Or it holds that message
+// back: the server never gets it, and the client waits for an answer until its own timeout.
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net'
 import type { Test } from 'tap'
 
@@ -8,12 +9,18 @@ export interface CuttingProxy {
   readonly port: number
   /** The next client message that holds `marker` reaches the server, then its connection is cut. */
   cutAfter(marker: string): void
+  /**
+   * The next client message that holds `marker` is never passed on, and its connection is left open
+   * on the client's side, even once the server is gone; resolves when that message came.
+   */
+  holdBack(marker: string): Promise<void>
   /** How many connections were cut. */
   readonly cuts: number
 }
 
 export async function startCuttingProxy(t: Test, target: number): Promise<CuttingProxy> {
   let armed: string | undefined
+  let holding: { marker: string; came: () => void } | undefined
   let cuts = 0
   const sockets = new Set<Socket>()
   const server = createServer((client) => {
@@ -23,8 +30,14 @@ export async function startCuttingProxy(t: Test, target: number): Promise<Cuttin
       socket.on('close', () => sockets.delete(socket))
       socket.on('error', () => undefined)
     }
+    let held = false
     client.on('data', (chunk) => {
-      if (armed !== undefined && chunk.includes(armed)) {
+      if (held) return
+      if (holding !== undefined && chunk.includes(holding.marker)) {
+        held = true
+        holding.came()
+        holding = undefined
+      } else if (armed !== undefined && chunk.includes(armed)) {
         armed = undefined
         cuts++
         client.pause()
@@ -35,7 +48,7 @@ export async function startCuttingProxy(t: Test, target: number): Promise<Cuttin
     })
     upstream.on('data', (chunk) => client.write(chunk))
     client.on('close', () => upstream.end())
-    upstream.on('close', () => client.destroy())
+    upstream.on('close', () => held || client.destroy())
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   t.teardown(async () => {
@@ -45,6 +58,7 @@ export async function startCuttingProxy(t: Test, target: number): Promise<Cuttin
   return {
     port: (server.address() as AddressInfo).port,
     cutAfter: (marker) => void (armed = marker),
+    holdBack: (marker) => new Promise<void>((came) => (holding = { marker, came })),
     get cuts() {
       return cuts
     },
