@@ -116,6 +116,12 @@ t.test(
     const under: Trouble = { kind: 'db-immediate-restart', from: 10, to: 900 }
     t.same(invariants(history, final(['pet-a'], ['a']), [under]), [], 'nor is it while the crash is under way')
     t.same(invariants(history, final(['pet-a'], ['a', 'b', 'b'])), ['call journaled twice'])
+    const unknown = created('c', 30, { status: 503, code: 'storage_unavailable', retryAfter: false, replica: 1 })
+    t.same(
+      invariants([...history, unknown], final(['pet-a', 'pet-c'], ['a', 'b', 'c', 'c'])),
+      [],
+      'a call whose outcome stayed unknown may be journaled twice',
+    )
     // A verify that found no entry of a call answered before it.
     const verify: Op = {
       id: 'v',
