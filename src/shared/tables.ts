@@ -208,11 +208,14 @@ export async function stateOf(namespace: Namespace, generation = 0): Promise<Sta
   }
 }
 
-/** What of a state a client was told is stored: all but the journal and the faults' counters. */
+/**
+ * What of a state a client was told is stored: all but the journal and the calls each fault has
+ * seen. A fault's firing was told (its answer): lost in a crash, the fault would fire again.
+ */
 export function lasting({ journal: _journal, faults, ...rest }: State): string {
   return JSON.stringify({
     ...rest,
     nextId: faults.nextId,
-    faults: faults.faults.map(({ seen: _s, fired: _f, ...fault }) => fault),
+    faults: faults.faults.map(({ seen: _s, ...fault }) => fault),
   })
 }

@@ -229,3 +229,36 @@ t.test(
     t.match(created.body, { code: 'storage_unavailable' })
   },
 )
+
+t.test(
+  'a fault that answered a call has fired for good: a crash of the database right after does not fire it again',
+  { skip },
+  async (t) => {
+    const db = await startPostgres(t)
+    const { origins } = await startReplicas(t, db, await buildCli(t), 1)
+    const origin = origins[0]!
+    const armed = await call(`${origin}/__admin/faults?namespace=fired`, {
+      method: 'POST',
+      headers: ADMIN,
+      body: { operationId: 'createPet', status: 418, times: 1 },
+    })
+    t.equal(armed.status, 201)
+    const create = () =>
+      call(`${origin}/v1/pets`, { method: 'POST', headers: ns('fired'), body: { name: 'Faulted', categoryId: 1 } })
+    t.equal((await create()).status, 418, 'the fault answers')
+    // Before the WAL writer's next round (200 ms): what was not flushed at the commit is lost.
+    await db.kill()
+    await db.start()
+    const [row] = await db.query<{ fired: number }>(
+      "SELECT (state -> 'faults' -> 'faults' -> 0 ->> 'fired')::int AS fired FROM namespaces WHERE name = 'fired'",
+    )
+    t.equal(row?.fired, 1, 'the database has it fired')
+    let again = await create()
+    // The replica's pool finds its connections dead first.
+    for (let i = 0; i < 20 && again.status === 503; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 250))
+      again = await create()
+    }
+    t.equal(again.status, 201, `the next call is served: ${JSON.stringify(again.body)}`)
+  },
+)
