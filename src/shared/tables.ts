@@ -124,7 +124,7 @@ export interface Change {
   readonly keepFrom: number | undefined
   /** The row's new state, or undefined when it did not change. */
   readonly state: string | undefined
-  /** False when nothing a client was told is stored changed (only the journal and fault counters): no wait for the disk. */
+  /** False when nothing a client was told is stored changed (only the journal and the calls faults have seen): no wait for the disk. */
   readonly durable: boolean
 }
 
