@@ -37,6 +37,8 @@ const HOLD_TIMEOUT_MS = 4_000
 interface Synced {
   readonly incarnation: string
   readonly version: string
+  /** The life of the database server it was taken from (Transaction.server). */
+  readonly server: string
   readonly state: State
   readonly text: string
 }
@@ -155,9 +157,12 @@ export class Sharing implements Holder {
    * replaced, the journal cleared or the name made anew; or a request here moved on meanwhile).
    */
   async #take(client: pg.PoolClient, namespace: Namespace, locked: Locked, after: After): Promise<void> {
-    const { row } = locked
+    const { row, transaction } = locked
     if (row === undefined) throw new Error(`namespace ${namespace.name} vanished while it was made`)
-    const synced = this.#synced.get(namespace)
+    // A crash of the database may have lost what this replica last wrote without waiting for the
+    // disk, and given its version to another replica's write since: after a restart, all is read.
+    const last = this.#synced.get(namespace)
+    const synced = last?.server === transaction.server ? last : undefined
     if (synced?.incarnation === row.incarnation && synced.version === row.version) return
     const { state } = row
     const same = synced?.incarnation === row.incarnation ? synced.state : undefined
@@ -178,7 +183,7 @@ export class Sharing implements Holder {
     namespace.journal.adopt(records, CoverageTally.load(journal.tally), journal.clears, !moreEntries, journal.lastId)
     namespace.faults.restore(state.faults)
     namespace.clock.restore(state.clock)
-    this.#remember(namespace, row.incarnation, row.version, state)
+    this.#remember(namespace, { incarnation: row.incarnation, version: row.version, server: transaction.server }, state)
   }
 
   /** Writes back what the request changed in the namespace and commits, on the held row's connection. */
@@ -207,7 +212,7 @@ export class Sharing implements Holder {
     const changed = text !== synced.text
     // Known before the commit returns: a request here that waits for the row sees it as soon as the
     // row is let go, which may be before this one hears of the commit.
-    if (changed) this.#remember(namespace, synced.incarnation, String(BigInt(synced.version) + 1n), state, text)
+    if (changed) this.#remember(namespace, { ...synced, version: String(BigInt(synced.version) + 1n) }, state, text)
     const version = await writeAndCommit(client, namespace.name, {
       pets,
       replacePets: !added,
@@ -223,12 +228,11 @@ export class Sharing implements Holder {
 
   #remember(
     namespace: Namespace,
-    incarnation: string,
-    version: string,
+    { incarnation, version, server }: Pick<Synced, 'incarnation' | 'version' | 'server'>,
     state: State,
     text = JSON.stringify(state),
   ): void {
-    this.#synced.set(namespace, { incarnation, version, state, text })
+    this.#synced.set(namespace, { incarnation, version, server, state, text })
   }
 
   /** After a failed write: the namespace is read whole from the database at its next hold. */
