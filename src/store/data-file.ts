@@ -27,6 +27,8 @@ export type DataFileOptions = ReadOptions & { readonly compaction?: Partial<Comp
 /** How an append log's records make the data again (default: each is added), and what a store is before it is written. */
 export interface Layout<T, R> {
   readonly replay?: (data: T, records: readonly R[]) => Promise<T>
+  /** `data` without `records` wherever they are in it (default: in its records): an image written before they are durable. */
+  readonly without?: (data: T, records: ReadonlySet<unknown>) => T
   /** Whether a record replaces all the data before it (a reset): a start keeps none before it. */
   readonly startsOver?: (record: R) => boolean
   /** A store with no image: its append log's header names `id`, `data` is what it starts as (then `from`, a reset, replayed). */
@@ -246,8 +248,9 @@ export class DataFile<T extends object, R> implements Adapter<T> {
 
   /** The image of `data` without some records: what it holds taken now, its text made as it is written. */
   #serialise(data: T, without: readonly R[] = []): ImageText {
-    const excluded = new Set(without)
-    const { [this.#key]: all, ...members } = data as Record<string, unknown>
+    const excluded = new Set<unknown>(without)
+    const kept = excluded.size > 0 && this.#layout.without ? this.#layout.without(data, excluded) : data
+    const { [this.#key]: all, ...members } = kept as Record<string, unknown>
     const records = Array.isArray(all) ? all.filter((r) => !excluded.has(r)) : []
     return imageText(members, this.#key, records, this.#image.id)
   }

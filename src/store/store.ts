@@ -3,6 +3,7 @@
 import type { Adapter } from 'lowdb'
 import { sameSource, type DataSource } from './data-source.js'
 import { StorageError } from './errors.js'
+import { IdempotencyKeys, type IdempotencyKey, type KeyedCreate } from './idempotency-keys.js'
 import { Capacity, petBytes } from './limits.js'
 import {
   byId,
@@ -17,26 +18,23 @@ import {
 } from './pets.js'
 
 /**
- * What the data file holds. `source` is the data it was first made from. `base`, when set, is
- * the source of shared pets that come before `pets`: a store reset to a snapshot holds only the
- * pets it added since.
+ * What the data file holds. `source` is the data it was first made from. `base`, when set, is the source of shared
+ * pets that come before `pets`: a store reset to a snapshot holds only the pets it added since.
  */
 export interface StoreData {
   source?: DataSource
   base?: DataSource
   pets: Pet[]
+  idempotencyKeys?: IdempotencyKeys
 }
 
-/**
- * An append-log line that replaced every pet (a reset) with the pets of a source a start can make
- * again, so that a reset costs one line however many pets it brings.
- */
+/** An append-log line that replaced every pet (a reset) with a source a start makes again: one line, whatever it brings. */
 export interface ResetRecord {
   readonly reset: DataSource
 }
 
-/** What a data file's append log holds: added pets and resets. */
-export type StoreRecord = Pet | ResetRecord
+/** What a data file's append log holds: added pets (a pet and its create's key in one line) and resets. */
+export type StoreRecord = Pet | KeyedCreate | ResetRecord
 
 /** Where a store's data is kept: lowdb's Adapter, and the append log's cheaper writes. */
 export interface StoreFile extends Adapter<StoreData> {
@@ -44,7 +42,7 @@ export interface StoreFile extends Adapter<StoreData> {
   readonly durable: boolean
   /** False only for a store known to have no file that has written none since. */
   readonly mayHaveFiles: boolean
-  append(data: StoreData, pets: readonly Pet[]): Promise<void>
+  append(data: StoreData, records: readonly StoreRecord[]): Promise<void>
   /** A reset: `data` already holds its result. */
   replaceWith(data: StoreData, record: ResetRecord): Promise<void>
   /** Waits for the writes asked for, and folds what it can. */
@@ -148,6 +146,11 @@ export class AnimalStore {
     this.#index()
   }
 
+  /** The Idempotency-Keys of its creates: cleared whenever its pets are replaced. */
+  get idempotencyKeys(): IdempotencyKeys {
+    return (this.#data.idempotencyKeys ??= new IdempotencyKeys())
+  }
+
   /** Takes the pets another replica added after this store's own (a shared database): nothing is written. */
   takeAdded(pets: readonly Pet[]): void {
     if (pets.length === 0) return
@@ -170,17 +173,20 @@ export class AnimalStore {
    * Adds a pet and resolves once it is on disk; if the write fails, the pet is taken back out. A
    * pet past a bound of the store's Capacity is refused (StoreFull) before anything is stored.
    */
-  async add(newPet: NewPet): Promise<Pet> {
+  async add(newPet: NewPet, key?: Omit<IdempotencyKey, 'id'>): Promise<Pet> {
     const pet = storedPet(this.#nextId, newPet)
+    const idempotencyKey = key && { ...key, id: pet.id }
     const bytes = petBytes(pet)
     this.#capacity.check(this.#counted, { pets: 1, bytes })
     this.#nextId++
     this.#data.pets.push(pet)
     this.#count(1, bytes)
     this.#version++
+    if (idempotencyKey) this.idempotencyKeys.add(idempotencyKey)
     try {
-      await this.#timed(() => this.#file.append(this.#data, [pet]))
+      await this.#timed(() => this.#file.append(this.#data, [idempotencyKey ? { pet, idempotencyKey } : pet]))
     } catch (error) {
+      this.idempotencyKeys.remove(idempotencyKey)
       const pets = this.#data.pets
       pets.splice(pets.lastIndexOf(pet), 1)
       this.#count(-1, -bytes)
