@@ -8,12 +8,14 @@ export interface CuttingProxy {
   readonly port: number
   /** The next client message that holds `marker` reaches the server, then its connection is cut. */
   cutAfter(marker: string): void
+  /** The next client message that holds `marker` never reaches the server: its connection is cut instead. */
+  cutBefore(marker: string): void
   /** How many connections were cut. */
   readonly cuts: number
 }
 
 export async function startCuttingProxy(t: Test, target: number): Promise<CuttingProxy> {
-  let armed: string | undefined
+  let armed: { marker: string; passes: boolean } | undefined
   let cuts = 0
   const sockets = new Set<Socket>()
   const server = createServer((client) => {
@@ -24,12 +26,14 @@ export async function startCuttingProxy(t: Test, target: number): Promise<Cuttin
       socket.on('error', () => undefined)
     }
     client.on('data', (chunk) => {
-      if (armed !== undefined && chunk.includes(armed)) {
+      if (armed !== undefined && chunk.includes(armed.marker)) {
+        const { passes } = armed
         armed = undefined
         cuts++
         client.pause()
-        // The message reaches the server whole; the client's side closes before any answer.
-        upstream.end(chunk)
+        // The message reaches the server whole (or not at all); the client's side closes before any answer.
+        if (passes) upstream.end(chunk)
+        else upstream.end()
         client.destroy()
       } else upstream.write(chunk)
     })
@@ -44,7 +48,8 @@ export async function startCuttingProxy(t: Test, target: number): Promise<Cuttin
   })
   return {
     port: (server.address() as AddressInfo).port,
-    cutAfter: (marker) => void (armed = marker),
+    cutAfter: (marker) => void (armed = { marker, passes: true }),
+    cutBefore: (marker) => void (armed = { marker, passes: false }),
     get cuts() {
       return cuts
     },
