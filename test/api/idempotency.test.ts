@@ -1,6 +1,7 @@
 // Idempotency-Key on createPet, in one process on a data file: a retry with the key answers the
 // first create again and never stores twice, across a kill -9; another body with the key is
 // refused; a key in flight is a 409; a failed create leaves the key free; keys expire and reset.
+import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import t from 'tap'
 import { nodeFileSystem, type FileSystem } from '../../src/store/file-system.js'
@@ -77,6 +78,27 @@ t.test('a retry with the key answers the first pet, once, and again after a kill
   t.equal(afterReset.headers.get('idempotent-replayed'), null, 'a reset clears the keys with the pets')
   t.equal((await petsNamed(cli.baseUrl, 'Idem')).length, 1, 'the reset store holds only the new create')
   t.ok(beforeReset.id > 0)
+})
+
+t.test("a keyed create on a data file of the user's own is stored once, with its key, after a kill -9", async (t) => {
+  // A file in another layout has no append log to add to: the first create writes an image
+  // first, without the create, whose line (pet and key) then starts the append log.
+  const dataFile = join(await tempDir(t), 'db.json')
+  await writeFile(dataFile, JSON.stringify({ pets: [{ id: 1, name: 'Own', categoryId: 1, status: 'sold' }] }))
+  const env = { DATA_FILE: dataFile, API_KEYS: 'test-key-1' }
+  let cli = await spawnCli(t, env)
+  const body = { name: 'Keyed', categoryId: 4 }
+  const first = await postPet(cli.baseUrl, body, keyed('own-file'))
+  t.equal(first.status, 201)
+  const pet = (await first.json()) as Pet
+  cli.child.kill('SIGKILL')
+  await cli.exited
+  cli = await spawnCli(t, env)
+  t.same(await petsNamed(cli.baseUrl, 'Keyed'), [pet], 'the pet is there once after the restart')
+  const retry = await postPet(cli.baseUrl, body, keyed('own-file'))
+  t.same(await retry.json(), pet, 'and its key with it')
+  t.equal(retry.headers.get('idempotent-replayed'), 'true')
+  t.same(await petsNamed(cli.baseUrl, 'Keyed'), [pet])
 })
 
 /** The real file system, but each fsync of the append log waits while held, and fails while failing. */
