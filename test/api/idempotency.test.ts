@@ -1,7 +1,7 @@
 // Idempotency-Key on createPet, in one process on a data file: a retry with the key answers the
 // first create again and never stores twice, across a kill -9; another body with the key is
 // refused; a key in flight is a 409; a failed create leaves the key free; keys expire and reset.
-import { writeFile } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import t from 'tap'
 import { nodeFileSystem, type FileSystem } from '../../src/store/file-system.js'
@@ -99,6 +99,15 @@ t.test("a keyed create on a data file of the user's own is stored once, with its
   t.same(await retry.json(), pet, 'and its key with it')
   t.equal(retry.headers.get('idempotent-replayed'), 'true')
   t.same(await petsNamed(cli.baseUrl, 'Keyed'), [pet])
+
+  // A stop folds the append log into the image: the key is then a member of the image.
+  cli.child.kill('SIGTERM')
+  t.equal(await cli.exited, 0)
+  t.match(await readFile(dataFile, 'utf8'), `"idempotencyKeys":[{"key":"own-file"`, 'the image holds the key')
+  cli = await spawnCli(t, env)
+  const fromImage = await postPet(cli.baseUrl, body, keyed('own-file'))
+  t.same(await fromImage.json(), pet, 'read back from the image, the key answers the same pet')
+  t.equal(fromImage.headers.get('idempotent-replayed'), 'true')
 })
 
 /** The real file system, but each fsync of the append log waits while held, and fails while failing. */
