@@ -54,8 +54,12 @@ const NO_HEADERS: Record<string, unknown> = Object.freeze(Object.create(null))
 /** The request's headers by lower-case name; one sent more than once has an array of values. */
 function headerValues(req: IncomingMessage): ParameterValues {
   const values = new Map<string, string | readonly string[]>()
-  for (const [name, given] of Object.entries(req.headersDistinct))
-    if (given !== undefined) values.set(name, given.length === 1 ? (given[0] as string) : given)
+  // HTTP/2's compatibility request has no headersDistinct: there a repeated header comes joined.
+  const headers: Record<string, string | string[] | undefined> = req.headersDistinct ?? req.headers
+  for (const [name, given] of Object.entries(headers)) {
+    if (typeof given === 'string') values.set(name, given)
+    else if (given !== undefined) values.set(name, given.length === 1 ? (given[0] as string) : given)
+  }
   return values
 }
 
