@@ -582,6 +582,8 @@ export interface components {
             code: string | null;
             /** @example 400 invalid_body */
             label: string;
+            /** @description false for a response only a request that is not HTTP, or a body that is not JSON, causes (`400 malformed_json`, `400 bad_request`): a client whose HTTP stack and JSON serializer work never meets it, and the end-of-suite assertions do not ask for it. */
+            reachable: boolean;
             exercised: boolean;
             calls: number;
             /** @description Of the calls, those answered by a fault or a Prefer header. */
