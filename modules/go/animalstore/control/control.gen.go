@@ -754,6 +754,9 @@ type ResponseCoverage struct {
 	Forced int    `json:"forced"`
 	Label  string `json:"label"`
 
+	// Reachable false for a response only a request that is not HTTP, or a body that is not JSON, causes (`400 malformed_json`, `400 bad_request`): a client whose HTTP stack and JSON serializer work never meets it, and the end-of-suite assertions do not ask for it.
+	Reachable bool `json:"reachable"`
+
 	// Status The status as the spec writes it (`201`, `400`, `default`).
 	Status string `json:"status"`
 }
