@@ -150,6 +150,7 @@ REPORT = {
             "responses": [
                 {"label": "201", "exercised": True},
                 {"label": "400 invalid_body", "exercised": False},
+                {"label": "400 malformed_json", "reachable": False, "exercised": False},  # not asked for
                 {"label": "401", "exercised": False},
             ],
         },
