@@ -211,7 +211,7 @@ func TestControl_namespacesAreIsolated(t *testing.T) {
 
 // A suite that caused every response of createPet a conforming client can cause passes the
 // check: it never sent malformed JSON or forced a 400, which only malformed HTTP or JSON causes.
-func TestControl_coverageAsksOnlyForReachableResponses(t *testing.T) {
+func TestControl_CoverageAsksOnlyForReachableResponses(t *testing.T) {
 	t.Parallel()
 	admin, name := testNamespace(t, "")
 	baseURL, err := sharedSandbox(t).BaseURL(t.Context())
