@@ -103,8 +103,9 @@ async function startSandbox(t: Test, more: Record<string, string> = {}): Promise
   })
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   const signal = (name: NodeJS.Signals) => {
+    if (child.pid === undefined) return // never started: there is no group, and -0 would be ours
     try {
-      process.kill(-(child.pid ?? 0), name)
+      process.kill(-child.pid, name)
     } catch {
       // gone already
     }
@@ -113,7 +114,10 @@ async function startSandbox(t: Test, more: Record<string, string> = {}): Promise
   await waitFor(
     () =>
       fetch(`${origin}/healthz`).then(
-        (res) => res.ok,
+        async (res) => {
+          await res.arrayBuffer()
+          return res.ok
+        },
         () => false,
       ),
     { what: 'the sandbox under npx' },
@@ -141,7 +145,7 @@ t.test('the docs show the command in fenced blocks this test runs, and name only
         .map(subcommand),
     ),
   )
-  ran.add('mcp') // the MCP configuration's npx server
+  if (commandBlocks.some((block) => block.language === 'json')) ran.add('mcp') // an MCP configuration's npx server
   for (const { file, text } of mentions)
     t.ok(ran.has(subcommand(text)), `${file}: \`${text}\` names a command a block runs`)
   t.same([...ran].sort(), ['mcp', 'pact verify', 'replay', 'start'])
