@@ -6,7 +6,8 @@
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
-import { parse, parseAllDocuments } from 'yaml'
+import { parse, parseAllDocuments, stringify } from 'yaml'
+import { BASE, SCHEMA, valuesSchema } from '../../scripts/helm-schema.js'
 import { composeCommand } from '../support/docker.js'
 import { ROOT, tempDir } from '../support/sandbox.js'
 import { mustRun, REQUIRE_PROGRAMS, runProgram, skipWithout } from '../support/system-programs.js'
@@ -237,6 +238,40 @@ t.test('the validator refuses what the API server would', { skip: helmSkip || go
     const validation = await validate(t, text.replace(change[0], change[1]))
     t.equal(validation.code, 1, `${change[1]}: refused`)
     t.match(validation.output, expected)
+  }
+})
+
+t.test('the values schema is the one made from the settings table (npm run docs:settings)', async (t) => {
+  const committed = await readFile(join(ROOT, SCHEMA), 'utf8')
+  t.equal(valuesSchema(await readFile(join(ROOT, BASE), 'utf8')), committed, 'npm run docs:settings changes nothing')
+})
+
+t.test("the values schema holds env to the settings' names and what each accepts", { skip: helmSkip }, async (t) => {
+  const template = async (values: Record<string, unknown>) => {
+    const file = join(await tempDir(t), 'values.yaml')
+    // Every string quoted: Helm reads YAML 1.1, where a bare on is true.
+    await writeFile(file, stringify({ env: values }, { defaultStringType: 'QUOTE_DOUBLE' }))
+    return helm(['template', 'sandbox', CHART, '--values', file])
+  }
+  for (const env of [
+    { SEED: 7, LOG_LEVEL: 'debug', MAX_PETS: '12', MCP_ALL_NAMESPACES: true, NAMESPACE_FROM_TRACE: 'on' },
+    { TLS: 'auto', TRACE_NAMESPACE_BASELINE: 'clean', OTEL_SERVICE_NAME: 'store' },
+  ]) {
+    const run = await template(env)
+    t.equal(run.code, 0, `accepted: ${JSON.stringify(env)}`, { output: run.output })
+  }
+  for (const [env, expected] of [
+    [{ LOG_LEVL: 'debug' }, /additional properties 'LOG_LEVL' not allowed/],
+    [{ LOG_LEVEL: 'loud' }, /\/env\/LOG_LEVEL': value must be one of 'fatal'/],
+    [{ SEED: -1 }, /\/env\/SEED': minimum/],
+    [{ SEED: 'seven' }, /\/env\/SEED': 'seven' does not match pattern/],
+    [{ NAMESPACE_FROM_TRACE: true }, /\/env\/NAMESPACE_FROM_TRACE': value must be one of 'on', 'off'/],
+    [{ UPSTREAM_API_KEY: 'a key' }, /\/env\/UPSTREAM_API_KEY': 'a key' does not match pattern/],
+    [{ ADMIN_TOKEN: 'a-token' }, /'ADMIN_TOKEN' not allowed/],
+  ] as const) {
+    const run = await template(env)
+    t.not(run.code, 0, `refused: ${JSON.stringify(env)}`)
+    t.match(run.output, expected)
   }
 })
 
