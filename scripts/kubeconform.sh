@@ -25,7 +25,8 @@ if [ ! -d "$schemas" ]; then
   mkdir -p "$cache"
   work=$(mktemp -d "$cache/.kubernetes-schemas.XXXXXX")
   trap 'rm -rf "$work"' EXIT # on a failure; exec below ends the script without it
-  module=$(go mod download -json "k8s.io/kubernetes@$KUBERNETES_VERSION" |
+  # Outside any module of the checkout, so that no go.mod or go.sum is touched.
+  module=$(cd "$work" && go mod download -json "k8s.io/kubernetes@$KUBERNETES_VERSION" |
     python3 -c 'import json, sys; print(json.load(sys.stdin)["Dir"])')
   python3 -m venv "$work/venv" >&2
   "$work/venv/bin/pip" install -q "openapi2jsonschema-ng==$OPENAPI2JSONSCHEMA_VERSION" >&2
