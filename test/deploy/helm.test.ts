@@ -82,12 +82,16 @@ async function validate(t: Test, rendered: string) {
 }
 
 /**
- * What no schema sees, the render's parts reaching each other: the Deployment and the Service select
- * the pods (the API refuses a Deployment that does not; a Service that does not reaches no sandbox),
- * the Service's target port is a port of theirs, and each mount has its volume.
+ * What no schema sees: the recommended labels on every object (docs/deploy.md promises them), and the
+ * render's parts reaching each other: the Deployment and the Service select the pods (the API refuses
+ * a Deployment that does not; a Service that does not reaches no sandbox), the Service's target port
+ * is a port of theirs, and each mount has its volume.
  */
 function wiringProblems(manifests: Manifest[]): string[] {
   const problems: string[] = []
+  for (const { kind, metadata } of manifests)
+    for (const label of ['name', 'instance', 'managed-by'])
+      if (!metadata.labels?.[`app.kubernetes.io/${label}`]) problems.push(`${kind} has no app.kubernetes.io/${label}`)
   const deployment = only(manifests, 'Deployment')
   const labels = deployment.spec?.template?.metadata?.labels ?? {}
   const selects = (selector: Record<string, unknown> = {}) =>
@@ -269,6 +273,11 @@ t.test('kubeconform refuses what the API server would', { skip: helmSkip || kube
   ])
   t.same(wiringProblems(rewired(text.replace(/name: tmp(\s+)mountPath/, 'name: scratch$1mountPath'))), [
     'the mount at /tmp has no volume',
+  ])
+  t.same(wiringProblems(rewired(text.replaceAll('app.kubernetes.io/instance: sandbox', 'instance: sandbox'))), [
+    'PersistentVolumeClaim has no app.kubernetes.io/instance',
+    'Service has no app.kubernetes.io/instance',
+    'Deployment has no app.kubernetes.io/instance',
   ])
 })
 
