@@ -87,7 +87,7 @@ async function validate(t: Test, rendered: string) {
  * a Deployment that does not; a Service that does not reaches no sandbox), the Service's target port
  * is a port of theirs, and each mount has its volume.
  */
-function wiringProblems(manifests: Manifest[]): string[] {
+function problemsNoSchemaSees(manifests: Manifest[]): string[] {
   const problems: string[] = []
   for (const { kind, metadata } of manifests)
     for (const label of ['name', 'instance', 'managed-by'])
@@ -153,7 +153,7 @@ t.test(
     const validation = await validate(t, text)
     t.equal(validation.code, 0, 'every manifest is valid', { output: validation.output })
     t.match(validation.output, /Valid: 3, Invalid: 0, Errors: 0, Skipped: 0/)
-    t.same(wiringProblems(manifests), [], 'wired together')
+    t.same(problemsNoSchemaSees(manifests), [], 'labelled and wired together')
 
     // A token and a setting: the token from the chart's Secret, the setting as text whatever its YAML type.
     const configured = await render(['--set', 'auth.adminToken=a-token-of-our-own', '--set', 'env.SEED=7'])
@@ -211,7 +211,7 @@ t.test(
     const validation = await validate(t, text)
     t.equal(validation.code, 0, 'every manifest is valid', { output: validation.output })
     t.match(validation.output, /Valid: 4, Invalid: 0, Errors: 0, Skipped: 0/)
-    t.same(wiringProblems(manifests), [], 'wired together')
+    t.same(problemsNoSchemaSees(manifests), [], 'labelled and wired together')
 
     // A Secret of one's own: referenced, not made; and as many replicas as asked for.
     const own = await render(['--set', 'database.existingSecret=pg', '--set', 'database.existingSecretKey=url'])
@@ -266,15 +266,15 @@ t.test('kubeconform refuses what the API server would', { skip: helmSkip || kube
     t.match(validation.output, expected)
   }
 
-  t.same(wiringProblems(manifests), [], 'wired together')
+  t.same(problemsNoSchemaSees(manifests), [], 'labelled and wired together')
   const rewired = (changed: string) => parseAllDocuments(changed).map((document) => document.toJS() as Manifest)
-  t.same(wiringProblems(rewired(text.replace('targetPort: http', 'targetPort: web'))), [
+  t.same(problemsNoSchemaSees(rewired(text.replace('targetPort: http', 'targetPort: web'))), [
     "the Service's targetPort web is no container port",
   ])
-  t.same(wiringProblems(rewired(text.replace(/name: tmp(\s+)mountPath/, 'name: scratch$1mountPath'))), [
+  t.same(problemsNoSchemaSees(rewired(text.replace(/name: tmp(\s+)mountPath/, 'name: scratch$1mountPath'))), [
     'the mount at /tmp has no volume',
   ])
-  t.same(wiringProblems(rewired(text.replaceAll('app.kubernetes.io/instance: sandbox', 'instance: sandbox'))), [
+  t.same(problemsNoSchemaSees(rewired(text.replaceAll('app.kubernetes.io/instance: sandbox', 'instance: sandbox'))), [
     'PersistentVolumeClaim has no app.kubernetes.io/instance',
     'Service has no app.kubernetes.io/instance',
     'Deployment has no app.kubernetes.io/instance',
