@@ -244,3 +244,22 @@ t.test('a session may hold only so many streams at once; an honest client queues
   const statuses = await Promise.all(Array.from({ length: asked }, () => statusOf(honest, '/healthz')))
   t.same(statuses, Array(asked).fill(200), 'a client that keeps to the bound gets every answer')
 })
+
+t.test('a burst of streams opened and reset at once (rapid reset) ends the session; others are served', async (t) => {
+  const { origin, ca, port, server } = await startTlsSandbox(t)
+  const burst = 2_000
+  let requests = 0
+  server.on('request', () => requests++)
+  let goaway = false
+  const rapid = await rawSession(port, ca, (type) => (goaway ||= type === 0x7))
+  t.teardown(() => rapid.destroy())
+  const cancel = Buffer.from([0x00, 0x00, 0x00, 0x08]) // RST_STREAM with CANCEL
+  const streams = Array.from({ length: burst }, (_, i) => [
+    frame(0x1, 0x5, 1 + 2 * i, GET_HEALTHZ),
+    frame(0x3, 0, 1 + 2 * i, cancel),
+  ]).flat()
+  rapid.write(Buffer.concat([Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n'), frame(0x4, 0, 0), ...streams]))
+  await waitFor(() => goaway, { what: 'the session to be told to go (GOAWAY)', timeoutMs: 10_000 })
+  t.ok(requests < burst, `the session ended before its burst reached the app (${requests} of ${burst})`)
+  t.equal(await statusOf(http2Session(t, origin, ca), '/healthz'), 200, 'another client is served')
+})
