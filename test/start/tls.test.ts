@@ -144,29 +144,28 @@ async function certificateFiles(dir: string, name: string, made: { cert: string;
 }
 
 t.test(
-  'TLS_CERT and TLS_KEY: the certificate given is served, the healthcheck holds to it, keys are never logged',
+  'TLS_CERT and TLS_KEY: the chain given is served, the healthcheck holds to it, keys are never logged',
   async (t) => {
     const dir = await tempDir(t)
-    // Two certificates for a compose service's name alone, not localhost; the sandbox serves the first.
-    const made = selfSigned(-1, 10, ['animal-store'])
-    const served = await certificateFiles(dir, 'service', made)
-    const other = await certificateFiles(dir, 'other', selfSigned(-1, 10, ['animal-store']))
+    // Two certificates a CA signed for a compose service's name alone, not localhost, each followed by
+    // that CA as a chain is; the sandbox serves the first.
+    const ca = userCertificate(-1, 10, ['service-ca'])
+    const [mine, another] = [
+      userCertificate(-1, 10, ['animal-store'], ca),
+      userCertificate(-1, 10, ['animal-store'], ca),
+    ]
+    const served = await certificateFiles(dir, 'service', { cert: mine.cert + ca.cert, key: mine.key })
+    const other = await certificateFiles(dir, 'other', { cert: another.cert + ca.cert, key: another.key })
     const cli = await spawnCli(t, { ...served, API_KEYS: API_KEY, LOG_LEVEL: 'debug' })
     const origin = new URL(cli.baseUrl).origin
     t.match(origin, /^https:/)
-    const pets = await overHttp1(
-      origin,
-      made.cert,
-      { path: '/v1/pets/1', headers: { authorization: AUTH } },
-      {
-        servername: 'animal-store',
-      },
-    )
-    t.equal(pets.status, 200, 'a client trusting that certificate for its name is served')
+    const call = { path: '/v1/pets/1', headers: { authorization: AUTH } }
+    const pets = await overHttp1(origin, ca.cert, call, { servername: 'animal-store' })
+    t.equal(pets.status, 200, 'a client trusting the CA for that name is served')
     const port = new URL(origin).port
     t.equal(healthcheck({ ...served, PORT: port }), 0, 'healthy: the server serves the certificate TLS_CERT names')
-    t.equal(healthcheck({ ...other, PORT: port }), 1, 'verification stays on: another one for the same name is not')
-    t.notMatch(cli.stderr + cli.stdout, made.key.split('\n')[1] ?? 'no key line', 'the key is never logged')
+    t.equal(healthcheck({ ...other, PORT: port }), 1, 'not another one, though the same CA signed it for the same name')
+    t.notMatch(cli.stderr + cli.stdout, mine.key.split('\n')[1] ?? 'no key line', 'the key is never logged')
   },
 )
 
@@ -186,9 +185,9 @@ t.test('a bad TLS setting stops the start with a message that names it, never th
   const one = await certificateFiles(dir, 'one', made)
   const other = await certificateFiles(dir, 'other', await tlsFiles({ kind: 'auto', names: [] }, undefined))
   const expired = join(dir, 'expired.crt')
-  await writeFile(expired, selfSigned(-10, -1).cert)
+  await writeFile(expired, userCertificate(-10, -1).cert)
   const future = join(dir, 'future.crt')
-  await writeFile(future, selfSigned(1, 10).cert)
+  await writeFile(future, userCertificate(1, 10).cert)
   const keyLines = [made.key, await readFile(other.TLS_KEY, 'utf8')].map((key) => key.split('\n')[1] ?? 'no key line')
   // Each row once, in process: that a ConfigError stops the command with its one line is test/start/cli.test.ts's.
   const cases: Array<[Record<string, string>, RegExp]> = [
@@ -216,20 +215,30 @@ t.test('a bad TLS setting stops the start with a message that names it, never th
   }
 })
 
-/** A self-signed certificate and its key, as a user makes one: valid `fromDays` to `toDays` from now, for `names`. */
-function selfSigned(fromDays: number, toDays: number, names = ['localhost']): { cert: string; key: string } {
+/**
+ * A certificate and its key as a user makes them: valid `fromDays` to `toDays` from now, for
+ * `names`; signed by `issuer`, or else by itself, as a CA.
+ */
+function userCertificate(
+  fromDays: number,
+  toDays: number,
+  names = ['localhost'],
+  issuer?: { cert: string; key: string },
+): { cert: string; key: string } {
   const keyPem = generateKeyPairSync('rsa', { modulusLength: 2048 })
     .privateKey.export({ type: 'pkcs1', format: 'pem' })
     .toString()
   const key = forge.pki.privateKeyFromPem(keyPem) as forge.pki.rsa.PrivateKey
   const cert = forge.pki.createCertificate()
   cert.publicKey = forge.pki.setRsaPublicKey(key.n, key.e)
-  cert.serialNumber = '01'
+  cert.serialNumber = `0${Math.floor(Math.random() * 1e9).toString(16)}`
   cert.validity.notBefore = new Date(Date.now() + fromDays * 86_400_000)
   cert.validity.notAfter = new Date(Date.now() + toDays * 86_400_000)
-  cert.setSubject([{ name: 'commonName', value: names[0] ?? 'localhost' }])
-  cert.setIssuer([{ name: 'commonName', value: names[0] ?? 'localhost' }])
-  cert.setExtensions([{ name: 'subjectAltName', altNames: names.map((value) => ({ type: 2, value })) }])
-  cert.sign(key, forge.md.sha256.create())
+  const subject = [{ name: 'commonName', value: names[0] ?? 'localhost' }]
+  cert.setSubject(subject)
+  cert.setIssuer(issuer ? forge.pki.certificateFromPem(issuer.cert).subject.attributes : subject)
+  const altNames = { name: 'subjectAltName', altNames: names.map((value) => ({ type: 2, value })) }
+  cert.setExtensions(issuer ? [altNames] : [altNames, { name: 'basicConstraints', cA: true }])
+  cert.sign(issuer ? forge.pki.privateKeyFromPem(issuer.key) : key, forge.md.sha256.create())
   return { cert: forge.pki.certificateToPem(cert), key: keyPem }
 }
