@@ -173,7 +173,7 @@ export const SETTINGS = {
   maxNamespaces: setting({
     default: 100,
     parse: read.whole(1, MAX_MAX_NAMESPACES),
-    help: 'namespaces kept at once; past it, the least recently used that holds nothing a test gave it is evicted, and a new one is refused with `503 namespace_limit` when none can be',
+    help: 'namespaces kept in memory at once; past it, the least recently used that holds nothing a test gave it is evicted, else (with `DATA_FILE`) the least recently used whose data is all in its files is unloaded and read back at its next use; a new one is refused with `503 namespace_limit` only when none can go',
     see: ['the rule', 'docs/control-api.md#namespaces-for-parallel-tests'],
   }),
   redactHeaders: setting({

@@ -18,6 +18,13 @@ type ParameterCoverage = Schemas['ParameterCoverage']
 const FORCED_BAD_REQUEST = templateForStatus(400).code
 
 /**
+ * The 400s only bytes that are not HTTP, or a body that is not JSON, cause: a client whose HTTP
+ * stack and JSON serializer work never meets them, so no end-of-suite check asks for them.
+ * (`bad_request` otherwise comes only from `Prefer` or a fault.)
+ */
+const MALFORMED_ONLY: ReadonlySet<string> = new Set([ERRORS.malformedJson.code, ERRORS.badRequest.code])
+
+/**
  * One namespace's report, or without one the run's: every namespace in memory (the default first)
  * and the calls of those retired. With a trace id, only that trace's calls the journals keep.
  */
@@ -130,12 +137,17 @@ function operationCoverage(op: Operation, counted: OperationTally | undefined, s
   }
 }
 
-/** Each documented response of `op`, in the spec's order; a 400 once per code the sandbox answers for it. */
-export function documentedResponses(op: Operation): Array<{ status: string; code: string | null; label: string }> {
-  return op.responses.flatMap((status): Array<{ status: string; code: string | null; label: string }> => {
-    if (status !== '400') return [{ status, code: null, label: status }]
+type DocumentedResponse = Pick<ResponseCoverage, 'status' | 'code' | 'label' | 'reachable'>
+
+/**
+ * Each documented response of `op`, in the spec's order; a 400 once per code the sandbox answers
+ * for it, `reachable` unless only malformed HTTP or JSON causes it.
+ */
+export function documentedResponses(op: Operation): DocumentedResponse[] {
+  return op.responses.flatMap((status): DocumentedResponse[] => {
+    if (status !== '400') return [{ status, code: null, label: status, reachable: true }]
     const codes = [...badRequestCodes(op), FORCED_BAD_REQUEST]
-    return codes.map((code) => ({ status, code, label: `${status} ${code}` }))
+    return codes.map((code) => ({ status, code, label: `${status} ${code}`, reachable: !MALFORMED_ONLY.has(code) }))
   })
 }
 
@@ -206,7 +218,8 @@ export function coverageMarkdown(report: CoverageReport): string {
     const cells = columns.map((label) => {
       const response = op.responses.find((r) => r.label === label)
       if (response === undefined) return ''
-      return response.exercised ? `✅ ${response.calls}` : '❌'
+      if (response.exercised) return `✅ ${response.calls}`
+      return response.reachable ? '❌' : '➖'
     })
     const other = [
       ...op.undocumented.map((u) => `${u.status}${u.code ? ` ${u.code}` : ''} ×${u.calls}`),
@@ -214,7 +227,11 @@ export function coverageMarkdown(report: CoverageReport): string {
     ]
     lines.push(`| ${operationTitle(op)} | ${op.calls} | ${cells.join(' | ')} | ${other.join(', ')} |`)
   }
-  lines.push('', '✅ exercised (calls), ❌ documented and never exercised; an empty cell is not documented.')
+  lines.push(
+    '',
+    '✅ exercised (calls), ❌ documented and never exercised, ➖ never exercised and caused only by malformed HTTP or JSON; ' +
+      'an empty cell is not documented.',
+  )
 
   const parameters = report.operations.flatMap((op) =>
     op.parameters.map(

@@ -49,6 +49,11 @@ export class Namespace {
     return this.#serving > 0
   }
 
+  /** The data it starts from, and comes back from after an eviction. */
+  get baseline(): DataSource {
+    return this.#baseline
+  }
+
   /**
    * Whether it holds something a test gave it, which an eviction would lose: pets other than its
    * baseline's, a fault, a moved clock (not its journal). One not open yet: whatever is on disk.

@@ -1,11 +1,11 @@
 // The namespaces of one sandbox, so that many tests share it without crosstalk. At most
-// MAX_NAMESPACES are kept: a new one evicts the least recently used that holds nothing a test gave
-// it (never the default), which comes back from its baseline if used again; when all hold
-// something, the new one is refused, so an eviction never loses what was acknowledged.
+// MAX_NAMESPACES are kept in memory; which one leaves to make room for a new one (evicted, or
+// unloaded from its files), and when a new one is refused instead: namespace-room.ts.
 import type { Logger } from 'pino'
-import { ERRORS, HttpError, RETRY_AFTER } from '../http/errors.js'
+import { ERRORS, HttpError } from '../http/errors.js'
 import { DEFAULT_NAMESPACE } from './namespace-choice.js'
 import { NamespaceFiles } from './namespace-files.js'
+import { roomFor } from './namespace-room.js'
 import { Namespace, UnknownSnapshot, type NamespaceHold, type SharedNamespaces } from './namespace.js'
 import { CoverageTally } from './coverage-tally.js'
 import type { JournalMemory } from './journal-memory.js'
@@ -93,7 +93,8 @@ export class Namespaces {
     if (this.#live.has(name)) return this.get(name)
     if (!this.#files.has(name)) return undefined
     const namespace = this.get(name)
-    const store = await namespace.store()
+    namespace.begin() // not evicted or unloaded while its files are read
+    const store = await Promise.resolve(namespace.store()).finally(() => namespace.end())
     // Files that hold only the initial data are what a deletion a crash cut short leaves: gone.
     if (namespace.busy || !store.holdsOnly(this.#options.stores.source) || this.#live.get(name) !== namespace)
       return namespace
@@ -167,10 +168,13 @@ export class Namespaces {
   }
 
   #make(name: string, snapshot: Snapshot | undefined, fromDisk = false): Namespace {
-    const baseline = snapshot?.pets.source ?? this.#options.stores.source
+    const unloaded = fromDisk ? this.#files.takeUnloaded(name) : undefined
+    const baseline = unloaded?.baseline ?? snapshot?.pets.source ?? this.#options.stores.source
     const opener = this.#opener(name, snapshot?.pets)
     const namespace = new Namespace(name, this.#journal(), this.#options.clock, opener, baseline, { fromDisk })
-    if (snapshot !== undefined) namespace.clock.startAt(snapshot.clock === null ? null : new Date(snapshot.clock))
+    const offset = unloaded === undefined ? snapshot?.clock : unloaded.clockOffset
+    if (typeof offset === 'string') namespace.clock.startAt(new Date(offset))
+    else if (offset !== undefined) namespace.clock.startAt(offset === null ? null : new Date(Date.now() + offset))
     return namespace
   }
 
@@ -223,20 +227,26 @@ export class Namespaces {
   async forks(): Promise<Map<string, string[]>> {
     if (this.#options.sharing !== undefined) return this.#options.sharing.forks()
     const forks = new Map<string, string[]>()
-    const note = (name: string, store: AnimalStore | undefined): void => {
-      if (store?.base === undefined) return
-      const key = sourceKey(store.base)
+    const note = (name: string, base: DataSource | undefined): void => {
+      if (base === undefined) return
+      const key = sourceKey(base)
       forks.set(key, [...(forks.get(key) ?? []), name])
     }
     for (const namespace of [...this.#live.values()])
-      note(namespace.name, await Promise.resolve(namespace.store()).catch(() => undefined))
-    for (const [name, store] of await this.#files.peek((name) => this.#live.has(name))) note(name, store)
+      note(namespace.name, (await Promise.resolve(namespace.store()).catch(() => undefined))?.base)
+    for (const [name, base] of await this.#files.peek((name) => this.#live.has(name))) note(name, base)
     return forks
   }
 
-  /** Waits for every namespace's writes. */
+  /** Waits for every namespace's writes (one whose files the disk refused to read has none). */
   async flush(): Promise<void> {
-    await Promise.all([...this.#live.values()].map(async (namespace) => (await namespace.store()).flush()))
+    const flushed = [...this.#live.values()].map((namespace) =>
+      Promise.resolve(namespace.store()).then(
+        (store) => store.flush(),
+        () => undefined,
+      ),
+    )
+    await Promise.all(flushed)
     await this.#files.settled()
   }
 
@@ -252,23 +262,26 @@ export class Namespaces {
     }
   }
 
-  /** Evicts the least recently used namespace that holds nothing a test gave it; refuses `name` when none does. */
+  /** Evicts or unloads a namespace to make room for `name` (roomFor), or refuses it. */
   #makeRoomFor(name: string): void {
-    for (const namespace of this.#live.values()) {
-      // With a shared database, what a namespace holds is kept there: any idle one can go.
-      if (namespace.name === DEFAULT_NAMESPACE || namespace.busy) continue
-      if (this.#options.sharing === undefined && namespace.holdsData()) continue
-      this.#evict(namespace)
-      this.#options.logger.info(
-        { namespace: namespace.name, for: name, max: this.max },
+    const { sharing, stores, logger } = this.#options
+    const room = roomFor(name, this.#live.values(), {
+      max: this.max,
+      shared: sharing !== undefined,
+      persistent: stores.persistent,
+    })
+    if (room.unload === undefined) {
+      this.#evict(room.evict)
+      return logger.info(
+        { namespace: room.evict.name, for: name, max: this.max },
         'namespace evicted: it held nothing a test gave it, and MAX_NAMESPACES were kept',
       )
-      return
     }
-    throw new HttpError(
-      ERRORS.namespaceLimit,
-      `No room for namespace ${JSON.stringify(name)}: the ${this.max} namespaces kept (MAX_NAMESPACES) all hold data a test gave them (pets created or replaced, a reset to a seed or a snapshot, a fault, a moved clock); delete one (DELETE /__admin/namespaces/{name}) or reset it, then try again`,
-      RETRY_AFTER,
+    this.#drop(room.unload)
+    this.#files.unload(room.unload)
+    logger.info(
+      { namespace: room.unload.name, for: name, max: this.max },
+      'namespace unloaded: MAX_NAMESPACES were kept, each holding data; its files stay, and its next use reads them',
     )
   }
 
@@ -280,18 +293,8 @@ export class Namespaces {
   }
 
   #evict(namespace: Namespace): void {
-    const name = namespace.name
     this.#drop(namespace)
     this.evicted++
-    // No one waits for an eviction: a disk that refuses it leaves the namespace whole on disk, to
-    // be read back at its next use, as after a restart.
-    this.#files
-      .remove(name, () => namespace.store())
-      .catch((error: unknown) =>
-        this.#options.logger.warn(
-          { namespace: name, err: error },
-          'namespace evicted from memory, but the disk refused its removal: kept on disk, its next use reads it',
-        ),
-      )
+    this.#files.evict(namespace)
   }
 }

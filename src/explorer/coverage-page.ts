@@ -20,9 +20,11 @@ export function coveragePage(report: CoverageReport, named: boolean): string {
         .map((label) => {
           const response = op.responses.find((r) => r.label === label)
           if (response === undefined) return '<td class="none"></td>'
-          return response.exercised
-            ? `<td class="yes" title="exercised">✔ ${response.calls}${response.forced > 0 ? ` (${response.forced} forced)` : ''}</td>`
-            : '<td class="no" title="never exercised">✘</td>'
+          if (response.exercised)
+            return `<td class="yes" title="exercised">✔ ${response.calls}${response.forced > 0 ? ` (${response.forced} forced)` : ''}</td>`
+          return response.reachable
+            ? '<td class="no" title="never exercised">✘</td>'
+            : '<td class="none" title="never exercised; caused only by malformed HTTP or JSON">–</td>'
         })
         .join('')
       const other = [
@@ -55,7 +57,7 @@ export function coveragePage(report: CoverageReport, named: boolean): string {
 ${rows}
 </tbody>
 </table>
-<p>✔ exercised (calls; forced: by a fault or <code>Prefer</code>), ✘ documented and never exercised, grey: not documented.</p>
+<p>✔ exercised (calls; forced: by a fault or <code>Prefer</code>), ✘ documented and never exercised, – never exercised and caused only by malformed HTTP or JSON, grey: not documented.</p>
 ${list('Query parameters', parameters)}
 ${list(
   'Deprecated operations called',

@@ -21,8 +21,13 @@ import { imageText, type ImageText } from './image-text.js'
 import { AppendLog } from './append-log.js'
 import type { DroppedTail, ReadAppendLog } from './append-log-text.js'
 import { readImage, readAppendLogOf, type ReadOptions } from './read-data-file.js'
+import type { TempFiles } from './temp-files.js'
 
-export type DataFileOptions = ReadOptions & { readonly compaction?: Partial<Compaction> }
+export type DataFileOptions = ReadOptions & {
+  readonly compaction?: Partial<Compaction>
+  /** Told how each write went, to sweep the temporary files failures left (openStores sets it). */
+  readonly temps?: TempFiles | undefined
+}
 
 /** How an append log's records make the data again (default: each is added), and what a store is before it is written. */
 export interface Layout<T, R> {
@@ -66,7 +71,7 @@ export class DataFile<T extends object, R> implements Adapter<T> {
   #data: T | undefined
   readonly #writes = new GroupCommit<Job<R>>(
     () => ({ image: false, compact: false, replaces: false, records: [] }),
-    (job) => this.#run(job, this.#data as T),
+    (job) => this.#run(job, this.#data as T).then(() => this.#options.temps?.succeeded()),
     () => {
       this.#log.closeWhenIdle()
       this.#folds.whenIdle(this.#log.records, () => {
@@ -203,8 +208,7 @@ export class DataFile<T extends object, R> implements Adapter<T> {
     if (job.image || job.records.length > 0) this.#mayHaveFiles = true
     // Serialised before any await. A reset's data cannot be imaged without its records: then the image is the whole job.
     if (job.image || (job.replaces && this.#mustWriteImage(job))) return this.#writeWholeImage(this.#serialise(data))
-    // Without this job's records, which go to the new append log: an image whose directory fsync fails
-    // must not hold records answered as refused.
+    // Without this job's records, which go to the new append log: an image must not hold records answered as refused.
     const whole = this.#mustWriteImage(job) ? this.#serialise(data, job.records) : undefined
     const foldDue = !whole && !this.#needsImage && this.#folds.due(this.#log.records + job.records.length, job.compact)
     const fold = foldDue ? this.#serialise(data) : undefined
@@ -248,10 +252,9 @@ export class DataFile<T extends object, R> implements Adapter<T> {
 
   /** The image of `data` without some records: what it holds taken now, its text made as it is written. */
   #serialise(data: T, without: readonly R[] = []): ImageText {
-    const excluded = new Set<unknown>(without)
-    const kept = excluded.size > 0 && this.#layout.without ? this.#layout.without(data, excluded) : data
-    const { [this.#key]: all, ...members } = kept as Record<string, unknown>
-    const records = Array.isArray(all) ? all.filter((r) => !excluded.has(r)) : []
+    const left = new Set<unknown>(without)
+    const { [this.#key]: all, ...members } = (this.#layout.without?.(data, left) ?? data) as Record<string, unknown>
+    const records = Array.isArray(all) ? all.filter((r) => !left.has(r)) : []
     return imageText(members, this.#key, records, this.#image.id)
   }
 
@@ -263,6 +266,7 @@ export class DataFile<T extends object, R> implements Adapter<T> {
     try {
       await replaceFileDurably(this.file, tempOf(this.file), image.chunks, {
         fs: this.#fs,
+        temps: this.#options.temps,
         renamed: () => this.#renamed(image.id()),
       })
     } catch (error) {
@@ -290,7 +294,7 @@ export class DataFile<T extends object, R> implements Adapter<T> {
     if (!this.#tempLeft) return
     await this.#fs.remove(tempOf(this.file)).then(
       () => (this.#tempLeft = false),
-      () => undefined,
+      () => this.#options.temps?.failed(),
     )
   }
 }

@@ -2,6 +2,7 @@
 import { dirname } from 'node:path'
 import { nodeFileSystem, writeAll, type FileSystem } from './file-system.js'
 import { appendLogOf } from './files.js'
+import type { TempFiles } from './temp-files.js'
 
 /**
  * Replaces `file` atomically and durably: the data goes to `tempFile` (one buffer, or chunks made
@@ -10,13 +11,24 @@ import { appendLogOf } from './files.js'
  * failure removes the temporary file, which would hold disk space the next write needs (if even
  * that fails, the caller must try again later). `renamed` is called once the rename has succeeded:
  * from there on, which file a crash leaves is in doubt until the directory fsync succeeds. (A
- * failed rename changed nothing: POSIX.)
+ * failed rename changed nothing: POSIX.) `temps`, when given, is told how it went (a temporary
+ * file a failure left is swept by the next write that succeeds).
  */
-export async function replaceFileDurably(
+export function replaceFileDurably(
   file: string,
   tempFile: string,
   data: Uint8Array | Iterable<Uint8Array>,
-  { fs = nodeFileSystem, renamed = () => undefined }: { fs?: FileSystem; renamed?: () => void } = {},
+  options: { fs?: FileSystem; renamed?: () => void; temps?: TempFiles | undefined } = {},
+): Promise<void> {
+  const replace = () => replaceOnce(file, tempFile, data, options)
+  return options.temps === undefined ? replace() : options.temps.writing(tempFile, replace)
+}
+
+async function replaceOnce(
+  file: string,
+  tempFile: string,
+  data: Uint8Array | Iterable<Uint8Array>,
+  { fs = nodeFileSystem, renamed = () => undefined }: { fs?: FileSystem; renamed?: () => void },
 ): Promise<void> {
   await fs.makeDirectory(dirname(file))
   try {

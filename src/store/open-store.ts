@@ -7,15 +7,15 @@ import { IdempotencyKeys, isKeyedCreate } from './idempotency-keys.js'
 import type { DroppedTail } from './append-log-text.js'
 import type { Capacity } from './limits.js'
 import type { SharedPets } from './pets.js'
+import { AnimalStore } from './store.js'
 import {
-  AnimalStore,
   IN_MEMORY,
   type ResetRecord,
   type StoreData,
   type StoreFile,
   type StoreRecord,
   type WriteObserver,
-} from './store.js'
+} from './store-file.js'
 
 export interface OpenStoreOptions {
   /** Undefined: the store lives in memory only. */
@@ -137,6 +137,7 @@ function replayer(file: string, options: OpenStoreOptions): NonNullable<Layout<S
 
 /** The data without records not yet durable: the pets, and the keys of keyed creates. */
 function withoutRecords(data: StoreData, records: ReadonlySet<unknown>): StoreData {
+  if (records.size === 0) return data
   const parts = new Set([...records].flatMap((r) => (isKeyedCreate(r) ? [r.pet, r.idempotencyKey] : [r])))
   const idempotencyKeys = IdempotencyKeys.from(data.idempotencyKeys?.without(parts))
   return { ...data, pets: data.pets.filter((pet) => !parts.has(pet)), idempotencyKeys }

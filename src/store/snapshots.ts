@@ -9,6 +9,7 @@ import { DataFileError, StorageError } from './errors.js'
 import { nodeFileSystem, type FileSystem } from './file-system.js'
 import { fileBeside, scanFiles, tempOf } from './files.js'
 import type { DataSource } from './data-source.js'
+import type { TempFiles } from './temp-files.js'
 import { sharePets, type Pet, type SharedPets } from './pets.js'
 
 export interface Snapshot {
@@ -49,6 +50,8 @@ export interface SnapshotsOptions {
   readonly names?: Iterable<string>
   /** Set when the snapshots are kept on a shelf (a shared database) rather than in files. */
   readonly shelf?: SnapshotShelf | undefined
+  /** Told how each write went, to sweep the temporary files failures left. */
+  readonly temps?: TempFiles | undefined
 }
 
 export class Snapshots {
@@ -139,6 +142,7 @@ export class Snapshots {
         let renamed = false
         await replaceFileDurably(file, tempOf(file), bytes, {
           fs: this.#fs,
+          temps: this.#options.temps,
           renamed: () => (renamed = true),
         }).catch(async (error: unknown) => {
           // Renamed, then the directory fsync failed: the snapshot is refused, so its file goes.

@@ -1,9 +1,8 @@
-// The animal store: pets in memory, in id order, written through a StoreFile (a data file, or
-// nothing for a store in memory) before a change is acknowledged.
-import type { Adapter } from 'lowdb'
+// The animal store: pets in memory, in id order, written through a StoreFile (store-file.ts: a data
+// file, or nothing for a store in memory) before a change is acknowledged.
 import { sameSource, type DataSource } from './data-source.js'
 import { StorageError } from './errors.js'
-import { IdempotencyKeys, type IdempotencyKey, type KeyedCreate } from './idempotency-keys.js'
+import { IdempotencyKeys, type IdempotencyKey } from './idempotency-keys.js'
 import { Capacity, petBytes } from './limits.js'
 import {
   byId,
@@ -16,59 +15,7 @@ import {
   type PetStatus,
   type SharedPets,
 } from './pets.js'
-
-/**
- * What the data file holds. `source` is the data it was first made from. `base`, when set, is the source of shared
- * pets that come before `pets`: a store reset to a snapshot holds only the pets it added since.
- */
-export interface StoreData {
-  source?: DataSource
-  base?: DataSource
-  pets: Pet[]
-  idempotencyKeys?: IdempotencyKeys
-}
-
-/** An append-log line that replaced every pet (a reset) with a source a start makes again: one line, whatever it brings. */
-export interface ResetRecord {
-  readonly reset: DataSource
-}
-
-/** What a data file's append log holds: added pets (a pet and its create's key in one line) and resets. */
-export type StoreRecord = Pet | KeyedCreate | ResetRecord
-
-/** Where a store's data is kept: lowdb's Adapter, and the append log's cheaper writes. */
-export interface StoreFile extends Adapter<StoreData> {
-  /** Whether writes reach a disk (and are worth timing). */
-  readonly durable: boolean
-  /** False only for a store known to have no file that has written none since. */
-  readonly mayHaveFiles: boolean
-  append(data: StoreData, records: readonly StoreRecord[]): Promise<void>
-  /** A reset: `data` already holds its result. */
-  replaceWith(data: StoreData, record: ResetRecord): Promise<void>
-  /** Waits for the writes asked for, and folds what it can. */
-  compact(data: StoreData): Promise<void>
-  /** Waits for the writes under way; nothing is folded after (the store is being removed). */
-  retire(): Promise<void>
-  reinstate(): void
-}
-
-const done = (): Promise<void> => Promise.resolve()
-
-/** A store kept in memory only. */
-export const IN_MEMORY: StoreFile = {
-  durable: false,
-  mayHaveFiles: false,
-  read: async () => null,
-  write: done,
-  append: done,
-  replaceWith: done,
-  compact: done,
-  retire: done,
-  reinstate: () => undefined,
-}
-
-/** Told how long each acknowledged write of a data file took, in seconds (GET /metrics). */
-export type WriteObserver = (seconds: number) => void
+import type { StoreData, StoreFile, WriteObserver } from './store-file.js'
 
 export class AnimalStore {
   readonly #file: StoreFile
@@ -246,6 +193,11 @@ export class AnimalStore {
       this.#index()
       throw new StorageError(error)
     }
+  }
+
+  /** What it keeps of its own against the bounds: its pets (not the shared ones) and their bytes. */
+  get kept(): { readonly pets: number; readonly bytes: number } {
+    return this.#counted
   }
 
   /** Whether any file of the store may be on disk: false for one known absent that never changed. */

@@ -15,7 +15,9 @@ import { Capacity, type StoreBounds } from './limits.js'
 import { openStore, type OpenStoreOptions } from './open-store.js'
 import { Snapshots, type SnapshotShelf } from './snapshots.js'
 import type { SharedPets } from './pets.js'
-import type { AnimalStore, WriteObserver } from './store.js'
+import type { AnimalStore } from './store.js'
+import type { WriteObserver } from './store-file.js'
+import { TempFiles } from './temp-files.js'
 
 export interface StoresSettings {
   /** Undefined: every store lives in memory only. */
@@ -43,6 +45,8 @@ export interface Stores {
   readonly fromDataFile: boolean
   /** The namespaces with files beside DATA_FILE at start. */
   readonly namespacesOnDisk: ReadonlySet<string>
+  /** Whether namespaces' stores are kept in files (DATA_FILE): one can leave memory and be read back. */
+  readonly persistent: boolean
   /** The pets of the initial data or a seed, made once and shared. */
   sharedPets(source: DataSource): Promise<SharedPets>
   /** A namespace's store; `absent`: no file of it is there, and it starts from `baseline` if given. */
@@ -53,6 +57,11 @@ export interface Stores {
    * StorageError, nothing changed). False when the disk then kept the files, which hold that reset.
    */
   remove(namespace: string, store: AnimalStore | undefined): Promise<boolean>
+  /**
+   * A namespace's store leaves memory, its files kept, once its writes settle: what it keeps goes
+   * on counting against the bounds, until its store is opened again or its files removed.
+   */
+  unload(namespace: string, store: AnimalStore): Promise<void>
   /** Lets go of DATA_FILE's lock, once every write is done. */
   close(): Promise<void>
 }
@@ -73,9 +82,11 @@ async function open(settings: StoresSettings, lock: DataFileLock | undefined): P
   const { dataFile, spec, logger, storage } = settings
   const fs = storage?.fileSystem ?? nodeFileSystem
   const found = dataFile === undefined ? undefined : await scanFiles(dataFile)
+  const temps = dataFile === undefined ? undefined : new TempFiles(dataFile, fs)
   if (dataFile !== undefined && found !== undefined) {
     const removed = await tidyFiles(dataFile, found, fs)
     if (removed.length > 0) logger.info({ files: removed }, 'removed temporary files a crash or a failure left')
+    if (removed.length < found.temporary.length) temps?.failed()
   }
   const checkPets = (pets: unknown) => findBadPet(pets, spec)
   const initial = await initialData(settings.initialData, spec)
@@ -86,13 +97,23 @@ async function open(settings: StoresSettings, lock: DataFileLock | undefined): P
     checkPets,
     names: found?.snapshots,
     shelf: settings.snapshotShelf,
+    temps,
   })
+  const capacity = new Capacity(settings.bounds)
+  // What the namespaces unloaded from memory keep on disk, still counted in `capacity`.
+  const unloaded = new Map<string, AnimalStore['kept']>()
+  const reclaim = (name: string): void => {
+    const kept = unloaded.get(name)
+    if (kept === undefined) return
+    unloaded.delete(name)
+    capacity.add(-kept.pets, -kept.bytes)
+  }
   const options: Omit<OpenStoreOptions, 'dataFile'> = {
     source: initial.source,
     sharedPets: (source) => snapshots.sharedPets(source) ?? initial.sharedPets(source),
     checkPets,
-    storage,
-    capacity: new Capacity(settings.bounds),
+    storage: { ...storage, temps },
+    capacity,
     observeWrite: settings.observeWrite,
   }
   const openOne = async (file: string | undefined, more: Partial<OpenStoreOptions> = {}) => {
@@ -119,9 +140,19 @@ async function open(settings: StoresSettings, lock: DataFileLock | undefined): P
     description: fromDataFile ? `${opened.store.size} pets from ${dataFile}${dropped}` : initial.description,
     fromDataFile,
     namespacesOnDisk: found?.namespaces ?? new Set(),
+    persistent: dataFile !== undefined,
     sharedPets,
     async open(name, absent = false, baseline) {
-      return (await openOne(fileOf(name), { unwrittenUntilChanged: true, absent, baseline })).store
+      const { store } = await openOne(fileOf(name), { unwrittenUntilChanged: true, absent, baseline })
+      // The store opened counts what it keeps itself.
+      reclaim(name)
+      return store
+    },
+    async unload(name, store) {
+      await store.retire()
+      const { kept } = store
+      capacity.add(kept.pets, kept.bytes)
+      unloaded.set(name, kept)
     },
     async remove(name, store) {
       const file = fileOf(name)
@@ -130,6 +161,7 @@ async function open(settings: StoresSettings, lock: DataFileLock | undefined): P
       if (store !== undefined) await store.fork(await sharedPets(initial.source))
       try {
         await removeDataFile(file, fs)
+        reclaim(name)
         return true
       } catch (error) {
         if (store === undefined) throw new StorageError(error)

@@ -217,9 +217,10 @@ t.test('NAMESPACE_FROM_TRACE=on: a request that names no namespace works in its 
   // MAX_NAMESPACES=3: default, trace 1 (holds a pet) and trace 2 (only read). Trace 3 evicts 2.
   t.equal((await api('POST', '/pets', { name: 'InTrace3', categoryId: 1 }, parent(3))).status, 201)
   t.same(await namespaceNames(), ['default', trace(1), trace(3)].sort(), 'the trace namespace that held nothing went')
-  const refused = await api('GET', '/pets', undefined, parent(4))
-  t.equal(refused.status, 503, 'every one kept holds data: a new trace is refused')
-  t.match(refused.body, { code: 'namespace_limit', status: 503 })
+  // Every one kept holds data: trace 4 unloads trace 1, which reads its pet back at its next use.
+  t.equal((await api('GET', '/pets', undefined, parent(4))).status, 200, 'a new trace gets room')
+  t.same(await namespaceNames(), ['default', trace(3), trace(4)].sort())
+  t.match(await api('GET', '/pets/61', undefined, parent(1)), { status: 200, body: { name: 'InTrace1' } })
 })
 
 t.test(
@@ -256,10 +257,11 @@ t.test(
     t.equal((await api('GET', '/pets/61', undefined, parent(3))).status, 200)
     t.same(await names(), ['default', trace(2), trace(3)].sort(), 'the unchanged trace namespace was evicted')
     t.equal((await api('POST', '/pets', { name: 'InTrace3', categoryId: 1 }, parent(3))).status, 201)
-    const refused = await api('GET', '/pets', undefined, parent(4))
-    t.equal(refused.status, 503, 'every trace namespace kept changed its baseline: a new trace is refused')
-    t.match(refused.body, { code: 'namespace_limit', status: 503 })
+    // Every trace namespace kept changed its baseline: a new trace unloads the least recently used.
+    t.equal((await api('GET', '/pets', undefined, parent(4))).status, 200)
+    t.same(await names(), ['default', trace(3), trace(4)].sort(), 'trace 2 was unloaded')
     t.match((await api('GET', '/pets/62', undefined, parent(2))).body, { name: 'InTrace2' }, 'no write was lost')
+    t.match((await api('GET', '/pets/61', undefined, parent(2))).body, { name: 'InBaseline' }, 'nor its baseline')
     t.match((await api('GET', '/pets/62', undefined, parent(3))).body, { name: 'InTrace3' })
 
     t.equal((await admin('DELETE', `/namespaces/${trace(3)}`)).status, 200)
@@ -272,7 +274,7 @@ t.test(
 )
 
 t.test('TRACE_NAMESPACE_BASELINE: a trace’s namespace starts at the snapshot’s clock, which is no move', async (t) => {
-  const { admin, api } = await startControlSandbox(t, {
+  const { admin, api, namespaceNames } = await startControlSandbox(t, {
     NAMESPACE_FROM_TRACE: 'on',
     TRACE_NAMESPACE_BASELINE: 'later',
     MAX_NAMESPACES: '2',
@@ -285,6 +287,17 @@ t.test('TRACE_NAMESPACE_BASELINE: a trace’s namespace starts at the snapshot�
   await admin('POST', `/clock?namespace=${trace(2)}`, { now: '2030-01-01T00:00:00Z' })
   t.match(await api('GET', '/pets', undefined, parent(3)), { status: 503, body: { code: 'namespace_limit' } })
   t.equal((await api('GET', '/pets/1', undefined, parent(2))).status, 200, 'the clock trace 2 was moved to is kept')
+
+  t.equal((await admin('DELETE', `/namespaces/${trace(2)}`)).status, 200)
+  t.equal((await api('POST', '/pets', { name: 'Kept', categoryId: 1 }, parent(5))).status, 201)
+  t.equal((await api('GET', '/pets', undefined, parent(6))).status, 200, 'trace 5, which holds a pet, made room')
+  t.same(await namespaceNames(), ['default', trace(6)].sort())
+  t.match(
+    await api('GET', '/pets?limit=100', undefined, parent(5)),
+    { status: 200, body: { length: 61 } },
+    'trace 5 is read back',
+  )
+  t.equal((await api('GET', '/pets/1', undefined, parent(5))).status, 410, "at its snapshot's clock")
 })
 
 t.test(

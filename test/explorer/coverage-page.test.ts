@@ -22,7 +22,7 @@ t.test('the coverage page: operations down, responses across, exercised or not',
   )
   t.match(
     page,
-    '<tr><th scope="row"><code>createPet</code> POST /v1/pets</th><td>2</td><td class="none"></td><td class="yes" title="exercised">✔ 1</td><td class="yes" title="exercised">✔ 1</td><td class="no" title="never exercised">✘</td><td class="no" title="never exercised">✘</td><td class="no" title="never exercised">✘</td><td class="none"></td><td class="none"></td><td></td></tr>',
+    '<tr><th scope="row"><code>createPet</code> POST /v1/pets</th><td>2</td><td class="none"></td><td class="yes" title="exercised">✔ 1</td><td class="yes" title="exercised">✔ 1</td><td class="none" title="never exercised; caused only by malformed HTTP or JSON">–</td><td class="none" title="never exercised; caused only by malformed HTTP or JSON">–</td><td class="no" title="never exercised">✘</td><td class="none"></td><td class="none"></td><td></td></tr>',
   )
   t.match(
     page,

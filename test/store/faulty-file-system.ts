@@ -7,7 +7,7 @@ import { basename } from 'node:path'
 import { nodeFileSystem, type FileSystem, type OpenFile } from '../../src/store/file-system.js'
 
 /** The calls a fault can target: one per system call of the FileSystem interface. */
-export type Call = 'open' | 'write' | 'fsync' | 'truncate' | 'close' | 'rename' | 'remove' | 'syncDirectory'
+export type Call = 'open' | 'write' | 'fsync' | 'truncate' | 'close' | 'rename' | 'remove' | 'syncDirectory' | 'read'
 
 /** What the failing call does: an errno, a short write (part of the bytes, and no error), or a torn one (part, then ENOSPC). */
 export type Failure = 'EIO' | 'ENOSPC' | 'EDQUOT' | 'EROFS' | 'short' | 'torn'
@@ -109,10 +109,17 @@ export class FaultyFileSystem implements FileSystem {
     return new FaultyFile(file, path, (call) => this.#failureFor(call, path))
   }
   readFile(path: string): Promise<Buffer> {
-    return this.#real.readFile(path)
+    return this.#call('read', path, () => this.#real.readFile(path))
   }
+  /** A read fault fails the open of the file, as the first read of a stream reports it. */
   readChunks(path: string, chunkBytes: number): AsyncIterable<Buffer> {
-    return this.#real.readChunks(path, chunkBytes)
+    const failure = (): Failure | undefined => this.#failureFor('read', path)
+    const real = this.#real
+    return (async function* () {
+      const failed = failure()
+      if (failed !== undefined && failed !== 'short' && failed !== 'torn') throw fsError(failed, 'open', path)
+      yield* real.readChunks(path, chunkBytes)
+    })()
   }
   rename(from: string, to: string): Promise<void> {
     return this.#call('rename', from, () => this.#real.rename(from, to))

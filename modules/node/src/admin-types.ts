@@ -582,6 +582,8 @@ export interface components {
             code: string | null;
             /** @example 400 invalid_body */
             label: string;
+            /** @description false for a response only a request that is not HTTP, or a body that is not JSON, causes (`400 malformed_json`, `400 bad_request`): a client whose HTTP stack and JSON serializer work never meets it, and the end-of-suite assertions do not ask for it. */
+            reachable: boolean;
             exercised: boolean;
             calls: number;
             /** @description Of the calls, those answered by a fault or a Prefer header. */
@@ -837,7 +839,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The namespace is not in memory, and MAX_NAMESPACES namespaces are, each holding data a test gave it (pets created or replaced, a reset to a seed or a snapshot, a fault, a moved clock), so none can be evicted to make room (`namespace_limit`): nothing was changed. Deleting or resetting one makes room. The answer carries Retry-After. */
+        /** @description The namespace is not in memory, and MAX_NAMESPACES namespaces are, none of which can leave memory to make room (`namespace_limit`): with DATA_FILE, each serves a request or holds a fault or a moved clock (one whose data is all in its files is unloaded instead, and read back at its next use); without it, each holds data a test gave it (pets created or replaced, a reset to a seed or a snapshot, a fault, a moved clock). Nothing was changed. Clearing, deleting or resetting one makes room. The answer carries Retry-After. */
         NamespaceLimit: {
             headers: {
                 /** @description Seconds to wait before trying again. */
@@ -848,14 +850,14 @@ export interface components {
                 /**
                  * @example {
                  *       "code": "namespace_limit",
-                 *       "message": "No room for namespace \"checkout\": the 100 namespaces kept (MAX_NAMESPACES) all hold data a test gave them (pets created or replaced, a reset to a seed or a snapshot, a fault, a moved clock); delete one (DELETE /__admin/namespaces/{name}) or reset it, then try again",
+                 *       "message": "No room for namespace \"checkout\": the 100 namespaces kept (MAX_NAMESPACES) all serve a request or hold a fault or a moved clock, which live in memory only; clear those, delete a namespace (DELETE /__admin/namespaces/{name}) or reset it, then try again",
                  *       "status": 503
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Nothing was changed: the data file could not be written (`storage_unavailable`, a full or failing disk), or the namespace is not in memory and no namespace there can be evicted to make room for it (`namespace_limit`, as NamespaceLimit says). The answer carries Retry-After. */
+        /** @description Nothing was changed: the data file could not be written, or the namespace's files could not be read (`storage_unavailable`, a full or failing disk), or the namespace is not in memory and no namespace there can leave memory to make room for it (`namespace_limit`, as NamespaceLimit says). The answer carries Retry-After. */
         Unavailable: {
             headers: {
                 /** @description Seconds to wait before trying again. */
@@ -1437,6 +1439,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["UnknownNamespace"];
             421: components["responses"]["Misdirected"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     listSnapshots: {

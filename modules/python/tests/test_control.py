@@ -88,6 +88,25 @@ def test_every_operation_sends_what_the_sandbox_takes(
     assert (no_ca.value.operation_id, no_ca.value.status) == ("getTlsCa", 404)
 
 
+def test_coverage_check_passes_a_suite_that_caused_every_reachable_response_of_create_pet(
+    animal_store_namespace: ControlClient,
+) -> None:
+    api = animal_store_namespace
+    url = f"{api.api_base_url}/pets"
+    requests.post(url, headers=api.api_headers, json={"name": "Rex", "categoryId": 3})  # 201
+    requests.post(url, headers=api.api_headers, json={"categoryId": 3})  # 400 invalid_body
+    requests.post(url, headers={**api.api_headers, "Authorization": "Bearer not-a-key"}, json={})  # 401
+    deadline = time.monotonic() + 5
+    while api.count_requests() < 3 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    report = api.get_coverage()
+    # No malformed JSON, no forced 400: a conforming client causes neither, and the check asks for neither.
+    assert_all_responses_exercised(report, "createPet")
+    create = next(operation for operation in report["operations"] if operation["operationId"] == "createPet")
+    left = [(response["label"], response["reachable"]) for response in create["responses"] if not response["exercised"]]
+    assert left == [("400 malformed_json", False), ("400 bad_request", False)]
+
+
 def test_a_refusal_is_an_error_with_the_error_body(animal_store_namespace: ControlClient) -> None:
     with pytest.raises(AnimalStoreControlError) as refused:
         animal_store_namespace.add_fault("noSuchOperation", status=500)
@@ -131,6 +150,7 @@ REPORT = {
             "responses": [
                 {"label": "201", "exercised": True},
                 {"label": "400 invalid_body", "exercised": False},
+                {"label": "400 malformed_json", "reachable": False, "exercised": False},  # not asked for
                 {"label": "401", "exercised": False},
             ],
         },

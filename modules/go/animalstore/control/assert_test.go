@@ -24,9 +24,10 @@ func TestAssertions(t *testing.T) {
 	report := control.CoverageReport{
 		Namespace: "checkout",
 		Operations: []control.OperationCoverage{
-			{OperationID: "listPets", Method: "GET", Path: "/v1/pets", Responses: []control.ResponseCoverage{{Label: "200", Exercised: true}}},
+			{OperationID: "listPets", Method: "GET", Path: "/v1/pets", Responses: []control.ResponseCoverage{{Label: "200", Reachable: true, Exercised: true}}},
 			{OperationID: "createPet", Method: "POST", Path: "/v1/pets", Responses: []control.ResponseCoverage{
-				{Label: "201", Exercised: true}, {Label: "400 invalid_body"}, {Label: "401"},
+				{Label: "201", Reachable: true, Exercised: true}, {Label: "400 invalid_body", Reachable: true},
+				{Label: "400 malformed_json"}, {Label: "401", Reachable: true},
 			}},
 		},
 		DeprecatedCalls: []control.DeprecatedCall{{OperationID: "getPet", Method: "GET", Path: "/v1/pets/{petId}", Calls: 2,

@@ -754,6 +754,9 @@ type ResponseCoverage struct {
 	Forced int    `json:"forced"`
 	Label  string `json:"label"`
 
+	// Reachable false for a response only a request that is not HTTP, or a body that is not JSON, causes (`400 malformed_json`, `400 bad_request`): a client whose HTTP stack and JSON serializer work never meets it, and the end-of-suite assertions do not ask for it.
+	Reachable bool `json:"reachable"`
+
 	// Status The status as the spec writes it (`201`, `400`, `default`).
 	Status string `json:"status"`
 }
@@ -4320,6 +4323,11 @@ type DeleteNamespaceResponse401Headers struct {
 	WWWAuthenticate string
 }
 
+// DeleteNamespaceResponse503Headers the declared response headers of an HTTP 503 response for DeleteNamespace
+type DeleteNamespaceResponse503Headers struct {
+	RetryAfter int
+}
+
 type DeleteNamespaceResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -4336,8 +4344,12 @@ type DeleteNamespaceResponse struct {
 	JSON404 *UnknownNamespace
 	// JSON421 the response for an HTTP 421 `application/json` response
 	JSON421 *Misdirected
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *StorageUnavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *DeleteNamespaceResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteNamespaceResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -4366,6 +4378,11 @@ func (r DeleteNamespaceResponse) GetJSON404() *UnknownNamespace {
 // GetJSON421 returns the response for an HTTP 421 `application/json` response
 func (r DeleteNamespaceResponse) GetJSON421() *Misdirected {
 	return r.JSON421
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DeleteNamespaceResponse) GetJSON503() *StorageUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -6644,6 +6661,13 @@ func ParseDeleteNamespaceResponse(rsp *http.Response) (*DeleteNamespaceResponse,
 		}
 		response.JSON421 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest StorageUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -6657,6 +6681,16 @@ func ParseDeleteNamespaceResponse(rsp *http.Response) (*DeleteNamespaceResponse,
 			headers.WWWAuthenticate = value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers DeleteNamespaceResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil

@@ -144,6 +144,7 @@ class ResponseCoverage(TypedDict):
     status: str
     code: str | None
     label: str
+    reachable: bool
     exercised: bool
     calls: int
     forced: int

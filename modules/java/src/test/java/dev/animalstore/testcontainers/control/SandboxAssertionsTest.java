@@ -22,7 +22,8 @@ class SandboxAssertionsTest {
          "operations": [
            {"operationId": "listPets", "method": "GET", "path": "/v1/pets", "responses": [{"label": "200", "exercised": true}]},
            {"operationId": "createPet", "method": "POST", "path": "/v1/pets", "responses": [
-             {"label": "201", "exercised": true}, {"label": "400 invalid_body", "exercised": false}, {"label": "401", "exercised": false}]}],
+             {"label": "201", "exercised": true}, {"label": "400 invalid_body", "exercised": false},
+             {"label": "400 malformed_json", "reachable": false, "exercised": false}, {"label": "401", "exercised": false}]}],
          "deprecatedCalls": [{"operationId": "getPet", "method": "GET", "path": "/v1/pets/{petId}", "calls": 2,
            "sunset": "2030-12-05T00:00:00.000Z", "replacement": "/v1/pets"}]}
         """);
