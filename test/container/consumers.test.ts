@@ -262,7 +262,7 @@ t.test(
     t.not(code, 0, 'without orders_test.go, go test failed')
     t.match(
       failed,
-      /end-of-suite check failed: [^\n]*\n- listOrders \(GET \/v1\/store\/orders\): default/,
+      /end-of-suite check failed: listOrders \(GET \/v1\/store\/orders\), every namespace: never exercised default/,
       'naming listOrders',
     )
   },
