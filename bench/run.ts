@@ -362,7 +362,7 @@ function spread(durations: readonly number[]) {
 
 /**
  * The namespace-per-test pattern: a test's first create in a namespace of its own, then the reset
- * of that namespace (it holds the pet), on a sandbox with a data file and on one with
+ * of that namespace (it holds the pet), and its deletion as the test ends, on a sandbox with a data file and on one with
  * DATA_FILE=:memory:. The two take turns sample by sample, so that a loaded machine weighs on both alike.
  */
 async function dataFile(ctx: Context) {
@@ -373,37 +373,35 @@ async function dataFile(ctx: Context) {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 })
   const send = httpTransport({ agent, timeoutMs: 10_000 })
   const sample = async (origin: string, scope: string) => {
-    const ns = new AnimalStoreControlClient(origin).namespace(scope)
+    const control = new AnimalStoreControlClient(origin)
+    const ns = control.namespace(scope)
     const headers = { ...ns.apiHeaders, 'content-type': 'application/json' }
     const firstCreate = await timed(async () => {
       const answer = await send('POST', `${ns.apiBaseUrl}/pets`, headers, NEW_PET)
       if (answer.status !== 201) throw new Error(`POST in ${scope}: ${answer.status}, not 201`)
     })
-    return { firstCreate, reset: await timed(() => ns.reset()) }
+    const reset = await timed(() => ns.reset())
+    // As each test of the recipes ends: its namespace goes, its files with it.
+    return { firstCreate, reset, deletion: await timed(() => control.deleteNamespace(scope)) }
   }
-  const figures = {
-    file: { firstCreate: [] as number[], reset: [] as number[] },
-    memory: { firstCreate: [] as number[], reset: [] as number[] },
-  }
+  const steps = ['firstCreate', 'reset', 'deletion'] as const
+  const figures = { file: new Map<string, number[]>(), memory: new Map<string, number[]>() }
   try {
     const deadline = performance.now() + 120_000
     for (let i = 0; i < SETTINGS.samples * 4 + 20 && performance.now() < deadline; i++)
       for (const side of i % 2 ? (['memory', 'file'] as const) : (['file', 'memory'] as const)) {
-        const { firstCreate, reset } = await sample(sides[side].origin, `own-${i}`)
+        const sampled = await sample(sides[side].origin, `own-${i}`)
         // The first rounds warm both up (JIT, sockets) and are not counted.
         if (i < 20) continue
-        figures[side].firstCreate.push(firstCreate)
-        figures[side].reset.push(reset)
+        for (const step of steps) figures[side].set(step, [...(figures[side].get(step) ?? []), sampled[step]])
       }
-    const row = (key: 'firstCreate' | 'reset') => {
-      const [file, memory] = [spread(figures.file[key]), spread(figures.memory[key])]
-      return { file, memory, differenceMs: round(file.p50 - memory.p50) }
-    }
-    const result = { samples: figures.file.reset.length, firstCreateMs: row('firstCreate'), resetMs: row('reset') }
-    for (const key of ['firstCreateMs', 'resetMs'] as const) {
-      const { file, memory, differenceMs } = result[key]
+    const result: Record<string, unknown> = { samples: figures.file.get('reset')?.length ?? 0 }
+    for (const step of steps) {
+      const [file, memory] = [spread(figures.file.get(step) ?? []), spread(figures.memory.get(step) ?? [])]
+      const differenceMs = round(file.p50 - memory.p50)
+      result[`${step}Ms`] = { file, memory, differenceMs }
       log(
-        `${key}: data file p50 ${file.p50} (${file.p10}–${file.p90}), memory p50 ${memory.p50} (${memory.p10}–${memory.p90}), +${differenceMs} ms`,
+        `${step}: data file p50 ${file.p50} (${file.p10}–${file.p90}), memory p50 ${memory.p50} (${memory.p10}–${memory.p90}), +${differenceMs} ms`,
       )
     }
     return result

@@ -2,6 +2,7 @@
 // nothing for a store in memory) before a change is acknowledged.
 import type { Adapter } from 'lowdb'
 import { sameSource, type DataSource } from './data-source.js'
+import type { FilesOnDisk } from './durable-io.js'
 import { StorageError } from './errors.js'
 import { Capacity, petBytes } from './limits.js'
 import {
@@ -42,8 +43,7 @@ export type StoreRecord = Pet | ResetRecord
 export interface StoreFile extends Adapter<StoreData> {
   /** Whether writes reach a disk (and are worth timing). */
   readonly durable: boolean
-  /** False only for a store known to have no file that has written none since. */
-  readonly mayHaveFiles: boolean
+  readonly mayHave: FilesOnDisk
   append(data: StoreData, pets: readonly Pet[]): Promise<void>
   /** A reset: `data` already holds its result. */
   replaceWith(data: StoreData, record: ResetRecord): Promise<void>
@@ -59,7 +59,7 @@ const done = (): Promise<void> => Promise.resolve()
 /** A store kept in memory only. */
 export const IN_MEMORY: StoreFile = {
   durable: false,
-  mayHaveFiles: false,
+  mayHave: 'none',
   read: async () => null,
   write: done,
   append: done,
@@ -197,7 +197,7 @@ export class AnimalStore {
   async fork(shared: SharedPets): Promise<void> {
     // A store with no files that holds these pets alone stays as it is: a reset of a namespace
     // that never changed writes nothing (its files would be taken for a deletion cut short).
-    if (!this.mayHaveFiles && this.holdsOnly(shared.source)) return
+    if (this.mayHave === 'none' && this.holdsOnly(shared.source)) return
     const data = { ...(this.source === undefined ? {} : { source: this.source }), pets: [] }
     await this.#replacing(data, shared, () => this.#file.replaceWith(this.#data, { reset: shared.source }))
   }
@@ -247,9 +247,9 @@ export class AnimalStore {
     return this.#counted
   }
 
-  /** Whether any file of the store may be on disk: false for one known absent that never changed. */
-  get mayHaveFiles(): boolean {
-    return this.#file.mayHaveFiles
+  /** Which of its files may be on disk: none for one known absent that never changed. */
+  get mayHave(): FilesOnDisk {
+    return this.#file.mayHave
   }
 
   /**
