@@ -365,10 +365,10 @@ function spread(durations: readonly number[]) {
  * of that namespace (it holds the pet), and its deletion as the test ends, on a sandbox with a data file and on one with
  * DATA_FILE=:memory:. The two take turns sample by sample, so that a loaded machine weighs on both alike.
  */
-async function dataFile(ctx: Context) {
+async function dataFile(ctx: Context, spec: ServerSpec) {
   const sides = {
-    file: await start(ctx, SERVERS.sandbox),
-    memory: await start(ctx, SERVERS.sandbox, { DATA_FILE: ':memory:' }),
+    file: await start(ctx, spec),
+    memory: await start(ctx, spec, { DATA_FILE: ':memory:' }),
   }
   const agent = new Agent({ keepAlive: true, maxSockets: 1 })
   const send = httpTransport({ agent, timeoutMs: 10_000 })
@@ -401,7 +401,7 @@ async function dataFile(ctx: Context) {
       const differenceMs = round(file.p50 - memory.p50)
       result[`${step}Ms`] = { file, memory, differenceMs }
       log(
-        `${step}: data file p50 ${file.p50} (${file.p10}–${file.p90}), memory p50 ${memory.p50} (${memory.p10}–${memory.p90}), +${differenceMs} ms`,
+        `${step} on ${spec.name}: data file p50 ${file.p50} (${file.p10}–${file.p90}), memory p50 ${memory.p50} (${memory.p10}–${memory.p90}), +${differenceMs} ms`,
       )
     }
     return result
@@ -559,7 +559,7 @@ const scenarios: Record<string, (ctx: Context) => Promise<unknown>> = {
   http2: (ctx) => secureGet(ctx, 'HTTP/2'),
   tests: (ctx) => onEach(ctx, (spec) => tests(ctx, spec)),
   namespaces: (ctx) => onEach(ctx, (spec) => namespaces(ctx, spec)),
-  'data-file': dataFile,
+  'data-file': (ctx) => onEach(ctx, (spec) => dataFile(ctx, spec)),
   shared,
   soak: (ctx) => soak({ core: ctx.core, seconds: SMOKE ? 3 : Number(process.env['SOAK_SECONDS'] ?? 150) }),
 }
@@ -602,7 +602,7 @@ function judge(results: Record<string, any>, previous: Record<string, any> | und
   const ownNamespace =
     (key: string): Figure =>
     (r, server) =>
-      server === 'sandbox' ? r?.['data-file']?.[key]?.differenceMs : undefined
+      (server === 'sandbox' ? r?.['data-file'] : r?.['data-file']?.before)?.[key]?.differenceMs
   const durable: Figure = (r, server) => ratio(rps(r, 'POST /v1/pets', server), rps(r, 'POST /v1/pets', 'bareDurable'))
   const guardrail = (
     name: string,
