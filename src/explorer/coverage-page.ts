@@ -1,5 +1,5 @@
 // GET /docs/coverage: the coverage report as a page, operations down, documented responses across.
-import { countsNote, responseColumns } from '../control/coverage.js'
+import { countsNote, exercisedNote, responseColumns } from '../control/coverage-summary.js'
 import type { components } from '../contract/admin-types.js'
 import { escapeHtml, htmlPage } from './browser-side.js'
 
@@ -50,7 +50,7 @@ export function coveragePage(report: CoverageReport, named: boolean): string {
     'Animal Store sandbox · coverage',
     `<main class="sandbox">
 <h1>Coverage: ${escapeHtml(scope)}</h1>
-<p><strong>${summary.exercised} of ${summary.responses}</strong> documented responses exercised, over ${summary.calls} calls (${summary.unmatched} unmatched, ${summary.invalid} invalid)${escapeHtml(countsNote(summary))}. Generated ${escapeHtml(report.generatedAt)} from the counts of every call; with the admin token, <code>?namespace=&lt;name&gt;</code> shows one namespace${named ? '' : ', and the Error messages are shown'}. As JSON or Markdown: <code>GET /__admin/coverage</code>. <a href="/docs">API explorer</a></p>
+<p><strong>${escapeHtml(exercisedNote(summary))}</strong>, over ${summary.calls} calls (${summary.unmatched} unmatched, ${summary.invalid} invalid)${escapeHtml(countsNote(summary))}. Generated ${escapeHtml(report.generatedAt)} from the counts of every call; with the admin token, <code>?namespace=&lt;name&gt;</code> shows one namespace${named ? '' : ', and the Error messages are shown'}. As JSON or Markdown: <code>GET /__admin/coverage</code>. <a href="/docs">API explorer</a></p>
 <table>
 <thead><tr><th>operation</th><th>calls</th>${columns.map((c) => `<th>${escapeHtml(c)}</th>`).join('')}<th>other answers</th></tr></thead>
 <tbody>

@@ -1,6 +1,5 @@
 // A data file: an image (the whole JSON object) plus an append log of records, behind lowdb's
 // Adapter, so that a create costs one fsynced append instead of a rewrite of the store.
-//
 //   db.json          the image, and "journal": its id (the member's name since the first version)
 //   db.json.journal  the append log: a header line {"snapshot": <the image's id>}, then one record per line
 //
@@ -13,7 +12,7 @@
 import { dirname } from 'node:path'
 import type { Adapter } from 'lowdb'
 import { FoldPolicy, type Compaction } from './compaction.js'
-import { replaceFileDurably } from './durable-io.js'
+import { replaceFileDurably, type FilesOnDisk } from './durable-io.js'
 import { nodeFileSystem, type FileSystem } from './file-system.js'
 import { appendLogOf, tempOf } from './files.js'
 import { GroupCommit } from './group-commit.js'
@@ -29,10 +28,9 @@ export type DataFileOptions = ReadOptions & {
   readonly temps?: TempFiles | undefined
 }
 
-/** How an append log's records make the data again (default: each is added), and what a store is before it is written. */
+/** How an append log's records make the data again (default: each is added), the data `without` records not yet durable, and what a store is before it is written. */
 export interface Layout<T, R> {
   readonly replay?: (data: T, records: readonly R[]) => Promise<T>
-  /** `data` without `records` wherever they are in it (default: in its records): an image written before they are durable. */
   readonly without?: (data: T, records: ReadonlySet<unknown>) => T
   /** Whether a record replaces all the data before it (a reset): a start keeps none before it. */
   readonly startsOver?: (record: R) => boolean
@@ -82,8 +80,8 @@ export class DataFile<T extends object, R> implements Adapter<T> {
     },
   )
   #droppedTail: DroppedTail | undefined
-  /** False only for a store known absent that has written nothing since. */
-  #mayHaveFiles = true
+  /** Which of its files may be on disk: an image unless a read found none (or was skipped: readAbsent). */
+  #mayHave: FilesOnDisk = 'image'
 
   constructor(file: string, key: keyof T & string, options: DataFileOptions = {}, layout: Layout<T, R> = {}) {
     this.file = file
@@ -100,8 +98,8 @@ export class DataFile<T extends object, R> implements Adapter<T> {
     return this.#droppedTail
   }
 
-  get mayHaveFiles(): boolean {
-    return this.#mayHaveFiles
+  get mayHave(): FilesOnDisk {
+    return this.#mayHave
   }
 
   async read(): Promise<T | null> {
@@ -122,7 +120,7 @@ export class DataFile<T extends object, R> implements Adapter<T> {
   /** read() where the caller knows no file is there: nothing is read, the first write starts them. */
   readAbsent(): null {
     this.#startUnwritten()
-    this.#mayHaveFiles = false
+    this.#mayHave = 'none'
     this.#tempLeft = false
     this.#log.assumeAbsent()
     return null
@@ -173,6 +171,7 @@ export class DataFile<T extends object, R> implements Adapter<T> {
   }
 
   async #readUnwritten(): Promise<T | null> {
+    this.#mayHave = 'append log'
     const unwritten = this.#startUnwritten()
     if (unwritten === undefined) return null
     const log = await this.#readAppendLog(unwritten.id)
@@ -205,7 +204,7 @@ export class DataFile<T extends object, R> implements Adapter<T> {
   }
 
   async #run(job: Job<R>, data: T): Promise<void> {
-    if (job.image || job.records.length > 0) this.#mayHaveFiles = true
+    if ((job.image || job.records.length > 0) && this.#mayHave === 'none') this.#mayHave = 'append log'
     // Serialised before any await. A reset's data cannot be imaged without its records: then the image is the whole job.
     if (job.image || (job.replaces && this.#mustWriteImage(job))) return this.#writeWholeImage(this.#serialise(data))
     // Without this job's records, which go to the new append log: an image must not hold records answered as refused.
@@ -259,6 +258,7 @@ export class DataFile<T extends object, R> implements Adapter<T> {
   }
 
   async #writeImage(image: ImageText): Promise<void> {
+    this.#mayHave = 'image'
     this.#log.close()
     // With no image on disk, an append log there holds nothing acknowledged (but an unwritten store's):
     // removed first, so that it is never taken for the new image's.

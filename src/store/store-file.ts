@@ -2,6 +2,7 @@
 // through (a data file, or nothing for a store in memory).
 import type { Adapter } from 'lowdb'
 import type { DataSource } from './data-source.js'
+import type { FilesOnDisk } from './durable-io.js'
 import type { IdempotencyKeys, KeyedCreate } from './idempotency-keys.js'
 import type { Pet } from './pets.js'
 
@@ -32,8 +33,7 @@ export type StoreRecord = Pet | KeyedCreate | ResetRecord
 export interface StoreFile extends Adapter<StoreData> {
   /** Whether writes reach a disk (and are worth timing). */
   readonly durable: boolean
-  /** False only for a store known to have no file that has written none since. */
-  readonly mayHaveFiles: boolean
+  readonly mayHave: FilesOnDisk
   append(data: StoreData, records: readonly StoreRecord[]): Promise<void>
   /** A reset: `data` already holds its result. */
   replaceWith(data: StoreData, record: ResetRecord): Promise<void>
@@ -49,7 +49,7 @@ const done = (): Promise<void> => Promise.resolve()
 /** A store kept in memory only. */
 export const IN_MEMORY: StoreFile = {
   durable: false,
-  mayHaveFiles: false,
+  mayHave: 'none',
   read: async () => null,
   write: done,
   append: done,

@@ -1,6 +1,7 @@
 // The animal store: pets in memory, in id order, written through a StoreFile (store-file.ts: a data
 // file, or nothing for a store in memory) before a change is acknowledged.
 import { sameSource, type DataSource } from './data-source.js'
+import type { FilesOnDisk } from './durable-io.js'
 import { StorageError } from './errors.js'
 import { IdempotencyKeys, type IdempotencyKey } from './idempotency-keys.js'
 import { Capacity, petBytes } from './limits.js'
@@ -150,7 +151,7 @@ export class AnimalStore {
   async fork(shared: SharedPets): Promise<void> {
     // A store with no files that holds these pets alone stays as it is: a reset of a namespace
     // that never changed writes nothing (its files would be taken for a deletion cut short).
-    if (!this.mayHaveFiles && this.holdsOnly(shared.source)) return
+    if (this.mayHave === 'none' && this.holdsOnly(shared.source)) return
     const data = { ...(this.source === undefined ? {} : { source: this.source }), pets: [] }
     await this.#replacing(data, shared, () => this.#file.replaceWith(this.#data, { reset: shared.source }))
   }
@@ -200,9 +201,9 @@ export class AnimalStore {
     return this.#counted
   }
 
-  /** Whether any file of the store may be on disk: false for one known absent that never changed. */
-  get mayHaveFiles(): boolean {
-    return this.#file.mayHaveFiles
+  /** Which of its files may be on disk: none for one known absent that never changed. */
+  get mayHave(): FilesOnDisk {
+    return this.#file.mayHave
   }
 
   /**

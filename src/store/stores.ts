@@ -157,10 +157,10 @@ async function open(settings: StoresSettings, lock: DataFileLock | undefined): P
     async remove(name, store) {
       const file = fileOf(name)
       await store?.retire()
-      if (file === undefined || store?.mayHaveFiles === false) return true
+      if (file === undefined || store?.mayHave === 'none') return true
       if (store !== undefined) await store.fork(await sharedPets(initial.source))
       try {
-        await removeDataFile(file, fs)
+        await removeDataFile(file, fs, store?.mayHave)
         reclaim(name)
         return true
       } catch (error) {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/animal-store/animal-store-sandbox/modules/go/animalstore/api"
@@ -220,6 +221,14 @@ func TestControl_CoverageAsksOnlyForReachableResponses(t *testing.T) {
 	require.Equal(t, http.StatusCreated, created.StatusCode)
 	invalid, _ := callAPI(t, name, http.MethodPost, "/pets", map[string]any{"categoryId": 3})
 	require.Equal(t, http.StatusBadRequest, invalid.StatusCode)
+	// The sandbox's words, the same as the TypeScript client raises (test/control/client-assertions.test.ts).
+	want := fmt.Sprintf("createPet (POST /v1/pets), namespace %s: never exercised 401", name)
+	require.EventuallyWithT(t, func(c *assert.CollectT) {
+		coverage, err := admin.GetCoverageWithResponse(t.Context(), &control.GetCoverageParams{Namespace: &name})
+		require.NoError(c, err)
+		require.NotNil(c, coverage.JSON200)
+		assert.EqualError(c, coverage.JSON200.AllResponsesExercised("createPet"), want)
+	}, 5*time.Second, 50*time.Millisecond)
 	wrongKey := sharedSandbox(t).APIHeader(name)
 	wrongKey.Set("Authorization", "Bearer not-a-key")
 	refused, _ := send(t, http.MethodPost, baseURL+"/pets", wrongKey, map[string]any{})

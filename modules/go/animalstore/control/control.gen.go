@@ -306,6 +306,9 @@ type Clock struct {
 
 // CoverageReport What the calls made show of the contract's use. Every call is counted as it is answered, whatever the journal keeps: one namespace's since it was made, reset or its journal cleared; with all=true, the whole run's since the start, namespaces deleted or evicted included. Version 1 of this shape: fields may be added, none is removed or changes meaning without a new reportVersion.
 type CoverageReport struct {
+	// Complete Every reachable documented response of every operation exercised.
+	Complete bool `json:"complete"`
+
 	// DeprecatedCalls The deprecated operations called, with the sunset and replacement the spec names.
 	DeprecatedCalls []DeprecatedCall `json:"deprecatedCalls"`
 	GeneratedAt     time.Time        `json:"generatedAt"`
@@ -327,6 +330,9 @@ type CoverageReport struct {
 			Status      int    `json:"status"`
 		} `json:"requests"`
 	} `json:"invalid"`
+
+	// Message The outcome for people, as an end-of-suite assertion raises it: when not complete, the message of each operation not complete, one line each.
+	Message string `json:"message"`
 
 	// Namespace The namespace reported on; null when the report spans every namespace.
 	Namespace string `json:"namespace"`
@@ -355,6 +361,12 @@ type CoverageReport struct {
 
 		// Operations Operations of the API.
 		Operations int `json:"operations"`
+
+		// Reachable Of the documented responses, those a client whose HTTP stack and JSON serializer work can cause (`reachable` true): what `complete` asks for.
+		Reachable int `json:"reachable"`
+
+		// ReachableExercised Of the reachable documented responses, those exercised at least once.
+		ReachableExercised int `json:"reachableExercised"`
 
 		// Responses Documented responses (a 400 counts once per code).
 		Responses int `json:"responses"`
@@ -639,8 +651,14 @@ type NewSnapshot struct {
 
 // OperationCoverage defines model for OperationCoverage.
 type OperationCoverage struct {
-	Calls       int    `json:"calls"`
-	Deprecated  bool   `json:"deprecated"`
+	Calls int `json:"calls"`
+
+	// Complete Every reachable documented response of the operation exercised.
+	Complete   bool `json:"complete"`
+	Deprecated bool `json:"deprecated"`
+
+	// Message One line for people naming the operation, the namespace reported on and the reachable documented responses never exercised: an assertion on some operations raises the lines of those not complete, joined as the report's `message` joins them.
+	Message     string `json:"message"`
 	Method      string `json:"method"`
 	OperationID string `json:"operationId"`
 

@@ -96,6 +96,8 @@ class Summary(TypedDict):
     operations: int
     responses: int
     exercised: int
+    reachable: int
+    reachableExercised: int
     unmatched: int
     invalid: int
     deprecatedCalls: int
@@ -412,6 +414,8 @@ class OperationCoverage(TypedDict):
     undocumented: list[UndocumentedItem]
     unanswered: int
     parameters: list[ParameterCoverage]
+    complete: bool
+    message: str
 
 
 class Pact(TypedDict):
@@ -432,3 +436,5 @@ class CoverageReport(TypedDict):
     unstableCalls: list[UnstableCall]
     unmatched: Unmatched
     invalid: Invalid
+    complete: bool
+    message: str

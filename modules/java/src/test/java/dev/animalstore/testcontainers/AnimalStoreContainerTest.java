@@ -152,6 +152,10 @@ class AnimalStoreContainerTest {
     void aSuiteThatCausedEveryReachableResponseOfCreatePetPassesTheCheck(NamespaceControl namespace) throws Exception {
         assertThat(api(namespace).post("/pets", "{\"name\":\"Rex\",\"categoryId\":3}").statusCode()).isEqualTo(201);
         assertThat(api(namespace).post("/pets", "{\"categoryId\":3}").statusCode()).isEqualTo(400);
+        // The sandbox's words, the same as the TypeScript client raises (test/control/client-assertions.test.ts).
+        assertThatThrownBy(() -> namespace.assertAllResponsesExercised("createPet"))
+            .isInstanceOf(AssertionError.class)
+            .hasMessage("createPet (POST /v1/pets), namespace " + namespace.name() + ": never exercised 401");
         Map<String, String> wrongKey = Map.of("Authorization", "Bearer wrong-key", NamespaceControl.NAMESPACE_HEADER, namespace.name());
         assertThat(new ApiClient(SANDBOX.getBaseUrl(), wrongKey).post("/pets", "{}").statusCode()).isEqualTo(401);
 
