@@ -9,8 +9,8 @@
 // run's folder, or a folder holding such a build), the two taking turns, so that "within 10% of
 // before" compares figures of one run; without it, "before" is the previous full run's latest.json.
 //
-// Scenarios: cold-start, raw, https, http2, tests, namespaces (all six by default), and only when
-// named: shared (PostgreSQL and HAProxy, minutes) and soak (minutes of mixed load, SOAK_SECONDS). --smoke is a tiny run (seconds) that checks the
+// Scenarios: cold-start, raw, https, http2, tests, namespaces, data-file (all seven by default), and only
+// when named: shared (PostgreSQL and HAProxy, minutes) and soak (minutes of mixed load, SOAK_SECONDS). --smoke is a tiny run (seconds) that checks the
 // harness; with BENCH_FROM_SOURCE=1 the sandbox runs from src/ through tsx instead of dist/.
 import { randomUUID } from 'node:crypto'
 import { execFile } from 'node:child_process'
@@ -63,7 +63,8 @@ const SETTINGS = SMOKE
       samples: 50,
       namespaces: 1000,
     }
-const SCENARIOS = positionals.length > 0 ? positionals : ['cold-start', 'raw', 'https', 'http2', 'tests', 'namespaces']
+const SCENARIOS =
+  positionals.length > 0 ? positionals : ['cold-start', 'raw', 'https', 'http2', 'tests', 'namespaces', 'data-file']
 const OUT_DIR = flags.out ?? join(ROOT, 'bench/results')
 const NEW_PET = JSON.stringify({ name: 'Bench', categoryId: 1, status: 'available' })
 
@@ -350,6 +351,66 @@ async function tests(ctx: Context, spec: ServerSpec, env: Record<string, string>
   }
 }
 
+// ── data-file: a test's own namespace on a data file, side by side with the memory store ───────
+
+/** p50 and the spread (p10 to p90) of some durations, in ms. */
+function spread(durations: readonly number[]) {
+  const sorted = [...durations].sort((a, b) => a - b)
+  const at = (q: number) => round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN)
+  return { p50: round(median(sorted)), p10: at(0.1), p90: at(0.9) }
+}
+
+/**
+ * The namespace-per-test pattern: a test's first create in a namespace of its own, then the reset
+ * of that namespace (it holds the pet), and its deletion as the test ends, on a sandbox with a data file and on one with
+ * DATA_FILE=:memory:. The two take turns sample by sample, so that a loaded machine weighs on both alike.
+ */
+async function dataFile(ctx: Context, spec: ServerSpec) {
+  const sides = {
+    file: await start(ctx, spec),
+    memory: await start(ctx, spec, { DATA_FILE: ':memory:' }),
+  }
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+  const send = httpTransport({ agent, timeoutMs: 10_000 })
+  const sample = async (origin: string, scope: string) => {
+    const control = new AnimalStoreControlClient(origin)
+    const ns = control.namespace(scope)
+    const headers = { ...ns.apiHeaders, 'content-type': 'application/json' }
+    const firstCreate = await timed(async () => {
+      const answer = await send('POST', `${ns.apiBaseUrl}/pets`, headers, NEW_PET)
+      if (answer.status !== 201) throw new Error(`POST in ${scope}: ${answer.status}, not 201`)
+    })
+    const reset = await timed(() => ns.reset())
+    // As each test of the recipes ends: its namespace goes, its files with it.
+    return { firstCreate, reset, deletion: await timed(() => control.deleteNamespace(scope)) }
+  }
+  const steps = ['firstCreate', 'reset', 'deletion'] as const
+  const figures = { file: new Map<string, number[]>(), memory: new Map<string, number[]>() }
+  try {
+    const deadline = performance.now() + 120_000
+    for (let i = 0; i < SETTINGS.samples * 4 + 20 && performance.now() < deadline; i++)
+      for (const side of i % 2 ? (['memory', 'file'] as const) : (['file', 'memory'] as const)) {
+        const sampled = await sample(sides[side].origin, `own-${i}`)
+        // The first rounds warm both up (JIT, sockets) and are not counted.
+        if (i < 20) continue
+        for (const step of steps) figures[side].set(step, [...(figures[side].get(step) ?? []), sampled[step]])
+      }
+    const result: Record<string, unknown> = { samples: figures.file.get('reset')?.length ?? 0 }
+    for (const step of steps) {
+      const [file, memory] = [spread(figures.file.get(step) ?? []), spread(figures.memory.get(step) ?? [])]
+      const differenceMs = round(file.p50 - memory.p50)
+      result[`${step}Ms`] = { file, memory, differenceMs }
+      log(
+        `${step} on ${spec.name}: data file p50 ${file.p50} (${file.p10}–${file.p90}), memory p50 ${memory.p50} (${memory.p10}–${memory.p90}), +${differenceMs} ms`,
+      )
+    }
+    return result
+  } finally {
+    agent.destroy()
+    await Promise.all([sides.file.stop(), sides.memory.stop()])
+  }
+}
+
 // ── namespaces: the RSS that idle namespaces hold ──────────────────────────────────────────────
 
 async function namespaces(ctx: Context, spec: ServerSpec) {
@@ -498,6 +559,7 @@ const scenarios: Record<string, (ctx: Context) => Promise<unknown>> = {
   http2: (ctx) => secureGet(ctx, 'HTTP/2'),
   tests: (ctx) => onEach(ctx, (spec) => tests(ctx, spec)),
   namespaces: (ctx) => onEach(ctx, (spec) => namespaces(ctx, spec)),
+  'data-file': (ctx) => onEach(ctx, (spec) => dataFile(ctx, spec)),
   shared,
   soak: (ctx) => soak({ core: ctx.core, seconds: SMOKE ? 3 : Number(process.env['SOAK_SECONDS'] ?? 150) }),
 }
@@ -537,6 +599,10 @@ function judge(results: Record<string, any>, previous: Record<string, any> | und
     (scenario: 'raw' | 'https' | 'http2'): Figure =>
     (r, server) =>
       ratio(rps(r, 'GET /v1/pets', server, scenario), rps(r, 'GET /v1/pets', 'bare', scenario))
+  const ownNamespace =
+    (key: string): Figure =>
+    (r, server) =>
+      (server === 'sandbox' ? r?.['data-file'] : r?.['data-file']?.before)?.[key]?.differenceMs
   const durable: Figure = (r, server) => ratio(rps(r, 'POST /v1/pets', server), rps(r, 'POST /v1/pets', 'bareDurable'))
   const guardrail = (
     name: string,
@@ -560,6 +626,16 @@ function judge(results: Record<string, any>, previous: Record<string, any> | und
     guardrail('reset p50', ...atMost(1), of('tests', 'resetMs')),
     guardrail('first use of a namespace p50', ...atMost(1), of('tests', 'newNamespaceMs')),
     guardrail('first request in a new trace namespace p50', ...atMost(1), of('tests', 'newTraceNamespaceMs')),
+    guardrail(
+      'first create in its own namespace, data file vs memory (ms more)',
+      ...atMost(1),
+      ownNamespace('firstCreateMs'),
+    ),
+    guardrail(
+      'reset of a namespace holding data, data file vs memory (ms more)',
+      ...atMost(1),
+      ownNamespace('resetMs'),
+    ),
     guardrail('GET /v1/pets req/s vs bare', '≥ 0.6×', (now) => now >= 0.6, getRatio('raw')),
     guardrail('GET /v1/pets over HTTPS/1.1 req/s vs bare', '≥ 0.6×', (now) => now >= 0.6, getRatio('https')),
     guardrail('GET /v1/pets over HTTP/2 req/s vs bare', '≥ 0.6×', (now) => now >= 0.6, getRatio('http2')),

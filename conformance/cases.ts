@@ -1,6 +1,7 @@
 // The conformance cases, one line each: the operation, the status the contract expects, the
 // request, what it shows. The runner (run.ts) sends each one through Prism in front of the sandbox
 // and fails on any violation Prism reports; docs/conformance.md says how a case is routed.
+import { randomUUID } from 'node:crypto'
 import type { operations } from '../src/contract/api-types.js'
 
 export type OperationId = keyof operations
@@ -19,6 +20,8 @@ export interface CaseRequest {
   /** Bytes sent as they are (for bodies that are not a JSON object, or not JSON at all). */
   readonly raw?: string
   readonly contentType?: string
+  /** Sent as the Idempotency-Key header. */
+  readonly idempotencyKey?: string
 }
 
 export interface ConformanceCase {
@@ -51,11 +54,19 @@ type Options = Omit<CaseRequest, 'method' | 'path'> &
 /** A case from its operation, status, request ("METHOD path") and intent. */
 function when(operationId: OperationId, status: number, request: string, intent: string, options: Options = {}) {
   const [method, path] = request.split(' ') as [CaseRequest['method'], string]
-  const { auth, json, raw, contentType, ...rest } = options
-  return { intent, operationId, status, request: { method, path, auth, json, raw, contentType }, ...rest }
+  const { auth, json, raw, contentType, idempotencyKey, ...rest } = options
+  return {
+    intent,
+    operationId,
+    status,
+    request: { method, path, auth, json, raw, contentType, idempotencyKey },
+    ...rest,
+  }
 }
 
 const NEW_PET = { name: 'Conformance Cat', categoryId: 3 }
+/** New for each run: a deployment checked again never takes a run's key for an earlier one's. */
+const IDEMPOTENCY_KEY = `conformance-${randomUUID()}`
 /** The largest integer JSON carries exactly: no pet has it. */
 const UNKNOWN_ID = Number.MAX_SAFE_INTEGER
 const STRICTER = { beyondContract: true } as const
@@ -85,6 +96,23 @@ export const CASES: readonly ConformanceCase[] = [
   when('createPet', 201, 'POST /pets', 'ignores a client-sent id and unknown fields', {
     json: { ...NEW_PET, id: UNKNOWN_ID, colour: 'ginger' },
     check: (body) => (body?.id === UNKNOWN_ID ? `the client-sent id ${UNKNOWN_ID} was kept` : undefined),
+  }),
+  when('createPet', 201, 'POST /pets', 'adds a pet with an Idempotency-Key', {
+    json: NEW_PET,
+    idempotencyKey: IDEMPOTENCY_KEY,
+    check: created(NEW_PET),
+  }),
+  when('createPet', 201, 'POST /pets', 'answers a retry with the same Idempotency-Key again, adding nothing', {
+    json: NEW_PET,
+    idempotencyKey: IDEMPOTENCY_KEY,
+    check: (body, headers) =>
+      created(NEW_PET)(body, headers) ??
+      (headers.get('idempotent-replayed') === 'true' ? undefined : 'the retry is not marked Idempotent-Replayed'),
+  }),
+  when('createPet', 400, 'POST /pets', 'refuses an Idempotency-Key sent again with another body', {
+    json: { ...NEW_PET, categoryId: 4 },
+    idempotencyKey: IDEMPOTENCY_KEY,
+    check: (body) => (body?.code === 'idempotency_key_reused' ? undefined : `code ${body?.code}`),
   }),
   when('createPet', 400, 'POST /pets', 'refuses a body without name', { json: { categoryId: 3 } }),
   when('createPet', 400, 'POST /pets', 'refuses a body without categoryId', { json: { name: 'Rex' } }),

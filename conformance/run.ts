@@ -187,6 +187,7 @@ async function send(url: string, { request }: ConformanceCase, apiKey: string): 
   if (authorization) headers['authorization'] = authorization
   const body = request.raw ?? (request.json === undefined ? undefined : JSON.stringify(request.json))
   if (body !== undefined) headers['content-type'] = request.contentType ?? 'application/json'
+  if (request.idempotencyKey !== undefined) headers['idempotency-key'] = request.idempotencyKey
   const res = await fetch(url, {
     method: request.method,
     headers,

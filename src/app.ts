@@ -209,7 +209,7 @@ function apiPipeline({ spec, keys, control, answerError, minStability, fidelity 
       then(control.enter(op, exchange), (store) => {
         // The upstream answers instead of the sandbox: in record mode, and what the sandbox lacks.
         if (fidelity?.answers(op.operationId) && store) return fidelity.proxy(op.operationId, exchange)
-        return store && { store, basePath: spec.basePath }
+        return store && { store, basePath: spec.basePath, now: () => exchange.namespace?.clock.nowMs() ?? Date.now() }
       }),
     answerError,
   })

@@ -33,10 +33,20 @@ export interface Setting<T> {
   /** The README shows it in the row of the setting before it. */
   readonly sameRow?: true
   /** Reads the value given under `name`; throws a ConfigError naming it. */
-  readonly parse: (value: string, name: string) => T
+  readonly parse: Reader<T>
 }
 
+/** Reads a setting's text; `accepts` says which texts it takes, where more can be said than "text". */
+export type Reader<T> = ((value: string, name: string) => T) & { readonly accepts?: Accepts }
+/**
+ * What a reader takes, as JSON Schema (the Helm chart's values schema is made from it): a value of a
+ * JSON or YAML file is taken when its text is, so a whole number may be given as a number.
+ */
+export type Accepts = Readonly<Record<string, unknown>>
+
 export const setting = <T>(declared: Setting<T>): Setting<T> => declared
+export const accepting = <T>(accepts: Accepts, parse: (value: string, name: string) => T): Reader<T> =>
+  Object.assign(parse, { accepts })
 export const fail = (message: string): never => {
   throw new ConfigError(message)
 }
@@ -44,26 +54,29 @@ export const quoted = (value: string): string => JSON.stringify(value.slice(0, 8
 
 export const text = (value: string): string => value
 export const path = (value: string): string => resolve(value)
-export const whole =
-  (min: number, max: number) =>
-  (value: string, name: string): number =>
+export const whole = (min: number, max: number): Reader<number> =>
+  accepting({ type: ['integer', 'string'], pattern: '^[0-9]+$', minimum: min, maximum: max }, (value, name) =>
     /^\d+$/.test(value.trim()) && Number(value) >= min && Number(value) <= max
       ? Number(value)
-      : fail(`${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`)
-export const oneOf =
-  <T extends string>(values: readonly T[]) =>
-  (value: string, name: string): T =>
+      : fail(`${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`),
+  )
+export const oneOf = <T extends string>(values: readonly T[]): Reader<T> =>
+  accepting({ enum: [...values] }, (value, name) =>
     values.includes(value as T)
       ? (value as T)
-      : fail(`${name} must be one of ${values.join(', ')}, got ${quoted(value)}`)
-export const either =
-  (on: string, off: string) =>
-  (value: string, name: string): boolean =>
-    value === on || (value !== off && fail(`${name} must be ${on} or ${off}, got ${quoted(value)}`))
-export const token = (value: string, name: string): string =>
+      : fail(`${name} must be one of ${values.join(', ')}, got ${quoted(value)}`),
+  )
+/** `true` and `false` may be given as JSON's booleans too; `on` and `off` only as text (YAML 1.1 reads a bare on as true). */
+export const either = (on: string, off: string): Reader<boolean> =>
+  accepting(
+    { enum: [on, off].flatMap((text) => (text === 'true' || text === 'false' ? [text, text === 'true'] : [text])) },
+    (value, name) => value === on || (value !== off && fail(`${name} must be ${on} or ${off}, got ${quoted(value)}`)),
+  )
+export const token: Reader<string> = accepting({ type: 'string', pattern: BEARER_TOKEN.source }, (value, name) =>
   BEARER_TOKEN.test(value)
     ? value
-    : fail(`${name} has characters a bearer token cannot carry (allowed: ${BEARER_TOKEN_RULE})`)
+    : fail(`${name} has characters a bearer token cannot carry (allowed: ${BEARER_TOKEN_RULE})`),
+)
 /** A comma-separated list, each item trimmed, empty ones left out. */
 export const items = (value: string): string[] =>
   value
@@ -113,12 +126,15 @@ export const headerNames = (value: string, name: string): string[] =>
   })
 
 /** A snapshot's name, not the snapshot: it may be made after the start (each request checks). */
-export const snapshotName = (value: string, name: string): string =>
-  NAMESPACE_NAME.test(value)
-    ? value
-    : fail(
-        `${name} must be a snapshot's name: 1 to 64 letters, digits, '_', '.' or '-', starting with a letter or digit, got ${quoted(value)}`,
-      )
+export const snapshotName: Reader<string> = accepting(
+  { type: 'string', pattern: NAMESPACE_NAME.source },
+  (value, name) =>
+    NAMESPACE_NAME.test(value)
+      ? value
+      : fail(
+          `${name} must be a snapshot's name: 1 to 64 letters, digits, '_', '.' or '-', starting with a letter or digit, got ${quoted(value)}`,
+        ),
+)
 
 export const dateTime = (value: string, name: string): Date => {
   const time = readDateTime(value)

@@ -6,13 +6,17 @@ import { SerializedJson } from '../http/reply.js'
 import type { HandlersOf } from '../pipeline/pipeline.js'
 import { nameProblem, StoreFull } from '../store/limits.js'
 import { StorageError } from '../store/errors.js'
-import type { Pet, PetStatus } from '../store/pets.js'
+import type { NewPet, Pet, PetStatus } from '../store/pets.js'
 import type { AnimalStore } from '../store/store.js'
+import type { IdempotencyKey } from '../store/idempotency-keys.js'
+import { createOnce } from './idempotency.js'
 
 export interface HandlerContext {
   readonly store: AnimalStore
   /** The base path the API is served under, e.g. /v1. */
   readonly basePath: string
+  /** Now by the namespace's clock, in ms since 1970. */
+  readonly now: () => number
 }
 
 // Serialised list pages of each store, reused until the store changes: test suites list far
@@ -43,6 +47,18 @@ function petJson(pet: Pet): SerializedJson {
   return json
 }
 
+/** Adds a pet (with its create's Idempotency-Key); a store that refuses it answers why nothing was stored. */
+async function added(store: AnimalStore, body: NewPet, key?: Omit<IdempotencyKey, 'id'>): Promise<Pet> {
+  try {
+    return await store.add(body, key)
+  } catch (error) {
+    if (error instanceof StorageError)
+      throw new HttpError(ERRORS.storageUnavailable, `Nothing was stored: ${error.message}`, RETRY_AFTER)
+    if (error instanceof StoreFull) throw new HttpError(ERRORS.storeFull, `Nothing was stored: ${error.message}`)
+    throw error
+  }
+}
+
 /** Operations the interface names without specifying them: answered 501, or by UPSTREAM when set. */
 export const UNIMPLEMENTED: ReadonlySet<string> = new Set(['listOrders'])
 
@@ -52,20 +68,16 @@ export const handlers: HandlersOf<operations, HandlerContext> = {
     return { status: 200, body: listPage(store, query.status, query.limit) }
   },
 
-  async createPet({ body }, { store, basePath }) {
+  async createPet({ header, body }, { store, basePath, now }) {
     // Unknown properties and a client-sent id are ignored: the store picks the NewPet fields.
     const tooLong = nameProblem(body.name, 'body.name')
     if (tooLong) throw new HttpError(ERRORS.invalidBody, `Invalid request body: ${tooLong}`)
-    let pet
-    try {
-      pet = await store.add(body)
-    } catch (error) {
-      if (error instanceof StorageError)
-        throw new HttpError(ERRORS.storageUnavailable, `Nothing was stored: ${error.message}`, RETRY_AFTER)
-      if (error instanceof StoreFull) throw new HttpError(ERRORS.storeFull, `Nothing was stored: ${error.message}`)
-      throw error
-    }
-    return { status: 201, body: pet, headers: { Location: `${basePath}/pets/${pet.id}` } }
+    const key = header['Idempotency-Key']
+    const add = (idempotencyKey?: Omit<IdempotencyKey, 'id'>) => added(store, body, idempotencyKey)
+    const { pet, replayed } =
+      key === undefined ? { pet: await add(), replayed: false } : await createOnce(store, key, body, now(), add)
+    const location = { Location: `${basePath}/pets/${pet.id}` }
+    return { status: 201, body: pet, headers: replayed ? { ...location, 'Idempotent-Replayed': 'true' } : location }
   },
 
   getPet({ path }, { store }) {

@@ -17,7 +17,10 @@ export interface paths {
          */
         get: operations["listPets"];
         put?: never;
-        /** Add an animal */
+        /**
+         * Add an animal
+         * @description With an `Idempotency-Key`, a retry never adds the animal twice: the same key with the same body answers the first answer again (201, the same animal and `Location`, and `Idempotent-Replayed: true`). The same key with another body is a 400 (`idempotency_key_reused`); while the first request with the key is still being served, a 409 (`idempotency_key_in_use`). A key is kept per namespace for 24 hours.
+         */
         post: operations["createPet"];
         delete?: never;
         options?: never;
@@ -154,6 +157,8 @@ export interface components {
          * @example /v1/pets/61
          */
         Location: string;
+        /** @description `true` on an answer given again to a retry with the same `Idempotency-Key`: nothing was added this time. */
+        "Idempotent-Replayed": "true";
         /**
          * @description The scheme to authenticate with (RFC 9110); `error="invalid_request"` for a malformed Authorization header, `error="invalid_token"` for a key the service does not know.
          * @example Bearer realm="animal-store", error="invalid_token"
@@ -211,7 +216,13 @@ export interface operations {
     createPet: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value the client makes for this create (a UUID, for one) and sends again with every retry of it (draft-ietf-httpapi-idempotency-key-header).
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -225,6 +236,7 @@ export interface operations {
             201: {
                 headers: {
                     Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {

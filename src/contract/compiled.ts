@@ -9,12 +9,13 @@ import type { ApiSpec, Operation, SpecFile } from './types.js'
 
 type SerialisedOperation = Omit<
   Operation,
-  'deprecatedSince' | 'sunset' | 'validateQuery' | 'validatePath' | 'requestBody'
+  'deprecatedSince' | 'sunset' | 'validateQuery' | 'validatePath' | 'validateHeader' | 'requestBody'
 > & {
   deprecatedSince: string | undefined
   sunset: string | undefined
   validateQuery: string | undefined
   validatePath: string | undefined
+  validateHeader: string | undefined
   requestBody: { required: boolean; validate: string } | undefined
 }
 
@@ -68,6 +69,7 @@ export async function loadCompiledSpecFile(
       sunset: op.sunset === undefined ? undefined : new Date(op.sunset),
       validateQuery: optional(op.validateQuery),
       validatePath: optional(op.validatePath),
+      validateHeader: optional(op.validateHeader),
       requestBody: op.requestBody && {
         required: op.requestBody.required,
         validate: validator(op.requestBody.validate),
@@ -96,6 +98,7 @@ export function compiledSpecSource(
     sunset: op.sunset?.toISOString(),
     validateQuery: named(`${op.operationId}.query`, op.validateQuery),
     validatePath: named(`${op.operationId}.path`, op.validatePath),
+    validateHeader: named(`${op.operationId}.header`, op.validateHeader),
     requestBody: op.requestBody && {
       required: op.requestBody.required,
       validate: named(`${op.operationId}.body`, op.requestBody.validate) as string,

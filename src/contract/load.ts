@@ -118,6 +118,7 @@ export async function loadSpecFile(file: URL | string): Promise<SpecFile> {
       parameters,
       validateQuery: compileParameters(ajv, parameters, 'query'),
       validatePath: compileParameters(ajv, parameters, 'path'),
+      validateHeader: compileParameters(ajv, parameters, 'header'),
       requestBody: body
         ? { required: op.requestBody.required === true, validate: ajv.compile(body.schema) }
         : undefined,
@@ -148,7 +149,7 @@ function stabilityOf(op: Record<string, unknown>): Stability {
 function compileParameters(
   ajv: Ajv2020,
   parameters: ParameterSpec[],
-  location: 'query' | 'path',
+  location: 'query' | 'path' | 'header',
 ): ValidateFunction | undefined {
   const inLocation = parameters.filter((p) => p.in === location)
   if (inLocation.length === 0) return undefined

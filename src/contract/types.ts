@@ -34,6 +34,7 @@ export interface Operation {
   readonly parameters: readonly ParameterSpec[]
   readonly validateQuery: ValidateFunction | undefined
   readonly validatePath: ValidateFunction | undefined
+  readonly validateHeader: ValidateFunction | undefined
   readonly requestBody: { readonly required: boolean; readonly validate: ValidateFunction } | undefined
   readonly responses: readonly string[]
 }

@@ -5,6 +5,7 @@ import { ERRORS, templateForStatus } from '../http/errors.js'
 import { badRequestCodes } from '../pipeline/validate.js'
 import type { components } from '../contract/admin-types.js'
 import type { ApiSpec, Operation, ParameterSpec } from '../contract/types.js'
+import { countsNote, exercisedNote, responseColumns } from './coverage-summary.js'
 import { CoverageTally, type AnswerTally, type OperationTally, type ParameterTally } from './coverage-tally.js'
 import { DEFAULT_NAMESPACE, type Namespace, type Namespaces } from './namespaces.js'
 
@@ -16,6 +17,13 @@ type ParameterCoverage = Schemas['ParameterCoverage']
 
 /** The code of a 400 forced by `Prefer: code=400` or a fault: it exercises a row of its own. */
 const FORCED_BAD_REQUEST = templateForStatus(400).code
+
+/**
+ * The 400s only bytes that are not HTTP, or a body that is not JSON, cause: a client whose HTTP
+ * stack and JSON serializer work never meets them, so no end-of-suite check asks for them.
+ * (`bad_request` otherwise comes only from `Prefer` or a fault.)
+ */
+const MALFORMED_ONLY: ReadonlySet<string> = new Set([ERRORS.malformedJson.code, ERRORS.badRequest.code])
 
 /**
  * One namespace's report, or without one the run's: every namespace in memory (the default first)
@@ -44,7 +52,10 @@ export function coverageOf(
     for (const ns of read) tally.absorb(tallyOf(ns))
   }
 
-  const operations = spec.operations.map((op) => operationCoverage(op, tally.operations.get(op.operationId), spec))
+  const scope = namespace === undefined ? 'every namespace' : `namespace ${namespace.name}`
+  const operations = spec.operations.map((op) =>
+    operationCoverage(op, tally.operations.get(op.operationId), spec, scope),
+  )
   const deprecatedCalls = operations
     .filter((op) => op.deprecated && op.calls > 0)
     .map(({ operationId, method, path, calls, sunset, replacement }) => ({
@@ -60,6 +71,8 @@ export function coverageOf(
     .map(({ operationId, method, path, stability, calls }) => ({ operationId, method, path, stability, calls }))
   const unmatched = [...tally.unmatched.values()].map((request) => ({ ...request }))
   const responses = operations.flatMap((op) => op.responses)
+  const reachable = responses.filter((response) => response.reachable)
+  const complete = operations.every((op) => op.complete)
   return {
     reportVersion: 1,
     generatedAt: new Date().toISOString(),
@@ -70,6 +83,8 @@ export function coverageOf(
       operations: operations.length,
       responses: responses.length,
       exercised: responses.filter((response) => response.exercised).length,
+      reachable: reachable.length,
+      reachableExercised: reachable.filter((response) => response.exercised).length,
       unmatched: tally.unmatchedCalls,
       invalid: tally.invalidCalls,
       deprecatedCalls: deprecatedCalls.reduce((sum, call) => sum + call.calls, 0),
@@ -85,10 +100,22 @@ export function coverageOf(
     unstableCalls,
     unmatched: { count: unmatched.length, requests: unmatched },
     invalid: { count: tally.invalidCalls, requests: [...tally.invalid] },
+    complete,
+    message: complete
+      ? `every reachable documented response exercised (${scope}): ${reachable.length} of ${reachable.length}`
+      : operations
+          .filter((op) => !op.complete)
+          .map((op) => op.message)
+          .join('\n'),
   }
 }
 
-function operationCoverage(op: Operation, counted: OperationTally | undefined, spec: ApiSpec): OperationCoverage {
+function operationCoverage(
+  op: Operation,
+  counted: OperationTally | undefined,
+  spec: ApiSpec,
+  scope: string,
+): OperationCoverage {
   const rows = documentedResponses(op)
   const listed = new Set(op.responses)
   const responses: ResponseCoverage[] = rows.map((row) => ({ ...row, exercised: false, calls: 0, forced: 0 }))
@@ -112,10 +139,12 @@ function operationCoverage(op: Operation, counted: OperationTally | undefined, s
     if (answer.forced) row.forced += answer.calls
   }
   const calls = counted?.calls ?? 0
+  const path = spec.basePath + op.path
+  const missing = responses.filter((response) => response.reachable && !response.exercised)
   return {
     operationId: op.operationId,
     method: op.method,
-    path: spec.basePath + op.path,
+    path,
     stability: op.stability,
     deprecated: op.deprecated,
     sunset: op.sunset?.toISOString() ?? null,
@@ -127,15 +156,27 @@ function operationCoverage(op: Operation, counted: OperationTally | undefined, s
     parameters: op.parameters
       .filter((p) => p.in === 'query')
       .map((p) => parameterCoverage(p, calls, counted?.parameters.get(p.name))),
+    complete: missing.length === 0,
+    // One line, so the lines of several operations read as one list.
+    message:
+      `${op.operationId} (${op.method} ${path}), ${scope}: ` +
+      (missing.length === 0
+        ? 'every reachable documented response exercised'
+        : `never exercised ${missing.map((response) => response.label).join(', ')}`),
   }
 }
 
-/** Each documented response of `op`, in the spec's order; a 400 once per code the sandbox answers for it. */
-export function documentedResponses(op: Operation): Array<{ status: string; code: string | null; label: string }> {
-  return op.responses.flatMap((status): Array<{ status: string; code: string | null; label: string }> => {
-    if (status !== '400') return [{ status, code: null, label: status }]
+type DocumentedResponse = Pick<ResponseCoverage, 'status' | 'code' | 'label' | 'reachable'>
+
+/**
+ * Each documented response of `op`, in the spec's order; a 400 once per code the sandbox answers
+ * for it, `reachable` unless only malformed HTTP or JSON causes it.
+ */
+export function documentedResponses(op: Operation): DocumentedResponse[] {
+  return op.responses.flatMap((status): DocumentedResponse[] => {
+    if (status !== '400') return [{ status, code: null, label: status, reachable: true }]
     const codes = [...badRequestCodes(op), FORCED_BAD_REQUEST]
-    return codes.map((code) => ({ status, code, label: `${status} ${code}` }))
+    return codes.map((code) => ({ status, code, label: `${status} ${code}`, reachable: !MALFORMED_ONLY.has(code) }))
   })
 }
 
@@ -180,14 +221,6 @@ function parameterCoverage(
   return { name: parameter.name, values, others }
 }
 
-/** The columns of the operations × responses table: every documented response label, by status. */
-export function responseColumns(report: CoverageReport): string[] {
-  const labels = new Map<string, string>()
-  for (const op of report.operations) for (const r of op.responses) labels.set(r.label, r.status)
-  const rank = (status: string): number => (status === 'default' ? 1000 : Number(status))
-  return [...labels].sort(([, a], [, b]) => rank(a) - rank(b)).map(([label]) => label)
-}
-
 /** The report as Markdown: the operations × responses table first, then what needs a look. */
 export function coverageMarkdown(report: CoverageReport): string {
   const columns = responseColumns(report)
@@ -196,7 +229,7 @@ export function coverageMarkdown(report: CoverageReport): string {
   const lines = [
     `# API coverage: ${scope}`,
     '',
-    `${summary.exercised} of ${summary.responses} documented responses exercised, over ${summary.calls} calls ` +
+    `${exercisedNote(summary)}, over ${summary.calls} calls ` +
       `(${summary.unmatched} unmatched, ${summary.invalid} invalid)${countsNote(summary)}. Generated ${report.generatedAt}.`,
     '',
     `| operation | calls | ${columns.join(' | ')} | other answers |`,
@@ -206,7 +239,8 @@ export function coverageMarkdown(report: CoverageReport): string {
     const cells = columns.map((label) => {
       const response = op.responses.find((r) => r.label === label)
       if (response === undefined) return ''
-      return response.exercised ? `✅ ${response.calls}` : '❌'
+      if (response.exercised) return `✅ ${response.calls}`
+      return response.reachable ? '❌' : '➖'
     })
     const other = [
       ...op.undocumented.map((u) => `${u.status}${u.code ? ` ${u.code}` : ''} ×${u.calls}`),
@@ -214,7 +248,11 @@ export function coverageMarkdown(report: CoverageReport): string {
     ]
     lines.push(`| ${operationTitle(op)} | ${op.calls} | ${cells.join(' | ')} | ${other.join(', ')} |`)
   }
-  lines.push('', '✅ exercised (calls), ❌ documented and never exercised; an empty cell is not documented.')
+  lines.push(
+    '',
+    '✅ exercised (calls), ❌ documented and never exercised, ➖ never exercised and caused only by malformed HTTP or JSON; ' +
+      'an empty cell is not documented.',
+  )
 
   const parameters = report.operations.flatMap((op) =>
     op.parameters.map(
@@ -255,14 +293,4 @@ function operationTitle(op: OperationCoverage): string {
   const marks = [op.deprecated ? 'deprecated' : undefined, op.stability === 'stable' ? undefined : op.stability]
   const marked = marks.filter(Boolean)
   return `\`${op.operationId}\` ${op.method} ${op.path}${marked.length > 0 ? ` (${marked.join(', ')})` : ''}`
-}
-
-/** What the counts outlived, when anything: entries the journals dropped, namespaces deleted or evicted. */
-export function countsNote(summary: CoverageReport['summary']): string {
-  const notes = [
-    summary.journalDropped > 0 ? `${summary.journalDropped} entries the journal dropped (JOURNAL_SIZE)` : '',
-    summary.namespacesDeleted > 0 ? `${summary.namespacesDeleted} namespaces deleted` : '',
-    summary.namespacesEvicted > 0 ? `${summary.namespacesEvicted} namespaces evicted (MAX_NAMESPACES)` : '',
-  ].filter(Boolean)
-  return notes.length > 0 ? `; counted all the same: ${notes.join(', ')}` : ''
 }

@@ -1,5 +1,5 @@
 // GET /docs/coverage: the coverage report as a page, operations down, documented responses across.
-import { countsNote, responseColumns } from '../control/coverage.js'
+import { countsNote, exercisedNote, responseColumns } from '../control/coverage-summary.js'
 import type { components } from '../contract/admin-types.js'
 import { escapeHtml, htmlPage } from './browser-side.js'
 
@@ -20,9 +20,11 @@ export function coveragePage(report: CoverageReport, named: boolean): string {
         .map((label) => {
           const response = op.responses.find((r) => r.label === label)
           if (response === undefined) return '<td class="none"></td>'
-          return response.exercised
-            ? `<td class="yes" title="exercised">✔ ${response.calls}${response.forced > 0 ? ` (${response.forced} forced)` : ''}</td>`
-            : '<td class="no" title="never exercised">✘</td>'
+          if (response.exercised)
+            return `<td class="yes" title="exercised">✔ ${response.calls}${response.forced > 0 ? ` (${response.forced} forced)` : ''}</td>`
+          return response.reachable
+            ? '<td class="no" title="never exercised">✘</td>'
+            : '<td class="none" title="never exercised; caused only by malformed HTTP or JSON">–</td>'
         })
         .join('')
       const other = [
@@ -48,14 +50,14 @@ export function coveragePage(report: CoverageReport, named: boolean): string {
     'Animal Store sandbox · coverage',
     `<main class="sandbox">
 <h1>Coverage: ${escapeHtml(scope)}</h1>
-<p><strong>${summary.exercised} of ${summary.responses}</strong> documented responses exercised, over ${summary.calls} calls (${summary.unmatched} unmatched, ${summary.invalid} invalid)${escapeHtml(countsNote(summary))}. Generated ${escapeHtml(report.generatedAt)} from the counts of every call; with the admin token, <code>?namespace=&lt;name&gt;</code> shows one namespace${named ? '' : ', and the Error messages are shown'}. As JSON or Markdown: <code>GET /__admin/coverage</code>. <a href="/docs">API explorer</a></p>
+<p><strong>${escapeHtml(exercisedNote(summary))}</strong>, over ${summary.calls} calls (${summary.unmatched} unmatched, ${summary.invalid} invalid)${escapeHtml(countsNote(summary))}. Generated ${escapeHtml(report.generatedAt)} from the counts of every call; with the admin token, <code>?namespace=&lt;name&gt;</code> shows one namespace${named ? '' : ', and the Error messages are shown'}. As JSON or Markdown: <code>GET /__admin/coverage</code>. <a href="/docs">API explorer</a></p>
 <table>
 <thead><tr><th>operation</th><th>calls</th>${columns.map((c) => `<th>${escapeHtml(c)}</th>`).join('')}<th>other answers</th></tr></thead>
 <tbody>
 ${rows}
 </tbody>
 </table>
-<p>✔ exercised (calls; forced: by a fault or <code>Prefer</code>), ✘ documented and never exercised, grey: not documented.</p>
+<p>✔ exercised (calls; forced: by a fault or <code>Prefer</code>), ✘ documented and never exercised, – never exercised and caused only by malformed HTTP or JSON, grey: not documented.</p>
 ${list('Query parameters', parameters)}
 ${list(
   'Deprecated operations called',

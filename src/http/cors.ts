@@ -7,10 +7,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 const ALLOWED_METHODS = 'GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS'
 // Prefer and X-Sandbox-Namespace: the per-request test controls (faults, latency, namespaces). The
 // W3C trace headers an instrumented browser app sends: baggage may name the namespace, and
-// traceparent ties the calls to the test's trace.
-const ALLOWED_HEADERS = 'Authorization, Content-Type, Prefer, X-Sandbox-Namespace, traceparent, tracestate, baggage'
-/** Response headers a browser app may read: the new pet's address, deprecation, auth and 405 hints. */
-const EXPOSED_HEADERS = 'Location, Deprecation, Sunset, Link, WWW-Authenticate, Allow, Retry-After'
+// traceparent ties the calls to the test's trace. Idempotency-Key: a create's retry, made safe.
+const ALLOWED_HEADERS =
+  'Authorization, Content-Type, Prefer, X-Sandbox-Namespace, traceparent, tracestate, baggage, Idempotency-Key'
+/** Response headers a browser app may read: the new pet's address, deprecation, auth and 405 hints, a replay. */
+const EXPOSED_HEADERS = 'Location, Deprecation, Sunset, Link, WWW-Authenticate, Allow, Retry-After, Idempotent-Replayed'
 const PREFLIGHT_MAX_AGE_SECONDS = '600'
 
 /**

@@ -23,6 +23,17 @@ export const ERRORS = {
   methodNotAllowed: template(405, 'method_not_allowed', 'The method is not allowed on this resource'),
   requestTimeout: template(408, 'request_timeout', 'The request did not arrive in time; the connection is closed'),
   conflict: template(409, 'conflict', 'The request conflicts with the current state'),
+  // A create's Idempotency-Key: sent again with another body, or while its first request is being served.
+  idempotencyKeyReused: template(
+    400,
+    'idempotency_key_reused',
+    'This Idempotency-Key was sent with another request body: a retry must send the same body',
+  ),
+  idempotencyKeyInUse: template(
+    409,
+    'idempotency_key_in_use',
+    'A request with this Idempotency-Key is still being served: try again once it is answered',
+  ),
   gone: template(410, 'gone', 'This operation was removed on its sunset date'),
   payloadTooLarge: template(413, 'payload_too_large', 'The request body is too large'),
   unsupportedMediaType: template(415, 'unsupported_media_type', 'The request body must be application/json'),

@@ -26,8 +26,8 @@ export class Exchange {
   allow: string | undefined
   /** The Error body answered, if one was. */
   error: { readonly code: string; readonly message: string } | undefined
-  /** The namespace it was served in (test control), once known. */
-  namespace: { readonly name: string } | undefined
+  /** The namespace it was served in (test control), once known, and its clock. */
+  namespace: { readonly name: string; readonly clock: { nowMs(): number } } | undefined
   /** The fault or Prefer that shaped its answer, as the journal shows it. */
   fault: string | null = null
   /** Whether a fault armed through the control API acted on it. */

@@ -8,7 +8,7 @@ import { hostname } from 'node:os'
 import { dirname, resolve } from 'node:path'
 import type { SecureContextOptions } from 'node:tls'
 import type Forge from 'node-forge'
-import { fail, HOST_NAME, items, setting } from '../setting-readers.js'
+import { accepting, fail, HOST_NAME, items, setting } from '../setting-readers.js'
 
 /** What a server serves HTTPS with; `ca` is the CA that TLS=auto made, for clients to trust. */
 export interface TlsFiles {
@@ -93,8 +93,9 @@ const names = (value: string, name: string): string[] =>
 export const TLS_SETTINGS = {
   tls: setting({
     default: 'off' as 'off' | 'auto',
-    parse: (value: string, name: string) =>
+    parse: accepting({ enum: ['off', 'auto'] }, (value, name) =>
       value === 'off' || value === 'auto' ? value : fail(`${name} must be off or auto, got ${JSON.stringify(value)}`),
+    ),
     help: '`auto` serves HTTPS and HTTP/2 with a CA and a certificate made at start',
     see: ['HTTPS', 'docs/tls.md'],
   }),

@@ -51,7 +51,7 @@ const PROMPTS = [
         `2. Exercise: call \`${operation}\` and the other API tools with namespace "${namespace}", as the code under test would. \`getPet\` is deprecated (see its Deprecation and Sunset headers): build on \`listPets\` instead.`,
         `3. Failures: \`addFault\` with namespace "${namespace}" and a body such as {"operationId": "${operation}", "status": 503, "times": 1} makes the next call fail; call again and see the 503 and its Error body.`,
         `4. Verify: \`verify\` with namespace "${namespace}" and the calls the test expects (operationId, count or min/max, body); \`listRequests\` shows what was sent when it fails.`,
-        `5. Coverage: \`getCoverage\` with namespace "${namespace}" says which responses of the contract were never exercised: write tests for those.`,
+        `5. Coverage: \`getCoverage\` with namespace "${namespace}" says which reachable documented responses were never exercised (its \`message\` names them; \`complete\` is true when none is left): write tests for those. Those only malformed HTTP or JSON causes (\`reachable: false\`) are shown apart and need none.`,
         `6. Clean up: \`deleteNamespace\` with name "${namespace}".`,
       ].join('\n'),
   },

@@ -23,7 +23,7 @@ export type Handler<Context> = (input: ValidInput, context: Context) => Awaitabl
 
 /** An operation as openapi-typescript writes it (src/contract/api-types.ts, src/contract/admin-types.ts). */
 interface GeneratedOperation {
-  readonly parameters: { readonly query?: unknown; readonly path?: unknown }
+  readonly parameters: { readonly query?: unknown; readonly path?: unknown; readonly header?: unknown }
   readonly requestBody?: unknown
 }
 
@@ -31,6 +31,7 @@ interface GeneratedOperation {
 export interface InputOf<Op extends GeneratedOperation> {
   readonly path: NonNullable<Op['parameters']['path']>
   readonly query: NonNullable<Op['parameters']['query']>
+  readonly header: NonNullable<Op['parameters']['header']>
   readonly body: Op['requestBody'] extends { content: { 'application/json': infer Body } } | undefined
     ? Body
     : undefined

@@ -10,6 +10,8 @@ import { type Operation, type ParameterSpec } from '../contract/types.js'
 export interface ValidInput {
   readonly path: Record<string, unknown>
   readonly query: Record<string, unknown>
+  /** The header parameters the spec declares, by the spec's name (Idempotency-Key). */
+  readonly header: Record<string, unknown>
   readonly body: unknown
 }
 
@@ -22,6 +24,7 @@ export type ParameterValues = ReadonlyMap<string, string | readonly string[]>
  */
 export function badRequestCodes(op: Operation): string[] {
   return [
+    // Not for a header: the only one, createPet's optional Idempotency-Key, is not a response every suite must provoke.
     ...(op.parameters.some((p) => p.in === 'query' || p.in === 'path') ? [ERRORS.invalidParameter.code] : []),
     // readJsonBody (http/body.ts) answers malformed_json for a body that is not JSON.
     ...(op.requestBody ? [ERRORS.invalidBody.code, ERRORS.malformedJson.code] : []),
@@ -38,10 +41,26 @@ export function validateRequest(
 ): ValidInput | Promise<ValidInput> {
   const path = convertParameters(op.parameters, 'path', pathParams)
   const query = convertParameters(op.parameters, 'query', queryParams)
+  const header = op.validateHeader ? convertParameters(op.parameters, 'header', headerValues(req)) : NO_HEADERS
   check(op.validatePath, path, 'path')
   check(op.validateQuery, query, 'query')
-  if (!op.requestBody) return { path, query, body: undefined }
-  return validateBody(op.requestBody, req, maxJsonDepth).then((body) => ({ path, query, body }))
+  check(op.validateHeader, header, 'header')
+  if (!op.requestBody) return { path, query, header, body: undefined }
+  return validateBody(op.requestBody, req, maxJsonDepth).then((body) => ({ path, query, header, body }))
+}
+
+const NO_HEADERS: Record<string, unknown> = Object.freeze(Object.create(null))
+
+/** The request's headers by lower-case name; one sent more than once has an array of values. */
+function headerValues(req: IncomingMessage): ParameterValues {
+  const values = new Map<string, string | readonly string[]>()
+  // HTTP/2's compatibility request has no headersDistinct: there a repeated header comes joined.
+  const headers: Record<string, string | string[] | undefined> = req.headersDistinct ?? req.headers
+  for (const [name, given] of Object.entries(headers)) {
+    if (typeof given === 'string') values.set(name, given)
+    else if (given !== undefined) values.set(name, given.length === 1 ? (given[0] as string) : given)
+  }
+  return values
 }
 
 async function validateBody(
@@ -74,14 +93,15 @@ function check(validate: Operation['validateQuery'], values: Record<string, unkn
 
 function convertParameters(
   parameters: readonly ParameterSpec[],
-  location: 'path' | 'query',
+  location: 'path' | 'query' | 'header',
   given: ParameterValues,
 ): Record<string, unknown> {
   // A null prototype: parameter names come from the spec, but nothing here should reach Object.prototype.
   const values: Record<string, unknown> = Object.create(null)
   for (const parameter of parameters) {
     if (parameter.in !== location) continue
-    const value = given.get(parameter.name)
+    // Header names are case-insensitive: Node gives them in lower case.
+    const value = given.get(location === 'header' ? parameter.name.toLowerCase() : parameter.name)
     if (value === undefined) continue
     if (typeof value !== 'string')
       throw new HttpError(

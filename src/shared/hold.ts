@@ -75,7 +75,7 @@ export class Hold {
       if (committed === false) throw this.#sharing.failure(error)
       throw new HttpError(
         ERRORS.storageUnavailable,
-        `The connection to the database was lost as the change was committed, and the database could not say whether it was stored (it restarted meanwhile, or did not answer within ${DATABASE_TIMEOUT_MS} ms): read it back before trying again`,
+        `The connection to the database was lost as the change was committed, and the database could not say whether it was stored (it restarted meanwhile, or did not answer within ${DATABASE_TIMEOUT_MS} ms): read it back before trying again, or send the create again with the same Idempotency-Key, which never stores it twice`,
       )
     }
   }

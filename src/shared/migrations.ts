@@ -44,4 +44,13 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'the Idempotency-Key of each create',
+    sql: `
+      -- The key a create sent, with its request's hash and time, on the pet it made: written in the
+      -- create's transaction, gone with the pet (a reset, a replace, the namespace's deletion).
+      ALTER TABLE pets ADD COLUMN idempotency_key jsonb;
+    `,
+  },
 ]

@@ -13,6 +13,7 @@ import type { RequestRecord } from '../control/request-record.js'
 import { ERRORS, HttpError, RETRY_AFTER } from '../http/errors.js'
 import { sameSource, sourceKey, type DataSource } from '../store/data-source.js'
 import type { SharedPets } from '../store/pets.js'
+import { IdempotencyKeys } from '../store/idempotency-keys.js'
 import { isOutage, unavailable, type Database } from './database.js'
 import { Hold, type Holder } from './hold.js'
 import { Turns } from './turns.js'
@@ -105,7 +106,11 @@ export class Sharing implements Holder {
       if (locked.row === undefined) {
         // A name made again after a deletion starts as new; a name never synced here is new already.
         const template = synced === undefined ? namespace : fresh()
-        await createRow(client, namespace.name, JSON.stringify(await stateOf(template)), (await template.store()).own)
+        const store = await template.store()
+        const keys = store.idempotencyKeys
+        await createRow(client, namespace.name, JSON.stringify(await stateOf(template)), store.own, (id) =>
+          keys.ofPet(id),
+        )
         this.#forget(namespace)
         after = { pets: 0, requests: 0 }
         locked = await lockAndRead(client, namespace.name, after, false)
@@ -169,15 +174,18 @@ export class Sharing implements Holder {
     const morePets = same !== undefined && same.pets.generation === state.pets.generation
     const moreEntries = same !== undefined && same.journal.clears === state.journal.clears
     const needed = { pets: morePets ? same.pets.lastId : 0, requests: moreEntries ? same.journal.lastId : 0 }
-    const { pets, records } =
+    const { pets, keys, records } =
       needed.pets === after.pets && needed.requests === after.requests
         ? locked
         : await readAfter(client, namespace.name, needed)
     const store = await namespace.store()
-    if (morePets) store.takeAdded(pets)
-    else {
+    if (morePets) {
+      for (const key of keys) store.idempotencyKeys.add(key)
+      store.takeAdded(pets)
+    } else {
       const base = state.base === null ? undefined : await this.#sharedPets(state.base)
-      store.restore({ ...(state.source === null ? {} : { source: state.source }), pets }, base)
+      const idempotencyKeys = IdempotencyKeys.from(keys)
+      store.restore({ ...(state.source === null ? {} : { source: state.source }), pets, idempotencyKeys }, base)
     }
     const { journal } = state
     namespace.journal.adopt(records, CoverageTally.load(journal.tally), journal.clears, !moreEntries, journal.lastId)
@@ -213,8 +221,10 @@ export class Sharing implements Holder {
     // Known before the commit returns: a request here that waits for the row sees it as soon as the
     // row is let go, which may be before this one hears of the commit.
     if (changed) this.#remember(namespace, { ...synced, version: String(BigInt(synced.version) + 1n) }, state, text)
+    const keys = store.idempotencyKeys
     const version = await writeAndCommit(client, namespace.name, {
       pets,
+      keyOf: (id) => keys.ofPet(id),
       replacePets: !added,
       records: records.map(({ id, record }) => ({ id, record: stored(record, this.#redactor) })),
       replaceRecords: cleared,

@@ -4,6 +4,7 @@ import type pg from 'pg'
 import { MAX_RECORDED_BODY, type Redactor } from '../control/redactor.js'
 import type { RequestRecord } from '../control/request-record.js'
 import type { Pet } from '../store/pets.js'
+import type { IdempotencyKey } from '../store/idempotency-keys.js'
 import type { TallyData } from '../control/coverage-tally.js'
 import type { Fault } from '../control/faults.js'
 import type { DataSource } from '../store/data-source.js'
@@ -38,18 +39,22 @@ export interface Row {
   readonly state: State
 }
 
+/** The key of the create that made a pet, if it sent one and it is kept. */
+export type KeyOf = (id: number) => IdempotencyKey | undefined
+
 /** Makes a namespace's row with its pets, unless another replica made it first (then it is left as it is). */
 export async function createRow(
   client: pg.PoolClient,
   name: string,
   state: string,
   pets: readonly Pet[],
+  keyOf: KeyOf,
 ): Promise<void> {
   const made = await client.query(
     'INSERT INTO namespaces (name, state) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING',
     [name, state],
   )
-  if (made.rowCount === 1 && pets.length > 0) await many(client, [insertPets(client, name, pets)])
+  if (made.rowCount === 1 && pets.length > 0) await many(client, [insertPets(client, name, pets, keyOf)])
 }
 
 /** What the one round trip that locks a namespace's row reads with it: the pets and requests after those given. */
@@ -58,6 +63,8 @@ export interface Locked {
   /** Whether the transaction committed can be asked of the database after its connection is cut. */
   readonly transaction: Transaction
   readonly pets: Pet[]
+  /** The Idempotency-Keys of those pets' creates. */
+  readonly keys: IdempotencyKey[]
   readonly records: { id: number; record: RequestRecord }[]
 }
 
@@ -95,7 +102,7 @@ export async function readAfter(client: pg.PoolClient, name: string, after: Afte
 function reads(client: pg.PoolClient, name: string, after: After): string[] {
   const literal = client.escapeLiteral(name)
   return [
-    `SELECT pet FROM pets WHERE namespace = ${literal} AND id > ${whole(after.pets)} ORDER BY id`,
+    `SELECT pet, idempotency_key FROM pets WHERE namespace = ${literal} AND id > ${whole(after.pets)} ORDER BY id`,
     `SELECT id, record FROM requests WHERE namespace = ${literal} AND id > ${whole(after.requests)} ORDER BY id`,
   ]
 }
@@ -105,6 +112,7 @@ type Read = Omit<Locked, 'row' | 'transaction'>
 function readResults(pets: pg.QueryResult | undefined, requests: pg.QueryResult | undefined): Read {
   return {
     pets: (pets?.rows ?? []).map((r: { pet: Pet }) => r.pet),
+    keys: (pets?.rows ?? []).flatMap((r: { idempotency_key: IdempotencyKey | null }) => r.idempotency_key ?? []),
     records: (requests?.rows ?? []).map((r: { id: string; record: StoredRecord }) => ({
       id: Number(r.id),
       record: revive(r.record),
@@ -116,6 +124,7 @@ function readResults(pets: pg.QueryResult | undefined, requests: pg.QueryResult 
 export interface Change {
   /** The pets to add; all of them, in place of those stored, with `replace`. */
   readonly pets: readonly Pet[]
+  readonly keyOf: KeyOf
   readonly replacePets: boolean
   /** The requests to add; all of them, in place of those stored, with `replaceRecords`. */
   readonly records: readonly { id: number; record: StoredRecord }[]
@@ -134,7 +143,7 @@ export async function writeAndCommit(client: pg.PoolClient, name: string, change
   const json = (value: unknown): string => client.escapeLiteral(JSON.stringify(value))
   const statements = change.durable ? [] : ['SET LOCAL synchronous_commit TO OFF']
   if (change.replacePets) statements.push(`DELETE FROM pets WHERE namespace = ${literal}`)
-  if (change.pets.length > 0) statements.push(insertPets(client, name, change.pets))
+  if (change.pets.length > 0) statements.push(insertPets(client, name, change.pets, change.keyOf))
   if (change.replaceRecords) statements.push(`DELETE FROM requests WHERE namespace = ${literal}`)
   if (change.records.length > 0)
     statements.push(
@@ -153,9 +162,11 @@ export async function writeAndCommit(client: pg.PoolClient, name: string, change
   return version
 }
 
-function insertPets(client: pg.PoolClient, name: string, pets: readonly Pet[]): string {
-  const [literal, json] = [client.escapeLiteral(name), client.escapeLiteral(JSON.stringify(pets))]
-  return `INSERT INTO pets (namespace, id, pet) SELECT ${literal}, (p ->> 'id')::bigint, p FROM jsonb_array_elements(${json}::jsonb) AS p`
+/** The pets, each with its create's key in the same row: the key is stored exactly when its pet is. */
+function insertPets(client: pg.PoolClient, name: string, pets: readonly Pet[], keyOf: KeyOf): string {
+  const rows = pets.map((pet) => ({ pet, key: keyOf(pet.id) ?? null }))
+  const [literal, json] = [client.escapeLiteral(name), client.escapeLiteral(JSON.stringify(rows))]
+  return `INSERT INTO pets (namespace, id, pet, idempotency_key) SELECT ${literal}, (r -> 'pet' ->> 'id')::bigint, r -> 'pet', NULLIF(r -> 'key', 'null') FROM jsonb_array_elements(${json}::jsonb) AS r`
 }
 
 /** Several statements in one round trip (the simple query protocol), each one's result. */

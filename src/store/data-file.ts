@@ -1,6 +1,5 @@
 // A data file: an image (the whole JSON object) plus an append log of records, behind lowdb's
 // Adapter, so that a create costs one fsynced append instead of a rewrite of the store.
-//
 //   db.json          the image, and "journal": its id (the member's name since the first version)
 //   db.json.journal  the append log: a header line {"snapshot": <the image's id>}, then one record per line
 //
@@ -13,7 +12,7 @@
 import { dirname } from 'node:path'
 import type { Adapter } from 'lowdb'
 import { FoldPolicy, type Compaction } from './compaction.js'
-import { replaceFileDurably } from './durable-io.js'
+import { replaceFileDurably, type FilesOnDisk } from './durable-io.js'
 import { nodeFileSystem, type FileSystem } from './file-system.js'
 import { appendLogOf, tempOf } from './files.js'
 import { GroupCommit } from './group-commit.js'
@@ -29,9 +28,10 @@ export type DataFileOptions = ReadOptions & {
   readonly temps?: TempFiles | undefined
 }
 
-/** How an append log's records make the data again (default: each is added), and what a store is before it is written. */
+/** How an append log's records make the data again (default: each is added), the data `without` records not yet durable, and what a store is before it is written. */
 export interface Layout<T, R> {
   readonly replay?: (data: T, records: readonly R[]) => Promise<T>
+  readonly without?: (data: T, records: ReadonlySet<unknown>) => T
   /** Whether a record replaces all the data before it (a reset): a start keeps none before it. */
   readonly startsOver?: (record: R) => boolean
   /** A store with no image: its append log's header names `id`, `data` is what it starts as (then `from`, a reset, replayed). */
@@ -80,8 +80,8 @@ export class DataFile<T extends object, R> implements Adapter<T> {
     },
   )
   #droppedTail: DroppedTail | undefined
-  /** False only for a store known absent that has written nothing since. */
-  #mayHaveFiles = true
+  /** Which of its files may be on disk: an image unless a read found none (or was skipped: readAbsent). */
+  #mayHave: FilesOnDisk = 'image'
 
   constructor(file: string, key: keyof T & string, options: DataFileOptions = {}, layout: Layout<T, R> = {}) {
     this.file = file
@@ -98,8 +98,8 @@ export class DataFile<T extends object, R> implements Adapter<T> {
     return this.#droppedTail
   }
 
-  get mayHaveFiles(): boolean {
-    return this.#mayHaveFiles
+  get mayHave(): FilesOnDisk {
+    return this.#mayHave
   }
 
   async read(): Promise<T | null> {
@@ -120,7 +120,7 @@ export class DataFile<T extends object, R> implements Adapter<T> {
   /** read() where the caller knows no file is there: nothing is read, the first write starts them. */
   readAbsent(): null {
     this.#startUnwritten()
-    this.#mayHaveFiles = false
+    this.#mayHave = 'none'
     this.#tempLeft = false
     this.#log.assumeAbsent()
     return null
@@ -171,6 +171,7 @@ export class DataFile<T extends object, R> implements Adapter<T> {
   }
 
   async #readUnwritten(): Promise<T | null> {
+    this.#mayHave = 'append log'
     const unwritten = this.#startUnwritten()
     if (unwritten === undefined) return null
     const log = await this.#readAppendLog(unwritten.id)
@@ -203,11 +204,10 @@ export class DataFile<T extends object, R> implements Adapter<T> {
   }
 
   async #run(job: Job<R>, data: T): Promise<void> {
-    if (job.image || job.records.length > 0) this.#mayHaveFiles = true
+    if ((job.image || job.records.length > 0) && this.#mayHave === 'none') this.#mayHave = 'append log'
     // Serialised before any await. A reset's data cannot be imaged without its records: then the image is the whole job.
     if (job.image || (job.replaces && this.#mustWriteImage(job))) return this.#writeWholeImage(this.#serialise(data))
-    // Without this job's records, which go to the new append log: an image whose directory fsync fails
-    // must not hold records answered as refused.
+    // Without this job's records, which go to the new append log: an image must not hold records answered as refused.
     const whole = this.#mustWriteImage(job) ? this.#serialise(data, job.records) : undefined
     const foldDue = !whole && !this.#needsImage && this.#folds.due(this.#log.records + job.records.length, job.compact)
     const fold = foldDue ? this.#serialise(data) : undefined
@@ -251,13 +251,14 @@ export class DataFile<T extends object, R> implements Adapter<T> {
 
   /** The image of `data` without some records: what it holds taken now, its text made as it is written. */
   #serialise(data: T, without: readonly R[] = []): ImageText {
-    const excluded = new Set(without)
-    const { [this.#key]: all, ...members } = data as Record<string, unknown>
-    const records = Array.isArray(all) ? all.filter((r) => !excluded.has(r)) : []
+    const left = new Set<unknown>(without)
+    const { [this.#key]: all, ...members } = (this.#layout.without?.(data, left) ?? data) as Record<string, unknown>
+    const records = Array.isArray(all) ? all.filter((r) => !left.has(r)) : []
     return imageText(members, this.#key, records, this.#image.id)
   }
 
   async #writeImage(image: ImageText): Promise<void> {
+    this.#mayHave = 'image'
     this.#log.close()
     // With no image on disk, an append log there holds nothing acknowledged (but an unwritten store's):
     // removed first, so that it is never taken for the new image's.

@@ -54,14 +54,23 @@ async function replaceOnce(
   await fs.syncDirectory(dirname(file))
 }
 
+/** Which of a data file's files may be on disk: 'none' only for one known absent that wrote nothing since. */
+export type FilesOnDisk = 'none' | 'append log' | 'image'
+
 /**
  * Removes a data file's image, then its append log, each durably before the next: an append log left
  * alone names an image that is gone, and a start ignores it; an image left alone would lack the
- * append log's records.
+ * append log's records. With no image on disk (`mayHave`), the append log alone: one directory fsync.
  */
-export async function removeDataFile(file: string, fs: FileSystem = nodeFileSystem): Promise<void> {
-  await fs.remove(file)
-  await fs.syncDirectory(dirname(file))
+export async function removeDataFile(
+  file: string,
+  fs: FileSystem = nodeFileSystem,
+  mayHave: FilesOnDisk = 'image',
+): Promise<void> {
+  if (mayHave === 'image') {
+    await fs.remove(file)
+    await fs.syncDirectory(dirname(file))
+  }
   await fs.remove(appendLogOf(file))
   await fs.syncDirectory(dirname(file))
 }

@@ -3,18 +3,19 @@ import { DataFile, type DataFileOptions, type Layout } from './data-file.js'
 import { isDataSource, sameSource, sourceKey, type DataSource } from './data-source.js'
 import { DataFileError, StorageError } from './errors.js'
 import { appendLogOf } from './files.js'
+import { IdempotencyKeys, isKeyedCreate } from './idempotency-keys.js'
 import type { DroppedTail } from './append-log-text.js'
 import type { Capacity } from './limits.js'
 import type { SharedPets } from './pets.js'
+import { AnimalStore } from './store.js'
 import {
-  AnimalStore,
   IN_MEMORY,
   type ResetRecord,
   type StoreData,
   type StoreFile,
   type StoreRecord,
   type WriteObserver,
-} from './store.js'
+} from './store-file.js'
 
 export interface OpenStoreOptions {
   /** Undefined: the store lives in memory only. */
@@ -56,6 +57,7 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenedStore>
       ? undefined
       : new DataFile<StoreData, StoreRecord>(dataFile, 'pets', options.storage, {
           replay: replayer(dataFile, options),
+          without: withoutRecords,
           startsOver: isReset,
           ...(options.unwrittenUntilChanged && {
             unwritten: {
@@ -107,13 +109,20 @@ async function sharedOf(source: DataSource, options: OpenStoreOptions): Promise<
  */
 function replayer(file: string, options: OpenStoreOptions): NonNullable<Layout<StoreData, StoreRecord>['replay']> {
   return async (data, records) => {
+    const keys = keysOf(data, file)
     for (const record of records.slice(Math.max(0, records.findLastIndex(isReset)))) {
+      if (isKeyedCreate(record)) {
+        data.pets.push(record.pet)
+        keys.add(record.idempotencyKey)
+        continue
+      }
       if (!isReset(record)) {
         data.pets.push(record)
         continue
       }
       delete data.base
       data.pets = []
+      keys.clear()
       if ((await options.sharedPets(record.reset)) !== undefined) data.base = record.reset
       // A store of another source is rebuilt from this start's data: what it held does not matter.
       else if (data.source === undefined || sameSource(data.source, options.source))
@@ -123,6 +132,23 @@ function replayer(file: string, options: OpenStoreOptions): NonNullable<Layout<S
         )
     }
     return data
+  }
+}
+
+/** The data without records not yet durable: the pets, and the keys of keyed creates. */
+function withoutRecords(data: StoreData, records: ReadonlySet<unknown>): StoreData {
+  if (records.size === 0) return data
+  const parts = new Set([...records].flatMap((r) => (isKeyedCreate(r) ? [r.pet, r.idempotencyKey] : [r])))
+  const idempotencyKeys = IdempotencyKeys.from(data.idempotencyKeys?.without(parts))
+  return { ...data, pets: data.pets.filter((pet) => !parts.has(pet)), idempotencyKeys }
+}
+
+/** The keys a data file holds, made the store's (read back, they are an array); a bad one stops the start. */
+function keysOf(data: StoreData, file: string): IdempotencyKeys {
+  try {
+    return (data.idempotencyKeys = IdempotencyKeys.from(data.idempotencyKeys))
+  } catch (error) {
+    throw new DataFileError(file, `${(error as Error).message}; it was left untouched`)
   }
 }
 
@@ -150,9 +176,10 @@ function checkData(value: unknown, file: string, checkPets: OpenStoreOptions['ch
   if (typeof data !== 'object' || data === null || Array.isArray(data) || !Array.isArray(data.pets))
     invalid('must hold a JSON object with a "pets" array')
   const { source, base, pets } = data as StoreData
+  const idempotencyKeys = keysOf(data as StoreData, file)
   if (source !== undefined && !isDataSource(source)) invalid('has a "source" that is not a data source')
   if (base !== undefined && !isDataSource(base)) invalid('has a "base" that is not a data source')
   const bad = checkPets(pets)
   if (bad) invalid(`has an invalid pet at index ${bad.index}: ${bad.problem}`)
-  return { ...(source === undefined ? {} : { source }), ...(base === undefined ? {} : { base }), pets }
+  return { ...(source === undefined ? {} : { source }), ...(base === undefined ? {} : { base }), pets, idempotencyKeys }
 }

@@ -1,8 +1,9 @@
-// The animal store: pets in memory, in id order, written through a StoreFile (a data file, or
-// nothing for a store in memory) before a change is acknowledged.
-import type { Adapter } from 'lowdb'
+// The animal store: pets in memory, in id order, written through a StoreFile (store-file.ts: a data
+// file, or nothing for a store in memory) before a change is acknowledged.
 import { sameSource, type DataSource } from './data-source.js'
+import type { FilesOnDisk } from './durable-io.js'
 import { StorageError } from './errors.js'
+import { IdempotencyKeys, type IdempotencyKey } from './idempotency-keys.js'
 import { Capacity, petBytes } from './limits.js'
 import {
   byId,
@@ -15,62 +16,7 @@ import {
   type PetStatus,
   type SharedPets,
 } from './pets.js'
-
-/**
- * What the data file holds. `source` is the data it was first made from. `base`, when set, is
- * the source of shared pets that come before `pets`: a store reset to a snapshot holds only the
- * pets it added since.
- */
-export interface StoreData {
-  source?: DataSource
-  base?: DataSource
-  pets: Pet[]
-}
-
-/**
- * An append-log line that replaced every pet (a reset) with the pets of a source a start can make
- * again, so that a reset costs one line however many pets it brings.
- */
-export interface ResetRecord {
-  readonly reset: DataSource
-}
-
-/** What a data file's append log holds: added pets and resets. */
-export type StoreRecord = Pet | ResetRecord
-
-/** Where a store's data is kept: lowdb's Adapter, and the append log's cheaper writes. */
-export interface StoreFile extends Adapter<StoreData> {
-  /** Whether writes reach a disk (and are worth timing). */
-  readonly durable: boolean
-  /** False only for a store known to have no file that has written none since. */
-  readonly mayHaveFiles: boolean
-  append(data: StoreData, pets: readonly Pet[]): Promise<void>
-  /** A reset: `data` already holds its result. */
-  replaceWith(data: StoreData, record: ResetRecord): Promise<void>
-  /** Waits for the writes asked for, and folds what it can. */
-  compact(data: StoreData): Promise<void>
-  /** Waits for the writes under way; nothing is folded after (the store is being removed). */
-  retire(): Promise<void>
-  reinstate(): void
-}
-
-const done = (): Promise<void> => Promise.resolve()
-
-/** A store kept in memory only. */
-export const IN_MEMORY: StoreFile = {
-  durable: false,
-  mayHaveFiles: false,
-  read: async () => null,
-  write: done,
-  append: done,
-  replaceWith: done,
-  compact: done,
-  retire: done,
-  reinstate: () => undefined,
-}
-
-/** Told how long each acknowledged write of a data file took, in seconds (GET /metrics). */
-export type WriteObserver = (seconds: number) => void
+import type { StoreData, StoreFile, WriteObserver } from './store-file.js'
 
 export class AnimalStore {
   readonly #file: StoreFile
@@ -148,6 +94,11 @@ export class AnimalStore {
     this.#index()
   }
 
+  /** The Idempotency-Keys of its creates: cleared whenever its pets are replaced. */
+  get idempotencyKeys(): IdempotencyKeys {
+    return (this.#data.idempotencyKeys ??= new IdempotencyKeys())
+  }
+
   /** Takes the pets another replica added after this store's own (a shared database): nothing is written. */
   takeAdded(pets: readonly Pet[]): void {
     if (pets.length === 0) return
@@ -170,17 +121,20 @@ export class AnimalStore {
    * Adds a pet and resolves once it is on disk; if the write fails, the pet is taken back out. A
    * pet past a bound of the store's Capacity is refused (StoreFull) before anything is stored.
    */
-  async add(newPet: NewPet): Promise<Pet> {
+  async add(newPet: NewPet, key?: Omit<IdempotencyKey, 'id'>): Promise<Pet> {
     const pet = storedPet(this.#nextId, newPet)
+    const idempotencyKey = key && { ...key, id: pet.id }
     const bytes = petBytes(pet)
     this.#capacity.check(this.#counted, { pets: 1, bytes })
     this.#nextId++
     this.#data.pets.push(pet)
     this.#count(1, bytes)
     this.#version++
+    if (idempotencyKey) this.idempotencyKeys.add(idempotencyKey)
     try {
-      await this.#timed(() => this.#file.append(this.#data, [pet]))
+      await this.#timed(() => this.#file.append(this.#data, [idempotencyKey ? { pet, idempotencyKey } : pet]))
     } catch (error) {
+      this.idempotencyKeys.remove(idempotencyKey)
       const pets = this.#data.pets
       pets.splice(pets.lastIndexOf(pet), 1)
       this.#count(-1, -bytes)
@@ -197,7 +151,7 @@ export class AnimalStore {
   async fork(shared: SharedPets): Promise<void> {
     // A store with no files that holds these pets alone stays as it is: a reset of a namespace
     // that never changed writes nothing (its files would be taken for a deletion cut short).
-    if (!this.mayHaveFiles && this.holdsOnly(shared.source)) return
+    if (this.mayHave === 'none' && this.holdsOnly(shared.source)) return
     const data = { ...(this.source === undefined ? {} : { source: this.source }), pets: [] }
     await this.#replacing(data, shared, () => this.#file.replaceWith(this.#data, { reset: shared.source }))
   }
@@ -247,9 +201,9 @@ export class AnimalStore {
     return this.#counted
   }
 
-  /** Whether any file of the store may be on disk: false for one known absent that never changed. */
-  get mayHaveFiles(): boolean {
-    return this.#file.mayHaveFiles
+  /** Which of its files may be on disk: none for one known absent that never changed. */
+  get mayHave(): FilesOnDisk {
+    return this.#file.mayHave
   }
 
   /**

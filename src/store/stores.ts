@@ -15,7 +15,8 @@ import { Capacity, type StoreBounds } from './limits.js'
 import { openStore, type OpenStoreOptions } from './open-store.js'
 import { Snapshots, type SnapshotShelf } from './snapshots.js'
 import type { SharedPets } from './pets.js'
-import type { AnimalStore, WriteObserver } from './store.js'
+import type { AnimalStore } from './store.js'
+import type { WriteObserver } from './store-file.js'
 import { TempFiles } from './temp-files.js'
 
 export interface StoresSettings {
@@ -156,10 +157,10 @@ async function open(settings: StoresSettings, lock: DataFileLock | undefined): P
     async remove(name, store) {
       const file = fileOf(name)
       await store?.retire()
-      if (file === undefined || store?.mayHaveFiles === false) return true
+      if (file === undefined || store?.mayHave === 'none') return true
       if (store !== undefined) await store.fork(await sharedPets(initial.source))
       try {
-        await removeDataFile(file, fs)
+        await removeDataFile(file, fs, store?.mayHave)
         reclaim(name)
         return true
       } catch (error) {

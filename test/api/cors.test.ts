@@ -32,7 +32,7 @@ t.test('any origin by default', async (t) => {
     t.match(cors(res), {
       origin: '*',
       methods: /\bGET\b.*\bPOST\b/,
-      headers: /\bAuthorization\b.*\bContent-Type\b.*\btraceparent\b.*\bbaggage\b/,
+      headers: /\bAuthorization\b.*\bContent-Type\b.*\btraceparent\b.*\bbaggage\b.*\bIdempotency-Key\b/,
       vary: null,
     })
     t.equal(await res.text(), '', 'no body')
@@ -54,7 +54,11 @@ t.test('any origin by default', async (t) => {
     body: '{"name":"Rex","categoryId":1}',
   })
   t.equal(created.status, 201)
-  t.match(cors(created).expose, /\bLocation\b.*\bSunset\b/, 'a page may read the Location and deprecation headers')
+  t.match(
+    cors(created).expose,
+    /\bLocation\b.*\bSunset\b.*\bIdempotent-Replayed\b/,
+    'a page may read the Location and deprecation headers, and whether a create was replayed',
+  )
 
   const plain = await fetch(`${baseUrl}/pets`, { method: 'OPTIONS', headers: { ...AUTH, origin: APP } })
   t.equal(plain.status, 405, 'an OPTIONS that is not a preflight still meets the route’s 405')

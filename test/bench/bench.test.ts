@@ -35,7 +35,7 @@ t.test(
   { skip },
   async (t) => {
     const out = await tempDir(t)
-    const scenarios = ['cold-start', 'raw', 'https', 'http2', 'tests', 'namespaces', 'soak']
+    const scenarios = ['cold-start', 'raw', 'https', 'http2', 'tests', 'namespaces', 'data-file', 'soak']
     // --before this same checkout: the earlier commit's sandbox runs beside this one, taking turns.
     const { code, output } = await smokeRun(['--out', out, '--before', ROOT, ...scenarios], 4 * 60_000)
     t.equal(code, 0, `the smoke run exits 0\n${output}`)
@@ -85,6 +85,17 @@ t.test(
     }
     t.ok(Number.isFinite(results.namespaces.perNamespaceKiB), 'RSS per idle namespace')
     t.ok(Number.isFinite(results.namespaces.before.perNamespaceKiB), 'and before')
+    for (const step of ['firstCreateMs', 'resetMs', 'deletionMs'])
+      for (const [server, figures] of [
+        ['sandbox', results['data-file']],
+        ['before', results['data-file'].before],
+      ]) {
+        const { file, memory, differenceMs } = figures[step]
+        t.ok(
+          file.p50 > 0 && memory.p50 > 0 && Number.isFinite(differenceMs),
+          `data-file: ${step} of ${server}, each store`,
+        )
+      }
     t.equal(results.soak.ok, true, `the soak found nothing wrong: ${JSON.stringify(results.soak)}`)
 
     t.same(
@@ -94,6 +105,8 @@ t.test(
         ['reset p50', '≤ 1 ms'],
         ['first use of a namespace p50', '≤ 1 ms'],
         ['first request in a new trace namespace p50', '≤ 1 ms'],
+        ['first create in its own namespace, data file vs memory', '≤ 1 ms'],
+        ['reset of a namespace holding data, data file vs memory', '≤ 1 ms'],
         ['GET /v1/pets req/s vs bare', '≥ 0.6×'],
         ['GET /v1/pets over HTTPS/1.1 req/s vs bare', '≥ 0.6×'],
         ['GET /v1/pets over HTTP/2 req/s vs bare', '≥ 0.6×'],

@@ -12,7 +12,8 @@ import { CASES } from '../../conformance/cases.js'
 import { PROTOCOLS, runConformance } from '../../conformance/run.js'
 import { tlsFiles } from '../../src/http/tls.js'
 import { runConformanceCli } from '../support/conformance-cli.js'
-import { API_KEY, startTestSandbox, tempDir } from '../support/sandbox.js'
+import { API_KEY, tempDir } from '../support/sandbox.js'
+import { startTlsSandbox } from '../support/tls.js'
 
 /** The HTTP version the sandbox sees for each protocol the suite speaks over TLS. */
 const HTTP_VERSION = { https: '1.1', h2: '2.0' } as const
@@ -20,7 +21,7 @@ const HTTP_VERSION = { https: '1.1', h2: '2.0' } as const
 for (const protocol of ['https', 'h2'] as const) {
   t.test(`--protocol ${protocol}: every case passes over ${PROTOCOLS[protocol]}`, async (t) => {
     const caFile = join(await tempDir(t), 'ca.pem')
-    const sandbox = await startTestSandbox(t, { TLS: 'auto', TLS_CA_OUT: caFile })
+    const sandbox = await startTlsSandbox(t, { TLS_CA_OUT: caFile })
     const versions = new Set<string>()
     ;(sandbox.server as Http2SecureServer).on('request', (req) => versions.add(req.httpVersion))
     const run = await runConformanceCli(
@@ -42,7 +43,7 @@ for (const protocol of ['https', 'h2'] as const) {
 
 t.test('a CA the sandbox did not make: the run stops at the TLS handshake, exit 2', async (t) => {
   const dir = await tempDir(t)
-  const sandbox = await startTestSandbox(t, { TLS: 'auto' })
+  const sandbox = await startTlsSandbox(t)
   // A CA made like the sandbox's, by another start: trusting it opens nothing of this one.
   const otherCa = join(dir, 'other-ca.pem')
   await writeFile(otherCa, (await tlsFiles({ kind: 'auto', names: [] }, undefined)).ca ?? '')

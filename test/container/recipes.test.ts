@@ -136,7 +136,11 @@ for (const { runner, summary } of RECIPES) {
       const uncovered = await npm(['test'], consumer, RUN_TIMEOUT_MS)
       t.same(counts(summary, uncovered.output), { passed: 2, failed: 0 }, 'every test passes')
       t.not(uncovered.code, 0, 'but the run fails on its end-of-suite coverage check')
-      t.match(uncovered.output, /listOrders default \(GET \/v1\/store\/orders\)/, 'naming the response never exercised')
+      t.match(
+        uncovered.output,
+        /listOrders \(GET \/v1\/store\/orders\), every namespace: never exercised default/,
+        'naming the response never exercised',
+      )
       const uncoveredOrigins = [...new Set(reports(uncovered.output).map((run) => run.origin))]
       t.same(await leftBehind(uncoveredOrigins[0] ?? 'http://-'), [], 'and still stops its container')
     },

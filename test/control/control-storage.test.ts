@@ -119,6 +119,25 @@ for (const { what, faults, answer, unused = false } of NAMESPACE_FAULTS) {
 }
 
 t.test(
+  'a namespace that never wrote an image is deleted by one unlink and one directory fsync; a crash or a restart agrees',
+  async (t) => {
+    const dir = await tempDir(t)
+    const dataFile = join(dir, 'db.json')
+    const fs = new FaultyFileSystem(join(dir, 'db.ns.brief.json'))
+    const start = (): Promise<ControlSandbox> =>
+      startControlSandbox(t, { DATA_FILE: dataFile }, { fileSystem: fs, compaction: NO_IDLE_FOLD })
+    const sandbox = await start()
+    t.equal((await sandbox.api('POST', '/pets', { name: 'Brief', categoryId: 1 }, ns('brief'))).status, 201)
+    fs.log.length = 0
+    t.equal((await sandbox.admin('DELETE', '/namespaces/brief')).status, 200)
+    const removals = fs.log.filter((call) => /^(remove|rename|syncDirectory) /.test(call))
+    t.same(removals, ['remove journal', 'syncDirectory directory'], 'no unlink of an image that was never written')
+    for await (const [how, again] of reopened(t, dir, sandbox, start))
+      t.notOk((await names(again, 'brief')).includes('Brief'), `after ${how}, the deleted pet does not come back`)
+  },
+)
+
+t.test(
   'an eviction the disk refuses: the server goes on serving, and what comes back is what a crash or a restart serves',
   async (t) => {
     const dir = await tempDir(t)

@@ -41,6 +41,8 @@ const row = (status: string, code: string | null, calls: number, forced = 0) => 
   status,
   code,
   label: code === null ? status : `${status} ${code}`,
+  // Only malformed HTTP or JSON causes these: no conforming client meets them.
+  reachable: code !== 'malformed_json' && code !== 'bad_request',
   exercised: calls > 0,
   calls,
   forced,
@@ -59,7 +61,15 @@ const operation = (operationId: string, method: string, path: string, calls: num
   undocumented: [],
   unanswered: 0,
   parameters: [],
+  complete: true,
+  message: `${operationId} (${method} ${path}), namespace default: every reachable documented response exercised`,
   ...more,
+})
+
+/** The line of an operation whose reachable `labels` were never exercised. */
+const incomplete = (title: string, labels: string) => ({
+  complete: false,
+  message: `${title}, namespace default: never exercised ${labels}`,
 })
 
 /** What the report must say of `suite`, operation by operation. */
@@ -97,6 +107,7 @@ const EXPECTED_OPERATIONS = [
       row('400', 'bad_request', 1, 1),
       row('401', null, 0),
     ],
+    ...incomplete('createPet (POST /v1/pets)', '401'),
   }),
   operation('getPet', 'GET', '/v1/pets/{petId}', 4, {
     deprecated: true,
@@ -107,6 +118,7 @@ const EXPECTED_OPERATIONS = [
       { status: 503, code: 'injected_fault', calls: 1 },
       { status: 410, code: 'gone', calls: 1 },
     ],
+    ...incomplete('getPet (GET /v1/pets/{petId})', '401'),
   }),
   operation('listOrders', 'GET', '/v1/store/orders', 1, { responses: [row('default', null, 1)] }),
 ]
@@ -125,6 +137,8 @@ t.test('a suite-like sequence: the report names exactly what it provoked and wha
     operations: 4,
     responses: 11,
     exercised: 8,
+    reachable: 9,
+    reachableExercised: 7,
     unmatched: 1,
     invalid: 2,
     deprecatedCalls: 4,
@@ -134,6 +148,12 @@ t.test('a suite-like sequence: the report names exactly what it provoked and wha
     namespacesDeleted: 0,
     namespacesEvicted: 0,
   })
+  t.equal(report.complete, false)
+  t.equal(
+    report.message,
+    [EXPECTED_OPERATIONS[1]?.message, EXPECTED_OPERATIONS[2]?.message].join('\n'),
+    'the lines of the operations not complete',
+  )
   t.same(report.deprecatedCalls, [
     {
       operationId: 'getPet',
@@ -171,12 +191,15 @@ t.test('a suite-like sequence: the report names exactly what it provoked and wha
   t.match(markdown.headers.get('content-type'), /^text\/markdown/)
   const text = await markdown.text()
   t.match(text, '# API coverage: namespace `default`')
-  t.match(text, '8 of 11 documented responses exercised, over 14 calls (1 unmatched, 2 invalid).')
+  t.match(
+    text,
+    '7 of 9 reachable documented responses exercised (and 1 of 2 only malformed HTTP or JSON causes), over 14 calls (1 unmatched, 2 invalid).',
+  )
   t.match(
     text,
     '| operation | calls | 200 | 201 | 400 invalid_body | 400 malformed_json | 400 bad_request | 401 | 404 | default | other answers |',
   )
-  t.match(text, '| `createPet` POST /v1/pets | 3 |  | ✅ 1 | ✅ 1 | ❌ | ✅ 1 | ❌ |  |  |  |')
+  t.match(text, '| `createPet` POST /v1/pets | 3 |  | ✅ 1 | ✅ 1 | ➖ | ✅ 1 | ❌ |  |  |  |')
   t.match(
     text,
     '| `getPet` GET /v1/pets/{petId} (deprecated) | 4 | ✅ 1 |  |  |  |  | ❌ | ✅ 1 |  | 503 injected_fault ×1, 410 gone ×1 |',

@@ -1,24 +1,28 @@
 // The deployment files: the Helm chart in its two shapes, linted (`helm lint --strict`), rendered
-// (`helm template`) and each rendered manifest decoded strictly into its Kubernetes API type by
-// deploy/helm/validate; its values schema refusing replicas without a database; the compose file
-// (three replicas on one DATABASE_URL, PostgreSQL, HAProxy) and haproxy.cfg (`haproxy -c`).
-// CI installs helm, docker-compose and haproxy; elsewhere the tests that need one skip.
+// (`helm template`) and each rendered manifest checked by kubeconform in strict mode against the
+// Kubernetes API's schemas (scripts/kubeconform.sh), and wired together (selectors, ports, volumes);
+// its values schema, made from the settings table, refusing replicas without a database and settings
+// the sandbox would refuse; the compose file (three replicas on one DATABASE_URL, PostgreSQL,
+// HAProxy) and haproxy.cfg (`haproxy -c`).
+// CI installs helm, kubeconform, docker-compose and haproxy; elsewhere the tests that need one skip.
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
-import { parse, parseAllDocuments } from 'yaml'
+import { parse, parseAllDocuments, stringify } from 'yaml'
+import { BASE, SCHEMA, valuesSchema } from '../../scripts/helm-schema.js'
 import { composeCommand } from '../support/docker.js'
 import { ROOT, tempDir } from '../support/sandbox.js'
 import { mustRun, REQUIRE_PROGRAMS, runProgram, skipWithout } from '../support/system-programs.js'
 
 const CHART = join(ROOT, 'deploy/helm/animal-store-sandbox')
-const VALIDATOR = join(ROOT, 'deploy/helm/validate')
+const KUBECONFORM = join(ROOT, 'scripts/kubeconform.sh')
 const DATABASE_URL = 'postgres://sandbox:secret@postgres:5432/sandbox'
 const SINGLE: string[] = []
 const SHARED = ['--set', `database.url=${DATABASE_URL}`, '--set', 'auth.adminToken=a-token-of-our-own']
 
 const helmSkip = skipWithout(t, 'helm', { source: 'go install helm.sh/helm/v3/cmd/helm, the version .ci/run pins' })
-const goSkip = skipWithout(t, 'go', 'golang')
+// kubeconform and its schemas are made by scripts/kubeconform.sh, with Go and Python.
+const kubeconformSkip = skipWithout(t, 'go', 'golang') || skipWithout(t, 'python3', 'python3-venv')
 
 interface Container {
   ports?: Array<{ name: string; containerPort: number }>
@@ -36,9 +40,12 @@ interface Manifest {
   spec?: {
     replicas?: number
     strategy?: { type: string }
-    selector?: { matchLabels: Record<string, string> }
+    /** A Deployment's and a PodDisruptionBudget's; a Service's is the labels themselves. */
+    selector?: { matchLabels?: Record<string, string> } & Record<string, unknown>
+    ports?: Array<{ name: string; targetPort: string | number }>
     maxUnavailable?: number
     template?: {
+      metadata?: { labels?: Record<string, string> }
       spec: {
         containers: Container[]
         securityContext?: Record<string, unknown>
@@ -67,22 +74,39 @@ const only = (manifests: Manifest[], kind: string): Manifest => {
 const container = (deployment: Manifest): Container => deployment.spec?.template?.spec.containers[0] ?? {}
 const envOf = (deployment: Manifest, name: string) => container(deployment).env?.find((env) => env.name === name)
 
-// The validator, built once for the whole file (Go's build cache keeps a later build short).
-const root = t
-let validatorBuild: Promise<string> | undefined
-async function validator(): Promise<string> {
-  validatorBuild ??= tempDir(root).then(async (dir) => {
-    await mustRun('go', ['build', '-o', join(dir, 'validate'), '.'], VALIDATOR, {}, 280_000)
-    return join(dir, 'validate')
-  })
-  return validatorBuild
-}
-
-/** deploy/helm/validate on `rendered`: its exit code and output. */
+/** kubeconform, strict, on `rendered`: its exit code and output. Its first run makes its schemas. */
 async function validate(t: Test, rendered: string) {
   const file = join(await tempDir(t), 'rendered.yaml')
   await writeFile(file, rendered)
-  return runProgram(await validator(), [file], ROOT, {}, 60_000)
+  return runProgram('bash', [KUBECONFORM, '-summary', file], ROOT, {}, 600_000)
+}
+
+/**
+ * What no schema sees: the recommended labels on every object (docs/deploy.md promises them), and the
+ * render's parts reaching each other: the Deployment and the Service select the pods (the API refuses
+ * a Deployment that does not; a Service that does not reaches no sandbox), the Service's target port
+ * is a port of theirs, and each mount has its volume.
+ */
+function problemsNoSchemaSees(manifests: Manifest[]): string[] {
+  const problems: string[] = []
+  for (const { kind, metadata } of manifests)
+    for (const label of ['name', 'instance', 'managed-by'])
+      if (!metadata.labels?.[`app.kubernetes.io/${label}`]) problems.push(`${kind} has no app.kubernetes.io/${label}`)
+  const deployment = only(manifests, 'Deployment')
+  const labels = deployment.spec?.template?.metadata?.labels ?? {}
+  const selects = (selector: Record<string, unknown> = {}) =>
+    Object.keys(selector).length > 0 && Object.entries(selector).every(([key, value]) => labels[key] === value)
+  if (!selects(deployment.spec?.selector?.matchLabels)) problems.push("the Deployment's selector misses its pods")
+  const service = only(manifests, 'Service')
+  if (!selects(service.spec?.selector)) problems.push("the Service's selector misses the pods")
+  const ports = container(deployment).ports?.map((port) => port.name) ?? []
+  for (const { targetPort } of service.spec?.ports ?? [])
+    if (!ports.includes(String(targetPort)))
+      problems.push(`the Service's targetPort ${targetPort} is no container port`)
+  const volumes = deployment.spec?.template?.spec.volumes?.map((volume) => volume.name) ?? []
+  for (const mount of container(deployment).volumeMounts ?? [])
+    if (!volumes.includes(mount.name)) problems.push(`the mount at ${mount.mountPath} has no volume`)
+  return problems
 }
 
 t.test("the chart is at the package's version", async (t) => {
@@ -104,7 +128,7 @@ t.test('helm lint --strict passes on both shapes', { skip: helmSkip }, async (t)
 
 t.test(
   'the single shape: one replica with its data file on a claim at /data',
-  { skip: helmSkip || goSkip },
+  { skip: helmSkip || kubeconformSkip },
   async (t) => {
     const { text, manifests } = await render(SINGLE)
     t.same(manifests.map((manifest) => manifest.kind).sort(), ['Deployment', 'PersistentVolumeClaim', 'Service'])
@@ -128,7 +152,8 @@ t.test(
 
     const validation = await validate(t, text)
     t.equal(validation.code, 0, 'every manifest is valid', { output: validation.output })
-    t.match(validation.output, /^3 documents valid$/m)
+    t.match(validation.output, /Valid: 3, Invalid: 0, Errors: 0, Skipped: 0/)
+    t.same(problemsNoSchemaSees(manifests), [], 'labelled and wired together')
 
     // A token and a setting: the token from the chart's Secret, the setting as text whatever its YAML type.
     const configured = await render(['--set', 'auth.adminToken=a-token-of-our-own', '--set', 'env.SEED=7'])
@@ -140,7 +165,7 @@ t.test(
 
 t.test(
   'the shared shape: three replicas on a database URL from a Secret, readiness on /readyz, liveness on /healthz, a PodDisruptionBudget, no claim',
-  { skip: helmSkip || goSkip },
+  { skip: helmSkip || kubeconformSkip },
   async (t) => {
     const { text, manifests } = await render(SHARED)
     t.same(manifests.map((manifest) => manifest.kind).sort(), [
@@ -185,7 +210,8 @@ t.test(
 
     const validation = await validate(t, text)
     t.equal(validation.code, 0, 'every manifest is valid', { output: validation.output })
-    t.match(validation.output, /^4 documents valid$/m)
+    t.match(validation.output, /Valid: 4, Invalid: 0, Errors: 0, Skipped: 0/)
+    t.same(problemsNoSchemaSees(manifests), [], 'labelled and wired together')
 
     // A Secret of one's own: referenced, not made; and as many replicas as asked for.
     const own = await render(['--set', 'database.existingSecret=pg', '--set', 'database.existingSecretKey=url'])
@@ -222,21 +248,70 @@ t.test(
   },
 )
 
-t.test('the validator refuses what the API server would', { skip: helmSkip || goSkip }, async (t) => {
-  const { text } = await render(SINGLE)
+t.test('kubeconform refuses what the API server would', { skip: helmSkip || kubeconformSkip }, async (t) => {
+  const { text, manifests } = await render(SINGLE)
   for (const [change, expected] of [
-    // encoding/json would match the field case-insensitively; the API server does not.
     [
       ['readOnlyRootFilesystem', 'readOnlyRootFileSystem'],
-      /unknown field "spec\.template\.spec\.containers\[0\]\.securityContext\.readOnlyRootFileSystem"/,
+      /containers\/0\/securityContext': additional properties 'readOnlyRootFileSystem' not allowed/,
     ],
-    [['storage: 1Gi', 'storage: lots'], /PersistentVolumeClaim: quantities must match/],
-    [['kind: PersistentVolumeClaim', 'kind: PersistentVolume'], /v1 PersistentVolume: not a kind this chart renders/],
-    [['targetPort: http', 'targetPort: web'], /targetPort "web" is no container port/],
+    [
+      ['containerPort: 4010', 'containerPort: "4010"'],
+      /containers\/0\/ports\/0\/containerPort': got string, want integer/,
+    ],
+    [['apiVersion: apps/v1', 'apiVersion: apps/v1beta1'], /could not find schema for Deployment/],
   ] as const) {
     const validation = await validate(t, text.replace(change[0], change[1]))
     t.equal(validation.code, 1, `${change[1]}: refused`)
     t.match(validation.output, expected)
+  }
+
+  t.same(problemsNoSchemaSees(manifests), [], 'labelled and wired together')
+  const rewired = (changed: string) => parseAllDocuments(changed).map((document) => document.toJS() as Manifest)
+  t.same(problemsNoSchemaSees(rewired(text.replace('targetPort: http', 'targetPort: web'))), [
+    "the Service's targetPort web is no container port",
+  ])
+  t.same(problemsNoSchemaSees(rewired(text.replace(/name: tmp(\s+)mountPath/, 'name: scratch$1mountPath'))), [
+    'the mount at /tmp has no volume',
+  ])
+  t.same(problemsNoSchemaSees(rewired(text.replaceAll('app.kubernetes.io/instance: sandbox', 'instance: sandbox'))), [
+    'PersistentVolumeClaim has no app.kubernetes.io/instance',
+    'Service has no app.kubernetes.io/instance',
+    'Deployment has no app.kubernetes.io/instance',
+  ])
+})
+
+t.test('the values schema is the one made from the settings table (npm run docs:settings)', async (t) => {
+  const committed = await readFile(join(ROOT, SCHEMA), 'utf8')
+  t.equal(valuesSchema(await readFile(join(ROOT, BASE), 'utf8')), committed, 'npm run docs:settings changes nothing')
+})
+
+t.test("the values schema holds env to the settings' names and what each accepts", { skip: helmSkip }, async (t) => {
+  const template = async (values: Record<string, unknown>) => {
+    const file = join(await tempDir(t), 'values.yaml')
+    // Every string quoted: Helm reads YAML 1.1, where a bare on is true.
+    await writeFile(file, stringify({ env: values }, { defaultStringType: 'QUOTE_DOUBLE' }))
+    return helm(['template', 'sandbox', CHART, '--values', file])
+  }
+  for (const env of [
+    { SEED: 7, LOG_LEVEL: 'debug', MAX_PETS: '12', MCP_ALL_NAMESPACES: true, NAMESPACE_FROM_TRACE: 'on' },
+    { TLS: 'auto', TRACE_NAMESPACE_BASELINE: 'clean', OTEL_SERVICE_NAME: 'store' },
+  ]) {
+    const run = await template(env)
+    t.equal(run.code, 0, `accepted: ${JSON.stringify(env)}`, { output: run.output })
+  }
+  for (const [env, expected] of [
+    [{ LOG_LEVL: 'debug' }, /additional properties 'LOG_LEVL' not allowed/],
+    [{ LOG_LEVEL: 'loud' }, /\/env\/LOG_LEVEL': value must be one of 'fatal'/],
+    [{ SEED: -1 }, /\/env\/SEED': minimum/],
+    [{ SEED: 'seven' }, /\/env\/SEED': 'seven' does not match pattern/],
+    [{ NAMESPACE_FROM_TRACE: true }, /\/env\/NAMESPACE_FROM_TRACE': value must be one of 'on', 'off'/],
+    [{ UPSTREAM_API_KEY: 'a key' }, /\/env\/UPSTREAM_API_KEY': 'a key' does not match pattern/],
+    [{ ADMIN_TOKEN: 'a-token' }, /'ADMIN_TOKEN' not allowed/],
+  ] as const) {
+    const run = await template(env)
+    t.not(run.code, 0, `refused: ${JSON.stringify(env)}`)
+    t.match(run.output, expected)
   }
 })
 

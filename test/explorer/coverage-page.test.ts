@@ -15,14 +15,17 @@ t.test('the coverage page: operations down, responses across, exercised or not',
   t.equal(res.headers.get('cache-control'), 'no-store', 'always the journal of now')
   const page = await res.text()
   t.match(page, '<h1>Coverage: every namespace</h1>')
-  t.match(page, '<strong>3 of 11</strong> documented responses exercised, over 3 calls')
+  t.match(
+    page,
+    '<strong>3 of 9 reachable documented responses exercised (and 0 of 2 only malformed HTTP or JSON causes)</strong>, over 3 calls',
+  )
   t.match(
     page,
     '<thead><tr><th>operation</th><th>calls</th><th>200</th><th>201</th><th>400 invalid_body</th><th>400 malformed_json</th><th>400 bad_request</th><th>401</th><th>404</th><th>default</th><th>other answers</th></tr></thead>',
   )
   t.match(
     page,
-    '<tr><th scope="row"><code>createPet</code> POST /v1/pets</th><td>2</td><td class="none"></td><td class="yes" title="exercised">✔ 1</td><td class="yes" title="exercised">✔ 1</td><td class="no" title="never exercised">✘</td><td class="no" title="never exercised">✘</td><td class="no" title="never exercised">✘</td><td class="none"></td><td class="none"></td><td></td></tr>',
+    '<tr><th scope="row"><code>createPet</code> POST /v1/pets</th><td>2</td><td class="none"></td><td class="yes" title="exercised">✔ 1</td><td class="yes" title="exercised">✔ 1</td><td class="none" title="never exercised; caused only by malformed HTTP or JSON">–</td><td class="none" title="never exercised; caused only by malformed HTTP or JSON">–</td><td class="no" title="never exercised">✘</td><td class="none"></td><td class="none"></td><td></td></tr>',
   )
   t.match(
     page,

@@ -66,13 +66,25 @@ export async function theLoop(t: Test, client: Client, namespace: string): Promi
   t.equal(report.namespace, namespace, 'the coverage resource of the namespace')
   const listPets = report.operations.find((op: { operationId: string }) => op.operationId === 'listPets')
   t.equal(listPets.calls, 3, 'counts the calls of the namespace')
+  t.equal(report.complete, false)
+  t.match(
+    report.message,
+    new RegExp(`^listPets \\(GET /v1/pets\\), namespace ${namespace}: never exercised 401$`, 'm'),
+    'the message the prompt points to names what was never exercised',
+  )
   const journal = await client.readResource({ uri: `animal-store://namespaces/${namespace}/journal` })
   t.ok(JSON.parse((journal.contents[0] as { text: string }).text).count >= 5, 'the journal resource of the namespace')
 
   await expectTool(t, client, 200, 'deleteNamespace', { name: namespace })
 
   const prompt = await client.getPrompt({ name: 'test-loop', arguments: { namespace: 'checkout-1' } })
-  t.match((prompt.messages[0]?.content as { text: string }).text, /reset.*checkout-1/s, 'the prompt shows the loop')
+  const steps = (prompt.messages[0]?.content as { text: string }).text
+  t.match(steps, /reset.*checkout-1/s, 'the prompt shows the loop')
+  t.match(
+    steps,
+    'reachable documented responses were never exercised (its `message` names them',
+    'and the coverage message',
+  )
   const { resources } = await client.listResources()
   t.same(
     resources.map((r) => r.uri),

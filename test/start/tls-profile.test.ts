@@ -2,17 +2,16 @@
 // x509_strict, Python 3.13's default context) accept its certificate for each name it holds, and a
 // scanner (sslyze) finds Mozilla's intermediate profile: TLS 1.2 with forward-secret AEAD suites
 // only, TLS 1.3, and a certificate that validates.
-import { readFile, writeFile } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import t from 'tap'
-import { startTestSandbox, tempDir } from '../support/sandbox.js'
+import { tempDir } from '../support/sandbox.js'
 import { runProgram, skipWithout } from '../support/system-programs.js'
+import { startTlsSandbox } from '../support/tls.js'
 
 const dir = await tempDir(t)
-const sandbox = await startTestSandbox(t, { TLS: 'auto', TLS_NAMES: 'animal-store' })
 const ca = join(dir, 'ca.pem')
-await writeFile(ca, sandbox.tlsCa ?? '')
-const port = new URL(sandbox.origin).port
+const port = String((await startTlsSandbox(t, { TLS_NAMES: 'animal-store', TLS_CA_OUT: ca })).port)
 
 const opensslSkip = { skip: skipWithout(t, 'openssl', 'openssl') }
 t.test('openssl s_client -x509_strict verifies the certificate for a name from TLS_NAMES', opensslSkip, async (t) => {

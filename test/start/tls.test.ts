@@ -1,70 +1,26 @@
-// HTTPS and HTTP/2 with verification on: a client trusts the CA the sandbox made (or the one the
-// user brought) and nothing else, and gets the same answers over either protocol.
+// HTTPS and HTTP/2 with verification on: a client trusts the CA the sandbox made (or the certificate
+// the user brought) and nothing else, and gets the same answers over either protocol. Strict
+// verifiers and the protocol profile: tls-profile.test.ts; hostile clients and the bounds:
+// test/hardening/hostile-clients-tls.test.ts.
 import { spawnSync } from 'node:child_process'
 import { generateKeyPairSync } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { readFile, writeFile } from 'node:fs/promises'
-import { connect as http2Connect, type Http2SecureServer, type IncomingHttpHeaders } from 'node:http2'
-import { request } from 'node:https'
+import type { Http2SecureServer } from 'node:http2'
+import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { connect as tlsConnect } from 'node:tls'
 import forge from 'node-forge'
 import t from 'tap'
+import { loadConfig } from '../../src/config.js'
 import { tlsFiles } from '../../src/http/tls.js'
-import { API_KEY, ROOT, runCliToEnd, spawnCli, startTestSandbox, tempDir, waitFor } from '../support/sandbox.js'
-
-interface Answer {
-  readonly status: number
-  readonly headers: Record<string, unknown>
-  readonly body: string
-}
+import { API_KEY, ROOT, spawnCli, tempDir } from '../support/sandbox.js'
+import { http2Session, overHttp1, overHttp2, startTlsSandbox, type Answer, type Call } from '../support/tls.js'
 
 const AUTH = `Bearer ${API_KEY}`
+const ADMIN = { authorization: 'Bearer sandbox-admin-token' }
 /** Connection headers HTTP/2 has no place for (RFC 9113 §8.2.2), and the date, which moves. */
 const UNCOMPARED = new Set(['connection', 'keep-alive', 'transfer-encoding', 'date', ':status'])
-
-function overHttp1(origin: string, ca: string, method: string, path: string, headers = {}, body = ''): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = request(`${origin}${path}`, { method, headers, ca }, (res) => {
-      let text = ''
-      res.setEncoding('utf8')
-      res.on('data', (chunk: string) => (text += chunk))
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }))
-    })
-    req.on('error', reject)
-    req.end(body)
-  })
-}
-
-function overHttp2(origin: string, ca: string, method: string, path: string, headers = {}, body = ''): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const session = http2Connect(origin, { ca })
-    session.on('error', reject)
-    const stream = session.request({ ':method': method, ':path': path, ...headers }, { endStream: body === '' })
-    let answered: IncomingHttpHeaders = {}
-    let text = ''
-    stream.setEncoding('utf8')
-    stream.on('response', (h) => (answered = h))
-    stream.on('data', (chunk: string) => (text += chunk))
-    stream.on('end', () => {
-      session.close()
-      resolve({ status: Number(answered[':status']), headers: answered, body: text })
-    })
-    stream.on('error', reject)
-    if (body !== '') stream.end(body)
-  })
-}
-
-/** The ALPN protocol the server picks when the client offers `offered`. */
-function negotiated(port: number, ca: string, offered: string[]): Promise<string | false> {
-  return new Promise((resolve, reject) => {
-    const socket = tlsConnect({ host: '127.0.0.1', port, ca, servername: 'localhost', ALPNProtocols: offered }, () => {
-      resolve(socket.alpnProtocol ?? false)
-      socket.end()
-    })
-    socket.on('error', reject)
-  })
-}
 
 const compared = (answer: Answer): unknown => ({
   status: answer.status,
@@ -75,41 +31,59 @@ const compared = (answer: Answer): unknown => ({
   contentType: answer.headers['content-type'],
 })
 
-t.test('TLS=auto: HTTPS/1.1 and HTTP/2 answer alike, trusting only the CA the sandbox made', async (t) => {
-  const sandbox = await startTestSandbox(t, { TLS: 'auto' })
-  const ca = sandbox.tlsCa ?? ''
-  t.ok(ca, 'a CA to trust')
-  t.match(sandbox.origin, /^https:\/\/127\.0\.0\.1:\d+$/)
-  const port = Number(new URL(sandbox.origin).port)
+/** The ALPN protocol the server picks when the client offers `offered`, and the names its certificate holds. */
+function handshake(port: number, ca: string, offered: string[]): Promise<{ alpn: string | false; names: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = tlsConnect({ host: '127.0.0.1', port, ca, servername: 'localhost', ALPNProtocols: offered }, () => {
+      resolve({ alpn: socket.alpnProtocol ?? false, names: socket.getPeerCertificate().subjectaltname ?? '' })
+      socket.end()
+    })
+    socket.on('error', reject)
+  })
+}
 
-  t.equal(await negotiated(port, ca, ['h2', 'http/1.1']), 'h2', 'ALPN: h2 to a client that offers it')
-  t.equal(await negotiated(port, ca, ['http/1.1']), 'http/1.1', 'ALPN: HTTP/1.1 to one that offers only that')
+/** The image's HEALTHCHECK with the container's settings `env`: its exit code. */
+const healthcheck = (env: Record<string, string>): number | null =>
+  spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/healthcheck.ts')], {
+    env: { ...process.env, ...env },
+  }).status
 
+t.test('TLS=auto: trusting only the CA the sandbox made, HTTPS/1.1 and HTTP/2 answer alike', async (t) => {
+  const sandbox = await startTlsSandbox(t, { TLS_NAMES: 'animal-store' })
+  const { ca, origin, port } = sandbox
+  t.match(origin, /^https:\/\/127\.0\.0\.1:\d+$/)
+
+  const h2 = await handshake(port, ca, ['h2', 'http/1.1'])
+  t.equal(h2.alpn, 'h2', 'ALPN: h2 to a client that offers it')
+  t.equal((await handshake(port, ca, ['http/1.1'])).alpn, 'http/1.1', 'ALPN: HTTP/1.1 to one that offers only that')
+  t.same(
+    h2.names.split(', '),
+    ['DNS:localhost', 'IP Address:127.0.0.1', 'IP Address:0:0:0:0:0:0:0:1', `DNS:${hostname()}`, 'DNS:animal-store'],
+    "the certificate names this machine's names and TLS_NAMES",
+  )
+  // A CA made as another start makes one: verification is on, and it opens nothing of this start.
+  const other = (await tlsFiles({ kind: 'auto', names: [] }, undefined)).ca ?? ''
+  await t.rejects(overHttp1(origin, other, { path: '/healthz' }), { code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' })
+
+  const session = http2Session(t, origin, ca)
   const json = { authorization: AUTH, 'content-type': 'application/json' }
-  const calls: Array<[string, string, Record<string, string>, string]> = [
-    ['GET', '/v1/pets/1', { authorization: AUTH }, ''],
-    ['GET', '/v1/pets/999999', { authorization: AUTH }, ''],
-    ['GET', '/v1/pets', {}, ''],
-    ['POST', '/v1/pets', json, '{"name": 7}'],
-    ['GET', '/healthz', {}, ''],
+  const calls: Call[] = [
+    { path: '/v1/pets/1', headers: { authorization: AUTH } },
+    { path: '/v1/pets/999999', headers: { authorization: AUTH } },
+    { path: '/v1/pets' },
+    { method: 'POST', path: '/v1/pets', headers: json, body: '{"name": 7}' },
+    { path: '/healthz' },
   ]
-  for (const [method, path, headers, body] of calls) {
-    const one = await overHttp1(sandbox.origin, ca, method, path, headers, body)
-    const two = await overHttp2(sandbox.origin, ca, method, path, headers, body)
-    t.same(compared(two), compared(one), `${method} ${path}: the same answer over HTTP/2 as over HTTP/1.1`)
+  for (const call of calls) {
+    const one = await overHttp1(origin, ca, call)
+    const two = await overHttp2(session, call)
+    t.same(compared(two), compared(one), `${call.method ?? 'GET'} ${call.path}: the same over HTTP/2 as over HTTP/1.1`)
   }
-  const missing = await overHttp2(sandbox.origin, ca, 'GET', '/v1/pets/999999', { authorization: AUTH })
+  const missing = await overHttp2(session, calls[1] as Call)
   t.match(JSON.parse(missing.body), { code: 'not_found', status: 404 }, 'an error is the Error body')
 
-  // The explorer names the API as the browser reached it: over HTTPS.
-  const docs = await overHttp2(sandbox.origin, ca, 'GET', '/docs', { accept: 'text/html' })
-  t.equal(docs.status, 200)
-  t.match(docs.body, `https://${new URL(sandbox.origin).host}/v1`)
-
   // The journal shows an HTTP/2 request's headers as an HTTP/1.1 one's: Host, no pseudo-headers.
-  const journal = await overHttp1(sandbox.origin, ca, 'GET', '/__admin/requests', {
-    authorization: 'Bearer sandbox-admin-token',
-  })
+  const journal = await overHttp1(origin, ca, { path: '/__admin/requests', headers: ADMIN })
   const [overOne, overTwo] = (JSON.parse(journal.body) as { entries: Array<{ headers: Record<string, string> }> })
     .entries
   const { connection, ...sentOverOne } = overOne?.headers ?? {}
@@ -117,51 +91,19 @@ t.test('TLS=auto: HTTPS/1.1 and HTTP/2 answer alike, trusting only the CA the sa
   t.same(overTwo?.headers, sentOverOne, 'the journal shows the same headers, no pseudo-header')
 
   // The control API hands out the same CA, e.g. to a browser that opened the explorer past its warning.
-  const served = await overHttp2(sandbox.origin, ca, 'GET', '/__admin/tls/ca', {
-    authorization: 'Bearer sandbox-admin-token',
-  })
+  const served = await overHttp2(session, { path: '/__admin/tls/ca', headers: ADMIN })
   t.equal(served.status, 200)
   t.equal(served.headers['content-type'], 'application/x-pem-file')
   t.equal(served.body, ca, 'the CA the sandbox made')
 })
 
-t.test('HTTP/2 requests keep out of the reserved share, as HTTP/1.1 ones do', async (t) => {
-  // Two API requests in progress at once are the API's whole share here.
-  const sandbox = await startTestSandbox(t, { TLS: 'auto' }, { maxConnections: 10, reservedConnections: 8 })
-  const ca = sandbox.tlsCa ?? ''
-  const slowly = { authorization: AUTH, prefer: 'delay=3000' }
-  const warnings: string[] = []
-  const warned = (warning: Error): number => warnings.push(warning.message)
-  process.on('warning', warned)
-  t.teardown(() => process.off('warning', warned))
-  const slow = [1, 2].map(() => overHttp2(sandbox.origin, ca, 'GET', '/v1/pets?limit=1', slowly))
-  let busy: Answer | undefined
-  await waitFor(
-    async () => {
-      busy = await overHttp2(sandbox.origin, ca, 'GET', '/v1/pets?limit=1', { authorization: AUTH })
-      return busy.status === 503
-    },
-    { what: 'an API request past the share to be refused', timeoutMs: 10_000 },
-  )
-  t.match(JSON.parse(busy?.body ?? '{}'), { code: 'server_busy', status: 503 })
-  t.same(warnings, [], "no warning: HTTP/1.1's Connection: close is not sent over HTTP/2")
-  t.equal((await overHttp2(sandbox.origin, ca, 'GET', '/healthz')).status, 200, 'health is served')
-  t.same(
-    (await Promise.all(slow)).map((answer) => answer.status),
-    [200, 200],
-    'the requests in progress are answered',
-  )
-})
-
 t.test('a stop over HTTP/2 answers the request in flight, and an idle session does not hold it', async (t) => {
-  const sandbox = await startTestSandbox(t, { TLS: 'auto' })
-  const ca = sandbox.tlsCa ?? ''
-  const idle = http2Connect(sandbox.origin, { ca })
-  t.teardown(() => idle.destroy())
+  const sandbox = await startTlsSandbox(t)
+  const idle = http2Session(t, sandbox.origin, sandbox.ca)
   await new Promise((resolve) => idle.once('connect', resolve))
-  const slowly = { authorization: AUTH, prefer: 'delay=1000' }
   const arrived = new Promise((resolve) => (sandbox.server as Http2SecureServer).once('request', resolve))
-  const inFlight = overHttp2(sandbox.origin, ca, 'GET', '/v1/pets/1', slowly)
+  const slowly = { authorization: AUTH, prefer: 'delay=1000' }
+  const inFlight = overHttp2(http2Session(t, sandbox.origin, sandbox.ca), { path: '/v1/pets/1', headers: slowly })
   await arrived
   const ended = new Promise((resolve) => {
     idle.once('goaway', () => resolve('goaway'))
@@ -172,19 +114,14 @@ t.test('a stop over HTTP/2 answers the request in flight, and an idle session do
   t.equal(await ended, 'goaway', 'the idle session was told to go, not cut')
 })
 
-t.test('TLS_CA_OUT: the command writes the CA there and says so', async (t) => {
+t.test('TLS_CA_OUT: the command writes the CA there, says so, and the healthcheck trusts it', async (t) => {
   const caFile = join(await tempDir(t), 'ca.pem')
   const cli = await spawnCli(t, { TLS: 'auto', TLS_CA_OUT: caFile })
   t.match(cli.stderr, `trust: ${caFile}`)
   const origin = new URL(cli.baseUrl).origin.replace('127.0.0.1', 'localhost')
-  const health = await overHttp1(origin, await readFile(caFile, 'utf8'), 'GET', '/healthz')
+  const health = await overHttp1(origin, await readFile(caFile, 'utf8'), { path: '/healthz' })
   t.equal(health.status, 200, 'a client trusting that file alone is served')
-  // The image's HEALTHCHECK, with the container's settings: it trusts the same file.
-  const port = new URL(origin).port
-  const check = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/healthcheck.ts')], {
-    env: { ...process.env, TLS: 'auto', TLS_CA_OUT: caFile, PORT: port },
-  })
-  t.equal(check.status, 0, 'the healthcheck passes over HTTPS')
+  t.equal(healthcheck({ TLS: 'auto', TLS_CA_OUT: caFile, PORT: new URL(origin).port }), 0, 'healthy over HTTPS')
 })
 
 t.test('TLS_CA_OUT without TLS=auto (the image sets it): plain HTTP, no CA written or served', async (t) => {
@@ -193,135 +130,115 @@ t.test('TLS_CA_OUT without TLS=auto (the image sets it): plain HTTP, no CA writt
   t.notMatch(cli.stderr, 'trust:', 'the banner names no CA')
   t.match(cli.baseUrl, /^http:/)
   t.notOk(existsSync(caFile), 'no CA file')
-  const response = await fetch(`${new URL(cli.baseUrl).origin}/__admin/tls/ca`, {
-    headers: { authorization: 'Bearer sandbox-admin-token' },
-  })
+  const response = await fetch(`${new URL(cli.baseUrl).origin}/__admin/tls/ca`, { headers: ADMIN })
   t.equal(response.status, 404)
   t.match(await response.json(), { code: 'not_found', status: 404, message: /made no CA/ })
 })
 
-/** A certificate and its key, signed by a CA, in files; and the CA's PEM. */
-async function ownCertificate(dir: string, name: string): Promise<{ cert: string; key: string; ca: string }> {
-  const made = await tlsFiles({ kind: 'auto', names: [] }, undefined)
-  const files = { cert: join(dir, `${name}.crt`), key: join(dir, `${name}.key`), ca: join(dir, `${name}-ca.crt`) }
-  await writeFile(files.cert, made.cert)
-  await writeFile(files.key, made.key)
-  await writeFile(files.ca, made.ca ?? '')
+/** Writes `made`'s certificate and key to files in `dir`, as TLS_CERT and TLS_KEY name them. */
+async function certificateFiles(dir: string, name: string, made: { cert: string; key: string }) {
+  const files = { TLS_CERT: join(dir, `${name}.crt`), TLS_KEY: join(dir, `${name}.key`) }
+  await writeFile(files.TLS_CERT, made.cert)
+  await writeFile(files.TLS_KEY, made.key)
   return files
 }
 
-t.test('TLS_CERT and TLS_KEY: the sandbox serves the certificate it is given', async (t) => {
-  const dir = await tempDir(t)
-  const own = await ownCertificate(dir, 'own')
-  const ca = await readFile(own.ca, 'utf8')
-  const cli = await spawnCli(t, { TLS_CERT: own.cert, TLS_KEY: own.key, API_KEYS: API_KEY, LOG_LEVEL: 'debug' })
-  const origin = new URL(cli.baseUrl).origin
-  t.match(origin, /^https:/)
-  const pets = await overHttp2(origin, ca, 'GET', '/v1/pets/1', { authorization: AUTH })
-  t.equal(pets.status, 200)
-  const check = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/healthcheck.ts')], {
-    env: { ...process.env, TLS_CERT: own.cert, TLS_KEY: own.key, PORT: new URL(origin).port },
-  })
-  t.equal(check.status, 0, 'the healthcheck passes, trusting that certificate')
-  const key = (await readFile(own.key, 'utf8')).split('\n')[1] ?? 'no key line'
-  t.notMatch(cli.stderr + cli.stdout, key, 'the key is never logged')
-})
-
-t.test('the healthcheck passes with a certificate that does not name localhost, and only with that one', async (t) => {
-  const dir = await tempDir(t)
-  const write = async (name: string, made: { cert: string; key: string }): Promise<Record<string, string>> => {
-    const files = { TLS_CERT: join(dir, `${name}.crt`), TLS_KEY: join(dir, `${name}.key`) }
-    await writeFile(files.TLS_CERT, made.cert)
-    await writeFile(files.TLS_KEY, made.key)
-    return files
-  }
-  // Two certificates for a compose service's name alone; the sandbox serves the first.
-  const served = await write('service', selfSigned(-1, 10, ['animal-store']))
-  const other = await write('other', selfSigned(-1, 10, ['animal-store']))
-  const cli = await spawnCli(t, served)
-  const check = (files: Record<string, string>): number | null =>
-    spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/healthcheck.ts')], {
-      env: { ...process.env, ...files, PORT: new URL(cli.baseUrl).port },
-    }).status
-  t.equal(check(served), 0, 'healthy: the server serves the certificate TLS_CERT names')
-  t.equal(check(other), 1, 'verification stays on: another certificate for the same name is not trusted')
-})
+t.test(
+  'TLS_CERT and TLS_KEY: the chain given is served, the healthcheck holds to it, keys are never logged',
+  async (t) => {
+    const dir = await tempDir(t)
+    // Two certificates a CA signed for a compose service's name alone, not localhost, each followed by
+    // that CA as a chain is; the sandbox serves the first.
+    const ca = userCertificate(-1, 10, ['service-ca'])
+    const [mine, another] = [
+      userCertificate(-1, 10, ['animal-store'], ca),
+      userCertificate(-1, 10, ['animal-store'], ca),
+    ]
+    const served = await certificateFiles(dir, 'service', { cert: mine.cert + ca.cert, key: mine.key })
+    const other = await certificateFiles(dir, 'other', { cert: another.cert + ca.cert, key: another.key })
+    const cli = await spawnCli(t, { ...served, API_KEYS: API_KEY, LOG_LEVEL: 'debug' })
+    const origin = new URL(cli.baseUrl).origin
+    t.match(origin, /^https:/)
+    const call = { path: '/v1/pets/1', headers: { authorization: AUTH } }
+    const pets = await overHttp1(origin, ca.cert, call, { servername: 'animal-store' })
+    t.equal(pets.status, 200, 'a client trusting the CA for that name is served')
+    const port = new URL(origin).port
+    t.equal(healthcheck({ ...served, PORT: port }), 0, 'healthy: the server serves the certificate TLS_CERT names')
+    t.equal(healthcheck({ ...other, PORT: port }), 1, 'not another one, though the same CA signed it for the same name')
+    t.notMatch(cli.stderr + cli.stdout, mine.key.split('\n')[1] ?? 'no key line', 'the key is never logged')
+  },
+)
 
 t.test('TLS_CLIENT_CA: only a client with a certificate that CA signed is served', async (t) => {
-  const dir = await tempDir(t)
-  const server = await ownCertificate(dir, 'server')
-  const client = await ownCertificate(dir, 'client')
-  const cli = await spawnCli(t, { TLS_CERT: server.cert, TLS_KEY: server.key, TLS_CLIENT_CA: client.ca })
-  const origin = new URL(cli.baseUrl).origin
-  const ca = await readFile(server.ca, 'utf8')
-  await t.rejects(overHttp1(origin, ca, 'GET', '/healthz'), 'no client certificate: refused')
-  const served = await new Promise<number>((resolve, reject) => {
-    const options = { ca, cert: '', key: '' }
-    Promise.all([readFile(client.cert, 'utf8'), readFile(client.key, 'utf8')]).then(([cert, key]) => {
-      Object.assign(options, { cert, key })
-      request(`${origin}/healthz`, options, (res) => {
-        res.resume()
-        resolve(res.statusCode ?? 0)
-      })
-        .on('error', reject)
-        .end()
-    }, reject)
-  })
-  t.equal(served, 200, 'with one: served')
+  const client = await tlsFiles({ kind: 'auto', names: [] }, undefined)
+  const clientCa = join(await tempDir(t), 'client-ca.pem')
+  await writeFile(clientCa, client.ca ?? '')
+  const { origin, ca } = await startTlsSandbox(t, { TLS_CLIENT_CA: clientCa })
+  await t.rejects(overHttp1(origin, ca, { path: '/healthz' }), 'no client certificate: refused')
+  const served = await overHttp1(origin, ca, { path: '/healthz' }, { cert: client.cert, key: client.key })
+  t.equal(served.status, 200, 'with one: served')
 })
 
-t.test('a bad TLS setting stops the start with one line that names it, never the key', async (t) => {
+t.test('a bad TLS setting stops the start with a message that names it, never the key', async (t) => {
   const dir = await tempDir(t)
-  const one = await ownCertificate(dir, 'one')
-  const other = await ownCertificate(dir, 'other')
+  const made = await tlsFiles({ kind: 'auto', names: [] }, undefined)
+  const one = await certificateFiles(dir, 'one', made)
+  const other = await certificateFiles(dir, 'other', await tlsFiles({ kind: 'auto', names: [] }, undefined))
   const expired = join(dir, 'expired.crt')
-  await writeFile(expired, selfSigned(-10, -1).cert)
+  await writeFile(expired, userCertificate(-10, -1).cert)
   const future = join(dir, 'future.crt')
-  await writeFile(future, selfSigned(1, 10).cert)
-  const keyLine = (await readFile(other.key, 'utf8')).split('\n')[1] ?? 'no key line'
-  const cases: Array<{ env: Record<string, string>; names: RegExp }> = [
-    {
-      env: { TLS_CERT: one.cert, TLS_KEY: other.key },
-      names: /TLS_KEY is not the private key of the certificate in TLS_CERT/,
-    },
-    {
-      env: { TLS_CERT: join(dir, 'none.crt'), TLS_KEY: one.key },
-      names: /TLS_CERT: cannot read .*none\.crt \(ENOENT\)/,
-    },
-    { env: { TLS_CERT: expired, TLS_KEY: one.key }, names: /TLS_CERT: the certificate in .*expired\.crt expired on/ },
-    {
-      env: { TLS_CERT: future, TLS_KEY: one.key },
-      names: /TLS_CERT: the certificate in .*future\.crt is valid only from/,
-    },
-    { env: { TLS_CERT: one.key, TLS_KEY: one.key }, names: /TLS_CERT: .*one\.key holds no PEM certificate/ },
-    { env: { TLS_CERT: one.cert }, names: /TLS_CERT needs TLS_KEY beside it/ },
-    { env: { TLS: 'auto', TLS_CERT: one.cert, TLS_KEY: one.key }, names: /TLS makes its own certificate/ },
-    { env: { TLS: 'on' }, names: /TLS must be off or auto, got "on"/ },
-    { env: { TLS_NAMES: 'animal-store' }, names: /TLS_NAMES applies only with TLS=auto/ },
+  await writeFile(future, userCertificate(1, 10).cert)
+  const keyLines = [made.key, await readFile(other.TLS_KEY, 'utf8')].map((key) => key.split('\n')[1] ?? 'no key line')
+  // Each row once, in process: that a ConfigError stops the command with its one line is test/start/cli.test.ts's.
+  const cases: Array<[Record<string, string>, RegExp]> = [
+    [
+      { TLS_CERT: one.TLS_CERT, TLS_KEY: other.TLS_KEY },
+      /^TLS_KEY is not the private key of the certificate in TLS_CERT$/,
+    ],
+    [{ TLS_CERT: join(dir, 'none.crt'), TLS_KEY: one.TLS_KEY }, /^TLS_CERT: cannot read .*none\.crt \(ENOENT\)$/],
+    [{ TLS_CERT: expired, TLS_KEY: one.TLS_KEY }, /^TLS_CERT: the certificate in .*expired\.crt expired on/],
+    [{ TLS_CERT: future, TLS_KEY: one.TLS_KEY }, /^TLS_CERT: the certificate in .*future\.crt is valid only from/],
+    [{ TLS_CERT: one.TLS_KEY, TLS_KEY: one.TLS_KEY }, /^TLS_CERT: .*one\.key holds no PEM certificate$/],
+    [{ TLS_CERT: one.TLS_CERT, TLS_KEY: one.TLS_CERT }, /^TLS_KEY: .*one\.crt holds no unencrypted PEM private key$/],
+    [{ TLS_CERT: one.TLS_CERT }, /^TLS_CERT needs TLS_KEY beside it$/],
+    [{ TLS: 'auto', ...one }, /^TLS makes its own certificate/],
+    [{ TLS: 'on' }, /^TLS must be off or auto, got "on"$/],
+    [{ TLS_NAMES: 'animal-store' }, /^TLS_NAMES applies only with TLS=auto$/],
+    [{ TLS: 'auto', TLS_NAMES: 'a b' }, /^TLS_NAMES: "a b" is not a host name or IP address/],
+    [{ TLS: 'auto', TLS_CA_OUT: join(dir, 'none', 'ca.pem') }, /^TLS_CA_OUT: no folder .*none to write the CA in$/],
+    [{ TLS_CLIENT_CA: one.TLS_CERT }, /^TLS_CLIENT_CA applies only with HTTPS on/],
   ]
-  for (const c of cases) {
-    const { code, stderr } = await runCliToEnd(c.env)
-    t.not(code, 0, `${JSON.stringify(c.env)} → non-zero exit`)
-    t.match(stderr, c.names)
-    t.equal(stderr.trimEnd().split('\n').length, 1, 'one line')
-    t.notMatch(stderr, keyLine, 'never the key')
+  for (const [env, names] of cases) {
+    const thrown = t.throws(() => loadConfig([], env), { name: 'ConfigError' }, JSON.stringify(env)) as Error
+    t.match(thrown.message, names)
+    for (const keyLine of keyLines) t.notMatch(thrown.message, keyLine, 'never the key')
   }
 })
 
-/** A self-signed certificate and its key, as a user makes one: valid `fromDays` to `toDays` from now, for `names`. */
-function selfSigned(fromDays: number, toDays: number, names = ['localhost']): { cert: string; key: string } {
+/**
+ * A certificate and its key as a user makes them: valid `fromDays` to `toDays` from now, for
+ * `names`; signed by `issuer`, or else by itself, as a CA.
+ */
+function userCertificate(
+  fromDays: number,
+  toDays: number,
+  names = ['localhost'],
+  issuer?: { cert: string; key: string },
+): { cert: string; key: string } {
   const keyPem = generateKeyPairSync('rsa', { modulusLength: 2048 })
     .privateKey.export({ type: 'pkcs1', format: 'pem' })
     .toString()
   const key = forge.pki.privateKeyFromPem(keyPem) as forge.pki.rsa.PrivateKey
   const cert = forge.pki.createCertificate()
   cert.publicKey = forge.pki.setRsaPublicKey(key.n, key.e)
-  cert.serialNumber = '01'
+  cert.serialNumber = `0${Math.floor(Math.random() * 1e9).toString(16)}`
   cert.validity.notBefore = new Date(Date.now() + fromDays * 86_400_000)
   cert.validity.notAfter = new Date(Date.now() + toDays * 86_400_000)
-  cert.setSubject([{ name: 'commonName', value: names[0] ?? 'localhost' }])
-  cert.setIssuer([{ name: 'commonName', value: names[0] ?? 'localhost' }])
-  cert.setExtensions([{ name: 'subjectAltName', altNames: names.map((value) => ({ type: 2, value })) }])
-  cert.sign(key, forge.md.sha256.create())
+  const subject = [{ name: 'commonName', value: names[0] ?? 'localhost' }]
+  cert.setSubject(subject)
+  cert.setIssuer(issuer ? forge.pki.certificateFromPem(issuer.cert).subject.attributes : subject)
+  const altNames = { name: 'subjectAltName', altNames: names.map((value) => ({ type: 2, value })) }
+  cert.setExtensions(issuer ? [altNames] : [altNames, { name: 'basicConstraints', cA: true }])
+  cert.sign(issuer ? forge.pki.privateKeyFromPem(issuer.key) : key, forge.md.sha256.create())
   return { cert: forge.pki.certificateToPem(cert), key: keyPem }
 }

@@ -9,6 +9,8 @@ export interface CuttingProxy {
   readonly port: number
   /** The next client message that holds `marker` reaches the server, then its connection is cut. */
   cutAfter(marker: string): void
+  /** The next client message that holds `marker` never reaches the server: its connection is cut instead. */
+  cutBefore(marker: string): void
   /**
    * The next client message that holds `marker` is never passed on, and its connection is left open
    * on the client's side, even once the server is gone; resolves when that message came.
@@ -19,7 +21,7 @@ export interface CuttingProxy {
 }
 
 export async function startCuttingProxy(t: Test, target: number): Promise<CuttingProxy> {
-  let armed: string | undefined
+  let armed: { marker: string; passes: boolean } | undefined
   let holding: { marker: string; came: () => void } | undefined
   let cuts = 0
   const sockets = new Set<Socket>()
@@ -37,12 +39,14 @@ export async function startCuttingProxy(t: Test, target: number): Promise<Cuttin
         held = true
         holding.came()
         holding = undefined
-      } else if (armed !== undefined && chunk.includes(armed)) {
+      } else if (armed !== undefined && chunk.includes(armed.marker)) {
+        const { passes } = armed
         armed = undefined
         cuts++
         client.pause()
-        // The message reaches the server whole; the client's side closes before any answer.
-        upstream.end(chunk)
+        // The message reaches the server whole (or not at all); the client's side closes before any answer.
+        if (passes) upstream.end(chunk)
+        else upstream.end()
         client.destroy()
       } else upstream.write(chunk)
     })
@@ -57,7 +61,8 @@ export async function startCuttingProxy(t: Test, target: number): Promise<Cuttin
   })
   return {
     port: (server.address() as AddressInfo).port,
-    cutAfter: (marker) => void (armed = marker),
+    cutAfter: (marker) => void (armed = { marker, passes: true }),
+    cutBefore: (marker) => void (armed = { marker, passes: false }),
     holdBack: (marker) => new Promise<void>((came) => (holding = { marker, came })),
     get cuts() {
       return cuts

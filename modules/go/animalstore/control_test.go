@@ -3,11 +3,13 @@ package animalstore_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/animal-store/animal-store-sandbox/modules/go/animalstore/api"
@@ -206,4 +208,43 @@ func TestControl_namespacesAreIsolated(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, *aPets.JSON200, created)
 	require.Len(t, *aPets.JSON200, len(*bPets.JSON200)+1)
+}
+
+// A suite that caused every response of createPet a conforming client can cause passes the
+// check: it never sent malformed JSON or forced a 400, which only malformed HTTP or JSON causes.
+func TestControl_CoverageAsksOnlyForReachableResponses(t *testing.T) {
+	t.Parallel()
+	admin, name := testNamespace(t, "")
+	baseURL, err := sharedSandbox(t).BaseURL(t.Context())
+	require.NoError(t, err)
+	created, _ := callAPI(t, name, http.MethodPost, "/pets", map[string]any{"name": "Rex", "categoryId": 3})
+	require.Equal(t, http.StatusCreated, created.StatusCode)
+	invalid, _ := callAPI(t, name, http.MethodPost, "/pets", map[string]any{"categoryId": 3})
+	require.Equal(t, http.StatusBadRequest, invalid.StatusCode)
+	// The sandbox's words, the same as the TypeScript client raises (test/control/client-assertions.test.ts).
+	want := fmt.Sprintf("createPet (POST /v1/pets), namespace %s: never exercised 401", name)
+	require.EventuallyWithT(t, func(c *assert.CollectT) {
+		coverage, err := admin.GetCoverageWithResponse(t.Context(), &control.GetCoverageParams{Namespace: &name})
+		require.NoError(c, err)
+		require.NotNil(c, coverage.JSON200)
+		assert.EqualError(c, coverage.JSON200.AllResponsesExercised("createPet"), want)
+	}, 5*time.Second, 50*time.Millisecond)
+	wrongKey := sharedSandbox(t).APIHeader(name)
+	wrongKey.Set("Authorization", "Bearer not-a-key")
+	refused, _ := send(t, http.MethodPost, baseURL+"/pets", wrongKey, map[string]any{})
+	require.Equal(t, http.StatusUnauthorized, refused.StatusCode)
+
+	coverage, err := admin.GetCoverageWithResponse(t.Context(), &control.GetCoverageParams{Namespace: &name})
+	require.NoError(t, err)
+	report := *coverage.JSON200
+	require.NoError(t, report.AllResponsesExercised("createPet"))
+	createPet, ok := report.Operation("createPet")
+	require.True(t, ok)
+	var left []string
+	for _, response := range createPet.Responses {
+		if !response.Exercised {
+			left = append(left, fmt.Sprintf("%s reachable=%t", response.Label, response.Reachable))
+		}
+	}
+	require.Equal(t, []string{"400 malformed_json reachable=false", "400 bad_request reachable=false"}, left)
 }

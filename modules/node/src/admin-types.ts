@@ -504,6 +504,10 @@ export interface components {
                 responses: number;
                 /** @description Documented responses exercised at least once. */
                 exercised: number;
+                /** @description Of the documented responses, those a client whose HTTP stack and JSON serializer work can cause (`reachable` true): what `complete` asks for. */
+                reachable: number;
+                /** @description Of the reachable documented responses, those exercised at least once. */
+                reachableExercised: number;
                 unmatched: number;
                 invalid: number;
                 deprecatedCalls: number;
@@ -549,6 +553,13 @@ export interface components {
                     message: string;
                 }[];
             };
+            /** @description Every reachable documented response of every operation exercised. */
+            complete: boolean;
+            /**
+             * @description The outcome for people, as an end-of-suite assertion raises it: when not complete, the message of each operation not complete, one line each.
+             * @example createPet (POST /v1/pets), namespace checkout-test: never exercised 401, 400 invalid_body
+             */
+            message: string;
         };
         OperationCoverage: {
             operationId: string;
@@ -574,6 +585,13 @@ export interface components {
             unanswered: number;
             /** @description The query parameters, with the values and bounds sent. */
             parameters: components["schemas"]["ParameterCoverage"][];
+            /** @description Every reachable documented response of the operation exercised. */
+            complete: boolean;
+            /**
+             * @description One line for people naming the operation, the namespace reported on and the reachable documented responses never exercised: an assertion on some operations raises the lines of those not complete, joined as the report's `message` joins them.
+             * @example createPet (POST /v1/pets), namespace checkout-test: never exercised 401, 400 invalid_body
+             */
+            message: string;
         };
         ResponseCoverage: {
             /** @description The status as the spec writes it (`201`, `400`, `default`). */
@@ -582,6 +600,8 @@ export interface components {
             code: string | null;
             /** @example 400 invalid_body */
             label: string;
+            /** @description false for a response only a request that is not HTTP, or a body that is not JSON, causes (`400 malformed_json`, `400 bad_request`): a client whose HTTP stack and JSON serializer work never meets it, and the end-of-suite assertions do not ask for it. */
+            reachable: boolean;
             exercised: boolean;
             calls: number;
             /** @description Of the calls, those answered by a fault or a Prefer header. */

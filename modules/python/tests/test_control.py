@@ -88,6 +88,35 @@ def test_every_operation_sends_what_the_sandbox_takes(
     assert (no_ca.value.operation_id, no_ca.value.status) == ("getTlsCa", 404)
 
 
+def test_coverage_check_passes_a_suite_that_caused_every_reachable_response_of_create_pet(
+    animal_store_namespace: ControlClient,
+) -> None:
+    api = animal_store_namespace
+    url = f"{api.api_base_url}/pets"
+    requests.post(url, headers=api.api_headers, json={"name": "Rex", "categoryId": 3})  # 201
+    requests.post(url, headers=api.api_headers, json={"categoryId": 3})  # 400 invalid_body
+    wait_for_requests(api, 2)
+    # The sandbox's words, the same as the TypeScript client raises (test/control/client-assertions.test.ts).
+    with pytest.raises(AssertionError) as missing:
+        assert_all_responses_exercised(api.get_coverage(), "createPet")
+    assert str(missing.value) == f"createPet (POST /v1/pets), namespace {api.namespace_name}: never exercised 401"
+    requests.post(url, headers={**api.api_headers, "Authorization": "Bearer not-a-key"}, json={})  # 401
+    wait_for_requests(api, 3)
+    report = api.get_coverage()
+    # No malformed JSON, no forced 400: a conforming client causes neither, and the check asks for neither.
+    assert_all_responses_exercised(report, "createPet")
+    create = next(operation for operation in report["operations"] if operation["operationId"] == "createPet")
+    left = [(response["label"], response["reachable"]) for response in create["responses"] if not response["exercised"]]
+    assert left == [("400 malformed_json", False), ("400 bad_request", False)]
+
+
+def wait_for_requests(api: ControlClient, count: int) -> None:
+    """The journal counts a call once it is answered: wait for the calls made to be counted."""
+    deadline = time.monotonic() + 5
+    while api.count_requests() < count and time.monotonic() < deadline:
+        time.sleep(0.05)
+
+
 def test_a_refusal_is_an_error_with_the_error_body(animal_store_namespace: ControlClient) -> None:
     with pytest.raises(AnimalStoreControlError) as refused:
         animal_store_namespace.add_fault("noSuchOperation", status=500)
@@ -115,6 +144,7 @@ def test_time_stamps_are_sent_in_utc() -> None:
         _timestamp(datetime(2030, 12, 5))
 
 
+CREATE_PET_MISSING = "createPet (POST /v1/pets), namespace checkout: never exercised 400 invalid_body, 401"
 REPORT = {
     "namespace": "checkout",
     "operations": [
@@ -123,6 +153,8 @@ REPORT = {
             "method": "GET",
             "path": "/v1/pets",
             "responses": [{"label": "200", "exercised": True}],
+            "complete": True,
+            "message": "listPets (GET /v1/pets), namespace checkout: every reachable documented response exercised",
         },
         {
             "operationId": "createPet",
@@ -131,10 +163,16 @@ REPORT = {
             "responses": [
                 {"label": "201", "exercised": True},
                 {"label": "400 invalid_body", "exercised": False},
+                {"label": "400 malformed_json", "reachable": False, "exercised": False},  # not asked for
                 {"label": "401", "exercised": False},
             ],
+            "complete": False,
+            "message": CREATE_PET_MISSING,
         },
     ],
+    # The sandbox words the outcome (test/control/coverage.test.ts): the assertion raises it as it is.
+    "complete": False,
+    "message": CREATE_PET_MISSING,
     "deprecatedCalls": [
         {
             "operationId": "getPet",
@@ -156,9 +194,13 @@ VERIFIED = {"namespace": "checkout", "passed": False, "message": "failed:\n- cre
         pytest.param(lambda: assert_all_responses_exercised(REPORT, "listPets"), None, id="exercised"),
         pytest.param(
             lambda: assert_all_responses_exercised(REPORT),
-            "documented responses never exercised (namespace checkout):\n"
-            "- createPet (POST /v1/pets): 400 invalid_body, 401",
+            CREATE_PET_MISSING,
             id="not-exercised",
+        ),
+        pytest.param(
+            lambda: assert_all_responses_exercised(REPORT, "listPets", "createPet"),
+            CREATE_PET_MISSING,
+            id="not-exercised-named",
         ),
         pytest.param(
             lambda: assert_no_deprecated_calls({**REPORT, "namespace": None}),

@@ -84,5 +84,11 @@ type ListPetsParams struct {
 	Status PetStatus `form:"status,omitempty" json:"status,omitempty"`
 }
 
+// CreatePetParams defines parameters for CreatePet.
+type CreatePetParams struct {
+	// IdempotencyKey A unique value the client makes for this create (a UUID, for one) and sends again with every retry of it (draft-ietf-httpapi-idempotency-key-header).
+	IdempotencyKey string `json:"Idempotency-Key,omitempty"`
+}
+
 // CreatePetJSONRequestBody defines body for CreatePet for application/json ContentType.
 type CreatePetJSONRequestBody = NewPet

@@ -306,6 +306,9 @@ type Clock struct {
 
 // CoverageReport What the calls made show of the contract's use. Every call is counted as it is answered, whatever the journal keeps: one namespace's since it was made, reset or its journal cleared; with all=true, the whole run's since the start, namespaces deleted or evicted included. Version 1 of this shape: fields may be added, none is removed or changes meaning without a new reportVersion.
 type CoverageReport struct {
+	// Complete Every reachable documented response of every operation exercised.
+	Complete bool `json:"complete"`
+
 	// DeprecatedCalls The deprecated operations called, with the sunset and replacement the spec names.
 	DeprecatedCalls []DeprecatedCall `json:"deprecatedCalls"`
 	GeneratedAt     time.Time        `json:"generatedAt"`
@@ -327,6 +330,9 @@ type CoverageReport struct {
 			Status      int    `json:"status"`
 		} `json:"requests"`
 	} `json:"invalid"`
+
+	// Message The outcome for people, as an end-of-suite assertion raises it: when not complete, the message of each operation not complete, one line each.
+	Message string `json:"message"`
 
 	// Namespace The namespace reported on; null when the report spans every namespace.
 	Namespace string `json:"namespace"`
@@ -355,6 +361,12 @@ type CoverageReport struct {
 
 		// Operations Operations of the API.
 		Operations int `json:"operations"`
+
+		// Reachable Of the documented responses, those a client whose HTTP stack and JSON serializer work can cause (`reachable` true): what `complete` asks for.
+		Reachable int `json:"reachable"`
+
+		// ReachableExercised Of the reachable documented responses, those exercised at least once.
+		ReachableExercised int `json:"reachableExercised"`
 
 		// Responses Documented responses (a 400 counts once per code).
 		Responses int `json:"responses"`
@@ -639,8 +651,14 @@ type NewSnapshot struct {
 
 // OperationCoverage defines model for OperationCoverage.
 type OperationCoverage struct {
-	Calls       int    `json:"calls"`
-	Deprecated  bool   `json:"deprecated"`
+	Calls int `json:"calls"`
+
+	// Complete Every reachable documented response of the operation exercised.
+	Complete   bool `json:"complete"`
+	Deprecated bool `json:"deprecated"`
+
+	// Message One line for people naming the operation, the namespace reported on and the reachable documented responses never exercised: an assertion on some operations raises the lines of those not complete, joined as the report's `message` joins them.
+	Message     string `json:"message"`
 	Method      string `json:"method"`
 	OperationID string `json:"operationId"`
 
@@ -753,6 +771,9 @@ type ResponseCoverage struct {
 	// Forced Of the calls, those answered by a fault or a Prefer header.
 	Forced int    `json:"forced"`
 	Label  string `json:"label"`
+
+	// Reachable false for a response only a request that is not HTTP, or a body that is not JSON, causes (`400 malformed_json`, `400 bad_request`): a client whose HTTP stack and JSON serializer work never meets it, and the end-of-suite assertions do not ask for it.
+	Reachable bool `json:"reachable"`
 
 	// Status The status as the spec writes it (`201`, `400`, `default`).
 	Status string `json:"status"`
@@ -4320,6 +4341,11 @@ type DeleteNamespaceResponse401Headers struct {
 	WWWAuthenticate string
 }
 
+// DeleteNamespaceResponse503Headers the declared response headers of an HTTP 503 response for DeleteNamespace
+type DeleteNamespaceResponse503Headers struct {
+	RetryAfter int
+}
+
 type DeleteNamespaceResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -4336,8 +4362,12 @@ type DeleteNamespaceResponse struct {
 	JSON404 *UnknownNamespace
 	// JSON421 the response for an HTTP 421 `application/json` response
 	JSON421 *Misdirected
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *StorageUnavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *DeleteNamespaceResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteNamespaceResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -4366,6 +4396,11 @@ func (r DeleteNamespaceResponse) GetJSON404() *UnknownNamespace {
 // GetJSON421 returns the response for an HTTP 421 `application/json` response
 func (r DeleteNamespaceResponse) GetJSON421() *Misdirected {
 	return r.JSON421
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DeleteNamespaceResponse) GetJSON503() *StorageUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -6644,6 +6679,13 @@ func ParseDeleteNamespaceResponse(rsp *http.Response) (*DeleteNamespaceResponse,
 		}
 		response.JSON421 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest StorageUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -6657,6 +6699,16 @@ func ParseDeleteNamespaceResponse(rsp *http.Response) (*DeleteNamespaceResponse,
 			headers.WWWAuthenticate = value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers DeleteNamespaceResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil

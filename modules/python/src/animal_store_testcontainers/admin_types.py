@@ -96,6 +96,8 @@ class Summary(TypedDict):
     operations: int
     responses: int
     exercised: int
+    reachable: int
+    reachableExercised: int
     unmatched: int
     invalid: int
     deprecatedCalls: int
@@ -144,6 +146,7 @@ class ResponseCoverage(TypedDict):
     status: str
     code: str | None
     label: str
+    reachable: bool
     exercised: bool
     calls: int
     forced: int
@@ -411,6 +414,8 @@ class OperationCoverage(TypedDict):
     undocumented: list[UndocumentedItem]
     unanswered: int
     parameters: list[ParameterCoverage]
+    complete: bool
+    message: str
 
 
 class Pact(TypedDict):
@@ -431,3 +436,5 @@ class CoverageReport(TypedDict):
     unstableCalls: list[UnstableCall]
     unmatched: Unmatched
     invalid: Invalid
+    complete: bool
+    message: str

@@ -149,6 +149,30 @@ class AnimalStoreContainerTest {
     }
 
     @Test
+    void aSuiteThatCausedEveryReachableResponseOfCreatePetPassesTheCheck(NamespaceControl namespace) throws Exception {
+        assertThat(api(namespace).post("/pets", "{\"name\":\"Rex\",\"categoryId\":3}").statusCode()).isEqualTo(201);
+        assertThat(api(namespace).post("/pets", "{\"categoryId\":3}").statusCode()).isEqualTo(400);
+        // The sandbox's words, the same as the TypeScript client raises (test/control/client-assertions.test.ts).
+        assertThatThrownBy(() -> namespace.assertAllResponsesExercised("createPet"))
+            .isInstanceOf(AssertionError.class)
+            .hasMessage("createPet (POST /v1/pets), namespace " + namespace.name() + ": never exercised 401");
+        Map<String, String> wrongKey = Map.of("Authorization", "Bearer wrong-key", NamespaceControl.NAMESPACE_HEADER, namespace.name());
+        assertThat(new ApiClient(SANDBOX.getBaseUrl(), wrongKey).post("/pets", "{}").statusCode()).isEqualTo(401);
+
+        // No malformed JSON, no forced 400: a conforming client causes neither, and the check asks for neither.
+        namespace.assertAllResponsesExercised("createPet");
+        JsonNode createPet = namespace.getCoverage().get("operations").valueStream()
+            .filter(operation -> operation.get("operationId").asText().equals("createPet"))
+            .findFirst()
+            .orElseThrow();
+        List<String> left = createPet.get("responses").valueStream()
+            .filter(response -> !response.get("exercised").asBoolean())
+            .map(response -> response.get("label").asText() + " reachable=" + response.get("reachable").asBoolean())
+            .toList();
+        assertThat(left).containsExactly("400 malformed_json reachable=false", "400 bad_request reachable=false");
+    }
+
+    @Test
     void readsOneTraceOfTheNamespace(NamespaceControl namespace) throws Exception {
         // README trace snippet begins
         String traceId = UUID.randomUUID().toString().replace("-", "");

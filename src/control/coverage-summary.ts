@@ -1,0 +1,31 @@
+// The coverage report's table columns and summary notes, which the Markdown report and the HTML
+// page both show.
+import type { components } from '../contract/admin-types.js'
+
+type CoverageReport = components['schemas']['CoverageReport']
+
+/** The columns of the operations × responses table: every documented response label, by status. */
+export function responseColumns(report: CoverageReport): string[] {
+  const labels = new Map<string, string>()
+  for (const op of report.operations) for (const r of op.responses) labels.set(r.label, r.status)
+  const rank = (status: string): number => (status === 'default' ? 1000 : Number(status))
+  return [...labels].sort(([, a], [, b]) => rank(a) - rank(b)).map(([label]) => label)
+}
+
+/** e.g. "7 of 9 reachable documented responses exercised (and 1 of 2 only malformed HTTP or JSON causes)". */
+export function exercisedNote(summary: CoverageReport['summary']): string {
+  const unreachable = summary.responses - summary.reachable
+  const exercised = summary.exercised - summary.reachableExercised
+  const apart = unreachable > 0 ? ` (and ${exercised} of ${unreachable} only malformed HTTP or JSON causes)` : ''
+  return `${summary.reachableExercised} of ${summary.reachable} reachable documented responses exercised${apart}`
+}
+
+/** What the counts outlived, when anything: entries the journals dropped, namespaces deleted or evicted. */
+export function countsNote(summary: CoverageReport['summary']): string {
+  const notes = [
+    summary.journalDropped > 0 ? `${summary.journalDropped} entries the journal dropped (JOURNAL_SIZE)` : '',
+    summary.namespacesDeleted > 0 ? `${summary.namespacesDeleted} namespaces deleted` : '',
+    summary.namespacesEvicted > 0 ? `${summary.namespacesEvicted} namespaces evicted (MAX_NAMESPACES)` : '',
+  ].filter(Boolean)
+  return notes.length > 0 ? `; counted all the same: ${notes.join(', ')}` : ''
+}
