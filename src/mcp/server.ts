@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises'
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { ADMIN_SPEC_FILE, PACKAGE_ROOT, SPEC_FILE } from '../paths.js'
 import { MAX_JSON_DEPTH } from '../http/body.js'
+import { loadHandle } from './params.js'
 import { callTool, loadTools, type Target, type Tool } from './tools.js'
 
 const SPEC_RESOURCES = [
@@ -78,11 +79,12 @@ const PACKAGE = JSON.parse(readFileSync(new URL('package.json', PACKAGE_ROOT), '
 
 /** A server for one connection (stdio) or one request (/mcp), calling the sandbox at `target`. */
 export async function createMcpServer(target: Target): Promise<Server> {
-  const [{ Server }, types, { UriTemplate }, tools] = await Promise.all([
+  const [{ Server }, types, { UriTemplate }, tools, handle] = await Promise.all([
     import('@modelcontextprotocol/sdk/server/index.js'),
     import('@modelcontextprotocol/sdk/types.js'),
     import('@modelcontextprotocol/sdk/shared/uriTemplate.js'),
     loadTools(),
+    loadHandle(),
   ])
   const { McpError, ErrorCode } = types
   const byName = new Map<string, Tool>(tools.map((tool) => [tool.name, tool]))
@@ -95,7 +97,7 @@ export async function createMcpServer(target: Target): Promise<Server> {
     },
   )
 
-  server.setRequestHandler(types.ListToolsRequestSchema, () => ({
+  handle(server, types.ListToolsRequestSchema, () => ({
     tools: tools.map(({ name, title, description, inputSchema, effect }) => ({
       name,
       title,
@@ -109,7 +111,7 @@ export async function createMcpServer(target: Target): Promise<Server> {
       },
     })),
   }))
-  server.setRequestHandler(types.CallToolRequestSchema, async ({ params }) => {
+  handle(server, types.CallToolRequestSchema, async ({ params }) => {
     const tool = byName.get(params.name)
     if (tool === undefined)
       throw new McpError(ErrorCode.InvalidParams, `No tool ${JSON.stringify(params.name)}: tools/list names them`)
@@ -127,13 +129,13 @@ export async function createMcpServer(target: Target): Promise<Server> {
     return callTool(tool, params.arguments, target)
   })
 
-  server.setRequestHandler(types.ListResourcesRequestSchema, () => ({
+  handle(server, types.ListResourcesRequestSchema, () => ({
     resources: SPEC_RESOURCES.map(({ file, ...resource }) => ({ ...resource, mimeType: 'application/yaml' })),
   }))
-  server.setRequestHandler(types.ListResourceTemplatesRequestSchema, () => ({
+  handle(server, types.ListResourceTemplatesRequestSchema, () => ({
     resourceTemplates: TEMPLATES.map(({ tool, ...template }) => ({ ...template, mimeType: 'application/json' })),
   }))
-  server.setRequestHandler(types.ReadResourceRequestSchema, async ({ params: { uri } }) => {
+  handle(server, types.ReadResourceRequestSchema, async ({ params: { uri } }) => {
     const spec = SPEC_RESOURCES.find((resource) => resource.uri === uri)
     if (spec !== undefined)
       return { contents: [{ uri, mimeType: 'application/yaml', text: await readFile(spec.file, 'utf8') }] }
@@ -149,10 +151,10 @@ export async function createMcpServer(target: Target): Promise<Server> {
     throw new McpError(ErrorCode.InvalidParams, `No resource ${uri}`)
   })
 
-  server.setRequestHandler(types.ListPromptsRequestSchema, () => ({
+  handle(server, types.ListPromptsRequestSchema, () => ({
     prompts: PROMPTS.map(({ text, ...prompt }) => ({ ...prompt, arguments: [...prompt.arguments] })),
   }))
-  server.setRequestHandler(types.GetPromptRequestSchema, ({ params }) => {
+  handle(server, types.GetPromptRequestSchema, ({ params }) => {
     const prompt = PROMPTS.find(({ name }) => name === params.name)
     if (prompt === undefined) throw new McpError(ErrorCode.InvalidParams, `No prompt ${JSON.stringify(params.name)}`)
     const args = params.arguments ?? {}

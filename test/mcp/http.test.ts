@@ -194,3 +194,47 @@ t.test('arguments nested deeper than the bound are a tool error naming it, not a
   const within = await createPet('["friendly"]')
   t.match(await within.json(), { result: { structuredContent: { status: 201 } } }, 'a shallow call is made')
 })
+
+// JSON-RPC 2.0 and the MCP specification: invalid method parameters are -32602 (Invalid params), with
+// a message naming the parameter, never -32603 (Internal error) with the raw validation text.
+t.test('a request with invalid params is -32602 naming the parameter, not an internal error', async (t) => {
+  const sandbox = await startControlSandbox(t)
+  const call = async (method: string, params?: unknown) => {
+    const answer = await fetch(`${sandbox.origin}/mcp`, {
+      method: 'POST',
+      headers: { ...ADMIN_AUTH, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 3, method, ...(params === undefined ? {} : { params }) }),
+    })
+    t.equal(answer.status, 200, `${method}: a JSON-RPC answer`)
+    return ((await answer.json()) as { error?: { code: number; message: string } }).error
+  }
+  const invalid: Array<[string, unknown, RegExp]> = [
+    [
+      'prompts/get',
+      { name: 'test-loop', arguments: { namespace: { a: 1 } } },
+      /expected string, received object at params\.arguments\.namespace/,
+    ],
+    ['prompts/get', { name: 5 }, /expected string, received number at params\.name/],
+    ['prompts/get', undefined, /params/],
+    ['prompts/get', { name: 'no-such-prompt' }, /No prompt "no-such-prompt"/],
+    ['prompts/get', { name: 'test-loop', arguments: {} }, /needs the argument namespace/],
+    ['prompts/list', { cursor: 5 }, /expected string, received number at params\.cursor/],
+    ['resources/read', { uri: 5 }, /expected string, received number at params\.uri/],
+    ['resources/read', { uri: 'animal-store://nowhere' }, /No resource animal-store:\/\/nowhere/],
+    ['resources/read', { uri: 'animal-store://namespaces/%ZZ/coverage' }, /namespace/],
+    ['tools/call', { name: 'noSuchTool' }, /No tool "noSuchTool"/],
+  ]
+  for (const [method, params, message] of invalid) {
+    const error = await call(method, params)
+    const what = `${method} ${JSON.stringify(params)}`
+    t.equal(error?.code, -32602, `${what}: Invalid params`, { error })
+    t.match(error?.message, message, `${what}: names what is wrong`)
+    t.notMatch(error?.message, /"code":|\n\s+at |ZodError|\[\s*\{/, `${what}: no raw validation text or stack`)
+  }
+  // A malformed tools/call the SDK's Server refuses itself, before any handler: -32602 with its issues.
+  for (const params of [{ name: 5 }, { name: 'listPets', arguments: 'limit=1' }]) {
+    const error = await call('tools/call', params)
+    t.equal(error?.code, -32602, `tools/call ${JSON.stringify(params)}: Invalid params`, { error })
+    t.match(error?.message, /Invalid tools\/call request/)
+  }
+})
