@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { GetPromptResultSchema } from '@modelcontextprotocol/sdk/types.js'
 import type { Test } from 'tap'
 import t from 'tap'
 import { ADMIN_TOKEN, startControlSandbox } from '../support/control.js'
@@ -57,6 +58,19 @@ t.test('over stdio, from the built command', async (t) => {
     t.same(
       (await client.listPrompts()).prompts.map((p) => p.name),
       ['test-loop', 'explain-failure'],
+    )
+  })
+
+  // The same server as /mcp's (http.test.ts has each case): here, that stdio answers one alike.
+  t.test('a prompt argument of the wrong type is -32602 naming it', async (t) => {
+    const client = await connect(t, cli, args)
+    const namespace = { a: 1 } as unknown as string
+    await t.rejects(
+      client.request(
+        { method: 'prompts/get', params: { name: 'test-loop', arguments: { namespace } } },
+        GetPromptResultSchema,
+      ),
+      { code: -32602, message: /expected string, received object at params\.arguments\.namespace/ },
     )
   })
 
