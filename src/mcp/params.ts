@@ -1,7 +1,8 @@
 // Invalid params as JSON-RPC 2.0 and the MCP specification name them. The SDK's Server parses a
 // request with its handler's schema before the handler runs and answers a refusal -32603 (Internal
 // error) with the raw validation issues; its McpServer instead throws McpError(InvalidParams) with
-// each issue and where it is. Handlers registered here do as the McpServer does.
+// each issue and where it is. Handlers registered here do as the McpServer does. (The SDK's own
+// initialize handler still answers -32603: modelcontextprotocol/typescript-sdk#2284.)
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js'
 import type { ServerNotification, ServerRequest, ServerResult } from '@modelcontextprotocol/sdk/types.js'
