@@ -17,7 +17,10 @@ export type Handle = <S extends RequestSchema>(
   handler: (request: output<S>, extra: Extra) => ServerResult | Promise<ServerResult>,
 ) => void
 
-/** `handle(server, schema, handler)` registers `handler` under the method of `schema`; a request `schema` refuses is -32602 naming its parameters. */
+/**
+ * `handle(server, schema, handler)` registers `handler` under the method of `schema`; a request
+ * `schema` refuses is -32602 naming its parameters.
+ */
 export async function loadHandle(): Promise<Handle> {
   const [{ McpError, ErrorCode }, { getParseErrorMessage }] = await Promise.all([
     import('@modelcontextprotocol/sdk/types.js'),
