@@ -1,8 +1,10 @@
 // What the journal and the logs may show of a request: the values of credential headers redacted,
-// and any configured key or token cut out of every recorded string.
+// and any configured key or token cut out of every recorded string, in every form it travels in
+// (secret-forms.ts).
 import { jsonDepth, MAX_JSON_DEPTH } from '../http/body.js'
+import { cutting, REDACTED, type Redact } from '../http/secret-forms.js'
 
-export const REDACTED = '[REDACTED]'
+export { REDACTED }
 /** Headers whose values are credentials: always redacted (REDACT_HEADERS names more). */
 export const CREDENTIAL_HEADERS: readonly string[] = [
   'authorization',
@@ -23,23 +25,16 @@ export interface RedactorOptions {
 
 /** Removes secrets from what a request carried, before it is recorded anywhere. */
 export class Redactor {
-  readonly #secrets: readonly string[]
-  readonly #keyFamily: RegExp | undefined
+  readonly #cut: Redact
   readonly #credentialHeaders: ReadonlySet<string>
 
   constructor(secrets: readonly string[], { keyPrefix, headers = [] }: RedactorOptions = {}) {
-    // Longest first, so a key that contains another is cut whole.
-    this.#secrets = [...new Set(secrets)].filter((s) => s !== '').sort((a, b) => b.length - a.length)
-    this.#keyFamily = keyPrefix
-      ? new RegExp(`${keyPrefix.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}[A-Za-z0-9_.-]+`, 'g')
-      : undefined
+    this.#cut = cutting(secrets, keyPrefix)
     this.#credentialHeaders = new Set([...CREDENTIAL_HEADERS, ...headers])
   }
 
   text(value: string): string {
-    let text = value
-    for (const secret of this.#secrets) if (text.includes(secret)) text = text.replaceAll(secret, REDACTED)
-    return this.#keyFamily ? text.replace(this.#keyFamily, REDACTED) : text
+    return this.#cut(value)
   }
 
   headers(raw: Record<string, string | string[] | undefined>): Record<string, string> {

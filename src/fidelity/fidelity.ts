@@ -10,7 +10,8 @@ import { ERRORS, HttpError } from '../http/errors.js'
 import type { Exchange } from '../http/exchange.js'
 import { compareAnswers, ignoring, type Answer, type Ignore } from './compare.js'
 import { DriftLog, type DriftReport } from './drift.js'
-import { redactedHeaders, type Redact } from './secrets.js'
+import type { Redact } from '../http/secret-forms.js'
+import { redactedHeaders } from './secrets.js'
 import { keptHeaders, publicUrl, SessionWriter } from './session.js'
 import {
   driftKind,

@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util'
 import { DEFAULT_API_KEY } from '../config.js'
 import { compareAnswers, DEFAULT_IGNORED, ignoring, type Difference } from './compare.js'
 import { idOf, mapIds } from './fidelity.js'
-import { cutting } from './secrets.js'
+import { cutting } from '../http/secret-forms.js'
 import { readRecording, type Recorded } from './session.js'
 import { DEFAULT_UPSTREAM_MAX_BYTES, DEFAULT_UPSTREAM_TIMEOUT_MS, driftKind, send } from './upstream.js'
 

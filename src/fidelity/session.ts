@@ -5,7 +5,7 @@ import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { components } from '../contract/admin-types.js'
 import type { Answer } from './compare.js'
-import type { Redact } from './secrets.js'
+import type { Redact } from '../http/secret-forms.js'
 import type { OutgoingRequest } from './upstream.js'
 
 export const SESSION_FORMAT = 'animal-store-session'

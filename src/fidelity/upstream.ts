@@ -2,7 +2,8 @@
 // size, with every secret cut out of it.
 import type { ErrorTemplate } from '../http/errors.js'
 import type { Answer, Difference } from './compare.js'
-import { redactedHeaders, type Redact } from './secrets.js'
+import type { Redact } from '../http/secret-forms.js'
+import { redactedHeaders } from './secrets.js'
 
 export const UPSTREAM_MODES = ['compare', 'record', 'passthrough'] as const
 export type UpstreamMode = (typeof UPSTREAM_MODES)[number]
