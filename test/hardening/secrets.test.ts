@@ -3,7 +3,7 @@
 // never carry a configured key or token, nor a wrong one a client sent.
 import t from 'tap'
 import { join } from 'node:path'
-import { spawnCli, tempDir } from '../support/sandbox.js'
+import { spawnCli, startTestSandbox, tempDir } from '../support/sandbox.js'
 import { rawExchange } from '../../scripts/lib/raw-http.js'
 
 const [KEY, OTHER_KEY] = ['Sekrit-key-AAAA1111', 'Other-sekrit-BBBB2222'] as const
@@ -83,4 +83,38 @@ t.test('keys and the admin token never appear in logs, the banner, error message
   }
   t.match(cli.stderr, /Authorization: Bearer <your API key>/, 'the banner shows a placeholder for the key')
   t.match(cli.stderr, /Bearer <your admin token>/, 'and for the admin token')
+})
+
+// A key may hold / + ~ =, which a URL percent-encodes, and a client may carry it as base64: alone,
+// base64url, or in Basic credentials after a user name of any length (each shifts its alignment).
+const ENCODED_KEY = 'Sekrit/key+AAAA~1111=='
+const base64 = (text: string): string => Buffer.from(text).toString('base64')
+
+t.test('a key percent-encoded or as base64 is cut from the journal and the logs', async (t) => {
+  const { origin, baseUrl, logs } = await startTestSandbox(t, {
+    API_KEYS: ENCODED_KEY,
+    ADMIN_TOKEN,
+    LOG_LEVEL: 'trace',
+  })
+  const forms = [
+    encodeURIComponent(ENCODED_KEY),
+    encodeURIComponent(ENCODED_KEY).replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()),
+    new URLSearchParams({ k: ENCODED_KEY }).toString().slice(2),
+    base64(ENCODED_KEY),
+    Buffer.from(ENCODED_KEY).toString('base64url'),
+    ...['u', 'us', 'use'].map((user) => base64(`${user}:${ENCODED_KEY}`)),
+  ]
+  const headers = { authorization: `Bearer ${ENCODED_KEY}`, 'content-type': 'application/json' }
+  const query = await fetch(`${baseUrl}/pets?status=${forms[0]}&tag=${forms[2]}`, { headers })
+  t.equal(query.status, 400, 'the percent-encoded key in a query is refused, and journaled')
+  const body = { name: 'Encoded', categoryId: 2, tags: forms.map((form, i) => ({ id: i, name: `Basic ${form}` })) }
+  const posted = await fetch(`${baseUrl}/pets`, { method: 'POST', headers, body: JSON.stringify(body) })
+  t.ok(posted.status === 201 || posted.status === 400, `the body is answered (${posted.status})`)
+  const journal = await fetch(`${origin}/__admin/requests`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })
+  t.equal(journal.status, 200)
+  const recorded = await journal.text()
+  t.match(recorded, /"name":"Encoded"/, 'the journal recorded the body')
+  t.match(recorded, /Basic [A-Za-z0-9+/]{0,3}\[REDACTED\]/, 'with each base64 form shown cut')
+  const shown = `${recorded}${JSON.stringify(logs)}`
+  for (const form of [ENCODED_KEY, ...forms]) t.notOk(shown.includes(form), `${form.slice(0, 12)}… is not shown`)
 })
