@@ -24,7 +24,8 @@ export interface Switches {
   garbage?: boolean
   /**
    * Every answer is a 401 that echoes the bearer token it received: in WWW-Authenticate, in a
-   * header of its own and in its body, as a careless real service might.
+   * header of its own and in its body, as a careless real service might; and encoded: percent-encoded
+   * in Location, as base64 and in Basic credentials in its body.
    */
   echoToken?: boolean
   /** Every answer is a JSON array this many bytes long, written as the client reads it. */
@@ -102,8 +103,16 @@ export async function startStandIn(apiKey: string): Promise<StandIn> {
       return send(
         res,
         401,
-        { code: 'unauthorized', message: said, status: 401, token },
         {
+          code: 'unauthorized',
+          message: said,
+          status: 401,
+          token,
+          base64: Buffer.from(token).toString('base64'),
+          basic: `Basic ${Buffer.from(`user:${token}`).toString('base64')}`,
+        },
+        {
+          location: `/login?token=${encodeURIComponent(token)}`,
           'www-authenticate': `Bearer realm="animal-store", error="invalid_token", error_description="${said}"`,
           'x-rejected-token': token,
         },
