@@ -53,10 +53,8 @@ const pattern = (form: string): string => [...form].map(anyEscape).join('')
 export function cutting(secrets: readonly (string | undefined)[], keyPrefix?: string): Redact {
   const given = secrets.filter((secret): secret is string => secret !== undefined && secret !== '')
   const alternatives = [...new Set(given.flatMap(forms))].sort((a, b) => b.length - a.length).map(pattern)
-  if (keyPrefix) {
-    const [text, ...encoded] = forms(keyPrefix)
-    alternatives.push(`${pattern(text ?? keyPrefix)}[A-Za-z0-9_.-]+`, ...encoded.map(pattern))
-  }
+  // The family's names are not secret, its prefix is: base64 of the prefix is cut alone.
+  if (keyPrefix) alternatives.push(`${pattern(keyPrefix)}[A-Za-z0-9_.-]+`, ...forms(keyPrefix).slice(1).map(pattern))
   if (alternatives.length === 0) return (text) => text
   const cut = new RegExp(alternatives.join('|'), 'g')
   return (text) => text.replace(cut, REDACTED)
