@@ -58,6 +58,14 @@ public class AnimalStoreContainer extends GenericContainer<AnimalStoreContainer>
     /** The names the certificate of {@code TLS=auto} is always for. */
     private static final List<String> LOOPBACK_NAMES = List.of("localhost", "127.0.0.1", "::1");
 
+    /** How the sandbox begins the one line it writes when it refuses its settings. */
+    private static final String REFUSAL_PREFIX = "animal-store-sandbox: ";
+
+    private static final int MAX_KEPT_STDERR = 64 * 1024;
+
+    /** What this start wrote to stderr, kept for {@link #doStart()}: the container is gone when a start fails. */
+    private final StringBuffer stderr = new StringBuffer();
+
     /** The CA of this start and a context that trusts it alone; null until a start with TLS is up. */
     private volatile Trust trust;
 
@@ -79,6 +87,11 @@ public class AnimalStoreContainer extends GenericContainer<AnimalStoreContainer>
         dockerImageName.assertCompatibleWith(DEFAULT_IMAGE_NAME);
         addExposedPorts(PORT);
         waitingFor(new HealthyOrExited());
+        withLogConsumer(frame -> {
+            if (frame.getType() == OutputType.STDERR && stderr.length() < MAX_KEPT_STDERR) {
+                stderr.append(frame.getUtf8String());
+            }
+        });
         withImagePullPolicy(new LocalImageFirst());
         // A key and an admin token of this container's own: the tests read them back from the getters.
         withApiKey("key-" + UUID.randomUUID());
@@ -181,6 +194,25 @@ public class AnimalStoreContainer extends GenericContainer<AnimalStoreContainer>
         String names = getEnvMap().get("TLS_NAMES");
         if (names == null || !Arrays.asList(names.split(",")).contains(getHost())) {
             withEnv("TLS_NAMES", names == null ? getHost() : names + "," + getHost());
+        }
+    }
+
+    /**
+     * A sandbox that refuses a setting exits at once, sometimes before Testcontainers has seen its port published,
+     * which it waits for before any wait strategy, and then removes the container: the sandbox's own line, kept as it
+     * was written, is then the cause, as in {@link HealthyOrExited}.
+     */
+    @Override
+    protected void doStart() {
+        stderr.setLength(0);
+        try {
+            super.doStart();
+        } catch (ContainerLaunchException e) {
+            String refusal = stderr.toString().strip();
+            if (!refusal.startsWith(REFUSAL_PREFIX)) {
+                throw e;
+            }
+            throw new ContainerLaunchException("the sandbox exited as it started", new ContainerLaunchException(refusal));
         }
     }
 
