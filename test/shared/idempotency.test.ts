@@ -1,12 +1,11 @@
 // Idempotency-Key on replicas sharing PostgreSQL: a retry through another replica answers the
 // first create, and a create whose connection is cut as it commits is stored once whatever the
 // retry finds (the key is written in the pet's own transaction).
-import t, { type Test } from 'tap'
+import t from 'tap'
 import { postgresSkip, startPostgres, type Postgres } from '../support/postgres.js'
 import { haproxySkip } from '../support/haproxy.js'
-import { startCuttingProxy, type CuttingProxy } from '../support/cutting-proxy.js'
-import { buildCli, spawnCli } from '../support/sandbox.js'
-import { API, KEY, TOKEN, call, startReplicas } from '../support/replicas.js'
+import { buildCli } from '../support/sandbox.js'
+import { API, call, startReplicas, replicaThroughProxy } from '../support/replicas.js'
 
 const skip = postgresSkip(t) || haproxySkip(t)
 const keyed = (namespace: string, key: string) => ({
@@ -47,22 +46,9 @@ t.test('a retry through another replica answers the first pet; another body is r
   t.equal(elsewhere.headers.get('idempotent-replayed'), null, 'keys are per namespace')
 })
 
-async function replicaThrough(t: Test, db: Postgres): Promise<{ proxy: CuttingProxy; origin: string }> {
-  const proxy = await startCuttingProxy(t, db.port)
-  const url = new URL(db.url)
-  url.port = String(proxy.port)
-  const replica = await spawnCli(
-    t,
-    { DATABASE_URL: url.href, API_KEYS: KEY, ADMIN_TOKEN: TOKEN, LOG_LEVEL: 'warn' },
-    [],
-    await buildCli(t),
-  )
-  return { proxy, origin: new URL(replica.baseUrl).origin }
-}
-
 t.test('a create cut as it commits is stored once, whether its COMMIT arrived or not', { skip }, async (t) => {
   const db = await startPostgres(t)
-  const { proxy, origin } = await replicaThrough(t, db)
+  const { proxy, origin } = await replicaThroughProxy(t, db)
   const create = (name: string, key: string) =>
     call(`${origin}/v1/pets`, { method: 'POST', headers: keyed('cut', key), body: { name, categoryId: 1 } })
   t.equal((await call(`${origin}/v1/pets?limit=1`, { headers: keyed('cut', 'none') })).status, 200)

@@ -1,12 +1,11 @@
 // Promises a shared sandbox once broke with no fault injected, each kept here on real replica
 // processes and a real PostgreSQL, each test failing without the change that keeps it.
 import { readFileSync, readdirSync } from 'node:fs'
-import t, { type Test } from 'tap'
+import t from 'tap'
 import { postgresSkip, startPostgres, type Postgres } from '../support/postgres.js'
 import { haproxySkip } from '../support/haproxy.js'
-import { startCuttingProxy, type CuttingProxy } from '../support/cutting-proxy.js'
-import { buildCli, spawnCli, waitFor } from '../support/sandbox.js'
-import { ADMIN, API, KEY, TOKEN, call, startReplicas } from '../support/replicas.js'
+import { buildCli, waitFor } from '../support/sandbox.js'
+import { ADMIN, API, call, startReplicas, replicaThroughProxy } from '../support/replicas.js'
 
 const skip = postgresSkip(t) || haproxySkip(t)
 const ns = (name: string) => ({ ...API, 'x-sandbox-namespace': name, 'content-type': 'application/json' })
@@ -38,19 +37,6 @@ t.test('a reset whose snapshot lookup fails lets the namespace go, on every repl
 })
 
 /** A replica whose connections to the database go through a cutting proxy. */
-async function replicaThroughProxy(t: Test, db: Postgres): Promise<{ proxy: CuttingProxy; origin: string }> {
-  const proxy = await startCuttingProxy(t, db.port)
-  const url = new URL(db.url)
-  url.port = String(proxy.port)
-  const replica = await spawnCli(
-    t,
-    { DATABASE_URL: url.href, API_KEYS: KEY, ADMIN_TOKEN: TOKEN, LOG_LEVEL: 'warn' },
-    [],
-    await buildCli(t),
-  )
-  return { proxy, origin: new URL(replica.baseUrl).origin }
-}
-
 /**
  * Stops the processes that write the WAL in the background (the WAL writer, the background
  * writer); the crash it gives kills them with the server: what a commit did not flush itself, one

@@ -4,7 +4,8 @@
 import type { Test } from 'tap'
 import { startHaproxy, type Haproxy } from './haproxy.js'
 import type { Postgres } from './postgres.js'
-import { spawnCli, type RunningCli } from './sandbox.js'
+import { startCuttingProxy, type CuttingProxy } from './cutting-proxy.js'
+import { buildCli, spawnCli, type RunningCli } from './sandbox.js'
 
 export const KEY = 'shared-key'
 export const TOKEN = 'shared-admin-token'
@@ -56,4 +57,18 @@ export async function call(
   })
   const text = await res.text()
   return { status: res.status, body: text === '' ? null : JSON.parse(text), headers: res.headers }
+}
+
+/** One replica whose connections to the database go through a proxy the test can cut. */
+export async function replicaThroughProxy(t: Test, db: Postgres): Promise<{ proxy: CuttingProxy; origin: string }> {
+  const proxy = await startCuttingProxy(t, db.port)
+  const url = new URL(db.url)
+  url.port = String(proxy.port)
+  const replica = await spawnCli(
+    t,
+    { DATABASE_URL: url.href, API_KEYS: KEY, ADMIN_TOKEN: TOKEN, LOG_LEVEL: 'warn' },
+    [],
+    await buildCli(t),
+  )
+  return { proxy, origin: new URL(replica.baseUrl).origin }
 }
