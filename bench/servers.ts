@@ -177,21 +177,25 @@ export function rssMiB(pid: number | undefined): number {
 }
 
 /**
- * CPU time (user and system, in ms) that a process and its children (a PostgreSQL server's
- * backends) have used so far, from /proc (Linux, whose clock ticks are 10 ms there); NaN when none can be read.
+ * CPU time (in ms) that a process and its children (a PostgreSQL server's backends) have used so
+ * far, summed over their threads from the scheduler's own count in /proc (Linux; nanoseconds, where
+ * the clock ticks of /proc/PID/stat are 10 ms and a short loaded run reads 0); NaN when none can be read.
  */
 export function cpuMs(pid: number | undefined): number {
-  let ticks = NaN
+  let ns = NaN
   for (const entry of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
-      // After the name in parentheses: state, ppid, …, utime and stime (the 14th and 15th fields).
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-      if (entry === String(pid) || fields[1] === String(pid))
-        ticks = (Number.isNaN(ticks) ? 0 : ticks) + Number(fields[11]) + Number(fields[12])
+      // After the name in parentheses: state, then the parent's pid.
+      const parent = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]
+      if (entry !== String(pid) && parent !== String(pid)) continue
+      for (const task of readdirSync(`/proc/${entry}/task`))
+        ns =
+          (Number.isNaN(ns) ? 0 : ns) +
+          Number(readFileSync(`/proc/${entry}/task/${task}/schedstat`, 'utf8').split(' ')[0])
     } catch {
       // Ended meanwhile.
     }
   }
-  return ticks * 10
+  return ns / 1e6
 }
