@@ -98,15 +98,17 @@ export async function createMcpServer(target: Target): Promise<Server> {
   )
 
   handle(server, types.ListToolsRequestSchema, () => ({
-    tools: tools.map(({ name, title, description, inputSchema, effect }) => ({
+    tools: tools.map(({ name, title, description, inputSchema, effect, idempotent = false }) => ({
       name,
       title,
       description,
       inputSchema,
+      // The effect of the operation's x-mcp, as the hints of MCP's ToolAnnotations say it.
       annotations: {
         title,
         readOnlyHint: effect === 'reads',
         destructiveHint: effect === 'destroys',
+        idempotentHint: effect === 'reads' || idempotent,
         openWorldHint: false,
       },
     })),

@@ -1,5 +1,6 @@
 // The MCP tools, one per operation of both specs: the input is the operation's parameters and body,
-// a call one HTTP request to a running sandbox, the result its status, telling headers and body.
+// what it does the operation's `x-mcp` in the spec, a call one HTTP request to a running sandbox,
+// the result its status, telling headers and body.
 import type { RequestInit as UndiciInit } from 'undici'
 import { fileURLToPath } from 'node:url'
 import type { ValidateFunction } from 'ajv/dist/2020.js'
@@ -12,49 +13,45 @@ import { NAMESPACE_HEADER } from '../control/namespaces.js'
 type Effect = 'reads' | 'changes' | 'destroys'
 type Args = Record<string, unknown>
 
-interface ToolRule {
+/** What an operation's tool does, as the operation's `x-mcp` in the spec says. */
+export interface ToolRule {
   readonly effect: Effect
-  /** Whether a call reaches beyond one namespace: refused unless the server allows it. */
-  readonly acrossNamespaces?: (args: Args) => boolean
+  /** Whether a second call with the same arguments changes nothing more. */
+  readonly idempotent?: boolean
+  /** Every call reaches beyond one namespace (true), or a call with this boolean parameter true does. */
+  readonly acrossNamespaces?: boolean | string
 }
 
-/**
- * Every operation of the two specs, and what its tool does. Written by hand on purpose: a new
- * operation needs a decision here, and test/mcp/tools.test.ts fails until it has one.
- */
-export const TOOL_RULES: Readonly<Record<string, ToolRule>> = {
-  // The Animal Store API
-  listPets: { effect: 'reads' },
-  createPet: { effect: 'changes' },
-  getPet: { effect: 'reads' },
-  listOrders: { effect: 'reads' },
-  // The control API
-  reset: { effect: 'destroys' },
-  exportPets: { effect: 'reads' },
-  replacePets: { effect: 'destroys' },
-  listRequests: { effect: 'reads' },
-  clearRequests: { effect: 'destroys' },
-  listUnmatchedRequests: { effect: 'reads' },
-  addFault: { effect: 'changes' },
-  listFaults: { effect: 'reads' },
-  clearFaults: { effect: 'destroys' },
-  getClock: { effect: 'reads' },
-  setClock: { effect: 'changes' },
-  resetClock: { effect: 'changes' },
-  listNamespaces: { effect: 'reads', acrossNamespaces: () => true },
-  deleteNamespace: { effect: 'destroys' },
-  createSnapshot: { effect: 'changes' },
-  listSnapshots: { effect: 'reads' },
-  deleteSnapshot: { effect: 'destroys' },
-  getCoverage: { effect: 'reads', acrossNamespaces: (args) => args['all'] === true },
-  verify: { effect: 'reads' },
-  exportPact: { effect: 'reads' },
-  getDrift: { effect: 'reads' },
-  getTlsCa: { effect: 'reads' },
+/** `x-mcp`, checked as a request body is: a misspelt key is refused, not read as no rule. */
+const X_MCP = {
+  type: 'object',
+  required: ['effect'],
+  additionalProperties: false,
+  properties: {
+    effect: { enum: ['reads', 'changes', 'destroys'] },
+    idempotent: { type: 'boolean' },
+    acrossNamespaces: { anyOf: [{ type: 'boolean' }, { type: 'string' }] },
+  },
 }
 
-/** An operation no rule names yet is served as the most guarded kind until one does. */
+/** An operation without `x-mcp` is served as the most guarded kind until it has one. */
 const UNDECIDED: ToolRule = { effect: 'destroys' }
+
+/** The rule of an operation's `x-mcp`; a malformed one throws, naming what is wrong. */
+function toolRuleOf(operation: any, parameters: readonly string[], check: ValidateFunction): ToolRule {
+  const rule = operation['x-mcp'] as ToolRule | undefined
+  if (rule === undefined) return UNDECIDED
+  const where = `x-mcp of ${String(operation.operationId)}`
+  if (!check(rule)) throw new Error(`Invalid ${where}: ${describeErrors(check.errors, where)}`)
+  if (typeof rule.acrossNamespaces === 'string' && !parameters.includes(rule.acrossNamespaces))
+    throw new Error(`Invalid ${where}: acrossNamespaces names no parameter of it (${rule.acrossNamespaces})`)
+  return rule
+}
+
+/** Whether this call of the tool reaches across every namespace. */
+function reachesAcross({ acrossNamespaces }: ToolRule, args: Args): boolean {
+  return typeof acrossNamespaces === 'string' ? args[acrossNamespaces] === true : acrossNamespaces === true
+}
 
 export interface Tool extends ToolRule {
   readonly name: string
@@ -103,14 +100,16 @@ export function loadTools(): Promise<readonly Tool[]> {
   return (loaded ??= makeTools())
 }
 
-async function makeTools(): Promise<readonly Tool[]> {
+/** The tools of the two spec files given (copies in tests). */
+export async function makeTools(apiFile = SPEC_FILE, adminFile = ADMIN_SPEC_FILE): Promise<readonly Tool[]> {
   const { dereference } = await import('@apidevtools/json-schema-ref-parser')
   const read = async (file: URL): Promise<Record<string, any>> =>
     dereference(fileURLToPath(file), readSpecDocument(file), { resolve: { external: true } })
-  const [api, admin] = await Promise.all([read(SPEC_FILE), read(ADMIN_SPEC_FILE)])
+  const [api, admin] = await Promise.all([read(apiFile), read(adminFile)])
   // An API call names its namespace as a control call does: the control API's parameter says how.
   const namespaceSchema = admin['components'].parameters.Namespace.schema
   const ajv = createAjv()
+  const checkRule = ajv.compile(X_MCP)
   const tools: Tool[] = []
   for (const [door, document] of [
     ['api', api],
@@ -118,9 +117,13 @@ async function makeTools(): Promise<readonly Tool[]> {
   ] as const) {
     for (const { path, method, pathItem, operation } of operationsOf(document)) {
       const operationId = operation.operationId as string
-      const rule = TOOL_RULES[operationId] ?? UNDECIDED
       const parameters = [...(pathItem['parameters'] ?? []), ...(operation.parameters ?? [])].filter(
         (p: any) => p.in === 'path' || p.in === 'query',
+      )
+      const rule = toolRuleOf(
+        operation,
+        parameters.map((p: any) => p.name),
+        checkRule,
       )
       const properties: Record<string, JsonSchema> = {}
       const required: string[] = []
@@ -187,9 +190,9 @@ export async function callTool(tool: Tool, input: unknown, target: Target): Prom
   // Validated on a copy: defaults the schema fills in are the sandbox's to apply, not ours to send.
   if (!tool.validate(structuredClone(args)))
     return toolError(`Invalid arguments for ${tool.name}: ${describeErrors(tool.validate.errors, 'arguments')}`)
-  if (tool.acrossNamespaces?.(args) === true && !target.allNamespaces)
+  if (reachesAcross(tool, args) && !target.allNamespaces)
     return toolError(
-      `${tool.name}${tool.name === 'getCoverage' ? ' with all=true' : ''} reaches across every namespace, which this MCP server does not allow: name one namespace, or start the server with --all-namespaces (MCP_ALL_NAMESPACES=true for /mcp)`,
+      `${tool.name}${typeof tool.acrossNamespaces === 'string' ? ` with ${tool.acrossNamespaces}=true` : ''} reaches across every namespace, which this MCP server does not allow: name one namespace, or start the server with --all-namespaces (MCP_ALL_NAMESPACES=true for /mcp)`,
     )
 
   const path = tool.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(args[name])))
