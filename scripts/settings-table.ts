@@ -2,17 +2,13 @@
 // the table that follows the marker are replaced. test/docs/docs.test.ts fails when they differ.
 import { readFileSync, writeFileSync } from 'node:fs'
 import { settingsMarkdown } from '../src/config.js'
+import { withTable } from './lib/markdown-table.js'
 
 export const MARKER = '<!-- The table below is made by `npm run docs:settings` from src/settings.ts. -->'
 
 /** The README with its settings table made anew. */
 export function withSettingsTable(readme: string): string {
-  const lines = readme.split('\n')
-  const start = lines.indexOf(MARKER)
-  if (start === -1) throw new Error(`README.md has no line ${MARKER}`)
-  let end = start + 1
-  while (lines[end]?.startsWith('|')) end++
-  return [...lines.slice(0, start + 1), settingsMarkdown(), ...lines.slice(end)].join('\n')
+  return withTable(readme, MARKER, settingsMarkdown(), 'README.md')
 }
 
 if (import.meta.url === `file://${process.argv[1]}`)

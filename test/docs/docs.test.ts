@@ -2,7 +2,8 @@
 // to a file (and, with #anchor, to a heading of it, by GitHub's slug rules); every npm command they
 // show names a script of package.json or an npm built-in; the README's settings table is the one
 // `npm run docs:settings` makes from src/settings.ts, and other settings tables name only real
-// settings; the README stays short. (The snippets of its "Use it in your tests" section are run by
+// settings; the control API's table of operations is the one `npm run docs:operations` makes from
+// its spec; the README stays short. (The snippets of its "Use it in your tests" section are run by
 // the container and package tests.)
 import { execFileSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
@@ -13,6 +14,7 @@ import { Lexer, walkTokens, type Token } from 'marked'
 import t from 'tap'
 import { namesOf, SETTINGS } from '../../src/settings.js'
 import { withSettingsTable } from '../../scripts/settings-table.js'
+import { withOperationsTable } from '../../scripts/operations-table.js'
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 const README_MAX_LINES = 450
@@ -206,6 +208,11 @@ t.test('the README settings table is the one made from src/settings.ts (npm run 
       )
     }
   }
+})
+
+t.test("the control API's table of operations is the one made from its spec (npm run docs:operations)", async (t) => {
+  const page = read('docs/control-api.md')
+  t.equal(withOperationsTable(page), page, 'npm run docs:operations changes nothing')
 })
 
 t.test(`the README is at most ${README_MAX_LINES} lines`, async (t) => {
