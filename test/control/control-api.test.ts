@@ -10,20 +10,13 @@ import { AUTH, redoclyLint, spawnCli, startTestSandbox, tempDir } from '../suppo
 
 const ERROR_SHAPE = { code: String, message: String, status: Number }
 
-t.test('spec/admin.openapi.yaml passes Redocly lint, and its routes are the control API', async (t) => {
+t.test('spec/admin.openapi.yaml passes Redocly lint, under /__admin, the admin token on every operation', async (t) => {
   const lint = await redoclyLint('spec/admin.openapi.yaml')
   t.equal(lint.code, 0, lint.output)
   t.notMatch(lint.output, /You have \d+ warnings?/, 'no warnings either')
   const spec = await loadSpecFile(ADMIN_SPEC_FILE)
   t.equal(spec.basePath, '/__admin')
   t.match(spec.operations, Array(spec.operations.length).fill({ secured: true }), 'the admin token on every one')
-  const routes = [
-    'DELETE /clock, DELETE /faults, DELETE /namespaces/{name}, DELETE /requests, DELETE /snapshots/{name}',
-    'GET /clock, GET /coverage, GET /drift, GET /faults, GET /namespaces, GET /pact, GET /pets, GET /requests',
-    'GET /requests/unmatched, GET /snapshots, GET /tls/ca, POST /clock, POST /faults, POST /reset, POST /snapshots',
-    'POST /verify, PUT /pets',
-  ]
-  t.same(spec.operations.map((op) => `${op.method} ${op.path}`).sort(), routes.join(', ').split(', '))
 })
 
 t.test(
