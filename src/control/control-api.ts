@@ -23,6 +23,12 @@ export function createControlApi(
   answerError: (exchange: Exchange, error: unknown) => void,
 ): Pipeline {
   const { adminSpec, namespaces } = options
+  // An operation without ?namespace= works on other namespaces, or on none: it holds those it uses.
+  const holdsNoNamespace = new Set(
+    adminSpec.operations
+      .filter((op) => !op.parameters.some((p) => p.in === 'query' && p.name === 'namespace'))
+      .map((op) => op.operationId),
+  )
   // Reads and clears need a namespace that exists: a misspelt name is a 404, not a new, empty
   // namespace that passes every "no calls were made" check.
   const inNamespace =
@@ -35,7 +41,7 @@ export function createControlApi(
       try {
         // With a shared database: up to date, and its change committed before the answer.
         const hold =
-          HOLDS_NO_NAMESPACE.has(operationId) || input.query['all'] === true
+          holdsNoNamespace.has(operationId) || input.query['all'] === true
             ? undefined
             : await namespaces.hold(namespace)
         // Whatever fails after the hold (a snapshot lookup too) lets the namespace go.
@@ -85,16 +91,6 @@ const DEFAULT_TOKEN_FROM_AFAR = new HttpError(
   'The default admin token is accepted only from this machine (loopback): set ADMIN_TOKEN to control the sandbox from elsewhere',
   { 'WWW-Authenticate': `${ADMIN_TOKEN.realm}, error="invalid_token"` },
 )
-
-/** The operations that work on other namespaces than `?namespace=`, or on none (they hold those they use). */
-const HOLDS_NO_NAMESPACE: ReadonlySet<string> = new Set([
-  'listNamespaces',
-  'deleteNamespace',
-  'createSnapshot',
-  'listSnapshots',
-  'deleteSnapshot',
-  'getTlsCa',
-])
 
 /** The operations that read the named snapshots, which other replicas may have made or deleted. */
 const SNAPSHOT_OPERATIONS: ReadonlySet<string> = new Set(['reset', 'createSnapshot', 'listSnapshots', 'deleteSnapshot'])
