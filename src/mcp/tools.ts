@@ -73,7 +73,7 @@ export interface Target {
   readonly url: string
   readonly apiKey: string
   readonly adminToken: string | undefined
-  /** Whether tools may act across every namespace (listNamespaces, getCoverage all=true). */
+  /** Whether tools may act across every namespace (those whose x-mcp has acrossNamespaces). */
   readonly allNamespaces: boolean
   /** A certificate to trust besides the system's: the CA of this sandbox's HTTPS. */
   readonly ca?: string | undefined
