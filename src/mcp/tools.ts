@@ -41,10 +41,10 @@ const UNDECIDED: ToolRule = { effect: 'destroys' }
 function toolRuleOf(operation: any, parameters: readonly string[], check: ValidateFunction): ToolRule {
   const rule = operation['x-mcp'] as ToolRule | undefined
   if (rule === undefined) return UNDECIDED
-  const where = `x-mcp of ${String(operation.operationId)}`
-  if (!check(rule)) throw new Error(`Invalid ${where}: ${describeErrors(check.errors, where)}`)
+  const invalid = `Invalid x-mcp of ${String(operation.operationId)}`
+  if (!check(rule)) throw new Error(`${invalid}: ${describeErrors(check.errors, 'x-mcp')}`)
   if (typeof rule.acrossNamespaces === 'string' && !parameters.includes(rule.acrossNamespaces))
-    throw new Error(`Invalid ${where}: acrossNamespaces names no parameter of it (${rule.acrossNamespaces})`)
+    throw new Error(`${invalid}: acrossNamespaces names no parameter of it (${rule.acrossNamespaces})`)
   return rule
 }
 
