@@ -1,17 +1,16 @@
 // The HTTP app: which part of the sandbox a request goes to. The API's operations and the control
 // API's are served by the one pipeline (src/pipeline/pipeline.ts): route → auth → test control
-// (namespace, faults, Prefer, clock) → validation from the spec → handler → store → response.
-// The pages (/, /docs, /healthz), the spec documents and every 404 are polka routes.
+// (namespace, faults, Prefer, clock) → capability hooks → validation from the spec → handler →
+// store → response. /healthz, /readyz, the capabilities' pages and every 404 are polka routes.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import polka, { type Polka } from 'polka'
 import type { Logger } from 'pino'
 import { handlers, type HandlerContext } from './api/operations.js'
+import type { Capability, Endpoint, RequestHooks } from './capability.js'
 import { adminCheck, createControlApi, type ControlApiOptions } from './control/control-api.js'
 import type { Control } from './control/request-control.js'
-import { COVERAGE_PAGE, JOURNAL_PAGE, mountExplorer, mountSpecDocuments, type SandboxFacts } from './explorer/pages.js'
 import { cors } from './http/cors.js'
 import { Exchange } from './http/exchange.js'
-import { MCP_PATH, type McpEndpoint } from './mcp/http.js'
 import { ERRORS, HttpError, sendError } from './http/errors.js'
 import { sendJson } from './http/reply.js'
 import { parseUrl } from './http/url.js'
@@ -19,39 +18,28 @@ import { traceIdOf } from './http/trace-context.js'
 import type { KeyRing } from './pipeline/auth.js'
 import { byOperationId, createPipeline, then, type Pipeline } from './pipeline/pipeline.js'
 import type { ApiSpec, Stability } from './contract/types.js'
-import { coverageOf } from './control/coverage.js'
-import { METRICS_PATH, metricsEndpoint, type Metrics } from './control/metrics.js'
 import { unhandledRejections } from './unhandled-rejections.js'
-import type { Fidelity } from './fidelity/fidelity.js'
-import type { TraceRequest } from './telemetry.js'
 
-export interface AppOptions {
+/** What every sandbox serves: the API, test control and the control API, and the health checks. */
+export interface Core {
   readonly spec: ApiSpec
   readonly keys: KeyRing
   readonly logger: Logger
-  /** What GET / and /docs say about this sandbox. */
-  readonly facts: SandboxFacts
   /** Namespaces, journal, faults and clock (src/control/request-control.ts). */
   readonly control: Control
   /** The control API under /__admin; undefined when it is switched off. */
   readonly admin: ControlApiOptions | undefined
   /** Operations below this x-stability are refused (MIN_STABILITY); all are served by default. */
   readonly minStability?: Stability
-  /** The MCP server at /mcp (src/mcp/http.ts), guarded as the control API is; none when that is off. */
-  readonly mcp?: McpEndpoint | undefined
+  /** Origins a browser app may call the API from (CORS_ORIGINS). */
+  readonly corsOrigins: readonly string[]
   /** Who may reach the test data: origins, and Host names (src/http/hosts.ts). */
   readonly testData: TestDataAccess
-  /** The real API beside the sandbox (UPSTREAM): compare, record, pass through; none by default. */
-  readonly fidelity?: Fidelity | undefined
-  /** Starts each request's span (src/telemetry.ts); none unless OTEL_* variables ask for export. */
-  readonly traceRequest?: TraceRequest | undefined
-  /** GET /metrics (src/control/metrics.ts), guarded as the control API is; none when that is off. */
-  readonly metrics?: Metrics | undefined
   /** Resolves when the sandbox can serve (its shared database answers); GET /readyz says so. */
   readonly ready?: (() => Promise<void>) | undefined
 }
 
-/** Who may reach the test data: the control API and the coverage and journal pages. */
+/** Who may reach the test data: the control API and the capabilities' pages of it. */
 export interface TestDataAccess {
   /** Origins a browser may call them from (ADMIN_CORS_ORIGINS). */
   readonly corsOrigins: readonly string[]
@@ -59,23 +47,15 @@ export interface TestDataAccess {
   readonly servesHost: (host: string | undefined) => boolean
 }
 
-export function createApp({
-  spec,
-  keys,
-  logger,
-  control,
-  admin,
-  facts,
-  minStability,
-  testData,
-  mcp,
-  fidelity,
-  traceRequest,
-  metrics,
-  ready,
-}: AppOptions): (req: IncomingMessage, res: ServerResponse) => void {
+export function createApp(
+  { spec, keys, logger, control, admin, minStability, corsOrigins, testData, ready }: Core,
+  capabilities: readonly Capability[],
+): (req: IncomingMessage, res: ServerResponse) => void {
   const answerError = (exchange: Exchange, error: unknown): void => exchange.fail(toHttpError(error, logger))
-  const serveOperation = apiPipeline({ spec, keys, control, answerError, minStability, fidelity })
+  const hooks = capabilities.flatMap(({ hooks }) => (hooks === undefined ? [] : [hooks]))
+  const [arrive, onApi] = [hooks.flatMap((h) => h.arrive ?? []), hooks.flatMap((h) => h.api ?? [])]
+  const standIns = hooks.flatMap(({ answers, answer }) => (answers && answer ? [{ answers, answer }] : []))
+  const serveOperation = apiPipeline({ spec, keys, control, answerError, minStability, standIns })
   const controlApi = admin && { basePath: admin.adminSpec.basePath, serve: createControlApi(admin, answerError) }
 
   // The pages, the control API and the rest of the API (its spec documents, its 404s) are polka
@@ -91,22 +71,17 @@ export function createApp({
   }
 
   const pages = router()
-  // The coverage page reads the journals, as the control API does: only while that API is on.
-  // Namespace names are often a team's or a test's: only the admin token's holder sees them.
+  const api = router()
+  for (const { routes } of capabilities) {
+    routes?.pages?.(pages)
+    routes?.api?.(api)
+  }
+  // Paths served as the control API is (the admin token first): only while that API is on.
   const checkAdmin = admin && adminCheck(admin)
-  const agents = checkAdmin && mcp && { check: checkAdmin, serve: mcp }
-  // Namespace names are in its labels: it is read with the admin token, as the journal is.
-  const scraped = checkAdmin && metrics && { check: checkAdmin, serve: metricsEndpoint(metrics) }
-  const coverage =
-    checkAdmin &&
-    ((req: IncomingMessage, name: string | undefined) => {
-      const named = name !== undefined || req.headers.authorization !== undefined
-      if (named) checkAdmin(req)
-      const namespace = name === undefined ? undefined : control.namespaces.find(name)
-      if (name !== undefined && namespace === undefined) return undefined
-      return { report: coverageOf(spec, control.namespaces, namespace), named }
-    })
-  mountExplorer(pages, { spec, facts, coverage, controlApiPath: controlApi?.basePath })
+  const guarded: ReadonlyArray<readonly [string, Endpoint]> = checkAdmin
+    ? capabilities.flatMap(({ routes }) => Object.entries(routes?.guarded ?? {}))
+    : []
+  const testDataPages = capabilities.flatMap(({ routes }) => routes?.testData ?? [])
   // For HEALTHCHECK and wait strategies: the server listens only once the store is loaded. The
   // count of rejections no code handled is 0 unless something is wrong (unhandled-rejections.ts).
   pages.get('/healthz', (_req, res) =>
@@ -120,9 +95,6 @@ export function createApp({
       (error: unknown) => sendError(res, toHttpError(error, logger)),
     ),
   )
-
-  const api = router()
-  mountSpecDocuments(api, { spec, facts })
 
   // polka's handler takes a `next` only when it is mounted in another app. A path no route
   // serves is answered here, where the exchange is known, so that the journal has its 404.
@@ -138,17 +110,18 @@ export function createApp({
   const apiPrefix = `${spec.basePath}/`
   // Request logs cost a listener and a timer per request: none at all when they are off.
   const logRequest = logger.isLevelEnabled('info') ? logRequests(logger, control) : undefined
-  const answerPreflight = cors(facts.corsOrigins)
+  const answerPreflight = cors(corsOrigins)
   const answerTestDataPreflight = cors(testData.corsOrigins)
   // A configured admin token is a secret no rebinding page knows: control calls then rest on it
   // alone, and any name reaches them (a sandbox other machines call by names of their own).
   const controlChecksHost = admin?.localOnly === true
-  // Before any router: the request log, CORS (a preflight is answered here), the Host of the
-  // test data, then the journal and namespace of every request but the control API's own.
+  // Before any router: the request log, the capabilities' arrivals, CORS (a preflight is answered
+  // here), the Host of the test data, then the journal and namespace of every request but the
+  // control API's own.
   return (req, res) => {
     const exchange = new Exchange(req, res)
     logRequest?.(exchange)
-    traceRequest?.(exchange)
+    for (const hook of arrive) hook(exchange)
     if (req.headers.host === undefined && req.httpVersion === '1.1') {
       sendError(
         res,
@@ -160,33 +133,29 @@ export function createApp({
     }
     const url = req.url ?? '/'
     const toControlApi = controlApi !== undefined && isUnder(url, controlApi.basePath)
-    // /mcp is the control API by other means: the same token, origins and Host names.
-    const toMcp = agents !== undefined && isUnder(url, MCP_PATH)
-    const toMetrics = scraped !== undefined && isUnder(url, METRICS_PATH)
-    const guarded = toControlApi || toMcp || toMetrics
-    const toTestData =
-      guarded || (controlApi !== undefined && (isUnder(url, COVERAGE_PAGE) || isUnder(url, JOURNAL_PAGE)))
+    // A guarded path is the control API by other means: the same token, origins and Host names.
+    const endpoint = toControlApi ? undefined : guarded.find(([path]) => isUnder(url, path))?.[1]
+    const toGuarded = toControlApi || endpoint !== undefined
+    const toTestData = toGuarded || testDataPages.some((path) => isUnder(url, path))
     if ((toTestData ? answerTestDataPreflight : answerPreflight)(req, res)) return
-    if (toTestData && (controlChecksHost || !guarded) && !testData.servesHost(req.headers.host)) {
+    if (toTestData && (controlChecksHost || !toGuarded) && !testData.servesHost(req.headers.host)) {
       answerError(exchange, misdirected(req.headers.host))
       return
     }
     if (url.startsWith(apiPrefix)) {
       control.track(exchange)
-      if (metrics) res.on('close', () => metrics.count(exchange))
-      if (fidelity?.compares) fidelity.observe(exchange)
+      for (const hook of onApi) hook(exchange)
       if (!serveOperation(exchange)) toApi(exchange)
     } else if (toControlApi) {
       if (!controlApi?.serve(exchange)) toPages(exchange) // a 404
-    } else if (toMcp || toMetrics) {
-      const guard = toMcp ? agents : scraped
+    } else if (endpoint !== undefined) {
       try {
-        guard?.check(req)
+        checkAdmin?.(req)
       } catch (error) {
         answerError(exchange, error)
         return
       }
-      guard?.serve(req, res, (error) => answerError(exchange, error))
+      endpoint(req, res, (error) => answerError(exchange, error))
     } else {
       control.track(exchange)
       toPages(exchange)
@@ -194,12 +163,16 @@ export function createApp({
   }
 }
 
-interface ApiPipelineOptions extends Pick<AppOptions, 'spec' | 'keys' | 'control' | 'minStability' | 'fidelity'> {
+interface ApiPipelineOptions extends Pick<Core, 'spec' | 'keys' | 'control' | 'minStability'> {
   readonly answerError: (exchange: Exchange, error: unknown) => void
+  readonly standIns: ReadonlyArray<Required<Pick<RequestHooks, 'answers' | 'answer'>>>
 }
 
-/** The spec's operations; test control (src/control/request-control.ts) picks each request's store. */
-function apiPipeline({ spec, keys, control, answerError, minStability, fidelity }: ApiPipelineOptions): Pipeline {
+/**
+ * The spec's operations; test control (src/control/request-control.ts) picks each request's
+ * store, then a capability may answer in its place.
+ */
+function apiPipeline({ spec, keys, control, answerError, minStability, standIns }: ApiPipelineOptions): Pipeline {
   return createPipeline<HandlerContext>({
     spec,
     ...(minStability === undefined ? {} : { minStability }),
@@ -207,8 +180,8 @@ function apiPipeline({ spec, keys, control, answerError, minStability, fidelity 
     keys,
     enter: (op, exchange) =>
       then(control.enter(op, exchange), (store) => {
-        // The upstream answers instead of the sandbox: in record mode, and what the sandbox lacks.
-        if (fidelity?.answers(op.operationId) && store) return fidelity.proxy(op.operationId, exchange)
+        const standIn = store && standIns.find(({ answers }) => answers(op.operationId))
+        if (standIn) return standIn.answer(op.operationId, exchange)
         return store && { store, basePath: spec.basePath, now: () => exchange.namespace?.clock.nowMs() ?? Date.now() }
       }),
     answerError,

@@ -10,9 +10,11 @@ import { coverageMarkdown, coverageOf } from './control/coverage.js'
 import { Control } from './control/request-control.js'
 import { listen, stop, type SandboxServer, type ServerLimits, SERVER_LIMITS } from './http/server.js'
 import { tlsFiles } from './http/tls.js'
-import { mcpEndpoint } from './mcp/http.js'
+import { mcp } from './mcp/capability.js'
 import { hostsServed } from './http/hosts.js'
 import type { SandboxFacts } from './explorer/pages.js'
+import { explorer } from './explorer/capability.js'
+import type { Capability } from './capability.js'
 import { JournalMemory } from './control/journal-memory.js'
 import { Redactor } from './control/redactor.js'
 import { createLogger } from './logger.js'
@@ -26,7 +28,7 @@ import type { DataFileOptions } from './store/data-file.js'
 import { openStores, type Stores } from './store/stores.js'
 import { Fidelity } from './fidelity/fidelity.js'
 import { UNIMPLEMENTED } from './api/operations.js'
-import { Metrics } from './control/metrics.js'
+import { Metrics, METRICS_PATH, metricsEndpoint } from './control/metrics.js'
 import type { Shared } from './shared/shared.js'
 import type { DataSource } from './store/data-source.js'
 import type { SharedPets } from './store/pets.js'
@@ -182,34 +184,46 @@ async function serve(
   const testData = { corsOrigins: config.adminCorsOrigins, servesHost: hostsServed(config.allowedHosts, config.host) }
   // The MCP tools call this sandbox over loopback HTTP, as the stdio server calls one elsewhere.
   let origin = ''
-  const mcp =
-    config.adminToken === undefined
-      ? undefined
-      : mcpEndpoint(
-          () => ({
-            url: origin,
-            apiKey: config.apiKeys[0] ?? DEFAULT_API_KEY,
-            adminToken: config.adminToken,
-            allNamespaces: config.mcpAllNamespaces,
-            ca: tls ? (tls.ca ?? tls.cert) : undefined,
-          }),
-          testData,
-        )
-  const app = createApp({
-    spec,
-    keys,
-    logger,
-    control,
-    admin,
-    facts,
-    minStability: config.minStability,
-    testData,
-    mcp,
-    fidelity,
-    traceRequest: telemetry?.trace,
-    metrics,
-    ready: shared?.database.ping,
+  const target = () => ({
+    url: origin,
+    apiKey: config.apiKeys[0] ?? DEFAULT_API_KEY,
+    adminToken: config.adminToken,
+    allNamespaces: config.mcpAllNamespaces,
+    ca: tls ? (tls.ca ?? tls.cert) : undefined,
   })
+  const capabilities: Capability[] = [
+    { name: 'telemetry', hooks: telemetry && { arrive: telemetry.trace } },
+    {
+      name: 'metrics',
+      hooks: metrics && { api: (exchange) => exchange.res.on('close', () => metrics.count(exchange)) },
+      routes: metrics && { guarded: { [METRICS_PATH]: metricsEndpoint(metrics) } },
+    },
+    {
+      name: 'fidelity',
+      hooks: fidelity && {
+        ...(fidelity.compares ? { api: (exchange) => fidelity.observe(exchange) } : {}),
+        // The upstream answers instead of the sandbox: in record mode, and what the sandbox lacks.
+        answers: (operationId) => fidelity.answers(operationId),
+        answer: (operationId, exchange) => fidelity.proxy(operationId, exchange),
+      },
+    },
+    explorer({ spec, facts, admin }),
+    ...(config.adminToken === undefined ? [] : [mcp(target, testData)]),
+  ]
+  const app = createApp(
+    {
+      spec,
+      keys,
+      logger,
+      control,
+      admin,
+      minStability: config.minStability,
+      corsOrigins: config.corsOrigins,
+      testData,
+      ready: shared?.database.ping,
+    },
+    capabilities,
+  )
   const apiPrefix = `${spec.basePath}/`
   const api = (req: IncomingMessage): boolean => req.url?.startsWith(apiPrefix) === true
   const server = await listen(config.port, config.host, limits, app, api, tls)

@@ -2,13 +2,12 @@
 // POST (no session to lose on a restart), whose tools call the sandbox's own address over loopback.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { TLSSocket } from 'node:tls'
+import type { Endpoint } from '../capability.js'
 import { ERRORS, HttpError } from '../http/errors.js'
 import { createMcpServer } from './server.js'
 import type { Target } from './tools.js'
 
 export const MCP_PATH = '/mcp'
-
-export type McpEndpoint = (req: IncomingMessage, res: ServerResponse, answerError: (error: unknown) => void) => void
 
 /** Which pages may call /mcp from a browser: those the control API lets in, and the sandbox's own. */
 export interface McpOrigins {
@@ -19,7 +18,7 @@ export interface McpOrigins {
 }
 
 /** `target` is read per request: the sandbox knows its address only once it listens. */
-export function mcpEndpoint(target: () => Target, origins: McpOrigins): McpEndpoint {
+export function mcpEndpoint(target: () => Target, origins: McpOrigins): Endpoint {
   const accepts = originCheck(origins)
   return (req, res, answerError) => {
     // Stateless: no stream of server-initiated messages (GET) and no session to end (DELETE).

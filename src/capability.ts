@@ -1,0 +1,48 @@
+// A capability: a part the sandbox can do without (telemetry, TLS, fidelity, MCP, Pact, the
+// explorer), registered with the app as a Fastify plugin or a WireMock extension is. Each is a
+// folder of src/ that exports a factory from its settings to one such object; src/sandbox.ts
+// builds the list, and the app (src/app.ts) knows none of them by name.
+//
+// Its settings are a part of the settings table (src/settings.ts spreads it), declared in its
+// folder; what the factory makes of them is the object below.
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Polka } from 'polka'
+import type { Exchange } from './http/exchange.js'
+
+/** Serves a request it was given; an error it cannot answer itself goes to `answerError`. */
+export type Endpoint = (req: IncomingMessage, res: ServerResponse, answerError: (error: unknown) => void) => void
+
+export interface Capability {
+  /** Its name, as its folder has it. */
+  readonly name: string
+  /** What it does to requests on their way: each hook runs in the order of the capabilities' list. */
+  readonly hooks?: RequestHooks
+  /** What it serves beside the APIs. */
+  readonly routes?: Routes
+  /** Called as the sandbox stops, once no request is in flight, in the list's order. */
+  readonly close?: () => Promise<void>
+}
+
+export interface RequestHooks {
+  /** Every request as it arrives, before anything answers it (a span starts here). */
+  readonly arrive?: (exchange: Exchange) => void
+  /** Every request to the API, once test control has tracked it and before its operation runs. */
+  readonly api?: (exchange: Exchange) => void
+  /**
+   * The API operations it answers in place of the store (the upstream's pass-through), asked once
+   * the request's namespace is known; `answer` then owns the exchange.
+   */
+  readonly answers?: (operationId: string) => boolean
+  readonly answer?: (operationId: string, exchange: Exchange) => Promise<undefined>
+}
+
+export interface Routes {
+  /** Pages on the router of every path outside the APIs. */
+  readonly pages?: (router: Polka) => void
+  /** Documents under the API's base path; the API's operations come first. */
+  readonly api?: (router: Polka) => void
+  /** Pages among its own that show test data: reached as the control API is (its origins and Host names). */
+  readonly testData?: readonly string[]
+  /** Paths it serves behind the control API's guard (its token, origins and Host names), each with all below it. */
+  readonly guarded?: Readonly<Record<string, Endpoint>>
+}

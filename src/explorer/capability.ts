@@ -1,0 +1,38 @@
+// The explorer capability: GET /, /docs and the spec documents for everyone; the coverage and
+// journal pages, test data, while the control API is on.
+import type { IncomingMessage } from 'node:http'
+import type { Capability } from '../capability.js'
+import { adminCheck, type ControlApiOptions } from '../control/control-api.js'
+import { coverageOf } from '../control/coverage.js'
+import type { ApiSpec } from '../contract/types.js'
+import { COVERAGE_PAGE, JOURNAL_PAGE, mountExplorer, mountSpecDocuments, type SandboxFacts } from './pages.js'
+
+export interface ExplorerSettings {
+  readonly spec: ApiSpec
+  readonly facts: SandboxFacts
+  /** The control API's options; undefined when it is off, and with it the pages of test data. */
+  readonly admin: ControlApiOptions | undefined
+}
+
+export function explorer({ spec, facts, admin }: ExplorerSettings): Capability {
+  const checkAdmin = admin && adminCheck(admin)
+  // Namespace names are often a team's or a test's: only the admin token's holder sees them.
+  const coverage =
+    admin &&
+    checkAdmin &&
+    ((req: IncomingMessage, name: string | undefined) => {
+      const named = name !== undefined || req.headers.authorization !== undefined
+      if (named) checkAdmin(req)
+      const namespace = name === undefined ? undefined : admin.namespaces.find(name)
+      if (name !== undefined && namespace === undefined) return undefined
+      return { report: coverageOf(spec, admin.namespaces, namespace), named }
+    })
+  return {
+    name: 'explorer',
+    routes: {
+      pages: (router) => mountExplorer(router, { spec, facts, coverage, controlApiPath: admin?.adminSpec.basePath }),
+      api: (router) => mountSpecDocuments(router, { spec, facts }),
+      testData: admin ? [COVERAGE_PAGE, JOURNAL_PAGE] : [],
+    },
+  }
+}
