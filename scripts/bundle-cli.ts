@@ -67,7 +67,7 @@ const { outputFiles } = await build({
     'undici',
     // An optional package with a native core, which only `pact verify` loads.
     '@pact-foundation/pact-core',
-    // The OpenTelemetry SDK, which only a start with OTEL_* export settings loads (src/telemetry.ts).
+    // The OpenTelemetry SDK, which only a start with OTEL_* export settings loads (src/telemetry/telemetry.ts).
     '@opentelemetry/*',
   ],
   // The CommonJS dependencies (pino) call require(), which an ES module lacks.

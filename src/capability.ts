@@ -16,33 +16,33 @@ export interface Capability {
   /** Its name, as its folder has it. */
   readonly name: string
   /** What it does to requests on their way: each hook runs in the order of the capabilities' list. */
-  readonly hooks?: RequestHooks
+  readonly hooks?: RequestHooks | undefined
   /** What it serves beside the APIs. */
-  readonly routes?: Routes
+  readonly routes?: Routes | undefined
   /** Called as the sandbox stops, once no request is in flight, in the list's order. */
-  readonly close?: () => Promise<void>
+  readonly close?: (() => Promise<void>) | undefined
 }
 
 export interface RequestHooks {
   /** Every request as it arrives, before anything answers it (a span starts here). */
-  readonly arrive?: (exchange: Exchange) => void
+  readonly arrive?: ((exchange: Exchange) => void) | undefined
   /** Every request to the API, once test control has tracked it and before its operation runs. */
-  readonly api?: (exchange: Exchange) => void
+  readonly api?: ((exchange: Exchange) => void) | undefined
   /**
    * The API operations it answers in place of the store (the upstream's pass-through), asked once
    * the request's namespace is known; `answer` then owns the exchange.
    */
-  readonly answers?: (operationId: string) => boolean
-  readonly answer?: (operationId: string, exchange: Exchange) => Promise<undefined>
+  readonly answers?: ((operationId: string) => boolean) | undefined
+  readonly answer?: ((operationId: string, exchange: Exchange) => Promise<undefined>) | undefined
 }
 
 export interface Routes {
   /** Pages on the router of every path outside the APIs. */
-  readonly pages?: (router: Polka) => void
+  readonly pages?: ((router: Polka) => void) | undefined
   /** Documents under the API's base path; the API's operations come first. */
-  readonly api?: (router: Polka) => void
+  readonly api?: ((router: Polka) => void) | undefined
   /** Pages among its own that show test data: reached as the control API is (its origins and Host names). */
-  readonly testData?: readonly string[]
+  readonly testData?: readonly string[] | undefined
   /** Paths it serves behind the control API's guard (its token, origins and Host names), each with all below it. */
-  readonly guarded?: Readonly<Record<string, Endpoint>>
+  readonly guarded?: Readonly<Record<string, Endpoint>> | undefined
 }

@@ -18,7 +18,7 @@ import type { Capability } from './capability.js'
 import { JournalMemory } from './control/journal-memory.js'
 import { Redactor } from './control/redactor.js'
 import { createLogger } from './logger.js'
-import { startTelemetry } from './telemetry.js'
+import { telemetry as openTelemetry } from './telemetry/capability.js'
 import { Namespaces, namespaceOfKey, UnknownSnapshot } from './control/namespaces.js'
 import { loadSpec, loadSpecFile } from './contract/load.js'
 import { ADMIN_SPEC_FILE } from './paths.js'
@@ -28,7 +28,6 @@ import type { DataFileOptions } from './store/data-file.js'
 import { openStores, type Stores } from './store/stores.js'
 import { Fidelity } from './fidelity/fidelity.js'
 import { UNIMPLEMENTED } from './api/operations.js'
-import { Metrics, METRICS_PATH, metricsEndpoint } from './control/metrics.js'
 import type { Shared } from './shared/shared.js'
 import type { DataSource } from './store/data-source.js'
 import type { SharedPets } from './store/pets.js'
@@ -61,8 +60,8 @@ export async function startSandbox(
   storage: DataFileOptions = {},
 ): Promise<Sandbox> {
   const spec = await loadContract(config.specFile)
-  // GET /metrics, on while the control API is: made after the stores, which tell it their writes through this.
-  let metrics: Metrics | undefined
+  // Telemetry times the stores' writes: made after the stores, which tell it through this.
+  let observeWrite: ((seconds: number) => void) | undefined
   const shared = config.databaseUrl === undefined ? undefined : await connect(config.databaseUrl, logger)
   const stores = await openStores({
     dataFile: config.dataFile,
@@ -71,14 +70,14 @@ export async function startSandbox(
     bounds: config.storeBounds,
     logger,
     storage,
-    observeWrite: config.adminToken === undefined ? undefined : (seconds) => metrics?.observeWrite(seconds),
+    observeWrite: config.adminToken === undefined ? undefined : (seconds) => observeWrite?.(seconds),
     snapshotShelf: shared?.shelf,
   }).catch(async (error: unknown) => {
     await shared?.database.close()
     throw error
   })
   try {
-    return await serve(config, logger, limits, spec, stores, shared, (made) => (metrics = made))
+    return await serve(config, logger, limits, spec, stores, shared, (made) => (observeWrite = made))
   } catch (error) {
     await shared?.database.close()
     await stores.close()
@@ -115,7 +114,7 @@ async function serve(
   spec: ApiSpec,
   stores: Stores,
   shared: Shared | undefined,
-  setMetrics: (metrics: Metrics) => void,
+  setObserveWrite: (observe: (seconds: number) => void) => void,
 ): Promise<Sandbox> {
   const store = stores.default
   const { fromDataFile } = stores
@@ -154,8 +153,6 @@ async function serve(
     keys,
     later: sharing?.later,
   })
-  const metrics = config.adminToken === undefined ? undefined : new Metrics(namespaces, config.maxNamespaces)
-  if (metrics) setMetrics(metrics)
   const fidelity =
     config.upstream &&
     new Fidelity({
@@ -179,8 +176,13 @@ async function serve(
           fidelity,
           tlsCa: tls?.ca,
         }
-  // The SDK reads its OTEL_* settings from the environment itself, whoever starts the sandbox.
-  const telemetry = await startTelemetry(process.env, admin ? [spec, admin.adminSpec] : [spec], logger)
+  const telemetry = await openTelemetry({
+    env: process.env,
+    apis: admin ? [spec, admin.adminSpec] : [spec],
+    logger,
+    scraped: admin && { namespaces, maxNamespaces: config.maxNamespaces },
+  })
+  if (telemetry.observeWrite) setObserveWrite(telemetry.observeWrite)
   const testData = { corsOrigins: config.adminCorsOrigins, servesHost: hostsServed(config.allowedHosts, config.host) }
   // The MCP tools call this sandbox over loopback HTTP, as the stdio server calls one elsewhere.
   let origin = ''
@@ -192,12 +194,7 @@ async function serve(
     ca: tls ? (tls.ca ?? tls.cert) : undefined,
   })
   const capabilities: Capability[] = [
-    { name: 'telemetry', hooks: telemetry && { arrive: telemetry.trace } },
-    {
-      name: 'metrics',
-      hooks: metrics && { api: (exchange) => exchange.res.on('close', () => metrics.count(exchange)) },
-      routes: metrics && { guarded: { [METRICS_PATH]: metricsEndpoint(metrics) } },
-    },
+    telemetry,
     {
       name: 'fidelity',
       hooks: fidelity && {
@@ -244,7 +241,7 @@ async function serve(
         .then(() => namespaces.flush())
         .then(async () => {
           if (config.coverageFile !== undefined) await writeCoverage(config.coverageFile, spec, namespaces)
-          await telemetry?.shutdown()
+          for (const capability of capabilities) await capability.close?.()
         })
         .finally(async () => {
           await shared?.database.close()

@@ -4,7 +4,7 @@
 import type { IncomingMessage } from 'node:http'
 import type { TLSSocket } from 'node:tls'
 import type * as Semconv from '@opentelemetry/semantic-conventions'
-import type { Exchange } from './http/exchange.js'
+import type { Exchange } from '../http/exchange.js'
 
 export type Attributes = Record<string, string | number | boolean>
 

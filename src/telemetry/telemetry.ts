@@ -1,10 +1,10 @@
 // OpenTelemetry server spans, one per API and control API request, parented to the caller's
 // traceparent and exported over OTLP/HTTP when the OTEL_* variables ask. Off, nothing is loaded.
-import type { Exchange } from './http/exchange.js'
+import type { Exchange } from '../http/exchange.js'
 import type { Logger } from 'pino'
-import { ConfigError } from './config.js'
-import { DEFAULT_NAMESPACE } from './control/namespaces.js'
-import type { Operation } from './contract/types.js'
+import { ConfigError } from '../setting-readers.js'
+import { DEFAULT_NAMESPACE } from '../control/namespaces.js'
+import type { Operation } from '../contract/types.js'
 import { describeRequest } from './telemetry-attributes.js'
 
 /** The sandbox's own span attributes, beside the semantic conventions' (telemetry-attributes.ts). */

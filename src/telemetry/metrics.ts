@@ -4,8 +4,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Exchange } from '../http/exchange.js'
 import type { Histogram, Registry } from 'prom-client'
 import { ERRORS, HttpError } from '../http/errors.js'
-import { UNMATCHED } from './request-record.js'
-import { DEFAULT_NAMESPACE, type Namespaces } from './namespaces.js'
+import { UNMATCHED } from '../control/request-record.js'
+import { DEFAULT_NAMESPACE, type Namespaces } from '../control/namespaces.js'
 
 export const METRICS_PATH = '/metrics'
 
@@ -93,8 +93,12 @@ export class Metrics {
     return registry
   }
 
-  /** Counts a request as it closes. */
-  count({ res, operationId: operation = UNMATCHED, namespace, injected }: Exchange): void {
+  /** Counts a request as it closes, answered or not. */
+  countOnClose(exchange: Exchange): void {
+    exchange.res.on('close', () => this.#count(exchange))
+  }
+
+  #count({ res, operationId: operation = UNMATCHED, namespace, injected }: Exchange): void {
     const status = res.headersSent ? res.statusCode : 0
     const label = this.#label(namespace?.name ?? DEFAULT_NAMESPACE)
     let operations = this.#requests.get(label)
