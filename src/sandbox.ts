@@ -26,7 +26,7 @@ import type { ApiSpec } from './contract/types.js'
 import type { AnimalStore } from './store/store.js'
 import type { DataFileOptions } from './store/data-file.js'
 import { openStores, type Stores } from './store/stores.js'
-import { Fidelity } from './fidelity/fidelity.js'
+import { fidelity } from './fidelity/capability.js'
 import { UNIMPLEMENTED } from './api/operations.js'
 import type { Shared } from './shared/shared.js'
 import type { DataSource } from './store/data-source.js'
@@ -153,9 +153,9 @@ async function serve(
     keys,
     later: sharing?.later,
   })
-  const fidelity =
+  const upstream =
     config.upstream &&
-    new Fidelity({
+    fidelity({
       settings: config.upstream,
       basePath: spec.basePath,
       logger,
@@ -173,7 +173,7 @@ async function serve(
           token: config.adminToken,
           localOnly: config.adminToken === DEFAULT_ADMIN_TOKEN,
           namespaces,
-          fidelity,
+          fidelity: upstream?.fidelity,
           tlsCa: tls?.ca,
         }
   const telemetry = await openTelemetry({
@@ -195,15 +195,7 @@ async function serve(
   })
   const capabilities: Capability[] = [
     telemetry,
-    {
-      name: 'fidelity',
-      hooks: fidelity && {
-        ...(fidelity.compares ? { api: (exchange) => fidelity.observe(exchange) } : {}),
-        // The upstream answers instead of the sandbox: in record mode, and what the sandbox lacks.
-        answers: (operationId) => fidelity.answers(operationId),
-        answer: (operationId, exchange) => fidelity.proxy(operationId, exchange),
-      },
-    },
+    ...(upstream ? [upstream] : []),
     explorer({ spec, facts, admin }),
     ...(config.adminToken === undefined ? [] : [mcp(target, testData)]),
   ]
