@@ -10,7 +10,7 @@ import { request as secureRequest } from 'node:https'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { freePort, onCore } from '../scripts/lib/processes.js'
-import { tlsFiles } from '../src/http/tls.js'
+import { tlsFiles } from '../src/tls/tls.js'
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url))
 export const API_KEY = 'sandbox-api-key'
@@ -33,8 +33,8 @@ export interface ServerSpec {
 export function sandboxAt(root: string, name: 'sandbox' | 'before' = 'sandbox'): ServerSpec {
   return {
     name,
-    // The file that makes TLS=auto's CA: a commit without it serves plain HTTP only.
-    tls: existsSync(join(root, 'src/http/tls.ts')) ? 'auto' : undefined,
+    // The file that makes TLS=auto's CA (in either of its places): a commit without it serves plain HTTP only.
+    tls: ['src/tls/tls.ts', 'src/http/tls.ts'].some((file) => existsSync(join(root, file))) ? 'auto' : undefined,
     command: () => ({
       file: process.execPath,
       args: process.env['BENCH_FROM_SOURCE']

@@ -9,7 +9,7 @@ import { ConfigError, DEFAULT_ADMIN_TOKEN, DEFAULT_API_KEY, type Config } from '
 import { coverageMarkdown, coverageOf } from './control/coverage.js'
 import { Control } from './control/request-control.js'
 import { listen, stop, type SandboxServer, type ServerLimits, SERVER_LIMITS } from './http/server.js'
-import { tlsFiles } from './http/tls.js'
+import { tls } from './tls/capability.js'
 import { mcp } from './mcp/capability.js'
 import { hostsServed } from './http/hosts.js'
 import type { SandboxFacts } from './explorer/pages.js'
@@ -162,8 +162,7 @@ async function serve(
       unimplemented: UNIMPLEMENTED,
       redact: (text) => redactor.text(text),
     })
-  const tls = config.tls && (await tlsFiles(config.tls, config.tlsClientCa))
-  if (tls?.ca !== undefined && config.tlsCaOut !== undefined) await writeFile(config.tlsCaOut, tls.ca)
+  const https = config.tls && (await tls({ tls: config.tls, clientCa: config.tlsClientCa, caOut: config.tlsCaOut }))
   const admin =
     config.adminToken === undefined
       ? undefined
@@ -174,7 +173,7 @@ async function serve(
           localOnly: config.adminToken === DEFAULT_ADMIN_TOKEN,
           namespaces,
           fidelity: upstream?.fidelity,
-          tlsCa: tls?.ca,
+          tlsCa: https?.ca,
         }
   const telemetry = await openTelemetry({
     env: process.env,
@@ -191,10 +190,11 @@ async function serve(
     apiKey: config.apiKeys[0] ?? DEFAULT_API_KEY,
     adminToken: config.adminToken,
     allNamespaces: config.mcpAllNamespaces,
-    ca: tls ? (tls.ca ?? tls.cert) : undefined,
+    ca: https?.trusted,
   })
   const capabilities: Capability[] = [
     telemetry,
+    ...(https ? [https] : []),
     ...(upstream ? [upstream] : []),
     explorer({ spec, facts, admin }),
     ...(config.adminToken === undefined ? [] : [mcp(target, testData)]),
@@ -215,16 +215,16 @@ async function serve(
   )
   const apiPrefix = `${spec.basePath}/`
   const api = (req: IncomingMessage): boolean => req.url?.startsWith(apiPrefix) === true
-  const server = await listen(config.port, config.host, limits, app, api, tls)
+  const server = await listen(config.port, config.host, limits, app, api, https?.serving)
   const { port } = server.address() as AddressInfo
   const host = config.host.includes(':') ? `[${config.host}]` : config.host
-  origin = `${tls ? 'https' : 'http'}://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${port}`
+  origin = `${https ? 'https' : 'http'}://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${port}`
   let closing: Promise<void> | undefined
   return {
     server,
     store,
     namespaces,
-    tlsCa: tls?.ca,
+    tlsCa: https?.ca,
     origin,
     baseUrl: origin + spec.basePath,
     dataDescription,

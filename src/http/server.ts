@@ -11,10 +11,9 @@ import {
 } from 'node:http'
 import type { Http2SecureServer, Http2ServerRequest, Http2Session } from 'node:http2'
 import type { Socket } from 'node:net'
-import type { TLSSocket } from 'node:tls'
+import type { TLSSocket, TlsOptions } from 'node:tls'
 import { limitConnections } from './connections.js'
 import { ERRORS, HttpError, errorJson, sendError } from './errors.js'
-import { TLS_PROFILE, type TlsFiles } from './tls.js'
 
 export type SandboxServer = Server | Http2SecureServer
 
@@ -88,7 +87,7 @@ const opened = new WeakMap<Http2SecureServer, { sessions: Set<Http2Session>; soc
 
 /**
  * A server listening on `port` and `host` that serves `handler` within `limits`, over TLS when
- * `tls` is given; `shared` tells the requests that may only take the API's share of connections.
+ * `tls` is given (its certificate, key and protocol profile: src/tls/); `shared` tells the requests that may only take the API's share of connections.
  */
 export async function listen(
   port: number,
@@ -96,7 +95,7 @@ export async function listen(
   limits: ServerLimits,
   handler: RequestListener,
   shared: (req: IncomingMessage) => boolean,
-  tls?: TlsFiles,
+  tls?: TlsOptions,
 ): Promise<SandboxServer> {
   const http1 = {
     headersTimeout: limits.headersTimeoutMs,
@@ -129,15 +128,12 @@ export async function listen(
 }
 
 /** HTTP/2 and HTTP/1.1 on one port; HTTP/1.1 connections keep the plain server's limits. */
-async function secureServer(tls: TlsFiles, http1: object, limits: ServerLimits): Promise<Http2SecureServer> {
+async function secureServer(tls: TlsOptions, http1: object, limits: ServerLimits): Promise<Http2SecureServer> {
   // Loaded here only: a plain HTTP start does not pay for node:http2.
   const { createSecureServer } = await import('node:http2')
   const server = createSecureServer({
     allowHTTP1: true,
-    ...TLS_PROFILE,
-    cert: tls.cert,
-    key: tls.key,
-    ...(tls.clientCa === undefined ? {} : { ca: tls.clientCa, requestCert: true }),
+    ...tls,
     maxSessionMemory: 10,
     // As many fields as the byte bound lets HTTP/1.1 carry (the least is `a:` and CRLF, 4 bytes),
     // and the pseudo-headers: the byte bound decides over both, not node:http2's 128 fields.

@@ -6,7 +6,7 @@ import { createSecureServer, type Http2ServerRequest, type Http2ServerResponse }
 import type { AddressInfo } from 'node:net'
 import t, { type Test } from 'tap'
 import { findLoadGenerators, type LoadGenerator } from '../../bench/load.js'
-import { tlsFiles } from '../../src/http/tls.js'
+import { tlsFiles } from '../../src/tls/tls.js'
 import { skipWithout } from '../support/system-programs.js'
 import { tempDir } from '../support/sandbox.js'
 

@@ -10,7 +10,7 @@ import t, { type Test } from 'tap'
 import type { ConformanceCase } from '../../conformance/cases.js'
 import { PROTOCOLS, runConformance, type Protocol } from '../../conformance/run.js'
 import { readSpecDocument } from '../../src/contract/load.js'
-import { tlsFiles } from '../../src/http/tls.js'
+import { tlsFiles } from '../../src/tls/tls.js'
 
 const PET = { id: 1, name: 'Rex', categoryId: 2, status: 'available' }
 const REQUESTS = {

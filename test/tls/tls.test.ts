@@ -13,7 +13,7 @@ import { connect as tlsConnect } from 'node:tls'
 import forge from 'node-forge'
 import t from 'tap'
 import { loadConfig } from '../../src/config.js'
-import { tlsFiles } from '../../src/http/tls.js'
+import { tlsFiles } from '../../src/tls/tls.js'
 import { API_KEY, ROOT, spawnCli, tempDir } from '../support/sandbox.js'
 import { http2Session, overHttp1, overHttp2, startTlsSandbox, type Answer, type Call } from '../support/tls.js'
 

@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { isIP } from 'node:net'
 import { hostname } from 'node:os'
 import { dirname, resolve } from 'node:path'
-import type { SecureContextOptions } from 'node:tls'
+import type { SecureContextOptions, TlsOptions } from 'node:tls'
 import type Forge from 'node-forge'
 import { accepting, fail, HOST_NAME, items, setting } from '../setting-readers.js'
 
@@ -158,6 +158,11 @@ export function tlsOf(s: TlsSettings, given: Given): TlsSetting | undefined {
   if (s.tls === 'auto') return { kind: 'auto', names: s.tlsNames }
   if (given('tlsClientCa') !== undefined) fail(`${given('tlsClientCa')} applies only with HTTPS on (TLS or TLS_CERT)`)
   return undefined
+}
+
+/** What the server is given: the profile, the certificate and key, and the CA of the client certificates it asks for. */
+export function secureOptions({ cert, key, clientCa }: TlsFiles): TlsOptions {
+  return { ...TLS_PROFILE, cert, key, ...(clientCa === undefined ? {} : { ca: clientCa, requestCert: true }) }
 }
 
 /** The certificate and key to serve: those brought, or a CA and a leaf for `names` made now. */
