@@ -4,6 +4,7 @@ import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { JournalLimits } from './control/journal-memory.js'
 import { listensOnLoopbackOnly } from './http/hosts.js'
+import { DEFAULT_ADMIN_TOKEN, DEFAULT_API_KEY } from './pipeline/auth.js'
 import { tlsOf, type TlsSetting } from './tls/tls.js'
 import type { UpstreamSettings } from './fidelity/upstream.js'
 import { ConfigError, LOG_LEVELS, namesOf, SETTINGS, type Setting, type Settings } from './settings.js'
@@ -11,9 +12,8 @@ import type { InitialDataSetting } from './store/initial-data.js'
 import type { StoreBounds } from './store/limits.js'
 import { DEFAULT_COUNT, DEFAULT_SEED } from './store/seed.js'
 
+export { DEFAULT_ADMIN_TOKEN, DEFAULT_API_KEY } from './pipeline/auth.js'
 export { ConfigError, MAX_JOURNAL_SIZE, MAX_MAX_NAMESPACES, MAX_SEED_COUNT } from './settings.js'
-export const DEFAULT_API_KEY = 'sandbox-api-key'
-export const DEFAULT_ADMIN_TOKEN = 'sandbox-admin-token'
 export const DEFAULT_PORT = SETTINGS.port.default
 export const IN_MEMORY = ':memory:'
 

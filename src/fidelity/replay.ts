@@ -2,10 +2,10 @@
 // namespace, so it starts from its initial data whatever ran on it before.
 import { randomBytes } from 'node:crypto'
 import { parseArgs } from 'node:util'
-import { DEFAULT_API_KEY } from '../config.js'
 import { compareAnswers, DEFAULT_IGNORED, ignoring, type Difference } from './compare.js'
 import { idOf, mapIds } from './fidelity.js'
 import { cutting } from '../http/secret-forms.js'
+import { DEFAULT_API_KEY } from '../pipeline/auth.js'
 import { readRecording, type Recorded } from './session.js'
 import { DEFAULT_UPSTREAM_MAX_BYTES, DEFAULT_UPSTREAM_TIMEOUT_MS, driftKind, send } from './upstream.js'
 

@@ -1,7 +1,8 @@
 // `animal-store-sandbox mcp --url <sandbox>`: MCP over stdio for a sandbox running elsewhere. stdout
 // carries the protocol alone; anything for people goes to stderr.
 import { parseArgs } from 'node:util'
-import { ConfigError, DEFAULT_ADMIN_TOKEN, DEFAULT_API_KEY } from '../config.js'
+import { DEFAULT_ADMIN_TOKEN, DEFAULT_API_KEY } from '../pipeline/auth.js'
+import { ConfigError } from '../setting-readers.js'
 import { createMcpServer } from './server.js'
 import type { Target } from './tools.js'
 

@@ -1,6 +1,6 @@
 // `animal-store-sandbox pact verify <file> --url <sandbox>`.
 import { parseArgs } from 'node:util'
-import { DEFAULT_ADMIN_TOKEN, DEFAULT_API_KEY } from '../config.js'
+import { DEFAULT_ADMIN_TOKEN, DEFAULT_API_KEY } from '../pipeline/auth.js'
 import { PactVerifyError, verifyPact } from './verify.js'
 
 export const PACT_HELP = `Usage: animal-store-sandbox pact verify <pact.json> --url <sandbox> [--admin-token <token>] [--api-key <key>]

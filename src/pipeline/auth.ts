@@ -2,6 +2,9 @@
 import type { IncomingMessage } from 'node:http'
 import { ERRORS, HttpError } from '../http/errors.js'
 
+/** The documented key and admin token, in force when none is configured (the command-line clients' defaults too). */
+export const DEFAULT_API_KEY = 'sandbox-api-key'
+export const DEFAULT_ADMIN_TOKEN = 'sandbox-admin-token'
 const REALM = 'Bearer realm="animal-store"'
 /** What a bearer token may hold (RFC 6750's token68): every key, token and prefix is checked against it. */
 const TOKEN68 = '[A-Za-z0-9\\-._~+/]+=*'
