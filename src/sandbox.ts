@@ -1,4 +1,5 @@
-// Starts a sandbox: spec → initial data → store → app → HTTP server, and stops it cleanly.
+// Starts a sandbox: spec → initial data → store → the core and the list of capabilities → app →
+// HTTP server, and stops it cleanly, the capabilities closed in the list's order.
 import { rename, writeFile } from 'node:fs/promises'
 import type { IncomingMessage } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -192,6 +193,7 @@ async function serve(
     allNamespaces: config.mcpAllNamespaces,
     ca: https?.trusted,
   })
+  // In the order their hooks run: a span starts before anything else of a request.
   const capabilities: Capability[] = [
     telemetry,
     ...(https ? [https] : []),
