@@ -20,7 +20,8 @@ import { JournalMemory } from './control/journal-memory.js'
 import { Redactor } from './control/redactor.js'
 import { createLogger } from './logger.js'
 import { telemetry as openTelemetry } from './telemetry/capability.js'
-import { Namespaces, namespaceOfKey, UnknownSnapshot } from './control/namespaces.js'
+import { Namespaces, namespaceOfKey } from './control/namespaces.js'
+import { LocalNamespaces } from './control/namespace-local.js'
 import { loadSpec, loadSpecFile } from './contract/load.js'
 import { ADMIN_SPEC_FILE } from './paths.js'
 import type { ApiSpec } from './contract/types.js'
@@ -30,8 +31,6 @@ import { openStores, type Stores } from './store/stores.js'
 import { fidelity } from './fidelity/capability.js'
 import { UNIMPLEMENTED } from './api/operations.js'
 import type { Shared } from './shared/shared.js'
-import type { DataSource } from './store/data-source.js'
-import type { SharedPets } from './store/pets.js'
 
 export { SERVER_LIMITS, type ServerLimits } from './http/server.js'
 
@@ -86,15 +85,6 @@ export async function startSandbox(
   }
 }
 
-/** The pets a namespace starts from: a snapshot's, taken from the shared database when another replica made it. */
-async function sharedPets(stores: Stores, source: DataSource): Promise<SharedPets> {
-  if (source.kind !== 'snapshot') return stores.sharedPets(source)
-  const kept = stores.snapshots.sharedPets(source)
-  if (kept !== undefined) return kept
-  await stores.snapshots.refresh()
-  return stores.snapshots.sharedPets(source) ?? Promise.reject(new UnknownSnapshot(source.name))
-}
-
 /** DATABASE_URL's database, its schema brought up to date; a start that cannot reach it stops with one line. */
 async function connect(url: string, logger: Logger): Promise<Shared> {
   try {
@@ -123,7 +113,6 @@ async function serve(
   const upstreamKey = config.upstream?.apiKey
   const secrets = [config.apiKeys, config.adminToken ?? [], upstreamKey ?? []].flat()
   const redactor = new Redactor(secrets, { keyPrefix: prefix, headers: config.redactHeaders })
-  const sharing = shared?.sharing({ redactor, sharedPets: (source) => sharedPets(stores, source) })
   const namespaces = new Namespaces({
     stores,
     journals: new JournalMemory(config.journal),
@@ -131,11 +120,9 @@ async function serve(
     maxNamespaces: config.maxNamespaces,
     logger,
     clock: config.clock,
-    sharing,
+    backend: shared?.backend({ stores, redactor }) ?? ((live) => new LocalNamespaces(live, stores, logger)),
   })
-  // Entries kept while the database was away are written by a hold of their namespace, as a request's.
-  sharing?.unjournaled.flushWith(async (name) => (await namespaces.hold(namespaces.get(name)))?.release())
-  // With a shared database, the default namespace is made there (or read from it) before any request.
+  // A backend that holds namespaces makes the default one there (or reads it) before any request.
   await (await namespaces.hold(namespaces.default))?.release()
   const dataDescription = shared ? `${store.size} pets in the shared database` : stores.description
   const facts = describeSandbox(config, { fromDataFile, description: dataDescription, count: store.size })
@@ -152,7 +139,6 @@ async function serve(
     namespaceFromTrace: config.namespaceFromTrace,
     traceNamespaceBaseline: config.traceNamespaceBaseline,
     keys,
-    later: sharing?.later,
   })
   const upstream =
     config.upstream &&

@@ -39,14 +39,15 @@ export function createControlApi(
       if (namespace === undefined) throw unknownNamespace(name)
       namespace.begin() // not evicted while its change is on its way
       try {
-        // With a shared database: up to date, and its change committed before the answer.
+        // When its backend holds it: up to date, and its change committed before the answer.
         const hold =
           holdsNoNamespace.has(operationId) || input.query['all'] === true
             ? undefined
             : await namespaces.hold(namespace)
         // Whatever fails after the hold (a snapshot lookup too) lets the namespace go.
         try {
-          if (namespaces.shared && SNAPSHOT_OPERATIONS.has(operationId)) await namespaces.snapshots.refresh()
+          // Snapshots another replica made or deleted are seen (one process: nothing to read).
+          if (SNAPSHOT_OPERATIONS.has(operationId)) await namespaces.snapshots.refresh()
           const reply = await handle(input, { ...options, namespace })
           await hold?.release()
           return reply

@@ -83,19 +83,3 @@ export class UnknownSnapshot extends Error {
     this.snapshot = snapshot
   }
 }
-
-/** The namespaces in a database replicas share: each replica's are a cache of them. */
-export interface SharedNamespaces {
-  /** Locks the namespace's row and brings the namespace up to date; `fresh` makes it anew. */
-  hold(namespace: Namespace, fresh: () => Namespace): Promise<NamespaceHold>
-  exists(name: string): Promise<boolean>
-  delete(name: string): Promise<boolean>
-  names(): Promise<string[]>
-  forks(): Promise<Map<string, string[]>>
-}
-
-/** A namespace held for one request: released (written back, committed) before the answer. */
-export interface NamespaceHold {
-  release(): Promise<void>
-  abandon(): Promise<void>
-}

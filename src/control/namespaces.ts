@@ -1,24 +1,27 @@
 // The namespaces of one sandbox, so that many tests share it without crosstalk. At most
 // MAX_NAMESPACES are kept in memory; which one leaves to make room for a new one (evicted, or
-// unloaded from its files), and when a new one is refused instead: namespace-room.ts.
+// unloaded from its files), and when a new one is refused instead: namespace-room.ts. Where they
+// are kept beyond memory is their backend's (namespace-backend.ts): this registry knows no other.
 import type { Logger } from 'pino'
 import { ERRORS, HttpError } from '../http/errors.js'
 import { DEFAULT_NAMESPACE } from './namespace-choice.js'
-import { NamespaceFiles } from './namespace-files.js'
+import type { EntryOf, LiveNamespaces, NamespaceBackend, NamespaceHold } from './namespace-backend.js'
 import { roomFor } from './namespace-room.js'
-import { Namespace, UnknownSnapshot, type NamespaceHold, type SharedNamespaces } from './namespace.js'
+import { Namespace, UnknownSnapshot } from './namespace.js'
 import { CoverageTally } from './coverage-tally.js'
 import type { JournalMemory } from './journal-memory.js'
 import type { Redactor } from './redactor.js'
 import { Journal } from './request-journal.js'
-import { sameSource, sourceKey, type DataSource } from '../store/data-source.js'
+import type { RequestRecord } from './request-record.js'
+import { sameSource, type DataSource } from '../store/data-source.js'
 import type { Snapshot, Snapshots } from '../store/snapshots.js'
 import type { SharedPets } from '../store/pets.js'
 import type { AnimalStore } from '../store/store.js'
 import type { Stores } from '../store/stores.js'
 
 export { DEFAULT_NAMESPACE, NAMESPACE_HEADER, NAMESPACE_NAME, namespaceOf, namespaceOfKey } from './namespace-choice.js'
-export { Namespace, UnknownSnapshot, type NamespaceHold, type SharedNamespaces } from './namespace.js'
+export { Namespace, UnknownSnapshot } from './namespace.js'
+export type { EntryOf, NamespaceBackend, NamespaceHold } from './namespace-backend.js'
 
 export interface NamespacesOptions {
   readonly stores: Stores
@@ -29,14 +32,12 @@ export interface NamespacesOptions {
   /** Where each eviction is logged, and a removal of files that the disk refused. */
   readonly logger: Pick<Logger, 'info' | 'warn'>
   readonly clock: Date | undefined
-  /** Set when replicas share every namespace through a database (DATABASE_URL). */
-  readonly sharing?: SharedNamespaces | undefined
+  /** Where namespaces are kept beyond memory, made with the registry's live namespaces. */
+  readonly backend: (live: LiveNamespaces) => NamespaceBackend
 }
 
 export class Namespaces {
   readonly max: number
-  /** Whether replicas share the namespaces through a database (DATABASE_URL). */
-  readonly shared: boolean
   /** The counts of calls whose namespace was deleted, evicted, reset or cleared: still in the coverage report. */
   readonly retired = new CoverageTally()
   /** Deleted and evicted since the start, for the coverage report. */
@@ -47,14 +48,13 @@ export class Namespaces {
   readonly #live = new Map<string, Namespace>()
   /** The last one in #live, which a use need not move. */
   #mostRecent: string | undefined
-  readonly #files: NamespaceFiles
+  readonly #backend: NamespaceBackend
 
   constructor(options: NamespacesOptions) {
     this.#options = options
     this.max = options.maxNamespaces
-    this.shared = options.sharing !== undefined
     const { stores } = options
-    this.#files = new NamespaceFiles(stores, options.logger)
+    this.#backend = options.backend(this.#view())
     const store = stores.default
     const opened = { opened: store }
     this.#live.set(
@@ -81,60 +81,19 @@ export class Namespaces {
     return this.#live.get(name)
   }
 
-  /** The namespace called `name` when it exists, live or on disk; never created here (a misspelt name makes none). */
-  async existing(name: string): Promise<Namespace | undefined> {
-    const { sharing } = this.#options
-    if (sharing !== undefined) {
-      if (await sharing.exists(name)) return this.get(name)
-      const stale = this.#live.get(name)
-      if (stale !== undefined) this.#drop(stale)
-      return undefined
-    }
-    if (this.#live.has(name)) return this.get(name)
-    if (!this.#files.has(name)) return undefined
-    const namespace = this.get(name)
-    namespace.begin() // not evicted or unloaded while its files are read
-    const store = await Promise.resolve(namespace.store()).finally(() => namespace.end())
-    // Files that hold only the initial data are what a deletion a crash cut short leaves: gone.
-    if (namespace.busy || !store.holdsOnly(this.#options.stores.source) || this.#live.get(name) !== namespace)
-      return namespace
-    this.#drop(namespace)
-    await this.#files.remove(name, () => namespace.store()).catch(() => undefined)
-    return undefined
+  /** The namespace called `name` when it exists, live or kept; never created here (a misspelt name makes none). */
+  existing(name: string): Promise<Namespace | undefined> {
+    return this.#backend.existing(name)
   }
 
   /**
    * Deletes a namespace, durably before this settles; false when there was none. A StorageError when
-   * the disk refused: nothing changed, and it is back as it was (or made anew, reading its files).
+   * the disk or the database refused: nothing changed.
    */
   async delete(name: string): Promise<boolean> {
-    const namespace = this.#live.get(name)
-    if (this.#options.sharing !== undefined) {
-      if (namespace !== undefined) this.#drop(namespace)
-      const deleted = await this.#options.sharing.delete(name)
-      if (deleted) this.deleted++
-      return deleted
-    }
-    if (namespace === undefined && !this.#files.has(name)) return false
-    this.#live.delete(name)
-    try {
-      await this.#files.remove(name, () => namespace?.store())
-    } catch (error) {
-      if (namespace !== undefined && !this.#live.has(name)) {
-        this.#files.forget(name)
-        // Back even past MAX_NAMESPACES (a new name may have taken its room meanwhile): it holds data.
-        this.#live.set(name, namespace)
-        this.#mostRecent = name
-        await Promise.resolve(namespace.store()).then(
-          (store) => store.reinstate(),
-          () => undefined,
-        )
-      }
-      throw error
-    }
-    if (namespace) this.#drop(namespace)
-    this.deleted++
-    return true
+    const deleted = await this.#backend.delete(name)
+    if (deleted) this.deleted++
+    return deleted
   }
 
   /**
@@ -152,7 +111,7 @@ export class Namespaces {
       }
       return found
     }
-    const fromDisk = this.#files.has(name)
+    const fromDisk = this.#backend.stored(name)
     // Looked up before any eviction: a refused request makes no room. Its pets are shared, not copied.
     const snapshot = baseline === undefined || fromDisk ? undefined : this.snapshots.get(baseline)
     if (baseline !== undefined && !fromDisk && snapshot === undefined)
@@ -168,7 +127,7 @@ export class Namespaces {
   }
 
   #make(name: string, snapshot: Snapshot | undefined, fromDisk = false): Namespace {
-    const unloaded = fromDisk ? this.#files.takeUnloaded(name) : undefined
+    const unloaded = fromDisk ? this.#backend.takeUnloaded(name) : undefined
     const baseline = unloaded?.baseline ?? snapshot?.pets.source ?? this.#options.stores.source
     const opener = this.#opener(name, snapshot?.pets)
     const namespace = new Namespace(name, this.#journal(), this.#options.clock, opener, baseline, { fromDisk })
@@ -178,23 +137,30 @@ export class Namespaces {
     return namespace
   }
 
-  /** With a shared database: the namespace locked and brought up to date for one request. */
+  /** The namespace held for one request, up to date with its backend; undefined: memory here is its truth. */
   hold(namespace: Namespace): Promise<NamespaceHold> | undefined {
-    return this.#options.sharing?.hold(namespace, () => this.#make(namespace.name, undefined))
+    return this.#backend.hold(namespace)
   }
 
-  /** Every namespace, least recently used first; with a shared database, every one in it, brought up to date. */
-  async all(): Promise<Namespace[]> {
-    const names = await this.#options.sharing?.names()
-    if (names === undefined) return this.list()
-    for (const name of names) await (await this.hold(this.get(name)))?.release()
-    return names.map((name) => this.get(name))
+  /** Journals the entry of a request answered with no hold of its own. */
+  record(namespace: Namespace, entry: EntryOf): Promise<void> | undefined {
+    return this.#backend.record(namespace, entry)
+  }
+
+  /** Keeps the entry of a request whose change could not be committed, for its namespace's journal. */
+  later(namespace: Namespace, entry: RequestRecord): void {
+    this.#backend.later(namespace, entry)
+  }
+
+  /** Every namespace, least recently used first; those kept elsewhere too, brought up to date. */
+  all(): Promise<Namespace[]> {
+    return this.#backend.all()
   }
 
   #journal(): Journal {
     const { journals, redactor } = this.#options
-    // With a shared database a journal's counts stay in it when it leaves memory: none are retired here.
-    const retired = this.#options.sharing === undefined ? this.retired : undefined
+    // A backend that keeps a journal's counts when it leaves memory: none are retired here.
+    const retired = this.#backend.keepsCounts ? undefined : this.retired
     return new Journal(journals.limits.requests, redactor, retired, journals)
   }
 
@@ -210,11 +176,11 @@ export class Namespaces {
     // Looked up after the wait for the store, where a deletion that began meanwhile hides it.
     const snapshot = source.kind === 'snapshot' ? this.snapshots.get(source.name) : undefined
     if (source.kind === 'snapshot' && snapshot === undefined) throw new UnknownSnapshot(source.name)
-    const shared = snapshot?.pets ?? (await this.#options.stores.sharedPets(source))
+    const pets = snapshot?.pets ?? (await this.#options.stores.sharedPets(source))
     // A data file of the user's own (no source) is given the initial data whole: it stands on its own.
     if (store.source === undefined && sameSource(source, this.#options.stores.source))
-      await store.replace({ pets: [...shared.pets] })
-    else await store.fork(shared)
+      await store.replace({ pets: [...pets.pets] })
+    else await store.fork(pets)
     namespace.journal.clear()
     namespace.faults.clear()
     if (snapshot === undefined) namespace.clock.toStart()
@@ -223,19 +189,9 @@ export class Namespaces {
     return store.size
   }
 
-  /** The namespaces that start from each source (by sourceKey): those on disk are opened to see, not made live. */
-  async forks(): Promise<Map<string, string[]>> {
-    if (this.#options.sharing !== undefined) return this.#options.sharing.forks()
-    const forks = new Map<string, string[]>()
-    const note = (name: string, base: DataSource | undefined): void => {
-      if (base === undefined) return
-      const key = sourceKey(base)
-      forks.set(key, [...(forks.get(key) ?? []), name])
-    }
-    for (const namespace of [...this.#live.values()])
-      note(namespace.name, (await Promise.resolve(namespace.store()).catch(() => undefined))?.base)
-    for (const [name, base] of await this.#files.peek((name) => this.#live.has(name))) note(name, base)
-    return forks
+  /** The namespaces that start from each source (by sourceKey). */
+  forks(): Promise<Map<string, string[]>> {
+    return this.#backend.forks()
   }
 
   /** Waits for every namespace's writes (one whose files the disk refused to read has none). */
@@ -247,14 +203,14 @@ export class Namespaces {
       ),
     )
     await Promise.all(flushed)
-    await this.#files.settled()
+    await this.#backend.settled()
   }
 
   /** Opens the store on first use, from `baseline` when it has no files; a failed open is tried again. */
   #opener(name: string, baseline?: SharedPets): () => Promise<AnimalStore> {
     let opening: Promise<AnimalStore> | undefined
     return () => {
-      opening ??= this.#files.open(name, baseline).catch((error: unknown) => {
+      opening ??= this.#backend.open(name, baseline).catch((error: unknown) => {
         opening = undefined
         throw error
       })
@@ -264,12 +220,8 @@ export class Namespaces {
 
   /** Evicts or unloads a namespace to make room for `name` (roomFor), or refuses it. */
   #makeRoomFor(name: string): void {
-    const { sharing, stores, logger } = this.#options
-    const room = roomFor(name, this.#live.values(), {
-      max: this.max,
-      shared: sharing !== undefined,
-      persistent: stores.persistent,
-    })
+    const { logger } = this.#options
+    const room = roomFor(name, this.#live.values(), { max: this.max, keeps: this.#backend.keeps })
     if (room.unload === undefined) {
       this.#evict(room.evict)
       return logger.info(
@@ -278,7 +230,7 @@ export class Namespaces {
       )
     }
     this.#drop(room.unload)
-    this.#files.unload(room.unload)
+    this.#backend.unload(room.unload)
     logger.info(
       { namespace: room.unload.name, for: name, max: this.max },
       'namespace unloaded: MAX_NAMESPACES were kept, each holding data; its files stay, and its next use reads them',
@@ -295,6 +247,27 @@ export class Namespaces {
   #evict(namespace: Namespace): void {
     this.#drop(namespace)
     this.evicted++
-    this.#files.evict(namespace)
+    this.#backend.evict(namespace)
+  }
+
+  /** What the backend sees of the live namespaces. */
+  #view(): LiveNamespaces {
+    return {
+      find: (name) => this.find(name),
+      get: (name) => this.get(name),
+      fresh: (name) => this.#make(name, undefined),
+      drop: (namespace) => this.#drop(namespace),
+      take: (name) => {
+        this.#live.delete(name)
+        if (this.#mostRecent === name) this.#mostRecent = undefined
+      },
+      restore: (namespace) => {
+        if (this.#live.has(namespace.name)) return false
+        this.#live.set(namespace.name, namespace)
+        this.#mostRecent = namespace.name
+        return true
+      },
+      list: () => this.list(),
+    }
   }
 }

@@ -27,7 +27,7 @@ interface RequestState {
   readonly asked: string | undefined
   /** The snapshot the asked namespace starts from if it is new: a trace's (TRACE_NAMESPACE_BASELINE). */
   readonly baseline: string | undefined
-  /** Set once the snapshots were read from a shared database for `baseline`. */
+  /** Set once the snapshots were brought up to date (made elsewhere, by another replica) for `baseline`. */
   refreshed?: boolean
   readonly problem: string | undefined
   /** Until the request passes auth, an existing namespace or the default one. */
@@ -36,13 +36,13 @@ interface RequestState {
   serving: boolean
   /** Set once the request has passed auth. */
   authenticated: boolean
-  /** With a shared database: the namespace's row, held from enter() until the answer is committed. */
+  /** When its backend holds it: the namespace, held from enter() until the answer is committed. */
   hold: NamespaceHold | undefined
   /** Set once the exchange closed: a hold that comes after is let go at once. */
   closed?: boolean
   /**
    * Records the request in its namespace's journal (once): as its answer starts, or as it is broken
-   * off. With a shared database, the answer waits for the promise: the entry and every change committed.
+   * off. With a backend that holds the namespace, the answer waits for the promise: the entry and every change committed.
    */
   journal(status: number | null): Promise<void> | undefined
 }
@@ -59,8 +59,6 @@ export interface ControlOptions {
   readonly traceNamespaceBaseline: string | undefined
   /** The API keys: requests without one are journaled apart (a flood of them must not flush the rest). */
   readonly keys: KeyRing
-  /** With a shared database: keeps an entry that could not be committed, for the namespace's next hold. */
-  readonly later?: ((namespace: string, entry: RequestRecord) => void) | undefined
 }
 
 export class Control {
@@ -78,7 +76,7 @@ export class Control {
   /** Picks the request's namespace, and journals the request as it is answered. */
   track(exchange: Exchange): void {
     const { req, res } = exchange
-    const { namespaces, basePath, namespaceKeyPrefix, namespaceFromTrace, keys, later } = this.#options
+    const { namespaces, basePath, namespaceKeyPrefix, namespaceFromTrace, keys } = this.#options
     const asked = namespaceOf(req, namespaceKeyPrefix, namespaceFromTrace)
     // Unauthenticated requests must not create namespaces: a flood of them would evict real ones.
     const existing = asked.name === undefined ? undefined : namespaces.find(asked.name)
@@ -119,27 +117,17 @@ export class Control {
           authenticated: state.authenticated || keys.has(bearerToken(req) ?? ''),
           traceId: traceIdOf(req),
         })
-        const record = (): void => state.namespace.journal.record(entry())
-        // Not committed (the database is away): journaled with its answer once the database is back.
-        const journalLater = (failure: unknown): never => {
+        const entryOf = (failure?: HttpError): RequestRecord =>
+          failure === undefined ? entry() : entry(failure.status, { code: failure.code, message: failure.message })
+        // Refused before enter() (auth, route), or its hold failed: its backend journals it.
+        if (state.hold === undefined) return namespaces.record(state.namespace, entryOf)
+        state.namespace.journal.record(entry())
+        // Not committed: its backend keeps it with its answer, for the namespace's journal.
+        return state.hold.release().catch((failure: unknown) => {
           const error = failure instanceof HttpError ? failure : new HttpError(ERRORS.internal, ERRORS.internal.message)
-          later?.(state.namespace.name, entry(error.status, { code: error.code, message: error.message }))
+          namespaces.later(state.namespace, entryOf(error))
           throw failure
-        }
-        if (state.hold !== undefined || !namespaces.shared) {
-          record()
-          return state.hold?.release().catch(journalLater)
-        }
-        // Its own hold failed for want of the database: another would too.
-        if (exchange.error?.code === ERRORS.storageUnavailable.code) return void later?.(state.namespace.name, entry())
-        // Refused before enter() (auth, route): its entry is written under a hold of its own.
-        return namespaces
-          .hold(state.namespace)
-          ?.then((hold) => {
-            record()
-            return hold.release()
-          })
-          .catch(journalLater)
+        })
       },
     }
     exchange.control = state
@@ -168,7 +156,7 @@ export class Control {
     if (state.problem !== undefined) throw new HttpError(ERRORS.invalidParameter, state.problem)
     // A trace's new namespace starts from a snapshot another replica may have made: looked up once.
     const { namespaces } = this
-    if (state.baseline !== undefined && namespaces.shared && !state.refreshed && !namespaces.find(state.asked ?? '')) {
+    if (state.baseline !== undefined && !state.refreshed && !namespaces.find(state.asked ?? '')) {
       state.refreshed = true
       return namespaces.snapshots.refresh().then(() => this.enter(op, exchange))
     }
@@ -187,7 +175,7 @@ export class Control {
     return this.#held(op, exchange, state, prefer)
   }
 
-  /** With a shared database, the rest runs with the namespace's row held (Sharing, src/shared). */
+  /** When its backend holds the namespace, the rest runs while it is held. */
   #held(
     op: Operation,
     exchange: Exchange,
@@ -199,7 +187,7 @@ export class Control {
     return holding.then((hold) => (keep(state, hold) ? this.#applyFaults(op, exchange, state, prefer) : undefined))
   }
 
-  /** Waits out a delay; a shared namespace is let go meanwhile, so that other requests in it go on. */
+  /** Waits out a delay; a held namespace is let go meanwhile, so that other requests in it go on. */
   async #pause(ms: number, exchange: Exchange, state: RequestState): Promise<void> {
     const held = state.hold
     if (held !== undefined) {

@@ -11,7 +11,7 @@ import type { Redactor } from '../control/redactor.js'
 import type { Namespace } from '../control/namespace.js'
 import type { RequestRecord } from '../control/request-record.js'
 import { ERRORS, HttpError, RETRY_AFTER } from '../http/errors.js'
-import { sameSource, sourceKey, type DataSource } from '../store/data-source.js'
+import { sameSource, type DataSource } from '../store/data-source.js'
 import type { SharedPets } from '../store/pets.js'
 import { IdempotencyKeys } from '../store/idempotency-keys.js'
 import { isOutage, unavailable, type Database } from './database.js'
@@ -126,34 +126,6 @@ export class Sharing implements Holder {
       letGo()
       throw this.failure(error)
     }
-  }
-
-  /** Whether the namespace exists in the database. */
-  async exists(name: string): Promise<boolean> {
-    const { rowCount } = await this.database.query('SELECT 1 FROM namespaces WHERE name = $1', [name])
-    return rowCount === 1
-  }
-
-  /** Deletes a namespace with its pets and requests; false when there was none. */
-  async delete(name: string): Promise<boolean> {
-    const { rowCount } = await this.database.query('DELETE FROM namespaces WHERE name = $1', [name])
-    return rowCount === 1
-  }
-
-  /** The namespaces that start from each source (by sourceKey). */
-  async forks(): Promise<Map<string, string[]>> {
-    const { rows } = await this.database.query<{ name: string; base: DataSource }>(
-      "SELECT name, state -> 'base' AS base FROM namespaces WHERE state -> 'base' <> 'null'::jsonb ORDER BY incarnation",
-    )
-    const forks = new Map<string, string[]>()
-    for (const { name, base } of rows) forks.set(sourceKey(base), [...(forks.get(sourceKey(base)) ?? []), name])
-    return forks
-  }
-
-  /** Every namespace's name, oldest first. */
-  async names(): Promise<string[]> {
-    const { rows } = await this.database.query<{ name: string }>('SELECT name FROM namespaces ORDER BY incarnation')
-    return rows.map((row) => row.name)
   }
 
   /**

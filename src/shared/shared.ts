@@ -1,17 +1,23 @@
 // The shared database's parts, made together for a start with DATABASE_URL (loaded only then).
 import type { Logger } from 'pino'
+import type { LiveNamespaces, NamespaceBackend } from '../control/namespace-backend.js'
+import { UnknownSnapshot } from '../control/namespace.js'
 import type { Redactor } from '../control/redactor.js'
 import type { DataSource } from '../store/data-source.js'
 import type { SharedPets } from '../store/pets.js'
 import type { SnapshotShelf } from '../store/snapshots.js'
+import type { Stores } from '../store/stores.js'
 import { openDatabase, type Database } from './database.js'
+import { SharedNamespaces } from './shared-namespaces.js'
 import { Sharing } from './shared-state.js'
 import { snapshotShelf } from './snapshot-shelf.js'
 
 export interface Shared {
   readonly database: Database
+  /** Where named snapshots are kept, for the stores to open with. */
   readonly shelf: SnapshotShelf
-  sharing(options: { redactor: Redactor; sharedPets: (source: DataSource) => Promise<SharedPets> }): Sharing
+  /** The namespace backend, over the stores opened with the shelf. */
+  backend(options: { stores: Stores; redactor: Redactor }): (live: LiveNamespaces) => NamespaceBackend
 }
 
 export async function openShared(url: string, logger: Pick<Logger, 'warn' | 'info' | 'error'>): Promise<Shared> {
@@ -19,6 +25,18 @@ export async function openShared(url: string, logger: Pick<Logger, 'warn' | 'inf
   return {
     database,
     shelf: snapshotShelf(database),
-    sharing: (options) => new Sharing({ database, logger, ...options }),
+    backend: ({ stores, redactor }) => {
+      const sharing = new Sharing({ database, logger, redactor, sharedPets: (source) => sharedPets(stores, source) })
+      return (live) => new SharedNamespaces(live, stores, sharing, logger)
+    },
   }
+}
+
+/** The pets a namespace starts from: a snapshot's, taken from the database when another replica made it. */
+async function sharedPets(stores: Stores, source: DataSource): Promise<SharedPets> {
+  if (source.kind !== 'snapshot') return stores.sharedPets(source)
+  const kept = stores.snapshots.sharedPets(source)
+  if (kept !== undefined) return kept
+  await stores.snapshots.refresh()
+  return stores.snapshots.sharedPets(source) ?? Promise.reject(new UnknownSnapshot(source.name))
 }

@@ -1,0 +1,118 @@
+// The namespace backend of replicas sharing a PostgreSQL database (DATABASE_URL). Each replica
+// keeps namespaces in memory as one process does (a memory backend below), and the database keeps
+// them all: a namespace is held for each request, brought up to date and its change committed
+// (Sharing, shared-state.ts), so any one may leave a replica's memory and be read back.
+import type { Logger } from 'pino'
+import type { EntryOf, LiveNamespaces, NamespaceBackend, NamespaceHold } from '../control/namespace-backend.js'
+import { LocalNamespaces } from '../control/namespace-local.js'
+import type { Namespace } from '../control/namespace.js'
+import type { RequestRecord } from '../control/request-record.js'
+import { ERRORS, HttpError } from '../http/errors.js'
+import { sourceKey, type DataSource } from '../store/data-source.js'
+import type { SharedPets } from '../store/pets.js'
+import type { AnimalStore } from '../store/store.js'
+import type { Stores } from '../store/stores.js'
+import type { Database } from './database.js'
+import type { Sharing } from './shared-state.js'
+
+export class SharedNamespaces implements NamespaceBackend {
+  readonly keeps = 'database'
+  /** A journal's counts stay in its row when it leaves a replica's memory. */
+  readonly keepsCounts = true
+  readonly #live: LiveNamespaces
+  readonly #memory: LocalNamespaces
+  readonly #sharing: Sharing
+  readonly #database: Database
+
+  constructor(live: LiveNamespaces, stores: Stores, sharing: Sharing, logger: Pick<Logger, 'warn'>) {
+    this.#live = live
+    this.#memory = new LocalNamespaces(live, stores, logger)
+    this.#sharing = sharing
+    this.#database = sharing.database
+    // Entries kept while the database was away are written by a hold of their namespace, as a request's.
+    sharing.unjournaled.flushWith(async (name) => this.hold(live.get(name)).then((hold) => hold.release()))
+  }
+
+  stored(): boolean {
+    return false
+  }
+
+  takeUnloaded(): undefined {
+    return undefined
+  }
+
+  open(name: string, baseline: SharedPets | undefined): Promise<AnimalStore> {
+    return this.#memory.open(name, baseline)
+  }
+
+  async existing(name: string): Promise<Namespace | undefined> {
+    const { rowCount } = await this.#database.query('SELECT 1 FROM namespaces WHERE name = $1', [name])
+    if (rowCount === 1) return this.#live.get(name)
+    const stale = this.#live.find(name)
+    if (stale !== undefined) this.#live.drop(stale)
+    return undefined
+  }
+
+  /** With its pets and requests. */
+  async delete(name: string): Promise<boolean> {
+    const namespace = this.#live.find(name)
+    if (namespace !== undefined) this.#live.drop(namespace)
+    const { rowCount } = await this.#database.query('DELETE FROM namespaces WHERE name = $1', [name])
+    return rowCount === 1
+  }
+
+  /** The namespace's row locked and the namespace brought up to date with it (made anew if it has none). */
+  hold(namespace: Namespace): Promise<NamespaceHold> {
+    return this.#sharing.hold(namespace, () => this.#live.fresh(namespace.name))
+  }
+
+  record(namespace: Namespace, entry: EntryOf): Promise<void> | undefined {
+    // Its own hold failed for want of the database: another would too.
+    const answered = entry()
+    if (answered.error?.code === ERRORS.storageUnavailable.code) return void this.later(namespace, answered)
+    return this.hold(namespace)
+      .then((hold) => {
+        namespace.journal.record(answered)
+        return hold.release()
+      })
+      .catch((failure: unknown) => {
+        const error = failure instanceof HttpError ? failure : new HttpError(ERRORS.internal, ERRORS.internal.message)
+        this.later(namespace, entry(error))
+        throw failure
+      })
+  }
+
+  /** Journaled with its answer once the database is back, by the namespace's next hold here. */
+  later(namespace: Namespace, entry: RequestRecord): void {
+    this.#sharing.later(namespace.name, entry)
+  }
+
+  /** Every one in the database, oldest first, brought up to date. */
+  async all(): Promise<Namespace[]> {
+    const { rows } = await this.#database.query<{ name: string }>('SELECT name FROM namespaces ORDER BY incarnation')
+    const names = rows.map((row) => row.name)
+    for (const name of names) await (await this.hold(this.#live.get(name))).release()
+    return names.map((name) => this.#live.get(name))
+  }
+
+  async forks(): Promise<Map<string, string[]>> {
+    const { rows } = await this.#database.query<{ name: string; base: DataSource }>(
+      "SELECT name, state -> 'base' AS base FROM namespaces WHERE state -> 'base' <> 'null'::jsonb ORDER BY incarnation",
+    )
+    const forks = new Map<string, string[]>()
+    for (const { name, base } of rows) forks.set(sourceKey(base), [...(forks.get(sourceKey(base)) ?? []), name])
+    return forks
+  }
+
+  evict(namespace: Namespace): void {
+    this.#memory.evict(namespace)
+  }
+
+  unload(namespace: Namespace): void {
+    this.#memory.unload(namespace)
+  }
+
+  settled(): Promise<void> {
+    return this.#memory.settled()
+  }
+}
