@@ -8,6 +8,7 @@ import type { SharedPets } from '../store/pets.js'
 import type { SnapshotShelf } from '../store/snapshots.js'
 import type { Stores } from '../store/stores.js'
 import { openDatabase, type Database } from './database.js'
+import { expireForgotten } from './expiry.js'
 import { SharedNamespaces } from './shared-namespaces.js'
 import { Sharing } from './shared-state.js'
 import { snapshotShelf } from './snapshot-shelf.js'
@@ -22,10 +23,19 @@ export interface Shared {
 
 export async function openShared(url: string, logger: Pick<Logger, 'warn' | 'info' | 'error'>): Promise<Shared> {
   const database = await openDatabase(url, logger)
+  let stopSweeps = (): void => undefined
   return {
-    database,
+    database: {
+      ...database,
+      close: async () => {
+        stopSweeps()
+        await database.close()
+      },
+    },
     shelf: snapshotShelf(database),
     backend: ({ stores, redactor }) => {
+      // Once the sandbox serves: forgotten namespaces leave the database.
+      stopSweeps = expireForgotten(database, logger)
       const sharing = new Sharing({ database, logger, redactor, sharedPets: (source) => sharedPets(stores, source) })
       return (live) => new SharedNamespaces(live, stores, sharing, logger)
     },
