@@ -29,7 +29,7 @@ export interface NamespacesOptions {
   readonly journals: JournalMemory
   readonly redactor: Redactor
   readonly maxNamespaces: number
-  /** Where each eviction is logged, and a removal of files that the disk refused. */
+  /** Where each eviction and unload is logged. */
   readonly logger: Pick<Logger, 'info' | 'warn'>
   readonly clock: Date | undefined
   /** Where namespaces are kept beyond memory, made with the registry's live namespaces. */
