@@ -1,0 +1,83 @@
+// `npm run lines`: the hand-written lines, in total and per capability. Hand-written is what git
+// tracks, less lockfiles, YAML, Markdown, images, fixtures and what .gitattributes marks
+// linguist-generated. A row counts its source and its tests alike. Rows match folder and base
+// names anywhere in a path, so a file moved into a folder keeps its row; the first row that
+// matches wins, and what none matches is "unassigned".
+import { execFileSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+
+// [row, its budget in lines, the paths it holds]
+const ROWS: [string, number, RegExp][] = [
+  // Before modules: the example service the trace tests drive.
+  ['telemetry', 600, /telemetry|trace|baggage|metric|otel|prometheus|service-under-test/],
+  ['modules', 4200, /^modules\/|^examples\/|node-module|modules-remote|consumers?\.test|vocabulary/],
+  ['Helm', 450, /helm|kubeconform/],
+  ['bench', 900, /(^|\/)bench\/|load-generators|soak|ceiling/],
+  ['configuration', 270, /^(\.[^/]+|package\.json|tsconfig[^/]*\.json|eslint\.config\.js)$/],
+  ['MCP', 650, /mcp/],
+  ['Pact', 650, /pact/],
+  ['fidelity', 850, /fidelity|upstream|stand-in|record-replay|forwarding|compare/],
+  ['TLS', 800, /tls/],
+  ['PostgreSQL', 1400, /postgres|haproxy|replica|nemesis|cutting-proxy|(^|\/)shared\/|database|outages/],
+  ['explorer', 650, /explorer|browser|screenshot|-page\.|pages\.ts/],
+  ['journal, coverage, verify', 1700, /journal|coverage|verify|request-record|redact|secret|assertions/],
+  ['namespaces', 900, /namespace|eviction|shared-initial/],
+  [
+    'data-file store',
+    3100,
+    /(^|\/)store\/|data-file|append-log|compaction|durable|group-commit|temp-file|case-folding/,
+  ],
+  ['control', 1500, /control|fault|clock|snapshot/],
+  [
+    'build, image, release, CI',
+    2000,
+    /^\.ci\/|^\.github\/|docker|scripts\/(build|bundle|compile|release|ci-|fixtures|lines)|(^|\/)container\/|test\/docs\//,
+  ],
+  [
+    'core API',
+    4600,
+    /(^|\/)(api|http|pipeline|contract|conformance|hardening|support)\/|scripts\/lib\/|(^|\/)(app|sandbox|index|logger)\.ts$/,
+  ],
+  ['settings and start', 1000, /setting|(^|\/)(config|cli|paths)\.ts$|start|heap|healthcheck|embedding|unhandled/],
+]
+const SKIPPED = /(^|\/)(package-lock\.json|go\.sum)$|\.(ya?ml|md|png|jpe?g|gif|svg|ico)$|(^|\/)(fixtures|testdata)\//
+
+const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8', maxBuffer: 1 << 26 })
+const generated = new Set(git('ls-files', '-z', '--', ':(attr:linguist-generated)').split('\0').filter(Boolean))
+const files = git('ls-files', '-z')
+  .split('\0')
+  .filter((path) => path && !SKIPPED.test(path) && !generated.has(path))
+
+const rowOf = (path: string) => ROWS.find(([, , pattern]) => pattern.test(path.toLowerCase()))?.[0] ?? 'unassigned'
+const rows = new Map<string, { lines: number; files: number }>()
+const byTop = new Map<string, number>()
+let total = 0
+for (const path of files) {
+  let text: string
+  try {
+    text = readFileSync(path, 'utf8')
+  } catch {
+    continue // deleted in the working tree, not yet in git
+  }
+  const lines = text.split('\n').length - (text.endsWith('\n') || text === '' ? 1 : 0)
+  const row = rowOf(path)
+  const entry = rows.get(row) ?? { lines: 0, files: 0 }
+  rows.set(row, { lines: entry.lines + lines, files: entry.files + 1 })
+  const top = path.includes('/') ? path.slice(0, path.indexOf('/')) : '(root)'
+  byTop.set(top, (byTop.get(top) ?? 0) + lines)
+  total += lines
+}
+
+const show = (label: string, lines: number, extra = '') =>
+  console.log(`${label.padEnd(28)}${String(lines).padStart(7)}${extra}`)
+console.log(`${'row'.padEnd(28)}${'lines'.padStart(7)}${'budget'.padStart(9)}`)
+for (const [row, budget] of [...ROWS, ['unassigned', 0] as const]) {
+  const entry = rows.get(row)
+  if (entry) show(row, entry.lines, `${String(budget || '').padStart(9)}  ${entry.files} files`)
+}
+show('total', total, '    26000')
+console.log('')
+for (const [top, lines] of [...byTop].sort((a, b) => b[1] - a[1])) show(top, lines)
+if (process.argv.includes('--files')) {
+  for (const path of files) console.log(`${rowOf(path)}\t${path}`)
+}
