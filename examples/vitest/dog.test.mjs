@@ -1,21 +1,13 @@
 import { expect, test } from 'vitest'
 import { api, ownNamespace } from './sandbox.mjs'
 
-test('a dog: created and listed in a namespace of its own, then one getPet answers 503', async (context) => {
+test('a dog: created, and listed in a namespace of its own', async (context) => {
   const namespace = await ownNamespace(context)
   const listPending = async () => (await api(namespace, 'GET', '/pets?status=pending&limit=100')).json()
   const before = await listPending()
 
-  const newPet = { name: 'Rex', categoryId: 1, status: 'pending' }
-  const created = await api(namespace, 'POST', '/pets', newPet)
+  const created = await api(namespace, 'POST', '/pets', { name: 'Rex', categoryId: 1, status: 'pending' })
   expect(created.status).toBe(201)
-  const pet = await created.json()
-  // The other test files create pending pets at the same time, each in its own namespace.
-  expect(await listPending()).toEqual([...before, pet])
-
-  await namespace.addFault({ operationId: 'getPet', status: 503, times: 1 })
-  const failed = await api(namespace, 'GET', `/pets/${pet.id}`)
-  expect(failed.status).toBe(503)
-  expect(await failed.json()).toMatchObject({ code: 'injected_fault', status: 503 })
-  expect((await api(namespace, 'GET', `/pets/${pet.id}`)).status).toBe(200)
+  // The tortoise test arms a fault on listing pets at the same time, in its own namespace.
+  expect(await listPending()).toEqual([...before, await created.json()])
 })
