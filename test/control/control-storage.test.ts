@@ -22,7 +22,7 @@ const always = (call: Fault['call'], target: Fault['target'], failure: Fault['fa
 /** No fold on a timer: one would write while a test's faults are armed. */
 const NO_IDLE_FOLD: Partial<Compaction> = { idleAfterRecords: Number.MAX_SAFE_INTEGER }
 
-// A reset under every fault, and once the fault clears: test/store/fault-campaign.test.ts.
+// A reset under every fault, and once the fault clears: test/store/faults.test.ts.
 t.test('a replace on a full disk: 503, the store as it was, then 200 once it has room', async (t) => {
   const dataFile = join(await tempDir(t), 'db.json')
   const fs = new FaultyFileSystem(dataFile)

@@ -1,5 +1,5 @@
 // The command as users run it: settings, banner, logs and signals. (A kill -9 under a write load:
-// test/store/data-file.test.ts and crash-points.test.ts.)
+// test/store/faults.test.ts.)
 import { Agent, request } from 'node:http'
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'

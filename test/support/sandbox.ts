@@ -12,7 +12,6 @@ import { SERVER_LIMITS, startSandbox, type Sandbox, type ServerLimits } from '..
 import { createLogger } from '../../src/logger.js'
 import type { DataFileOptions } from '../../src/store/data-file.js'
 import { DataFileLock } from '../../src/store/data-file-lock.js'
-import { waitFor } from '../../scripts/lib/processes.js'
 
 export { freePort, waitFor, type WaitForOptions } from '../../scripts/lib/processes.js'
 
@@ -179,45 +178,6 @@ export async function buildCli(t: Test): Promise<string> {
     logLevel: 'warning',
   })
   return join(dist, 'cli.js')
-}
-
-/**
- * The CLI on a fresh data file under a write load from `clients` clients, killed with SIGKILL
- * after 1.5 s of it, and once more than `atLeast` creates are acknowledged (a busy machine takes
- * longer to get there; that wait is bounded, and the caller's check of the count then fails).
- * Returns how the process ended and the pets acknowledged (201) before.
- */
-export async function killDuringWriteLoad(
-  t: Test,
-  clients: number,
-  atLeast: number,
-): Promise<{ dataFile: string; exit: number | string; acknowledged: StoredPet[] }> {
-  const dataFile = join(await tempDir(t), 'db.json')
-  const cli = await spawnCli(t, { DATA_FILE: dataFile, API_KEYS: 'k' })
-  const acknowledged: StoredPet[] = []
-  let stop = false
-  const client = async (c: number): Promise<void> => {
-    for (let i = 0; !stop && i < 10_000; i++) {
-      try {
-        const res = await postPet(cli.baseUrl, { name: `W${c}-${i}`, categoryId: c }, { authorization: 'Bearer k' })
-        if (res.status === 201) acknowledged.push((await res.json()) as StoredPet)
-        else await res.arrayBuffer()
-      } catch {
-        return // the server is gone
-      }
-    }
-  }
-  const running = Array.from({ length: clients }, (_, c) => client(c + 1))
-  await new Promise((resolve) => setTimeout(resolve, 1500))
-  await waitFor(() => acknowledged.length > atLeast, {
-    what: `more than ${atLeast} acknowledged creates`,
-    timeoutMs: 30_000,
-  }).catch(() => undefined)
-  cli.child.kill('SIGKILL')
-  const exit = await cli.exited
-  stop = true
-  await Promise.all(running)
-  return { dataFile, exit, acknowledged }
 }
 
 /** Runs Redocly lint on a spec file of the project; resolves with its exit code and output. */
