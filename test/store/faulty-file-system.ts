@@ -51,8 +51,8 @@ export class FaultyFileSystem implements FileSystem {
   readonly #real: FileSystem
   readonly #dataFile: string
   #faults: Array<{ readonly fault: Fault; seen: number; failed: number }> = []
-  /** Calls failed so far, over every fault. */
-  injected = 0
+  /** When the first call since the faults were armed failed (performance.now()), if one has. */
+  firstFailedAt: number | undefined
   /** Every call made, as "call target" (e.g. "fsync journal"), for tests that check the order. */
   readonly log: string[] = []
   /** When set, what freeBytes reports: a disk that is nearly full, whatever the real one says. */
@@ -66,6 +66,7 @@ export class FaultyFileSystem implements FileSystem {
   /** Fails matching calls from now on, as each fault says (replacing the faults armed before). */
   arm(...faults: Fault[]): void {
     this.#faults = faults.map((fault) => ({ fault, seen: 0, failed: 0 }))
+    this.firstFailedAt = undefined
   }
 
   /** The disk is back: every call is the real one again. */
@@ -91,7 +92,7 @@ export class FaultyFileSystem implements FileSystem {
       armed.seen++
       if (armed.seen < fault.nth || (!fault.persistent && armed.seen > fault.nth)) continue
       armed.failed++
-      this.injected++
+      this.firstFailedAt ??= performance.now()
       return fault.failure
     }
     return undefined
