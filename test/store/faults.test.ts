@@ -476,6 +476,8 @@ for (const { call: failing, target, failures } of SNAPSHOT_FAULTS)
       fs.arm({ call: failing, target, failure, nth: 1, persistent: true })
       const answer = await take()
       fs.clear()
+      // Every call failed here is one a snapshot's write needs; a short write is finished by the next.
+      t.equal(answer.status, failure === 'short' ? 201 : 503, 'the snapshot is refused unless the write was short')
       if (answer.status === 201) {
         t.same(await listed(), ['frozen'], 'a snapshot answered 201 is listed')
         t.same(await files(), ['db.snapshot.frozen.json'], 'and on disk')
