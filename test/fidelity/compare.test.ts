@@ -2,7 +2,7 @@
 // and each rule the stand-in changes is named, with its operation and pointer, and nothing else.
 import t from 'tap'
 import { API_KEY, AUTH, JSON_HEADERS, startTestSandbox } from '../support/sandbox.js'
-import { clientSequence, startStandIn, type Switches } from './stand-in.js'
+import { clientSequence, standInFor, type Switches } from './stand-in.js'
 
 const UPSTREAM_KEY = 'upstream-secret-key-7f3a'
 const ADMIN = { authorization: 'Bearer compare-admin' }
@@ -22,12 +22,10 @@ async function driftOf(origin: string, namespace: string): Promise<DriftReport> 
 }
 
 t.test('compare: each switch of the stand-in is named with its operation and pointer, nothing else', async (t) => {
-  const standIn = await startStandIn(UPSTREAM_KEY)
-  t.teardown(() => standIn.close())
+  const { standIn, upstream } = await standInFor(t, UPSTREAM_KEY)
   const { origin, baseUrl } = await startTestSandbox(t, {
     ADMIN_TOKEN: 'compare-admin',
-    UPSTREAM: standIn.baseUrl,
-    UPSTREAM_API_KEY: UPSTREAM_KEY,
+    ...upstream,
     UPSTREAM_UNSAFE: 'on',
   })
 
@@ -83,12 +81,10 @@ t.test('compare: each switch of the stand-in is named with its operation and poi
 })
 
 t.test('compare: POST goes upstream only with UPSTREAM_UNSAFE=on', async (t) => {
-  const standIn = await startStandIn(UPSTREAM_KEY)
-  t.teardown(() => standIn.close())
+  const { standIn, upstream } = await standInFor(t, UPSTREAM_KEY)
   const { origin, baseUrl } = await startTestSandbox(t, {
     ADMIN_TOKEN: 'compare-admin',
-    UPSTREAM: standIn.baseUrl,
-    UPSTREAM_API_KEY: UPSTREAM_KEY,
+    ...upstream,
   })
   const created = await fetch(`${baseUrl}/pets`, {
     method: 'POST',
@@ -104,11 +100,9 @@ t.test('compare: POST goes upstream only with UPSTREAM_UNSAFE=on', async (t) => 
 })
 
 t.test('passthrough: what the sandbox does not implement is the upstream’s answer', async (t) => {
-  const standIn = await startStandIn(UPSTREAM_KEY)
-  t.teardown(() => standIn.close())
+  const { standIn, upstream } = await standInFor(t, UPSTREAM_KEY)
   const { baseUrl } = await startTestSandbox(t, {
-    UPSTREAM: standIn.baseUrl,
-    UPSTREAM_API_KEY: UPSTREAM_KEY,
+    ...upstream,
     UPSTREAM_MODE: 'passthrough',
   })
   const orders = await fetch(`${baseUrl}/store/orders`, { headers: AUTH })

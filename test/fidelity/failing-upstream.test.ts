@@ -2,14 +2,13 @@
 // compare mode, and is reported as such.
 import t from 'tap'
 import { AUTH, freePort, startTestSandbox } from '../support/sandbox.js'
-import { startStandIn } from './stand-in.js'
+import { standInFor } from './stand-in.js'
 
 const UPSTREAM_KEY = 'upstream-secret-key-55d0'
 const ADMIN = { authorization: 'Bearer failing-admin' }
 
 t.test('down, slow, garbage: the sandbox answers as ever, and the drift says what the upstream did', async (t) => {
-  const standIn = await startStandIn(UPSTREAM_KEY)
-  t.teardown(() => standIn.close())
+  const { standIn } = await standInFor(t, UPSTREAM_KEY)
   const upstreams: [string, string, () => void, string][] = [
     ['down', `http://127.0.0.1:${await freePort()}/v1`, () => undefined, 'upstream-unreachable'],
     ['slow', standIn.baseUrl, () => (standIn.switches = { delayMs: 3000 }), 'upstream-timeout'],
@@ -44,8 +43,7 @@ t.test('down, slow, garbage: the sandbox answers as ever, and the drift says wha
 })
 
 t.test('where the upstream answers, down and slow are the contract’s Error bodies', async (t) => {
-  const standIn = await startStandIn(UPSTREAM_KEY)
-  t.teardown(() => standIn.close())
+  const { standIn } = await standInFor(t, UPSTREAM_KEY)
   standIn.switches = { delayMs: 3000 }
   const upstreams: [string, string, number, string][] = [
     ['down', `http://127.0.0.1:${await freePort()}/v1`, 502, 'upstream_unreachable'],

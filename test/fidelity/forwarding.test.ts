@@ -4,19 +4,17 @@
 // with the ones that do.
 import t from 'tap'
 import { API_KEY, AUTH, startTestSandbox } from '../support/sandbox.js'
-import { startStandIn } from './stand-in.js'
+import { standInFor } from './stand-in.js'
 
 const UPSTREAM_KEY = 'upstream-secret-key-3b8e'
 const ADMIN_TOKEN = 'forwarding-admin-token-c2d1'
 const ADMIN = { authorization: `Bearer ${ADMIN_TOKEN}` }
 
 t.test('a refused request never reaches the upstream; a served one carries no client credential', async (t) => {
-  const standIn = await startStandIn(UPSTREAM_KEY)
-  t.teardown(() => standIn.close())
+  const { standIn, upstream } = await standInFor(t, UPSTREAM_KEY)
   const { origin, baseUrl } = await startTestSandbox(t, {
     ADMIN_TOKEN,
-    UPSTREAM: standIn.baseUrl,
-    UPSTREAM_API_KEY: UPSTREAM_KEY,
+    ...upstream,
     UPSTREAM_UNSAFE: 'on',
   })
   const json = { ...AUTH, 'content-type': 'application/json' }

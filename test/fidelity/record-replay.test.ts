@@ -4,21 +4,19 @@ import { readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import t from 'tap'
 import { API_KEY, runCliToEnd, spawnCli, startTestSandbox, tempDir } from '../support/sandbox.js'
-import { clientSequence, startStandIn } from './stand-in.js'
+import { clientSequence, standInFor } from './stand-in.js'
 
 const UPSTREAM_KEY = 'upstream-secret-key-91c2'
 
 t.test('record, then replay against a sandbox and against a drifted upstream', async (t) => {
-  const standIn = await startStandIn(UPSTREAM_KEY)
-  t.teardown(() => standIn.close())
+  const { standIn, upstream } = await standInFor(t, UPSTREAM_KEY)
   const sessions = await tempDir(t)
   const recorder = await spawnCli(t, {
     API_KEYS: API_KEY,
     DATA_FILE: ':memory:',
     ADMIN_TOKEN: 'record-admin',
     LOG_LEVEL: 'debug',
-    UPSTREAM: standIn.baseUrl,
-    UPSTREAM_API_KEY: UPSTREAM_KEY,
+    ...upstream,
     UPSTREAM_MODE: 'record',
     SESSION_DIR: sessions,
   })

@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import t from 'tap'
 import { AUTH, JSON_HEADERS, runCliToEnd, startTestSandbox, tempDir } from '../support/sandbox.js'
-import { startStandIn } from './stand-in.js'
+import { standInFor } from './stand-in.js'
 
 // With / + ~ =, which a URL percent-encodes.
 const UPSTREAM_KEY = 'upstream/secret+key~e40b=='
@@ -24,14 +24,12 @@ const ADMIN = { authorization: `Bearer ${ADMIN_TOKEN}` }
 const REDACTED = '[REDACTED]'
 
 t.test('compare: the echoed key is in neither GET /__admin/drift nor getDrift over MCP, nor the logs', async (t) => {
-  const standIn = await startStandIn(UPSTREAM_KEY)
-  t.teardown(() => standIn.close())
+  const { standIn, upstream } = await standInFor(t, UPSTREAM_KEY)
   standIn.switches = { echoToken: true }
   const { origin, baseUrl, logs } = await startTestSandbox(t, {
     ADMIN_TOKEN,
     LOG_LEVEL: 'debug',
-    UPSTREAM: standIn.baseUrl,
-    UPSTREAM_API_KEY: UPSTREAM_KEY,
+    ...upstream,
   })
   // A pet named after the admin token, made in the sandbox alone (a POST is not sent up): the
   // sandbox's side of the drift shows it cut too.
@@ -64,14 +62,12 @@ t.test('compare: the echoed key is in neither GET /__admin/drift nor getDrift ov
 t.test(
   'record: the echo reaches no client, session or replay; a sandbox secret in a query does not go up',
   async (t) => {
-    const standIn = await startStandIn(UPSTREAM_KEY)
-    t.teardown(() => standIn.close())
+    const { standIn, upstream } = await standInFor(t, UPSTREAM_KEY)
     const sessions = await tempDir(t)
     const { baseUrl, logs } = await startTestSandbox(t, {
       ADMIN_TOKEN,
       LOG_LEVEL: 'debug',
-      UPSTREAM: standIn.baseUrl,
-      UPSTREAM_API_KEY: UPSTREAM_KEY,
+      ...upstream,
       UPSTREAM_MODE: 'record',
       SESSION_DIR: sessions,
     })

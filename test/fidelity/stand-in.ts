@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs'
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
+import type { Test } from 'tap'
 import { JSON_HEADERS, ROOT } from '../support/sandbox.js'
 
 export interface Switches {
@@ -56,6 +57,13 @@ export interface StandIn {
   /** The bytes of huge answers written so far. */
   readonly hugeWritten: () => number
   close(): Promise<void>
+}
+
+/** A stand-in stopped when the test ends, and the settings that point a sandbox at it with `apiKey`. */
+export async function standInFor(t: Test, apiKey: string) {
+  const standIn = await startStandIn(apiKey)
+  t.teardown(() => standIn.close())
+  return { standIn, upstream: { UPSTREAM: standIn.baseUrl, UPSTREAM_API_KEY: apiKey } }
 }
 
 export async function startStandIn(apiKey: string): Promise<StandIn> {

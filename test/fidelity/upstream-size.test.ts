@@ -5,7 +5,7 @@ import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import t from 'tap'
 import { API_KEY, AUTH, spawnCli, startTestSandbox, tempDir } from '../support/sandbox.js'
-import { startStandIn } from './stand-in.js'
+import { standInFor } from './stand-in.js'
 
 const UPSTREAM_KEY = 'upstream-secret-key-a61f'
 const HUGE = 64 * 1024 * 1024
@@ -26,14 +26,12 @@ t.test(
   'record: a 64 MiB answer is a 502, recorded nowhere, and the sandbox’s peak memory barely moves',
   { skip: NO_PROC },
   async (t) => {
-    const standIn = await startStandIn(UPSTREAM_KEY)
-    t.teardown(() => standIn.close())
+    const { standIn, upstream } = await standInFor(t, UPSTREAM_KEY)
     const sessions = await tempDir(t)
     const sandbox = await spawnCli(t, {
       API_KEYS: API_KEY,
       DATA_FILE: ':memory:',
-      UPSTREAM: standIn.baseUrl,
-      UPSTREAM_API_KEY: UPSTREAM_KEY,
+      ...upstream,
       UPSTREAM_MODE: 'record',
       SESSION_DIR: sessions,
     })
@@ -69,12 +67,10 @@ t.test(
 )
 
 t.test('compare: an answer past UPSTREAM_MAX_BYTES is drift, its body unread', async (t) => {
-  const standIn = await startStandIn(UPSTREAM_KEY)
-  t.teardown(() => standIn.close())
+  const { standIn, upstream } = await standInFor(t, UPSTREAM_KEY)
   const { origin, baseUrl } = await startTestSandbox(t, {
     ADMIN_TOKEN: 'size-admin',
-    UPSTREAM: standIn.baseUrl,
-    UPSTREAM_API_KEY: UPSTREAM_KEY,
+    ...upstream,
     UPSTREAM_MAX_BYTES: '4096',
   })
   standIn.switches = { hugeBytes: 1 * MiB }
