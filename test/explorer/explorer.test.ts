@@ -8,6 +8,7 @@ import { DEFAULT_API_KEY } from '../../src/config.js'
 import { readSpecDocument } from '../../src/contract/load.js'
 import { browserMissing, openOfflinePage, trustMissing } from '../../scripts/lib/browser.js'
 import { API_KEY, startTestSandbox, waitFor } from '../support/sandbox.js'
+import { skipWithoutBrowser } from '../support/system-programs.js'
 
 const DEFAULT_KEY_IN_FORCE = { API_KEYS: '' }
 
@@ -134,15 +135,7 @@ t.test('GET /docs and its assets', async (t) => {
   })
 })
 
-const missing = browserMissing()
-const requireBrowser = process.env['REQUIRE_BROWSER'] === '1'
-const skip = missing && !requireBrowser ? `${missing}; REQUIRE_BROWSER=1 makes this a failure` : false
-
-t.test('the explorer in a real browser', { skip }, async (t) => {
-  if (missing) {
-    t.fail(`REQUIRE_BROWSER=1 but ${missing}`)
-    return
-  }
+t.test('the explorer in a real browser', { skip: skipWithoutBrowser(t, browserMissing()) }, async (t) => {
   const { origin } = await startTestSandbox(t, DEFAULT_KEY_IN_FORCE)
   const browser = await openOfflinePage()
   t.teardown(() => browser.close())
@@ -208,15 +201,10 @@ t.test('the explorer in a real browser', { skip }, async (t) => {
   t.same(browser.offsite, [], 'no request left 127.0.0.1')
 })
 
-const untrusting = trustMissing()
 t.test(
   'the explorer over HTTPS in a real browser that trusts the CA the sandbox made',
-  { skip: untrusting && !requireBrowser ? `${untrusting}; REQUIRE_BROWSER=1 makes this a failure` : false },
+  { skip: skipWithoutBrowser(t, trustMissing()) },
   async (t) => {
-    if (untrusting) {
-      t.fail(`REQUIRE_BROWSER=1 but ${untrusting}`)
-      return
-    }
     const { origin, tlsCa } = await startTestSandbox(t, { ...DEFAULT_KEY_IN_FORCE, TLS: 'auto' })
     t.match(origin, /^https:/)
     const browser = await openOfflinePage(undefined, tlsCa)

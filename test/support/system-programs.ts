@@ -33,6 +33,18 @@ export function skipWithout(t: Test, program: string, from: string | { source: s
   return reason
 }
 
+/**
+ * A tap `skip` value for a test that needs the browser, given why it cannot run here (`missing`,
+ * from scripts/lib/browser.ts): false when it can. Under REQUIRE_BROWSER=1, which .ci/run sets, a
+ * missing browser fails `t` instead, and the test is skipped.
+ */
+export function skipWithoutBrowser(t: Test, missing: string | undefined): string | false {
+  if (missing === undefined) return false
+  if (process.env['REQUIRE_BROWSER'] !== '1') return `${missing}; REQUIRE_BROWSER=1 makes this a failure`
+  t.fail(`REQUIRE_BROWSER=1 but ${missing}`)
+  return missing
+}
+
 /** The environment without the npm_* settings `npm test` passes down: a consumer's own npm must not see them. */
 export const CLEAN_ENV = Object.fromEntries(
   Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith('npm_')),
