@@ -15,7 +15,7 @@ const ROWS: [string, number, RegExp][] = [
   ['bench', 900, /(^|\/)bench\/|load-generators|soak|ceiling/],
   ['configuration', 270, /^(\.[^/]+|package\.json|tsconfig[^/]*\.json|eslint\.config\.js)$/],
   ['MCP', 650, /mcp/],
-  ['Pact', 650, /pact/],
+  ['Pact', 650, /(^|[/-])pact/],
   ['fidelity', 850, /fidelity|upstream|stand-in|record-replay|forwarding|compare/],
   ['TLS', 800, /tls/],
   ['PostgreSQL', 1400, /postgres|haproxy|replica|nemesis|cutting-proxy|(^|\/)shared\/|database|outages/],
@@ -27,7 +27,7 @@ const ROWS: [string, number, RegExp][] = [
     3100,
     /(^|\/)store\/|data-file|append-log|compaction|durable|group-commit|temp-file|case-folding/,
   ],
-  ['control', 1500, /control|fault|clock|snapshot/],
+  ['control', 1500, /control|fault|clock|snapshot|operations-table/],
   [
     'build, image, release, CI',
     2000,
@@ -36,17 +36,27 @@ const ROWS: [string, number, RegExp][] = [
   [
     'core API',
     4600,
-    /(^|\/)(api|http|pipeline|contract|conformance|hardening|support)\/|scripts\/lib\/|(^|\/)(app|sandbox|index|logger)\.ts$/,
+    /(^|\/)(api|http|pipeline|contract|conformance|hardening|support)\/|scripts\/lib\/|(^|\/)(app|sandbox|index|logger|capability)\.ts$/,
   ],
   ['settings and start', 1000, /setting|(^|\/)(config|cli|paths)\.ts$|start|heap|healthcheck|embedding|unhandled/],
 ]
 const SKIPPED = /(^|\/)(package-lock\.json|go\.sum)$|\.(ya?ml|md|png|jpe?g|gif|svg|ico)$|(^|\/)(fixtures|testdata)\//
 
-const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8', maxBuffer: 1 << 26 })
-const generated = new Set(git('ls-files', '-z', '--', ':(attr:linguist-generated)').split('\0').filter(Boolean))
-const files = git('ls-files', '-z')
+const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8', maxBuffer: 1 << 28 })
+// `--rev <commit>` counts that commit instead of the working tree (e.g. main, to compare).
+const rev = process.argv.includes('--rev') ? process.argv[process.argv.indexOf('--rev') + 1] : undefined
+const read = (path: string): string => (rev ? git('show', `${rev}:${path}`) : readFileSync(path, 'utf8'))
+// .gitattributes names generated files by their paths (a `*` matches within one folder).
+const generated = read('.gitattributes')
+  .split('\n')
+  .filter((line) => /\slinguist-generated\b/.test(line) && !line.startsWith('#'))
+  .map(
+    (line) =>
+      new RegExp(`^${(line.split(/\s/)[0] ?? '').replace(/[.+?^${}()|[\]\\]/g, '\\$&').replaceAll('*', '[^/]*')}$`),
+  )
+const files = (rev ? git('ls-tree', '-r', '-z', '--name-only', rev) : git('ls-files', '-z'))
   .split('\0')
-  .filter((path) => path && !SKIPPED.test(path) && !generated.has(path))
+  .filter((path) => path && !SKIPPED.test(path) && !generated.some((pattern) => pattern.test(path)))
 
 const rowOf = (path: string) => ROWS.find(([, , pattern]) => pattern.test(path.toLowerCase()))?.[0] ?? 'unassigned'
 const rows = new Map<string, { lines: number; files: number }>()
@@ -55,7 +65,7 @@ let total = 0
 for (const path of files) {
   let text: string
   try {
-    text = readFileSync(path, 'utf8')
+    text = read(path)
   } catch {
     continue // deleted in the working tree, not yet in git
   }
