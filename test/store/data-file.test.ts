@@ -17,7 +17,6 @@ import {
   postPet,
   readStoredPets,
   runCliToEnd,
-  spawnCli,
   stopAsKilled,
   tempDir,
   testConfig,
@@ -255,6 +254,7 @@ t.test(
       if (dropped > 0) {
         const said = `dropped the last ${dropped} bytes of ${config.dataFile}.journal`
         t.match(log(), said, `cut at byte ${cut}: the log says what was dropped`)
+        // The command prints this description on stderr: test/start/cli.test.ts.
         t.match(sandbox.dataDescription, said, 'and so does the start banner')
       } else t.equal(log(), '', `cut at byte ${cut}: nothing dropped, nothing said`)
 
@@ -316,16 +316,6 @@ t.test(
     t.equal(await readFile(`${config.dataFile}.journal`, 'utf8'), journal, 'the journal is left untouched')
   },
 )
-
-t.test('the command says on stderr what it dropped from a torn journal', async (t) => {
-  const dir = await tempDir(t)
-  const dataFile = join(dir, 'db.json')
-  await writeLayout(dataFile, [pet(1)], line({ snapshot: 'j1' }) + line(pet(2)) + '{"id":3,"na')
-  const cli = await spawnCli(t, { DATA_FILE: dataFile, API_KEYS: 'k' })
-  t.match(cli.stderr, `2 pets from ${dataFile}; dropped the last 11 bytes of ${dataFile}.journal`)
-  cli.child.kill('SIGTERM')
-  t.equal(await cli.exited, 0)
-})
 
 t.test('a corrupt snapshot stops the command with one line naming the file, and is left untouched', async (t) => {
   const dir = await tempDir(t)
