@@ -56,7 +56,10 @@ export function createApp(
   const [arrive, onApi] = [hooks.flatMap((h) => h.arrive ?? []), hooks.flatMap((h) => h.api ?? [])]
   const standIns = hooks.flatMap(({ answers, answer }) => (answers && answer ? [{ answers, answer }] : []))
   const serveOperation = apiPipeline({ spec, keys, control, answerError, minStability, standIns })
-  const controlApi = admin && { basePath: admin.adminSpec.basePath, serve: createControlApi(admin, answerError) }
+  const controlApi = admin && {
+    basePath: admin.adminSpec.basePath,
+    serve: createControlApi(admin, capabilities, answerError),
+  }
 
   // The pages, the control API and the rest of the API (its spec documents, its 404s) are polka
   // routers, picked by path prefix so that a request meets only the routes it may match.

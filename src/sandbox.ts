@@ -29,6 +29,7 @@ import type { AnimalStore } from './store/store.js'
 import type { DataFileOptions } from './store/data-file.js'
 import { openStores, type Stores } from './store/stores.js'
 import { fidelity } from './fidelity/capability.js'
+import { pact } from './pact/capability.js'
 import { UNIMPLEMENTED } from './api/operations.js'
 import type { Shared } from './shared/shared.js'
 
@@ -140,16 +141,17 @@ async function serve(
     traceNamespaceBaseline: config.traceNamespaceBaseline,
     keys,
   })
-  const upstream =
-    config.upstream &&
-    fidelity({
+  // Fidelity and TLS are made even when off: each answers its control operation then too.
+  const upstream = fidelity(
+    config.upstream && {
       settings: config.upstream,
       basePath: spec.basePath,
       logger,
       unimplemented: UNIMPLEMENTED,
       redact: (text) => redactor.text(text),
-    })
-  const https = config.tls && (await tls({ tls: config.tls, clientCa: config.tlsClientCa, caOut: config.tlsCaOut }))
+    },
+  )
+  const https = await tls({ tls: config.tls, clientCa: config.tlsClientCa, caOut: config.tlsCaOut })
   const admin =
     config.adminToken === undefined
       ? undefined
@@ -159,8 +161,6 @@ async function serve(
           token: config.adminToken,
           localOnly: config.adminToken === DEFAULT_ADMIN_TOKEN,
           namespaces,
-          fidelity: upstream?.fidelity,
-          tlsCa: https?.ca,
         }
   const telemetry = await openTelemetry({
     env: process.env,
@@ -177,13 +177,14 @@ async function serve(
     apiKey: config.apiKeys[0] ?? DEFAULT_API_KEY,
     adminToken: config.adminToken,
     allNamespaces: config.mcpAllNamespaces,
-    ca: https?.trusted,
+    ca: https.trusted,
   })
   // In the order their hooks run: a span starts before anything else of a request.
   const capabilities: Capability[] = [
     telemetry,
-    ...(https ? [https] : []),
-    ...(upstream ? [upstream] : []),
+    https,
+    upstream,
+    pact(),
     explorer({ spec, facts, admin }),
     ...(config.adminToken === undefined ? [] : [mcp(target, testData)]),
   ]
@@ -203,16 +204,16 @@ async function serve(
   )
   const apiPrefix = `${spec.basePath}/`
   const api = (req: IncomingMessage): boolean => req.url?.startsWith(apiPrefix) === true
-  const server = await listen(config.port, config.host, limits, app, api, https?.serving)
+  const server = await listen(config.port, config.host, limits, app, api, https.serving)
   const { port } = server.address() as AddressInfo
   const host = config.host.includes(':') ? `[${config.host}]` : config.host
-  origin = `${https ? 'https' : 'http'}://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${port}`
+  origin = `${https.serving ? 'https' : 'http'}://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${port}`
   let closing: Promise<void> | undefined
   return {
     server,
     store,
     namespaces,
-    tlsCa: https?.ca,
+    tlsCa: https.ca,
     origin,
     baseUrl: origin + spec.basePath,
     dataDescription,

@@ -1,14 +1,23 @@
 // The control API's pipeline: the API's own (match, admin token, validation from
-// spec/admin.openapi.yaml), each handler run in the namespace `?namespace=` names.
+// spec/admin.openapi.yaml), each handler run in the namespace `?namespace=` names. The handlers
+// are the core's rooms' and the capabilities' (their `controlOperations`), one per operation.
 import type { IncomingMessage } from 'node:http'
+import type { Capability } from '../capability.js'
+import type { SpecFile } from '../contract/types.js'
 import type { Exchange } from '../http/exchange.js'
 import { authenticate, KeyRing, type Credential } from '../pipeline/auth.js'
-import { byOperationId, createPipeline, type Handler, type Pipeline } from '../pipeline/pipeline.js'
+import { createPipeline, type Handler, type Pipeline } from '../pipeline/pipeline.js'
 import { MAX_JSON_DEPTH } from '../http/body.js'
 import { ERRORS, HttpError } from '../http/errors.js'
 import { isLoopbackAddress } from '../http/hosts.js'
-import { DEFAULT_NAMESPACE } from './namespaces.js'
-import { controlHandlers, unknownNamespace, type ControlApiOptions, type ControlContext } from './operations.js'
+import { DEFAULT_NAMESPACE, type Namespace } from './namespaces.js'
+import {
+  unknownNamespace,
+  type ControlApiOptions,
+  type ControlContext,
+  type ControlOperations,
+} from './control-operation.js'
+import { controlHandlers } from './operations.js'
 
 export type { ControlApiOptions }
 
@@ -20,9 +29,15 @@ const ADMIN_TOKEN: Credential = {
 
 export function createControlApi(
   options: ControlApiOptions,
+  capabilities: readonly Capability[],
   answerError: (exchange: Exchange, error: unknown) => void,
 ): Pipeline {
   const { adminSpec, namespaces } = options
+  const handlers = controlHandlersOf(adminSpec, capabilities)
+  const resets = capabilities.flatMap(({ reset }) => reset ?? [])
+  const afterReset = (namespace: Namespace): void => {
+    for (const reset of resets) reset(namespace)
+  }
   // An operation without ?namespace= works on other namespaces, or on none: it holds those it uses.
   const holdsNoNamespace = new Set(
     adminSpec.operations
@@ -48,7 +63,7 @@ export function createControlApi(
         try {
           // Snapshots another replica made or deleted are seen (one process: nothing to read).
           if (SNAPSHOT_OPERATIONS.has(operationId)) await namespaces.snapshots.refresh()
-          const reply = await handle(input, { ...options, namespace })
+          const reply = await handle(input, { ...options, namespace, afterReset })
           await hold?.release()
           return reply
         } catch (error) {
@@ -62,10 +77,7 @@ export function createControlApi(
   return createPipeline({
     spec: adminSpec,
     handlers: Object.fromEntries(
-      Object.entries(byOperationId(controlHandlers)).map(([operationId, handle]) => [
-        operationId,
-        inNamespace(operationId, handle),
-      ]),
+      Object.entries(handlers).map(([operationId, handle]) => [operationId, inNamespace(operationId, handle)]),
     ),
     keys: new KeyRing([options.token]),
     credential: ADMIN_TOKEN,
@@ -76,6 +88,38 @@ export function createControlApi(
     },
     answerError,
   })
+}
+
+/**
+ * Each operation of the spec with its one handler, from the core's rooms and the capabilities.
+ * An operation without one, or with two, stops the start with one line that names it.
+ */
+export function controlHandlersOf(
+  adminSpec: SpecFile,
+  capabilities: readonly Capability[],
+): Readonly<Record<string, Handler<ControlContext>>> {
+  const rooms: ReadonlyArray<readonly [string, ControlOperations]> = [
+    ['control', controlHandlers],
+    ...capabilities.flatMap(({ name, controlOperations }) =>
+      controlOperations === undefined ? [] : [[name, controlOperations] as const],
+    ),
+  ]
+  const handlers: Record<string, Handler<ControlContext>> = {}
+  const owners = new Map<string, string>()
+  const specified = new Set(adminSpec.operations.map((op) => op.operationId))
+  for (const [room, operations] of rooms)
+    for (const [operationId, handle] of Object.entries(operations) as Array<[string, Handler<ControlContext>]>) {
+      const owner = owners.get(operationId)
+      if (owner !== undefined)
+        throw new Error(`control API operation ${operationId} has two handlers, in ${owner} and ${room}`)
+      if (!specified.has(operationId))
+        throw new Error(`control API operation ${operationId} (in ${room}) is not in ${adminSpec.basePath}'s spec`)
+      owners.set(operationId, room)
+      handlers[operationId] = handle
+    }
+  const missing = [...specified].find((operationId) => !owners.has(operationId))
+  if (missing !== undefined) throw new Error(`control API operation ${missing} has no handler`)
+  return handlers
 }
 
 /** The control API's admin token check, for a page that shows more to its holder: throws its 401. */

@@ -1,47 +1,25 @@
 // The control API's handlers (/__admin, spec/admin.openapi.yaml), one per operationId; control-api.ts
 // runs each in the namespace `?namespace=` names.
-import type { HandlersOf } from '../pipeline/pipeline.js'
-import type { components, operations } from '../contract/admin-types.js'
+import type { components } from '../contract/admin-types.js'
 import { ERRORS, HttpError, RETRY_AFTER } from '../http/errors.js'
 import { FAULT_KINDS, MAX_FAULTS } from './faults.js'
 import { findBadPet } from '../store/initial-data.js'
 import { UNMATCHED } from './request-record.js'
-import { DEFAULT_NAMESPACE, UnknownSnapshot, type Namespace, type Namespaces } from './namespaces.js'
+import { DEFAULT_NAMESPACE, UnknownSnapshot, type Namespace } from './namespaces.js'
 import { JsonArray, TypedText, type Reply } from '../http/reply.js'
 import { sourceKey, type DataSource } from '../store/data-source.js'
 import { SnapshotExists, type Snapshot } from '../store/snapshots.js'
 import { DEFAULT_COUNT, DEFAULT_SEED } from '../store/seed.js'
-import type { ApiSpec, SpecFile } from '../contract/types.js'
 import { StorageError } from '../store/errors.js'
 import { storedPet } from '../store/pets.js'
 import { nameProblem, StoreFull } from '../store/limits.js'
 import { readDateTime } from './clock.js'
 import { coverageMarkdown, coverageOf } from './coverage.js'
 import { expectationProblem, verify } from './verify.js'
-import { pactOf } from '../pact/export.js'
-import { dataState } from '../pact/states.js'
-import type { Fidelity } from '../fidelity/fidelity.js'
-import { DriftLog } from '../fidelity/drift.js'
+import { invalidBody, ok, operationIds, unknownNamespace, type ControlOperations } from './control-operation.js'
 
-export interface ControlApiOptions {
-  readonly adminSpec: SpecFile
-  readonly apiSpec: ApiSpec
-  readonly token: string
-  /** The token is the published default: it is accepted only over loopback, from this machine. */
-  readonly localOnly: boolean
-  readonly namespaces: Namespaces
-  /** The real API beside the sandbox (UPSTREAM), when one is set: its drift is read here. */
-  readonly fidelity?: Fidelity | undefined
-  /** The CA that TLS=auto made, when it made one. */
-  readonly tlsCa?: string | undefined
-}
-
-export interface ControlContext extends ControlApiOptions {
-  readonly namespace: Namespace
-}
-
-export const controlHandlers: HandlersOf<operations, ControlContext> = {
-  async reset({ body }, { namespace, namespaces, fidelity }) {
+export const controlHandlers: ControlOperations = {
+  async reset({ body }, { namespace, namespaces, afterReset }) {
     const seeded = body?.seed !== undefined || body?.count !== undefined
     if (seeded && body?.snapshot !== undefined)
       throw invalidBody('give snapshot alone, or seed and count: a reset starts from one of them')
@@ -53,7 +31,7 @@ export const controlHandlers: HandlersOf<operations, ControlContext> = {
           : undefined
     try {
       const pets = await storing(namespaces.reset(namespace, source))
-      fidelity?.clear(namespace)
+      afterReset(namespace)
       return ok({ namespace: namespace.name, pets })
     } catch (error) {
       throw error instanceof UnknownSnapshot ? unknownSnapshot(error.snapshot) : error
@@ -155,22 +133,6 @@ export const controlHandlers: HandlersOf<operations, ControlContext> = {
     return ok(verify(namespace.name, journal.find({ traceId }), expectations, strict, counts))
   },
 
-  async exportPact({ query }, { namespace, apiSpec }) {
-    // The data it started from: a seed's or snapshot's shared pets, else its data file's source.
-    const store = await namespace.store()
-    const info = apiSpec.document['info'] as { title?: string } | undefined
-    return ok(
-      pactOf(apiSpec, {
-        consumer: query.consumer ?? namespace.name,
-        provider: query.provider ?? info?.title ?? 'provider',
-        namespace: namespace.name,
-        entries: namespace.journal.find(),
-        dropped: namespace.journal.tally.journalDropped,
-        state: dataState(store.base ?? store.source),
-      }),
-    )
-  },
-
   addFault({ body: fault }, { namespace, apiSpec }) {
     const known = operationIds(apiSpec)
     if (!known.includes(fault.operationId)) throw invalidBody(`body.operationId must be one of: ${known.join(', ')}`)
@@ -219,18 +181,6 @@ export const controlHandlers: HandlersOf<operations, ControlContext> = {
     return ok({ namespace: name, deleted: true })
   },
 
-  async getDrift(_input, { namespace, fidelity }) {
-    if (fidelity === undefined) return ok(new DriftLog().report(namespace.name, null, 'off'))
-    // Waits for the comparisons under way, within the bound of one upstream answer.
-    await Promise.race([fidelity.settled(namespace), new Promise((resolve) => setTimeout(resolve, fidelity.timeoutMs))])
-    return ok(fidelity.report(namespace))
-  },
-
-  getTlsCa(_input, { tlsCa }) {
-    if (tlsCa === undefined) throw new HttpError(ERRORS.notFound, 'This sandbox made no CA: TLS=auto makes one')
-    return ok(new TypedText(PEM, tlsCa))
-  },
-
   async listNamespaces(_input, { namespaces }) {
     const { journals } = namespaces
     return ok({
@@ -252,14 +202,6 @@ export const controlHandlers: HandlersOf<operations, ControlContext> = {
   },
 }
 
-function invalidBody(problem: string): HttpError {
-  return new HttpError(ERRORS.invalidBody, `Invalid request body: ${problem}`)
-}
-
-function operationIds(spec: ApiSpec): string[] {
-  return spec.operations.map((op) => op.operationId)
-}
-
 function unknownSnapshot(name: string): HttpError {
   return new HttpError(ERRORS.notFound, `No snapshot ${JSON.stringify(name)}`)
 }
@@ -267,13 +209,6 @@ function unknownSnapshot(name: string): HttpError {
 function describeSnapshot(snapshot: Snapshot, forks: string[]): components['schemas']['Snapshot'] {
   const { name, namespace, createdAt, clock, pets } = snapshot
   return { name, namespace, pets: pets.pets.length, clock, createdAt, forks }
-}
-
-export function unknownNamespace(name: string): HttpError {
-  return new HttpError(
-    ERRORS.notFound,
-    `No namespace ${JSON.stringify(name)}: reading or clearing never creates one (a reset, a replace, a fault, a clock or an API request naming it does)`,
-  )
 }
 
 /** A write the disk refused is a 503, one past a store's bound a 507, as a create's are. */
@@ -289,11 +224,6 @@ async function storing<T>(write: Promise<T>): Promise<T> {
 }
 
 const MARKDOWN = 'text/markdown; charset=utf-8'
-const PEM = 'application/x-pem-file'
-
-function ok(body: unknown): Reply {
-  return { status: 200, body }
-}
 
 function clockOf(namespace: Namespace): Reply {
   return ok({ namespace: namespace.name, ...namespace.clock.toJSON() })

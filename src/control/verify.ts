@@ -6,7 +6,7 @@
 import type { components } from '../contract/admin-types.js'
 import type { CoverageTally } from './coverage-tally.js'
 import type { JournalEntry } from './request-journal.js'
-import { escapeToken } from '../fidelity/compare.js'
+import { escapeToken } from '../http/json-pointer.js'
 
 type Schemas = components['schemas']
 export type Expectation = Schemas['Expectation']

@@ -1,6 +1,7 @@
 // Two answers to one request compared: the status, the headers that carry meaning, the body value by
 // value. What legitimately differs (ids, an error's prose) is left out by JSON pointers.
 import type { components } from '../contract/admin-types.js'
+import { escapeToken } from '../http/json-pointer.js'
 
 /** An HTTP answer as it is compared: a status, headers in lower case, a body parsed from JSON. */
 export interface Answer {
@@ -94,11 +95,6 @@ function locationPath(value: string): string {
 
 function typeOf(value: unknown): string {
   return value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value
-}
-
-/** RFC 6901: `~` is written `~0` and `/` is written `~1` in a reference token. */
-export function escapeToken(key: string): string {
-  return key.replaceAll('~', '~0').replaceAll('/', '~1')
 }
 
 function segmentsOf(pointer: string): string[] {

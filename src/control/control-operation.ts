@@ -1,0 +1,46 @@
+// What a control API handler (/__admin, spec/admin.openapi.yaml) is given and answers with. The
+// core's rooms and the capabilities each bring theirs, keyed by operationId; control-api.ts
+// merges them and runs each in the namespace `?namespace=` names.
+import type { operations } from '../contract/admin-types.js'
+import type { ApiSpec, SpecFile } from '../contract/types.js'
+import { ERRORS, HttpError } from '../http/errors.js'
+import type { Reply } from '../http/reply.js'
+import type { HandlersOf } from '../pipeline/pipeline.js'
+import type { Namespace, Namespaces } from './namespaces.js'
+
+export interface ControlApiOptions {
+  readonly adminSpec: SpecFile
+  readonly apiSpec: ApiSpec
+  readonly token: string
+  /** The token is the published default: it is accepted only over loopback, from this machine. */
+  readonly localOnly: boolean
+  readonly namespaces: Namespaces
+}
+
+export interface ControlContext extends ControlApiOptions {
+  readonly namespace: Namespace
+  /** Tells the capabilities that a namespace was reset (reset's handler calls it once done). */
+  readonly afterReset: (namespace: Namespace) => void
+}
+
+/** Handlers of some of the control API's operations, typed from the generated admin types. */
+export type ControlOperations = Partial<HandlersOf<operations, ControlContext>>
+
+export function ok(body: unknown): Reply {
+  return { status: 200, body }
+}
+
+export function invalidBody(problem: string): HttpError {
+  return new HttpError(ERRORS.invalidBody, `Invalid request body: ${problem}`)
+}
+
+export function operationIds(spec: ApiSpec): string[] {
+  return spec.operations.map((op) => op.operationId)
+}
+
+export function unknownNamespace(name: string): HttpError {
+  return new HttpError(
+    ERRORS.notFound,
+    `No namespace ${JSON.stringify(name)}: reading or clearing never creates one (a reset, a replace, a fault, a clock or an API request naming it does)`,
+  )
+}

@@ -1,0 +1,52 @@
+// Every operation of the control API's spec has one handler: the core's rooms bring theirs and
+// each capability its `controlOperations`. A spec operation left without one, or given two, stops
+// the start with one line that names it, before a request could meet the gap.
+import t from 'tap'
+import type { Capability } from '../../src/capability.js'
+import { loadSpecFile } from '../../src/contract/load.js'
+import { controlHandlersOf } from '../../src/control/control-api.js'
+import { ok } from '../../src/control/control-operation.js'
+import { fidelity } from '../../src/fidelity/capability.js'
+import { pact } from '../../src/pact/capability.js'
+import { ADMIN_SPEC_FILE } from '../../src/paths.js'
+import { tls } from '../../src/tls/capability.js'
+
+const adminSpec = await loadSpecFile(ADMIN_SPEC_FILE)
+const off = { tls: undefined, clientCa: undefined, caOut: undefined }
+const capabilities: Capability[] = [await tls(off), fidelity(undefined), pact()]
+
+t.test('the core and the capabilities, switched off or not, handle every operation once', async (t) => {
+  const handlers = controlHandlersOf(adminSpec, capabilities)
+  t.same(Object.keys(handlers).sort(), adminSpec.operations.map((op) => op.operationId).sort())
+})
+
+t.test('an operation no room handles is named', async (t) => {
+  t.throws(
+    () =>
+      controlHandlersOf(
+        adminSpec,
+        capabilities.filter(({ name }) => name !== 'pact'),
+      ),
+    {
+      message: 'control API operation exportPact has no handler',
+    },
+  )
+})
+
+t.test('an operation two rooms handle is named with both', async (t) => {
+  const twice: Capability = { name: 'clock-again', controlOperations: { getClock: () => ok({}) } }
+  t.throws(() => controlHandlersOf(adminSpec, [...capabilities, twice]), {
+    message: 'control API operation getClock has two handlers, in control and clock-again',
+  })
+  const both = [...capabilities, { ...capabilities[2], name: 'pact-again' } as Capability]
+  t.throws(() => controlHandlersOf(adminSpec, both), {
+    message: 'control API operation exportPact has two handlers, in pact and pact-again',
+  })
+})
+
+t.test('a handler for an operation the spec does not have is named', async (t) => {
+  const stray: Capability = { name: 'stray', controlOperations: { ['getNothing' as 'getClock']: () => ok({}) } }
+  t.throws(() => controlHandlersOf(adminSpec, [...capabilities, stray]), {
+    message: "control API operation getNothing (in stray) is not in /__admin's spec",
+  })
+})
