@@ -17,6 +17,7 @@ import {
   type ControlContext,
   type ControlOperations,
 } from './control-operation.js'
+import { journalHandlers } from './journal-operations.js'
 import { controlHandlers } from './operations.js'
 
 export type { ControlApiOptions }
@@ -100,6 +101,7 @@ export function controlHandlersOf(
 ): Readonly<Record<string, Handler<ControlContext>>> {
   const rooms: ReadonlyArray<readonly [string, ControlOperations]> = [
     ['control', controlHandlers],
+    ['journal', journalHandlers],
     ...capabilities.flatMap(({ name, controlOperations }) =>
       controlOperations === undefined ? [] : [[name, controlOperations] as const],
     ),

@@ -1,12 +1,12 @@
-// The control API's handlers (/__admin, spec/admin.openapi.yaml), one per operationId; control-api.ts
-// runs each in the namespace `?namespace=` names.
+// The control room's handlers of the control API (/__admin, spec/admin.openapi.yaml): resets,
+// snapshots, the pets, faults, the clock and namespaces. control-api.ts runs each in the namespace
+// `?namespace=` names; a new operation of this room goes here, and needs no other list.
 import type { components } from '../contract/admin-types.js'
 import { ERRORS, HttpError, RETRY_AFTER } from '../http/errors.js'
 import { FAULT_KINDS, MAX_FAULTS } from './faults.js'
 import { findBadPet } from '../store/initial-data.js'
-import { UNMATCHED } from './request-record.js'
 import { DEFAULT_NAMESPACE, UnknownSnapshot, type Namespace } from './namespaces.js'
-import { JsonArray, TypedText, type Reply } from '../http/reply.js'
+import { JsonArray, type Reply } from '../http/reply.js'
 import { sourceKey, type DataSource } from '../store/data-source.js'
 import { SnapshotExists, type Snapshot } from '../store/snapshots.js'
 import { DEFAULT_COUNT, DEFAULT_SEED } from '../store/seed.js'
@@ -14,8 +14,6 @@ import { StorageError } from '../store/errors.js'
 import { storedPet } from '../store/pets.js'
 import { nameProblem, StoreFull } from '../store/limits.js'
 import { readDateTime } from './clock.js'
-import { coverageMarkdown, coverageOf } from './coverage.js'
-import { expectationProblem, verify } from './verify.js'
 import { invalidBody, ok, operationIds, unknownNamespace, type ControlOperations } from './control-operation.js'
 
 export const controlHandlers: ControlOperations = {
@@ -95,42 +93,6 @@ export const controlHandlers: ControlOperations = {
       store.replace({ ...(store.source === undefined ? {} : { source: store.source }), pets }, { bounded: true }),
     )
     return ok({ namespace: namespace.name, pets: store.size })
-  },
-
-  listRequests({ query: { method, path, operationId, status, since, traceId, limit, after } }, { namespace }) {
-    const read = since === undefined ? undefined : readDateTime(since)
-    if (read?.problem !== undefined)
-      throw new HttpError(ERRORS.invalidParameter, `Invalid query parameter: query.since ${read.problem}`)
-    const filter = { method, path, operationId, status, since: read?.date, traceId }
-    return ok(namespace.journal.page(filter, { limit: limit as number, after }))
-  },
-
-  listUnmatchedRequests({ query: { limit, after } }, { namespace }) {
-    return ok(namespace.journal.page({ operationId: UNMATCHED }, { limit: limit as number, after }))
-  },
-
-  clearRequests(_input, { namespace }) {
-    return ok({ namespace: namespace.name, cleared: namespace.journal.clear() })
-  },
-
-  async getCoverage({ query }, { namespace, namespaces, apiSpec }) {
-    if (query.all === true && query.namespace !== undefined)
-      throw new HttpError(
-        ERRORS.invalidParameter,
-        'Invalid query parameter: all=true reports on every namespace; leave out namespace',
-      )
-    if (query.all === true) await namespaces.all()
-    const report = coverageOf(apiSpec, namespaces, query.all === true ? undefined : namespace, query.traceId)
-    return ok(query.format === 'markdown' ? new TypedText(MARKDOWN, coverageMarkdown(report)) : report)
-  },
-
-  verify({ query: { traceId }, body: { expectations, strict = false } }, { namespace, apiSpec }) {
-    const problem = expectationProblem(expectations, [...operationIds(apiSpec), UNMATCHED])
-    if (problem !== undefined) throw invalidBody(problem)
-    const { journal } = namespace
-    // The counts of every call do not tell traces apart: a trace's calls are the entries kept.
-    const counts = traceId === undefined ? journal.tally : { journalDropped: journal.tally.journalDropped }
-    return ok(verify(namespace.name, journal.find({ traceId }), expectations, strict, counts))
   },
 
   addFault({ body: fault }, { namespace, apiSpec }) {
@@ -222,8 +184,6 @@ async function storing<T>(write: Promise<T>): Promise<T> {
     throw error
   }
 }
-
-const MARKDOWN = 'text/markdown; charset=utf-8'
 
 function clockOf(namespace: Namespace): Reply {
   return ok({ namespace: namespace.name, ...namespace.clock.toJSON() })

@@ -1,0 +1,50 @@
+// The journal room's handlers of the control API: what a namespace's request journal holds, the
+// coverage report read from it, and verification of the calls a test expected. A new operation of
+// this room goes here, and needs no other list.
+import { ERRORS, HttpError } from '../http/errors.js'
+import { TypedText } from '../http/reply.js'
+import { readDateTime } from './clock.js'
+import { invalidBody, ok, operationIds, type ControlOperations } from './control-operation.js'
+import { coverageMarkdown, coverageOf } from './coverage.js'
+import { UNMATCHED } from './request-record.js'
+import { expectationProblem, verify } from './verify.js'
+
+const MARKDOWN = 'text/markdown; charset=utf-8'
+
+export const journalHandlers: ControlOperations = {
+  listRequests({ query: { method, path, operationId, status, since, traceId, limit, after } }, { namespace }) {
+    const read = since === undefined ? undefined : readDateTime(since)
+    if (read?.problem !== undefined)
+      throw new HttpError(ERRORS.invalidParameter, `Invalid query parameter: query.since ${read.problem}`)
+    const filter = { method, path, operationId, status, since: read?.date, traceId }
+    return ok(namespace.journal.page(filter, { limit: limit as number, after }))
+  },
+
+  listUnmatchedRequests({ query: { limit, after } }, { namespace }) {
+    return ok(namespace.journal.page({ operationId: UNMATCHED }, { limit: limit as number, after }))
+  },
+
+  clearRequests(_input, { namespace }) {
+    return ok({ namespace: namespace.name, cleared: namespace.journal.clear() })
+  },
+
+  async getCoverage({ query }, { namespace, namespaces, apiSpec }) {
+    if (query.all === true && query.namespace !== undefined)
+      throw new HttpError(
+        ERRORS.invalidParameter,
+        'Invalid query parameter: all=true reports on every namespace; leave out namespace',
+      )
+    if (query.all === true) await namespaces.all()
+    const report = coverageOf(apiSpec, namespaces, query.all === true ? undefined : namespace, query.traceId)
+    return ok(query.format === 'markdown' ? new TypedText(MARKDOWN, coverageMarkdown(report)) : report)
+  },
+
+  verify({ query: { traceId }, body: { expectations, strict = false } }, { namespace, apiSpec }) {
+    const problem = expectationProblem(expectations, [...operationIds(apiSpec), UNMATCHED])
+    if (problem !== undefined) throw invalidBody(problem)
+    const { journal } = namespace
+    // The counts of every call do not tell traces apart: a trace's calls are the entries kept.
+    const counts = traceId === undefined ? journal.tally : { journalDropped: journal.tally.journalDropped }
+    return ok(verify(namespace.name, journal.find({ traceId }), expectations, strict, counts))
+  },
+}
