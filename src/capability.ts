@@ -7,22 +7,16 @@
 // folder; what the factory makes of them is the object below.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Polka } from 'polka'
-import type { ControlOperations } from './control/control-operation.js'
-import type { Namespace } from './control/namespaces.js'
+import type { ControlPart } from './control/control-operation.js'
 import type { Exchange } from './http/exchange.js'
 
 /** Serves a request it was given; an error it cannot answer itself goes to `answerError`. */
 export type Endpoint = (req: IncomingMessage, res: ServerResponse, answerError: (error: unknown) => void) => void
 
-export interface Capability {
-  /** Its name, as its folder has it. */
-  readonly name: string
+/** Its name, and what it brings to the control API: its operations and what a reset tells it. */
+export interface Capability extends ControlPart {
   /** What it does to requests on their way: each hook runs in the order of the capabilities' list. */
   readonly hooks?: RequestHooks | undefined
-  /** Its operations of the control API (spec/admin.openapi.yaml): each has one handler, its room's. */
-  readonly controlOperations?: ControlOperations | undefined
-  /** Called once the control API has reset a namespace: what it keeps of that namespace is forgotten. */
-  readonly reset?: ((namespace: Namespace) => void) | undefined
   /** What it serves beside the APIs. */
   readonly routes?: Routes | undefined
   /** Called as the sandbox stops, once no request is in flight, in the list's order. */

@@ -2,7 +2,6 @@
 // spec/admin.openapi.yaml), each handler run in the namespace `?namespace=` names. The handlers
 // are the core's rooms' and the capabilities' (their `controlOperations`), one per operation.
 import type { IncomingMessage } from 'node:http'
-import type { Capability } from '../capability.js'
 import type { SpecFile } from '../contract/types.js'
 import type { Exchange } from '../http/exchange.js'
 import { authenticate, KeyRing, type Credential } from '../pipeline/auth.js'
@@ -16,6 +15,7 @@ import {
   type ControlApiOptions,
   type ControlContext,
   type ControlOperations,
+  type ControlPart,
 } from './control-operation.js'
 import { journalHandlers } from './journal-operations.js'
 import { controlHandlers } from './operations.js'
@@ -30,7 +30,7 @@ const ADMIN_TOKEN: Credential = {
 
 export function createControlApi(
   options: ControlApiOptions,
-  capabilities: readonly Capability[],
+  capabilities: readonly ControlPart[],
   answerError: (exchange: Exchange, error: unknown) => void,
 ): Pipeline {
   const { adminSpec, namespaces } = options
@@ -97,7 +97,7 @@ export function createControlApi(
  */
 export function controlHandlersOf(
   adminSpec: SpecFile,
-  capabilities: readonly Capability[],
+  capabilities: readonly ControlPart[],
 ): Readonly<Record<string, Handler<ControlContext>>> {
   const rooms: ReadonlyArray<readonly [string, ControlOperations]> = [
     ['control', controlHandlers],

@@ -26,6 +26,16 @@ export interface ControlContext extends ControlApiOptions {
 /** Handlers of some of the control API's operations, typed from the generated admin types. */
 export type ControlOperations = Partial<HandlersOf<operations, ControlContext>>
 
+/** What a part of the sandbox brings to the control API: every capability is one (src/capability.ts). */
+export interface ControlPart {
+  /** Its name, as its folder has it: a start that finds an operation handled twice names both. */
+  readonly name: string
+  /** Its operations of the control API (spec/admin.openapi.yaml): each has one handler, its room's. */
+  readonly controlOperations?: ControlOperations | undefined
+  /** Called once the control API has reset a namespace: what it keeps of that namespace is forgotten. */
+  readonly reset?: ((namespace: Namespace) => void) | undefined
+}
+
 export function ok(body: unknown): Reply {
   return { status: 200, body }
 }
