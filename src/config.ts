@@ -2,7 +2,7 @@
 // declared once, in src/settings.ts; here they are read, and the rules that join several are kept.
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import type { JournalLimits } from './control/journal-memory.js'
+import type { JournalLimits } from './journal/journal-memory.js'
 import { listensOnLoopbackOnly } from './http/hosts.js'
 import { DEFAULT_ADMIN_TOKEN, DEFAULT_API_KEY } from './pipeline/auth.js'
 import { tlsOf, type TlsSetting } from './tls/tls.js'

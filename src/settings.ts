@@ -1,8 +1,8 @@
 // The settings, each declared once: its flag and variable (by default `--<key in kebab-case>` and
 // the key in SCREAMING_CASE), its default, how its text is read and what it does. The config type,
 // `--help` and the README's settings table (npm run docs:settings) are made from this table.
-import { DEFAULT_JOURNAL_LIMITS } from './control/journal-memory.js'
-import { CREDENTIAL_HEADERS } from './control/redactor.js'
+import { DEFAULT_JOURNAL_LIMITS } from './journal/journal-memory.js'
+import { CREDENTIAL_HEADERS } from './journal/redactor.js'
 import { STABILITIES } from './contract/types.js'
 import { DEFAULT_IGNORED } from './fidelity/compare.js'
 import { DEFAULT_UPSTREAM_MAX_BYTES, DEFAULT_UPSTREAM_TIMEOUT_MS, UPSTREAM_MODES } from './fidelity/upstream.js'

@@ -5,9 +5,9 @@ import { ERRORS, HttpError } from '../http/errors.js'
 import { TypedText } from '../http/reply.js'
 import { readDateTime } from './clock.js'
 import { invalidBody, ok, operationIds, type ControlOperations } from './control-operation.js'
-import { coverageMarkdown, coverageOf } from './coverage.js'
-import { UNMATCHED } from './request-record.js'
-import { expectationProblem, verify } from './verify.js'
+import { coverageMarkdown, coverageOf } from '../journal/coverage.js'
+import { UNMATCHED } from '../journal/request-record.js'
+import { expectationProblem, verify } from '../journal/verify.js'
 
 const MARKDOWN = 'text/markdown; charset=utf-8'
 

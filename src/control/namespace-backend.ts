@@ -4,7 +4,7 @@
 // verify see only this.
 import type { Namespace } from './namespace.js'
 import type { Unloaded } from './namespace-files.js'
-import type { RequestRecord } from './request-record.js'
+import type { RequestRecord } from '../journal/request-record.js'
 import type { HttpError } from '../http/errors.js'
 import type { SharedPets } from '../store/pets.js'
 import type { AnimalStore } from '../store/store.js'

@@ -3,7 +3,7 @@ import type { DataSource } from '../store/data-source.js'
 import type { AnimalStore } from '../store/store.js'
 import { Clock } from './clock.js'
 import { Faults } from './faults.js'
-import type { Journal } from './request-journal.js'
+import type { Journal } from '../journal/request-journal.js'
 
 export class Namespace {
   readonly name: string

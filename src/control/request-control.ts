@@ -15,8 +15,8 @@ import {
   type Fault,
   type Preference,
 } from './faults.js'
-import type { Redactor } from './redactor.js'
-import { UNMATCHED, type RequestRecord } from './request-record.js'
+import type { Redactor } from '../journal/redactor.js'
+import { UNMATCHED, type RequestRecord } from '../journal/request-record.js'
 import { namespaceOf, type Namespace, type NamespaceHold, type Namespaces } from './namespaces.js'
 import type { Awaitable } from '../pipeline/pipeline.js'
 import type { Operation } from '../contract/types.js'

@@ -3,7 +3,7 @@
 import type { IncomingMessage } from 'node:http'
 import type { Capability } from '../capability.js'
 import { adminCheck, type ControlApiOptions } from '../control/control-api.js'
-import { coverageOf } from '../control/coverage.js'
+import { coverageOf } from '../journal/coverage.js'
 import type { ApiSpec } from '../contract/types.js'
 import { COVERAGE_PAGE, JOURNAL_PAGE, mountExplorer, mountSpecDocuments, type SandboxFacts } from './pages.js'
 

@@ -1,5 +1,5 @@
 // GET /docs/coverage: the coverage report as a page, operations down, documented responses across.
-import { countsNote, exercisedNote, responseColumns } from '../control/coverage-summary.js'
+import { countsNote, exercisedNote, responseColumns } from '../journal/coverage-summary.js'
 import type { components } from '../contract/admin-types.js'
 import { escapeHtml, htmlPage } from './browser-side.js'
 

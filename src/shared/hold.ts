@@ -2,7 +2,7 @@
 // committed before the answer, or rolled back; either way the row and the connection are let go.
 import type pg from 'pg'
 import type { Namespace } from '../control/namespace.js'
-import type { RequestRecord } from '../control/request-record.js'
+import type { RequestRecord } from '../journal/request-record.js'
 import { ERRORS, HttpError } from '../http/errors.js'
 import { DATABASE_TIMEOUT_MS, isOutage, type Database, type Transaction } from './database.js'
 

@@ -6,10 +6,10 @@
 // once, and the journal, its counts and the pets are the same whichever replica is asked.
 import type pg from 'pg'
 import type { Logger } from 'pino'
-import { CoverageTally } from '../control/coverage-tally.js'
-import type { Redactor } from '../control/redactor.js'
+import { CoverageTally } from '../journal/coverage-tally.js'
+import type { Redactor } from '../journal/redactor.js'
 import type { Namespace } from '../control/namespace.js'
-import type { RequestRecord } from '../control/request-record.js'
+import type { RequestRecord } from '../journal/request-record.js'
 import { ERRORS, HttpError, RETRY_AFTER } from '../http/errors.js'
 import { sameSource, type DataSource } from '../store/data-source.js'
 import type { SharedPets } from '../store/pets.js'

@@ -2,7 +2,7 @@
 import type { Logger } from 'pino'
 import type { LiveNamespaces, NamespaceBackend } from '../control/namespace-backend.js'
 import { UnknownSnapshot } from '../control/namespace.js'
-import type { Redactor } from '../control/redactor.js'
+import type { Redactor } from '../journal/redactor.js'
 import type { DataSource } from '../store/data-source.js'
 import type { SharedPets } from '../store/pets.js'
 import type { SnapshotShelf } from '../store/snapshots.js'

@@ -1,11 +1,11 @@
 // A namespace's rows in the shared database: its row locked for a request, and its pets and
 // requests written and read as the tables hold them.
 import type pg from 'pg'
-import { MAX_RECORDED_BODY, type Redactor } from '../control/redactor.js'
-import type { RequestRecord } from '../control/request-record.js'
+import { MAX_RECORDED_BODY, type Redactor } from '../journal/redactor.js'
+import type { RequestRecord } from '../journal/request-record.js'
 import type { Pet } from '../store/pets.js'
 import type { IdempotencyKey } from '../store/idempotency-keys.js'
-import type { TallyData } from '../control/coverage-tally.js'
+import type { TallyData } from '../journal/coverage-tally.js'
 import type { Fault } from '../control/faults.js'
 import type { DataSource } from '../store/data-source.js'
 import type { Namespace } from '../control/namespace.js'

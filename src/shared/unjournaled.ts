@@ -2,7 +2,7 @@
 // kept here, bounded, and written to their namespace's journal once the database is back, by the
 // namespace's next hold on this replica, or by a hold made for them alone soon after.
 import type { Logger } from 'pino'
-import type { RequestRecord } from '../control/request-record.js'
+import type { RequestRecord } from '../journal/request-record.js'
 
 /** At most this many entries are kept, for all namespaces: beyond, they are dropped (and logged). */
 const MAX_KEPT = 10_000

@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Exchange } from '../http/exchange.js'
 import type { Histogram, Registry } from 'prom-client'
 import { ERRORS, HttpError } from '../http/errors.js'
-import { UNMATCHED } from '../control/request-record.js'
+import { UNMATCHED } from '../journal/request-record.js'
 import { DEFAULT_NAMESPACE, type Namespaces } from '../control/namespaces.js'
 
 export const METRICS_PATH = '/metrics'

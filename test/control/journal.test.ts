@@ -1,8 +1,8 @@
 import t from 'tap'
-import { JournalMemory } from '../../src/control/journal-memory.js'
-import { Redactor } from '../../src/control/redactor.js'
-import { Journal, UNAUTHENTICATED_KEPT } from '../../src/control/request-journal.js'
-import type { RequestRecord } from '../../src/control/request-record.js'
+import { JournalMemory } from '../../src/journal/journal-memory.js'
+import { Redactor } from '../../src/journal/redactor.js'
+import { Journal, UNAUTHENTICATED_KEPT } from '../../src/journal/request-journal.js'
+import type { RequestRecord } from '../../src/journal/request-record.js'
 import { ADMIN_AUTH, call, ns, pluck, startControlSandbox, traceparent } from '../support/control.js'
 import { AUTH } from '../support/sandbox.js'
 

@@ -1,7 +1,7 @@
 import t from 'tap'
-import { subsetDifferences } from '../../src/control/verify.js'
+import { subsetDifferences } from '../../src/journal/verify.js'
 import { MAX_JSON_DEPTH } from '../../src/http/body.js'
-import { MAX_RECORDED_BODY } from '../../src/control/redactor.js'
+import { MAX_RECORDED_BODY } from '../../src/journal/redactor.js'
 import { ADMIN_AUTH, answerOf, pluck, startControlSandbox } from '../support/control.js'
 import { AUTH } from '../support/sandbox.js'
 

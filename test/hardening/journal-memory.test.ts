@@ -5,7 +5,7 @@
 // /proc/<pid>/status, as the control API reports it. Bounded: NAMESPACES × PER_NAMESPACE requests.
 import { readFileSync } from 'node:fs'
 import t from 'tap'
-import { MAX_RECORDED_BODY } from '../../src/control/redactor.js'
+import { MAX_RECORDED_BODY } from '../../src/journal/redactor.js'
 import { MAX_JOURNAL_SIZE, MAX_MAX_NAMESPACES } from '../../src/config.js'
 import { ADMIN_AUTH, ADMIN_TOKEN } from '../support/control.js'
 import { AUTH, spawnCli } from '../support/sandbox.js'

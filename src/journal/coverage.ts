@@ -7,7 +7,7 @@ import type { components } from '../contract/admin-types.js'
 import type { ApiSpec, Operation, ParameterSpec } from '../contract/types.js'
 import { countsNote, exercisedNote, responseColumns } from './coverage-summary.js'
 import { CoverageTally, type AnswerTally, type OperationTally, type ParameterTally } from './coverage-tally.js'
-import { DEFAULT_NAMESPACE, type Namespace, type Namespaces } from './namespaces.js'
+import type { Journaled, JournaledNamespaces } from './journaled.js'
 
 type Schemas = components['schemas']
 export type CoverageReport = Schemas['CoverageReport']
@@ -31,11 +31,11 @@ const MALFORMED_ONLY: ReadonlySet<string> = new Set([ERRORS.malformedJson.code, 
  */
 export function coverageOf(
   spec: ApiSpec,
-  namespaces: Namespaces,
-  namespace?: Namespace,
+  namespaces: JournaledNamespaces,
+  namespace?: Journaled,
   traceId?: string,
 ): CoverageReport {
-  const tallyOf = (ns: Namespace): CoverageTally =>
+  const tallyOf = (ns: Journaled): CoverageTally =>
     traceId === undefined ? ns.journal.tally : ns.journal.tallyOf({ traceId })
   const run = namespace === undefined
   const read = run
@@ -43,7 +43,8 @@ export function coverageOf(
         .list()
         .sort(
           (a, b) =>
-            Number(b.name === DEFAULT_NAMESPACE) - Number(a.name === DEFAULT_NAMESPACE) || a.name.localeCompare(b.name),
+            Number(b.name === namespaces.default.name) - Number(a.name === namespaces.default.name) ||
+            a.name.localeCompare(b.name),
         )
     : [namespace]
   const tally = run ? new CoverageTally() : tallyOf(namespace)
