@@ -71,6 +71,7 @@ func TestRun_settings(t *testing.T) {
 			require.NoError(t, err)
 			pets, err := client.ExportPetsWithResponse(t.Context(), nil)
 			require.NoError(t, err)
+			require.Equal(t, http.StatusOK, pets.StatusCode(), "exportPets answered %s", pets.Body)
 			require.Equal(t, tc.pets, *pets.JSON200)
 		})
 	}
