@@ -318,9 +318,9 @@ async function tests(ctx: Context, spec: ServerSpec, env: Record<string, string>
     await expect(200, 'GET', `${ns.apiBaseUrl}/pets/${pet.id}`, headers)
     const count = await ns.countRequests({ operationId: 'createPet' })
     if (count !== 1) throw new Error(`journal: ${count} createPet, not 1`)
-    await ns.addFault({ operationId: 'listPets', status: 503, times: 1 })
+    await ns.api.POST('/faults', { body: { operationId: 'listPets', status: 503, times: 1, after: 0 } })
     await expect(503, 'GET', `${ns.apiBaseUrl}/pets`, headers)
-    await ns.reset()
+    await ns.api.POST('/reset')
   }
   const p50 = async (count: number, action: (i: number) => Promise<unknown>): Promise<number> => {
     const durations: number[] = []
@@ -332,12 +332,12 @@ async function tests(ctx: Context, spec: ServerSpec, env: Record<string, string>
     for (let i = 0; i < SETTINGS.tests / 4; i++) await typicalTest('warm-up')
     const typicalTestMs = await p50(SETTINGS.tests, () => typicalTest('suite'))
     const busy = client.namespace('steps')
-    const resetMs = await p50(SETTINGS.samples, () => busy.reset())
+    const resetMs = await p50(SETTINGS.samples, () => busy.api.POST('/reset'))
     const firstRequest = (headers: Record<string, string>) =>
       expect(200, 'GET', `${busy.apiBaseUrl}/pets?limit=1`, headers)
     const newNamespaceMs = await p50(SETTINGS.samples, (i) => firstRequest(client.namespace(`fresh-${i}`).apiHeaders))
     // A request that names no namespace, only its trace (as a service under test passes it on).
-    await busy.createSnapshot(TRACE_BASELINE)
+    await client.api.POST('/snapshots', { body: { name: TRACE_BASELINE, namespace: busy.name } })
     const newTraceNamespaceMs = await p50(SETTINGS.samples, () =>
       firstRequest({
         authorization: `Bearer ${API_KEY}`,
@@ -380,9 +380,13 @@ async function dataFile(ctx: Context, spec: ServerSpec) {
       const answer = await send('POST', `${ns.apiBaseUrl}/pets`, headers, NEW_PET)
       if (answer.status !== 201) throw new Error(`POST in ${scope}: ${answer.status}, not 201`)
     })
-    const reset = await timed(() => ns.reset())
+    const reset = await timed(() => ns.api.POST('/reset'))
     // As each test of the recipes ends: its namespace goes, its files with it.
-    return { firstCreate, reset, deletion: await timed(() => control.deleteNamespace(scope)) }
+    return {
+      firstCreate,
+      reset,
+      deletion: await timed(() => control.api.DELETE('/namespaces/{name}', { params: { path: { name: scope } } })),
+    }
   }
   const steps = ['firstCreate', 'reset', 'deletion'] as const
   const figures = { file: new Map<string, number[]>(), memory: new Map<string, number[]>() }
@@ -421,7 +425,7 @@ async function namespaces(ctx: Context, spec: ServerSpec) {
     for (let i = 0; i < SETTINGS.namespaces; i++)
       await fetch(`${server.origin}/v1/pets?limit=1`, { headers: AUTH }).then((res) => res.arrayBuffer())
     const before = rssMiB(server.child.pid)
-    for (let i = 0; i < SETTINGS.namespaces; i++) await client.namespace(`idle-${i}`).reset()
+    for (let i = 0; i < SETTINGS.namespaces; i++) await client.namespace(`idle-${i}`).api.POST('/reset')
     const after = rssMiB(server.child.pid)
     return { namespaces: SETTINGS.namespaces, perNamespaceKiB: round(((after - before) * 1024) / SETTINGS.namespaces) }
   } finally {

@@ -18,7 +18,7 @@ afterEach(async () => {
   if (current === undefined) return
   const namespace = current
   current = undefined
-  await sandbox.deleteNamespace(namespace.name)
+  await sandbox.api.DELETE('/namespaces/{name}', { params: { path: { name: namespace.name } } })
   console.log(`namespace ${namespace.name} on ${origin} in worker ${process.pid}`)
 })
 
@@ -28,7 +28,7 @@ afterEach(async () => {
  */
 export async function ownNamespace() {
   const namespace = sandbox.namespace(`test-${randomUUID()}`)
-  await namespace.reset()
+  await namespace.api.POST('/reset')
   current = namespace
   return namespace
 }

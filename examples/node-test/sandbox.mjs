@@ -16,9 +16,9 @@ const sandbox = new AnimalStoreControlClient(origin, {
  */
 export async function ownNamespace(t) {
   const namespace = sandbox.namespace(`test-${randomUUID()}`)
-  await namespace.reset()
+  await namespace.api.POST('/reset')
   t.after(async () => {
-    await sandbox.deleteNamespace(namespace.name)
+    await sandbox.api.DELETE('/namespaces/{name}', { params: { path: { name: namespace.name } } })
     console.log(`namespace ${namespace.name} on ${origin} in worker ${process.pid}`)
   })
   return namespace

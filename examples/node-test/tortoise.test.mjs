@@ -5,7 +5,7 @@ import { api, ownNamespace } from './sandbox.mjs'
 test('a tortoise: one listPets answers an injected 503, the next one 200', async (t) => {
   const namespace = await ownNamespace(t)
   // The dog test lists pets at the same time, in its own namespace: this fault is not its.
-  await namespace.addFault({ operationId: 'listPets', status: 503, times: 1 })
+  await namespace.api.POST('/faults', { body: { operationId: 'listPets', status: 503, times: 1 } })
   const failed = await api(namespace, 'GET', '/pets')
   assert.equal(failed.status, 503)
   assert.equal((await failed.json()).code, 'injected_fault')

@@ -15,9 +15,9 @@ const sandbox = new AnimalStoreControlClient(origin, { adminToken, apiKey })
  */
 export async function ownNamespace({ onTestFinished }) {
   const namespace = sandbox.namespace(`test-${randomUUID()}`)
-  await namespace.reset()
+  await namespace.api.POST('/reset')
   onTestFinished(async () => {
-    await sandbox.deleteNamespace(namespace.name)
+    await sandbox.api.DELETE('/namespaces/{name}', { params: { path: { name: namespace.name } } })
     console.log(`namespace ${namespace.name} on ${origin} in worker ${process.pid}`)
   })
   return namespace

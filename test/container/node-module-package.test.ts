@@ -55,15 +55,15 @@ t.test('npm pack of modules/node holds dist/, package.json and the README only',
 })
 
 t.test(
-  'installed from the tarball, it brings testcontainers (with tar-stream) and nothing of the server',
+  'installed from the tarball, it brings openapi-fetch, testcontainers (with tar-stream) and nothing of the server',
   async (t) => {
     await npm(['install', '--no-audit', '--no-fund', tarball], consumer)
     const tree = JSON.parse(await npm(['ls', '--all', '--json', '--omit=dev'], consumer)) as Tree
     t.same(Object.keys(tree.dependencies ?? {}), ['animal-store-sandbox-testcontainers'])
     t.same(
       Object.keys(tree.dependencies?.['animal-store-sandbox-testcontainers']?.dependencies ?? {}),
-      ['tar-stream', 'testcontainers'],
-      'its dependencies: tar-stream, which testcontainers brings too, reads the CA out of a container',
+      ['openapi-fetch', 'tar-stream', 'testcontainers'],
+      'its dependencies: openapi-fetch calls the control API; tar-stream, which testcontainers brings too, reads the CA out of a container',
     )
     const names = namesIn(tree)
     t.same(
@@ -120,7 +120,7 @@ test('the module and the client against a container', { skip: process.env.NO_DOC
       adminToken: sandbox.getAdminToken(),
       apiKey: sandbox.getApiKey(),
     }).namespace('git')
-    assert.equal((await ns.reset({ seed: 2, count: 3 })).pets, 3)
+    assert.equal((await ns.api.POST('/reset', { body: { seed: 2, count: 3 } })).data?.pets, 3)
     assert.equal((await (await fetch(ns.apiBaseUrl + '/pets', { headers: ns.apiHeaders })).json()).length, 3)
   } finally {
     await sandbox.stop()

@@ -16,21 +16,14 @@ import {
   DEFAULT_IMAGE,
   IN_MEMORY,
   TLS_CA_FILE,
-  type ApiOperationId,
 } from '../../modules/node/src/index.js'
 import * as server from '../../src/config.js'
-import type { operations } from '../../src/contract/api-types.js'
 import { IMAGE, docker, dockerSkipReason, ensureImage } from '../support/docker.js'
 import { ROOT, tempDir } from '../support/sandbox.js'
 
 t.setTimeout(10 * 60_000)
 
-// The API's operations as the module types them, and as the spec has them: tsc fails when they part.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
-const apiOperationsMatchTheSpec: Same<ApiOperationId, keyof operations> = true
-
 t.test('the facts the package repeats are the server’s', async (t) => {
-  t.ok(apiOperationsMatchTheSpec)
   t.equal(ANIMAL_STORE_PORT, server.DEFAULT_PORT)
   t.equal(IN_MEMORY, server.IN_MEMORY)
   t.equal(DEFAULT_API_KEY, server.DEFAULT_API_KEY)
@@ -83,7 +76,7 @@ t.test('getApiKey() and getAdminToken() answer what withEnvironment configured',
     headers: { authorization: `Bearer ${sandbox.getApiKey()}` },
   })
   t.equal(pets.status, 200, 'the sandbox accepts the key getApiKey() gives')
-  t.match(await sandbox.controlClient().getClock(), { real: true }, 'and the token getAdminToken() gives')
+  t.match((await sandbox.controlClient().api.GET('/clock')).data, { real: true }, 'and the token getAdminToken() gives')
   t.match(sandbox.getOrigin(), /^http:\/\//, 'plain HTTP without withTls()')
   t.throws(() => sandbox.getTlsCa(), /getTlsCa\(\): the sandbox serves plain HTTP; withTls\(\) makes a CA/, 'and no CA')
 })
@@ -122,7 +115,7 @@ t.test('withTls(): HTTPS and HTTP/2 with verification on, trusting the CA getTls
     t.equal(pets.status, 200, 'trusting the CA, the request passes')
     t.ok(Array.isArray(JSON.parse(pets.body)), 'with the pets')
     t.equal(
-      await sandbox.controlClient().getTlsCa(),
+      (await sandbox.controlClient().api.GET('/tls/ca', { parseAs: 'text' })).data,
       ca,
       'the control client trusts it, and the control API gives the same PEM',
     )
@@ -158,7 +151,7 @@ t.test('withTls(): HTTPS and HTTP/2 with verification on, trusting the CA getTls
       'the old one opens nothing',
     )
     t.equal((await getOverHttps(pets, { headers, ca: sandbox.getTlsCa() })).status, 200, 'the new one does')
-    t.match(await sandbox.controlClient().getClock(), { real: true }, 'and the control client trusts it')
+    t.match((await sandbox.controlClient().api.GET('/clock')).data, { real: true }, 'and the control client trusts it')
   })
 })
 
@@ -176,7 +169,7 @@ t.test(
     t.equal(await pets(first.getApiKey()), 200, 'the API accepts it')
     t.equal(await pets(DEFAULT_API_KEY), 401, 'and not the default key')
     t.not(first.getAdminToken(), second.getAdminToken(), 'another token at each start')
-    t.match(await first.controlClient().getClock(), { real: true }, 'the control client uses it')
+    t.match((await first.controlClient().api.GET('/clock')).data, { real: true }, 'the control client uses it')
     const byDefault = await fetch(`${first.getOrigin()}/__admin/clock`, {
       headers: { authorization: `Bearer ${DEFAULT_ADMIN_TOKEN}` },
     })

@@ -25,8 +25,9 @@ const pascal = (name: string): string => name[0]?.toUpperCase() + name.slice(1)
 const MODULES = [
   {
     module: 'node',
-    source: read('modules/node/src/client.ts'),
-    defines: (name: string) => new RegExp(`^ {2}(?:async )?${name}\\(`, 'm'),
+    // The operations are the generated types' (openapi-fetch calls them by path), the assertions the client's.
+    source: read('modules/node/src/admin-types.ts') + read('modules/node/src/client.ts'),
+    defines: (name: string) => new RegExp(`^ {4}${name}: \\{$|^ {2}async ${name}\\(`, 'm'),
   },
   {
     module: 'python',

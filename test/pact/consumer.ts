@@ -2,7 +2,7 @@
 // sandbox: a small client (its own code, no SDK) and the calls its features make. The Pact tests
 // run this suite, export what it did, and verify that Pact.
 import type { Test } from 'tap'
-import { AnimalStoreControlClient } from '../../modules/node/src/client.js'
+import { AnimalStoreControlClient, ok } from '../../modules/node/src/client.js'
 import { API_KEY, startTestSandbox } from '../support/sandbox.js'
 
 export interface Pet {
@@ -65,10 +65,12 @@ export async function exportedPact(
   const sandbox = await startTestSandbox(t)
   const control = new AnimalStoreControlClient(sandbox.origin, { apiKey: API_KEY })
   const namespace = control.namespace('web-shop')
-  await namespace.reset({ seed: 7, count: 20 })
+  await namespace.api.POST('/reset', { body: { seed: 7, count: 20 } })
   await t.test('the consumer suite', (t) => consumerSuite(t, new StoreClient(sandbox.baseUrl, API_KEY, 'web-shop')))
   return {
-    pact: await namespace.exportPact({ consumer: 'web-shop', provider: 'animal-store' }),
+    pact: await ok(
+      namespace.api.GET('/pact', { params: { query: { consumer: 'web-shop', provider: 'animal-store' } } }),
+    ),
     control,
     baseUrl: sandbox.baseUrl,
   }

@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import t from 'tap'
 import { parse, stringify } from 'yaml'
-import { AnimalStoreControlClient } from '../../modules/node/src/client.js'
+import { AnimalStoreControlClient, ok } from '../../modules/node/src/client.js'
 import { API_KEY, ROOT, startTestSandbox, tempDir } from '../support/sandbox.js'
 import { exportedPact, StoreClient } from './consumer.js'
 
@@ -81,7 +81,7 @@ t.test('calls the journal dropped are counted, and a warning says so', async (t)
   const control = new AnimalStoreControlClient(sandbox.origin, { apiKey: API_KEY })
   const client = new StoreClient(sandbox.baseUrl, API_KEY, 'small')
   for (let i = 0; i < 5; i++) await client.get(1)
-  const pact: any = await control.namespace('small').exportPact()
+  const pact: any = await ok(control.namespace('small').api.GET('/pact'))
   t.match(pact.metadata['animal-store-sandbox'], { calls: 2, dropped: 3, warning: /dropped its 3 oldest calls/ })
   t.equal(pact.consumer.name, 'small', 'the consumer is the namespace by default')
   t.equal(pact.provider.name, 'Animal Store API', "the provider is the spec's title by default")
@@ -93,7 +93,7 @@ t.test('answers shaped by a fault or Prefer are not the provider’s: left out a
   const headers = { authorization: `Bearer ${API_KEY}`, 'x-sandbox-namespace': 'faulty' }
   await fetch(`${sandbox.baseUrl}/pets/1`, { headers })
   await fetch(`${sandbox.baseUrl}/pets/1`, { headers: { ...headers, prefer: 'code=404' } })
-  const pact: any = await control.namespace('faulty').exportPact()
+  const pact: any = await ok(control.namespace('faulty').api.GET('/pact'))
   t.equal(pact.interactions.length, 1)
   t.equal(pact.interactions[0].response.status, 200)
   t.match(pact.metadata['animal-store-sandbox'], { calls: 2, excluded: 1 })

@@ -6,7 +6,7 @@ import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { stripVTControlCharacters } from 'node:util'
 import t, { type Test } from 'tap'
-import { AnimalStoreControlClient } from '../../modules/node/src/client.js'
+import { AnimalStoreControlClient, ok } from '../../modules/node/src/client.js'
 import { API_KEY, ROOT, runCliToEnd, startTestSandbox, tempDir } from '../support/sandbox.js'
 import { consumerSuite, exportedPact, StoreClient } from './consumer.js'
 
@@ -30,7 +30,7 @@ t.test('a Pact exported from a consumer suite verifies against a fresh sandbox; 
   t.match(verified.output, /Verifying a pact between web-shop and animal-store/)
   t.notMatch(verified.output, /FAILED/)
   for (const interaction of pact.interactions) t.match(verified.output, interaction.description)
-  const namespaces = await new AnimalStoreControlClient(provider.origin).listNamespaces()
+  const namespaces = await ok(new AnimalStoreControlClient(provider.origin).api.GET('/namespaces'))
   t.notOk(
     namespaces.namespaces.some((ns) => ns.name.startsWith('pact-verify-')),
     'the verification’s namespace is deleted',
@@ -49,11 +49,12 @@ t.test('a Pact exported from a consumer suite verifies against a fresh sandbox; 
 t.test('a namespace forked from a snapshot verifies where that snapshot exists', async (t) => {
   const sandbox = await startTestSandbox(t)
   const control = new AnimalStoreControlClient(sandbox.origin, { apiKey: API_KEY })
-  await control.namespace('fixture').reset({ seed: 3, count: 4 })
-  await control.namespace('fixture').createSnapshot('checkout')
-  await control.namespace('shop').reset({ snapshot: 'checkout' })
+  const checkout = { params: { path: { name: 'checkout' } } }
+  await control.namespace('fixture').api.POST('/reset', { body: { seed: 3, count: 4 } })
+  await control.api.POST('/snapshots', { body: { name: 'checkout', namespace: 'fixture' } })
+  await control.namespace('shop').api.POST('/reset', { body: { snapshot: 'checkout' } })
   await t.test('the consumer suite', (t) => consumerSuite(t, new StoreClient(sandbox.baseUrl, API_KEY, 'shop')))
-  const pact: any = await control.namespace('shop').exportPact()
+  const pact: any = await ok(control.namespace('shop').api.GET('/pact'))
   t.same(pact.interactions[0].providerStates[0], {
     name: 'pets of snapshot "checkout"',
     params: { snapshot: 'checkout' },
@@ -63,12 +64,12 @@ t.test('a namespace forked from a snapshot verifies where that snapshot exists',
   t.match(verified.output, /Given pets of snapshot "checkout"/)
   // The verification's fork is gone: the snapshot can be deleted.
   t.match(
-    await control.deleteSnapshot('checkout').catch((error: Error) => error),
+    await control.api.DELETE('/snapshots/{name}', checkout).catch((error: Error) => error),
     { code: 'conflict' },
     'shop still forks it',
   )
-  await control.namespace('shop').reset()
-  t.same(await control.deleteSnapshot('checkout'), { snapshot: 'checkout', deleted: true })
+  await control.namespace('shop').api.POST('/reset')
+  t.same(await ok(control.api.DELETE('/snapshots/{name}', checkout)), { snapshot: 'checkout', deleted: true })
 })
 
 t.test('a state the sandbox does not know fails that interaction, naming the state', async (t) => {

@@ -10,7 +10,7 @@
  * })
  * const t1 = sandbox.namespace('t1') // a test's own namespace: its control calls, its headers
  * // withTls(): HTTPS and HTTP/2, getBaseUrl() is https://…, trusted through node:https's `{ ca: sandbox.getTlsCa() }`
- * await t1.reset()
+ * await t1.api.POST('/reset')
  * const calls = await t1.countRequests({ operationId: 'listPets' })
  * await sandbox.stop()
  *

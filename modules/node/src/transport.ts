@@ -1,6 +1,6 @@
-// How the control client reaches the sandbox: node:http over kept-alive connections by default
-// (a test makes a few control calls each, and fetch costs the client about as much again as the
-// sandbox's own work per call), or a fetch the caller gives (a proxy, a recorder).
+// How the control client reaches the sandbox by default: node:http over kept-alive connections (a
+// test makes a few control calls each, and the global fetch costs the client about as much again
+// as the sandbox's own work per call), in the shape of a fetch.
 import { Agent, request } from 'node:http'
 import { Agent as SecureAgent, request as secureRequest } from 'node:https'
 
@@ -15,14 +15,6 @@ export type Transport = (
   headers: Record<string, string>,
   body: string | undefined,
 ) => Promise<Answer>
-
-/** A transport over the given fetch. */
-export function fetchTransport(fetchFunction: typeof fetch): Transport {
-  return async (method, url, headers, body) => {
-    const res = await fetchFunction(url, { method, headers, ...(body === undefined ? {} : { body }) })
-    return { status: res.status, text: await res.text() }
-  }
-}
 
 export interface HttpTransportOptions {
   /** Holds the connections, of the origin's protocol (an https.Agent for https); kept alive between calls by default. */
@@ -63,4 +55,14 @@ export function httpTransport({ agent, ca, timeoutMs }: HttpTransportOptions = {
         sent.setTimeout(timeoutMs, () => sent.destroy(new Error(`${method} ${url}: no answer within ${timeoutMs} ms`)))
       sent.end(body)
     })
+}
+
+/** A fetch over httpTransport; a status that carries no body answers none. */
+export function httpFetch(options: HttpTransportOptions = {}): (request: Request) => Promise<Response> {
+  const send = httpTransport(options)
+  return async (request) => {
+    const body = request.body === null ? undefined : await request.text()
+    const { status, text } = await send(request.method, request.url, Object.fromEntries(request.headers), body)
+    return new Response([204, 205, 304].includes(status) ? null : text, { status })
+  }
 }
