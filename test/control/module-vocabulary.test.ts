@@ -31,10 +31,14 @@ const MODULES = [
   },
   {
     module: 'python',
+    // The operations are the generated client's modules (control_api/api/<tag>/<operationId>.py), the assertions the package's.
     source:
-      read('modules/python/src/animal_store_testcontainers/control.py') +
+      readdirSync(join(ROOT, 'modules/python/src/animal_store_testcontainers/control_api/api'), { recursive: true })
+        .map(String)
+        .join('\n') +
+      '\n' +
       read('modules/python/src/animal_store_testcontainers/assertions.py'),
-    defines: (name: string) => new RegExp(`^\\s*def ${snake(name)}\\(`, 'm'),
+    defines: (name: string) => new RegExp(`(?:^|/)${snake(name)}\\.py$|^def ${snake(name)}\\(`, 'm'),
   },
   {
     module: 'java',

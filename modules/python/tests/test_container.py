@@ -16,6 +16,7 @@ from animal_store_testcontainers import (
     AnimalStoreStartError,
     HealthWaitStrategy,
 )
+from animal_store_testcontainers.control_api.api.state import export_pets
 
 FIXTURES = [
     {"id": 1, "name": "Fixture Fox", "categoryId": 1, "status": "available"},
@@ -70,7 +71,7 @@ def test_the_sandbox_starts_with_its_settings(
     docker_engine: object,
 ) -> None:
     with configure(AnimalStoreContainer(animal_store_image).with_in_memory(), tmp_path) as sandbox:
-        assert sandbox.get_control_client().export_pets() == pets
+        assert [pet.to_dict() for pet in export_pets.sync(client=sandbox.get_control_client().api)] == pets
 
 
 def test_a_refused_setting_fails_the_start_with_the_sandbox_line(

@@ -1,10 +1,12 @@
-"""The control client: every operation once against the session's sandbox (test_spec_coverage.py
-holds the client to the spec), its errors, its namespace handles, and the assertions' messages.
-What the answers mean is the sandbox's, tested in its own suite (test/control, test/coverage)."""
+"""The control handle: every operation once against the session's sandbox through the client
+generated from the spec (test_generated.py holds it to the spec), its errors, its namespace handles,
+and the assertions' messages. What the answers mean is the sandbox's, tested in its own suite
+(test/control, test/coverage)."""
 
 import time
 from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
+from types import SimpleNamespace
 
 import pytest
 import requests
@@ -17,75 +19,94 @@ from animal_store_testcontainers import (
     assert_no_deprecated_calls,
     assert_verified,
 )
-from animal_store_testcontainers.control import _timestamp
+from animal_store_testcontainers.control_api.api.clock import get_clock, reset_clock, set_clock
+from animal_store_testcontainers.control_api.api.faults import add_fault, clear_faults, list_faults
+from animal_store_testcontainers.control_api.api.journal import clear_requests, list_requests, list_unmatched_requests
+from animal_store_testcontainers.control_api.api.namespaces import delete_namespace, list_namespaces
+from animal_store_testcontainers.control_api.api.snapshots import create_snapshot, delete_snapshot, list_snapshots
+from animal_store_testcontainers.control_api.api.state import export_pets, replace_pets, reset
+from animal_store_testcontainers.control_api.api.tls import get_tls_ca
+from animal_store_testcontainers.control_api.api.verification import export_pact, get_coverage, get_drift, verify
+from animal_store_testcontainers.control_api.models import (
+    Expectation,
+    ExpectationHeaders,
+    NewFault,
+    NewSnapshot,
+    ResetBody,
+    SetClockBody,
+    VerifyRequest,
+)
 
 
 def test_every_operation_sends_what_the_sandbox_takes(
     animal_store: AnimalStoreContainer, animal_store_namespace: ControlClient
 ) -> None:
-    api = animal_store_namespace
-    name = api.namespace_name
+    ns = animal_store_namespace
+    api = ns.api
+    name = ns.namespace_name
+    sandbox = animal_store.get_control_client().api
     other = animal_store.get_control_client().namespace(f"{name}.other")
 
-    assert api.reset(seed=3, count=4) == {"namespace": name, "pets": 4}
-    pets = api.export_pets()
+    assert reset.sync(client=api, body=ResetBody(seed=3, count=4)).to_dict() == {"namespace": name, "pets": 4}
+    pets = export_pets.sync(client=api)
     assert len(pets) == 4
-    assert api.replace_pets(pets[:2])["pets"] == 2
+    assert replace_pets.sync(client=api, body=pets[:2]).pets == 2
 
     for path in ("/pets?limit=5", "/pets/1", "/nowhere"):
-        requests.get(f"{api.api_base_url}{path}", headers=api.api_headers)
-    deadline = time.monotonic() + 5
-    while api.count_requests() < 3 and time.monotonic() < deadline:
-        time.sleep(0.05)
+        requests.get(f"{ns.api_base_url}{path}", headers=ns.api_headers)
+    wait_for_requests(ns, 3)
     hour_ago = datetime.now(timezone.utc) - timedelta(hours=1)
-    listed = api.list_requests(
-        method="get", path="/v1/pets", operation_id="listPets", status=200, since=hour_ago, limit=1
+    listed = list_requests.sync(
+        client=api, method="get", path="/v1/pets", operation_id="listPets", status=200, since=hour_ago, limit=1
     )
-    assert (listed["count"], listed["entries"][0]["query"]) == (1, {"limit": "5"})
-    first = api.list_requests(limit=2)
-    walked = [entry["id"] for entry in api.iter_requests(page_size=2)]
+    assert (listed.count, listed.entries[0].query.to_dict()) == (1, {"limit": "5"})
+    first = list_requests.sync(client=api, limit=2)
+    walked = [entry.id for entry in ns.iter_requests(page_size=2)]
     assert len(walked) == 3, "every page"
-    assert api.list_requests(after=first["next"])["entries"][0]["id"] == walked[2]
-    assert api.list_requests(trace_id="0af7651916cd43dd8448eb211c80319c")["count"] == 0
-    assert api.list_unmatched_requests(limit=5, after=0)["entries"][0]["path"] == "/v1/nowhere"
+    assert list_requests.sync(client=api, after=first.next_).entries[0].id == walked[2]
+    assert list_requests.sync(client=api, trace_id="0af7651916cd43dd8448eb211c80319c").count == 0
+    assert list_unmatched_requests.sync(client=api, limit=5, after=0).entries[0].path == "/v1/nowhere"
 
-    assert api.get_coverage()["summary"]["calls"] == 3
-    assert api.get_coverage(all=True, format="markdown").startswith("# API coverage: every namespace")
-    assert api.get_coverage(trace_id="0af7651916cd43dd8448eb211c80319c")["summary"]["calls"] == 0
-    result = api.verify(
-        [
-            {"operationId": "listPets", "count": 1, "headers": {"X-Sandbox-Namespace": name}},
-            {"operationId": "getPet", "min": 1, "max": 1},
-            {"operationId": "unmatched"},
-            {"operationId": "createPet", "count": 0},
-        ],
-        strict=True,
-    )
-    assert result["passed"], result["message"]
-    assert api.get_drift()["mode"] == "off"
-    pact = api.export_pact(consumer="checkout", provider="store")
-    assert (pact["consumer"]["name"], pact["provider"]["name"]) == ("checkout", "store")
-    assert api.clear_requests()["cleared"] == 3
+    assert get_coverage.sync(client=api).summary.calls == 3
+    # The Markdown report is text, which the generated call does not parse: the client's httpx client reads it.
+    markdown = api.get_httpx_client().get("/coverage", params={"all": "true", "format": "markdown"}).text
+    assert markdown.startswith("# API coverage: every namespace")
+    assert get_coverage.sync(client=api, trace_id="0af7651916cd43dd8448eb211c80319c").summary.calls == 0
+    expected = [
+        Expectation("listPets", count=1, headers=ExpectationHeaders.from_dict({"X-Sandbox-Namespace": name})),
+        Expectation("getPet", min_=1, max_=1),
+        Expectation("unmatched"),
+        Expectation("createPet", count=0),
+    ]
+    result = verify.sync(client=api, body=VerifyRequest(expected, strict=True))
+    assert result.passed, result.message
+    assert get_drift.sync(client=api).mode == "off"
+    pact = export_pact.sync(client=api, consumer="checkout", provider="store")
+    assert (pact.consumer.name, pact.provider.name) == ("checkout", "store")
+    assert clear_requests.sync(client=api).cleared == 3
 
-    fault = api.add_fault("listPets", status=503, delay_ms=0, times=1, after=0)
-    assert [armed["id"] for armed in api.list_faults()["faults"]] == [fault["id"]]
-    assert api.clear_faults()["cleared"] == 1
+    fault = add_fault.sync(client=api, body=NewFault("listPets", status=503, delay_ms=0, times=1, after=0))
+    assert [armed.id for armed in list_faults.sync(client=api).faults] == [fault.id]
+    assert clear_faults.sync(client=api).cleared == 1
 
-    assert api.set_clock("2029-06-01T12:00:00Z")["now"].startswith("2029-06-01T12:00")
-    assert api.get_clock()["real"] is False
-    snapshot = api.create_snapshot(name)
-    assert (snapshot["name"], snapshot["namespace"], snapshot["pets"]) == (name, name, 2)
-    assert api.reset_clock()["real"] is True
-    assert other.reset(snapshot=name)["pets"] == 2
-    assert [s["forks"] for s in api.list_snapshots()["snapshots"] if s["name"] == name] == [[other.namespace_name]]
+    clock = set_clock.sync(client=api, body=SetClockBody(datetime(2029, 6, 1, 12, tzinfo=timezone.utc)))
+    assert clock.now.isoformat().startswith("2029-06-01T12:00")
+    assert get_clock.sync(client=api).real is False
+    snapshot = create_snapshot.sync(client=sandbox, body=NewSnapshot(name, namespace=name))
+    assert (snapshot.name, snapshot.namespace, snapshot.pets) == (name, name, 2)
+    assert reset_clock.sync(client=api).real is True
+    assert reset.sync(client=other.api, body=ResetBody(snapshot=name)).pets == 2
+    forks = [s.forks for s in list_snapshots.sync(client=api).snapshots if s.name == name]
+    assert forks == [[other.namespace_name]]
 
-    names = [namespace["name"] for namespace in api.list_namespaces()["namespaces"]]
+    names = [namespace.name for namespace in list_namespaces.sync(client=api).namespaces]
     assert {name, other.namespace_name} <= set(names)
-    assert api.delete_namespace(other.namespace_name) == {"namespace": other.namespace_name, "deleted": True}
-    assert api.delete_snapshot(name) == {"snapshot": name, "deleted": True}
+    deleted = delete_namespace.sync(str(other.namespace_name), client=api).to_dict()
+    assert deleted == {"namespace": other.namespace_name, "deleted": True}
+    assert delete_snapshot.sync(name, client=api).to_dict() == {"snapshot": name, "deleted": True}
     with pytest.raises(AnimalStoreControlError) as no_ca:  # served over plain HTTP: no CA was made
-        api.get_tls_ca()
-    assert (no_ca.value.operation_id, no_ca.value.status) == ("getTlsCa", 404)
+        get_tls_ca.sync(client=api)
+    assert (no_ca.value.operation, no_ca.value.status) == ("GET /tls/ca", 404)
 
 
 def test_coverage_check_passes_a_suite_that_caused_every_reachable_response_of_create_pet(
@@ -98,15 +119,15 @@ def test_coverage_check_passes_a_suite_that_caused_every_reachable_response_of_c
     wait_for_requests(api, 2)
     # The sandbox's words, the same as the TypeScript client raises (test/control/client-assertions.test.ts).
     with pytest.raises(AssertionError) as missing:
-        assert_all_responses_exercised(api.get_coverage(), "createPet")
+        assert_all_responses_exercised(get_coverage.sync(client=api.api), "createPet")
     assert str(missing.value) == f"createPet (POST /v1/pets), namespace {api.namespace_name}: never exercised 401"
     requests.post(url, headers={**api.api_headers, "Authorization": "Bearer not-a-key"}, json={})  # 401
     wait_for_requests(api, 3)
-    report = api.get_coverage()
+    report = get_coverage.sync(client=api.api)
     # No malformed JSON, no forced 400: a conforming client causes neither, and the check asks for neither.
     assert_all_responses_exercised(report, "createPet")
-    create = next(operation for operation in report["operations"] if operation["operationId"] == "createPet")
-    left = [(response["label"], response["reachable"]) for response in create["responses"] if not response["exercised"]]
+    create = next(operation for operation in report.operations if operation.operation_id == "createPet")
+    left = [(response.label, response.reachable) for response in create.responses if not response.exercised]
     assert left == [("400 malformed_json", False), ("400 bad_request", False)]
 
 
@@ -119,8 +140,9 @@ def wait_for_requests(api: ControlClient, count: int) -> None:
 
 def test_a_refusal_is_an_error_with_the_error_body(animal_store_namespace: ControlClient) -> None:
     with pytest.raises(AnimalStoreControlError) as refused:
-        animal_store_namespace.add_fault("noSuchOperation", status=500)
-    assert (refused.value.operation_id, refused.value.status, refused.value.code) == ("addFault", 400, "invalid_body")
+        add_fault.sync(client=animal_store_namespace.api, body=NewFault("noSuchOperation", status=500))
+    refusal = (refused.value.operation, refused.value.status, refused.value.code)
+    assert refusal == ("POST /faults", 400, "invalid_body")
     assert "operationId" in refused.value.message
 
 
@@ -136,56 +158,34 @@ def test_a_namespace_handle_carries_its_name() -> None:
     assert client.namespace_name is None, "the client itself stays on the default namespace"
 
 
-def test_time_stamps_are_sent_in_utc() -> None:
-    two_hours_east = timezone(timedelta(hours=2))
-    assert _timestamp(datetime(2030, 12, 5, 2, 0, tzinfo=two_hours_east)) == "2030-12-05T00:00:00.000Z"
-    assert _timestamp("2030-12-05T00:00:00Z") == "2030-12-05T00:00:00Z"
-    with pytest.raises(ValueError, match="time zone"):
-        _timestamp(datetime(2030, 12, 5))
-
-
 CREATE_PET_MISSING = "createPet (POST /v1/pets), namespace checkout: never exercised 400 invalid_body, 401"
-REPORT = {
-    "namespace": "checkout",
-    "operations": [
-        {
-            "operationId": "listPets",
-            "method": "GET",
-            "path": "/v1/pets",
-            "responses": [{"label": "200", "exercised": True}],
-            "complete": True,
-            "message": "listPets (GET /v1/pets), namespace checkout: every reachable documented response exercised",
-        },
-        {
-            "operationId": "createPet",
-            "method": "POST",
-            "path": "/v1/pets",
-            "responses": [
-                {"label": "201", "exercised": True},
-                {"label": "400 invalid_body", "exercised": False},
-                {"label": "400 malformed_json", "reachable": False, "exercised": False},  # not asked for
-                {"label": "401", "exercised": False},
-            ],
-            "complete": False,
-            "message": CREATE_PET_MISSING,
-        },
-    ],
+
+
+def fake(**fields: object) -> SimpleNamespace:
+    """A stand-in for a generated model: the assertions read its attributes."""
+    return SimpleNamespace(**fields)
+
+
+def report(**changes: object) -> SimpleNamespace:
+    operations = [
+        fake(
+            operation_id="listPets",
+            complete=True,
+            message="listPets (GET /v1/pets), namespace checkout: every reachable documented response exercised",
+        ),
+        fake(operation_id="createPet", complete=False, message=CREATE_PET_MISSING),
+    ]
+    sunset = datetime(2030, 12, 5, tzinfo=timezone.utc)
+    deprecated = fake(operation_id="getPet", method="GET", path="/v1/pets/{petId}", calls=2, sunset=sunset)
+    deprecated.replacement = "/v1/pets"
     # The sandbox words the outcome (test/control/coverage.test.ts): the assertion raises it as it is.
-    "complete": False,
-    "message": CREATE_PET_MISSING,
-    "deprecatedCalls": [
-        {
-            "operationId": "getPet",
-            "method": "GET",
-            "path": "/v1/pets/{petId}",
-            "calls": 2,
-            "sunset": "2030-12-05T00:00:00.000Z",
-            "replacement": "/v1/pets",
-        }
-    ],
-}
+    fields = {"namespace": "checkout", "operations": operations, "complete": False, "message": CREATE_PET_MISSING}
+    return fake(**{**fields, "deprecated_calls": [deprecated], **changes})
+
+
+REPORT = report()
 # The sandbox's message lists the failures (test/control/verify.test.ts).
-VERIFIED = {"namespace": "checkout", "passed": False, "message": "failed:\n- createPet: expected exactly 1 call"}
+FAILED = "failed:\n- createPet: expected exactly 1 call"
 
 
 @pytest.mark.parametrize(
@@ -203,18 +203,20 @@ VERIFIED = {"namespace": "checkout", "passed": False, "message": "failed:\n- cre
             id="not-exercised-named",
         ),
         pytest.param(
-            lambda: assert_no_deprecated_calls({**REPORT, "namespace": None}),
+            lambda: assert_no_deprecated_calls(report(namespace=None)),
             "deprecated operations called (every namespace):\n"
             "- getPet (GET /v1/pets/{petId}): 2 calls, sunset 2030-12-05, use /v1/pets instead",
             id="deprecated",
         ),
-        pytest.param(lambda: assert_no_deprecated_calls({**REPORT, "deprecatedCalls": []}), None, id="not-deprecated"),
+        pytest.param(lambda: assert_no_deprecated_calls(report(deprecated_calls=[])), None, id="not-deprecated"),
         pytest.param(
-            lambda: assert_verified(VERIFIED),
+            lambda: assert_verified(fake(namespace="checkout", passed=False, message=FAILED)),
             "verification (namespace checkout) failed:\n- createPet: expected exactly 1 call",
             id="not-verified",
         ),
-        pytest.param(lambda: assert_verified({**VERIFIED, "passed": True}), None, id="verified"),
+        pytest.param(
+            lambda: assert_verified(fake(namespace="checkout", passed=True, message="passed")), None, id="verified"
+        ),
     ],
 )
 def test_the_assertions_say_what_is_missing(assertion: Callable[[], None], failure: str | None) -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from animal_store_testcontainers import AnimalStoreContainer
+from animal_store_testcontainers.control_api.api.namespaces import list_namespaces
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 
@@ -81,5 +82,6 @@ def test_under_xdist_the_controller_checks_once(
                 ]
             )
             assert result.stdout.str().count("end-of-suite check failed") == 1, "the controller alone"
-        names = [namespace["name"] for namespace in sandbox.get_control_client().list_namespaces()["namespaces"]]
+        listed = list_namespaces.sync(client=sandbox.get_control_client().api)
+        names = [namespace.name for namespace in listed.namespaces]
         assert names == ["default"], "each test deleted its namespace"

@@ -5,6 +5,7 @@ import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 
+import httpx
 import pytest
 import requests
 from testcontainers.core.config import testcontainers_config
@@ -12,6 +13,8 @@ from testcontainers.core.exceptions import ContainerStartException
 from testcontainers.core.wait_strategies import LogMessageWaitStrategy
 
 from animal_store_testcontainers import AnimalStoreContainer, ControlClient
+from animal_store_testcontainers.control_api.api.state import export_pets, reset
+from animal_store_testcontainers.control_api.api.tls import get_tls_ca
 
 
 @pytest.mark.parametrize(
@@ -33,8 +36,9 @@ def test_https_is_trusted_through_the_sandbox_ca_and_nothing_else(
         # The default trust does not know the sandbox's CA: verification refuses its certificate.
         with pytest.raises(requests.exceptions.SSLError, match="CERTIFICATE_VERIFY_FAILED"):
             requests.get(f"{base_url}/pets", headers=headers)
-        with pytest.raises(requests.exceptions.SSLError, match="CERTIFICATE_VERIFY_FAILED"):
-            ControlClient(sandbox.get_origin(), sandbox.get_admin_token(), api_key=sandbox.get_api_key()).export_pets()
+        untrusting = ControlClient(sandbox.get_origin(), sandbox.get_admin_token(), api_key=sandbox.get_api_key())
+        with pytest.raises(httpx.ConnectError, match="CERTIFICATE_VERIFY_FAILED"):
+            export_pets.sync(client=untrusting.api)
 
         # Trusting it, each way: requests' verify=, the standard library's ssl context, the control client.
         assert len(requests.get(f"{base_url}/pets", headers=headers, verify=ca_file).json()) == 2
@@ -43,9 +47,10 @@ def test_https_is_trusted_through_the_sandbox_ca_and_nothing_else(
             urllib.request.Request(f"{base_url}/pets", headers=headers), context=trust
         ) as answer:
             assert (answer.status, answer.version) == (200, 11), "HTTP/1.1: the standard library speaks no HTTP/2"
-        assert sandbox.get_control_client().get_tls_ca() == sandbox.get_tls_ca(), "the CA over HTTPS is the one copied"
+        over_https = get_tls_ca.sync(client=sandbox.get_control_client().api)
+        assert over_https == sandbox.get_tls_ca(), "the CA over HTTPS is the one copied"
         api = sandbox.get_control_client().namespace("tls")
-        assert api.reset()["pets"] == 2
+        assert reset.sync(client=api.api).pets == 2
         assert len(requests.get(f"{api.api_base_url}/pets", headers=api.api_headers, verify=api.ca_file).json()) == 2
     assert not Path(ca_file).exists(), "stop() removed the CA's file"
 

@@ -1,6 +1,7 @@
 """Testcontainers module for the Animal Store sandbox, with a client of its control API.
 
-The answers' types are in ``animal_store_testcontainers.admin_types``, generated from the spec.
+The control API's calls and models are in ``animal_store_testcontainers.control_api``, generated
+from its spec (generate_control.py); :class:`ControlClient` gives them a namespace to act on.
 """
 
 from animal_store_testcontainers.assertions import (

@@ -1,12 +1,13 @@
 """Opt-in assertions over the coverage report and verify: each raises ``AssertionError`` with what is
 missing, so a test fails with a message that says what to add.
 
-    assert_all_responses_exercised(api.get_coverage(), "createPet")
-    assert_no_deprecated_calls(api.get_coverage())
-    assert_verified(api.verify([{"operationId": "createPet", "count": 1}], strict=True))
+    report = get_coverage.sync(client=ns.api)
+    assert_all_responses_exercised(report, "createPet")
+    assert_no_deprecated_calls(report)
+    assert_verified(verify.sync(client=ns.api, body=VerifyRequest([Expectation("createPet", count=1)], strict=True)))
 """
 
-from animal_store_testcontainers.admin_types import CoverageReport, DeprecatedCall, VerifyResult
+from animal_store_testcontainers.control_api.models import CoverageReport, DeprecatedCall, VerifyResult
 
 
 def assert_all_responses_exercised(report: CoverageReport, *operation_ids: str) -> None:
@@ -15,14 +16,14 @@ def assert_all_responses_exercised(report: CoverageReport, *operation_ids: str) 
     (``reachable`` false), with the sandbox's message: the report's, or the lines of the operations
     named. An operation the API lacks is a ``ValueError``."""
     __tracebackhide__ = True  # pytest shows the caller's line, not this one
-    operations = {operation["operationId"]: operation for operation in report["operations"]}
+    operations = {operation.operation_id: operation for operation in report.operations}
     unknown = [operation_id for operation_id in operation_ids if operation_id not in operations]
     if unknown:
         raise ValueError(f"the API has no operation {', '.join(unknown)}; it has {', '.join(operations)}")
     asked = [operations[operation_id] for operation_id in operation_ids]
-    failed = [operation["message"] for operation in asked if not operation["complete"]]
-    if not operation_ids and not report["complete"]:
-        failed = [report["message"]]
+    failed = [operation.message for operation in asked if not operation.complete]
+    if not operation_ids and not report.complete:
+        failed = [report.message]
     if failed:
         raise AssertionError("\n".join(failed))
 
@@ -30,8 +31,8 @@ def assert_all_responses_exercised(report: CoverageReport, *operation_ids: str) 
 def assert_no_deprecated_calls(report: CoverageReport) -> None:
     """Fails when a deprecated operation was called, naming its sunset and replacement."""
     __tracebackhide__ = True
-    if report["deprecatedCalls"]:
-        calls = [_describe_deprecated(call) for call in report["deprecatedCalls"]]
+    if report.deprecated_calls:
+        calls = [_describe_deprecated(call) for call in report.deprecated_calls]
         raise AssertionError(_failure("deprecated operations called", _scope(report), calls))
 
 
@@ -39,8 +40,8 @@ def assert_verified(result: VerifyResult) -> None:
     """Fails unless the verification passed, with the sandbox's account: each failed expectation
     with the calls that came closest and their differences, and each unexpected call."""
     __tracebackhide__ = True
-    if not result["passed"]:
-        raise AssertionError(f"verification (namespace {result['namespace']}) {result['message']}")
+    if not result.passed:
+        raise AssertionError(f"verification (namespace {result.namespace}) {result.message}")
 
 
 def _failure(what: str, scope: str, items: list[str]) -> str:
@@ -49,15 +50,15 @@ def _failure(what: str, scope: str, items: list[str]) -> str:
 
 
 def _scope(report: CoverageReport) -> str:
-    return "every namespace" if report["namespace"] is None else f"namespace {report['namespace']}"
+    return "every namespace" if report.namespace is None else f"namespace {report.namespace}"
 
 
 def _describe_deprecated(call: DeprecatedCall) -> str:
     """e.g. ``getPet (GET /v1/pets/{petId}): 2 calls, sunset 2030-12-05, use /v1/pets instead``"""
-    calls = f"{call['calls']} call{'' if call['calls'] == 1 else 's'}"
-    text = f"{call['operationId']} ({call['method']} {call['path']}): {calls}"
-    if call["sunset"] is not None:
-        text += f", sunset {call['sunset'][:10]}"
-    if call["replacement"] is not None:
-        text += f", use {call['replacement']} instead"
+    calls = f"{call.calls} call{'' if call.calls == 1 else 's'}"
+    text = f"{call.operation_id} ({call.method} {call.path}): {calls}"
+    if call.sunset is not None:
+        text += f", sunset {call.sunset.date().isoformat()}"
+    if call.replacement is not None:
+        text += f", use {call.replacement} instead"
     return text

@@ -86,7 +86,7 @@ class AnimalStoreContainer(DockerContainer):
         with AnimalStoreContainer().with_seed(7) as sandbox:
             requests.get(f"{sandbox.get_base_url()}/pets",
                          headers={"Authorization": f"Bearer {sandbox.get_api_key()}"})
-            sandbox.get_control_client().reset()
+            reset.sync(client=sandbox.get_control_client().api)  # control_api.api.state.reset
 
     Settings go to the container's environment as they are given; the sandbox checks them when it
     starts, and a value it refuses fails start() with its message (AnimalStoreStartError).

@@ -16,6 +16,8 @@ import pytest
 
 from animal_store_testcontainers.container import DEFAULT_IMAGE, AnimalStoreContainer
 from animal_store_testcontainers.control import ControlClient
+from animal_store_testcontainers.control_api.api.namespaces import delete_namespace
+from animal_store_testcontainers.control_api.api.state import reset
 
 
 @pytest.fixture(scope="session")
@@ -42,9 +44,10 @@ def animal_store_namespace(
     # frees its slot for the tests still to come.
     client = animal_store.get_control_client()
     namespace = client.namespace(namespace_for(request.node.name))
-    namespace.reset()
+    reset.sync(client=namespace.api)
     yield namespace
-    client.delete_namespace(namespace.namespace_name)
+    delete_namespace.sync(str(namespace.namespace_name), client=client.api)
+    namespace.close()
 
 
 def namespace_for(test_name: str) -> str:
