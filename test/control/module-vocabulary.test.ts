@@ -42,6 +42,10 @@ const MODULES = [
   },
   {
     module: 'java',
+    // The operations are generated from the spec at each build (pom.xml), named by their operationIds.
+    generatedAtBuild: /<inputSpec>\$\{project\.basedir\}\/\.\.\/\.\.\/spec\/admin\.openapi\.yaml<\/inputSpec>/.test(
+      read('modules/java/pom.xml'),
+    ),
     source: readAll('modules/java/src/main/java/dev/animalstore/testcontainers/control', '.java'),
     defines: (name: string) => new RegExp(`^ {4}public \\S+ ${name}\\(`, 'm'),
   },
@@ -55,8 +59,10 @@ const MODULES = [
 
 t.ok(operationIds.length >= 15, `the admin spec's operationIds were read (${operationIds.length})`)
 
-for (const { module, source, defines } of MODULES) {
+for (const { module, source, defines, generatedAtBuild } of MODULES) {
   t.test(`${module}: every operation by its operationId, every assertion by the shared name`, async (t) => {
-    for (const name of [...operationIds, ...ASSERTIONS]) t.match(source, defines(name), `${module} defines ${name}`)
+    if (generatedAtBuild) t.pass(`${module} generates every operation from spec/admin.openapi.yaml at each build`)
+    for (const name of [...(generatedAtBuild ? [] : operationIds), ...ASSERTIONS])
+      t.match(source, defines(name), `${module} defines ${name}`)
   })
 }

@@ -3,15 +3,36 @@ package dev.animalstore.testcontainers;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.animalstore.testcontainers.control.AnimalStoreControlClient;
-import dev.animalstore.testcontainers.control.AnimalStoreControlException;
 import dev.animalstore.testcontainers.control.NamespaceControl;
 import dev.animalstore.testcontainers.control.SandboxAssertions;
+import dev.animalstore.testcontainers.control.api.ClockApi;
+import dev.animalstore.testcontainers.control.api.FaultsApi;
+import dev.animalstore.testcontainers.control.api.JournalApi;
+import dev.animalstore.testcontainers.control.api.NamespacesApi;
+import dev.animalstore.testcontainers.control.api.SnapshotsApi;
+import dev.animalstore.testcontainers.control.api.StateApi;
+import dev.animalstore.testcontainers.control.api.TlsApi;
+import dev.animalstore.testcontainers.control.api.VerificationApi;
+import dev.animalstore.testcontainers.control.invoker.ApiException;
+import dev.animalstore.testcontainers.control.model.CoverageReport;
+import dev.animalstore.testcontainers.control.model.Expectation;
+import dev.animalstore.testcontainers.control.model.ExportPets200ResponseInner;
+import dev.animalstore.testcontainers.control.model.Fault;
+import dev.animalstore.testcontainers.control.model.JournalPage;
+import dev.animalstore.testcontainers.control.model.NewFault;
+import dev.animalstore.testcontainers.control.model.NewSnapshot;
+import dev.animalstore.testcontainers.control.model.OperationCoverage;
+import dev.animalstore.testcontainers.control.model.Pact;
+import dev.animalstore.testcontainers.control.model.ResetRequest;
+import dev.animalstore.testcontainers.control.model.SetClockRequest;
+import dev.animalstore.testcontainers.control.model.Snapshot;
+import dev.animalstore.testcontainers.control.model.VerifyRequest;
+import dev.animalstore.testcontainers.control.model.VerifyResult;
 import dev.animalstore.testcontainers.junit.AnimalStoreNamespaces;
 import java.net.URI;
-import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,8 +43,8 @@ import org.testcontainers.junit.jupiter.Container;
 
 /**
  * One sandbox for the class, a fresh namespace for each test: the tests cannot see each other's writes. Every
- * operation of the control client (ControlClientSpecTest holds it to the spec) runs once against it: what it sends is
- * taken, and its answer reads; what the answers mean is the sandbox's, tested in its own suite (test/control).
+ * operation of the control client (generated from the spec at each build) runs once against it through a handle: what
+ * it sends is taken, and its answer reads; what the answers mean is the sandbox's, tested in its own suite (test/control).
  */
 @DockerTest
 class AnimalStoreContainerTest {
@@ -51,7 +72,7 @@ class AnimalStoreContainerTest {
         assertThat(SANDBOX.getBaseUrl()).isEqualTo("http://" + SANDBOX.getHost() + ":" + SANDBOX.getMappedPort(4010) + "/v1");
         assertThat(SANDBOX.getApiKey()).isEqualTo(API_KEY);
         assertThat(SANDBOX.getAdminToken()).isEqualTo("container-test-admin");
-        assertThat(SANDBOX.getControlClient().exportPets()).as("the seeded pets").hasSize(SEEDED_PETS);
+        assertThat(SANDBOX.getControlClient().api(StateApi.class).exportPets(null)).as("the seeded pets").hasSize(SEEDED_PETS);
     }
 
     @Test
@@ -62,58 +83,65 @@ class AnimalStoreContainerTest {
 
         assertThat(api(first).get("/pets/" + id).statusCode()).isEqualTo(200);
         assertThat(api(second).get("/pets/" + id).statusCode()).isEqualTo(404);
-        assertThat(second.exportPets().findValuesAsText("name")).doesNotContain("Only In First");
+        assertThat(second.api(StateApi.class).exportPets(null)).extracting(ExportPets200ResponseInner::getName).doesNotContain("Only In First");
     }
 
     @Test
     void everyOperationSendsWhatTheSandboxTakes(NamespaceControl namespace, NamespaceControl other) throws Exception {
         AnimalStoreControlClient client = SANDBOX.getControlClient();
         String name = namespace.name();
-        assertThat(namespace.reset(Map.of("seed", 3, "count", 4)).get("pets").asInt()).isEqualTo(4);
-        JsonNode pets = namespace.exportPets();
-        assertThat(namespace.replacePets(List.of(pets.get(0), pets.get(1))).get("pets").asInt()).isEqualTo(2);
+        StateApi state = namespace.api(StateApi.class);
+        assertThat(state.reset(null, new ResetRequest().seed(3).count(4)).getPets()).isEqualTo(4);
+        List<ExportPets200ResponseInner> pets = state.exportPets(null);
+        assertThat(state.replacePets(pets.subList(0, 2), null).getPets()).isEqualTo(2);
 
         for (String path : List.of("/pets?limit=5", "/pets/1", "/nowhere")) {
             api(namespace).get(path);
         }
         // Each request is in the journal before its answer reaches the client.
-        assertThat(namespace.countRequests(Map.of())).isEqualTo(3);
-        Map<String, Object> filters = Map.of("method", "get", "path", "/v1/pets", "operationId", "listPets", "status", 200,
-            "since", Instant.now().minusSeconds(3600), "limit", 1);
-        assertThat(namespace.listRequests(filters).at("/entries/0/query/limit").asText()).isEqualTo("5");
-        JsonNode first = namespace.listRequests(Map.of("limit", 2));
-        assertThat(namespace.listRequests(Map.of("after", first.get("next"))).get("entries")).hasSize(1);
-        assertThat(namespace.listUnmatchedRequests(Map.of("limit", 5)).at("/entries/0/path").asText()).isEqualTo("/v1/nowhere");
+        assertThat(namespace.countRequests(null, null)).isEqualTo(3);
+        JournalApi journal = namespace.api(JournalApi.class);
+        OffsetDateTime hourAgo = OffsetDateTime.now().minusHours(1);
+        assertThat(journal.listRequests(null, "get", "/v1/pets", "listPets", 200, hourAgo, null, 1, null).getEntries().get(0).getQuery())
+            .containsEntry("limit", "5");
+        JournalPage first = journal.listRequests(null, null, null, null, null, null, null, 2, null);
+        assertThat(journal.listRequests(null, null, null, null, null, null, null, null, first.getNext()).getEntries()).hasSize(1);
+        assertThat(journal.listUnmatchedRequests(null, 5, null).getEntries().get(0).getPath()).isEqualTo("/v1/nowhere");
 
-        assertThat(namespace.getCoverageMarkdown(Map.of())).startsWith("# API coverage: namespace `" + name + "`");
-        JsonNode verified = namespace.verify(Map.of(), Map.of("strict", true, "expectations", List.of(
-            Map.of("operationId", "listPets", "count", 1, "headers", Map.of(NamespaceControl.NAMESPACE_HEADER, name)),
-            Map.of("operationId", "getPet", "min", 1, "max", 1), Map.of("operationId", "unmatched"))));
-        assertThat(verified.get("passed").asBoolean()).as(verified.path("message").asText()).isTrue();
-        assertThat(namespace.getDrift().get("mode").asText()).isEqualTo("off");
-        JsonNode pact = namespace.exportPact(Map.of("consumer", "checkout", "provider", "store"));
-        assertThat(List.of(pact.at("/consumer/name").asText(), pact.at("/provider/name").asText())).containsExactly("checkout", "store");
-        assertThat(namespace.clearRequests().get("cleared").asInt()).isEqualTo(3);
+        // The Markdown report is text, which the generated call does not parse.
+        ApiClient admin = new ApiClient(SANDBOX.getOrigin() + "/__admin", Map.of("Authorization", "Bearer " + SANDBOX.getAdminToken()));
+        assertThat(admin.get("/coverage?format=markdown&namespace=" + name).body()).startsWith("# API coverage: namespace `" + name + "`");
+        VerificationApi verification = namespace.api(VerificationApi.class);
+        VerifyResult verified = verification.verify(new VerifyRequest().strict(true).expectations(List.of(
+            new Expectation().operationId("listPets").count(1).headers(Map.of(NamespaceControl.NAMESPACE_HEADER, name)),
+            new Expectation().operationId("getPet").min(1).max(1), new Expectation().operationId("unmatched"))), null, null);
+        assertThat(verified.getPassed()).as(verified.getMessage()).isTrue();
+        assertThat(verification.getDrift(null).getMode().getValue()).isEqualTo("off");
+        Pact pact = verification.exportPact(null, "checkout", "store");
+        assertThat(List.of(pact.getConsumer().getName(), pact.getProvider().getName())).containsExactly("checkout", "store");
+        assertThat(journal.clearRequests(null).getCleared()).isEqualTo(3);
 
-        JsonNode fault = namespace.addFault(Map.of("operationId", "listPets", "status", 503, "times", 1));
-        assertThat(namespace.listFaults().get("faults").findValues("id")).containsExactly(fault.get("id"));
-        assertThat(namespace.clearFaults().get("cleared").asInt()).isEqualTo(1);
+        FaultsApi faults = namespace.api(FaultsApi.class);
+        Fault fault = faults.addFault(new NewFault().operationId("listPets").status(503).times(1), null);
+        assertThat(faults.listFaults(null).getFaults()).extracting(Fault::getId).containsExactly(fault.getId());
+        assertThat(faults.clearFaults(null).getCleared()).isEqualTo(1);
 
-        Instant frozenAt = Instant.parse("2029-06-01T12:00:00Z");
-        assertThat(Instant.parse(namespace.setClock(frozenAt).get("now").asText())).isBetween(frozenAt, frozenAt.plusSeconds(60));
-        assertThat(namespace.getClock().get("real").asBoolean()).isFalse();
-        JsonNode snapshot = namespace.createSnapshot(name);
-        assertThat(List.of(snapshot.get("namespace").asText(), snapshot.get("pets").asText())).containsExactly(name, "2");
-        assertThat(namespace.resetClock().get("real").asBoolean()).isTrue();
-        assertThat(other.reset(Map.of("snapshot", name)).get("pets").asInt()).isEqualTo(2);
-        assertThat(client.listSnapshots().get("snapshots").findValues("forks")).contains(JSON.valueToTree(List.of(other.name())));
+        ClockApi clock = namespace.api(ClockApi.class);
+        OffsetDateTime frozenAt = OffsetDateTime.parse("2029-06-01T12:00:00Z");
+        assertThat(clock.setClock(new SetClockRequest().now(frozenAt), null).getNow()).isBetween(frozenAt, frozenAt.plusSeconds(60));
+        assertThat(clock.getClock(null).getReal()).isFalse();
+        Snapshot snapshot = client.api(SnapshotsApi.class).createSnapshot(new NewSnapshot().name(name).namespace(name));
+        assertThat(List.of(snapshot.getNamespace(), snapshot.getPets())).containsExactly(name, 2);
+        assertThat(clock.resetClock(null).getReal()).isTrue();
+        assertThat(other.api(StateApi.class).reset(null, new ResetRequest().snapshot(name)).getPets()).isEqualTo(2);
+        assertThat(client.api(SnapshotsApi.class).listSnapshots().getSnapshots()).anySatisfy(listed -> assertThat(listed.getForks()).containsExactly(other.name()));
 
-        assertThat(client.listNamespaces().get("namespaces").findValuesAsText("name")).contains(name, other.name());
-        assertThat(client.deleteNamespace(other.name()).get("deleted").asBoolean()).isTrue();
-        assertThat(client.deleteSnapshot(name).get("deleted").asBoolean()).isTrue();
-        assertThatThrownBy(client::getTlsCa)
+        assertThat(client.api(NamespacesApi.class).listNamespaces().getNamespaces()).extracting(listed -> listed.getName()).contains(name, other.name());
+        assertThat(client.api(NamespacesApi.class).deleteNamespace(other.name()).getDeleted().getValue()).isTrue();
+        assertThat(client.api(SnapshotsApi.class).deleteSnapshot(name).getDeleted().getValue()).isTrue();
+        assertThatThrownBy(() -> client.api(TlsApi.class).getTlsCa())
             .as("served over plain HTTP: no CA was made")
-            .isInstanceOfSatisfying(AnimalStoreControlException.class, refused -> assertThat(refused.status()).isEqualTo(404));
+            .isInstanceOfSatisfying(ApiException.class, refused -> assertThat(refused.getCode()).isEqualTo(404));
     }
 
     @Test
@@ -122,15 +150,14 @@ class AnimalStoreContainerTest {
         NamespaceControl namespace = byUrl.namespace("by-url");
         assertThat(namespace.apiHeaders()).containsOnly(Map.entry("Authorization", "Bearer " + API_KEY), Map.entry(NamespaceControl.NAMESPACE_HEADER, "by-url"));
         assertThat(byUrl.apiHeaders()).as("the default namespace needs no header").containsOnlyKeys("Authorization");
-        assertThatThrownBy(() -> namespace.addFault(Map.of("operationId", "noSuchOperation", "status", 500)))
-            .isInstanceOfSatisfying(AnimalStoreControlException.class, refused -> {
-                assertThat(List.of(refused.status(), refused.code())).containsExactly(400, "invalid_body");
-                assertThat(refused.errorMessage()).contains("operationId");
-                assertThat(refused.getMessage()).startsWith("POST /__admin/faults?namespace=by-url answered 400 invalid_body: ");
+        assertThatThrownBy(() -> namespace.api(FaultsApi.class).addFault(new NewFault().operationId("noSuchOperation").status(500), null))
+            .isInstanceOfSatisfying(ApiException.class, refused -> {
+                assertThat(refused.getCode()).isEqualTo(400);
+                assertThat(refused.getResponseBody()).contains("\"code\":\"invalid_body\"", "operationId");
             });
         AnimalStoreControlClient wrongToken = new AnimalStoreControlClient(URI.create(SANDBOX.getOrigin()), "not-the-token", API_KEY);
-        assertThatThrownBy(wrongToken::listNamespaces)
-            .isInstanceOfSatisfying(AnimalStoreControlException.class, refused -> assertThat(List.of(refused.status(), refused.code())).containsExactly(401, "unauthorized"));
+        assertThatThrownBy(() -> wrongToken.api(NamespacesApi.class).listNamespaces())
+            .isInstanceOfSatisfying(ApiException.class, refused -> assertThat(refused.getResponseBody()).contains("\"code\":\"unauthorized\""));
     }
 
     @Test
@@ -143,7 +170,7 @@ class AnimalStoreContainerTest {
 
         // README coverage snippet begins
         namespace.assertAllResponsesExercised("getPet"); // every operation when none is named
-        namespace.assertVerifiedStrictly(Map.of("operationId", "listPets", "count", 1), Map.of("operationId", "getPet", "min", 3));
+        namespace.assertVerifiedStrictly(new Expectation().operationId("listPets").count(1), new Expectation().operationId("getPet").min(3));
         // README coverage snippet ends
         assertThatThrownBy(namespace::assertNoDeprecatedCalls).hasMessageContaining("getPet (GET /v1/pets/{petId}): 3 calls");
     }
@@ -161,13 +188,13 @@ class AnimalStoreContainerTest {
 
         // No malformed JSON, no forced 400: a conforming client causes neither, and the check asks for neither.
         namespace.assertAllResponsesExercised("createPet");
-        JsonNode createPet = namespace.getCoverage().get("operations").valueStream()
-            .filter(operation -> operation.get("operationId").asText().equals("createPet"))
+        OperationCoverage createPet = namespace.api(VerificationApi.class).getCoverage(null, null, null, null).getOperations().stream()
+            .filter(operation -> operation.getOperationId().equals("createPet"))
             .findFirst()
             .orElseThrow();
-        List<String> left = createPet.get("responses").valueStream()
-            .filter(response -> !response.get("exercised").asBoolean())
-            .map(response -> response.get("label").asText() + " reachable=" + response.get("reachable").asBoolean())
+        List<String> left = createPet.getResponses().stream()
+            .filter(response -> !response.getExercised())
+            .map(response -> response.getLabel() + " reachable=" + response.getReachable())
             .toList();
         assertThat(left).containsExactly("400 malformed_json reachable=false", "400 bad_request reachable=false");
     }
@@ -186,12 +213,13 @@ class AnimalStoreContainerTest {
         service.put("Authorization", "Bearer " + API_KEY); // test only
         assertThat(new ApiClient(SANDBOX.getBaseUrl(), service).post("/pets", "{\"name\":\"Traced\",\"categoryId\":1}").statusCode()).isEqualTo(201); // test only
 
-        assertThat(namespace.countRequests(Map.of("traceId", traceId))).isEqualTo(1);
-        JsonNode verified = namespace.verify(Map.of("traceId", traceId), Map.of("strict", true, "expectations", List.of(Map.of("operationId", "createPet", "count", 1))));
-        SandboxAssertions.assertPassed(verified);
-        JsonNode report = namespace.getCoverage(Map.of("traceId", traceId)); // what this call exercised, whatever else the namespace got
+        assertThat(namespace.countRequests(null, traceId)).isEqualTo(1);
+        VerificationApi verification = namespace.api(VerificationApi.class);
+        VerifyRequest expected = new VerifyRequest().strict(true).expectations(List.of(new Expectation().operationId("createPet").count(1)));
+        SandboxAssertions.assertPassed(verification.verify(expected, null, traceId));
+        CoverageReport report = verification.getCoverage(null, null, null, traceId); // what this call exercised, whatever else the namespace got
         // README trace snippet ends
-        assertThat(report.at("/summary/calls").asInt()).isEqualTo(1);
+        assertThat(report.getSummary().getCalls()).isEqualTo(1);
     }
 
     private static ApiClient api(NamespaceControl namespace) {

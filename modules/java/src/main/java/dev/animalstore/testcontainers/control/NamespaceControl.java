@@ -1,38 +1,39 @@
 package dev.animalstore.testcontainers.control;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import dev.animalstore.testcontainers.control.api.JournalApi;
+import dev.animalstore.testcontainers.control.api.VerificationApi;
+import dev.animalstore.testcontainers.control.invoker.ApiClient;
+import dev.animalstore.testcontainers.control.invoker.ApiException;
+import dev.animalstore.testcontainers.control.model.Expectation;
+import dev.animalstore.testcontainers.control.model.VerifyRequest;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpRequest.BodyPublishers;
-import java.net.http.HttpResponse.BodyHandlers;
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
 import javax.net.ssl.SSLContext;
 
 /**
- * The control API's calls ({@code spec/admin.openapi.yaml}) on one namespace, each named after its operationId, plus
- * the headers that send the test's own API calls there. Bodies are any value Jackson writes (a Map, a record, a
- * JsonNode) and answers are the JSON the spec documents, as {@link JsonNode}; query parameters go by the spec's
- * names. Get one from {@link AnimalStoreControlClient#namespace(String)}.
+ * A handle on one namespace of the control API ({@code spec/admin.openapi.yaml}), whose client is generated from the
+ * spec at each build ({@code dev.animalstore.testcontainers.control.api}, one class per tag of the spec, each
+ * operation a method named after its operationId): {@link #api(Class)} gives one, its calls acting on this namespace
+ * (a {@code null} namespace argument is this one's). A refused call throws the generated {@link ApiException}, with
+ * the status and the sandbox's Error body. The handle also gives the headers that send the test's own API calls there.
+ *
+ * <pre>{@code
+ * namespace.api(FaultsApi.class).addFault(new NewFault().operationId("listPets").status(503).times(1), null);
+ * }</pre>
  */
 public class NamespaceControl {
 
     public static final String NAMESPACE_HEADER = "X-Sandbox-Namespace";
 
-    static final ObjectMapper JSON = new ObjectMapper();
-
-    /** The JVM's default trust: one client for every control client that brings no SSLContext. */
-    private static final HttpClient DEFAULT_HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    /** Snapshots, the list of namespaces and the CA are the sandbox's, not a namespace's. */
+    private static final Pattern SANDBOX_WIDE = Pattern.compile("^/__admin/(snapshots|namespaces|tls)(/|$)");
 
     final URI sandboxUrl;
 
@@ -40,22 +41,35 @@ public class NamespaceControl {
 
     final String apiKey;
 
-    final HttpClient http;
+    final HttpClient.Builder http;
 
-    /** Null for the default namespace: the calls then send none, as a test without namespaces would. */
+    /** Null for the default namespace: the calls then name none, as a test without namespaces would. */
     private final String namespace;
 
-    NamespaceControl(URI sandboxUrl, String adminToken, String apiKey, HttpClient http, String namespace) {
+    private final ApiClient apiClient;
+
+    /** Each generated API builds its HTTP client once: one of each per handle. */
+    private final Map<Class<?>, Object> apis = new ConcurrentHashMap<>();
+
+    NamespaceControl(URI sandboxUrl, String adminToken, String apiKey, HttpClient.Builder http, String namespace) {
         this.sandboxUrl = sandboxUrl;
         this.adminToken = adminToken;
         this.apiKey = apiKey;
         this.http = http;
         this.namespace = namespace;
+        this.apiClient = new ApiClient(http, ApiClient.createDefaultObjectMapper(), URI.create(sandboxUrl.toString().replaceAll("/*$", "")) + "/__admin");
+        this.apiClient.setRequestInterceptor(request -> {
+            request.header("Authorization", "Bearer " + adminToken);
+            if (namespace != null) {
+                request.uri(inNamespace(request.copy().build().uri(), namespace));
+            }
+        });
     }
 
-    /** A client that trusts what {@code sslContext} trusts, or the JVM's default trust when it is null. */
-    static HttpClient httpClient(SSLContext sslContext) {
-        return sslContext == null ? DEFAULT_HTTP : HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).sslContext(sslContext).build();
+    /** The builder of the JVM's HTTP client over HTTP/1.1, trusting what {@code sslContext} trusts (the JVM's trust when null). */
+    static HttpClient.Builder httpClient(SSLContext sslContext) {
+        HttpClient.Builder builder = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1);
+        return sslContext == null ? builder : builder.sslContext(sslContext);
     }
 
     /** The namespace's name, as the sandbox calls it. */
@@ -68,179 +82,52 @@ public class NamespaceControl {
         return namespace == null ? Map.of("Authorization", "Bearer " + apiKey) : Map.of("Authorization", "Bearer " + apiKey, NAMESPACE_HEADER, namespace);
     }
 
-    public JsonNode reset() {
-        return reset(Map.of());
-    }
-
-    /** @param options e.g. {@code Map.of("seed", 3, "count", 10)} or {@code Map.of("snapshot", "checkout-fixture")} */
-    public JsonNode reset(Object options) {
-        return call("POST", "reset", Map.of(), options);
-    }
-
-    public JsonNode exportPets() {
-        return call("GET", "pets", Map.of(), null);
-    }
-
-    public JsonNode replacePets(Object pets) {
-        return call("PUT", "pets", Map.of(), pets);
-    }
-
-    /** Freezes the namespace's pets and clock under {@code name}, for {@code reset(Map.of("snapshot", name))}. */
-    public JsonNode createSnapshot(String name) {
-        // The namespace goes in the body here, not the query.
-        Map<String, String> snapshot = namespace == null ? Map.of("name", name) : Map.of("name", name, "namespace", namespace);
-        return parse(send("POST", "snapshots", Map.of(), snapshot, "application/json"));
-    }
-
-    /** @param query filters and page, e.g. {@code Map.of("operationId", "createPet", "limit", 500, "after", page.get("next"))} */
-    public JsonNode listRequests(Map<String, ?> query) {
-        return call("GET", "requests", query, null);
+    /**
+     * A generated API of the control API, e.g. {@code api(StateApi.class).reset(null, new ResetRequest())}, whose calls act on this
+     * namespace.
+     */
+    public <T> T api(Class<T> api) {
+        return api.cast(apis.computeIfAbsent(api, type -> {
+            try {
+                return type.getConstructor(ApiClient.class).newInstance(apiClient);
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalArgumentException(type + " is not an API of dev.animalstore.testcontainers.control.api", e);
+            }
+        }));
     }
 
     /** How many requests match the filters: the journal's cheapest check, no entry is sent. */
-    public int countRequests(Map<String, ?> filters) {
-        Map<String, Object> query = new LinkedHashMap<>(filters);
-        query.put("limit", 0);
-        return listRequests(query).get("count").asInt();
-    }
-
-    public JsonNode clearRequests() {
-        return call("DELETE", "requests", Map.of(), null);
-    }
-
-    /** @param query the page: {@code limit}, {@code after} */
-    public JsonNode listUnmatchedRequests(Map<String, ?> query) {
-        return call("GET", "requests/unmatched", query, null);
-    }
-
-    /** @param fault e.g. {@code Map.of("operationId", "listPets", "status", 503, "times", 1)} */
-    public JsonNode addFault(Object fault) {
-        return call("POST", "faults", Map.of(), fault);
-    }
-
-    public JsonNode listFaults() {
-        return call("GET", "faults", Map.of(), null);
-    }
-
-    public JsonNode clearFaults() {
-        return call("DELETE", "faults", Map.of(), null);
-    }
-
-    public JsonNode getClock() {
-        return call("GET", "clock", Map.of(), null);
-    }
-
-    /** Moves the namespace's clock to {@code now}; from there it runs at the real pace. */
-    public JsonNode setClock(Instant now) {
-        return call("POST", "clock", Map.of(), Map.of("now", now.toString()));
-    }
-
-    public JsonNode resetClock() {
-        return call("DELETE", "clock", Map.of(), null);
-    }
-
-    public JsonNode getCoverage() {
-        return getCoverage(Map.of());
-    }
-
-    /** @param query e.g. {@code Map.of("traceId", id)}, or on the client {@code Map.of("all", true)} */
-    public JsonNode getCoverage(Map<String, ?> query) {
-        return call("GET", "coverage", query, null);
-    }
-
-    /** The report as Markdown, an operations × responses table for people (e.g. a CI summary). */
-    public String getCoverageMarkdown(Map<String, ?> query) {
-        Map<String, Object> markdown = new LinkedHashMap<>(query);
-        markdown.put("format", "markdown");
-        return send("GET", "coverage", inNamespace(markdown), null, "text/markdown");
-    }
-
-    public JsonNode getDrift() {
-        return call("GET", "drift", Map.of(), null);
-    }
-
-    /** The calls the namespace received as a Pact (V4); {@code consumer} and {@code provider} name its parties. */
-    public JsonNode exportPact(Map<String, ?> query) {
-        return call("GET", "pact", query, null);
-    }
-
-    /**
-     * @param query e.g. {@code Map.of("traceId", id)}: the calls of one trace alone
-     * @param request {@code expectations} and {@code strict}, e.g. {@code Map.of("expectations", List.of(Map.of("operationId", "getPet", "count", 1)))}
-     */
-    public JsonNode verify(Map<String, ?> query, Object request) {
-        return call("POST", "verify", query, request);
+    public int countRequests(String operationId, String traceId) throws ApiException {
+        return api(JournalApi.class).listRequests(null, null, null, operationId, null, null, traceId, 0, null).getCount();
     }
 
     /** @throws AssertionError listing, for each operation named (every one when none is), the responses never exercised */
-    public void assertAllResponsesExercised(String... operationIds) {
-        SandboxAssertions.assertAllResponsesExercised(getCoverage(), operationIds);
+    public void assertAllResponsesExercised(String... operationIds) throws ApiException {
+        SandboxAssertions.assertAllResponsesExercised(api(VerificationApi.class).getCoverage(null, null, null, null), operationIds);
     }
 
     /** @throws AssertionError listing each deprecated operation called, with its sunset and replacement */
-    public void assertNoDeprecatedCalls() {
-        SandboxAssertions.assertNoDeprecatedCalls(getCoverage());
+    public void assertNoDeprecatedCalls() throws ApiException {
+        SandboxAssertions.assertNoDeprecatedCalls(api(VerificationApi.class).getCoverage(null, null, null, null));
     }
 
     /** @throws AssertionError with the sandbox's account of each failed expectation and its closest calls */
-    public void assertVerified(Object... expectations) {
-        SandboxAssertions.assertPassed(verify(Map.of(), Map.of("expectations", List.of(expectations))));
+    public void assertVerified(Expectation... expectations) throws ApiException {
+        SandboxAssertions.assertPassed(api(VerificationApi.class).verify(new VerifyRequest().expectations(List.of(expectations)), null, null));
     }
 
-    /** As {@link #assertVerified(Object...)}, and any call no expectation matched fails it. */
-    public void assertVerifiedStrictly(Object... expectations) {
-        SandboxAssertions.assertPassed(verify(Map.of(), Map.of("expectations", List.of(expectations), "strict", true)));
+    /** As {@link #assertVerified(Expectation...)}, and any call no expectation matched fails it. */
+    public void assertVerifiedStrictly(Expectation... expectations) throws ApiException {
+        SandboxAssertions.assertPassed(api(VerificationApi.class).verify(new VerifyRequest().expectations(List.of(expectations)).strict(true), null, null));
     }
 
-    /** {@code method /__admin/path} in this namespace (none for the default). */
-    JsonNode call(String method, String path, Map<String, ?> query, Object body) {
-        return parse(send(method, path, inNamespace(query), body, "application/json"));
-    }
-
-    private Map<String, ?> inNamespace(Map<String, ?> query) {
-        if (namespace == null) {
-            return query;
+    /** The call's URI with {@code namespace} added, unless it names one, is of the whole sandbox, or asks for every namespace. */
+    private static URI inNamespace(URI uri, String namespace) {
+        String query = uri.getRawQuery() == null ? "" : uri.getRawQuery();
+        if (SANDBOX_WIDE.matcher(uri.getRawPath()).find() || Pattern.compile("(^|&)(namespace|all=true)").matcher(query).find()) {
+            return uri;
         }
-        Map<String, Object> scoped = new LinkedHashMap<>(query);
-        scoped.put("namespace", namespace);
-        return scoped;
-    }
-
-    private static JsonNode parse(String answer) {
-        try {
-            return JSON.readTree(answer);
-        } catch (JsonProcessingException e) {
-            throw new UncheckedIOException("the control API answered no JSON: " + answer, e);
-        }
-    }
-
-    String send(String method, String path, Map<String, ?> query, Object body, String accept) {
-        String queryString = query
-            .entrySet()
-            .stream()
-            .map(entry -> entry.getKey() + "=" + URLEncoder.encode(String.valueOf(entry.getValue()), StandardCharsets.UTF_8))
-            .collect(Collectors.joining("&"));
-        String target = "__admin/" + path + (queryString.isEmpty() ? "" : "?" + queryString);
-        HttpRequest.Builder request = HttpRequest
-            .newBuilder(URI.create(sandboxUrl.toString().replaceAll("/*$", "/")).resolve(target))
-            .header("Authorization", "Bearer " + adminToken)
-            .header("Accept", accept);
-        try {
-            if (body == null) {
-                request.method(method, BodyPublishers.noBody());
-            } else {
-                request.header("Content-Type", "application/json").method(method, BodyPublishers.ofByteArray(JSON.writeValueAsBytes(body)));
-            }
-            var response = http.send(request.build(), BodyHandlers.ofString());
-            if (response.statusCode() / 100 != 2) {
-                throw new AnimalStoreControlException(method + " /" + target, response.statusCode(), response.body());
-            }
-            return response.body();
-        } catch (IOException e) {
-            throw new UncheckedIOException(method + " /" + target + " failed: " + e.getMessage(), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(method + " /" + target + " was interrupted", e);
-        }
+        String scoped = (query.isEmpty() ? "" : query + "&") + "namespace=" + URLEncoder.encode(namespace, StandardCharsets.UTF_8);
+        return URI.create(uri.toString().split("\\?", 2)[0] + "?" + scoped);
     }
 }

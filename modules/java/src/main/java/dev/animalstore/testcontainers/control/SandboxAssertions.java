@@ -1,6 +1,9 @@
 package dev.animalstore.testcontainers.control;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.animalstore.testcontainers.control.model.CoverageReport;
+import dev.animalstore.testcontainers.control.model.DeprecatedCall;
+import dev.animalstore.testcontainers.control.model.OperationCoverage;
+import dev.animalstore.testcontainers.control.model.VerifyResult;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -16,53 +19,50 @@ public final class SandboxAssertions {
      *
      * @throws IllegalArgumentException when the API has no such operation
      */
-    public static void assertAllResponsesExercised(JsonNode coverageReport, String... operationIds) {
-        List<JsonNode> operations = coverageReport.get("operations").valueStream().toList();
-        List<String> known = operations.stream().map(operation -> operation.get("operationId").asText()).toList();
+    public static void assertAllResponsesExercised(CoverageReport coverageReport, String... operationIds) {
+        List<OperationCoverage> operations = coverageReport.getOperations();
+        List<String> known = operations.stream().map(OperationCoverage::getOperationId).toList();
         for (String operationId : operationIds) {
             if (!known.contains(operationId)) {
                 throw new IllegalArgumentException("the API has no operation " + operationId + "; it has " + String.join(", ", known));
             }
         }
-        List<JsonNode> asked = operationIds.length == 0 ? List.of(coverageReport)
-            : Stream.of(operationIds).map(operationId -> operations.get(known.indexOf(operationId))).toList();
-        List<String> failed = asked.stream().filter(scope -> !scope.get("complete").asBoolean()).map(scope -> scope.get("message").asText()).toList();
+        List<String> failed = operationIds.length == 0
+            ? (coverageReport.getComplete() ? List.of() : List.of(coverageReport.getMessage()))
+            : Stream.of(operationIds).map(operationId -> operations.get(known.indexOf(operationId))).filter(operation -> !operation.getComplete())
+                .map(OperationCoverage::getMessage).toList();
         if (!failed.isEmpty()) {
             throw new AssertionError(String.join("\n", failed));
         }
     }
 
     /** No deprecated operation was called. */
-    public static void assertNoDeprecatedCalls(JsonNode coverageReport) {
+    public static void assertNoDeprecatedCalls(CoverageReport coverageReport) {
         List<String> calls = coverageReport
-            .get("deprecatedCalls")
-            .valueStream()
-            .map(call -> describe(call) + ": " + call.get("calls").asInt() + (call.get("calls").asInt() == 1 ? " call" : " calls")
-                + (call.get("sunset").isNull() ? "" : ", sunset " + call.get("sunset").asText().substring(0, 10))
-                + (call.get("replacement").isNull() ? "" : ", use " + call.get("replacement").asText() + " instead"))
+            .getDeprecatedCalls()
+            .stream()
+            .map(call -> describe(call) + ": " + call.getCalls() + (call.getCalls() == 1 ? " call" : " calls")
+                + (call.getSunset() == null ? "" : ", sunset " + call.getSunset().toLocalDate())
+                + (call.getReplacement() == null ? "" : ", use " + call.getReplacement() + " instead"))
             .toList();
-        fail(coverageReport, "deprecated operations called", calls);
+        if (!calls.isEmpty()) {
+            throw new AssertionError("deprecated operations called (" + scope(coverageReport.getNamespace()) + "):\n- " + String.join("\n- ", calls));
+        }
     }
 
     /** The verification passed; else the sandbox's message, each failed expectation with its closest calls. */
-    public static void assertPassed(JsonNode verifyResult) {
-        if (!verifyResult.get("passed").asBoolean()) {
-            throw new AssertionError("verification (" + scope(verifyResult) + ") " + verifyResult.get("message").asText());
+    public static void assertPassed(VerifyResult verifyResult) {
+        if (!verifyResult.getPassed()) {
+            throw new AssertionError("verification (" + scope(verifyResult.getNamespace()) + ") " + verifyResult.getMessage());
         }
     }
 
     /** e.g. {@code createPet (POST /v1/pets)} */
-    private static String describe(JsonNode operation) {
-        return operation.get("operationId").asText() + " (" + operation.get("method").asText() + " " + operation.get("path").asText() + ")";
+    private static String describe(DeprecatedCall call) {
+        return call.getOperationId() + " (" + call.getMethod() + " " + call.getPath() + ")";
     }
 
-    private static void fail(JsonNode answer, String what, List<String> lines) {
-        if (!lines.isEmpty()) {
-            throw new AssertionError(what + " (" + scope(answer) + "):\n- " + String.join("\n- ", lines));
-        }
-    }
-
-    private static String scope(JsonNode answer) {
-        return answer.path("namespace").isTextual() ? "namespace " + answer.get("namespace").asText() : "every namespace";
+    private static String scope(String namespace) {
+        return namespace == null ? "every namespace" : "namespace " + namespace;
     }
 }

@@ -1,8 +1,11 @@
 package dev.animalstore.testcontainers.junit;
 
 import dev.animalstore.testcontainers.control.AnimalStoreControlClient;
-import dev.animalstore.testcontainers.control.AnimalStoreControlException;
 import dev.animalstore.testcontainers.control.NamespaceControl;
+import dev.animalstore.testcontainers.control.api.NamespacesApi;
+import dev.animalstore.testcontainers.control.api.StateApi;
+import dev.animalstore.testcontainers.control.invoker.ApiException;
+import dev.animalstore.testcontainers.control.model.ResetRequest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -11,6 +14,7 @@ import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolutionException;
 import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
@@ -46,21 +50,25 @@ public final class AnimalStoreNamespaces implements ParameterResolver, AfterEach
     }
 
     @Override
-    public NamespaceControl resolveParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {
+    public NamespaceControl resolveParameter(ParameterContext parameterContext, ExtensionContext extensionContext) throws ParameterResolutionException {
         NamespaceControl namespace = controlClient.get().namespace(uniqueName(extensionContext.getTestMethod().map(method -> method.getName()).orElse("test")));
         created(extensionContext).add(namespace.name());
         // A reset brings the namespace into being: reading one that does not exist is a 404.
-        namespace.reset();
+        try {
+            namespace.api(StateApi.class).reset(null, new ResetRequest());
+        } catch (ApiException e) {
+            throw new ParameterResolutionException("the sandbox refused to reset namespace " + namespace.name(), e);
+        }
         return namespace;
     }
 
     @Override
-    public void afterEach(ExtensionContext context) {
+    public void afterEach(ExtensionContext context) throws ApiException {
         deleteCreated(context);
     }
 
     @Override
-    public void afterAll(ExtensionContext context) {
+    public void afterAll(ExtensionContext context) throws ApiException {
         deleteCreated(context);
     }
 
@@ -70,14 +78,14 @@ public final class AnimalStoreNamespaces implements ParameterResolver, AfterEach
         return context.getStore(STORE).getOrComputeIfAbsent(context.getUniqueId(), id -> new ArrayList<String>(), List.class);
     }
 
-    private void deleteCreated(ExtensionContext context) {
+    private void deleteCreated(ExtensionContext context) throws ApiException {
         List<String> names = created(context);
         for (String name : names) {
             try {
-                controlClient.get().deleteNamespace(name);
-            } catch (AnimalStoreControlException e) {
+                controlClient.get().api(NamespacesApi.class).deleteNamespace(name);
+            } catch (ApiException e) {
                 // A 404: the test deleted it itself.
-                if (e.status() != 404) {
+                if (e.getCode() != 404) {
                     throw e;
                 }
             }

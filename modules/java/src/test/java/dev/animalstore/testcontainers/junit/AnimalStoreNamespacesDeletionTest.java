@@ -5,14 +5,16 @@ import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass
 
 import dev.animalstore.testcontainers.AnimalStoreContainer;
 import dev.animalstore.testcontainers.DockerTest;
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.animalstore.testcontainers.control.NamespaceControl;
+import dev.animalstore.testcontainers.control.api.NamespacesApi;
+import dev.animalstore.testcontainers.control.api.VerificationApi;
+import dev.animalstore.testcontainers.control.invoker.ApiException;
+import dev.animalstore.testcontainers.control.model.CoverageReport;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse.BodyHandlers;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -41,7 +43,7 @@ class AnimalStoreNamespacesDeletionTest {
     static final List<String> GIVEN = new CopyOnWriteArrayList<>();
 
     @Test
-    void deletesEachTestsNamespacesAfterTheTestAndKeepsTheirCallsCounted() {
+    void deletesEachTestsNamespacesAfterTheTestAndKeepsTheirCallsCounted() throws ApiException {
         SummaryGeneratingListener listener = new SummaryGeneratingListener();
         LauncherFactory.create().execute(LauncherDiscoveryRequestBuilder.request().selectors(selectClass(TestsInNamespaces.class)).build(), listener);
         TestExecutionSummary summary = listener.getSummary();
@@ -51,15 +53,15 @@ class AnimalStoreNamespacesDeletionTest {
             .singleElement()
             .satisfies(failure -> assertThat(failure.getException()).hasMessage("a failed test's namespace is deleted all the same"));
         assertThat(GIVEN).hasSize(6).doesNotHaveDuplicates();
-        assertThat(names(SANDBOX.getControlClient().listNamespaces())).doesNotContainAnyElementsOf(GIVEN);
+        assertThat(names()).doesNotContainAnyElementsOf(GIVEN);
 
-        JsonNode run = SANDBOX.getControlClient().getCoverage(Map.of("all", true));
-        assertThat(run.at("/summary/namespacesDeleted").asInt()).as("namespaces deleted since the start").isEqualTo(6);
-        assertThat(run.at("/operations/0/calls").asInt()).as("the calls of listPets in the namespaces deleted").isEqualTo(2);
+        CoverageReport run = SANDBOX.getControlClient().api(VerificationApi.class).getCoverage(null, true, null, null);
+        assertThat(run.getSummary().getNamespacesDeleted()).as("namespaces deleted since the start").isEqualTo(6);
+        assertThat(run.getOperations().get(0).getCalls()).as("the calls of listPets in the namespaces deleted").isEqualTo(2);
     }
 
-    private static List<String> names(JsonNode list) {
-        return list.get("namespaces").findValuesAsText("name");
+    private static List<String> names() throws ApiException {
+        return SANDBOX.getControlClient().api(NamespacesApi.class).listNamespaces().getNamespaces().stream().map(listed -> listed.getName()).toList();
     }
 
     @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -81,7 +83,7 @@ class AnimalStoreNamespacesDeletionTest {
         void takesTwo(NamespaceControl first, NamespaceControl second) throws Exception {
             GIVEN.add(first.name());
             GIVEN.add(second.name());
-            assertThat(names(SANDBOX.getControlClient().listNamespaces())).contains(first.name(), second.name());
+            assertThat(names()).contains(first.name(), second.name());
             assertThat(listPets(first)).isEqualTo(200);
         }
 
@@ -95,17 +97,17 @@ class AnimalStoreNamespacesDeletionTest {
 
         @Test
         @Order(3)
-        void runsAfterTheOthersNamespacesAreDeleted(NamespaceControl namespace) {
+        void runsAfterTheOthersNamespacesAreDeleted(NamespaceControl namespace) throws ApiException {
             GIVEN.add(namespace.name());
-            List<String> inUse = names(SANDBOX.getControlClient().listNamespaces());
+            List<String> inUse = names();
             assertThat(inUse).contains(namespace.name(), shared.name()).doesNotContainAnyElementsOf(GIVEN.subList(1, 4));
         }
 
         @Test
         @Order(4)
-        void deletesItsNamespaceItself(NamespaceControl namespace) {
+        void deletesItsNamespaceItself(NamespaceControl namespace) throws ApiException {
             GIVEN.add(namespace.name());
-            SANDBOX.getControlClient().deleteNamespace(namespace.name());
+            SANDBOX.getControlClient().api(NamespacesApi.class).deleteNamespace(namespace.name());
         }
 
         private static int listPets(NamespaceControl namespace) throws Exception {
