@@ -56,10 +56,11 @@ async function installAsTheReadmeSays(t: Test, section: string | undefined, proj
 t.setTimeout(40 * 60_000)
 const dockerSkip = (await dockerSkipReason(t)) ?? false
 
-// The layout the READMEs assume: the project, with a clone of the sandbox's repository beside it.
+// The layout the READMEs assume: the project, with a clone of the sandbox's repository beside it
+// (its modules, and the control API's spec, from which the Java module generates its client).
 const workspace = await tempDir(t)
 const clone = join(workspace, 'animal-store-sandbox')
-const tracked = (await must('git', ['ls-files', '-z', 'modules'], ROOT)).split('\0').filter(Boolean)
+const tracked = (await must('git', ['ls-files', '-z', 'modules', 'spec'], ROOT)).split('\0').filter(Boolean)
 for (const file of tracked) if (existsSync(join(ROOT, file))) await cp(join(ROOT, file), join(clone, file))
 
 async function project(name: string): Promise<string> {
