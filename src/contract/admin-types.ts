@@ -368,7 +368,7 @@ export interface components {
             real: boolean;
         };
         NewFault: {
-            /** @description An operationId of the Animal Store API. */
+            /** @description An operationId of the Animal Store API, or `*` for calls of every operation. */
             operationId: string;
             /** @description Answer with this status and the Error body. */
             status?: number;
@@ -386,6 +386,15 @@ export interface components {
              * @default 0
              */
             after: number;
+            /** @description Seeded chaos: the chance that it acts on each call it is due on, drawn from `seed` and the call's number, so the same calls in the same order meet the same faults. */
+            probability?: number;
+            /** @description The seed of `probability`'s draws; one is chosen (and shown) when omitted. */
+            seed?: number;
+        };
+        FaultHit: {
+            operationId: string;
+            /** @description The call's number among the calls of `operationId` the fault saw: `after: call - 1, times: 1` arms a fault on that call alone. */
+            call: number;
         };
         Fault: components["schemas"]["NewFault"] & {
             id: number;
@@ -393,6 +402,12 @@ export interface components {
             seen: number;
             /** @description Calls it has acted on. */
             fired: number;
+            /** @description The calls it acted on (the first 1000). */
+            hits?: components["schemas"]["FaultHit"][];
+            /** @description For a fault on every operation (`*`), the calls of each operation it saw. */
+            seenBy?: {
+                [key: string]: number;
+            };
         };
         JournalEntry: {
             id: number;

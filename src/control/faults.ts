@@ -8,12 +8,19 @@ import type { Exchange } from '../http/exchange.js'
 import { API_KEY } from '../pipeline/auth.js'
 import { sendJsonText } from '../http/reply.js'
 import type { Operation } from '../contract/types.js'
+import { chance, newSeed } from './chance.js'
 
 /** The longest delay a fault or a Prefer header may ask for. */
 export const MAX_DELAY_MS = 30_000
 
 /** Faults a namespace keeps armed at once: a test arms a few, and each is kept until cleared. */
 export const MAX_FAULTS = 100
+
+/** The operationId of a fault that acts on calls of every operation. */
+export const ANY_OPERATION = '*'
+
+/** The calls a fault keeps as hit (the first ones): what a bundle hands to a replay or a shrink. */
+export const MAX_HITS = 1000
 
 export const FAULT_KINDS = ['connection-reset', 'empty-response', 'malformed-body'] as const
 export type FaultKind = (typeof FAULT_KINDS)[number]
@@ -25,6 +32,15 @@ export interface NewFault {
   readonly fault?: FaultKind | undefined
   readonly times?: number | undefined
   readonly after?: number | undefined
+  /** Seeded chaos: the chance that it acts on each call it is due on, drawn from `seed`. */
+  readonly probability?: number | undefined
+  readonly seed?: number | undefined
+}
+
+/** A call a fault acted on: the `call`th call of `operationId` it saw. */
+export interface FaultHit {
+  readonly operationId: string
+  readonly call: number
 }
 
 export interface Fault extends NewFault {
@@ -33,6 +49,10 @@ export interface Fault extends NewFault {
   seen: number
   /** Calls it has acted on. */
   fired: number
+  /** The first MAX_HITS calls it acted on. */
+  hits: FaultHit[]
+  /** For a fault on every operation: the calls of each it saw, which number its hits. */
+  seenBy?: Record<string, number>
 }
 
 export class Faults {
@@ -44,7 +64,8 @@ export class Faults {
   }
 
   add(fault: NewFault): Fault {
-    const armed: Fault = { ...fault, after: fault.after ?? 0, id: this.#nextId++, seen: 0, fired: 0 }
+    const seed = fault.probability === undefined ? {} : { seed: fault.seed ?? newSeed() }
+    const armed: Fault = { ...fault, ...seed, after: fault.after ?? 0, id: this.#nextId++, seen: 0, fired: 0, hits: [] }
     this.#faults.push(armed)
     return armed
   }
@@ -61,31 +82,46 @@ export class Faults {
 
   /** What a shared database keeps of them: each with its counters, and the next id. */
   dump(): { nextId: number; faults: Fault[] } {
-    return { nextId: this.#nextId, faults: this.#faults.map((fault) => ({ ...fault })) }
+    return { nextId: this.#nextId, faults: this.#faults.map((fault) => ({ ...fault, hits: [...fault.hits] })) }
   }
 
   restore({ nextId, faults }: { nextId: number; faults: Fault[] }): void {
     this.#nextId = nextId
-    this.#faults = faults.map((fault) => ({ ...fault }))
+    this.#faults = faults.map((fault) => ({ ...fault, hits: [...(fault.hits ?? [])] }))
   }
 
   /**
    * Counts a call of `operationId` and returns the fault that acts on it, if any. Every fault of
-   * the operation sees the call; the oldest one that is due acts on it.
+   * the operation sees the call; the oldest one that is due acts on it. One with a probability is
+   * due on a call when the draw of its seed for that call falls under it.
    */
   take(operationId: string): Fault | undefined {
     let acting: Fault | undefined
     for (const fault of this.#faults) {
-      if (fault.operationId !== operationId) continue
+      const any = fault.operationId === ANY_OPERATION
+      if (!any && fault.operationId !== operationId) continue
       fault.seen++
-      const due = fault.seen > (fault.after ?? 0) && (fault.times === undefined || fault.fired < fault.times)
+      const call = any ? countCall(fault, operationId) : fault.seen
+      const due =
+        fault.seen > (fault.after ?? 0) &&
+        (fault.times === undefined || fault.fired < fault.times) &&
+        (fault.probability === undefined || chance(fault.seed ?? 0, fault.seen) < fault.probability)
       if (due && acting === undefined) {
         fault.fired++
+        if (fault.hits.length < MAX_HITS) fault.hits.push({ operationId, call })
         acting = fault
       }
     }
     return acting
   }
+}
+
+/** Counts a call of `operationId` for a fault on every operation; returns its number. */
+function countCall(fault: Fault, operationId: string): number {
+  const call = (fault.seenBy?.[operationId] ?? 0) + 1
+  // A new object, as a dump of the faults (a shared database's) shares this one.
+  fault.seenBy = { ...fault.seenBy, [operationId]: call }
+  return call
 }
 
 /** What a request's Prefer header asks for. */

@@ -3,7 +3,7 @@
 // `?namespace=` names; a new operation of this room goes here, and needs no other list.
 import type { components } from '../contract/admin-types.js'
 import { ERRORS, HttpError, RETRY_AFTER } from '../http/errors.js'
-import { FAULT_KINDS, MAX_FAULTS } from './faults.js'
+import { ANY_OPERATION, FAULT_KINDS, MAX_FAULTS } from './faults.js'
 import { findBadPet } from '../store/initial-data.js'
 import { DEFAULT_NAMESPACE, UnknownSnapshot, type Namespace } from './namespaces.js'
 import { JsonArray, type Reply } from '../http/reply.js'
@@ -96,7 +96,7 @@ export const controlHandlers: ControlOperations = {
   },
 
   addFault({ body: fault }, { namespace, apiSpec }) {
-    const known = operationIds(apiSpec)
+    const known = [...operationIds(apiSpec), ANY_OPERATION]
     if (!known.includes(fault.operationId)) throw invalidBody(`body.operationId must be one of: ${known.join(', ')}`)
     if (fault.status === undefined && fault.delayMs === undefined && fault.fault === undefined)
       throw invalidBody(`a fault needs status, delayMs or fault (one of: ${FAULT_KINDS.join(', ')})`)

@@ -543,13 +543,25 @@ type Fault struct {
 
 	// Fired Calls it has acted on.
 	Fired int `json:"fired"`
-	ID    int `json:"id"`
 
-	// OperationID An operationId of the Animal Store API.
+	// Hits The calls it acted on (the first 1000).
+	Hits []FaultHit `json:"hits,omitempty"`
+	ID   int        `json:"id"`
+
+	// OperationID An operationId of the Animal Store API, or `*` for calls of every operation.
 	OperationID string `json:"operationId"`
+
+	// Probability Seeded chaos: the chance that it acts on each call it is due on, drawn from `seed` and the call's number, so the same calls in the same order meet the same faults.
+	Probability float32 `json:"probability,omitempty"`
+
+	// Seed The seed of `probability`'s draws; one is chosen (and shown) when omitted.
+	Seed int `json:"seed,omitempty"`
 
 	// Seen Matching calls so far.
 	Seen int `json:"seen"`
+
+	// SeenBy For a fault on every operation (`*`), the calls of each operation it saw.
+	SeenBy map[string]int `json:"seenBy,omitempty"`
 
 	// Status Answer with this status and the Error body.
 	Status int `json:"status,omitempty"`
@@ -560,6 +572,13 @@ type Fault struct {
 
 // FaultFault connection-reset closes the connection with a TCP reset; empty-response closes it without a byte of answer; malformed-body answers with a body that is not valid JSON.
 type FaultFault string
+
+// FaultHit defines model for FaultHit.
+type FaultHit struct {
+	// Call The call's number among the calls of `operationId` the fault saw: `after: call - 1, times: 1` arms a fault on that call alone.
+	Call        int    `json:"call"`
+	OperationID string `json:"operationId"`
+}
 
 // JournalEntry defines model for JournalEntry.
 type JournalEntry struct {
@@ -627,8 +646,14 @@ type NewFault struct {
 	// Fault connection-reset closes the connection with a TCP reset; empty-response closes it without a byte of answer; malformed-body answers with a body that is not valid JSON.
 	Fault NewFaultFault `json:"fault,omitempty"`
 
-	// OperationID An operationId of the Animal Store API.
+	// OperationID An operationId of the Animal Store API, or `*` for calls of every operation.
 	OperationID string `json:"operationId"`
+
+	// Probability Seeded chaos: the chance that it acts on each call it is due on, drawn from `seed` and the call's number, so the same calls in the same order meet the same faults.
+	Probability float32 `json:"probability,omitempty"`
+
+	// Seed The seed of `probability`'s draws; one is chosen (and shown) when omitted.
+	Seed int `json:"seed,omitempty"`
 
 	// Status Answer with this status and the Error body.
 	Status int `json:"status,omitempty"`
