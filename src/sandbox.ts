@@ -23,10 +23,12 @@ import { telemetry as openTelemetry } from './telemetry/capability.js'
 import { Namespaces, namespaceOfKey } from './control/namespaces.js'
 import { LocalNamespaces } from './control/namespace-local.js'
 import { loadSpec, loadSpecFile } from './contract/load.js'
+import { sandboxFacts } from './bundle-facts.js'
 import { ADMIN_SPEC_FILE } from './paths.js'
 import type { ApiSpec } from './contract/types.js'
 import type { AnimalStore } from './store/store.js'
 import type { DataFileOptions } from './store/data-file.js'
+import type { DataSource } from './store/data-source.js'
 import { openStores, type Stores } from './store/stores.js'
 import { fidelity } from './fidelity/capability.js'
 import { pact } from './pact/capability.js'
@@ -161,6 +163,11 @@ async function serve(
           token: config.adminToken,
           localOnly: config.adminToken === DEFAULT_ADMIN_TOKEN,
           namespaces,
+          bundle: {
+            ...(await sandboxFacts(config)),
+            redact: (text: string) => redactor.text(text),
+            sharedPets: (source: DataSource) => stores.sharedPets(source),
+          },
         }
   const telemetry = await openTelemetry({
     env: process.env,

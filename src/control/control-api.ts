@@ -17,6 +17,7 @@ import {
   type ControlOperations,
   type ControlPart,
 } from './control-operation.js'
+import { bundleHandlers } from './bundle.js'
 import { journalHandlers } from './journal-operations.js'
 import { controlHandlers } from './operations.js'
 
@@ -102,6 +103,7 @@ export function controlHandlersOf(
   const rooms: ReadonlyArray<readonly [string, ControlOperations]> = [
     ['control', controlHandlers],
     ['journal', journalHandlers],
+    ['bundle', bundleHandlers],
     ...capabilities.flatMap(({ name, controlOperations }) =>
       controlOperations === undefined ? [] : [[name, controlOperations] as const],
     ),

@@ -6,6 +6,7 @@ import type { ApiSpec, SpecFile } from '../contract/types.js'
 import { ERRORS, HttpError } from '../http/errors.js'
 import type { Reply } from '../http/reply.js'
 import type { HandlersOf } from '../pipeline/pipeline.js'
+import type { BundleSource } from './bundle.js'
 import type { Namespace, Namespaces } from './namespaces.js'
 
 export interface ControlApiOptions {
@@ -15,6 +16,8 @@ export interface ControlApiOptions {
   /** The token is the published default: it is accepted only over loopback, from this machine. */
   readonly localOnly: boolean
   readonly namespaces: Namespaces
+  /** What getBundle says of the sandbox, and how it cuts secrets and reads the initial data. */
+  readonly bundle?: BundleSource | undefined
 }
 
 export interface ControlContext extends ControlApiOptions {

@@ -274,6 +274,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/bundle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Take everything needed to reproduce a namespace's or a trace's calls, as one file
+         * @description One versioned JSON document (docs/bundle.md): the data the namespace started from and its data now, its journal (the trace's calls alone with `traceId`), its faults with their counters, seeds and the calls they hit, its clock, the settings that shape answers, the sandbox's version and the hash of the API's spec. Secrets are cut as in the journal. `animal-store-sandbox replay <bundle>` replays it; `animal-store-sandbox shrink` finds which of its faults a failing test needs.
+         */
+        get: operations["getBundle"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/tls/ca": {
         parameters: {
             query?: never;
@@ -407,6 +427,47 @@ export interface components {
             /** @description For a fault on every operation (`*`), the calls of each operation it saw. */
             seenBy?: {
                 [key: string]: number;
+            };
+        };
+        /** @description A bundle, as docs/bundle.md describes it; a reader refuses a `version` it does not know. */
+        Bundle: {
+            /** @constant */
+            format: "animal-store-sandbox.bundle";
+            version: number;
+            /** Format: date-time */
+            createdAt: string;
+            sandbox: {
+                version: string;
+                specSha256: string;
+            };
+            namespace: string;
+            traceId: string | null;
+            /** @description The settings that shape answers, by variable name, as text a start reads back. */
+            settings: {
+                [key: string]: string;
+            };
+            start: {
+                /** @description Where the pets came from: {kind: seed, seed, count}, {kind: fixtures, sha256} or {kind: snapshot, name}. */
+                source: {
+                    [key: string]: unknown;
+                } | null;
+                pets: components["schemas"]["Pet"][];
+            };
+            now: {
+                pets: components["schemas"]["Pet"][];
+            };
+            clock: {
+                /** Format: date-time */
+                now: string;
+                real: boolean;
+                /** @description The sandbox's now minus real time (0 when it follows real time). */
+                offsetMs: number;
+            };
+            faults: components["schemas"]["Fault"][];
+            journal: {
+                /** @description Entries the namespace's journal dropped since it was last cleared. */
+                dropped: number;
+                entries: components["schemas"]["JournalEntry"][];
             };
         };
         JournalEntry: {
@@ -1709,6 +1770,35 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DriftReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["UnknownNamespace"];
+            421: components["responses"]["Misdirected"];
+        };
+    };
+    getBundle: {
+        parameters: {
+            query?: {
+                /** @description The namespace to act on; the default namespace when omitted. */
+                namespace?: components["parameters"]["Namespace"];
+                /** @description Only the requests of this trace: those whose W3C `traceparent` header carried this trace id (32 lowercase hex digits), whoever made them. Coverage and verify then count the calls of the trace the journal keeps; `journalDropped` is still the namespace's, as the entries dropped may have been of the trace. */
+                traceId?: components["parameters"]["TraceId"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bundle. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Bundle"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -288,6 +288,44 @@ type AnsweredError struct {
 	Message string `json:"message"`
 }
 
+// Bundle A bundle, as docs/bundle.md describes it; a reader refuses a `version` it does not know.
+type Bundle struct {
+	Clock struct {
+		Now time.Time `json:"now"`
+
+		// OffsetMs The sandbox's now minus real time (0 when it follows real time).
+		OffsetMs int  `json:"offsetMs"`
+		Real     bool `json:"real"`
+	} `json:"clock"`
+	CreatedAt time.Time   `json:"createdAt"`
+	Faults    []Fault     `json:"faults"`
+	Format    interface{} `json:"format"`
+	Journal   struct {
+		// Dropped Entries the namespace's journal dropped since it was last cleared.
+		Dropped int            `json:"dropped"`
+		Entries []JournalEntry `json:"entries"`
+	} `json:"journal"`
+	Namespace string `json:"namespace"`
+	Now       struct {
+		Pets []externalRef0.Pet `json:"pets"`
+	} `json:"now"`
+	Sandbox struct {
+		SpecSha256 string `json:"specSha256"`
+		Version    string `json:"version"`
+	} `json:"sandbox"`
+
+	// Settings The settings that shape answers, by variable name, as text a start reads back.
+	Settings map[string]string `json:"settings"`
+	Start    struct {
+		Pets []externalRef0.Pet `json:"pets"`
+
+		// Source Where the pets came from: {kind: seed, seed, count}, {kind: fixtures, sha256} or {kind: snapshot, name}.
+		Source map[string]interface{} `json:"source"`
+	} `json:"start"`
+	TraceID string `json:"traceId"`
+	Version int    `json:"version"`
+}
+
 // Cleared defines model for Cleared.
 type Cleared struct {
 	// Cleared How many entries were removed.
@@ -914,6 +952,15 @@ type UnknownNamespace = externalRef0.Error
 // UnknownSnapshot defines model for UnknownSnapshot.
 type UnknownSnapshot = externalRef0.Error
 
+// GetBundleParams defines parameters for GetBundle.
+type GetBundleParams struct {
+	// Namespace The namespace to act on; the default namespace when omitted.
+	Namespace *Namespace `form:"namespace,omitempty" json:"namespace,omitempty"`
+
+	// TraceID Only the requests of this trace: those whose W3C `traceparent` header carried this trace id (32 lowercase hex digits), whoever made them. Coverage and verify then count the calls of the trace the journal keeps; `journalDropped` is still the namespace's, as the entries dropped may have been of the trace.
+	TraceID *TraceID `form:"traceId,omitempty" json:"traceId,omitempty"`
+}
+
 // ResetClockParams defines parameters for ResetClock.
 type ResetClockParams struct {
 	// Namespace The namespace to act on; the default namespace when omitted.
@@ -1242,6 +1289,13 @@ func WithRequestEditorFn(fn RequestEditorFn) ClientOption {
 // The interface specification for the client above.
 type ClientInterface interface {
 
+	// GetBundle Take everything needed to reproduce a namespace's or a trace's calls, as one file
+	//
+	// One versioned JSON document (docs/bundle.md): the data the namespace started from and its data now, its journal (the trace's calls alone with `traceId`), its faults with their counters, seeds and the calls they hit, its clock, the settings that shape answers, the sandbox's version and the hash of the API's spec. Secrets are cut as in the journal. `animal-store-sandbox replay <bundle>` replays it; `animal-store-sandbox shrink` finds which of its faults a failing test needs.
+	//
+	// Corresponds with GET /bundle (the `GetBundle` operationId).
+	GetBundle(ctx context.Context, params *GetBundleParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ResetClock Return a namespace's clock to real time
 	//
 	// Corresponds with DELETE /clock (the `ResetClock` operationId).
@@ -1449,6 +1503,23 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /verify (the `Verify` operationId).
 	Verify(ctx context.Context, params *VerifyParams, body VerifyJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+}
+
+// GetBundle Take everything needed to reproduce a namespace's or a trace's calls, as one file
+//
+// One versioned JSON document (docs/bundle.md): the data the namespace started from and its data now, its journal (the trace's calls alone with `traceId`), its faults with their counters, seeds and the calls they hit, its clock, the settings that shape answers, the sandbox's version and the hash of the API's spec. Secrets are cut as in the journal. `animal-store-sandbox replay <bundle>` replays it; `animal-store-sandbox shrink` finds which of its faults a failing test needs.
+//
+// Corresponds with GET /bundle (the `GetBundle` operationId).
+func (c *Client) GetBundle(ctx context.Context, params *GetBundleParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetBundleRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
 }
 
 // ResetClock Return a namespace's clock to real time
@@ -1937,6 +2008,72 @@ func (c *Client) Verify(ctx context.Context, params *VerifyParams, body VerifyJS
 		return nil, err
 	}
 	return c.Client.Do(req)
+}
+
+// NewGetBundleRequest constructs an http.Request for the GetBundle method
+func NewGetBundleRequest(server string, params *GetBundleParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/bundle")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Namespace != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "namespace", *params.Namespace, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.TraceID != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "traceId", *params.TraceID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
 }
 
 // NewResetClockRequest constructs an http.Request for the ResetClock method
@@ -3293,6 +3430,15 @@ func WithBaseURL(baseURL string) ClientOption {
 // ClientWithResponsesInterface is the interface specification for the client with responses above.
 type ClientWithResponsesInterface interface {
 
+	// GetBundleWithResponse Take everything needed to reproduce a namespace's or a trace's calls, as one file
+	//
+	// One versioned JSON document (docs/bundle.md): the data the namespace started from and its data now, its journal (the trace's calls alone with `traceId`), its faults with their counters, seeds and the calls they hit, its clock, the settings that shape answers, the sandbox's version and the hash of the API's spec. Secrets are cut as in the journal. `animal-store-sandbox replay <bundle>` replays it; `animal-store-sandbox shrink` finds which of its faults a failing test needs.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /bundle (the `GetBundle` operationId).
+	GetBundleWithResponse(ctx context.Context, params *GetBundleParams, reqEditors ...RequestEditorFn) (*GetBundleResponse, error)
+
 	// ResetClockWithResponse Return a namespace's clock to real time
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -3532,6 +3678,82 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /verify (the `Verify` operationId).
 	VerifyWithResponse(ctx context.Context, params *VerifyParams, body VerifyJSONRequestBody, reqEditors ...RequestEditorFn) (*VerifyResponse, error)
+}
+
+// GetBundleResponse401Headers the declared response headers of an HTTP 401 response for GetBundle
+type GetBundleResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+type GetBundleResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Bundle
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *UnknownNamespace
+	// JSON421 the response for an HTTP 421 `application/json` response
+	JSON421 *Misdirected
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetBundleResponse401Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetBundleResponse) GetJSON200() *Bundle {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetBundleResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetBundleResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetBundleResponse) GetJSON404() *UnknownNamespace {
+	return r.JSON404
+}
+
+// GetJSON421 returns the response for an HTTP 421 `application/json` response
+func (r GetBundleResponse) GetJSON421() *Misdirected {
+	return r.JSON421
+}
+
+// GetBody returns the raw response body bytes
+func (r GetBundleResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetBundleResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetBundleResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetBundleResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
 }
 
 // ResetClockResponse401Headers the declared response headers of an HTTP 401 response for ResetClock
@@ -5507,6 +5729,21 @@ func (r VerifyResponse) ContentType() string {
 	return ""
 }
 
+// GetBundleWithResponse Take everything needed to reproduce a namespace's or a trace's calls, as one file
+//
+// One versioned JSON document (docs/bundle.md): the data the namespace started from and its data now, its journal (the trace's calls alone with `traceId`), its faults with their counters, seeds and the calls they hit, its clock, the settings that shape answers, the sandbox's version and the hash of the API's spec. Secrets are cut as in the journal. `animal-store-sandbox replay <bundle>` replays it; `animal-store-sandbox shrink` finds which of its faults a failing test needs.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /bundle (the `GetBundle` operationId).
+func (c *ClientWithResponses) GetBundleWithResponse(ctx context.Context, params *GetBundleParams, reqEditors ...RequestEditorFn) (*GetBundleResponse, error) {
+	rsp, err := c.GetBundle(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetBundleResponse(rsp)
+}
+
 // ResetClockWithResponse Return a namespace's clock to real time
 //
 // Returns a wrapper object for the known response body format(s).
@@ -5913,6 +6150,73 @@ func (c *ClientWithResponses) VerifyWithResponse(ctx context.Context, params *Ve
 		return nil, err
 	}
 	return ParseVerifyResponse(rsp)
+}
+
+// ParseGetBundleResponse parses an HTTP response from a GetBundleWithResponse call
+func ParseGetBundleResponse(rsp *http.Response) (*GetBundleResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetBundleResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Bundle
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest UnknownNamespace
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 421:
+		var dest Misdirected
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON421 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers GetBundleResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	}
+
+	return response, nil
 }
 
 // ParseResetClockResponse parses an HTTP response from a ResetClockWithResponse call
