@@ -13,6 +13,10 @@ async function main(): Promise<void> {
   if (process.argv[2] === 'mcp') return mcp(process.argv.slice(3))
   if (process.argv[2] === 'pact') return pact(process.argv.slice(3))
   if (process.argv[2] === 'replay') {
+    // A bundle's replay (src/repro/); a replay with --against is a recorded session's (src/fidelity/).
+    const { reproCommand } = await import('./repro/command.js')
+    process.exitCode = await reproCommand(process.argv.slice(2))
+    if (process.exitCode !== undefined) return
     const { runReplay } = await import('./fidelity/replay.js')
     process.exitCode = await runReplay(process.argv.slice(3), process.env)
     return
