@@ -12,8 +12,8 @@ import { surviveUnhandledRejections } from './unhandled-rejections.js'
 async function main(): Promise<void> {
   if (process.argv[2] === 'mcp') return mcp(process.argv.slice(3))
   if (process.argv[2] === 'pact') return pact(process.argv.slice(3))
-  if (process.argv[2] === 'replay') {
-    // A bundle's replay (src/repro/); a replay with --against is a recorded session's (src/fidelity/).
+  if (process.argv[2] === 'replay' || process.argv[2] === 'shrink') {
+    // A bundle's replay and shrink (src/repro/); a replay with --against is a recorded session's (src/fidelity/).
     const { reproCommand } = await import('./repro/command.js')
     process.exitCode = await reproCommand(process.argv.slice(2))
     if (process.exitCode !== undefined) return

@@ -1,4 +1,4 @@
-// `animal-store-sandbox replay <bundle>`.
+// `animal-store-sandbox replay <bundle>`, and `animal-store-sandbox shrink <bundle> -- <command>` (shrink.ts).
 // A replay with --against is the fidelity replay of a recorded session (src/fidelity/replay.ts).
 import { parseArgs } from 'node:util'
 import type { Bundle } from '../control/bundle.js'
@@ -24,7 +24,8 @@ run (a bad argument, a file that is no bundle, a bundle version this sandbox doe
 
 /** Runs the command; undefined for a replay that is the fidelity one (--against). */
 export async function reproCommand(argv: readonly string[]): Promise<number | undefined> {
-  const args = argv.slice(1)
+  const [command, ...args] = argv
+  if (command === 'shrink') return (await import('./shrink.js')).shrinkCommand(args)
   if (args.some((arg) => arg === '--against' || arg.startsWith('--against='))) return undefined
   let parsed
   try {

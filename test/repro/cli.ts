@@ -1,4 +1,4 @@
-// The command (src/cli.ts under tsx) as a child process, for the replay tests.
+// The command (src/cli.ts under tsx) as a child process, for the replay and shrink tests.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
 import type { Test } from 'tap'
