@@ -1,6 +1,14 @@
 """Contains all the data models used in inputs/outputs"""
 
 from .answered_error import AnsweredError
+from .bundle import Bundle
+from .bundle_clock import BundleClock
+from .bundle_journal import BundleJournal
+from .bundle_now import BundleNow
+from .bundle_sandbox import BundleSandbox
+from .bundle_settings import BundleSettings
+from .bundle_start import BundleStart
+from .bundle_start_source_type_0 import BundleStartSourceType0
 from .cleared import Cleared
 from .clock import Clock
 from .coverage_report import CoverageReport
@@ -30,6 +38,8 @@ from .expectation_headers import ExpectationHeaders
 from .expectation_result import ExpectationResult
 from .expectation_result_closest_item import ExpectationResultClosestItem
 from .fault import Fault
+from .fault_hit import FaultHit
+from .fault_seen_by import FaultSeenBy
 from .get_coverage_format import GetCoverageFormat
 from .journal_entry import JournalEntry
 from .journal_entry_headers import JournalEntryHeaders
@@ -84,6 +94,14 @@ from .verify_result import VerifyResult
 
 __all__ = (
     "AnsweredError",
+    "Bundle",
+    "BundleClock",
+    "BundleJournal",
+    "BundleNow",
+    "BundleSandbox",
+    "BundleSettings",
+    "BundleStart",
+    "BundleStartSourceType0",
     "Cleared",
     "Clock",
     "CoverageReport",
@@ -111,6 +129,8 @@ __all__ = (
     "ExpectationResult",
     "ExpectationResultClosestItem",
     "Fault",
+    "FaultHit",
+    "FaultSeenBy",
     "GetCoverageFormat",
     "JournalEntry",
     "JournalEntryHeaders",

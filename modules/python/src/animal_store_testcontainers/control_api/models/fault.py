@@ -1,13 +1,18 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 from ..models.new_fault_fault import NewFaultFault
 from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.fault_hit import FaultHit
+    from ..models.fault_seen_by import FaultSeenBy
+
 
 T = TypeVar("T", bound="Fault")
 
@@ -16,7 +21,7 @@ T = TypeVar("T", bound="Fault")
 class Fault:
     """
     Attributes:
-        operation_id (str): An operationId of the Animal Store API.
+        operation_id (str): An operationId of the Animal Store API, or `*` for calls of every operation.
         id (int):
         seen (int): Matching calls so far.
         fired (int): Calls it has acted on.
@@ -26,6 +31,11 @@ class Fault:
             without a byte of answer; malformed-body answers with a body that is not valid JSON.
         times (int | Unset): How many calls it acts on; every call when omitted.
         after (int | Unset): How many matching calls pass untouched first. Default: 0.
+        probability (float | Unset): Seeded chaos: the chance that it acts on each call it is due on, drawn from `seed`
+            and the call's number, so the same calls in the same order meet the same faults.
+        seed (int | Unset): The seed of `probability`'s draws; one is chosen (and shown) when omitted.
+        hits (list[FaultHit] | Unset): The calls it acted on (the first 1000).
+        seen_by (FaultSeenBy | Unset): For a fault on every operation (`*`), the calls of each operation it saw.
     """
 
     operation_id: str
@@ -37,6 +47,10 @@ class Fault:
     fault: NewFaultFault | Unset = UNSET
     times: int | Unset = UNSET
     after: int | Unset = 0
+    probability: float | Unset = UNSET
+    seed: int | Unset = UNSET
+    hits: list[FaultHit] | Unset = UNSET
+    seen_by: FaultSeenBy | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -60,6 +74,21 @@ class Fault:
 
         after = self.after
 
+        probability = self.probability
+
+        seed = self.seed
+
+        hits: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.hits, Unset):
+            hits = []
+            for hits_item_data in self.hits:
+                hits_item = hits_item_data.to_dict()
+                hits.append(hits_item)
+
+        seen_by: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.seen_by, Unset):
+            seen_by = self.seen_by.to_dict()
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -80,11 +109,22 @@ class Fault:
             field_dict["times"] = times
         if after is not UNSET:
             field_dict["after"] = after
+        if probability is not UNSET:
+            field_dict["probability"] = probability
+        if seed is not UNSET:
+            field_dict["seed"] = seed
+        if hits is not UNSET:
+            field_dict["hits"] = hits
+        if seen_by is not UNSET:
+            field_dict["seenBy"] = seen_by
 
         return field_dict
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.fault_hit import FaultHit
+        from ..models.fault_seen_by import FaultSeenBy
+
         d = dict(src_dict)
         operation_id = d.pop("operationId")
 
@@ -109,6 +149,26 @@ class Fault:
 
         after = d.pop("after", UNSET)
 
+        probability = d.pop("probability", UNSET)
+
+        seed = d.pop("seed", UNSET)
+
+        _hits = d.pop("hits", UNSET)
+        hits: list[FaultHit] | Unset = UNSET
+        if _hits is not UNSET:
+            hits = []
+            for hits_item_data in _hits:
+                hits_item = FaultHit.from_dict(hits_item_data)
+
+                hits.append(hits_item)
+
+        _seen_by = d.pop("seenBy", UNSET)
+        seen_by: FaultSeenBy | Unset
+        if isinstance(_seen_by, Unset):
+            seen_by = UNSET
+        else:
+            seen_by = FaultSeenBy.from_dict(_seen_by)
+
         fault = cls(
             operation_id=operation_id,
             id=id,
@@ -119,6 +179,10 @@ class Fault:
             fault=fault,
             times=times,
             after=after,
+            probability=probability,
+            seed=seed,
+            hits=hits,
+            seen_by=seen_by,
         )
 
         fault.additional_properties = d

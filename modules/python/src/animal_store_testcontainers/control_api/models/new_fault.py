@@ -16,13 +16,16 @@ T = TypeVar("T", bound="NewFault")
 class NewFault:
     """
     Attributes:
-        operation_id (str): An operationId of the Animal Store API.
+        operation_id (str): An operationId of the Animal Store API, or `*` for calls of every operation.
         status (int | Unset): Answer with this status and the Error body.
         delay_ms (int | Unset): Wait this long before answering.
         fault (NewFaultFault | Unset): connection-reset closes the connection with a TCP reset; empty-response closes it
             without a byte of answer; malformed-body answers with a body that is not valid JSON.
         times (int | Unset): How many calls it acts on; every call when omitted.
         after (int | Unset): How many matching calls pass untouched first. Default: 0.
+        probability (float | Unset): Seeded chaos: the chance that it acts on each call it is due on, drawn from `seed`
+            and the call's number, so the same calls in the same order meet the same faults.
+        seed (int | Unset): The seed of `probability`'s draws; one is chosen (and shown) when omitted.
     """
 
     operation_id: str
@@ -31,6 +34,8 @@ class NewFault:
     fault: NewFaultFault | Unset = UNSET
     times: int | Unset = UNSET
     after: int | Unset = 0
+    probability: float | Unset = UNSET
+    seed: int | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -47,6 +52,10 @@ class NewFault:
         times = self.times
 
         after = self.after
+
+        probability = self.probability
+
+        seed = self.seed
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -65,6 +74,10 @@ class NewFault:
             field_dict["times"] = times
         if after is not UNSET:
             field_dict["after"] = after
+        if probability is not UNSET:
+            field_dict["probability"] = probability
+        if seed is not UNSET:
+            field_dict["seed"] = seed
 
         return field_dict
 
@@ -88,6 +101,10 @@ class NewFault:
 
         after = d.pop("after", UNSET)
 
+        probability = d.pop("probability", UNSET)
+
+        seed = d.pop("seed", UNSET)
+
         new_fault = cls(
             operation_id=operation_id,
             status=status,
@@ -95,6 +112,8 @@ class NewFault:
             fault=fault,
             times=times,
             after=after,
+            probability=probability,
+            seed=seed,
         )
 
         new_fault.additional_properties = d
