@@ -20,6 +20,7 @@ import {
 import { bundleHandlers } from './bundle.js'
 import { journalHandlers } from './journal-operations.js'
 import { controlHandlers } from './operations.js'
+import { verificationHandlers } from './verification-operations.js'
 
 export type { ControlApiOptions }
 
@@ -41,16 +42,21 @@ export function createControlApi(
     for (const reset of resets) reset(namespace)
   }
   // An operation without ?namespace= works on other namespaces, or on none: it holds those it uses.
-  const holdsNoNamespace = new Set(
-    adminSpec.operations
+  // A wait holds its namespace only for the moments it reads, never for the long call.
+  const holdsNoNamespace = new Set([
+    'awaitRequests',
+    ...adminSpec.operations
       .filter((op) => !op.parameters.some((p) => p.in === 'query' && p.name === 'namespace'))
       .map((op) => op.operationId),
-  )
+  ])
   // Reads and clears need a namespace that exists: a misspelt name is a 404, not a new, empty
   // namespace that passes every "no calls were made" check.
   const inNamespace =
-    (operationId: string, handle: Handler<ControlContext>): Handler<ControlApiOptions> =>
-    async (input) => {
+    (
+      operationId: string,
+      handle: Handler<ControlContext>,
+    ): Handler<ControlApiOptions & Pick<ControlContext, 'exchange'>> =>
+    async (input, { exchange }) => {
       const name = (input.query['namespace'] as string | undefined) ?? DEFAULT_NAMESPACE
       const namespace = CREATES_ITS_NAMESPACE.has(operationId) ? namespaces.get(name) : await namespaces.existing(name)
       if (namespace === undefined) throw unknownNamespace(name)
@@ -65,7 +71,7 @@ export function createControlApi(
         try {
           // Snapshots another replica made or deleted are seen (one process: nothing to read).
           if (SNAPSHOT_OPERATIONS.has(operationId)) await namespaces.snapshots.refresh()
-          const reply = await handle(input, { ...options, namespace, afterReset })
+          const reply = await handle(input, { ...options, namespace, afterReset, exchange })
           await hold?.release()
           return reply
         } catch (error) {
@@ -84,9 +90,9 @@ export function createControlApi(
     keys: new KeyRing([options.token]),
     credential: ADMIN_TOKEN,
     maxJsonDepth: MAX_JSON_DEPTH,
-    enter: (_op, { req }) => {
-      if (options.localOnly && !isLoopbackAddress(req.socket.remoteAddress)) throw DEFAULT_TOKEN_FROM_AFAR
-      return options
+    enter: (_op, exchange) => {
+      if (options.localOnly && !isLoopbackAddress(exchange.req.socket.remoteAddress)) throw DEFAULT_TOKEN_FROM_AFAR
+      return { ...options, exchange }
     },
     answerError,
   })
@@ -103,6 +109,7 @@ export function controlHandlersOf(
   const rooms: ReadonlyArray<readonly [string, ControlOperations]> = [
     ['control', controlHandlers],
     ['journal', journalHandlers],
+    ['verification', verificationHandlers],
     ['bundle', bundleHandlers],
     ...capabilities.flatMap(({ name, controlOperations }) =>
       controlOperations === undefined ? [] : [[name, controlOperations] as const],

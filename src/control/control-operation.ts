@@ -4,6 +4,7 @@
 import type { operations } from '../contract/admin-types.js'
 import type { ApiSpec, SpecFile } from '../contract/types.js'
 import { ERRORS, HttpError } from '../http/errors.js'
+import type { Exchange } from '../http/exchange.js'
 import type { Reply } from '../http/reply.js'
 import type { HandlersOf } from '../pipeline/pipeline.js'
 import type { BundleSource } from './bundle.js'
@@ -24,6 +25,8 @@ export interface ControlContext extends ControlApiOptions {
   readonly namespace: Namespace
   /** Tells the capabilities that a namespace was reset (reset's handler calls it once done). */
   readonly afterReset: (namespace: Namespace) => void
+  /** The control call's own exchange: a wait ends when its connection closes. */
+  readonly exchange: Exchange
 }
 
 /** Handlers of some of the control API's operations, typed from the generated admin types. */

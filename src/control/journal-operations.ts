@@ -1,13 +1,13 @@
-// The journal room's handlers of the control API: what a namespace's request journal holds, the
-// coverage report read from it, and verification of the calls a test expected. A new operation of
-// this room goes here, and needs no other list.
+// The journal room's handlers of the control API: what a namespace's request journal holds and
+// the coverage report read from it; verification
+// of the calls a test expected is the verification room's (verification-operations.ts). A new
+// operation of this room goes here, and needs no other list.
 import { ERRORS, HttpError } from '../http/errors.js'
 import { TypedText } from '../http/reply.js'
 import { readDateTime } from './clock.js'
-import { invalidBody, ok, operationIds, type ControlOperations } from './control-operation.js'
+import { ok, type ControlOperations } from './control-operation.js'
 import { coverageMarkdown, coverageOf } from '../journal/coverage.js'
 import { UNMATCHED } from '../journal/request-record.js'
-import { expectationProblem, verify } from '../journal/verify.js'
 
 const MARKDOWN = 'text/markdown; charset=utf-8'
 
@@ -37,14 +37,5 @@ export const journalHandlers: ControlOperations = {
     if (query.all === true) await namespaces.all()
     const report = coverageOf(apiSpec, namespaces, query.all === true ? undefined : namespace, query.traceId)
     return ok(query.format === 'markdown' ? new TypedText(MARKDOWN, coverageMarkdown(report)) : report)
-  },
-
-  verify({ query: { traceId }, body: { expectations, strict = false } }, { namespace, apiSpec }) {
-    const problem = expectationProblem(expectations, [...operationIds(apiSpec), UNMATCHED])
-    if (problem !== undefined) throw invalidBody(problem)
-    const { journal } = namespace
-    // The counts of every call do not tell traces apart: a trace's calls are the entries kept.
-    const counts = traceId === undefined ? journal.tally : { journalDropped: journal.tally.journalDropped }
-    return ok(verify(namespace.name, journal.find({ traceId }), expectations, strict, counts))
   },
 }

@@ -73,6 +73,8 @@ export const ERRORS = {
     'misdirected_request',
     'This sandbox does not answer the control API under that host name',
   ),
+  // One more wait for requests (POST /__admin/requests/await) past its bounds (journal-waits.ts).
+  tooManyWaits: template(429, 'too_many_waits', 'As many waits for requests are open as the sandbox keeps'),
   // An Origin /mcp does not accept: a page of another site, or a rebinding one (src/mcp/http.ts).
   forbiddenOrigin: template(403, 'forbidden_origin', 'Pages of this origin may not reach the MCP server'),
   // Any 4xx/5xx status, asked for through the control API (POST /__admin/faults).
@@ -90,13 +92,15 @@ const SETTINGS_ONLY: ReadonlySet<ErrorTemplate> = new Set([
   ERRORS.unstableOperation,
   ERRORS.misdirectedRequest,
   ERRORS.forbiddenOrigin,
+  ERRORS.tooManyWaits,
 ])
 
 /** The template an answer with `status` is made from (Prefer: code=<status>); injected_fault when none has it. */
 export function templateForStatus(status: number): ErrorTemplate {
   // 400 has several templates: the generic one speaks for all of them.
   if (status === ERRORS.badRequest.status) return ERRORS.badRequest
-  // A 403 or 421 asked for is not the MIN_STABILITY, Origin or Host refusal, which only the settings answer.
+  // A 403, 421 or 429 asked for is not the MIN_STABILITY, Origin or Host refusal, which only the settings
+  // answer, nor the control API's refusal of one more wait.
   return (
     Object.values(ERRORS).find((template) => template.status === status && !SETTINGS_ONLY.has(template)) ?? {
       ...ERRORS.injectedFault,

@@ -45,6 +45,8 @@ export class JournalMemory {
   /** Entries shown lately, least recently shown first, by their journal's serial and id. */
   readonly #shown = new Map<string, unknown>()
   #serials = 0
+  /** Told of each request a journal records, while someone waits for one (journal-waits.ts); unset otherwise. */
+  onRecord: ((namespace: string) => void) | undefined = undefined
 
   constructor(limits: JournalLimits = DEFAULT_JOURNAL_LIMITS) {
     this.limits = limits

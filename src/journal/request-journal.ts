@@ -94,6 +94,7 @@ export class Journal implements BoundedJournal {
     if (this.#closed) return
     this.tally.add(record, this.#nextId, this.#redactor)
     this.#keep(record, this.#nextId++)
+    this.#memory.onRecord?.(record.namespace)
   }
 
   /** The id of the latest entry recorded (0 before any). */

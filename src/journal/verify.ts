@@ -5,7 +5,7 @@
 // dropped could decide is incomplete, and does not pass.
 import type { components } from '../contract/admin-types.js'
 import type { CoverageTally } from './coverage-tally.js'
-import type { JournalEntry } from './request-journal.js'
+import type { Journal, JournalEntry } from './request-journal.js'
 import { escapeToken } from '../http/json-pointer.js'
 
 type Schemas = components['schemas']
@@ -33,6 +33,18 @@ export function expectationProblem(expectations: readonly Expectation[], known: 
     if ((min ?? 0) > (max ?? Infinity)) return `body.expectations.${i}.min is above its max`
   }
   return undefined
+}
+
+/** Verifies a namespace's journal, or the calls of one trace in it. */
+export function verifyJournal(
+  { name, journal }: { readonly name: string; readonly journal: Journal },
+  traceId: string | undefined,
+  expectations: readonly Expectation[],
+  strict: boolean,
+): VerifyResult {
+  // The counts of every call do not tell traces apart: a trace's calls are the entries kept.
+  const counts = traceId === undefined ? journal.tally : { journalDropped: journal.tally.journalDropped }
+  return verify(name, journal.find({ traceId }), expectations, strict, counts)
 }
 
 export function verify(
@@ -135,7 +147,8 @@ function check(
   }
 }
 
-function bounds(expectation: Expectation): { min: number; max: number; wanted: string } {
+/** The fewest and most calls an expectation allows, and how it says so. */
+export function bounds(expectation: Expectation): { min: number; max: number; wanted: string } {
   const { count, min, max } = expectation
   if (count !== undefined) return { min: count, max: count, wanted: `exactly ${count}` }
   if (min !== undefined && max !== undefined) return { min, max, wanted: `${min} to ${max}` }

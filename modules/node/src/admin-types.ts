@@ -334,6 +334,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/requests/await": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Wait until the journal holds the calls a test expects
+         * @description Long-polls: answers as soon as the namespace's journal (or the trace's, with `traceId`) holds calls meeting every expectation (verify's: operation, body, headers; `count` is exactly, `min` at least), or as soon as an expectation can no longer be met (more calls than its `count` or `max`), or at the deadline `timeoutMs` (at most 30000), whichever comes first. With `quietMs`, it answers once the namespace (the trace) has had no call for that long instead of when the expectations are met, which are then judged. The answer is verify's, taken at that moment, with `endedBy` saying what ended the wait: a wait that ended at the deadline names the near misses as verify does. A call journaled by another replica (DATABASE_URL) is seen within 250 ms. At most 16 waits per namespace and 64 in all are open at once: past either, a 429 with Retry-After. A client that goes away ends its wait.
+         */
+        post: operations["awaitRequests"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -818,6 +838,34 @@ export interface components {
         };
         Pacticipant: {
             name: string;
+        };
+        AwaitRequest: {
+            /**
+             * @description What the journal must hold; with none, the wait ends by `quietMs` or the deadline.
+             * @default []
+             */
+            expectations: components["schemas"]["Expectation"][];
+            /**
+             * @description As verify's; the wait itself ends on the expectations alone.
+             * @default false
+             */
+            strict: boolean;
+            /**
+             * @description The deadline, from the wait's start.
+             * @default 10000
+             */
+            timeoutMs: number;
+            /** @description Ends the wait once the namespace (the trace) has had no call for this long, counted from the wait's start or its latest call's end, whichever is later; the expectations met do not end it then (a `count` of 0 is met at once). */
+            quietMs?: number;
+        };
+        AwaitResult: components["schemas"]["VerifyResult"] & {
+            /**
+             * @description What ended the wait: the expectations were met (without `quietMs`); one can no longer be (more calls than it allows); the namespace was quiet for `quietMs`; the deadline came.
+             * @enum {string}
+             */
+            endedBy: "met" | "unmeetable" | "quiet" | "deadline";
+            /** @description How long the wait lasted. */
+            waitedMs: number;
         };
         VerifyResult: {
             namespace: string;
@@ -1894,6 +1942,72 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["UnknownNamespace"];
             421: components["responses"]["Misdirected"];
+            503: components["responses"]["NamespaceLimit"];
+        };
+    };
+    awaitRequests: {
+        parameters: {
+            query?: {
+                /** @description The namespace to act on; the default namespace when omitted. */
+                namespace?: components["parameters"]["Namespace"];
+                /** @description Only the requests of this trace: those whose W3C `traceparent` header carried this trace id (32 lowercase hex digits), whoever made them. Coverage and verify then count the calls of the trace the journal keeps; `journalDropped` is still the namespace's, as the entries dropped may have been of the trace. */
+                traceId?: components["parameters"]["TraceId"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "timeoutMs": 5000,
+                 *       "expectations": [
+                 *         {
+                 *           "operationId": "createPet",
+                 *           "count": 1,
+                 *           "body": {
+                 *             "categoryId": 3
+                 *           }
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["AwaitRequest"];
+            };
+        };
+        responses: {
+            /** @description The wait ended; `passed` says whether the expectations were met. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AwaitResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["UnknownNamespace"];
+            421: components["responses"]["Misdirected"];
+            /** @description 16 waits in this namespace, or 64 in all, are open already (`too_many_waits`). The answer carries Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "too_many_waits",
+                     *       "message": "Namespace \"checkout\" has 16 waits open, the most it keeps: end one, then try again",
+                     *       "status": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             503: components["responses"]["NamespaceLimit"];
         };
     };

@@ -18,6 +18,30 @@ import (
 	"github.com/oapi-codegen/runtime"
 )
 
+// Defines values for AwaitResultEndedBy.
+const (
+	Deadline   AwaitResultEndedBy = "deadline"
+	Met        AwaitResultEndedBy = "met"
+	Quiet      AwaitResultEndedBy = "quiet"
+	Unmeetable AwaitResultEndedBy = "unmeetable"
+)
+
+// Valid indicates whether the value is a known member of the AwaitResultEndedBy enum.
+func (e AwaitResultEndedBy) Valid() bool {
+	switch e {
+	case Deadline:
+		return true
+	case Met:
+		return true
+	case Quiet:
+		return true
+	case Unmeetable:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CoverageReportReportVersion.
 const (
 	N1 CoverageReportReportVersion = 1
@@ -287,6 +311,54 @@ type AnsweredError struct {
 	Code    string `json:"code"`
 	Message string `json:"message"`
 }
+
+// AwaitRequest defines model for AwaitRequest.
+type AwaitRequest struct {
+	// Expectations What the journal must hold; with none, the wait ends by `quietMs` or the deadline.
+	Expectations []Expectation `json:"expectations,omitempty"`
+
+	// QuietMs Ends the wait once the namespace (the trace) has had no call for this long, counted from the wait's start or its latest call's end, whichever is later; the expectations met do not end it then (a `count` of 0 is met at once).
+	QuietMs int `json:"quietMs,omitempty"`
+
+	// Strict As verify's; the wait itself ends on the expectations alone.
+	Strict bool `json:"strict,omitempty"`
+
+	// TimeoutMs The deadline, from the wait's start.
+	TimeoutMs int `json:"timeoutMs,omitempty"`
+}
+
+// AwaitResult defines model for AwaitResult.
+type AwaitResult struct {
+	// Checked Journal entries read.
+	Checked int `json:"checked"`
+
+	// EndedBy What ended the wait: the expectations were met (without `quietMs`); one can no longer be (more calls than it allows); the namespace was quiet for `quietMs`; the deadline came.
+	EndedBy      AwaitResultEndedBy  `json:"endedBy"`
+	Expectations []ExpectationResult `json:"expectations"`
+
+	// Incomplete The answer depends on entries the journal dropped (JOURNAL_SIZE, or its bytes) since the namespace was made, reset or its journal cleared: then it did not pass, and the message says which expectations could not be decided. An expectation without body or headers is decided by the counts of every call, so it is never incomplete; a count, a max or strict mode is incomplete when entries were dropped.
+	Incomplete bool `json:"incomplete"`
+
+	// JournalDropped Entries of this namespace the journal dropped since it was made, reset or cleared.
+	JournalDropped int `json:"journalDropped"`
+
+	// Message The outcome for people, one line per failed expectation or unexpected call.
+	Message   string `json:"message"`
+	Namespace string `json:"namespace"`
+
+	// Passed False when it failed, and when it is incomplete.
+	Passed bool `json:"passed"`
+	Strict bool `json:"strict"`
+
+	// Unexpected In strict mode, the entries no expectation matched.
+	Unexpected []EntrySummary `json:"unexpected"`
+
+	// WaitedMs How long the wait lasted.
+	WaitedMs int `json:"waitedMs"`
+}
+
+// AwaitResultEndedBy What ended the wait: the expectations were met (without `quietMs`); one can no longer be (more calls than it allows); the namespace was quiet for `quietMs`; the deadline came.
+type AwaitResultEndedBy string
 
 // Bundle A bundle, as docs/bundle.md describes it; a reader refuses a `version` it does not know.
 type Bundle struct {
@@ -1093,6 +1165,15 @@ type ListRequestsParams struct {
 	After *JournalAfter `form:"after,omitempty" json:"after,omitempty"`
 }
 
+// AwaitRequestsParams defines parameters for AwaitRequests.
+type AwaitRequestsParams struct {
+	// Namespace The namespace to act on; the default namespace when omitted.
+	Namespace *Namespace `form:"namespace,omitempty" json:"namespace,omitempty"`
+
+	// TraceID Only the requests of this trace: those whose W3C `traceparent` header carried this trace id (32 lowercase hex digits), whoever made them. Coverage and verify then count the calls of the trace the journal keeps; `journalDropped` is still the namespace's, as the entries dropped may have been of the trace.
+	TraceID *TraceID `form:"traceId,omitempty" json:"traceId,omitempty"`
+}
+
 // ListUnmatchedRequestsParams defines parameters for ListUnmatchedRequests.
 type ListUnmatchedRequestsParams struct {
 	// Namespace The namespace to act on; the default namespace when omitted.
@@ -1143,6 +1224,9 @@ type AddFaultJSONRequestBody = AddFaultJSONBody
 
 // ReplacePetsJSONRequestBody defines body for ReplacePets for application/json ContentType.
 type ReplacePetsJSONRequestBody = externalRef0.Pets
+
+// AwaitRequestsJSONRequestBody defines body for AwaitRequests for application/json ContentType.
+type AwaitRequestsJSONRequestBody = AwaitRequest
 
 // ResetJSONRequestBody defines body for Reset for application/json ContentType.
 type ResetJSONRequestBody ResetJSONBody
@@ -1421,6 +1505,24 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /requests (the `ListRequests` operationId).
 	ListRequests(ctx context.Context, params *ListRequestsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// AwaitRequestsWithBody Wait until the journal holds the calls a test expects
+	//
+	// Long-polls: answers as soon as the namespace's journal (or the trace's, with `traceId`) holds calls meeting every expectation (verify's: operation, body, headers; `count` is exactly, `min` at least), or as soon as an expectation can no longer be met (more calls than its `count` or `max`), or at the deadline `timeoutMs` (at most 30000), whichever comes first. With `quietMs`, it answers once the namespace (the trace) has had no call for that long instead of when the expectations are met, which are then judged. The answer is verify's, taken at that moment, with `endedBy` saying what ended the wait: a wait that ended at the deadline names the near misses as verify does. A call journaled by another replica (DATABASE_URL) is seen within 250 ms. At most 16 waits per namespace and 64 in all are open at once: past either, a 429 with Retry-After. A client that goes away ends its wait.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /requests/await (the `AwaitRequests` operationId).
+	AwaitRequestsWithBody(ctx context.Context, params *AwaitRequestsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// AwaitRequests Wait until the journal holds the calls a test expects
+	//
+	// Long-polls: answers as soon as the namespace's journal (or the trace's, with `traceId`) holds calls meeting every expectation (verify's: operation, body, headers; `count` is exactly, `min` at least), or as soon as an expectation can no longer be met (more calls than its `count` or `max`), or at the deadline `timeoutMs` (at most 30000), whichever comes first. With `quietMs`, it answers once the namespace (the trace) has had no call for that long instead of when the expectations are met, which are then judged. The answer is verify's, taken at that moment, with `endedBy` saying what ended the wait: a wait that ended at the deadline names the near misses as verify does. A call journaled by another replica (DATABASE_URL) is seen within 250 ms. At most 16 waits per namespace and 64 in all are open at once: past either, a 429 with Retry-After. A client that goes away ends its wait.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /requests/await (the `AwaitRequests` operationId).
+	AwaitRequests(ctx context.Context, params *AwaitRequestsParams, body AwaitRequestsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListUnmatchedRequests List the requests no operation matched
 	//
@@ -1818,6 +1920,44 @@ func (c *Client) ClearRequests(ctx context.Context, params *ClearRequestsParams,
 // Corresponds with GET /requests (the `ListRequests` operationId).
 func (c *Client) ListRequests(ctx context.Context, params *ListRequestsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListRequestsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// AwaitRequestsWithBody Wait until the journal holds the calls a test expects
+//
+// Long-polls: answers as soon as the namespace's journal (or the trace's, with `traceId`) holds calls meeting every expectation (verify's: operation, body, headers; `count` is exactly, `min` at least), or as soon as an expectation can no longer be met (more calls than its `count` or `max`), or at the deadline `timeoutMs` (at most 30000), whichever comes first. With `quietMs`, it answers once the namespace (the trace) has had no call for that long instead of when the expectations are met, which are then judged. The answer is verify's, taken at that moment, with `endedBy` saying what ended the wait: a wait that ended at the deadline names the near misses as verify does. A call journaled by another replica (DATABASE_URL) is seen within 250 ms. At most 16 waits per namespace and 64 in all are open at once: past either, a 429 with Retry-After. A client that goes away ends its wait.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /requests/await (the `AwaitRequests` operationId).
+func (c *Client) AwaitRequestsWithBody(ctx context.Context, params *AwaitRequestsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAwaitRequestsRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// AwaitRequests Wait until the journal holds the calls a test expects
+//
+// Long-polls: answers as soon as the namespace's journal (or the trace's, with `traceId`) holds calls meeting every expectation (verify's: operation, body, headers; `count` is exactly, `min` at least), or as soon as an expectation can no longer be met (more calls than its `count` or `max`), or at the deadline `timeoutMs` (at most 30000), whichever comes first. With `quietMs`, it answers once the namespace (the trace) has had no call for that long instead of when the expectations are met, which are then judged. The answer is verify's, taken at that moment, with `endedBy` saying what ended the wait: a wait that ended at the deadline names the near misses as verify does. A call journaled by another replica (DATABASE_URL) is seen within 250 ms. At most 16 waits per namespace and 64 in all are open at once: past either, a 429 with Retry-After. A client that goes away ends its wait.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /requests/await (the `AwaitRequests` operationId).
+func (c *Client) AwaitRequests(ctx context.Context, params *AwaitRequestsParams, body AwaitRequestsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAwaitRequestsRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -3034,6 +3174,85 @@ func NewListRequestsRequest(server string, params *ListRequestsParams) (*http.Re
 	return req, nil
 }
 
+// NewAwaitRequestsRequest calls the generic AwaitRequests builder with application/json body
+func NewAwaitRequestsRequest(server string, params *AwaitRequestsParams, body AwaitRequestsJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewAwaitRequestsRequestWithBody(server, params, "application/json", bodyReader)
+}
+
+// NewAwaitRequestsRequestWithBody constructs an http.Request for the AwaitRequests method, with any body, and a specified content type
+func NewAwaitRequestsRequestWithBody(server string, params *AwaitRequestsParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/requests/await")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Namespace != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "namespace", *params.Namespace, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.TraceID != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "traceId", *params.TraceID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewListUnmatchedRequestsRequest constructs an http.Request for the ListUnmatchedRequests method
 func NewListUnmatchedRequestsRequest(server string, params *ListUnmatchedRequestsParams) (*http.Request, error) {
 	var err error
@@ -3588,6 +3807,24 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /requests (the `ListRequests` operationId).
 	ListRequestsWithResponse(ctx context.Context, params *ListRequestsParams, reqEditors ...RequestEditorFn) (*ListRequestsResponse, error)
+
+	// AwaitRequestsWithBodyWithResponse Wait until the journal holds the calls a test expects
+	//
+	// Long-polls: answers as soon as the namespace's journal (or the trace's, with `traceId`) holds calls meeting every expectation (verify's: operation, body, headers; `count` is exactly, `min` at least), or as soon as an expectation can no longer be met (more calls than its `count` or `max`), or at the deadline `timeoutMs` (at most 30000), whichever comes first. With `quietMs`, it answers once the namespace (the trace) has had no call for that long instead of when the expectations are met, which are then judged. The answer is verify's, taken at that moment, with `endedBy` saying what ended the wait: a wait that ended at the deadline names the near misses as verify does. A call journaled by another replica (DATABASE_URL) is seen within 250 ms. At most 16 waits per namespace and 64 in all are open at once: past either, a 429 with Retry-After. A client that goes away ends its wait.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /requests/await (the `AwaitRequests` operationId).
+	AwaitRequestsWithBodyWithResponse(ctx context.Context, params *AwaitRequestsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*AwaitRequestsResponse, error)
+
+	// AwaitRequestsWithResponse Wait until the journal holds the calls a test expects
+	//
+	// Long-polls: answers as soon as the namespace's journal (or the trace's, with `traceId`) holds calls meeting every expectation (verify's: operation, body, headers; `count` is exactly, `min` at least), or as soon as an expectation can no longer be met (more calls than its `count` or `max`), or at the deadline `timeoutMs` (at most 30000), whichever comes first. With `quietMs`, it answers once the namespace (the trace) has had no call for that long instead of when the expectations are met, which are then judged. The answer is verify's, taken at that moment, with `endedBy` saying what ended the wait: a wait that ended at the deadline names the near misses as verify does. A call journaled by another replica (DATABASE_URL) is seen within 250 ms. At most 16 waits per namespace and 64 in all are open at once: past either, a 429 with Retry-After. A client that goes away ends its wait.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /requests/await (the `AwaitRequests` operationId).
+	AwaitRequestsWithResponse(ctx context.Context, params *AwaitRequestsParams, body AwaitRequestsJSONRequestBody, reqEditors ...RequestEditorFn) (*AwaitRequestsResponse, error)
 
 	// ListUnmatchedRequestsWithResponse List the requests no operation matched
 	//
@@ -5129,6 +5366,110 @@ func (r ListRequestsResponse) ContentType() string {
 	return ""
 }
 
+// AwaitRequestsResponse401Headers the declared response headers of an HTTP 401 response for AwaitRequests
+type AwaitRequestsResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// AwaitRequestsResponse429Headers the declared response headers of an HTTP 429 response for AwaitRequests
+type AwaitRequestsResponse429Headers struct {
+	RetryAfter int
+}
+
+// AwaitRequestsResponse503Headers the declared response headers of an HTTP 503 response for AwaitRequests
+type AwaitRequestsResponse503Headers struct {
+	RetryAfter int
+}
+
+type AwaitRequestsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *AwaitResult
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *UnknownNamespace
+	// JSON421 the response for an HTTP 421 `application/json` response
+	JSON421 *Misdirected
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *externalRef0.Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *NamespaceLimit
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *AwaitRequestsResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *AwaitRequestsResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *AwaitRequestsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r AwaitRequestsResponse) GetJSON200() *AwaitResult {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r AwaitRequestsResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r AwaitRequestsResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r AwaitRequestsResponse) GetJSON404() *UnknownNamespace {
+	return r.JSON404
+}
+
+// GetJSON421 returns the response for an HTTP 421 `application/json` response
+func (r AwaitRequestsResponse) GetJSON421() *Misdirected {
+	return r.JSON421
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r AwaitRequestsResponse) GetJSON429() *externalRef0.Error {
+	return r.JSON429
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r AwaitRequestsResponse) GetJSON503() *NamespaceLimit {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r AwaitRequestsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r AwaitRequestsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r AwaitRequestsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r AwaitRequestsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // ListUnmatchedRequestsResponse401Headers the declared response headers of an HTTP 401 response for ListUnmatchedRequests
 type ListUnmatchedRequestsResponse401Headers struct {
 	WWWAuthenticate string
@@ -6000,6 +6341,36 @@ func (c *ClientWithResponses) ListRequestsWithResponse(ctx context.Context, para
 		return nil, err
 	}
 	return ParseListRequestsResponse(rsp)
+}
+
+// AwaitRequestsWithBodyWithResponse Wait until the journal holds the calls a test expects
+//
+// Long-polls: answers as soon as the namespace's journal (or the trace's, with `traceId`) holds calls meeting every expectation (verify's: operation, body, headers; `count` is exactly, `min` at least), or as soon as an expectation can no longer be met (more calls than its `count` or `max`), or at the deadline `timeoutMs` (at most 30000), whichever comes first. With `quietMs`, it answers once the namespace (the trace) has had no call for that long instead of when the expectations are met, which are then judged. The answer is verify's, taken at that moment, with `endedBy` saying what ended the wait: a wait that ended at the deadline names the near misses as verify does. A call journaled by another replica (DATABASE_URL) is seen within 250 ms. At most 16 waits per namespace and 64 in all are open at once: past either, a 429 with Retry-After. A client that goes away ends its wait.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /requests/await (the `AwaitRequests` operationId).
+func (c *ClientWithResponses) AwaitRequestsWithBodyWithResponse(ctx context.Context, params *AwaitRequestsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*AwaitRequestsResponse, error) {
+	rsp, err := c.AwaitRequestsWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAwaitRequestsResponse(rsp)
+}
+
+// AwaitRequestsWithResponse Wait until the journal holds the calls a test expects
+//
+// Long-polls: answers as soon as the namespace's journal (or the trace's, with `traceId`) holds calls meeting every expectation (verify's: operation, body, headers; `count` is exactly, `min` at least), or as soon as an expectation can no longer be met (more calls than its `count` or `max`), or at the deadline `timeoutMs` (at most 30000), whichever comes first. With `quietMs`, it answers once the namespace (the trace) has had no call for that long instead of when the expectations are met, which are then judged. The answer is verify's, taken at that moment, with `endedBy` saying what ended the wait: a wait that ended at the deadline names the near misses as verify does. A call journaled by another replica (DATABASE_URL) is seen within 250 ms. At most 16 waits per namespace and 64 in all are open at once: past either, a 429 with Retry-After. A client that goes away ends its wait.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /requests/await (the `AwaitRequests` operationId).
+func (c *ClientWithResponses) AwaitRequestsWithResponse(ctx context.Context, params *AwaitRequestsParams, body AwaitRequestsJSONRequestBody, reqEditors ...RequestEditorFn) (*AwaitRequestsResponse, error) {
+	rsp, err := c.AwaitRequests(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAwaitRequestsResponse(rsp)
 }
 
 // ListUnmatchedRequestsWithResponse List the requests no operation matched
@@ -7450,6 +7821,107 @@ func ParseListRequestsResponse(rsp *http.Response) (*ListRequestsResponse, error
 		response.Headers401 = &headers
 	case rsp.StatusCode == 503:
 		var headers ListRequestsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseAwaitRequestsResponse parses an HTTP response from a AwaitRequestsWithResponse call
+func ParseAwaitRequestsResponse(rsp *http.Response) (*AwaitRequestsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &AwaitRequestsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest AwaitResult
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest UnknownNamespace
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 421:
+		var dest Misdirected
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON421 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest externalRef0.Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest NamespaceLimit
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers AwaitRequestsResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers AwaitRequestsResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers AwaitRequestsResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
