@@ -168,6 +168,7 @@ async function serve(
             redact: (text: string) => redactor.text(text),
             sharedPets: (source: DataSource) => stores.sharedPets(source),
           },
+          namespaceFromTrace: config.namespaceFromTrace,
         }
   const telemetry = await openTelemetry({
     env: process.env,

@@ -20,6 +20,7 @@ import {
 import { bundleHandlers } from './bundle.js'
 import { journalHandlers } from './journal-operations.js'
 import { controlHandlers } from './operations.js'
+import { beginsATest } from './stray-calls.js'
 import { verificationHandlers } from './verification-operations.js'
 
 export type { ControlApiOptions }
@@ -72,6 +73,7 @@ export function createControlApi(
           // Snapshots another replica made or deleted are seen (one process: nothing to read).
           if (SNAPSHOT_OPERATIONS.has(operationId)) await namespaces.snapshots.refresh()
           const reply = await handle(input, { ...options, namespace, afterReset, exchange })
+          if (CREATES_ITS_NAMESPACE.has(operationId)) beginsATest(namespaces, name)
           await hold?.release()
           return reply
         } catch (error) {

@@ -19,6 +19,8 @@ export interface ControlApiOptions {
   readonly namespaces: Namespaces
   /** What getBundle says of the sandbox, and how it cuts secrets and reads the initial data. */
   readonly bundle?: BundleSource | undefined
+  /** NAMESPACE_FROM_TRACE: a call naming no namespace goes to its trace's. */
+  readonly namespaceFromTrace?: boolean | undefined
 }
 
 export interface ControlContext extends ControlApiOptions {

@@ -1,5 +1,5 @@
-// The journal room's handlers of the control API: what a namespace's request journal holds and
-// the coverage report read from it; verification
+// The journal room's handlers of the control API: what a namespace's request journal holds (its
+// calls, with retries as one call when asked) and the coverage report read from it; verification
 // of the calls a test expected is the verification room's (verification-operations.ts). A new
 // operation of this room goes here, and needs no other list.
 import { ERRORS, HttpError } from '../http/errors.js'
@@ -7,17 +7,23 @@ import { TypedText } from '../http/reply.js'
 import { readDateTime } from './clock.js'
 import { ok, type ControlOperations } from './control-operation.js'
 import { coverageMarkdown, coverageOf } from '../journal/coverage.js'
+import { logicalPage } from '../journal/logical-calls.js'
 import { UNMATCHED } from '../journal/request-record.js'
 
 const MARKDOWN = 'text/markdown; charset=utf-8'
 
 export const journalHandlers: ControlOperations = {
-  listRequests({ query: { method, path, operationId, status, since, traceId, limit, after } }, { namespace }) {
+  listRequests(
+    { query: { method, path, operationId, status, since, traceId, logicalCalls, limit, after } },
+    { namespace },
+  ) {
     const read = since === undefined ? undefined : readDateTime(since)
     if (read?.problem !== undefined)
       throw new HttpError(ERRORS.invalidParameter, `Invalid query parameter: query.since ${read.problem}`)
     const filter = { method, path, operationId, status, since: read?.date, traceId }
-    return ok(namespace.journal.page(filter, { limit: limit as number, after }))
+    const { journal } = namespace
+    if (logicalCalls === true) return ok(logicalPage(journal.find(filter), { limit: limit as number, after }, journal))
+    return ok(journal.page(filter, { limit: limit as number, after }))
   },
 
   listUnmatchedRequests({ query: { limit, after } }, { namespace }) {

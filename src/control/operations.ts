@@ -15,6 +15,7 @@ import { storedPet } from '../store/pets.js'
 import { nameProblem, StoreFull } from '../store/limits.js'
 import { readDateTime } from './clock.js'
 import { invalidBody, ok, operationIds, unknownNamespace, type ControlOperations } from './control-operation.js'
+import { testEndsOn, tracesOf } from './stray-calls.js'
 
 export const controlHandlers: ControlOperations = {
   async reset({ body }, { namespace, namespaces, afterReset }) {
@@ -139,7 +140,10 @@ export const controlHandlers: ControlOperations = {
         ERRORS.invalidParameter,
         'Invalid path parameter: the default namespace cannot be deleted; reset it instead',
       )
+    // Its deletion ends its test: a later call in one of the traces it held is a stray of that test.
+    const traces = tracesOf(namespaces.find(name))
     if (!(await storing(namespaces.delete(name)))) throw unknownNamespace(name)
+    testEndsOn(namespaces.journals).end(name, traces)
     return ok({ namespace: name, deleted: true })
   },
 

@@ -1,23 +1,104 @@
-// The verification room's handlers of the control API: verify, and the wait for requests
-// (await-requests.ts). A new operation of this room goes here, and needs no other list.
+// The verification room's handlers of the control API: verify, the wait for requests
+// (await-requests.ts), the stray calls and the end of a test (stray-calls.ts). A new operation of
+// this room goes here, and needs no other list.
 import type { ApiSpec } from '../contract/types.js'
 import { waitFor } from './await-requests.js'
-import { invalidBody, ok, operationIds, type ControlOperations } from './control-operation.js'
+import {
+  invalidBody,
+  ok,
+  operationIds,
+  unknownNamespace,
+  type ControlContext,
+  type ControlOperations,
+} from './control-operation.js'
+import type { Namespace } from './namespaces.js'
+import { strayCalls, testEndsOn, tracesOf, type StrayCall } from './stray-calls.js'
+import { logicalCalls } from '../journal/logical-calls.js'
 import { UNMATCHED } from '../journal/request-record.js'
-import { expectationProblem, verifyJournal, type Expectation, type VerifyResult } from '../journal/verify.js'
+import { expectationProblem, verify, verifyJournal, type Expectation, type VerifyResult } from '../journal/verify.js'
+
+/** What verify and a wait are asked besides the expectations. */
+interface Options {
+  readonly strict?: boolean | undefined
+  readonly noOtherCalls?: boolean | undefined
+  readonly logicalCalls?: boolean | undefined
+}
 
 export const verificationHandlers: ControlOperations = {
-  verify({ query: { traceId }, body: { expectations, strict = false } }, { namespace, apiSpec }) {
-    checkExpectations(expectations, apiSpec)
-    return ok(verifyJournal(namespace, traceId, expectations, strict))
+  async verify({ query: { traceId }, body }, context) {
+    checkExpectations(body.expectations, context.apiSpec)
+    return ok(await verifyWithStrays(traceId, body.expectations, body, context))
   },
 
-  async awaitRequests({ query: { traceId }, body = {} }, { namespace, namespaces, exchange, apiSpec }) {
-    const { expectations = [], timeoutMs = 10_000, quietMs, strict = false } = body
-    checkExpectations(expectations, apiSpec)
-    const verifyNow = (): VerifyResult => verifyJournal(namespace, traceId, expectations, strict)
-    return ok(await waitFor({ namespace, namespaces, exchange, traceId, expectations, timeoutMs, quietMs, verifyNow }))
+  async awaitRequests({ query: { traceId }, body = {} }, context) {
+    const { expectations = [], timeoutMs = 10_000, quietMs } = body
+    checkExpectations(expectations, context.apiSpec)
+    const { namespace, namespaces, exchange } = context
+    const now = (): VerifyResult => verifyNow(namespace, traceId, expectations, body)
+    const wait = { namespace, namespaces, exchange, traceId, expectations, timeoutMs, quietMs, verifyNow: now }
+    const waited = await waitFor(wait)
+    if (body.noOtherCalls !== true) return ok(waited)
+    const { endedBy, waitedMs } = waited
+    return ok({ ...(await verifyWithStrays(traceId, expectations, body, context)), endedBy, waitedMs })
   },
+
+  async listStrayRequests({ query: { test } }, { namespaces, namespaceFromTrace }) {
+    const strays = await strayCalls(namespaces, namespaceFromTrace === true, test)
+    return ok({ count: strays.length, strays })
+  },
+
+  async endTest({ path: { name } }, { namespaces }) {
+    const namespace = await namespaces.existing(name)
+    if (namespace === undefined) throw unknownNamespace(name)
+    await (await namespaces.hold(namespace))?.release() // the traces other replicas journaled too
+    const { at } = testEndsOn(namespaces.journals).end(name, tracesOf(namespace))
+    return ok({ namespace: name, endedAt: new Date(at).toISOString() })
+  },
+}
+
+/** Verify's answer now; `exclude` leaves out entries, which the counts of every call cannot. */
+function verifyNow(
+  namespace: Namespace,
+  traceId: string | undefined,
+  expectations: readonly Expectation[],
+  { strict = false, noOtherCalls = false, logicalCalls: logical = false }: Options,
+  exclude: ReadonlySet<number> = new Set(),
+): VerifyResult {
+  const strictly = strict || noOtherCalls
+  if (!logical && exclude.size === 0) return verifyJournal(namespace, traceId, expectations, strictly)
+  // The counts of every call would count attempts, or the entries left out: calls are the entries kept.
+  const { journal } = namespace
+  const entries = journal.find({ traceId }).filter((entry) => !exclude.has(entry.id))
+  const calls = logical ? logicalCalls(entries) : entries
+  return verify(namespace.name, calls, expectations, strictly, { journalDropped: journal.tally.journalDropped })
+}
+
+/**
+ * With `noOtherCalls`: strict, the stray calls of the namespace's test fail the verification
+ * wherever they landed, and those of other tests that landed here are theirs, not unexpected here.
+ */
+async function verifyWithStrays(
+  traceId: string | undefined,
+  expectations: readonly Expectation[],
+  options: Options,
+  { namespace, namespaces, namespaceFromTrace }: ControlContext,
+): Promise<VerifyResult> {
+  if (options.noOtherCalls !== true) return verifyNow(namespace, traceId, expectations, options)
+  const strays = await strayCalls(namespaces, namespaceFromTrace === true)
+  const own = strays.filter((stray) => stray.test === namespace.name)
+  const others = strays.filter((stray) => stray.namespace === namespace.name && stray.test !== namespace.name)
+  const result = verifyNow(namespace, traceId, expectations, options, new Set(others.map((stray) => stray.entry.id)))
+  if (own.length === 0) return { ...result, strays: own }
+  const lines = own.map((stray) => `- stray call (no other calls): ${describe(stray)}`)
+  const failures = result.passed ? [] : result.message.split('\n').slice(1)
+  return { ...result, passed: false, strays: own, message: `failed:\n${[...failures, ...lines].join('\n')}` }
+}
+
+function describe({ entry, namespace, reason }: StrayCall): string {
+  const where = { 'after-end': 'after the test ended', 'other-test': 'with its trace', 'no-test': 'with no test' }[
+    reason
+  ]
+  return `#${entry.id} ${entry.method} ${entry.path} → ${entry.status ?? 'no answer'} (${entry.operationId}) in namespace ${namespace}, ${where}`
 }
 
 function checkExpectations(expectations: readonly Expectation[], spec: ApiSpec): void {

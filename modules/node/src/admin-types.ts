@@ -354,6 +354,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/requests/strays": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the calls no running test made, each tied to the test that caused it
+         * @description Across every namespace, oldest first: in trace mode (NAMESPACE_FROM_TRACE), calls with no test context (no namespace, no trace); calls into a namespace after its test ended; and calls whose trace belongs to another namespace's test. Each names the test that caused it (`test`) where its namespace or trace context tells. Read from the journals kept, and the tests this replica saw end: a call the journal dropped is not listed.
+         */
+        get: operations["listStrayRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/namespaces/{name}/end": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End the test of a namespace
+         * @description Marks the namespace's test as ended, now: a call into the namespace from now on, or with a trace of its calls so far, is a stray call of this test (GET /__admin/requests/strays). Deleting the namespace ends its test too; a reset, a replace, a fault or a clock set in it begins a new one.
+         */
+        post: operations["endTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -517,6 +557,13 @@ export interface components {
             error: null | components["schemas"]["AnsweredError"];
             /** @description The trace id of the request's W3C `traceparent` header; absent when it sent none, or none valid. */
             traceId?: string;
+            /** @description With `logicalCalls`, every attempt of this call, oldest first (this entry is the first): their ids, times and statuses. */
+            attempts?: {
+                id: number;
+                /** Format: date-time */
+                time: string;
+                status: number | null;
+            }[];
         };
         AnsweredError: {
             /** @example invalid_body */
@@ -759,7 +806,19 @@ export interface components {
              * @default false
              */
             strict: boolean;
+            noOtherCalls?: components["schemas"]["NoOtherCalls"];
+            logicalCalls?: components["schemas"]["LogicalCallsOption"];
         };
+        /**
+         * @description Strict, and besides: each stray call of this namespace's test (GET /__admin/requests/strays, those whose `test` is this namespace, wherever they landed) fails the verification. Exact with tests in parallel, each in its own namespace: another test's calls are not this one's.
+         * @default false
+         */
+        NoOtherCalls: boolean;
+        /**
+         * @description Counts the attempts of one call (same `Idempotency-Key`, or same `traceparent`, in one operation) as one call: the first attempt's, as `logicalCalls` on GET /__admin/requests shows it. Counts are then of the entries kept.
+         * @default false
+         */
+        LogicalCallsOption: boolean;
         EntrySummary: {
             id: number;
             method: string;
@@ -839,6 +898,32 @@ export interface components {
         Pacticipant: {
             name: string;
         };
+        StrayCall: {
+            /**
+             * @description `no-test`: in trace mode (NAMESPACE_FROM_TRACE), a call with no namespace and no trace context, in the default namespace. `after-end`: a call into a namespace after its test ended (POST /__admin/namespaces/{name}/end, or its deletion). `other-test`: a call whose trace belongs to another namespace's test (the namespace that first journaled a call of that trace, or held one when its test ended).
+             * @enum {string}
+             */
+            reason: "no-test" | "after-end" | "other-test";
+            /** @description The namespace of the test that caused it, when its trace context tells. */
+            test: string | null;
+            /** @description Where it was journaled. */
+            namespace: string;
+            entry: components["schemas"]["EntrySummary"];
+            /** Format: date-time */
+            time: string;
+            traceId?: string;
+            /** @description The span that sent it, from its `traceparent`. */
+            parentSpanId?: string;
+        };
+        StrayReport: {
+            count: number;
+            strays: components["schemas"]["StrayCall"][];
+        };
+        TestEnd: {
+            namespace: string;
+            /** Format: date-time */
+            endedAt: string;
+        };
         AwaitRequest: {
             /**
              * @description What the journal must hold; with none, the wait ends by `quietMs` or the deadline.
@@ -850,6 +935,8 @@ export interface components {
              * @default false
              */
             strict: boolean;
+            noOtherCalls?: components["schemas"]["NoOtherCalls"];
+            logicalCalls?: components["schemas"]["LogicalCallsOption"];
             /**
              * @description The deadline, from the wait's start.
              * @default 10000
@@ -881,6 +968,8 @@ export interface components {
             expectations: components["schemas"]["ExpectationResult"][];
             /** @description In strict mode, the entries no expectation matched. */
             unexpected: components["schemas"]["EntrySummary"][];
+            /** @description With `noOtherCalls`, the stray calls of this namespace's test. */
+            strays?: components["schemas"]["StrayCall"][];
             /** @description The outcome for people, one line per failed expectation or unexpected call. */
             message: string;
         };
@@ -1096,6 +1185,8 @@ export interface components {
         JournalLimit: number;
         /** @description Only entries after the entry of this id: the `next` of the previous page. Omitted, the page starts at the oldest entry. */
         JournalAfter: number;
+        /** @description Shows the attempts of one call as one entry, the first attempt's, with `attempts`: entries of one operation that carry the same `Idempotency-Key` header, or, without one, the same W3C `traceparent` (one span sent them all), are attempts of one call. The page and its count are of calls then. */
+        LogicalCalls: boolean;
         /** @description Only the requests of this trace: those whose W3C `traceparent` header carried this trace id (32 lowercase hex digits), whoever made them. Coverage and verify then count the calls of the trace the journal keeps; `journalDropped` is still the namespace's, as the entries dropped may have been of the trace. */
         TraceId: string;
     };
@@ -1221,6 +1312,8 @@ export interface operations {
                 since?: string;
                 /** @description Only the requests of this trace: those whose W3C `traceparent` header carried this trace id (32 lowercase hex digits), whoever made them. Coverage and verify then count the calls of the trace the journal keeps; `journalDropped` is still the namespace's, as the entries dropped may have been of the trace. */
                 traceId?: components["parameters"]["TraceId"];
+                /** @description Shows the attempts of one call as one entry, the first attempt's, with `attempts`: entries of one operation that carry the same `Idempotency-Key` header, or, without one, the same W3C `traceparent` (one span sent them all), are attempts of one call. The page and its count are of calls then. */
+                logicalCalls?: components["parameters"]["LogicalCalls"];
                 /** @description At most this many entries in the page; 0 answers the count alone (the cheapest check of the journal). */
                 limit?: components["parameters"]["JournalLimit"];
                 /** @description Only entries after the entry of this id: the `next` of the previous page. Omitted, the page starts at the oldest entry. */
@@ -2009,6 +2102,57 @@ export interface operations {
                 };
             };
             503: components["responses"]["NamespaceLimit"];
+        };
+    };
+    listStrayRequests: {
+        parameters: {
+            query?: {
+                /** @description Only the stray calls of this namespace's test. */
+                test?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stray calls. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StrayReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            421: components["responses"]["Misdirected"];
+        };
+    };
+    endTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The test ended. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestEnd"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["UnknownNamespace"];
+            421: components["responses"]["Misdirected"];
         };
     };
 }

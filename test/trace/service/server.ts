@@ -1,5 +1,6 @@
 // A service under test, as a team would have one: an HTTP server that calls the Animal Store
-// (here the sandbox) from its own code, instrumented with the OpenTelemetry Node SDK. It names
+// (here the sandbox) from its own code, and from background jobs, instrumented with the
+// OpenTelemetry Node SDK. It names
 // no namespace itself: the trace context and baggage of the request it serves reach the sandbox
 // only because the instrumentation passes them on to its outbound calls.
 //
@@ -9,6 +10,7 @@
 import { createRequire } from 'node:module'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { context } from '@opentelemetry/api'
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core'
 import { registerInstrumentations } from '@opentelemetry/instrumentation'
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http'
@@ -51,7 +53,37 @@ async function adopt(res: ServerResponse): Promise<void> {
   res.end(JSON.stringify({ listed: listed.status, created: created.status, petId: pet.id ?? null }))
 }
 
+/** Jobs held back until POST /release: a test decides when a late job runs. */
+const held: Array<() => void> = []
+
+/**
+ * POST /adopt-later: answers 202 at once, and adds a pet from a background job, after a random
+ * 0 to 2 s (or, with ?held, once POST /release comes). The job runs in the request's context: the
+ * instrumentation passes its trace and baggage on, as a queue consumer's would.
+ */
+function adoptLater(url: URL, res: ServerResponse): void {
+  const name = url.searchParams.get('name') ?? 'Later'
+  const job = (): void => {
+    const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }
+    const body = JSON.stringify({ name, categoryId: 1 })
+    fetch(`${sandboxUrl}/pets`, { method: 'POST', headers, body }).then(
+      (created) => created.body?.cancel(),
+      (error: unknown) => console.error('the job failed', error),
+    )
+  }
+  // Held, it runs from another request: bound to this one's context, as a queued job carries its own.
+  if (url.searchParams.has('held')) held.push(context.bind(context.active(), job))
+  else setTimeout(job, Math.random() * 2000)
+  res.writeHead(202).end()
+}
+
 const server = http.createServer((req: IncomingMessage, res: ServerResponse) => {
+  const url = new URL(req.url ?? '/', 'http://service')
+  if (req.method === 'POST' && url.pathname === '/adopt-later') return adoptLater(url, res)
+  if (req.method === 'POST' && url.pathname === '/release') {
+    for (const job of held.splice(0)) job()
+    return void res.writeHead(204).end()
+  }
   if (req.method !== 'GET' || req.url !== '/adopt') {
     res.writeHead(404).end()
     return

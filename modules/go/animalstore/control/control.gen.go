@@ -258,6 +258,27 @@ func (e Stability) Valid() bool {
 	}
 }
 
+// Defines values for StrayCallReason.
+const (
+	AfterEnd  StrayCallReason = "after-end"
+	NoTest    StrayCallReason = "no-test"
+	OtherTest StrayCallReason = "other-test"
+)
+
+// Valid indicates whether the value is a known member of the StrayCallReason enum.
+func (e StrayCallReason) Valid() bool {
+	switch e {
+	case AfterEnd:
+		return true
+	case NoTest:
+		return true
+	case OtherTest:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for GetCoverageParamsFormat.
 const (
 	JSON     GetCoverageParamsFormat = "json"
@@ -317,6 +338,12 @@ type AwaitRequest struct {
 	// Expectations What the journal must hold; with none, the wait ends by `quietMs` or the deadline.
 	Expectations []Expectation `json:"expectations,omitempty"`
 
+	// LogicalCalls Counts the attempts of one call (same `Idempotency-Key`, or same `traceparent`, in one operation) as one call: the first attempt's, as `logicalCalls` on GET /__admin/requests shows it. Counts are then of the entries kept.
+	LogicalCalls LogicalCallsOption `json:"logicalCalls,omitempty"`
+
+	// NoOtherCalls Strict, and besides: each stray call of this namespace's test (GET /__admin/requests/strays, those whose `test` is this namespace, wherever they landed) fails the verification. Exact with tests in parallel, each in its own namespace: another test's calls are not this one's.
+	NoOtherCalls NoOtherCalls `json:"noOtherCalls,omitempty"`
+
 	// QuietMs Ends the wait once the namespace (the trace) has had no call for this long, counted from the wait's start or its latest call's end, whichever is later; the expectations met do not end it then (a `count` of 0 is met at once).
 	QuietMs int `json:"quietMs,omitempty"`
 
@@ -348,7 +375,10 @@ type AwaitResult struct {
 
 	// Passed False when it failed, and when it is incomplete.
 	Passed bool `json:"passed"`
-	Strict bool `json:"strict"`
+
+	// Strays With `noOtherCalls`, the stray calls of this namespace's test.
+	Strays []StrayCall `json:"strays,omitempty"`
+	Strict bool        `json:"strict"`
 
 	// Unexpected In strict mode, the entries no expectation matched.
 	Unexpected []EntrySummary `json:"unexpected"`
@@ -692,6 +722,13 @@ type FaultHit struct {
 
 // JournalEntry defines model for JournalEntry.
 type JournalEntry struct {
+	// Attempts With `logicalCalls`, every attempt of this call, oldest first (this entry is the first): their ids, times and statuses.
+	Attempts []struct {
+		ID     int       `json:"id"`
+		Status int       `json:"status"`
+		Time   time.Time `json:"time"`
+	} `json:"attempts,omitempty"`
+
 	// Body The JSON body as sent (text when it is not JSON), null when there was none.
 	Body       interface{} `json:"body"`
 	DurationMs float32     `json:"durationMs"`
@@ -745,6 +782,9 @@ type JournalPage struct {
 	UnauthenticatedDropped int `json:"unauthenticatedDropped"`
 }
 
+// LogicalCallsOption Counts the attempts of one call (same `Idempotency-Key`, or same `traceparent`, in one operation) as one call: the first attempt's, as `logicalCalls` on GET /__admin/requests shows it. Counts are then of the entries kept.
+type LogicalCallsOption = bool
+
 // NewFault defines model for NewFault.
 type NewFault struct {
 	// After How many matching calls pass untouched first.
@@ -783,6 +823,9 @@ type NewSnapshot struct {
 	// Namespace The namespace to freeze; the default namespace when omitted.
 	Namespace string `json:"namespace,omitempty"`
 }
+
+// NoOtherCalls Strict, and besides: each stray call of this namespace's test (GET /__admin/requests/strays, those whose `test` is this namespace, wherever they landed) fails the verification. Exact with tests in parallel, each in its own namespace: another test's calls are not this one's.
+type NoOtherCalls = bool
 
 // OperationCoverage defines model for OperationCoverage.
 type OperationCoverage struct {
@@ -942,6 +985,40 @@ type StateSummary struct {
 	Pets int `json:"pets"`
 }
 
+// StrayCall defines model for StrayCall.
+type StrayCall struct {
+	Entry EntrySummary `json:"entry"`
+
+	// Namespace Where it was journaled.
+	Namespace string `json:"namespace"`
+
+	// ParentSpanID The span that sent it, from its `traceparent`.
+	ParentSpanID string `json:"parentSpanId,omitempty"`
+
+	// Reason `no-test`: in trace mode (NAMESPACE_FROM_TRACE), a call with no namespace and no trace context, in the default namespace. `after-end`: a call into a namespace after its test ended (POST /__admin/namespaces/{name}/end, or its deletion). `other-test`: a call whose trace belongs to another namespace's test (the namespace that first journaled a call of that trace, or held one when its test ended).
+	Reason StrayCallReason `json:"reason"`
+
+	// Test The namespace of the test that caused it, when its trace context tells.
+	Test    string    `json:"test"`
+	Time    time.Time `json:"time"`
+	TraceID string    `json:"traceId,omitempty"`
+}
+
+// StrayCallReason `no-test`: in trace mode (NAMESPACE_FROM_TRACE), a call with no namespace and no trace context, in the default namespace. `after-end`: a call into a namespace after its test ended (POST /__admin/namespaces/{name}/end, or its deletion). `other-test`: a call whose trace belongs to another namespace's test (the namespace that first journaled a call of that trace, or held one when its test ended).
+type StrayCallReason string
+
+// StrayReport defines model for StrayReport.
+type StrayReport struct {
+	Count  int         `json:"count"`
+	Strays []StrayCall `json:"strays"`
+}
+
+// TestEnd defines model for TestEnd.
+type TestEnd struct {
+	EndedAt   time.Time `json:"endedAt"`
+	Namespace string    `json:"namespace"`
+}
+
 // UnstableCall defines model for UnstableCall.
 type UnstableCall struct {
 	Calls       int    `json:"calls"`
@@ -956,6 +1033,12 @@ type UnstableCall struct {
 // VerifyRequest defines model for VerifyRequest.
 type VerifyRequest struct {
 	Expectations []Expectation `json:"expectations"`
+
+	// LogicalCalls Counts the attempts of one call (same `Idempotency-Key`, or same `traceparent`, in one operation) as one call: the first attempt's, as `logicalCalls` on GET /__admin/requests shows it. Counts are then of the entries kept.
+	LogicalCalls LogicalCallsOption `json:"logicalCalls,omitempty"`
+
+	// NoOtherCalls Strict, and besides: each stray call of this namespace's test (GET /__admin/requests/strays, those whose `test` is this namespace, wherever they landed) fails the verification. Exact with tests in parallel, each in its own namespace: another test's calls are not this one's.
+	NoOtherCalls NoOtherCalls `json:"noOtherCalls,omitempty"`
 
 	// Strict Every journal entry no expectation matched fails the verification.
 	Strict bool `json:"strict,omitempty"`
@@ -979,7 +1062,10 @@ type VerifyResult struct {
 
 	// Passed False when it failed, and when it is incomplete.
 	Passed bool `json:"passed"`
-	Strict bool `json:"strict"`
+
+	// Strays With `noOtherCalls`, the stray calls of this namespace's test.
+	Strays []StrayCall `json:"strays,omitempty"`
+	Strict bool        `json:"strict"`
 
 	// Unexpected In strict mode, the entries no expectation matched.
 	Unexpected []EntrySummary `json:"unexpected"`
@@ -990,6 +1076,9 @@ type JournalAfter = int
 
 // JournalLimit defines model for JournalLimit.
 type JournalLimit = int
+
+// LogicalCalls defines model for LogicalCalls.
+type LogicalCalls = bool
 
 // Namespace defines model for Namespace.
 type Namespace = string
@@ -1158,6 +1247,9 @@ type ListRequestsParams struct {
 	// TraceID Only the requests of this trace: those whose W3C `traceparent` header carried this trace id (32 lowercase hex digits), whoever made them. Coverage and verify then count the calls of the trace the journal keeps; `journalDropped` is still the namespace's, as the entries dropped may have been of the trace.
 	TraceID *TraceID `form:"traceId,omitempty" json:"traceId,omitempty"`
 
+	// LogicalCalls Shows the attempts of one call as one entry, the first attempt's, with `attempts`: entries of one operation that carry the same `Idempotency-Key` header, or, without one, the same W3C `traceparent` (one span sent them all), are attempts of one call. The page and its count are of calls then.
+	LogicalCalls *LogicalCalls `form:"logicalCalls,omitempty" json:"logicalCalls,omitempty"`
+
 	// Limit At most this many entries in the page; 0 answers the count alone (the cheapest check of the journal).
 	Limit *JournalLimit `form:"limit,omitempty" json:"limit,omitempty"`
 
@@ -1172,6 +1264,12 @@ type AwaitRequestsParams struct {
 
 	// TraceID Only the requests of this trace: those whose W3C `traceparent` header carried this trace id (32 lowercase hex digits), whoever made them. Coverage and verify then count the calls of the trace the journal keeps; `journalDropped` is still the namespace's, as the entries dropped may have been of the trace.
 	TraceID *TraceID `form:"traceId,omitempty" json:"traceId,omitempty"`
+}
+
+// ListStrayRequestsParams defines parameters for ListStrayRequests.
+type ListStrayRequestsParams struct {
+	// Test Only the stray calls of this namespace's test.
+	Test *string `form:"test,omitempty" json:"test,omitempty"`
 }
 
 // ListUnmatchedRequestsParams defines parameters for ListUnmatchedRequests.
@@ -1464,6 +1562,13 @@ type ClientInterface interface {
 	// Corresponds with DELETE /namespaces/{name} (the `DeleteNamespace` operationId).
 	DeleteNamespace(ctx context.Context, name string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// EndTest End the test of a namespace
+	//
+	// Marks the namespace's test as ended, now: a call into the namespace from now on, or with a trace of its calls so far, is a stray call of this test (GET /__admin/requests/strays). Deleting the namespace ends its test too; a reset, a replace, a fault or a clock set in it begins a new one.
+	//
+	// Corresponds with POST /namespaces/{name}/end (the `EndTest` operationId).
+	EndTest(ctx context.Context, name string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ExportPact Export the namespace's calls as a Pact
 	//
 	// The journal's calls as a consumer contract (Pact specification V4): one interaction per distinct request and response shape, each named for people, its response body the spec's schema with matchers (types, the enums as regexes, the Error shape), and provider states naming the data the namespace started from (a seed, a snapshot or the initial data), which `animal-store-sandbox pact verify` restores. Credentials stay redacted: the verifier sends a real key in their place. Calls shaped by a fault or `Prefer`, cut off, or on paths the spec lacks are left out; `metadata.animal-store-sandbox` counts them, and the calls the journal dropped (JOURNAL_SIZE).
@@ -1523,6 +1628,13 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /requests/await (the `AwaitRequests` operationId).
 	AwaitRequests(ctx context.Context, params *AwaitRequestsParams, body AwaitRequestsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListStrayRequests List the calls no running test made, each tied to the test that caused it
+	//
+	// Across every namespace, oldest first: in trace mode (NAMESPACE_FROM_TRACE), calls with no test context (no namespace, no trace); calls into a namespace after its test ended; and calls whose trace belongs to another namespace's test. Each names the test that caused it (`test`) where its namespace or trace context tells. Read from the journals kept, and the tests this replica saw end: a call the journal dropped is not listed.
+	//
+	// Corresponds with GET /requests/strays (the `ListStrayRequests` operationId).
+	ListStrayRequests(ctx context.Context, params *ListStrayRequestsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListUnmatchedRequests List the requests no operation matched
 	//
@@ -1828,6 +1940,23 @@ func (c *Client) DeleteNamespace(ctx context.Context, name string, reqEditors ..
 	return c.Client.Do(req)
 }
 
+// EndTest End the test of a namespace
+//
+// Marks the namespace's test as ended, now: a call into the namespace from now on, or with a trace of its calls so far, is a stray call of this test (GET /__admin/requests/strays). Deleting the namespace ends its test too; a reset, a replace, a fault or a clock set in it begins a new one.
+//
+// Corresponds with POST /namespaces/{name}/end (the `EndTest` operationId).
+func (c *Client) EndTest(ctx context.Context, name string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEndTestRequest(c.Server, name)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // ExportPact Export the namespace's calls as a Pact
 //
 // The journal's calls as a consumer contract (Pact specification V4): one interaction per distinct request and response shape, each named for people, its response body the spec's schema with matchers (types, the enums as regexes, the Error shape), and provider states naming the data the namespace started from (a seed, a snapshot or the initial data), which `animal-store-sandbox pact verify` restores. Credentials stay redacted: the verifier sends a real key in their place. Calls shaped by a fault or `Prefer`, cut off, or on paths the spec lacks are left out; `metadata.animal-store-sandbox` counts them, and the calls the journal dropped (JOURNAL_SIZE).
@@ -1958,6 +2087,23 @@ func (c *Client) AwaitRequestsWithBody(ctx context.Context, params *AwaitRequest
 // Corresponds with POST /requests/await (the `AwaitRequests` operationId).
 func (c *Client) AwaitRequests(ctx context.Context, params *AwaitRequestsParams, body AwaitRequestsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewAwaitRequestsRequest(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListStrayRequests List the calls no running test made, each tied to the test that caused it
+//
+// Across every namespace, oldest first: in trace mode (NAMESPACE_FROM_TRACE), calls with no test context (no namespace, no trace); calls into a namespace after its test ended; and calls whose trace belongs to another namespace's test. Each names the test that caused it (`test`) where its namespace or trace context tells. Read from the journals kept, and the tests this replica saw end: a call the journal dropped is not listed.
+//
+// Corresponds with GET /requests/strays (the `ListStrayRequests` operationId).
+func (c *Client) ListStrayRequests(ctx context.Context, params *ListStrayRequestsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListStrayRequestsRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -2771,6 +2917,40 @@ func NewDeleteNamespaceRequest(server string, name string) (*http.Request, error
 	return req, nil
 }
 
+// NewEndTestRequest constructs an http.Request for the EndTest method
+func NewEndTestRequest(server string, name string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "name", name, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/namespaces/%s/end", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewExportPactRequest constructs an http.Request for the ExportPact method
 func NewExportPactRequest(server string, params *ExportPactParams) (*http.Request, error) {
 	var err error
@@ -3136,6 +3316,18 @@ func NewListRequestsRequest(server string, params *ListRequestsParams) (*http.Re
 
 		}
 
+		if params.LogicalCalls != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "logicalCalls", *params.LogicalCalls, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if params.Limit != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
@@ -3249,6 +3441,60 @@ func NewAwaitRequestsRequestWithBody(server string, params *AwaitRequestsParams,
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewListStrayRequestsRequest constructs an http.Request for the ListStrayRequests method
+func NewListStrayRequestsRequest(server string, params *ListStrayRequestsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/requests/strays")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Test != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "test", *params.Test, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
 
 	return req, nil
 }
@@ -3758,6 +4004,15 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with DELETE /namespaces/{name} (the `DeleteNamespace` operationId).
 	DeleteNamespaceWithResponse(ctx context.Context, name string, reqEditors ...RequestEditorFn) (*DeleteNamespaceResponse, error)
 
+	// EndTestWithResponse End the test of a namespace
+	//
+	// Marks the namespace's test as ended, now: a call into the namespace from now on, or with a trace of its calls so far, is a stray call of this test (GET /__admin/requests/strays). Deleting the namespace ends its test too; a reset, a replace, a fault or a clock set in it begins a new one.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /namespaces/{name}/end (the `EndTest` operationId).
+	EndTestWithResponse(ctx context.Context, name string, reqEditors ...RequestEditorFn) (*EndTestResponse, error)
+
 	// ExportPactWithResponse Export the namespace's calls as a Pact
 	//
 	// The journal's calls as a consumer contract (Pact specification V4): one interaction per distinct request and response shape, each named for people, its response body the spec's schema with matchers (types, the enums as regexes, the Error shape), and provider states naming the data the namespace started from (a seed, a snapshot or the initial data), which `animal-store-sandbox pact verify` restores. Credentials stay redacted: the verifier sends a real key in their place. Calls shaped by a fault or `Prefer`, cut off, or on paths the spec lacks are left out; `metadata.animal-store-sandbox` counts them, and the calls the journal dropped (JOURNAL_SIZE).
@@ -3825,6 +4080,15 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /requests/await (the `AwaitRequests` operationId).
 	AwaitRequestsWithResponse(ctx context.Context, params *AwaitRequestsParams, body AwaitRequestsJSONRequestBody, reqEditors ...RequestEditorFn) (*AwaitRequestsResponse, error)
+
+	// ListStrayRequestsWithResponse List the calls no running test made, each tied to the test that caused it
+	//
+	// Across every namespace, oldest first: in trace mode (NAMESPACE_FROM_TRACE), calls with no test context (no namespace, no trace); calls into a namespace after its test ended; and calls whose trace belongs to another namespace's test. Each names the test that caused it (`test`) where its namespace or trace context tells. Read from the journals kept, and the tests this replica saw end: a call the journal dropped is not listed.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /requests/strays (the `ListStrayRequests` operationId).
+	ListStrayRequestsWithResponse(ctx context.Context, params *ListStrayRequestsParams, reqEditors ...RequestEditorFn) (*ListStrayRequestsResponse, error)
 
 	// ListUnmatchedRequestsWithResponse List the requests no operation matched
 	//
@@ -4916,6 +5180,75 @@ func (r DeleteNamespaceResponse) ContentType() string {
 	return ""
 }
 
+// EndTestResponse401Headers the declared response headers of an HTTP 401 response for EndTest
+type EndTestResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+type EndTestResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *TestEnd
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *UnknownNamespace
+	// JSON421 the response for an HTTP 421 `application/json` response
+	JSON421 *Misdirected
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *EndTestResponse401Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r EndTestResponse) GetJSON200() *TestEnd {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r EndTestResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r EndTestResponse) GetJSON404() *UnknownNamespace {
+	return r.JSON404
+}
+
+// GetJSON421 returns the response for an HTTP 421 `application/json` response
+func (r EndTestResponse) GetJSON421() *Misdirected {
+	return r.JSON421
+}
+
+// GetBody returns the raw response body bytes
+func (r EndTestResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r EndTestResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r EndTestResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r EndTestResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // ExportPactResponse401Headers the declared response headers of an HTTP 401 response for ExportPact
 type ExportPactResponse401Headers struct {
 	WWWAuthenticate string
@@ -5464,6 +5797,75 @@ func (r AwaitRequestsResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r AwaitRequestsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListStrayRequestsResponse401Headers the declared response headers of an HTTP 401 response for ListStrayRequests
+type ListStrayRequestsResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+type ListStrayRequestsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *StrayReport
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON421 the response for an HTTP 421 `application/json` response
+	JSON421 *Misdirected
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListStrayRequestsResponse401Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListStrayRequestsResponse) GetJSON200() *StrayReport {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListStrayRequestsResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListStrayRequestsResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON421 returns the response for an HTTP 421 `application/json` response
+func (r ListStrayRequestsResponse) GetJSON421() *Misdirected {
+	return r.JSON421
+}
+
+// GetBody returns the raw response body bytes
+func (r ListStrayRequestsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListStrayRequestsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListStrayRequestsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListStrayRequestsResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -6257,6 +6659,21 @@ func (c *ClientWithResponses) DeleteNamespaceWithResponse(ctx context.Context, n
 	return ParseDeleteNamespaceResponse(rsp)
 }
 
+// EndTestWithResponse End the test of a namespace
+//
+// Marks the namespace's test as ended, now: a call into the namespace from now on, or with a trace of its calls so far, is a stray call of this test (GET /__admin/requests/strays). Deleting the namespace ends its test too; a reset, a replace, a fault or a clock set in it begins a new one.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /namespaces/{name}/end (the `EndTest` operationId).
+func (c *ClientWithResponses) EndTestWithResponse(ctx context.Context, name string, reqEditors ...RequestEditorFn) (*EndTestResponse, error) {
+	rsp, err := c.EndTest(ctx, name, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseEndTestResponse(rsp)
+}
+
 // ExportPactWithResponse Export the namespace's calls as a Pact
 //
 // The journal's calls as a consumer contract (Pact specification V4): one interaction per distinct request and response shape, each named for people, its response body the spec's schema with matchers (types, the enums as regexes, the Error shape), and provider states naming the data the namespace started from (a seed, a snapshot or the initial data), which `animal-store-sandbox pact verify` restores. Credentials stay redacted: the verifier sends a real key in their place. Calls shaped by a fault or `Prefer`, cut off, or on paths the spec lacks are left out; `metadata.animal-store-sandbox` counts them, and the calls the journal dropped (JOURNAL_SIZE).
@@ -6371,6 +6788,21 @@ func (c *ClientWithResponses) AwaitRequestsWithResponse(ctx context.Context, par
 		return nil, err
 	}
 	return ParseAwaitRequestsResponse(rsp)
+}
+
+// ListStrayRequestsWithResponse List the calls no running test made, each tied to the test that caused it
+//
+// Across every namespace, oldest first: in trace mode (NAMESPACE_FROM_TRACE), calls with no test context (no namespace, no trace); calls into a namespace after its test ended; and calls whose trace belongs to another namespace's test. Each names the test that caused it (`test`) where its namespace or trace context tells. Read from the journals kept, and the tests this replica saw end: a call the journal dropped is not listed.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /requests/strays (the `ListStrayRequests` operationId).
+func (c *ClientWithResponses) ListStrayRequestsWithResponse(ctx context.Context, params *ListStrayRequestsParams, reqEditors ...RequestEditorFn) (*ListStrayRequestsResponse, error) {
+	rsp, err := c.ListStrayRequests(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListStrayRequestsResponse(rsp)
 }
 
 // ListUnmatchedRequestsWithResponse List the requests no operation matched
@@ -7414,6 +7846,66 @@ func ParseDeleteNamespaceResponse(rsp *http.Response) (*DeleteNamespaceResponse,
 	return response, nil
 }
 
+// ParseEndTestResponse parses an HTTP response from a EndTestWithResponse call
+func ParseEndTestResponse(rsp *http.Response) (*EndTestResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &EndTestResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest TestEnd
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest UnknownNamespace
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 421:
+		var dest Misdirected
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON421 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers EndTestResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseExportPactResponse parses an HTTP response from a ExportPactWithResponse call
 func ParseExportPactResponse(rsp *http.Response) (*ExportPactResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -7930,6 +8422,66 @@ func ParseAwaitRequestsResponse(rsp *http.Response) (*AwaitRequestsResponse, err
 			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListStrayRequestsResponse parses an HTTP response from a ListStrayRequestsWithResponse call
+func ParseListStrayRequestsResponse(rsp *http.Response) (*ListStrayRequestsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListStrayRequestsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest StrayReport
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 421:
+		var dest Misdirected
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON421 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers ListStrayRequestsResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
 	}
 
 	return response, nil

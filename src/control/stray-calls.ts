@@ -1,0 +1,131 @@
+// Stray calls: calls no running test made. In trace mode, a call with neither namespace nor trace
+// lands in the default namespace; a call into a namespace after its test ended (explicitly, or by
+// its deletion) is a late one of that test; a call whose trace belongs to another namespace's test
+// is that test's. They are read from the journals kept, when asked: the request path pays nothing.
+import type { components } from '../contract/admin-types.js'
+import type { JournalMemory } from '../journal/journal-memory.js'
+import { DEFAULT_NAMESPACE, type Namespace, type Namespaces } from './namespaces.js'
+import type { JournalEntry } from '../journal/request-journal.js'
+
+export type StrayCall = components['schemas']['StrayCall']
+
+/** Ended tests a sandbox remembers, the oldest forgotten first. */
+const MAX_ENDED = 1000
+
+interface Ended {
+  /** Epoch milliseconds. */
+  readonly at: number
+  /** The traces of the calls its namespace held when it ended: a later call in one is its. */
+  readonly traces: ReadonlySet<string>
+}
+
+/** The tests that ended, by namespace: what this replica saw end. */
+export class TestEnds {
+  readonly #ended = new Map<string, Ended>()
+
+  /** Ends the test of `name` now, whose calls were in `traces` (tracesOf). */
+  end(name: string, traces: ReadonlySet<string>): Ended {
+    const ended = { at: Date.now(), traces }
+    this.#ended.delete(name)
+    this.#ended.set(name, ended)
+    if (this.#ended.size > MAX_ENDED) this.#ended.delete(this.#ended.keys().next().value as string)
+    return ended
+  }
+
+  /** A new test begins in `name` (a reset, a replace, a fault, a clock). */
+  begin(name: string): void {
+    this.#ended.delete(name)
+  }
+
+  get(name: string): Ended | undefined {
+    return this.#ended.get(name)
+  }
+
+  entries(): IterableIterator<[string, Ended]> {
+    return this.#ended.entries()
+  }
+}
+
+/** The traces of the calls a namespace's journal holds (none when it is gone). */
+export function tracesOf(namespace: Namespace | undefined): Set<string> {
+  const traces = new Set<string>()
+  for (const { traceId } of namespace?.journal.find() ?? []) if (traceId !== undefined) traces.add(traceId)
+  return traces
+}
+
+const registries = new WeakMap<JournalMemory, TestEnds>()
+
+/** The ended tests of the sandbox whose journals share `memory`. */
+export function testEndsOn(memory: JournalMemory): TestEnds {
+  let ends = registries.get(memory)
+  if (ends === undefined) registries.set(memory, (ends = new TestEnds()))
+  return ends
+}
+
+/** A call naming the namespace as a test would (a reset, a replace, a fault, a clock) begins its next test. */
+export function beginsATest(namespaces: Namespaces, name: string): void {
+  testEndsOn(namespaces.journals).begin(name)
+}
+
+/** Every stray call in the journals kept, oldest first; with `test`, that test's only. */
+export async function strayCalls(namespaces: Namespaces, traceMode: boolean, test?: string): Promise<StrayCall[]> {
+  const ends = testEndsOn(namespaces.journals)
+  const journals = (await namespaces.all()).map((ns) => ({ name: ns.name, entries: ns.journal.find() }))
+  const owners = traceOwners(ends, journals)
+  const strays: StrayCall[] = []
+  for (const { name, entries } of journals) {
+    const ended = ends.get(name)
+    for (const entry of entries) {
+      const owner = entry.traceId === undefined ? undefined : owners.get(entry.traceId)
+      const stray = (reason: StrayCall['reason'], by: string | null): StrayCall => describe(entry, name, reason, by)
+      if (ended !== undefined && Date.parse(entry.time) >= ended.at) strays.push(stray('after-end', name))
+      else if (owner !== undefined && owner !== name) strays.push(stray('other-test', owner))
+      else if (name === DEFAULT_NAMESPACE && traceMode && entry.traceId === undefined)
+        strays.push(stray('no-test', null))
+    }
+  }
+  return strays
+    .filter((stray) => test === undefined || stray.test === test)
+    .sort((a, b) => Date.parse(a.time) - Date.parse(b.time) || a.entry.id - b.entry.id)
+}
+
+/**
+ * Which test each trace belongs to: an ended test whose namespace held it, else the namespace that
+ * journaled its first call. Not the default namespace, which is no test's, nor the namespace named
+ * after the trace itself (NAMESPACE_FROM_TRACE), which a test that names its own namespace does not use.
+ */
+function traceOwners(
+  ends: TestEnds,
+  journals: ReadonlyArray<{ name: string; entries: JournalEntry[] }>,
+): Map<string, string> {
+  const owners = new Map<string, string>()
+  for (const [name, { traces }] of ends.entries())
+    for (const trace of traces) if (!owners.has(trace)) owners.set(trace, name)
+  const first = new Map<string, { name: string; time: number }>()
+  for (const { name, entries } of journals) {
+    if (name === DEFAULT_NAMESPACE) continue
+    for (const { traceId, time } of entries) {
+      if (traceId === undefined || traceId === name || owners.has(traceId)) continue
+      const at = Date.parse(time)
+      const seen = first.get(traceId)
+      if (seen === undefined || at < seen.time) first.set(traceId, { name, time: at })
+    }
+  }
+  for (const [trace, { name }] of first) owners.set(trace, name)
+  return owners
+}
+
+function describe(entry: JournalEntry, namespace: string, reason: StrayCall['reason'], test: string | null): StrayCall {
+  const { id, method, path, status, operationId, time, traceId } = entry
+  const traceparent = entry.headers['traceparent']
+  const parentSpanId = typeof traceparent === 'string' ? traceparent.split('-')[2] : undefined
+  return {
+    reason,
+    test,
+    namespace,
+    entry: { id, method, path, status, operationId },
+    time,
+    ...(traceId === undefined ? {} : { traceId }),
+    ...(traceId === undefined || parentSpanId === undefined ? {} : { parentSpanId }),
+  }
+}
