@@ -9,7 +9,7 @@
 // run's folder, or a folder holding such a build), the two taking turns, so that "within 10% of
 // before" compares figures of one run; without it, "before" is the previous full run's latest.json.
 //
-// Scenarios: cold-start, raw, https, http2, tests, namespaces, data-file (all seven by default), and only
+// Scenarios: cold-start, raw, https, http2, tests, await, namespaces, data-file (all eight by default), and only
 // when named: shared (PostgreSQL and HAProxy, minutes) and soak (minutes of mixed load, SOAK_SECONDS). --smoke is a tiny run (seconds) that checks the
 // harness; with BENCH_FROM_SOURCE=1 the sandbox runs from src/ through tsx instead of dist/.
 import { randomUUID } from 'node:crypto'
@@ -37,6 +37,7 @@ import {
   type Started,
 } from './servers.js'
 import { soak } from './soak.js'
+import { awaited } from './await.js'
 import { HAPROXY, startHaproxy } from '../scripts/lib/haproxy.js'
 import { POSTGRES_BIN, startPostgres } from '../scripts/lib/postgres.js'
 import { waitFor } from '../scripts/lib/processes.js'
@@ -64,7 +65,9 @@ const SETTINGS = SMOKE
       namespaces: 1000,
     }
 const SCENARIOS =
-  positionals.length > 0 ? positionals : ['cold-start', 'raw', 'https', 'http2', 'tests', 'namespaces', 'data-file']
+  positionals.length > 0
+    ? positionals
+    : ['cold-start', 'raw', 'https', 'http2', 'tests', 'await', 'namespaces', 'data-file']
 const OUT_DIR = flags.out ?? join(ROOT, 'bench/results')
 const NEW_PET = JSON.stringify({ name: 'Bench', categoryId: 1, status: 'available' })
 
@@ -562,6 +565,7 @@ const scenarios: Record<string, (ctx: Context) => Promise<unknown>> = {
   https: (ctx) => secureGet(ctx, 'HTTPS/1.1'),
   http2: (ctx) => secureGet(ctx, 'HTTP/2'),
   tests: (ctx) => onEach(ctx, (spec) => tests(ctx, spec)),
+  await: (ctx) => onEach(ctx, (spec) => awaited(() => start(ctx, spec), SMOKE ? 20 : 500)),
   namespaces: (ctx) => onEach(ctx, (spec) => namespaces(ctx, spec)),
   'data-file': (ctx) => onEach(ctx, (spec) => dataFile(ctx, spec)),
   shared,
@@ -628,6 +632,7 @@ function judge(results: Record<string, any>, previous: Record<string, any> | und
   return [
     guardrail('typical test p50, in process', ...atMost(3), of('tests', 'typicalTestMs')),
     guardrail('reset p50', ...atMost(1), of('tests', 'resetMs')),
+    guardrail('awaited call reported after its answer p99', ...atMost(5), of('await', 'reportedP99Ms')),
     guardrail('first use of a namespace p50', ...atMost(1), of('tests', 'newNamespaceMs')),
     guardrail('first request in a new trace namespace p50', ...atMost(1), of('tests', 'newTraceNamespaceMs')),
     guardrail(

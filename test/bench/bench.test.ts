@@ -35,7 +35,7 @@ t.test(
   { skip },
   async (t) => {
     const out = await tempDir(t)
-    const scenarios = ['cold-start', 'raw', 'https', 'http2', 'tests', 'namespaces', 'data-file', 'soak']
+    const scenarios = ['cold-start', 'raw', 'https', 'http2', 'tests', 'await', 'namespaces', 'data-file', 'soak']
     // --before this same checkout: the earlier commit's sandbox runs beside this one, taking turns.
     const { code, output } = await smokeRun(['--out', out, '--before', ROOT, ...scenarios], 4 * 60_000)
     t.equal(code, 0, `the smoke run exits 0\n${output}`)
@@ -83,6 +83,11 @@ t.test(
       t.ok(results.tests[step] > 0, `tests: ${step}`)
       t.ok(results.tests.before[step] > 0, `tests: ${step} before`)
     }
+    for (const [server, figures] of [
+      ['sandbox', results.await],
+      ['before', results.await.before],
+    ])
+      t.ok(figures.samples > 0 && figures.reportedP99Ms >= 0, `await: the lag of each wait on ${server}`)
     t.ok(Number.isFinite(results.namespaces.perNamespaceKiB), 'RSS per idle namespace')
     t.ok(Number.isFinite(results.namespaces.before.perNamespaceKiB), 'and before')
     for (const step of ['firstCreateMs', 'resetMs', 'deletionMs'])
@@ -103,6 +108,7 @@ t.test(
       [
         ['typical test p50, in process', '≤ 3 ms'],
         ['reset p50', '≤ 1 ms'],
+        ['awaited call reported after its answer p99', '≤ 5 ms'],
         ['first use of a namespace p50', '≤ 1 ms'],
         ['first request in a new trace namespace p50', '≤ 1 ms'],
         ['first create in its own namespace, data file vs memory', '≤ 1 ms'],
