@@ -1,6 +1,9 @@
 """Contains all the data models used in inputs/outputs"""
 
 from .answered_error import AnsweredError
+from .await_request import AwaitRequest
+from .await_result import AwaitResult
+from .await_result_ended_by import AwaitResultEndedBy
 from .bundle import Bundle
 from .bundle_clock import BundleClock
 from .bundle_journal import BundleJournal
@@ -42,6 +45,7 @@ from .fault_hit import FaultHit
 from .fault_seen_by import FaultSeenBy
 from .get_coverage_format import GetCoverageFormat
 from .journal_entry import JournalEntry
+from .journal_entry_attempts_item import JournalEntryAttemptsItem
 from .journal_entry_headers import JournalEntryHeaders
 from .journal_entry_query import JournalEntryQuery
 from .journal_page import JournalPage
@@ -88,12 +92,19 @@ from .set_clock_body import SetClockBody
 from .snapshot import Snapshot
 from .stability import Stability
 from .state_summary import StateSummary
+from .stray_call import StrayCall
+from .stray_call_reason import StrayCallReason
+from .stray_report import StrayReport
+from .test_end import TestEnd
 from .unstable_call import UnstableCall
 from .verify_request import VerifyRequest
 from .verify_result import VerifyResult
 
 __all__ = (
     "AnsweredError",
+    "AwaitRequest",
+    "AwaitResult",
+    "AwaitResultEndedBy",
     "Bundle",
     "BundleClock",
     "BundleJournal",
@@ -133,6 +144,7 @@ __all__ = (
     "FaultSeenBy",
     "GetCoverageFormat",
     "JournalEntry",
+    "JournalEntryAttemptsItem",
     "JournalEntryHeaders",
     "JournalEntryQuery",
     "JournalPage",
@@ -171,6 +183,10 @@ __all__ = (
     "Snapshot",
     "Stability",
     "StateSummary",
+    "StrayCall",
+    "StrayCallReason",
+    "StrayReport",
+    "TestEnd",
     "UnstableCall",
     "VerifyRequest",
     "VerifyResult",

@@ -11,6 +11,7 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.answered_error import AnsweredError
+    from ..models.journal_entry_attempts_item import JournalEntryAttemptsItem
     from ..models.journal_entry_headers import JournalEntryHeaders
     from ..models.journal_entry_query import JournalEntryQuery
 
@@ -37,6 +38,8 @@ class JournalEntry:
         error (AnsweredError | None): The code and message of the Error body answered; null for any other answer.
         trace_id (str | Unset): The trace id of the request's W3C `traceparent` header; absent when it sent none, or
             none valid.
+        attempts (list[JournalEntryAttemptsItem] | Unset): With `logicalCalls`, every attempt of this call, oldest first
+            (this entry is the first): their ids, times and statuses.
     """
 
     id: int
@@ -53,6 +56,7 @@ class JournalEntry:
     fault: None | str
     error: AnsweredError | None
     trace_id: str | Unset = UNSET
+    attempts: list[JournalEntryAttemptsItem] | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -92,6 +96,13 @@ class JournalEntry:
 
         trace_id = self.trace_id
 
+        attempts: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.attempts, Unset):
+            attempts = []
+            for attempts_item_data in self.attempts:
+                attempts_item = attempts_item_data.to_dict()
+                attempts.append(attempts_item)
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -113,12 +124,15 @@ class JournalEntry:
         )
         if trace_id is not UNSET:
             field_dict["traceId"] = trace_id
+        if attempts is not UNSET:
+            field_dict["attempts"] = attempts
 
         return field_dict
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.answered_error import AnsweredError
+        from ..models.journal_entry_attempts_item import JournalEntryAttemptsItem
         from ..models.journal_entry_headers import JournalEntryHeaders
         from ..models.journal_entry_query import JournalEntryQuery
 
@@ -174,6 +188,15 @@ class JournalEntry:
 
         trace_id = d.pop("traceId", UNSET)
 
+        _attempts = d.pop("attempts", UNSET)
+        attempts: list[JournalEntryAttemptsItem] | Unset = UNSET
+        if _attempts is not UNSET:
+            attempts = []
+            for attempts_item_data in _attempts:
+                attempts_item = JournalEntryAttemptsItem.from_dict(attempts_item_data)
+
+                attempts.append(attempts_item)
+
         journal_entry = cls(
             id=id,
             time=time,
@@ -189,6 +212,7 @@ class JournalEntry:
             fault=fault,
             error=error,
             trace_id=trace_id,
+            attempts=attempts,
         )
 
         journal_entry.additional_properties = d

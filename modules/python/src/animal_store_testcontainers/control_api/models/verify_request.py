@@ -20,10 +20,18 @@ class VerifyRequest:
     Attributes:
         expectations (list[Expectation]):
         strict (bool | Unset): Every journal entry no expectation matched fails the verification. Default: False.
+        no_other_calls (bool | Unset): Strict, and besides: each stray call of this namespace's test (GET
+            /__admin/requests/strays, those whose `test` is this namespace, wherever they landed) fails the verification.
+            Exact with tests in parallel, each in its own namespace: another test's calls are not this one's.
+        logical_calls (bool | Unset): Counts the attempts of one call (same `Idempotency-Key`, or same `traceparent`, in
+            one operation) as one call: the first attempt's, as `logicalCalls` on GET /__admin/requests shows it. Counts are
+            then of the entries kept.
     """
 
     expectations: list[Expectation]
     strict: bool | Unset = False
+    no_other_calls: bool | Unset = UNSET
+    logical_calls: bool | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         expectations = []
@@ -32,6 +40,10 @@ class VerifyRequest:
             expectations.append(expectations_item)
 
         strict = self.strict
+
+        no_other_calls = self.no_other_calls
+
+        logical_calls = self.logical_calls
 
         field_dict: dict[str, Any] = {}
 
@@ -42,6 +54,10 @@ class VerifyRequest:
         )
         if strict is not UNSET:
             field_dict["strict"] = strict
+        if no_other_calls is not UNSET:
+            field_dict["noOtherCalls"] = no_other_calls
+        if logical_calls is not UNSET:
+            field_dict["logicalCalls"] = logical_calls
 
         return field_dict
 
@@ -59,9 +75,15 @@ class VerifyRequest:
 
         strict = d.pop("strict", UNSET)
 
+        no_other_calls = d.pop("noOtherCalls", UNSET)
+
+        logical_calls = d.pop("logicalCalls", UNSET)
+
         verify_request = cls(
             expectations=expectations,
             strict=strict,
+            no_other_calls=no_other_calls,
+            logical_calls=logical_calls,
         )
 
         return verify_request

@@ -6,9 +6,12 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..types import UNSET, Unset
+
 if TYPE_CHECKING:
     from ..models.entry_summary import EntrySummary
     from ..models.expectation_result import ExpectationResult
+    from ..models.stray_call import StrayCall
 
 
 T = TypeVar("T", bound="VerifyResult")
@@ -30,6 +33,7 @@ class VerifyResult:
         expectations (list[ExpectationResult]):
         unexpected (list[EntrySummary]): In strict mode, the entries no expectation matched.
         message (str): The outcome for people, one line per failed expectation or unexpected call.
+        strays (list[StrayCall] | Unset): With `noOtherCalls`, the stray calls of this namespace's test.
     """
 
     namespace: str
@@ -41,6 +45,7 @@ class VerifyResult:
     expectations: list[ExpectationResult]
     unexpected: list[EntrySummary]
     message: str
+    strays: list[StrayCall] | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -68,6 +73,13 @@ class VerifyResult:
 
         message = self.message
 
+        strays: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.strays, Unset):
+            strays = []
+            for strays_item_data in self.strays:
+                strays_item = strays_item_data.to_dict()
+                strays.append(strays_item)
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -83,6 +95,8 @@ class VerifyResult:
                 "message": message,
             }
         )
+        if strays is not UNSET:
+            field_dict["strays"] = strays
 
         return field_dict
 
@@ -90,6 +104,7 @@ class VerifyResult:
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.entry_summary import EntrySummary
         from ..models.expectation_result import ExpectationResult
+        from ..models.stray_call import StrayCall
 
         d = dict(src_dict)
         namespace = d.pop("namespace")
@@ -120,6 +135,15 @@ class VerifyResult:
 
         message = d.pop("message")
 
+        _strays = d.pop("strays", UNSET)
+        strays: list[StrayCall] | Unset = UNSET
+        if _strays is not UNSET:
+            strays = []
+            for strays_item_data in _strays:
+                strays_item = StrayCall.from_dict(strays_item_data)
+
+                strays.append(strays_item)
+
         verify_result = cls(
             namespace=namespace,
             passed=passed,
@@ -130,6 +154,7 @@ class VerifyResult:
             expectations=expectations,
             unexpected=unexpected,
             message=message,
+            strays=strays,
         )
 
         verify_result.additional_properties = d

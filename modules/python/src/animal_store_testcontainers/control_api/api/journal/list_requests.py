@@ -20,6 +20,7 @@ def _get_kwargs(
     status: int | Unset = UNSET,
     since: datetime.datetime | Unset = UNSET,
     trace_id: str | Unset = UNSET,
+    logical_calls: bool | Unset = False,
     limit: int | Unset = 100,
     after: int | Unset = UNSET,
 ) -> dict[str, Any]:
@@ -42,6 +43,8 @@ def _get_kwargs(
     params["since"] = json_since
 
     params["traceId"] = trace_id
+
+    params["logicalCalls"] = logical_calls
 
     params["limit"] = limit
 
@@ -118,6 +121,7 @@ def sync_detailed(
     status: int | Unset = UNSET,
     since: datetime.datetime | Unset = UNSET,
     trace_id: str | Unset = UNSET,
+    logical_calls: bool | Unset = False,
     limit: int | Unset = 100,
     after: int | Unset = UNSET,
 ) -> Response[Error | JournalPage]:
@@ -134,6 +138,7 @@ def sync_detailed(
         status (int | Unset):
         since (datetime.datetime | Unset):
         trace_id (str | Unset):
+        logical_calls (bool | Unset):  Default: False.
         limit (int | Unset):  Default: 100.
         after (int | Unset):
 
@@ -153,6 +158,7 @@ def sync_detailed(
         status=status,
         since=since,
         trace_id=trace_id,
+        logical_calls=logical_calls,
         limit=limit,
         after=after,
     )
@@ -174,6 +180,7 @@ def sync(
     status: int | Unset = UNSET,
     since: datetime.datetime | Unset = UNSET,
     trace_id: str | Unset = UNSET,
+    logical_calls: bool | Unset = False,
     limit: int | Unset = 100,
     after: int | Unset = UNSET,
 ) -> Error | JournalPage | None:
@@ -190,6 +197,7 @@ def sync(
         status (int | Unset):
         since (datetime.datetime | Unset):
         trace_id (str | Unset):
+        logical_calls (bool | Unset):  Default: False.
         limit (int | Unset):  Default: 100.
         after (int | Unset):
 
@@ -210,6 +218,7 @@ def sync(
         status=status,
         since=since,
         trace_id=trace_id,
+        logical_calls=logical_calls,
         limit=limit,
         after=after,
     ).parsed
@@ -225,6 +234,7 @@ async def asyncio_detailed(
     status: int | Unset = UNSET,
     since: datetime.datetime | Unset = UNSET,
     trace_id: str | Unset = UNSET,
+    logical_calls: bool | Unset = False,
     limit: int | Unset = 100,
     after: int | Unset = UNSET,
 ) -> Response[Error | JournalPage]:
@@ -241,6 +251,7 @@ async def asyncio_detailed(
         status (int | Unset):
         since (datetime.datetime | Unset):
         trace_id (str | Unset):
+        logical_calls (bool | Unset):  Default: False.
         limit (int | Unset):  Default: 100.
         after (int | Unset):
 
@@ -260,6 +271,7 @@ async def asyncio_detailed(
         status=status,
         since=since,
         trace_id=trace_id,
+        logical_calls=logical_calls,
         limit=limit,
         after=after,
     )
@@ -279,6 +291,7 @@ async def asyncio(
     status: int | Unset = UNSET,
     since: datetime.datetime | Unset = UNSET,
     trace_id: str | Unset = UNSET,
+    logical_calls: bool | Unset = False,
     limit: int | Unset = 100,
     after: int | Unset = UNSET,
 ) -> Error | JournalPage | None:
@@ -295,6 +308,7 @@ async def asyncio(
         status (int | Unset):
         since (datetime.datetime | Unset):
         trace_id (str | Unset):
+        logical_calls (bool | Unset):  Default: False.
         limit (int | Unset):  Default: 100.
         after (int | Unset):
 
@@ -316,6 +330,7 @@ async def asyncio(
             status=status,
             since=since,
             trace_id=trace_id,
+            logical_calls=logical_calls,
             limit=limit,
             after=after,
         )
