@@ -102,10 +102,10 @@ class AnimalStoreContainerTest {
         assertThat(namespace.countRequests(null, null)).isEqualTo(3);
         JournalApi journal = namespace.api(JournalApi.class);
         OffsetDateTime hourAgo = OffsetDateTime.now().minusHours(1);
-        assertThat(journal.listRequests(null, "get", "/v1/pets", "listPets", 200, hourAgo, null, 1, null).getEntries().get(0).getQuery())
+        assertThat(journal.listRequests(null, "get", "/v1/pets", "listPets", 200, hourAgo, null, null, 1, null).getEntries().get(0).getQuery())
             .containsEntry("limit", "5");
-        JournalPage first = journal.listRequests(null, null, null, null, null, null, null, 2, null);
-        assertThat(journal.listRequests(null, null, null, null, null, null, null, null, first.getNext()).getEntries()).hasSize(1);
+        JournalPage first = journal.listRequests(null, null, null, null, null, null, null, null, 2, null);
+        assertThat(journal.listRequests(null, null, null, null, null, null, null, null, null, first.getNext()).getEntries()).hasSize(1);
         assertThat(journal.listUnmatchedRequests(null, 5, null).getEntries().get(0).getPath()).isEqualTo("/v1/nowhere");
 
         // The Markdown report is text, which the generated call does not parse.

@@ -98,7 +98,7 @@ public class NamespaceControl {
 
     /** How many requests match the filters: the journal's cheapest check, no entry is sent. */
     public int countRequests(String operationId, String traceId) throws ApiException {
-        return api(JournalApi.class).listRequests(null, null, null, operationId, null, null, traceId, 0, null).getCount();
+        return api(JournalApi.class).listRequests(null, null, null, operationId, null, null, traceId, null, 0, null).getCount();
     }
 
     /** @throws AssertionError listing, for each operation named (every one when none is), the responses never exercised */
