@@ -5,19 +5,48 @@
   sharing the sandbox never see each other's writes, journal, faults or clock.
 - ``animal_store_container``: the sandbox before it starts; override it in a conftest.py to
   configure it. ``animal_store_image``: the image, ``ANIMAL_STORE_IMAGE`` when set.
+
+``pytest --animal-store-bundles`` saves a failing test's bundle (``bundles.py``).
 """
 
 import os
 import re
 import uuid
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 
 import pytest
 
+from animal_store_testcontainers import bundles
 from animal_store_testcontainers.container import DEFAULT_IMAGE, AnimalStoreContainer
 from animal_store_testcontainers.control import ControlClient
 from animal_store_testcontainers.control_api.api.namespaces import delete_namespace
 from animal_store_testcontainers.control_api.api.state import reset
+
+# Each phase's report of a test ("setup", "call", "teardown"), for its fixtures' teardown to read.
+_REPORTS = pytest.StashKey[dict[str, pytest.TestReport]]()
+# The bundles the run saved, for the summary at its end.
+_SAVED = pytest.StashKey[list[str]]()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    bundles.add_option(parser)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    report = yield
+    item.stash.setdefault(_REPORTS, {})[report.when] = report
+    return report
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: pytest.Config) -> None:
+    saved = config.stash.get(_SAVED, [])
+    if saved:
+        terminalreporter.write_sep("-", f"animal-store bundles of failing tests: {len(saved)}")
+        for path in saved:
+            terminalreporter.write_line(path)
 
 
 @pytest.fixture(scope="session")
@@ -46,6 +75,7 @@ def animal_store_namespace(
     namespace = client.namespace(namespace_for(request.node.name))
     reset.sync(client=namespace.api)
     yield namespace
+    _save_bundle_on_failure(request, namespace)
     delete_namespace.sync(str(namespace.namespace_name), client=client.api)
     namespace.close()
 
@@ -54,3 +84,12 @@ def namespace_for(test_name: str) -> str:
     """A namespace name unique to one test, readable in listNamespaces: ``test_x-1a2b3c4d``."""
     readable = re.sub(r"[^A-Za-z0-9_.-]+", "-", test_name).lstrip("-._")[:50]
     return f"{readable or 'test'}-{uuid.uuid4().hex[:8]}"
+
+
+def _save_bundle_on_failure(request: pytest.FixtureRequest, namespace: ControlClient) -> None:
+    folder = bundles.folder(request.config)
+    reports = request.node.stash.get(_REPORTS, {})
+    if folder is None or not any(report.failed for report in reports.values()):
+        return
+    path = bundles.save_bundle(namespace, folder / bundles.file_name(request.node.nodeid))
+    request.config.stash.setdefault(_SAVED, []).append(str(path))
