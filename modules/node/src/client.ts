@@ -22,6 +22,8 @@ import createClient, { type Client } from 'openapi-fetch'
 import type { components, operations, paths } from './admin-types.js'
 import { httpFetch } from './transport.js'
 
+export * from './bundle.js'
+
 export type { components, operations, paths }
 /** The control API: `api.GET('/requests', { params: { query } })`, … as spec/admin.openapi.yaml has it. */
 export type ControlApi = Client<paths>
