@@ -24,13 +24,18 @@ export interface ReplayResult {
   readonly divergence: Divergence | undefined
 }
 
-/** Headers the replay sets itself, or that belong to one connection. */
+/**
+ * Headers the replay sets itself, or that belong to one connection: Java's HttpClient asks every
+ * plain-HTTP request to upgrade to h2c, and fetch refuses to send an `upgrade`.
+ */
 const NOT_RESENT = new Set([
   'host',
   'content-length',
   'connection',
   'keep-alive',
   'transfer-encoding',
+  'upgrade',
+  'http2-settings',
   'x-sandbox-namespace',
 ])
 
