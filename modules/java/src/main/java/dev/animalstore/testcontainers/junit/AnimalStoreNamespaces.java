@@ -74,7 +74,7 @@ public final class AnimalStoreNamespaces implements ParameterResolver, AfterEach
 
     /** Keyed by the context's id: a store's lookup falls back to the parent's, and a test must not delete its class's. */
     @SuppressWarnings("unchecked")
-    private static List<String> created(ExtensionContext context) {
+    static List<String> created(ExtensionContext context) {
         return context.getStore(STORE).getOrComputeIfAbsent(context.getUniqueId(), id -> new ArrayList<String>(), List.class);
     }
 
