@@ -38,6 +38,12 @@ export type RequestFilter = Omit<Query<'listRequests'>, 'limit' | 'after'>
 export type CoverageOptions = Omit<Query<'getCoverage'>, 'format'>
 type VerifyBody = NonNullable<operations['verify']['requestBody']>['content']['application/json']
 export type VerifyOptions = Query<'verify'> & Partial<Omit<VerifyBody, 'expectations'>>
+export type AwaitResult = Schemas['AwaitResult']
+export type StrayReport = Schemas['StrayReport']
+export type StrayCall = Schemas['StrayCall']
+type AwaitBody = NonNullable<operations['awaitRequests']['requestBody']>['content']['application/json']
+/** The wait's deadline (`timeoutMs`, at most 30 s), `quietMs`, and verify's options. */
+export type AwaitOptions = Query<'awaitRequests'> & Partial<Omit<AwaitBody, 'expectations'>>
 
 /** The documented defaults of a sandbox started without settings. */
 export const DEFAULT_ADMIN_TOKEN = 'sandbox-admin-token'
@@ -159,6 +165,44 @@ export class NamespaceControl {
   }
 
   /**
+   * Waits on the sandbox until the journal holds the calls expected, the namespace was quiet for
+   * `quietMs`, or the deadline `timeoutMs` (10 s by default, at most 30 s): for a call the service
+   * under test makes later, from a job or a queue, with no sleep. Answers verify's result then,
+   * with `endedBy` and `waitedMs`, whether it passed or not.
+   */
+  async awaitRequests(expectations: readonly Expectation[], options: AwaitOptions = {}): Promise<AwaitResult> {
+    const { traceId, strict = false, timeoutMs = 10_000, ...wait } = options
+    const body = { ...wait, strict, timeoutMs, expectations: [...expectations] }
+    return ok(this.api.POST('/requests/await', { params: { query: { traceId } }, body }))
+  }
+
+  /** awaitRequests that rejects with an AnimalStoreAssertionError, in the sandbox's words, unless it passed. */
+  async assertAwaited(expectations: readonly Expectation[], options: AwaitOptions = {}): Promise<AwaitResult> {
+    const result = await this.awaitRequests(expectations, options)
+    if (!result.passed)
+      throw new AnimalStoreAssertionError([
+        `${result.message} (the wait ended by ${result.endedBy} after ${result.waitedMs} ms)`,
+      ])
+    return result
+  }
+
+  /** The calls no running test made that this namespace's test caused (every namespace's, on the default handle). */
+  async strayCalls(): Promise<StrayReport> {
+    return ok(this.api.GET('/requests/strays', { params: { query: { test: this.name } } }))
+  }
+
+  /** Rejects with an AnimalStoreAssertionError naming each stray call of this namespace's test: a late job's call after its end, say. */
+  async assertNoStrayCalls(): Promise<StrayReport> {
+    const report = await this.strayCalls()
+    if (report.count > 0)
+      throw new AnimalStoreAssertionError(
+        report.strays.map(describeStray),
+        `Stray calls of ${this.name === undefined ? 'every test' : `test ${this.name}`}:`,
+      )
+    return report
+  }
+
+  /**
    * Rejects with an AnimalStoreAssertionError, in the sandbox's words, unless every reachable
    * documented response of the named (or all) operations was exercised.
    */
@@ -239,6 +283,12 @@ function parseJson(text: string): unknown {
   } catch {
     return undefined
   }
+}
+
+/** e.g. `after-end: createPet (POST /v1/pets) answered 201, in namespace t1, trace 4bf9…`: the same line in the four modules. */
+export function describeStray({ reason, entry, namespace, traceId }: StrayCall): string {
+  const answer = entry.status === null ? 'had no answer' : `answered ${entry.status}`
+  return `${reason}: ${entry.operationId} (${entry.method} ${entry.path}) ${answer}, in namespace ${namespace}${traceId ? `, trace ${traceId}` : ''}`
 }
 
 function plural(calls: number): string {
