@@ -13,7 +13,7 @@ import (
 )
 
 // The README's Go snippets are the bodies of the examples, which go test runs, or lines of
-// control_test.go, tls_test.go or bundle_test.go: a snippet that drifts from its code fails here. A snippet that
+// control_test.go, tls_test.go, bundle_test.go or await_test.go: a snippet that drifts from its code fails here. A snippet that
 // starts with its file's name (the end-of-suite check) is a suite of its own, which
 // test/container/consumers.test.ts runs as a user would.
 func TestREADMESnippetsAreExamples(t *testing.T) {
@@ -31,7 +31,7 @@ func TestREADMESnippetsAreExamples(t *testing.T) {
 	readme, err := os.ReadFile("../README.md")
 	require.NoError(t, err)
 	var testLines string
-	for _, name := range []string{"control_test.go", "tls_test.go", "bundle_test.go"} {
+	for _, name := range []string{"control_test.go", "tls_test.go", "bundle_test.go", "await_test.go"} {
 		tests, err := os.ReadFile(name)
 		require.NoError(t, err)
 		// Lines of a test's body (a tab in), or of a subtest's (two).
@@ -46,7 +46,7 @@ func TestREADMESnippetsAreExamples(t *testing.T) {
 		}
 		name, ok := examples[string(snippet[1])]
 		require.True(t, ok || strings.Contains(testLines, string(snippet[1])),
-			"this README snippet is no example's body, nor lines of control_test.go, tls_test.go or bundle_test.go:\n%s", snippet[1])
+			"this README snippet is no example's body, nor lines of control_test.go, tls_test.go, bundle_test.go or await_test.go:\n%s", snippet[1])
 		shown = append(shown, name)
 	}
 	require.Contains(t, shown, "ExampleRun")
