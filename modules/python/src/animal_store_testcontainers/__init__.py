@@ -6,7 +6,9 @@ from its spec (generate_control.py); :class:`ControlClient` gives them a namespa
 
 from animal_store_testcontainers.assertions import (
     assert_all_responses_exercised,
+    assert_awaited,
     assert_no_deprecated_calls,
+    assert_no_stray_calls,
     assert_verified,
 )
 from animal_store_testcontainers.container import (
@@ -30,6 +32,8 @@ __all__ = [
     "ControlClient",
     "HealthWaitStrategy",
     "assert_all_responses_exercised",
+    "assert_awaited",
     "assert_no_deprecated_calls",
+    "assert_no_stray_calls",
     "assert_verified",
 ]

@@ -5,9 +5,18 @@ missing, so a test fails with a message that says what to add.
     assert_all_responses_exercised(report, "createPet")
     assert_no_deprecated_calls(report)
     assert_verified(verify.sync(client=ns.api, body=VerifyRequest([Expectation("createPet", count=1)], strict=True)))
+    assert_awaited(ns.await_requests([Expectation("createPet", count=1)], timeout_ms=5000))
+    assert_no_stray_calls(ns.stray_calls())
 """
 
-from animal_store_testcontainers.control_api.models import CoverageReport, DeprecatedCall, VerifyResult
+from animal_store_testcontainers.control_api.models import (
+    AwaitResult,
+    CoverageReport,
+    DeprecatedCall,
+    StrayCall,
+    StrayReport,
+    VerifyResult,
+)
 
 
 def assert_all_responses_exercised(report: CoverageReport, *operation_ids: str) -> None:
@@ -42,6 +51,36 @@ def assert_verified(result: VerifyResult) -> None:
     __tracebackhide__ = True
     if not result.passed:
         raise AssertionError(f"verification (namespace {result.namespace}) {result.message}")
+
+
+def assert_awaited(result: AwaitResult) -> None:
+    """Fails unless the wait passed (``ControlClient.await_requests``), with the sandbox's account
+    as ``assert_verified`` gives it, and what ended the wait."""
+    __tracebackhide__ = True
+    if not result.passed:
+        raise AssertionError(
+            f"verification (namespace {result.namespace}) {result.message}"
+            f" (the wait ended by {result.ended_by} after {result.waited_ms} ms)"
+        )
+
+
+def assert_no_stray_calls(report: StrayReport) -> None:
+    """Fails naming each stray call of the report (``ControlClient.stray_calls``): a call into a
+    namespace after its test ended, one whose trace is another test's, one with no test context."""
+    __tracebackhide__ = True
+    if report.strays:
+        tests = sorted({call.test or "none" for call in report.strays})
+        raise AssertionError(
+            _failure("stray calls", f"test {', '.join(tests)}", [_describe_stray(c) for c in report.strays])
+        )
+
+
+def _describe_stray(call: StrayCall) -> str:
+    """e.g. ``after-end: createPet (POST /v1/pets) answered 201, in namespace t1, trace 4bf9…``"""
+    entry = call.entry
+    answer = "had no answer" if entry.status is None else f"answered {entry.status}"
+    text = f"{call.reason}: {entry.operation_id} ({entry.method} {entry.path}) {answer}, in namespace {call.namespace}"
+    return text if not call.trace_id else f"{text}, trace {call.trace_id}"
 
 
 def _failure(what: str, scope: str, items: list[str]) -> str:

@@ -16,7 +16,7 @@ A handle also gives what a test's own HTTP client needs to reach that namespace 
 """
 
 import ssl
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import httpx
@@ -24,11 +24,22 @@ from typing_extensions import Self
 
 from animal_store_testcontainers.control_api import AuthenticatedClient
 from animal_store_testcontainers.control_api.api.journal import list_requests
-from animal_store_testcontainers.control_api.models import JournalEntry, JournalPage
+from animal_store_testcontainers.control_api.api.verification import await_requests, list_stray_requests
+from animal_store_testcontainers.control_api.models import (
+    AwaitRequest,
+    AwaitResult,
+    Expectation,
+    JournalEntry,
+    JournalPage,
+    StrayReport,
+)
+from animal_store_testcontainers.control_api.types import UNSET
 
 API_BASE_PATH = "/v1"
 CONTROL_BASE_PATH = "/__admin"
 NAMESPACE_HEADER = "X-Sandbox-Namespace"
+# The longest wait the sandbox holds a call for (timeoutMs), beyond which a wait's answer is late.
+_LONGEST_WAIT_S = 30.0
 # Snapshots, the list of namespaces and the CA are the sandbox's, not a namespace's.
 _SANDBOX_WIDE = tuple(f"{CONTROL_BASE_PATH}/{part}" for part in ("snapshots", "namespaces", "tls"))
 
@@ -64,15 +75,10 @@ class ControlClient:
         self._api_key = api_key
         self._ca_file = ca_file
         self._namespace = namespace
-        hooks = {"request": [self._in_namespace], "response": [_raise_refusal]}
-        self.api = AuthenticatedClient(
-            base_url=self._origin + CONTROL_BASE_PATH,
-            token=admin_token,
-            verify_ssl=ssl.create_default_context(cafile=ca_file) if ca_file else True,
-            timeout=httpx.Timeout(timeout),
-            httpx_args={"event_hooks": hooks},
-        )
+        self.api = self._new_api(httpx.Timeout(timeout))
         """The client the generated calls take; they act on this handle's namespace."""
+        # A wait holds its call up to its deadline: its own client reads that much longer.
+        self._waits = self._new_api(httpx.Timeout(timeout, read=timeout + _LONGEST_WAIT_S))
 
     def namespace(self, name: str) -> Self:
         """A handle whose calls, and whose :attr:`api_headers`, act on namespace ``name``."""
@@ -119,15 +125,59 @@ class ControlClient:
                 return
             after = page.next_
 
+    def await_requests(
+        self,
+        expectations: Sequence[Expectation],
+        *,
+        timeout_ms: int = 10_000,
+        quiet_ms: int | None = None,
+        strict: bool = False,
+        trace_id: str | None = None,
+        **options: Any,
+    ) -> AwaitResult:
+        """Waits on the sandbox until the journal holds the calls expected, the namespace (the trace)
+        was quiet for ``quiet_ms``, or the deadline ``timeout_ms`` (at most 30 s): for a call the
+        service under test makes later, from a job or a queue, with no sleep. Answers verify's
+        result then, with ``ended_by`` and ``waited_ms``, passed or not (``assert_awaited`` checks
+        it); ``options`` are the rest of ``AwaitRequest`` (``no_other_calls``, ``logical_calls``)."""
+        body = AwaitRequest(
+            expectations=list(expectations),
+            timeout_ms=timeout_ms,
+            quiet_ms=UNSET if quiet_ms is None else quiet_ms,
+            strict=strict,
+            **options,
+        )
+        result = await_requests.sync(client=self._waits, body=body, trace_id=UNSET if trace_id is None else trace_id)
+        assert isinstance(result, AwaitResult)  # a refusal has raised
+        return result
+
+    def stray_calls(self) -> StrayReport:
+        """The calls no running test made that this namespace's test caused (every test's on the
+        default namespace), for ``assert_no_stray_calls``."""
+        report = list_stray_requests.sync(client=self.api, test=UNSET if self._namespace is None else self._namespace)
+        assert isinstance(report, StrayReport)
+        return report
+
     def close(self) -> None:
         """Closes the handle's connections."""
         self.api.get_httpx_client().close()
+        self._waits.get_httpx_client().close()
 
     def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
+
+    def _new_api(self, timeout: httpx.Timeout) -> AuthenticatedClient:
+        hooks = {"request": [self._in_namespace], "response": [_raise_refusal]}
+        return AuthenticatedClient(
+            base_url=self._origin + CONTROL_BASE_PATH,
+            token=str(self._settings["admin_token"]),
+            verify_ssl=ssl.create_default_context(cafile=self._ca_file) if self._ca_file else True,
+            timeout=timeout,
+            httpx_args={"event_hooks": hooks},
+        )
 
     def _page(self, **query: Any) -> JournalPage:
         page = list_requests.sync(
