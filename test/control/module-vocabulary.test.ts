@@ -17,7 +17,13 @@ const operationIds = [...read('spec/admin.openapi.yaml').matchAll(/^\s+operation
   (m) => m[1] as string,
 )
 /** The assertions every module has, in camel case. */
-const ASSERTIONS = ['assertAllResponsesExercised', 'assertNoDeprecatedCalls', 'assertVerified']
+const ASSERTIONS = [
+  'assertAllResponsesExercised',
+  'assertAwaited',
+  'assertNoDeprecatedCalls',
+  'assertNoStrayCalls',
+  'assertVerified',
+]
 
 const snake = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
 const pascal = (name: string): string => name[0]?.toUpperCase() + name.slice(1)

@@ -11,7 +11,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * The README's Java fragments are code of AnimalStoreContainerTest, AnimalStoreContainerTlsTest and AnimalStoreBundlesTest, which run against
+ * The README's Java fragments are code of AnimalStoreContainerTest, AnimalStoreContainerTlsTest, AnimalStoreAwaitTest and AnimalStoreBundlesTest, which run against
  * the real image: they must not drift. Its whole classes (the example, the end-of-suite check) are run from the README
  * itself by the repository's test/container/consumers.test.ts, in a project of their own.
  */
@@ -22,6 +22,8 @@ class ReadmeSnippetTest {
     private static final Path TEST = TESTS.resolve("AnimalStoreContainerTest.java");
 
     private static final Path TLS_TEST = TESTS.resolve("AnimalStoreContainerTlsTest.java");
+
+    private static final Path AWAIT_TEST = TESTS.resolve("AnimalStoreAwaitTest.java");
 
     private static final Path BUNDLES_TEST = TESTS.resolve("junit/AnimalStoreBundlesTest.java");
 
@@ -39,6 +41,7 @@ class ReadmeSnippetTest {
             snippet(TLS_TEST, "// README https snippet"),
             snippet(TEST, "// README coverage snippet"),
             snippet(TEST, "// README trace snippet"),
+            snippet(AWAIT_TEST, "// README await snippet"),
             snippet(BUNDLES_TEST, "// README bundles snippet")
         );
     }

@@ -4,13 +4,17 @@ import dev.animalstore.testcontainers.control.api.JournalApi;
 import dev.animalstore.testcontainers.control.api.VerificationApi;
 import dev.animalstore.testcontainers.control.invoker.ApiClient;
 import dev.animalstore.testcontainers.control.invoker.ApiException;
+import dev.animalstore.testcontainers.control.model.AwaitRequest;
+import dev.animalstore.testcontainers.control.model.AwaitResult;
 import dev.animalstore.testcontainers.control.model.Expectation;
+import dev.animalstore.testcontainers.control.model.StrayReport;
 import dev.animalstore.testcontainers.control.model.VerifyRequest;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -119,6 +123,33 @@ public class NamespaceControl {
     /** As {@link #assertVerified(Expectation...)}, and any call no expectation matched fails it. */
     public void assertVerifiedStrictly(Expectation... expectations) throws ApiException {
         SandboxAssertions.assertPassed(api(VerificationApi.class).verify(new VerifyRequest().expectations(List.of(expectations)).strict(true), null, null));
+    }
+
+    /**
+     * Waits on the sandbox until the journal holds the calls {@code wait} expects, the namespace was quiet for its
+     * {@code quietMs}, or its deadline {@code timeoutMs} (10 s by default, at most 30 s): for a call the service under
+     * test makes later, from a job or a queue, with no sleep. Answers verify's result then, with {@code endedBy} and
+     * {@code waitedMs}, passed or not.
+     */
+    public AwaitResult awaitRequests(AwaitRequest wait) throws ApiException {
+        return api(VerificationApi.class).awaitRequests(wait, null, null);
+    }
+
+    /** @throws AssertionError with the sandbox's account, unless the calls expected came within {@code timeout} */
+    public AwaitResult assertAwaited(Duration timeout, Expectation... expectations) throws ApiException {
+        AwaitResult result = awaitRequests(new AwaitRequest().timeoutMs(Math.toIntExact(timeout.toMillis())).expectations(List.of(expectations)));
+        SandboxAssertions.assertAwaited(result);
+        return result;
+    }
+
+    /** The calls no running test made that this namespace's test caused (every test's on the default namespace). */
+    public StrayReport strayCalls() throws ApiException {
+        return api(VerificationApi.class).listStrayRequests(namespace);
+    }
+
+    /** @throws AssertionError naming each stray call of this namespace's test: a late job's call after its end, say */
+    public void assertNoStrayCalls() throws ApiException {
+        SandboxAssertions.assertNoStrayCalls(strayCalls());
     }
 
     /** The call's URI with {@code namespace} added, unless it names one, is of the whole sandbox, or asks for every namespace. */

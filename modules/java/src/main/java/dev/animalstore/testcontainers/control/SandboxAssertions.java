@@ -1,8 +1,11 @@
 package dev.animalstore.testcontainers.control;
 
+import dev.animalstore.testcontainers.control.model.AwaitResult;
 import dev.animalstore.testcontainers.control.model.CoverageReport;
 import dev.animalstore.testcontainers.control.model.DeprecatedCall;
 import dev.animalstore.testcontainers.control.model.OperationCoverage;
+import dev.animalstore.testcontainers.control.model.StrayCall;
+import dev.animalstore.testcontainers.control.model.StrayReport;
 import dev.animalstore.testcontainers.control.model.VerifyResult;
 import java.util.List;
 import java.util.stream.Stream;
@@ -55,6 +58,31 @@ public final class SandboxAssertions {
         if (!verifyResult.getPassed()) {
             throw new AssertionError("verification (" + scope(verifyResult.getNamespace()) + ") " + verifyResult.getMessage());
         }
+    }
+
+    /** The wait passed; else the sandbox's message, as {@link #assertPassed(VerifyResult)} gives it, and what ended the wait. */
+    public static void assertAwaited(AwaitResult awaitResult) {
+        if (!awaitResult.getPassed()) {
+            throw new AssertionError("verification (" + scope(awaitResult.getNamespace()) + ") " + awaitResult.getMessage()
+                + " (the wait ended by " + awaitResult.getEndedBy().getValue() + " after " + awaitResult.getWaitedMs() + " ms)");
+        }
+    }
+
+    /** The report holds no stray call; else each, one line each. */
+    public static void assertNoStrayCalls(StrayReport strayReport) {
+        List<StrayCall> strays = strayReport.getStrays();
+        if (!strays.isEmpty()) {
+            String tests = String.join(", ", strays.stream().map(call -> call.getTest() == null ? "none" : call.getTest()).distinct().sorted().toList());
+            throw new AssertionError("stray calls (test " + tests + "):\n- " + String.join("\n- ", strays.stream().map(SandboxAssertions::describe).toList()));
+        }
+    }
+
+    /** e.g. {@code after-end: createPet (POST /v1/pets) answered 201, in namespace t1, trace 4bf9…} */
+    private static String describe(StrayCall call) {
+        Integer status = call.getEntry().getStatus();
+        return call.getReason().getValue() + ": " + call.getEntry().getOperationId() + " (" + call.getEntry().getMethod() + " " + call.getEntry().getPath() + ") "
+            + (status == null ? "had no answer" : "answered " + status) + ", in namespace " + call.getNamespace()
+            + (call.getTraceId() == null ? "" : ", trace " + call.getTraceId());
     }
 
     /** e.g. {@code createPet (POST /v1/pets)} */
