@@ -286,7 +286,7 @@ function parseJson(text: string): unknown {
 }
 
 /** e.g. `after-end: createPet (POST /v1/pets) answered 201, in namespace t1, trace 4bf9…`: the same line in the four modules. */
-export function describeStray({ reason, entry, namespace, traceId }: StrayCall): string {
+function describeStray({ reason, entry, namespace, traceId }: StrayCall): string {
   const answer = entry.status === null ? 'had no answer' : `answered ${entry.status}`
   return `${reason}: ${entry.operationId} (${entry.method} ${entry.path}) ${answer}, in namespace ${namespace}${traceId ? `, trace ${traceId}` : ''}`
 }
