@@ -143,7 +143,7 @@ export const controlHandlers: ControlOperations = {
     // Its deletion ends its test: a later call in one of the traces it held is a stray of that test.
     const traces = tracesOf(namespaces.find(name))
     if (!(await storing(namespaces.delete(name)))) throw unknownNamespace(name)
-    testEndsOn(namespaces.journals).end(name, traces)
+    testEndsOn(namespaces.journals).end(name, traces, 0)
     return ok({ namespace: name, deleted: true })
   },
 

@@ -15,6 +15,11 @@ const MAX_ENDED = 1000
 interface Ended {
   /** Epoch milliseconds. */
   readonly at: number
+  /**
+   * The last journal id its namespace had given when it ended (0 once deleted: a namespace made
+   * anew journals afresh): a call journaled later is late, however close its clock time.
+   */
+  readonly lastId: number
   /** The traces of the calls its namespace held when it ended: a later call in one is its. */
   readonly traces: ReadonlySet<string>
 }
@@ -23,9 +28,9 @@ interface Ended {
 export class TestEnds {
   readonly #ended = new Map<string, Ended>()
 
-  /** Ends the test of `name` now, whose calls were in `traces` (tracesOf). */
-  end(name: string, traces: ReadonlySet<string>): Ended {
-    const ended = { at: Date.now(), traces }
+  /** Ends the test of `name` now, whose calls were in `traces` (tracesOf), up to the journal's `lastId`. */
+  end(name: string, traces: ReadonlySet<string>, lastId: number): Ended {
+    const ended = { at: Date.now(), lastId, traces }
     this.#ended.delete(name)
     this.#ended.set(name, ended)
     if (this.#ended.size > MAX_ENDED) this.#ended.delete(this.#ended.keys().next().value as string)
@@ -78,7 +83,7 @@ export async function strayCalls(namespaces: Namespaces, traceMode: boolean, tes
     for (const entry of entries) {
       const owner = entry.traceId === undefined ? undefined : owners.get(entry.traceId)
       const stray = (reason: StrayCall['reason'], by: string | null): StrayCall => describe(entry, name, reason, by)
-      if (ended !== undefined && Date.parse(entry.time) >= ended.at) strays.push(stray('after-end', name))
+      if (ended !== undefined && entry.id > ended.lastId) strays.push(stray('after-end', name))
       else if (owner !== undefined && owner !== name) strays.push(stray('other-test', owner))
       else if (name === DEFAULT_NAMESPACE && traceMode && entry.traceId === undefined)
         strays.push(stray('no-test', null))

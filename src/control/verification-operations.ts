@@ -51,7 +51,7 @@ export const verificationHandlers: ControlOperations = {
     const namespace = await namespaces.existing(name)
     if (namespace === undefined) throw unknownNamespace(name)
     await (await namespaces.hold(namespace))?.release() // the traces other replicas journaled too
-    const { at } = testEndsOn(namespaces.journals).end(name, tracesOf(namespace))
+    const { at } = testEndsOn(namespaces.journals).end(name, tracesOf(namespace), namespace.journal.lastId)
     return ok({ namespace: name, endedAt: new Date(at).toISOString() })
   },
 }

@@ -125,3 +125,29 @@ t.test('retries of one call count as one with logicalCalls', async (t) => {
   const awaited = await admin('POST', '/requests/await', { expectations, logicalCalls: true, timeoutMs: 5000 })
   t.match(awaited.body, { passed: true, endedBy: 'met' })
 })
+
+t.test('a call after its test ended is late by the journal, whatever time its namespace’s clock tells', async (t) => {
+  const { admin, api } = await startControlSandbox(t)
+  const name = 'test-c'
+  t.equal((await admin('POST', `/clock?namespace=${name}`, { now: '2001-02-03T04:05:06Z' })).status, 200)
+  await api('GET', '/pets', undefined, inNamespace(name))
+  t.equal((await admin('POST', `/namespaces/${name}/end`)).status, 200)
+  await api('GET', '/pets', undefined, inNamespace(name))
+  const { body } = await admin('GET', `/requests/strays?test=${name}`)
+  t.same(
+    body.strays.map((s: { reason: string; entry: { id: number } }) => [s.reason, s.entry.id]),
+    [['after-end', 2]],
+    'the call before the end is none, the one after it is',
+  )
+})
+
+t.test('a call answered just before its test ended is no stray, however close the two are', async (t) => {
+  const { admin, api } = await startControlSandbox(t)
+  for (let i = 0; i < 40; i++) {
+    const name = `close-${i}`
+    await admin('POST', `/reset?namespace=${name}`)
+    await api('GET', '/pets', undefined, inNamespace(name))
+    await admin('POST', `/namespaces/${name}/end`)
+  }
+  t.same((await admin('GET', '/requests/strays')).body, { count: 0, strays: [] })
+})
