@@ -6,8 +6,11 @@
 import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 
-// [row, its budget in lines, the paths it holds]
+// [row, its budget in lines, the paths it holds]; a budget of 0: a capability added after the
+// budget was set, which reports its own lines.
 const ROWS: [string, number, RegExp][] = [
+  ['waits and stray calls', 0, /await|stray|logical-calls|journal-waits/],
+  ['bundle, replay, shrink', 0, /repro|bundle|ddmin|chaos|chance\./],
   // Before modules: the example service the trace tests drive.
   ['telemetry', 600, /telemetry|trace|baggage|metric|otel|prometheus|service-under-test/],
   ['modules', 4200, /^modules\/|^examples\/|node-module|modules-remote|consumers?\.test|vocabulary/],
@@ -46,14 +49,14 @@ const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8',
 // `--rev <commit>` counts that commit instead of the working tree (e.g. main, to compare).
 const rev = process.argv.includes('--rev') ? process.argv[process.argv.indexOf('--rev') + 1] : undefined
 const read = (path: string): string => (rev ? git('show', `${rev}:${path}`) : readFileSync(path, 'utf8'))
-// .gitattributes names generated files by their paths (a `*` matches within one folder).
+// .gitattributes names generated files by their paths (a `*` matches within one folder, `**` across folders).
 const generated = read('.gitattributes')
   .split('\n')
   .filter((line) => /\slinguist-generated\b/.test(line) && !line.startsWith('#'))
-  .map(
-    (line) =>
-      new RegExp(`^${(line.split(/\s/)[0] ?? '').replace(/[.+?^${}()|[\]\\]/g, '\\$&').replaceAll('*', '[^/]*')}$`),
-  )
+  .map((line) => {
+    const escaped = (line.split(/\s/)[0] ?? '').replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+    return new RegExp(`^${escaped.replaceAll('**', '\0').replaceAll('*', '[^/]*').replaceAll('\0', '.*')}$`)
+  })
 const files = (rev ? git('ls-tree', '-r', '-z', '--name-only', rev) : git('ls-files', '-z'))
   .split('\0')
   .filter((path) => path && !SKIPPED.test(path) && !generated.some((pattern) => pattern.test(path)))
