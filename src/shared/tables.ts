@@ -221,12 +221,27 @@ export async function stateOf(namespace: Namespace, generation = 0): Promise<Sta
 
 /**
  * What of a state a client was told is stored: all but the journal and the calls each fault has
- * seen. A fault's firing was told (its answer): lost in a crash, the fault would fire again.
+ * seen. A fault's firing was told (its answer): lost in a crash, the fault would fire again. Its
+ * keys in order: a state read back from jsonb has them in another, which is no change.
  */
 export function lasting({ journal: _journal, faults, ...rest }: State): string {
-  return JSON.stringify({
-    ...rest,
-    nextId: faults.nextId,
-    faults: faults.faults.map(({ seen: _s, ...fault }) => fault),
-  })
+  return JSON.stringify(
+    sorted({
+      ...rest,
+      nextId: faults.nextId,
+      faults: faults.faults.map(({ seen: _s, seenBy: _b, ...fault }) => fault),
+    }),
+  )
+}
+
+/** `value` with the keys of every object in order. */
+function sorted(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sorted)
+  if (value === null || typeof value !== 'object') return value
+  const object = value as Record<string, unknown>
+  return Object.fromEntries(
+    Object.keys(object)
+      .sort()
+      .map((key) => [key, sorted(object[key])]),
+  )
 }

@@ -1,0 +1,35 @@
+// Which commits of a shared namespace wait for the disk: those that change what a client was told
+// is stored. A state read back from PostgreSQL's jsonb has its keys in jsonb's order, and the calls
+// a fault has seen are no promise: neither may make a read's commit a durable one.
+import t from 'tap'
+import { lasting, type State } from '../../src/shared/tables.js'
+
+const state = (fault: Record<string, unknown>): State =>
+  ({
+    source: { kind: 'seed', seed: 1, count: 20 },
+    base: null,
+    pets: { generation: 1, count: 20, lastId: 20 },
+    faults: { nextId: 2, faults: [{ id: 1, operationId: '*', status: 503, after: 0, times: 1, ...fault }] },
+    clock: { offset: null, moved: false },
+    journal: { clears: 0, lastId: 3, oldestId: 1, tally: {} },
+  }) as unknown as State
+
+/** The same value with every object's keys in reverse order, as jsonb may give them back. */
+const reordered = (value: unknown): unknown =>
+  Array.isArray(value)
+    ? value.map(reordered)
+    : value !== null && typeof value === 'object'
+      ? Object.fromEntries(
+          Object.entries(value)
+            .reverse()
+            .map(([key, item]) => [key, reordered(item)]),
+        )
+      : value
+
+t.test('what lasts of a state', async (t) => {
+  const before = state({ seen: 1, seenBy: { listPets: 1 } })
+  t.equal(lasting(reordered(before) as State), lasting(before), 'keys in another order are the same state')
+  t.equal(lasting(state({ seen: 2, seenBy: { listPets: 2 } })), lasting(before), 'calls a fault saw are no change')
+  t.not(lasting(state({ seen: 1, seenBy: { listPets: 1 }, times: 0 })), lasting(before), 'a fault that fired is')
+  t.not(lasting({ ...before, pets: { generation: 2, count: 0, lastId: 20 } }), lasting(before), 'replaced pets are')
+})
