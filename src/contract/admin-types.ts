@@ -14,8 +14,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Put a namespace back to its initial data
-         * @description Replaces the namespace's pets with the initial data (or with pets generated from `seed` and `count`, or with a snapshot's pets), atomically and on disk before the answer, and clears its journal, its faults and its clock (a snapshot's frozen clock when it names one).
+         * Put a namespace back to its initial data, with its clock back at CLOCK
+         * @description Replaces the namespace's pets with the initial data (or with pets generated from `seed` and `count`, or with a snapshot's pets), atomically and on disk before the answer, and clears its journal and its faults. Its clock goes back to where it started: the CLOCK setting (real time when CLOCK is not set), or the clock of the snapshot it names. To put only the clock to real time, whatever CLOCK says, use resetClock.
          */
         post: operations["reset"];
         delete?: never;
@@ -123,7 +123,10 @@ export interface paths {
          * @description From `now` on, the sandbox's clock runs at the real pace.
          */
         post: operations["setClock"];
-        /** Return a namespace's clock to real time */
+        /**
+         * Put a namespace's clock to real time, not back to CLOCK
+         * @description Makes the namespace's clock follow real time from now on, even when the CLOCK setting started it elsewhere; its pets, journal and faults are left as they are. To put the clock back where it started (CLOCK) with the rest of the namespace, use reset.
+         */
         delete: operations["resetClock"];
         options?: never;
         head?: never;

@@ -1478,7 +1478,9 @@ type ClientInterface interface {
 	// Corresponds with GET /bundle (the `GetBundle` operationId).
 	GetBundle(ctx context.Context, params *GetBundleParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// ResetClock Return a namespace's clock to real time
+	// ResetClock Put a namespace's clock to real time, not back to CLOCK
+	//
+	// Makes the namespace's clock follow real time from now on, even when the CLOCK setting started it elsewhere; its pets, journal and faults are left as they are. To put the clock back where it started (CLOCK) with the rest of the namespace, use reset.
 	//
 	// Corresponds with DELETE /clock (the `ResetClock` operationId).
 	ResetClock(ctx context.Context, params *ResetClockParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -1643,18 +1645,18 @@ type ClientInterface interface {
 	// Corresponds with GET /requests/unmatched (the `ListUnmatchedRequests` operationId).
 	ListUnmatchedRequests(ctx context.Context, params *ListUnmatchedRequestsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// ResetWithBody Put a namespace back to its initial data
+	// ResetWithBody Put a namespace back to its initial data, with its clock back at CLOCK
 	//
-	// Replaces the namespace's pets with the initial data (or with pets generated from `seed` and `count`, or with a snapshot's pets), atomically and on disk before the answer, and clears its journal, its faults and its clock (a snapshot's frozen clock when it names one).
+	// Replaces the namespace's pets with the initial data (or with pets generated from `seed` and `count`, or with a snapshot's pets), atomically and on disk before the answer, and clears its journal and its faults. Its clock goes back to where it started: the CLOCK setting (real time when CLOCK is not set), or the clock of the snapshot it names. To put only the clock to real time, whatever CLOCK says, use resetClock.
 	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /reset (the `Reset` operationId).
 	ResetWithBody(ctx context.Context, params *ResetParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// Reset Put a namespace back to its initial data
+	// Reset Put a namespace back to its initial data, with its clock back at CLOCK
 	//
-	// Replaces the namespace's pets with the initial data (or with pets generated from `seed` and `count`, or with a snapshot's pets), atomically and on disk before the answer, and clears its journal, its faults and its clock (a snapshot's frozen clock when it names one).
+	// Replaces the namespace's pets with the initial data (or with pets generated from `seed` and `count`, or with a snapshot's pets), atomically and on disk before the answer, and clears its journal and its faults. Its clock goes back to where it started: the CLOCK setting (real time when CLOCK is not set), or the clock of the snapshot it names. To put only the clock to real time, whatever CLOCK says, use resetClock.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -1736,7 +1738,9 @@ func (c *Client) GetBundle(ctx context.Context, params *GetBundleParams, reqEdit
 	return c.Client.Do(req)
 }
 
-// ResetClock Return a namespace's clock to real time
+// ResetClock Put a namespace's clock to real time, not back to CLOCK
+//
+// Makes the namespace's clock follow real time from now on, even when the CLOCK setting started it elsewhere; its pets, journal and faults are left as they are. To put the clock back where it started (CLOCK) with the rest of the namespace, use reset.
 //
 // Corresponds with DELETE /clock (the `ResetClock` operationId).
 func (c *Client) ResetClock(ctx context.Context, params *ResetClockParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -2131,9 +2135,9 @@ func (c *Client) ListUnmatchedRequests(ctx context.Context, params *ListUnmatche
 	return c.Client.Do(req)
 }
 
-// ResetWithBody Put a namespace back to its initial data
+// ResetWithBody Put a namespace back to its initial data, with its clock back at CLOCK
 //
-// Replaces the namespace's pets with the initial data (or with pets generated from `seed` and `count`, or with a snapshot's pets), atomically and on disk before the answer, and clears its journal, its faults and its clock (a snapshot's frozen clock when it names one).
+// Replaces the namespace's pets with the initial data (or with pets generated from `seed` and `count`, or with a snapshot's pets), atomically and on disk before the answer, and clears its journal and its faults. Its clock goes back to where it started: the CLOCK setting (real time when CLOCK is not set), or the clock of the snapshot it names. To put only the clock to real time, whatever CLOCK says, use resetClock.
 //
 // Takes any type of body and a specified content type.
 //
@@ -2150,9 +2154,9 @@ func (c *Client) ResetWithBody(ctx context.Context, params *ResetParams, content
 	return c.Client.Do(req)
 }
 
-// Reset Put a namespace back to its initial data
+// Reset Put a namespace back to its initial data, with its clock back at CLOCK
 //
-// Replaces the namespace's pets with the initial data (or with pets generated from `seed` and `count`, or with a snapshot's pets), atomically and on disk before the answer, and clears its journal, its faults and its clock (a snapshot's frozen clock when it names one).
+// Replaces the namespace's pets with the initial data (or with pets generated from `seed` and `count`, or with a snapshot's pets), atomically and on disk before the answer, and clears its journal and its faults. Its clock goes back to where it started: the CLOCK setting (real time when CLOCK is not set), or the clock of the snapshot it names. To put only the clock to real time, whatever CLOCK says, use resetClock.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -3904,7 +3908,9 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /bundle (the `GetBundle` operationId).
 	GetBundleWithResponse(ctx context.Context, params *GetBundleParams, reqEditors ...RequestEditorFn) (*GetBundleResponse, error)
 
-	// ResetClockWithResponse Return a namespace's clock to real time
+	// ResetClockWithResponse Put a namespace's clock to real time, not back to CLOCK
+	//
+	// Makes the namespace's clock follow real time from now on, even when the CLOCK setting started it elsewhere; its pets, journal and faults are left as they are. To put the clock back where it started (CLOCK) with the rest of the namespace, use reset.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -4099,18 +4105,18 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /requests/unmatched (the `ListUnmatchedRequests` operationId).
 	ListUnmatchedRequestsWithResponse(ctx context.Context, params *ListUnmatchedRequestsParams, reqEditors ...RequestEditorFn) (*ListUnmatchedRequestsResponse, error)
 
-	// ResetWithBodyWithResponse Put a namespace back to its initial data
+	// ResetWithBodyWithResponse Put a namespace back to its initial data, with its clock back at CLOCK
 	//
-	// Replaces the namespace's pets with the initial data (or with pets generated from `seed` and `count`, or with a snapshot's pets), atomically and on disk before the answer, and clears its journal, its faults and its clock (a snapshot's frozen clock when it names one).
+	// Replaces the namespace's pets with the initial data (or with pets generated from `seed` and `count`, or with a snapshot's pets), atomically and on disk before the answer, and clears its journal and its faults. Its clock goes back to where it started: the CLOCK setting (real time when CLOCK is not set), or the clock of the snapshot it names. To put only the clock to real time, whatever CLOCK says, use resetClock.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /reset (the `Reset` operationId).
 	ResetWithBodyWithResponse(ctx context.Context, params *ResetParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ResetResponse, error)
 
-	// ResetWithResponse Put a namespace back to its initial data
+	// ResetWithResponse Put a namespace back to its initial data, with its clock back at CLOCK
 	//
-	// Replaces the namespace's pets with the initial data (or with pets generated from `seed` and `count`, or with a snapshot's pets), atomically and on disk before the answer, and clears its journal, its faults and its clock (a snapshot's frozen clock when it names one).
+	// Replaces the namespace's pets with the initial data (or with pets generated from `seed` and `count`, or with a snapshot's pets), atomically and on disk before the answer, and clears its journal and its faults. Its clock goes back to where it started: the CLOCK setting (real time when CLOCK is not set), or the clock of the snapshot it names. To put only the clock to real time, whatever CLOCK says, use resetClock.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -6487,7 +6493,9 @@ func (c *ClientWithResponses) GetBundleWithResponse(ctx context.Context, params 
 	return ParseGetBundleResponse(rsp)
 }
 
-// ResetClockWithResponse Return a namespace's clock to real time
+// ResetClockWithResponse Put a namespace's clock to real time, not back to CLOCK
+//
+// Makes the namespace's clock follow real time from now on, even when the CLOCK setting started it elsewhere; its pets, journal and faults are left as they are. To put the clock back where it started (CLOCK) with the rest of the namespace, use reset.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -6820,9 +6828,9 @@ func (c *ClientWithResponses) ListUnmatchedRequestsWithResponse(ctx context.Cont
 	return ParseListUnmatchedRequestsResponse(rsp)
 }
 
-// ResetWithBodyWithResponse Put a namespace back to its initial data
+// ResetWithBodyWithResponse Put a namespace back to its initial data, with its clock back at CLOCK
 //
-// Replaces the namespace's pets with the initial data (or with pets generated from `seed` and `count`, or with a snapshot's pets), atomically and on disk before the answer, and clears its journal, its faults and its clock (a snapshot's frozen clock when it names one).
+// Replaces the namespace's pets with the initial data (or with pets generated from `seed` and `count`, or with a snapshot's pets), atomically and on disk before the answer, and clears its journal and its faults. Its clock goes back to where it started: the CLOCK setting (real time when CLOCK is not set), or the clock of the snapshot it names. To put only the clock to real time, whatever CLOCK says, use resetClock.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -6835,9 +6843,9 @@ func (c *ClientWithResponses) ResetWithBodyWithResponse(ctx context.Context, par
 	return ParseResetResponse(rsp)
 }
 
-// ResetWithResponse Put a namespace back to its initial data
+// ResetWithResponse Put a namespace back to its initial data, with its clock back at CLOCK
 //
-// Replaces the namespace's pets with the initial data (or with pets generated from `seed` and `count`, or with a snapshot's pets), atomically and on disk before the answer, and clears its journal, its faults and its clock (a snapshot's frozen clock when it names one).
+// Replaces the namespace's pets with the initial data (or with pets generated from `seed` and `count`, or with a snapshot's pets), atomically and on disk before the answer, and clears its journal and its faults. Its clock goes back to where it started: the CLOCK setting (real time when CLOCK is not set), or the clock of the snapshot it names. To put only the clock to real time, whatever CLOCK says, use resetClock.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //

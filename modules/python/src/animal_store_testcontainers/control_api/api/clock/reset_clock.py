@@ -85,7 +85,11 @@ def sync_detailed(
     client: AuthenticatedClient | Client,
     namespace: str | Unset = UNSET,
 ) -> Response[Clock | Error]:
-    """Return a namespace's clock to real time
+    """Put a namespace's clock to real time, not back to CLOCK
+
+     Makes the namespace's clock follow real time from now on, even when the CLOCK setting started it
+    elsewhere; its pets, journal and faults are left as they are. To put the clock back where it started
+    (CLOCK) with the rest of the namespace, use reset.
 
     Args:
         namespace (str | Unset):
@@ -114,7 +118,11 @@ def sync(
     client: AuthenticatedClient | Client,
     namespace: str | Unset = UNSET,
 ) -> Clock | Error | None:
-    """Return a namespace's clock to real time
+    """Put a namespace's clock to real time, not back to CLOCK
+
+     Makes the namespace's clock follow real time from now on, even when the CLOCK setting started it
+    elsewhere; its pets, journal and faults are left as they are. To put the clock back where it started
+    (CLOCK) with the rest of the namespace, use reset.
 
     Args:
         namespace (str | Unset):
@@ -138,7 +146,11 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
     namespace: str | Unset = UNSET,
 ) -> Response[Clock | Error]:
-    """Return a namespace's clock to real time
+    """Put a namespace's clock to real time, not back to CLOCK
+
+     Makes the namespace's clock follow real time from now on, even when the CLOCK setting started it
+    elsewhere; its pets, journal and faults are left as they are. To put the clock back where it started
+    (CLOCK) with the rest of the namespace, use reset.
 
     Args:
         namespace (str | Unset):
@@ -165,7 +177,11 @@ async def asyncio(
     client: AuthenticatedClient | Client,
     namespace: str | Unset = UNSET,
 ) -> Clock | Error | None:
-    """Return a namespace's clock to real time
+    """Put a namespace's clock to real time, not back to CLOCK
+
+     Makes the namespace's clock follow real time from now on, even when the CLOCK setting started it
+    elsewhere; its pets, journal and faults are left as they are. To put the clock back where it started
+    (CLOCK) with the rest of the namespace, use reset.
 
     Args:
         namespace (str | Unset):

@@ -95,11 +95,13 @@ def sync_detailed(
     body: ResetBody | Unset = UNSET,
     namespace: str | Unset = UNSET,
 ) -> Response[Error | StateSummary]:
-    """Put a namespace back to its initial data
+    """Put a namespace back to its initial data, with its clock back at CLOCK
 
      Replaces the namespace's pets with the initial data (or with pets generated from `seed` and `count`,
-    or with a snapshot's pets), atomically and on disk before the answer, and clears its journal, its
-    faults and its clock (a snapshot's frozen clock when it names one).
+    or with a snapshot's pets), atomically and on disk before the answer, and clears its journal and its
+    faults. Its clock goes back to where it started: the CLOCK setting (real time when CLOCK is not
+    set), or the clock of the snapshot it names. To put only the clock to real time, whatever CLOCK
+    says, use resetClock.
 
     Args:
         namespace (str | Unset):
@@ -131,11 +133,13 @@ def sync(
     body: ResetBody | Unset = UNSET,
     namespace: str | Unset = UNSET,
 ) -> Error | StateSummary | None:
-    """Put a namespace back to its initial data
+    """Put a namespace back to its initial data, with its clock back at CLOCK
 
      Replaces the namespace's pets with the initial data (or with pets generated from `seed` and `count`,
-    or with a snapshot's pets), atomically and on disk before the answer, and clears its journal, its
-    faults and its clock (a snapshot's frozen clock when it names one).
+    or with a snapshot's pets), atomically and on disk before the answer, and clears its journal and its
+    faults. Its clock goes back to where it started: the CLOCK setting (real time when CLOCK is not
+    set), or the clock of the snapshot it names. To put only the clock to real time, whatever CLOCK
+    says, use resetClock.
 
     Args:
         namespace (str | Unset):
@@ -162,11 +166,13 @@ async def asyncio_detailed(
     body: ResetBody | Unset = UNSET,
     namespace: str | Unset = UNSET,
 ) -> Response[Error | StateSummary]:
-    """Put a namespace back to its initial data
+    """Put a namespace back to its initial data, with its clock back at CLOCK
 
      Replaces the namespace's pets with the initial data (or with pets generated from `seed` and `count`,
-    or with a snapshot's pets), atomically and on disk before the answer, and clears its journal, its
-    faults and its clock (a snapshot's frozen clock when it names one).
+    or with a snapshot's pets), atomically and on disk before the answer, and clears its journal and its
+    faults. Its clock goes back to where it started: the CLOCK setting (real time when CLOCK is not
+    set), or the clock of the snapshot it names. To put only the clock to real time, whatever CLOCK
+    says, use resetClock.
 
     Args:
         namespace (str | Unset):
@@ -196,11 +202,13 @@ async def asyncio(
     body: ResetBody | Unset = UNSET,
     namespace: str | Unset = UNSET,
 ) -> Error | StateSummary | None:
-    """Put a namespace back to its initial data
+    """Put a namespace back to its initial data, with its clock back at CLOCK
 
      Replaces the namespace's pets with the initial data (or with pets generated from `seed` and `count`,
-    or with a snapshot's pets), atomically and on disk before the answer, and clears its journal, its
-    faults and its clock (a snapshot's frozen clock when it names one).
+    or with a snapshot's pets), atomically and on disk before the answer, and clears its journal and its
+    faults. Its clock goes back to where it started: the CLOCK setting (real time when CLOCK is not
+    set), or the clock of the snapshot it names. To put only the clock to real time, whatever CLOCK
+    says, use resetClock.
 
     Args:
         namespace (str | Unset):
