@@ -166,7 +166,7 @@ async function serve(
           bundle: {
             ...(await sandboxFacts(config)),
             redact: (text: string) => redactor.text(text),
-            sharedPets: (source: DataSource) => stores.sharedPets(source),
+            frozenPets: (source: DataSource) => stores.frozenPets(source),
           },
           namespaceFromTrace: config.namespaceFromTrace,
         }

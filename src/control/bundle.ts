@@ -7,7 +7,7 @@ import type { Fault } from './faults.js'
 import type { Namespace } from './namespace.js'
 import type { Namespaces } from './namespaces.js'
 import type { DataSource } from '../store/data-source.js'
-import type { Pet, SharedPets } from '../store/pets.js'
+import type { Pet, FrozenPets } from '../store/pets.js'
 import type { AnimalStore } from '../store/store.js'
 import { TypedText } from '../http/reply.js'
 import type { HandlersOf } from '../pipeline/pipeline.js'
@@ -31,7 +31,7 @@ export interface BundleFacts {
 export interface BundleSource extends BundleFacts {
   readonly redact: (text: string) => string
   /** The pets of a seed or fixtures (a snapshot's are the namespaces'). */
-  readonly sharedPets: (source: DataSource) => Promise<SharedPets>
+  readonly frozenPets: (source: DataSource) => Promise<FrozenPets>
 }
 
 /** What the handler reads of its context (ControlContext has it: ControlApiOptions carries `bundle`). */
@@ -78,18 +78,18 @@ async function bundleOf(
   }
 }
 
-/** The pets of the namespace's last reset: those it shares, else (held as its own) those of its source. */
+/** The pets of the namespace's last reset: its frozen pets, else (held as its own) those of its source. */
 async function startPets(
   store: AnimalStore,
-  { sharedPets }: BundleSource,
+  { frozenPets }: BundleSource,
   namespaces: Namespaces,
 ): Promise<readonly Pet[]> {
   const pets = store.all()
   if (store.base !== undefined) return pets.slice(0, pets.length - store.own.length)
   // A data file of the user's own has no source: where its pets came from is not known.
   if (store.source === undefined) return []
-  if (store.source.kind !== 'snapshot') return (await sharedPets(store.source)).pets
+  if (store.source.kind !== 'snapshot') return (await frozenPets(store.source)).pets
   // A snapshot another replica made is read from the database first.
-  if (namespaces.snapshots.sharedPets(store.source) === undefined) await namespaces.snapshots.refresh()
-  return namespaces.snapshots.sharedPets(store.source)?.pets ?? []
+  if (namespaces.snapshots.frozenPets(store.source) === undefined) await namespaces.snapshots.refresh()
+  return namespaces.snapshots.frozenPets(store.source)?.pets ?? []
 }

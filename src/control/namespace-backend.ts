@@ -6,7 +6,7 @@ import type { Namespace } from './namespace.js'
 import type { Unloaded } from './namespace-files.js'
 import type { RequestRecord } from '../journal/request-record.js'
 import type { HttpError } from '../http/errors.js'
-import type { SharedPets } from '../store/pets.js'
+import type { FrozenPets } from '../store/pets.js'
 import type { AnimalStore } from '../store/store.js'
 
 /**
@@ -52,7 +52,7 @@ export interface NamespaceBackend {
   /** What an unloaded `name` kept in memory, taken as it is made live again. */
   takeUnloaded(name: string): Unloaded | undefined
   /** Opens the store of `name`: from what is kept of it, or from `baseline` when nothing is. */
-  open(name: string, baseline: SharedPets | undefined): Promise<AnimalStore>
+  open(name: string, baseline: FrozenPets | undefined): Promise<AnimalStore>
   /** The namespace called `name` when it exists, live or kept; never created (a misspelt name makes none). */
   existing(name: string): Promise<Namespace | undefined>
   /** Deletes a namespace durably before this settles; false when there was none. Failed: nothing changed. */

@@ -15,7 +15,7 @@ export interface Unloaded {
   readonly baseline: DataSource
   /** Its clock's distance from real time in ms (its baseline's clock runs on); null for real time. */
   readonly clockOffset: number | null
-  /** The source of the shared pets its store starts from, once known (for forks()). */
+  /** The source of the frozen pets its store starts from, once known (for forks()). */
   base?: DataSource | undefined
 }
 

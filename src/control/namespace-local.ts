@@ -6,7 +6,7 @@ import { NamespaceFiles, type Unloaded } from './namespace-files.js'
 import type { Namespace } from './namespace.js'
 import type { RequestRecord } from '../journal/request-record.js'
 import { sourceKey, type DataSource } from '../store/data-source.js'
-import type { SharedPets } from '../store/pets.js'
+import type { FrozenPets } from '../store/pets.js'
 import type { AnimalStore } from '../store/store.js'
 import type { Stores } from '../store/stores.js'
 
@@ -32,7 +32,7 @@ export class LocalNamespaces implements NamespaceBackend {
     return this.#files.takeUnloaded(name)
   }
 
-  open(name: string, baseline: SharedPets | undefined): Promise<AnimalStore> {
+  open(name: string, baseline: FrozenPets | undefined): Promise<AnimalStore> {
     return this.#files.open(name, baseline)
   }
 

@@ -15,7 +15,7 @@ import { Journal } from '../journal/request-journal.js'
 import type { RequestRecord } from '../journal/request-record.js'
 import { sameSource, type DataSource } from '../store/data-source.js'
 import type { Snapshot, Snapshots } from '../store/snapshots.js'
-import type { SharedPets } from '../store/pets.js'
+import type { FrozenPets } from '../store/pets.js'
 import type { AnimalStore } from '../store/store.js'
 import type { Stores } from '../store/stores.js'
 
@@ -112,7 +112,7 @@ export class Namespaces {
       return found
     }
     const fromDisk = this.#backend.stored(name)
-    // Looked up before any eviction: a refused request makes no room. Its pets are shared, not copied.
+    // Looked up before any eviction: a refused request makes no room. Its pets are frozen pets, not copies.
     const snapshot = baseline === undefined || fromDisk ? undefined : this.snapshots.get(baseline)
     if (baseline !== undefined && !fromDisk && snapshot === undefined)
       throw new HttpError(
@@ -176,7 +176,7 @@ export class Namespaces {
     // Looked up after the wait for the store, where a deletion that began meanwhile hides it.
     const snapshot = source.kind === 'snapshot' ? this.snapshots.get(source.name) : undefined
     if (source.kind === 'snapshot' && snapshot === undefined) throw new UnknownSnapshot(source.name)
-    const pets = snapshot?.pets ?? (await this.#options.stores.sharedPets(source))
+    const pets = snapshot?.pets ?? (await this.#options.stores.frozenPets(source))
     // A data file of the user's own (no source) is given the initial data whole: it stands on its own.
     if (store.source === undefined && sameSource(source, this.#options.stores.source))
       await store.replace({ pets: [...pets.pets] })
@@ -207,7 +207,7 @@ export class Namespaces {
   }
 
   /** Opens the store on first use, from `baseline` when it has no files; a failed open is tried again. */
-  #opener(name: string, baseline?: SharedPets): () => Promise<AnimalStore> {
+  #opener(name: string, baseline?: FrozenPets): () => Promise<AnimalStore> {
     let opening: Promise<AnimalStore> | undefined
     return () => {
       opening ??= this.#backend.open(name, baseline).catch((error: unknown) => {

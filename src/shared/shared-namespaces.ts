@@ -9,7 +9,7 @@ import type { Namespace } from '../control/namespace.js'
 import type { RequestRecord } from '../journal/request-record.js'
 import { ERRORS, HttpError } from '../http/errors.js'
 import { sourceKey, type DataSource } from '../store/data-source.js'
-import type { SharedPets } from '../store/pets.js'
+import type { FrozenPets } from '../store/pets.js'
 import type { AnimalStore } from '../store/store.js'
 import type { Stores } from '../store/stores.js'
 import type { Database } from './database.js'
@@ -41,7 +41,7 @@ export class SharedNamespaces implements NamespaceBackend {
     return undefined
   }
 
-  open(name: string, baseline: SharedPets | undefined): Promise<AnimalStore> {
+  open(name: string, baseline: FrozenPets | undefined): Promise<AnimalStore> {
     return this.#memory.open(name, baseline)
   }
 

@@ -12,7 +12,7 @@ import type { Namespace } from '../control/namespace.js'
 import type { RequestRecord } from '../journal/request-record.js'
 import { ERRORS, HttpError, RETRY_AFTER } from '../http/errors.js'
 import { sameSource, type DataSource } from '../store/data-source.js'
-import type { SharedPets } from '../store/pets.js'
+import type { FrozenPets } from '../store/pets.js'
 import { IdempotencyKeys } from '../store/idempotency-keys.js'
 import { isOutage, unavailable, type Database } from './database.js'
 import { Hold, type Holder } from './hold.js'
@@ -47,7 +47,7 @@ interface Synced {
 export interface SharingOptions {
   readonly database: Database
   /** The shared pets a namespace's pets start from. */
-  readonly sharedPets: (source: DataSource) => Promise<SharedPets>
+  readonly sharedPets: (source: DataSource) => Promise<FrozenPets>
   /** What a request's entry may show: keys and tokens never reach the database. */
   readonly redactor: Redactor
   /** Where a failure that is not an outage is told (it is answered 500). */

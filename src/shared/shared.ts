@@ -4,7 +4,7 @@ import type { LiveNamespaces, NamespaceBackend } from '../control/namespace-back
 import { UnknownSnapshot } from '../control/namespace.js'
 import type { Redactor } from '../journal/redactor.js'
 import type { DataSource } from '../store/data-source.js'
-import type { SharedPets } from '../store/pets.js'
+import type { FrozenPets } from '../store/pets.js'
 import type { SnapshotShelf } from '../store/snapshots.js'
 import type { Stores } from '../store/stores.js'
 import { openDatabase, type Database } from './database.js'
@@ -43,10 +43,10 @@ export async function openShared(url: string, logger: Pick<Logger, 'warn' | 'inf
 }
 
 /** The pets a namespace starts from: a snapshot's, taken from the database when another replica made it. */
-async function sharedPets(stores: Stores, source: DataSource): Promise<SharedPets> {
-  if (source.kind !== 'snapshot') return stores.sharedPets(source)
-  const kept = stores.snapshots.sharedPets(source)
+async function sharedPets(stores: Stores, source: DataSource): Promise<FrozenPets> {
+  if (source.kind !== 'snapshot') return stores.frozenPets(source)
+  const kept = stores.snapshots.frozenPets(source)
   if (kept !== undefined) return kept
   await stores.snapshots.refresh()
-  return stores.snapshots.sharedPets(source) ?? Promise.reject(new UnknownSnapshot(source.name))
+  return stores.snapshots.frozenPets(source) ?? Promise.reject(new UnknownSnapshot(source.name))
 }

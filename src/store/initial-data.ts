@@ -7,7 +7,7 @@ import { describeErrors } from '../contract/load.js'
 import { type ApiSpec } from '../contract/types.js'
 import { sourceKey, type DataSource } from './data-source.js'
 import { generateAnimals } from './seed.js'
-import { sharePets, type Pet, type SharedPets } from './pets.js'
+import { freezePets, type Pet, type FrozenPets } from './pets.js'
 
 /** The setting of the initial data: a fixtures file (the committed one when undefined), or a seed. */
 export type InitialDataSetting =
@@ -27,12 +27,12 @@ export interface InitialData {
   /** For the start banner. */
   readonly description: string
   /**
-   * The pets of a source this start can make (its own data's, any seed's), made once and shared
+   * The pets of a source this start can make (its own data's, any seed's), made once and frozen
    * by every store that starts from them: each holds a reference and only the pets it adds itself.
    * The initial data's are kept for good, the last KEPT_SEEDS seeds' for the next reset to them.
    * Undefined for a source this start cannot make.
    */
-  readonly sharedPets: (source: DataSource) => Promise<SharedPets> | undefined
+  readonly frozenPets: (source: DataSource) => Promise<FrozenPets> | undefined
 }
 
 export async function initialData(setting: InitialDataSetting, spec: ApiSpec): Promise<InitialData> {
@@ -50,12 +50,12 @@ export async function initialData(setting: InitialDataSetting, spec: ApiSpec): P
       : await fixtures(setting.file, spec)
   const ownKey = sourceKey(own.source)
   /** What was made, by sourceKey, least recently used first: the initial data's, and the seeds'. */
-  const made = new Map<string, Promise<SharedPets>>()
-  const kept = (source: DataSource, make: () => Promise<Pet[]>): Promise<SharedPets> => {
+  const made = new Map<string, Promise<FrozenPets>>()
+  const kept = (source: DataSource, make: () => Promise<Pet[]>): Promise<FrozenPets> => {
     const key = sourceKey(source)
     let pets = made.get(key)
     if (pets === undefined) {
-      const making = make().then((list) => sharePets(source, list))
+      const making = make().then((list) => freezePets(source, list))
       // A failure is not kept: the next use tries again.
       making.catch(() => made.get(key) === making && made.delete(key))
       pets = making
@@ -67,7 +67,7 @@ export async function initialData(setting: InitialDataSetting, spec: ApiSpec): P
   return {
     source: own.source,
     description: own.description,
-    sharedPets(source) {
+    frozenPets(source) {
       if (sourceKey(source) === ownKey) return kept(own.source, own.make)
       if (source.kind !== 'seed') return undefined
       const pets = kept(source, seeded(source.seed, source.count))

@@ -6,7 +6,7 @@ import { appendLogOf } from './files.js'
 import { IdempotencyKeys, isKeyedCreate } from './idempotency-keys.js'
 import type { DroppedTail } from './append-log-text.js'
 import type { Capacity } from './limits.js'
-import type { SharedPets } from './pets.js'
+import type { FrozenPets } from './pets.js'
 import { AnimalStore } from './store.js'
 import {
   IN_MEMORY,
@@ -22,16 +22,16 @@ export interface OpenStoreOptions {
   readonly dataFile: string | undefined
   /** The initial data's source: a file made from other data is rebuilt from it. */
   readonly source: DataSource
-  /** The shared pets of a source (a snapshot's, the initial data's, a seed's); undefined for one this start cannot make. */
-  readonly sharedPets: (source: DataSource) => SharedPets | Promise<SharedPets> | undefined
+  /** The frozen pets of a source (a snapshot's, the initial data's, a seed's); undefined for one this start cannot make. */
+  readonly frozenPets: (source: DataSource) => FrozenPets | Promise<FrozenPets> | undefined
   /** Checks pets read from a file: the index of the first bad one and why. */
   readonly checkPets: (pets: unknown) => { index: number; problem: string } | undefined
   /** A namespace's store: on disk only once it changes, its append log naming the initial data. */
   readonly unwrittenUntilChanged?: boolean
   /** The caller knows no file of it is there: nothing is read. */
   readonly absent?: boolean
-  /** For one absent: the shared pets it starts from instead of the initial data. */
-  readonly baseline?: SharedPets | undefined
+  /** For one absent: the frozen pets it starts from instead of the initial data. */
+  readonly baseline?: FrozenPets | undefined
   readonly storage?: DataFileOptions | undefined
   /** What every store of the sandbox keeps, against the bounds. */
   readonly capacity?: Capacity
@@ -50,7 +50,7 @@ export interface OpenedStore {
 export async function openStore(options: OpenStoreOptions): Promise<OpenedStore> {
   const { dataFile, source, capacity, observeWrite } = options
   const base = options.absent ? options.baseline : undefined
-  // A namespace shares the initial pets; the default store holds them, so that its file lists them.
+  // A namespace starts from the frozen initial pets; the default store holds them, so that its file lists them.
   const unwritten = (): StoreData => ({ source, base: base?.source ?? source, pets: [] })
   const onDisk =
     dataFile === undefined
@@ -70,12 +70,12 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenedStore>
   const file: StoreFile = onDisk ?? IN_MEMORY
   const existing = options.absent ? (onDisk?.readAbsent() ?? null) : await file.read()
   const droppedTail = onDisk?.droppedTail
-  const open = (data: StoreData, shared?: SharedPets) => new AnimalStore(file, data, shared, capacity, observeWrite)
+  const open = (data: StoreData, frozen?: FrozenPets) => new AnimalStore(file, data, frozen, capacity, observeWrite)
   if (existing !== null && dataFile !== undefined) {
     const data = checkData(existing, dataFile, options.checkPets)
     // A file with no source is the user's own and is always kept.
     if (data.source === undefined || sameSource(data.source, source)) {
-      const store = open(data, data.base === undefined ? undefined : await sharedOf(data.base, options))
+      const store = open(data, data.base === undefined ? undefined : await frozenOf(data.base, options))
       return { store, from: 'data file', replacedSource: undefined, droppedTail }
     }
     const store = open({ pets: [] })
@@ -85,16 +85,16 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenedStore>
   const opened = { from: 'initial data', replacedSource: undefined, droppedTail: undefined } as const
   // Nothing to write: the first change starts the append log that names the initial data.
   if (options.unwrittenUntilChanged)
-    return { store: open(unwritten(), base ?? (await sharedOf(source, options))), ...opened }
+    return { store: open(unwritten(), base ?? (await frozenOf(source, options))), ...opened }
   const store = open({ pets: [] })
   await writeInitialData(store, options)
   return { store, ...opened }
 }
 
-/** The shared pets a store starts from: a file whose snapshot is gone cannot be served. */
-async function sharedOf(source: DataSource, options: OpenStoreOptions): Promise<SharedPets> {
-  const shared = await options.sharedPets(source)
-  if (shared !== undefined) return shared
+/** The frozen pets a store starts from: a file whose snapshot is gone cannot be served. */
+async function frozenOf(source: DataSource, options: OpenStoreOptions): Promise<FrozenPets> {
+  const frozen = await options.frozenPets(source)
+  if (frozen !== undefined) return frozen
   if (sameSource(source, options.source)) throw new Error(`no data of ${sourceKey(source)}`)
   throw new DataFileError(
     options.dataFile ?? '',
@@ -104,7 +104,7 @@ async function sharedOf(source: DataSource, options: OpenStoreOptions): Promise<
 
 /**
  * A pet is added, a reset replaces every pet (keeping only its source: the store holds a reference
- * to the shared pets). Only the last reset and what follows matter: an earlier one may name a
+ * to the frozen pets). Only the last reset and what follows matter: an earlier one may name a
  * snapshot deleted since.
  */
 function replayer(file: string, options: OpenStoreOptions): NonNullable<Layout<StoreData, StoreRecord>['replay']> {
@@ -123,7 +123,7 @@ function replayer(file: string, options: OpenStoreOptions): NonNullable<Layout<S
       delete data.base
       data.pets = []
       keys.clear()
-      if ((await options.sharedPets(record.reset)) !== undefined) data.base = record.reset
+      if ((await options.frozenPets(record.reset)) !== undefined) data.base = record.reset
       // A store of another source is rebuilt from this start's data: what it held does not matter.
       else if (data.source === undefined || sameSource(data.source, options.source))
         throw new DataFileError(
@@ -160,7 +160,7 @@ function isReset(record: StoreRecord): record is ResetRecord {
 async function writeInitialData(store: AnimalStore, options: OpenStoreOptions): Promise<void> {
   const { source, dataFile } = options
   try {
-    await store.replace({ source, pets: [...(await sharedOf(source, options)).pets] })
+    await store.replace({ source, pets: [...(await frozenOf(source, options)).pets] })
   } catch (error) {
     const cause = error instanceof StorageError ? error.cause : error
     if (dataFile === undefined || (cause as NodeJS.ErrnoException).code === undefined) throw cause

@@ -1,4 +1,4 @@
-// Pets as the store keeps them: in ascending id order, and shared (frozen) where many stores start from the same ones.
+// Pets as the store keeps them: in ascending id order, and frozen where many stores start from the same ones.
 import type { components } from '../contract/api-types.js'
 import type { DataSource } from './data-source.js'
 
@@ -7,17 +7,17 @@ export type NewPet = components['schemas']['NewPet']
 export type PetStatus = components['schemas']['PetStatus']
 
 /**
- * Pets that many stores share and none changes (a snapshot's, the initial data's, a seed's): a
+ * Frozen pets: pets many stores start from and none changes (a snapshot's, the initial data's, a seed's): a
  * store that starts from them holds a reference, so that starting costs the same whatever they hold.
  */
-export interface SharedPets {
+export interface FrozenPets {
   readonly source: DataSource
   /** In ascending id order, each frozen. */
   readonly pets: readonly Pet[]
   readonly maxId: number
 }
 
-export function sharePets(source: DataSource, pets: readonly Pet[]): SharedPets {
+export function freezePets(source: DataSource, pets: readonly Pet[]): FrozenPets {
   const sorted = (inIdOrder(pets) ? [...pets] : byId(pets)).map((pet) => Object.freeze(pet))
   return Object.freeze({ source, pets: Object.freeze(sorted), maxId: sorted.at(-1)?.id ?? 0 })
 }

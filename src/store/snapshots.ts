@@ -1,5 +1,5 @@
 // Named snapshots: a namespace's pets and clock frozen under a name, which a reset starts any
-// namespace from, copy-on-write (SharedPets). Each is its own file (files.ts), written durably
+// namespace from, copy-on-write (FrozenPets). Each is its own file (files.ts), written durably
 // before it is acknowledged and read back at start before any store (whose append log may name one):
 //
 //   db.snapshot.<name>.json   {"name", "namespace", "createdAt", "clock", "pets": [...]}
@@ -10,7 +10,7 @@ import { nodeFileSystem, type FileSystem } from './file-system.js'
 import { fileBeside, scanFiles, tempOf } from './files.js'
 import type { DataSource } from './data-source.js'
 import type { TempFiles } from './temp-files.js'
-import { sharePets, type Pet, type SharedPets } from './pets.js'
+import { freezePets, type Pet, type FrozenPets } from './pets.js'
 
 export interface Snapshot {
   readonly name: string
@@ -19,7 +19,7 @@ export interface Snapshot {
   readonly createdAt: string
   /** The namespace's clock when it was taken; null when that clock followed real time. */
   readonly clock: string | null
-  readonly pets: SharedPets
+  readonly pets: FrozenPets
 }
 
 /** A snapshot of that name exists already: a snapshot never changes, so its name is taken. */
@@ -98,7 +98,7 @@ export class Snapshots {
           throw new Error(`snapshot ${stored.name} in the database has an invalid pet at ${bad.index}: ${bad.problem}`)
         this.#byName.set(stored.name, {
           ...stored,
-          pets: sharePets({ kind: 'snapshot', name: stored.name }, stored.pets),
+          pets: freezePets({ kind: 'snapshot', name: stored.name }, stored.pets),
         })
       }
     }
@@ -108,8 +108,8 @@ export class Snapshots {
     return this.#busy.has(name) ? undefined : this.#byName.get(name)
   }
 
-  /** A snapshot's shared pets, for a store that starts from them. */
-  sharedPets(source: DataSource): SharedPets | undefined {
+  /** A snapshot's frozen pets, for a store that starts from them. */
+  frozenPets(source: DataSource): FrozenPets | undefined {
     return source.kind === 'snapshot' ? this.#byName.get(source.name)?.pets : undefined
   }
 
@@ -130,7 +130,7 @@ export class Snapshots {
         namespace,
         createdAt: new Date().toISOString(),
         clock: clock === undefined ? null : clock.toISOString(),
-        pets: sharePets({ kind: 'snapshot', name }, pets),
+        pets: freezePets({ kind: 'snapshot', name }, pets),
       }
       const file = this.fileOf(name)
       const { shelf } = this.#options
@@ -215,6 +215,6 @@ export class Snapshots {
     const bad = this.#options.checkPets(pets)
     if (bad)
       throw new DataFileError(file, `has an invalid pet at index ${bad.index}: ${bad.problem}; it was left untouched`)
-    return { name, namespace, createdAt, clock, pets: sharePets({ kind: 'snapshot', name }, pets as Pet[]) }
+    return { name, namespace, createdAt, clock, pets: freezePets({ kind: 'snapshot', name }, pets as Pet[]) }
   }
 }

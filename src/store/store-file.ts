@@ -8,7 +8,7 @@ import type { Pet } from './pets.js'
 
 /**
  * What the data file holds. `source` is the data it was first made from. `base`, when set, is
- * the source of shared pets that come before `pets`: a store reset to a snapshot holds only the
+ * the source of frozen pets that come before `pets`: a store reset to a snapshot holds only the
  * pets it added since.
  */
 export interface StoreData {

@@ -14,19 +14,19 @@ import {
   type NewPet,
   type Pet,
   type PetStatus,
-  type SharedPets,
+  type FrozenPets,
 } from './pets.js'
 import type { StoreData, StoreFile, WriteObserver } from './store-file.js'
 
 export class AnimalStore {
   readonly #file: StoreFile
   #data: StoreData
-  /** The pets this store shares with others (db.data.base), which come before its own. */
-  #base: SharedPets | undefined
+  /** The frozen pets this store starts from (db.data.base), which come before its own. */
+  #base: FrozenPets | undefined
   #nextId = 1
   #version = 0
   readonly #capacity: Capacity
-  /** What this store counts in #capacity: its own pets (not the shared ones) and their bytes. */
+  /** What this store counts in #capacity: its own pets (not the frozen ones) and their bytes. */
   #counted = { pets: 0, bytes: 0 }
   /** Set while the store is retired: what it keeps does not count in #capacity (until reinstated). */
   #released = false
@@ -35,7 +35,7 @@ export class AnimalStore {
   constructor(
     file: StoreFile,
     data: StoreData,
-    base?: SharedPets,
+    base?: FrozenPets,
     capacity: Capacity = new Capacity(),
     observeWrite?: WriteObserver,
   ) {
@@ -51,7 +51,7 @@ export class AnimalStore {
     return (this.#base?.pets.length ?? 0) + this.#data.pets.length
   }
 
-  /** The source of the shared pets the store starts from, if any. */
+  /** The source of the frozen pets the store starts from, if any. */
   get base(): DataSource | undefined {
     return this.#base?.source
   }
@@ -65,7 +65,7 @@ export class AnimalStore {
     return this.#data.source
   }
 
-  /** Whether it holds the shared pets of `source` and nothing else: nothing added, replaced or reset to other pets. */
+  /** Whether it holds the frozen pets of `source` and nothing else: nothing added, replaced or reset to other pets. */
   holdsOnly(source: DataSource): boolean {
     return sameSource(this.#base?.source, source) && this.#data.pets.length === 0
   }
@@ -73,7 +73,7 @@ export class AnimalStore {
   /** The first `limit` pets (all without one) of `status` (any without one), in id order. */
   list({ status, limit = Infinity }: { status?: PetStatus | undefined; limit?: number | undefined }): Pet[] {
     const page: Pet[] = []
-    // The shared pets all have lower ids than the store's own.
+    // The frozen pets all have lower ids than the store's own.
     if (this.#base) collect(this.#base.pets, status, limit, page)
     return collect(this.#data.pets, status, limit, page)
   }
@@ -82,13 +82,13 @@ export class AnimalStore {
     return findById(this.#data.pets, id) ?? (this.#base && findById(this.#base.pets, id))
   }
 
-  /** The pets it holds of its own, after the shared ones of its base: what a shared database keeps of it. */
+  /** The pets it holds of its own, after the frozen ones of its base: what a shared database keeps of it. */
   get own(): readonly Pet[] {
     return this.#data.pets
   }
 
   /** Takes the pets another replica wrote (a shared database): nothing is written. */
-  restore(data: StoreData, base: SharedPets | undefined): void {
+  restore(data: StoreData, base: FrozenPets | undefined): void {
     this.#data = { ...data, pets: [...data.pets] }
     this.#base = base
     this.#index()
@@ -145,15 +145,15 @@ export class AnimalStore {
   }
 
   /**
-   * Replaces every pet with `shared`, copy-on-write: the store keeps a reference and the pets it
-   * adds, so this costs the same whatever `shared` holds; one append-log line. On disk before it resolves.
+   * Replaces every pet with `frozen`, copy-on-write: the store keeps a reference and the pets it
+   * adds, so this costs the same whatever `frozen` holds; one append-log line. On disk before it resolves.
    */
-  async fork(shared: SharedPets): Promise<void> {
+  async fork(frozen: FrozenPets): Promise<void> {
     // A store with no files that holds these pets alone stays as it is: a reset of a namespace
     // that never changed writes nothing (its files would be taken for a deletion cut short).
-    if (this.mayHave === 'none' && this.holdsOnly(shared.source)) return
+    if (this.mayHave === 'none' && this.holdsOnly(frozen.source)) return
     const data = { ...(this.source === undefined ? {} : { source: this.source }), pets: [] }
-    await this.#replacing(data, shared, () => this.#file.replaceWith(this.#data, { reset: shared.source }))
+    await this.#replacing(data, frozen, () => this.#file.replaceWith(this.#data, { reset: frozen.source }))
   }
 
   /**
@@ -175,7 +175,7 @@ export class AnimalStore {
 
   async #replacing(
     data: { readonly source?: DataSource; readonly pets: readonly Pet[] },
-    base: SharedPets | undefined,
+    base: FrozenPets | undefined,
     write: () => Promise<void>,
   ): Promise<void> {
     const before = { data: this.#data, base: this.#base }
@@ -196,7 +196,7 @@ export class AnimalStore {
     }
   }
 
-  /** What it keeps of its own against the bounds: its pets (not the shared ones) and their bytes. */
+  /** What it keeps of its own against the bounds: its pets (not the frozen ones) and their bytes. */
   get kept(): { readonly pets: number; readonly bytes: number } {
     return this.#counted
   }

@@ -14,7 +14,7 @@ import { describeDroppedTail } from './append-log-text.js'
 import { Capacity, type StoreBounds } from './limits.js'
 import { openStore, type OpenStoreOptions } from './open-store.js'
 import { Snapshots, type SnapshotShelf } from './snapshots.js'
-import type { SharedPets } from './pets.js'
+import type { FrozenPets } from './pets.js'
 import type { AnimalStore } from './store.js'
 import type { WriteObserver } from './store-file.js'
 import { TempFiles } from './temp-files.js'
@@ -47,10 +47,10 @@ export interface Stores {
   readonly namespacesOnDisk: ReadonlySet<string>
   /** Whether namespaces' stores are kept in files (DATA_FILE): one can leave memory and be read back. */
   readonly persistent: boolean
-  /** The pets of the initial data or a seed, made once and shared. */
-  sharedPets(source: DataSource): Promise<SharedPets>
+  /** The pets of the initial data or a seed, made once and frozen. */
+  frozenPets(source: DataSource): Promise<FrozenPets>
   /** A namespace's store; `absent`: no file of it is there, and it starts from `baseline` if given. */
-  open(namespace: string, absent?: boolean, baseline?: SharedPets): Promise<AnimalStore>
+  open(namespace: string, absent?: boolean, baseline?: FrozenPets): Promise<AnimalStore>
   /**
    * Removes a namespace's files once its writes settle (`store` undefined: it did not open). With a
    * store, the deletion is made durable first as a reset to the initial data (refused: a
@@ -110,7 +110,7 @@ async function open(settings: StoresSettings, lock: DataFileLock | undefined): P
   }
   const options: Omit<OpenStoreOptions, 'dataFile'> = {
     source: initial.source,
-    sharedPets: (source) => snapshots.sharedPets(source) ?? initial.sharedPets(source),
+    frozenPets: (source) => snapshots.frozenPets(source) ?? initial.frozenPets(source),
     checkPets,
     storage: { ...storage, temps },
     capacity,
@@ -131,8 +131,8 @@ async function open(settings: StoresSettings, lock: DataFileLock | undefined): P
   // A dropped append-log tail is said where a user looks at start, the banner, not only in the log.
   const dropped = opened.droppedTail ? `; ${describeDroppedTail(opened.droppedTail)}` : ''
   const fileOf = (name: string) => (dataFile === undefined ? undefined : fileBeside(dataFile, 'ns', name))
-  const sharedPets = (source: DataSource): Promise<SharedPets> =>
-    initial.sharedPets(source) ?? Promise.reject(new Error(`no data of ${sourceKey(source)}`))
+  const frozenPets = (source: DataSource): Promise<FrozenPets> =>
+    initial.frozenPets(source) ?? Promise.reject(new Error(`no data of ${sourceKey(source)}`))
   return {
     default: opened.store,
     snapshots,
@@ -141,7 +141,7 @@ async function open(settings: StoresSettings, lock: DataFileLock | undefined): P
     fromDataFile,
     namespacesOnDisk: found?.namespaces ?? new Set(),
     persistent: dataFile !== undefined,
-    sharedPets,
+    frozenPets,
     async open(name, absent = false, baseline) {
       const { store } = await openOne(fileOf(name), { unwrittenUntilChanged: true, absent, baseline })
       // The store opened counts what it keeps itself.
@@ -158,7 +158,7 @@ async function open(settings: StoresSettings, lock: DataFileLock | undefined): P
       const file = fileOf(name)
       await store?.retire()
       if (file === undefined || store?.mayHave === 'none') return true
-      if (store !== undefined) await store.fork(await sharedPets(initial.source))
+      if (store !== undefined) await store.fork(await frozenPets(initial.source))
       try {
         await removeDataFile(file, fs, store?.mayHave)
         reclaim(name)

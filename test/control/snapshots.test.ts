@@ -36,7 +36,7 @@ t.test('a write in one fork is invisible in every other fork and in the snapshot
   t.equal((await sandbox.api('GET', '/pets/501', undefined, ns('b'))).status, 404, 'b does not')
   t.equal((await sandbox.api('GET', '/pets/250', undefined, ns('b'))).body.id, 250, 'b sees the snapshot’s pets')
   const page = await sandbox.api('GET', '/pets?limit=100', undefined, ns('a'))
-  t.equal(page.body.length, 100, 'a list with a limit reads the shared pets')
+  t.equal(page.body.length, 100, 'a list with a limit reads the frozen pets')
   t.same(await pets(sandbox, 'b'), frozen, 'b holds the snapshot’s pets')
   t.equal((await pets(sandbox, 'a')).length, 501)
   await sandbox.api('POST', '/pets', { name: 'OnlyInSetup', categoryId: 1 }, ns('setup'))

@@ -1,4 +1,4 @@
-// The initial data, and a seed's pets, are made once and shared: a namespace made from them, and any
+// The initial data, and a seed's pets, are made once and frozen: a namespace made from them, and any
 // store reset to them, holds a reference and only the pets it adds itself, so that a rich fixtures
 // file or a large seed costs a new namespace, or the next reset to the same seed, nothing. Through
 // a real server on a real port, and real restarts.
@@ -66,7 +66,7 @@ t.test(
     const seeded = (await first.admin('GET', '/pets?namespace=s')).body
     await first.close()
 
-    // A clean stop folds each append log: the namespace's file names the shared data and holds its own pets.
+    // A clean stop folds each append log: the namespace's file names the frozen data and holds its own pets.
     const folded = JSON.parse(await readFile(join(dir, 'db.ns.a.json'), 'utf8'))
     t.match(folded, { source: { kind: 'fixtures' }, pets: [{ id: 2001, name: 'InA' }] })
     t.same(folded.base, folded.source, 'a names the initial data as its base')
