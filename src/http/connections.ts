@@ -5,7 +5,7 @@
 // waited longest without a request in progress is closed to make room. A request in progress is
 // never cut; a client that sends its request at once is never the one that has waited longest.
 // Requests in progress cannot be cut, so they are bounded instead: API requests may be served on
-// all but a reserved share of each cap, which keeps health checks and the control API answered
+// all but the reserved connections of each cap, which keeps health checks and the control API answered
 // while every other connection is busy with a long request (a body sent slowly, an injected delay).
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
@@ -16,14 +16,14 @@ export interface ConnectionLimits {
   readonly maxConnections: number
   /** Connections one address may hold; the rest of the cap stays open to other addresses. */
   readonly maxConnectionsPerAddress: number
-  /** Of each cap, the connections only requests outside the shared part (health, control) may be served on. */
+  /** Of each cap, the connections only requests other than the API's (health, control) may be served on. */
   readonly reservedConnections: number
 }
 
 export interface Requests {
   readonly serve: RequestListener
-  /** Whether a request is of the part that may not take the reserved share: the API. */
-  readonly shared: (req: IncomingMessage) => boolean
+  /** Whether a request may not take a reserved connection: an API request. */
+  readonly unreserved: (req: IncomingMessage) => boolean
 }
 
 interface Held {
@@ -56,18 +56,18 @@ export function limitConnections(
   // By address, each in the order its connections last had nothing in progress (oldest first).
   const byAddress = new Map<string, Map<Socket, Held>>()
   let open = 0
-  // Shared requests in progress, overall and by address.
-  let sharedServing = 0
-  const sharedByAddress = new Map<string, number>()
-  const countShared = (address: string, delta: number): void => {
-    sharedServing += delta
-    const count = (sharedByAddress.get(address) ?? 0) + delta
-    if (count === 0) sharedByAddress.delete(address)
-    else sharedByAddress.set(address, count)
+  // Unreserved requests (the API's) in progress, overall and by address.
+  let unreservedServing = 0
+  const unreservedByAddress = new Map<string, number>()
+  const countUnreserved = (address: string, delta: number): void => {
+    unreservedServing += delta
+    const count = (unreservedByAddress.get(address) ?? 0) + delta
+    if (count === 0) unreservedByAddress.delete(address)
+    else unreservedByAddress.set(address, count)
   }
-  const sharedFull = (address: string): boolean =>
-    sharedServing >= limits.maxConnections - limits.reservedConnections ||
-    (sharedByAddress.get(address) ?? 0) >= limits.maxConnectionsPerAddress - limits.reservedConnections
+  const unreservedFull = (address: string): boolean =>
+    unreservedServing >= limits.maxConnections - limits.reservedConnections ||
+    (unreservedByAddress.get(address) ?? 0) >= limits.maxConnectionsPerAddress - limits.reservedConnections
 
   const waiting = (held: Held): boolean => [...held.serving].every((res) => res.writableEnded)
 
@@ -136,18 +136,18 @@ export function limitConnections(
       requests.serve(req, res)
       return
     }
-    const shared = requests.shared(req)
-    if (shared && sharedFull(held.address)) {
+    const unreserved = requests.unreserved(req)
+    if (unreserved && unreservedFull(held.address)) {
       // Refused before anything is read or done: the client may try again in a moment.
       sendError(res, new HttpError(ERRORS.serverBusy, undefined, { ...RETRY_AFTER, Connection: 'close' }))
       return
     }
     held.serving.add(res)
     held.served = true
-    if (shared) countShared(held.address, 1)
+    if (unreserved) countUnreserved(held.address, 1)
     res.once('close', () => {
       if (!held.serving.delete(res)) return
-      if (shared) countShared(held.address, -1)
+      if (unreserved) countUnreserved(held.address, -1)
       // Waiting again from now on: to the end of the order.
       if (held.serving.size === 0 && own.delete(held.socket)) own.set(held.socket, held)
     })

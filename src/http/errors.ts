@@ -59,7 +59,7 @@ export const ERRORS = {
     'baseline_missing',
     'The snapshot a new trace namespace starts from (TRACE_NAMESPACE_BASELINE) does not exist',
   ),
-  // Every connection but the share kept for health checks and the control API serves an API request.
+  // Every connection but those reserved for health checks and the control API serves an API request.
   serverBusy: template(503, 'server_busy', 'Every connection for the API is serving a request; try again in a moment'),
   // An operation whose x-stability is below MIN_STABILITY: refused by the sandbox's setting.
   unstableOperation: template(

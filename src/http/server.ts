@@ -62,8 +62,8 @@ export interface ServerLimits {
   readonly maxConnectionsPerAddress: number
   /**
    * Of each of the two caps, connections API requests may not be served on: health checks and the
-   * control API keep them while every other connection serves a long request. Past the API's
-   * share, an API request is answered 503 server_busy at once.
+   * control API keep them while every other connection serves a long request. Past the unreserved
+   * connections, an API request is answered 503 server_busy at once.
    */
   readonly reservedConnections: number
 }
@@ -87,14 +87,14 @@ const opened = new WeakMap<Http2SecureServer, { sessions: Set<Http2Session>; soc
 
 /**
  * A server listening on `port` and `host` that serves `handler` within `limits`, over TLS when
- * `tls` is given (its certificate, key and protocol profile: src/tls/); `shared` tells the requests that may only take the API's share of connections.
+ * `tls` is given (its certificate, key and protocol profile: src/tls/); `unreserved` tells the requests that may not take a reserved connection (the API's).
  */
 export async function listen(
   port: number,
   host: string,
   limits: ServerLimits,
   handler: RequestListener,
-  shared: (req: IncomingMessage) => boolean,
+  unreserved: (req: IncomingMessage) => boolean,
   tls?: TlsOptions,
 ): Promise<SandboxServer> {
   const http1 = {
@@ -113,7 +113,7 @@ export async function listen(
   Object.assign(server, { maxHeadersCount: 0 })
   // Over TLS, a request's socket is the TLS socket, which the handshake makes.
   const serve = tls === undefined ? handler : withHttp1Bounds(handler, limits)
-  limitConnections(server as Server, limits, { serve, shared }, tls ? 'secureConnection' : 'connection')
+  limitConnections(server as Server, limits, { serve, unreserved }, tls ? 'secureConnection' : 'connection')
   // With no 'timeout' listener, a socket idle this long is destroyed.
   server.setTimeout(limits.idleSocketTimeoutMs)
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => answerClientError(error, socket))
