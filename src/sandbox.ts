@@ -28,7 +28,7 @@ import { ADMIN_SPEC_FILE } from './paths.js'
 import type { ApiSpec } from './contract/types.js'
 import type { AnimalStore } from './store/store.js'
 import type { DataFileOptions } from './store/data-file.js'
-import type { DataSource } from './store/data-source.js'
+import type { Baseline } from './store/baseline.js'
 import { openStores, type Stores } from './store/stores.js'
 import { fidelity } from './fidelity/capability.js'
 import { pact } from './pact/capability.js'
@@ -166,7 +166,7 @@ async function serve(
           bundle: {
             ...(await sandboxFacts(config)),
             redact: (text: string) => redactor.text(text),
-            frozenPets: (source: DataSource) => stores.frozenPets(source),
+            frozenPets: (source: Baseline) => stores.frozenPets(source),
           },
           namespaceFromTrace: config.namespaceFromTrace,
         }

@@ -6,7 +6,7 @@ import type { components, operations } from '../contract/admin-types.js'
 import type { Fault } from './faults.js'
 import type { Namespace } from './namespace.js'
 import type { Namespaces } from './namespaces.js'
-import type { DataSource } from '../store/data-source.js'
+import type { Baseline } from '../store/baseline.js'
 import type { Pet, FrozenPets } from '../store/pets.js'
 import type { AnimalStore } from '../store/store.js'
 import { TypedText } from '../http/reply.js'
@@ -31,7 +31,7 @@ export interface BundleFacts {
 export interface BundleSource extends BundleFacts {
   readonly redact: (text: string) => string
   /** The pets of a seed or fixtures (a snapshot's are the namespaces'). */
-  readonly frozenPets: (source: DataSource) => Promise<FrozenPets>
+  readonly frozenPets: (source: Baseline) => Promise<FrozenPets>
 }
 
 /** What the handler reads of its context (ControlContext has it: ControlApiOptions carries `bundle`). */
@@ -78,7 +78,7 @@ async function bundleOf(
   }
 }
 
-/** The pets of the namespace's last reset: its frozen pets, else (held as its own) those of its source. */
+/** The pets of the namespace's last reset: its frozen pets, else (held as its own) those of its baseline. */
 async function startPets(
   store: AnimalStore,
   { frozenPets }: BundleSource,

@@ -51,8 +51,8 @@ export interface NamespaceBackend {
   stored(name: string): boolean
   /** What an unloaded `name` kept in memory, taken as it is made live again. */
   takeUnloaded(name: string): Unloaded | undefined
-  /** Opens the store of `name`: from what is kept of it, or from `baseline` when nothing is. */
-  open(name: string, baseline: FrozenPets | undefined): Promise<AnimalStore>
+  /** Opens the store of `name`: from what is kept of it, or from the frozen pets `frozen` when nothing is. */
+  open(name: string, frozen: FrozenPets | undefined): Promise<AnimalStore>
   /** The namespace called `name` when it exists, live or kept; never created (a misspelt name makes none). */
   existing(name: string): Promise<Namespace | undefined>
   /** Deletes a namespace durably before this settles; false when there was none. Failed: nothing changed. */
@@ -68,7 +68,7 @@ export interface NamespaceBackend {
   later(namespace: Namespace, entry: RequestRecord): void
   /** Every namespace, least recently used first (those kept elsewhere brought into memory, up to date). */
   all(): Promise<Namespace[]>
-  /** The namespaces that start from each source (by sourceKey). */
+  /** The namespaces that start from each baseline (by baselineKey). */
   forks(): Promise<Map<string, string[]>>
   /** `namespace` left memory holding nothing a test gave it: what is kept of it goes too. */
   evict(namespace: Namespace): void

@@ -5,18 +5,18 @@ import type { Logger } from 'pino'
 import { ERRORS, HttpError, RETRY_AFTER } from '../http/errors.js'
 import { NAMESPACE_NAME } from './namespace-choice.js'
 import type { Namespace } from './namespace.js'
-import type { DataSource } from '../store/data-source.js'
+import type { Baseline } from '../store/baseline.js'
 import type { AnimalStore } from '../store/store.js'
 import type { Stores } from '../store/stores.js'
 
 /** What a namespace unloaded from memory keeps there, beside its files: a few facts, not its pets. */
 export interface Unloaded {
   /** Its baseline (a trace's snapshot, or the initial data). */
-  readonly baseline: DataSource
+  readonly baseline: Baseline
   /** Its clock's distance from real time in ms (its baseline's clock runs on); null for real time. */
   readonly clockOffset: number | null
-  /** The source of the frozen pets its store starts from, once known (for forks()). */
-  base?: DataSource | undefined
+  /** The baseline of the frozen pets its store starts from, once known (for forks()). */
+  base?: Baseline | undefined
 }
 
 export class NamespaceFiles {
@@ -82,14 +82,14 @@ export class NamespaceFiles {
 
   /**
    * Opens the store of `name` once any removal or unload of it settles: from its files, or from
-   * `baseline` when it has none. Files the disk refused to read are a 503 storage_unavailable, and
+   * the frozen pets `frozen` when it has none. Files the disk refused to read are a 503 storage_unavailable, and
    * are read again at the next try (never served as no files).
    */
-  async open(name: string, baseline: Parameters<Stores['open']>[2]): Promise<AnimalStore> {
+  async open(name: string, frozen: Parameters<Stores['open']>[2]): Promise<AnimalStore> {
     // A removal that failed left the name among those on disk: then the files are read.
     await this.#removing.get(name)?.catch(() => undefined)
     try {
-      const store = await this.#stores.open(name, !this.#onDisk.has(name), baseline)
+      const store = await this.#stores.open(name, !this.#onDisk.has(name), frozen)
       this.#onDisk.delete(name)
       return store
     } catch (error) {
@@ -155,8 +155,8 @@ export class NamespaceFiles {
   }
 
   /** The base of each name with unread files (but those `live`): its store opened to be looked at, not kept. */
-  async peek(live: (name: string) => boolean): Promise<[string, DataSource | undefined][]> {
-    const peeked: [string, DataSource | undefined][] = []
+  async peek(live: (name: string) => boolean): Promise<[string, Baseline | undefined][]> {
+    const peeked: [string, Baseline | undefined][] = []
     for (const name of this.#onDisk) {
       if (live(name)) continue
       // An unloaded one's store counts against the bounds: not opened, its base was noted.

@@ -5,7 +5,7 @@ import type { EntryOf, Keeping, LiveNamespaces, NamespaceBackend, NamespaceHold 
 import { NamespaceFiles, type Unloaded } from './namespace-files.js'
 import type { Namespace } from './namespace.js'
 import type { RequestRecord } from '../journal/request-record.js'
-import { sourceKey, type DataSource } from '../store/data-source.js'
+import { baselineKey, type Baseline } from '../store/baseline.js'
 import type { FrozenPets } from '../store/pets.js'
 import type { AnimalStore } from '../store/store.js'
 import type { Stores } from '../store/stores.js'
@@ -32,8 +32,8 @@ export class LocalNamespaces implements NamespaceBackend {
     return this.#files.takeUnloaded(name)
   }
 
-  open(name: string, baseline: FrozenPets | undefined): Promise<AnimalStore> {
-    return this.#files.open(name, baseline)
+  open(name: string, frozen: FrozenPets | undefined): Promise<AnimalStore> {
+    return this.#files.open(name, frozen)
   }
 
   async existing(name: string): Promise<Namespace | undefined> {
@@ -93,9 +93,9 @@ export class LocalNamespaces implements NamespaceBackend {
   /** Those on disk are opened to see, not made live. */
   async forks(): Promise<Map<string, string[]>> {
     const forks = new Map<string, string[]>()
-    const note = (name: string, base: DataSource | undefined): void => {
+    const note = (name: string, base: Baseline | undefined): void => {
       if (base === undefined) return
-      const key = sourceKey(base)
+      const key = baselineKey(base)
       forks.set(key, [...(forks.get(key) ?? []), name])
     }
     for (const namespace of this.#live.list())

@@ -1,5 +1,5 @@
 // One namespace: its store (opened on first use), journal, faults and clock.
-import type { DataSource } from '../store/data-source.js'
+import type { Baseline } from '../store/baseline.js'
 import type { AnimalStore } from '../store/store.js'
 import { Clock } from './clock.js'
 import { Faults } from './faults.js'
@@ -17,14 +17,14 @@ export class Namespace {
   /** Requests being served in it: a create among them may not have reached its store yet. */
   #serving = 0
   /** The data it starts from, and comes back from after an eviction. */
-  readonly #baseline: DataSource
+  readonly #baseline: Baseline
 
   constructor(
     name: string,
     journal: Journal,
     clock: Date | undefined,
     store: () => Promise<AnimalStore>,
-    baseline: DataSource,
+    baseline: Baseline,
     { opened, fromDisk = false }: { opened?: AnimalStore; fromDisk?: boolean } = {},
   ) {
     this.name = name
@@ -50,7 +50,7 @@ export class Namespace {
   }
 
   /** The data it starts from, and comes back from after an eviction. */
-  get baseline(): DataSource {
+  get baseline(): Baseline {
     return this.#baseline
   }
 

@@ -13,7 +13,7 @@ import type { JournalMemory } from '../journal/journal-memory.js'
 import type { Redactor } from '../journal/redactor.js'
 import { Journal } from '../journal/request-journal.js'
 import type { RequestRecord } from '../journal/request-record.js'
-import { sameSource, type DataSource } from '../store/data-source.js'
+import { sameBaseline, type Baseline } from '../store/baseline.js'
 import type { Snapshot, Snapshots } from '../store/snapshots.js'
 import type { FrozenPets } from '../store/pets.js'
 import type { AnimalStore } from '../store/store.js'
@@ -169,8 +169,8 @@ export class Namespaces {
     return [...this.#live.values()]
   }
 
-  /** Puts a namespace back to the data of `source` (its initial data by default), clearing its journal, faults and clock. */
-  async reset(namespace: Namespace, source: DataSource = this.#options.stores.source): Promise<number> {
+  /** Puts a namespace back to the data of the baseline `source` (its initial data by default), clearing its journal, faults and clock. */
+  async reset(namespace: Namespace, source: Baseline = this.#options.stores.source): Promise<number> {
     const store = await namespace.store()
     if (source.kind === 'snapshot') await this.snapshots.refresh()
     // Looked up after the wait for the store, where a deletion that began meanwhile hides it.
@@ -178,7 +178,7 @@ export class Namespaces {
     if (source.kind === 'snapshot' && snapshot === undefined) throw new UnknownSnapshot(source.name)
     const pets = snapshot?.pets ?? (await this.#options.stores.frozenPets(source))
     // A data file of the user's own (no source) is given the initial data whole: it stands on its own.
-    if (store.source === undefined && sameSource(source, this.#options.stores.source))
+    if (store.source === undefined && sameBaseline(source, this.#options.stores.source))
       await store.replace({ pets: [...pets.pets] })
     else await store.fork(pets)
     namespace.journal.clear()
@@ -189,7 +189,7 @@ export class Namespaces {
     return store.size
   }
 
-  /** The namespaces that start from each source (by sourceKey). */
+  /** The namespaces that start from each baseline (by baselineKey). */
   forks(): Promise<Map<string, string[]>> {
     return this.#backend.forks()
   }
@@ -207,10 +207,10 @@ export class Namespaces {
   }
 
   /** Opens the store on first use, from `baseline` when it has no files; a failed open is tried again. */
-  #opener(name: string, baseline?: FrozenPets): () => Promise<AnimalStore> {
+  #opener(name: string, frozen?: FrozenPets): () => Promise<AnimalStore> {
     let opening: Promise<AnimalStore> | undefined
     return () => {
-      opening ??= this.#backend.open(name, baseline).catch((error: unknown) => {
+      opening ??= this.#backend.open(name, frozen).catch((error: unknown) => {
         opening = undefined
         throw error
       })

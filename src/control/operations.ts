@@ -7,7 +7,7 @@ import { ANY_OPERATION, FAULT_KINDS, MAX_FAULTS } from './faults.js'
 import { findBadPet } from '../store/initial-data.js'
 import { DEFAULT_NAMESPACE, UnknownSnapshot, type Namespace } from './namespaces.js'
 import { JsonArray, type Reply } from '../http/reply.js'
-import { sourceKey, type DataSource } from '../store/data-source.js'
+import { baselineKey, type Baseline } from '../store/baseline.js'
 import { SnapshotExists, type Snapshot } from '../store/snapshots.js'
 import { DEFAULT_COUNT, DEFAULT_SEED } from '../store/seed.js'
 import { StorageError } from '../store/errors.js'
@@ -22,7 +22,7 @@ export const controlHandlers: ControlOperations = {
     const seeded = body?.seed !== undefined || body?.count !== undefined
     if (seeded && body?.snapshot !== undefined)
       throw invalidBody('give snapshot alone, or seed and count: a reset starts from one of them')
-    const source: DataSource | undefined =
+    const source: Baseline | undefined =
       body?.snapshot !== undefined
         ? { kind: 'snapshot', name: body.snapshot }
         : seeded
@@ -59,12 +59,12 @@ export const controlHandlers: ControlOperations = {
     const forks = await namespaces.forks()
     const snapshots = namespaces.snapshots
       .list()
-      .map((snapshot) => describeSnapshot(snapshot, forks.get(sourceKey(snapshot.pets.source)) ?? []))
+      .map((snapshot) => describeSnapshot(snapshot, forks.get(baselineKey(snapshot.pets.source)) ?? []))
     return ok({ count: snapshots.length, snapshots })
   },
 
   async deleteSnapshot({ path: { name } }, { namespaces }) {
-    const key = sourceKey({ kind: 'snapshot', name })
+    const key = baselineKey({ kind: 'snapshot', name })
     const { deleted, users } = await storing(
       namespaces.snapshots.delete(name, async () => (await namespaces.forks()).get(key) ?? []),
     )

@@ -9,7 +9,7 @@ export function pact(): Capability {
     name: 'pact',
     controlOperations: {
       async exportPact({ query }, { namespace, apiSpec }) {
-        // The data it started from: a seed's or snapshot's frozen pets, else its data file's source.
+        // The data it started from: a seed's or snapshot's frozen pets, else its data file's baseline.
         const store = await namespace.store()
         const info = apiSpec.document['info'] as { title?: string } | undefined
         return ok(

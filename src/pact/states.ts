@@ -1,6 +1,6 @@
 // Provider states: the data a namespace started from (what a reset restores) or a pet an interaction
 // needs. Params repeat the name in fields; a state written by hand with its name alone works too.
-import type { DataSource } from '../store/data-source.js'
+import type { Baseline } from '../store/baseline.js'
 
 export interface ProviderState {
   readonly name: string
@@ -14,8 +14,8 @@ export type StateChange =
 
 export const INITIAL_DATA = 'the initial data'
 
-/** The state of a namespace's data: its store's source (a seed, a snapshot), else the initial data. */
-export function dataState(source: DataSource | undefined): ProviderState {
+/** The state of a namespace's data: its store's baseline (a seed, a snapshot), else the initial data. */
+export function dataState(source: Baseline | undefined): ProviderState {
   if (source?.kind === 'seed') {
     const { seed, count } = source
     return { name: `pets from seed ${seed} (${count} pets)`, params: { seed, count } }

@@ -8,7 +8,7 @@ import { LocalNamespaces } from '../control/namespace-local.js'
 import type { Namespace } from '../control/namespace.js'
 import type { RequestRecord } from '../journal/request-record.js'
 import { ERRORS, HttpError } from '../http/errors.js'
-import { sourceKey, type DataSource } from '../store/data-source.js'
+import { baselineKey, type Baseline } from '../store/baseline.js'
 import type { FrozenPets } from '../store/pets.js'
 import type { AnimalStore } from '../store/store.js'
 import type { Stores } from '../store/stores.js'
@@ -96,11 +96,11 @@ export class SharedNamespaces implements NamespaceBackend {
   }
 
   async forks(): Promise<Map<string, string[]>> {
-    const { rows } = await this.#database.query<{ name: string; base: DataSource }>(
+    const { rows } = await this.#database.query<{ name: string; base: Baseline }>(
       "SELECT name, state -> 'base' AS base FROM namespaces WHERE state -> 'base' <> 'null'::jsonb ORDER BY incarnation",
     )
     const forks = new Map<string, string[]>()
-    for (const { name, base } of rows) forks.set(sourceKey(base), [...(forks.get(sourceKey(base)) ?? []), name])
+    for (const { name, base } of rows) forks.set(baselineKey(base), [...(forks.get(baselineKey(base)) ?? []), name])
     return forks
   }
 

@@ -11,7 +11,7 @@ import type { Redactor } from '../journal/redactor.js'
 import type { Namespace } from '../control/namespace.js'
 import type { RequestRecord } from '../journal/request-record.js'
 import { ERRORS, HttpError, RETRY_AFTER } from '../http/errors.js'
-import { sameSource, type DataSource } from '../store/data-source.js'
+import { sameBaseline, type Baseline } from '../store/baseline.js'
 import type { FrozenPets } from '../store/pets.js'
 import { IdempotencyKeys } from '../store/idempotency-keys.js'
 import { isOutage, unavailable, type Database } from './database.js'
@@ -47,7 +47,7 @@ interface Synced {
 export interface SharingOptions {
   readonly database: Database
   /** The shared pets a namespace's pets start from. */
-  readonly sharedPets: (source: DataSource) => Promise<FrozenPets>
+  readonly sharedPets: (source: Baseline) => Promise<FrozenPets>
   /** What a request's entry may show: keys and tokens never reach the database. */
   readonly redactor: Redactor
   /** Where a failure that is not an outage is told (it is answered 500). */
@@ -174,12 +174,12 @@ export class Sharing implements Holder {
     const store = await namespace.store()
     const own = store.own
     const added =
-      sameSource(store.base, before.base ?? undefined) &&
-      sameSource(store.source, before.source ?? undefined) &&
+      sameBaseline(store.base, before.base ?? undefined) &&
+      sameBaseline(store.source, before.source ?? undefined) &&
       own.length >= before.pets.count &&
       (before.pets.count === 0 || own[before.pets.count - 1]?.id === before.pets.lastId)
     // A snapshot it now starts from stays until this commits: a deletion waits, then sees it in use.
-    if (store.base?.kind === 'snapshot' && !sameSource(store.base, before.base ?? undefined)) {
+    if (store.base?.kind === 'snapshot' && !sameBaseline(store.base, before.base ?? undefined)) {
       const kept = await client.query('SELECT 1 FROM snapshots WHERE name = $1 FOR SHARE', [store.base.name])
       if (kept.rowCount !== 1) throw new HttpError(ERRORS.notFound, `No snapshot ${JSON.stringify(store.base.name)}`)
     }

@@ -3,7 +3,7 @@ import type { Logger } from 'pino'
 import type { LiveNamespaces, NamespaceBackend } from '../control/namespace-backend.js'
 import { UnknownSnapshot } from '../control/namespace.js'
 import type { Redactor } from '../journal/redactor.js'
-import type { DataSource } from '../store/data-source.js'
+import type { Baseline } from '../store/baseline.js'
 import type { FrozenPets } from '../store/pets.js'
 import type { SnapshotShelf } from '../store/snapshots.js'
 import type { Stores } from '../store/stores.js'
@@ -43,7 +43,7 @@ export async function openShared(url: string, logger: Pick<Logger, 'warn' | 'inf
 }
 
 /** The pets a namespace starts from: a snapshot's, taken from the database when another replica made it. */
-async function sharedPets(stores: Stores, source: DataSource): Promise<FrozenPets> {
+async function sharedPets(stores: Stores, source: Baseline): Promise<FrozenPets> {
   if (source.kind !== 'snapshot') return stores.frozenPets(source)
   const kept = stores.snapshots.frozenPets(source)
   if (kept !== undefined) return kept

@@ -7,15 +7,15 @@ import type { Pet } from '../store/pets.js'
 import type { IdempotencyKey } from '../store/idempotency-keys.js'
 import type { TallyData } from '../journal/coverage-tally.js'
 import type { Fault } from '../control/faults.js'
-import type { DataSource } from '../store/data-source.js'
+import type { Baseline } from '../store/baseline.js'
 import type { Namespace } from '../control/namespace.js'
 import type { AnimalStore } from '../store/store.js'
 import type { Transaction } from './database.js'
 
 /** The row's `state`: all the namespace holds but its pets and requests, which have tables. */
 export interface State {
-  readonly source: DataSource | null
-  readonly base: DataSource | null
+  readonly source: Baseline | null
+  readonly base: Baseline | null
   /** `generation` grows when the pets are replaced rather than added to. */
   readonly pets: { readonly generation: number; readonly count: number; readonly lastId: number }
   readonly faults: { readonly nextId: number; readonly faults: Fault[] }

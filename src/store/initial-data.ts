@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises'
 import { DEFAULT_FIXTURES } from '../paths.js'
 import { describeErrors } from '../contract/load.js'
 import { type ApiSpec } from '../contract/types.js'
-import { sourceKey, type DataSource } from './data-source.js'
+import { baselineKey, type Baseline } from './baseline.js'
 import { generateAnimals } from './seed.js'
 import { freezePets, type Pet, type FrozenPets } from './pets.js'
 
@@ -23,16 +23,16 @@ export const KEPT_SEEDS = 8
 
 export interface InitialData {
   /** Recorded in the data file, so a restart with other data settings rebuilds it. */
-  readonly source: DataSource
+  readonly source: Baseline
   /** For the start banner. */
   readonly description: string
   /**
-   * The pets of a source this start can make (its own data's, any seed's), made once and frozen
+   * The pets of a baseline this start can make (its own data's, any seed's), made once and frozen
    * by every store that starts from them: each holds a reference and only the pets it adds itself.
    * The initial data's are kept for good, the last KEPT_SEEDS seeds' for the next reset to them.
-   * Undefined for a source this start cannot make.
+   * Undefined for a baseline this start cannot make.
    */
-  readonly frozenPets: (source: DataSource) => Promise<FrozenPets> | undefined
+  readonly frozenPets: (source: Baseline) => Promise<FrozenPets> | undefined
 }
 
 export async function initialData(setting: InitialDataSetting, spec: ApiSpec): Promise<InitialData> {
@@ -48,11 +48,11 @@ export async function initialData(setting: InitialDataSetting, spec: ApiSpec): P
           make: seeded(setting.seed, setting.count),
         }
       : await fixtures(setting.file, spec)
-  const ownKey = sourceKey(own.source)
-  /** What was made, by sourceKey, least recently used first: the initial data's, and the seeds'. */
+  const ownKey = baselineKey(own.source)
+  /** What was made, by baselineKey, least recently used first: the initial data's, and the seeds'. */
   const made = new Map<string, Promise<FrozenPets>>()
-  const kept = (source: DataSource, make: () => Promise<Pet[]>): Promise<FrozenPets> => {
-    const key = sourceKey(source)
+  const kept = (source: Baseline, make: () => Promise<Pet[]>): Promise<FrozenPets> => {
+    const key = baselineKey(source)
     let pets = made.get(key)
     if (pets === undefined) {
       const making = make().then((list) => freezePets(source, list))
@@ -68,7 +68,7 @@ export async function initialData(setting: InitialDataSetting, spec: ApiSpec): P
     source: own.source,
     description: own.description,
     frozenPets(source) {
-      if (sourceKey(source) === ownKey) return kept(own.source, own.make)
+      if (baselineKey(source) === ownKey) return kept(own.source, own.make)
       if (source.kind !== 'seed') return undefined
       const pets = kept(source, seeded(source.seed, source.count))
       const seeds = [...made.keys()].filter((key) => key !== ownKey)

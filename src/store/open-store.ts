@@ -1,6 +1,6 @@
 // Opens one store: its data file read back (and checked), or made from the initial data.
 import { DataFile, type DataFileOptions, type Layout } from './data-file.js'
-import { isDataSource, sameSource, sourceKey, type DataSource } from './data-source.js'
+import { isBaseline, sameBaseline, baselineKey, type Baseline } from './baseline.js'
 import { DataFileError, StorageError } from './errors.js'
 import { appendLogOf } from './files.js'
 import { IdempotencyKeys, isKeyedCreate } from './idempotency-keys.js'
@@ -20,10 +20,10 @@ import {
 export interface OpenStoreOptions {
   /** Undefined: the store lives in memory only. */
   readonly dataFile: string | undefined
-  /** The initial data's source: a file made from other data is rebuilt from it. */
-  readonly source: DataSource
-  /** The frozen pets of a source (a snapshot's, the initial data's, a seed's); undefined for one this start cannot make. */
-  readonly frozenPets: (source: DataSource) => FrozenPets | Promise<FrozenPets> | undefined
+  /** The initial data's baseline: a file made from other data is rebuilt from it. */
+  readonly source: Baseline
+  /** The frozen pets of a baseline (a snapshot's, the initial data's, a seed's); undefined for one this start cannot make. */
+  readonly frozenPets: (source: Baseline) => FrozenPets | Promise<FrozenPets> | undefined
   /** Checks pets read from a file: the index of the first bad one and why. */
   readonly checkPets: (pets: unknown) => { index: number; problem: string } | undefined
   /** A namespace's store: on disk only once it changes, its append log naming the initial data. */
@@ -31,7 +31,7 @@ export interface OpenStoreOptions {
   /** The caller knows no file of it is there: nothing is read. */
   readonly absent?: boolean
   /** For one absent: the frozen pets it starts from instead of the initial data. */
-  readonly baseline?: FrozenPets | undefined
+  readonly frozen?: FrozenPets | undefined
   readonly storage?: DataFileOptions | undefined
   /** What every store of the sandbox keeps, against the bounds. */
   readonly capacity?: Capacity
@@ -41,15 +41,15 @@ export interface OpenStoreOptions {
 export interface OpenedStore {
   readonly store: AnimalStore
   readonly from: 'data file' | 'initial data'
-  /** The source of a data file rebuilt because it was made from other data. */
-  readonly replacedSource: DataSource | undefined
+  /** The baseline of a data file rebuilt because it was made from other data. */
+  readonly replacedSource: Baseline | undefined
   /** The end of the append log that held no whole record (an append a crash cut short), dropped. */
   readonly droppedTail: DroppedTail | undefined
 }
 
 export async function openStore(options: OpenStoreOptions): Promise<OpenedStore> {
   const { dataFile, source, capacity, observeWrite } = options
-  const base = options.absent ? options.baseline : undefined
+  const base = options.absent ? options.frozen : undefined
   // A namespace starts from the frozen initial pets; the default store holds them, so that its file lists them.
   const unwritten = (): StoreData => ({ source, base: base?.source ?? source, pets: [] })
   const onDisk =
@@ -61,7 +61,7 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenedStore>
           startsOver: isReset,
           ...(options.unwrittenUntilChanged && {
             unwritten: {
-              id: `initial:${sourceKey(source)}`,
+              id: `initial:${baselineKey(source)}`,
               data: async () => unwritten(),
               from: base && { reset: base.source },
             },
@@ -74,7 +74,7 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenedStore>
   if (existing !== null && dataFile !== undefined) {
     const data = checkData(existing, dataFile, options.checkPets)
     // A file with no source is the user's own and is always kept.
-    if (data.source === undefined || sameSource(data.source, source)) {
+    if (data.source === undefined || sameBaseline(data.source, source)) {
       const store = open(data, data.base === undefined ? undefined : await frozenOf(data.base, options))
       return { store, from: 'data file', replacedSource: undefined, droppedTail }
     }
@@ -92,13 +92,13 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenedStore>
 }
 
 /** The frozen pets a store starts from: a file whose snapshot is gone cannot be served. */
-async function frozenOf(source: DataSource, options: OpenStoreOptions): Promise<FrozenPets> {
+async function frozenOf(source: Baseline, options: OpenStoreOptions): Promise<FrozenPets> {
   const frozen = await options.frozenPets(source)
   if (frozen !== undefined) return frozen
-  if (sameSource(source, options.source)) throw new Error(`no data of ${sourceKey(source)}`)
+  if (sameBaseline(source, options.source)) throw new Error(`no data of ${baselineKey(source)}`)
   throw new DataFileError(
     options.dataFile ?? '',
-    `starts from ${sourceKey(source)}, which is not there; it was left untouched`,
+    `starts from ${baselineKey(source)}, which is not there; it was left untouched`,
   )
 }
 
@@ -124,11 +124,11 @@ function replayer(file: string, options: OpenStoreOptions): NonNullable<Layout<S
       data.pets = []
       keys.clear()
       if ((await options.frozenPets(record.reset)) !== undefined) data.base = record.reset
-      // A store of another source is rebuilt from this start's data: what it held does not matter.
-      else if (data.source === undefined || sameSource(data.source, options.source))
+      // A store of another baseline is rebuilt from this start's data: what it held does not matter.
+      else if (data.source === undefined || sameBaseline(data.source, options.source))
         throw new DataFileError(
           appendLogOf(file),
-          `resets to ${sourceKey(record.reset)}, which this start cannot make; it was left untouched`,
+          `resets to ${baselineKey(record.reset)}, which this start cannot make; it was left untouched`,
         )
     }
     return data
@@ -153,7 +153,7 @@ function keysOf(data: StoreData, file: string): IdempotencyKeys {
 }
 
 function isReset(record: StoreRecord): record is ResetRecord {
-  return isDataSource((record as Partial<ResetRecord>).reset)
+  return isBaseline((record as Partial<ResetRecord>).reset)
 }
 
 /** The first write of a data file: when it fails, the setting is at fault, and the message names the file. */
@@ -177,8 +177,8 @@ function checkData(value: unknown, file: string, checkPets: OpenStoreOptions['ch
     invalid('must hold a JSON object with a "pets" array')
   const { source, base, pets } = data as StoreData
   const idempotencyKeys = keysOf(data as StoreData, file)
-  if (source !== undefined && !isDataSource(source)) invalid('has a "source" that is not a data source')
-  if (base !== undefined && !isDataSource(base)) invalid('has a "base" that is not a data source')
+  if (source !== undefined && !isBaseline(source)) invalid('has a "source" that is not a baseline')
+  if (base !== undefined && !isBaseline(base)) invalid('has a "base" that is not a data source')
   const bad = checkPets(pets)
   if (bad) invalid(`has an invalid pet at index ${bad.index}: ${bad.problem}`)
   return { ...(source === undefined ? {} : { source }), ...(base === undefined ? {} : { base }), pets, idempotencyKeys }

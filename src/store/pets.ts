@@ -1,6 +1,6 @@
 // Pets as the store keeps them: in ascending id order, and frozen where many stores start from the same ones.
 import type { components } from '../contract/api-types.js'
-import type { DataSource } from './data-source.js'
+import type { Baseline } from './baseline.js'
 
 export type Pet = components['schemas']['Pet']
 export type NewPet = components['schemas']['NewPet']
@@ -11,13 +11,13 @@ export type PetStatus = components['schemas']['PetStatus']
  * store that starts from them holds a reference, so that starting costs the same whatever they hold.
  */
 export interface FrozenPets {
-  readonly source: DataSource
+  readonly source: Baseline
   /** In ascending id order, each frozen. */
   readonly pets: readonly Pet[]
   readonly maxId: number
 }
 
-export function freezePets(source: DataSource, pets: readonly Pet[]): FrozenPets {
+export function freezePets(source: Baseline, pets: readonly Pet[]): FrozenPets {
   const sorted = (inIdOrder(pets) ? [...pets] : byId(pets)).map((pet) => Object.freeze(pet))
   return Object.freeze({ source, pets: Object.freeze(sorted), maxId: sorted.at(-1)?.id ?? 0 })
 }

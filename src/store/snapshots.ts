@@ -8,7 +8,7 @@ import { replaceFileDurably } from './durable-io.js'
 import { DataFileError, StorageError } from './errors.js'
 import { nodeFileSystem, type FileSystem } from './file-system.js'
 import { fileBeside, scanFiles, tempOf } from './files.js'
-import type { DataSource } from './data-source.js'
+import type { Baseline } from './baseline.js'
 import type { TempFiles } from './temp-files.js'
 import { freezePets, type Pet, type FrozenPets } from './pets.js'
 
@@ -109,7 +109,7 @@ export class Snapshots {
   }
 
   /** A snapshot's frozen pets, for a store that starts from them. */
-  frozenPets(source: DataSource): FrozenPets | undefined {
+  frozenPets(source: Baseline): FrozenPets | undefined {
     return source.kind === 'snapshot' ? this.#byName.get(source.name)?.pets : undefined
   }
 

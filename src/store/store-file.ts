@@ -1,29 +1,29 @@
 // Where a store's data is kept: what a data file holds, its records, and the door a store writes
 // through (a data file, or nothing for a store in memory).
 import type { Adapter } from 'lowdb'
-import type { DataSource } from './data-source.js'
+import type { Baseline } from './baseline.js'
 import type { FilesOnDisk } from './durable-io.js'
 import type { IdempotencyKeys, KeyedCreate } from './idempotency-keys.js'
 import type { Pet } from './pets.js'
 
 /**
  * What the data file holds. `source` is the data it was first made from. `base`, when set, is
- * the source of frozen pets that come before `pets`: a store reset to a snapshot holds only the
+ * the baseline of the frozen pets that come before `pets`: a store reset to a snapshot holds only the
  * pets it added since.
  */
 export interface StoreData {
-  source?: DataSource
-  base?: DataSource
+  source?: Baseline
+  base?: Baseline
   pets: Pet[]
   idempotencyKeys?: IdempotencyKeys
 }
 
 /**
- * An append-log line that replaced every pet (a reset) with the pets of a source a start can make
+ * An append-log line that replaced every pet (a reset) with the pets of a baseline a start can make
  * again, so that a reset costs one line however many pets it brings.
  */
 export interface ResetRecord {
-  readonly reset: DataSource
+  readonly reset: Baseline
 }
 
 /** What a data file's append log holds: added pets (a pet and its create's key in one line) and resets. */

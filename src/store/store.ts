@@ -1,6 +1,6 @@
 // The animal store: pets in memory, in id order, written through a StoreFile (store-file.ts: a data
 // file, or nothing for a store in memory) before a change is acknowledged.
-import { sameSource, type DataSource } from './data-source.js'
+import { sameBaseline, type Baseline } from './baseline.js'
 import type { FilesOnDisk } from './durable-io.js'
 import { StorageError } from './errors.js'
 import { IdempotencyKeys, type IdempotencyKey } from './idempotency-keys.js'
@@ -51,8 +51,8 @@ export class AnimalStore {
     return (this.#base?.pets.length ?? 0) + this.#data.pets.length
   }
 
-  /** The source of the frozen pets the store starts from, if any. */
-  get base(): DataSource | undefined {
+  /** The baseline of the frozen pets the store starts from, if any. */
+  get base(): Baseline | undefined {
     return this.#base?.source
   }
 
@@ -61,13 +61,13 @@ export class AnimalStore {
     return this.#version
   }
 
-  get source(): DataSource | undefined {
+  get source(): Baseline | undefined {
     return this.#data.source
   }
 
   /** Whether it holds the frozen pets of `source` and nothing else: nothing added, replaced or reset to other pets. */
-  holdsOnly(source: DataSource): boolean {
-    return sameSource(this.#base?.source, source) && this.#data.pets.length === 0
+  holdsOnly(source: Baseline): boolean {
+    return sameBaseline(this.#base?.source, source) && this.#data.pets.length === 0
   }
 
   /** The first `limit` pets (all without one) of `status` (any without one), in id order. */
@@ -162,7 +162,7 @@ export class AnimalStore {
    * `bounded`: pets a request sent, refused (StoreFull) if they would take the store past a bound.
    */
   async replace(
-    data: { readonly source?: DataSource; readonly pets: readonly Pet[] },
+    data: { readonly source?: Baseline; readonly pets: readonly Pet[] },
     { bounded = false } = {},
   ): Promise<void> {
     if (bounded) {
@@ -174,7 +174,7 @@ export class AnimalStore {
   }
 
   async #replacing(
-    data: { readonly source?: DataSource; readonly pets: readonly Pet[] },
+    data: { readonly source?: Baseline; readonly pets: readonly Pet[] },
     base: FrozenPets | undefined,
     write: () => Promise<void>,
   ): Promise<void> {

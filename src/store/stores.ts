@@ -8,7 +8,7 @@ import { removeDataFile } from './durable-io.js'
 import { StorageError } from './errors.js'
 import { nodeFileSystem } from './file-system.js'
 import { fileBeside, scanFiles, tidyFiles } from './files.js'
-import { sourceKey, type DataSource } from './data-source.js'
+import { baselineKey, type Baseline } from './baseline.js'
 import { findBadPet, initialData, type InitialDataSetting } from './initial-data.js'
 import { describeDroppedTail } from './append-log-text.js'
 import { Capacity, type StoreBounds } from './limits.js'
@@ -38,8 +38,8 @@ export interface Stores {
   /** The default namespace's store. */
   readonly default: AnimalStore
   readonly snapshots: Snapshots
-  /** The source of the initial data every namespace starts from. */
-  readonly source: DataSource
+  /** The baseline of the initial data every namespace starts from. */
+  readonly source: Baseline
   /** What the default store holds, for the banner; and whether it came from the data file. */
   readonly description: string
   readonly fromDataFile: boolean
@@ -48,9 +48,9 @@ export interface Stores {
   /** Whether namespaces' stores are kept in files (DATA_FILE): one can leave memory and be read back. */
   readonly persistent: boolean
   /** The pets of the initial data or a seed, made once and frozen. */
-  frozenPets(source: DataSource): Promise<FrozenPets>
-  /** A namespace's store; `absent`: no file of it is there, and it starts from `baseline` if given. */
-  open(namespace: string, absent?: boolean, baseline?: FrozenPets): Promise<AnimalStore>
+  frozenPets(source: Baseline): Promise<FrozenPets>
+  /** A namespace's store; `absent`: no file of it is there, and it starts from `frozen` if given. */
+  open(namespace: string, absent?: boolean, frozen?: FrozenPets): Promise<AnimalStore>
   /**
    * Removes a namespace's files once its writes settle (`store` undefined: it did not open). With a
    * store, the deletion is made durable first as a reset to the initial data (refused: a
@@ -124,15 +124,15 @@ async function open(settings: StoresSettings, lock: DataFileLock | undefined): P
   const opened = await openOne(dataFile)
   if (opened.replacedSource)
     logger.warn(
-      { file: dataFile, was: sourceKey(opened.replacedSource), now: sourceKey(initial.source) },
+      { file: dataFile, was: baselineKey(opened.replacedSource), now: baselineKey(initial.source) },
       'data file was made from other data: rebuilt',
     )
   const fromDataFile = opened.from === 'data file'
   // A dropped append-log tail is said where a user looks at start, the banner, not only in the log.
   const dropped = opened.droppedTail ? `; ${describeDroppedTail(opened.droppedTail)}` : ''
   const fileOf = (name: string) => (dataFile === undefined ? undefined : fileBeside(dataFile, 'ns', name))
-  const frozenPets = (source: DataSource): Promise<FrozenPets> =>
-    initial.frozenPets(source) ?? Promise.reject(new Error(`no data of ${sourceKey(source)}`))
+  const frozenPets = (source: Baseline): Promise<FrozenPets> =>
+    initial.frozenPets(source) ?? Promise.reject(new Error(`no data of ${baselineKey(source)}`))
   return {
     default: opened.store,
     snapshots,
@@ -142,8 +142,8 @@ async function open(settings: StoresSettings, lock: DataFileLock | undefined): P
     namespacesOnDisk: found?.namespaces ?? new Set(),
     persistent: dataFile !== undefined,
     frozenPets,
-    async open(name, absent = false, baseline) {
-      const { store } = await openOne(fileOf(name), { unwrittenUntilChanged: true, absent, baseline })
+    async open(name, absent = false, frozen) {
+      const { store } = await openOne(fileOf(name), { unwrittenUntilChanged: true, absent, frozen })
       // The store opened counts what it keeps itself.
       reclaim(name)
       return store
