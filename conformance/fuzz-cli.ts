@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { loadConfig } from '../src/config.js'
 import { createLogger } from '../src/logger.js'
 import { startSandbox } from '../src/sandbox.js'
-import { ADMIN_SPEC_FILE, SPEC_FILE } from '../src/paths.js'
+import { CONTROL_SPEC_FILE, SPEC_FILE } from '../src/paths.js'
 import { loadContract } from './contract.js'
 import { runFuzz } from './fuzz.js'
 import { unfetchable } from '../bench/soak.js'
@@ -37,7 +37,7 @@ if (config === 'help') throw new Error('unexpected help')
 const sandbox = await startSandbox(config, createLogger(config.logLevel))
 const healthy = async (): Promise<boolean> =>
   (await fetch(`${sandbox.origin}/healthz`, { signal: AbortSignal.timeout(5_000) })).status === 200
-const contract = await loadContract(control ? ADMIN_SPEC_FILE : SPEC_FILE)
+const contract = await loadContract(control ? CONTROL_SPEC_FILE : SPEC_FILE)
 const started = performance.now()
 console.log(
   `fuzzing ${sandbox.origin}${contract.spec.basePath}: up to ${runs} cases or ${timeLimitMs / 1000} s, FUZZ_SEED=${seed}`,

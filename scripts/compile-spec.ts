@@ -6,8 +6,8 @@ import { join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import standalone from 'ajv/dist/standalone/index.js'
 import { compiledSpecSource } from '../src/contract/compiled.js'
-import { adminSpecSourceText, createAjv, loadSpec, loadSpecFile } from '../src/contract/load.js'
-import { ADMIN_SPEC_FILE, SPEC_FILE } from '../src/paths.js'
+import { controlSpecSourceText, createAjv, loadSpec, loadSpecFile } from '../src/contract/load.js'
+import { CONTROL_SPEC_FILE, SPEC_FILE } from '../src/paths.js'
 
 const outDir = resolve(process.argv[2] ?? fileURLToPath(new URL('../dist', import.meta.url)))
 const write = (
@@ -21,11 +21,11 @@ await writeFile(
   join(outDir, 'spec.compiled.js'),
   compiledSpecSource(spec, await readFile(SPEC_FILE, 'utf8'), createAjv(), write),
 )
-const adminSpec = await loadSpecFile(fileURLToPath(ADMIN_SPEC_FILE))
+const controlSpec = await loadSpecFile(fileURLToPath(CONTROL_SPEC_FILE))
 await writeFile(
   join(outDir, 'admin-spec.compiled.js'),
-  compiledSpecSource(adminSpec, adminSpecSourceText(), createAjv(), write),
+  compiledSpecSource(controlSpec, controlSpecSourceText(), createAjv(), write),
 )
 process.stderr.write(
-  `compiled the API spec (${spec.operations.length} operations) and the control API spec (${adminSpec.operations.length}) into ${relative(process.cwd(), outDir)}/\n`,
+  `compiled the API spec (${spec.operations.length} operations) and the control API spec (${controlSpec.operations.length}) into ${relative(process.cwd(), outDir)}/\n`,
 )

@@ -3,7 +3,7 @@
 // test/docs/docs.test.ts fails when the table differs from the one made here.
 import { readFileSync, writeFileSync } from 'node:fs'
 import { basePathOf, operationsOf, readSpecDocument } from '../src/contract/load.js'
-import { ADMIN_SPEC_FILE } from '../src/paths.js'
+import { CONTROL_SPEC_FILE } from '../src/paths.js'
 import { withTable } from './lib/markdown-table.js'
 
 const DOC = 'docs/control-api.md'
@@ -11,7 +11,7 @@ export const MARKER = '<!-- The table below is made by `npm run docs:operations`
 
 /** The control API's page with its table of operations made anew. */
 export function withOperationsTable(markdown: string): string {
-  const spec = readSpecDocument(ADMIN_SPEC_FILE)
+  const spec = readSpecDocument(CONTROL_SPEC_FILE)
   const base = basePathOf(spec['servers'] as never)
   const rows = [...operationsOf(spec)].map(({ path, method, operation }) => {
     const { effect = 'destroys (no x-mcp yet)', idempotent, acrossNamespaces } = operation['x-mcp'] ?? {}

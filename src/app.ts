@@ -7,7 +7,7 @@ import polka, { type Polka } from 'polka'
 import type { Logger } from 'pino'
 import { handlers, type HandlerContext } from './api/operations.js'
 import type { Capability, Endpoint, RequestHooks } from './capability.js'
-import { adminCheck, createControlApi, type ControlApiOptions } from './control/control-api.js'
+import { adminTokenCheck, createControlApi, type ControlApiOptions } from './control/control-api.js'
 import type { Control } from './control/request-control.js'
 import { cors } from './http/cors.js'
 import { Exchange } from './http/exchange.js'
@@ -28,7 +28,7 @@ export interface Core {
   /** Namespaces, journal, faults and clock (src/control/request-control.ts). */
   readonly control: Control
   /** The control API under /__admin; undefined when it is switched off. */
-  readonly admin: ControlApiOptions | undefined
+  readonly controlApi: ControlApiOptions | undefined
   /** Operations below this x-stability are refused (MIN_STABILITY); all are served by default. */
   readonly minStability?: Stability
   /** Origins a browser app may call the API from (CORS_ORIGINS). */
@@ -48,7 +48,7 @@ export interface TestDataAccess {
 }
 
 export function createApp(
-  { spec, keys, logger, control, admin, minStability, corsOrigins, testData, ready }: Core,
+  { spec, keys, logger, control, controlApi, minStability, corsOrigins, testData, ready }: Core,
   capabilities: readonly Capability[],
 ): (req: IncomingMessage, res: ServerResponse) => void {
   const answerError = (exchange: Exchange, error: unknown): void => exchange.fail(toHttpError(error, logger))
@@ -56,9 +56,9 @@ export function createApp(
   const [arrive, onApi] = [hooks.flatMap((h) => h.arrive ?? []), hooks.flatMap((h) => h.api ?? [])]
   const standIns = hooks.flatMap(({ answers, answer }) => (answers && answer ? [{ answers, answer }] : []))
   const serveOperation = apiPipeline({ spec, keys, control, answerError, minStability, standIns })
-  const controlApi = admin && {
-    basePath: admin.adminSpec.basePath,
-    serve: createControlApi(admin, capabilities, answerError),
+  const controlRoute = controlApi && {
+    basePath: controlApi.controlSpec.basePath,
+    serve: createControlApi(controlApi, capabilities, answerError),
   }
 
   // The pages, the control API and the rest of the API (its spec documents, its 404s) are polka
@@ -80,8 +80,8 @@ export function createApp(
     routes?.api?.(api)
   }
   // Paths served as the control API is (the admin token first): only while that API is on.
-  const checkAdmin = admin && adminCheck(admin)
-  const guarded: ReadonlyArray<readonly [string, Endpoint]> = checkAdmin
+  const checkAdminToken = controlApi && adminTokenCheck(controlApi)
+  const guarded: ReadonlyArray<readonly [string, Endpoint]> = checkAdminToken
     ? capabilities.flatMap(({ routes }) => Object.entries(routes?.guarded ?? {}))
     : []
   const testDataPages = capabilities.flatMap(({ routes }) => routes?.testData ?? [])
@@ -117,7 +117,7 @@ export function createApp(
   const answerTestDataPreflight = cors(testData.corsOrigins)
   // A configured admin token is a secret no rebinding page knows: control calls then rest on it
   // alone, and any name reaches them (a sandbox other machines call by names of their own).
-  const controlChecksHost = admin?.localOnly === true
+  const controlChecksHost = controlApi?.localOnly === true
   // Before any router: the request log, the capabilities' arrivals, CORS (a preflight is answered
   // here), the Host of the test data, then the journal and namespace of every request but the
   // control API's own.
@@ -135,7 +135,7 @@ export function createApp(
       return
     }
     const url = req.url ?? '/'
-    const toControlApi = controlApi !== undefined && isUnder(url, controlApi.basePath)
+    const toControlApi = controlRoute !== undefined && isUnder(url, controlRoute.basePath)
     // A guarded path is the control API by other means: the same token, origins and Host names.
     const endpoint = toControlApi ? undefined : guarded.find(([path]) => isUnder(url, path))?.[1]
     const toGuarded = toControlApi || endpoint !== undefined
@@ -150,10 +150,10 @@ export function createApp(
       for (const hook of onApi) hook(exchange)
       if (!serveOperation(exchange)) toApi(exchange)
     } else if (toControlApi) {
-      if (!controlApi?.serve(exchange)) toPages(exchange) // a 404
+      if (!controlRoute?.serve(exchange)) toPages(exchange) // a 404
     } else if (endpoint !== undefined) {
       try {
-        checkAdmin?.(req)
+        checkAdminToken?.(req)
       } catch (error) {
         answerError(exchange, error)
         return

@@ -59,7 +59,7 @@ async function main(): Promise<void> {
       `  try:  curl -H "Authorization: Bearer ${key}" ${sandbox.baseUrl.replace(sandbox.origin, origin)}/pets`,
       `  docs: ${origin}/docs (explore the API in a browser)`,
       config.adminToken === undefined
-        ? `  test control: off${config.adminOffReason === undefined ? '' : ` (${config.adminOffReason}: set one to turn it on)`}`
+        ? `  test control: off${config.controlOffReason === undefined ? '' : ` (${config.controlOffReason}: set one to turn it on)`}`
         : `  test control: ${origin}/__admin (Bearer ${config.defaultAdminToken ? config.adminToken : '<your admin token>'})`,
       ...(config.adminToken === undefined ? [] : [`  agents: ${origin}/mcp (MCP, opened by the same token)`]),
       ...(sandbox.tlsCa === undefined || config.tlsCaOut === undefined

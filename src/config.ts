@@ -36,7 +36,7 @@ interface Derived {
   /** True when no token was configured and the documented default admin token is in force. */
   readonly defaultAdminToken: boolean
   /** Why the control API is off when no setting turned it off (HOST beyond loopback, no ADMIN_TOKEN). */
-  readonly adminOffReason: string | undefined
+  readonly controlOffReason: string | undefined
   readonly journal: JournalLimits
   readonly storeBounds: StoreBounds
   /** The real API beside the sandbox; undefined for none. */
@@ -95,9 +95,9 @@ function derive(s: Settings, given: (key: Key) => string | undefined): Derived {
     throw new ConfigError(
       `${given('adminToken')} is the published default, which HOST ${s.host} would open to other machines: choose a secret one`,
     )
-  const adminOffReason =
+  const controlOffReason =
     reachable && s.adminToken === undefined ? 'HOST lets other machines connect and no ADMIN_TOKEN is set' : undefined
-  const adminToken = !s.admin || adminOffReason ? undefined : (s.adminToken ?? DEFAULT_ADMIN_TOKEN)
+  const adminToken = !s.admin || controlOffReason ? undefined : (s.adminToken ?? DEFAULT_ADMIN_TOKEN)
   // The two tokens open different doors: one must never open the other's.
   if (adminToken !== undefined && apiKeys.includes(adminToken))
     throw new ConfigError(`${given('adminToken') ?? 'ADMIN_TOKEN'} must differ from every API key`)
@@ -128,7 +128,7 @@ function derive(s: Settings, given: (key: Key) => string | undefined): Derived {
       : { kind: 'fixtures', file: s.fixtures },
     adminToken,
     defaultAdminToken: s.adminToken === undefined,
-    adminOffReason,
+    controlOffReason,
     journal: { requests: s.journalSize, bytes: s.journalBytes, totalBytes: s.journalTotalBytes },
     storeBounds: {
       maxPets: s.maxPets,

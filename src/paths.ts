@@ -8,8 +8,8 @@ export const PACKAGE_ROOT = new URL('../', import.meta.url)
 export const BUILD_DIR = new URL('./', import.meta.url)
 
 export const SPEC_FILE = new URL('spec/openapi.yaml', PACKAGE_ROOT)
-export const ADMIN_SPEC_FILE = new URL('spec/admin.openapi.yaml', PACKAGE_ROOT)
+export const CONTROL_SPEC_FILE = new URL('spec/admin.openapi.yaml', PACKAGE_ROOT)
 export const DEFAULT_FIXTURES = fileURLToPath(new URL('fixtures/pets.json', PACKAGE_ROOT))
 /** The specs with their validators precompiled by a build (scripts/compile-spec.ts). */
 export const COMPILED_SPEC = new URL('spec.compiled.js', BUILD_DIR)
-export const COMPILED_ADMIN_SPEC = new URL('admin-spec.compiled.js', BUILD_DIR)
+export const COMPILED_CONTROL_SPEC = new URL('admin-spec.compiled.js', BUILD_DIR)

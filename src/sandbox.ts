@@ -24,7 +24,7 @@ import { Namespaces, namespaceOfKey } from './control/namespaces.js'
 import { LocalNamespaces } from './control/namespace-local.js'
 import { loadSpec, loadSpecFile } from './contract/load.js'
 import { sandboxFacts } from './bundle-facts.js'
-import { ADMIN_SPEC_FILE } from './paths.js'
+import { CONTROL_SPEC_FILE } from './paths.js'
 import type { ApiSpec } from './contract/types.js'
 import type { AnimalStore } from './store/store.js'
 import type { DataFileOptions } from './store/data-file.js'
@@ -154,11 +154,11 @@ async function serve(
     },
   )
   const https = await tls({ tls: config.tls, clientCa: config.tlsClientCa, caOut: config.tlsCaOut })
-  const admin =
+  const controlApi =
     config.adminToken === undefined
       ? undefined
       : {
-          adminSpec: await loadSpecFile(ADMIN_SPEC_FILE),
+          controlSpec: await loadSpecFile(CONTROL_SPEC_FILE),
           apiSpec: spec,
           token: config.adminToken,
           localOnly: config.adminToken === DEFAULT_ADMIN_TOKEN,
@@ -172,9 +172,9 @@ async function serve(
         }
   const telemetry = await openTelemetry({
     env: process.env,
-    apis: admin ? [spec, admin.adminSpec] : [spec],
+    apis: controlApi ? [spec, controlApi.controlSpec] : [spec],
     logger,
-    scraped: admin && { namespaces, maxNamespaces: config.maxNamespaces },
+    scraped: controlApi && { namespaces, maxNamespaces: config.maxNamespaces },
   })
   if (telemetry.observeWrite) setObserveWrite(telemetry.observeWrite)
   const testData = { corsOrigins: config.adminCorsOrigins, servesHost: hostsServed(config.allowedHosts, config.host) }
@@ -193,7 +193,7 @@ async function serve(
     https,
     upstream,
     pact(),
-    explorer({ spec, facts, admin }),
+    explorer({ spec, facts, controlApi }),
     ...(config.adminToken === undefined ? [] : [mcp(target, testData)]),
   ]
   const app = createApp(
@@ -202,7 +202,7 @@ async function serve(
       keys,
       logger,
       control,
-      admin,
+      controlApi,
       minStability: config.minStability,
       corsOrigins: config.corsOrigins,
       testData,

@@ -13,7 +13,7 @@ import {
   type SpecFile,
   type Stability,
 } from './types.js'
-import { ADMIN_SPEC_FILE, COMPILED_ADMIN_SPEC, SPEC_FILE } from '../paths.js'
+import { CONTROL_SPEC_FILE, COMPILED_CONTROL_SPEC, SPEC_FILE } from '../paths.js'
 import { loadCompiledSpec, loadCompiledSpecFile } from './compiled.js'
 import { FORMATS } from './formats.js'
 
@@ -57,8 +57,8 @@ export function createAjv(): Ajv2020 {
 }
 
 /** What the control API's compiled spec is made from: its own text and the API's, which it refers to. */
-export function adminSpecSourceText(): string {
-  return `${readFileSync(ADMIN_SPEC_FILE, 'utf8')}\n${readFileSync(SPEC_FILE, 'utf8')}`
+export function controlSpecSourceText(): string {
+  return `${readFileSync(CONTROL_SPEC_FILE, 'utf8')}\n${readFileSync(SPEC_FILE, 'utf8')}`
 }
 
 export function readSpecDocument(file: URL | string = SPEC_FILE): Record<string, unknown> {
@@ -81,8 +81,8 @@ export async function loadSpec(file: URL | string = SPEC_FILE): Promise<ApiSpec>
 
 /** Loads, dereferences and compiles one spec file. References to other files are resolved next to it. */
 export async function loadSpecFile(file: URL | string): Promise<SpecFile> {
-  if (file === ADMIN_SPEC_FILE) {
-    const compiled = await loadCompiledSpecFile(adminSpecSourceText(), COMPILED_ADMIN_SPEC)
+  if (file === CONTROL_SPEC_FILE) {
+    const compiled = await loadCompiledSpecFile(controlSpecSourceText(), COMPILED_CONTROL_SPEC)
     if (compiled) return compiled.spec
   }
   const document = readSpecDocument(file)

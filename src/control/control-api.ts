@@ -36,8 +36,8 @@ export function createControlApi(
   capabilities: readonly ControlPart[],
   answerError: (exchange: Exchange, error: unknown) => void,
 ): Pipeline {
-  const { adminSpec, namespaces } = options
-  const handlers = controlHandlersOf(adminSpec, capabilities)
+  const { controlSpec, namespaces } = options
+  const handlers = controlHandlersOf(controlSpec, capabilities)
   const resets = capabilities.flatMap(({ reset }) => reset ?? [])
   const afterReset = (namespace: Namespace): void => {
     for (const reset of resets) reset(namespace)
@@ -46,7 +46,7 @@ export function createControlApi(
   // A wait holds its namespace only for the moments it reads, never for the long call.
   const holdsNoNamespace = new Set([
     'awaitRequests',
-    ...adminSpec.operations
+    ...controlSpec.operations
       .filter((op) => !op.parameters.some((p) => p.in === 'query' && p.name === 'namespace'))
       .map((op) => op.operationId),
   ])
@@ -85,7 +85,7 @@ export function createControlApi(
       }
     }
   return createPipeline({
-    spec: adminSpec,
+    spec: controlSpec,
     handlers: Object.fromEntries(
       Object.entries(handlers).map(([operationId, handle]) => [operationId, inNamespace(operationId, handle)]),
     ),
@@ -105,7 +105,7 @@ export function createControlApi(
  * An operation without one, or with two, stops the start with one line that names it.
  */
 export function controlHandlersOf(
-  adminSpec: SpecFile,
+  controlSpec: SpecFile,
   capabilities: readonly ControlPart[],
 ): Readonly<Record<string, Handler<ControlContext>>> {
   const rooms: ReadonlyArray<readonly [string, ControlOperations]> = [
@@ -119,14 +119,14 @@ export function controlHandlersOf(
   ]
   const handlers: Record<string, Handler<ControlContext>> = {}
   const owners = new Map<string, string>()
-  const specified = new Set(adminSpec.operations.map((op) => op.operationId))
+  const specified = new Set(controlSpec.operations.map((op) => op.operationId))
   for (const [room, operations] of rooms)
     for (const [operationId, handle] of Object.entries(operations) as Array<[string, Handler<ControlContext>]>) {
       const owner = owners.get(operationId)
       if (owner !== undefined)
         throw new Error(`control API operation ${operationId} has two handlers, in ${owner} and ${room}`)
       if (!specified.has(operationId))
-        throw new Error(`control API operation ${operationId} (in ${room}) is not in ${adminSpec.basePath}'s spec`)
+        throw new Error(`control API operation ${operationId} (in ${room}) is not in ${controlSpec.basePath}'s spec`)
       owners.set(operationId, room)
       handlers[operationId] = handle
     }
@@ -136,7 +136,7 @@ export function controlHandlersOf(
 }
 
 /** The control API's admin token check, for a page that shows more to its holder: throws its 401. */
-export function adminCheck(options: ControlApiOptions): (req: IncomingMessage) => void {
+export function adminTokenCheck(options: ControlApiOptions): (req: IncomingMessage) => void {
   const keys = new KeyRing([options.token])
   return (req) => {
     authenticate(req, keys, ADMIN_TOKEN)

@@ -11,7 +11,7 @@ import type { BundleSource } from './bundle.js'
 import type { Namespace, Namespaces } from './namespaces.js'
 
 export interface ControlApiOptions {
-  readonly adminSpec: SpecFile
+  readonly controlSpec: SpecFile
   readonly apiSpec: ApiSpec
   readonly token: string
   /** The token is the published default: it is accepted only over loopback, from this machine. */

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
-import { ADMIN_SPEC_FILE, PACKAGE_ROOT, SPEC_FILE } from '../paths.js'
+import { CONTROL_SPEC_FILE, PACKAGE_ROOT, SPEC_FILE } from '../paths.js'
 import { MAX_JSON_DEPTH } from '../http/body.js'
 import { loadHandle } from './params.js'
 import { callTool, loadTools, type Target, type Tool } from './tools.js'
@@ -13,7 +13,7 @@ const SPEC_RESOURCES = [
   {
     uri: 'animal-store://spec/admin.openapi.yaml',
     name: 'admin.openapi.yaml',
-    file: ADMIN_SPEC_FILE,
+    file: CONTROL_SPEC_FILE,
     title: 'The sandbox control API',
   },
 ] as const

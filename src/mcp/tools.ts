@@ -4,7 +4,7 @@
 import type { RequestInit as UndiciInit } from 'undici'
 import { fileURLToPath } from 'node:url'
 import type { ValidateFunction } from 'ajv/dist/2020.js'
-import { ADMIN_SPEC_FILE, SPEC_FILE } from '../paths.js'
+import { CONTROL_SPEC_FILE, SPEC_FILE } from '../paths.js'
 import { basePathOf, createAjv, describeErrors, operationsOf, readSpecDocument } from '../contract/load.js'
 import type { JsonSchema } from '../contract/types.js'
 import { NAMESPACE_HEADER } from '../control/namespaces.js'
@@ -101,11 +101,11 @@ export function loadTools(): Promise<readonly Tool[]> {
 }
 
 /** The tools of the two spec files given (copies in tests). */
-export async function makeTools(apiFile = SPEC_FILE, adminFile = ADMIN_SPEC_FILE): Promise<readonly Tool[]> {
+export async function makeTools(apiFile = SPEC_FILE, controlFile = CONTROL_SPEC_FILE): Promise<readonly Tool[]> {
   const { dereference } = await import('@apidevtools/json-schema-ref-parser')
   const read = async (file: URL): Promise<Record<string, any>> =>
     dereference(fileURLToPath(file), readSpecDocument(file), { resolve: { external: true } })
-  const [api, admin] = await Promise.all([read(apiFile), read(adminFile)])
+  const [api, admin] = await Promise.all([read(apiFile), read(controlFile)])
   // An API call names its namespace as a control call does: the control API's parameter says how.
   const namespaceSchema = admin['components'].parameters.Namespace.schema
   const ajv = createAjv()

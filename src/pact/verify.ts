@@ -33,8 +33,8 @@ export async function verifyPact(options: PactVerifyOptions): Promise<boolean> {
   const verifier = await loadVerifier()
   const sandbox = new URL(options.url)
   const namespace = `pact-verify-${randomUUID().slice(0, 8)}`
-  const admin = adminOf(sandbox, options.adminToken, namespace)
-  const filter = requestFilter(sandbox, namespace, options.apiKey, admin)
+  const control = controlOf(sandbox, options.adminToken, namespace)
+  const filter = requestFilter(sandbox, namespace, options.apiKey, control)
   await new Promise<void>((resolve) => filter.listen(0, '127.0.0.1', resolve))
   const origin = `http://127.0.0.1:${(filter.address() as AddressInfo).port}`
   try {
@@ -56,7 +56,7 @@ export async function verifyPact(options: PactVerifyOptions): Promise<boolean> {
   } finally {
     filter.closeAllConnections()
     await new Promise((resolve) => filter.close(resolve))
-    await admin('DELETE', `/namespaces/${namespace}`).catch(() => undefined)
+    await control('DELETE', `/namespaces/${namespace}`).catch(() => undefined)
   }
 }
 
@@ -82,10 +82,10 @@ async function loadVerifier(): Promise<Verifier> {
  * other request on to the sandbox, in the namespace, with the API key where the Pact has the
  * redacted one (a request without a key, or with a wrong one, stays as it is: it expects a 401).
  */
-function requestFilter(sandbox: URL, namespace: string, apiKey: string, admin: Admin): Server {
+function requestFilter(sandbox: URL, namespace: string, apiKey: string, control: ControlCall): Server {
   return createServer((req, res) => {
     if (req.url === STATE_PATH) {
-      changeState(req, admin).then(
+      changeState(req, control).then(
         (reply) => send(res, 200, reply),
         (error: unknown) => {
           // The verifier's report says only that the state failed: this line says why.
@@ -112,7 +112,7 @@ function requestFilter(sandbox: URL, namespace: string, apiKey: string, admin: A
 }
 
 /** The verifier's state change: `{state, params, action}`; a teardown changes nothing. */
-async function changeState(req: IncomingMessage, admin: Admin): Promise<Record<string, unknown>> {
+async function changeState(req: IncomingMessage, control: ControlCall): Promise<Record<string, unknown>> {
   const chunks: Buffer[] = []
   for await (const chunk of req) chunks.push(chunk as Buffer)
   const { state, params, action } = JSON.parse(Buffer.concat(chunks).toString() || '{}') as {
@@ -127,14 +127,14 @@ async function changeState(req: IncomingMessage, admin: Admin): Promise<Record<s
       `unknown provider state ${JSON.stringify(state)}: the sandbox knows a seed, a snapshot, the initial data and a pet by id (docs/pact.md)`,
     )
   if ('reset' in change) {
-    await admin('POST', '/reset', change.reset ?? undefined)
+    await control('POST', '/reset', change.reset ?? undefined)
     return {}
   }
   // The pet the interaction reads: kept if the data has it, else added with that id.
-  const pets = (await admin('GET', '/pets')) as { id: number }[]
+  const pets = (await control('GET', '/pets')) as { id: number }[]
   if (pets.some((pet) => pet.id === change.petExists)) return {}
   const pet = { id: change.petExists, name: 'Rex', categoryId: 1, status: 'available' }
-  await admin(
+  await control(
     'PUT',
     '/pets',
     [...pets, pet].sort((a, b) => a.id - b.id),
@@ -142,10 +142,10 @@ async function changeState(req: IncomingMessage, admin: Admin): Promise<Record<s
   return {}
 }
 
-type Admin = (method: string, path: string, body?: unknown) => Promise<unknown>
+type ControlCall = (method: string, path: string, body?: unknown) => Promise<unknown>
 
 /** The sandbox's control API, in the verification's namespace. */
-function adminOf(sandbox: URL, token: string, namespace: string): Admin {
+function controlOf(sandbox: URL, token: string, namespace: string): ControlCall {
   return async (method, path, body) => {
     const url = new URL(`/__admin${path}`, sandbox.origin)
     if (method !== 'DELETE') url.searchParams.set('namespace', namespace)

@@ -49,15 +49,15 @@ export async function replay(bundle: Bundle, sandbox: StagedSandbox, until?: num
   const last = until === undefined ? entries.length : Math.min(until - 1, entries.length)
   let seen = 0
   for (let i = 0; i <= last; i++) {
-    for (const fault of arming.get(i) ?? []) await sandbox.admin('POST', '/faults', newFault(fault))
+    for (const fault of arming.get(i) ?? []) await sandbox.control('POST', '/faults', newFault(fault))
     const entry = entries[i]
     if (entry === undefined) break
-    await sandbox.admin('POST', '/clock', {
+    await sandbox.control('POST', '/clock', {
       now: new Date(Date.parse(entry.time) + bundle.clock.offsetMs).toISOString(),
     })
     if (i === last) break
     await send(sandbox, entry)
-    const page = (await sandbox.admin('GET', `/requests?limit=1&after=${seen}`)) as { entries: BundleEntry[] }
+    const page = (await sandbox.control('GET', `/requests?limit=1&after=${seen}`)) as { entries: BundleEntry[] }
     const got = page.entries[0]
     seen = got?.id ?? seen
     const difference = firstDifference(answerOf(entry), got === undefined ? null : answerOf(got))
@@ -66,7 +66,7 @@ export async function replay(bundle: Bundle, sandbox: StagedSandbox, until?: num
   }
   if (until !== undefined || bundle.traceId !== null) return { sent: last, divergence: undefined }
   // A namespace's bundle also holds the data its calls left: the replay's must be the same.
-  const pets = await sandbox.admin('GET', '/pets')
+  const pets = await sandbox.control('GET', '/pets')
   const difference = firstDifference({ now: { pets: bundle.now.pets } }, { now: { pets } })
   return {
     sent: last,

@@ -15,7 +15,7 @@ export interface StagedSandbox {
   readonly adminToken: string
   readonly namespace: string
   /** Calls the control API in the bundle's namespace; throws on an answer that is not a success. */
-  admin(method: string, path: string, body?: unknown): Promise<unknown>
+  control(method: string, path: string, body?: unknown): Promise<unknown>
   close(): Promise<void>
 }
 
@@ -33,7 +33,7 @@ export async function stageSandbox(bundle: Bundle, { port = 0 }: { port?: number
   if (config === 'help') throw new Error('unreachable: no --help was given')
   const sandbox = await startSandbox(config, createLogger('silent'))
   const namespace = bundle.namespace
-  const admin = async (method: string, path: string, body?: unknown): Promise<unknown> => {
+  const control = async (method: string, path: string, body?: unknown): Promise<unknown> => {
     const url = new URL(`${sandbox.origin}/__admin${path}`)
     url.searchParams.set('namespace', namespace)
     const res = await fetch(url, {
@@ -46,7 +46,7 @@ export async function stageSandbox(bundle: Bundle, { port = 0 }: { port?: number
     return text === '' ? undefined : JSON.parse(text)
   }
   try {
-    await admin('PUT', '/pets', bundle.start.pets)
+    await control('PUT', '/pets', bundle.start.pets)
   } catch (error) {
     await sandbox.close()
     throw error
@@ -57,7 +57,7 @@ export async function stageSandbox(bundle: Bundle, { port = 0 }: { port?: number
     apiKey,
     adminToken,
     namespace,
-    admin,
+    control,
     close: () => sandbox.close(),
   }
 }

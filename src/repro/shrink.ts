@@ -115,7 +115,7 @@ async function runTest(
   const sandbox = await stageSandbox(bundle)
   try {
     if (!bundle.clock.real)
-      await sandbox.admin('POST', '/clock', { now: new Date(Date.now() + bundle.clock.offsetMs).toISOString() })
+      await sandbox.control('POST', '/clock', { now: new Date(Date.now() + bundle.clock.offsetMs).toISOString() })
     const child = spawn(program as string, args, {
       stdio: 'ignore',
       env: {

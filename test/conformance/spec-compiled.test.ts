@@ -5,9 +5,9 @@ import { pathToFileURL, fileURLToPath } from 'node:url'
 import t, { type Test } from 'tap'
 import standalone from 'ajv/dist/standalone/index.js'
 import { compiledSpecSource, loadCompiledSpec, loadCompiledSpecFile } from '../../src/contract/compiled.js'
-import { adminSpecSourceText, createAjv, loadSpec, loadSpecFile } from '../../src/contract/load.js'
+import { controlSpecSourceText, createAjv, loadSpec, loadSpecFile } from '../../src/contract/load.js'
 import { type ApiSpec, type SpecFile } from '../../src/contract/types.js'
-import { ADMIN_SPEC_FILE, SPEC_FILE } from '../../src/paths.js'
+import { CONTROL_SPEC_FILE, SPEC_FILE } from '../../src/paths.js'
 import { ROOT } from '../support/sandbox.js'
 
 /** Writes the compiled module where it can resolve ajv's runtime (inside the project) and returns its URL. */
@@ -103,8 +103,8 @@ const SPECS = [
   },
   {
     name: 'the control API',
-    file: ADMIN_SPEC_FILE,
-    text: async () => adminSpecSourceText(),
+    file: CONTROL_SPEC_FILE,
+    text: async () => controlSpecSourceText(),
     atStart: loadSpecFile,
     compiled: async (text: string, module: URL) => (await loadCompiledSpecFile(text, module))?.spec,
   },

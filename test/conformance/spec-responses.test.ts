@@ -4,7 +4,7 @@
 import { fileURLToPath } from 'node:url'
 import { dereference } from '@apidevtools/json-schema-ref-parser'
 import t from 'tap'
-import { ADMIN_SPEC_FILE, SPEC_FILE } from '../../src/paths.js'
+import { CONTROL_SPEC_FILE, SPEC_FILE } from '../../src/paths.js'
 import { createAjv, operationsOf, readSpecDocument } from '../../src/contract/load.js'
 import { ADMIN_AUTH, startControlSandbox } from '../support/control.js'
 import { AUTH } from '../support/sandbox.js'
@@ -53,7 +53,7 @@ async function operationsIn(file: URL, basePath: string): Promise<ResolvedOperat
 }
 
 const api = await operationsIn(SPEC_FILE, '/v1')
-const admin = await operationsIn(ADMIN_SPEC_FILE, '/__admin')
+const admin = await operationsIn(CONTROL_SPEC_FILE, '/__admin')
 
 t.test("every response example's status is its response's code", async (t) => {
   let checked = 0

@@ -4,7 +4,7 @@ import t from 'tap'
 import { DEFAULT_ADMIN_TOKEN, loadConfig } from '../../src/config.js'
 import { generateAnimals } from '../../src/store/seed.js'
 import { loadSpec, loadSpecFile } from '../../src/contract/load.js'
-import { ADMIN_SPEC_FILE } from '../../src/paths.js'
+import { CONTROL_SPEC_FILE } from '../../src/paths.js'
 import { ADMIN_AUTH, ADMIN_TOKEN, call, startControlSandbox } from '../support/control.js'
 import { AUTH, redoclyLint, spawnCli, startTestSandbox, tempDir } from '../support/sandbox.js'
 
@@ -14,7 +14,7 @@ t.test('spec/admin.openapi.yaml passes Redocly lint, under /__admin, the admin t
   const lint = await redoclyLint('spec/admin.openapi.yaml')
   t.equal(lint.code, 0, lint.output)
   t.notMatch(lint.output, /You have \d+ warnings?/, 'no warnings either')
-  const spec = await loadSpecFile(ADMIN_SPEC_FILE)
+  const spec = await loadSpecFile(CONTROL_SPEC_FILE)
   t.equal(spec.basePath, '/__admin')
   t.match(spec.operations, Array(spec.operations.length).fill({ secured: true }), 'the admin token on every one')
 })
@@ -23,7 +23,7 @@ t.test(
   'every control operation refuses a missing, malformed or wrong token, API keys and the default token',
   async (t) => {
     const { admin, baseUrl } = await startControlSandbox(t)
-    const { operations } = await loadSpecFile(ADMIN_SPEC_FILE)
+    const { operations } = await loadSpecFile(CONTROL_SPEC_FILE)
     for (const op of operations) {
       for (const [label, headers] of [
         ['no token', {}],

@@ -8,23 +8,23 @@ import { controlHandlersOf } from '../../src/control/control-api.js'
 import { ok } from '../../src/control/control-operation.js'
 import { fidelity } from '../../src/fidelity/capability.js'
 import { pact } from '../../src/pact/capability.js'
-import { ADMIN_SPEC_FILE } from '../../src/paths.js'
+import { CONTROL_SPEC_FILE } from '../../src/paths.js'
 import { tls } from '../../src/tls/capability.js'
 
-const adminSpec = await loadSpecFile(ADMIN_SPEC_FILE)
+const controlSpec = await loadSpecFile(CONTROL_SPEC_FILE)
 const off = { tls: undefined, clientCa: undefined, caOut: undefined }
 const capabilities: Capability[] = [await tls(off), fidelity(undefined), pact()]
 
 t.test('the core and the capabilities, switched off or not, handle every operation once', async (t) => {
-  const handlers = controlHandlersOf(adminSpec, capabilities)
-  t.same(Object.keys(handlers).sort(), adminSpec.operations.map((op) => op.operationId).sort())
+  const handlers = controlHandlersOf(controlSpec, capabilities)
+  t.same(Object.keys(handlers).sort(), controlSpec.operations.map((op) => op.operationId).sort())
 })
 
 t.test('an operation no room handles is named', async (t) => {
   t.throws(
     () =>
       controlHandlersOf(
-        adminSpec,
+        controlSpec,
         capabilities.filter(({ name }) => name !== 'pact'),
       ),
     {
@@ -35,18 +35,18 @@ t.test('an operation no room handles is named', async (t) => {
 
 t.test('an operation two rooms handle is named with both', async (t) => {
   const twice: Capability = { name: 'clock-again', controlOperations: { getClock: () => ok({}) } }
-  t.throws(() => controlHandlersOf(adminSpec, [...capabilities, twice]), {
+  t.throws(() => controlHandlersOf(controlSpec, [...capabilities, twice]), {
     message: 'control API operation getClock has two handlers, in control and clock-again',
   })
   const both = [...capabilities, { ...capabilities[2], name: 'pact-again' } as Capability]
-  t.throws(() => controlHandlersOf(adminSpec, both), {
+  t.throws(() => controlHandlersOf(controlSpec, both), {
     message: 'control API operation exportPact has two handlers, in pact and pact-again',
   })
 })
 
 t.test('a handler for an operation the spec does not have is named', async (t) => {
   const stray: Capability = { name: 'stray', controlOperations: { ['getNothing' as 'getClock']: () => ok({}) } }
-  t.throws(() => controlHandlersOf(adminSpec, [...capabilities, stray]), {
+  t.throws(() => controlHandlersOf(controlSpec, [...capabilities, stray]), {
     message: "control API operation getNothing (in stray) is not in /__admin's spec",
   })
 })

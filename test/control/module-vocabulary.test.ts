@@ -63,7 +63,7 @@ const MODULES = [
   },
 ]
 
-t.ok(operationIds.length >= 15, `the admin spec's operationIds were read (${operationIds.length})`)
+t.ok(operationIds.length >= 15, `the control API spec's operationIds were read (${operationIds.length})`)
 
 for (const { module, source, defines, generatedAtBuild } of MODULES) {
   t.test(`${module}: every operation by its operationId, every assertion by the shared name`, async (t) => {

@@ -4,7 +4,7 @@
 import t, { type Test } from 'tap'
 import { createLogger } from '../../src/logger.js'
 import { startSandbox, type Sandbox } from '../../src/sandbox.js'
-import { ADMIN_SPEC_FILE } from '../../src/paths.js'
+import { CONTROL_SPEC_FILE } from '../../src/paths.js'
 import { loadContract } from '../../conformance/contract.js'
 import { runFuzz } from '../../conformance/fuzz.js'
 import { API_KEY, AUTH, startTestSandbox } from '../support/sandbox.js'
@@ -75,7 +75,7 @@ t.test(
   `${ADMIN_RUNS} requests generated from the control API's spec: no 5xx, every answer keeps its contract`,
   async (t) => {
     const sandbox = await startTestSandbox(t, { ADMIN_TOKEN: FUZZ_ADMIN_TOKEN })
-    const options = { runs: ADMIN_RUNS, hugeUpTo: 20_000, specFile: ADMIN_SPEC_FILE }
+    const options = { runs: ADMIN_RUNS, hugeUpTo: 20_000, specFile: CONTROL_SPEC_FILE }
     const stats = await fuzz(t, sandbox, FUZZ_ADMIN_TOKEN, options)
     t.ok(
       [...stats.byStatus.keys()].some((status) => status >= 200 && status < 300),

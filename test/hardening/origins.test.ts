@@ -153,8 +153,8 @@ t.test('beyond loopback without ADMIN_TOKEN the control API is off, and says why
   const config = loadConfig([], { HOST: '0.0.0.0' })
   if (config === 'help') throw new Error('help')
   t.equal(config.adminToken, undefined)
-  t.match(config.adminOffReason, /HOST lets other machines connect and no ADMIN_TOKEN is set/)
-  t.match(loadConfig([], { HOST: '0.0.0.0', ADMIN_TOKEN }), { adminToken: ADMIN_TOKEN, adminOffReason: undefined })
+  t.match(config.controlOffReason, /HOST lets other machines connect and no ADMIN_TOKEN is set/)
+  t.match(loadConfig([], { HOST: '0.0.0.0', ADMIN_TOKEN }), { adminToken: ADMIN_TOKEN, controlOffReason: undefined })
   t.match(loadConfig([], { HOST: 'localhost' }), { adminToken: DEFAULT_ADMIN_TOKEN })
   t.throws(() => loadConfig([], { HOST: '0.0.0.0', ADMIN_TOKEN: DEFAULT_ADMIN_TOKEN }), {
     name: 'ConfigError',

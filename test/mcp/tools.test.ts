@@ -8,13 +8,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import type { Test } from 'tap'
 import t from 'tap'
-import { ADMIN_SPEC_FILE, SPEC_FILE } from '../../src/paths.js'
+import { CONTROL_SPEC_FILE, SPEC_FILE } from '../../src/paths.js'
 import { operationsOf, readSpecDocument } from '../../src/contract/load.js'
 import { createMcpServer } from '../../src/mcp/server.js'
 import { loadTools, makeTools, type Tool } from '../../src/mcp/tools.js'
 import { tempDir } from '../support/sandbox.js'
 
-const operations = [SPEC_FILE, ADMIN_SPEC_FILE].flatMap((file) =>
+const operations = [SPEC_FILE, CONTROL_SPEC_FILE].flatMap((file) =>
   [...operationsOf(readSpecDocument(file))].map(({ operation }) => operation),
 )
 const operationIds = operations.map((operation) => operation.operationId as string)
@@ -97,7 +97,7 @@ async function specCopies(t: Test, edit: (admin: string) => string): Promise<rea
   const api = join(dir, 'openapi.yaml')
   const admin = join(dir, 'admin.openapi.yaml')
   await writeFile(api, await readFile(SPEC_FILE, 'utf8'))
-  const text = await readFile(ADMIN_SPEC_FILE, 'utf8')
+  const text = await readFile(CONTROL_SPEC_FILE, 'utf8')
   const edited = edit(text)
   t.not(edited, text, 'the copy was changed')
   await writeFile(admin, edited)
