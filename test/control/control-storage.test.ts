@@ -31,7 +31,7 @@ t.test('a replace on a full disk: 503, the store as it was, then 200 once it has
   const replace = () => admin('PUT', '/pets', [{ id: 1, name: 'Only', categoryId: 1 }])
 
   // Every write of a new snapshot fails, as on a full disk.
-  fs.arm(always('write', 'temp snapshot', 'ENOSPC'), always('write', 'journal', 'ENOSPC'))
+  fs.arm(always('write', 'temp snapshot', 'ENOSPC'), always('write', 'append log', 'ENOSPC'))
   const refused = await replace()
   t.match(refused, { status: 503, body: { code: 'storage_unavailable', message: /Nothing was changed/ } })
   t.equal(refused.headers.get('retry-after'), '1')
@@ -59,12 +59,12 @@ async function names(sandbox: ControlSandbox, namespace: string): Promise<string
   return (listed.body as Array<{ name: string }>).map((pet) => pet.name)
 }
 
-const UNLINKS_FAIL: Fault[] = [always('remove', 'data file', 'EIO'), always('remove', 'journal', 'EIO')]
+const UNLINKS_FAIL: Fault[] = [always('remove', 'data file', 'EIO'), always('remove', 'append log', 'EIO')]
 
-// A namespace with a snapshot file and a journal after it (a clean stop folds the journal), as
+// A namespace with a snapshot file and an append log after it (a clean stop folds the append log), as
 // long-lived namespaces are on disk; the faults aim at its files. `unused`: not used since that
 // stop, so the deletion finds it on disk alone (and its first write, the reset that commits the
-// deletion, starts a new journal, removing any stale one first).
+// deletion, starts a new append log, removing any stale one first).
 const NAMESPACE_FAULTS: Array<{ what: string; faults: Fault[]; answer: 200 | 503; unused?: true }> = [
   { what: 'the removal of its files fails (EIO)', faults: UNLINKS_FAIL, answer: 200 },
   {
@@ -77,7 +77,9 @@ const NAMESPACE_FAULTS: Array<{ what: string; faults: Fault[]; answer: 200 | 503
   {
     what: 'the disk takes no write (EROFS)',
     faults: (['open', 'write', 'remove', 'syncDirectory'] as const).flatMap((call) =>
-      (['journal', 'data file', 'temp snapshot', 'directory'] as const).map((target) => always(call, target, 'EROFS')),
+      (['append log', 'data file', 'temp snapshot', 'directory'] as const).map((target) =>
+        always(call, target, 'EROFS'),
+      ),
     ),
     answer: 503,
   },
@@ -131,7 +133,7 @@ t.test(
     fs.log.length = 0
     t.equal((await sandbox.admin('DELETE', '/namespaces/brief')).status, 200)
     const removals = fs.log.filter((call) => /^(remove|rename|syncDirectory) /.test(call))
-    t.same(removals, ['remove journal', 'syncDirectory directory'], 'no unlink of an image that was never written')
+    t.same(removals, ['remove append log', 'syncDirectory directory'], 'no unlink of an image that was never written')
     for await (const [how, again] of reopened(t, dir, sandbox, start))
       t.notOk((await names(again, 'brief')).includes('Brief'), `after ${how}, the deleted pet does not come back`)
   },

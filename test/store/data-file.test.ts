@@ -1,6 +1,6 @@
-// The store's data file layout: a snapshot plus an append-only journal of creates. Restarts (kill
-// -9 under load: faults.test.ts), a journal torn at any byte or ending in garbage, corrupt snapshots
-// and journals, stale journals, compaction, and what the file layer does after a failed write
+// The store's data file layout: a snapshot plus an append log of creates. Restarts (kill
+// -9 under load: faults.test.ts), an append log torn at any byte or ending in garbage, corrupt snapshots
+// and append logs, stale append logs, compaction, and what the file layer does after a failed write
 // (through a file system that fails chosen calls: faulty-file-system.ts).
 import { access, readFile, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
@@ -31,8 +31,8 @@ const pet = (id: number, name = `Pet ${id}`): Pet => ({ id, name, categoryId: 1,
 const line = (value: unknown): string => `${JSON.stringify(value)}\n`
 const idsOf = (pets: ReadonlyArray<{ id: number }>): number[] => pets.map((p) => p.id)
 const storedIds = async (file: string): Promise<number[]> => idsOf(await readStoredPets(file))
-/** The records in `file`'s journal (0 when there is none). */
-const journalLines = async (file: string): Promise<number> =>
+/** The records in `file`'s append log (0 when there is none). */
+const appendLogLines = async (file: string): Promise<number> =>
   (await readFile(`${file}.journal`, 'utf8').catch(() => '\n')).split('\n').length - 2
 
 const create = (baseUrl: string, name: string, headers?: Record<string, string>): Promise<Response> =>
@@ -42,54 +42,54 @@ const create = (baseUrl: string, name: string, headers?: Record<string, string>)
 const readBack = async (file: string): Promise<number[] | undefined> =>
   (await new DataFile<{ pets: Pet[] }, Pet>(file, 'pets').read())?.pets.map((p) => p.id)
 
-/** A data file as the sandbox writes it: a snapshot naming its journal, and the journal; returns the snapshot. */
-async function writeLayout(dataFile: string, snapshot: Pet[], journal: string | Buffer): Promise<string> {
+/** A data file as the sandbox writes it: a snapshot naming its append log, and the append log; returns the snapshot. */
+async function writeLayout(dataFile: string, snapshot: Pet[], appendLog: string | Buffer): Promise<string> {
   const text = JSON.stringify({ pets: snapshot, journal: 'j1' })
   await writeFile(dataFile, text)
-  await writeFile(`${dataFile}.journal`, journal)
+  await writeFile(`${dataFile}.journal`, appendLog)
   return text
 }
 
-t.test('a create appends one journal line; the snapshot is not rewritten; a restart reads both', async (t) => {
+t.test('a create appends one append log line; the snapshot is not rewritten; a restart reads both', async (t) => {
   const config = await testConfig(t)
   const first = await startSandbox(config, createLogger('silent'))
   const snapshot = await readFile(config.dataFile!, 'utf8')
   const created: Pet[] = []
   for (const name of ['One', 'Two', 'Three']) created.push((await (await create(first.baseUrl, name)).json()) as Pet)
   t.equal(await readFile(config.dataFile!, 'utf8'), snapshot, 'the snapshot is untouched by creates')
-  const journal = (await readFile(`${config.dataFile}.journal`, 'utf8')).split('\n')
+  const appendLog = (await readFile(`${config.dataFile}.journal`, 'utf8')).split('\n')
   t.same(
-    journal.slice(1, -1).map((l) => JSON.parse(l)),
+    appendLog.slice(1, -1).map((l) => JSON.parse(l)),
     created,
-    'each acknowledged pet is one journal line',
+    'each acknowledged pet is one append log line',
   )
 
-  // A restart without a clean stop (the process would have been killed): snapshot + journal.
+  // A restart without a clean stop (the process would have been killed): snapshot + append log.
   stopAsKilled(first, config.dataFile!)
   const second = await startSandbox(config, createLogger('silent'))
   t.same(second.store.all().slice(-3), created, 'the restarted store holds the onDisk pets')
   await second.close()
   const compacted = JSON.parse(await readFile(config.dataFile!, 'utf8')) as { pets: Pet[] }
-  t.same(compacted.pets.slice(-3), created, 'a clean stop folds the journal into the snapshot')
+  t.same(compacted.pets.slice(-3), created, 'a clean stop folds the append log into the snapshot')
   await t.rejects(
     readFile(`${config.dataFile}.journal`, 'utf8'),
     { code: 'ENOENT' },
-    'and removes the journal it folded in',
+    'and removes the append log it folded in',
   )
 })
 
 t.test(
-  'a corrupt journal line that is not the torn end stops the start, naming the journal; nothing is touched',
+  'a corrupt append log line that is not the torn end stops the start, naming the append log; nothing is touched',
   async (t) => {
     const config = await testConfig(t)
-    const journal = line({ snapshot: 'j1' }) + '{"id":2,"name"\n' + line(pet(3))
-    const snapshot = await writeLayout(config.dataFile!, [pet(1)], journal)
+    const appendLog = line({ snapshot: 'j1' }) + '{"id":2,"name"\n' + line(pet(3))
+    const snapshot = await writeLayout(config.dataFile!, [pet(1)], appendLog)
     await t.rejects(startSandbox(config, createLogger('silent')), {
       name: 'DataFileError',
       message: new RegExp(`Data file ${config.dataFile}\\.journal has an invalid line 2`),
     })
     t.equal(await readFile(config.dataFile!, 'utf8'), snapshot, 'the snapshot is left untouched')
-    t.equal(await readFile(`${config.dataFile}.journal`, 'utf8'), journal, 'the journal is left untouched')
+    t.equal(await readFile(`${config.dataFile}.journal`, 'utf8'), appendLog, 'the append log is left untouched')
 
     await writeFile(`${config.dataFile}.journal`, line({ snapshot: 'j1' }) + line({ id: 2, name: 'No category' }))
     await t.rejects(
@@ -100,7 +100,7 @@ t.test(
   },
 )
 
-t.test('a journal left from an older snapshot is ignored: that snapshot already holds it', async (t) => {
+t.test('an append log left from an older snapshot is ignored: that snapshot already holds it', async (t) => {
   const config = await testConfig(t)
   await writeFile(config.dataFile!, JSON.stringify({ pets: [pet(1), pet(2)], journal: 'new' }))
   await writeFile(`${config.dataFile}.journal`, line({ snapshot: 'old' }) + line(pet(2)) + line(pet(99)))
@@ -108,11 +108,11 @@ t.test('a journal left from an older snapshot is ignored: that snapshot already 
   t.teardown(() => sandbox.close())
   t.same(idsOf(sandbox.store.all()), [1, 2])
   const res = await fetch(`${sandbox.baseUrl}/pets/99`, { headers: AUTH })
-  t.equal(res.status, 404, 'a record of the stale journal does not come back')
+  t.equal(res.status, 404, 'a record of the stale append log does not come back')
   await res.body?.cancel()
 })
 
-t.test('the journal is folded into a new snapshot once it holds enough records', async (t) => {
+t.test('the append log is folded into a new snapshot once it holds enough records', async (t) => {
   const dir = await tempDir(t)
   const file = join(dir, 'db.json')
   const adapter = new DataFile<{ pets: Pet[] }, Pet>(file, 'pets', { compaction: { afterRecords: 3 } })
@@ -122,45 +122,48 @@ t.test('the journal is folded into a new snapshot once it holds enough records',
     data.pets.push(pet(id))
     await adapter.append(data, [pet(id)])
   }
-  t.equal(await journalLines(file), 2, 'below the threshold, records are appended')
+  t.equal(await appendLogLines(file), 2, 'below the threshold, records are appended')
   data.pets.push(pet(4))
   await adapter.append(data, [pet(4)])
-  t.equal(await journalLines(file), 0, 'at the threshold, the journal starts over')
+  t.equal(await appendLogLines(file), 0, 'at the threshold, the append log starts over')
   t.same(await storedIds(file), [1, 2, 3, 4], 'with every record in the snapshot')
   t.same(await readBack(file), [1, 2, 3, 4], 'and read back the same')
 })
 
-t.test('a journal is folded into the snapshot once the file is idle, and not while writes keep coming', async (t) => {
-  const dir = await tempDir(t)
-  const file = join(dir, 'db.json')
-  // Writes 50 ms apart must stay well inside the idle time even on a busy machine, where a timer
-  // or a process can be late by a second or more.
-  const idleMs = 3_000
-  const adapter = new DataFile<{ pets: Pet[] }, Pet>(file, 'pets', {
-    compaction: { afterRecords: 1_000, idleAfterRecords: 2, idleMs },
-  })
-  const data = { pets: [pet(1)] }
-  await adapter.write(data)
-  data.pets.push(pet(2))
-  await adapter.append(data, [pet(2)])
-  // Nothing to wait for: a fold that must not happen. Past the idle time, it would have.
-  await sleep(idleMs * 1.5)
-  t.equal(await journalLines(file), 1, 'below the idle threshold, the journal stays')
-  // Writes closer together than the idle time: no fold in between.
-  for (const id of [3, 4, 5, 6]) {
-    data.pets.push(pet(id))
-    await adapter.append(data, [pet(id)])
-    await sleep(50)
-  }
-  t.equal(await journalLines(file), 5, 'while writes keep coming, every record is appended')
-  // The fold starts after the idle time and takes a snapshot write (fsync, rename): wait for it, bounded.
-  await waitFor(async () => (await journalLines(file)) === 0, {
-    what: 'the idle journal to be folded into the snapshot',
-  })
-  t.equal(await journalLines(file), 0, 'once the file is idle, the journal starts over')
-  t.same(await storedIds(file), [1, 2, 3, 4, 5, 6], 'with every record in the snapshot')
-  t.same(await readBack(file), [1, 2, 3, 4, 5, 6], 'and read back the same')
-})
+t.test(
+  'an append log is folded into the snapshot once the file is idle, and not while writes keep coming',
+  async (t) => {
+    const dir = await tempDir(t)
+    const file = join(dir, 'db.json')
+    // Writes 50 ms apart must stay well inside the idle time even on a busy machine, where a timer
+    // or a process can be late by a second or more.
+    const idleMs = 3_000
+    const adapter = new DataFile<{ pets: Pet[] }, Pet>(file, 'pets', {
+      compaction: { afterRecords: 1_000, idleAfterRecords: 2, idleMs },
+    })
+    const data = { pets: [pet(1)] }
+    await adapter.write(data)
+    data.pets.push(pet(2))
+    await adapter.append(data, [pet(2)])
+    // Nothing to wait for: a fold that must not happen. Past the idle time, it would have.
+    await sleep(idleMs * 1.5)
+    t.equal(await appendLogLines(file), 1, 'below the idle threshold, the append log stays')
+    // Writes closer together than the idle time: no fold in between.
+    for (const id of [3, 4, 5, 6]) {
+      data.pets.push(pet(id))
+      await adapter.append(data, [pet(id)])
+      await sleep(50)
+    }
+    t.equal(await appendLogLines(file), 5, 'while writes keep coming, every record is appended')
+    // The fold starts after the idle time and takes a snapshot write (fsync, rename): wait for it, bounded.
+    await waitFor(async () => (await appendLogLines(file)) === 0, {
+      what: 'the idle append log to be folded into the snapshot',
+    })
+    t.equal(await appendLogLines(file), 0, 'once the file is idle, the append log starts over')
+    t.same(await storedIds(file), [1, 2, 3, 4, 5, 6], 'with every record in the snapshot')
+    t.same(await readBack(file), [1, 2, 3, 4, 5, 6], 'and read back the same')
+  },
+)
 
 t.test('requests that arrive as a write hands over to the next are all written, once and in order', async (t) => {
   const dir = await tempDir(t)
@@ -198,18 +201,18 @@ t.test('stopping a store that took no create leaves the data file as it was', as
   t.equal(await readFile(config.dataFile!, 'utf8'), before, 'no new snapshot was written')
 })
 
-t.test('a journal left beside a deleted data file is not taken for the new one', async (t) => {
+t.test('an append log left beside a deleted data file is not taken for the new one', async (t) => {
   const config = await testConfig(t, { SEED: '3', SEED_COUNT: '5' })
   const first = await startSandbox(config, createLogger('silent'))
   const extra = (await (await create(first.baseUrl, 'Left behind')).json()) as Pet
   stopAsKilled(first, config.dataFile!)
-  // The user removes the data file to start over; the journal stays.
-  const journal = await readFile(`${config.dataFile}.journal`, 'utf8')
+  // The user removes the data file to start over; the append log stays.
+  const appendLog = await readFile(`${config.dataFile}.journal`, 'utf8')
   await rm(config.dataFile!)
-  await writeFile(`${config.dataFile}.journal`, journal)
+  await writeFile(`${config.dataFile}.journal`, appendLog)
   const second = await startSandbox(config, createLogger('silent'))
   t.teardown(() => second.close())
-  t.equal(second.store.get(extra.id), undefined, 'the pet of the old journal is not back')
+  t.equal(second.store.get(extra.id), undefined, 'the pet of the old append log is not back')
   await second.close()
   const restarted = await startSandbox(config, createLogger('silent'))
   t.teardown(() => restarted.close())
@@ -226,19 +229,19 @@ async function startLogged(config: Config): Promise<{ sandbox: Sandbox; log: () 
 }
 
 t.test(
-  'a journal cut at any byte (mid-record, or before a newline): every whole record before it is kept, the cut is said, the next create appends cleanly',
+  'an append log cut at any byte (mid-record, or before a newline): every whole record before it is kept, the cut is said, the next create appends cleanly',
   async (t) => {
     const header = line({ snapshot: 'j1' })
     const records = [2, 3, 4, 5, 6].map((id) => line(pet(id)))
-    const journal = header + records.join('')
+    const appendLog = header + records.join('')
     const next = seededRandom(20_240_601)
     // The edges (inside and at the end of the header, at a record's end, one byte after, a last record
     // whose newline never made it) and random bytes.
-    const cuts = new Set([0, 5, header.length - 1, header.length, header.length + 1, journal.length - 1])
-    while (cuts.size < 14) cuts.add(Math.floor(next() * journal.length))
+    const cuts = new Set([0, 5, header.length - 1, header.length, header.length + 1, appendLog.length - 1])
+    while (cuts.size < 14) cuts.add(Math.floor(next() * appendLog.length))
     for (const cut of [...cuts].sort((a, b) => a - b)) {
       const config = await testConfig(t)
-      await writeLayout(config.dataFile!, [pet(1)], journal.slice(0, cut))
+      await writeLayout(config.dataFile!, [pet(1)], appendLog.slice(0, cut))
       const { sandbox, log } = await startLogged(config)
       // Whole records: those whose newline is before the cut.
       let end = header.length
@@ -304,8 +307,8 @@ t.test(
 
     // The same garbage with a whole record after it: not a torn end, so nothing is dropped silently.
     const config = await testConfig(t)
-    const journal = `${good}\u0000\u0007 garbage\n${line(pet(4))}`
-    const snapshot = await writeLayout(config.dataFile!, [pet(1)], journal)
+    const appendLog = `${good}\u0000\u0007 garbage\n${line(pet(4))}`
+    const snapshot = await writeLayout(config.dataFile!, [pet(1)], appendLog)
     await t.rejects(startSandbox(config, createLogger('silent')), {
       name: 'DataFileError',
       message: new RegExp(
@@ -313,7 +316,7 @@ t.test(
       ),
     })
     t.equal(await readFile(config.dataFile!, 'utf8'), snapshot, 'the snapshot is left untouched')
-    t.equal(await readFile(`${config.dataFile}.journal`, 'utf8'), journal, 'the journal is left untouched')
+    t.equal(await readFile(`${config.dataFile}.journal`, 'utf8'), appendLog, 'the append log is left untouched')
   },
 )
 
@@ -360,20 +363,20 @@ t.test('after a failed append, the next append appends after the last whole reco
     const { file, fs, adapter, data } = await adapterOn(t)
     t.ok(await add(adapter, data, pet(2)))
     const snapshot = await readFile(file, 'utf8')
-    const journal = await readFile(`${file}.journal`, 'utf8')
-    fs.arm({ call, target: 'journal', failure, nth: 1, persistent: false })
+    const appendLog = await readFile(`${file}.journal`, 'utf8')
+    fs.arm({ call, target: 'append log', failure, nth: 1, persistent: false })
     t.notOk(await add(adapter, data, pet(3)), `a ${call} that fails (${failure}) fails the append`)
-    t.equal(await readFile(`${file}.journal`, 'utf8'), journal, 'what it wrote is cut off at once')
+    t.equal(await readFile(`${file}.journal`, 'utf8'), appendLog, 'what it wrote is cut off at once')
     fs.log.length = 0
     t.ok(await add(adapter, data, pet(4)), 'the next append succeeds')
     t.equal(await readFile(file, 'utf8'), snapshot, 'without a new snapshot')
-    t.equal(await readFile(`${file}.journal`, 'utf8'), journal + line(pet(4)), 'right after the last whole record')
-    t.equal(fs.log[0], 'open journal', 'through a new descriptor: the one that failed is never used again')
+    t.equal(await readFile(`${file}.journal`, 'utf8'), appendLog + line(pet(4)), 'right after the last whole record')
+    t.equal(fs.log[0], 'open append log', 'through a new descriptor: the one that failed is never used again')
     t.same(await storedIds(file), [1, 2, 4])
   }
 })
 
-t.test('a compaction without room for a second copy is not tried: the journal goes on', async (t) => {
+t.test('a compaction without room for a second copy is not tried: the append log goes on', async (t) => {
   const { file, fs, adapter, data } = await adapterOn(t, { afterRecords: 3, growWithImage: false })
   const snapshot = await readFile(file, 'utf8')
   fs.freeBytesOverride = snapshot.length + 100
@@ -387,7 +390,7 @@ t.test('a compaction without room for a second copy is not tried: the journal go
   )
   fs.freeBytesOverride = undefined
   await adapter.compact(data)
-  t.not(await readFile(file, 'utf8'), snapshot, 'with room, the journal is folded')
+  t.not(await readFile(file, 'utf8'), snapshot, 'with room, the append log is folded')
   t.same(await storedIds(file), [1, 2, 3, 4, 5, 6, 7])
 })
 

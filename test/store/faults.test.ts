@@ -7,8 +7,8 @@
 //   2. Each call the store makes (open, write, fsync, truncate, close, rename, remove, the
 //      directory's fsync), on each file it makes it on, failing with each error a disk gives (EIO,
 //      ENOSPC, EDQUOT, EROFS) and as short and torn writes, through faulty-file-system.ts: under a
-//      create load with a compaction every 6 records, then for resets (one journal line each, in
-//      the default namespace and in one written as a journal alone) and for snapshot writes.
+//      create load with a compaction every 6 records, then for resets (one append log line each, in
+//      the default namespace and in one written as an append log alone) and for snapshot writes.
 //   3. SIGKILL of the real command, 50 times under a create load with a compaction every 20
 //      records, at a random moment, as a compaction writes its snapshot, or as it renames it; beside
 //      it, resets to seeds and snapshots, snapshots taken, and namespaces reset and deleted. A
@@ -194,7 +194,7 @@ async function mountTmpfs(t: Test, size: string): Promise<string> {
 }
 
 // mount(8) refuses a read-only remount while a file is open for writing (the sandbox keeps its
-// journal open a moment after a write); a disk the kernel takes read-only does not wait.
+// append log open a moment after a write); a disk the kernel takes read-only does not wait.
 const remount = (dir: string, mode: 'ro' | 'rw'): Promise<unknown> =>
   waitFor(() => (execFileSync('mount', ['-o', `remount,${mode}`, dir], { stdio: 'pipe' }), true), {
     what: `a ${mode} remount of ${dir}`,
@@ -311,23 +311,23 @@ const CREATE_FAULTS: Array<{
   with?: Fault
   compaction?: Partial<Compaction>
 }> = [
-  { call: 'write', target: 'journal', failures: WRITES },
+  { call: 'write', target: 'append log', failures: WRITES },
   { call: 'write', target: 'temp snapshot', failures: WRITES },
-  { call: 'fsync', target: 'journal', failures: ERRNOS },
+  { call: 'fsync', target: 'append log', failures: ERRNOS },
   { call: 'fsync', target: 'temp snapshot', failures: ERRNOS },
-  { call: 'open', target: 'journal', failures: ERRNOS },
+  { call: 'open', target: 'append log', failures: ERRNOS },
   { call: 'open', target: 'temp snapshot', failures: ERRNOS },
-  { call: 'close', target: 'journal', failures: ERRNOS },
+  { call: 'close', target: 'append log', failures: ERRNOS },
   { call: 'close', target: 'temp snapshot', failures: ERRNOS },
   { call: 'rename', target: 'temp snapshot', failures: ERRNOS },
-  { call: 'remove', target: 'journal', failures: ERRNOS },
+  { call: 'remove', target: 'append log', failures: ERRNOS },
   { call: 'syncDirectory', target: 'directory', failures: ERRNOS },
   {
     call: 'truncate',
-    target: 'journal',
+    target: 'append log',
     failures: ERRNOS,
-    with: { call: 'write', target: 'journal', failure: 'EIO', nth: 1, persistent: true },
-    // No compaction: a tail is cut by a truncate only in a journal that holds records already.
+    with: { call: 'write', target: 'append log', failure: 'EIO', nth: 1, persistent: true },
+    // No compaction: a tail is cut by a truncate only in an append log that holds records already.
     compaction: { afterRecords: Number.MAX_SAFE_INTEGER },
   },
 ]
@@ -337,8 +337,8 @@ for (const { call: failing, target, failures, with: companion, compaction } of C
   for (const failure of failures) {
     // The fault starts at the 1st, 2nd or 3rd matching call, and stays until cleared.
     const nth = 1 + (index++ % 3)
-    // A failed compaction does not refuse creates (the journal goes on), nor does a failed close
-    // of a synced journal, and a short write is finished by the next.
+    // A failed compaction does not refuse creates (the append log goes on), nor does a failed close
+    // of a synced append log, and a short write is finished by the next.
     const blocks = failure !== 'short' && target !== 'temp snapshot' && failing !== 'close'
     const also = companion ? ` with every ${companion.call} of the ${companion.target} (${companion.failure})` : ''
     t.test(
@@ -356,7 +356,7 @@ for (const { call: failing, target, failures, with: companion, compaction } of C
           const failedAt = fs.firstFailedAt ?? Number.POSITIVE_INFINITY
           const acknowledgedSince = namesOf(load.acknowledged.filter((a) => a.sentAt > failedAt))
           if (blocks) t.same(acknowledgedSince, [], `creates are refused while it lasts (${refused.length})`)
-          else t.same(refused, [], 'no create is refused: the journal goes on')
+          else t.same(refused, [], 'no create is refused: the append log goes on')
           const first = load.acknowledged[0]?.pet?.id
           const reads = await Promise.all([`/pets?limit=5`, `/pets/${first}`].map((path) => sandbox.api('GET', path)))
           t.same(
@@ -384,7 +384,7 @@ for (const { call: failing, target, failures, with: companion, compaction } of C
         checkPets(t, await petsOf(sandbox.origin), load.answers, 'served')
         const files = await onDisk(t, dir)
         checkPets(t, files.pets, load.answers, 'on disk')
-        t.notMatch(files.warnings, /dropped the last/, 'nothing torn is left in the journal')
+        t.notMatch(files.warnings, /dropped the last/, 'nothing torn is left in the append log')
         t.same(await leftovers(dir), [], 'no temporary file is left')
         checkPets(t, await petsOf((await restart(t, sandbox)).origin), load.answers, 'after a restart')
       },
@@ -393,10 +393,10 @@ for (const { call: failing, target, failures, with: companion, compaction } of C
 }
 
 const RESET_FAULTS: Array<{ call: Call; target: Target; failures: Failure[] }> = [
-  { call: 'write', target: 'journal', failures: WRITES },
-  { call: 'fsync', target: 'journal', failures: ERRNOS },
-  { call: 'open', target: 'journal', failures: ERRNOS },
-  { call: 'remove', target: 'journal', failures: ['EIO'] },
+  { call: 'write', target: 'append log', failures: WRITES },
+  { call: 'fsync', target: 'append log', failures: ERRNOS },
+  { call: 'open', target: 'append log', failures: ERRNOS },
+  { call: 'remove', target: 'append log', failures: ['EIO'] },
   { call: 'syncDirectory', target: 'directory', failures: ERRNOS },
   { call: 'write', target: 'temp snapshot', failures: ['EIO'] },
   { call: 'rename', target: 'temp snapshot', failures: ['EIO'] },
@@ -415,7 +415,7 @@ for (const namespace of ['default', 'fresh'])
               namespace === 'default' ? 'db.json' : `db.ns.${namespace}.json`,
             )
             const served = async () => namesOf(await petsOf(sandbox.origin, namespace))
-            // Snapshots s7 and s8 of seeded pets, taken before any fault: a reset to one is one journal line.
+            // Snapshots s7 and s8 of seeded pets, taken before any fault: a reset to one is one append log line.
             for (const seed of [7, 8]) {
               await sandbox.admin('POST', '/reset?namespace=source', { seed, count: 5 })
               t.equal(
@@ -505,7 +505,7 @@ const ENV = {
   // A store large enough (some 2 MB) that a compaction's write lasts long enough for a kill to land in it.
   SEED: '7',
   SEED_COUNT: '20000',
-  // Test-only (docs/reliability.md): fold the journal every 20 records, whatever the snapshot's size.
+  // Test-only (docs/reliability.md): fold the append log every 20 records, whatever the snapshot's size.
   ANIMAL_STORE_TEST_COMPACT_EVERY: '20',
 }
 const RESET_COUNT = 5

@@ -1,5 +1,5 @@
 // A FileSystem over the REAL file system that fails chosen calls: the store's own code runs on a
-// real temp directory, and only the call a test names (the third journal fsync, the rename of a
+// real temp directory, and only the call a test names (the third append log fsync, the rename of a
 // snapshot) answers with the error a failing disk would give. Not a mock: every call that is not
 // failed is the real one. (libfiu cannot do this for write(): failing every write() would also
 // break the wakeup fds of libuv, Node's own event loop.)
@@ -13,7 +13,7 @@ export type Call = 'open' | 'write' | 'fsync' | 'truncate' | 'close' | 'rename' 
 export type Failure = 'EIO' | 'ENOSPC' | 'EDQUOT' | 'EROFS' | 'short' | 'torn'
 
 /** The file a call is about, as the store names its files. */
-export type Target = 'journal' | 'temp snapshot' | 'data file' | 'directory'
+export type Target = 'append log' | 'temp snapshot' | 'data file' | 'directory'
 
 export interface Fault {
   readonly call: Call
@@ -35,7 +35,7 @@ const ERRNO: Record<Exclude<Failure, 'short'>, { errno: number; text: string }> 
 
 export function targetOf(path: string, dataFile: string): Target {
   if (path === dataFile) return 'data file'
-  if (path === `${dataFile}.journal`) return 'journal'
+  if (path === `${dataFile}.journal`) return 'append log'
   if (basename(path) === `.${basename(dataFile)}.tmp`) return 'temp snapshot'
   return 'directory'
 }
@@ -53,7 +53,7 @@ export class FaultyFileSystem implements FileSystem {
   #faults: Array<{ readonly fault: Fault; seen: number; failed: number }> = []
   /** When the first call since the faults were armed failed (performance.now()), if one has. */
   firstFailedAt: number | undefined
-  /** Every call made, as "call target" (e.g. "fsync journal"), for tests that check the order. */
+  /** Every call made, as "call target" (e.g. "fsync append log"), for tests that check the order. */
   readonly log: string[] = []
   /** When set, what freeBytes reports: a disk that is nearly full, whatever the real one says. */
   freeBytesOverride: number | undefined

@@ -1,4 +1,4 @@
-// A data file is read in chunks, line by line, never whole: a journal split anywhere between
+// A data file is read in chunks, line by line, never whole: an append log split anywhere between
 // chunks reads back the same, and a history past 2 GiB (more than one buffer can hold) starts,
 // serves what it ends with, and is folded into a small snapshot by the next compaction. An export
 // of every pet is sent in pieces too.
@@ -15,10 +15,11 @@ t.setTimeout(10 * 60_000)
 interface Snapshot {
   /** The data file's data source, which a reset line names. */
   readonly source: object
+  /** Its id, which the append log's header repeats (the member's name since the first version). */
   readonly journal: string
 }
 
-/** A data file with a snapshot and no journal: a sandbox started on it and stopped (a clean stop folds everything). */
+/** A data file with a snapshot and no append log: a sandbox started on it and stopped (a clean stop folds everything). */
 async function freshDataFile(t: Test, env: Record<string, string> = {}) {
   const dataFile = join(await tempDir(t), 'db.json')
   const sandbox = await startTestSandbox(t, { DATA_FILE: dataFile, ...env })
@@ -36,20 +37,20 @@ async function ownNames(sandbox: Sandbox): Promise<string[]> {
     .map((p) => p.name)
 }
 
-t.test('a journal read 7 bytes at a time reads back as it does whole, torn end and all', async (t) => {
+t.test('an append log read 7 bytes at a time reads back as it does whole, torn end and all', async (t) => {
   const { dataFile, snapshot } = await freshDataFile(t)
   const names = ['Ärger', '🐈 Cat', 'Plain', '猫'.repeat(40)]
-  const journal =
+  const appendLog =
     line({ snapshot: snapshot.journal }) +
     line(pet(61, 'Gone')) +
     line({ reset: snapshot.source }) +
     names.map((name, i) => line(pet(61 + i, name))).join('') +
     '{"id":99,"na'
   for (const readChunkBytes of [7, 1024 * 1024]) {
-    // A copy each: a stop folds the journal.
+    // A copy each: a stop folds the append log.
     const copy = join(await tempDir(t), 'db.json')
     await copyFile(dataFile, copy)
-    await writeFile(`${copy}.journal`, journal)
+    await writeFile(`${copy}.journal`, appendLog)
     const sandbox = await startTestSandbox(t, { DATA_FILE: copy }, {}, { readChunkBytes })
     t.same(await ownNames(sandbox), names, `${readChunkBytes} bytes at a time: the pets after the reset`)
     t.match(sandbox.dataDescription, /dropped the last 12 bytes .*kept the 6 records before them/)
@@ -67,7 +68,7 @@ t.test(
     const lines = text.split('\n')
     t.match(lines[0], /"pets":\[$/, 'the first line opens the pets')
     t.match(lines[1], /^\{"id":1,"name":"Ginger",[^\n]*\},$/, 'one pet per line')
-    t.match(lines.at(-2), /^\],"journal":"[0-9a-f]{16}"\}$/, 'the last line closes them and names the journal')
+    t.match(lines.at(-2), /^\],"journal":"[0-9a-f]{16}"\}$/, 'the last line closes them and names the append log')
     t.equal(JSON.parse(text).pets.length, 62, 'still one JSON document')
 
     const again = await startTestSandbox(t, { DATA_FILE: dataFile }, {}, { readChunkBytes: 7 })
@@ -85,7 +86,7 @@ t.test(
   },
 )
 
-t.test('a journal past 2 GiB written under MAX_STORE_BYTES starts, and the next compaction folds it', async (t) => {
+t.test('an append log past 2 GiB written under MAX_STORE_BYTES starts, and the next compaction folds it', async (t) => {
   const settings = { MAX_STORE_BYTES: String(2 * 1024 * 1024) }
   const { dataFile, snapshot } = await freshDataFile(t, settings)
   // A history a sandbox with these bounds can write: 1,000 pets of 1 KiB at most before each reset.
@@ -93,22 +94,23 @@ t.test('a journal past 2 GiB written under MAX_STORE_BYTES starts, and the next 
   const segment = Buffer.from(
     Array.from({ length: 1000 }, (_, i) => line(pet(61 + i, name))).join('') + line({ reset: snapshot.source }),
   )
-  const journal = await open(`${dataFile}.journal`, 'w')
+  const appendLog = await open(`${dataFile}.journal`, 'w')
   let size = 0
   try {
-    size += (await journal.write(line({ snapshot: snapshot.journal }))).bytesWritten
-    while (size <= 2 ** 31) size += (await journal.write(segment)).bytesWritten
-    size += (await journal.write(['Last 1', 'Last 2'].map((last, i) => line(pet(61 + i, last))).join(''))).bytesWritten
+    size += (await appendLog.write(line({ snapshot: snapshot.journal }))).bytesWritten
+    while (size <= 2 ** 31) size += (await appendLog.write(segment)).bytesWritten
+    size += (await appendLog.write(['Last 1', 'Last 2'].map((last, i) => line(pet(61 + i, last))).join('')))
+      .bytesWritten
   } finally {
-    await journal.close()
+    await appendLog.close()
   }
-  t.ok((await stat(`${dataFile}.journal`)).size > 2 ** 31, `the journal holds ${size} bytes, past 2 GiB`)
+  t.ok((await stat(`${dataFile}.journal`)).size > 2 ** 31, `the append log holds ${size} bytes, past 2 GiB`)
 
   const sandbox = await startTestSandbox(t, { DATA_FILE: dataFile, ...settings })
   t.same(await ownNames(sandbox), ['Last 1', 'Last 2'], 'it serves what the history ends with')
   t.equal(sandbox.store.size, 62, 'and the initial pets the last reset went back to')
   await sandbox.close()
-  await t.rejects(stat(`${dataFile}.journal`), { code: 'ENOENT' }, 'the stop folded the journal away')
+  await t.rejects(stat(`${dataFile}.journal`), { code: 'ENOENT' }, 'the stop folded the append log away')
   t.ok((await stat(dataFile)).size < 1024 * 1024, 'into a small snapshot')
 
   const again = await startTestSandbox(t, { DATA_FILE: dataFile, ...settings })

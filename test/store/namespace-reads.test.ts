@@ -39,7 +39,7 @@ t.test(
 
     // After a restart the namespace is on disk, not read yet: its first use reads it.
     const second = await startControlSandbox(t, { DATA_FILE: dataFile }, { fileSystem: fs })
-    fs.arm(always('read', 'data file'), always('read', 'journal'))
+    fs.arm(always('read', 'data file'), always('read', 'append log'))
     for (const [what, answer] of [
       ['the API', () => second.api('GET', '/pets', undefined, ns('team'))],
       ['the control API', () => second.admin('GET', '/pets?namespace=team')],

@@ -1,6 +1,6 @@
-// A reset is one journal line naming data a start can make again (a seed's pets, or the store's own
+// A reset is one append log line naming data a start can make again (a seed's pets, or the store's own
 // initial data), not a rewrite of the data file; and a namespace is written only once it changes,
-// as a journal alone. Checked through HTTP and restarts, with a look at the files where the layout
+// as an append log alone. Checked through HTTP and restarts, with a look at the files where the layout
 // is the point.
 import { readFile, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -18,16 +18,16 @@ async function served(sandbox: ControlSandbox, namespace: string): Promise<unkno
   return res.status === 200 ? res.body : res.status
 }
 
-t.test('a reset appends one journal line; the snapshot is untouched; a restart replays it', async (t) => {
+t.test('a reset appends one append log line; the snapshot is untouched; a restart replays it', async (t) => {
   const dataFile = join(await tempDir(t), 'db.json')
   const first = await startControlSandbox(t, { DATA_FILE: dataFile })
   const snapshot = await readFile(dataFile)
   await first.api('POST', '/pets', { name: 'Before', categoryId: 1 })
   t.equal((await first.admin('POST', '/reset', { seed: 5, count: 10 })).status, 200)
   await first.api('POST', '/pets', { name: 'After', categoryId: 2 })
-  const journal = (await readFile(`${dataFile}.journal`, 'utf8')).trimEnd().split('\n')
+  const appendLog = (await readFile(`${dataFile}.journal`, 'utf8')).trimEnd().split('\n')
   t.same(
-    JSON.parse(journal.at(-2) as string),
+    JSON.parse(appendLog.at(-2) as string),
     { reset: { kind: 'seed', seed: 5, count: 10 } },
     'the reset is one line naming its seed',
   )
@@ -40,10 +40,10 @@ t.test('a reset appends one journal line; the snapshot is untouched; a restart r
     reset: first.store.source,
   })
   // As a kill leaves them: the first sandbox stops serving, its store is not flushed (a clean stop
-  // would fold the journal into a snapshot).
+  // would fold the append log into a snapshot).
   stopAsKilled(first, dataFile)
   const again = await startControlSandbox(t, { DATA_FILE: dataFile })
-  t.same(await served(again, 'default'), initial, 'a restart replays the journal to the same pets')
+  t.same(await served(again, 'default'), initial, 'a restart replays the append log to the same pets')
 })
 
 t.test('the same seed gives the same pets after a reset, whether served, replayed or folded', async (t) => {
@@ -58,10 +58,10 @@ t.test('the same seed gives the same pets after a reset, whether served, replaye
   t.same(await served(replayed, 'a'), a, 'a restart replays the reset to them')
   await replayed.close()
   const folded = await startControlSandbox(t, { DATA_FILE: dataFile })
-  t.same(await served(folded, 'a'), a, 'and after a clean stop folded the journal into a snapshot, too')
+  t.same(await served(folded, 'a'), a, 'and after a clean stop folded the append log into a snapshot, too')
 })
 
-t.test('a namespace writes nothing until it changes; then its journal alone, replayed by a restart', async (t) => {
+t.test('a namespace writes nothing until it changes; then its append log alone, replayed by a restart', async (t) => {
   const dir = await tempDir(t)
   const dataFile = join(dir, 'db.json')
   const first = await startControlSandbox(t, { DATA_FILE: dataFile })
@@ -70,7 +70,7 @@ t.test('a namespace writes nothing until it changes; then its journal alone, rep
   t.equal((await first.admin('GET', '/requests?namespace=reader')).status, 200, 'it is live')
   t.same(await nsFiles(dir), [], 'a namespace that was only read and reset has no file')
   await first.api('POST', '/pets', { name: 'Written', categoryId: 3 }, ns('writer'))
-  t.same(await nsFiles(dir), ['db.ns.writer.json.journal'], 'its first change starts its journal, with no snapshot')
+  t.same(await nsFiles(dir), ['db.ns.writer.json.journal'], 'its first change starts its append log, with no snapshot')
   await first.admin('POST', '/reset?namespace=writer', { seed: 2, count: 3 })
   await first.api('POST', '/pets', { name: 'Kept', categoryId: 3 }, ns('writer'))
   const writer = await served(first, 'writer')
@@ -84,7 +84,7 @@ t.test('a namespace writes nothing until it changes; then its journal alone, rep
   t.same(namespaces.map((n: { name: string }) => n.name).sort(), ['default', 'writer'], 'listNamespaces: the live ones')
 })
 
-t.test('a namespace journal made from other data settings is not replayed: the namespace starts anew', async (t) => {
+t.test('a namespace append log made from other data settings is not replayed: the namespace starts anew', async (t) => {
   const dataFile = join(await tempDir(t), 'db.json')
   const first = await startControlSandbox(t, { DATA_FILE: dataFile, SEED: '1', SEED_COUNT: '5' })
   await first.api('POST', '/pets', { name: 'OldSettings', categoryId: 1 }, ns('n'))

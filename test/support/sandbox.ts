@@ -218,28 +218,28 @@ export interface StoredPet {
 }
 
 /**
- * The pets a data file holds on disk, read the way a restart reads them: the snapshot, then the
- * journal's records (lines that end in a newline, up to the first that is not a JSON object: the
- * torn end), when the journal belongs to that snapshot.
+ * The pets a data file holds on disk, read the way a restart reads them: the image, then the
+ * append log's records (lines that end in a newline, up to the first that is not a JSON object: the
+ * torn end), when the append log belongs to that image (its header names the image's id).
  */
 export async function readStoredPets<P = StoredPet>(dataFile: string): Promise<P[]> {
-  const snapshot = JSON.parse(await readFile(dataFile, 'utf8')) as { pets: P[]; journal?: string }
-  let journal = ''
+  const image = JSON.parse(await readFile(dataFile, 'utf8')) as { pets: P[]; journal?: string }
+  let appendLog = ''
   try {
-    journal = await readFile(`${dataFile}.journal`, 'utf8')
+    appendLog = await readFile(`${dataFile}.journal`, 'utf8')
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
   }
-  const lines = journal.split('\n').slice(0, -1)
+  const lines = appendLog.split('\n').slice(0, -1)
   const header = lines.length > 0 ? (JSON.parse(lines[0] as string) as { snapshot?: string }) : undefined
-  if (snapshot.journal === undefined || header?.snapshot !== snapshot.journal) return snapshot.pets
+  if (image.journal === undefined || header?.snapshot !== image.journal) return image.pets
   const records: P[] = []
   for (const line of lines.slice(1)) {
     const record = parseObject(line)
     if (record === undefined) break
     records.push(record as P)
   }
-  return [...snapshot.pets, ...records]
+  return [...image.pets, ...records]
 }
 
 function parseObject(line: string): object | undefined {
