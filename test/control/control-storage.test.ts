@@ -30,8 +30,8 @@ t.test('a replace on a full disk: 503, the store as it was, then 200 once it has
   const before = (await admin('GET', '/pets')).body
   const replace = () => admin('PUT', '/pets', [{ id: 1, name: 'Only', categoryId: 1 }])
 
-  // Every write of a new snapshot fails, as on a full disk.
-  fs.arm(always('write', 'temp snapshot', 'ENOSPC'), always('write', 'append log', 'ENOSPC'))
+  // Every write of a new image fails, as on a full disk.
+  fs.arm(always('write', 'temp file', 'ENOSPC'), always('write', 'append log', 'ENOSPC'))
   const refused = await replace()
   t.match(refused, { status: 503, body: { code: 'storage_unavailable', message: /Nothing was changed/ } })
   t.equal(refused.headers.get('retry-after'), '1')
@@ -61,7 +61,7 @@ async function names(sandbox: ControlSandbox, namespace: string): Promise<string
 
 const UNLINKS_FAIL: Fault[] = [always('remove', 'data file', 'EIO'), always('remove', 'append log', 'EIO')]
 
-// A namespace with a snapshot file and an append log after it (a clean stop folds the append log), as
+// A namespace with an image and an append log after it (a clean stop folds the append log), as
 // long-lived namespaces are on disk; the faults aim at its files. `unused`: not used since that
 // stop, so the deletion finds it on disk alone (and its first write, the reset that commits the
 // deletion, starts a new append log, removing any stale one first).
@@ -77,9 +77,7 @@ const NAMESPACE_FAULTS: Array<{ what: string; faults: Fault[]; answer: 200 | 503
   {
     what: 'the disk takes no write (EROFS)',
     faults: (['open', 'write', 'remove', 'syncDirectory'] as const).flatMap((call) =>
-      (['append log', 'data file', 'temp snapshot', 'directory'] as const).map((target) =>
-        always(call, target, 'EROFS'),
-      ),
+      (['append log', 'data file', 'temp file', 'directory'] as const).map((target) => always(call, target, 'EROFS')),
     ),
     answer: 503,
   },

@@ -134,7 +134,7 @@ t.test('a namespace whose deletion the disk refused still counts against MAX_TOT
   for (const name of ['D1', 'D2']) t.equal((await createIn(sandbox, 'doomed', name)).status, 201)
   fs.arm(
     ...(['open', 'write', 'remove', 'syncDirectory'] as const).flatMap((call) =>
-      (['append log', 'data file', 'temp snapshot', 'directory'] as const).map((target) => ({
+      (['append log', 'data file', 'temp file', 'directory'] as const).map((target) => ({
         call,
         target,
         failure: 'EROFS' as const,

@@ -1,5 +1,5 @@
-// The store's data file layout: a snapshot plus an append log of creates. Restarts (kill
-// -9 under load: faults.test.ts), an append log torn at any byte or ending in garbage, corrupt snapshots
+// The store's data file layout: an image plus an append log of creates. Restarts (kill
+// -9 under load: faults.test.ts), an append log torn at any byte or ending in garbage, corrupt images
 // and append logs, stale append logs, compaction, and what the file layer does after a failed write
 // (through a file system that fails chosen calls: faulty-file-system.ts).
 import { access, readFile, rm, writeFile } from 'node:fs/promises'
@@ -42,21 +42,21 @@ const create = (baseUrl: string, name: string, headers?: Record<string, string>)
 const readBack = async (file: string): Promise<number[] | undefined> =>
   (await new DataFile<{ pets: Pet[] }, Pet>(file, 'pets').read())?.pets.map((p) => p.id)
 
-/** A data file as the sandbox writes it: a snapshot naming its append log, and the append log; returns the snapshot. */
-async function writeLayout(dataFile: string, snapshot: Pet[], appendLog: string | Buffer): Promise<string> {
-  const text = JSON.stringify({ pets: snapshot, journal: 'j1' })
+/** A data file as the sandbox writes it: an image naming its append log, and the append log; returns the image. */
+async function writeLayout(dataFile: string, image: Pet[], appendLog: string | Buffer): Promise<string> {
+  const text = JSON.stringify({ pets: image, journal: 'j1' })
   await writeFile(dataFile, text)
   await writeFile(`${dataFile}.journal`, appendLog)
   return text
 }
 
-t.test('a create appends one append log line; the snapshot is not rewritten; a restart reads both', async (t) => {
+t.test('a create appends one append log line; the image is not rewritten; a restart reads both', async (t) => {
   const config = await testConfig(t)
   const first = await startSandbox(config, createLogger('silent'))
-  const snapshot = await readFile(config.dataFile!, 'utf8')
+  const image = await readFile(config.dataFile!, 'utf8')
   const created: Pet[] = []
   for (const name of ['One', 'Two', 'Three']) created.push((await (await create(first.baseUrl, name)).json()) as Pet)
-  t.equal(await readFile(config.dataFile!, 'utf8'), snapshot, 'the snapshot is untouched by creates')
+  t.equal(await readFile(config.dataFile!, 'utf8'), image, 'the image is untouched by creates')
   const appendLog = (await readFile(`${config.dataFile}.journal`, 'utf8')).split('\n')
   t.same(
     appendLog.slice(1, -1).map((l) => JSON.parse(l)),
@@ -64,13 +64,13 @@ t.test('a create appends one append log line; the snapshot is not rewritten; a r
     'each acknowledged pet is one append log line',
   )
 
-  // A restart without a clean stop (the process would have been killed): snapshot + append log.
+  // A restart without a clean stop (the process would have been killed): image + append log.
   stopAsKilled(first, config.dataFile!)
   const second = await startSandbox(config, createLogger('silent'))
   t.same(second.store.all().slice(-3), created, 'the restarted store holds the onDisk pets')
   await second.close()
   const compacted = JSON.parse(await readFile(config.dataFile!, 'utf8')) as { pets: Pet[] }
-  t.same(compacted.pets.slice(-3), created, 'a clean stop folds the append log into the snapshot')
+  t.same(compacted.pets.slice(-3), created, 'a clean stop folds the append log into the image')
   await t.rejects(
     readFile(`${config.dataFile}.journal`, 'utf8'),
     { code: 'ENOENT' },
@@ -83,12 +83,12 @@ t.test(
   async (t) => {
     const config = await testConfig(t)
     const appendLog = line({ snapshot: 'j1' }) + '{"id":2,"name"\n' + line(pet(3))
-    const snapshot = await writeLayout(config.dataFile!, [pet(1)], appendLog)
+    const image = await writeLayout(config.dataFile!, [pet(1)], appendLog)
     await t.rejects(startSandbox(config, createLogger('silent')), {
       name: 'DataFileError',
       message: new RegExp(`Data file ${config.dataFile}\\.journal has an invalid line 2`),
     })
-    t.equal(await readFile(config.dataFile!, 'utf8'), snapshot, 'the snapshot is left untouched')
+    t.equal(await readFile(config.dataFile!, 'utf8'), image, 'the image is left untouched')
     t.equal(await readFile(`${config.dataFile}.journal`, 'utf8'), appendLog, 'the append log is left untouched')
 
     await writeFile(`${config.dataFile}.journal`, line({ snapshot: 'j1' }) + line({ id: 2, name: 'No category' }))
@@ -100,7 +100,7 @@ t.test(
   },
 )
 
-t.test('an append log left from an older snapshot is ignored: that snapshot already holds it', async (t) => {
+t.test('an append log left from an older image is ignored: that image already holds it', async (t) => {
   const config = await testConfig(t)
   await writeFile(config.dataFile!, JSON.stringify({ pets: [pet(1), pet(2)], journal: 'new' }))
   await writeFile(`${config.dataFile}.journal`, line({ snapshot: 'old' }) + line(pet(2)) + line(pet(99)))
@@ -112,7 +112,7 @@ t.test('an append log left from an older snapshot is ignored: that snapshot alre
   await res.body?.cancel()
 })
 
-t.test('the append log is folded into a new snapshot once it holds enough records', async (t) => {
+t.test('the append log is folded into a new image once it holds enough records', async (t) => {
   const dir = await tempDir(t)
   const file = join(dir, 'db.json')
   const adapter = new DataFile<{ pets: Pet[] }, Pet>(file, 'pets', { compaction: { afterRecords: 3 } })
@@ -126,44 +126,41 @@ t.test('the append log is folded into a new snapshot once it holds enough record
   data.pets.push(pet(4))
   await adapter.append(data, [pet(4)])
   t.equal(await appendLogLines(file), 0, 'at the threshold, the append log starts over')
-  t.same(await storedIds(file), [1, 2, 3, 4], 'with every record in the snapshot')
+  t.same(await storedIds(file), [1, 2, 3, 4], 'with every record in the image')
   t.same(await readBack(file), [1, 2, 3, 4], 'and read back the same')
 })
 
-t.test(
-  'an append log is folded into the snapshot once the file is idle, and not while writes keep coming',
-  async (t) => {
-    const dir = await tempDir(t)
-    const file = join(dir, 'db.json')
-    // Writes 50 ms apart must stay well inside the idle time even on a busy machine, where a timer
-    // or a process can be late by a second or more.
-    const idleMs = 3_000
-    const adapter = new DataFile<{ pets: Pet[] }, Pet>(file, 'pets', {
-      compaction: { afterRecords: 1_000, idleAfterRecords: 2, idleMs },
-    })
-    const data = { pets: [pet(1)] }
-    await adapter.write(data)
-    data.pets.push(pet(2))
-    await adapter.append(data, [pet(2)])
-    // Nothing to wait for: a fold that must not happen. Past the idle time, it would have.
-    await sleep(idleMs * 1.5)
-    t.equal(await appendLogLines(file), 1, 'below the idle threshold, the append log stays')
-    // Writes closer together than the idle time: no fold in between.
-    for (const id of [3, 4, 5, 6]) {
-      data.pets.push(pet(id))
-      await adapter.append(data, [pet(id)])
-      await sleep(50)
-    }
-    t.equal(await appendLogLines(file), 5, 'while writes keep coming, every record is appended')
-    // The fold starts after the idle time and takes a snapshot write (fsync, rename): wait for it, bounded.
-    await waitFor(async () => (await appendLogLines(file)) === 0, {
-      what: 'the idle append log to be folded into the snapshot',
-    })
-    t.equal(await appendLogLines(file), 0, 'once the file is idle, the append log starts over')
-    t.same(await storedIds(file), [1, 2, 3, 4, 5, 6], 'with every record in the snapshot')
-    t.same(await readBack(file), [1, 2, 3, 4, 5, 6], 'and read back the same')
-  },
-)
+t.test('an append log is folded into the image once the file is idle, and not while writes keep coming', async (t) => {
+  const dir = await tempDir(t)
+  const file = join(dir, 'db.json')
+  // Writes 50 ms apart must stay well inside the idle time even on a busy machine, where a timer
+  // or a process can be late by a second or more.
+  const idleMs = 3_000
+  const adapter = new DataFile<{ pets: Pet[] }, Pet>(file, 'pets', {
+    compaction: { afterRecords: 1_000, idleAfterRecords: 2, idleMs },
+  })
+  const data = { pets: [pet(1)] }
+  await adapter.write(data)
+  data.pets.push(pet(2))
+  await adapter.append(data, [pet(2)])
+  // Nothing to wait for: a fold that must not happen. Past the idle time, it would have.
+  await sleep(idleMs * 1.5)
+  t.equal(await appendLogLines(file), 1, 'below the idle threshold, the append log stays')
+  // Writes closer together than the idle time: no fold in between.
+  for (const id of [3, 4, 5, 6]) {
+    data.pets.push(pet(id))
+    await adapter.append(data, [pet(id)])
+    await sleep(50)
+  }
+  t.equal(await appendLogLines(file), 5, 'while writes keep coming, every record is appended')
+  // The fold starts after the idle time and takes an image write (fsync, rename): wait for it, bounded.
+  await waitFor(async () => (await appendLogLines(file)) === 0, {
+    what: 'the idle append log to be folded into the image',
+  })
+  t.equal(await appendLogLines(file), 0, 'once the file is idle, the append log starts over')
+  t.same(await storedIds(file), [1, 2, 3, 4, 5, 6], 'with every record in the image')
+  t.same(await readBack(file), [1, 2, 3, 4, 5, 6], 'and read back the same')
+})
 
 t.test('requests that arrive as a write hands over to the next are all written, once and in order', async (t) => {
   const dir = await tempDir(t)
@@ -198,7 +195,7 @@ t.test('stopping a store that took no create leaves the data file as it was', as
   const res = await fetch(`${second.baseUrl}/pets`, { headers: AUTH })
   await res.body?.cancel()
   await second.close()
-  t.equal(await readFile(config.dataFile!, 'utf8'), before, 'no new snapshot was written')
+  t.equal(await readFile(config.dataFile!, 'utf8'), before, 'no new image was written')
 })
 
 t.test('an append log left beside a deleted data file is not taken for the new one', async (t) => {
@@ -308,19 +305,19 @@ t.test(
     // The same garbage with a whole record after it: not a torn end, so nothing is dropped silently.
     const config = await testConfig(t)
     const appendLog = `${good}\u0000\u0007 garbage\n${line(pet(4))}`
-    const snapshot = await writeLayout(config.dataFile!, [pet(1)], appendLog)
+    const image = await writeLayout(config.dataFile!, [pet(1)], appendLog)
     await t.rejects(startSandbox(config, createLogger('silent')), {
       name: 'DataFileError',
       message: new RegExp(
         `${config.dataFile}\\.journal has an invalid line 4 .* before whole records; it was left untouched`,
       ),
     })
-    t.equal(await readFile(config.dataFile!, 'utf8'), snapshot, 'the snapshot is left untouched')
+    t.equal(await readFile(config.dataFile!, 'utf8'), image, 'the image is left untouched')
     t.equal(await readFile(`${config.dataFile}.journal`, 'utf8'), appendLog, 'the append log is left untouched')
   },
 )
 
-t.test('a corrupt snapshot stops the command with one line naming the file, and is left untouched', async (t) => {
+t.test('a corrupt image stops the command with one line naming the file, and is left untouched', async (t) => {
   const dir = await tempDir(t)
   const dataFile = join(dir, 'db.json')
   // Pretty-printed, with a name that lost its quotes: JSON.parse quotes the text around the
@@ -335,7 +332,7 @@ t.test('a corrupt snapshot stops the command with one line naming the file, and 
   t.equal(await readFile(dataFile, 'utf8'), corrupt, 'and it was')
 })
 
-/** An adapter on a fresh data file over `fs`, with a snapshot of pet 1 written. */
+/** An adapter on a fresh data file over `fs`, with an image of pet 1 written. */
 async function adapterOn(t: Test, compaction: Partial<Compaction> = {}) {
   const file = join(await tempDir(t), 'db.json')
   const fs = new FaultyFileSystem(file)
@@ -357,19 +354,19 @@ async function add(adapter: DataFile<{ pets: Pet[] }, Pet>, data: { pets: Pet[] 
   }
 }
 
-t.test('after a failed append, the next append appends after the last whole record: no new snapshot', async (t) => {
+t.test('after a failed append, the next append appends after the last whole record: no new image', async (t) => {
   for (const failure of ['torn', 'ENOSPC', 'EIO'] as const) {
     const call = failure === 'EIO' ? 'fsync' : 'write'
     const { file, fs, adapter, data } = await adapterOn(t)
     t.ok(await add(adapter, data, pet(2)))
-    const snapshot = await readFile(file, 'utf8')
+    const image = await readFile(file, 'utf8')
     const appendLog = await readFile(`${file}.journal`, 'utf8')
     fs.arm({ call, target: 'append log', failure, nth: 1, persistent: false })
     t.notOk(await add(adapter, data, pet(3)), `a ${call} that fails (${failure}) fails the append`)
     t.equal(await readFile(`${file}.journal`, 'utf8'), appendLog, 'what it wrote is cut off at once')
     fs.log.length = 0
     t.ok(await add(adapter, data, pet(4)), 'the next append succeeds')
-    t.equal(await readFile(file, 'utf8'), snapshot, 'without a new snapshot')
+    t.equal(await readFile(file, 'utf8'), image, 'without a new image')
     t.equal(await readFile(`${file}.journal`, 'utf8'), appendLog + line(pet(4)), 'right after the last whole record')
     t.equal(fs.log[0], 'open append log', 'through a new descriptor: the one that failed is never used again')
     t.same(await storedIds(file), [1, 2, 4])
@@ -378,19 +375,19 @@ t.test('after a failed append, the next append appends after the last whole reco
 
 t.test('a compaction without room for a second copy is not tried: the append log goes on', async (t) => {
   const { file, fs, adapter, data } = await adapterOn(t, { afterRecords: 3, growWithImage: false })
-  const snapshot = await readFile(file, 'utf8')
-  fs.freeBytesOverride = snapshot.length + 100
+  const image = await readFile(file, 'utf8')
+  fs.freeBytesOverride = image.length + 100
   fs.log.length = 0
   for (const id of [2, 3, 4, 5, 6, 7]) t.ok(await add(adapter, data, pet(id)), `append ${id} succeeds`)
   await adapter.compact(data)
-  t.equal(await readFile(file, 'utf8'), snapshot, 'the snapshot is not rewritten')
+  t.equal(await readFile(file, 'utf8'), image, 'the image is not rewritten')
   t.notOk(
-    fs.log.some((call) => call.endsWith('temp snapshot')),
-    'no temporary snapshot is even started',
+    fs.log.some((call) => call.endsWith('temp file')),
+    'no temporary image is even started',
   )
   fs.freeBytesOverride = undefined
   await adapter.compact(data)
-  t.not(await readFile(file, 'utf8'), snapshot, 'with room, the append log is folded')
+  t.not(await readFile(file, 'utf8'), image, 'with room, the append log is folded')
   t.same(await storedIds(file), [1, 2, 3, 4, 5, 6, 7])
 })
 
@@ -404,8 +401,8 @@ t.test(
     })
     const temp = join(dirname(file), '.db.json.tmp')
     fs.arm(
-      { call: 'write', target: 'temp snapshot', failure: 'torn', nth: 1, persistent: true },
-      { call: 'remove', target: 'temp snapshot', failure: 'EIO', nth: 1, persistent: true },
+      { call: 'write', target: 'temp file', failure: 'torn', nth: 1, persistent: true },
+      { call: 'remove', target: 'temp file', failure: 'EIO', nth: 1, persistent: true },
     )
     for (const id of [2, 3, 4, 5])
       t.ok(await add(adapter, data, pet(id)), `append ${id} succeeds while compactions fail`)

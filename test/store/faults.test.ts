@@ -8,9 +8,9 @@
 //      directory's fsync), on each file it makes it on, failing with each error a disk gives (EIO,
 //      ENOSPC, EDQUOT, EROFS) and as short and torn writes, through faulty-file-system.ts: under a
 //      create load with a compaction every 6 records, then for resets (one append log line each, in
-//      the default namespace and in one written as an append log alone) and for snapshot writes.
+//      the default namespace and in one written as an append log alone) and for image writes.
 //   3. SIGKILL of the real command, 50 times under a create load with a compaction every 20
-//      records, at a random moment, as a compaction writes its snapshot, or as it renames it; beside
+//      records, at a random moment, as a compaction writes its image, or as it renames it; beside
 //      it, resets to seeds and snapshots, snapshots taken, and namespaces reset and deleted. A
 //      restart serves every acknowledged pet as acknowledged (an id never twice), every snapshot
 //      acknowledged, and each namespace as its last acknowledged step, or the one in flight, left it.
@@ -312,14 +312,14 @@ const CREATE_FAULTS: Array<{
   compaction?: Partial<Compaction>
 }> = [
   { call: 'write', target: 'append log', failures: WRITES },
-  { call: 'write', target: 'temp snapshot', failures: WRITES },
+  { call: 'write', target: 'temp file', failures: WRITES },
   { call: 'fsync', target: 'append log', failures: ERRNOS },
-  { call: 'fsync', target: 'temp snapshot', failures: ERRNOS },
+  { call: 'fsync', target: 'temp file', failures: ERRNOS },
   { call: 'open', target: 'append log', failures: ERRNOS },
-  { call: 'open', target: 'temp snapshot', failures: ERRNOS },
+  { call: 'open', target: 'temp file', failures: ERRNOS },
   { call: 'close', target: 'append log', failures: ERRNOS },
-  { call: 'close', target: 'temp snapshot', failures: ERRNOS },
-  { call: 'rename', target: 'temp snapshot', failures: ERRNOS },
+  { call: 'close', target: 'temp file', failures: ERRNOS },
+  { call: 'rename', target: 'temp file', failures: ERRNOS },
   { call: 'remove', target: 'append log', failures: ERRNOS },
   { call: 'syncDirectory', target: 'directory', failures: ERRNOS },
   {
@@ -339,7 +339,7 @@ for (const { call: failing, target, failures, with: companion, compaction } of C
     const nth = 1 + (index++ % 3)
     // A failed compaction does not refuse creates (the append log goes on), nor does a failed close
     // of a synced append log, and a short write is finished by the next.
-    const blocks = failure !== 'short' && target !== 'temp snapshot' && failing !== 'close'
+    const blocks = failure !== 'short' && target !== 'temp file' && failing !== 'close'
     const also = companion ? ` with every ${companion.call} of the ${companion.target} (${companion.failure})` : ''
     t.test(
       `creates while ${failing} of the ${target} fails (${failure}) from call #${nth}${also}, then clears`,
@@ -365,7 +365,7 @@ for (const { call: failing, target, failures, with: companion, compaction } of C
             'reads are served while the fault lasts',
           )
           checkPets(t, (await onDisk(t, dir)).pets, load.answers, 'on disk during the fault')
-          // A temporary snapshot left by a failed compaction would hold the room the next write needs.
+          // A temporary image left by a failed compaction would hold the room the next write needs.
           t.same(await leftovers(dir), [], 'no temporary file is left during the fault')
 
           fs.clear()
@@ -398,8 +398,8 @@ const RESET_FAULTS: Array<{ call: Call; target: Target; failures: Failure[] }> =
   { call: 'open', target: 'append log', failures: ERRNOS },
   { call: 'remove', target: 'append log', failures: ['EIO'] },
   { call: 'syncDirectory', target: 'directory', failures: ERRNOS },
-  { call: 'write', target: 'temp snapshot', failures: ['EIO'] },
-  { call: 'rename', target: 'temp snapshot', failures: ['EIO'] },
+  { call: 'write', target: 'temp file', failures: ['EIO'] },
+  { call: 'rename', target: 'temp file', failures: ['EIO'] },
 ]
 
 for (const namespace of ['default', 'fresh'])
@@ -455,11 +455,11 @@ for (const namespace of ['default', 'fresh'])
         )
 
 const SNAPSHOT_FAULTS: Array<{ call: Call; target: Target; failures: Failure[] }> = [
-  { call: 'open', target: 'temp snapshot', failures: ERRNOS },
-  { call: 'write', target: 'temp snapshot', failures: WRITES },
-  { call: 'fsync', target: 'temp snapshot', failures: ERRNOS },
-  { call: 'close', target: 'temp snapshot', failures: ['EIO'] },
-  { call: 'rename', target: 'temp snapshot', failures: ERRNOS },
+  { call: 'open', target: 'temp file', failures: ERRNOS },
+  { call: 'write', target: 'temp file', failures: WRITES },
+  { call: 'fsync', target: 'temp file', failures: ERRNOS },
+  { call: 'close', target: 'temp file', failures: ['EIO'] },
+  { call: 'rename', target: 'temp file', failures: ERRNOS },
   { call: 'syncDirectory', target: 'directory', failures: ERRNOS },
 ]
 
@@ -661,7 +661,7 @@ async function killChain(t: Test, cli: string, chain: number, next: () => number
     await server.exited
     await Promise.all([creates.stop(), ...loads.map((load) => load.stop())])
     answers.push(...creates.answers)
-    // A temporary snapshot is only on disk while a compaction writes it: the kill came in one.
+    // A temporary image is only on disk while a compaction writes it: the kill came in one.
     if (await exists(join(dirname(dataFile), '.db.json.tmp'))) crash.inCompaction++
   }
 

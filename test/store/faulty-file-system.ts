@@ -13,7 +13,7 @@ export type Call = 'open' | 'write' | 'fsync' | 'truncate' | 'close' | 'rename' 
 export type Failure = 'EIO' | 'ENOSPC' | 'EDQUOT' | 'EROFS' | 'short' | 'torn'
 
 /** The file a call is about, as the store names its files. */
-export type Target = 'append log' | 'temp snapshot' | 'data file' | 'directory'
+export type Target = 'append log' | 'temp file' | 'data file' | 'directory'
 
 export interface Fault {
   readonly call: Call
@@ -36,7 +36,7 @@ const ERRNO: Record<Exclude<Failure, 'short'>, { errno: number; text: string }> 
 export function targetOf(path: string, dataFile: string): Target {
   if (path === dataFile) return 'data file'
   if (path === `${dataFile}.journal`) return 'append log'
-  if (basename(path) === `.${basename(dataFile)}.tmp`) return 'temp snapshot'
+  if (basename(path) === `.${basename(dataFile)}.tmp`) return 'temp file'
   return 'directory'
 }
 

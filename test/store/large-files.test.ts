@@ -1,6 +1,6 @@
 // A data file is read in chunks, line by line, never whole: an append log split anywhere between
 // chunks reads back the same, and a history past 2 GiB (more than one buffer can hold) starts,
-// serves what it ends with, and is folded into a small snapshot by the next compaction. An export
+// serves what it ends with, and is folded into a small image by the next compaction. An export
 // of every pet is sent in pieces too.
 import { copyFile, open, readFile, stat, writeFile } from 'node:fs/promises'
 import t, { type Test } from 'tap'
@@ -12,19 +12,19 @@ import { join } from 'node:path'
 // Writing and reading 2 GiB takes a minute or more on a busy machine.
 t.setTimeout(10 * 60_000)
 
-interface Snapshot {
+interface Image {
   /** The data file's data source, which a reset line names. */
   readonly source: object
   /** Its id, which the append log's header repeats (the member's name since the first version). */
   readonly journal: string
 }
 
-/** A data file with a snapshot and no append log: a sandbox started on it and stopped (a clean stop folds everything). */
+/** A data file with an image and no append log: a sandbox started on it and stopped (a clean stop folds everything). */
 async function freshDataFile(t: Test, env: Record<string, string> = {}) {
   const dataFile = join(await tempDir(t), 'db.json')
   const sandbox = await startTestSandbox(t, { DATA_FILE: dataFile, ...env })
   await sandbox.close()
-  return { dataFile, snapshot: JSON.parse(await readFile(dataFile, 'utf8')) as Snapshot }
+  return { dataFile, image: JSON.parse(await readFile(dataFile, 'utf8')) as Image }
 }
 
 const pet = (id: number, name: string) => ({ id, name, categoryId: 1, status: 'sold' })
@@ -38,12 +38,12 @@ async function ownNames(sandbox: Sandbox): Promise<string[]> {
 }
 
 t.test('an append log read 7 bytes at a time reads back as it does whole, torn end and all', async (t) => {
-  const { dataFile, snapshot } = await freshDataFile(t)
+  const { dataFile, image } = await freshDataFile(t)
   const names = ['Ärger', '🐈 Cat', 'Plain', '猫'.repeat(40)]
   const appendLog =
-    line({ snapshot: snapshot.journal }) +
+    line({ snapshot: image.journal }) +
     line(pet(61, 'Gone')) +
-    line({ reset: snapshot.source }) +
+    line({ reset: image.source }) +
     names.map((name, i) => line(pet(61 + i, name))).join('') +
     '{"id":99,"na'
   for (const readChunkBytes of [7, 1024 * 1024]) {
@@ -58,7 +58,7 @@ t.test('an append log read 7 bytes at a time reads back as it does whole, torn e
 })
 
 t.test(
-  'a snapshot is written one pet per line and read back in chunks; one in another layout is read whole',
+  'an image is written one pet per line and read back in chunks; one in another layout is read whole',
   async (t) => {
     const { dataFile } = await freshDataFile(t)
     const sandbox = await startTestSandbox(t, { DATA_FILE: dataFile }, {}, { readChunkBytes: 7 })
@@ -88,16 +88,16 @@ t.test(
 
 t.test('an append log past 2 GiB written under MAX_STORE_BYTES starts, and the next compaction folds it', async (t) => {
   const settings = { MAX_STORE_BYTES: String(2 * 1024 * 1024) }
-  const { dataFile, snapshot } = await freshDataFile(t, settings)
+  const { dataFile, image } = await freshDataFile(t, settings)
   // A history a sandbox with these bounds can write: 1,000 pets of 1 KiB at most before each reset.
   const name = 'n'.repeat(1000)
   const segment = Buffer.from(
-    Array.from({ length: 1000 }, (_, i) => line(pet(61 + i, name))).join('') + line({ reset: snapshot.source }),
+    Array.from({ length: 1000 }, (_, i) => line(pet(61 + i, name))).join('') + line({ reset: image.source }),
   )
   const appendLog = await open(`${dataFile}.journal`, 'w')
   let size = 0
   try {
-    size += (await appendLog.write(line({ snapshot: snapshot.journal }))).bytesWritten
+    size += (await appendLog.write(line({ snapshot: image.journal }))).bytesWritten
     while (size <= 2 ** 31) size += (await appendLog.write(segment)).bytesWritten
     size += (await appendLog.write(['Last 1', 'Last 2'].map((last, i) => line(pet(61 + i, last))).join('')))
       .bytesWritten
@@ -111,7 +111,7 @@ t.test('an append log past 2 GiB written under MAX_STORE_BYTES starts, and the n
   t.equal(sandbox.store.size, 62, 'and the initial pets the last reset went back to')
   await sandbox.close()
   await t.rejects(stat(`${dataFile}.journal`), { code: 'ENOENT' }, 'the stop folded the append log away')
-  t.ok((await stat(dataFile)).size < 1024 * 1024, 'into a small snapshot')
+  t.ok((await stat(dataFile)).size < 1024 * 1024, 'into a small image')
 
   const again = await startTestSandbox(t, { DATA_FILE: dataFile, ...settings })
   t.same(await ownNames(again), ['Last 1', 'Last 2'], 'a restart serves the same pets')

@@ -75,7 +75,7 @@ t.test('a temporary file a failed write left goes with the next write that succe
   const temp = join(dir, '.db.json.tmp')
 
   // The new image is written, its rename fails, and so does the removal of its temporary file.
-  fs.arm(always('rename', 'temp snapshot'), always('remove', 'temp snapshot'))
+  fs.arm(always('rename', 'temp file'), always('remove', 'temp file'))
   const refused = await admin('PUT', '/pets', [{ id: 1, name: 'Only', categoryId: 1 }])
   t.match(refused, { status: 503, body: { code: 'storage_unavailable' } })
   await t.resolves(access(temp), 'the failure left a temporary file')

@@ -18,10 +18,10 @@ async function served(sandbox: ControlSandbox, namespace: string): Promise<unkno
   return res.status === 200 ? res.body : res.status
 }
 
-t.test('a reset appends one append log line; the snapshot is untouched; a restart replays it', async (t) => {
+t.test('a reset appends one append log line; the image is untouched; a restart replays it', async (t) => {
   const dataFile = join(await tempDir(t), 'db.json')
   const first = await startControlSandbox(t, { DATA_FILE: dataFile })
-  const snapshot = await readFile(dataFile)
+  const image = await readFile(dataFile)
   await first.api('POST', '/pets', { name: 'Before', categoryId: 1 })
   t.equal((await first.admin('POST', '/reset', { seed: 5, count: 10 })).status, 200)
   await first.api('POST', '/pets', { name: 'After', categoryId: 2 })
@@ -31,7 +31,7 @@ t.test('a reset appends one append log line; the snapshot is untouched; a restar
     { reset: { kind: 'seed', seed: 5, count: 10 } },
     'the reset is one line naming its seed',
   )
-  t.same(await readFile(dataFile), snapshot, 'the snapshot was not rewritten')
+  t.same(await readFile(dataFile), image, 'the image was not rewritten')
   const pets = await served(first, 'default')
   t.equal((pets as unknown[]).length, 11, 'the seeded pets and the one created after')
   t.equal((await first.admin('POST', '/reset')).status, 200, 'a reset to the initial data')
@@ -40,7 +40,7 @@ t.test('a reset appends one append log line; the snapshot is untouched; a restar
     reset: first.store.source,
   })
   // As a kill leaves them: the first sandbox stops serving, its store is not flushed (a clean stop
-  // would fold the append log into a snapshot).
+  // would fold the append log into an image).
   stopAsKilled(first, dataFile)
   const again = await startControlSandbox(t, { DATA_FILE: dataFile })
   t.same(await served(again, 'default'), initial, 'a restart replays the append log to the same pets')
@@ -58,7 +58,7 @@ t.test('the same seed gives the same pets after a reset, whether served, replaye
   t.same(await served(replayed, 'a'), a, 'a restart replays the reset to them')
   await replayed.close()
   const folded = await startControlSandbox(t, { DATA_FILE: dataFile })
-  t.same(await served(folded, 'a'), a, 'and after a clean stop folded the append log into a snapshot, too')
+  t.same(await served(folded, 'a'), a, 'and after a clean stop folded the append log into an image, too')
 })
 
 t.test('a namespace writes nothing until it changes; then its append log alone, replayed by a restart', async (t) => {
@@ -70,7 +70,7 @@ t.test('a namespace writes nothing until it changes; then its append log alone, 
   t.equal((await first.admin('GET', '/requests?namespace=reader')).status, 200, 'it is live')
   t.same(await nsFiles(dir), [], 'a namespace that was only read and reset has no file')
   await first.api('POST', '/pets', { name: 'Written', categoryId: 3 }, ns('writer'))
-  t.same(await nsFiles(dir), ['db.ns.writer.json.journal'], 'its first change starts its append log, with no snapshot')
+  t.same(await nsFiles(dir), ['db.ns.writer.json.journal'], 'its first change starts its append log, with no image')
   await first.admin('POST', '/reset?namespace=writer', { seed: 2, count: 3 })
   await first.api('POST', '/pets', { name: 'Kept', categoryId: 3 }, ns('writer'))
   const writer = await served(first, 'writer')
