@@ -168,7 +168,7 @@ t.test('a namespace reset by its owner holds nothing: it is evicted, its files d
   t.equal((await api('POST', '/pets', { name: 'InA', categoryId: 1 }, ns('a'))).status, 201)
   t.equal((await api('POST', '/pets', { name: 'InB', categoryId: 1 }, ns('b'))).status, 201)
   const bFile = join(config.dataFile as string, '..', 'db.ns.b.json.journal')
-  await t.resolves(access(bFile), "b's journal is on disk")
+  await t.resolves(access(bFile), "b's append log is on disk")
   t.equal((await admin('POST', '/reset?namespace=b')).status, 200, 'b is reset to the initial data')
   t.equal((await api('GET', '/pets/61', undefined, ns('a'))).status, 200, 'a is used after b')
 

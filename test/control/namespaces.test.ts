@@ -136,12 +136,12 @@ t.test('DELETE /__admin/namespaces/{name}: gone, data file and all, also after a
   const { dataFile } = first.config
   await first.api('POST', '/pets', { name: 'Doomed', categoryId: 1 }, ns('gone'))
   const file = join(dataFile as string, '..', 'db.ns.gone.json')
-  t.ok(await exists(`${file}.journal`), 'the namespace has a data file (its journal)')
+  t.ok(await exists(`${file}.journal`), 'the namespace has a data file (its append log)')
 
   const deleted = await first.admin('DELETE', '/namespaces/gone')
   t.same(deleted.body, { namespace: 'gone', deleted: true })
   t.notOk(await exists(file), 'its data file is removed before the answer')
-  t.notOk(await exists(`${file}.journal`), 'and its journal')
+  t.notOk(await exists(`${file}.journal`), 'and its append log')
   t.equal((await first.admin('GET', '/requests?namespace=gone')).status, 404, 'reading it is a 404')
   t.equal((await first.admin('DELETE', '/namespaces/gone')).status, 404, 'deleting it again is a 404')
   t.match((await first.admin('DELETE', '/namespaces/default')).body, { status: 400, message: /default namespace/ })
