@@ -24,7 +24,7 @@ const ROWS: [string, number, RegExp][] = [
   ['PostgreSQL', 1400, /postgres|haproxy|replica|nemesis|cutting-proxy|(^|\/)shared\/|database|outages/],
   ['explorer', 650, /explorer|browser|screenshot|-page\.|pages\.ts/],
   ['journal, coverage, verify', 1700, /journal|coverage|verify|request-record|redact|secret|assertions/],
-  ['namespaces', 900, /namespace|eviction|shared-initial/],
+  ['namespaces', 900, /namespace|eviction|frozen-initial/],
   [
     'data-file store',
     3100,
