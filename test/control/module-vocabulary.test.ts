@@ -67,7 +67,8 @@ t.ok(operationIds.length >= 15, `the control API spec's operationIds were read (
 
 for (const { module, source, defines, generatedAtBuild } of MODULES) {
   t.test(`${module}: every operation by its operationId, every assertion by the shared name`, async (t) => {
-    if (generatedAtBuild) t.pass(`${module} generates every operation from spec/admin.openapi.yaml at each build`)
+    if (generatedAtBuild !== undefined)
+      t.ok(generatedAtBuild, `${module} generates every operation from spec/admin.openapi.yaml at each build`)
     for (const name of [...(generatedAtBuild ? [] : operationIds), ...ASSERTIONS])
       t.match(source, defines(name), `${module} defines ${name}`)
   })
