@@ -2,7 +2,7 @@
 // A replay with --against is the fidelity replay of a recorded session (src/fidelity/replay.ts).
 import { parseArgs } from 'node:util'
 import type { Bundle } from '../control/bundle.js'
-import { BundleError, readBundle } from './read-bundle.js'
+import { openBundle, usage } from './read-bundle.js'
 import { replay, type Divergence } from './replay.js'
 import { stageSandbox, type StagedSandbox } from './restage.js'
 
@@ -51,13 +51,8 @@ export async function reproCommand(argv: readonly string[]): Promise<number | un
   if (file === undefined || extra.length > 0) return usage('give one bundle file')
   const port = values.port === undefined ? 0 : Number(values.port)
   if (!Number.isInteger(port) || port < 0 || port > 65535) return usage('--port must be a port number')
-  let bundle: Bundle
-  try {
-    bundle = await readBundle(file)
-  } catch (error) {
-    if (error instanceof BundleError) return usage(error.message)
-    throw error
-  }
+  const bundle = await openBundle(file)
+  if (bundle === undefined) return 2
   const count = bundle.journal.entries.length
   const stopBefore = values['stop-before'] === undefined ? undefined : Number(values['stop-before'])
   if (stopBefore !== undefined && !(Number.isInteger(stopBefore) && stopBefore >= 1 && stopBefore <= count + 1))
@@ -107,9 +102,4 @@ async function serveUntilStopped(bundle: Bundle, sandbox: StagedSandbox, request
     process.once('SIGINT', () => resolve())
     process.once('SIGTERM', () => resolve())
   })
-}
-
-export function usage(problem: string): number {
-  process.stderr.write(`animal-store-sandbox: ${problem} (--help says how)\n`)
-  return 2
 }

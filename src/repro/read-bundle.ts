@@ -3,9 +3,26 @@
 import { readFile } from 'node:fs/promises'
 import { BUNDLE_FORMAT, BUNDLE_VERSION, type Bundle } from '../control/bundle.js'
 
-export class BundleError extends Error {}
+class BundleError extends Error {}
 
-export async function readBundle(file: string): Promise<Bundle> {
+/** A command's refusal of its arguments or of its bundle: one line, and exit code 2. */
+export function usage(problem: string): number {
+  process.stderr.write(`animal-store-sandbox: ${problem} (--help says how)\n`)
+  return 2
+}
+
+/** The bundle in `file`; undefined, said as usage, when it is none this sandbox reads. */
+export async function openBundle(file: string): Promise<Bundle | undefined> {
+  try {
+    return await readBundle(file)
+  } catch (error) {
+    if (!(error instanceof BundleError)) throw error
+    usage(error.message)
+    return undefined
+  }
+}
+
+async function readBundle(file: string): Promise<Bundle> {
   let value: Partial<Bundle>
   try {
     value = JSON.parse(await readFile(file, 'utf8')) as Partial<Bundle>

@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util'
 import type { Fault } from '../control/faults.js'
 import type { Bundle } from '../control/bundle.js'
 import { ddmin } from './ddmin.js'
-import { BundleError, readBundle } from './read-bundle.js'
+import { openBundle, usage } from './read-bundle.js'
 import { stageSandbox } from './restage.js'
 
 export const SHRINK_HELP = `Usage: animal-store-sandbox shrink <bundle.json> [--max-runs <n>] [--timeout-ms <ms>] -- <test command…>
@@ -77,13 +77,8 @@ export async function shrinkCommand(args: readonly string[]): Promise<number> {
   const timeoutMs = Number(values['timeout-ms'] ?? 300_000)
   if (!Number.isInteger(maxRuns) || maxRuns < 1) return usage('--max-runs must be a whole number from 1')
   if (!Number.isInteger(timeoutMs) || timeoutMs < 1) return usage('--timeout-ms must be a whole number from 1')
-  let bundle: Bundle
-  try {
-    bundle = await readBundle(file)
-  } catch (error) {
-    if (error instanceof BundleError) return usage(error.message)
-    throw error
-  }
+  const bundle = await openBundle(file)
+  if (bundle === undefined) return 2
   const fired = faultsThatFired(bundle.faults)
   let run = 0
   const fails = async (faults: readonly ArmableFault[]): Promise<boolean> => {
@@ -137,9 +132,4 @@ async function runTest(
   } finally {
     await sandbox.close()
   }
-}
-
-function usage(problem: string): number {
-  process.stderr.write(`animal-store-sandbox: ${problem} (--help says how)\n`)
-  return 2
 }
