@@ -1,6 +1,6 @@
 // HTTP details a strict sandbox must get right, found by checkers from outside the project: bytes
 // that are not UTF-8, forced answers that look like their genuine twins, HEAD wherever GET is
-// served, and an Error body for a request without Host. All over a real socket.
+// served, and an Error body for malformed HTTP and a request without Host. All over a real socket.
 import t from 'tap'
 import { jsonDepth, MAX_JSON_DEPTH } from '../../src/http/body.js'
 import { rawExchange } from '../../scripts/lib/raw-http.js'
@@ -105,16 +105,18 @@ t.test('HEAD is served wherever GET is: the GET answer without its body', async 
   t.equal(wrong.headers.get('allow'), 'GET, POST, HEAD', 'Allow lists HEAD')
 })
 
-t.test('an HTTP/1.1 request without Host gets a 400 with an Error body', async (t) => {
+t.test('malformed HTTP, and an HTTP/1.1 request without Host, get a 400 with an Error body', async (t) => {
   const { server } = await startTestSandbox(t)
   const { port } = server.address() as { port: number }
-  const answer = await rawExchange(
-    port,
-    Buffer.from('GET /v1/pets HTTP/1.1\r\nAuthorization: Bearer test-key-1\r\n\r\n'),
-  )
-  t.equal(answer?.status, 400)
-  t.match(answer?.headers['content-type'], /^application\/json/)
-  t.match(JSON.parse(answer?.body.toString() ?? 'null'), { status: 400, code: 'bad_request', message: /Host/ })
+  for (const [request, message] of [
+    ['GARBAGE / HTTP/1.1\r\n\r\n', /not valid HTTP/],
+    ['GET /v1/pets HTTP/1.1\r\nAuthorization: Bearer test-key-1\r\n\r\n', /Host/],
+  ] as const) {
+    const answer = await rawExchange(port, Buffer.from(request))
+    t.equal(answer?.status, 400)
+    t.match(answer?.headers['content-type'], /^application\/json/)
+    t.match(JSON.parse(answer?.body.toString() ?? 'null'), { status: 400, code: 'bad_request', message })
+  }
   const withHost = await rawExchange(
     port,
     Buffer.from('GET /v1/pets?limit=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer test-key-1\r\n\r\n'),

@@ -2,6 +2,7 @@
 // test/store/faults.test.ts.)
 import { Agent, request } from 'node:http'
 import { writeFile } from 'node:fs/promises'
+import { createServer, type AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import t from 'tap'
 import { SERVER_LIMITS } from '../../src/sandbox.js'
@@ -14,10 +15,26 @@ t.test('--help prints every setting and exits 0', async (t) => {
     t.match(stdout, name)
 })
 
-t.test('a bad setting stops the start with a message that names it', async (t) => {
+t.test('a start that fails prints one line naming the setting or the file, no stack', async (t) => {
+  const taken = createServer()
+  await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => new Promise((resolve) => taken.close(resolve)))
+  const { port } = taken.address() as AddressInfo
+  const dir = await tempDir(t)
+  await writeFile(join(dir, 'a-file'), '')
+  const unwritable = join(dir, 'a-file', 'db.json')
   // One row per way a start fails; each reader's other settings (another whole number, another
   // list of names) are checked in process, beside the settings they read (test/control, test/fidelity).
   const cases: Array<{ env?: Record<string, string>; args?: string[]; names: RegExp }> = [
+    {
+      env: { PORT: String(port) },
+      names:
+        /^animal-store-sandbox: PORT \d+ on HOST 127\.0\.0\.1 is already in use: set PORT to a free port \(0 for any\)\n$/,
+    },
+    {
+      env: { DATA_FILE: unwritable },
+      names: /^animal-store-sandbox: Data file \S+\/a-file\/db\.json cannot be (read|written): .+\n$/,
+    },
     { env: { PORT: 'abc' }, names: /PORT must be a whole number from 0 to 65535, got "abc"/ },
     { args: ['--port', '-1'], names: /--port.*--port=-XYZ.*--help/ },
     { env: { API_KEYS: ' , ' }, names: /API_KEYS is set but holds no key/ },
@@ -46,6 +63,8 @@ t.test('a bad setting stops the start with a message that names it', async (t) =
     t.equal(stderr.trimEnd().split('\n').length, 1, 'one line')
     t.notMatch(stderr, 'sekrit-value', 'a message about a key never shows a key')
   }
+  const debug = await runCliToEnd({ DATA_FILE: unwritable, LOG_LEVEL: 'debug' })
+  t.match(debug.stderr, /\n\s+at /, 'the stack at the debug log level')
 })
 
 t.test('on every interface (as in a container) the banner shows no address a user cannot reach', async (t) => {
