@@ -23,21 +23,15 @@ const STOP_GRACE_MS = 1500
 /** NGHTTP2_CANCEL (RFC 9113 §7): the code a stream cut by the server is reset with. */
 const CANCEL = 0x8
 
-/**
- * What one client may hold of the server. A sandbox runs next to test suites on the same machine,
- * so honest clients send a request in milliseconds; these bounds only stop slow or stuck clients
- * from holding sockets forever, and keep a flood of connections from exhausting file descriptors.
- */
+/** What one client may hold: bounds that stop slow or stuck clients, and a flood of connections. */
 export interface ServerLimits {
   /** The request line and headers must arrive within this time, else 408 and the connection is cut. */
   readonly headersTimeoutMs: number
   /** The whole request, body included, must arrive within this time, else 408. */
   readonly requestTimeoutMs: number
   /**
-   * An idle keep-alive connection is closed after this time. Longer than any common client pool
-   * keeps one (Go 90 s, OkHttp 5 min, undici 10 min, Java's HttpClient 20 min), so it is the
-   * client that closes it: a request sent just as the server closed it would fail, unretried if
-   * it is a POST.
+   * An idle keep-alive connection is closed after this time: longer than common client pools keep
+   * one (up to Java's 20 min), so the client closes it, never a POST it sends at that moment.
    */
   readonly keepAliveTimeoutMs: number
   /** A connection with no traffic at all (e.g. opened and never used) is closed after this time. */
@@ -46,25 +40,13 @@ export interface ServerLimits {
   readonly timeoutCheckIntervalMs: number
   /** The request line plus headers may not exceed this many bytes, else 431. */
   readonly maxHeaderBytes: number
-  /**
-   * Requests one HTTP/2 session may have open at once (SETTINGS_MAX_CONCURRENT_STREAMS); a client
-   * queues the rest, as it would open more connections over HTTP/1.1. Unbounded, a session that
-   * never reads its answers holds every one it asked for in memory.
-   */
+  /** Requests one HTTP/2 session may have open at once: a client queues the rest. */
   readonly maxStreamsPerSession: number
-  /**
-   * Connections open at once. Past it, the connection that has waited longest without a request in
-   * progress is closed to make room (src/http/connections.ts); a new one is refused only when every
-   * connection is serving a request.
-   */
+  /** Connections open at once; past it, the one idle longest makes room (connections.ts). */
   readonly maxConnections: number
   /** Connections one client address may hold; the rest stay open to other addresses. */
   readonly maxConnectionsPerAddress: number
-  /**
-   * Of each of the two caps, connections API requests may not be served on: health checks and the
-   * control API keep them while every other connection serves a long request. Past the unreserved
-   * connections, an API request is answered 503 server_busy at once.
-   */
+  /** Of each cap, connections kept for health checks and the control API: past the rest, API requests get 503. */
   readonly reservedConnections: number
 }
 
@@ -85,10 +67,7 @@ export const SERVER_LIMITS: ServerLimits = {
 /** Of each TLS server, the HTTP/2 sessions a stop asks to finish and the connections it may cut. */
 const opened = new WeakMap<Http2SecureServer, { sessions: Set<Http2Session>; sockets: Set<Socket> }>()
 
-/**
- * A server listening on `port` and `host` that serves `handler` within `limits`, over TLS when
- * `tls` is given (its certificate, key and protocol profile: src/tls/); `unreserved` tells the requests that may not take a reserved connection (the API's).
- */
+/** Serves `handler` within `limits` (over TLS with `tls`); `unreserved`: the requests kept off reserved connections. */
 export async function listen(
   port: number,
   host: string,
@@ -103,13 +82,11 @@ export async function listen(
     keepAliveTimeout: limits.keepAliveTimeoutMs,
     connectionsCheckingInterval: limits.timeoutCheckIntervalMs,
     maxHeaderSize: limits.maxHeaderBytes,
-    // node:http would refuse an HTTP/1.1 request without Host with an empty 400; the app
-    // answers it with an Error body instead, like every other refusal.
+    // The app answers a missing Host with an Error body, not node:http's empty 400.
     requireHostHeader: false,
   }
   const server = tls === undefined ? createServer(http1) : await secureServer(tls, http1, limits)
-  // node:http would drop the fields past its 1000th unseen (Host or Authorization among them):
-  // the byte bound alone limits them, as over HTTP/2.
+  // Not node:http's 1000 fields, past which Host or Authorization would be dropped unseen: the byte bound.
   Object.assign(server, { maxHeadersCount: 0 })
   // Over TLS, a request's socket is the TLS socket, which the handshake makes.
   const serve = tls === undefined ? handler : withHttp1Bounds(handler, limits)
@@ -135,18 +112,15 @@ async function secureServer(tls: TlsOptions, http1: object, limits: ServerLimits
     allowHTTP1: true,
     ...tls,
     maxSessionMemory: 10,
-    // As many fields as the byte bound lets HTTP/1.1 carry (the least is `a:` and CRLF, 4 bytes),
-    // and the pseudo-headers: the byte bound decides over both, not node:http2's 128 fields.
+    // As many fields as the byte bound lets HTTP/1.1 carry (4 bytes each at least), and the pseudo-headers.
     maxHeaderListPairs: limits.maxHeaderBytes / 4 + 4,
     settings: {
-      // Past it node:http2 resets the stream, without an answer: advertise more than any request
-      // within the byte bound can count (HTTP/2 counts 32 bytes a field besides its name and value,
-      // HTTP/1.1 4, and a field takes 4 at least), so the byte bound answers 431 over both.
+      // Past it node:http2 resets the stream unanswered: more than the byte bound allows (HTTP/2
+      // counts 32 bytes a field, HTTP/1.1 4), so that bound answers 431 over both.
       maxHeaderListSize: 8 * limits.maxHeaderBytes,
       maxConcurrentStreams: limits.maxStreamsPerSession,
     },
-    // A handshake must end as soon as headers must arrive: until it has, a connection has no TLS
-    // socket for limitConnections to count, so those are also capped below.
+    // Until its handshake ends a connection is not counted by limitConnections: capped below too.
     handshakeTimeout: limits.headersTimeoutMs,
   })
   server.maxConnections = 2 * limits.maxConnections
@@ -169,10 +143,7 @@ async function secureServer(tls: TlsOptions, http1: object, limits: ServerLimits
 /** What OpenSSL reports when the first bytes are plain HTTP (or anything else but TLS) rather than a handshake. */
 const NOT_TLS = new Set(['ERR_SSL_HTTP_REQUEST', 'ERR_SSL_HTTPS_PROXY_REQUEST', 'ERR_SSL_WRONG_VERSION_NUMBER'])
 
-/**
- * Plain HTTP sent to the HTTPS port is answered in plain HTTP, as Go and nginx answer it, rather than
- * closed in silence: the TLS socket is cut, but the TCP socket under it (Node's `_parent`) still writes.
- */
+/** Plain HTTP to the HTTPS port is answered in plain HTTP, as Go and nginx do, on the TCP socket under the TLS one. */
 function answerPlainHttp(error: NodeJS.ErrnoException, socket: TLSSocket): void {
   const tcp = (socket as TLSSocket & { _parent?: Socket })._parent
   if (!NOT_TLS.has(error.code ?? '') || tcp?.writable !== true) return
@@ -194,10 +165,7 @@ function withHttp1Bounds(handler: RequestListener, limits: ServerLimits): Reques
   }
 }
 
-/**
- * An HTTP/2 request's body must arrive within `timeoutMs`, as an HTTP/1.1 one's must: else the
- * same 408, the stream is cut and its session told to go (GOAWAY), as HTTP/1.1 closes the connection.
- */
+/** An HTTP/2 body must arrive within `timeoutMs`, as over HTTP/1.1: else 408, the stream cut and its session closed. */
 function boundStream(req: Http2ServerRequest, res: ServerResponse, timeoutMs: number): void {
   if (req.stream.endAfterHeaders) return
   const timer = setTimeout(() => {
@@ -213,9 +181,8 @@ function boundStream(req: Http2ServerRequest, res: ServerResponse, timeoutMs: nu
 /** Stops accepting and resolves once requests in flight are answered (or cut after the grace period). */
 export async function stop(server: SandboxServer): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()))
-  // Idle keep-alive connections would hold close() open: end them now, and again as requests
-  // in flight finish; after the grace period, cut whatever is left. An HTTP/2 session is asked to
-  // finish its streams and go (GOAWAY).
+  // Idle connections would hold close() open: end them now and as requests finish, cut the rest
+  // after the grace period. An HTTP/2 session is asked to finish its streams and go (GOAWAY).
   const tls = 'closeAllConnections' in server ? undefined : opened.get(server)
   for (const session of tls?.sessions ?? []) session.close()
   // node:http2 keeps node:http's sweep of idle HTTP/1.1 connections without declaring it.
