@@ -1,12 +1,8 @@
-// Who may hold the server's connections. A cap alone lets one client hold every one of them by
-// opening connections and never finishing a request (slowloris): past the cap, the server would
-// then refuse everyone else, health checks included. Here a new connection is never refused for
-// a waiting one: past the cap (overall, or for the client's address), the connection that has
-// waited longest without a request in progress is closed to make room. A request in progress is
-// never cut; a client that sends its request at once is never the one that has waited longest.
-// Requests in progress cannot be cut, so they are bounded instead: API requests may be served on
-// all but the reserved connections of each cap, which keeps health checks and the control API answered
-// while every other connection is busy with a long request (a body sent slowly, an injected delay).
+// Who may hold the server's connections. A plain cap lets one slow client (slowloris) lock out
+// everyone, health checks included: here, past the cap (overall or for the client's address), the
+// connection that has waited longest with no request in progress makes room. Requests in progress
+// are never cut, so they are bounded instead: API requests keep off the reserved connections of
+// each cap, which keep health checks and the control API answered while the rest are busy.
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import { ERRORS, HttpError, RETRY_AFTER, sendError } from './errors.js'
@@ -35,18 +31,11 @@ interface Held {
   served: boolean
 }
 
-/**
- * The connection's entry, kept on its socket: an HTTP/2 request's socket is a stand-in (a Proxy)
- * for the connection's, which hands this property on from the real one.
- */
+/** The connection's entry, on its socket (an HTTP/2 request's socket is a Proxy that hands it on). */
 const HELD = Symbol('held')
 type Tagged = Socket & { [HELD]?: Held }
 
-/**
- * Enforces `limits` on `server`'s connections and serves its requests with `requests.serve`. Call
- * before the server listens; it replaces node:http's maxConnections, which refuses every new
- * connection at the cap.
- */
+/** Enforces `limits` and serves `requests`, in place of node:http's maxConnections, which refuses at the cap. */
 export function limitConnections(
   server: Server,
   limits: ConnectionLimits,
@@ -71,11 +60,7 @@ export function limitConnections(
 
   const waiting = (held: Held): boolean => [...held.serving].every((res) => res.writableEnded)
 
-  /**
-   * The connection of `address` that has waited longest with nothing in progress: one that never
-   * carried a request first; an idle keep-alive one only when there is none, as closing it races
-   * its client's next request.
-   */
+  /** Of `address`, the longest waiting: a silent one first, an idle keep-alive one (racing its next request) last. */
   const longestWaiting = (address: string): Held | undefined => {
     let idle: Held | undefined
     for (const held of byAddress.get(address)?.values() ?? []) {
