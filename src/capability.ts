@@ -1,10 +1,7 @@
 // A capability: a part the sandbox can do without (telemetry, TLS, fidelity, MCP, Pact, the
-// explorer), registered with the app as a Fastify plugin or a WireMock extension is. Each is a
-// folder of src/ that exports a factory from its settings to one such object; src/sandbox.ts
-// builds the list, and the app (src/app.ts) knows none of them by name.
-//
-// Its settings are a part of the settings table (src/settings.ts spreads it), declared in its
-// folder; what the factory makes of them is the object below.
+// explorer), registered as a Fastify plugin or a WireMock extension is. Each is a folder of src/
+// exporting a factory from its settings (a part of src/settings.ts) to one such object;
+// src/sandbox.ts builds the list, and the app knows none of them by name.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Polka } from 'polka'
 import type { ControlPart } from './control/control-operation.js'
@@ -28,10 +25,7 @@ export interface RequestHooks {
   readonly arrive?: ((exchange: Exchange) => void) | undefined
   /** Every request to the API, once test control has tracked it and before its operation runs. */
   readonly api?: ((exchange: Exchange) => void) | undefined
-  /**
-   * The API operations it answers in place of the store (the upstream's pass-through), asked once
-   * the request's namespace is known; `answer` then owns the exchange.
-   */
+  /** The API operations it answers in place of the store (pass-through), once the namespace is known. */
   readonly answers?: ((operationId: string) => boolean) | undefined
   readonly answer?: ((operationId: string, exchange: Exchange) => Promise<undefined>) | undefined
 }

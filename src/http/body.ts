@@ -5,19 +5,16 @@ import { findRoundedInteger } from './json-numbers.js'
 
 export const MAX_BODY_BYTES = 1024 * 1024
 /**
- * How deep a control API body may nest arrays and objects. JSON.parse reads any depth, but the
- * walks that follow it over what a test sent (verify's comparison, JSON.stringify of an answer that
- * echoes it) recurse, and a few thousand levels overflow their stack. The API's operations read
- * only the properties their schema names and ignore the rest, however deep.
+ * How deep a control API body may nest: the walks over what a test sent (verify, an answer that
+ * echoes it) recurse, and overflow their stack past a few thousand levels. The API's operations
+ * ignore what their schema does not name, however deep.
  */
 export const MAX_JSON_DEPTH = 128
-// After a 413 the rest of an oversized upload is discarded, up to this much, so the client can
-// read the answer; past it the connection is cut.
+// After a 413 the rest of an upload is discarded up to this much, so the client reads the answer.
 const MAX_DISCARD_BYTES = 16 * MAX_BODY_BYTES
 
 const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json$/i
-// Fatal: bytes that are not UTF-8 are refused, never replaced with U+FFFD (the client's data
-// would be changed without a word).
+// Fatal: bytes that are not UTF-8 are refused, never silently replaced with U+FFFD.
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 
 export type ReadBody = { readonly present: false } | { readonly present: true; readonly value: unknown }

@@ -32,15 +32,9 @@ export class Exchange {
   fault: string | null = null
   /** Whether a fault armed through the control API acted on it. */
   injected = false
-  /**
-   * What test control knows of it (src/control/request-control.ts). On the exchange, not in a
-   * WeakMap by exchange: V8 keeps a WeakMap's entries through young-generation collections.
-   */
+  /** What test control knows of it: here, not in a WeakMap, whose entries outlive young-generation collections. */
   control: unknown
-  /**
-   * Called just before an answer is written (the journal records the request then); the answer
-   * waits for the promise it may give (a shared database's commit), and is a 503 if that fails.
-   */
+  /** Called just before an answer is written (the journal records it); a promise it gives (a commit) is waited for. */
   answering: ((status: number) => void | Promise<void>) | undefined
   /** Set to keep the answer sent in `answered` (compare mode reads it). */
   keepsAnswer = false

@@ -3,9 +3,8 @@
 //   match the path → 404 / 405 → the operation's own headers → auth → refusal below
 //   MIN_STABILITY (403) → enter (test control) → validation from the spec → handler → reply
 //
-// Routes are built once from the spec. A step returns a value, or a promise only when it must
-// wait (a body, a delay, a durable write), so a request without a body is answered within its
-// own turn: test suites send these requests by the thousand.
+// A step returns a promise only when it must wait (a body, a delay, a durable write), so a
+// request without a body is answered within its own turn.
 import { ERRORS, HttpError } from '../http/errors.js'
 import type { Exchange } from '../http/exchange.js'
 import type { Reply } from '../http/reply.js'
@@ -45,10 +44,7 @@ export type HandlersOf<Operations, Context> = {
   ) => Awaitable<Reply>
 }
 
-/**
- * Typed handlers as the pipeline calls them. This is the one place where the inputs' types meet
- * the values: validation from the spec has checked each input against the spec the types come from.
- */
+/** Typed handlers as the pipeline calls them: the one place the inputs' types meet values validated from their spec. */
 export function byOperationId<Operations, Context>(
   handlers: HandlersOf<Operations, Context>,
 ): Readonly<Record<string, Handler<Context>>> {
@@ -61,10 +57,7 @@ export interface PipelineOptions<Context> {
   readonly keys: KeyRing
   /** What the bearer token is called in a 401 (the API key by default). */
   readonly credential?: Credential
-  /**
-   * After auth, before validation: the handler's context, or undefined when this step has already
-   * answered (a fault). Errors it throws are answered as Error bodies.
-   */
+  /** After auth, before validation: the handler's context, or undefined when it answered (a fault). */
   readonly enter: (op: Operation, exchange: Exchange) => Awaitable<Context | undefined>
   /** Answers an Error body, with the operation's own headers (Exchange.headers). */
   readonly answerError: (exchange: Exchange, error: unknown) => void
