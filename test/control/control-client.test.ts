@@ -1,5 +1,5 @@
 // The standalone control client against a real sandbox: its calls are openapi-fetch's over the
-// types generated from spec/admin.openapi.yaml (test/conformance/api-types.test.ts holds them to
+// types generated from spec/admin.openapi.yaml (test/conformance/spec.test.ts holds them to
 // it); here, what the module adds: a handle's namespace, its refusals, its connections. What the
 // answers mean is the sandbox's, tested in the other files of this folder.
 import t from 'tap'
