@@ -15,9 +15,8 @@ const EXPOSED_HEADERS = 'Location, Deprecation, Sunset, Link, WWW-Authenticate, 
 const PREFLIGHT_MAX_AGE_SECONDS = '600'
 
 /**
- * For the allowed origins: ['*'] for any, else exact origins such as http://localhost:3000; none
- * for no CORS at all (a preflight then meets the route's own answer, and no header is spent).
- * Returns whether it has answered the request (a preflight).
+ * For the allowed origins (['*'] for any; [] for none, a preflight then meeting the route's own
+ * answer): answers a preflight (true), or adds the headers a browser needs to read the answer.
  */
 export function cors(origins: readonly string[]): (req: IncomingMessage, res: ServerResponse) => boolean {
   if (origins.length === 0) return () => false

@@ -1,9 +1,7 @@
 // Who may reach the test data (the control API and the coverage page) by the name it asks for.
-// A page a developer opens cannot call them from its own origin (no CORS there), but DNS
-// rebinding turns the page's origin into this sandbox: the browser then sends the request as
-// same-origin, with `Host: <the page's name>`. Refusing names the sandbox does not serve closes
-// that door. An IP address as Host cannot come from rebinding: the page would have to be served
-// from that very address, by the sandbox itself.
+// DNS rebinding makes a page's origin this sandbox, its requests same-origin with `Host: <the
+// page's name>`: refusing names the sandbox does not serve closes that door. An IP address as Host
+// cannot come from rebinding (the page would have to be served by the sandbox itself).
 import { isIP } from 'node:net'
 import { hostname } from 'node:os'
 
