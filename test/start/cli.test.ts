@@ -81,11 +81,15 @@ t.test('the banner shows a reachable URL, the data source and a curl line; LOG_L
     /try: {2}curl -H "Authorization: Bearer sandbox-api-key" http:\/\/localhost:\d+\/v1\/pets/,
   )
   t.match(withDefault.stderr, /60 pets from the built-in fixtures/)
-  const res = await fetch(`${withDefault.baseUrl.replace('localhost', '127.0.0.1')}/pets?limit=1`, {
-    headers: { authorization: 'Bearer sandbox-api-key' },
-  })
+  const origin = new URL(withDefault.baseUrl).origin.replace('localhost', '127.0.0.1')
+  const res = await fetch(`${origin}/v1/pets?limit=1`, { headers: { authorization: 'Bearer sandbox-api-key' } })
   t.equal(res.status, 200, 'the printed curl line works')
   await res.body?.cancel()
+  // Reachable from other machines and no ADMIN_TOKEN: no control API, even from loopback.
+  t.match(withDefault.stderr, /test control: off \(HOST lets other machines connect and no ADMIN_TOKEN is set: set one/)
+  const control = await fetch(`${origin}/__admin/clock`, { headers: { authorization: 'Bearer sandbox-admin-token' } })
+  t.equal(control.status, 404, 'no control API')
+  await control.body?.cancel()
   withDefault.child.kill('SIGTERM')
   await withDefault.exited
   t.equal(withDefault.stdout, '', 'LOG_LEVEL=silent: no log line')
