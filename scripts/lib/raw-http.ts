@@ -135,10 +135,10 @@ function dechunk(data: Buffer): Buffer | undefined {
   }
 }
 
-/** Opens a connection and resolves once it is established. */
-export function openSocket(port: number): Promise<Socket> {
+/** Opens a connection (from `localAddress`, any of 127.0.0.0/8) and resolves once it is established. */
+export function openSocket(port: number, localAddress?: string): Promise<Socket> {
   return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => resolve(socket))
+    const socket = connect({ port, host: '127.0.0.1', localAddress }, () => resolve(socket))
     socket.once('error', reject)
   })
 }

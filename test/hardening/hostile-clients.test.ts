@@ -3,7 +3,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { IncomingMessage } from 'node:http'
 import type { Server } from 'node:net'
-import { connect, type Socket } from 'node:net'
+import type { Socket } from 'node:net'
 import t, { type Test } from 'tap'
 import { SERVER_LIMITS } from '../../src/sandbox.js'
 import { ADMIN_TOKEN } from '../support/control.js'
@@ -93,14 +93,6 @@ function connectionsOf(server: Server): Promise<number> {
   return new Promise((resolve, reject) =>
     server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
   )
-}
-
-/** A connection from `localAddress` (any of 127.0.0.0/8 is this machine) that resolves once open. */
-function openFrom(port: number, localAddress: string): Promise<Socket> {
-  return new Promise((resolve, reject) => {
-    const socket = connect({ port, host: '127.0.0.1', localAddress }, () => resolve(socket))
-    socket.once('error', reject)
-  })
 }
 
 t.test('at the cap, the connection waiting longest makes room: new clients are served', async (t) => {
@@ -193,7 +185,7 @@ t.test('an address at its share makes room from its own connections; other addre
   const held: Array<{ from: string; socket: Socket }> = []
   t.teardown(() => held.forEach(({ socket }) => socket.destroy()))
   const hold = async (from: string): Promise<void> => {
-    held.push({ from, socket: await openFrom(port, from) })
+    held.push({ from, socket: await openSocket(port, from) })
     const open = held.filter(({ socket }) => !socket.destroyed).length
     await waitFor(async () => (await connectionsOf(server)) === Math.min(open, 10), { what: 'the server to hold it' })
   }
