@@ -46,10 +46,10 @@ t.test('request bodies', async (t) => {
     ['[]', 'Invalid request body: body must be a JSON object'],
     ['{"name":"Rex","categoryId":"7"}', 'Invalid request body: body.categoryId must be an integer'],
     ['{"name":"Rex","categoryId":1.5}', 'Invalid request body: body.categoryId must be an integer'],
-    [
-      '{"name":"Rex","categoryId":1,"status":null}',
+    ...['"SOLD"', 'null'].map((status): [string, string] => [
+      `{"name":"Rex","categoryId":1,"status":${status}}`,
       'Invalid request body: body.status must be one of: available, pending, sold',
-    ],
+    ]),
     [
       '{"name":5,"categoryId":"x"}',
       'Invalid request body: body.name must be a string; body.categoryId must be an integer',
