@@ -25,8 +25,6 @@ from animal_store_testcontainers.control import API_BASE_PATH, ControlClient
 # The image of this package's version: a release publishes both under one version.
 DEFAULT_IMAGE = f"animal-store-sandbox:{metadata.version('animal-store-testcontainers')}"
 ANIMAL_STORE_PORT = 4010
-# Where with_fixtures() puts the file inside the container.
-FIXTURES_DIR = "/fixtures"
 # Where the sandbox of with_tls() writes the CA it makes at start (TLS_CA_OUT), as the image does.
 TLS_CA_PATH = "/tmp/animal-store-ca.pem"
 
@@ -54,12 +52,9 @@ class AnimalStoreImageMissingError(ContainerStartException):
 
 
 class HealthWaitStrategy(WaitStrategy):
-    """Waits for ``GET /healthz`` to answer 200, and gives up as soon as the container exits.
-
-    testcontainers' HttpWaitStrategy would poll an exited container until its timeout; the
-    sandbox exits at once on a bad setting, and its stderr then says which. A sandbox started with
-    ``TLS=auto`` is asked over HTTPS, trusting the CA it wrote to ``TLS_CA_OUT`` and nothing else.
-    """
+    """Waits for ``GET /healthz`` to answer 200 (over HTTPS trusting the sandbox's CA alone under
+    ``TLS=auto``), and gives up at the container's exit with its stderr, where testcontainers'
+    HttpWaitStrategy would poll an exited container until its timeout."""
 
     def wait_until_ready(self, container: WaitStrategyTarget) -> None:
         wrapped = container.get_wrapped_container()
@@ -70,27 +65,20 @@ class HealthWaitStrategy(WaitStrategy):
             if wrapped.status not in ("created", "running"):
                 raise AnimalStoreStartError(wrapped.attrs["State"]["ExitCode"], _stderr_of_exited(container))
             try:
-                if _healthy(container):
-                    return
-            except Exception as error:  # noqa: BLE001 (no port mapped yet, not listening yet, or no CA written yet)
+                ca = _tls_ca(container)
+                trust = None if ca is None else ssl.create_default_context(cadata=ca)
+                with urllib.request.urlopen(f"{_origin(container, ca)}/healthz", timeout=1, context=trust) as answer:
+                    if answer.status == 200:
+                        return
+            except Exception as error:  # noqa: BLE001 (no port mapped, not listening or no CA written yet)
                 last = error
             time.sleep(self._poll_interval)
         raise TimeoutError(f"The Animal Store sandbox was not healthy within {self._startup_timeout} s (last: {last})")
 
 
 class AnimalStoreContainer(DockerContainer):
-    """The Animal Store sandbox, ready when ``GET /healthz`` answers 200.
-
-    Example::
-
-        with AnimalStoreContainer().with_seed(7) as sandbox:
-            requests.get(f"{sandbox.get_base_url()}/pets",
-                         headers={"Authorization": f"Bearer {sandbox.get_api_key()}"})
-            reset.sync(client=sandbox.get_control_client().api)  # control_api.api.state.reset
-
-    Settings go to the container's environment as they are given; the sandbox checks them when it
-    starts, and a value it refuses fails start() with its message (AnimalStoreStartError).
-    """
+    """The Animal Store sandbox, ready when ``GET /healthz`` answers 200. Settings go to the
+    container's environment as given; a value the sandbox refuses fails start() with its message."""
 
     def __init__(self, image: str = DEFAULT_IMAGE, *, startup_timeout: int = 30, **kwargs: Any) -> None:
         super().__init__(image, **kwargs)
@@ -99,52 +87,43 @@ class AnimalStoreContainer(DockerContainer):
         self._control: ControlClient | None = None
         self._tls_dir: tempfile.TemporaryDirectory[str] | None = None
         # Each container brings its own key and control token, which the accessors read back.
-        self.with_env("API_KEYS", secrets.token_urlsafe(24))
-        self.with_env("ADMIN_TOKEN", secrets.token_urlsafe(24))
+        self.with_env("API_KEYS", secrets.token_urlsafe(24)).with_env("ADMIN_TOKEN", secrets.token_urlsafe(24))
 
     def with_seed(self, seed: int) -> Self:
-        """Generates the initial pets from ``seed`` (SEED): the same seed gives the same pets."""
         return self.with_env("SEED", str(seed))
 
     def with_seed_count(self, count: int) -> Self:
-        """How many pets the seed generates (SEED_COUNT)."""
         return self.with_env("SEED_COUNT", str(count))
 
     def with_api_key(self, api_key: str) -> Self:
-        """The key API calls must send as ``Authorization: Bearer <key>`` (API_KEYS)."""
         return self.with_env("API_KEYS", api_key)
 
     def with_admin_token(self, token: str) -> Self:
-        """The bearer token of the control API (ADMIN_TOKEN), instead of the random one generated."""
         return self.with_env("ADMIN_TOKEN", token)
 
     def with_fixtures(self, path: str | Path) -> Self:
-        """Loads the initial pets from this JSON file on the host (FIXTURES), copied into the container."""
+        """Loads the initial pets from this JSON file on the host, copied to ``/fixtures/<name>``."""
         source = Path(path).resolve()
-        target = f"{FIXTURES_DIR}/{source.name}"
-        self.with_copy_into_container(source, target)
-        return self.with_env("FIXTURES", target)
+        self.with_copy_into_container(source, f"/fixtures/{source.name}")
+        return self.with_env("FIXTURES", f"/fixtures/{source.name}")
 
     def with_in_memory(self) -> Self:
-        """Keeps the data in memory (DATA_FILE=:memory:) rather than on the container's /data volume."""
         return self.with_env("DATA_FILE", ":memory:")
 
     def with_tls(self) -> Self:
-        """Serves HTTPS (and HTTP/2) with a CA made at start (TLS=auto); get_tls_ca() gives that CA."""
+        """Serves HTTPS (and HTTP/2) with a CA made at start; get_tls_ca() gives that CA."""
         return self.with_env("TLS", "auto").with_env("TLS_CA_OUT", TLS_CA_PATH)
 
     def _configure(self) -> None:
-        # The certificate of TLS=auto names localhost and its addresses; this module may dial another
-        # (a remote engine, or the engine's gateway from inside a container), which it names too.
+        # The certificate of TLS=auto names localhost and its addresses; the host this module dials
+        # (a remote engine's, or the gateway from inside a container) is named too.
         host = self._host_to_dial() if self.env.get("TLS") == "auto" else None
         if host is not None:
             names = [name for name in self.env.get("TLS_NAMES", "").split(",") if name]
             self.with_env("TLS_NAMES", ",".join(dict.fromkeys([*names, host])))
 
     def _host_to_dial(self) -> str | None:
-        """What get_container_host_ip() will give once the container runs, where it is known before:
-        the engine's host, or the gateway of the container's network; None for the container's own
-        address (bridge_ip), which it gets only when it starts."""
+        """get_container_host_ip() before the container runs; None for its own address (bridge_ip)."""
         client = self.get_docker_client()
         mode = client.get_connection_mode()
         if mode is ConnectionMode.docker_host:
@@ -155,17 +134,26 @@ class AnimalStoreContainer(DockerContainer):
         return None
 
     def start(self) -> Self:
-        self._require_image()
+        engine = self.get_docker_client().client
+        try:
+            engine.images.get(self.image)
+        except docker.errors.ImageNotFound:
+            try:
+                engine.images.pull(self.image)
+            except docker.errors.APIError as error:
+                why = str(error.explanation or error).strip().splitlines()[0]
+                raise AnimalStoreImageMissingError(self.image, why) from error
         try:
             super().start()
         except BaseException:
             # DockerContainer.start() leaves a container that failed to become ready behind.
-            self._remove_container()
+            if self._container is not None:
+                with contextlib.suppress(docker.errors.NotFound):
+                    self._container.remove(force=True, v=True)
+                self._container = None
             raise
-        ca = _tls_ca(self)
-        ca_file = None
-        if ca is not None:
-            # The CA alone in a file of its own, for verify=; removed at stop().
+        ca, ca_file = _tls_ca(self), None
+        if ca is not None:  # the CA alone in a file of its own, for verify=; removed at stop()
             self._tls_dir = tempfile.TemporaryDirectory(prefix="animal-store-tls-")
             ca_file = str(Path(self._tls_dir.name) / "ca.pem")
             Path(ca_file).write_bytes(ca.encode())
@@ -176,44 +164,23 @@ class AnimalStoreContainer(DockerContainer):
     def stop(self, force: bool = True, delete_volume: bool = True) -> None:
         if self._control is not None:
             self._control.close()
-        self._control = None
         if self._tls_dir is not None:
             self._tls_dir.cleanup()
-        self._tls_dir = None
+        self._control, self._tls_dir = None, None
         super().stop(force, delete_volume)
-
-    def _require_image(self) -> None:
-        """Uses the engine's image, or pulls it once; a failed pull raises at once with what to do."""
-        engine = self.get_docker_client().client
-        try:
-            engine.images.get(self.image)
-        except docker.errors.ImageNotFound:
-            try:
-                engine.images.pull(self.image)
-            except docker.errors.APIError as error:
-                why = str(error.explanation or error).strip().splitlines()[0]
-                raise AnimalStoreImageMissingError(self.image, why) from error
-
-    def _remove_container(self) -> None:
-        if self._container is not None:
-            with contextlib.suppress(docker.errors.NotFound):
-                self._container.remove(force=True, v=True)
-            self._container = None
 
     def get_origin(self) -> str:
         """The sandbox's address on the host, e.g. ``http://localhost:32768``; /healthz is there."""
         return self.get_control_client().origin
 
     def get_base_url(self) -> str:
-        """The API's base URL, e.g. ``http://localhost:32768/v1``, ready for ``f"{base}/pets"``."""
+        """The API's base URL, e.g. ``http://localhost:32768/v1``."""
         return self.get_origin() + API_BASE_PATH
 
     def get_api_key(self) -> str:
-        """The key to send as ``Authorization: Bearer <key>``: the one given, else the one generated."""
         return self.env["API_KEYS"]
 
     def get_admin_token(self) -> str:
-        """The control API's token: the one given, else the one generated."""
         return self.env["ADMIN_TOKEN"]
 
     def get_tls_ca(self) -> str:
@@ -235,17 +202,12 @@ class AnimalStoreContainer(DockerContainer):
 
 
 def _gateway(ipam: list[dict[str, str]]) -> str | None:
-    """The gateway a container on a network with this IPAM configuration gets. An engine that made
-    its bridge itself lists no gateway (Docker 20.10's default `bridge`): its containers' gateway is
-    then the subnet's first address, as Docker's address allocator gives it."""
-    for config in ipam:
-        if config.get("Gateway"):
-            return config["Gateway"]
-    for config in ipam:
-        subnet = ipaddress.ip_network(config["Subnet"]) if config.get("Subnet") else None
-        if subnet is not None and subnet.version == 4:
-            return str(next(subnet.hosts()))
-    return None
+    """The gateway of a network with this IPAM configuration: the one listed, else (an engine that
+    made its bridge itself, as Docker 20.10's `bridge`) the subnet's first address, as Docker gives it."""
+    listed = [config["Gateway"] for config in ipam if config.get("Gateway")]
+    subnets = [ipaddress.ip_network(config["Subnet"]) for config in ipam if config.get("Subnet")]
+    firsts = [str(next(subnet.hosts())) for subnet in subnets if subnet.version == 4]
+    return next(iter(listed + firsts), None)
 
 
 def _origin(container: WaitStrategyTarget, ca: str | None) -> str:
@@ -253,17 +215,9 @@ def _origin(container: WaitStrategyTarget, ca: str | None) -> str:
     return f"{scheme}://{container.get_container_host_ip()}:{container.get_exposed_port(ANIMAL_STORE_PORT)}"
 
 
-def _healthy(container: WaitStrategyTarget) -> bool:
-    ca = _tls_ca(container)
-    trust = None if ca is None else ssl.create_default_context(cadata=ca)
-    with urllib.request.urlopen(f"{_origin(container, ca)}/healthz", timeout=1, context=trust) as response:
-        return response.status == 200
-
-
 def _tls_ca(container: WaitStrategyTarget) -> str | None:
-    """The PEM of the CA a sandbox started with TLS=auto made, copied out of the container from
-    TLS_CA_OUT (given or the image's, read from the container's own environment); None when the
-    sandbox serves plain HTTP. Raises docker.errors.NotFound until the sandbox has written it."""
+    """The PEM of the CA a sandbox under TLS=auto made, copied out of the container from its
+    TLS_CA_OUT (given or the image's); None over plain HTTP. docker.errors.NotFound until written."""
     wrapped = container.get_wrapped_container()
     env = dict(item.split("=", 1) for item in wrapped.attrs["Config"]["Env"])
     path = env.get("TLS_CA_OUT")
@@ -279,10 +233,9 @@ def _tls_ca(container: WaitStrategyTarget) -> str | None:
 
 def _stderr_of_exited(container: WaitStrategyTarget) -> str:
     """The exited container's stderr; the engine may still be copying the last lines."""
-    stderr = ""
     for _ in range(20):
         stderr = container.get_logs()[1].decode(errors="replace").strip()
         if stderr:
-            break
+            return stderr
         time.sleep(0.05)
-    return stderr or "(nothing on stderr)"
+    return "(nothing on stderr)"

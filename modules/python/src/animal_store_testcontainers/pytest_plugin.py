@@ -1,13 +1,6 @@
-"""pytest fixtures for the Animal Store sandbox; pytest loads them through the package's entry point.
-
-- ``animal_store``: one sandbox for the whole session, started at its first use.
-- ``animal_store_namespace``: for each test, a control client on a namespace of its own, so tests
-  sharing the sandbox never see each other's writes, journal, faults or clock.
-- ``animal_store_container``: the sandbox before it starts; override it in a conftest.py to
-  configure it. ``animal_store_image``: the image, ``ANIMAL_STORE_IMAGE`` when set.
-
-``pytest --animal-store-bundles`` saves a failing test's bundle (``bundles.py``).
-"""
+"""pytest fixtures for the Animal Store sandbox (the package's ``pytest11`` entry point): the
+session's ``animal_store``, each test's ``animal_store_namespace``, and ``animal_store_container`` and
+``animal_store_image`` to override. ``pytest --animal-store-bundles`` saves a failing test's bundle."""
 
 import os
 import re
