@@ -1,7 +1,5 @@
-// Package animalstore is a Testcontainers module for the Animal Store sandbox: the Animal Store
-// API served for real (bearer auth, validation from the OpenAPI contract, seeded data) for
-// integration tests, with a control API to reset it, read the requests it received, inject
-// faults and move its clock (see the control package).
+// Package animalstore is a Testcontainers module for the Animal Store sandbox, with a client of its
+// control API generated from its spec (the control package).
 package animalstore
 
 import (
@@ -32,12 +30,8 @@ const (
 	DefaultImage = "animal-store-sandbox:" + Version
 
 	httpPort = "4010/tcp"
-	// fixturesDir is where WithFixtures puts the file inside the container.
-	fixturesDir = "/fixtures"
 	// caPath is where the sandbox writes the CA of its certificate under TLS=auto (TLS_CA_OUT).
 	caPath = "/tmp/animal-store-ca.pem"
-	// caPollInterval is how often the health wait looks for the CA, which is made at start.
-	caPollInterval = 100 * time.Millisecond
 	// maxStartOutput bounds the container output that a failed start quotes.
 	maxStartOutput = 4096
 )
@@ -52,18 +46,10 @@ type Container struct {
 	client     *http.Client // the control API's, trusting the CA with TLS
 }
 
-// Run starts the sandbox from img and waits until GET /healthz answers 200 (over HTTPS, trusting
-// the sandbox's CA, with WithTLS). A sandbox that refuses its settings exits at once: Run then
-// fails as soon as it notices, with the sandbox's own message. As with every module, the returned
-// container may be non-nil with an error, to be terminated by the caller.
+// Run starts the sandbox from img and waits until GET /healthz answers 200 (over HTTPS trusting the
+// sandbox's CA alone, with WithTLS). A sandbox that refuses its settings fails Run at once with its
+// own message. As with every module, the container may be non-nil with an error, to terminate.
 func Run(ctx context.Context, img string, opts ...testcontainers.ContainerCustomizer) (*Container, error) {
-	moduleOpts := []testcontainers.ContainerCustomizer{
-		testcontainers.WithExposedPorts(httpPort),
-		// Each start brings its own key and control token, unless an option sets them.
-		testcontainers.WithEnv(map[string]string{"API_KEYS": rand.Text(), "ADMIN_TOKEN": rand.Text()}),
-		testcontainers.WithWaitStrategy(&healthy{}),
-	}
-
 	if err := requireImage(ctx, img); err != nil {
 		return nil, err
 	}
@@ -71,8 +57,14 @@ func Run(ctx context.Context, img string, opts ...testcontainers.ContainerCustom
 	if err != nil {
 		return nil, fmt.Errorf("animalstore: the Docker engine's host: %w", err)
 	}
+	opts = append([]testcontainers.ContainerCustomizer{
+		testcontainers.WithExposedPorts(httpPort),
+		// Each start brings its own key and control token, unless an option sets them.
+		testcontainers.WithEnv(map[string]string{"API_KEYS": rand.Text(), "ADMIN_TOKEN": rand.Text()}),
+		testcontainers.WithWaitStrategy(&healthy{}),
+	}, opts...)
 	// Last, to see every option's settings.
-	opts = append(append(moduleOpts, opts...), withCertificateName(host))
+	opts = append(opts, withCertificateName(host))
 	ctr, err := testcontainers.Run(ctx, img, opts...)
 	var c *Container
 	if ctr != nil {
@@ -100,8 +92,7 @@ func Run(ctx context.Context, img string, opts ...testcontainers.ContainerCustom
 	return c, nil
 }
 
-// BaseURL is the API's base URL on the host, e.g. http://localhost:32768/v1, or
-// https://localhost:32768/v1 with WithTLS.
+// BaseURL is the API's base URL on the host, e.g. http://localhost:32768/v1 (https with WithTLS).
 func (c *Container) BaseURL(ctx context.Context) (string, error) {
 	sandboxURL, err := c.sandboxURL(ctx)
 	if err != nil {
@@ -110,15 +101,13 @@ func (c *Container) BaseURL(ctx context.Context) (string, error) {
 	return sandboxURL + "/v1", nil
 }
 
-// CACert is the PEM of the CA that signed the sandbox's certificate, made at this start (WithTLS);
-// nil without TLS.
+// CACert is the PEM of the CA the sandbox made at this start (WithTLS); nil without TLS.
 func (c *Container) CACert() []byte {
 	return bytes.Clone(c.caCert)
 }
 
-// TLSConfig is a TLS configuration whose RootCAs holds the sandbox's CA (CACert) alone, new at
-// each call for the caller to change; nil without TLS. The sandbox's certificate names the host
-// of BaseURL.
+// TLSConfig trusts the sandbox's CA (CACert) alone, new at each call for the caller to change; nil
+// without TLS. The sandbox's certificate names the host of BaseURL.
 func (c *Container) TLSConfig() *tls.Config {
 	return c.tlsConfig.Clone()
 }
@@ -143,8 +132,7 @@ func (c *Container) APIHeader(namespace string) http.Header {
 	return header
 }
 
-// Control returns a client of the sandbox's control API, with its admin token (and trusting its
-// CA with WithTLS).
+// Control returns a client of the sandbox's control API with its admin token (trusting its CA).
 func (c *Container) Control(ctx context.Context) (*control.ClientWithResponses, error) {
 	sandboxURL, err := c.sandboxURL(ctx)
 	if err != nil {
@@ -166,8 +154,8 @@ func (c *Container) sandboxURL(ctx context.Context) (string, error) {
 	return sandboxURL, nil
 }
 
-// settings are the sandbox's settings that the module reads back from the container's
-// environment, whichever option (or the image) set them last.
+// settings are those the module reads back from the container's environment, whichever option
+// (or the image) set them last.
 type settings struct {
 	apiKey     string
 	adminToken string
@@ -202,8 +190,7 @@ func readSettings(ctx context.Context, target wait.StrategyTarget) (settings, er
 }
 
 // healthy waits until GET /healthz answers 200: over HTTPS with TLS=auto, trusting the CA the
-// sandbox made at start and nothing else, once it has written it. Both waits check at every poll
-// that the container still runs, so an exit ends the wait at once instead of at the timeout.
+// sandbox made at start alone, once written. Both waits end at the container's exit.
 type healthy struct{}
 
 func (*healthy) String() string {
@@ -228,7 +215,7 @@ func (*healthy) WaitUntilReady(ctx context.Context, target wait.StrategyTarget) 
 
 // waitForCA copies the sandbox's CA out of the container as soon as it holds one.
 func waitForCA(ctx context.Context, target wait.StrategyTarget, path string) (*tls.Config, error) {
-	ticker := time.NewTicker(caPollInterval)
+	ticker := time.NewTicker(100 * time.Millisecond)
 	defer ticker.Stop()
 	var notYet error
 	for {
@@ -270,10 +257,9 @@ func readCA(ctx context.Context, target wait.StrategyTarget, path string) ([]byt
 	return caCert, &tls.Config{RootCAs: roots}, nil
 }
 
-// engineHost is the host Testcontainers reaches the container's ports on: localhost for a local
-// engine, but the engine's own for a remote one, or a gateway from inside a container; "" when no
-// engine can be reached (Run reports it). It asks the provider Run's containers get: inside a
-// container, another one (NewDockerProvider's) looks for the gateway on another network.
+// engineHost is the host Testcontainers reaches the container's ports on (a remote engine's, or a
+// gateway from inside a container); "" when no engine can be reached (Run reports it). It asks the
+// provider Run's containers get: NewDockerProvider's looks for the gateway on another network.
 func engineHost(ctx context.Context) (string, error) {
 	provider, err := testcontainers.ProviderDefault.GetProvider()
 	if err != nil {
@@ -287,8 +273,7 @@ func engineHost(ctx context.Context) (string, error) {
 	return docker.DaemonHost(ctx)
 }
 
-// withCertificateName adds host to the names of the certificate TLS=auto makes (TLS_NAMES), which
-// has localhost and its addresses anyway, so that clients that dial it can verify it.
+// withCertificateName adds host to the names of the certificate TLS=auto makes (TLS_NAMES).
 func withCertificateName(host string) testcontainers.CustomizeRequestOption {
 	return func(req *testcontainers.GenericContainerRequest) error {
 		if req.Env["TLS"] == "auto" && host != "" {
@@ -298,9 +283,8 @@ func withCertificateName(host string) testcontainers.CustomizeRequestOption {
 	}
 }
 
-// requireImage uses the engine's image, or pulls it once as testcontainers would; one that is
-// neither there nor pullable fails here, before anything is created, naming it and how to get it
-// (testcontainers' own error is the engine's, with nothing of what to do).
+// requireImage uses the engine's image, or pulls it once; one neither there nor pullable fails
+// before anything is created, naming it and how to get it, which the engine's error does not.
 func requireImage(ctx context.Context, img string) error {
 	provider, err := testcontainers.NewDockerProvider()
 	if err != nil {
@@ -318,19 +302,15 @@ func requireImage(ctx context.Context, img string) error {
 	return nil
 }
 
-// withExitOutput adds the container's output to a start error when the container has exited:
-// the wait strategy reports only the exit code, and the reason (a refused setting, bad fixtures)
-// is what the sandbox printed.
+// withExitOutput adds what an exited container printed (a refused setting, bad fixtures) to a
+// start error: the wait strategy reports only the exit code.
 func withExitOutput(ctx context.Context, ctr *testcontainers.DockerContainer, startErr error) error {
 	if ctr == nil {
 		return startErr
 	}
 	state, err := ctr.State(ctx)
-	if err != nil {
-		return errors.Join(startErr, fmt.Errorf("container state: %w", err))
-	}
-	if state.Running {
-		return startErr
+	if err != nil || state.Running {
+		return errors.Join(startErr, err)
 	}
 	logs, err := ctr.Logs(ctx)
 	if err != nil {

@@ -20,22 +20,19 @@ func WithSeedCount(count int) testcontainers.CustomizeRequestOption {
 	return testcontainers.WithEnv(map[string]string{"SEED_COUNT": strconv.Itoa(count)})
 }
 
-// WithAPIKey sets the key API calls must send (API_KEYS) instead of the random one each start
-// generates.
+// WithAPIKey sets the key API calls must send (API_KEYS) instead of a random one.
 func WithAPIKey(key string) testcontainers.CustomizeRequestOption {
 	return testcontainers.WithEnv(map[string]string{"API_KEYS": key})
 }
 
-// WithAdminToken sets the control API's token (ADMIN_TOKEN) instead of the random one each start
-// generates.
+// WithAdminToken sets the control API's token (ADMIN_TOKEN) instead of a random one.
 func WithAdminToken(token string) testcontainers.CustomizeRequestOption {
 	return testcontainers.WithEnv(map[string]string{"ADMIN_TOKEN": token})
 }
 
-// WithFixtures loads the initial pets from this JSON file of pets on the host: it is copied into
-// the container and named by FIXTURES.
+// WithFixtures loads the initial pets from this JSON file on the host, copied to /fixtures/<name>.
 func WithFixtures(path string) testcontainers.CustomizeRequestOption {
-	target := fixturesDir + "/" + filepath.Base(path)
+	target := "/fixtures/" + filepath.Base(path)
 	return func(req *testcontainers.GenericContainerRequest) error {
 		// The sandbox runs as a non-root user.
 		file := testcontainers.ContainerFile{HostFilePath: path, ContainerFilePath: target, FileMode: 0o644}
@@ -46,16 +43,14 @@ func WithFixtures(path string) testcontainers.CustomizeRequestOption {
 	}
 }
 
-// WithInMemory keeps the data in memory only (DATA_FILE=:memory:) instead of the container's /data
-// volume: a faster start and no volume to clean.
+// WithInMemory keeps the data in memory (DATA_FILE=:memory:) instead of the container's /data volume.
 func WithInMemory() testcontainers.CustomizeRequestOption {
 	return testcontainers.WithEnv(map[string]string{"DATA_FILE": ":memory:"})
 }
 
-// WithTLS serves HTTPS, and HTTP/2 to the clients that ask for it, with a certificate signed by a
-// CA the sandbox makes at start (TLS=auto), and has it write that CA where the module copies it
-// from (TLS_CA_OUT, the path the image names): BaseURL is then https, CACert and TLSConfig give
-// the CA to trust, and the health wait and Control trust it alone, verification on.
+// WithTLS serves HTTPS, and HTTP/2 to clients that ask, with a CA the sandbox makes at start
+// (TLS=auto) and writes where the module copies it from (TLS_CA_OUT): BaseURL is then https, and
+// CACert and TLSConfig give the CA, which the health wait and Control trust alone.
 func WithTLS() testcontainers.CustomizeRequestOption {
 	return testcontainers.WithEnv(map[string]string{"TLS": "auto", "TLS_CA_OUT": caPath})
 }
