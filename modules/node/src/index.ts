@@ -46,9 +46,6 @@ export const DEFAULT_IMAGE = `animal-store-sandbox:${
 }`
 /** The spec's base path; the container tests check it against the running server. */
 const BASE_PATH = '/v1'
-/** Where withFixtures() puts the file inside the container. */
-const FIXTURES_DIR = '/fixtures'
-const STARTUP_TIMEOUT_MS = 30_000
 /** Marks the container of one start(), so that a start that fails finds and removes what it made. */
 const START_LABEL = 'animal-store-sandbox.start'
 const WHO = 'AnimalStoreContainer'
@@ -60,7 +57,6 @@ const MODULE_SETTINGS: Readonly<Record<string, string>> = {
 }
 
 export class AnimalStoreContainer extends GenericContainer {
-  /** The host file withFixtures() copies into the container. */
   #fixtures: string | undefined
   /** The credentials (API_KEYS, ADMIN_TOKEN) that start() generated: the next start makes others. */
   readonly #generated = new Set<string>()
@@ -72,16 +68,13 @@ export class AnimalStoreContainer extends GenericContainer {
       // 200 on /healthz, polled every 20 ms; a sandbox that cannot start (a bad setting, bad
       // fixtures) exits at once: fail then, with its message, rather than wait out the timeout.
       .withWaitStrategy(new HealthzWaitStrategy(ANIMAL_STORE_PORT))
-      .withStartupTimeout(STARTUP_TIMEOUT_MS)
+      .withStartupTimeout(30_000)
     // It waits over HTTP: the image's own HEALTHCHECK would only spend CPU in every test's container.
     // (Docker's ["NONE"] turns it off; withHealthCheck() only takes a command.)
     this.createOpts.Healthcheck = { Test: ['NONE'] }
   }
 
-  /**
-   * The container's environment, which holds every setting of the sandbox. The sandbox checks them
-   * when it starts: start() then fails with its message. getApiKey() and getAdminToken() answer from it.
-   */
+  /** Every setting of the sandbox, which checks them when it starts: start() then fails with its message. */
   override withEnvironment(environment: Record<string, string>): this {
     for (const name of Object.keys(environment))
       if (MODULE_SETTINGS[name] !== undefined)
@@ -90,7 +83,7 @@ export class AnimalStoreContainer extends GenericContainer {
     return super.withEnvironment(environment)
   }
 
-  /** Generate the initial pets from this seed (SEED): the same seed gives the same pets. */
+  /** SEED: the same seed gives the same initial pets. */
   withSeed(seed: number): this {
     return this.withEnvironment({ SEED: String(seed) })
   }
@@ -100,47 +93,30 @@ export class AnimalStoreContainer extends GenericContainer {
     return this.withEnvironment({ SEED_COUNT: String(count) })
   }
 
-  /** The API key clients must send as `Authorization: Bearer <key>` (API_KEYS); without one, each start() generates a random one. */
+  /** API_KEYS; without one, each start() generates a random one, as it does ADMIN_TOKEN's. */
   withApiKey(apiKey: string): this {
     return this.withEnvironment({ API_KEYS: apiKey })
   }
 
-  /**
-   * The token of the control API (ADMIN_TOKEN) that controlClient() uses; without one, each start() generates a random one (the published default opens no container).
-   */
   withAdminToken(token: string): this {
     return this.withEnvironment({ ADMIN_TOKEN: token })
   }
 
-  /** Load the initial pets from this JSON file on the host (FIXTURES): it is copied into the container. */
+  /** The initial pets from this JSON file on the host, copied to `/fixtures/<name>` (FIXTURES). */
   withFixtures(file: string): this {
     readFixtures(file) // now, to fail where it is set; again at start(), which copies what it reads
     this.#fixtures = file
-    return this.withEnvironment({ FIXTURES: `${FIXTURES_DIR}/${basename(file)}` })
+    return this.withEnvironment({ FIXTURES: `/fixtures/${basename(file)}` })
   }
 
-  /** Keep the data in memory only (DATA_FILE=:memory:) instead of the container's /data volume. */
+  /** DATA_FILE=:memory: instead of the container's /data volume. */
   withInMemory(): this {
     return this.withEnvironment({ DATA_FILE: IN_MEMORY })
   }
 
-  /**
-   * Serve HTTPS and HTTP/2 (TLS=auto) with a certificate signed by a CA the sandbox makes at start:
-   * getBaseUrl() is https, getTlsCa() the CA's PEM to trust (and nothing else); the module's wait and
-   * control client trust it alone.
-   */
+  /** HTTPS and HTTP/2 with a CA the sandbox makes at start (TLS=auto), which getTlsCa() gives and the module trusts alone. */
   withTls(): this {
     return this.withEnvironment({ TLS: 'auto', TLS_CA_OUT: TLS_CA_FILE })
-  }
-
-  /**
-   * Adds `host` to the names of the certificate TLS=auto makes (TLS_NAMES), which has localhost and
-   * its addresses anyway: the host Testcontainers reaches the container on (a remote engine's, or
-   * the engine's gateway from inside a container) verifies too.
-   */
-  #nameInCertificate(host: string): void {
-    const names = (this.environment['TLS_NAMES'] ?? '').split(',').filter(Boolean)
-    if (!names.includes(host)) super.withEnvironment({ TLS_NAMES: [...names, host].join(',') })
   }
 
   override async start(): Promise<StartedAnimalStoreContainer> {
@@ -156,7 +132,12 @@ export class AnimalStoreContainer extends GenericContainer {
       this.withCopyContentToContainer([{ content: readFixtures(this.#fixtures), target, mode: 0o644 }])
     }
     const client = await getContainerRuntimeClient()
-    if (this.environment['TLS'] === 'auto') this.#nameInCertificate(client.info.containerRuntime.host)
+    // The certificate of TLS=auto names localhost and its addresses; the host Testcontainers dials
+    // (a remote engine's, or the gateway from inside a container) is named too (TLS_NAMES).
+    const names = (this.environment['TLS_NAMES'] ?? '').split(',').filter(Boolean)
+    const host = client.info.containerRuntime.host
+    if (this.environment['TLS'] === 'auto' && !names.includes(host))
+      super.withEnvironment({ TLS_NAMES: [...names, host].join(',') })
     if (!(await client.image.exists(this.imageName))) {
       await client.image.pull(this.imageName).catch((cause: unknown) => {
         throw new Error(missingImage(this.imageName.string, cause), { cause })
@@ -179,9 +160,7 @@ export class AnimalStoreContainer extends GenericContainer {
       if (this.reuse) throw error
       // A sandbox that exits before the engine reports its ports bound fails testcontainers' own
       // wait for them, with a timeout that says nothing of why: its last log lines do.
-      const exited = await exitedErrorOf(startId).catch(() => undefined)
-      await removeContainersOf(startId).catch(() => undefined)
-      throw exited ?? error
+      throw (await failedStart(startId).catch(() => undefined)) ?? error
     } finally {
       clearInterval(keepAlive)
     }
@@ -191,7 +170,6 @@ export class AnimalStoreContainer extends GenericContainer {
   }
 }
 
-/** Where a sandbox with TLS=auto writes its CA in the container, and the CA's PEM. */
 interface SandboxTls {
   readonly caFile: string
   readonly ca: string
@@ -201,7 +179,6 @@ interface SandboxTls {
 export class StartedAnimalStoreContainer extends AbstractStartedContainer {
   readonly #apiKey: string
   readonly #adminToken: string
-  /** The CA of withTls(), copied out of the container once the sandbox was up. */
   #tls: SandboxTls | undefined
   #client: AnimalStoreControlClient | undefined
 
@@ -212,10 +189,7 @@ export class StartedAnimalStoreContainer extends AbstractStartedContainer {
     this.#tls = tls
   }
 
-  /**
-   * Restarts the container, whose published port may change; with withTls(), the sandbox makes a
-   * new CA, which getTlsCa() and the control client then trust.
-   */
+  /** The published port may change, and with withTls() the sandbox makes a new CA, which the module then trusts. */
   override async restart(options?: Partial<RestartOptions>): Promise<void> {
     await super.restart(options)
     if (this.#tls !== undefined) this.#tls = { ...this.#tls, ca: await copyCa(this, this.#tls.caFile) }
@@ -227,11 +201,7 @@ export class StartedAnimalStoreContainer extends AbstractStartedContainer {
     return `${this.#tls === undefined ? 'http' : 'https'}://${this.getHost()}:${this.getMappedPort(ANIMAL_STORE_PORT)}`
   }
 
-  /**
-   * The PEM of the CA that signed the sandbox's certificate (withTls()), for a client's trust:
-   * node:https's and node:http2's `{ ca }`, an undici Agent's `{ connect: { ca } }`. It is made anew
-   * at each start: the CA of an earlier start opens nothing.
-   */
+  /** The PEM of the CA of this start (withTls()): node:https's `{ ca }`, an undici Agent's `{ connect: { ca } }`. */
   getTlsCa(): string {
     if (this.#tls === undefined)
       throw new TypeError(`${WHO}: getTlsCa(): the sandbox serves plain HTTP; withTls() makes a CA`)
@@ -243,21 +213,16 @@ export class StartedAnimalStoreContainer extends AbstractStartedContainer {
     return this.getOrigin() + BASE_PATH
   }
 
-  /** The key to send as `Authorization: Bearer <key>`: the first of API_KEYS as set, or the one start() generated. */
+  /** The first of API_KEYS as set, or the one start() generated. */
   getApiKey(): string {
     return this.#apiKey
   }
 
-  /** The control API's token: ADMIN_TOKEN as set, or the one start() generated. */
   getAdminToken(): string {
     return this.#adminToken
   }
 
-  /**
-   * The control client of this sandbox: every control operation, and handles on namespaces. Its
-   * origin, token, key and CA can be handed to other processes (test workers), which make their own
-   * `new AnimalStoreControlClient(origin, { adminToken, apiKey, ca })`.
-   */
+  /** Every control operation, and handles on namespaces; other processes make their own from its origin, token, key and CA. */
   controlClient(): AnimalStoreControlClient {
     return (this.#client ??= new AnimalStoreControlClient(this.getOrigin(), {
       adminToken: this.#adminToken,
@@ -297,22 +262,23 @@ function missingImage(image: string, cause: unknown): string {
   )
 }
 
-/** The error of one start whose container exited, with its last log lines; undefined if none exited. */
-async function exitedErrorOf(startId: string): Promise<Error | undefined> {
-  const [first] = await containersOf(startId, ['exited'])
-  return first === undefined ? undefined : exitedError(first)
-}
-
-/** Removes the containers of one start, with their anonymous volumes (testcontainers may have removed them already). */
-async function removeContainersOf(startId: string): Promise<void> {
-  const made = await containersOf(startId)
-  await Promise.all(made.map((container) => container.remove({ force: true, v: true }).catch(() => undefined)))
-}
-
-/** The containers one start made, of any status or of those given. */
-async function containersOf(startId: string, status?: string[]) {
+/** The error of one start's exited container, with its last log lines (or none); then removes what it made. */
+async function failedStart(startId: string): Promise<Error | undefined> {
   const { container } = await getContainerRuntimeClient()
-  const filters = { label: [`${START_LABEL}=${startId}`], ...(status && { status }) }
-  const made = await container.dockerode.listContainers({ all: true, filters })
-  return made.map(({ Id }) => container.getById(Id))
+  const made = await container.dockerode.listContainers({
+    all: true,
+    filters: { label: [`${START_LABEL}=${startId}`] },
+  })
+  const exited = made.find(({ State }) => State === 'exited')
+  const error = exited && (await exitedError(container.getById(exited.Id)).catch(() => undefined))
+  // With their anonymous volumes; testcontainers may have removed them already.
+  await Promise.all(
+    made.map(({ Id }) =>
+      container
+        .getById(Id)
+        .remove({ force: true, v: true })
+        .catch(() => undefined),
+    ),
+  )
+  return error
 }
