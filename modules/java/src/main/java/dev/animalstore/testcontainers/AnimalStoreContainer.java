@@ -31,15 +31,8 @@ import org.testcontainers.utility.DockerImageName;
 import org.testcontainers.utility.MountableFile;
 
 /**
- * Testcontainers implementation for the Animal Store sandbox: the Animal Store API as a stateful, seeded server,
- * with a control API for tests.
- * <p>
- * Supported image: {@code animal-store-sandbox}
- * <p>
- * Exposed port: 4010
- * <p>
- * The settings go to the sandbox as its environment, and the sandbox judges them: one it refuses makes
- * {@link #start()} fail as soon as the sandbox exits, with the sandbox's own line as the error.
+ * Testcontainers implementation for the Animal Store sandbox ({@code animal-store-sandbox}, port 4010). The settings go
+ * to the sandbox as its environment, and one it refuses fails {@link #start()} at its exit with the sandbox's own line.
  */
 public class AnimalStoreContainer extends GenericContainer<AnimalStoreContainer> {
 
@@ -54,14 +47,6 @@ public class AnimalStoreContainer extends GenericContainer<AnimalStoreContainer>
 
     /** Where the image has the sandbox write the CA of {@code TLS=auto} ({@code TLS_CA_OUT}), for {@link #withTls()}. */
     public static final String TLS_CA_PATH = "/tmp/animal-store-ca.pem";
-
-    /** The names the certificate of {@code TLS=auto} is always for. */
-    private static final List<String> LOOPBACK_NAMES = List.of("localhost", "127.0.0.1", "::1");
-
-    /** How the sandbox begins the one line it writes when it refuses its settings. */
-    private static final String REFUSAL_PREFIX = "animal-store-sandbox: ";
-
-    private static final int MAX_KEPT_STDERR = 64 * 1024;
 
     /** What this start wrote to stderr, kept for {@link #doStart()}: the container is gone when a start fails. */
     private final StringBuffer stderr = new StringBuffer();
@@ -88,7 +73,7 @@ public class AnimalStoreContainer extends GenericContainer<AnimalStoreContainer>
         addExposedPorts(PORT);
         waitingFor(new HealthyOrExited());
         withLogConsumer(frame -> {
-            if (frame.getType() == OutputType.STDERR && stderr.length() < MAX_KEPT_STDERR) {
+            if (frame.getType() == OutputType.STDERR && stderr.length() < 64 * 1024) {
                 stderr.append(frame.getUtf8String());
             }
         });
@@ -118,11 +103,7 @@ public class AnimalStoreContainer extends GenericContainer<AnimalStoreContainer>
         return withEnv("ADMIN_TOKEN", adminToken);
     }
 
-    /**
-     * {@code TLS=auto}: HTTPS and HTTP/2 on the port, with a certificate the sandbox makes at each start, signed by a
-     * CA of that start. Once it is up, {@link #getBaseUrl()} is {@code https://}, {@link #getTlsCa()} and
-     * {@link #getSslContext()} trust that CA alone, and the control client trusts it too.
-     */
+    /** {@code TLS=auto}: HTTPS and HTTP/2 with a CA of each start, which {@link #getTlsCa()} gives and the module trusts alone. */
     public AnimalStoreContainer withTls() {
         return withEnv("TLS", "auto");
     }
@@ -147,10 +128,7 @@ public class AnimalStoreContainer extends GenericContainer<AnimalStoreContainer>
         return getEnvMap().get("ADMIN_TOKEN");
     }
 
-    /**
-     * The sandbox's root, where {@code /healthz} and {@code /__admin} are, e.g. {@code http://localhost:32768}, or
-     * {@code https://localhost:32768} {@link #withTls()}.
-     */
+    /** The sandbox's root, where {@code /healthz} and {@code /__admin} are, e.g. {@code http://localhost:32768}. */
     public String getOrigin() {
         return (tlsRequested() ? "https://" : "http://") + getHost() + ":" + getMappedPort(PORT);
     }
@@ -160,10 +138,7 @@ public class AnimalStoreContainer extends GenericContainer<AnimalStoreContainer>
         return getOrigin() + API_BASE_PATH;
     }
 
-    /**
-     * The CA of this start's certificate, as PEM text, {@link #withTls()}: trust it, and nothing else, in the client
-     * under test. A new one at each start: a restarted container has another.
-     */
+    /** The PEM of this start's CA ({@link #withTls()}): trust it, and nothing else, in the client under test. */
     public String getTlsCa() {
         return trust().caPem();
     }
@@ -173,34 +148,24 @@ public class AnimalStoreContainer extends GenericContainer<AnimalStoreContainer>
         return trust().sslContext();
     }
 
-    /**
-     * A control client of this container: its calls act on the default namespace, {@code namespace(name)}'s on another.
-     * Made at each call, so that it follows a restarted container to its new port and CA.
-     */
+    /** A control client on the default namespace, made at each call to follow a restart to its new port and CA. */
     public AnimalStoreControlClient getControlClient() {
         Trust current = trust;
         return new AnimalStoreControlClient(URI.create(getOrigin()), getAdminToken(), getApiKey(), current == null ? null : current.sslContext());
     }
 
-    /**
-     * The certificate of {@code TLS=auto} is for the loopback names; a container reached by another name (a remote
-     * engine, Docker in Docker) gets that name added to {@code TLS_NAMES}, so that verification accepts it.
-     */
+    /** The certificate of {@code TLS=auto} names localhost and its addresses; another host this module dials, too. */
     @Override
     protected void configure() {
-        if (!tlsRequested() || LOOPBACK_NAMES.contains(getHost())) {
-            return;
-        }
-        String names = getEnvMap().get("TLS_NAMES");
-        if (names == null || !Arrays.asList(names.split(",")).contains(getHost())) {
-            withEnv("TLS_NAMES", names == null ? getHost() : names + "," + getHost());
+        String names = getEnvMap().getOrDefault("TLS_NAMES", "");
+        if (tlsRequested() && !List.of("localhost", "127.0.0.1", "::1").contains(getHost()) && !Arrays.asList(names.split(",")).contains(getHost())) {
+            withEnv("TLS_NAMES", names.isEmpty() ? getHost() : names + "," + getHost());
         }
     }
 
     /**
-     * A sandbox that refuses a setting exits at once, sometimes before Testcontainers has seen its port published,
-     * which it waits for before any wait strategy, and then removes the container: the sandbox's own line, kept as it
-     * was written, is then the cause, as in {@link HealthyOrExited}.
+     * A sandbox that refuses a setting may exit before Testcontainers sees its port published, which it waits for
+     * before any wait strategy, and removes the container: the sandbox's own line, kept as written, is the cause.
      */
     @Override
     protected void doStart() {
@@ -209,7 +174,7 @@ public class AnimalStoreContainer extends GenericContainer<AnimalStoreContainer>
             super.doStart();
         } catch (ContainerLaunchException e) {
             String refusal = stderr.toString().strip();
-            if (!refusal.startsWith(REFUSAL_PREFIX)) {
+            if (!refusal.startsWith("animal-store-sandbox: ")) {
                 throw e;
             }
             throw new ContainerLaunchException("the sandbox exited as it started", new ContainerLaunchException(refusal));
@@ -245,7 +210,7 @@ public class AnimalStoreContainer extends GenericContainer<AnimalStoreContainer>
         static Trust of(String caPem) throws GeneralSecurityException, IOException {
             KeyStore trustStore = KeyStore.getInstance(KeyStore.getDefaultType());
             trustStore.load(null, null);
-            trustStore.setCertificateEntry("animal-store-sandbox-ca", CertificateFactory.getInstance("X.509").generateCertificate(new ByteArrayInputStream(caPem.getBytes(StandardCharsets.US_ASCII))));
+            trustStore.setCertificateEntry("ca", CertificateFactory.getInstance("X.509").generateCertificate(new ByteArrayInputStream(caPem.getBytes(StandardCharsets.US_ASCII))));
             TrustManagerFactory trustManagers = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
             trustManagers.init(trustStore);
             SSLContext sslContext = SSLContext.getInstance("TLS");
@@ -255,46 +220,51 @@ public class AnimalStoreContainer extends GenericContainer<AnimalStoreContainer>
     }
 
     /**
-     * Waits for {@code /healthz} to answer 200, and stops as soon as the sandbox exits (Testcontainers' HTTP wait would
-     * poll an exited container until its timeout), with the sandbox's stderr, the setting it refused, as the error.
-     * With TLS it first copies the CA out of the container, then asks over HTTPS trusting that CA alone: Testcontainers'
-     * HTTP wait can trust only the JVM's trust store, or turn verification off.
+     * Waits for {@code /healthz} to answer 200, and stops at the sandbox's exit with its stderr (Testcontainers' HTTP
+     * wait would poll an exited container until its timeout). With TLS it first copies the CA out of the container and
+     * asks over HTTPS trusting that CA alone, where Testcontainers' trusts the JVM's store or turns verification off.
      */
     private final class HealthyOrExited extends AbstractWaitStrategy {
-
-        private static final Duration POLL_INTERVAL = Duration.ofMillis(100);
 
         @Override
         protected void waitUntilReady() {
             Instant deadline = Instant.now().plus(startupTimeout);
             trust = null;
-            HttpClient http = tlsRequested() ? null : healthClient().build();
             HttpRequest healthz = HttpRequest.newBuilder(URI.create(getOrigin() + "/healthz")).timeout(Duration.ofSeconds(1)).build();
             String notYet = "no CA at " + TLS_CA_PATH + " in the container: the image must set TLS_CA_OUT=" + TLS_CA_PATH;
-            while (true) {
-                if (!isRunning()) {
-                    throw new ContainerLaunchException(getLogs(OutputType.STDERR).strip());
-                }
-                if (http == null) {
-                    trust = copyTrust();
-                    http = trust == null ? null : healthClient().sslContext(trust.sslContext()).build();
-                }
-                if (http != null) {
-                    notYet = healthFailure(http, healthz);
-                    if (notYet == null) {
-                        return;
+            HttpClient http = null;
+            try {
+                while (true) {
+                    if (!isRunning()) {
+                        throw new ContainerLaunchException(getLogs(OutputType.STDERR).strip());
                     }
+                    if (http == null && tlsRequested()) {
+                        trust = copyTrust();
+                    }
+                    if (http == null && (!tlsRequested() || trust != null)) {
+                        HttpClient.Builder builder = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1);
+                        http = (trust == null ? builder : builder.sslContext(trust.sslContext())).build();
+                    }
+                    if (http != null) {
+                        try {
+                            int status = http.send(healthz, BodyHandlers.discarding()).statusCode();
+                            if (status == 200) {
+                                return;
+                            }
+                            notYet = "GET /healthz answered " + status;
+                        } catch (IOException e) {
+                            notYet = "GET /healthz failed: " + e;
+                        }
+                    }
+                    if (Instant.now().isAfter(deadline)) {
+                        // The last failure says why: e.g. a certificate that does not name the host.
+                        throw new ContainerLaunchException("not ready within " + startupTimeout.toSeconds() + " s: " + notYet);
+                    }
+                    Thread.sleep(100);
                 }
-                if (Instant.now().isAfter(deadline)) {
-                    // The last failure says why: e.g. a certificate that does not name the host.
-                    throw new ContainerLaunchException("not ready within " + startupTimeout.toSeconds() + " s: " + notYet);
-                }
-                try {
-                    Thread.sleep(POLL_INTERVAL.toMillis());
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new ContainerLaunchException("interrupted while waiting for /healthz", e);
-                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new ContainerLaunchException("interrupted while waiting for /healthz", e);
             }
         }
 
@@ -304,23 +274,6 @@ public class AnimalStoreContainer extends GenericContainer<AnimalStoreContainer>
                 return Trust.of(copyFileFromContainer(TLS_CA_PATH, in -> new String(in.readAllBytes(), StandardCharsets.US_ASCII)));
             } catch (NotFoundException | GeneralSecurityException | IOException notYet) {
                 return null;
-            }
-        }
-
-        private static HttpClient.Builder healthClient() {
-            return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1);
-        }
-
-        /** Null once {@code /healthz} answers 200, else what it did. */
-        private static String healthFailure(HttpClient http, HttpRequest healthz) {
-            try {
-                int status = http.send(healthz, BodyHandlers.discarding()).statusCode();
-                return status == 200 ? null : "GET /healthz answered " + status;
-            } catch (IOException e) {
-                return "GET /healthz failed: " + e;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new ContainerLaunchException("interrupted while waiting for /healthz", e);
             }
         }
     }

@@ -4,9 +4,8 @@ import java.net.URI;
 import javax.net.ssl.SSLContext;
 
 /**
- * A client of the Animal Store sandbox's control API ({@code /__admin}), for any running sandbox: a container, a
- * {@code docker run}, a shared test environment. Its own calls act on the default namespace; {@link #namespace(String)}
- * gives a handle on another one.
+ * A client of any running sandbox's control API ({@code /__admin}), on the default namespace; {@link #namespace(String)}
+ * gives a handle on another.
  *
  * <pre>{@code
  * AnimalStoreControlClient control = new AnimalStoreControlClient(URI.create("http://localhost:4010"), adminToken, apiKey);
@@ -24,13 +23,7 @@ public final class AnimalStoreControlClient extends NamespaceControl {
         this(sandboxUrl, adminToken, apiKey, null);
     }
 
-    /**
-     * A client of a sandbox that serves HTTPS with a certificate the JVM does not trust, e.g. one of {@code TLS=auto}.
-     *
-     * @param sandboxUrl the sandbox's root, e.g. {@code https://localhost:4010}
-     * @param sslContext trusts the sandbox's certificate, e.g. {@code AnimalStoreContainer.getSslContext()}; null for
-     *     the JVM's default trust
-     */
+    /** @param sslContext trusts the sandbox's certificate, e.g. {@code AnimalStoreContainer.getSslContext()}; null for the JVM's */
     public AnimalStoreControlClient(URI sandboxUrl, String adminToken, String apiKey, SSLContext sslContext) {
         super(sandboxUrl, adminToken, apiKey, httpClient(sslContext), null);
     }

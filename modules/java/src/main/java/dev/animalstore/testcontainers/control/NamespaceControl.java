@@ -22,11 +22,10 @@ import java.util.regex.Pattern;
 import javax.net.ssl.SSLContext;
 
 /**
- * A handle on one namespace of the control API ({@code spec/admin.openapi.yaml}), whose client is generated from the
- * spec at each build ({@code dev.animalstore.testcontainers.control.api}, one class per tag of the spec, each
- * operation a method named after its operationId): {@link #api(Class)} gives one, its calls acting on this namespace
- * (a {@code null} namespace argument is this one's). A refused call throws the generated {@link ApiException}, with
- * the status and the sandbox's Error body. The handle also gives the headers that send the test's own API calls there.
+ * A handle on one namespace of the control API, whose client is generated from {@code spec/admin.openapi.yaml} at each
+ * build: {@link #api(Class)} gives one of its APIs, its calls acting on this namespace (a {@code null} namespace
+ * argument is this one's); a refusal throws the generated {@link ApiException}. {@link #apiHeaders()} sends the test's
+ * own API calls there.
  *
  * <pre>{@code
  * namespace.api(FaultsApi.class).addFault(new NewFault().operationId("listPets").status(503).times(1), null);
@@ -70,7 +69,7 @@ public class NamespaceControl {
         });
     }
 
-    /** The builder of the JVM's HTTP client over HTTP/1.1, trusting what {@code sslContext} trusts (the JVM's trust when null). */
+    /** The JVM's HTTP client over HTTP/1.1, trusting what {@code sslContext} trusts (the JVM's trust when null). */
     static HttpClient.Builder httpClient(SSLContext sslContext) {
         HttpClient.Builder builder = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1);
         return sslContext == null ? builder : builder.sslContext(sslContext);
@@ -86,10 +85,7 @@ public class NamespaceControl {
         return namespace == null ? Map.of("Authorization", "Bearer " + apiKey) : Map.of("Authorization", "Bearer " + apiKey, NAMESPACE_HEADER, namespace);
     }
 
-    /**
-     * A generated API of the control API, e.g. {@code api(StateApi.class).reset(null, new ResetRequest())}, whose calls act on this
-     * namespace.
-     */
+    /** A generated API, e.g. {@code api(StateApi.class).reset(null, new ResetRequest())}, acting on this namespace. */
     public <T> T api(Class<T> api) {
         return api.cast(apis.computeIfAbsent(api, type -> {
             try {
@@ -117,19 +113,21 @@ public class NamespaceControl {
 
     /** @throws AssertionError with the sandbox's account of each failed expectation and its closest calls */
     public void assertVerified(Expectation... expectations) throws ApiException {
-        SandboxAssertions.assertPassed(api(VerificationApi.class).verify(new VerifyRequest().expectations(List.of(expectations)), null, null));
+        verify(false, expectations);
     }
 
     /** As {@link #assertVerified(Expectation...)}, and any call no expectation matched fails it. */
     public void assertVerifiedStrictly(Expectation... expectations) throws ApiException {
-        SandboxAssertions.assertPassed(api(VerificationApi.class).verify(new VerifyRequest().expectations(List.of(expectations)).strict(true), null, null));
+        verify(true, expectations);
+    }
+
+    private void verify(boolean strict, Expectation... expectations) throws ApiException {
+        SandboxAssertions.assertPassed(api(VerificationApi.class).verify(new VerifyRequest().expectations(List.of(expectations)).strict(strict), null, null));
     }
 
     /**
-     * Waits on the sandbox until the journal holds the calls {@code wait} expects, the namespace was quiet for its
-     * {@code quietMs}, or its deadline {@code timeoutMs} (10 s by default, at most 30 s): for a call the service under
-     * test makes later, from a job or a queue, with no sleep. Answers verify's result then, with {@code endedBy} and
-     * {@code waitedMs}, passed or not.
+     * Waits on the sandbox until the journal holds the calls {@code wait} expects, {@code quietMs} of quiet, or
+     * {@code timeoutMs} (10 s by default, at most 30 s), and answers verify's result, passed or not.
      */
     public AwaitResult awaitRequests(AwaitRequest wait) throws ApiException {
         return api(VerificationApi.class).awaitRequests(wait, null, null);

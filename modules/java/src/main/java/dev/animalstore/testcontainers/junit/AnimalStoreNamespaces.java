@@ -63,13 +63,8 @@ public final class AnimalStoreNamespaces implements ParameterResolver, AfterEach
     }
 
     @Override
-    public void afterEach(ExtensionContext context) throws ApiException {
-        deleteCreated(context);
-    }
-
-    @Override
     public void afterAll(ExtensionContext context) throws ApiException {
-        deleteCreated(context);
+        afterEach(context);
     }
 
     /** Keyed by the context's id: a store's lookup falls back to the parent's, and a test must not delete its class's. */
@@ -78,7 +73,8 @@ public final class AnimalStoreNamespaces implements ParameterResolver, AfterEach
         return context.getStore(STORE).getOrComputeIfAbsent(context.getUniqueId(), id -> new ArrayList<String>(), List.class);
     }
 
-    private void deleteCreated(ExtensionContext context) throws ApiException {
+    @Override
+    public void afterEach(ExtensionContext context) throws ApiException {
         List<String> names = created(context);
         for (String name : names) {
             try {
