@@ -4,9 +4,7 @@ and the assertions' messages. What the answers mean is the sandbox's, tested in 
 (test/control, test/coverage)."""
 
 import time
-from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
-from types import SimpleNamespace
 
 import pytest
 import requests
@@ -158,76 +156,25 @@ def test_a_namespace_handle_carries_its_name() -> None:
     assert client.namespace_name is None, "the client itself stays on the default namespace"
 
 
-CREATE_PET_MISSING = "createPet (POST /v1/pets), namespace checkout: never exercised 400 invalid_body, 401"
-
-
-def fake(**fields: object) -> SimpleNamespace:
-    """A stand-in for a generated model: the assertions read its attributes."""
-    return SimpleNamespace(**fields)
-
-
-def report(**changes: object) -> SimpleNamespace:
-    operations = [
-        fake(
-            operation_id="listPets",
-            complete=True,
-            message="listPets (GET /v1/pets), namespace checkout: every reachable documented response exercised",
-        ),
-        fake(operation_id="createPet", complete=False, message=CREATE_PET_MISSING),
-    ]
-    sunset = datetime(2030, 12, 5, tzinfo=timezone.utc)
-    deprecated = fake(operation_id="getPet", method="GET", path="/v1/pets/{petId}", calls=2, sunset=sunset)
-    deprecated.replacement = "/v1/pets"
-    # The sandbox words the outcome (test/control/coverage.test.ts): the assertion raises it as it is.
-    fields = {"namespace": "checkout", "operations": operations, "complete": False, "message": CREATE_PET_MISSING}
-    return fake(**{**fields, "deprecated_calls": [deprecated], **changes})
-
-
-REPORT = report()
-# The sandbox's message lists the failures (test/control/verify.test.ts).
-FAILED = "failed:\n- createPet: expected exactly 1 call"
-
-
-@pytest.mark.parametrize(
-    ("assertion", "failure"),
-    [
-        pytest.param(lambda: assert_all_responses_exercised(REPORT, "listPets"), None, id="exercised"),
-        pytest.param(
-            lambda: assert_all_responses_exercised(REPORT),
-            CREATE_PET_MISSING,
-            id="not-exercised",
-        ),
-        pytest.param(
-            lambda: assert_all_responses_exercised(REPORT, "listPets", "createPet"),
-            CREATE_PET_MISSING,
-            id="not-exercised-named",
-        ),
-        pytest.param(
-            lambda: assert_no_deprecated_calls(report(namespace=None)),
-            "deprecated operations called (every namespace):\n"
-            "- getPet (GET /v1/pets/{petId}): 2 calls, sunset 2030-12-05, use /v1/pets instead",
-            id="deprecated",
-        ),
-        pytest.param(lambda: assert_no_deprecated_calls(report(deprecated_calls=[])), None, id="not-deprecated"),
-        pytest.param(
-            lambda: assert_verified(fake(namespace="checkout", passed=False, message=FAILED)),
-            "verification (namespace checkout) failed:\n- createPet: expected exactly 1 call",
-            id="not-verified",
-        ),
-        pytest.param(
-            lambda: assert_verified(fake(namespace="checkout", passed=True, message="passed")), None, id="verified"
-        ),
-    ],
-)
-def test_the_assertions_say_what_is_missing(assertion: Callable[[], None], failure: str | None) -> None:
-    if failure is None:
-        assertion()
-    else:
-        with pytest.raises(AssertionError) as failed:
-            assertion()
-        assert str(failed.value) == failure
-
-
-def test_an_operation_the_api_lacks_is_a_value_error() -> None:
-    with pytest.raises(ValueError, match="^the API has no operation nope; it has listPets, createPet$"):
-        assert_all_responses_exercised(REPORT, "nope")
+def test_the_assertions_raise_what_is_missing_in_the_sandbox_words(animal_store_namespace: ControlClient) -> None:
+    api = animal_store_namespace
+    name = api.namespace_name
+    for _ in range(2):
+        requests.get(f"{api.api_base_url}/pets/1", headers=api.api_headers)  # getPet is deprecated
+    wait_for_requests(api, 2)
+    report = get_coverage.sync(client=api.api)
+    with pytest.raises(AssertionError) as deprecated:
+        assert_no_deprecated_calls(report)
+    assert str(deprecated.value) == (
+        f"deprecated operations called (namespace {name}):\n"
+        "- getPet (GET /v1/pets/{petId}): 2 calls, sunset 2030-12-05, use /v1/pets instead"
+    )
+    with pytest.raises(AssertionError) as missing:
+        assert_all_responses_exercised(report)
+    assert str(missing.value) == report.message
+    with pytest.raises(ValueError, match="^the API has no operation nope; it has listPets, "):
+        assert_all_responses_exercised(report, "nope")
+    result = verify.sync(client=api.api, body=VerifyRequest([Expectation("getPet", count=1)]))
+    with pytest.raises(AssertionError) as unverified:
+        assert_verified(result)
+    assert str(unverified.value) == f"verification (namespace {name}) {result.message}"
