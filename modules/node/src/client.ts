@@ -1,9 +1,7 @@
 /**
- * The control client: the sandbox's control API (`/__admin`, spec/admin.openapi.yaml) through
- * openapi-fetch over the types generated from that spec (admin-types.ts), against any sandbox's URL:
- * a container, a `docker run`, a sandbox shared by a whole suite. Every operation is `api.<METHOD>(path)`,
- * typed by the spec, so an operation the spec gains is here at once. A handle on one namespace sends
- * its calls there, and gives what a test's own HTTP client needs to call the API there.
+ * The control client of any sandbox's URL: the control API (`/__admin`) through openapi-fetch over the
+ * types generated from spec/admin.openapi.yaml (admin-types.ts), every operation `api.<METHOD>(path)`.
+ * A handle on one namespace sends its calls there, and gives the headers of the test's own API calls.
  *
  * @example
  * import { AnimalStoreControlClient } from 'animal-store-sandbox-testcontainers/client'
@@ -69,7 +67,6 @@ export class AnimalStoreControlError extends Error {
 
 /** An opt-in assertion that failed: the message lists what is missing, one line each. */
 export class AnimalStoreAssertionError extends Error {
-  /** The lines of the message: a response never exercised, a deprecated call, a failed expectation. */
   readonly problems: readonly string[]
   constructor(problems: readonly string[], summary?: string) {
     super(summary === undefined ? problems.join('\n') : [summary, ...problems.map((p) => `  - ${p}`)].join('\n'))
@@ -89,7 +86,7 @@ export interface ControlClientOptions {
   readonly fetch?: (request: Request) => Promise<Response>
 }
 
-/** A handle on one namespace (the default one when `name` is undefined): its control API and API headers. */
+/** A handle on one namespace (the default one when `name` is undefined). */
 export class NamespaceControl {
   readonly name: string | undefined
   /** The control API, its calls acting on this namespace but for the sandbox-wide ones; a refusal throws AnimalStoreControlError. */
@@ -164,12 +161,7 @@ export class NamespaceControl {
     return result
   }
 
-  /**
-   * Waits on the sandbox until the journal holds the calls expected, the namespace was quiet for
-   * `quietMs`, or the deadline `timeoutMs` (10 s by default, at most 30 s): for a call the service
-   * under test makes later, from a job or a queue, with no sleep. Answers verify's result then,
-   * with `endedBy` and `waitedMs`, whether it passed or not.
-   */
+  /** Waits until the journal holds the calls expected, `quietMs` of quiet, or `timeoutMs` (10 s, at most 30 s); passed or not. */
   async awaitRequests(expectations: readonly Expectation[], options: AwaitOptions = {}): Promise<AwaitResult> {
     const { traceId, strict = false, timeoutMs = 10_000, ...wait } = options
     const body = { ...wait, strict, timeoutMs, expectations: [...expectations] }
@@ -202,14 +194,8 @@ export class NamespaceControl {
     return report
   }
 
-  /**
-   * Rejects with an AnimalStoreAssertionError, in the sandbox's words, unless every reachable
-   * documented response of the named (or all) operations was exercised.
-   */
-  async assertAllResponsesExercised(
-    operationIds?: readonly string[],
-    options: CoverageOptions = {},
-  ): Promise<CoverageReport> {
+  /** Rejects, in the sandbox's words, unless every reachable response of the named (or all) operations was exercised. */
+  async assertAllResponsesExercised(operationIds?: readonly string[], options: CoverageOptions = {}) {
     const report = await this.#coverage(options)
     const unknown = (operationIds ?? []).filter((id) => !report.operations.some((op) => op.operationId === id))
     if (unknown.length > 0)
