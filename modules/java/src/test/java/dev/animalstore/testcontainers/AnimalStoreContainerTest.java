@@ -172,7 +172,16 @@ class AnimalStoreContainerTest {
         namespace.assertAllResponsesExercised("getPet"); // every operation when none is named
         namespace.assertVerifiedStrictly(new Expectation().operationId("listPets").count(1), new Expectation().operationId("getPet").min(3));
         // README coverage snippet ends
-        assertThatThrownBy(namespace::assertNoDeprecatedCalls).hasMessageContaining("getPet (GET /v1/pets/{petId}): 3 calls");
+        // What each says when it fails: the sandbox's message where it gives one.
+        assertThatThrownBy(namespace::assertNoDeprecatedCalls).isInstanceOf(AssertionError.class).hasMessage("deprecated operations called (namespace "
+            + namespace.name() + "):\n- getPet (GET /v1/pets/{petId}): 3 calls, sunset 2030-12-05, use /v1/pets instead");
+        VerificationApi verification = namespace.api(VerificationApi.class);
+        assertThatThrownBy(namespace::assertAllResponsesExercised).hasMessage(verification.getCoverage(null, null, null, null).getMessage());
+        assertThatThrownBy(() -> namespace.assertAllResponsesExercised("nope"))
+            .isInstanceOf(IllegalArgumentException.class)
+            .hasMessageStartingWith("the API has no operation nope; it has listPets, ");
+        VerifyResult failed = verification.verify(new VerifyRequest().expectations(List.of(new Expectation().operationId("getPet").count(1))), null, null);
+        assertThatThrownBy(() -> SandboxAssertions.assertPassed(failed)).hasMessage("verification (namespace " + namespace.name() + ") " + failed.getMessage());
     }
 
     @Test
