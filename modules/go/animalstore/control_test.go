@@ -221,3 +221,39 @@ func TestControl_CoverageAsksOnlyForReachableResponses(t *testing.T) {
 	}
 	require.Equal(t, []string{"400 malformed_json reachable=false", "400 bad_request reachable=false"}, left)
 }
+
+// recorder is a testing.TB that records what an assertion reports instead of failing the test.
+type recorder struct {
+	testing.TB
+	errors []string
+}
+
+func (r *recorder) Errorf(format string, args ...any) {
+	r.errors = append(r.errors, fmt.Sprintf(format, args...))
+}
+
+// What each assertion says when it fails, in the sandbox's words where it gives them.
+func TestControl_assertionsSayWhatIsMissing(t *testing.T) {
+	t.Parallel()
+	admin, name := testNamespace(t, "")
+	ctx := t.Context()
+	callAPI(t, name, http.MethodGet, "/pets/1", nil) // getPet is deprecated
+	callAPI(t, name, http.MethodGet, "/pets/1", nil)
+	coverage, err := admin.GetCoverageWithResponse(ctx, &control.GetCoverageParams{Namespace: &name})
+	require.NoError(t, err)
+	report := *coverage.JSON200
+	verified, err := admin.VerifyWithResponse(ctx, &control.VerifyParams{Namespace: &name},
+		control.VerifyRequest{Expectations: []control.Expectation{control.Expect("getPet").Times(1)}})
+	require.NoError(t, err)
+
+	rec := &recorder{TB: t}
+	require.False(t, report.AssertNoDeprecatedCalls(rec))
+	require.False(t, verified.JSON200.AssertVerified(rec))
+	require.False(t, report.AssertAllResponsesExercised(rec))
+	require.Equal(t, []string{
+		fmt.Sprintf("deprecated operations called (namespace %s):\n- getPet (GET /v1/pets/{petId}): 2 calls, sunset 2030-12-05, use /v1/pets instead", name),
+		fmt.Sprintf("verification (namespace %s) %s", name, verified.JSON200.Message),
+		report.Message,
+	}, rec.errors)
+	require.ErrorContains(t, report.AllResponsesExercised("nope"), "the API has no operation nope; it has listPets, ")
+}
