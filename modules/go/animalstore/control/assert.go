@@ -8,13 +8,9 @@ import (
 	"time"
 )
 
-// AssertAllResponsesExercised fails the test (t.Errorf) unless every documented response of the
-// operations named, of every operation when none is named, was exercised, with the sandbox's
-// message naming those never exercised. Responses only malformed HTTP or JSON causes (Reachable
-// false) are not asked for. It returns whether they all were.
+// AssertAllResponsesExercised fails the test (t.Errorf) with AllResponsesExercised's error, and
+// returns whether there was none:
 //
-//	report, err := ns.GetCoverage(ctx, nil)
-//	require.NoError(t, err)
 //	report.AssertAllResponsesExercised(t, "createPet")
 func (r CoverageReport) AssertAllResponsesExercised(t testing.TB, operationIDs ...string) bool {
 	t.Helper()
@@ -25,31 +21,23 @@ func (r CoverageReport) AssertAllResponsesExercised(t testing.TB, operationIDs .
 	return true
 }
 
-// AllResponsesExercised is AssertAllResponsesExercised without a testing.TB, for TestMain's
-// end-of-suite check: nil when every documented response of the operations named (of every
-// operation when none is named) was exercised, else an error with the sandbox's message: the
-// report's, or the lines of the operations named.
-//
-//	report, err := client.GetCoverage(ctx, &control.GetCoverageParams{All: control.Ptr(true)})
-//	if err == nil {
-//		err = report.AllResponsesExercised("listOrders")
-//	}
-//	if err != nil {
-//		fmt.Fprintln(os.Stderr, err)
-//		code = 1 // os.Exit(code) fails the run
-//	}
+// AllResponsesExercised is nil when every response a conforming client can cause (Reachable) of
+// the operations named, of every operation when none is, was exercised; else the sandbox's message
+// (the report's, or the lines of the operations named). Without a testing.TB, for TestMain's
+// end-of-suite check over GetCoverage(ctx, &GetCoverageParams{All: Ptr(true)}).
 func (r CoverageReport) AllResponsesExercised(operationIDs ...string) error {
-	if len(operationIDs) == 0 {
-		if !r.Complete {
-			return errors.New(r.Message)
-		}
-		return nil
+	if len(operationIDs) == 0 && !r.Complete {
+		return errors.New(r.Message)
 	}
 	var failed []string
 	for _, id := range operationIDs {
 		op, ok := r.Operation(id)
 		if !ok {
-			return fmt.Errorf("the API has no operation %s; it has %s", id, strings.Join(r.operationIDs(), ", "))
+			ids := make([]string, 0, len(r.Operations))
+			for _, op := range r.Operations {
+				ids = append(ids, op.OperationID)
+			}
+			return fmt.Errorf("the API has no operation %s; it has %s", id, strings.Join(ids, ", "))
 		}
 		if !op.Complete {
 			failed = append(failed, op.Message)
@@ -61,24 +49,27 @@ func (r CoverageReport) AllResponsesExercised(operationIDs ...string) error {
 	return nil
 }
 
-// AssertNoDeprecatedCalls fails the test (t.Errorf) when a deprecated operation was called,
-// naming its sunset and replacement. It returns whether none was.
+// AssertNoDeprecatedCalls fails the test (t.Errorf) naming each deprecated operation called, its
+// sunset and replacement, and returns whether none was.
 func (r CoverageReport) AssertNoDeprecatedCalls(t testing.TB) bool {
 	t.Helper()
 	if len(r.DeprecatedCalls) == 0 {
 		return true
 	}
+	scope := "namespace " + r.Namespace
+	if r.Namespace == "" {
+		scope = "every namespace"
+	}
 	calls := make([]string, 0, len(r.DeprecatedCalls))
 	for _, call := range r.DeprecatedCalls {
 		calls = append(calls, call.String())
 	}
-	t.Errorf("%s", failure("deprecated operations called", r.scope(), calls))
+	t.Errorf("%s", failure("deprecated operations called", scope, calls))
 	return false
 }
 
-// AssertVerified fails the test (t.Errorf) unless the verification passed, with the sandbox's
-// account: each failed expectation with the calls that came closest and their differences, and
-// each unexpected call. It returns whether it passed.
+// AssertVerified fails the test (t.Errorf) with the sandbox's account unless the verification
+// passed, and returns whether it did.
 func (r VerifyResult) AssertVerified(t testing.TB) bool {
 	t.Helper()
 	if !r.Passed {
@@ -100,21 +91,6 @@ func (c DeprecatedCall) String() string {
 		text += ", use " + c.Replacement + " instead"
 	}
 	return text
-}
-
-func (r CoverageReport) scope() string {
-	if r.Namespace == "" {
-		return "every namespace"
-	}
-	return "namespace " + r.Namespace
-}
-
-func (r CoverageReport) operationIDs() []string {
-	ids := make([]string, 0, len(r.Operations))
-	for _, op := range r.Operations {
-		ids = append(ids, op.OperationID)
-	}
-	return ids
 }
 
 // failure lists items under a heading, one per line.
