@@ -1,11 +1,14 @@
-// deploy/compose.yaml for real: `up` with the sandbox image and the registry-free stand-ins for the
-// official postgres and haproxy images (scripts/build-local-images.sh), on a free port. Pets created
-// through HAProxy are read back through it, each replica answers (haproxy.cfg's X-Served-By), a
-// fault armed through it fires once across the replicas; then `down -v`. Everything the project
-// made is removed by its name when the test ends, whatever happened.
+// deploy/compose.yaml and deploy/haproxy.cfg: as Compose reads the file (`config`), as `haproxy -c`
+// reads the configuration, and for real: `up` with the sandbox image and the registry-free stand-ins
+// for the official postgres and haproxy images (scripts/build-local-images.sh), on a free port. Pets
+// created through HAProxy are read back through it, each replica answers (haproxy.cfg's
+// X-Served-By), a fault armed through it fires once across the replicas; then `down -v`. Everything
+// the project made is removed by its name when the test ends, whatever happened.
 import { randomBytes } from 'node:crypto'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import t from 'tap'
+import { parse } from 'yaml'
 import {
   IMAGE,
   LOCAL_IMAGES,
@@ -17,7 +20,7 @@ import {
 } from '../support/docker.js'
 import { call as callJson } from '../support/replicas.js'
 import { ROOT, freePort, waitFor } from '../support/sandbox.js'
-import { REQUIRE_PROGRAMS, runProgram } from '../support/system-programs.js'
+import { REQUIRE_PROGRAMS, mustRun, runProgram, skipWithout } from '../support/system-programs.js'
 
 const KEY = 'compose-key'
 const TOKEN = 'compose-admin-token'
@@ -25,20 +28,76 @@ const API = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json'
 const ADMIN = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }
 const REPLICAS = ['sandbox-1', 'sandbox-2', 'sandbox-3']
 const FILE = join(ROOT, 'deploy/compose.yaml')
+const HAPROXY_CFG = join(ROOT, 'deploy/haproxy.cfg')
 
 // A cold build of the image on a shared machine takes minutes, not the default 120 s.
 t.setTimeout(15 * 60_000)
 const compose = await composeCommand()
-let skip: string | false = (await dockerSkipReason(t)) ?? false
-if (!skip && compose === undefined) {
-  skip = 'neither docker compose nor docker-compose is installed (.ci/run installs docker-compose)'
-  if (REQUIRE_PROGRAMS) t.fail(`REQUIRE_PROGRAMS=1 but ${skip}`)
+const [program = 'docker-compose', ...composeArgs] = compose ?? []
+let composeSkip: string | false = false
+if (compose === undefined) {
+  composeSkip = 'neither docker compose nor docker-compose is installed (.ci/run installs docker-compose)'
+  if (REQUIRE_PROGRAMS) t.fail(`REQUIRE_PROGRAMS=1 but ${composeSkip}`)
 }
+
+t.test(
+  'the compose file: replicas that wait for PostgreSQL, official images, port 4010',
+  { skip: composeSkip },
+  async (t) => {
+    const config = (env: Record<string, string>) =>
+      runProgram(program, [...composeArgs, '-f', FILE, 'config'], ROOT, env)
+    // The images' and port's variables unset, whatever this machine's are: the defaults are what a user gets.
+    const read = await config({
+      ADMIN_TOKEN: TOKEN,
+      ANIMAL_STORE_IMAGE: '',
+      POSTGRES_IMAGE: '',
+      HAPROXY_IMAGE: '',
+      SANDBOX_PORT: '',
+    })
+    const { services } = parse(read.stdout) as { services: Record<string, any> }
+    for (const name of REPLICAS)
+      t.equal(
+        services[name]?.depends_on?.postgres?.condition,
+        'service_healthy',
+        `${name} starts once PostgreSQL is ready`,
+      )
+    // Compose v1 and v2 write ports, volumes and tests in two forms: each is matched as text.
+    const { postgres, haproxy } = services
+    t.match(postgres.image, /^postgres:\d+$/, 'the official postgres image')
+    t.match(JSON.stringify(postgres.healthcheck.test), /pg_isready/)
+    t.match(JSON.stringify(postgres.volumes), /postgres-data/, 'its data on a volume')
+    t.match(haproxy.image, /^haproxy:[\d.]+$/, 'the official haproxy image')
+    t.match(JSON.stringify(haproxy.ports), /127\.0\.0\.1:4010:4010|"published":"?4010\b/, 'on port 4010')
+    const unset = await config({ ADMIN_TOKEN: '' })
+    t.not(unset.code, 0, 'no start without ADMIN_TOKEN')
+    t.match(unset.output, /set ADMIN_TOKEN/)
+  },
+)
+
+t.test('haproxy.cfg: health checks on /readyz, no retry of a request that reached a replica', async (t) => {
+  const cfg = await readFile(HAPROXY_CFG, 'utf8')
+  t.match(cfg, /^\s*http-check send meth GET uri \/readyz$/m)
+  t.same(
+    [...cfg.matchAll(/^\s*retry-on (.+)$/gm)].map((match) => match[1]),
+    ['conn-failure'],
+  )
+  if (skipWithout(t, 'haproxy', 'haproxy')) return
+  const run = await mustRun('haproxy', ['-c', '-f', HAPROXY_CFG], ROOT, {}, 60_000)
+  // The replicas' names resolve only inside compose's network; nothing else may be warned about.
+  const warnings = run.output.split('\n').filter((line) => line.includes('[WARNING]'))
+  t.same(
+    warnings.filter((line) => !/could not resolve address 'sandbox-[123]'/.test(line)),
+    [],
+    'haproxy -c: no warning but the names',
+  )
+})
+
+let skip: string | false = composeSkip || ((await dockerSkipReason(t)) ?? false)
 // compose.yaml mounts deploy/haproxy.cfg: an engine on another root (this machine seen from a
 // chroot) would mount an empty folder there instead, and HAProxy would start without its config.
 if (!skip) {
   await ensureImage()
-  const probe = ['-v', `${join(ROOT, 'deploy/haproxy.cfg')}:/probe:ro`, '--entrypoint', 'node', IMAGE]
+  const probe = ['-v', `${HAPROXY_CFG}:/probe:ro`, '--entrypoint', 'node', IMAGE]
   const seen = await docker(
     'run',
     '--rm',
@@ -84,7 +143,6 @@ t.test('compose up: three replicas on PostgreSQL behind HAProxy, then down -v', 
     API_KEYS: KEY,
   }
   // Compose on the project, bounded in time.
-  const [program = 'docker-compose', ...composeArgs] = compose ?? []
   const run = (args: string[], timeoutMs = 120_000) =>
     runProgram(program, [...composeArgs, '-p', project, '-f', FILE, ...args], ROOT, env, timeoutMs)
   t.teardown(async () => {
