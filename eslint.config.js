@@ -5,10 +5,8 @@ export default tseslint.config(
   // modules/java, python and go are checked by their own language's tools; modules/node is ours.
   {
     ignores: [
-      'dist/',
       'coverage/',
       '.tap/',
-      'node_modules/',
       'modules/java/',
       'modules/python/',
       'modules/go/',
