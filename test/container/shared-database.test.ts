@@ -3,7 +3,7 @@
 // says healthy. The bundled command loads `pg`, a production dependency, only with DATABASE_URL,
 // which wins over the image's DATA_FILE: no data file is written.
 import t from 'tap'
-import { docker, dockerSkipReason, ensureImage, runOnHostNetwork } from '../support/docker.js'
+import { docker, dockerSkipReason, ensureImage, runContainer } from '../support/docker.js'
 import { postgresSkip, startPostgres } from '../support/postgres.js'
 import { waitFor } from '../support/sandbox.js'
 
@@ -17,8 +17,8 @@ const skip = (await dockerSkipReason(t)) ?? postgresSkip(t)
 t.test('two containers of the image on one DATABASE_URL share their pets and are healthy', { skip }, async (t) => {
   const [db] = await Promise.all([startPostgres(t), ensureImage()])
   // The image's healthcheck every second, so that its first verdict comes soon.
-  const options = { env: { DATABASE_URL: db.url, API_KEYS: KEY }, args: ['--health-interval=1s'] }
-  const [one, two] = await Promise.all([runOnHostNetwork(t, options), runOnHostNetwork(t, options)])
+  const options = { env: { DATABASE_URL: db.url, API_KEYS: KEY }, args: ['--health-interval=1s'], hostNetwork: true }
+  const [one, two] = await Promise.all([runContainer(t, options), runContainer(t, options)])
 
   const created = await fetch(`${one.origin}/v1/pets`, {
     method: 'POST',

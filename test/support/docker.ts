@@ -1,12 +1,12 @@
 // Docker for the container tests: the engine's reachability (skip or, under REQUIRE_DOCKER=1,
 // fail), the image built from this checkout, and containers removed when a test ends.
-import { execFile, spawn } from 'node:child_process'
+import { execFile } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import type { Test } from 'tap'
 import { ROOT, freePort, waitFor } from './sandbox.js'
-import { findProgram, runProgram } from './system-programs.js'
+import { findProgram, mustRun, runProgram } from './system-programs.js'
 
 /** Debian's client has what the build needs (BuildKit); another docker on PATH may not. */
 export const DOCKER = existsSync('/usr/bin/docker') ? '/usr/bin/docker' : 'docker'
@@ -50,20 +50,8 @@ export async function dockerSkipReason(t: Test): Promise<string | undefined> {
 }
 
 /** Runs a build script of scripts/ with DOCKER set; rejects with the end of its output unless it exits 0. */
-function buildScript(script: string, args: string[], env: Record<string, string> = {}): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    const child = spawn('bash', [join(ROOT, 'scripts', script), ...args], {
-      cwd: ROOT,
-      env: { ...process.env, ...env, DOCKER },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let output = ''
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
-    child.once('exit', (code) =>
-      code === 0 ? resolve() : reject(new Error(`scripts/${script} failed (${code}):\n${output.slice(-4000)}`)),
-    )
-  })
+async function buildScript(script: string, args: string[], env: Record<string, string> = {}): Promise<void> {
+  await mustRun('bash', [join(ROOT, 'scripts', script), ...args], ROOT, { ...env, DOCKER }, 15 * 60_000)
 }
 
 let built: Promise<void> | undefined
@@ -101,43 +89,34 @@ interface RunningContainer {
   readonly origin: string
 }
 
-/** `docker run -d` of the image with a random host port; the container is removed when the test ends. */
+/**
+ * `docker run -d` of the image, removed when the test ends: its port published on a random port of
+ * 127.0.0.1, or with `hostNetwork` on the host's network, listening on a free port of 127.0.0.1, so
+ * that it reaches a server the test started on loopback (a PostgreSQL).
+ */
 export async function runContainer(
   t: Test,
-  options: { env?: Record<string, string>; volume?: string; image?: string; args?: string[] } = {},
+  options: {
+    env?: Record<string, string>
+    volume?: string
+    image?: string
+    args?: string[]
+    hostNetwork?: boolean
+  } = {},
 ): Promise<RunningContainer> {
-  const envArgs = Object.entries(options.env ?? {}).flatMap(([name, value]) => ['-e', `${name}=${value}`])
-  const volumeArgs = options.volume ? ['-v', `${options.volume}:/data`] : []
+  const hostPort = options.hostNetwork ? await freePort() : undefined
+  const env = hostPort ? { ...options.env, HOST: '127.0.0.1', PORT: String(hostPort) } : options.env
   const id = await docker(
     'run',
     '-d',
-    '-p',
-    '127.0.0.1::4010',
-    ...envArgs,
-    ...volumeArgs,
+    ...(hostPort ? ['--network', 'host'] : ['-p', '127.0.0.1::4010']),
+    ...Object.entries(env ?? {}).flatMap(([name, value]) => ['-e', `${name}=${value}`]),
+    ...(options.volume ? ['-v', `${options.volume}:/data`] : []),
     ...(options.args ?? []),
     options.image ?? IMAGE,
   )
   t.teardown(() => docker('rm', '-f', '-v', id).catch(() => undefined))
-  const port = (await docker('port', id, '4010/tcp')).split('\n')[0]?.split(':').pop()
-  const origin = `http://127.0.0.1:${port}`
-  await waitForHttp(`${origin}/healthz`, id)
-  return { id, origin }
-}
-
-/**
- * `docker run -d` of the image on the host's network, listening on a free port of 127.0.0.1, so that
- * it reaches a server the test started on loopback (a PostgreSQL). Removed when the test ends.
- */
-export async function runOnHostNetwork(
-  t: Test,
-  options: { env?: Record<string, string>; args?: string[] } = {},
-): Promise<RunningContainer> {
-  const port = await freePort()
-  const env = { ...options.env, HOST: '127.0.0.1', PORT: String(port) }
-  const envArgs = Object.entries(env).flatMap(([name, value]) => ['-e', `${name}=${value}`])
-  const id = await docker('run', '-d', '--network', 'host', ...envArgs, ...(options.args ?? []), IMAGE)
-  t.teardown(() => docker('rm', '-f', '-v', id).catch(() => undefined))
+  const port = hostPort ?? (await docker('port', id, '4010/tcp')).split('\n')[0]?.split(':').pop()
   const origin = `http://127.0.0.1:${port}`
   await waitForHttp(`${origin}/healthz`, id)
   return { id, origin }
