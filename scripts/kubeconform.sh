@@ -1,13 +1,11 @@
 #!/usr/bin/env bash
-# kubeconform, strict and offline: every argument goes to kubeconform, which checks each manifest
-# against the JSON schema of its apiVersion and kind in the Kubernetes API at a pinned version (an
-# unknown field, a wrong type or an unknown kind fails).
+# kubeconform, strict and offline, with every argument: each manifest against the JSON schema of its
+# apiVersion and kind in the Kubernetes API at a pinned version. The first run makes the schemas (a
+# few minutes) into a cache kept between runs, from the API's OpenAPI document inside the
+# k8s.io/kubernetes module (Go module proxy), converted by openapi2jsonschema-ng (PyPI) as
+# kubeconform's own schemas are.
 #
 #   helm template sandbox deploy/helm/animal-store-sandbox | bash scripts/kubeconform.sh -summary -
-#
-# Its schemas are not downloaded: the first run makes them (a few minutes) into a cache kept between
-# runs, from the API's OpenAPI document inside the k8s.io/kubernetes module (Go module proxy),
-# converted by openapi2jsonschema-ng (PyPI) with the options kubeconform's own schemas are made with.
 set -euo pipefail
 
 KUBECONFORM_VERSION=v0.8.0

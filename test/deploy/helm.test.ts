@@ -18,7 +18,7 @@ const SHARED = ['--set', `database.url=${DATABASE_URL}`, ...TOKEN]
 
 const helmSkip = skipWithout(t, 'helm', { source: 'go install helm.sh/helm/v3/cmd/helm, the version .ci/run pins' })
 // kubeconform and its schemas are made by scripts/kubeconform.sh, with Go and Python.
-const kubeconformSkip = skipWithout(t, 'go', 'golang') || skipWithout(t, 'python3', 'python3-venv')
+const kubeSkip = helmSkip || skipWithout(t, 'go', 'golang') || skipWithout(t, 'python3', 'python3-venv')
 
 /** A rendered manifest, as the tests read it (parsed YAML: they match against its shape). */
 type Manifest = { kind: string; metadata: { name: string; labels?: Record<string, string> }; spec?: any; data?: any }
@@ -94,19 +94,15 @@ t.test('helm lint --strict passes on both shapes', { skip: helmSkip }, async (t)
   }
 })
 
-t.test(
-  'each shape renders manifests kubeconform finds valid, labelled and wired together',
-  { skip: helmSkip || kubeconformSkip },
-  async (t) => {
-    const renders = await Promise.all(
-      [[], SHARED, [...TOKEN, '--set', 'env.SEED=7'], ['--set', 'database.existingSecret=pg']].map(render),
-    )
-    const validation = await validate(t, renders.map(({ text }) => text).join(''))
-    t.equal(validation.code, 0, 'every manifest is valid', { output: validation.output })
-    t.match(validation.output, /Valid: 14, Invalid: 0, Errors: 0, Skipped: 0/)
-    for (const { manifests } of renders) t.same(problemsNoSchemaSees(manifests), [], 'labelled and wired together')
-  },
-)
+t.test('every render is valid to kubeconform, labelled and wired together', { skip: kubeSkip }, async (t) => {
+  const renders = await Promise.all(
+    [[], SHARED, [...TOKEN, '--set', 'env.SEED=7'], ['--set', 'database.existingSecret=pg']].map(render),
+  )
+  const validation = await validate(t, renders.map(({ text }) => text).join(''))
+  t.equal(validation.code, 0, 'every manifest is valid', { output: validation.output })
+  t.match(validation.output, /Valid: 14, Invalid: 0, Errors: 0, Skipped: 0/)
+  for (const { manifests } of renders) t.same(problemsNoSchemaSees(manifests), [], 'labelled and wired together')
+})
 
 t.test('the single shape: one replica with its data file on a claim at /data', { skip: helmSkip }, async (t) => {
   const { manifests } = await render([])
@@ -130,121 +126,106 @@ t.test('the single shape: one replica with its data file on a claim at /data', {
   t.same(envOf(configured.manifests, 'SEED'), { name: 'SEED', value: '7' })
 })
 
-t.test(
-  'the shared shape: replicas on a database URL from a Secret, readiness on /readyz, liveness on /healthz, a PodDisruptionBudget, no claim',
-  { skip: helmSkip },
-  async (t) => {
-    const { text, manifests } = await render(SHARED)
-    t.same(kinds(manifests), ['Deployment', 'PodDisruptionBudget', 'Secret', 'Service'])
-    const { spec } = only(manifests, 'Deployment')
-    t.equal(spec.replicas, 3)
-    t.not(spec.strategy?.type, 'Recreate', 'a rolling update')
-    t.notOk(
-      spec.template.spec.volumes?.some((volume: object) => 'persistentVolumeClaim' in volume),
-      'no claim',
-    )
-    t.notOk(container(manifests).volumeMounts?.some((mount: { mountPath: string }) => mount.mountPath === '/data'))
+// The shared shape: replicas on a database URL from a Secret, readiness on /readyz, liveness on /healthz.
+t.test('the shared shape: replicas on a database, probes, a budget, no claim', { skip: helmSkip }, async (t) => {
+  const { text, manifests } = await render(SHARED)
+  t.same(kinds(manifests), ['Deployment', 'PodDisruptionBudget', 'Secret', 'Service'])
+  const { spec } = only(manifests, 'Deployment')
+  t.equal(spec.replicas, 3)
+  t.not(spec.strategy?.type, 'Recreate', 'a rolling update')
+  t.notMatch(JSON.stringify(spec.template), /persistentVolumeClaim|"\/data"/, 'no claim, nothing at /data')
 
-    const secret = only(manifests, 'Secret')
-    for (const [name, value] of [
-      ['DATABASE_URL', DATABASE_URL],
-      ['ADMIN_TOKEN', 'a-token-of-our-own'],
-    ] as const) {
-      t.same(envOf(manifests, name)?.valueFrom?.secretKeyRef, { name: secret.metadata.name, key: name }, name)
-      t.equal(Buffer.from(secret.data[name] ?? '', 'base64').toString(), value, `the Secret holds ${name}`)
-    }
-    t.notOk(text.includes(DATABASE_URL), 'the URL (and its password) is in the Secret only')
-    t.match(container(manifests), {
-      ports: [{ name: 'http', containerPort: 4010 }],
-      readinessProbe: { httpGet: { path: '/readyz', port: 'http' } },
-      livenessProbe: { httpGet: { path: '/healthz', port: 'http' } },
-    })
-    const budget = only(manifests, 'PodDisruptionBudget')
-    t.equal(budget.spec.maxUnavailable, 1)
-    t.same(budget.spec.selector, spec.selector, "it covers the Deployment's pods")
+  const secret = only(manifests, 'Secret')
+  for (const [name, value] of [
+    ['DATABASE_URL', DATABASE_URL],
+    ['ADMIN_TOKEN', 'a-token-of-our-own'],
+  ] as const) {
+    t.same(envOf(manifests, name)?.valueFrom?.secretKeyRef, { name: secret.metadata.name, key: name }, name)
+    t.equal(Buffer.from(secret.data[name] ?? '', 'base64').toString(), value, `the Secret holds ${name}`)
+  }
+  t.notOk(text.includes(DATABASE_URL), 'the URL (and its password) is in the Secret only')
+  t.match(container(manifests), {
+    ports: [{ name: 'http', containerPort: 4010 }],
+    readinessProbe: { httpGet: { path: '/readyz', port: 'http' } },
+    livenessProbe: { httpGet: { path: '/healthz', port: 'http' } },
+  })
+  const budget = only(manifests, 'PodDisruptionBudget')
+  t.equal(budget.spec.maxUnavailable, 1)
+  t.same(budget.spec.selector, spec.selector, "it covers the Deployment's pods")
 
-    // A Secret of one's own: referenced, not made; and as many replicas as asked for.
-    const own = await render(['--set', 'database.existingSecret=pg', '--set', 'database.existingSecretKey=url'])
-    t.same(envOf(own.manifests, 'DATABASE_URL')?.valueFrom?.secretKeyRef, { name: 'pg', key: 'url' })
-    t.notOk(kinds(own.manifests).includes('Secret'), 'no Secret made when nothing is given inline')
-    const five = await render([...SHARED, '--set', 'replicaCount=5'])
-    t.equal(only(five.manifests, 'Deployment').spec.replicas, 5)
-  },
-)
+  // A Secret of one's own: referenced, not made; and as many replicas as asked for.
+  const own = await render(['--set', 'database.existingSecret=pg', '--set', 'database.existingSecretKey=url'])
+  t.same(envOf(own.manifests, 'DATABASE_URL')?.valueFrom?.secretKeyRef, { name: 'pg', key: 'url' })
+  t.notOk(kinds(own.manifests).includes('Secret'), 'no Secret made when nothing is given inline')
+  const five = await render([...SHARED, '--set', 'replicaCount=5'])
+  t.equal(only(five.manifests, 'Deployment').spec.replicas, 5)
+})
 
-t.test(
-  'kubeconform and the wiring check refuse what the API server would',
-  { skip: helmSkip || kubeconformSkip },
-  async (t) => {
-    const { text } = await render([])
-    for (const [from, to, expected] of [
-      [
-        'readOnlyRootFilesystem',
-        'readOnlyRootFileSystem',
-        /securityContext': additional properties 'readOnlyRootFileSystem' not allowed/,
-      ],
-      [
-        'containerPort: 4010',
-        'containerPort: "4010"',
-        /containers\/0\/ports\/0\/containerPort': got string, want integer/,
-      ],
-      ['apiVersion: apps/v1', 'apiVersion: apps/v1beta1', /could not find schema for Deployment/],
-    ] as const) {
-      const validation = await validate(t, text.replace(from, to))
-      t.equal(validation.code, 1, `${to}: refused`)
-      t.match(validation.output, expected)
-    }
-    const rewired = (from: string | RegExp, to: string) => problemsNoSchemaSees(manifestsOf(text.replaceAll(from, to)))
-    t.same(rewired('targetPort: http', 'targetPort: web'), ["the Service's targetPort web is no container port"])
-    t.same(rewired(/name: tmp(\s+)mountPath/g, 'name: scratch$1mountPath'), ['the mount at /tmp has no volume'])
-    t.same(rewired('app.kubernetes.io/instance: sandbox', 'instance: sandbox'), [
-      'PersistentVolumeClaim has no app.kubernetes.io/instance',
-      'Service has no app.kubernetes.io/instance',
-      'Deployment has no app.kubernetes.io/instance',
-    ])
-  },
-)
+t.test('kubeconform and the wiring check refuse what the API server would', { skip: kubeSkip }, async (t) => {
+  const { text } = await render([])
+  for (const [from, to, expected] of [
+    [
+      'readOnlyRootFilesystem',
+      'readOnlyRootFileSystem',
+      /securityContext': additional properties 'readOnlyRootFileSystem' not allowed/,
+    ],
+    [
+      'containerPort: 4010',
+      'containerPort: "4010"',
+      /containers\/0\/ports\/0\/containerPort': got string, want integer/,
+    ],
+    ['apiVersion: apps/v1', 'apiVersion: apps/v1beta1', /could not find schema for Deployment/],
+  ] as const) {
+    const validation = await validate(t, text.replace(from, to))
+    t.equal(validation.code, 1, `${to}: refused`)
+    t.match(validation.output, expected)
+  }
+  const rewired = (from: string | RegExp, to: string) => problemsNoSchemaSees(manifestsOf(text.replaceAll(from, to)))
+  t.same(rewired('targetPort: http', 'targetPort: web'), ["the Service's targetPort web is no container port"])
+  t.same(rewired(/name: tmp(\s+)mountPath/g, 'name: scratch$1mountPath'), ['the mount at /tmp has no volume'])
+  t.same(rewired('app.kubernetes.io/instance: sandbox', 'instance: sandbox'), [
+    'PersistentVolumeClaim has no app.kubernetes.io/instance',
+    'Service has no app.kubernetes.io/instance',
+    'Deployment has no app.kubernetes.io/instance',
+  ])
+})
 
 t.test('the values schema is the one made from the settings table (npm run docs:settings)', async (t) => {
   t.equal(valuesSchema(), await readFile(join(ROOT, SCHEMA), 'utf8'), 'npm run docs:settings changes nothing')
 })
 
-t.test(
-  'the values schema refuses what the sandbox would, and replicas without a database',
-  { skip: helmSkip },
-  async (t) => {
-    const template = async (values: Record<string, unknown>) => {
-      const file = join(await tempDir(t), 'values.yaml')
-      // Every string quoted: Helm reads YAML 1.1, where a bare on is true.
-      await writeFile(file, stringify(values, { defaultStringType: 'QUOTE_DOUBLE' }))
-      return helm(['template', 'sandbox', CHART, '--values', file])
-    }
-    const database = { url: DATABASE_URL }
-    for (const values of [
-      { env: { SEED: 7, LOG_LEVEL: 'debug', MAX_PETS: '12', MCP_ALL_NAMESPACES: true, NAMESPACE_FROM_TRACE: 'on' } },
-      { env: { TLS: 'auto', TRACE_NAMESPACE_BASELINE: 'clean', OTEL_SERVICE_NAME: 'store' } },
-      { replicaCount: 1 },
-      { replicaCount: 3, database },
-      { replicaCount: 2, database: { existingSecret: 'pg' } },
-    ]) {
-      const run = await template(values)
-      t.equal(run.code, 0, `accepted: ${JSON.stringify(values)}`, { output: run.output })
-    }
-    for (const [values, expected] of [
-      [{ replicaCount: 3 }, /\/replicaCount/],
-      [{ database: { url: 'mysql://db/sandbox' } }, /\/database\/url/],
-      [{ database: { ...database, existingSecret: 'pg' } }, /'\/database': 'not' failed/],
-      [{ env: { LOG_LEVL: 'debug' } }, /additional properties 'LOG_LEVL' not allowed/],
-      [{ env: { LOG_LEVEL: 'loud' } }, /\/env\/LOG_LEVEL': value must be one of 'fatal'/],
-      [{ env: { SEED: -1 } }, /\/env\/SEED': minimum/],
-      [{ env: { SEED: 'seven' } }, /\/env\/SEED': 'seven' does not match pattern/],
-      [{ env: { NAMESPACE_FROM_TRACE: true } }, /\/env\/NAMESPACE_FROM_TRACE': value must be one of 'on', 'off'/],
-      [{ env: { UPSTREAM_API_KEY: 'a key' } }, /\/env\/UPSTREAM_API_KEY': 'a key' does not match pattern/],
-      [{ env: { ADMIN_TOKEN: 'a-token' } }, /'ADMIN_TOKEN' not allowed/],
-    ] as const) {
-      const run = await template(values)
-      t.not(run.code, 0, `refused: ${JSON.stringify(values)}`)
-      t.match(run.output, expected)
-    }
-  },
-)
+t.test('the values schema refuses bad settings and replicas without a database', { skip: helmSkip }, async (t) => {
+  const template = async (values: Record<string, unknown>) => {
+    const file = join(await tempDir(t), 'values.yaml')
+    // Every string quoted: Helm reads YAML 1.1, where a bare on is true.
+    await writeFile(file, stringify(values, { defaultStringType: 'QUOTE_DOUBLE' }))
+    return helm(['template', 'sandbox', CHART, '--values', file])
+  }
+  const database = { url: DATABASE_URL }
+  for (const values of [
+    { env: { SEED: 7, LOG_LEVEL: 'debug', MAX_PETS: '12', MCP_ALL_NAMESPACES: true, NAMESPACE_FROM_TRACE: 'on' } },
+    { env: { TLS: 'auto', TRACE_NAMESPACE_BASELINE: 'clean', OTEL_SERVICE_NAME: 'store' } },
+    { replicaCount: 1 },
+    { replicaCount: 3, database },
+    { replicaCount: 2, database: { existingSecret: 'pg' } },
+  ]) {
+    const run = await template(values)
+    t.equal(run.code, 0, `accepted: ${JSON.stringify(values)}`, { output: run.output })
+  }
+  for (const [values, expected] of [
+    [{ replicaCount: 3 }, /\/replicaCount/],
+    [{ database: { url: 'mysql://db/sandbox' } }, /\/database\/url/],
+    [{ database: { ...database, existingSecret: 'pg' } }, /'\/database': 'not' failed/],
+    [{ env: { LOG_LEVL: 'debug' } }, /additional properties 'LOG_LEVL' not allowed/],
+    [{ env: { LOG_LEVEL: 'loud' } }, /\/env\/LOG_LEVEL': value must be one of 'fatal'/],
+    [{ env: { SEED: -1 } }, /\/env\/SEED': minimum/],
+    [{ env: { SEED: 'seven' } }, /\/env\/SEED': 'seven' does not match pattern/],
+    [{ env: { NAMESPACE_FROM_TRACE: true } }, /\/env\/NAMESPACE_FROM_TRACE': value must be one of 'on', 'off'/],
+    [{ env: { UPSTREAM_API_KEY: 'a key' } }, /\/env\/UPSTREAM_API_KEY': 'a key' does not match pattern/],
+    [{ env: { ADMIN_TOKEN: 'a-token' } }, /'ADMIN_TOKEN' not allowed/],
+  ] as const) {
+    const run = await template(values)
+    t.not(run.code, 0, `refused: ${JSON.stringify(values)}`)
+    t.match(run.output, expected)
+  }
+})
