@@ -4,7 +4,6 @@
 // does not know fails it), with real inputs: a free port in place of 4010, a stand-in of the real
 // API in place of staging, a session it recorded, a journal and a Pact the sandbox exported. Inline
 // mentions are names or synopses: each must name a command that some block runs.
-import { spawn } from 'node:child_process'
 import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { cp, mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -14,8 +13,9 @@ import { marked } from 'marked'
 import t, { type Test } from 'tap'
 import { parse } from 'yaml'
 import { clientSequence, startStandIn } from '../fidelity/stand-in.js'
-import { API_KEY, ROOT, freePort, tempDir, waitFor } from '../support/sandbox.js'
+import { API_KEY, ROOT, freePort, tempDir } from '../support/sandbox.js'
 import { CLEAN_ENV, mustRun, runProgram, skipWithout } from '../support/system-programs.js'
+import { startWithNpx } from './npx.js'
 
 const COMMAND = 'npx animal-store-sandbox'
 const STAGING = 'https://staging.example.com/v1'
@@ -94,47 +94,8 @@ const runScript = (script: string, more: Record<string, string> = {}) =>
   )
 
 /** Starts the installed command in the project on the free port, until the test ends or `stop()`. */
-async function startSandbox(t: Test, more: Record<string, string> = {}): Promise<{ stop: () => Promise<void> }> {
-  const child = spawn('npx', ['--no-install', 'animal-store-sandbox', '--in-memory', '--log-level', 'silent'], {
-    cwd: project,
-    env: { ...CLEAN_ENV, ...env, PORT: String(port), ...more },
-    stdio: 'ignore',
-    detached: true, // npx runs the bin through sh, which passes no signal on: the group is signalled
-  })
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-  const signal = (name: NodeJS.Signals) => {
-    if (child.pid === undefined) return // never started: there is no group, and -0 would be ours
-    try {
-      process.kill(-child.pid, name)
-    } catch {
-      // gone already
-    }
-  }
-  t.teardown(() => signal('SIGKILL'))
-  await waitFor(
-    () =>
-      fetch(`${origin}/healthz`).then(
-        async (res) => {
-          await res.arrayBuffer()
-          return res.ok
-        },
-        () => false,
-      ),
-    { what: 'the sandbox under npx' },
-  )
-  const closed = () =>
-    fetch(`${origin}/healthz`).then(
-      () => false,
-      () => true,
-    )
-  return {
-    stop: async () => {
-      signal('SIGTERM')
-      await exited
-      await waitFor(closed, { what: 'the port to be free again' })
-    },
-  }
-}
+const startSandbox = (t: Test, more: Record<string, string> = {}) =>
+  startWithNpx(t, project, [], { ...env, PORT: String(port), ...more })
 
 t.test('the docs show the command in fenced blocks this test runs, and name only those commands', async (t) => {
   const ran = new Set(

@@ -1,13 +1,13 @@
 // The npm package for teams without Docker: `npm pack` holds only what runs, and the tarball,
 // installed into an empty folder, starts through its bin. The README's Testcontainers example
 // runs there too, against the image (skipped without Docker, failing under REQUIRE_DOCKER=1).
-import { spawn } from 'node:child_process'
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import t from 'tap'
 import { dockerSkipReason, ensureImage, usageSnippets } from '../support/docker.js'
-import { ROOT, tempDir, waitFor, waitForBanner } from '../support/sandbox.js'
-import { CLEAN_ENV, mustRun, npmPack, runProgram, typecheckAsConsumer } from '../support/system-programs.js'
+import { ROOT, tempDir } from '../support/sandbox.js'
+import { mustRun, npmPack, runProgram, typecheckAsConsumer } from '../support/system-programs.js'
+import { startWithNpx } from './npx.js'
 
 const npm = async (args: string[], cwd: string): Promise<string> => (await mustRun('npm', args, cwd)).stdout
 
@@ -53,44 +53,13 @@ t.test('the installed tarball starts through npx in a folder without the sources
   await writeFile(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }))
   await npm(['install', '--no-audit', '--no-fund', tarball], consumer)
 
-  const child = spawn(
-    'npx',
-    ['--no-install', 'animal-store-sandbox', '--port', '0', '--in-memory', '--log-level', 'silent'],
-    {
-      cwd: consumer,
-      env: CLEAN_ENV,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      // Its own process group, signalled as a whole like Ctrl-C in a terminal: npx runs the bin
-      // through `sh -c`, which would not pass a signal sent to npx alone on to node.
-      detached: true,
-    },
-  )
-  const signalGroup = (signal: NodeJS.Signals): void => {
-    try {
-      process.kill(-(child.pid ?? 0), signal)
-    } catch {
-      // the group is gone already
-    }
-  }
-  const exited = new Promise<number | string>((resolve) =>
-    child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)),
-  )
-  t.teardown(() => signalGroup('SIGKILL'))
-  const { apiUrl: baseUrl, banner } = await waitForBanner(child, exited)
-  t.match(banner, /data: .*fixtures/, 'the built-in fixtures come with the package')
-  const response = await fetch(`${baseUrl}/pets`, { headers: { authorization: 'Bearer sandbox-api-key' } })
+  const sandbox = await startWithNpx(t, consumer, ['--port', '0'])
+  t.match(sandbox.banner, /data: .*fixtures/, 'the built-in fixtures come with the package')
+  const response = await fetch(`${sandbox.apiUrl}/pets`, { headers: { authorization: 'Bearer sandbox-api-key' } })
   t.equal(response.status, 200)
   t.equal(((await response.json()) as unknown[]).length, 20)
-  signalGroup('SIGTERM')
-  t.match(String(await exited), /^(0|SIGTERM)$/, 'npx ends on SIGTERM')
-  // npx may end before the node process under it has closed its port: wait for that, bounded.
-  const refused = (): Promise<boolean> =>
-    fetch(`${baseUrl}/pets`).then(
-      (res) => res.arrayBuffer().then(() => false),
-      () => true,
-    )
-  await waitFor(refused, { what: 'the sandbox under npx to stop listening' })
-  await t.rejects(fetch(`${baseUrl}/pets`), 'the sandbox under npx stopped too: nothing listens any more')
+  t.match(String(await sandbox.stop()), /^(0|SIGTERM)$/, 'npx ends on SIGTERM')
+  await t.rejects(fetch(`${sandbox.apiUrl}/pets`), 'the sandbox under npx stopped too: nothing listens any more')
 })
 
 const skip = (await dockerSkipReason(t)) ?? false
