@@ -33,7 +33,7 @@ if (skip) t.comment(`skipping the container tests: ${skip}`)
 t.test('npm run image builds a multi-stage, non-root image from this checkout', { skip }, async (t) => {
   await ensureImage()
   const config = JSON.parse(await docker('image', 'inspect', IMAGE, '--format', '{{json .Config}}'))
-  t.match(config, {
+  t.matchStrict(config, {
     User: '1000:1000', // the non-root node user
     ExposedPorts: { '4010/tcp': {} },
     Entrypoint: ['node', 'dist/cli.js'], // exec form: node is PID 1
@@ -228,7 +228,7 @@ t.test('README: the compose service starts and its healthcheck passes', { skip }
   t.equal(snippets.length, 1, 'one compose snippet')
   const { services } = parse(snippets[0] ?? '') as { services: Record<string, any> }
   const service = services['animal-store']
-  t.match(service, { image: IMAGE, ports: ['4010:4010'], healthcheck: { test: ['CMD'] } })
+  t.matchStrict(service, { image: IMAGE, ports: ['4010:4010'], healthcheck: { test: ['CMD'] } })
   t.equal(services['tests']?.depends_on?.['animal-store']?.condition, 'service_healthy')
   const { id, origin } = await runContainer(t, { env: service.environment, image: service.image })
   await t.resolves(docker('exec', id, ...service.healthcheck.test.slice(1)), 'the healthcheck command exits 0')

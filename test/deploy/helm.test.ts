@@ -109,7 +109,7 @@ t.test('the single shape: one replica with its data file on a claim at /data', {
   t.same(kinds(manifests), ['Deployment', 'PersistentVolumeClaim', 'Service'])
   const { spec } = only(manifests, 'Deployment')
   // Recreate: the old pod lets go of the data file before the new one starts.
-  t.match(spec, {
+  t.matchStrict(spec, {
     replicas: 1,
     strategy: { type: 'Recreate' },
     template: { spec: { securityContext: { runAsNonRoot: true, runAsUser: 1000 } } },
@@ -118,7 +118,7 @@ t.test('the single shape: one replica with its data file on a claim at /data', {
   const volume = spec.template.spec.volumes?.find((volume: { name: string }) => volume.name === data?.name)
   t.equal(volume?.persistentVolumeClaim?.claimName, only(manifests, 'PersistentVolumeClaim').metadata.name)
   t.equal(envOf(manifests, 'DATABASE_URL'), undefined, 'no database')
-  t.match(container(manifests).securityContext, { readOnlyRootFilesystem: true, allowPrivilegeEscalation: false })
+  t.matchStrict(container(manifests).securityContext, { readOnlyRootFilesystem: true, allowPrivilegeEscalation: false })
 
   // A token and a setting: the token from the chart's Secret, the setting as text whatever its YAML type.
   const configured = await render([...TOKEN, '--set', 'env.SEED=7'])
@@ -144,7 +144,7 @@ t.test('the shared shape: replicas on a database, probes, a budget, no claim', {
     t.equal(Buffer.from(secret.data[name] ?? '', 'base64').toString(), value, `the Secret holds ${name}`)
   }
   t.notOk(text.includes(DATABASE_URL), 'the URL (and its password) is in the Secret only')
-  t.match(container(manifests), {
+  t.matchStrict(container(manifests), {
     ports: [{ name: 'http', containerPort: 4010 }],
     readinessProbe: { httpGet: { path: '/readyz', port: 'http' } },
     livenessProbe: { httpGet: { path: '/healthz', port: 'http' } },
