@@ -40,39 +40,24 @@ if (compose === undefined) {
   if (REQUIRE_PROGRAMS) t.fail(`REQUIRE_PROGRAMS=1 but ${composeSkip}`)
 }
 
-t.test(
-  'the compose file: replicas that wait for PostgreSQL, official images, port 4010',
-  { skip: composeSkip },
-  async (t) => {
-    const config = (env: Record<string, string>) =>
-      runProgram(program, [...composeArgs, '-f', FILE, 'config'], ROOT, env)
-    // The images' and port's variables unset, whatever this machine's are: the defaults are what a user gets.
-    const read = await config({
-      ADMIN_TOKEN: TOKEN,
-      ANIMAL_STORE_IMAGE: '',
-      POSTGRES_IMAGE: '',
-      HAPROXY_IMAGE: '',
-      SANDBOX_PORT: '',
-    })
-    const { services } = parse(read.stdout) as { services: Record<string, any> }
-    for (const name of REPLICAS)
-      t.equal(
-        services[name]?.depends_on?.postgres?.condition,
-        'service_healthy',
-        `${name} starts once PostgreSQL is ready`,
-      )
-    // Compose v1 and v2 write ports, volumes and tests in two forms: each is matched as text.
-    const { postgres, haproxy } = services
-    t.match(postgres.image, /^postgres:\d+$/, 'the official postgres image')
-    t.match(JSON.stringify(postgres.healthcheck.test), /pg_isready/)
-    t.match(JSON.stringify(postgres.volumes), /postgres-data/, 'its data on a volume')
-    t.match(haproxy.image, /^haproxy:[\d.]+$/, 'the official haproxy image')
-    t.match(JSON.stringify(haproxy.ports), /127\.0\.0\.1:4010:4010|"published":"?4010\b/, 'on port 4010')
-    const unset = await config({ ADMIN_TOKEN: '' })
-    t.not(unset.code, 0, 'no start without ADMIN_TOKEN')
-    t.match(unset.output, /set ADMIN_TOKEN/)
-  },
-)
+t.test('compose config: replicas wait for PostgreSQL, official images on 4010', { skip: composeSkip }, async (t) => {
+  const config = (env: Record<string, string>) => runProgram(program, [...composeArgs, '-f', FILE, 'config'], ROOT, env)
+  // The images' and port's variables unset, whatever this machine's are: the defaults are what a user gets.
+  const unset = { ANIMAL_STORE_IMAGE: '', POSTGRES_IMAGE: '', HAPROXY_IMAGE: '', SANDBOX_PORT: '' }
+  const { services } = parse((await config({ ...unset, ADMIN_TOKEN: TOKEN })).stdout) as Record<string, any>
+  for (const name of REPLICAS)
+    t.equal(services[name].depends_on?.postgres?.condition, 'service_healthy', `${name} waits for PostgreSQL`)
+  // Compose v1 and v2 write ports, volumes and tests in two forms: each is matched as text.
+  const { postgres, haproxy } = services
+  t.match(postgres.image, /^postgres:\d+$/, 'the official postgres image')
+  t.match(JSON.stringify(postgres.healthcheck.test), /pg_isready/)
+  t.match(JSON.stringify(postgres.volumes), /postgres-data/, 'its data on a volume')
+  t.match(haproxy.image, /^haproxy:[\d.]+$/, 'the official haproxy image')
+  t.match(JSON.stringify(haproxy.ports), /127\.0\.0\.1:4010:4010|"published":"?4010\b/, 'on port 4010')
+  const tokenless = await config({ ADMIN_TOKEN: '' })
+  t.not(tokenless.code, 0, 'no start without ADMIN_TOKEN')
+  t.match(tokenless.output, /set ADMIN_TOKEN/)
+})
 
 t.test('haproxy.cfg: health checks on /readyz, no retry of a request that reached a replica', async (t) => {
   const cfg = await readFile(HAPROXY_CFG, 'utf8')
@@ -97,13 +82,12 @@ let skip: string | false = composeSkip || ((await dockerSkipReason(t)) ?? false)
 // chroot) would mount an empty folder there instead, and HAProxy would start without its config.
 if (!skip) {
   await ensureImage()
-  const probe = ['-v', `${HAPROXY_CFG}:/probe:ro`, '--entrypoint', 'node', IMAGE]
+  const probe = ['--rm', '-v', `${HAPROXY_CFG}:/probe:ro`, '--entrypoint', 'node', IMAGE]
   const seen = await docker(
     'run',
-    '--rm',
     ...probe,
     '-e',
-    "process.stdout.write(String(require('node:fs').statSync('/probe').isFile()))",
+    "process.stdout.write(String(require('fs').statSync('/probe').isFile()))",
   )
   if (seen !== 'true')
     skip =
