@@ -8,7 +8,7 @@ import { lookup } from 'node:dns/promises'
 import { cp, readFile, readdir, writeFile } from 'node:fs/promises'
 import { isIP } from 'node:net'
 import { join } from 'node:path'
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { IMAGE, docker, dockerSkipReason, ensureImage } from '../support/docker.js'
 import { ROOT, tempDir } from '../support/sandbox.js'
 import { npmPack, runProgram } from '../support/system-programs.js'
@@ -30,28 +30,28 @@ const skip = (await dockerSkipReason(t)) ?? false
 const npm = (args: string[], cwd: string, timeoutMs: number) =>
   runProgram('npm', args, cwd, { ANIMAL_STORE_IMAGE: IMAGE, NO_COLOR: '1' }, timeoutMs)
 
-interface Report {
-  namespace: string
-  origin: string
-  worker: string
-}
-
 /** The runner's own count of the tests that passed and failed, from its summary. */
 function counts(summary: RegExp, output: string): { passed: number; failed: number } | undefined {
   const groups = summary.exec(output)?.groups
   return groups && { passed: Number(groups['passed']), failed: Number(groups['failed'] ?? 0) }
 }
 
-function reports(output: string): Report[] {
-  return [...output.matchAll(REPORT)].map(({ groups = {} }) => ({
-    namespace: groups['namespace'] ?? '',
-    origin: groups['origin'] ?? '',
-    worker: groups['worker'] ?? '',
-  }))
-}
+/** What each test of a run reported. */
+const reports = (output: string) =>
+  [...output.matchAll(REPORT)].map(({ groups = {} }) => {
+    const { namespace, origin, worker } = groups
+    return { namespace, origin, worker }
+  })
 
-/** Containers, of any image, that still publish the port of `origin`: removed, and returned for the failure. */
-async function leftBehind(origin: string): Promise<string[]> {
+/**
+ * The one container a run's tests reported, and what of it is left: containers, of any image, that
+ * still publish its port, removed and returned for the failure.
+ */
+async function leftBehind(t: Test, output: string): Promise<string[]> {
+  const origins = [...new Set(reports(output).map((run) => run.origin))]
+  t.equal(origins.length, 1, `the tests ran against one container (${origins.join(', ')})`)
+  const origin = origins[0] ?? 'http://-'
+
   // A container's port as testcontainers reads it: its binding of the first address family the
   // origin's host resolves to. Under concurrent starts Docker may give IPv4 and IPv6 different
   // ports, so another container's other binding can hold this port.
@@ -102,9 +102,7 @@ for (const { runner, summary } of RECIPES) {
       t.equal(runs.length, 2, 'two tests reported their namespace')
       t.equal(new Set(runs.map((run) => run.namespace)).size, 2, 'each its own namespace')
       t.equal(new Set(runs.map((run) => run.worker)).size, 2, 'each in its own worker process')
-      const origins = [...new Set(runs.map((run) => run.origin))]
-      t.equal(origins.length, 1, `all against one container (${origins.join(', ')})`)
-      t.same(await leftBehind(origins[0] ?? 'http://-'), [], 'which the run stopped and removed')
+      t.same(await leftBehind(t, green.output), [], 'which the run stopped and removed')
 
       // A recipe whose test fails must fail its run, and still stop its container.
       const testFile = async (animal: string) =>
@@ -121,9 +119,7 @@ for (const { runner, summary } of RECIPES) {
         { passed: 1, failed: 1 },
         `one test failed, the other passed${redCounts ? '' : `:\n${red.output}`}`,
       )
-      const redOrigins = [...new Set(reports(red.output).map((run) => run.origin))]
-      t.equal(redOrigins.length, 1, 'the failed run had one container too')
-      t.same(await leftBehind(redOrigins[0] ?? 'http://-'), [], 'which it stopped and removed all the same')
+      t.same(await leftBehind(t, red.output), [], 'which the failed run stopped and removed all the same')
 
       // Every test passes, but the end-of-suite coverage check finds listOrders never called: the
       // run fails. (In the green run, the call it counted was made in a namespace since deleted.)
@@ -141,8 +137,7 @@ for (const { runner, summary } of RECIPES) {
         /listOrders \(GET \/v1\/store\/orders\), every namespace: never exercised default/,
         'naming the response never exercised',
       )
-      const uncoveredOrigins = [...new Set(reports(uncovered.output).map((run) => run.origin))]
-      t.same(await leftBehind(uncoveredOrigins[0] ?? 'http://-'), [], 'and still stops its container')
+      t.same(await leftBehind(t, uncovered.output), [], 'and still stops its container')
     },
   )
 }
