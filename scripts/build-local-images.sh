@@ -1,17 +1,12 @@
 #!/usr/bin/env bash
 # Builds minimal stand-ins for the official `postgres` and `haproxy` images that deploy/compose.yaml
-# names, without any registry, from this machine's Debian packages `postgresql` and `haproxy`: each
-# a root holding the programs, the shared libraries `ldd` names for them, their share files and a
-# passwd/group with the official images' users, made an image by a `FROM scratch` build, as
-# scripts/build-base-image.sh makes the Node base. The compose file runs on them through
-# POSTGRES_IMAGE and HAPROXY_IMAGE (test/container/compose.test.ts, docs/deploy.md).
-#
-# They behave as the official images do for what compose.yaml uses:
-#   postgres  on an empty data folder (PGDATA, /var/lib/postgresql/data), initdb with POSTGRES_USER
-#             as the superuser, POSTGRES_PASSWORD as its password and POSTGRES_DB created; password
-#             logins from any address; pg_isready for the healthcheck; stops on SIGINT (fast).
-#             Unlike the official image it starts as the postgres user (999), not as root, so a
-#             bind-mounted data folder must be writable by that user (a named volume is).
+# names, without any registry (test/container/compose.test.ts, docs/deploy.md): from this machine's
+# Debian packages `postgresql` and `haproxy`, each a `FROM scratch` image of a root holding the
+# programs, the shared libraries `ldd` names, their share files and the official images' users.
+# For what compose.yaml uses they behave as the official images do:
+#   postgres  an empty PGDATA gets a cluster with POSTGRES_USER (superuser), POSTGRES_PASSWORD and
+#             POSTGRES_DB, password logins from any address; pg_isready; stops on SIGINT. It starts
+#             as the postgres user (999), not root: a bind-mounted data folder must be writable by it.
 #   haproxy   `haproxy -W -db -f /usr/local/etc/haproxy/haproxy.cfg` as the haproxy user (99).
 # The versions are Debian's (PostgreSQL 15, HAProxy 2.6), not the official images' defaults.
 #

@@ -1,16 +1,14 @@
 #!/usr/bin/env bash
 # The release recipe (docs/release.md): the image for linux/amd64 and linux/arm64, both npm
 # packages and the modules of Python, Java and Go, all of one version. Every run proves what it
-# would publish before anything leaves the machine: 1. the versions agree, 2. the images are built,
-# 3. the packages are packed and checked, 4. the images are saved, loaded into a clean engine of
-# the script's own and started there; only a run without --dry-run goes on to 5. publish.
+# would publish before anything leaves the machine (versions, images, packages, then the images
+# started in a clean engine of its own); only a run without --dry-run goes on to publish.
 #
-#   bash scripts/release.sh --dry-run [--out DIR]          # all but step 5; needs root (dockerd)
+#   bash scripts/release.sh --dry-run [--out DIR]          # all but publishing; needs root (dockerd)
 #   REGISTRY=ghcr.io/acme bash scripts/release.sh          # a clean tree, logged in to each
 #
-# --out keeps the artifacts in DIR (docs/release.md lists them). ARCHES (default "amd64 arm64")
-# narrows the run; IMAGE names the local repository as for `npm run image`, whose tags this
-# rebuilds. Every wait is bounded.
+# --out keeps the artifacts in DIR. ARCHES (default "amd64 arm64") narrows the run; IMAGE names the
+# local repository as for `npm run image`, whose tags this rebuilds. Every wait is bounded.
 set -euo pipefail
 
 dry_run=false out=
