@@ -80,18 +80,10 @@ const env = { npm_config_prefer_offline: 'true', NO_COLOR: '1', STAGING_KEY: sta
 const localized = (code: string): string => code.replaceAll('4010', String(port)).replaceAll(STAGING, standIn.baseUrl)
 
 /** Runs `script` with bash in the project, then ends what it started with `&` (each job is a process group). */
-const runScript = (script: string, more: Record<string, string> = {}) =>
-  runProgram(
-    'bash',
-    [
-      '-euo',
-      'pipefail',
-      '-c',
-      `set -m\ntrap 'for job in $(jobs -p); do kill -- -$job 2>/dev/null; done' EXIT\n${script}`,
-    ],
-    project,
-    { ...env, ...more },
-  )
+const runScript = (script: string, more: Record<string, string> = {}) => {
+  const endJobs = `set -m\ntrap 'for job in $(jobs -p); do kill -- -$job 2>/dev/null; done' EXIT\n`
+  return runProgram('bash', ['-euo', 'pipefail', '-c', endJobs + script], project, { ...env, ...more })
+}
 
 /** Starts the installed command in the project on the free port, until the test ends or `stop()`. */
 const startSandbox = (t: Test, more: Record<string, string> = {}) =>
