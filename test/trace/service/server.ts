@@ -1,8 +1,7 @@
-// A service under test, as a team would have one: an HTTP server that calls the Animal Store
-// (here the sandbox) from its own code, and from background jobs, instrumented with the
-// OpenTelemetry Node SDK. It names
-// no namespace itself: the trace context and baggage of the request it serves reach the sandbox
-// only because the instrumentation passes them on to its outbound calls.
+// A service under test whose call to the Animal Store (here the sandbox) comes from a background
+// job, instrumented with the OpenTelemetry Node SDK. It names no namespace itself: the trace
+// context and baggage of the request that queued the job reach the sandbox only because the
+// instrumentation passes them on. CommonJS-style (node:http through require), it needs no hook.
 //
 //   SANDBOX_URL      the API's base URL (http://127.0.0.1:<port>/v1)
 //   SANDBOX_API_KEY  its key
@@ -38,21 +37,6 @@ function required(name: string): string {
   return value
 }
 
-/** GET /adopt: look at the first pet, then add one: two calls to the sandbox, no namespace named. */
-async function adopt(res: ServerResponse): Promise<void> {
-  const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }
-  const listed = await fetch(`${sandboxUrl}/pets?limit=1`, { headers })
-  await listed.body?.cancel()
-  const created = await fetch(`${sandboxUrl}/pets`, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({ name: 'Adopted', categoryId: 1 }),
-  })
-  const pet = (await created.json()) as { id?: number }
-  res.writeHead(200, { 'content-type': 'application/json' })
-  res.end(JSON.stringify({ listed: listed.status, created: created.status, petId: pet.id ?? null }))
-}
-
 /** Jobs held back until POST /release: a test decides when a late job runs. */
 const held: Array<() => void> = []
 
@@ -84,14 +68,7 @@ const server = http.createServer((req: IncomingMessage, res: ServerResponse) => 
     for (const job of held.splice(0)) job()
     return void res.writeHead(204).end()
   }
-  if (req.method !== 'GET' || req.url !== '/adopt') {
-    res.writeHead(404).end()
-    return
-  }
-  adopt(res).catch((error: unknown) => {
-    res.writeHead(502, { 'content-type': 'text/plain' })
-    res.end(error instanceof Error ? error.message : String(error))
-  })
+  res.writeHead(404).end()
 })
 server.listen(Number(process.env['PORT'] ?? 0), '127.0.0.1', () => {
   console.log(`listening on ${(server.address() as AddressInfo).port}`)
