@@ -18,25 +18,16 @@ export interface Arrival {
 /** The error.type of a connection closed with no answer sent (a `reset` fault, a client gone). */
 export const NO_ANSWER_ERROR = 'no_answer'
 
+/** The methods the conventions know; any other is _OTHER, its name kept beside. */
+const KNOWN_METHODS = new Set(['CONNECT', 'DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT', 'TRACE'])
+
 /** Query keys whose values the conventions ask to redact by default. */
 const REDACTED_QUERY_KEYS = new Set(['AWSAccessKeyId', 'Signature', 'sig', 'X-Goog-Signature'])
 
 export function describeRequest(sc: typeof Semconv) {
-  const knownMethods = new Set<string>([
-    sc.HTTP_REQUEST_METHOD_VALUE_CONNECT,
-    sc.HTTP_REQUEST_METHOD_VALUE_DELETE,
-    sc.HTTP_REQUEST_METHOD_VALUE_GET,
-    sc.HTTP_REQUEST_METHOD_VALUE_HEAD,
-    sc.HTTP_REQUEST_METHOD_VALUE_OPTIONS,
-    sc.HTTP_REQUEST_METHOD_VALUE_PATCH,
-    sc.HTTP_REQUEST_METHOD_VALUE_POST,
-    sc.HTTP_REQUEST_METHOD_VALUE_PUT,
-    sc.HTTP_REQUEST_METHOD_VALUE_TRACE,
-  ])
-
   const arrival = (req: IncomingMessage): Arrival => {
     const original = req.method ?? 'GET'
-    const method = knownMethods.has(original) ? original : undefined
+    const method = KNOWN_METHODS.has(original) ? original : undefined
     const scheme = (req.socket as Partial<TLSSocket>).encrypted === true ? 'https' : 'http'
     const attributes: Attributes = {
       [sc.ATTR_HTTP_REQUEST_METHOD]: method ?? sc.HTTP_REQUEST_METHOD_VALUE_OTHER,

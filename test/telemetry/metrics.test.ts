@@ -2,7 +2,7 @@ import parsePrometheusTextFormat, { type MetricFamily } from 'parse-prometheus-t
 import t from 'tap'
 import { NAMESPACE_HEADER } from '../../src/control/namespaces.js'
 import { ADMIN_AUTH, ADMIN_TOKEN, call, startControlSandbox } from '../support/control.js'
-import { API_KEY, AUTH, buildCli, postPet, spawnCli, startTestSandbox, waitFor } from '../support/sandbox.js'
+import { AUTH, postPet, startTestSandbox, waitFor } from '../support/sandbox.js'
 
 /** Scrapes GET /metrics with the admin token and parses it as Prometheus does. */
 async function scrape(origin: string): Promise<MetricFamily[]> {
@@ -117,14 +117,3 @@ t.test(
     t.same(labels, ['default=1', 'n1=1', 'n2=1', 'other=3'])
   },
 )
-
-t.test('the built command loads prom-client, left out of its bundle, at the first scrape', async (t) => {
-  const cli = await buildCli(t)
-  const run = await spawnCli(t, { ADMIN_TOKEN, API_KEYS: API_KEY }, [], cli)
-  t.equal((await fetch(`${run.baseUrl}/pets`, { headers: AUTH })).status, 200)
-  const origin = new URL(run.baseUrl).origin
-  let metrics: MetricFamily[] = []
-  await waitFor(async () => requestsCounted((metrics = await scrape(origin))) === 1, { what: 'the request counted' })
-  t.equal(value(metrics, 'sandbox_requests_total', { operation: 'listPets', status: '200', namespace: 'default' }), 1)
-  t.ok(family(metrics, 'process_resident_memory_bytes'))
-})

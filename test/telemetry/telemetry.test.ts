@@ -276,33 +276,39 @@ t.test('over HTTPS and HTTP/2: url.scheme https, network.protocol.version 2, the
   t.equal(attributesOf(span!)[semconv.ATTR_USER_AGENT_ORIGINAL], 'telemetry-test/1')
 })
 
-t.test('with no OTEL_* variables the SDK is not loaded, and log lines still carry the trace id', async (t) => {
-  const cli = await buildCli(t)
-  const bare = Object.fromEntries(
-    Object.keys(process.env)
-      .filter((k) => k.startsWith('OTEL_'))
-      .map((k) => [k, '']),
-  )
-  const sandbox = await startLogged(t, cli, bare)
-  const get = (headers: Record<string, string>) =>
-    fetch(`${sandbox.baseUrl}/pets`, { headers: { ...AUTH, ...headers } })
-  t.equal((await get({ traceparent: traceparent(PARENTS['getPet'] as string) })).status, 200)
-  t.equal((await get({ traceparent: `00-${'0'.repeat(32)}-${PARENTS['getPet']}-01` })).status, 200)
-  await waitFor(() => sandbox.stdout.split('\n').filter((line) => line.includes('"msg":"request"')).length >= 2, {
-    what: 'two request log lines',
-  })
-  const lines = sandbox.stdout
-    .split('\n')
-    .filter((line) => line.includes('"msg":"request"'))
-    .map((line) => JSON.parse(line) as { traceId?: string })
-  t.equal(lines[0]?.traceId, TRACE_ID, 'a valid traceparent: its trace id')
-  t.equal(lines[1]?.traceId, undefined, 'an invalid one (an all-zero trace id): none')
-  sandbox.child.kill('SIGTERM')
-  await sandbox.exited
-  const modules = await readFile(sandbox.modules, 'utf8')
-  t.match(modules, /cli\.js/, 'the module log works')
-  t.notMatch(modules, /@opentelemetry/, 'nothing of OpenTelemetry was loaded')
-})
+t.test(
+  'with no OTEL_* variables the SDK is not loaded, log lines still carry the trace id, /metrics scrapes',
+  async (t) => {
+    const cli = await buildCli(t)
+    const bare = Object.fromEntries(
+      Object.keys(process.env)
+        .filter((k) => k.startsWith('OTEL_'))
+        .map((k) => [k, '']),
+    )
+    const sandbox = await startLogged(t, cli, bare)
+    const get = (headers: Record<string, string>) =>
+      fetch(`${sandbox.baseUrl}/pets`, { headers: { ...AUTH, ...headers } })
+    t.equal((await get({ traceparent: traceparent(PARENTS['getPet'] as string) })).status, 200)
+    t.equal((await get({ traceparent: `00-${'0'.repeat(32)}-${PARENTS['getPet']}-01` })).status, 200)
+    await waitFor(() => sandbox.stdout.split('\n').filter((line) => line.includes('"msg":"request"')).length >= 2, {
+      what: 'two request log lines',
+    })
+    const lines = sandbox.stdout
+      .split('\n')
+      .filter((line) => line.includes('"msg":"request"'))
+      .map((line) => JSON.parse(line) as { traceId?: string })
+    t.equal(lines[0]?.traceId, TRACE_ID, 'a valid traceparent: its trace id')
+    t.equal(lines[1]?.traceId, undefined, 'an invalid one (an all-zero trace id): none')
+    // prom-client is left out of the bundle: the first scrape loads it.
+    const scraped = await fetch(new URL('/metrics', sandbox.baseUrl), { headers: ADMIN_AUTH })
+    t.match(await scraped.text(), /^process_resident_memory_bytes /m, 'the built command scrapes with prom-client')
+    sandbox.child.kill('SIGTERM')
+    await sandbox.exited
+    const modules = await readFile(sandbox.modules, 'utf8')
+    t.match(modules, /cli\.js/, 'the module log works')
+    t.notMatch(modules, /@opentelemetry/, 'nothing of OpenTelemetry was loaded')
+  },
+)
 
 t.test('an export the receiver refuses is a warning in the log', async (t) => {
   const receiver = await otlpReceiver(t)
