@@ -10,6 +10,9 @@ import { ADMIN_AUTH, ADMIN_TOKEN, startControlSandbox } from '../support/control
 import { callTool, theLoop } from './loop.js'
 import { startTestSandbox } from '../support/sandbox.js'
 
+// One sandbox for the tests that need no setting of their own, each in its own namespace.
+const sandbox = await startControlSandbox(t)
+
 async function connect(t: Test, origin: string, headers: Record<string, string> = ADMIN_AUTH): Promise<Client> {
   const client = new Client({ name: 'animal-store-tests', version: '1.0.0' })
   await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', origin), { requestInit: { headers } }))
@@ -54,12 +57,10 @@ function post(origin: string, headers: Record<string, string>): Promise<Response
 }
 
 t.test('the loop over /mcp: reset, create, list, a 503, coverage and journal', async (t) => {
-  const sandbox = await startControlSandbox(t)
   await theLoop(t, await connect(t, sandbox.origin), 'mcp-http')
 })
 
 t.test('bad input over /mcp is a tool error naming the field', async (t) => {
-  const sandbox = await startControlSandbox(t)
   const client = await connect(t, sandbox.origin)
   const noNamespace = await callTool(client, 'reset', {})
   t.equal(noNamespace.isError, true)
@@ -98,7 +99,6 @@ t.test('MCP_ALL_NAMESPACES lets the tools reach across namespaces', async (t) =>
 })
 
 t.test('/mcp is guarded as the control API is', async (t) => {
-  const sandbox = await startControlSandbox(t)
   const none = await post(sandbox.origin, {})
   t.equal(none.status, 401, 'no admin token: 401')
   t.match(await none.json(), { code: 'unauthorized', status: 401 }, 'with the Error body')
@@ -173,7 +173,6 @@ t.test('ADMIN_CORS_ORIGINS=* lets any Origin reach /mcp, as it lets any reach th
 const nested = (depth: number): string => `${'{"a":'.repeat(depth - 1)}{"a":1}${'}'.repeat(depth - 1)}`
 
 t.test('arguments nested deeper than the bound are a tool error naming it, not a stack message', async (t) => {
-  const sandbox = await startControlSandbox(t)
   const createPet = (tags: string) =>
     fetch(`${sandbox.origin}/mcp`, {
       method: 'POST',
@@ -198,7 +197,6 @@ t.test('arguments nested deeper than the bound are a tool error naming it, not a
 // JSON-RPC 2.0 and the MCP specification: invalid method parameters are -32602 (Invalid params), with
 // a message naming the parameter, never -32603 (Internal error) with the raw validation text.
 t.test('a request with invalid params is -32602 naming the parameter, not an internal error', async (t) => {
-  const sandbox = await startControlSandbox(t)
   const call = async (method: string, params?: unknown) => {
     const answer = await fetch(`${sandbox.origin}/mcp`, {
       method: 'POST',
