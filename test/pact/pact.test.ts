@@ -1,16 +1,18 @@
-// GET /__admin/pact: a consumer's suite runs against a real sandbox and its namespace is exported
-// as a Pact; the Pact passes the ecosystem's Pact-versus-OpenAPI comparison
-// (@pactflow/swagger-mock-validator) against spec/openapi.yaml, and fails it, naming the
-// interaction, against a spec without categoryId.
+// GET /__admin/pact and `animal-store-sandbox pact verify`: a consumer's suite runs against a real
+// sandbox and its namespace is exported as a Pact. The Pact passes the ecosystem's Pact-versus-OpenAPI
+// comparison (@pactflow/swagger-mock-validator) against spec/openapi.yaml, and fails it, naming the
+// interaction, against a spec without categoryId. The official Pact verifier
+// (@pact-foundation/pact-core) replays it against a fresh sandbox, its provider states restored
+// through the control API: 0 failures; a Pact with one wrong expectation fails, naming that interaction.
 import { execFile } from 'node:child_process'
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
-import t from 'tap'
+import { promisify, stripVTControlCharacters } from 'node:util'
+import t, { type Test } from 'tap'
 import { parse, stringify } from 'yaml'
 import { AnimalStoreControlClient, ok } from '../../modules/node/src/client.js'
-import { API_KEY, ROOT, startTestSandbox, tempDir } from '../support/sandbox.js'
-import { exportedPact, StoreClient } from './consumer.js'
+import { API_KEY, ROOT, runCliToEnd, startTestSandbox, tempDir } from '../support/sandbox.js'
+import { consumerSuite, exportedPact, StoreClient } from './consumer.js'
 
 const VALIDATOR = join(ROOT, 'node_modules/.bin/swagger-mock-validator')
 
@@ -35,8 +37,21 @@ async function validate(spec: string, pact: string): Promise<{ code: number; out
   return { code: 'code' in result ? result.code : 0, output: result.stdout + result.stderr }
 }
 
+/** Runs `pact verify` on `pact` (a file, or a Pact written to one) as a user would, bounded in time. */
+async function pactVerify(t: Test, pact: unknown, args: string[]): Promise<{ code: number | null; output: string }> {
+  let file = pact
+  if (typeof file !== 'string') await writeFile((file = join(await tempDir(t), 'pact.json')), JSON.stringify(pact))
+  const { code, stdout, stderr } = await runCliToEnd({}, ['pact', 'verify', file as string, ...args], 120_000)
+  // The verifier colours its report whatever the terminal.
+  return { code, output: stripVTControlCharacters(stdout + stderr) }
+}
+
+/** The Pact of the consumer suite, exported by the first test that reads it. */
+let exported: Promise<any> | undefined
+const consumerPact = (t: Test): Promise<any> => (exported ??= exportedPact(t))
+
 t.test('a namespace exports one interaction per shape, with matchers from the spec and its data state', async (t) => {
-  const { pact } = await exportedPact(t)
+  const pact = await consumerPact(t)
   t.same(pact.consumer, { name: 'web-shop' })
   t.same(pact.provider, { name: 'animal-store' })
   t.equal(pact.metadata.pactSpecification.version, '4.0')
@@ -101,7 +116,7 @@ t.test('answers shaped by a fault or Prefer are not the provider’s: left out a
 })
 
 t.test('the exported Pact agrees with spec/openapi.yaml, and not with a spec without categoryId', async (t) => {
-  const { pact } = await exportedPact(t)
+  const pact = await consumerPact(t)
   const dir = await tempDir(t)
   const file = join(dir, 'pact.json')
   await writeFile(file, JSON.stringify(pact))
@@ -124,4 +139,87 @@ t.test('the exported Pact agrees with spec/openapi.yaml, and not with a spec wit
     refused.output,
     /interactionDescription: 'Add an animal: POST \/v1\/pets \{categoryId, name, status\} answers 201'/,
   )
+})
+
+t.test('a Pact exported from a consumer suite verifies against a fresh sandbox; a wrong one fails', async (t) => {
+  const pact = await consumerPact(t)
+  // The provider: another sandbox, which never saw the consumer's calls.
+  const provider = await startTestSandbox(t)
+  const flags = ['--url', provider.origin, '--api-key', API_KEY]
+  const verified = await pactVerify(t, pact, flags)
+  t.equal(verified.code, 0, verified.output)
+  t.match(verified.output, /Verifying a pact between web-shop and animal-store/)
+  t.notMatch(verified.output, /FAILED/)
+  for (const interaction of pact.interactions) t.match(verified.output, interaction.description)
+  const namespaces = await ok(new AnimalStoreControlClient(provider.origin).api.GET('/namespaces'))
+  t.notOk(
+    namespaces.namespaces.some((ns) => ns.name.startsWith('pact-verify-')),
+    'the verification’s namespace is deleted',
+  )
+
+  // One wrong expectation, as a hand edit would make it: a create answered 200 rather than 201.
+  const wrong = structuredClone(pact)
+  const create = wrong.interactions.find((i: any) => i.request.method === 'POST' && i.response.status === 201)
+  create.response.status = 200
+  const failed = await pactVerify(t, wrong, flags)
+  t.equal(failed.code, 1, failed.output)
+  t.match(failed.output, /There were 1 pact failures/)
+  t.match(failed.output, `${create.description}\n    1.1) has status code 200`)
+})
+
+t.test('a namespace forked from a snapshot verifies where that snapshot exists', async (t) => {
+  const sandbox = await startTestSandbox(t)
+  const control = new AnimalStoreControlClient(sandbox.origin, { apiKey: API_KEY })
+  const checkout = { params: { path: { name: 'checkout' } } }
+  await control.namespace('fixture').api.POST('/reset', { body: { seed: 3, count: 4 } })
+  await control.api.POST('/snapshots', { body: { name: 'checkout', namespace: 'fixture' } })
+  await control.namespace('shop').api.POST('/reset', { body: { snapshot: 'checkout' } })
+  await t.test('the consumer suite', (t) => consumerSuite(t, new StoreClient(sandbox.baseUrl, API_KEY, 'shop')))
+  const pact: any = await ok(control.namespace('shop').api.GET('/pact'))
+  t.same(pact.interactions[0].providerStates[0], {
+    name: 'pets of snapshot "checkout"',
+    params: { snapshot: 'checkout' },
+  })
+  const verified = await pactVerify(t, pact, ['--url', sandbox.origin, '--api-key', API_KEY])
+  t.equal(verified.code, 0, verified.output)
+  t.match(verified.output, /Given pets of snapshot "checkout"/)
+  // The verification's fork is gone: the snapshot can be deleted.
+  t.match(
+    await control.api.DELETE('/snapshots/{name}', checkout).catch((error: Error) => error),
+    { code: 'conflict' },
+    'shop still forks it',
+  )
+  await control.namespace('shop').api.POST('/reset')
+  t.same(await ok(control.api.DELETE('/snapshots/{name}', checkout)), { snapshot: 'checkout', deleted: true })
+})
+
+t.test('a state the sandbox does not know fails that interaction, naming the state', async (t) => {
+  const provider = await startTestSandbox(t)
+  const pact = {
+    consumer: { name: 'c' },
+    provider: { name: 'p' },
+    interactions: [
+      {
+        type: 'Synchronous/HTTP',
+        description: 'a list in an unknown world',
+        providerStates: [{ name: 'the moon is full' }],
+        request: { method: 'GET', path: '/v1/pets', headers: { Authorization: ['Bearer [REDACTED]'] } },
+        response: { status: 200 },
+      },
+    ],
+    metadata: { pactSpecification: { version: '4.0' } },
+  }
+  const result = await pactVerify(t, pact, ['--url', provider.origin, '--api-key', API_KEY])
+  t.equal(result.code, 1, result.output)
+  t.match(result.output, /a list in an unknown world/)
+  t.match(result.output, /Given the moon is full/)
+  t.match(result.output, /provider state: unknown provider state "the moon is full"/)
+})
+
+t.test('usage errors exit 2 with one line and the usage', async (t) => {
+  const noUrl = await pactVerify(t, 'pact.json', [])
+  t.equal(noUrl.code, 2)
+  t.match(noUrl.output, /pact verify needs --url/)
+  const missing = await pactVerify(t, join(ROOT, 'no-such-pact.json'), ['--url', 'http://127.0.0.1:9'])
+  t.not(missing.code, 0)
 })
