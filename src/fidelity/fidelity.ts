@@ -2,7 +2,7 @@
 // answers from the upstream and keeps a session, and every mode passes what the sandbox does not
 // implement through to the upstream. Nothing here is on a compared request's path: the upstream
 // is called once the sandbox has answered. Only what the sandbox served goes up, with the
-// upstream's own key; every secret is cut out of what comes back (secrets.ts).
+// upstream's own key; every secret is cut out of what comes back (upstream.ts).
 import type { IncomingMessage } from 'node:http'
 import type { Logger } from 'pino'
 import { receivedBody } from '../http/body.js'
@@ -11,11 +11,11 @@ import type { Exchange } from '../http/exchange.js'
 import { compareAnswers, ignoring, type Answer, type Ignore } from './compare.js'
 import { DriftLog, type DriftReport } from './drift.js'
 import type { Redact } from '../http/secret-forms.js'
-import { redactedHeaders } from './secrets.js'
 import { keptHeaders, publicUrl, SessionWriter } from './session.js'
 import {
   driftKind,
   readAnswer,
+  redactedHeaders,
   send,
   UPSTREAM_ERRORS,
   type Fetched,

@@ -3,7 +3,6 @@
 import type { ErrorTemplate } from '../http/errors.js'
 import type { Answer, Difference } from './compare.js'
 import type { Redact } from '../http/secret-forms.js'
-import { redactedHeaders } from './secrets.js'
 
 export const UPSTREAM_MODES = ['compare', 'record', 'passthrough'] as const
 export type UpstreamMode = (typeof UPSTREAM_MODES)[number]
@@ -125,6 +124,15 @@ async function readBounded(response: Response, maxBytes: number): Promise<string
     chunks.push(read.value)
   }
   return Buffer.concat(chunks).toString('utf8')
+}
+
+/**
+ * Each header's value cut: an upstream may answer with a secret it was sent (a key echoed in
+ * WWW-Authenticate), and every answer is cut where it is read, before anything shows, records or
+ * relays it.
+ */
+export function redactedHeaders(headers: Iterable<[string, string]>, redact: Redact): Record<string, string> {
+  return Object.fromEntries([...headers].map(([name, value]) => [name, redact(value)]))
 }
 
 export function readAnswer(status: number, headers: Readonly<Record<string, string>>, text: string): Answer {
