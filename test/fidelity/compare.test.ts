@@ -1,11 +1,16 @@
 // Compare mode against a stand-in real API (stand-in.ts): no drift when both follow the interface,
 // and each rule the stand-in changes is named, with its operation and pointer, and nothing else.
+// It sends upstream only what the sandbox served, and only with the upstream's key: a request it
+// refused (its key, its parameters, its body, its route) or one carrying a sandbox secret never
+// leaves, and no header a client sent (its bearer, cookies, an API key header) goes with the ones
+// that do.
 import t from 'tap'
-import { AUTH, JSON_HEADERS, startTestSandbox } from '../support/sandbox.js'
+import { API_KEY, AUTH, JSON_HEADERS, startTestSandbox } from '../support/sandbox.js'
 import { clientSequence, standInFor, type Switches } from './stand-in.js'
 
 const UPSTREAM_KEY = 'upstream-secret-key-7f3a'
-const ADMIN = { authorization: 'Bearer compare-admin' }
+const ADMIN_TOKEN = 'compare-admin-token-c2d1'
+const ADMIN = { authorization: `Bearer ${ADMIN_TOKEN}` }
 
 interface DriftReport {
   compared: number
@@ -21,14 +26,11 @@ async function driftOf(origin: string, namespace: string): Promise<DriftReport> 
   return (await response.json()) as DriftReport
 }
 
-t.test('compare: each switch of the stand-in is named with its operation and pointer, nothing else', async (t) => {
-  const { standIn, upstream } = await standInFor(t, UPSTREAM_KEY)
-  const { origin, baseUrl } = await startTestSandbox(t, {
-    ADMIN_TOKEN: 'compare-admin',
-    ...upstream,
-    UPSTREAM_UNSAFE: 'on',
-  })
+// One stand-in and one sandbox that sends POSTs up too, for the tests that need no setting of their own.
+const { standIn, upstream } = await standInFor(t, UPSTREAM_KEY)
+const { origin, baseUrl } = await startTestSandbox(t, { ADMIN_TOKEN, ...upstream, UPSTREAM_UNSAFE: 'on' })
 
+t.test('compare: each switch of the stand-in is named with its operation and pointer, nothing else', async (t) => {
   const cases: [string, Switches, string, string[]][] = [
     ['no switch', {}, '', []],
     ['list order', { newestFirst: true }, 'listPets', ['/body/0/name']],
@@ -80,12 +82,70 @@ t.test('compare: each switch of the stand-in is named with its operation and poi
   )
 })
 
+t.test('a refused request never reaches the upstream; a served one carries no client credential', async (t) => {
+  standIn.reset()
+  const [received, authorizations] = [standIn.received.length, standIn.authorizations.length]
+  const json = { ...AUTH, 'content-type': 'application/json' }
+  const kept: [string, number, string, RequestInit][] = [
+    ['the admin token sent to the API by mistake', 401, '/pets', { headers: ADMIN }],
+    ['no key', 401, '/pets', {}],
+    ['a bad parameter', 400, '/pets?limit=many', { headers: AUTH }],
+    ['a body that breaks the schema', 400, '/pets', { method: 'POST', headers: json, body: '{"name":"x"}' }],
+    [
+      'a body not JSON',
+      415,
+      '/pets',
+      { method: 'POST', headers: { ...AUTH, 'content-type': 'text/plain' }, body: 'x' },
+    ],
+    ['a body too large', 413, '/pets', { method: 'POST', headers: json, body: `"${'x'.repeat(2 * 1024 * 1024)}"` }],
+    ['no such route', 404, '/nowhere', { headers: AUTH }],
+    ['a method not allowed', 405, '/pets', { method: 'DELETE', headers: AUTH }],
+    // Served, as the sandbox ignores a query parameter it does not know, but not sent on.
+    ['the admin token in the query', 200, `/pets?limit=1&token=${ADMIN_TOKEN}`, { headers: AUTH }],
+  ]
+  for (const [name, status, target, init] of kept) {
+    const answer = await fetch(`${baseUrl}${target}`, init)
+    t.equal(answer.status, status, `${name}: ${status}`)
+    await answer.arrayBuffer()
+  }
+  // Served: a list, and a pet that is not there (an answer about the data, not a refusal).
+  const credentials = {
+    cookie: `session=${API_KEY}`,
+    'x-api-key': API_KEY,
+    'proxy-authorization': `Bearer ${ADMIN_TOKEN}`,
+    'x-custom-token': ADMIN_TOKEN,
+  }
+  for (const [target, status] of [
+    ['/pets?limit=1', 200],
+    ['/pets/999999', 404],
+  ] as const) {
+    const answer = await fetch(`${baseUrl}${target}`, { headers: { ...AUTH, ...credentials } })
+    t.equal(answer.status, status)
+    await answer.arrayBuffer()
+  }
+
+  const report = (await (await fetch(`${origin}/__admin/drift`, { headers: ADMIN })).json()) as {
+    compared: number
+    skipped: number
+  }
+  t.equal(report.compared, 2, 'the two served requests were compared')
+  t.equal(report.skipped, 7, 'the requests of an operation not sent are counted as skipped (a route unknown is none)')
+  t.equal(standIn.received.length - received, 2, 'the upstream received the two served requests alone')
+  t.same(
+    standIn.authorizations.slice(authorizations),
+    [`Bearer ${UPSTREAM_KEY}`, `Bearer ${UPSTREAM_KEY}`],
+    'each with its own key',
+  )
+  for (const headers of standIn.received.slice(received)) {
+    t.notOk('cookie' in headers || 'x-api-key' in headers || 'proxy-authorization' in headers, 'no credential header')
+    const sent = JSON.stringify(headers)
+    t.notOk(sent.includes(API_KEY) || sent.includes(ADMIN_TOKEN), 'no sandbox secret in any header')
+  }
+})
+
 t.test('compare: POST goes upstream only with UPSTREAM_UNSAFE=on', async (t) => {
   const { standIn, upstream } = await standInFor(t, UPSTREAM_KEY)
-  const { origin, baseUrl } = await startTestSandbox(t, {
-    ADMIN_TOKEN: 'compare-admin',
-    ...upstream,
-  })
+  const { origin, baseUrl } = await startTestSandbox(t, { ADMIN_TOKEN, ...upstream })
   const created = await fetch(`${baseUrl}/pets`, {
     method: 'POST',
     headers: JSON_HEADERS,
