@@ -1,5 +1,5 @@
 // Record against the stand-in real API, replay against a sandbox: no drift. Replay against the
-// stand-in with one rule changed: that drift, exit 1. The upstream key is in no session, journal or log.
+// stand-in with one rule changed: that drift, exit 1. Where the upstream key is not: secrets.test.ts.
 import { readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import t from 'tap'
@@ -15,7 +15,6 @@ t.test('record, then replay against a sandbox and against a drifted upstream', a
     API_KEYS: API_KEY,
     DATA_FILE: ':memory:',
     ADMIN_TOKEN: 'record-admin',
-    LOG_LEVEL: 'debug',
     ...upstream,
     UPSTREAM_MODE: 'record',
     SESSION_DIR: sessions,
@@ -75,18 +74,4 @@ t.test('record, then replay against a sandbox and against a drifted upstream', a
     [['createPet', '/status']],
     'the one rule changed, and nothing else',
   )
-
-  recorder.child.kill('SIGTERM')
-  await recorder.exited
-  const everything = [
-    ...(await Promise.all((await readdir(sessions)).map((name) => readFile(join(sessions, name), 'utf8')))),
-    journalText,
-    recorder.stdout,
-    recorder.stderr,
-    clean.stdout,
-    drifted.stdout,
-    drifted.stderr,
-  ].join('\n')
-  t.ok(recorder.stdout.includes('"request"'), 'the logs were read')
-  t.notOk(everything.includes(UPSTREAM_KEY), 'the upstream key is in no session, journal, log or report')
 })

@@ -64,7 +64,7 @@ t.test(
   async (t) => {
     const { standIn, upstream } = await standInFor(t, UPSTREAM_KEY)
     const sessions = await tempDir(t)
-    const { baseUrl, logs } = await startTestSandbox(t, {
+    const { origin, baseUrl, logs } = await startTestSandbox(t, {
       ADMIN_TOKEN,
       LOG_LEVEL: 'debug',
       ...upstream,
@@ -97,6 +97,9 @@ t.test(
     const session = await readFile(join(sessions, 'default.session.jsonl'), 'utf8')
     t.equal(session.trim().split('\n').length, 2, 'a header and the exchange')
     t.notOk(shows(session), 'the key is not in the session')
+    const journal = await (await fetch(`${origin}/__admin/requests`, { headers: ADMIN })).text()
+    t.match(journal, '"count":2', 'the journal was read')
+    t.notOk(shows(journal), 'the key is not in the journal')
 
     // Replayed against the same upstream, which echoes the key replay sends it.
     const replayed = await runCliToEnd({}, [
