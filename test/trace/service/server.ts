@@ -6,26 +6,14 @@
 //   SANDBOX_URL      the API's base URL (http://127.0.0.1:<port>/v1)
 //   SANDBOX_API_KEY  its key
 //   PORT             where to listen (0: any free port); prints "listening on <port>" once ready
+// The recipe's SDK first (its context manager, the W3C propagators, the http and undici
+// instrumentations); then node:http, through require, which is what the instrumentation patches.
+import '../../../examples/service-under-test/telemetry.mjs'
 import { createRequire } from 'node:module'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { context } from '@opentelemetry/api'
-import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core'
-import { registerInstrumentations } from '@opentelemetry/instrumentation'
-import { HttpInstrumentation } from '@opentelemetry/instrumentation-http'
-import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici'
-import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node'
 
-// The SDK first: its context manager carries the inbound context across awaits, and its
-// propagators read traceparent and baggage in and write them out. No exporter: no span leaves.
-new NodeTracerProvider().register({
-  propagator: new CompositePropagator({
-    propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()],
-  }),
-})
-// http for the inbound request (the server); undici for fetch, the outbound calls.
-registerInstrumentations({ instrumentations: [new HttpInstrumentation(), new UndiciInstrumentation()] })
-// Loaded after the instrumentation is registered, through require, which is what it patches.
 const http = createRequire(import.meta.url)('node:http') as typeof import('node:http')
 
 const sandboxUrl = required('SANDBOX_URL')
