@@ -1,12 +1,12 @@
 // Explore by hand: GET /, the spec for tools, and the /docs API explorer, checked over HTTP and
 // then in a real browser (Debian's chromium through playwright-core, kept off the network).
-import { get } from 'node:http'
 import t from 'tap'
 import { parse as parseYaml } from 'yaml'
 import fixtures from '../../fixtures/pets.json' with { type: 'json' }
 import { DEFAULT_API_KEY } from '../../src/config.js'
 import { readSpecDocument } from '../../src/contract/load.js'
 import { openOfflinePage, trustMissing } from '../../scripts/lib/browser.js'
+import { rawExchange } from '../../scripts/lib/raw-http.js'
 import { API_KEY, startTestSandbox, waitFor } from '../support/sandbox.js'
 import { skipWithoutBrowser } from '../support/system-programs.js'
 
@@ -72,15 +72,12 @@ t.test('the spec for tools, with this sandbox first among the servers', async (t
   t.match(yaml.headers.get('content-type'), /^application\/yaml/)
   t.same(parseYaml(await yaml.text()), fromJson, 'the YAML says the same')
 
-  // fetch() will not send another Host header: node:http will.
-  const withHost = (host: string) =>
-    new Promise<Record<string, any>>((resolve, reject) => {
-      get(`${baseUrl}/openapi.json`, { headers: { host } }, (response) => {
-        let text = ''
-        response.on('data', (chunk: Buffer) => (text += chunk.toString()))
-        response.on('end', () => resolve(JSON.parse(text) as Record<string, any>))
-      }).on('error', reject)
-    })
+  // fetch() will not send another Host header: the raw client will.
+  const withHost = async (host: string): Promise<Record<string, any>> => {
+    const target = `${new URL(baseUrl).pathname}/openapi.json`
+    const answer = await rawExchange(Number(new URL(origin).port), { method: 'GET', target, headers: [['Host', host]] })
+    return JSON.parse(answer?.body.toString() ?? '{}') as Record<string, any>
+  }
   t.equal(
     (await withHost('localhost:32768'))['servers'][0].url,
     'http://localhost:32768/v1',

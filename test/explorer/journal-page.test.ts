@@ -1,22 +1,16 @@
 // GET /docs/journal: the latest requests of a namespace, followed live in a real browser (Debian's
 // chromium through playwright-core, kept off the network), and the page's guard over plain HTTP.
-import { request } from 'node:http'
 import t from 'tap'
 import { browserMissing, openOfflinePage } from '../../scripts/lib/browser.js'
+import { rawExchange } from '../../scripts/lib/raw-http.js'
 import { ADMIN_TOKEN, startControlSandbox } from '../support/control.js'
 import { waitFor } from '../support/sandbox.js'
 import { skipWithoutBrowser } from '../support/system-programs.js'
 
-/** GET with a Host header of our choosing (fetch() will not send one). */
-function statusWithHost(url: string, host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    request(url, { headers: { host } }, (res) => {
-      res.resume()
-      resolve(res.statusCode ?? 0)
-    })
-      .on('error', reject)
-      .end()
-  })
+/** The status of a GET with a Host header of our choosing (fetch() will not send one). */
+async function statusWithHost(origin: string, host: string): Promise<number | undefined> {
+  const request = { method: 'GET', target: '/docs/journal', headers: [['Host', host]] as const }
+  return (await rawExchange(Number(new URL(origin).port), request))?.status
 }
 
 // What it reads, the control API's GET /requests, needs the admin token: control-api.test.ts.
@@ -33,8 +27,8 @@ t.test('the page holds no data, and answers the names of this sandbox only', asy
   t.notMatch(page, /<script>/, 'no inline script')
   t.match(page, '<script src="/docs/journal.js"></script>')
 
-  t.equal(await statusWithHost(`${origin}/docs/journal`, 'attacker.example'), 421, 'a foreign Host: 421')
-  t.equal(await statusWithHost(`${origin}/docs/journal`, new URL(origin).host), 200)
+  t.equal(await statusWithHost(origin, 'attacker.example'), 421, 'a foreign Host: 421')
+  t.equal(await statusWithHost(origin, new URL(origin).host), 200)
   const cors = await fetch(`${origin}/docs/journal`, { headers: { origin: 'http://elsewhere.test' } })
   t.equal(cors.headers.get('access-control-allow-origin'), null, 'no CORS for other origins')
   await cors.arrayBuffer()
