@@ -44,7 +44,7 @@ export const verificationHandlers: ControlOperations = {
 
   async listStrayRequests({ query: { test } }, { namespaces, namespaceFromTrace }) {
     const strays = await strayCalls(namespaces, namespaceFromTrace === true, test)
-    return ok({ count: strays.length, strays })
+    return ok({ count: strays.length, strays, message: strayMessage(strays, test) })
   },
 
   async endTest({ path: { name } }, { namespaces }) {
@@ -99,6 +99,18 @@ function describe({ entry, namespace, reason }: StrayCall): string {
     reason
   ]
   return `#${entry.id} ${entry.method} ${entry.path} → ${entry.status ?? 'no answer'} (${entry.operationId}) in namespace ${namespace}, ${where}`
+}
+
+/** e.g. "stray calls (test t1):\n- after-end: createPet (POST /v1/pets) answered 201, in namespace t1, trace 4bf9…". */
+function strayMessage(strays: readonly StrayCall[], test: string | undefined): string {
+  if (strays.length === 0) return `no stray calls (${test === undefined ? 'every test' : `test ${test}`})`
+  const tests = [...new Set(strays.map((stray) => stray.test ?? 'none'))].sort()
+  const lines = strays.map(({ reason, entry, namespace, traceId }) => {
+    const answer = entry.status === null ? 'had no answer' : `answered ${entry.status}`
+    const trace = traceId === undefined ? '' : `, trace ${traceId}`
+    return `- ${reason}: ${entry.operationId} (${entry.method} ${entry.path}) ${answer}, in namespace ${namespace}${trace}`
+  })
+  return [`stray calls (test ${tests.join(', ')}):`, ...lines].join('\n')
 }
 
 function checkExpectations(expectations: readonly Expectation[], spec: ApiSpec): void {

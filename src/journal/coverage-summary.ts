@@ -1,5 +1,5 @@
 // The coverage report's table columns and summary notes, which the Markdown report and the HTML
-// page both show.
+// page both show, and its message on the deprecated calls, which the modules' assertions raise.
 import type { components } from '../contract/admin-types.js'
 
 type CoverageReport = components['schemas']['CoverageReport']
@@ -28,4 +28,16 @@ export function countsNote(summary: CoverageReport['summary']): string {
     summary.namespacesEvicted > 0 ? `${summary.namespacesEvicted} namespaces evicted (MAX_NAMESPACES)` : '',
   ].filter(Boolean)
   return notes.length > 0 ? `; counted all the same: ${notes.join(', ')}` : ''
+}
+
+/** e.g. "deprecated operations called (namespace t1):\n- getPet (GET /v1/pets/{petId}): 2 calls, sunset 2030-12-05, use /v1/pets instead". */
+export function deprecatedCallsMessage(scope: string, called: CoverageReport['deprecatedCalls']): string {
+  if (called.length === 0) return `no deprecated operations called (${scope})`
+  const lines = called.map(
+    ({ operationId, method, path, calls, sunset, replacement }) =>
+      `- ${operationId} (${method} ${path}): ${calls} call${calls === 1 ? '' : 's'}` +
+      (sunset === null ? '' : `, sunset ${sunset.slice(0, 10)}`) +
+      (replacement === null ? '' : `, use ${replacement} instead`),
+  )
+  return [`deprecated operations called (${scope}):`, ...lines].join('\n')
 }

@@ -5,7 +5,7 @@ import { ERRORS, templateForStatus } from '../http/errors.js'
 import { badRequestCodes } from '../pipeline/validate.js'
 import type { components } from '../contract/admin-types.js'
 import type { ApiSpec, Operation, ParameterSpec } from '../contract/types.js'
-import { countsNote, exercisedNote, responseColumns } from './coverage-summary.js'
+import { countsNote, deprecatedCallsMessage, exercisedNote, responseColumns } from './coverage-summary.js'
 import { CoverageTally, type AnswerTally, type OperationTally, type ParameterTally } from './coverage-tally.js'
 import type { Journaled, JournaledNamespaces } from './journaled.js'
 
@@ -98,6 +98,7 @@ export function coverageOf(
     },
     operations,
     deprecatedCalls,
+    deprecatedCallsMessage: deprecatedCallsMessage(scope, deprecatedCalls),
     unstableCalls,
     unmatched: { count: unmatched.length, requests: unmatched },
     invalid: { count: tally.invalidCalls, requests: [...tally.invalid] },

@@ -164,6 +164,12 @@ t.test('a suite-like sequence: the report names exactly what it provoked and wha
       replacement: '/v1/pets',
     },
   ])
+  t.equal(
+    report.deprecatedCallsMessage,
+    'deprecated operations called (namespace default):\n' +
+      '- getPet (GET /v1/pets/{petId}): 4 calls, sunset 2030-12-05, use /v1/pets instead',
+    'the message an assertion of no deprecated calls raises',
+  )
   t.same(report.unstableCalls, [])
   t.same(report.unmatched, { count: 1, requests: [{ method: 'GET', path: '/v1/nowhere', status: 404, calls: 1 }] })
   t.match(report.invalid, {
@@ -219,6 +225,7 @@ t.test('per namespace and across all of them', async (t) => {
   t.equal(a.namespace, 'team-a')
   t.same(callsOf(a), [1, 0, 0, 0], 'team-a: its own call only')
   t.same(a.deprecatedCalls, [], 'team-a called no deprecated operation')
+  t.equal(a.deprecatedCallsMessage, 'no deprecated operations called (namespace team-a)')
   t.equal((await admin('GET', '/coverage')).body.summary.calls, 0, 'the default namespace saw nothing')
 
   const all = (await admin('GET', '/coverage?all=true')).body
@@ -226,6 +233,7 @@ t.test('per namespace and across all of them', async (t) => {
   t.same(all.namespaces, ['default', 'team-a', 'team-b'], 'the default one first, then by name')
   t.same(callsOf(all), [1, 0, 2, 0])
   t.match(all.deprecatedCalls, [{ operationId: 'getPet', calls: 2 }])
+  t.match(all.deprecatedCallsMessage, /^deprecated operations called \(every namespace\):\n- getPet .*: 2 calls,/)
 
   t.match(await admin('GET', '/coverage?namespace=nobody'), { status: 404, body: { code: 'not_found' } })
   t.match(await admin('GET', '/coverage?all=true&namespace=team-a'), {

@@ -17,7 +17,11 @@ t.test('stray calls, each tied to the test that caused it', async (t) => {
   await admin('POST', '/reset?namespace=test-b')
   await api('GET', '/pets', undefined, { ...inNamespace('test-a'), ...inTrace(TRACE_A) })
   await api('GET', '/pets', undefined, { ...inNamespace('test-b'), ...inTrace(TRACE_B) })
-  t.same((await admin('GET', '/requests/strays')).body, { count: 0, strays: [] }, 'every call so far is its test’s')
+  t.same(
+    (await admin('GET', '/requests/strays')).body,
+    { count: 0, strays: [], message: 'no stray calls (every test)' },
+    'every call so far is its test’s',
+  )
 
   // No namespace, no trace: the default namespace, no test's.
   await api('GET', '/pets')
@@ -38,6 +42,16 @@ t.test('stray calls, each tied to the test that caused it', async (t) => {
     parentSpanId: 'c0ffee00c0ffee00',
     entry: { method: 'GET', path: '/v1/pets' },
   })
+  t.equal(
+    body.message,
+    [
+      'stray calls (test none, test-a):',
+      '- no-test: listPets (GET /v1/pets) answered 200, in namespace default',
+      `- other-test: listPets (GET /v1/pets) answered 200, in namespace test-b, trace ${TRACE_A}`,
+      `- other-test: listPets (GET /v1/pets) answered 200, in namespace ${TRACE_A}, trace ${TRACE_A}`,
+    ].join('\n'),
+    'the message an assertion of no stray calls raises',
+  )
   t.equal((await admin('GET', '/requests/strays?test=test-a')).body.count, 2)
 
   // noOtherCalls: A fails for its call that landed in B; B is not blamed for it.
@@ -92,7 +106,10 @@ t.test('a call into a namespace after its test ended is a stray of that test', a
   // A reset begins the namespace's next test: its calls are its own again.
   await admin('POST', '/reset?namespace=ended')
   await api('GET', '/pets', undefined, inNamespace('ended'))
-  t.equal((await admin('GET', '/requests/strays?test=ended')).body.count, 0)
+  t.match((await admin('GET', '/requests/strays?test=ended')).body, {
+    count: 0,
+    message: 'no stray calls (test ended)',
+  })
 })
 
 t.test('retries of one call count as one with logicalCalls', async (t) => {
@@ -149,5 +166,9 @@ t.test('a call answered just before its test ended is no stray, however close th
     await api('GET', '/pets', undefined, inNamespace(name))
     await admin('POST', `/namespaces/${name}/end`)
   }
-  t.same((await admin('GET', '/requests/strays')).body, { count: 0, strays: [] })
+  t.same((await admin('GET', '/requests/strays')).body, {
+    count: 0,
+    strays: [],
+    message: 'no stray calls (every test)',
+  })
 })

@@ -670,6 +670,12 @@ export interface components {
             operations: components["schemas"]["OperationCoverage"][];
             /** @description The deprecated operations called, with the sunset and replacement the spec names. */
             deprecatedCalls: components["schemas"]["DeprecatedCall"][];
+            /**
+             * @description The deprecated calls for people, as an assertion of none raises it: a heading and each operation called, one line each, with its sunset and replacement; a line saying none when none was called.
+             * @example deprecated operations called (namespace checkout-test):
+             *     - getPet (GET /v1/pets/{petId}): 2 calls, sunset 2030-12-05, use /v1/pets instead
+             */
+            deprecatedCallsMessage: string;
             /** @description The experimental or beta operations called. */
             unstableCalls: components["schemas"]["UnstableCall"][];
             /** @description Requests no operation matched, by method, path and status: the first 100 groups seen (summary.unmatched counts every such request). */
@@ -921,6 +927,12 @@ export interface components {
         StrayReport: {
             count: number;
             strays: components["schemas"]["StrayCall"][];
+            /**
+             * @description The stray calls for people, as an assertion of none raises it: a heading naming their tests and each call, one line each; a line saying none when there is none.
+             * @example stray calls (test checkout-test):
+             *     - after-end: createPet (POST /v1/pets) answered 201, in namespace checkout-test, trace 4bf92f3577b34da6a3ce929d0e0e4736
+             */
+            message: string;
         };
         TestEnd: {
             namespace: string;
