@@ -55,7 +55,8 @@ t.test('awaitRequests and assertNoStrayCalls against the image', { skip }, async
     t.type(error, AnimalStoreAssertionError)
     t.equal(
       (error as Error).message,
-      'Stray calls of test stray-job:\n  - after-end: listPets (GET /v1/pets) answered 200, in namespace stray-job',
+      'stray calls (test stray-job):\n- after-end: listPets (GET /v1/pets) answered 200, in namespace stray-job',
+      "the stray calls report's message as it is",
     )
     await t.resolves(sandbox.namespace('other-test').assertNoStrayCalls(), 'another test’s handle sees none of them')
   })

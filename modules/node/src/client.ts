@@ -183,14 +183,10 @@ export class NamespaceControl {
     return ok(this.api.GET('/requests/strays', { params: { query: { test: this.name } } }))
   }
 
-  /** Rejects with an AnimalStoreAssertionError naming each stray call of this namespace's test: a late job's call after its end, say. */
+  /** Rejects with an AnimalStoreAssertionError, in the sandbox's words, naming each stray call of this namespace's test: a late job's call after its end, say. */
   async assertNoStrayCalls(): Promise<StrayReport> {
     const report = await this.strayCalls()
-    if (report.count > 0)
-      throw new AnimalStoreAssertionError(
-        report.strays.map(describeStray),
-        `Stray calls of ${this.name === undefined ? 'every test' : `test ${this.name}`}:`,
-      )
+    if (report.count > 0) throw new AnimalStoreAssertionError([report.message])
     return report
   }
 
@@ -209,15 +205,10 @@ export class NamespaceControl {
     return report
   }
 
-  /** Rejects with an AnimalStoreAssertionError listing each deprecated operation called, its sunset and replacement. */
+  /** Rejects with an AnimalStoreAssertionError, in the sandbox's words, listing each deprecated operation called, its sunset and replacement. */
   async assertNoDeprecatedCalls(options: CoverageOptions = {}): Promise<CoverageReport> {
     const report = await this.#coverage(options)
-    const calls = report.deprecatedCalls.map(
-      (c) =>
-        `${c.operationId} (${c.method} ${c.path}): ${plural(c.calls)}` +
-        `${c.sunset ? `; removed on ${c.sunset.slice(0, 10)}` : ''}${c.replacement ? `; use ${c.replacement} instead` : ''}`,
-    )
-    if (calls.length > 0) throw new AnimalStoreAssertionError(calls, 'Deprecated operations were called:')
+    if (report.deprecatedCalls.length > 0) throw new AnimalStoreAssertionError([report.deprecatedCallsMessage])
     return report
   }
 
@@ -269,12 +260,6 @@ function parseJson(text: string): unknown {
   } catch {
     return undefined
   }
-}
-
-/** e.g. `after-end: createPet (POST /v1/pets) answered 201, in namespace t1, trace 4bf9…`: the same line in the four modules. */
-function describeStray({ reason, entry, namespace, traceId }: StrayCall): string {
-  const answer = entry.status === null ? 'had no answer' : `answered ${entry.status}`
-  return `${reason}: ${entry.operationId} (${entry.method} ${entry.path}) ${answer}, in namespace ${namespace}${traceId ? `, trace ${traceId}` : ''}`
 }
 
 function plural(calls: number): string {
