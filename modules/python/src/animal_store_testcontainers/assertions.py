@@ -1,14 +1,7 @@
 """Opt-in assertions over the coverage report, verify and the stray calls: each raises
 ``AssertionError`` saying what is missing, in the sandbox's words where it gives them."""
 
-from animal_store_testcontainers.control_api.models import (
-    AwaitResult,
-    CoverageReport,
-    DeprecatedCall,
-    StrayCall,
-    StrayReport,
-    VerifyResult,
-)
+from animal_store_testcontainers.control_api.models import AwaitResult, CoverageReport, StrayReport, VerifyResult
 
 
 def assert_all_responses_exercised(report: CoverageReport, *operation_ids: str) -> None:
@@ -27,11 +20,11 @@ def assert_all_responses_exercised(report: CoverageReport, *operation_ids: str) 
 
 
 def assert_no_deprecated_calls(report: CoverageReport) -> None:
-    """Fails when a deprecated operation was called, naming its sunset and replacement."""
+    """Fails when a deprecated operation was called, with the sandbox's message naming its sunset and
+    replacement."""
     __tracebackhide__ = True
     if report.deprecated_calls:
-        scope = "every namespace" if report.namespace is None else f"namespace {report.namespace}"
-        _fail("deprecated operations called", scope, [_deprecated(call) for call in report.deprecated_calls])
+        raise AssertionError(report.deprecated_calls_message)
 
 
 def assert_verified(result: VerifyResult) -> None:
@@ -52,31 +45,8 @@ def assert_awaited(result: AwaitResult) -> None:
 
 
 def assert_no_stray_calls(report: StrayReport) -> None:
-    """Fails naming each stray call (``ControlClient.stray_calls``): a call into a namespace after its
-    test ended, one whose trace is another test's, one with no test context."""
+    """Fails with the sandbox's message naming each stray call (``ControlClient.stray_calls``): a call
+    into a namespace after its test ended, one whose trace is another test's, one with no test context."""
     __tracebackhide__ = True
     if report.strays:
-        tests = ", ".join(sorted({call.test or "none" for call in report.strays}))
-        _fail("stray calls", f"test {tests}", [_stray(call) for call in report.strays])
-
-
-def _fail(what: str, scope: str, items: list[str]) -> None:
-    __tracebackhide__ = True
-    lines = "\n".join(f"- {item}" for item in items)
-    raise AssertionError(f"{what} ({scope}):\n{lines}")
-
-
-def _stray(call: StrayCall) -> str:
-    """e.g. ``after-end: createPet (POST /v1/pets) answered 201, in namespace t1, trace 4bf9…``"""
-    entry = call.entry
-    answer = "had no answer" if entry.status is None else f"answered {entry.status}"
-    text = f"{call.reason}: {entry.operation_id} ({entry.method} {entry.path}) {answer}, in namespace {call.namespace}"
-    return f"{text}, trace {call.trace_id}" if call.trace_id else text
-
-
-def _deprecated(call: DeprecatedCall) -> str:
-    """e.g. ``getPet (GET /v1/pets/{petId}): 2 calls, sunset 2030-12-05, use /v1/pets instead``"""
-    text = f"{call.operation_id} ({call.method} {call.path}): {call.calls} call{'' if call.calls == 1 else 's'}"
-    if call.sunset is not None:
-        text += f", sunset {call.sunset.date().isoformat()}"
-    return text if call.replacement is None else f"{text}, use {call.replacement} instead"
+        raise AssertionError(report.message)

@@ -42,6 +42,10 @@ class CoverageReport:
             operations (list[OperationCoverage]):
             deprecated_calls (list[DeprecatedCall]): The deprecated operations called, with the sunset and replacement the
                 spec names.
+            deprecated_calls_message (str): The deprecated calls for people, as an assertion of none raises it: a heading
+                and each operation called, one line each, with its sunset and replacement; a line saying none when none was
+                called. Example: deprecated operations called (namespace checkout-test):
+                - getPet (GET /v1/pets/{petId}): 2 calls, sunset 2030-12-05, use /v1/pets instead.
             unstable_calls (list[UnstableCall]): The experimental or beta operations called.
             unmatched (CoverageReportUnmatched): Requests no operation matched, by method, path and status: the first 100
                 groups seen (summary.unmatched counts every such request).
@@ -60,6 +64,7 @@ class CoverageReport:
     summary: CoverageReportSummary
     operations: list[OperationCoverage]
     deprecated_calls: list[DeprecatedCall]
+    deprecated_calls_message: str
     unstable_calls: list[UnstableCall]
     unmatched: CoverageReportUnmatched
     invalid: CoverageReportInvalid
@@ -89,6 +94,8 @@ class CoverageReport:
             deprecated_calls_item = deprecated_calls_item_data.to_dict()
             deprecated_calls.append(deprecated_calls_item)
 
+        deprecated_calls_message = self.deprecated_calls_message
+
         unstable_calls = []
         for unstable_calls_item_data in self.unstable_calls:
             unstable_calls_item = unstable_calls_item_data.to_dict()
@@ -113,6 +120,7 @@ class CoverageReport:
                 "summary": summary,
                 "operations": operations,
                 "deprecatedCalls": deprecated_calls,
+                "deprecatedCallsMessage": deprecated_calls_message,
                 "unstableCalls": unstable_calls,
                 "unmatched": unmatched,
                 "invalid": invalid,
@@ -166,6 +174,8 @@ class CoverageReport:
 
             deprecated_calls.append(deprecated_calls_item)
 
+        deprecated_calls_message = d.pop("deprecatedCallsMessage")
+
         unstable_calls = []
         _unstable_calls = d.pop("unstableCalls")
         for unstable_calls_item_data in _unstable_calls:
@@ -189,6 +199,7 @@ class CoverageReport:
             summary=summary,
             operations=operations,
             deprecated_calls=deprecated_calls,
+            deprecated_calls_message=deprecated_calls_message,
             unstable_calls=unstable_calls,
             unmatched=unmatched,
             invalid=invalid,

@@ -19,10 +19,15 @@ class StrayReport:
     Attributes:
         count (int):
         strays (list[StrayCall]):
+        message (str): The stray calls for people, as an assertion of none raises it: a heading naming their tests and
+            each call, one line each; a line saying none when there is none. Example: stray calls (test checkout-test):
+            - after-end: createPet (POST /v1/pets) answered 201, in namespace checkout-test, trace
+            4bf92f3577b34da6a3ce929d0e0e4736.
     """
 
     count: int
     strays: list[StrayCall]
+    message: str
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -33,12 +38,15 @@ class StrayReport:
             strays_item = strays_item_data.to_dict()
             strays.append(strays_item)
 
+        message = self.message
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
                 "count": count,
                 "strays": strays,
+                "message": message,
             }
         )
 
@@ -58,9 +66,12 @@ class StrayReport:
 
             strays.append(strays_item)
 
+        message = d.pop("message")
+
         stray_report = cls(
             count=count,
             strays=strays,
+            message=message,
         )
 
         stray_report.additional_properties = d
