@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 )
 
 // AssertAllResponsesExercised fails the test (t.Errorf) with AllResponsesExercised's error, and
@@ -49,22 +48,14 @@ func (r CoverageReport) AllResponsesExercised(operationIDs ...string) error {
 	return nil
 }
 
-// AssertNoDeprecatedCalls fails the test (t.Errorf) naming each deprecated operation called, its
-// sunset and replacement, and returns whether none was.
+// AssertNoDeprecatedCalls fails the test (t.Errorf) with the sandbox's message naming each
+// deprecated operation called, its sunset and replacement, and returns whether none was.
 func (r CoverageReport) AssertNoDeprecatedCalls(t testing.TB) bool {
 	t.Helper()
 	if len(r.DeprecatedCalls) == 0 {
 		return true
 	}
-	scope := "namespace " + r.Namespace
-	if r.Namespace == "" {
-		scope = "every namespace"
-	}
-	calls := make([]string, 0, len(r.DeprecatedCalls))
-	for _, call := range r.DeprecatedCalls {
-		calls = append(calls, call.String())
-	}
-	t.Errorf("%s", failure("deprecated operations called", scope, calls))
+	t.Errorf("%s", r.DeprecatedCallsMessage)
 	return false
 }
 
@@ -76,24 +67,4 @@ func (r VerifyResult) AssertVerified(t testing.TB) bool {
 		t.Errorf("verification (namespace %s) %s", r.Namespace, r.Message)
 	}
 	return r.Passed
-}
-
-// String reads e.g. getPet (GET /v1/pets/{petId}): 2 calls, sunset 2030-12-05, use /v1/pets instead.
-func (c DeprecatedCall) String() string {
-	text := fmt.Sprintf("%s (%s %s): %d call", c.OperationID, c.Method, c.Path, c.Calls)
-	if c.Calls != 1 {
-		text += "s"
-	}
-	if !c.Sunset.IsZero() {
-		text += ", sunset " + c.Sunset.UTC().Format(time.DateOnly)
-	}
-	if c.Replacement != "" {
-		text += ", use " + c.Replacement + " instead"
-	}
-	return text
-}
-
-// failure lists items under a heading, one per line.
-func failure(what, scope string, items []string) string {
-	return fmt.Sprintf("%s (%s):\n- %s", what, scope, strings.Join(items, "\n- "))
 }

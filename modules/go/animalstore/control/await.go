@@ -3,7 +3,6 @@ package control
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
 )
@@ -61,8 +60,8 @@ func (r AwaitResult) AssertAwaited(t testing.TB) bool {
 	return r.Passed
 }
 
-// AssertNoStrayCalls fails the test (t.Errorf) naming each stray call of the report, one line
-// each. It returns whether there was none.
+// AssertNoStrayCalls fails the test (t.Errorf) with the sandbox's message naming each stray call
+// of the report, one line each. It returns whether there was none.
 //
 //	strays, err := control.StrayCalls(ctx, admin, name)
 //	require.NoError(t, err)
@@ -72,33 +71,8 @@ func (r StrayReport) AssertNoStrayCalls(t testing.TB) bool {
 	if len(r.Strays) == 0 {
 		return true
 	}
-	tests := []string{}
-	calls := make([]string, 0, len(r.Strays))
-	for _, call := range r.Strays {
-		test := call.Test
-		if test == "" {
-			test = "none"
-		}
-		if !slices.Contains(tests, test) {
-			tests = append(tests, test)
-		}
-		calls = append(calls, call.String())
-	}
-	t.Errorf("%s", failure("stray calls", "test "+strings.Join(tests, ", "), calls))
+	t.Errorf("%s", r.Message)
 	return false
-}
-
-// String reads e.g. after-end: createPet (POST /v1/pets) answered 201, in namespace t1, trace 4bf9….
-func (c StrayCall) String() string {
-	answer := fmt.Sprintf("answered %d", c.Entry.Status)
-	if c.Entry.Status == 0 {
-		answer = "had no answer"
-	}
-	text := fmt.Sprintf("%s: %s (%s %s) %s, in namespace %s", c.Reason, c.Entry.OperationID, c.Entry.Method, c.Entry.Path, answer, c.Namespace)
-	if c.TraceID != "" {
-		text += ", trace " + c.TraceID
-	}
-	return text
 }
 
 // refusal is the error of a call the sandbox refused, with its Error body's text.

@@ -451,7 +451,10 @@ type CoverageReport struct {
 
 	// DeprecatedCalls The deprecated operations called, with the sunset and replacement the spec names.
 	DeprecatedCalls []DeprecatedCall `json:"deprecatedCalls"`
-	GeneratedAt     time.Time        `json:"generatedAt"`
+
+	// DeprecatedCallsMessage The deprecated calls for people, as an assertion of none raises it: a heading and each operation called, one line each, with its sunset and replacement; a line saying none when none was called.
+	DeprecatedCallsMessage string    `json:"deprecatedCallsMessage"`
+	GeneratedAt            time.Time `json:"generatedAt"`
 
 	// Invalid Requests an operation refused because they broke the spec (400, 413, 415), not forced by a fault or Prefer: the first 100 are listed.
 	Invalid struct {
@@ -1009,8 +1012,11 @@ type StrayCallReason string
 
 // StrayReport defines model for StrayReport.
 type StrayReport struct {
-	Count  int         `json:"count"`
-	Strays []StrayCall `json:"strays"`
+	Count int `json:"count"`
+
+	// Message The stray calls for people, as an assertion of none raises it: a heading naming their tests and each call, one line each; a line saying none when there is none.
+	Message string      `json:"message"`
+	Strays  []StrayCall `json:"strays"`
 }
 
 // TestEnd defines model for TestEnd.
