@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.animalstore.testcontainers.control.NamespaceControl;
 import dev.animalstore.testcontainers.control.SandboxAssertions;
 import dev.animalstore.testcontainers.control.api.VerificationApi;
+import dev.animalstore.testcontainers.control.api.VerificationApi.APIEndTestRequest;
 import dev.animalstore.testcontainers.control.model.AwaitRequest;
 import dev.animalstore.testcontainers.control.model.AwaitResult;
 import dev.animalstore.testcontainers.control.model.Expectation;
@@ -63,7 +64,7 @@ class AnimalStoreAwaitTest {
         assertThat(api(namespace).get("/pets").statusCode()).isEqualTo(200);
         // The service settles before its test ends: the namespace quiet for 10 ms.
         assertThat(namespace.awaitRequests(new AwaitRequest().quietMs(10)).getEndedBy()).isEqualTo(AwaitResult.EndedByEnum.QUIET);
-        namespace.api(VerificationApi.class).endTest(namespace.name());
+        namespace.api(VerificationApi.class).endTest(APIEndTestRequest.newBuilder().name(namespace.name()).build());
         namespace.assertNoStrayCalls(); // the call made during the test is no stray
 
         assertThat(api(namespace).get("/pets").statusCode()).isEqualTo(200);

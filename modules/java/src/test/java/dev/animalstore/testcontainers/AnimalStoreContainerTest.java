@@ -8,14 +8,34 @@ import dev.animalstore.testcontainers.control.AnimalStoreControlClient;
 import dev.animalstore.testcontainers.control.NamespaceControl;
 import dev.animalstore.testcontainers.control.SandboxAssertions;
 import dev.animalstore.testcontainers.control.api.ClockApi;
+import dev.animalstore.testcontainers.control.api.ClockApi.APIGetClockRequest;
+import dev.animalstore.testcontainers.control.api.ClockApi.APIResetClockRequest;
+import dev.animalstore.testcontainers.control.api.ClockApi.APISetClockRequest;
 import dev.animalstore.testcontainers.control.api.FaultsApi;
+import dev.animalstore.testcontainers.control.api.FaultsApi.APIAddFaultRequest;
+import dev.animalstore.testcontainers.control.api.FaultsApi.APIClearFaultsRequest;
+import dev.animalstore.testcontainers.control.api.FaultsApi.APIListFaultsRequest;
 import dev.animalstore.testcontainers.control.api.JournalApi;
+import dev.animalstore.testcontainers.control.api.JournalApi.APIClearRequestsRequest;
+import dev.animalstore.testcontainers.control.api.JournalApi.APIListRequestsRequest;
+import dev.animalstore.testcontainers.control.api.JournalApi.APIListUnmatchedRequestsRequest;
 import dev.animalstore.testcontainers.control.api.NamespacesApi;
+import dev.animalstore.testcontainers.control.api.NamespacesApi.APIDeleteNamespaceRequest;
 import dev.animalstore.testcontainers.control.api.SnapshotsApi;
+import dev.animalstore.testcontainers.control.api.SnapshotsApi.APICreateSnapshotRequest;
+import dev.animalstore.testcontainers.control.api.SnapshotsApi.APIDeleteSnapshotRequest;
 import dev.animalstore.testcontainers.control.api.StateApi;
+import dev.animalstore.testcontainers.control.api.StateApi.APIExportPetsRequest;
+import dev.animalstore.testcontainers.control.api.StateApi.APIReplacePetsRequest;
+import dev.animalstore.testcontainers.control.api.StateApi.APIResetRequest;
 import dev.animalstore.testcontainers.control.api.TlsApi;
 import dev.animalstore.testcontainers.control.api.VerificationApi;
+import dev.animalstore.testcontainers.control.api.VerificationApi.APIExportPactRequest;
+import dev.animalstore.testcontainers.control.api.VerificationApi.APIGetCoverageRequest;
+import dev.animalstore.testcontainers.control.api.VerificationApi.APIGetDriftRequest;
+import dev.animalstore.testcontainers.control.api.VerificationApi.APIVerifyRequest;
 import dev.animalstore.testcontainers.control.invoker.ApiException;
+import dev.animalstore.testcontainers.control.model.Clock;
 import dev.animalstore.testcontainers.control.model.CoverageReport;
 import dev.animalstore.testcontainers.control.model.Expectation;
 import dev.animalstore.testcontainers.control.model.ExportPets200ResponseInner;
@@ -72,7 +92,7 @@ class AnimalStoreContainerTest {
         assertThat(SANDBOX.getBaseUrl()).isEqualTo("http://" + SANDBOX.getHost() + ":" + SANDBOX.getMappedPort(4010) + "/v1");
         assertThat(SANDBOX.getApiKey()).isEqualTo(API_KEY);
         assertThat(SANDBOX.getAdminToken()).isEqualTo("container-test-admin");
-        assertThat(SANDBOX.getControlClient().api(StateApi.class).exportPets(null)).as("the seeded pets").hasSize(SEEDED_PETS);
+        assertThat(SANDBOX.getControlClient().api(StateApi.class).exportPets(APIExportPetsRequest.newBuilder().build())).as("the seeded pets").hasSize(SEEDED_PETS);
     }
 
     @Test
@@ -83,7 +103,7 @@ class AnimalStoreContainerTest {
 
         assertThat(api(first).get("/pets/" + id).statusCode()).isEqualTo(200);
         assertThat(api(second).get("/pets/" + id).statusCode()).isEqualTo(404);
-        assertThat(second.api(StateApi.class).exportPets(null)).extracting(ExportPets200ResponseInner::getName).doesNotContain("Only In First");
+        assertThat(second.api(StateApi.class).exportPets(APIExportPetsRequest.newBuilder().build())).extracting(ExportPets200ResponseInner::getName).doesNotContain("Only In First");
     }
 
     @Test
@@ -91,9 +111,9 @@ class AnimalStoreContainerTest {
         AnimalStoreControlClient client = SANDBOX.getControlClient();
         String name = namespace.name();
         StateApi state = namespace.api(StateApi.class);
-        assertThat(state.reset(null, new ResetRequest().seed(3).count(4)).getPets()).isEqualTo(4);
-        List<ExportPets200ResponseInner> pets = state.exportPets(null);
-        assertThat(state.replacePets(pets.subList(0, 2), null).getPets()).isEqualTo(2);
+        assertThat(state.reset(APIResetRequest.newBuilder().resetRequest(new ResetRequest().seed(3).count(4)).build()).getPets()).isEqualTo(4);
+        List<ExportPets200ResponseInner> pets = state.exportPets(APIExportPetsRequest.newBuilder().build());
+        assertThat(state.replacePets(APIReplacePetsRequest.newBuilder().exportPets200ResponseInner(pets.subList(0, 2)).build()).getPets()).isEqualTo(2);
 
         for (String path : List.of("/pets?limit=5", "/pets/1", "/nowhere")) {
             api(namespace).get(path);
@@ -102,43 +122,45 @@ class AnimalStoreContainerTest {
         assertThat(namespace.countRequests(null, null)).isEqualTo(3);
         JournalApi journal = namespace.api(JournalApi.class);
         OffsetDateTime hourAgo = OffsetDateTime.now().minusHours(1);
-        assertThat(journal.listRequests(null, "get", "/v1/pets", "listPets", 200, hourAgo, null, null, 1, null).getEntries().get(0).getQuery())
-            .containsEntry("limit", "5");
-        JournalPage first = journal.listRequests(null, null, null, null, null, null, null, null, 2, null);
-        assertThat(journal.listRequests(null, null, null, null, null, null, null, null, null, first.getNext()).getEntries()).hasSize(1);
-        assertThat(journal.listUnmatchedRequests(null, 5, null).getEntries().get(0).getPath()).isEqualTo("/v1/nowhere");
+        APIListRequestsRequest listPets = APIListRequestsRequest.newBuilder().method("get").path("/v1/pets").operationId("listPets").status(200).since(hourAgo).limit(1).build();
+        assertThat(journal.listRequests(listPets).getEntries().get(0).getQuery()).containsEntry("limit", "5");
+        JournalPage first = journal.listRequests(APIListRequestsRequest.newBuilder().limit(2).build());
+        assertThat(journal.listRequests(APIListRequestsRequest.newBuilder().after(first.getNext()).build()).getEntries()).hasSize(1);
+        assertThat(journal.listUnmatchedRequests(APIListUnmatchedRequestsRequest.newBuilder().limit(5).build()).getEntries().get(0).getPath()).isEqualTo("/v1/nowhere");
 
         // The Markdown report is text, which the generated call does not parse.
         ApiClient admin = new ApiClient(SANDBOX.getOrigin() + "/__admin", Map.of("Authorization", "Bearer " + SANDBOX.getAdminToken()));
         assertThat(admin.get("/coverage?format=markdown&namespace=" + name).body()).startsWith("# API coverage: namespace `" + name + "`");
         VerificationApi verification = namespace.api(VerificationApi.class);
-        VerifyResult verified = verification.verify(new VerifyRequest().strict(true).expectations(List.of(
+        VerifyRequest expected = new VerifyRequest().strict(true).expectations(List.of(
             new Expectation().operationId("listPets").count(1).headers(Map.of(NamespaceControl.NAMESPACE_HEADER, name)),
-            new Expectation().operationId("getPet").min(1).max(1), new Expectation().operationId("unmatched"))), null, null);
+            new Expectation().operationId("getPet").min(1).max(1), new Expectation().operationId("unmatched")));
+        VerifyResult verified = verification.verify(APIVerifyRequest.newBuilder().verifyRequest(expected).build());
         assertThat(verified.getPassed()).as(verified.getMessage()).isTrue();
-        assertThat(verification.getDrift(null).getMode().getValue()).isEqualTo("off");
-        Pact pact = verification.exportPact(null, "checkout", "store");
+        assertThat(verification.getDrift(APIGetDriftRequest.newBuilder().build()).getMode().getValue()).isEqualTo("off");
+        Pact pact = verification.exportPact(APIExportPactRequest.newBuilder().consumer("checkout").provider("store").build());
         assertThat(List.of(pact.getConsumer().getName(), pact.getProvider().getName())).containsExactly("checkout", "store");
-        assertThat(journal.clearRequests(null).getCleared()).isEqualTo(3);
+        assertThat(journal.clearRequests(APIClearRequestsRequest.newBuilder().build()).getCleared()).isEqualTo(3);
 
         FaultsApi faults = namespace.api(FaultsApi.class);
-        Fault fault = faults.addFault(new NewFault().operationId("listPets").status(503).times(1), null);
-        assertThat(faults.listFaults(null).getFaults()).extracting(Fault::getId).containsExactly(fault.getId());
-        assertThat(faults.clearFaults(null).getCleared()).isEqualTo(1);
+        Fault fault = faults.addFault(APIAddFaultRequest.newBuilder().newFault(new NewFault().operationId("listPets").status(503).times(1)).build());
+        assertThat(faults.listFaults(APIListFaultsRequest.newBuilder().build()).getFaults()).extracting(Fault::getId).containsExactly(fault.getId());
+        assertThat(faults.clearFaults(APIClearFaultsRequest.newBuilder().build()).getCleared()).isEqualTo(1);
 
         ClockApi clock = namespace.api(ClockApi.class);
         OffsetDateTime frozenAt = OffsetDateTime.parse("2029-06-01T12:00:00Z");
-        assertThat(clock.setClock(new SetClockRequest().now(frozenAt), null).getNow()).isBetween(frozenAt, frozenAt.plusSeconds(60));
-        assertThat(clock.getClock(null).getReal()).isFalse();
-        Snapshot snapshot = client.api(SnapshotsApi.class).createSnapshot(new NewSnapshot().name(name).namespace(name));
+        Clock frozen = clock.setClock(APISetClockRequest.newBuilder().setClockRequest(new SetClockRequest().now(frozenAt)).build());
+        assertThat(frozen.getNow()).isBetween(frozenAt, frozenAt.plusSeconds(60));
+        assertThat(clock.getClock(APIGetClockRequest.newBuilder().build()).getReal()).isFalse();
+        Snapshot snapshot = client.api(SnapshotsApi.class).createSnapshot(APICreateSnapshotRequest.newBuilder().newSnapshot(new NewSnapshot().name(name).namespace(name)).build());
         assertThat(List.of(snapshot.getNamespace(), snapshot.getPets())).containsExactly(name, 2);
-        assertThat(clock.resetClock(null).getReal()).isTrue();
-        assertThat(other.api(StateApi.class).reset(null, new ResetRequest().snapshot(name)).getPets()).isEqualTo(2);
+        assertThat(clock.resetClock(APIResetClockRequest.newBuilder().build()).getReal()).isTrue();
+        assertThat(other.api(StateApi.class).reset(APIResetRequest.newBuilder().resetRequest(new ResetRequest().snapshot(name)).build()).getPets()).isEqualTo(2);
         assertThat(client.api(SnapshotsApi.class).listSnapshots().getSnapshots()).anySatisfy(listed -> assertThat(listed.getForks()).containsExactly(other.name()));
 
         assertThat(client.api(NamespacesApi.class).listNamespaces().getNamespaces()).extracting(listed -> listed.getName()).contains(name, other.name());
-        assertThat(client.api(NamespacesApi.class).deleteNamespace(other.name()).getDeleted().getValue()).isTrue();
-        assertThat(client.api(SnapshotsApi.class).deleteSnapshot(name).getDeleted().getValue()).isTrue();
+        assertThat(client.api(NamespacesApi.class).deleteNamespace(APIDeleteNamespaceRequest.newBuilder().name(other.name()).build()).getDeleted().getValue()).isTrue();
+        assertThat(client.api(SnapshotsApi.class).deleteSnapshot(APIDeleteSnapshotRequest.newBuilder().name(name).build()).getDeleted().getValue()).isTrue();
         assertThatThrownBy(() -> client.api(TlsApi.class).getTlsCa())
             .as("served over plain HTTP: no CA was made")
             .isInstanceOfSatisfying(ApiException.class, refused -> assertThat(refused.getCode()).isEqualTo(404));
@@ -150,7 +172,7 @@ class AnimalStoreContainerTest {
         NamespaceControl namespace = byUrl.namespace("by-url");
         assertThat(namespace.apiHeaders()).containsOnly(Map.entry("Authorization", "Bearer " + API_KEY), Map.entry(NamespaceControl.NAMESPACE_HEADER, "by-url"));
         assertThat(byUrl.apiHeaders()).as("the default namespace needs no header").containsOnlyKeys("Authorization");
-        assertThatThrownBy(() -> namespace.api(FaultsApi.class).addFault(new NewFault().operationId("noSuchOperation").status(500), null))
+        assertThatThrownBy(() -> namespace.api(FaultsApi.class).addFault(APIAddFaultRequest.newBuilder().newFault(new NewFault().operationId("noSuchOperation").status(500)).build()))
             .isInstanceOfSatisfying(ApiException.class, refused -> {
                 assertThat(refused.getCode()).isEqualTo(400);
                 assertThat(refused.getResponseBody()).contains("\"code\":\"invalid_body\"", "operationId");
@@ -176,11 +198,12 @@ class AnimalStoreContainerTest {
         assertThatThrownBy(namespace::assertNoDeprecatedCalls).isInstanceOf(AssertionError.class).hasMessage("deprecated operations called (namespace "
             + namespace.name() + "):\n- getPet (GET /v1/pets/{petId}): 3 calls, sunset 2030-12-05, use /v1/pets instead");
         VerificationApi verification = namespace.api(VerificationApi.class);
-        assertThatThrownBy(namespace::assertAllResponsesExercised).hasMessage(verification.getCoverage(null, null, null, null).getMessage());
+        assertThatThrownBy(namespace::assertAllResponsesExercised).hasMessage(verification.getCoverage(APIGetCoverageRequest.newBuilder().build()).getMessage());
         assertThatThrownBy(() -> namespace.assertAllResponsesExercised("nope"))
             .isInstanceOf(IllegalArgumentException.class)
             .hasMessageStartingWith("the API has no operation nope; it has listPets, ");
-        VerifyResult failed = verification.verify(new VerifyRequest().expectations(List.of(new Expectation().operationId("getPet").count(1))), null, null);
+        VerifyRequest getPetOnce = new VerifyRequest().expectations(List.of(new Expectation().operationId("getPet").count(1)));
+        VerifyResult failed = verification.verify(APIVerifyRequest.newBuilder().verifyRequest(getPetOnce).build());
         assertThatThrownBy(() -> SandboxAssertions.assertPassed(failed)).hasMessage("verification (namespace " + namespace.name() + ") " + failed.getMessage());
     }
 
@@ -197,7 +220,7 @@ class AnimalStoreContainerTest {
 
         // No malformed JSON, no forced 400: a conforming client causes neither, and the check asks for neither.
         namespace.assertAllResponsesExercised("createPet");
-        OperationCoverage createPet = namespace.api(VerificationApi.class).getCoverage(null, null, null, null).getOperations().stream()
+        OperationCoverage createPet = namespace.api(VerificationApi.class).getCoverage(APIGetCoverageRequest.newBuilder().build()).getOperations().stream()
             .filter(operation -> operation.getOperationId().equals("createPet"))
             .findFirst()
             .orElseThrow();
@@ -225,8 +248,9 @@ class AnimalStoreContainerTest {
         assertThat(namespace.countRequests(null, traceId)).isEqualTo(1);
         VerificationApi verification = namespace.api(VerificationApi.class);
         VerifyRequest expected = new VerifyRequest().strict(true).expectations(List.of(new Expectation().operationId("createPet").count(1)));
-        SandboxAssertions.assertPassed(verification.verify(expected, null, traceId));
-        CoverageReport report = verification.getCoverage(null, null, null, traceId); // what this call exercised, whatever else the namespace got
+        SandboxAssertions.assertPassed(verification.verify(APIVerifyRequest.newBuilder().verifyRequest(expected).traceId(traceId).build()));
+        // What this call exercised, whatever else the namespace got.
+        CoverageReport report = verification.getCoverage(APIGetCoverageRequest.newBuilder().traceId(traceId).build());
         // README trace snippet ends
         assertThat(report.getSummary().getCalls()).isEqualTo(1);
     }

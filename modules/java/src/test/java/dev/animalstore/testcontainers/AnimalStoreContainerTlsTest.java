@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.animalstore.testcontainers.control.AnimalStoreControlClient;
 import dev.animalstore.testcontainers.control.NamespaceControl;
 import dev.animalstore.testcontainers.control.api.FaultsApi;
+import dev.animalstore.testcontainers.control.api.FaultsApi.APIAddFaultRequest;
 import dev.animalstore.testcontainers.control.api.NamespacesApi;
 import dev.animalstore.testcontainers.control.invoker.ApiException;
 import dev.animalstore.testcontainers.control.model.NewFault;
@@ -43,7 +44,7 @@ class AnimalStoreContainerTlsTest {
         ApiClient admin = new ApiClient(SANDBOX.getSslContext(), SANDBOX.getOrigin() + "/__admin", Map.of("Authorization", "Bearer " + SANDBOX.getAdminToken()));
         assertThat(admin.get("/tls/ca").body()).as("the CA the control API answers, over HTTPS").isEqualTo(SANDBOX.getTlsCa());
 
-        namespace.api(FaultsApi.class).addFault(new NewFault().operationId("listPets").status(503).times(1), null);
+        namespace.api(FaultsApi.class).addFault(APIAddFaultRequest.newBuilder().newFault(new NewFault().operationId("listPets").status(503).times(1)).build());
         ApiClient api = new ApiClient(SANDBOX.getSslContext(), SANDBOX.getBaseUrl(), namespace.apiHeaders());
         assertThat(api.get("/pets").statusCode()).isEqualTo(503);
         HttpResponse<String> listed = api.get("/pets");

@@ -9,7 +9,7 @@ import javax.net.ssl.SSLContext;
  *
  * <pre>{@code
  * AnimalStoreControlClient control = new AnimalStoreControlClient(URI.create("http://localhost:4010"), adminToken, apiKey);
- * control.namespace("team-a").api(FaultsApi.class).addFault(new NewFault().operationId("listPets").status(503).times(1), null);
+ * control.namespace("team-a").api(FaultsApi.class).addFault(APIAddFaultRequest.newBuilder().newFault(new NewFault().operationId("listPets").status(503)).build());
  * }</pre>
  */
 public final class AnimalStoreControlClient extends NamespaceControl {

@@ -1,7 +1,12 @@
 package dev.animalstore.testcontainers.control;
 
 import dev.animalstore.testcontainers.control.api.JournalApi;
+import dev.animalstore.testcontainers.control.api.JournalApi.APIListRequestsRequest;
 import dev.animalstore.testcontainers.control.api.VerificationApi;
+import dev.animalstore.testcontainers.control.api.VerificationApi.APIAwaitRequestsRequest;
+import dev.animalstore.testcontainers.control.api.VerificationApi.APIGetCoverageRequest;
+import dev.animalstore.testcontainers.control.api.VerificationApi.APIListStrayRequestsRequest;
+import dev.animalstore.testcontainers.control.api.VerificationApi.APIVerifyRequest;
 import dev.animalstore.testcontainers.control.invoker.ApiClient;
 import dev.animalstore.testcontainers.control.invoker.ApiException;
 import dev.animalstore.testcontainers.control.model.AwaitRequest;
@@ -23,12 +28,12 @@ import javax.net.ssl.SSLContext;
 
 /**
  * A handle on one namespace of the control API, whose client is generated from {@code spec/admin.openapi.yaml} at each
- * build: {@link #api(Class)} gives one of its APIs, its calls acting on this namespace (a {@code null} namespace
- * argument is this one's); a refusal throws the generated {@link ApiException}. {@link #apiHeaders()} sends the test's
- * own API calls there.
+ * build: {@link #api(Class)} gives one of its APIs, each call taking one request object, its calls acting on this
+ * namespace unless the request names another; a refusal throws the generated {@link ApiException}. {@link #apiHeaders()}
+ * sends the test's own API calls there.
  *
  * <pre>{@code
- * namespace.api(FaultsApi.class).addFault(new NewFault().operationId("listPets").status(503).times(1), null);
+ * namespace.api(FaultsApi.class).addFault(APIAddFaultRequest.newBuilder().newFault(new NewFault().operationId("listPets").status(503)).build());
  * }</pre>
  */
 public class NamespaceControl {
@@ -85,7 +90,7 @@ public class NamespaceControl {
         return namespace == null ? Map.of("Authorization", "Bearer " + apiKey) : Map.of("Authorization", "Bearer " + apiKey, NAMESPACE_HEADER, namespace);
     }
 
-    /** A generated API, e.g. {@code api(StateApi.class).reset(null, new ResetRequest())}, acting on this namespace. */
+    /** A generated API, e.g. {@code api(FaultsApi.class).listFaults(APIListFaultsRequest.newBuilder().build())}, acting on this namespace. */
     public <T> T api(Class<T> api) {
         return api.cast(apis.computeIfAbsent(api, type -> {
             try {
@@ -98,17 +103,17 @@ public class NamespaceControl {
 
     /** How many requests match the filters: the journal's cheapest check, no entry is sent. */
     public int countRequests(String operationId, String traceId) throws ApiException {
-        return api(JournalApi.class).listRequests(null, null, null, operationId, null, null, traceId, null, 0, null).getCount();
+        return api(JournalApi.class).listRequests(APIListRequestsRequest.newBuilder().operationId(operationId).traceId(traceId).limit(0).build()).getCount();
     }
 
     /** @throws AssertionError listing, for each operation named (every one when none is), the responses never exercised */
     public void assertAllResponsesExercised(String... operationIds) throws ApiException {
-        SandboxAssertions.assertAllResponsesExercised(api(VerificationApi.class).getCoverage(null, null, null, null), operationIds);
+        SandboxAssertions.assertAllResponsesExercised(api(VerificationApi.class).getCoverage(APIGetCoverageRequest.newBuilder().build()), operationIds);
     }
 
     /** @throws AssertionError listing each deprecated operation called, with its sunset and replacement */
     public void assertNoDeprecatedCalls() throws ApiException {
-        SandboxAssertions.assertNoDeprecatedCalls(api(VerificationApi.class).getCoverage(null, null, null, null));
+        SandboxAssertions.assertNoDeprecatedCalls(api(VerificationApi.class).getCoverage(APIGetCoverageRequest.newBuilder().build()));
     }
 
     /** @throws AssertionError with the sandbox's account of each failed expectation and its closest calls */
@@ -122,7 +127,8 @@ public class NamespaceControl {
     }
 
     private void verify(boolean strict, Expectation... expectations) throws ApiException {
-        SandboxAssertions.assertPassed(api(VerificationApi.class).verify(new VerifyRequest().expectations(List.of(expectations)).strict(strict), null, null));
+        VerifyRequest expected = new VerifyRequest().expectations(List.of(expectations)).strict(strict);
+        SandboxAssertions.assertPassed(api(VerificationApi.class).verify(APIVerifyRequest.newBuilder().verifyRequest(expected).build()));
     }
 
     /**
@@ -130,7 +136,7 @@ public class NamespaceControl {
      * {@code timeoutMs} (10 s by default, at most 30 s), and answers verify's result, passed or not.
      */
     public AwaitResult awaitRequests(AwaitRequest wait) throws ApiException {
-        return api(VerificationApi.class).awaitRequests(wait, null, null);
+        return api(VerificationApi.class).awaitRequests(APIAwaitRequestsRequest.newBuilder().awaitRequest(wait).build());
     }
 
     /** @throws AssertionError with the sandbox's account, unless the calls expected came within {@code timeout} */
@@ -142,7 +148,7 @@ public class NamespaceControl {
 
     /** The calls no running test made that this namespace's test caused (every test's on the default namespace). */
     public StrayReport strayCalls() throws ApiException {
-        return api(VerificationApi.class).listStrayRequests(namespace);
+        return api(VerificationApi.class).listStrayRequests(APIListStrayRequestsRequest.newBuilder().test(namespace).build());
     }
 
     /** @throws AssertionError naming each stray call of this namespace's test: a late job's call after its end, say */

@@ -3,7 +3,9 @@ package dev.animalstore.testcontainers.junit;
 import dev.animalstore.testcontainers.control.AnimalStoreControlClient;
 import dev.animalstore.testcontainers.control.NamespaceControl;
 import dev.animalstore.testcontainers.control.api.NamespacesApi;
+import dev.animalstore.testcontainers.control.api.NamespacesApi.APIDeleteNamespaceRequest;
 import dev.animalstore.testcontainers.control.api.StateApi;
+import dev.animalstore.testcontainers.control.api.StateApi.APIResetRequest;
 import dev.animalstore.testcontainers.control.invoker.ApiException;
 import dev.animalstore.testcontainers.control.model.ResetRequest;
 import java.util.ArrayList;
@@ -31,7 +33,7 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  *
  * Each namespace is named after its test, made unique, and deleted after the test (after the class for a
  * {@code @BeforeAll} parameter), passed or failed, so a long suite does not push the sandbox to evict namespaces.
- * Its calls stay counted in the run's coverage report ({@code getCoverage(Map.of("all", true))}).
+ * Its calls stay counted in the run's coverage report ({@code getCoverage} with {@code all(true)}).
  */
 public final class AnimalStoreNamespaces implements ParameterResolver, AfterEachCallback, AfterAllCallback {
 
@@ -55,7 +57,7 @@ public final class AnimalStoreNamespaces implements ParameterResolver, AfterEach
         created(extensionContext).add(namespace.name());
         // A reset brings the namespace into being: reading one that does not exist is a 404.
         try {
-            namespace.api(StateApi.class).reset(null, new ResetRequest());
+            namespace.api(StateApi.class).reset(APIResetRequest.newBuilder().resetRequest(new ResetRequest()).build());
         } catch (ApiException e) {
             throw new ParameterResolutionException("the sandbox refused to reset namespace " + namespace.name(), e);
         }
@@ -78,7 +80,7 @@ public final class AnimalStoreNamespaces implements ParameterResolver, AfterEach
         List<String> names = created(context);
         for (String name : names) {
             try {
-                controlClient.get().api(NamespacesApi.class).deleteNamespace(name);
+                controlClient.get().api(NamespacesApi.class).deleteNamespace(APIDeleteNamespaceRequest.newBuilder().name(name).build());
             } catch (ApiException e) {
                 // A 404: the test deleted it itself.
                 if (e.getCode() != 404) {

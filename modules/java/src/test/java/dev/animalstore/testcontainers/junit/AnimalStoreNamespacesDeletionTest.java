@@ -7,7 +7,9 @@ import dev.animalstore.testcontainers.AnimalStoreContainer;
 import dev.animalstore.testcontainers.DockerTest;
 import dev.animalstore.testcontainers.control.NamespaceControl;
 import dev.animalstore.testcontainers.control.api.NamespacesApi;
+import dev.animalstore.testcontainers.control.api.NamespacesApi.APIDeleteNamespaceRequest;
 import dev.animalstore.testcontainers.control.api.VerificationApi;
+import dev.animalstore.testcontainers.control.api.VerificationApi.APIGetCoverageRequest;
 import dev.animalstore.testcontainers.control.invoker.ApiException;
 import dev.animalstore.testcontainers.control.model.CoverageReport;
 import java.net.URI;
@@ -55,7 +57,7 @@ class AnimalStoreNamespacesDeletionTest {
         assertThat(GIVEN).hasSize(6).doesNotHaveDuplicates();
         assertThat(names()).doesNotContainAnyElementsOf(GIVEN);
 
-        CoverageReport run = SANDBOX.getControlClient().api(VerificationApi.class).getCoverage(null, true, null, null);
+        CoverageReport run = SANDBOX.getControlClient().api(VerificationApi.class).getCoverage(APIGetCoverageRequest.newBuilder().all(true).build());
         assertThat(run.getSummary().getNamespacesDeleted()).as("namespaces deleted since the start").isEqualTo(6);
         assertThat(run.getOperations().get(0).getCalls()).as("the calls of listPets in the namespaces deleted").isEqualTo(2);
     }
@@ -107,7 +109,7 @@ class AnimalStoreNamespacesDeletionTest {
         @Order(4)
         void deletesItsNamespaceItself(NamespaceControl namespace) throws ApiException {
             GIVEN.add(namespace.name());
-            SANDBOX.getControlClient().api(NamespacesApi.class).deleteNamespace(namespace.name());
+            SANDBOX.getControlClient().api(NamespacesApi.class).deleteNamespace(APIDeleteNamespaceRequest.newBuilder().name(namespace.name()).build());
         }
 
         private static int listPets(NamespaceControl namespace) throws Exception {
