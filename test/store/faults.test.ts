@@ -16,8 +16,8 @@
 //      acknowledged, and each namespace as its last acknowledged step, or the one in flight, left it.
 //      CRASH_SEED replays the random moments of a run (its seed is printed).
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, rmSync, watch } from 'node:fs'
-import { access, cp, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
+import { existsSync, mkdtempSync, rmSync, watch } from 'node:fs'
+import { cp, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { PassThrough } from 'node:stream'
@@ -617,12 +617,6 @@ async function checkStates(t: Test, origin: string, after: string, expected: Map
   }
 }
 
-const exists = (path: string): Promise<boolean> =>
-  access(path).then(
-    () => true,
-    () => false,
-  )
-
 async function killChain(t: Test, cli: string, chain: number, next: () => number): Promise<void> {
   const dataFile = join(await tempDir(t), 'db.json')
   const answers: Answer[] = []
@@ -662,7 +656,7 @@ async function killChain(t: Test, cli: string, chain: number, next: () => number
     await Promise.all([creates.stop(), ...loads.map((load) => load.stop())])
     answers.push(...creates.answers)
     // A temporary image is only on disk while a compaction writes it: the kill came in one.
-    if (await exists(join(dirname(dataFile), '.db.json.tmp'))) crash.inCompaction++
+    if (existsSync(join(dirname(dataFile), '.db.json.tmp'))) crash.inCompaction++
   }
 
   const last = await spawnCli(t, { ...ENV, DATA_FILE: dataFile }, [], cli)

@@ -47,6 +47,11 @@ export function fsError(failure: Exclude<Failure, 'short'>, syscall: string, pat
   return Object.assign(new Error(`${code}: ${text} (injected), ${syscall} '${path}'`), { code, errno, syscall, path })
 }
 
+/** Throws the error of a failure that fails the call whole; a short or torn one is the write's own business. */
+function throwErrno(failure: Failure | undefined, syscall: string, path: string): void {
+  if (failure !== undefined && failure !== 'short' && failure !== 'torn') throw fsError(failure, syscall, path)
+}
+
 export class FaultyFileSystem implements FileSystem {
   readonly #real: FileSystem
   readonly #dataFile: string
@@ -98,11 +103,10 @@ export class FaultyFileSystem implements FileSystem {
     return undefined
   }
 
-  /** Runs `real` unless this call is to fail; a short or torn failure is the write's own business. */
+  /** Runs `real` unless this call is to fail. */
   async #call<V>(call: Call, path: string, real: () => Promise<V>): Promise<V> {
-    const failure = this.#failureFor(call, path)
-    if (failure === undefined || failure === 'short' || failure === 'torn') return real()
-    throw fsError(failure, call, path)
+    throwErrno(this.#failureFor(call, path), call, path)
+    return real()
   }
 
   async open(path: string, flags: 'w' | 'r+'): Promise<OpenFile> {
@@ -117,8 +121,7 @@ export class FaultyFileSystem implements FileSystem {
     const failure = (): Failure | undefined => this.#failureFor('read', path)
     const real = this.#real
     return (async function* () {
-      const failed = failure()
-      if (failed !== undefined && failed !== 'short' && failed !== 'torn') throw fsError(failed, 'open', path)
+      throwErrno(failure(), 'open', path)
       yield* real.readChunks(path, chunkBytes)
     })()
   }
@@ -173,12 +176,11 @@ class FaultyFile implements OpenFile {
     // A close that fails still releases the descriptor (as close(2) does): only the answer is an error.
     const failure = this.#failureFor('close')
     await this.#real.close()
-    if (failure !== undefined && failure !== 'short' && failure !== 'torn') throw fsError(failure, 'close', this.#path)
+    throwErrno(failure, 'close', this.#path)
   }
 
   async #fail(call: Call, real: () => Promise<void>): Promise<void> {
-    const failure = this.#failureFor(call)
-    if (failure === undefined || failure === 'short' || failure === 'torn') return real()
-    throw fsError(failure, call, this.#path)
+    throwErrno(this.#failureFor(call), call, this.#path)
+    return real()
   }
 }
