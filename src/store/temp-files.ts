@@ -49,11 +49,6 @@ export class TempFiles {
     this.#sweeping = this.#sweep().finally(() => (this.#sweeping = undefined))
   }
 
-  /** Settles once a sweep under way is done. */
-  async swept(): Promise<void> {
-    await this.#sweeping
-  }
-
   async #sweep(): Promise<void> {
     const directory = dirname(this.#dataFile)
     const found = await scanFiles(this.#dataFile).catch(() => undefined)

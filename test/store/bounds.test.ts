@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import t from 'tap'
 import { loadConfig } from '../../src/config.js'
 import { MAX_NAME_LENGTH } from '../../src/store/limits.js'
-import { startControlSandbox, type ControlSandbox } from '../support/control.js'
+import { ns, startControlSandbox, type ControlSandbox } from '../support/control.js'
 import { tempDir } from '../support/sandbox.js'
 import { FaultyFileSystem } from './faulty-file-system.js'
 
@@ -14,14 +14,12 @@ function nameOf(length: number): string {
   return '🐈'.repeat(10) + 'a'.repeat(length - 10)
 }
 
-const inNamespace = (name: string) => ({ 'x-sandbox-namespace': name })
-
 async function createIn(sandbox: ControlSandbox, namespace: string, name = 'Rex') {
-  return sandbox.api('POST', '/pets', { name, categoryId: 1 }, inNamespace(namespace))
+  return sandbox.api('POST', '/pets', { name, categoryId: 1 }, ns(namespace))
 }
 
 async function namesIn(sandbox: ControlSandbox, namespace: string): Promise<string[]> {
-  const { body } = await sandbox.api('GET', '/pets?limit=100', undefined, inNamespace(namespace))
+  const { body } = await sandbox.api('GET', '/pets?limit=100', undefined, ns(namespace))
   return (body as Array<{ id: number; name: string }>).filter((pet) => pet.id > 60).map((pet) => pet.name)
 }
 

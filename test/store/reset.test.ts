@@ -5,10 +5,8 @@
 import { readFile, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import t from 'tap'
-import { ADMIN_TOKEN, startControlSandbox, type ControlSandbox } from '../support/control.js'
+import { ADMIN_TOKEN, ns, startControlSandbox, type ControlSandbox } from '../support/control.js'
 import { tempDir, stopAsKilled } from '../support/sandbox.js'
-
-const ns = (name: string) => ({ 'x-sandbox-namespace': name })
 
 /** The namespaces' files in `dir`. */
 const nsFiles = async (dir: string): Promise<string[]> => (await readdir(dir)).filter((name) => name.includes('.ns.'))
