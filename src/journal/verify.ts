@@ -114,10 +114,8 @@ function check(
   const found = counted ? Math.max(calls, matched.length) : matched.length
   const droppedOfOperation = counted ? 0 : Math.max(0, calls - ofOperation.length)
   const most = found + droppedOfOperation
-  const allPass = found >= min && most <= max
-  const allFail = found > max || most < min
-  const incomplete = !allPass && !allFail
-  const passed = allPass
+  const passed = found >= min && most <= max
+  const incomplete = !passed && found <= max && most >= min
   const closest = passed || found > max ? [] : nearest(compared)
   const what = `${operationId}${anyCall ? '' : ' with the body and headers given'}`
   let message = `${operationId}: expected ${wanted} call${wanted.endsWith(' 1') ? '' : 's'} of ${what}, found ${found}`
@@ -169,13 +167,9 @@ function differencesOf(expectation: Expectation, entry: JournalEntry): Differenc
   const headers = Object.entries(expectation.headers ?? {}).flatMap(([header, expected]) => {
     const pointer = header.toLowerCase()
     const actual = entry.headers[pointer]
-    return actual === expected ? [] : [{ pointer, expected, actual }]
+    return actual === expected ? [] : [{ in: 'header' as const, pointer, expected, actual }]
   })
-  const found = [
-    ...body.map((d) => ({ in: 'body' as const, ...d })),
-    ...headers.map((d) => ({ in: 'header' as const, ...d })),
-  ]
-  return found.map(({ actual, ...d }) => ({
+  return [...body.map((d) => ({ in: 'body' as const, ...d })), ...headers].map(({ actual, ...d }) => ({
     ...d,
     ...(actual === undefined ? {} : { actual }),
     message: `${entry.operationId} ${d.in} ${d.pointer || '(whole)'}: expected ${show(d.expected)}, got ${show(actual)}`,
