@@ -1,14 +1,7 @@
-// A data file: an image (the whole JSON object) plus an append log of records, behind lowdb's
-// Adapter, so that a create costs one fsynced append instead of a rewrite of the store.
-//   db.json          the image, and "journal": its id (the member's name since the first version)
-//   db.json.journal  the append log: a header line {"snapshot": <the image's id>}, then one record per line
-//
-// A record is acknowledged once its line is fsynced (writes go in group commits). A full write,
-// and a fold of the append log, write a new image under a new id (atomic replace); an append log
-// whose header names another image is stale. A failed write changes nothing that is read back: a
-// failed append is cut back (append-log.ts); a fold needs room for a second copy, and when it
-// fails the append log goes on. A store made from data a start can make again (`Layout.unwritten`)
-// has no image: its append log names that data, and it is written only once it changes.
+// A data file: an image (db.json, its id in "journal") plus an append log (db.json.journal, a header
+// {"snapshot": <image id>} then one record per line), behind lowdb's Adapter, so that a create costs
+// one fsynced append, not a rewrite. A full write or a fold writes a new image under a new id; an
+// append log naming another image is stale. A failed write changes nothing that is read back.
 import { dirname } from 'node:path'
 import type { Adapter } from 'lowdb'
 import { FoldPolicy, type Compaction } from './compaction.js'
@@ -28,9 +21,10 @@ export type DataFileOptions = ReadOptions & {
   readonly temps?: TempFiles | undefined
 }
 
-/** How an append log's records make the data again (default: each is added), the data `without` records not yet durable, and what a store is before it is written. */
 export interface Layout<T, R> {
+  /** How an append log's records make the data again (default: each is added). */
   readonly replay?: (data: T, records: readonly R[]) => Promise<T>
+  /** The data without records not yet durable: an image must not hold them. */
   readonly without?: (data: T, records: ReadonlySet<unknown>) => T
   /** Whether a record replaces all the data before it (a reset): a start keeps none before it. */
   readonly startsOver?: (record: R) => boolean
@@ -57,7 +51,7 @@ export class DataFile<T extends object, R> implements Adapter<T> {
   readonly #log: AppendLog
   /** The image on disk: its id ('' for none, or one naming no append log) and size. */
   #image = { id: '', onDisk: false, bytes: 0 }
-  /** Appends cannot go on (no image naming an append log, or one in doubt): the next write is an image. */
+  /** No image names the append log (or one is in doubt): the next write is an image. */
   #needsImage = true
   /** A full write failed or left the directory in doubt: even a stop writes an image. */
   #diskBehind = false
@@ -126,7 +120,7 @@ export class DataFile<T extends object, R> implements Adapter<T> {
     return null
   }
 
-  /** Resolves once every write asked for has settled; no fold comes after (the store is being removed). */
+  /** Once every write asked for has settled; no fold after (the store is being removed). */
   async retire(): Promise<void> {
     this.#folds.stop()
     await this.#writes.settled()

@@ -1,20 +1,7 @@
-// The store under faults, each promise once: whatever the disk refuses, and wherever the process
-// dies, no acknowledged write is lost and nothing refused is kept; a refused write is a 503
-// storage_unavailable with Retry-After, never a 500, and changes nothing that is served; once the
-// disk is back, writes go on with no restart, and no temporary file is left. What is on disk is
-// checked by a new server started on a copy of the data directory, never through the file layout.
-//   1. A real disk (a tiny tmpfs, root only): full, then read-only; and an eviction it refuses.
-//   2. Each call the store makes (open, write, fsync, truncate, close, rename, remove, the
-//      directory's fsync), on each file it makes it on, failing with each error a disk gives (EIO,
-//      ENOSPC, EDQUOT, EROFS) and as short and torn writes, through faulty-file-system.ts: under a
-//      create load with a compaction every 6 records, then for resets (one append log line each, in
-//      the default namespace and in one written as an append log alone) and for image writes.
-//   3. SIGKILL of the real command, 50 times under a create load with a compaction every 20
-//      records, at a random moment, as a compaction writes its image, or as it renames it; beside
-//      it, resets to seeds and snapshots, snapshots taken, and namespaces reset and deleted. A
-//      restart serves every acknowledged pet as acknowledged (an id never twice), every snapshot
-//      acknowledged, and each namespace as its last acknowledged step, or the one in flight, left it.
-//      CRASH_SEED replays the random moments of a run (its seed is printed).
+// The store under faults, each promise once (docs/reliability.md, "Fault campaign" and the crash
+// test): a real disk full or read-only; each call the store makes failing on each of its files;
+// SIGKILL of the real command 50 times under load (CRASH_SEED replays a run's random moments).
+// What is on disk is checked by a new server started on a copy of the data directory.
 import { execFileSync } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync, watch } from 'node:fs'
 import { cp, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
