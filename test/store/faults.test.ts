@@ -71,7 +71,6 @@ interface Answer {
   readonly code: string | undefined
   readonly retryAfter: string | null
   readonly sentAt: number
-  readonly answeredAt: number
 }
 
 type Answered = Pick<Answer, 'name' | 'status' | 'pet'>
@@ -118,8 +117,7 @@ class CreateLoad {
         const body = (await res.json()) as StoredPet & { code?: string }
         const pet = res.status === 201 ? body : undefined
         const retryAfter = res.headers.get('retry-after')
-        const answeredAt = performance.now()
-        this.answers.push({ name, status: res.status, pet, code: body.code, retryAfter, sentAt, answeredAt })
+        this.answers.push({ name, status: res.status, pet, code: body.code, retryAfter, sentAt })
       } catch {
         return // the server is gone
       } finally {
