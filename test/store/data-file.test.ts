@@ -4,19 +4,18 @@
 // (through a file system that fails chosen calls: faulty-file-system.ts).
 import { access, readFile, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import { PassThrough } from 'node:stream'
 import { setTimeout as sleep } from 'node:timers/promises'
 import t, { type Test } from 'tap'
-import type { Config } from '../../src/config.js'
 import { createLogger } from '../../src/logger.js'
 import { DataFile } from '../../src/store/data-file.js'
 import { type Compaction } from '../../src/store/compaction.js'
-import { startSandbox, type Sandbox } from '../../src/sandbox.js'
+import { startSandbox } from '../../src/sandbox.js'
 import {
   AUTH,
   postPet,
   readStoredPets,
   runCliToEnd,
+  startTestSandbox,
   stopAsKilled,
   tempDir,
   testConfig,
@@ -195,12 +194,10 @@ t.test('an append log left beside a deleted data file is not taken for the new o
   t.equal(restarted.store.size, 5)
 })
 
-/** A sandbox on `config` whose warnings are kept, as the log a user reads. */
-async function startLogged(config: Config): Promise<{ sandbox: Sandbox; log: () => string }> {
-  let log = ''
-  const destination = new PassThrough().on('data', (chunk: Buffer) => (log += chunk.toString()))
-  const sandbox = await startSandbox(config, createLogger('warn', destination))
-  return { sandbox, log: () => log }
+/** A sandbox on `dataFile` whose warnings are kept, and the log a user reads. */
+async function startLogged(t: Test, dataFile: string) {
+  const sandbox = await startTestSandbox(t, { DATA_FILE: dataFile, LOG_LEVEL: 'warn' })
+  return { sandbox, log: () => sandbox.logs.map((line) => line['msg']).join('\n') }
 }
 
 t.test(
@@ -217,7 +214,7 @@ t.test(
     for (const cut of [...cuts].sort((a, b) => a - b)) {
       const config = await testConfig(t)
       await writeLayout(config.dataFile!, [pet(1)], appendLog.slice(0, cut))
-      const { sandbox, log } = await startLogged(config)
+      const { sandbox, log } = await startLogged(t, config.dataFile!)
       // Whole records: those whose newline is before the cut.
       let end = header.length
       const kept = records.filter((record) => {
@@ -264,7 +261,7 @@ t.test(
       const garbage = Buffer.from(Array.from({ length: 1 + Math.floor(next() * 200) }, () => Math.floor(next() * 256)))
       const config = await testConfig(t)
       await writeLayout(config.dataFile!, [pet(1)], Buffer.concat([Buffer.from(good), garbage]))
-      const { sandbox, log } = await startLogged(config)
+      const { sandbox, log } = await startLogged(t, config.dataFile!)
       t.same(
         idsOf(sandbox.store.all()),
         [1, 2, 3],
