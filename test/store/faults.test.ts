@@ -7,7 +7,6 @@ import { existsSync, mkdtempSync, rmSync, watch } from 'node:fs'
 import { cp, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { PassThrough } from 'node:stream'
 import { setTimeout as sleep } from 'node:timers/promises'
 import t, { type Test } from 'tap'
 import type { Config } from '../../src/config.js'
@@ -18,7 +17,7 @@ import type { Compaction } from '../../src/store/compaction.js'
 import { generateAnimals } from '../../src/store/seed.js'
 import { ADMIN_AUTH, ADMIN_TOKEN, call, ns, startControlSandbox } from '../support/control.js'
 import { seededRandom } from '../support/random.js'
-import { API_KEY, AUTH, buildCli, postPet, spawnCli, tempDir, testConfig, waitFor } from '../support/sandbox.js'
+import { API_KEY, AUTH, buildCli, postPet, spawnCli, tempDir, waitFor } from '../support/sandbox.js'
 import type { StoredPet } from '../support/sandbox.js'
 import { FaultyFileSystem, type Call, type Failure, type Fault, type Target } from './faulty-file-system.js'
 
@@ -42,12 +41,9 @@ const namesOf = (pets: ReadonlyArray<{ name: string }> | undefined): string[] | 
 async function onDisk(t: Test, dir: string, namespace?: string) {
   const copy = await tempDir(t)
   await cp(dir, copy, { recursive: true, filter: (source) => !source.endsWith('filler') })
-  let warnings = ''
-  const sink = new PassThrough().on('data', (chunk: Buffer) => (warnings += chunk.toString()))
-  const config = await testConfig(t, { DATA_FILE: join(copy, 'db.json'), ADMIN_TOKEN })
-  const sandbox = await startSandbox(config, createLogger('warn', sink))
+  const sandbox = await startControlSandbox(t, { DATA_FILE: join(copy, 'db.json'), LOG_LEVEL: 'warn' })
   try {
-    return { pets: await petsOf(sandbox.origin, namespace), warnings }
+    return { pets: await petsOf(sandbox.origin, namespace), warnings: JSON.stringify(sandbox.logs) }
   } finally {
     await sandbox.close()
   }
