@@ -182,15 +182,9 @@ async function readLock(file: string): Promise<FoundLock | undefined> {
   try {
     const { ino, mtimeMs } = await handle.stat()
     const text = await handle.readFile('utf8')
-    let holder: Holder | undefined
-    try {
-      const value = JSON.parse(text) as Partial<Holder>
-      if (typeof value.host === 'string' && typeof value.pid === 'number' && typeof value.start === 'string')
-        holder = value as Holder
-    } catch {
-      holder = undefined
-    }
-    return { holder, inode: ino, ageMs: Date.now() - mtimeMs }
+    const value = readOrNull(() => JSON.parse(text) as Partial<Holder> | null)
+    const named = typeof value?.host === 'string' && typeof value.pid === 'number' && typeof value.start === 'string'
+    return { holder: named ? (value as Holder) : undefined, inode: ino, ageMs: Date.now() - mtimeMs }
   } finally {
     await handle.close()
   }
@@ -229,7 +223,7 @@ function isRunning(pid: number): boolean {
   return stat.charAt(stat.lastIndexOf(')') + 2) !== 'Z'
 }
 
-function readOrNull(read: () => string): string | null {
+function readOrNull<T>(read: () => T): T | null {
   try {
     return read()
   } catch {

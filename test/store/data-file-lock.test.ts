@@ -81,6 +81,9 @@ t.test('a holder out of sight (another host) keeps the file until its heartbeat 
     boot: 'another-machine',
     pidSpace: 'pid:[1]',
   }
+  // A start killed between creating its lock and naming itself in it.
+  await writeFile(lockFile, '')
+  await t.rejects(startSandbox(config, createLogger('silent')), { message: /in use by a sandbox that is starting/ })
   await writeFile(lockFile, JSON.stringify(elsewhere))
   await t.rejects(startSandbox(config, createLogger('silent')), {
     message: new RegExp(
