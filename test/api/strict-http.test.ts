@@ -30,8 +30,8 @@ t.test('a body that is not UTF-8 is refused, with or without charset, and nothin
 })
 
 t.test('every forced answer carries the headers of its genuine twin, with the same Error body shape', async (t) => {
-  const { baseUrl, admin } = await startControlSandbox(t)
-  const arm = (operationId: string, status: number) => admin('POST', '/faults', { operationId, status, times: 1 })
+  const { baseUrl, control } = await startControlSandbox(t)
+  const arm = (operationId: string, status: number) => control('POST', '/faults', { operationId, status, times: 1 })
   const create = () =>
     fetch(`${baseUrl}/pets`, { method: 'POST', headers: JSON_HEADERS, body: '{"name":"Rex","categoryId":1}' })
   const headersOf = (res: Response): Record<string, string | null> => ({

@@ -9,8 +9,8 @@ const TRACE_B = '4bf92f3577b34da6a3ce929d0e0e4736'
 const traceparent = (traceId: string): Record<string, string> => ({ traceparent: `00-${traceId}-b7ad6b7169203331-01` })
 
 t.test('a wait answers as soon as the call it expects is journaled, not at its deadline', async (t) => {
-  const { admin, api } = await startControlSandbox(t)
-  const waiting = admin('POST', '/requests/await', {
+  const { control, api } = await startControlSandbox(t)
+  const waiting = control('POST', '/requests/await', {
     timeoutMs: 30_000,
     expectations: [{ operationId: 'createPet', count: 1, body: { categoryId: 3 } }],
   })
@@ -25,14 +25,14 @@ t.test('a wait answers as soon as the call it expects is journaled, not at its d
 })
 
 t.test('at its deadline a wait answers as verify does, with the near misses', async (t) => {
-  const { admin, api } = await startControlSandbox(t)
+  const { control, api } = await startControlSandbox(t)
   await api('POST', '/pets', { name: 'Rex', categoryId: '3' })
   const expectations = [{ operationId: 'createPet', count: 1, body: { name: 'Rex', categoryId: 3 } }]
-  const { status, body } = await admin('POST', '/requests/await', { timeoutMs: 300, expectations })
+  const { status, body } = await control('POST', '/requests/await', { timeoutMs: 300, expectations })
   t.equal(status, 200)
   t.match(body, { passed: false, endedBy: 'deadline' })
   t.ok(body.waitedMs >= 300, `waited ${body.waitedMs} ms`)
-  const verified = (await admin('POST', '/verify', { expectations })).body
+  const verified = (await control('POST', '/verify', { expectations })).body
   const { endedBy, waitedMs, ...asVerify } = body
   t.same(asVerify, verified, 'the answer is verify’s')
   t.same(
@@ -43,10 +43,10 @@ t.test('at its deadline a wait answers as verify does, with the near misses', as
 })
 
 t.test('a wait that can no longer be met ends at once', async (t) => {
-  const { admin, api } = await startControlSandbox(t)
+  const { control, api } = await startControlSandbox(t)
   await api('GET', '/pets')
   await api('GET', '/pets')
-  const { body } = await admin('POST', '/requests/await', {
+  const { body } = await control('POST', '/requests/await', {
     timeoutMs: 30_000,
     expectations: [{ operationId: 'listPets', count: 1 }],
   })
@@ -55,10 +55,10 @@ t.test('a wait that can no longer be met ends at once', async (t) => {
 })
 
 t.test('a wait for quiet ends once the namespace had no call for quietMs, then judges the expectations', async (t) => {
-  const { admin, api } = await startControlSandbox(t)
+  const { control, api } = await startControlSandbox(t)
   const started = Date.now()
   // The third call meets the expectation; with quietMs the wait goes on until the calls stop.
-  const waiting = admin('POST', '/requests/await?namespace=quiet', {
+  const waiting = control('POST', '/requests/await?namespace=quiet', {
     quietMs: 400,
     timeoutMs: 30_000,
     expectations: [{ operationId: 'listPets', count: 3 }],
@@ -77,8 +77,8 @@ t.test('a wait for quiet ends once the namespace had no call for quietMs, then j
 })
 
 t.test('a wait on a trace ends on that trace’s calls only', async (t) => {
-  const { admin, api } = await startControlSandbox(t)
-  const waiting = admin('POST', `/requests/await?traceId=${TRACE_A}`, {
+  const { control, api } = await startControlSandbox(t)
+  const waiting = control('POST', `/requests/await?traceId=${TRACE_A}`, {
     timeoutMs: 30_000,
     expectations: [{ operationId: 'listPets' }],
   })
@@ -89,7 +89,7 @@ t.test('a wait on a trace ends on that trace’s calls only', async (t) => {
 })
 
 t.test('waits are bounded per namespace and in all; a client that goes away frees its wait', async (t) => {
-  const { admin, namespaces, origin } = await startControlSandbox(t)
+  const { control, namespaces, origin } = await startControlSandbox(t)
   const waits = waitsOn(namespaces.journals)
   const held: AbortController[] = []
   const hold = (namespace: string): void => {
@@ -102,43 +102,43 @@ t.test('waits are bounded per namespace and in all; a client that goes away free
       signal: controller.signal,
     }).catch(() => undefined)
   }
-  for (const name of ['w0', 'w1', 'w2', 'w3']) await admin('POST', '/reset?namespace=' + name)
+  for (const name of ['w0', 'w1', 'w2', 'w3']) await control('POST', '/reset?namespace=' + name)
   for (let i = 0; i < MAX_WAITS_PER_NAMESPACE; i++) hold('w0')
   await until(() => waits.count === MAX_WAITS_PER_NAMESPACE)
-  const refused = await admin('POST', '/requests/await?namespace=w0', { timeoutMs: 0 })
+  const refused = await control('POST', '/requests/await?namespace=w0', { timeoutMs: 0 })
   t.equal(refused.status, 429)
   t.equal(refused.headers.get('retry-after'), '1')
   t.match(refused.body, { code: 'too_many_waits', status: 429, message: /Namespace "w0" has 16 waits open/ })
-  t.equal((await admin('POST', '/requests/await?namespace=w1', { timeoutMs: 0 })).status, 200, 'others have room')
+  t.equal((await control('POST', '/requests/await?namespace=w1', { timeoutMs: 0 })).status, 200, 'others have room')
 
   for (const name of ['w1', 'w2', 'w3']) for (let i = 0; i < MAX_WAITS_PER_NAMESPACE; i++) hold(name)
   await until(() => waits.count === MAX_WAITS)
-  const full = await admin('POST', '/requests/await', { timeoutMs: 0 })
+  const full = await control('POST', '/requests/await', { timeoutMs: 0 })
   t.equal(full.status, 429)
   t.match(full.body, { code: 'too_many_waits', message: /64 waits are open/ })
 
   for (const controller of held) controller.abort()
   await until(() => waits.count === 0)
   t.equal(namespaces.journals.onRecord, undefined, 'with nobody waiting, the journals tell no one')
-  t.equal((await admin('POST', '/requests/await?namespace=w0', { timeoutMs: 0 })).status, 200)
+  t.equal((await control('POST', '/requests/await?namespace=w0', { timeoutMs: 0 })).status, 200)
 })
 
 t.test('a wait on a namespace deleted meanwhile is a 404; on none, a 404 at once', async (t) => {
-  const { admin, namespaces } = await startControlSandbox(t)
-  t.equal((await admin('POST', '/requests/await?namespace=nowhere', {})).status, 404)
-  await admin('POST', '/reset?namespace=brief')
-  const waiting = admin('POST', '/requests/await?namespace=brief', { timeoutMs: 30_000 })
+  const { control, namespaces } = await startControlSandbox(t)
+  t.equal((await control('POST', '/requests/await?namespace=nowhere', {})).status, 404)
+  await control('POST', '/reset?namespace=brief')
+  const waiting = control('POST', '/requests/await?namespace=brief', { timeoutMs: 30_000 })
   await until(() => waitsOn(namespaces.journals).count === 1)
-  await admin('DELETE', '/namespaces/brief')
+  await control('DELETE', '/namespaces/brief')
   const { status, body } = await waiting
   t.equal(status, 404)
   t.match(body, { code: 'not_found', message: 'Namespace "brief" was deleted while the wait lasted' })
 })
 
 t.test('a deadline past 30 s, or a wrong expectation, is a 400', async (t) => {
-  const { admin } = await startControlSandbox(t)
-  t.equal((await admin('POST', '/requests/await', { timeoutMs: 30_001 })).status, 400)
-  const wrong = await admin('POST', '/requests/await', { expectations: [{ operationId: 'nope' }] })
+  const { control } = await startControlSandbox(t)
+  t.equal((await control('POST', '/requests/await', { timeoutMs: 30_001 })).status, 400)
+  const wrong = await control('POST', '/requests/await', { expectations: [{ operationId: 'nope' }] })
   t.equal(wrong.status, 400)
   t.match(wrong.body.message, /body.expectations.0.operationId must be one of/)
 })

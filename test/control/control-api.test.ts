@@ -22,7 +22,7 @@ t.test('spec/admin.openapi.yaml passes Redocly lint, under /__admin, the admin t
 t.test(
   'every control operation refuses a missing, malformed or wrong token, API keys and the default token',
   async (t) => {
-    const { admin, baseUrl } = await startControlSandbox(t)
+    const { control, baseUrl } = await startControlSandbox(t)
     const { operations } = await loadSpecFile(CONTROL_SPEC_FILE)
     for (const op of operations) {
       for (const [label, headers] of [
@@ -32,14 +32,14 @@ t.test(
         ['an API key', AUTH],
         ['the default token, with a token configured', { authorization: `Bearer ${DEFAULT_ADMIN_TOKEN}` }],
       ] as const) {
-        const res = await admin(op.method, op.path, undefined, headers)
+        const res = await control(op.method, op.path, undefined, headers)
         t.equal(res.status, 401, `${op.method} /__admin${op.path} with ${label} → 401`)
         t.match(res.body, { ...ERROR_SHAPE, code: 'unauthorized', status: 401 })
         t.match(res.headers.get('www-authenticate'), /^Bearer realm="animal-store-admin"/)
       }
     }
     t.equal(
-      (await admin('GET', '/pets', undefined, { authorization: `bearer ${ADMIN_TOKEN}` })).status,
+      (await control('GET', '/pets', undefined, { authorization: `bearer ${ADMIN_TOKEN}` })).status,
       200,
       'any case',
     )
@@ -106,53 +106,56 @@ t.test('control settings: flags, and a bad value names its setting', async (t) =
 })
 
 t.test('POST /__admin/reset puts back the initial data, and clears journal and faults', async (t) => {
-  const { admin, api } = await startControlSandbox(t)
-  const before = await admin('GET', '/pets')
+  const { control, api } = await startControlSandbox(t)
+  const before = await control('GET', '/pets')
   t.equal((await api('POST', '/pets', { name: 'Temp', categoryId: 1 })).status, 201)
-  t.equal((await admin('POST', '/faults', { operationId: 'listPets', status: 500 })).status, 201)
-  t.equal((await admin('GET', '/pets')).body.length, 61)
+  t.equal((await control('POST', '/faults', { operationId: 'listPets', status: 500 })).status, 201)
+  t.equal((await control('GET', '/pets')).body.length, 61)
 
-  const reset = await admin('POST', '/reset')
+  const reset = await control('POST', '/reset')
   t.equal(reset.status, 200)
   t.same(reset.body, { namespace: 'default', pets: 60 })
-  t.same((await admin('GET', '/pets')).body, before.body, 'the store holds the initial data again')
-  t.equal((await admin('GET', '/requests')).body.count, 0, 'the journal is empty')
-  t.equal((await admin('GET', '/faults')).body.count, 0, 'the faults are gone')
+  t.same((await control('GET', '/pets')).body, before.body, 'the store holds the initial data again')
+  t.equal((await control('GET', '/requests')).body.count, 0, 'the journal is empty')
+  t.equal((await control('GET', '/faults')).body.count, 0, 'the faults are gone')
   t.equal((await api('GET', '/pets')).status, 200, 'the cleared fault no longer fires')
   // On disk when acknowledged, and replayed by a restart: test/store/reset.test.ts.
   t.equal((await api('POST', '/pets', { name: 'Next', categoryId: 2 })).body.id, 61, 'ids continue from the reset data')
 })
 
 t.test('POST /__admin/reset {seed, count} reseeds deterministically; bad bodies are refused', async (t) => {
-  const { admin } = await startControlSandbox(t)
+  const { control } = await startControlSandbox(t)
   const spec = await loadSpec()
-  const reset = await admin('POST', '/reset', { seed: 7, count: 5 })
+  const reset = await control('POST', '/reset', { seed: 7, count: 5 })
   t.same(reset.body, { namespace: 'default', pets: 5 })
-  t.same((await admin('GET', '/pets')).body, await generateAnimals(spec.schemas['Pet'] ?? {}, 7, 5))
+  t.same((await control('GET', '/pets')).body, await generateAnimals(spec.schemas['Pet'] ?? {}, 7, 5))
   for (const [body, message] of [
     [{ count: 10_001 }, /body\.count must be <= 10000/],
     [{ seeds: 1 }, /body\.seeds is not an accepted property/],
   ] as const)
-    t.match(await admin('POST', '/reset', body), { status: 400, body: { code: 'invalid_body', status: 400, message } })
-  t.equal((await admin('GET', '/pets')).body.length, 5, 'a refused reset changes nothing')
+    t.match(await control('POST', '/reset', body), {
+      status: 400,
+      body: { code: 'invalid_body', status: 400, message },
+    })
+  t.equal((await control('GET', '/pets')).body.length, 5, 'a refused reset changes nothing')
 })
 
 t.test(
   'PUT /__admin/pets replaces the store; an invalid array changes nothing and names the first bad record',
   async (t) => {
-    const { admin, api, config, origin } = await startControlSandbox(t)
+    const { control, api, config, origin } = await startControlSandbox(t)
     const pets = [
       { id: 3, name: 'Three', categoryId: 1, status: 'sold' },
       { id: 1, name: 'One', categoryId: 2, extra: 'dropped' },
     ]
-    const put = await admin('PUT', '/pets', pets)
+    const put = await control('PUT', '/pets', pets)
     t.equal(put.status, 200)
     t.same(put.body, { namespace: 'default', pets: 2 })
     const expected = [
       { id: 1, name: 'One', categoryId: 2, status: 'available' },
       { id: 3, name: 'Three', categoryId: 1, status: 'sold' },
     ]
-    t.same((await admin('GET', '/pets')).body, expected, 'id order, Pet fields only, omitted status → available')
+    t.same((await control('GET', '/pets')).body, expected, 'id order, Pet fields only, omitted status → available')
     t.same((await api('GET', '/pets')).body, expected, 'the API serves the new data')
     t.same(JSON.parse(await readFile(config.dataFile as string, 'utf8')).pets, expected, 'persisted')
 
@@ -161,21 +164,24 @@ t.test(
       [[pet(5, 'ok'), pet(6, 'ok'), pet(7)], /body\.2\.name is required/],
       [[pet(5, 'ok'), pet(5, 'again')], /record 1: id 5 is used twice; nothing was changed/],
     ] as const)
-      t.match(await admin('PUT', '/pets', body), { status: 400, body: { code: 'invalid_body', status: 400, message } })
-    t.same((await admin('GET', '/pets')).body, expected, 'refused arrays changed nothing')
-    const empty = await admin('PUT', '/pets', [])
+      t.match(await control('PUT', '/pets', body), {
+        status: 400,
+        body: { code: 'invalid_body', status: 400, message },
+      })
+    t.same((await control('GET', '/pets')).body, expected, 'refused arrays changed nothing')
+    const empty = await control('PUT', '/pets', [])
     t.same(empty.body, { namespace: 'default', pets: 0 })
     t.equal((await call(`${origin}/__admin/pets`, 'PUT', undefined, ADMIN_AUTH)).status, 400, 'the body is required')
   },
 )
 
 t.test('the control API answers unknown paths, wrong methods and bad parameters with the Error body', async (t) => {
-  const { admin } = await startControlSandbox(t)
-  t.match(await admin('GET', '/nothing'), { status: 404, body: { code: 'not_found', status: 404 } })
-  const wrong = await admin('PATCH', '/pets')
+  const { control } = await startControlSandbox(t)
+  t.match(await control('GET', '/nothing'), { status: 404, body: { code: 'not_found', status: 404 } })
+  const wrong = await control('PATCH', '/pets')
   t.match(wrong, { status: 405, body: { code: 'method_not_allowed', status: 405 } })
   t.equal(wrong.headers.get('allow'), 'GET, PUT, HEAD')
-  t.match(await admin('GET', '/pets?namespace=../etc'), {
+  t.match(await control('GET', '/pets?namespace=../etc'), {
     status: 400,
     body: { code: 'invalid_parameter', message: /query\.namespace must match pattern/ },
   })
@@ -201,11 +207,11 @@ t.test('the start banner points at the explorer and /mcp and shows the default a
 })
 
 t.test('a reset is atomic: concurrent readers see the old data or the new, never a mix', async (t) => {
-  const { admin, api } = await startControlSandbox(t)
+  const { control, api } = await startControlSandbox(t)
   const old = Array.from({ length: 100 }, (_, i) => ({ id: i + 1, name: `old-${i}`, categoryId: 1, status: 'sold' }))
-  t.equal((await admin('PUT', '/pets', old)).status, 200)
+  t.equal((await control('PUT', '/pets', old)).status, 200)
   const reads = Array.from({ length: 60 }, () => api('GET', '/pets?limit=100'))
-  const reset = admin('POST', '/reset')
+  const reset = control('POST', '/reset')
   const more = Array.from({ length: 60 }, () => api('GET', '/pets?limit=100'))
   const lists = (await Promise.all([...reads, ...more])).map((r) => r.body as Array<{ name: string }>)
   t.equal((await reset).status, 200)

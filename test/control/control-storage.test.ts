@@ -26,20 +26,20 @@ const NO_IDLE_FOLD: Partial<Compaction> = { idleAfterRecords: Number.MAX_SAFE_IN
 t.test('a replace on a full disk: 503, the store as it was, then 200 once it has room', async (t) => {
   const dataFile = join(await tempDir(t), 'db.json')
   const fs = new FaultyFileSystem(dataFile)
-  const { admin } = await startControlSandbox(t, { DATA_FILE: dataFile }, { fileSystem: fs })
-  const before = (await admin('GET', '/pets')).body
-  const replace = () => admin('PUT', '/pets', [{ id: 1, name: 'Only', categoryId: 1 }])
+  const { control } = await startControlSandbox(t, { DATA_FILE: dataFile }, { fileSystem: fs })
+  const before = (await control('GET', '/pets')).body
+  const replace = () => control('PUT', '/pets', [{ id: 1, name: 'Only', categoryId: 1 }])
 
   // Every write of a new image fails, as on a full disk.
   fs.arm(always('write', 'temp file', 'ENOSPC'), always('write', 'append log', 'ENOSPC'))
   const refused = await replace()
   t.match(refused, { status: 503, body: { code: 'storage_unavailable', message: /Nothing was changed/ } })
   t.equal(refused.headers.get('retry-after'), '1')
-  t.same((await admin('GET', '/pets')).body, before, 'the pets are as they were')
+  t.same((await control('GET', '/pets')).body, before, 'the pets are as they were')
 
   fs.clear()
   t.equal((await replace()).status, 200, 'with room again, the replace goes through')
-  t.equal((await admin('GET', '/pets')).body.length, 1)
+  t.equal((await control('GET', '/pets')).body.length, 1)
 })
 
 /**
@@ -101,7 +101,7 @@ for (const { what, faults, answer, unused = false } of NAMESPACE_FAULTS) {
     const doomed = ['Doomed 1', 'Doomed 2', ...(unused ? [] : ['Doomed 3'])]
 
     fs.arm(...faults)
-    const deleted = await sandbox.admin('DELETE', '/namespaces/doomed')
+    const deleted = await sandbox.control('DELETE', '/namespaces/doomed')
     fs.clear()
     t.equal(deleted.status, answer, JSON.stringify(deleted.body))
     if (deleted.status === 503) t.match(deleted.body, { status: 503, code: 'storage_unavailable' })
@@ -129,7 +129,7 @@ t.test(
     const sandbox = await start()
     t.equal((await sandbox.api('POST', '/pets', { name: 'Brief', categoryId: 1 }, ns('brief'))).status, 201)
     fs.log.length = 0
-    t.equal((await sandbox.admin('DELETE', '/namespaces/brief')).status, 200)
+    t.equal((await sandbox.control('DELETE', '/namespaces/brief')).status, 200)
     const removals = fs.log.filter((call) => /^(remove|rename|syncDirectory) /.test(call))
     t.same(removals, ['remove append log', 'syncDirectory directory'], 'no unlink of an image that was never written')
     for await (const [how, again] of reopened(t, dir, sandbox, start))
@@ -148,14 +148,14 @@ t.test(
     const sandbox = await start()
     // Files of its own, holding nothing a test still needs (reset to the initial data): evictable.
     t.equal((await sandbox.api('POST', '/pets', { name: 'Held', categoryId: 1 }, ns('evicted'))).status, 201)
-    t.equal((await sandbox.admin('POST', '/reset?namespace=evicted')).status, 200)
+    t.equal((await sandbox.control('POST', '/reset?namespace=evicted')).status, 200)
 
     // Every unlink of its files fails, as on the disk the report came from.
     fs.arm(...UNLINKS_FAIL)
     // With the default namespace, three are kept: two new names evict the oldest.
     for (const name of ['second', 'third', 'fourth'])
       t.equal((await sandbox.api('GET', '/pets?limit=1', undefined, ns(name))).status, 200, `a request in ${name}`)
-    const evicted = !(await sandbox.admin('GET', '/namespaces')).body.namespaces.some(
+    const evicted = !(await sandbox.control('GET', '/namespaces')).body.namespaces.some(
       (n: { name: string }) => n.name === 'evicted',
     )
     t.ok(evicted, 'the oldest namespace was evicted')
@@ -190,21 +190,21 @@ for (const { what, fault, answer } of SNAPSHOT_FAULTS) {
     const start = (): Promise<ControlSandbox> =>
       startControlSandbox(t, { DATA_FILE: dataFile }, { fileSystem: fs, compaction: NO_IDLE_FOLD })
     const sandbox = await start()
-    await sandbox.admin('POST', '/reset?namespace=source', { seed: 4, count: 5 })
-    t.equal((await sandbox.admin('POST', '/snapshots', { name: 'frozen', namespace: 'source' })).status, 201)
+    await sandbox.control('POST', '/reset?namespace=source', { seed: 4, count: 5 })
+    t.equal((await sandbox.control('POST', '/snapshots', { name: 'frozen', namespace: 'source' })).status, 201)
     const frozen = await names(sandbox, 'source')
 
     fs.arm(fault)
-    const deleted = await sandbox.admin('DELETE', '/snapshots/frozen')
+    const deleted = await sandbox.control('DELETE', '/snapshots/frozen')
     fs.clear()
     t.equal(deleted.status, answer, JSON.stringify(deleted.body))
     const listed = async (on: ControlSandbox): Promise<string[]> =>
-      ((await on.admin('GET', '/snapshots')).body as { snapshots: Array<{ name: string }> }).snapshots.map(
+      ((await on.control('GET', '/snapshots')).body as { snapshots: Array<{ name: string }> }).snapshots.map(
         (snapshot) => snapshot.name,
       )
     if (deleted.status === 200) {
       t.same(await listed(sandbox), [], 'gone')
-      t.equal((await sandbox.admin('POST', '/reset?namespace=fork', { snapshot: 'frozen' })).status, 404)
+      t.equal((await sandbox.control('POST', '/reset?namespace=fork', { snapshot: 'frozen' })).status, 404)
       for await (const [how, again] of reopened(t, dir, sandbox, start))
         t.same(await listed(again), [], `gone after ${how}`)
       return
@@ -212,7 +212,7 @@ for (const { what, fault, answer } of SNAPSHOT_FAULTS) {
     t.match(deleted.body, { status: 503, code: 'storage_unavailable' })
     t.same(await listed(sandbox), ['frozen'], 'still listed')
     // Still usable: a fork of it, and a create in the fork.
-    t.equal((await sandbox.admin('POST', '/reset?namespace=fork', { snapshot: 'frozen' })).status, 200)
+    t.equal((await sandbox.control('POST', '/reset?namespace=fork', { snapshot: 'frozen' })).status, 200)
     t.equal((await sandbox.api('POST', '/pets', { name: 'Forked', categoryId: 1 }, ns('fork'))).status, 201)
     for await (const [how, again] of reopened(t, dir, sandbox, start)) {
       t.same(await listed(again), ['frozen'], `listed after ${how}`)

@@ -15,19 +15,19 @@ function rows(report: { operations: Array<{ operationId: string; responses: Resp
 }
 
 t.test('a journal far past JOURNAL_SIZE: coverage and verify still count every call', async (t) => {
-  const { api, admin } = await startControlSandbox(t, { JOURNAL_SIZE: '10' })
+  const { api, control } = await startControlSandbox(t, { JOURNAL_SIZE: '10' })
   await api('GET', '/pets/987654') // the 404, soon pushed out of the journal
   for (let i = 0; i < 25; i++) await api('GET', '/store/orders')
   for (let i = 0; i < 5; i++) await api('GET', '/pets')
 
-  const report = (await admin('GET', '/coverage?all=true')).body
+  const report = (await control('GET', '/coverage?all=true')).body
   t.equal(report.summary.calls, 31)
   t.equal(report.summary.journalDropped, 21, 'the report says how many entries the journal dropped')
   t.same(rows(report, 'listOrders'), { default: 25 })
   t.equal(rows(report, 'getPet')['404'], 1, 'a call the journal no longer holds is still counted')
-  t.equal((await admin('GET', '/requests')).body.count, 10, 'while the journal keeps its bound')
+  t.equal((await control('GET', '/requests')).body.count, 10, 'while the journal keeps its bound')
 
-  const verify = async (body: object) => (await admin('POST', '/verify', body)).body
+  const verify = async (body: object) => (await control('POST', '/verify', body)).body
   const accepting = { accept: '*/*' }
   const counted = await verify({ expectations: [{ operationId: 'listOrders', count: 25 }] })
   t.match(counted, { passed: true, incomplete: false, journalDropped: 21 }, 'an operation alone: decided by the counts')
@@ -47,23 +47,23 @@ t.test('a journal far past JOURNAL_SIZE: coverage and verify still count every c
   })
   t.match(strict, { passed: false, incomplete: true }, 'strict: what was dropped may hold an unexpected call')
 
-  t.equal((await admin('DELETE', '/requests')).body.cleared, 10)
+  t.equal((await control('DELETE', '/requests')).body.cleared, 10)
   const cleared = await verify({ strict: true, expectations: [] })
   t.match(cleared, { passed: true, incomplete: false, journalDropped: 0 }, 'a clear makes the journal whole again')
-  const run = (await admin('GET', '/coverage?all=true')).body
+  const run = (await control('GET', '/coverage?all=true')).body
   t.equal(run.summary.calls, 31, "the run's report still counts the calls of a cleared journal")
-  t.equal((await admin('GET', '/coverage')).body.summary.calls, 0, "the namespace's own report starts again")
+  t.equal((await control('GET', '/coverage')).body.summary.calls, 0, "the namespace's own report starts again")
 })
 
 t.test("deleted and evicted namespaces' calls stay in the run's report", async (t) => {
-  const { api, admin, origin } = await startControlSandbox(t, { MAX_NAMESPACES: '4' })
+  const { api, control, origin } = await startControlSandbox(t, { MAX_NAMESPACES: '4' })
   // One namespace per test, deleted after it: the suite's recipe.
   await api('GET', '/pets', undefined, ns('t1'))
   await api('GET', '/pets', undefined, { ...ns('t1'), Authorization: 'Bearer wrong' })
   await api('GET', '/pets', undefined, ns('t2'))
   await api('GET', '/pets/987654', undefined, ns('t3'))
-  t.equal((await admin('DELETE', '/namespaces/t1')).status, 200)
-  t.equal((await admin('DELETE', '/namespaces/t2')).status, 200)
+  t.equal((await control('DELETE', '/namespaces/t1')).status, 200)
+  t.equal((await control('DELETE', '/namespaces/t2')).status, 200)
 
   // Only read from, these are evicted past MAX_NAMESPACES: t3 for r3, then r1 for r4.
   await api('GET', '/pets?limit=1', undefined, ns('r1'))
@@ -71,7 +71,7 @@ t.test("deleted and evicted namespaces' calls stay in the run's report", async (
   await api('GET', '/pets?limit=3', undefined, ns('r3'))
   await api('GET', '/pets?limit=4', undefined, ns('r4'))
 
-  const report = (await admin('GET', '/coverage?all=true')).body
+  const report = (await control('GET', '/coverage?all=true')).body
   t.equal(report.summary.calls, 8, 'every call of the run')
   t.match(rows(report, 'listPets'), { '200': 6, '401': 1 }, 'the 401 of a deleted namespace is exercised')
   t.equal(rows(report, 'getPet')['404'], 1, 'the 404 of an evicted namespace too')

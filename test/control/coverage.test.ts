@@ -7,7 +7,7 @@ import { ADMIN_AUTH, ns, startControlSandbox, type ControlSandbox } from '../sup
 import { tempDir } from '../support/sandbox.js'
 
 /** A consumer suite's calls: happy paths, the unhappy paths it thought of, one it forced, one it forgot. */
-async function suite({ api, admin, baseUrl }: ControlSandbox): Promise<void> {
+async function suite({ api, control, baseUrl }: ControlSandbox): Promise<void> {
   const expect = (what: string, status: number, got: number): void => {
     if (got !== status) throw new Error(`${what}: expected ${status}, got ${got}`)
   }
@@ -25,11 +25,15 @@ async function suite({ api, admin, baseUrl }: ControlSandbox): Promise<void> {
   )
   expect('get', 200, (await api('GET', '/pets/1')).status)
   expect('get, deleted pet', 404, (await api('GET', '/pets/987654')).status)
-  expect('arm a fault', 201, (await admin('POST', '/faults', { operationId: 'getPet', status: 503, times: 1 })).status)
+  expect(
+    'arm a fault',
+    201,
+    (await control('POST', '/faults', { operationId: 'getPet', status: 503, times: 1 })).status,
+  )
   expect('get, service down', 503, (await api('GET', '/pets/1')).status)
-  expect('move the clock', 200, (await admin('POST', '/clock', { now: '2030-12-05T00:00:00Z' })).status)
+  expect('move the clock', 200, (await control('POST', '/clock', { now: '2030-12-05T00:00:00Z' })).status)
   expect('get, after the sunset', 410, (await api('GET', '/pets/1')).status)
-  expect('clock back', 200, (await admin('DELETE', '/clock')).status)
+  expect('clock back', 200, (await control('DELETE', '/clock')).status)
   expect('a path the API lacks', 404, (await api('GET', '/nowhere')).status)
   expect('orders', 501, (await api('GET', '/store/orders')).status)
 }
@@ -126,7 +130,7 @@ const EXPECTED_OPERATIONS = [
 t.test('a suite-like sequence: the report names exactly what it provoked and what it did not', async (t) => {
   const sandbox = await startControlSandbox(t)
   await suite(sandbox)
-  const res = await sandbox.admin('GET', '/coverage')
+  const res = await sandbox.control('GET', '/coverage')
   t.match(res.headers.get('content-type'), /^application\/json/)
   const report = res.body
   t.match(report, { reportVersion: 1, namespace: 'default', namespaces: ['default'] })
@@ -216,26 +220,26 @@ t.test('a suite-like sequence: the report names exactly what it provoked and wha
 })
 
 t.test('per namespace and across all of them', async (t) => {
-  const { admin, api } = await startControlSandbox(t)
+  const { control, api } = await startControlSandbox(t)
   await api('GET', '/pets', undefined, ns('team-a'))
   await api('GET', '/pets/1', undefined, ns('team-b'))
   await api('GET', '/pets/1', undefined, ns('team-b'))
 
-  const a = (await admin('GET', '/coverage?namespace=team-a')).body
+  const a = (await control('GET', '/coverage?namespace=team-a')).body
   t.equal(a.namespace, 'team-a')
   t.same(callsOf(a), [1, 0, 0, 0], 'team-a: its own call only')
   t.same(a.deprecatedCalls, [], 'team-a called no deprecated operation')
   t.equal(a.deprecatedCallsMessage, 'no deprecated operations called (namespace team-a)')
-  t.equal((await admin('GET', '/coverage')).body.summary.calls, 0, 'the default namespace saw nothing')
+  t.equal((await control('GET', '/coverage')).body.summary.calls, 0, 'the default namespace saw nothing')
 
-  const all = (await admin('GET', '/coverage?all=true')).body
+  const all = (await control('GET', '/coverage?all=true')).body
   t.equal(all.namespace, null)
   t.same(all.namespaces, ['default', 'team-a', 'team-b'], 'the default one first, then by name')
   t.same(callsOf(all), [1, 0, 2, 0])
   t.match(all.deprecatedCalls, [{ operationId: 'getPet', calls: 2 }])
   t.match(all.deprecatedCallsMessage, /^deprecated operations called \(every namespace\):\n- getPet .*: 2 calls,/)
 
-  t.match(await admin('GET', '/coverage?all=true&namespace=team-a'), {
+  t.match(await control('GET', '/coverage?all=true&namespace=team-a'), {
     status: 400,
     body: { code: 'invalid_parameter', message: /leave out namespace/, status: 400 },
   })
@@ -259,7 +263,7 @@ t.test('COVERAGE_FILE: the report is written at shutdown; a restart starts an em
   // The same data file: the pets survive the restart, the journal (and so the report) does not.
   const second = await startControlSandbox(t, { DATA_FILE: dataFile, COVERAGE_FILE: markdown })
   t.equal((await second.api('GET', '/pets/61', undefined, ns('ci'))).body?.name, 'Kept')
-  const after = (await second.admin('GET', '/coverage?all=true')).body
+  const after = (await second.control('GET', '/coverage?all=true')).body
   t.same(callsOf(after), [0, 0, 1, 0], 'only the call made since the restart')
   await second.close()
   t.match(await readFile(markdown, 'utf8'), /^# API coverage: every namespace\n/, 'a .md file gets Markdown')

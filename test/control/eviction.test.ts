@@ -21,7 +21,7 @@ const evictions = (logs: Array<Record<string, unknown>>, what = 'evicted'): unkn
 t.test(
   '150 namespaces each holding a create, MAX_NAMESPACES=100: every one is served, and reads its own pet back',
   async (t) => {
-    const { api, admin, logs, namespaceNames, config } = await startControlSandbox(t, {
+    const { api, control, logs, namespaceNames, config } = await startControlSandbox(t, {
       MAX_NAMESPACES: '100',
       LOG_LEVEL: 'info',
     })
@@ -58,7 +58,7 @@ t.test(
     }
     t.same(served, Array(300).fill(true), 'each namespace reads back its own pet, and only it')
     t.match(
-      await admin('GET', `/pets?namespace=client-0`),
+      await control('GET', `/pets?namespace=client-0`),
       { status: 200, body: [...Array(60).fill({}), { name: 'Pet of client-0' }] },
       'the control API reads an unloaded namespace back too',
     )
@@ -70,7 +70,7 @@ t.test(
 t.test(
   'without DATA_FILE nothing can leave memory: a full bound of namespaces holding creates refuses new names',
   async (t) => {
-    const { api, admin, logs } = await startControlSandbox(t, {
+    const { api, control, logs } = await startControlSandbox(t, {
       MAX_NAMESPACES: '5',
       LOG_LEVEL: 'info',
       DATA_FILE: ':memory:',
@@ -89,7 +89,7 @@ t.test(
     })
     t.equal(refused.headers.get('retry-after'), '1')
     t.match(
-      await admin('POST', '/reset?namespace=stranger'),
+      await control('POST', '/reset?namespace=stranger'),
       { status: 503, body: { code: 'namespace_limit' } },
       'the control API refuses a new namespace too',
     )
@@ -97,7 +97,7 @@ t.test(
       t.match(await api('GET', '/pets/61', undefined, ns(name)), { status: 200, body: { name } }, `${name} serves it`)
     t.same([...evictions(logs), ...evictions(logs, 'unloaded')], [], 'nothing was evicted or unloaded')
 
-    t.equal((await admin('DELETE', '/namespaces/held-2')).status, 200)
+    t.equal((await control('DELETE', '/namespaces/held-2')).status, 200)
     t.equal((await api('GET', '/pets', undefined, ns('stranger'))).status, 200, 'one deleted by its owner makes room')
   },
 )
@@ -105,16 +105,16 @@ t.test(
 t.test(
   'a reset to a seed or a snapshot, a replace: unloaded and read back; a fault, a moved clock: kept',
   async (t) => {
-    const { api, admin, logs, namespaceNames } = await startControlSandbox(t, {
+    const { api, control, logs, namespaceNames } = await startControlSandbox(t, {
       MAX_NAMESPACES: '7',
       LOG_LEVEL: 'info',
     })
-    t.equal((await admin('POST', '/faults?namespace=fault', { operationId: 'getPet', status: 500 })).status, 201)
-    t.equal((await admin('POST', '/clock?namespace=clock', { now: '2031-01-01T00:00:00Z' })).status, 200)
-    t.equal((await admin('POST', '/reset?namespace=seeded', { seed: 3, count: 4 })).status, 200)
-    t.equal((await admin('POST', '/snapshots', { name: 'frozen', namespace: 'seeded' })).status, 201)
-    t.equal((await admin('POST', '/reset?namespace=forked', { snapshot: 'frozen' })).status, 200)
-    t.equal((await admin('PUT', '/pets?namespace=replaced', [{ id: 1, name: 'Only', categoryId: 1 }])).status, 200)
+    t.equal((await control('POST', '/faults?namespace=fault', { operationId: 'getPet', status: 500 })).status, 201)
+    t.equal((await control('POST', '/clock?namespace=clock', { now: '2031-01-01T00:00:00Z' })).status, 200)
+    t.equal((await control('POST', '/reset?namespace=seeded', { seed: 3, count: 4 })).status, 200)
+    t.equal((await control('POST', '/snapshots', { name: 'frozen', namespace: 'seeded' })).status, 201)
+    t.equal((await control('POST', '/reset?namespace=forked', { snapshot: 'frozen' })).status, 200)
+    t.equal((await control('PUT', '/pets?namespace=replaced', [{ id: 1, name: 'Only', categoryId: 1 }])).status, 200)
     t.equal((await api('GET', '/pets', undefined, ns('read-only'))).status, 200)
 
     t.equal((await api('GET', '/pets', undefined, ns('newcomer'))).status, 200, 'the namespace only read makes room')
@@ -134,12 +134,12 @@ t.test(
     t.same(await namespaceNames(), ['clock', 'default', 'fault', 'late-1', 'late-2', 'late-3', 'newcomer'])
 
     t.equal((await api('GET', '/pets/1', undefined, ns('fault'))).status, 500, 'the fault is still armed')
-    t.equal((await admin('GET', '/clock?namespace=clock')).body.real, false, 'the clock is still moved')
-    t.equal((await admin('GET', '/pets?namespace=seeded')).body.length, 4, "the seed's pets are read back")
-    t.equal((await admin('GET', '/pets?namespace=forked')).body.length, 4, "the snapshot's pets too")
-    t.match((await admin('GET', '/pets?namespace=replaced')).body, [{ id: 1, name: 'Only' }])
+    t.equal((await control('GET', '/clock?namespace=clock')).body.real, false, 'the clock is still moved')
+    t.equal((await control('GET', '/pets?namespace=seeded')).body.length, 4, "the seed's pets are read back")
+    t.equal((await control('GET', '/pets?namespace=forked')).body.length, 4, "the snapshot's pets too")
+    t.match((await control('GET', '/pets?namespace=replaced')).body, [{ id: 1, name: 'Only' }])
     t.match(
-      await admin('DELETE', '/snapshots/frozen'),
+      await control('DELETE', '/snapshots/frozen'),
       { status: 409 },
       'a namespace unloaded or read back still counts as a fork of its snapshot',
     )
@@ -147,21 +147,21 @@ t.test(
 )
 
 t.test('namespaces that each hold a fault or a moved clock stay: past the bound a new one is refused', async (t) => {
-  const { api, admin } = await startControlSandbox(t, { MAX_NAMESPACES: '3' })
-  t.equal((await admin('POST', '/faults?namespace=fault', { operationId: 'getPet', status: 500 })).status, 201)
-  t.equal((await admin('POST', '/clock?namespace=clock', { now: '2031-01-01T00:00:00Z' })).status, 200)
+  const { api, control } = await startControlSandbox(t, { MAX_NAMESPACES: '3' })
+  t.equal((await control('POST', '/faults?namespace=fault', { operationId: 'getPet', status: 500 })).status, 201)
+  t.equal((await control('POST', '/clock?namespace=clock', { now: '2031-01-01T00:00:00Z' })).status, 200)
   const refused = await api('GET', '/pets', undefined, ns('late'))
   t.match(refused.body, {
     code: 'namespace_limit',
     message: /hold a fault or a moved clock, which live in memory only/,
   })
   t.equal(refused.headers.get('retry-after'), '1')
-  t.equal((await admin('DELETE', '/clock?namespace=clock')).status, 200)
+  t.equal((await control('DELETE', '/clock?namespace=clock')).status, 200)
   t.equal((await api('GET', '/pets', undefined, ns('late'))).status, 200, 'a clock back to real time makes room')
 })
 
 t.test('a namespace reset by its owner holds nothing: it is evicted, its files deleted', async (t) => {
-  const { api, admin, logs, namespaceNames, namespaces, config } = await startControlSandbox(t, {
+  const { api, control, logs, namespaceNames, namespaces, config } = await startControlSandbox(t, {
     MAX_NAMESPACES: '3',
     LOG_LEVEL: 'info',
   })
@@ -169,7 +169,7 @@ t.test('a namespace reset by its owner holds nothing: it is evicted, its files d
   t.equal((await api('POST', '/pets', { name: 'InB', categoryId: 1 }, ns('b'))).status, 201)
   const bFile = join(config.dataFile as string, '..', 'db.ns.b.json.journal')
   await t.resolves(access(bFile), "b's append log is on disk")
-  t.equal((await admin('POST', '/reset?namespace=b')).status, 200, 'b is reset to the initial data')
+  t.equal((await control('POST', '/reset?namespace=b')).status, 200, 'b is reset to the initial data')
   t.equal((await api('GET', '/pets/61', undefined, ns('a'))).status, 200, 'a is used after b')
 
   t.equal((await api('GET', '/pets', undefined, ns('c'))).status, 200, 'c takes the room of b')
@@ -229,7 +229,7 @@ t.test(
   'an unloaded namespace keeps counting against MAX_TOTAL_PETS until it is deleted: the bounds bound the disk',
   async (t) => {
     // The default namespace's file lists its 60 initial pets: three creates reach the bound.
-    const { api, admin } = await startControlSandbox(t, { MAX_NAMESPACES: '2', MAX_TOTAL_PETS: '63' })
+    const { api, control } = await startControlSandbox(t, { MAX_NAMESPACES: '2', MAX_TOTAL_PETS: '63' })
     for (const name of ['a', 'b', 'c'])
       t.equal((await api('POST', '/pets', { name, categoryId: 1 }, ns(name))).status, 201, `${name} holds a pet`)
     t.match(
@@ -243,7 +243,7 @@ t.test(
       507,
       'read back, a counts once, not twice',
     )
-    t.equal((await admin('DELETE', '/namespaces/b')).status, 200, 'b, unloaded, is deleted')
+    t.equal((await control('DELETE', '/namespaces/b')).status, 200, 'b, unloaded, is deleted')
     t.equal((await api('POST', '/pets', { name: 'a2', categoryId: 1 }, ns('a'))).status, 201, 'its room is free')
   },
 )

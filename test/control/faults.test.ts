@@ -6,8 +6,8 @@ import { AUTH } from '../support/sandbox.js'
 t.test(
   'a fault fires exactly `times` times after skipping `after` calls, then the operation is normal again',
   async (t) => {
-    const { admin, api } = await startControlSandbox(t)
-    const added = await admin('POST', '/faults', { operationId: 'getPet', status: 503, times: 2, after: 1 })
+    const { control, api } = await startControlSandbox(t)
+    const added = await control('POST', '/faults', { operationId: 'getPet', status: 503, times: 2, after: 1 })
     t.equal(added.status, 201)
     t.match(added.body, { id: Number, operationId: 'getPet', status: 503, times: 2, after: 1, seen: 0, fired: 0 })
 
@@ -21,30 +21,30 @@ t.test(
     t.same(statuses, [200, 503, 503, 200, 200])
     t.equal((await api('GET', '/pets')).status, 200, 'other operations are untouched')
 
-    const listed = await admin('GET', '/faults')
+    const listed = await control('GET', '/faults')
     t.equal(listed.body.count, 1)
     t.match(listed.body.faults[0], { seen: 5, fired: 2 })
-    const journal = await admin('GET', '/requests?operationId=getPet&status=503')
+    const journal = await control('GET', '/requests?operationId=getPet&status=503')
     t.equal(journal.body.count, 2, 'the journal shows the injected answers')
     t.match(journal.body.entries[0].fault, /^fault \d+: status 503$/)
 
-    t.same((await admin('DELETE', '/faults')).body, { namespace: 'default', cleared: 1 })
-    t.equal((await admin('GET', '/faults')).body.count, 0)
+    t.same((await control('DELETE', '/faults')).body, { namespace: 'default', cleared: 1 })
+    t.equal((await control('GET', '/faults')).body.count, 0)
   },
 )
 
 t.test('a fault without `times` acts on every call until it is cleared', async (t) => {
-  const { admin, api } = await startControlSandbox(t)
-  await admin('POST', '/faults', { operationId: 'createPet', status: 429 })
+  const { control, api } = await startControlSandbox(t)
+  await control('POST', '/faults', { operationId: 'createPet', status: 429 })
   for (let i = 0; i < 3; i++) {
     const res = await api('POST', '/pets', { name: 'Rex', categoryId: 1 })
     t.equal(res.status, 429)
     t.equal(res.body.code, 'injected_fault')
   }
-  t.equal((await admin('GET', '/pets')).body.length, 60, 'nothing was stored')
-  await admin('DELETE', '/faults')
+  t.equal((await control('GET', '/pets')).body.length, 60, 'nothing was stored')
+  await control('DELETE', '/faults')
   t.equal((await api('POST', '/pets', { name: 'Rex', categoryId: 1 })).status, 201)
-  const recorded = await admin('GET', '/requests?operationId=createPet&status=429')
+  const recorded = await control('GET', '/requests?operationId=createPet&status=429')
   t.same(
     recorded.body.entries[0].body,
     { name: 'Rex', categoryId: 1 },
@@ -53,14 +53,14 @@ t.test('a fault without `times` acts on every call until it is cleared', async (
 })
 
 t.test('connection-reset, empty-response and malformed-body break the answer as a real client sees it', async (t) => {
-  const { admin, api, baseUrl } = await startControlSandbox(t)
+  const { control, api, baseUrl } = await startControlSandbox(t)
   const get = async (fault: string) => {
-    await admin('POST', '/faults', { operationId: 'getPet', fault, times: 1 })
+    await control('POST', '/faults', { operationId: 'getPet', fault, times: 1 })
     return fetch(`${baseUrl}/pets/1`, { headers: AUTH })
   }
   const reset = await get('connection-reset').catch((e: Error & { cause?: { code?: string } }) => e)
   t.match(reset, { name: 'TypeError', cause: { code: /^(ECONNRESET|UND_ERR_SOCKET)$/ } }, 'a reset socket')
-  const [entry] = (await admin('GET', '/requests?operationId=getPet')).body.entries
+  const [entry] = (await control('GET', '/requests?operationId=getPet')).body.entries
   t.match(entry, { status: null, fault: /connection-reset/ }, 'journaled with no status, once the client sees it')
   t.equal((await api('GET', '/pets/1')).status, 200, 'the next call is served')
 
@@ -73,20 +73,20 @@ t.test('connection-reset, empty-response and malformed-body break the answer as 
 })
 
 t.test('delays: a fault delayMs and Prefer: delay hold the answer at least that long', async (t) => {
-  const { admin, api } = await startControlSandbox(t)
-  await admin('POST', '/faults', { operationId: 'getPet', delayMs: 150, times: 1 })
+  const { control, api } = await startControlSandbox(t)
+  await control('POST', '/faults', { operationId: 'getPet', delayMs: 150, times: 1 })
   let started = performance.now()
   t.equal((await api('GET', '/pets/1')).status, 200, 'a delay alone keeps the normal answer')
   t.ok(performance.now() - started >= 145, 'the fault delayed the answer')
   started = performance.now()
   t.equal((await api('GET', '/pets/1', undefined, { prefer: 'delay=120' })).status, 200)
   t.ok(performance.now() - started >= 115, 'Prefer: delay delayed the answer')
-  const [, preferred] = (await admin('GET', '/requests')).body.entries
+  const [, preferred] = (await control('GET', '/requests')).body.entries
   t.ok(preferred.durationMs >= 115, 'the journal shows the duration')
 })
 
 t.test('bounds: delays above the maximum, unknown operations and empty faults are refused', async (t) => {
-  const { admin, api } = await startControlSandbox(t)
+  const { control, api } = await startControlSandbox(t)
   // The schema's refusals in general: test/api/validation.test.ts; an unknown operation:
   // test/conformance/spec-responses.test.ts.
   const cases: Array<[unknown, RegExp]> = [
@@ -95,11 +95,11 @@ t.test('bounds: delays above the maximum, unknown operations and empty faults ar
     [{ operationId: 'getPet', status: 200 }, /body\.status must be >= 400/],
   ]
   for (const [body, message] of cases) {
-    const res = await admin('POST', '/faults', body)
+    const res = await control('POST', '/faults', body)
     t.equal(res.status, 400, JSON.stringify(body))
     t.match(res.body, { code: 'invalid_body', status: 400, message })
   }
-  t.equal((await admin('GET', '/faults')).body.count, 0)
+  t.equal((await control('GET', '/faults')).body.count, 0)
   for (const prefer of [`delay=${MAX_DELAY_MS + 1}`, 'code=abc']) {
     const res = await api('GET', '/pets', undefined, { prefer })
     t.equal(res.status, 400, `Prefer: ${prefer} → 400`)
@@ -123,18 +123,18 @@ t.test('Prefer: code forces a documented response of the operation', async (t) =
 })
 
 t.test(`a namespace keeps at most ${MAX_FAULTS} faults armed: one more is a 409 until they are cleared`, async (t) => {
-  const { admin } = await startControlSandbox(t)
+  const { control } = await startControlSandbox(t)
   for (let i = 0; i < MAX_FAULTS; i++) {
-    const added = await admin('POST', '/faults?namespace=many', { operationId: 'getPet', status: 503, after: 1000 })
+    const added = await control('POST', '/faults?namespace=many', { operationId: 'getPet', status: 503, after: 1000 })
     if (added.status !== 201) t.fail(`fault ${i + 1} answered ${added.status}`)
   }
-  const over = await admin('POST', '/faults?namespace=many', { operationId: 'getPet', status: 503 })
+  const over = await control('POST', '/faults?namespace=many', { operationId: 'getPet', status: 503 })
   t.match(over, {
     status: 409,
     body: { code: 'conflict', message: /has 100 faults armed, the most it keeps/, status: 409 },
   })
-  t.equal((await admin('GET', '/faults?namespace=many')).body.count, MAX_FAULTS, 'nothing more was armed')
-  t.equal((await admin('GET', '/namespaces')).body.maxFaults, MAX_FAULTS, 'the bound is reported')
-  await admin('DELETE', '/faults?namespace=many')
-  t.equal((await admin('POST', '/faults?namespace=many', { operationId: 'getPet', status: 503 })).status, 201)
+  t.equal((await control('GET', '/faults?namespace=many')).body.count, MAX_FAULTS, 'nothing more was armed')
+  t.equal((await control('GET', '/namespaces')).body.maxFaults, MAX_FAULTS, 'the bound is reported')
+  await control('DELETE', '/faults?namespace=many')
+  t.equal((await control('POST', '/faults?namespace=many', { operationId: 'getPet', status: 503 })).status, 201)
 })

@@ -43,10 +43,10 @@ t.test('every namespace starts from the same pets: none generates or copies them
   t.equal(a.size, 501)
   t.equal(b.size, 500)
 
-  t.same((await sandbox.admin('POST', '/reset')).body, { namespace: 'default', pets: 500 })
+  t.same((await sandbox.control('POST', '/reset')).body, { namespace: 'default', pets: 500 })
   t.same(sandbox.store.base, sandbox.store.source, 'a reset of the default namespace shares them too')
   t.equal(sandbox.store.get(250), a.get(250))
-  t.same((await sandbox.admin('POST', '/reset?namespace=a')).body, { namespace: 'a', pets: 500 })
+  t.same((await sandbox.control('POST', '/reset?namespace=a')).body, { namespace: 'a', pets: 500 })
   t.equal((await sandbox.api('GET', '/pets/501', undefined, ns('a'))).status, 404, 'a reset drops what a added')
 })
 
@@ -57,13 +57,13 @@ t.test(
     const env = { DATA_FILE: join(dir, 'db.json'), FIXTURES: await richFixtures(dir, 2_000) }
     const first = await startControlSandbox(t, env)
     await first.api('POST', '/pets', { name: 'InA', categoryId: 1 }, ns('a'))
-    t.equal((await first.admin('POST', '/reset?namespace=b')).status, 200)
+    t.equal((await first.control('POST', '/reset?namespace=b')).status, 200)
     await first.api('POST', '/pets', { name: 'InB', categoryId: 1 }, ns('b'))
-    t.equal((await first.admin('POST', '/reset')).status, 200)
+    t.equal((await first.control('POST', '/reset')).status, 200)
     await first.api('POST', '/pets', { name: 'InDefault', categoryId: 1 })
-    t.equal((await first.admin('POST', '/reset?namespace=s', { seed: 4, count: 50 })).status, 200)
+    t.equal((await first.control('POST', '/reset?namespace=s', { seed: 4, count: 50 })).status, 200)
     await first.api('POST', '/pets', { name: 'InS', categoryId: 2 }, ns('s'))
-    const seeded = (await first.admin('GET', '/pets?namespace=s')).body
+    const seeded = (await first.control('GET', '/pets?namespace=s')).body
     await first.close()
 
     // A clean stop folds each append log: the namespace's file names the frozen data and holds its own pets.
@@ -86,12 +86,12 @@ t.test(
       ['b', 'InB'],
       ['default', 'InDefault'],
     ] as const) {
-      const pets = (await second.admin('GET', `/pets?namespace=${name}`)).body as Array<{ id: number; name: string }>
+      const pets = (await second.control('GET', `/pets?namespace=${name}`)).body as Array<{ id: number; name: string }>
       t.equal(pets.length, 2_001, `${name}: the initial data and its own pet`)
       t.same(pets.at(-1), { id: 2001, name: added, categoryId: 1, status: 'available' })
       t.same(pets[1_999], { id: 2000, name: 'Pet 2000', categoryId: 8, status: 'pending' })
     }
-    t.same((await second.admin('GET', '/pets?namespace=s')).body, seeded, "a seed's pets are made again, the same")
+    t.same((await second.control('GET', '/pets?namespace=s')).body, seeded, "a seed's pets are made again, the same")
   },
 )
 
@@ -100,7 +100,7 @@ t.test('a data file of the user’s own (no origin) is given the pets whole on a
   const dataFile = join(dir, 'db.json')
   await writeFile(dataFile, JSON.stringify({ pets: [{ id: 1, name: 'Mine', categoryId: 1, status: 'sold' }] }))
   const first = await startControlSandbox(t, { DATA_FILE: dataFile })
-  t.same((await first.admin('POST', '/reset')).body, { namespace: 'default', pets: 60 })
+  t.same((await first.control('POST', '/reset')).body, { namespace: 'default', pets: 60 })
   await first.close()
   const written = JSON.parse(await readFile(dataFile, 'utf8'))
   t.equal(written.base, undefined, 'the file stands on its own')
@@ -112,7 +112,7 @@ t.test('a seed’s pets are made once for the resets to it, and made again the s
   const sandbox = await startControlSandbox(t)
   const seeded = { seed: 9, count: 300 }
   for (const name of ['a', 'b'])
-    t.same((await sandbox.admin('POST', `/reset?namespace=${name}`, seeded)).body.pets, 300)
+    t.same((await sandbox.control('POST', `/reset?namespace=${name}`, seeded)).body.pets, 300)
   const [a, b] = [await storeOf(sandbox, 'a'), await storeOf(sandbox, 'b')]
   t.same(a.base, { kind: 'seed', seed: 9, count: 300 })
   t.equal(a.get(150), b.get(150), 'the second reset to the seed reused the pets the first made')
@@ -120,8 +120,8 @@ t.test('a seed’s pets are made once for the resets to it, and made again the s
 
   // Enough other seeds that the first is no longer kept.
   for (let seed = 100; seed < 100 + KEPT_SEEDS; seed++)
-    t.equal((await sandbox.admin('POST', '/reset?namespace=c', { seed, count: 5 })).status, 200)
-  t.equal((await sandbox.admin('POST', '/reset?namespace=d', seeded)).status, 200)
+    t.equal((await sandbox.control('POST', '/reset?namespace=c', { seed, count: 5 })).status, 200)
+  t.equal((await sandbox.control('POST', '/reset?namespace=d', seeded)).status, 200)
   const d = await storeOf(sandbox, 'd')
   t.not(d.get(150), a.get(150), 'made again once dropped')
   t.same(d.get(150), made, 'and the same seed gives the same pets')

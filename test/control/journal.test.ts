@@ -7,7 +7,7 @@ import { ADMIN_AUTH, call, ns, pluck, startControlSandbox, traceparent } from '.
 import { AUTH } from '../support/sandbox.js'
 
 t.test('every API request is recorded with what the client sent and what it got', async (t) => {
-  const { admin, api, baseUrl, origin } = await startControlSandbox(t)
+  const { control, api, baseUrl, origin } = await startControlSandbox(t)
   t.equal(
     (await api('POST', '/pets?trace=1&trace=2', { name: 'Rex', categoryId: 3 }, { 'x-client': 'suite' })).status,
     201,
@@ -19,7 +19,7 @@ t.test('every API request is recorded with what the client sent and what it got'
   t.equal((await call(`${origin}/v2/pets`, 'GET', undefined, AUTH)).status, 404)
   t.equal((await call(`${origin}/healthz`, 'GET', undefined, {})).status, 200)
 
-  const all = await admin('GET', '/requests')
+  const all = await control('GET', '/requests')
   t.equal(all.body.count, 6, 'the API requests, not the health check nor the control calls')
   const [create, get, unauthorized, unknown, wrongMethod, otherBase] = all.body.entries
   t.match(create, {
@@ -43,11 +43,11 @@ t.test('every API request is recorded with what the client sent and what it got'
   t.match(wrongMethod, { method: 'DELETE', status: 405, operationId: 'unmatched' })
   t.match(otherBase, { path: '/v2/pets', status: 404, operationId: 'unmatched' })
 
-  t.same(pluck(await admin('GET', '/requests/unmatched'), 'path'), ['/v1/nowhere', '/v1/pets', '/v2/pets'])
+  t.same(pluck(await control('GET', '/requests/unmatched'), 'path'), ['/v1/nowhere', '/v1/pets', '/v2/pets'])
 })
 
 t.test('GET /__admin/requests filters by method, path, operationId, status and since', async (t) => {
-  const { admin, api } = await startControlSandbox(t)
+  const { control, api } = await startControlSandbox(t)
   await api('GET', '/pets')
   await api('GET', '/pets/2')
   await api('GET', '/pets/999')
@@ -58,7 +58,7 @@ t.test('GET /__admin/requests filters by method, path, operationId, status and s
   await api('POST', '/pets', { name: 'Late', categoryId: 1 })
   await api('POST', '/pets', { name: 'Bad' })
 
-  const count = async (query: string): Promise<number> => (await admin('GET', `/requests?${query}`)).body.count
+  const count = async (query: string): Promise<number> => (await control('GET', `/requests?${query}`)).body.count
   t.equal(await count('method=post'), 2, 'method, any case')
   t.equal(await count('path=/v1/pets'), 3, 'exact path')
   t.equal(await count('path=/v1/pets/*'), 2, 'path prefix')
@@ -68,14 +68,17 @@ t.test('GET /__admin/requests filters by method, path, operationId, status and s
   t.equal(await count(`since=${encodeURIComponent(since)}`), 2)
   t.equal(await count('operationId=unmatched'), 0)
 
-  const cleared = await admin('DELETE', '/requests')
+  const cleared = await control('DELETE', '/requests')
   t.same(cleared.body, { namespace: 'default', cleared: 5 })
   t.equal(await count(''), 0)
 })
 
 // The configured keys and the admin token, through the CLI: test/hardening/secrets.test.ts.
 t.test('the journal and the logs never hold a namespace key, wherever the client put it', async (t) => {
-  const { admin, baseUrl, logs } = await startControlSandbox(t, { NAMESPACE_KEY_PREFIX: 'nskey-', LOG_LEVEL: 'trace' })
+  const { control, baseUrl, logs } = await startControlSandbox(t, {
+    NAMESPACE_KEY_PREFIX: 'nskey-',
+    LOG_LEVEL: 'trace',
+  })
   const key = 'nskey-team1'
   const headers = { authorization: `Bearer ${key}`, 'x-token': key }
   t.equal(
@@ -83,7 +86,7 @@ t.test('the journal and the logs never hold a namespace key, wherever the client
     201,
   )
   t.equal((await call(`${baseUrl}/${key}`, 'GET', undefined, headers)).status, 404)
-  const recorded = JSON.stringify((await admin('GET', '/requests?namespace=team1')).body.entries)
+  const recorded = JSON.stringify((await control('GET', '/requests?namespace=team1')).body.entries)
   t.match(recorded, /\[REDACTED\]/)
   t.notOk(recorded.includes(key), 'the journal does not hold it')
   t.notOk(JSON.stringify(logs).includes(key), 'nor do the logs')
@@ -94,7 +97,7 @@ t.test('the journal and the logs never hold a namespace key, wherever the client
 })
 
 t.test('credential headers are journaled redacted, and REDACT_HEADERS names more of them', async (t) => {
-  const { admin, api } = await startControlSandbox(t, { REDACT_HEADERS: 'X-Session-Token, x-csrf' })
+  const { control, api } = await startControlSandbox(t, { REDACT_HEADERS: 'X-Session-Token, x-csrf' })
   await api('GET', '/pets', undefined, {
     cookie: 'session=s3cr3t-cookie; theme=dark',
     'set-cookie': 'id=s3cr3t-set-cookie',
@@ -104,7 +107,7 @@ t.test('credential headers are journaled redacted, and REDACT_HEADERS names more
     'x-csrf': 's3cr3t-csrf',
     'x-client': 'suite',
   })
-  const [entry] = (await admin('GET', '/requests')).body.entries
+  const [entry] = (await control('GET', '/requests')).body.entries
   t.match(entry.headers, {
     authorization: 'Bearer [REDACTED]',
     'proxy-authorization': 'Basic [REDACTED]',
@@ -119,7 +122,7 @@ t.test('credential headers are journaled redacted, and REDACT_HEADERS names more
 })
 
 t.test('a flood of requests without a key beyond the journal size leaves the real entries in place', async (t) => {
-  const { admin, api, baseUrl, origin } = await startControlSandbox(t, { JOURNAL_SIZE: '200' })
+  const { control, api, baseUrl, origin } = await startControlSandbox(t, { JOURNAL_SIZE: '200' })
   await api('POST', '/pets', { name: 'Rex', categoryId: 3 })
   await api('GET', '/pets/1')
   // 250 requests without a key, 10 at a time: more than the journal's size.
@@ -130,7 +133,7 @@ t.test('a flood of requests without a key beyond the journal size leaves the rea
   }
   await api('GET', '/pets')
 
-  const journal = await admin('GET', '/requests?limit=1000')
+  const journal = await control('GET', '/requests?limit=1000')
   t.same(
     pluck(journal, 'status'),
     [201, 200, ...Array(UNAUTHENTICATED_KEPT).fill(401), 200],
@@ -138,20 +141,24 @@ t.test('a flood of requests without a key beyond the journal size leaves the rea
   )
   const dropped = flood - UNAUTHENTICATED_KEPT
   t.equal(journal.body.unauthenticatedDropped, dropped, 'and the count of those dropped')
-  t.equal((await admin('GET', '/requests/unmatched?limit=0')).body.count, 0, 'the unmatched one without a key went too')
+  t.equal(
+    (await control('GET', '/requests/unmatched?limit=0')).body.count,
+    0,
+    'the unmatched one without a key went too',
+  )
   t.match(
-    (await admin('GET', '/coverage')).body.summary,
+    (await control('GET', '/coverage')).body.summary,
     { calls: 3 + flood, unauthenticatedDropped: dropped, journalDropped: dropped },
     'the coverage counts every call, those the journal dropped too',
   )
   const markdown = await (await fetch(`${origin}/__admin/coverage?format=markdown`, { headers: ADMIN_AUTH })).text()
   t.match(markdown, `; counted all the same: ${dropped} entries the journal dropped (JOURNAL_SIZE)`)
-  t.equal((await admin('DELETE', '/requests')).body.cleared, 3 + UNAUTHENTICATED_KEPT)
-  t.equal((await admin('GET', '/requests')).body.unauthenticatedDropped, 0, 'a clear starts the count again')
+  t.equal((await control('DELETE', '/requests')).body.cleared, 3 + UNAUTHENTICATED_KEPT)
+  t.equal((await control('GET', '/requests')).body.unauthenticatedDropped, 0, 'a clear starts the count again')
 })
 
 t.test('a request is in the journal as soon as its answer has been read: no test needs to poll', async (t) => {
-  const { admin, api } = await startControlSandbox(t)
+  const { control, api } = await startControlSandbox(t)
   // Four clients at once, each reading its journal right after each answer, bounded in count.
   const misses: string[] = []
   await Promise.all(
@@ -160,7 +167,7 @@ t.test('a request is in the journal as soon as its answer has been read: no test
       for (let calls = 1; calls <= 150; calls++) {
         const answer = await api('GET', '/pets?limit=100', undefined, ns(namespace))
         if (answer.status !== 200) throw new Error(`listPets answered ${answer.status}`)
-        const { body } = await admin('GET', `/requests?namespace=${namespace}&operationId=listPets`)
+        const { body } = await control('GET', `/requests?namespace=${namespace}&operationId=listPets`)
         if (body.count !== calls) misses.push(`${namespace}: ${body.count} entries after ${calls} answers`)
       }
     }),
@@ -169,11 +176,11 @@ t.test('a request is in the journal as soon as its answer has been read: no test
 })
 
 t.test('the journal is read a page at a time: every entry once, in order, by the cursor `next`', async (t) => {
-  const { admin, api } = await startControlSandbox(t)
+  const { control, api } = await startControlSandbox(t)
   // 250 requests, one after the other (entry i is request i): one getPet in five, the entry's id in
   // its path. The filter operationId=getPet matches 50 of them.
   for (let id = 1; id <= 250; id++) await api('GET', id % 5 === 1 ? `/pets/${id}` : '/pets?limit=1')
-  const page = async (query: string) => (await admin('GET', `/requests?${query}`)).body
+  const page = async (query: string) => (await control('GET', `/requests?${query}`)).body
 
   const first = await page('')
   t.equal(first.count, 250, 'count: every matching entry, not the page')
@@ -197,7 +204,7 @@ t.test('the journal is read a page at a time: every entry once, in order, by the
   // 10 full pages: the last, full, has no next.
   t.same(await walk('', 25, 250), { ids: ascending(250), pages: 10 }, 'every id exactly once, oldest first')
   t.same(await walk('operationId=getPet', 7, 50), { ids: ascending(50, 5), pages: 8 }, 'a filter, page by page')
-  const middle = await admin('GET', '/requests?operationId=getPet&limit=3&after=190')
+  const middle = await control('GET', '/requests?operationId=getPet&limit=3&after=190')
   t.same(pluck(middle, 'id'), [191, 196, 201], 'after any id, matching or not')
   const empty = { entries: [], next: null, unauthenticatedDropped: 0 }
   t.same(await page('after=250'), { count: 250, ...empty }, 'after the last')
@@ -208,29 +215,29 @@ t.test('the journal is read a page at a time: every entry once, in order, by the
 t.test(
   'JOURNAL_SIZE bounds the journal, oldest first; the cursor holds across dropped and cleared entries',
   async (t) => {
-    const { admin, api } = await startControlSandbox(t, { JOURNAL_SIZE: '5' })
+    const { control, api } = await startControlSandbox(t, { JOURNAL_SIZE: '5' })
     for (let id = 1; id <= 8; id++) await api('GET', `/pets/${id}`)
     // Entry i is the request for pet i.
-    t.same(pluck(await admin('GET', '/requests'), 'id'), [4, 5, 6, 7, 8], 'the latest 5, their ids counting on')
-    const page = await admin('GET', '/requests?limit=2&after=1')
+    t.same(pluck(await control('GET', '/requests'), 'id'), [4, 5, 6, 7, 8], 'the latest 5, their ids counting on')
+    const page = await control('GET', '/requests?limit=2&after=1')
     t.same(pluck(page, 'id'), [4, 5], 'after an entry already dropped: the oldest kept')
     t.match(page.body, { count: 5, next: 5 })
-    await admin('DELETE', '/requests')
+    await control('DELETE', '/requests')
     await api('GET', '/pets/9')
     t.same(
-      pluck(await admin('GET', '/requests?after=5'), 'id'),
+      pluck(await control('GET', '/requests?after=5'), 'id'),
       [9],
       'after a clear, the cursor of an old page goes on',
     )
 
     const off = await startControlSandbox(t, { JOURNAL_SIZE: '0' })
     await off.api('GET', '/pets')
-    t.equal((await off.admin('GET', '/requests')).body.count, 0, 'JOURNAL_SIZE=0 records nothing')
+    t.equal((await off.control('GET', '/requests')).body.count, 0, 'JOURNAL_SIZE=0 records nothing')
   },
 )
 
 t.test("each entry records its traceparent's trace id; the journal and coverage filter by it", async (t) => {
-  const { admin, api } = await startControlSandbox(t)
+  const { control, api } = await startControlSandbox(t)
   const mine = '4bf92f3577b34da6a3ce929d0e0e4736'
   const theirs = '0af7651916cd43dd8448eb211c80319c'
   t.equal((await api('POST', '/pets', { name: 'Mine', categoryId: 1 }, traceparent(mine))).status, 201)
@@ -249,29 +256,29 @@ t.test("each entry records its traceparent's trace id; the journal and coverage 
   ])
     t.equal((await api('GET', '/pets/1', undefined, { traceparent: sent })).status, 200, sent)
 
-  const all = await admin('GET', '/requests')
+  const all = await control('GET', '/requests')
   t.same(
     pluck(all, 'traceId').map((id) => id ?? null),
     [mine, mine, theirs, null, null, null, null, null, null, mine],
     'the trace id of each valid traceparent, absent otherwise',
   )
   t.notOk('traceId' in all.body.entries[3], 'absent, not null, without one')
-  t.same(pluck(await admin('GET', `/requests?traceId=${mine}`), 'operationId'), ['createPet', 'getPet', 'getPet'])
-  t.equal((await admin('GET', `/requests?traceId=${mine}&operationId=createPet`)).body.count, 1, 'with other filters')
+  t.same(pluck(await control('GET', `/requests?traceId=${mine}`), 'operationId'), ['createPet', 'getPet', 'getPet'])
+  t.equal((await control('GET', `/requests?traceId=${mine}&operationId=createPet`)).body.count, 1, 'with other filters')
 
   // Verify and coverage of one trace, its calls among others': test/trace/service-under-test.test.ts.
   t.equal(
-    (await admin('GET', `/coverage?all=true&traceId=${theirs}`)).body.summary.calls,
+    (await control('GET', `/coverage?all=true&traceId=${theirs}`)).body.summary.calls,
     1,
     'coverage across namespaces',
   )
 })
 
 t.test('verify of a trace whose calls the journal may have dropped is incomplete, never passed', async (t) => {
-  const { admin, api } = await startControlSandbox(t, { JOURNAL_SIZE: '2' })
+  const { control, api } = await startControlSandbox(t, { JOURNAL_SIZE: '2' })
   const traceId = '4bf92f3577b34da6a3ce929d0e0e4736'
   const verify = async (count: number) =>
-    (await admin('POST', `/verify?traceId=${traceId}`, { expectations: [{ operationId: 'getPet', count }] })).body
+    (await control('POST', `/verify?traceId=${traceId}`, { expectations: [{ operationId: 'getPet', count }] })).body
   await api('GET', '/pets/1', undefined, traceparent(traceId))
   await api('GET', '/pets/2')
   t.match(await verify(0), { passed: false }, 'its call is kept')

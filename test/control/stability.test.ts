@@ -12,16 +12,16 @@ import { specMarking } from '../support/spec-copy.js'
 const NEW_PET = { name: 'Rex', categoryId: 3 }
 
 t.test('the served spec marks nothing: no answer carries X-Stability', async (t) => {
-  const { api, admin } = await startControlSandbox(t, { MIN_STABILITY: 'stable' })
+  const { api, control } = await startControlSandbox(t, { MIN_STABILITY: 'stable' })
   const created = await api('POST', '/pets', NEW_PET)
   t.equal(created.status, 201, 'served under MIN_STABILITY=stable')
   t.equal(created.headers.get('x-stability'), null)
-  const report = (await admin('GET', '/coverage')).body
+  const report = (await control('GET', '/coverage')).body
   t.match(report.operations, Array(4).fill({ stability: 'stable' }), 'every operation stable')
 })
 
 t.test('a beta operation: X-Stability on each answer, listed in the coverage report', async (t) => {
-  const { api, admin, origin } = await startControlSandbox(t, { SPEC_FILE: await specMarking(t, 'beta') })
+  const { api, control, origin } = await startControlSandbox(t, { SPEC_FILE: await specMarking(t, 'beta') })
   const created = await api('POST', '/pets', NEW_PET)
   t.equal(created.status, 201, 'served by default')
   t.equal(created.headers.get('x-stability'), 'beta')
@@ -30,7 +30,7 @@ t.test('a beta operation: X-Stability on each answer, listed in the coverage rep
   t.equal(refused.headers.get('x-stability'), 'beta', 'on Error answers too')
   t.equal((await api('GET', '/pets')).headers.get('x-stability'), null, 'not on the stable ones')
 
-  const report = (await admin('GET', '/coverage')).body
+  const report = (await control('GET', '/coverage')).body
   t.match(report.operations[1], { operationId: 'createPet', stability: 'beta', calls: 2 })
   t.same(report.unstableCalls, [
     { operationId: 'createPet', method: 'POST', path: '/v1/pets', stability: 'beta', calls: 2 },
@@ -68,10 +68,10 @@ t.test('MIN_STABILITY=stable refuses the beta operation with a clear Error body;
   t.equal((about as { settings: Record<string, unknown> }).settings['minStability'], 'stable', 'and GET /')
   const unauthenticated = await fetch(`${strict.baseUrl}/pets`, { method: 'POST', body: '{}' })
   t.equal(unauthenticated.status, 401, 'the key is checked first')
-  t.equal((await strict.admin('GET', '/pets')).body.length, 60, 'nothing was stored')
-  const journal = (await strict.admin('GET', '/requests?operationId=createPet')).body
+  t.equal((await strict.control('GET', '/pets')).body.length, 60, 'nothing was stored')
+  const journal = (await strict.control('GET', '/requests?operationId=createPet')).body
   t.match(journal.entries[0], { status: 403, error: { code: 'unstable_operation' } }, 'the journal records the refusal')
-  const report = (await strict.admin('GET', '/coverage')).body
+  const report = (await strict.control('GET', '/coverage')).body
   t.same(report.operations[1].undocumented, [{ status: 403, code: 'unstable_operation', calls: 1 }])
 
   const forced = await strict.api('GET', '/store/orders', undefined, { prefer: 'code=403' })
@@ -83,7 +83,7 @@ t.test('MIN_STABILITY=stable refuses the beta operation with a clear Error body;
   })
   t.equal((await orders.api('GET', '/store/orders')).status, 403)
   t.match(
-    (await orders.admin('GET', '/coverage')).body.operations[3],
+    (await orders.control('GET', '/coverage')).body.operations[3],
     {
       operationId: 'listOrders',
       responses: [{ status: 'default', exercised: false, calls: 0 }],

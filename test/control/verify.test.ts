@@ -6,12 +6,12 @@ import { ADMIN_AUTH, answerOf, pluck, startControlSandbox } from '../support/con
 import { AUTH } from '../support/sandbox.js'
 
 t.test('a wrong expectation names the closest call with a field-level diff', async (t) => {
-  const { admin, api } = await startControlSandbox(t)
+  const { control, api } = await startControlSandbox(t)
   await api('POST', '/pets', { name: 'Rex', categoryId: '3' }, { 'x-request-id': 'r-1' })
   await api('POST', '/pets', { name: 'Tom', categoryId: 7, status: 'sold' })
   await api('GET', '/pets')
 
-  const res = await admin('POST', '/verify', {
+  const res = await control('POST', '/verify', {
     expectations: [{ operationId: 'createPet', count: 1, body: { name: 'Rex', categoryId: 3 } }],
   })
   t.equal(res.status, 200, 'a failed verification is an answer, not an error')
@@ -44,7 +44,7 @@ t.test('a wrong expectation names the closest call with a field-level diff', asy
   )
   t.match(result.message, '#1 POST /v1/pets → 400 (createPet):\n    createPet body /categoryId: expected 3, got "3"')
 
-  const headers = await admin('POST', '/verify', {
+  const headers = await control('POST', '/verify', {
     expectations: [{ operationId: 'createPet', headers: { 'X-Request-Id': 'r-2' } }],
   })
   const firstDifference = (c: { differences: Array<{ message: string }> }) => c.differences[0]?.message
@@ -59,11 +59,11 @@ t.test('a wrong expectation names the closest call with a field-level diff', asy
 })
 
 t.test('expectations that hold: counts, bounds, subsets, headers, and none-at-all', async (t) => {
-  const { admin, api } = await startControlSandbox(t)
+  const { control, api } = await startControlSandbox(t)
   await api('POST', '/pets', { name: 'Rex', categoryId: 3, status: 'pending' }, { 'x-request-id': 'r-1' })
   await api('GET', '/pets?limit=2')
   await api('GET', '/pets')
-  const verify = async (body: unknown) => (await admin('POST', '/verify', body)).body
+  const verify = async (body: unknown) => (await control('POST', '/verify', body)).body
   const passed = await verify({
     expectations: [
       { operationId: 'createPet', count: 1, body: { categoryId: 3 }, headers: { 'x-request-id': 'r-1' } },
@@ -98,10 +98,10 @@ t.test('expectations that hold: counts, bounds, subsets, headers, and none-at-al
 })
 
 t.test('strict mode names every call no expectation matched', async (t) => {
-  const { admin, api } = await startControlSandbox(t)
+  const { control, api } = await startControlSandbox(t)
   await api('POST', '/pets', { name: 'Rex', categoryId: 3 })
   await api('GET', '/pets/1')
-  const verify = async (body: object) => (await admin('POST', '/verify', { strict: true, ...body })).body
+  const verify = async (body: object) => (await control('POST', '/verify', { strict: true, ...body })).body
   const result = await verify({ expectations: [{ operationId: 'createPet', count: 1 }] })
   t.equal(result.passed, false)
   t.equal(result.expectations[0].passed, true)
@@ -114,12 +114,12 @@ t.test('strict mode names every call no expectation matched', async (t) => {
   t.equal(nothingElse.passed, true)
   t.equal(nothingElse.message, 'passed: 2 expectations met, no other call')
 
-  await admin('DELETE', '/requests')
+  await control('DELETE', '/requests')
   t.equal((await verify({ expectations: [] })).passed, true, 'strict with no expectation: verifyNoRequests')
 })
 
 t.test('a bad expectation is a 400 naming it', async (t) => {
-  const { admin } = await startControlSandbox(t)
+  const { control } = await startControlSandbox(t)
   const one = (expectation: object) => ({ expectations: [{ operationId: 'getPet', ...expectation }] })
   for (const [body, message] of [
     [
@@ -129,13 +129,13 @@ t.test('a bad expectation is a 400 naming it', async (t) => {
     [one({ count: 1, min: 1 }), /gives count with min or max/],
     [one({ min: 2, max: 1 }), /min is above its max/],
   ] as const)
-    t.match(await admin('POST', '/verify', body), { status: 400, body: { code: 'invalid_body', message } })
+    t.match(await control('POST', '/verify', body), { status: 400, body: { code: 'invalid_body', message } })
 })
 
 // jsonDepth itself: test/api/strict-http.test.ts; the server up after deep JSON anywhere:
 // test/hardening/fuzz-regressions.test.ts.
 t.test('bodies nested deeper than MAX_JSON_DEPTH are a 400 in verify, and journaled as their text', async (t) => {
-  const { admin, api, baseUrl, origin } = await startControlSandbox(t)
+  const { control, api, baseUrl, origin } = await startControlSandbox(t)
   const nested = (depth: number): string => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`
   const post = async (url: string, body: string, headers: Record<string, string>) =>
     answerOf(await fetch(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body }))
@@ -143,7 +143,7 @@ t.test('bodies nested deeper than MAX_JSON_DEPTH are a 400 in verify, and journa
   const deepest = JSON.parse(nested(MAX_JSON_DEPTH - 3))
   await api('POST', '/pets', deepest)
   t.match(
-    await admin('POST', '/verify', { expectations: [{ operationId: 'createPet', count: 1, body: deepest }] }),
+    await control('POST', '/verify', { expectations: [{ operationId: 'createPet', count: 1, body: deepest }] }),
     { status: 200, body: { passed: true } },
     `bodies ${MAX_JSON_DEPTH} levels deep are read and compared`,
   )
@@ -156,12 +156,12 @@ t.test('bodies nested deeper than MAX_JSON_DEPTH are a 400 in verify, and journa
   // The API ignores what its schema does not name, however deep: it is journaled.
   for (const depth of [1_700, 100_000]) t.equal((await post(`${baseUrl}/pets`, nested(depth), AUTH)).status, 400)
   t.match(
-    await admin('POST', '/verify', { expectations: [{ operationId: 'createPet', min: 1, body: { a: { a: {} } } }] }),
+    await control('POST', '/verify', { expectations: [{ operationId: 'createPet', min: 1, body: { a: { a: {} } } }] }),
     { status: 200, body: { passed: true } },
     'verify reads a journal that holds them',
   )
   t.same(
-    pluck(await admin('GET', '/requests?operationId=createPet'), 'body').slice(1),
+    pluck(await control('GET', '/requests?operationId=createPet'), 'body').slice(1),
     [nested(1_700), nested(100_000).slice(0, MAX_RECORDED_BODY) + `… [cut at ${MAX_RECORDED_BODY} bytes]`],
     'too deep a body is journaled as its text, cut as any long one',
   )

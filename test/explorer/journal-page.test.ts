@@ -37,7 +37,7 @@ t.test('the page holds no data, and answers the names of this sandbox only', asy
 const skip = skipWithoutBrowser(t, browserMissing())
 
 t.test('the journal page in a real browser follows one namespace live', { skip }, async (t) => {
-  const { origin, api, admin } = await startControlSandbox(t)
+  const { origin, api, control } = await startControlSandbox(t)
   const browser = await openOfflinePage()
   t.teardown(() => browser.close())
   const { page } = browser
@@ -58,7 +58,7 @@ t.test('the journal page in a real browser follows one namespace live', { skip }
     201,
   )
   t.equal(
-    (await admin('POST', '/faults?namespace=team-a', { operationId: 'listPets', status: 503, times: 1 })).status,
+    (await control('POST', '/faults?namespace=team-a', { operationId: 'listPets', status: 503, times: 1 })).status,
     201,
   )
   t.equal((await api('GET', '/pets?limit=2', undefined, teamA)).status, 503)

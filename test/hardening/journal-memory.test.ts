@@ -46,7 +46,7 @@ t.test(
     })
     const pid = sandbox.child.pid as number
     const origin = new URL(sandbox.baseUrl).origin
-    const admin = async (path: string): Promise<{ status: number; body: any }> => {
+    const control = async (path: string): Promise<{ status: number; body: any }> => {
       const res = await fetch(`${origin}/__admin${path}`, { headers: ADMIN_AUTH })
       return { status: res.status, body: await res.json() }
     }
@@ -85,9 +85,9 @@ t.test(
     const page = await fetch(`${origin}/docs/coverage`)
     t.equal(page.status, 200, 'the coverage page is served')
     await page.text()
-    t.equal((await admin('/coverage?all=true')).status, 200)
+    t.equal((await control('/coverage?all=true')).status, 200)
     const last = `ns-${(NAMESPACES * PER_NAMESPACE - 1) % NAMESPACES}`
-    const requests = await admin(`/requests?namespace=${last}&limit=1000`)
+    const requests = await control(`/requests?namespace=${last}&limit=1000`)
     t.equal(requests.status, 200)
     t.ok(requests.body.entries.length > 0, 'the namespace recorded to last keeps its requests')
     t.equal((await fetch(`${origin}/healthz`)).status, 200, 'the server is healthy')
@@ -102,7 +102,7 @@ t.test(
     )
 
     // What the control API reports of them.
-    const { journal, namespaces } = (await admin('/namespaces')).body
+    const { journal, namespaces } = (await control('/namespaces')).body
     t.match(journal, {
       maxBytes: TOTAL_BYTES,
       maxBytesPerNamespace: NAMESPACE_BYTES,

@@ -8,16 +8,16 @@ import { ADMIN_TOKEN, ns, startControlSandbox, traceparent } from '../support/co
 import { API_KEY } from '../support/sandbox.js'
 
 t.test('a namespace bundle holds its start, its data now, journal, faults, clock and facts', async (t) => {
-  const { admin, api } = await startControlSandbox(t, { MAX_PETS: '500' })
+  const { control, api } = await startControlSandbox(t, { MAX_PETS: '500' })
   const team = ns('team-a')
-  t.equal((await admin('POST', '/reset?namespace=team-a', { seed: 7, count: 3 })).status, 200)
-  await admin('POST', '/clock?namespace=team-a', { now: '2030-01-01T00:00:00Z' })
-  await admin('POST', '/faults?namespace=team-a', { operationId: 'createPet', status: 503, times: 1 })
+  t.equal((await control('POST', '/reset?namespace=team-a', { seed: 7, count: 3 })).status, 200)
+  await control('POST', '/clock?namespace=team-a', { now: '2030-01-01T00:00:00Z' })
+  await control('POST', '/faults?namespace=team-a', { operationId: 'createPet', status: 503, times: 1 })
   t.equal((await api('POST', '/pets', { name: 'Rex', categoryId: 1 }, team)).status, 503)
   t.equal((await api('POST', '/pets', { name: 'Rex', categoryId: 1 }, team)).status, 201)
   t.equal((await api('GET', '/pets/4', undefined, { ...team, ...traceparent('a'.repeat(32)) })).status, 200)
 
-  const res = await admin('GET', '/bundle?namespace=team-a')
+  const res = await control('GET', '/bundle?namespace=team-a')
   t.equal(res.status, 200)
   const bundle = res.body
   t.match(bundle, { format: 'animal-store-sandbox.bundle', version: 1, namespace: 'team-a', traceId: null })
@@ -52,7 +52,7 @@ t.test('a namespace bundle holds its start, its data now, journal, faults, clock
   t.notOk(JSON.stringify(bundle).includes(API_KEY), 'no key anywhere')
   t.notOk(JSON.stringify(bundle).includes(ADMIN_TOKEN), 'no token anywhere')
 
-  const trace = (await admin('GET', `/bundle?namespace=team-a&traceId=${'a'.repeat(32)}`)).body
+  const trace = (await control('GET', `/bundle?namespace=team-a&traceId=${'a'.repeat(32)}`)).body
   t.equal(trace.traceId, 'a'.repeat(32))
   t.same(
     trace.journal.entries.map((entry: { path: string }) => entry.path),
@@ -62,25 +62,25 @@ t.test('a namespace bundle holds its start, its data now, journal, faults, clock
 })
 
 t.test('a secret a client sent as data is cut from the bundle, the pets included', async (t) => {
-  const { admin, api } = await startControlSandbox(t)
+  const { control, api } = await startControlSandbox(t)
   t.equal((await api('POST', '/pets', { name: `key ${API_KEY}`, categoryId: 1 })).status, 201)
-  const text = JSON.stringify((await admin('GET', '/bundle')).body)
+  const text = JSON.stringify((await control('GET', '/bundle')).body)
   t.notOk(text.includes(API_KEY))
   t.match(text, /key \[REDACTED\]/)
 })
 
 t.test('an unknown namespace is a 404, a bad traceId a 400', async (t) => {
-  const { admin } = await startControlSandbox(t)
-  t.match(await admin('GET', '/bundle?namespace=nobody'), { status: 404, body: { code: 'not_found' } })
-  t.match(await admin('GET', '/bundle?traceId=xyz'), { status: 400, body: { code: 'invalid_parameter' } })
+  const { control } = await startControlSandbox(t)
+  t.match(await control('GET', '/bundle?namespace=nobody'), { status: 404, body: { code: 'not_found' } })
+  t.match(await control('GET', '/bundle?traceId=xyz'), { status: 400, body: { code: 'invalid_parameter' } })
 })
 
 t.test('a namespace that holds its initial data as its own pets starts from them', async (t) => {
   for (const DATA_FILE of [':memory:', undefined]) {
-    const { admin, api } = await startControlSandbox(t, DATA_FILE === undefined ? {} : { DATA_FILE })
-    const initial = (await admin('GET', '/pets')).body
+    const { control, api } = await startControlSandbox(t, DATA_FILE === undefined ? {} : { DATA_FILE })
+    const initial = (await control('GET', '/pets')).body
     t.equal((await api('POST', '/pets', { name: 'Rex', categoryId: 1 })).status, 201)
-    const bundle = (await admin('GET', '/bundle')).body
+    const bundle = (await control('GET', '/bundle')).body
     t.same(bundle.start.pets, initial, `the default namespace, data file ${DATA_FILE ?? 'on disk'}`)
     t.equal(bundle.now.pets.length, initial.length + 1)
   }

@@ -22,9 +22,9 @@ t.test('a seeded profile on every operation hits the same calls on every run', a
       { operationId: '*', status: 503, probability: 0.1, seed: 42 },
       { operationId: '*', delayMs: 5, probability: 0.05, seed: 43 },
     ]
-    for (const fault of profile) t.equal((await sandbox.admin('POST', '/faults', fault)).status, 201)
+    for (const fault of profile) t.equal((await sandbox.control('POST', '/faults', fault)).status, 201)
     const statuses = await calls(sandbox)
-    runs.push({ statuses, faults: (await sandbox.admin('GET', '/faults')).body.faults })
+    runs.push({ statuses, faults: (await sandbox.control('GET', '/faults')).body.faults })
   }
   const [first, second] = runs as [(typeof runs)[0], (typeof runs)[0]]
   t.same(second.statuses, first.statuses, 'the same answers')
@@ -46,27 +46,27 @@ t.test('a seeded profile on every operation hits the same calls on every run', a
 
 t.test("a hit's call, armed alone with after and times, is the same call", async (t) => {
   const chaotic = await startControlSandbox(t)
-  await chaotic.admin('POST', '/faults', { operationId: '*', status: 503, probability: 0.2, seed: 5 })
+  await chaotic.control('POST', '/faults', { operationId: '*', status: 503, probability: 0.2, seed: 5 })
   const recorded = await calls(chaotic)
-  const [{ hits }] = (await chaotic.admin('GET', '/faults')).body.faults
+  const [{ hits }] = (await chaotic.control('GET', '/faults')).body.faults
   const again = await startControlSandbox(t)
   for (const { operationId, call } of hits)
-    await again.admin('POST', '/faults', { operationId, status: 503, after: call - 1, times: 1 })
+    await again.control('POST', '/faults', { operationId, status: 503, after: call - 1, times: 1 })
   t.same(await calls(again), recorded)
 })
 
 t.test('another seed draws other calls; a seed is chosen and shown when none is given', async (t) => {
   const one = await startControlSandbox(t)
-  await one.admin('POST', '/faults', { operationId: 'getPet', status: 500, probability: 0.5, seed: 1 })
+  await one.control('POST', '/faults', { operationId: 'getPet', status: 500, probability: 0.5, seed: 1 })
   const other = await startControlSandbox(t)
-  await other.admin('POST', '/faults', { operationId: 'getPet', status: 500, probability: 0.5, seed: 2 })
+  await other.control('POST', '/faults', { operationId: 'getPet', status: 500, probability: 0.5, seed: 2 })
   t.not((await calls(one)).join(), (await calls(other)).join())
-  const armed = await one.admin('POST', '/faults', { operationId: 'listPets', status: 500, probability: 0.5 })
+  const armed = await one.control('POST', '/faults', { operationId: 'listPets', status: 500, probability: 0.5 })
   t.match(armed.body, { seed: Number, probability: 0.5, hits: [] }, 'the seed chosen is shown')
 })
 
 t.test('a probability out of range, or a seed without one, is a 400', async (t) => {
-  const { admin } = await startControlSandbox(t)
+  const { control } = await startControlSandbox(t)
   for (const fault of [
     { operationId: 'getPet', status: 500, probability: 0 },
     { operationId: 'getPet', status: 500, probability: 1.5 },
@@ -74,11 +74,11 @@ t.test('a probability out of range, or a seed without one, is a 400', async (t) 
     { operationId: 'getPet', status: 500, probability: 0.5, seed: -1 },
   ])
     t.match(
-      await admin('POST', '/faults', fault),
+      await control('POST', '/faults', fault),
       { status: 400, body: { code: 'invalid_body' } },
       JSON.stringify(fault),
     )
-  t.match(await admin('POST', '/faults', { operationId: 'nope', status: 500 }), {
+  t.match(await control('POST', '/faults', { operationId: 'nope', status: 500 }), {
     status: 400,
     body: { message: /one of: .*\*/ },
   })

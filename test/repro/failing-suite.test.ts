@@ -71,22 +71,22 @@ t.test('a failing suite leaves a bundle that replays, and shrinks to the one fau
 })
 
 t.test('a test that passes with every fault that fired is not shrunk: exit 1', async (t) => {
-  const { admin, api } = await startControlSandbox(t)
-  await admin('POST', '/faults', { operationId: 'listPets', status: 503, times: 1 })
+  const { control, api } = await startControlSandbox(t)
+  await control('POST', '/faults', { operationId: 'listPets', status: 503, times: 1 })
   await api('GET', '/pets')
   const file = join(await tempDir(t), 'bundle.json')
-  await writeFile(file, JSON.stringify((await admin('GET', '/bundle')).body))
+  await writeFile(file, JSON.stringify((await control('GET', '/bundle')).body))
   const shrunk = await runCli(t, ['shrink', file, '--', process.execPath, '-e', 'process.exit(0)'])
   t.equal(shrunk.code, 1)
   t.match(shrunk.stderr, 'The test passes with every fault that fired')
 })
 
 t.test('--max-runs bounds the runs: exit 3 with the smallest failing set so far', async (t) => {
-  const { admin, api } = await startControlSandbox(t)
-  await admin('POST', '/faults', { operationId: 'listPets', status: 503, times: 6 })
+  const { control, api } = await startControlSandbox(t)
+  await control('POST', '/faults', { operationId: 'listPets', status: 503, times: 6 })
   for (let i = 0; i < 6; i++) await api('GET', '/pets')
   const file = join(await tempDir(t), 'bundle.json')
-  await writeFile(file, JSON.stringify((await admin('GET', '/bundle')).body))
+  await writeFile(file, JSON.stringify((await control('GET', '/bundle')).body))
   // Fails whenever the sixth call's fault is armed.
   const check = `process.exit(JSON.parse(process.env.ANIMAL_STORE_FAULTS).some((f) => f.after === 5) ? 1 : 0)`
   const shrunk = await runCli(t, ['shrink', file, '--max-runs', '3', '--', process.execPath, '-e', check])

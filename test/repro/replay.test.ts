@@ -9,12 +9,12 @@ import { runCli, startCli } from './cli.js'
 
 /** A namespace's life under seeded chaos and a moved clock, and its bundle in a file. */
 async function recordedBundle(t: Test): Promise<{ file: string; bundle: any }> {
-  const { admin, api } = await startControlSandbox(t)
+  const { control, api } = await startControlSandbox(t)
   const team = ns('team-a')
-  await admin('POST', '/reset?namespace=team-a', { seed: 3, count: 4 })
-  await admin('POST', '/clock?namespace=team-a', { now: '2030-12-04T12:00:00Z' })
-  await admin('POST', '/faults?namespace=team-a', { operationId: '*', status: 503, probability: 0.3, seed: 11 })
-  await admin('POST', '/faults?namespace=team-a', {
+  await control('POST', '/reset?namespace=team-a', { seed: 3, count: 4 })
+  await control('POST', '/clock?namespace=team-a', { now: '2030-12-04T12:00:00Z' })
+  await control('POST', '/faults?namespace=team-a', { operationId: '*', status: 503, probability: 0.3, seed: 11 })
+  await control('POST', '/faults?namespace=team-a', {
     operationId: 'getPet',
     fault: 'connection-reset',
     after: 2,
@@ -26,7 +26,7 @@ async function recordedBundle(t: Test): Promise<{ file: string; bundle: any }> {
     await api('GET', '/pets?limit=3', undefined, { ...team, ...traceparent('b'.repeat(32)) })
   }
   await api('GET', '/pets/1', undefined, { ...team, authorization: 'Bearer not-a-key' })
-  const bundle = (await admin('GET', '/bundle?namespace=team-a')).body
+  const bundle = (await control('GET', '/bundle?namespace=team-a')).body
   const file = join(await tempDir(t), 'bundle.json')
   await writeFile(file, JSON.stringify(bundle))
   return { file, bundle }

@@ -37,7 +37,7 @@ t.test(`a name of ${MAX_NAME_LENGTH} characters is kept; one more is a 400 namin
   })
   t.same(await namesIn(sandbox, 'names'), [nameOf(MAX_NAME_LENGTH)], 'nothing of the refused pet is kept')
 
-  const replaced = await sandbox.admin('PUT', '/pets?namespace=names', [
+  const replaced = await sandbox.control('PUT', '/pets?namespace=names', [
     { id: 1, name: 'Short', categoryId: 1, status: 'available' },
     { id: 2, name: nameOf(MAX_NAME_LENGTH + 1), categoryId: 1, status: 'available' },
   ])
@@ -63,7 +63,7 @@ t.test(
     t.equal((await createIn(sandbox, 'other', 'E')).status, 201, 'another namespace has its own bound')
 
     const tooMany = [1, 2, 3, 4].map((id) => ({ id, name: `P${id}`, categoryId: 1, status: 'sold' }))
-    const replaced = await sandbox.admin('PUT', '/pets?namespace=other', tooMany)
+    const replaced = await sandbox.control('PUT', '/pets?namespace=other', tooMany)
     t.match(replaced, { status: 507, body: { code: 'store_full', message: /^Nothing was changed: .*MAX_PETS/ } })
     t.same(await namesIn(sandbox, 'other'), ['E'], 'a refused replacement changes nothing')
 
@@ -71,7 +71,7 @@ t.test(
     sandbox = await startControlSandbox(t, settings)
     t.same(await namesIn(sandbox, 'small'), ['A', 'B', 'C'], 'a restart serves every acknowledged pet')
     t.equal((await createIn(sandbox, 'small', 'D')).status, 507, 'and counts them against the bound')
-    t.equal((await sandbox.admin('POST', '/reset?namespace=small')).status, 200)
+    t.equal((await sandbox.control('POST', '/reset?namespace=small')).status, 200)
     t.equal((await createIn(sandbox, 'small', 'D')).status, 201, 'a reset makes room')
   },
 )
@@ -104,7 +104,7 @@ t.test(
       status: 507,
       body: { code: 'store_full', message: /the namespaces together keep at most 63 pets \(MAX_TOTAL_PETS\)/ },
     })
-    t.equal((await sandbox.admin('DELETE', '/namespaces/a')).status, 200)
+    t.equal((await sandbox.control('DELETE', '/namespaces/a')).status, 200)
     t.equal((await createIn(sandbox, 'b', 'B2')).status, 201, 'the deleted namespace gave its room back')
     t.same(await namesIn(sandbox, 'b'), ['B1', 'B2'])
 
@@ -141,7 +141,7 @@ t.test('a namespace whose deletion the disk refused still counts against MAX_TOT
       })),
     ),
   )
-  const deleted = await sandbox.admin('DELETE', '/namespaces/doomed')
+  const deleted = await sandbox.control('DELETE', '/namespaces/doomed')
   fs.clear()
   t.equal(deleted.status, 503, 'the deletion changed nothing')
   t.same(await namesIn(sandbox, 'doomed'), ['D1', 'D2'])

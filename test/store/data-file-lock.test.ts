@@ -145,8 +145,8 @@ t.test('a start removes the temporary files left beside its data file, and nothi
   // Real files of every kind beside the data file: namespaces' and a snapshot's.
   const first = await startControlSandbox(t, { DATA_FILE: dataFile })
   t.equal((await first.api('POST', '/pets', { name: 'Team pet', categoryId: 1 }, TEAM)).status, 201)
-  t.equal((await first.admin('POST', '/snapshots', { name: 'nightly', namespace: 'team' })).status, 201)
-  t.equal((await first.admin('POST', '/reset?namespace=fork', { snapshot: 'nightly' })).status, 200)
+  t.equal((await first.control('POST', '/snapshots', { name: 'nightly', namespace: 'team' })).status, 201)
+  t.equal((await first.control('POST', '/reset?namespace=fork', { snapshot: 'nightly' })).status, 200)
   await first.close()
   const before = await readdir(dir)
   for (const name of ['db.ns.team.json', 'db.snapshot.nightly.json', 'db.ns.fork.json'])
@@ -173,5 +173,5 @@ t.test('a start removes the temporary files left beside its data file, and nothi
     'the namespace is served as before',
   )
   t.equal((await sandbox.api('GET', '/pets?limit=100', undefined, { 'x-sandbox-namespace': 'fork' })).body.length, 61)
-  t.equal((await sandbox.admin('GET', '/snapshots')).body.count, 1, 'and the snapshot')
+  t.equal((await sandbox.control('GET', '/snapshots')).body.count, 1, 'and the snapshot')
 })

@@ -236,7 +236,7 @@ t.test(
     const sandbox = await startControlSandbox(t, env)
     // Files of its own, holding nothing a test still needs (reset to the initial data): evictable.
     t.equal((await sandbox.api('POST', '/pets', { name: 'Held', categoryId: 1 }, ns('held'))).status, 201)
-    t.equal((await sandbox.admin('POST', '/reset?namespace=held')).status, 200)
+    t.equal((await sandbox.control('POST', '/reset?namespace=held')).status, 200)
     const initial = namesOf(await petsOf(sandbox.origin, 'held'))
     await remount(dir, 'ro')
 
@@ -398,14 +398,14 @@ for (const namespace of ['default', 'fresh'])
             const served = async () => namesOf(await petsOf(sandbox.origin, namespace))
             // Snapshots s7 and s8 of seeded pets, taken before any fault: a reset to one is one append log line.
             for (const seed of [7, 8]) {
-              await sandbox.admin('POST', '/reset?namespace=source', { seed, count: 5 })
+              await sandbox.control('POST', '/reset?namespace=source', { seed, count: 5 })
               t.equal(
-                (await sandbox.admin('POST', '/snapshots', { name: `s${seed}`, namespace: 'source' })).status,
+                (await sandbox.control('POST', '/snapshots', { name: `s${seed}`, namespace: 'source' })).status,
                 201,
               )
             }
             const reset = (seed: number) =>
-              sandbox.admin(
+              sandbox.control(
                 'POST',
                 `/reset?namespace=${namespace}`,
                 from === 'seed' ? { seed, count: 5 } : { snapshot: `s${seed}` },
@@ -449,10 +449,10 @@ for (const { call: failing, target, failures } of SNAPSHOT_FAULTS)
     t.test(`a snapshot is taken while ${failing} of its ${target} fails (${failure})`, async (t) => {
       // The faults aim at the snapshot's own file (its temporary file, and the directory).
       const { dir, fs, sandbox } = await startOnFaultyDisk(t, 'db.snapshot.frozen.json')
-      const take = () => sandbox.admin('POST', '/snapshots', { name: 'frozen', namespace: 'source' })
-      const listed = async () => namesOf((await sandbox.admin('GET', '/snapshots')).body.snapshots)
+      const take = () => sandbox.control('POST', '/snapshots', { name: 'frozen', namespace: 'source' })
+      const listed = async () => namesOf((await sandbox.control('GET', '/snapshots')).body.snapshots)
       const files = async () => (await readdir(dir)).filter((f) => f.includes('snapshot'))
-      await sandbox.admin('POST', '/reset?namespace=source', { seed: 4, count: 30 })
+      await sandbox.control('POST', '/reset?namespace=source', { seed: 4, count: 30 })
 
       fs.arm({ call: failing, target, failure, nth: 1, persistent: true })
       const answer = await take()
@@ -468,7 +468,7 @@ for (const { call: failing, target, failures } of SNAPSHOT_FAULTS)
         t.same(await files(), [], 'and leaves no file')
         t.equal((await take()).status, 201, 'once the fault clears, it is taken')
       }
-      t.equal((await sandbox.admin('POST', '/reset?namespace=fork', { snapshot: 'frozen' })).body.pets, 30)
+      t.equal((await sandbox.control('POST', '/reset?namespace=fork', { snapshot: 'frozen' })).body.pets, 30)
       const again = await call(`${(await restart(t, sandbox)).origin}/__admin/snapshots`, 'GET', undefined, ADMIN_AUTH)
       t.match(
         again.body,
@@ -536,7 +536,7 @@ type Expected = { last: string[] | undefined; inFlight: string[] | undefined }
  */
 function resetLoad(baseUrl: string, name: string, cycle: number, expected: Map<string, Expected>, snapshots: string[]) {
   const origin = new URL(baseUrl).origin
-  const admin = (path: string, body: unknown) => call(`${origin}/__admin${path}`, 'POST', body, ADMIN_AUTH)
+  const control = (path: string, body: unknown) => call(`${origin}/__admin${path}`, 'POST', body, ADMIN_AUTH)
   let snapshot: { name: string; pets: string[] } | undefined
   return repeat(async (i) => {
     const seed = cycle * 1000 + i
@@ -546,7 +546,7 @@ function resetLoad(baseUrl: string, name: string, cycle: number, expected: Map<s
     const acknowledged = (state: string[]): void => void expected.set(name, { last: state, inFlight: state })
     expected.set(name, { last: expected.get(name)?.last, inFlight: start })
     const body = fromSnapshot ? { snapshot: fromSnapshot.name } : { seed, count: RESET_COUNT }
-    if ((await admin(`/reset?namespace=${name}`, body)).status !== 200) return
+    if ((await control(`/reset?namespace=${name}`, body)).status !== 200) return
     acknowledged(start)
     crash.resets++
     expected.set(name, { last: start, inFlight: [...start, pet] })
@@ -555,7 +555,7 @@ function resetLoad(baseUrl: string, name: string, cycle: number, expected: Map<s
     acknowledged([...start, pet])
     if (fromSnapshot) return
     const frozen = `S-${name}-${cycle}-${i}`
-    if ((await admin('/snapshots', { name: frozen, namespace: name })).status !== 201) return
+    if ((await control('/snapshots', { name: frozen, namespace: name })).status !== 201) return
     snapshot = { name: frozen, pets: [...start, pet] }
     snapshots.push(frozen)
     crash.snapshots++

@@ -82,7 +82,7 @@ t.test('files of names with capitals written before are renamed at start, and se
   const dataFile = first.config.dataFile as string
   const dir = join(dataFile, '..')
   await first.api('POST', '/pets', { name: 'Kept', categoryId: 2 }, { 'x-sandbox-namespace': 'Team' })
-  await first.admin('POST', '/snapshots', { name: 'Fixture', namespace: 'Team' })
+  await first.control('POST', '/snapshots', { name: 'Fixture', namespace: 'Team' })
   await first.close()
   const ours = async (): Promise<string[]> =>
     (await readdir(dir)).filter((file) => /\.(ns|snapshot)\./.test(file)).sort()
@@ -96,13 +96,13 @@ t.test('files of names with capitals written before are renamed at start, and se
   t.same(await ours(), written, 'a start renames them to their names of now')
   const kept = await second.api('GET', '/pets/61', undefined, { 'x-sandbox-namespace': 'Team' })
   t.match(kept, { status: 200, body: { name: 'Kept' } }, 'the namespace serves its pet')
-  const snapshots = await second.admin('GET', '/snapshots')
+  const snapshots = await second.control('GET', '/snapshots')
   t.same(
     snapshots.body.snapshots.map((s: { name: string }) => s.name),
     ['Fixture'],
     'the snapshot is listed under its name',
   )
-  t.equal((await second.admin('DELETE', '/namespaces/Team')).status, 200)
+  t.equal((await second.control('DELETE', '/namespaces/Team')).status, 200)
   t.equal((await call(`${second.origin}/__admin/snapshots/Fixture`, 'DELETE', undefined, ADMIN_AUTH)).status, 200)
   t.same(await ours(), [], 'a delete removes the renamed files')
 })

@@ -42,7 +42,7 @@ t.test(
     fs.arm(always('read', 'data file'), always('read', 'append log'))
     for (const [what, answer] of [
       ['the API', () => second.api('GET', '/pets', undefined, ns('team'))],
-      ['the control API', () => second.admin('GET', '/pets?namespace=team')],
+      ['the control API', () => second.control('GET', '/pets?namespace=team')],
     ] as const) {
       const refused = await answer()
       t.match(
@@ -67,7 +67,7 @@ t.test('a temporary file a failed write left goes with the next write that succe
   const dir = await tempDir(t)
   const dataFile = join(dir, 'db.json')
   const fs = new FaultyFileSystem(dataFile)
-  const { admin, api } = await startControlSandbox(
+  const { control, api } = await startControlSandbox(
     t,
     { DATA_FILE: dataFile },
     { fileSystem: fs, compaction: NO_IDLE_FOLD },
@@ -76,7 +76,7 @@ t.test('a temporary file a failed write left goes with the next write that succe
 
   // The new image is written, its rename fails, and so does the removal of its temporary file.
   fs.arm(always('rename', 'temp file'), always('remove', 'temp file'))
-  const refused = await admin('PUT', '/pets', [{ id: 1, name: 'Only', categoryId: 1 }])
+  const refused = await control('PUT', '/pets', [{ id: 1, name: 'Only', categoryId: 1 }])
   t.match(refused, { status: 503, body: { code: 'storage_unavailable' } })
   await t.resolves(access(temp), 'the failure left a temporary file')
 

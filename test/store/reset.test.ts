@@ -12,7 +12,7 @@ import { tempDir, stopAsKilled } from '../support/sandbox.js'
 const nsFiles = async (dir: string): Promise<string[]> => (await readdir(dir)).filter((name) => name.includes('.ns.'))
 
 async function served(sandbox: ControlSandbox, namespace: string): Promise<unknown> {
-  const res = await sandbox.admin('GET', `/pets?namespace=${namespace}`)
+  const res = await sandbox.control('GET', `/pets?namespace=${namespace}`)
   return res.status === 200 ? res.body : res.status
 }
 
@@ -21,7 +21,7 @@ t.test('a reset appends one append log line; the image is untouched; a restart r
   const first = await startControlSandbox(t, { DATA_FILE: dataFile })
   const image = await readFile(dataFile)
   await first.api('POST', '/pets', { name: 'Before', categoryId: 1 })
-  t.equal((await first.admin('POST', '/reset', { seed: 5, count: 10 })).status, 200)
+  t.equal((await first.control('POST', '/reset', { seed: 5, count: 10 })).status, 200)
   await first.api('POST', '/pets', { name: 'After', categoryId: 2 })
   const appendLog = (await readFile(`${dataFile}.journal`, 'utf8')).trimEnd().split('\n')
   t.same(
@@ -32,7 +32,7 @@ t.test('a reset appends one append log line; the image is untouched; a restart r
   t.same(await readFile(dataFile), image, 'the image was not rewritten')
   const pets = await served(first, 'default')
   t.equal((pets as unknown[]).length, 11, 'the seeded pets and the one created after')
-  t.equal((await first.admin('POST', '/reset')).status, 200, 'a reset to the initial data')
+  t.equal((await first.control('POST', '/reset')).status, 200, 'a reset to the initial data')
   const initial = await served(first, 'default')
   t.same(JSON.parse((await readFile(`${dataFile}.journal`, 'utf8')).trimEnd().split('\n').at(-1) as string), {
     reset: first.store.source,
@@ -47,8 +47,8 @@ t.test('a reset appends one append log line; the image is untouched; a restart r
 t.test('the same seed gives the same pets after a reset, whether served, replayed or folded', async (t) => {
   const dataFile = join(await tempDir(t), 'db.json')
   const first = await startControlSandbox(t, { DATA_FILE: dataFile })
-  await first.admin('POST', '/reset?namespace=a', { seed: 9, count: 30 })
-  await first.admin('POST', '/reset?namespace=b', { seed: 9, count: 30 })
+  await first.control('POST', '/reset?namespace=a', { seed: 9, count: 30 })
+  await first.control('POST', '/reset?namespace=b', { seed: 9, count: 30 })
   const a = await served(first, 'a')
   t.same(await served(first, 'b'), a, 'two namespaces reset to one seed hold the same pets')
   stopAsKilled(first, dataFile)
@@ -64,12 +64,12 @@ t.test('a namespace writes nothing until it changes; then its append log alone, 
   const dataFile = join(dir, 'db.json')
   const first = await startControlSandbox(t, { DATA_FILE: dataFile })
   t.equal((await first.api('GET', '/pets?limit=100', undefined, ns('reader'))).status, 200)
-  t.equal((await first.admin('POST', '/reset?namespace=reader')).status, 200, 'a reset changes nothing in it')
-  t.equal((await first.admin('GET', '/requests?namespace=reader')).status, 200, 'it is live')
+  t.equal((await first.control('POST', '/reset?namespace=reader')).status, 200, 'a reset changes nothing in it')
+  t.equal((await first.control('GET', '/requests?namespace=reader')).status, 200, 'it is live')
   t.same(await nsFiles(dir), [], 'a namespace that was only read and reset has no file')
   await first.api('POST', '/pets', { name: 'Written', categoryId: 3 }, ns('writer'))
   t.same(await nsFiles(dir), ['db.ns.writer.json.journal'], 'its first change starts its append log, with no image')
-  await first.admin('POST', '/reset?namespace=writer', { seed: 2, count: 3 })
+  await first.control('POST', '/reset?namespace=writer', { seed: 2, count: 3 })
   await first.api('POST', '/pets', { name: 'Kept', categoryId: 3 }, ns('writer'))
   const writer = await served(first, 'writer')
 
@@ -78,7 +78,7 @@ t.test('a namespace writes nothing until it changes; then its append log alone, 
   const second = await startControlSandbox(t, { DATA_FILE: dataFile })
   t.same(await served(second, 'writer'), writer, 'a restart serves its reset and the create after it')
   t.equal(await served(second, 'reader'), 404, 'a namespace that never changed is not kept: reading it is a 404')
-  const { namespaces } = (await second.admin('GET', '/namespaces')).body
+  const { namespaces } = (await second.control('GET', '/namespaces')).body
   t.same(namespaces.map((n: { name: string }) => n.name).sort(), ['default', 'writer'], 'listNamespaces: the live ones')
 })
 

@@ -33,7 +33,7 @@ export type ControlSandbox = Awaited<ReturnType<typeof startControlSandbox>>
 export async function startControlSandbox(t: Test, env: Record<string, string> = {}, storage: DataFileOptions = {}) {
   const sandbox = await startTestSandbox(t, { ADMIN_TOKEN, ...env }, {}, storage)
   /** Calls the control API; `body` is sent as JSON. */
-  const admin = (
+  const control = (
     method: string,
     path: string,
     body?: unknown,
@@ -44,8 +44,8 @@ export async function startControlSandbox(t: Test, env: Record<string, string> =
     call(`${sandbox.baseUrl}${path}`, method, body, { ...AUTH, ...headers })
   /** The names of the namespaces kept, sorted. */
   const namespaceNames = async (): Promise<string[]> =>
-    (await admin('GET', '/namespaces')).body.namespaces.map((n: { name: string }) => n.name).sort()
-  return { ...sandbox, admin, api, namespaceNames }
+    (await control('GET', '/namespaces')).body.namespaces.map((n: { name: string }) => n.name).sort()
+  return { ...sandbox, control, api, namespaceNames }
 }
 
 export async function call(url: string, method: string, body: unknown, headers: Record<string, string>): Promise<Call> {

@@ -35,7 +35,7 @@ function requestsCounted(families: MetricFamily[]): number {
 const inNamespace = (name: string) => ({ [NAMESPACE_HEADER]: name })
 
 t.test('GET /metrics counts requests by operation, status and namespace, faults, drops and writes', async (t) => {
-  const { origin, admin, api } = await startControlSandbox(t, { JOURNAL_SIZE: '2' })
+  const { origin, control, api } = await startControlSandbox(t, { JOURNAL_SIZE: '2' })
   // The write histogram and the process metrics start with the first scrape.
   t.equal(family(await scrape(origin), 'sandbox_store_write_seconds').metrics[0]?.count, '0')
   t.equal((await api('GET', '/pets')).status, 200)
@@ -43,7 +43,7 @@ t.test('GET /metrics counts requests by operation, status and namespace, faults,
   t.equal((await api('GET', '/no-such-thing')).status, 404)
   t.equal((await api('GET', '/pets', undefined, inNamespace('alpha'))).status, 200)
   t.equal((await api('GET', '/pets/999999', undefined, inNamespace('beta'))).status, 404)
-  t.equal((await admin('POST', '/faults', { operationId: 'getPet', status: 503, times: 1 })).status, 201)
+  t.equal((await control('POST', '/faults', { operationId: 'getPet', status: 503, times: 1 })).status, 201)
   t.equal((await api('GET', '/pets/1')).status, 503, 'the fault acts')
   t.equal((await api('GET', '/pets/1')).status, 200, 'once')
   t.equal((await postPet(`${origin}/v1`, undefined, { ...AUTH, ...inNamespace('alpha') })).status, 201)
@@ -73,7 +73,7 @@ t.test('GET /metrics counts requests by operation, status and namespace, faults,
   t.ok(family(metrics, 'process_cpu_user_seconds_total'), "prom-client's process metrics")
   t.ok(family(metrics, 'nodejs_eventloop_lag_seconds'))
 
-  t.equal((await admin('DELETE', '/requests')).status, 200)
+  t.equal((await control('DELETE', '/requests')).status, 200)
   t.equal(
     value(await scrape(origin), 'sandbox_journal_dropped_total'),
     3,

@@ -23,7 +23,7 @@ async function startAdoption(
   name: string,
   query = '',
 ): Promise<void> {
-  t.equal((await sandbox.admin('POST', `/reset?namespace=${name}`)).status, 200)
+  t.equal((await sandbox.control('POST', `/reset?namespace=${name}`)).status, 200)
   const { traceparent } = startTrace()
   const res = await fetch(`${service}/adopt-later?name=${name}${query}`, {
     method: 'POST',
@@ -39,13 +39,13 @@ t.test('two tests at once each await their own background call, and none sleeps'
   const service = await startService(t, sandbox)
   const oneTest = async (t: Test, name: string): Promise<void> => {
     await startAdoption(t, sandbox, service, name)
-    const { body } = await sandbox.admin('POST', `/requests/await?namespace=${name}`, {
+    const { body } = await sandbox.control('POST', `/requests/await?namespace=${name}`, {
       timeoutMs: 10_000,
       expectations: expectations(name),
       noOtherCalls: true,
     })
     t.match(body, { passed: true, endedBy: 'met', strays: [] }, `${name}: its job's call, and no other`)
-    t.equal((await sandbox.admin('DELETE', `/namespaces/${name}`)).status, 200, 'the test ends')
+    t.equal((await sandbox.control('DELETE', `/namespaces/${name}`)).status, 200, 'the test ends')
   }
   const started = performance.now()
   await Promise.all([oneTest(t, 'await-a'), oneTest(t, 'await-b')])
@@ -56,7 +56,7 @@ t.test('two tests at once each await their own background call, and none sleeps'
   const sleepingTest = async (t: Test, name: string): Promise<void> => {
     await startAdoption(t, sandbox, service, name)
     await new Promise((resolve) => setTimeout(resolve, SLEEP_MS))
-    const { body } = await sandbox.admin('POST', `/verify?namespace=${name}`, { expectations: expectations(name) })
+    const { body } = await sandbox.control('POST', `/verify?namespace=${name}`, { expectations: expectations(name) })
     t.equal(body.passed, true, `${name}: its job's call, after ${SLEEP_MS} ms asleep`)
   }
   await Promise.all([sleepingTest(t, 'sleep-a'), sleepingTest(t, 'sleep-b')])
@@ -69,16 +69,16 @@ t.test('a job that runs after its test ended is a stray call of that test', asyn
   const service = await startService(t, sandbox)
   // The job waits for POST /release: it runs after the test's end, whatever the machine's speed.
   await startAdoption(t, sandbox, service, 'late', '&held')
-  const ended = await sandbox.admin('POST', '/namespaces/late/end')
+  const ended = await sandbox.control('POST', '/namespaces/late/end')
   t.equal(ended.status, 200)
   await fetch(`${service}/release`, { method: 'POST' })
-  const { body } = await sandbox.admin('POST', '/requests/await?namespace=late', {
+  const { body } = await sandbox.control('POST', '/requests/await?namespace=late', {
     timeoutMs: 10_000,
     expectations: expectations('late'),
     noOtherCalls: true,
   })
   t.match(body, { endedBy: 'met', passed: false, strays: [{ reason: 'after-end', test: 'late' }] })
-  const strays = (await sandbox.admin('GET', '/requests/strays?test=late')).body
+  const strays = (await sandbox.control('GET', '/requests/strays?test=late')).body
   t.match(strays, {
     count: 1,
     strays: [{ reason: 'after-end', test: 'late', namespace: 'late', entry: { operationId: 'createPet' } }],

@@ -17,7 +17,7 @@ for (const stop of ['closed', 'killed'] as const) {
     }
     const first = await startControlSandbox(t, env)
     t.equal((await first.api('POST', '/pets', { name: 'InBaseline', categoryId: 1 })).status, 201)
-    t.equal((await first.admin('POST', '/snapshots', { name: 'baseline' })).status, 201)
+    t.equal((await first.control('POST', '/snapshots', { name: 'baseline' })).status, 201)
     t.equal((await first.api('POST', '/pets', { name: 'InTrace1', categoryId: 1 }, parent(1))).status, 201)
     t.match((await first.api('GET', '/pets/61', undefined, parent(2))).body, { name: 'InBaseline' })
     if (stop === 'killed') stopAsKilled(first, env.DATA_FILE)

@@ -30,7 +30,7 @@ async function startService(t: Test, sandbox: ControlSandbox): Promise<string> {
 }
 
 const countIn = async (sandbox: ControlSandbox, query: string): Promise<number> =>
-  (await sandbox.admin('GET', `/requests?${query}&limit=0`)).body.count as number
+  (await sandbox.control('GET', `/requests?${query}&limit=0`)).body.count as number
 
 // What verify and the coverage report make of a namespace's or a trace's calls: test/control.
 t.test('baggage: each test names its namespace, and finds its calls there alone', async (t) => {
@@ -74,7 +74,11 @@ t.test('NAMESPACE_FROM_TRACE=on: each test’s trace is its namespace', async (t
     await adopt(t, service, { traceparent })
     t.same(await callsOf(sandbox, `namespace=${traceId}`, 'traceId'), adoption(traceId), 'its namespace: its two calls')
     t.equal(await countIn(sandbox, `namespace=${traceId}&traceId=${traceId}`), 2)
-    t.equal((await sandbox.admin('GET', `/pets?namespace=${traceId}`)).body.length, 61, 'its own store: one pet added')
+    t.equal(
+      (await sandbox.control('GET', `/pets?namespace=${traceId}`)).body.length,
+      61,
+      'its own store: one pet added',
+    )
   }
   await Promise.all([oneTest(t), oneTest(t)])
 

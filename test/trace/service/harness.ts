@@ -48,7 +48,7 @@ interface Entry {
 }
 
 export const entriesOf = async (sandbox: ControlSandbox, query: string): Promise<Entry[]> =>
-  (await sandbox.admin('GET', `/requests?${query}`)).body.entries as Entry[]
+  (await sandbox.control('GET', `/requests?${query}`)).body.entries as Entry[]
 
 /** The journal's entries for `query`, each as its operationId and the `fields` named. */
 export const callsOf = async (sandbox: ControlSandbox, query: string, ...fields: Array<'namespace' | 'traceId'>) =>
@@ -62,7 +62,7 @@ export const adoption = (...rest: string[]): string[][] => [
 
 /** The names of the sandbox's namespaces. */
 export const namespacesOf = async (sandbox: ControlSandbox): Promise<string[]> =>
-  (await sandbox.admin('GET', '/namespaces')).body.namespaces.map((n: { name: string }) => n.name)
+  (await sandbox.control('GET', '/namespaces')).body.namespaces.map((n: { name: string }) => n.name)
 
 /** The test's environment without the runner's NODE_OPTIONS: the service loads what its command says. */
 function withoutNodeOptions(): NodeJS.ProcessEnv {
