@@ -52,32 +52,31 @@ export function createControlApi(
   ])
   // Reads and clears need a namespace that exists: a misspelt name is a 404, not a new, empty
   // namespace that passes every "no calls were made" check.
+  // Every reset is one such call (a test suite makes thousands): nothing is awaited that is no
+  // promise, since each await allocates, and that garbage is what a sandbox's memory grows by.
   const inNamespace =
-    (
-      operationId: string,
-      handle: Handler<ControlContext>,
-    ): Handler<ControlApiOptions & Pick<ControlContext, 'exchange'>> =>
-    async (input, { exchange }) => {
+    (operationId: string, handle: Handler<ControlContext>): Handler<Exchange> =>
+    async (input, exchange) => {
       const name = (input.query['namespace'] as string | undefined) ?? DEFAULT_NAMESPACE
       const namespace = CREATES_ITS_NAMESPACE.has(operationId) ? namespaces.get(name) : await namespaces.existing(name)
       if (namespace === undefined) throw unknownNamespace(name)
       namespace.begin() // not evicted while its change is on its way
       try {
         // When its backend holds it: up to date, and its change committed before the answer.
-        const hold =
-          holdsNoNamespace.has(operationId) || input.query['all'] === true
-            ? undefined
-            : await namespaces.hold(namespace)
+        const holding =
+          holdsNoNamespace.has(operationId) || input.query['all'] === true ? undefined : namespaces.hold(namespace)
+        const hold = holding && (await holding)
         // Whatever fails after the hold (a snapshot lookup too) lets the namespace go.
         try {
           // Snapshots another replica made or deleted are seen (one process: nothing to read).
-          if (SNAPSHOT_OPERATIONS.has(operationId)) await namespaces.snapshots.refresh()
+          const refreshing = SNAPSHOT_OPERATIONS.has(operationId) ? namespaces.snapshots.refresh() : undefined
+          if (refreshing) await refreshing
           const reply = await handle(input, { ...options, namespace, afterReset, exchange })
           if (CREATES_ITS_NAMESPACE.has(operationId)) beginsATest(namespaces, name)
-          await hold?.release()
+          if (hold) await hold.release()
           return reply
         } catch (error) {
-          await hold?.abandon()
+          if (hold) await hold.abandon()
           throw error
         }
       } finally {
@@ -94,7 +93,7 @@ export function createControlApi(
     maxJsonDepth: MAX_JSON_DEPTH,
     enter: (_op, exchange) => {
       if (options.localOnly && !isLoopbackAddress(exchange.req.socket.remoteAddress)) throw DEFAULT_TOKEN_FROM_AFAR
-      return { ...options, exchange }
+      return exchange
     },
     answerError,
   })

@@ -158,7 +158,8 @@ export class Control {
     const { namespaces } = this
     if (state.baseline !== undefined && !state.refreshed && !namespaces.find(state.asked ?? '')) {
       state.refreshed = true
-      return namespaces.snapshots.refresh().then(() => this.enter(op, exchange))
+      const refreshing = namespaces.snapshots.refresh()
+      if (refreshing) return refreshing.then(() => this.enter(op, exchange))
     }
     // Authenticated: now the named namespace is created, or marked as the most recently used.
     if (state.asked !== undefined) {

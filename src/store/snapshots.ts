@@ -82,10 +82,17 @@ export class Snapshots {
     return snapshots
   }
 
-  /** With a shelf: takes what other replicas made or deleted. */
-  async refresh(): Promise<void> {
-    const { shelf, checkPets } = this.#options
-    if (shelf === undefined) return
+  /**
+   * With a shelf: takes what other replicas made or deleted. Without one there is nothing to read,
+   * and nothing to wait for: undefined (every reset asks).
+   */
+  refresh(): Promise<void> | undefined {
+    const { shelf } = this.#options
+    return shelf && this.#take(shelf)
+  }
+
+  async #take(shelf: SnapshotShelf): Promise<void> {
+    const { checkPets } = this.#options
     const kept = await shelf.all()
     const known = new Map(this.#byName)
     this.#byName.clear()
