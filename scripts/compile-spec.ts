@@ -21,10 +21,16 @@ await writeFile(
   join(outDir, 'spec.compiled.js'),
   compiledSpecSource(spec, await readFile(SPEC_FILE, 'utf8'), createAjv(), write),
 )
+// The control API's operations alone: nothing serves its document or reads its schemas.
 const controlSpec = await loadSpecFile(fileURLToPath(CONTROL_SPEC_FILE))
 await writeFile(
   join(outDir, 'admin-spec.compiled.js'),
-  compiledSpecSource(controlSpec, controlSpecSourceText(), createAjv(), write),
+  compiledSpecSource(
+    { basePath: controlSpec.basePath, operations: controlSpec.operations },
+    controlSpecSourceText(),
+    createAjv(),
+    write,
+  ),
 )
 process.stderr.write(
   `compiled the API spec (${spec.operations.length} operations) and the control API spec (${controlSpec.operations.length}) into ${relative(process.cwd(), outDir)}/\n`,

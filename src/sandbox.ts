@@ -22,9 +22,8 @@ import { createLogger } from './logger.js'
 import { telemetry as openTelemetry } from './telemetry/capability.js'
 import { Namespaces, namespaceOfKey } from './control/namespaces.js'
 import { LocalNamespaces } from './control/namespace-local.js'
-import { loadSpec, loadSpecFile } from './contract/load.js'
+import { loadControlSpec, loadSpec } from './contract/load.js'
 import { sandboxFacts } from './bundle-facts.js'
-import { CONTROL_SPEC_FILE } from './paths.js'
 import type { ApiSpec } from './contract/types.js'
 import type { AnimalStore } from './store/store.js'
 import type { DataFileOptions } from './store/data-file.js'
@@ -158,7 +157,7 @@ async function serve(
     config.adminToken === undefined
       ? undefined
       : {
-          controlSpec: await loadSpecFile(CONTROL_SPEC_FILE),
+          controlSpec: await loadControlSpec(),
           apiSpec: spec,
           token: config.adminToken,
           localOnly: config.adminToken === DEFAULT_ADMIN_TOKEN,

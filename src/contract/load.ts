@@ -11,10 +11,11 @@ import {
   type Operation,
   type ParameterSpec,
   type SpecFile,
+  type SpecOperations,
   type Stability,
 } from './types.js'
 import { CONTROL_SPEC_FILE, COMPILED_CONTROL_SPEC, SPEC_FILE } from '../paths.js'
-import { loadCompiledSpec, loadCompiledSpecFile } from './compiled.js'
+import { loadCompiledOperations, loadCompiledSpec } from './compiled.js'
 import { FORMATS } from './formats.js'
 
 // The YAML parser, the $ref resolver and ajv's compiler are loaded only when a spec is compiled
@@ -79,12 +80,19 @@ export async function loadSpec(file: URL | string = SPEC_FILE): Promise<ApiSpec>
   }
 }
 
+/**
+ * The control API's operations, all a start needs of its spec: precompiled by a build without the
+ * document and schemas, which nothing serves (dist/admin-spec.compiled.js), else compiled now.
+ */
+export async function loadControlSpec(): Promise<SpecOperations> {
+  return (
+    (await loadCompiledOperations(controlSpecSourceText(), COMPILED_CONTROL_SPEC)) ??
+    (await loadSpecFile(CONTROL_SPEC_FILE))
+  )
+}
+
 /** Loads, dereferences and compiles one spec file. References to other files are resolved next to it. */
 export async function loadSpecFile(file: URL | string): Promise<SpecFile> {
-  if (file === CONTROL_SPEC_FILE) {
-    const compiled = await loadCompiledSpecFile(controlSpecSourceText(), COMPILED_CONTROL_SPEC)
-    if (compiled) return compiled.spec
-  }
   const document = readSpecDocument(file)
   const path = typeof file === 'string' ? file : fileURLToPath(file)
   const { dereference } = await import('@apidevtools/json-schema-ref-parser')

@@ -39,12 +39,16 @@ export interface Operation {
   readonly responses: readonly string[]
 }
 
-/** Any OpenAPI document of this project, with its operations compiled. */
-export interface SpecFile {
-  readonly document: Record<string, unknown>
+/** What serving a spec's operations takes: where they live, and each with its validators. */
+export interface SpecOperations {
   /** The path segment every server URL ends with, e.g. /v1 (or /__admin for the control API). */
   readonly basePath: string
   readonly operations: readonly Operation[]
+}
+
+/** Any OpenAPI document of this project, with its operations compiled. */
+export interface SpecFile extends SpecOperations {
+  readonly document: Record<string, unknown>
   readonly schemas: Readonly<Record<string, JsonSchema>>
 }
 

@@ -2,7 +2,7 @@
 // spec/admin.openapi.yaml), each handler run in the namespace `?namespace=` names. The handlers
 // are the core's rooms' and the capabilities' (their `controlOperations`), one per operation.
 import type { IncomingMessage } from 'node:http'
-import type { SpecFile } from '../contract/types.js'
+import type { SpecOperations } from '../contract/types.js'
 import type { Exchange } from '../http/exchange.js'
 import { authenticate, KeyRing, type Credential } from '../pipeline/auth.js'
 import { createPipeline, type Handler, type Pipeline } from '../pipeline/pipeline.js'
@@ -104,7 +104,7 @@ export function createControlApi(
  * An operation without one, or with two, stops the start with one line that names it.
  */
 export function controlHandlersOf(
-  controlSpec: SpecFile,
+  controlSpec: SpecOperations,
   capabilities: readonly ControlPart[],
 ): Readonly<Record<string, Handler<ControlContext>>> {
   const rooms: ReadonlyArray<readonly [string, ControlOperations]> = [

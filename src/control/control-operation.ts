@@ -2,7 +2,7 @@
 // core's rooms and the capabilities each bring theirs, keyed by operationId; control-api.ts
 // merges them and runs each in the namespace `?namespace=` names.
 import type { operations } from '../contract/admin-types.js'
-import type { ApiSpec, SpecFile } from '../contract/types.js'
+import type { ApiSpec, SpecOperations } from '../contract/types.js'
 import { ERRORS, HttpError } from '../http/errors.js'
 import type { Exchange } from '../http/exchange.js'
 import type { Reply } from '../http/reply.js'
@@ -11,7 +11,7 @@ import type { BundleSource } from './bundle.js'
 import type { Namespace, Namespaces } from './namespaces.js'
 
 export interface ControlApiOptions {
-  readonly controlSpec: SpecFile
+  readonly controlSpec: SpecOperations
   readonly apiSpec: ApiSpec
   readonly token: string
   /** The token is the published default: it is accepted only over loopback, from this machine. */

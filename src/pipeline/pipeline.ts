@@ -9,7 +9,7 @@ import { ERRORS, HttpError } from '../http/errors.js'
 import type { Exchange } from '../http/exchange.js'
 import type { Reply } from '../http/reply.js'
 import { parseQuery, type Query } from '../http/url.js'
-import { STABILITIES, type Operation, type SpecFile, type Stability } from '../contract/types.js'
+import { STABILITIES, type Operation, type SpecOperations, type Stability } from '../contract/types.js'
 import { authenticate, type Credential, type KeyRing } from './auth.js'
 import { OperationRoutes } from './routes.js'
 import { validateRequest, type ValidInput } from './validate.js'
@@ -52,7 +52,7 @@ export function byOperationId<Operations, Context>(
 }
 
 export interface PipelineOptions<Context> {
-  readonly spec: SpecFile
+  readonly spec: SpecOperations
   readonly handlers: Readonly<Record<string, Handler<Context>>>
   readonly keys: KeyRing
   /** What the bearer token is called in a 401 (the API key by default). */
