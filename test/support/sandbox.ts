@@ -168,15 +168,6 @@ export async function buildCli(t: Test): Promise<string> {
   const tsx = (script: string): Promise<unknown> =>
     promisify(execFile)(process.execPath, ['--import', 'tsx', join(ROOT, script), dist], { cwd: ROOT })
   await Promise.all([tsx('scripts/bundle-cli.ts'), tsx('scripts/compile-spec.ts')])
-  // The precompiled validators import the formats module beside them, as dist/ has it from tsc.
-  const { build } = await import('esbuild')
-  await build({
-    entryPoints: [join(ROOT, 'src/contract/formats.ts')],
-    outfile: join(dist, 'spec/formats.js'),
-    platform: 'node',
-    format: 'esm',
-    logLevel: 'warning',
-  })
   return join(dist, 'cli.js')
 }
 
