@@ -27,15 +27,20 @@ const received = new WeakMap<IncomingMessage, Buffer>()
 const EMPTY = Buffer.alloc(0)
 const EMPTY_READ = Promise.resolve(EMPTY)
 
+/** Content-Length: 0, as clients send a POST without a body. */
+export function declaresEmptyBody(req: IncomingMessage): boolean {
+  return req.headers['content-length'] === '0'
+}
+
 /** The raw bytes of the body, read at most once per request, refused past `limit`. */
 export function readRawBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
   let read = reading.get(req)
   if (read === undefined) {
-    const declared = req.headers['content-length']
-    if (declared === '0') {
+    if (declaresEmptyBody(req)) {
       received.set(req, EMPTY)
       return EMPTY_READ
     }
+    const declared = req.headers['content-length']
     if (declared !== undefined && Number(declared) > limit) {
       discardRest(req)
       read = Promise.reject(tooLarge(limit))

@@ -2,7 +2,7 @@
 // Query and path values are text: they are converted by the type their schema declares, strictly
 // ("1.5" is not an integer, "" is not a number), then checked by the compiled ajv validator.
 import type { IncomingMessage } from 'node:http'
-import { MAX_BODY_BYTES, readJsonBody } from '../http/body.js'
+import { declaresEmptyBody, MAX_BODY_BYTES, readJsonBody, type ReadBody } from '../http/body.js'
 import { ERRORS, HttpError } from '../http/errors.js'
 import { describeErrors } from '../contract/load.js'
 import { type Operation, type ParameterSpec } from '../contract/types.js'
@@ -46,6 +46,8 @@ export function validateRequest(
   check(op.validateQuery, query, 'query')
   check(op.validateHeader, header, 'header')
   if (!op.requestBody) return { path, query, header, body: undefined }
+  // Nothing to wait for when the request declares no body (a reset's POST): answered in this turn.
+  if (declaresEmptyBody(req)) return { path, query, header, body: checkBody(op.requestBody, { present: false }) }
   return validateBody(op.requestBody, req, maxJsonDepth).then((body) => ({ path, query, header, body }))
 }
 
@@ -68,7 +70,10 @@ async function validateBody(
   req: IncomingMessage,
   maxJsonDepth: number | undefined,
 ): Promise<unknown> {
-  const read = await readJsonBody(req, MAX_BODY_BYTES, maxJsonDepth)
+  return checkBody(requestBody, await readJsonBody(req, MAX_BODY_BYTES, maxJsonDepth))
+}
+
+function checkBody(requestBody: NonNullable<Operation['requestBody']>, read: ReadBody): unknown {
   if (!read.present) {
     if (requestBody.required)
       throw new HttpError(ERRORS.invalidBody, 'The request body is required: send a JSON object')
