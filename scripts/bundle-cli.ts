@@ -7,7 +7,7 @@
 // the MCP SDK (an agent's first call to /mcp, or the mcp command), the OpenTelemetry SDK (OTEL_*),
 // prom-client (a first scrape of /metrics), node-forge (TLS=auto),
 // the $ref resolver (a spec that was not precompiled), and what src/ loads through createRequire
-// (yaml, ajv) or by URL (the precompiled validators in dist/*.compiled.js).
+// (yaml, ajv) or by URL (the precompiled specs in dist/*.compiled.js).
 import { build, type Plugin } from 'esbuild'
 import { builtinModules } from 'node:module'
 import { rename, writeFile } from 'node:fs/promises'
