@@ -146,11 +146,16 @@ export function createApp(
       return
     }
     if (url.startsWith(apiPrefix)) {
-      control.track(exchange)
-      for (const hook of onApi) hook(exchange)
-      if (!serveOperation(exchange)) toApi(exchange)
+      const serve = (): void => {
+        control.track(exchange)
+        for (const hook of onApi) hook(exchange)
+        if (!serveOperation(exchange)) toApi(exchange)
+      }
+      unlessForwarded(control.forward(exchange), serve)
     } else if (toControlApi) {
-      if (!controlRoute?.serve(exchange)) toPages(exchange) // a 404
+      unlessForwarded(control.forward(exchange, true), () => {
+        if (!controlRoute?.serve(exchange)) toPages(exchange) // a 404
+      })
     } else if (endpoint !== undefined) {
       try {
         checkAdminToken?.(req)
@@ -164,6 +169,12 @@ export function createApp(
       toPages(exchange)
     }
   }
+}
+
+/** Serves a request here unless another replica serves its namespace and was handed it whole (it journals it). */
+function unlessForwarded(forwarding: Promise<boolean> | undefined, serve: () => void): void {
+  if (forwarding === undefined) serve()
+  else void forwarding.then((forwarded) => forwarded || serve())
 }
 
 interface ApiPipelineOptions extends Pick<Core, 'spec' | 'keys' | 'control' | 'minStability'> {

@@ -2,6 +2,7 @@
 // backend. Memory and the data file (namespace-local.ts) and a PostgreSQL database that replicas
 // share (src/shared) implement it; the request path, the control API, the journal, coverage and
 // verify see only this.
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Namespace } from './namespace.js'
 import type { Unloaded } from './namespace-files.js'
 import type { RequestRecord } from '../journal/request-record.js'
@@ -76,4 +77,9 @@ export interface NamespaceBackend {
   unload(namespace: Namespace): void
   /** Waits for the removals and unloads under way. */
   settled(): Promise<void>
+  /**
+   * Hands a request in namespace `name` to the process that serves it when another does, before
+   * anything here journals it: undefined when this one serves it, else whether it was handed on.
+   */
+  forward?(name: string, req: IncomingMessage, res: ServerResponse): Promise<boolean> | undefined
 }

@@ -2,6 +2,7 @@
 // MAX_NAMESPACES are kept in memory; which one leaves to make room for a new one (evicted, or
 // unloaded from its files), and when a new one is refused instead: namespace-room.ts. Where they
 // are kept beyond memory is their backend's (namespace-backend.ts): this registry knows no other.
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Logger } from 'pino'
 import { ERRORS, HttpError } from '../http/errors.js'
 import { DEFAULT_NAMESPACE } from './namespace-choice.js'
@@ -140,6 +141,11 @@ export class Namespaces {
   /** The namespace held for one request, up to date with its backend; undefined: memory here is its truth. */
   hold(namespace: Namespace): Promise<NamespaceHold> | undefined {
     return this.#backend.hold(namespace)
+  }
+
+  /** Hands a request to the process that serves its namespace, when another does (see NamespaceBackend). */
+  forward(name: string, req: IncomingMessage, res: ServerResponse): Promise<boolean> | undefined {
+    return this.#backend.forward?.(name, req, res)
   }
 
   /** Journals the entry of a request answered with no hold of its own. */

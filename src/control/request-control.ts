@@ -73,6 +73,18 @@ export class Control {
     this.redactor = options.redactor
   }
 
+  /**
+   * Hands the request to the process that serves its namespace when another does (replicas), before
+   * it is tracked: undefined when this one serves it, else whether it was handed on. The control
+   * API's requests name theirs in ?namespace= or in their path (/namespaces/{name}).
+   */
+  forward({ req, res, path, search }: Exchange, control = false): Promise<boolean> | undefined {
+    const asked = control
+      ? (/\/namespaces\/([^/]+)$/.exec(path)?.[1] ?? new URLSearchParams(search).get('namespace'))
+      : namespaceOf(req, this.#options.namespaceKeyPrefix, this.#options.namespaceFromTrace).name
+    return this.namespaces.forward(asked ?? this.namespaces.default.name, req, res)
+  }
+
   /** Picks the request's namespace, and journals the request as it is answered. */
   track(exchange: Exchange): void {
     const { req, res } = exchange

@@ -4,13 +4,14 @@ import type pg from 'pg'
 import type { Namespace } from '../control/namespace.js'
 import type { RequestRecord } from '../journal/request-record.js'
 import { ERRORS, HttpError } from '../http/errors.js'
+import type { Lease } from './leases.js'
 import { DATABASE_TIMEOUT_MS, isOutage, type Database, type Transaction } from './database.js'
 
 /** What a hold asks of the replica's sharing. */
 export interface Holder {
   readonly database: Database
-  /** Writes back what the request changed and commits, on the held row's connection. */
-  give(client: pg.PoolClient, namespace: Namespace): Promise<void>
+  /** Writes back what the request changed and commits, on the held row's connection, fenced by the lease (none: only read). */
+  give(client: pg.PoolClient, namespace: Namespace, lease: Lease | undefined): Promise<void>
   /** The namespace is read whole from the database at its next hold. */
   forget(namespace: Namespace): void
   /** An outage as its 503; anything else but an HttpError logged. */
@@ -30,6 +31,7 @@ export class Hold {
   #ended: Promise<void> | undefined
 
   readonly #letGo: () => void
+  readonly #lease: Lease | undefined
 
   constructor(
     sharing: Holder,
@@ -38,7 +40,9 @@ export class Hold {
     transaction: Transaction,
     letGo: () => void,
     late: readonly RequestRecord[],
+    lease: Lease | undefined,
   ) {
+    this.#lease = lease
     this.#sharing = sharing
     this.#client = client
     this.#namespace = namespace
@@ -63,7 +67,7 @@ export class Hold {
 
   async #commit(): Promise<void> {
     try {
-      await this.#sharing.give(this.#client, this.#namespace)
+      await this.#sharing.give(this.#client, this.#namespace, this.#lease)
       this.#client.release()
     } catch (error) {
       const outage = isOutage(error)

@@ -53,4 +53,31 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE pets ADD COLUMN idempotency_key jsonb;
     `,
   },
+  {
+    version: 3,
+    name: 'leases of namespaces, and the fence of their owners',
+    sql: `
+      -- Which replica serves a namespace (src/shared/leases.ts). A row is never deleted: its epoch
+      -- only grows, so an owner that lost its lease can never find its epoch current again.
+      CREATE TABLE leases (
+        name text PRIMARY KEY,
+        owner text NOT NULL,
+        address text NOT NULL,
+        epoch bigint NOT NULL,
+        expires timestamptz NOT NULL
+      );
+      -- In each write transaction of an owner: fails unless its lease's epoch is still the one it
+      -- holds, and keeps the lease row (FOR SHARE) until the transaction ends, so that a taking of
+      -- the lease waits for the commit and then reads everything it wrote.
+      CREATE FUNCTION fence(lease_name text, lease_owner text, lease_epoch bigint) RETURNS void
+      LANGUAGE plpgsql AS $$
+      BEGIN
+        PERFORM 1 FROM leases WHERE name = lease_name AND owner = lease_owner AND epoch = lease_epoch FOR SHARE;
+        IF NOT FOUND THEN
+          RAISE EXCEPTION 'the lease of namespace % moved to another replica', lease_name USING ERRCODE = 'SB001';
+        END IF;
+      END
+      $$;
+    `,
+  },
 ]

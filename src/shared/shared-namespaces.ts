@@ -2,17 +2,20 @@
 // keeps namespaces in memory as one process does (a memory backend below), and the database keeps
 // them all: a namespace is held for each request, brought up to date and its change committed
 // (Sharing, shared-state.ts), so any one may leave a replica's memory and be read back.
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Logger } from 'pino'
 import type { EntryOf, LiveNamespaces, NamespaceBackend, NamespaceHold } from '../control/namespace-backend.js'
 import { LocalNamespaces } from '../control/namespace-local.js'
 import type { Namespace } from '../control/namespace.js'
 import type { RequestRecord } from '../journal/request-record.js'
-import { ERRORS, HttpError } from '../http/errors.js'
+import { ERRORS, HttpError, RETRY_AFTER, sendError } from '../http/errors.js'
 import { baselineKey, type Baseline } from '../store/baseline.js'
 import type { FrozenPets } from '../store/pets.js'
 import type { AnimalStore } from '../store/store.js'
 import type { Stores } from '../store/stores.js'
 import type { Database } from './database.js'
+import { addressOf, forward, FORWARDED } from './forward.js'
+import { fencedOff, LEASE_MS, moved } from './leases.js'
 import type { Sharing } from './shared-state.js'
 
 export class SharedNamespaces implements NamespaceBackend {
@@ -53,12 +56,22 @@ export class SharedNamespaces implements NamespaceBackend {
     return undefined
   }
 
-  /** With its pets and requests. */
+  /** With its pets and requests, by the namespace's owner (fenced as every write of it). */
   async delete(name: string): Promise<boolean> {
+    const lease = await this.#sharing.owner(name)
+    if ('address' in lease) throw moved(name)
     const namespace = this.#live.find(name)
     if (namespace !== undefined) this.#live.drop(namespace)
-    const { rowCount } = await this.#database.query('DELETE FROM namespaces WHERE name = $1', [name])
-    return rowCount === 1
+    return this.#database
+      .transaction(async (client) => {
+        await client.query('SELECT fence($1, $2, $3)', [name, lease.owner, lease.epoch])
+        return (await client.query('DELETE FROM namespaces WHERE name = $1', [name])).rowCount === 1
+      })
+      .catch((error: unknown) => {
+        if (!fencedOff(error)) throw error
+        this.#sharing.leases.lost(name)
+        throw moved(name)
+      })
   }
 
   /** The namespace's row locked and the namespace brought up to date with it (made anew if it has none). */
@@ -115,4 +128,36 @@ export class SharedNamespaces implements NamespaceBackend {
   settled(): Promise<void> {
     return this.#memory.settled()
   }
+
+  /** To the replica holding the namespace's lease; none taken here while this one may take it. */
+  forward(name: string, req: IncomingMessage, res: ServerResponse): Promise<boolean> | undefined {
+    const leases = this.#sharing.leases
+    leases.address ??= addressOf(req)
+    // A forwarded request is served by the replica it reached, or refused by it (its lease moved).
+    if (req.headers[FORWARDED] !== undefined || leases.valid(name) !== undefined) return undefined
+    const known = leases.elsewhere(name)
+    if (known !== undefined) return Promise.resolve(this.#forwardTo(name, req, res, known.address))
+    return this.#sharing.owner(name).then(
+      (owner) => 'address' in owner && this.#forwardTo(name, req, res, owner.address),
+      // The database is away: the request is served here, and answered as its hold fares.
+      () => false,
+    )
+  }
+
+  #forwardTo(name: string, req: IncomingMessage, res: ServerResponse, address: string): true {
+    forward(req, res, address, () => {
+      this.#sharing.leases.forgetElsewhere(name)
+      sendError(res, unreachable(name))
+    })
+    return true
+  }
+}
+
+/** The owner of a namespace did not answer before anything was sent to it. */
+function unreachable(name: string): HttpError {
+  return new HttpError(
+    ERRORS.storageUnavailable,
+    `The replica serving namespace ${JSON.stringify(name)} could not be reached; nothing was changed, and another takes the namespace over within ${LEASE_MS} ms`,
+    RETRY_AFTER,
+  )
 }

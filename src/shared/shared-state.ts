@@ -1,9 +1,9 @@
-// A namespace shared by replicas through the database (DATABASE_URL). Each replica keeps the
-// namespace in memory as a single process does, and a request works on it while it holds the
-// namespace's row locked (SELECT ... FOR UPDATE): first it takes what other replicas changed since
-// it last held it, then it writes back what it changed, and commits before its answer leaves. So
-// requests in one namespace are served one at a time across replicas: an nth-call fault fires
-// once, and the journal, its counts and the pets are the same whichever replica is asked.
+// A namespace shared by replicas through the database (DATABASE_URL). The replica holding its lease
+// (leases.ts) serves it from memory as a single process does, and commits each request's change,
+// fenced by the lease's epoch, before its answer leaves; it reads the namespace whole when the lease
+// comes to it. Another replica only reads it, under its row's lock (SELECT ... FOR UPDATE), taking
+// what changed since it last did. So an nth-call fault fires once, and the journal, its counts and
+// the pets are the same whichever replica is asked.
 import type pg from 'pg'
 import type { Logger } from 'pino'
 import { CoverageTally } from '../journal/coverage-tally.js'
@@ -14,11 +14,13 @@ import { ERRORS, HttpError, RETRY_AFTER } from '../http/errors.js'
 import { sameBaseline, type Baseline } from '../store/baseline.js'
 import type { FrozenPets } from '../store/pets.js'
 import { IdempotencyKeys } from '../store/idempotency-keys.js'
-import { isOutage, unavailable, type Database } from './database.js'
+import { isOutage, unavailable, type Database, type Transaction } from './database.js'
 import { Hold, type Holder } from './hold.js'
+import { type Elsewhere, fencedOff, type Lease, Leases, moved } from './leases.js'
 import { Turns } from './turns.js'
 import { Unjournaled } from './unjournaled.js'
 import {
+  begin,
   createRow,
   lockAndRead,
   readAfter,
@@ -61,6 +63,10 @@ export class Sharing implements Holder {
   readonly logger: Pick<Logger, 'error'>
   readonly #synced = new WeakMap<Namespace, Synced>()
   readonly #turns = new Turns()
+  /** Which namespaces this replica serves. */
+  readonly leases: Leases
+  /** Namespaces whose lease came back to this replica with a new epoch: read whole at their next hold. */
+  readonly #moved = new Set<string>()
   /** Requests answered while the database was away: journaled at their namespace's next hold here. */
   readonly unjournaled: Unjournaled
 
@@ -70,6 +76,7 @@ export class Sharing implements Holder {
     this.#sharedPets = sharedPets
     this.#redactor = redactor
     this.unjournaled = new Unjournaled(logger)
+    this.leases = new Leases(database)
   }
 
   /**
@@ -78,11 +85,17 @@ export class Sharing implements Holder {
    */
   async hold(namespace: Namespace, fresh: () => Namespace): Promise<Hold> {
     const started = performance.now()
-    // Requests here in one namespace queue here first: one at a time waits for the row, rather than
-    // a crowd of connections that the database wakes together at each commit.
+    // Requests here in one namespace queue here first: one at a time holds it, not a crowd of connections.
     const letGo = await this.#turns.take(namespace.name, HOLD_TIMEOUT_MS)
     if (letGo === undefined) throw tooSlow()
-    const holding = this.#lock(namespace, fresh, letGo)
+    // Held by another replica: the namespace is only read here, and a change is refused.
+    const holding = this.owner(namespace.name).then(
+      (owner) => this.#lock(namespace, fresh, letGo, 'address' in owner ? undefined : owner),
+      (error: unknown) => {
+        letGo()
+        throw this.failure(error)
+      },
+    )
     let timer: NodeJS.Timeout | undefined
     const late = new Promise<undefined>((resolve) => {
       timer = setTimeout(() => resolve(undefined), HOLD_TIMEOUT_MS - (performance.now() - started))
@@ -94,15 +107,39 @@ export class Sharing implements Holder {
     throw tooSlow()
   }
 
-  async #lock(namespace: Namespace, fresh: () => Namespace, letGo: () => void): Promise<Hold> {
+  /** The lease of `name`, taken if it is free or expired; or where another replica holds it. */
+  async owner(name: string): Promise<Lease | Elsewhere> {
+    const valid = this.leases.valid(name)
+    // Not before this replica knows where it is reached: other replicas could not forward to it.
+    if (valid !== undefined || this.leases.address === undefined) return valid ?? { address: '' }
+    const taken = await this.leases.take(name)
+    if (!('lease' in taken)) return taken
+    // Another replica may have written since this one last held the lease: all is read anew.
+    if (taken.moved) this.#moved.add(name)
+    return taken.lease
+  }
+
+  async #lock(
+    namespace: Namespace,
+    fresh: () => Namespace,
+    letGo: () => void,
+    lease: Lease | undefined,
+  ): Promise<Hold> {
     const client = await this.database.connect().catch((error: unknown) => {
       letGo()
       throw error
     })
     try {
-      const synced = this.#synced.get(namespace)?.state
-      let after = { pets: synced?.pets.lastId ?? 0, requests: synced?.journal.lastId ?? 0 }
-      let locked = await lockAndRead(client, namespace.name, after, true)
+      if (this.#moved.delete(namespace.name)) this.#forget(namespace)
+      const synced = this.#synced.get(namespace)
+      // The owner's memory is the namespace's truth while its lease holds: nothing to lock or read,
+      // unless the database restarted since (it may have lost what was written without waiting).
+      if (lease !== undefined && synced !== undefined) {
+        const transaction = await begin(client)
+        if (transaction.server === synced.server) return this.#held(client, namespace, transaction, letGo, lease)
+      }
+      let after = { pets: synced?.state.pets.lastId ?? 0, requests: synced?.state.journal.lastId ?? 0 }
+      let locked = await lockAndRead(client, namespace.name, after, lease === undefined || synced === undefined)
       if (locked.row === undefined) {
         // A name made again after a deletion starts as new; a name never synced here is new already.
         const template = synced === undefined ? namespace : fresh()
@@ -116,9 +153,7 @@ export class Sharing implements Holder {
         locked = await lockAndRead(client, namespace.name, after, false)
       }
       await this.#take(client, namespace, locked, after)
-      const late = this.unjournaled.take(namespace.name)
-      for (const entry of late) namespace.journal.record(entry)
-      return new Hold(this, client, namespace, locked.transaction, letGo, late)
+      return this.#held(client, namespace, locked.transaction, letGo, lease)
     } catch (error) {
       this.#forget(namespace)
       if (!isOutage(error)) await client.query('ROLLBACK').catch(() => undefined)
@@ -126,6 +161,13 @@ export class Sharing implements Holder {
       letGo()
       throw this.failure(error)
     }
+  }
+
+  /** The hold; with the lease, the entries answered while the database was away join the journal. */
+  #held(client: pg.PoolClient, namespace: Namespace, transaction: Transaction, letGo: () => void, lease?: Lease): Hold {
+    const late = lease === undefined ? [] : this.unjournaled.take(namespace.name)
+    for (const entry of late) namespace.journal.record(entry)
+    return new Hold(this, client, namespace, transaction, letGo, late, lease)
   }
 
   /**
@@ -167,7 +209,7 @@ export class Sharing implements Holder {
   }
 
   /** Writes back what the request changed in the namespace and commits, on the held row's connection. */
-  async give(client: pg.PoolClient, namespace: Namespace): Promise<void> {
+  async give(client: pg.PoolClient, namespace: Namespace, lease: Lease | undefined): Promise<void> {
     const synced = this.#synced.get(namespace)
     if (synced === undefined) throw new Error(`namespace ${namespace.name} was not held`)
     const before = synced.state
@@ -193,8 +235,11 @@ export class Sharing implements Holder {
     // Known before the commit returns: a request here that waits for the row sees it as soon as the
     // row is let go, which may be before this one hears of the commit.
     if (changed) this.#remember(namespace, { ...synced, version: String(BigInt(synced.version) + 1n) }, state, text)
+    const durable = !added || pets.length > 0 || lasting(state) !== lasting(before)
+    if (lease === undefined && (durable || records.length > 0)) throw moved(namespace.name)
     const keys = store.idempotencyKeys
-    const version = await writeAndCommit(client, namespace.name, {
+    const committing = writeAndCommit(client, namespace.name, {
+      fence: lease,
       pets,
       keyOf: (id) => keys.ofPet(id),
       replacePets: !added,
@@ -203,7 +248,12 @@ export class Sharing implements Holder {
       // The journal's bound: what this replica no longer keeps, no replica does.
       keepFrom: records.length > 0 && journal.oldestId !== before.journal.oldestId ? journal.oldestId : undefined,
       state: changed ? text : undefined,
-      durable: !added || pets.length > 0 || lasting(state) !== lasting(before),
+      durable,
+    })
+    const version = await committing.catch((error: unknown) => {
+      if (!fencedOff(error)) throw error
+      this.leases.lost(namespace.name)
+      throw moved(namespace.name)
     })
     if (changed && version !== this.#synced.get(namespace)?.version) this.#forget(namespace)
   }

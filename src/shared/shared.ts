@@ -24,11 +24,14 @@ export interface Shared {
 export async function openShared(url: string, logger: Pick<Logger, 'warn' | 'info' | 'error'>): Promise<Shared> {
   const database = await openDatabase(url, logger)
   let stopSweeps = (): void => undefined
+  let releaseLeases = (): Promise<void> => Promise.resolve()
   return {
     database: {
       ...database,
       close: async () => {
         stopSweeps()
+        // Its namespaces move at once rather than when their leases would have run out.
+        await releaseLeases().catch(() => undefined)
         await database.close()
       },
     },
@@ -37,6 +40,7 @@ export async function openShared(url: string, logger: Pick<Logger, 'warn' | 'inf
       // Once the sandbox serves: forgotten namespaces leave the database.
       stopSweeps = expireForgotten(database, logger)
       const sharing = new Sharing({ database, logger, redactor, sharedPets: (source) => sharedPets(stores, source) })
+      releaseLeases = () => sharing.leases.release()
       return (live) => new SharedNamespaces(live, stores, sharing, logger)
     },
   }

@@ -11,6 +11,7 @@ import type { Baseline } from '../store/baseline.js'
 import type { Namespace } from '../control/namespace.js'
 import type { AnimalStore } from '../store/store.js'
 import type { Transaction } from './database.js'
+import type { Lease } from './leases.js'
 
 /** The row's `state`: all the namespace holds but its pets and requests, which have tables. */
 export interface State {
@@ -55,6 +56,15 @@ export async function createRow(
     [name, state],
   )
   if (made.rowCount === 1 && pets.length > 0) await many(client, [insertPets(client, name, pets, keyOf)])
+}
+
+/** Begins a transaction that locks nothing yet, as the owner of a namespace does. */
+export async function begin(client: pg.PoolClient): Promise<Transaction> {
+  const [, transaction] = await many(client, [
+    'BEGIN',
+    'SELECT txid_current()::text AS xid, pg_postmaster_start_time()::text AS server',
+  ])
+  return transaction?.rows[0] as Transaction
 }
 
 /** What the one round trip that locks a namespace's row reads with it: the pets and requests after those given. */
@@ -122,6 +132,8 @@ function readResults(pets: pg.QueryResult | undefined, requests: pg.QueryResult 
 
 /** What a request changed in a namespace, to be written back and committed. */
 export interface Change {
+  /** The owner's lease: the transaction commits only while its epoch is current. */
+  readonly fence: Lease | undefined
   /** The pets to add; all of them, in place of those stored, with `replace`. */
   readonly pets: readonly Pet[]
   readonly keyOf: KeyOf
@@ -142,6 +154,9 @@ export async function writeAndCommit(client: pg.PoolClient, name: string, change
   const literal = client.escapeLiteral(name)
   const json = (value: unknown): string => client.escapeLiteral(JSON.stringify(value))
   const statements = change.durable ? [] : ['SET LOCAL synchronous_commit TO OFF']
+  const { fence } = change
+  if (fence !== undefined)
+    statements.push(`SELECT fence(${literal}, ${client.escapeLiteral(fence.owner)}, ${whole(Number(fence.epoch))})`)
   if (change.replacePets) statements.push(`DELETE FROM pets WHERE namespace = ${literal}`)
   if (change.pets.length > 0) statements.push(insertPets(client, name, change.pets, change.keyOf))
   if (change.replaceRecords) statements.push(`DELETE FROM requests WHERE namespace = ${literal}`)

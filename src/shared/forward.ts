@@ -1,0 +1,73 @@
+// A request in a namespace another replica serves, handed to it (its address is kept with its
+// lease, leases.ts) and its answer handed back as it is: the owner journals it, once.
+import { Agent, request, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http'
+import { Agent as SecureAgent, request as secureRequest } from 'node:https'
+import type { TLSSocket } from 'node:tls'
+
+/** Set on a forwarded request: the replica it reaches serves it or refuses it, never forwards it again. */
+export const FORWARDED = 'x-sandbox-forwarded'
+/** The owner's answer must have started within this: a replica paused or cut off is not waited for longer. */
+const ANSWER_WITHIN_MS = 4_000
+/** Headers of one connection, not of the request. */
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+])
+
+const agents = { http: new Agent({ keepAlive: true }), https: new SecureAgent({ keepAlive: true }) }
+
+/** The address this replica was reached at, for other replicas to forward to. */
+export function addressOf(req: IncomingMessage): string {
+  const { localAddress = '127.0.0.1', localPort } = req.socket
+  const host = localAddress.startsWith('::ffff:') ? localAddress.slice('::ffff:'.length) : localAddress
+  const scheme = (req.socket as Partial<TLSSocket>).encrypted === true ? 'https' : 'http'
+  return `${scheme}://${host.includes(':') ? `[${host}]` : host}:${localPort}`
+}
+
+/**
+ * Sends `req` to the replica at `address` and its answer back on `res`. `refuse` answers when the
+ * owner could not be reached and so was sent nothing (nothing changed); once something may have
+ * reached it, a failure cuts the connection, as the owner's own end would have.
+ */
+export function forward(req: IncomingMessage, res: ServerResponse, address: string, refuse: () => void): void {
+  const target = new URL(req.url ?? '/', address)
+  const secure = target.protocol === 'https:'
+  const options = { method: req.method, headers: passed(req), agent: secure ? agents.https : agents.http }
+  const out = (secure ? secureRequest : request)(target, options, (answer) => {
+    clearTimeout(timer)
+    const headers = Object.fromEntries(Object.entries(answer.headers).filter(([name]) => !HOP_BY_HOP.has(name)))
+    res.writeHead(answer.statusCode ?? 502, headers)
+    answer.pipe(res)
+    answer.on('error', () => res.destroy())
+  })
+  let reached = false
+  out.on('socket', (socket) => {
+    if (!socket.connecting) reached = true
+    else socket.once('connect', () => (reached = true))
+  })
+  const timer = setTimeout(() => out.destroy(new Error('the owner did not answer in time')), ANSWER_WITHIN_MS)
+  out.on('error', () => {
+    clearTimeout(timer)
+    if (!reached && !res.headersSent) refuse()
+    else res.destroy()
+  })
+  res.on('close', () => {
+    if (!res.writableFinished) out.destroy()
+  })
+  req.pipe(out)
+}
+
+function passed(req: IncomingMessage): IncomingHttpHeaders {
+  const headers: IncomingHttpHeaders = {}
+  for (const [name, value] of Object.entries(req.headers))
+    if (!name.startsWith(':') && !HOP_BY_HOP.has(name)) headers[name] = value
+  // HTTP/2 names the host in a pseudo-header.
+  headers.host ??= req.headers[':authority'] as string | undefined
+  headers[FORWARDED] = '1'
+  return headers
+}

@@ -1,0 +1,178 @@
+// One replica serves a namespace at a time, under a lease in the database fenced by its epoch: a
+// request reaching another replica is forwarded to it and journaled once; a paused owner is
+// replaced and, resumed, never commits; an owner killed with -9 is replaced within 3 s.
+import t from 'tap'
+import { postgresSkip, startPostgres, type Postgres } from '../support/postgres.js'
+import { haproxySkip } from '../support/haproxy.js'
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net'
+import type { Test } from 'tap'
+import { buildCli, spawnCli, waitFor } from '../support/sandbox.js'
+import { ADMIN, API, KEY, TOKEN, call, startReplicas } from '../support/replicas.js'
+
+const skip = postgresSkip(t) || haproxySkip(t)
+const ns = (name: string) => ({ ...API, 'x-sandbox-namespace': name, 'content-type': 'application/json' })
+
+interface LeaseRow {
+  owner: string
+  address: string
+  epoch: string
+}
+
+const lease = async (db: Postgres, name: string): Promise<LeaseRow | undefined> =>
+  (await db.query<LeaseRow>('SELECT owner, address, epoch::text FROM leases WHERE name = $1', [name]))[0]
+
+/** A create sent until one is acknowledged (a request cut or refused while ownership moves is sent again), with when. */
+async function createdAgain(origin: string, namespace: string, name: string): Promise<{ id: number; ms: number }> {
+  const started = performance.now()
+  for (;;) {
+    const answer = await fetch(`${origin}/v1/pets`, {
+      method: 'POST',
+      headers: ns(namespace),
+      body: JSON.stringify({ name, categoryId: 1 }),
+      signal: AbortSignal.timeout(10_000),
+    }).catch(() => undefined)
+    if (answer?.status === 201)
+      return { id: ((await answer.json()) as { id: number }).id, ms: performance.now() - started }
+    await answer?.arrayBuffer()
+    if (performance.now() - started > 30_000) throw new Error(`no create acknowledged in ${namespace} for 30 s`)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
+
+t.test('a request reaching another replica is served by the owner, and journaled once', { skip }, async (t) => {
+  const db = await startPostgres(t)
+  const { origins } = await startReplicas(t, db, await buildCli(t), 3)
+  const [a, b, c] = origins as [string, string, string]
+  t.equal(
+    (await call(`${a}/v1/pets`, { method: 'POST', headers: ns('fwd'), body: { name: 'A', categoryId: 1 } })).status,
+    201,
+  )
+  t.equal((await lease(db, 'fwd'))?.address, a, 'the lease keeps the address of the replica that serves it')
+  for (const origin of [b, c, b, c]) t.equal((await call(`${origin}/v1/pets/1`, { headers: ns('fwd') })).status, 200)
+  for (const origin of origins) {
+    const page = await call(`${origin}/__admin/requests?namespace=fwd&operationId=getPet&limit=100`, { headers: ADMIN })
+    t.equal(page.body.count, 4, `${origin}: each forwarded call is in the journal once`)
+  }
+  t.equal((await lease(db, 'fwd'))?.epoch, '1', 'the namespace stayed with its owner')
+})
+
+t.test(
+  'a paused owner is replaced, and resumed it neither commits nor answers from its old memory',
+  { skip },
+  async (t) => {
+    const db = await startPostgres(t)
+    const cli = await buildCli(t)
+    // The owner reaches the database through a relay that pauses it as it begins a write's transaction.
+    const relay = await startRelay(t, db.port)
+    const url = new URL(db.url)
+    url.port = String(relay.port)
+    const env = { DATABASE_URL: url.href, API_KEYS: KEY, ADMIN_TOKEN: TOKEN, LOG_LEVEL: 'warn' }
+    const owner = await spawnCli(t, env, [], cli)
+    const a = new URL(owner.baseUrl).origin
+    const {
+      origins: [b],
+    } = await startReplicas(t, db, cli, 1)
+    const create = (origin: string, name: string) =>
+      call(`${origin}/v1/pets`, { method: 'POST', headers: ns('paused'), body: { name, categoryId: 1 } })
+    t.equal((await create(a, 'Before')).status, 201)
+    const before = await lease(db, 'paused')
+    t.equal(before?.address, a)
+    let resumed = false
+    t.teardown(() => void (resumed || owner.child.kill('SIGCONT')))
+    // Its lease checked and its create served, the owner sends the commit, and is paused before
+    // the database gets it.
+    const paused = relay.holdBack('SELECT fence(', () => owner.child.kill('SIGSTOP'))
+    const stale = create(a, 'Stale')
+    await paused
+    const read = fetch(`${a}/v1/pets?limit=100`, { headers: ns('paused'), signal: AbortSignal.timeout(30_000) })
+    const expired = "SELECT 1 FROM leases WHERE name = 'paused' AND expires < now()"
+    await waitFor(async () => (await db.query(expired)).length === 1, { what: "the paused owner's lease to run out" })
+    const during = await createdAgain(b!, 'paused', 'During')
+    const after = await lease(db, 'paused')
+    t.not(after?.owner, before?.owner, 'another replica took the lease')
+    t.ok(Number(after?.epoch) > Number(before?.epoch), 'with a new epoch')
+    // The commit reaches the database after the new owner's, then the owner resumes.
+    relay.pass()
+    owner.child.kill('SIGCONT')
+    resumed = true
+    const refused = await stale
+    t.equal(refused.status, 503, `the resumed owner refused its create: ${JSON.stringify(refused.body)}`)
+    t.ok(Number(refused.headers.get('retry-after')) > 0, 'with Retry-After')
+    const stored = await db.query("SELECT 1 FROM pets WHERE namespace = 'paused' AND pet ->> 'name' = 'Stale'")
+    t.equal(stored.length, 0, "nothing stored behind the new owner's back")
+    const page = await read
+    t.equal(page.status, 200)
+    const names = ((await page.json()) as { name: string }[]).map((pet) => pet.name)
+    t.ok(names.includes('During'), "a read sent to the paused owner is answered with the new owner's data")
+    t.equal((await call(`${a}/v1/pets/${during.id}`, { headers: ns('paused') })).status, 200)
+  },
+)
+
+t.test('an owner killed with -9 is replaced within 3 s, nothing acknowledged lost', { skip }, async (t) => {
+  const db = await startPostgres(t)
+  const { origins, processes } = await startReplicas(t, db, await buildCli(t), 2)
+  const [a, b] = origins as [string, string]
+  const acknowledged: number[] = []
+  for (let i = 0; i < 20; i++) {
+    const created = await call(`${i % 2 === 0 ? a : b}/v1/pets`, {
+      method: 'POST',
+      headers: ns('killed'),
+      body: { name: `P${i}`, categoryId: 1 },
+    })
+    t.equal(created.status, 201)
+    acknowledged.push(created.body.id)
+  }
+  t.equal((await lease(db, 'killed'))?.address, a, 'the first replica owns the namespace')
+  processes[0]!.child.kill('SIGKILL')
+  const replaced = await createdAgain(b, 'killed', 'After')
+  t.ok(replaced.ms <= 3_000, `a create acknowledged again after ${Math.round(replaced.ms)} ms`)
+  acknowledged.push(replaced.id)
+  for (const id of acknowledged) t.equal((await call(`${b}/v1/pets/${id}`, { headers: ns('killed') })).status, 200)
+})
+
+/**
+ * A TCP relay to PostgreSQL that, once armed, holds back the first client message holding `marker`
+ * (and what follows on its connection) until `pass()`, calling `act` as it comes.
+ */
+async function startRelay(t: Test, target: number) {
+  let armed: { marker: string; act: () => void; came: () => void } | undefined
+  const held: Array<() => void> = []
+  const sockets = new Set<Socket>()
+  const server = createServer((client) => {
+    const upstream = connect(target, '127.0.0.1')
+    for (const socket of [client, upstream]) {
+      sockets.add(socket)
+      socket.on('error', () => undefined)
+      socket.on('close', () => (client.destroy(), upstream.destroy()))
+    }
+    let holding: Buffer[] | undefined
+    client.on('data', (data) => {
+      if (holding === undefined && armed !== undefined && data.includes(armed.marker)) {
+        armed.act()
+        armed.came()
+        armed = undefined
+        const kept: Buffer[] = (holding = [])
+        held.push(() => {
+          for (const chunk of kept) upstream.write(chunk)
+          holding = undefined
+        })
+      }
+      if (holding !== undefined) holding.push(data)
+      else upstream.write(data)
+    })
+    upstream.pipe(client)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => {
+    for (const socket of sockets) socket.destroy()
+    server.close()
+  })
+  return {
+    port: (server.address() as AddressInfo).port,
+    holdBack: (marker: string, act: () => void) =>
+      new Promise<void>((came) => {
+        armed = { marker, act, came }
+      }),
+    pass: () => held.splice(0).forEach((release) => release()),
+  }
+}
