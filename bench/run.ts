@@ -527,6 +527,10 @@ async function shared(ctx: Context) {
       ],
       probe,
     )
+    const killed = await ownerKilled(all, replicas[0])
+    log(
+      `a replica killed with -9 while it served a namespace: a create there acknowledged again after ${killed.replacedMs} ms, ${killed.lost} of ${killed.acknowledged} acknowledged creates lost`,
+    )
     while (running.length > 0) await running.pop()?.stop()
     // A backend reports its counts as it ends: once the replicas' have, they are all in.
     const others = "SELECT 1 FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()"
@@ -550,11 +554,61 @@ async function shared(ctx: Context) {
     log(
       `the typical test p50: ${typical.sandbox.typicalTestMs} ms on the data file, ${typical.postgres.typicalTestMs} on PostgreSQL; ${walFlushes.commitsPerFlush} commits per WAL flush of ${walFlushes.flushMs} ms`,
     )
-    return { replicas: REPLICAS, requests, walFlushes, tests: typical }
+    return { replicas: REPLICAS, requests, walFlushes, ownerKilled: killed, tests: typical }
   } finally {
     while (running.length > 0) await running.pop()?.stop()
     await db.close()
   }
+}
+
+/** At most this long after the kill for a create to be acknowledged again. */
+const REPLACED_WITHIN_MS = 10_000
+
+/**
+ * A replica killed with -9 while it serves a namespace, made on it (so that it owns the namespace
+ * where replicas own theirs): from the kill, how long until a create there is acknowledged again
+ * through the balancer, and how many of the creates acknowledged before are gone.
+ */
+async function ownerKilled(balancer: { readonly url: string }, owner: Started | undefined) {
+  if (owner === undefined) throw new Error('no replica to kill')
+  const headers = { ...AUTH, 'Content-Type': 'application/json', 'x-sandbox-namespace': `killed-${randomUUID()}` }
+  const create = async (origin: string): Promise<number | undefined> => {
+    const init = { method: 'POST', headers, body: NEW_PET, signal: AbortSignal.timeout(5_000) }
+    const answer = await fetch(`${origin}/v1/pets`, init).catch(() => undefined)
+    if (answer?.status === 201) return ((await answer.json()) as { id: number }).id
+    await answer?.body?.cancel()
+    return undefined
+  }
+  const acknowledged: number[] = []
+  const made = await create(owner.origin)
+  if (made === undefined) throw new Error('the namespace of the replica to kill could not be made')
+  acknowledged.push(made)
+  // A second of creates through the balancer (which sends them to every replica), then the kill.
+  for (const until = performance.now() + 1_000; performance.now() < until;) {
+    const id = await create(balancer.url)
+    if (id !== undefined) acknowledged.push(id)
+  }
+  owner.child.kill('SIGKILL')
+  const killedAt = performance.now()
+  let replacedMs = NaN
+  let refused = 0
+  while (Number.isNaN(replacedMs) && performance.now() - killedAt < REPLACED_WITHIN_MS) {
+    const id = await create(balancer.url)
+    if (id === undefined) {
+      refused++
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    } else {
+      acknowledged.push(id)
+      replacedMs = performance.now() - killedAt
+    }
+  }
+  let lost = 0
+  for (const id of acknowledged) {
+    const answer = await fetch(`${balancer.url}/v1/pets/${id}`, { headers, signal: AbortSignal.timeout(5_000) })
+    await answer.body?.cancel()
+    if (answer.status !== 200) lost++
+  }
+  return { replacedMs: round(replacedMs), acknowledged: acknowledged.length, lost, refusedAfterKill: refused }
 }
 
 // ── the run ────────────────────────────────────────────────────────────────────────────────────
