@@ -30,36 +30,43 @@ export function addressOf(req: IncomingMessage): string {
 }
 
 /**
- * Sends `req` to the replica at `address` and its answer back on `res`. `refuse` answers when the
- * owner could not be reached and so was sent nothing (nothing changed); once something may have
- * reached it, a failure cuts the connection, as the owner's own end would have.
+ * Sends `req` to the replica at `address` and its answer back on `res`: true once it went. False
+ * when the owner could not be reached and so was sent nothing (the request is still whole, to be
+ * served here); once something may have reached it, a failure cuts the connection, as the owner's
+ * own end would have.
  */
-export function forward(req: IncomingMessage, res: ServerResponse, address: string, refuse: () => void): void {
+export function forward(req: IncomingMessage, res: ServerResponse, address: string): Promise<boolean> {
   const target = new URL(req.url ?? '/', address)
   const secure = target.protocol === 'https:'
   const options = { method: req.method, headers: passed(req), agent: secure ? agents.https : agents.http }
-  const out = (secure ? secureRequest : request)(target, options, (answer) => {
-    clearTimeout(timer)
-    const headers = Object.fromEntries(Object.entries(answer.headers).filter(([name]) => !HOP_BY_HOP.has(name)))
-    res.writeHead(answer.statusCode ?? 502, headers)
-    answer.pipe(res)
-    answer.on('error', () => res.destroy())
+  return new Promise((resolve) => {
+    const out = (secure ? secureRequest : request)(target, options, (answer) => {
+      clearTimeout(timer)
+      const headers = Object.fromEntries(Object.entries(answer.headers).filter(([name]) => !HOP_BY_HOP.has(name)))
+      res.writeHead(answer.statusCode ?? 502, headers)
+      answer.pipe(res)
+      answer.on('error', () => res.destroy())
+    })
+    let reached = false
+    const send = (): void => {
+      reached = true
+      resolve(true)
+      req.pipe(out)
+    }
+    out.on('socket', (socket) => {
+      if (!socket.connecting) send()
+      else socket.once('connect', send)
+    })
+    const timer = setTimeout(() => out.destroy(new Error('the owner did not answer in time')), ANSWER_WITHIN_MS)
+    out.on('error', () => {
+      clearTimeout(timer)
+      if (!reached) resolve(false)
+      else res.destroy()
+    })
+    res.on('close', () => {
+      if (reached && !res.writableFinished) out.destroy()
+    })
   })
-  let reached = false
-  out.on('socket', (socket) => {
-    if (!socket.connecting) reached = true
-    else socket.once('connect', () => (reached = true))
-  })
-  const timer = setTimeout(() => out.destroy(new Error('the owner did not answer in time')), ANSWER_WITHIN_MS)
-  out.on('error', () => {
-    clearTimeout(timer)
-    if (!reached && !res.headersSent) refuse()
-    else res.destroy()
-  })
-  res.on('close', () => {
-    if (!res.writableFinished) out.destroy()
-  })
-  req.pipe(out)
 }
 
 function passed(req: IncomingMessage): IncomingHttpHeaders {

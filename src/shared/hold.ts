@@ -3,9 +3,21 @@
 import type pg from 'pg'
 import type { Namespace } from '../control/namespace.js'
 import type { RequestRecord } from '../journal/request-record.js'
-import { ERRORS, HttpError } from '../http/errors.js'
+import { ERRORS, HttpError, RETRY_AFTER } from '../http/errors.js'
 import type { Lease } from './leases.js'
 import { DATABASE_TIMEOUT_MS, isOutage, type Database, type Transaction } from './database.js'
+
+/** The bound on a request's wait for its namespace (its turn here, a connection, the row's lock). */
+export const HOLD_TIMEOUT_MS = 4_000
+
+/** A namespace that could not be held within HOLD_TIMEOUT_MS: the database is slow or away. */
+export function tooSlow(): HttpError {
+  return new HttpError(
+    ERRORS.storageUnavailable,
+    `The database did not answer within ${HOLD_TIMEOUT_MS} ms; nothing was changed`,
+    RETRY_AFTER,
+  )
+}
 
 /** What a hold asks of the replica's sharing. */
 export interface Holder {

@@ -55,7 +55,7 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 3,
-    name: 'leases of namespaces, and the fence of their owners',
+    name: 'leases of namespaces, the fence of their owners, and the entries handed to them',
     sql: `
       -- Which replica serves a namespace (src/shared/leases.ts). A row is never deleted: its epoch
       -- only grows, so an owner that lost its lease can never find its epoch current again.
@@ -78,6 +78,15 @@ export const MIGRATIONS: readonly Migration[] = [
         END IF;
       END
       $$;
+      -- Entries of requests another replica answered (503s while the database was away, or as the
+      -- lease moved), handed to the namespace's owner: it takes them into its journal at its next
+      -- request there, in that request's transaction.
+      CREATE TABLE handed_entries (
+        namespace text NOT NULL,
+        id bigint GENERATED ALWAYS AS IDENTITY,
+        record jsonb NOT NULL,
+        PRIMARY KEY (namespace, id)
+      );
     `,
   },
 ]

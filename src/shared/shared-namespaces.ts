@@ -8,14 +8,14 @@ import type { EntryOf, LiveNamespaces, NamespaceBackend, NamespaceHold } from '.
 import { LocalNamespaces } from '../control/namespace-local.js'
 import type { Namespace } from '../control/namespace.js'
 import type { RequestRecord } from '../journal/request-record.js'
-import { ERRORS, HttpError, RETRY_AFTER, sendError } from '../http/errors.js'
+import { ERRORS, HttpError } from '../http/errors.js'
 import { baselineKey, type Baseline } from '../store/baseline.js'
 import type { FrozenPets } from '../store/pets.js'
 import type { AnimalStore } from '../store/store.js'
 import type { Stores } from '../store/stores.js'
 import type { Database } from './database.js'
 import { addressOf, forward, FORWARDED } from './forward.js'
-import { fencedOff, LEASE_MS, moved } from './leases.js'
+import { fencedOff, moved } from './leases.js'
 import type { Sharing } from './shared-state.js'
 
 export class SharedNamespaces implements NamespaceBackend {
@@ -136,7 +136,7 @@ export class SharedNamespaces implements NamespaceBackend {
     // A forwarded request is served by the replica it reached, or refused by it (its lease moved).
     if (req.headers[FORWARDED] !== undefined || leases.valid(name) !== undefined) return undefined
     const known = leases.elsewhere(name)
-    if (known !== undefined) return Promise.resolve(this.#forwardTo(name, req, res, known.address))
+    if (known !== undefined) return this.#forwardTo(name, req, res, known.address)
     return this.#sharing.owner(name).then(
       (owner) => 'address' in owner && this.#forwardTo(name, req, res, owner.address),
       // The database is away: the request is served here, and answered as its hold fares.
@@ -144,20 +144,10 @@ export class SharedNamespaces implements NamespaceBackend {
     )
   }
 
-  #forwardTo(name: string, req: IncomingMessage, res: ServerResponse, address: string): true {
-    forward(req, res, address, () => {
-      this.#sharing.leases.forgetElsewhere(name)
-      sendError(res, unreachable(name))
-    })
-    return true
+  /** Unreachable, the owner is asked again next time, and the request is served here (its hold refuses a change). */
+  async #forwardTo(name: string, req: IncomingMessage, res: ServerResponse, address: string): Promise<boolean> {
+    const went = await forward(req, res, address)
+    if (!went) this.#sharing.leases.forgetElsewhere(name)
+    return went
   }
-}
-
-/** The owner of a namespace did not answer before anything was sent to it. */
-function unreachable(name: string): HttpError {
-  return new HttpError(
-    ERRORS.storageUnavailable,
-    `The replica serving namespace ${JSON.stringify(name)} could not be reached; nothing was changed, and another takes the namespace over within ${LEASE_MS} ms`,
-    RETRY_AFTER,
-  )
 }

@@ -10,18 +10,19 @@ import { CoverageTally } from '../journal/coverage-tally.js'
 import type { Redactor } from '../journal/redactor.js'
 import type { Namespace } from '../control/namespace.js'
 import type { RequestRecord } from '../journal/request-record.js'
-import { ERRORS, HttpError, RETRY_AFTER } from '../http/errors.js'
+import { ERRORS, HttpError } from '../http/errors.js'
 import { sameBaseline, type Baseline } from '../store/baseline.js'
 import type { FrozenPets } from '../store/pets.js'
 import { IdempotencyKeys } from '../store/idempotency-keys.js'
 import { isOutage, unavailable, type Database, type Transaction } from './database.js'
-import { Hold, type Holder } from './hold.js'
+import { Hold, HOLD_TIMEOUT_MS, type Holder, tooSlow } from './hold.js'
 import { type Elsewhere, fencedOff, type Lease, Leases, moved } from './leases.js'
 import { Turns } from './turns.js'
 import { Unjournaled } from './unjournaled.js'
 import {
   begin,
   createRow,
+  hand,
   lockAndRead,
   readAfter,
   stored,
@@ -33,8 +34,8 @@ import {
   type State,
 } from './tables.js'
 
-/** The bound on a request's wait for its namespace (its turn here, a connection, the row's lock). */
-const HOLD_TIMEOUT_MS = 4_000
+/** A transaction begun, with the entries handed to its namespace's owner that it took. */
+type Begun = Transaction & { readonly handed?: readonly RequestRecord[] }
 
 /** What a replica last took from or gave to the row, to tell what changed since. */
 interface Synced {
@@ -130,13 +131,15 @@ export class Sharing implements Holder {
       throw error
     })
     try {
-      if (this.#moved.delete(namespace.name)) this.#forget(namespace)
+      if (this.#moved.delete(namespace.name)) this.forget(namespace)
       const synced = this.#synced.get(namespace)
       // The owner's memory is the namespace's truth while its lease holds: nothing to lock or read,
       // unless the database restarted since (it may have lost what was written without waiting).
+      let handed: RequestRecord[] = []
       if (lease !== undefined && synced !== undefined) {
-        const transaction = await begin(client)
-        if (transaction.server === synced.server) return this.#held(client, namespace, transaction, letGo, lease)
+        const begun = await begin(client, namespace.name)
+        if (begun.server === synced.server) return await this.#held(client, namespace, begun, letGo, lease)
+        handed = begun.handed
       }
       let after = { pets: synced?.state.pets.lastId ?? 0, requests: synced?.state.journal.lastId ?? 0 }
       let locked = await lockAndRead(client, namespace.name, after, lease === undefined || synced === undefined)
@@ -148,14 +151,14 @@ export class Sharing implements Holder {
         await createRow(client, namespace.name, JSON.stringify(await stateOf(template)), store.own, (id) =>
           keys.ofPet(id),
         )
-        this.#forget(namespace)
+        this.forget(namespace)
         after = { pets: 0, requests: 0 }
         locked = await lockAndRead(client, namespace.name, after, false)
       }
       await this.#take(client, namespace, locked, after)
-      return this.#held(client, namespace, locked.transaction, letGo, lease)
+      return await this.#held(client, namespace, { ...locked.transaction, handed }, letGo, lease)
     } catch (error) {
-      this.#forget(namespace)
+      this.forget(namespace)
       if (!isOutage(error)) await client.query('ROLLBACK').catch(() => undefined)
       client.release(true)
       letGo()
@@ -163,11 +166,20 @@ export class Sharing implements Holder {
     }
   }
 
-  /** The hold; with the lease, the entries answered while the database was away join the journal. */
-  #held(client: pg.PoolClient, namespace: Namespace, transaction: Transaction, letGo: () => void, lease?: Lease): Hold {
-    const late = lease === undefined ? [] : this.unjournaled.take(namespace.name)
-    for (const entry of late) namespace.journal.record(entry)
-    return new Hold(this, client, namespace, transaction, letGo, late, lease)
+  /** The hold. Entries answered here unjournaled join the owner's journal (with those handed to it), or go to it. */
+  async #held(
+    client: pg.PoolClient,
+    namespace: Namespace,
+    begun: Begun,
+    letGo: () => void,
+    lease?: Lease,
+  ): Promise<Hold> {
+    const late = this.unjournaled.take(namespace.name)
+    const kept = late.map((entry) => stored(entry, this.#redactor))
+    if (lease === undefined && late.length > 0) await hand(client, namespace.name, kept)
+    const entries = lease === undefined ? [] : [...(begun.handed ?? []), ...late]
+    for (const entry of entries.sort((a, b) => a.time - b.time)) namespace.journal.record(entry)
+    return new Hold(this, client, namespace, begun, letGo, late, lease)
   }
 
   /**
@@ -255,7 +267,7 @@ export class Sharing implements Holder {
       this.leases.lost(namespace.name)
       throw moved(namespace.name)
     })
-    if (changed && version !== this.#synced.get(namespace)?.version) this.#forget(namespace)
+    if (changed && version !== this.#synced.get(namespace)?.version) this.forget(namespace)
   }
 
   #remember(
@@ -265,11 +277,6 @@ export class Sharing implements Holder {
     text = JSON.stringify(state),
   ): void {
     this.#synced.set(namespace, { incarnation, version, server, state, text })
-  }
-
-  /** After a failed write: the namespace is read whole from the database at its next hold. */
-  #forget(namespace: Namespace): void {
-    this.#synced.delete(namespace)
   }
 
   /** An outage as its 503; anything else but an HttpError logged, as the bug it is. */
@@ -282,19 +289,10 @@ export class Sharing implements Holder {
   /** Keeps entries for the journal of namespace `name`, written at its next hold here (they could not be committed). */
   readonly later = (name: string, ...entries: RequestRecord[]): void => this.unjournaled.add(name, entries)
 
-  /** For Hold. */
+  /** After a failed write: the namespace is read whole from the database at its next hold. */
   forget(namespace: Namespace): void {
-    this.#forget(namespace)
+    this.#synced.delete(namespace)
   }
 }
 
 const ignore = (): undefined => undefined
-
-/** A namespace that could not be held within HOLD_TIMEOUT_MS: the database is slow or away. */
-function tooSlow(): HttpError {
-  return new HttpError(
-    ERRORS.storageUnavailable,
-    `The database did not answer within ${HOLD_TIMEOUT_MS} ms; nothing was changed`,
-    RETRY_AFTER,
-  )
-}

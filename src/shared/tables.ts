@@ -58,13 +58,27 @@ export async function createRow(
   if (made.rowCount === 1 && pets.length > 0) await many(client, [insertPets(client, name, pets, keyOf)])
 }
 
-/** Begins a transaction that locks nothing yet, as the owner of a namespace does. */
-export async function begin(client: pg.PoolClient): Promise<Transaction> {
-  const [, transaction] = await many(client, [
+/**
+ * Begins a transaction that locks nothing yet, as the owner of a namespace does, taking the
+ * entries other replicas handed to the namespace's journal (gone only if it commits).
+ */
+export async function begin(client: pg.PoolClient, name: string): Promise<Transaction & { handed: RequestRecord[] }> {
+  const [, transaction, handed] = await many(client, [
     'BEGIN',
     'SELECT txid_current()::text AS xid, pg_postmaster_start_time()::text AS server',
+    `DELETE FROM handed_entries WHERE namespace = ${client.escapeLiteral(name)} RETURNING id, record`,
   ])
-  return transaction?.rows[0] as Transaction
+  const entries = (handed?.rows ?? []) as { id: string; record: StoredRecord }[]
+  entries.sort((a, b) => Number(a.id) - Number(b.id))
+  return { ...(transaction?.rows[0] as Transaction), handed: entries.map(({ record }) => revive(record)) }
+}
+
+/** Hands entries to the journal of namespace `name`, whose owner takes them (in the transaction under way). */
+export async function hand(client: pg.PoolClient, name: string, entries: readonly StoredRecord[]): Promise<void> {
+  await client.query(
+    'INSERT INTO handed_entries (namespace, record) SELECT $1, r FROM jsonb_array_elements($2::jsonb) AS r',
+    [name, JSON.stringify(entries)],
+  )
 }
 
 /** What the one round trip that locks a namespace's row reads with it: the pets and requests after those given. */
