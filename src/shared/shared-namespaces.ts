@@ -51,8 +51,10 @@ export class SharedNamespaces implements NamespaceBackend {
   async existing(name: string): Promise<Namespace | undefined> {
     const { rowCount } = await this.#database.query('SELECT 1 FROM namespaces WHERE name = $1', [name])
     if (rowCount === 1) return this.#live.get(name)
+    // Its owner keeps it: its first request here may be making its row (a second object for the
+    // name would give its journal's ids twice).
     const stale = this.#live.find(name)
-    if (stale !== undefined) this.#live.drop(stale)
+    if (stale !== undefined && this.#sharing.leases.valid(name) === undefined) this.#live.drop(stale)
     return undefined
   }
 
