@@ -19,6 +19,14 @@ export function tooSlow(): HttpError {
   )
 }
 
+/** A commit whose connection was lost on its way, and whose outcome the database could not tell. */
+export function unknownOutcome(): HttpError {
+  return new HttpError(
+    ERRORS.storageUnavailable,
+    `The connection to the database was lost as the change was committed, and the database could not say whether it was stored (it restarted meanwhile, or did not answer within ${DATABASE_TIMEOUT_MS} ms): read it back before trying again, or send the create again with the same Idempotency-Key, which never stores it twice`,
+  )
+}
+
 /** What a hold asks of the replica's sharing. */
 export interface Holder {
   readonly database: Database
@@ -89,10 +97,7 @@ export class Hold {
       if (committed === true) return
       this.#sharing.later(this.#namespace.name, ...this.#late)
       if (committed === false) throw this.#sharing.failure(error)
-      throw new HttpError(
-        ERRORS.storageUnavailable,
-        `The connection to the database was lost as the change was committed, and the database could not say whether it was stored (it restarted meanwhile, or did not answer within ${DATABASE_TIMEOUT_MS} ms): read it back before trying again, or send the create again with the same Idempotency-Key, which never stores it twice`,
-      )
+      throw unknownOutcome()
     }
   }
 

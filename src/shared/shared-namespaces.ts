@@ -64,6 +64,8 @@ export class SharedNamespaces implements NamespaceBackend {
     if ('address' in lease) throw moved(name)
     const namespace = this.#live.find(name)
     if (namespace !== undefined) this.#live.drop(namespace)
+    // What its requests changed is committed first: nothing of it outlives the deletion.
+    if (namespace !== undefined) await this.#sharing.batches.idle(namespace)
     return this.#database
       .transaction(async (client) => {
         await client.query('SELECT fence($1, $2, $3)', [name, lease.owner, lease.epoch])

@@ -9,12 +9,15 @@ import type { Logger } from 'pino'
 import { CoverageTally } from '../journal/coverage-tally.js'
 import type { Redactor } from '../journal/redactor.js'
 import type { Namespace } from '../control/namespace.js'
+import type { NamespaceHold } from '../control/namespace-backend.js'
 import type { RequestRecord } from '../journal/request-record.js'
-import { ERRORS, HttpError } from '../http/errors.js'
-import { sameBaseline, type Baseline } from '../store/baseline.js'
+import { HttpError } from '../http/errors.js'
+import type { Baseline } from '../store/baseline.js'
 import type { FrozenPets } from '../store/pets.js'
 import { IdempotencyKeys } from '../store/idempotency-keys.js'
 import { isOutage, unavailable, type Database, type Transaction } from './database.js'
+import { Batches, keepSnapshot } from './batches.js'
+import { changeSince, type Synced, type Taken } from './changes.js'
 import { Hold, HOLD_TIMEOUT_MS, type Holder, tooSlow } from './hold.js'
 import { type Elsewhere, fencedOff, type Lease, Leases, moved } from './leases.js'
 import { Turns } from './turns.js'
@@ -28,7 +31,6 @@ import {
   stored,
   writeAndCommit,
   stateOf,
-  lasting,
   type After,
   type Locked,
   type State,
@@ -36,16 +38,6 @@ import {
 
 /** A transaction begun, with the entries handed to its namespace's owner that it took. */
 type Begun = Transaction & { readonly handed?: readonly RequestRecord[] }
-
-/** What a replica last took from or gave to the row, to tell what changed since. */
-interface Synced {
-  readonly incarnation: string
-  readonly version: string
-  /** The life of the database server it was taken from (Transaction.server). */
-  readonly server: string
-  readonly state: State
-  readonly text: string
-}
 
 export interface SharingOptions {
   readonly database: Database
@@ -64,6 +56,8 @@ export class Sharing implements Holder {
   readonly logger: Pick<Logger, 'error'>
   readonly #synced = new WeakMap<Namespace, Synced>()
   readonly #turns = new Turns()
+  readonly flying = new Set<Promise<void>>()
+  readonly batches = new Batches(this)
   /** Which namespaces this replica serves. */
   readonly leases: Leases
   /** Namespaces whose lease came back to this replica with a new epoch: read whole at their next hold. */
@@ -84,19 +78,27 @@ export class Sharing implements Holder {
    * Locks the namespace's row (made from `fresh` if there is none), brings the namespace up to date
    * with it, and gives the hold that writes back and commits. A 503 when the database is down.
    */
-  async hold(namespace: Namespace, fresh: () => Namespace): Promise<Hold> {
+  async hold(namespace: Namespace, fresh: () => Namespace): Promise<NamespaceHold> {
     const started = performance.now()
     // Requests here in one namespace queue here first: one at a time holds it, not a crowd of connections.
     const letGo = await this.#turns.take(namespace.name, HOLD_TIMEOUT_MS)
     if (letGo === undefined) throw tooSlow()
-    // Held by another replica: the namespace is only read here, and a change is refused.
-    const holding = this.owner(namespace.name).then(
-      (owner) => this.#lock(namespace, fresh, letGo, 'address' in owner ? undefined : owner),
-      (error: unknown) => {
-        letGo()
-        throw this.failure(error)
-      },
-    )
+    // Its owner serves it from memory, and commits behind (batches.ts).
+    const lease = this.leases.valid(namespace.name)
+    if (lease !== undefined && !this.#moved.has(namespace.name) && this.#synced.has(namespace))
+      return this.batches.hold(namespace, lease, letGo, this.unjournaled.take(namespace.name))
+    // Held by another replica: the namespace is only read here, and a change is refused. What its
+    // owner here took is committed first, as the namespace is read anew.
+    const holding = this.batches
+      .idle(namespace)
+      .then(() => this.owner(namespace.name))
+      .then(
+        (owner) => this.#lock(namespace, fresh, letGo, 'address' in owner ? undefined : owner),
+        (error: unknown) => {
+          letGo()
+          throw this.failure(error)
+        },
+      )
     let timer: NodeJS.Timeout | undefined
     const late = new Promise<undefined>((resolve) => {
       timer = setTimeout(() => resolve(undefined), HOLD_TIMEOUT_MS - (performance.now() - started))
@@ -222,53 +224,33 @@ export class Sharing implements Holder {
 
   /** Writes back what the request changed in the namespace and commits, on the held row's connection. */
   async give(client: pg.PoolClient, namespace: Namespace, lease: Lease | undefined): Promise<void> {
-    const synced = this.#synced.get(namespace)
-    if (synced === undefined) throw new Error(`namespace ${namespace.name} was not held`)
-    const before = synced.state
-    const store = await namespace.store()
-    const own = store.own
-    const added =
-      sameBaseline(store.base, before.base ?? undefined) &&
-      sameBaseline(store.source, before.source ?? undefined) &&
-      own.length >= before.pets.count &&
-      (before.pets.count === 0 || own[before.pets.count - 1]?.id === before.pets.lastId)
-    // A snapshot it now starts from stays until this commits: a deletion waits, then sees it in use.
-    if (store.base?.kind === 'snapshot' && !sameBaseline(store.base, before.base ?? undefined)) {
-      const kept = await client.query('SELECT 1 FROM snapshots WHERE name = $1 FOR SHARE', [store.base.name])
-      if (kept.rowCount !== 1) throw new HttpError(ERRORS.notFound, `No snapshot ${JSON.stringify(store.base.name)}`)
-    }
-    const { journal } = namespace
-    const cleared = journal.clears !== before.journal.clears
-    const records = journal.recordsAfter(cleared ? 0 : before.journal.lastId)
-    const pets = added ? own.slice(before.pets.count) : own
-    const state = await stateOf(namespace, added ? before.pets.generation : before.pets.generation + 1)
-    const text = JSON.stringify(state)
-    const changed = text !== synced.text
-    // Known before the commit returns: a request here that waits for the row sees it as soon as the
-    // row is let go, which may be before this one hears of the commit.
-    if (changed) this.#remember(namespace, { ...synced, version: String(BigInt(synced.version) + 1n) }, state, text)
-    const durable = !added || pets.length > 0 || lasting(state) !== lasting(before)
-    if (lease === undefined && (durable || records.length > 0)) throw moved(namespace.name)
-    const keys = store.idempotencyKeys
-    const committing = writeAndCommit(client, namespace.name, {
-      fence: lease,
-      pets,
-      keyOf: (id) => keys.ofPet(id),
-      replacePets: !added,
-      records: records.map(({ id, record }) => ({ id, record: stored(record, this.#redactor) })),
-      replaceRecords: cleared,
-      // The journal's bound: what this replica no longer keeps, no replica does.
-      keepFrom: records.length > 0 && journal.oldestId !== before.journal.oldestId ? journal.oldestId : undefined,
-      state: changed ? text : undefined,
-      durable,
-    })
-    const version = await committing.catch((error: unknown) => {
+    const { change, snapshot, version } = await this.changeOf(namespace, lease)
+    if (snapshot !== undefined) await keepSnapshot(client, snapshot)
+    const committed = await writeAndCommit(client, namespace.name, change).catch((error: unknown) => {
       if (!fencedOff(error)) throw error
       this.leases.lost(namespace.name)
       throw moved(namespace.name)
     })
-    if (changed && version !== this.#synced.get(namespace)?.version) this.forget(namespace)
+    if (version !== undefined && committed !== this.#synced.get(namespace)?.version) this.forget(namespace)
   }
+
+  /** What the request changed in the namespace since it was last synced, remembered as synced. */
+  async changeOf(namespace: Namespace, lease: Lease | undefined): Promise<Taken> {
+    const synced = this.#synced.get(namespace)
+    if (synced === undefined) throw new Error(`namespace ${namespace.name} was not held`)
+    const { taken, state, text } = await changeSince(namespace, synced, lease, this.#redactor)
+    // Known before the commit returns: a request here that waits for the row sees it as soon as the
+    // row is let go, which may be before this one hears of the commit.
+    if (taken.version !== undefined) this.#remember(namespace, { ...synced, version: taken.version }, state, text)
+    return taken
+  }
+
+  /** After a batch: the namespace is read whole at its next hold unless the row is as memory expects. */
+  committed(namespace: Namespace, version: string | undefined, expected: string | undefined, server: string): void {
+    if (version !== expected || this.#synced.get(namespace)?.server !== server) this.#moved.add(namespace.name)
+  }
+
+  readonly leaseLost = (name: string): void => this.leases.lost(name)
 
   #remember(
     namespace: Namespace,

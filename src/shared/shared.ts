@@ -40,7 +40,7 @@ export async function openShared(url: string, logger: Pick<Logger, 'warn' | 'inf
       // Once the sandbox serves: forgotten namespaces leave the database.
       stopSweeps = expireForgotten(database, logger)
       const sharing = new Sharing({ database, logger, redactor, sharedPets: (source) => sharedPets(stores, source) })
-      releaseLeases = () => sharing.leases.release()
+      releaseLeases = () => sharing.batches.settled().then(() => sharing.leases.release())
       return (live) => new SharedNamespaces(live, stores, sharing, logger)
     },
   }

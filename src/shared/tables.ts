@@ -165,12 +165,38 @@ export interface Change {
 
 /** Writes `change` and commits, in one round trip; the row's new version when its state changed. */
 export async function writeAndCommit(client: pg.PoolClient, name: string, change: Change): Promise<string | undefined> {
+  return commitChanges(client, name, change.fence, [change])
+}
+
+/**
+ * Writes `changes` in order and commits, in one round trip (a batch of an owner's requests: one
+ * flush of the disk for them all, none when no change is durable); the row's version after them
+ * when one changed its state.
+ */
+export async function commitChanges(
+  client: pg.PoolClient,
+  name: string,
+  fence: Lease | undefined,
+  changes: readonly Change[],
+): Promise<string | undefined> {
   const literal = client.escapeLiteral(name)
-  const json = (value: unknown): string => client.escapeLiteral(JSON.stringify(value))
-  const statements = change.durable ? [] : ['SET LOCAL synchronous_commit TO OFF']
-  const { fence } = change
+  const statements = changes.some((change) => change.durable) ? [] : ['SET LOCAL synchronous_commit TO OFF']
   if (fence !== undefined)
     statements.push(`SELECT fence(${literal}, ${client.escapeLiteral(fence.owner)}, ${whole(Number(fence.epoch))})`)
+  for (const change of changes) statements.push(...writes(client, name, change))
+  const stateChanged = changes.some((change) => change.state !== undefined)
+  if (stateChanged) statements.push(`SELECT version FROM namespaces WHERE name = ${literal}`)
+  const results = await many(client, [...statements, 'COMMIT'])
+  if (!stateChanged) return undefined
+  const version = (results.at(-2)?.rows[0] as { version: string } | undefined)?.version
+  if (version === undefined) throw new Error(`namespace ${name} vanished while it was held`)
+  return version
+}
+
+function writes(client: pg.PoolClient, name: string, change: Change): string[] {
+  const literal = client.escapeLiteral(name)
+  const json = (value: unknown): string => client.escapeLiteral(JSON.stringify(value))
+  const statements: string[] = []
   if (change.replacePets) statements.push(`DELETE FROM pets WHERE namespace = ${literal}`)
   if (change.pets.length > 0) statements.push(insertPets(client, name, change.pets, change.keyOf))
   if (change.replaceRecords) statements.push(`DELETE FROM requests WHERE namespace = ${literal}`)
@@ -182,13 +208,9 @@ export async function writeAndCommit(client: pg.PoolClient, name: string, change
     statements.push(`DELETE FROM requests WHERE namespace = ${literal} AND id < ${whole(change.keepFrom)}`)
   if (change.state !== undefined)
     statements.push(
-      `UPDATE namespaces SET state = ${client.escapeLiteral(change.state)}, version = version + 1 WHERE name = ${literal} RETURNING version`,
+      `UPDATE namespaces SET state = ${client.escapeLiteral(change.state)}, version = version + 1 WHERE name = ${literal}`,
     )
-  const results = await many(client, [...statements, 'COMMIT'])
-  if (change.state === undefined) return undefined
-  const version = (results.at(-2)?.rows[0] as { version: string } | undefined)?.version
-  if (version === undefined) throw new Error(`namespace ${name} vanished while it was held`)
-  return version
+  return statements
 }
 
 /** The pets, each with its create's key in the same row: the key is stored exactly when its pet is. */

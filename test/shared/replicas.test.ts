@@ -176,13 +176,15 @@ t.test('replicas on one database', { skip }, async (t) => {
   t.test('a request that gives up while it waits for its namespace lets the namespace go', async (t) => {
     const waits = { headers: ns('waits') }
     t.equal((await call(`${origins[0]}/v1/pets?limit=1`, waits)).status, 200)
-    // The namespace's row held by another client: the next request waits for it.
+    // The namespace's row held by another client: the next create waits for it to commit.
     const locker = new pg.Client({ connectionString: db.url })
     await locker.connect()
     t.teardown(() => locker.end())
     await locker.query('BEGIN')
     await locker.query("SELECT 1 FROM namespaces WHERE name = 'waits' FOR UPDATE")
-    const gaveUp = await fetch(`${origins[0]}/v1/pets?limit=1`, { ...waits, signal: AbortSignal.timeout(300) }).then(
+    const create = { method: 'POST', headers: { ...waits.headers, 'content-type': 'application/json' } }
+    const body = JSON.stringify({ name: 'Waits', categoryId: 1 })
+    const gaveUp = await fetch(`${origins[0]}/v1/pets`, { ...create, body, signal: AbortSignal.timeout(300) }).then(
       () => 'answered',
       (error: Error) => error.name,
     )
@@ -195,7 +197,7 @@ t.test('replicas on one database', { skip }, async (t) => {
         const page = await admin(origins[1]!, 'requests', 'waits')
         // Its owner answers it from memory and waits for the row only to commit: the entry has the
         // answer it was given as the client left.
-        return page.body.count === 3 && [null, 200].includes(page.body.entries[1].status)
+        return page.body.count === 3 && [null, 201].includes(page.body.entries[1].status)
       },
       { what: 'the request that gave up, journaled without an answer' },
     )

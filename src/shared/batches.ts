@@ -1,0 +1,255 @@
+// The owner of a namespace serves it from memory and commits behind, in batches: a request holds
+// only the namespace's turn here, and its change, taken as it lets go, joins the next batch. One
+// batch at a time is in flight per namespace, so the requests that come meanwhile pile into one
+// transaction (one flush of the disk for many creates). An answer waits for the commit of every
+// batch holding a durable change it made or saw; a read's answer goes at once, its entry committed
+// behind. A batch that fails fails those after it too, which ran on what it held: nothing of theirs
+// is written, their entries are kept for the journal, and the namespace is read whole again.
+import type pg from 'pg'
+import type { Namespace } from '../control/namespace.js'
+import type { NamespaceHold } from '../control/namespace-backend.js'
+import type { RequestRecord } from '../journal/request-record.js'
+import { ERRORS, HttpError } from '../http/errors.js'
+import { isOutage, type Database, type Transaction } from './database.js'
+import { unknownOutcome } from './hold.js'
+import { fencedOff, type Lease, moved } from './leases.js'
+import type { Taken } from './changes.js'
+import { begin, commitChanges, type Change } from './tables.js'
+
+/** What batches ask of the replica's sharing. */
+export interface Owner {
+  readonly database: Database
+  /** The batches under way in every namespace, until each is settled. */
+  readonly flying: Set<Promise<void>>
+  changeOf(namespace: Namespace, lease: Lease): Promise<Taken>
+  /** After a batch: the namespace is read whole at its next hold unless the row is as memory expects. */
+  committed(namespace: Namespace, version: string | undefined, expected: string | undefined, server: string): void
+  forget(namespace: Namespace): void
+  failure(error: unknown): unknown
+  later(name: string, ...entries: RequestRecord[]): void
+  leaseLost(name: string): void
+}
+
+interface Queued {
+  readonly taken: Taken
+  /** Entries up to this id were journaled by the hold for others (not the request's own answer). */
+  readonly mark: number
+  /** Whether the request's answer went out: then every entry of the change is its namespace's to keep. */
+  answered: boolean
+}
+
+class Batch {
+  readonly queued: Queued[] = []
+  durable = false
+  /** Whether it may have committed though its requests are answered that it failed. */
+  unknown = false
+  settle!: (failure?: unknown) => void
+  readonly done = new Promise<void>((resolve, reject) => {
+    this.settle = (failure) => (failure === undefined ? resolve() : reject(failure))
+  })
+
+  constructor() {
+    this.done.catch(() => undefined)
+  }
+}
+
+/** One namespace's commits behind its owner's memory. */
+class Committer {
+  #flying: Batch | undefined
+  #next: Batch | undefined
+  /** Grows at each failed batch: a hold taken before it ran on what was lost. */
+  generation = 0
+  failed: unknown
+  idle: Promise<void> = Promise.resolve()
+  #idle: (() => void) | undefined
+
+  readonly namespace: Namespace
+  readonly owner: Owner
+
+  constructor(namespace: Namespace, owner: Owner) {
+    this.namespace = namespace
+    this.owner = owner
+  }
+
+  /** Joins the next batch; what the answer waits for, if anything (the batches holding a durable change before it). */
+  add(taken: Taken | undefined, mark: number, lease: Lease): Promise<void> | undefined {
+    if (taken !== undefined && !empty(taken.change)) {
+      const batch = (this.#next ??= new Batch())
+      const queued: Queued = { taken, mark, answered: false }
+      batch.queued.push(queued)
+      batch.durable ||= taken.change.durable
+      if (this.#flying === undefined) void this.#fly(lease)
+      const seen = this.#seen()
+      if (seen === undefined) queued.answered = true
+      return seen?.then(() => void (queued.answered = true))
+    }
+    return this.#seen()
+  }
+
+  #seen(): Promise<void> | undefined {
+    if (this.#next?.durable === true) return this.#next.done
+    if (this.#flying?.durable === true) return this.#flying.done
+    return undefined
+  }
+
+  async #fly(lease: Lease): Promise<void> {
+    this.idle = new Promise((resolve) => (this.#idle = resolve))
+    this.owner.flying.add(this.idle)
+    void this.idle.then(() => this.owner.flying.delete(this.idle))
+    while (this.#next !== undefined) {
+      const batch = (this.#flying = this.#next)
+      this.#next = undefined
+      const failure = await this.#commit(batch, lease)
+      this.#flying = undefined
+      if (failure !== undefined) this.#fail(batch, failure)
+      else batch.settle()
+    }
+    this.#idle?.()
+  }
+
+  /** The batch written and committed: undefined, or what its requests are answered. */
+  async #commit(batch: Batch, lease: Lease): Promise<unknown> {
+    const { namespace, owner } = this
+    const changes = batch.queued.map((queued) => queued.taken)
+    let client: pg.PoolClient
+    try {
+      client = await owner.database.connect()
+    } catch (error) {
+      return owner.failure(error)
+    }
+    let transaction: Transaction | undefined
+    try {
+      const begun = await begin(client, namespace.name)
+      transaction = begun
+      for (const { snapshot } of changes) if (snapshot !== undefined) await keepSnapshot(client, snapshot)
+      const fence = changes[0]?.change.fence ?? lease
+      const version = await commitChanges(
+        client,
+        namespace.name,
+        fence,
+        changes.map((taken) => taken.change),
+      )
+      client.release()
+      const expected = changes.findLast((taken) => taken.version !== undefined)?.version
+      owner.committed(namespace, version, expected, begun.server)
+      // Entries other replicas handed to this namespace: journaled at its next hold here.
+      if (begun.handed.length > 0) owner.later(namespace.name, ...begun.handed)
+      return undefined
+    } catch (error) {
+      const outage = isOutage(error)
+      if (!outage) await client.query('ROLLBACK').catch(() => undefined)
+      client.release(true)
+      const committed = outage && transaction !== undefined ? await owner.database.committed(transaction) : false
+      if (committed === true) return undefined
+      if (fencedOff(error)) {
+        owner.leaseLost(namespace.name)
+        return moved(namespace.name)
+      }
+      if (committed === false) return owner.failure(error)
+      batch.unknown = true
+      return unknownOutcome()
+    }
+  }
+
+  /** `batch` failed, and the one after it with it: nothing of the next is written. */
+  #fail(batch: Batch, failure: unknown): void {
+    this.generation++
+    this.failed = failure
+    const next = this.#next
+    this.#next = undefined
+    this.owner.forget(this.namespace)
+    for (const failed of next === undefined ? [batch] : [batch, next]) {
+      // Entries of a batch that may be stored are not kept again: an answered read's may be lost
+      // only so, as the database crashed in the instants after its answer.
+      if (!failed.unknown)
+        for (const { taken, mark, answered } of failed.queued) {
+          // A request still waiting is answered the failure, and journaled so by its holder.
+          const kept = taken.entries.filter(({ id }) => answered || id <= mark).map(({ record }) => record)
+          if (kept.length > 0) this.owner.later(this.namespace.name, ...kept)
+        }
+      failed.settle(failure)
+    }
+  }
+}
+
+/** Every namespace this replica owns, committed behind. */
+export class Batches {
+  readonly #committers = new WeakMap<Namespace, Committer>()
+  readonly #owner: Owner
+
+  constructor(owner: Owner) {
+    this.#owner = owner
+  }
+
+  /**
+   * The owner's hold of `namespace`: its turn (given) and its lease; nothing asked of the database.
+   * Entries `late` (kept for its journal) are journaled with it.
+   */
+  hold(namespace: Namespace, lease: Lease, letGo: () => void, late: readonly RequestRecord[]): NamespaceHold {
+    const committer = this.#committer(namespace)
+    const { generation } = committer
+    for (const entry of late) namespace.journal.record(entry)
+    const mark = namespace.journal.lastId
+    let ended: Promise<void> | undefined
+    const release = async (): Promise<{ wait: Promise<void> | undefined }> => {
+      // A batch failed since the hold began: what the request ran on is not kept, nor remembered as synced.
+      const failed = (): unknown => {
+        this.#owner.forget(namespace)
+        this.#owner.later(namespace.name, ...late)
+        return committer.failed
+      }
+      try {
+        if (committer.generation !== generation) throw failed()
+        const taken = await this.#owner.changeOf(namespace, lease)
+        if (committer.generation !== generation) throw failed()
+        return { wait: committer.add(taken, mark, lease) }
+      } finally {
+        letGo()
+      }
+    }
+    return {
+      release: () => (ended ??= release().then(({ wait }) => wait)),
+      // Once released, the hold is over: an abandon that follows a failed release changes nothing.
+      abandon: () =>
+        (ended ??= Promise.resolve().then(() => {
+          // What the request did in memory is not taken: the namespace is read whole at its next hold.
+          this.#owner.forget(namespace)
+          this.#owner.later(namespace.name, ...late)
+          letGo()
+        })),
+    }
+  }
+
+  /** Once every change taken in any namespace is committed (or failed): before the leases end. */
+  settled(): Promise<void> {
+    return Promise.all(this.#owner.flying).then(() => undefined)
+  }
+
+  /** Once every change taken in `namespace` is committed (or failed). */
+  idle(namespace: Namespace): Promise<void> {
+    return this.#committers.get(namespace)?.idle ?? Promise.resolve()
+  }
+
+  #committer(namespace: Namespace): Committer {
+    let committer = this.#committers.get(namespace)
+    if (committer === undefined) this.#committers.set(namespace, (committer = new Committer(namespace, this.#owner)))
+    return committer
+  }
+}
+
+function empty(change: Change): boolean {
+  return (
+    change.state === undefined &&
+    change.pets.length === 0 &&
+    change.records.length === 0 &&
+    !change.replacePets &&
+    !change.replaceRecords &&
+    change.keepFrom === undefined
+  )
+}
+
+/** A snapshot the pets now start from stays until this commits: a deletion waits, then sees it in use. */
+export async function keepSnapshot(client: pg.PoolClient, name: string): Promise<void> {
+  const kept = await client.query('SELECT 1 FROM snapshots WHERE name = $1 FOR SHARE', [name])
+  if (kept.rowCount !== 1) throw new HttpError(ERRORS.notFound, `No snapshot ${JSON.stringify(name)}`)
+}

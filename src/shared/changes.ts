@@ -1,0 +1,75 @@
+// What a request changed in a namespace since a replica last synced it with its row: the pets
+// added (or all of them, replaced), the journal's new entries and the row's new state.
+import type { Namespace } from '../control/namespace.js'
+import type { Redactor } from '../journal/redactor.js'
+import type { RequestRecord } from '../journal/request-record.js'
+import { sameBaseline } from '../store/baseline.js'
+import { moved, type Lease } from './leases.js'
+import { lasting, stateOf, stored, type Change, type State } from './tables.js'
+
+/** What a replica last took from or gave to the row, to tell what changed since. */
+export interface Synced {
+  readonly incarnation: string
+  readonly version: string
+  /** The life of the database server it was taken from (Transaction.server). */
+  readonly server: string
+  readonly state: State
+  readonly text: string
+}
+
+/** A request's change as the next commit writes it. */
+export interface Taken {
+  readonly change: Change
+  /** The journal's entries the change writes, by id. */
+  readonly entries: readonly { readonly id: number; readonly record: RequestRecord }[]
+  /** The version the row has once the change is written, when it changes the state. */
+  readonly version: string | undefined
+  /** A snapshot the pets start from anew: it must still exist as the change commits. */
+  readonly snapshot: string | undefined
+}
+
+/**
+ * The change in `namespace` since `synced`, with the state it leaves. Without a lease (another
+ * replica serves the namespace) a change is refused: only what changes nothing is served here.
+ */
+export async function changeSince(
+  namespace: Namespace,
+  synced: Synced,
+  lease: Lease | undefined,
+  redactor: Redactor,
+): Promise<{ taken: Taken; state: State; text: string }> {
+  const before = synced.state
+  const store = await namespace.store()
+  const own = store.own
+  const added =
+    sameBaseline(store.base, before.base ?? undefined) &&
+    sameBaseline(store.source, before.source ?? undefined) &&
+    own.length >= before.pets.count &&
+    (before.pets.count === 0 || own[before.pets.count - 1]?.id === before.pets.lastId)
+  const { journal } = namespace
+  const cleared = journal.clears !== before.journal.clears
+  const entries = journal.recordsAfter(cleared ? 0 : before.journal.lastId)
+  // A copy: the change may commit after later requests added to the store's pets.
+  const pets = own.slice(added ? before.pets.count : 0)
+  const state = await stateOf(namespace, added ? before.pets.generation : before.pets.generation + 1)
+  const text = JSON.stringify(state)
+  const changed = text !== synced.text
+  const durable = !added || pets.length > 0 || lasting(state) !== lasting(before)
+  if (lease === undefined && (durable || entries.length > 0)) throw moved(namespace.name)
+  const keys = store.idempotencyKeys
+  const change: Change = {
+    fence: lease,
+    pets,
+    keyOf: (id) => keys.ofPet(id),
+    replacePets: !added,
+    records: entries.map(({ id, record }) => ({ id, record: stored(record, redactor) })),
+    replaceRecords: cleared,
+    // The journal's bound: what this replica no longer keeps, no replica does.
+    keepFrom: entries.length > 0 && journal.oldestId !== before.journal.oldestId ? journal.oldestId : undefined,
+    state: changed ? text : undefined,
+    durable,
+  }
+  const version = changed ? String(BigInt(synced.version) + 1n) : undefined
+  const snapshot = store.base?.kind === 'snapshot' && !sameBaseline(store.base, before.base ?? undefined)
+  return { taken: { change, entries, version, snapshot: snapshot ? store.base?.name : undefined }, state, text }
+}

@@ -1,0 +1,136 @@
+// The owner of a namespace serves it from memory and commits behind, in batches: a read's answer
+// does not wait for the database, creates that come together are stored by one transaction, and a
+// batch that fails answers each of its requests, and of the batch after it, with what became of it.
+import t from 'tap'
+import { postgresSkip, startPostgres } from '../support/postgres.js'
+import { waitFor } from '../support/sandbox.js'
+import { ADMIN, API, call, replicaThroughProxy } from '../support/replicas.js'
+
+const skip = postgresSkip(t)
+const ns = (name: string) => ({ ...API, 'x-sandbox-namespace': name, 'content-type': 'application/json' })
+
+t.test("a read is answered from the owner's memory while the commit of its entry is held back", { skip }, async (t) => {
+  const db = await startPostgres(t)
+  const { proxy, origin } = await replicaThroughProxy(t, db)
+  t.equal((await call(`${origin}/v1/pets?limit=1`, { headers: ns('read') })).status, 200)
+  const held = proxy.holdBack('INSERT INTO requests')
+  // Bounded below the database's own timeout: an answer that waited for the commit comes after it.
+  const answer = await fetch(`${origin}/v1/pets?limit=1`, { headers: ns('read'), signal: AbortSignal.timeout(2_000) })
+  t.equal(answer.status, 200, 'answered at once')
+  await held
+  // The entry whose commit was held back is kept, and journaled once the database answers again.
+  await waitFor(
+    async () => {
+      const rows = await db.query<{ n: string }>(
+        "SELECT count(*)::text AS n FROM requests WHERE namespace = 'read' AND record ->> 'status' = '200'",
+      )
+      return rows[0]?.n === '2'
+    },
+    { what: 'both reads in the journal the database keeps' },
+  )
+})
+
+t.test('creates that come together are stored by fewer transactions than creates', { skip }, async (t) => {
+  const db = await startPostgres(t)
+  const { origin } = await replicaThroughProxy(t, db)
+  t.equal((await call(`${origin}/v1/pets?limit=1`, { headers: ns('group') })).status, 200)
+  const creates = 40
+  const answers = await Promise.all(
+    Array.from({ length: creates }, (_, i) =>
+      call(`${origin}/v1/pets`, { method: 'POST', headers: ns('group'), body: { name: `Group${i}`, categoryId: 1 } }),
+    ),
+  )
+  t.same(
+    answers.map((answer) => answer.status),
+    answers.map(() => 201),
+  )
+  // Each row's xmin is the transaction that wrote it.
+  const [stored] = await db.query<{ pets: number; transactions: number }>(
+    "SELECT count(*)::int AS pets, count(DISTINCT xmin::text)::int AS transactions FROM pets WHERE namespace = 'group'",
+  )
+  t.equal(stored?.pets, creates, 'every create is stored')
+  t.ok((stored?.transactions ?? creates) < creates / 2, `by ${stored?.transactions} transactions`)
+})
+
+t.test(
+  'a batch whose COMMIT never arrives: each of its creates, and of the batch after it, is answered what became of it',
+  { skip },
+  async (t) => {
+    const db = await startPostgres(t)
+    const { proxy, origin } = await replicaThroughProxy(t, db)
+    t.equal((await call(`${origin}/v1/pets?limit=1`, { headers: ns('fail') })).status, 200)
+    proxy.cutBefore('COMMIT')
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        call(`${origin}/v1/pets`, { method: 'POST', headers: ns('fail'), body: { name: `Fail${i}`, categoryId: 1 } }),
+      ),
+    )
+    t.equal(proxy.cuts, 1, 'one connection was cut')
+    const rows = await db.query<{ id: string; name: string }>(
+      "SELECT id::text, pet ->> 'name' AS name FROM pets WHERE namespace = 'fail'",
+    )
+    const stored = new Map(rows.map((row) => [row.name, Number(row.id)]))
+    t.equal(stored.size, rows.length, 'no pet stored twice')
+    const refused = answers.filter((answer) => answer.status === 503)
+    t.ok(refused.length > 0, 'the creates of the batch cut are refused')
+    answers.forEach((answer, i) => {
+      if (answer.status === 201) t.equal(answer.body.id, stored.get(`Fail${i}`), `Fail${i}: acknowledged and stored`)
+      else {
+        t.match(answer, { status: 503, body: { code: 'storage_unavailable', message: /nothing was changed/ } })
+        t.ok(Number(answer.headers.get('retry-after')) > 0, `Fail${i}: refused with Retry-After`)
+        t.notOk(stored.has(`Fail${i}`), `Fail${i}: refused and not stored`)
+      }
+    })
+    // What the replica serves now is what the database holds, and its journal says each answer.
+    const listed = await call(`${origin}/v1/pets?limit=100`, { headers: ns('fail') })
+    t.same(
+      (listed.body as { name: string }[])
+        .map((pet) => pet.name)
+        .filter((name) => name.startsWith('Fail'))
+        .sort(),
+      [...stored.keys()].sort(),
+    )
+    await waitFor(
+      async () => {
+        const journaled = await db.query<{ status: string }>(
+          "SELECT record ->> 'status' AS status FROM requests WHERE namespace = 'fail' AND record ->> 'method' = 'POST'",
+        )
+        const statuses = journaled.map((row) => Number(row.status)).sort()
+        return JSON.stringify(statuses) === JSON.stringify(answers.map((answer) => answer.status).sort())
+      },
+      { what: 'each create in the journal with its answer' },
+    )
+  },
+)
+
+t.test('a reset among creates: the batches that hold them store each pet once', { skip }, async (t) => {
+  const db = await startPostgres(t)
+  const { origin } = await replicaThroughProxy(t, db)
+  t.equal((await call(`${origin}/v1/pets?limit=1`, { headers: ns('reset') })).status, 200)
+  const create = (name: string) =>
+    call(`${origin}/v1/pets`, { method: 'POST', headers: ns('reset'), body: { name, categoryId: 1 } })
+  for (let round = 0; round < 3; round++) {
+    const answers = await Promise.all([
+      ...Array.from({ length: 5 }, (_, i) => create(`Before${round}-${i}`)),
+      call(`${origin}/__admin/reset?namespace=reset`, { method: 'POST', headers: ADMIN }),
+      ...Array.from({ length: 5 }, (_, i) => create(`After${round}-${i}`)),
+    ])
+    t.same(
+      answers.map((answer) => answer.status),
+      [201, 201, 201, 201, 201, 200, 201, 201, 201, 201, 201],
+      `round ${round}`,
+    )
+  }
+  // What the replica serves is what the database holds: the creates after the last reset, once each.
+  const rows = await db.query<{ name: string }>("SELECT pet ->> 'name' AS name FROM pets WHERE namespace = 'reset'")
+  const stored = rows.map((row) => row.name).sort()
+  t.equal(new Set(stored).size, stored.length, 'no pet stored twice')
+  const listed = await call(`${origin}/v1/pets?limit=100`, { headers: ns('reset') })
+  t.same(
+    (listed.body as { name: string }[])
+      .map((pet) => pet.name)
+      .filter((name) => /^(Before|After)/.test(name))
+      .sort(),
+    stored,
+  )
+})
