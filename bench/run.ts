@@ -554,10 +554,60 @@ async function shared(ctx: Context) {
     log(
       `the typical test p50: ${typical.sandbox.typicalTestMs} ms on the data file, ${typical.postgres.typicalTestMs} on PostgreSQL; ${walFlushes.commitsPerFlush} commits per WAL flush of ${walFlushes.flushMs} ms`,
     )
-    return { replicas: REPLICAS, requests, walFlushes, ownerKilled: killed, tests: typical }
+    const figures = sharedFigures(requests, typical, killed)
+    log(`the issue's figures, each against its bound: ${JSON.stringify(figures)}`)
+    return { replicas: REPLICAS, requests, walFlushes, ownerKilled: killed, tests: typical, figures }
   } finally {
     while (running.length > 0) await running.pop()?.stop()
     await db.close()
+  }
+}
+
+interface SharedRow {
+  readonly request: string
+  readonly server: string
+  readonly namespaces?: number
+  readonly requestsPerSecond: number
+  readonly sandboxCpuUs?: number
+  readonly postgresCpuUs?: number
+  readonly haproxyCpuUs?: number
+}
+
+/**
+ * The shared mode's figures as ratios within this one run, each with its bound: the typical test
+ * on PostgreSQL against the data file's (at most 1.3), reads and creates in one namespace (at least
+ * 0.5 of the data file's req/s), the CPU per request summed over every process with REPLICAS
+ * replicas in distinct namespaces against one replica's (at most 1.2), and the owner killed with -9.
+ */
+function sharedFigures(
+  requests: readonly SharedRow[],
+  typical: { sandbox: { typicalTestMs: number }; postgres: { typicalTestMs: number } },
+  killed: { replacedMs: number; lost: number },
+) {
+  const row = (request: string, server: string, spread: boolean): SharedRow | undefined =>
+    requests.find(
+      (r) => r.request.startsWith(request) && r.server === server && (r.namespaces !== undefined) === spread,
+    )
+  const rate = (request: string) =>
+    round(
+      (row(request, 'postgres', false)?.requestsPerSecond ?? NaN) /
+        (row(request, 'sandbox', false)?.requestsPerSecond ?? NaN),
+      2,
+    )
+  const cpu = (r: SharedRow | undefined): number =>
+    (r?.sandboxCpuUs ?? NaN) + (r?.postgresCpuUs ?? 0) + (r?.haproxyCpuUs ?? 0)
+  const scaling = (request: string) =>
+    round(cpu(row(request, `replicas${REPLICAS}ByNamespace`, true)) / cpu(row(request, 'replicas1', true)), 2)
+  return {
+    typicalTestPostgresToFile: {
+      ratio: round(typical.postgres.typicalTestMs / typical.sandbox.typicalTestMs, 2),
+      atMost: 1.3,
+    },
+    getPostgresToFile: { ratio: rate('GET'), atLeast: 0.5 },
+    createPostgresToFile: { ratio: rate('POST'), atLeast: 0.5 },
+    getCpuPerRequestReplicasToOne: { ratio: scaling('GET'), atMost: 1.2 },
+    createCpuPerRequestReplicasToOne: { ratio: scaling('POST'), atMost: 1.2 },
+    ownerKilled: { replacedMs: killed.replacedMs, atMostMs: 3_000, lost: killed.lost },
   }
 }
 
