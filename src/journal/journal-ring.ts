@@ -34,6 +34,13 @@ export class Ring {
     return this.#kept.slice(this.#head)
   }
 
+  /** The entries with an id above `id`, oldest first: walked from the newest, as few as there are. */
+  after(id: number): Kept[] {
+    let from = this.#kept.length
+    while (from > this.#head && (this.#kept[from - 1]?.id ?? 0) > id) from--
+    return this.#kept.slice(from)
+  }
+
   push(kept: Kept): void {
     this.#kept.push(kept)
     this.bytes += kept.bytes

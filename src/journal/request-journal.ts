@@ -115,9 +115,8 @@ export class Journal implements BoundedJournal {
 
   /** The entries kept with an id above `id`, oldest first: what a shared database has yet to hold. */
   recordsAfter(id: number): { id: number; record: RequestRecord }[] {
-    return this.#kept()
-      .filter((kept) => kept.id > id)
-      .map(({ id, record }) => ({ id, record }))
+    const after = [...this.#authenticated.after(id), ...this.#unauthenticated.after(id)]
+    return after.sort((x, y) => x.id - y.id).map(({ id, record }) => ({ id, record }))
   }
 
   /**
