@@ -99,7 +99,8 @@ class Committer {
     while (this.#next !== undefined) {
       const batch = (this.#flying = this.#next)
       this.#next = undefined
-      const failure = await this.#commit(batch, lease)
+      // A bug is its batch's failure (a 500, logged), never a committer that stops.
+      const failure = await this.#commit(batch, lease).catch((error: unknown) => this.owner.failure(error))
       this.#flying = undefined
       if (failure !== undefined) this.#fail(batch, failure)
       else batch.settle()
@@ -117,29 +118,23 @@ class Committer {
     } catch (error) {
       return owner.failure(error)
     }
-    let transaction: Transaction | undefined
+    let begun: (Transaction & { handed: RequestRecord[] }) | undefined
+    let version: string | undefined
     try {
-      const begun = await begin(client, namespace.name)
-      transaction = begun
+      begun = await begin(client, namespace.name)
       for (const { snapshot } of changes) if (snapshot !== undefined) await keepSnapshot(client, snapshot)
       const fence = changes[0]?.change.fence ?? lease
-      const version = await commitChanges(
+      version = await commitChanges(
         client,
         namespace.name,
         fence,
         changes.map((taken) => taken.change),
       )
-      client.release()
-      const expected = changes.findLast((taken) => taken.version !== undefined)?.version
-      owner.committed(namespace, version, expected, begun.server)
-      // Entries other replicas handed to this namespace: journaled at its next hold here.
-      if (begun.handed.length > 0) owner.later(namespace.name, ...begun.handed)
-      return undefined
     } catch (error) {
       const outage = isOutage(error)
       if (!outage) await client.query('ROLLBACK').catch(() => undefined)
       client.release(true)
-      const committed = outage && transaction !== undefined ? await owner.database.committed(transaction) : false
+      const committed = outage && begun !== undefined ? await owner.database.committed(begun) : false
       if (committed === true) return undefined
       if (fencedOff(error)) {
         owner.leaseLost(namespace.name)
@@ -149,6 +144,12 @@ class Committer {
       batch.unknown = true
       return unknownOutcome()
     }
+    client.release()
+    const expected = changes.findLast((taken) => taken.version !== undefined)?.version
+    owner.committed(namespace, version, expected, begun.server)
+    // Entries other replicas handed to this namespace: journaled at its next hold here.
+    if (begun.handed.length > 0) owner.later(namespace.name, ...begun.handed)
+    return undefined
   }
 
   /** `batch` failed, and the one after it with it: nothing of the next is written. */

@@ -54,7 +54,7 @@ export async function changeSince(
   const state = await stateOf(namespace, added ? before.pets.generation : before.pets.generation + 1)
   const text = JSON.stringify(state)
   const changed = text !== synced.text
-  const durable = !added || pets.length > 0 || lasting(state) !== lasting(before)
+  const durable = !added || pets.length > 0 || (changed && lastingOf(state) !== lastingOf(before))
   if (lease === undefined && (durable || entries.length > 0)) throw moved(namespace.name)
   const keys = store.idempotencyKeys
   const change: Change = {
@@ -72,4 +72,12 @@ export async function changeSince(
   const version = changed ? String(BigInt(synced.version) + 1n) : undefined
   const snapshot = store.base?.kind === 'snapshot' && !sameBaseline(store.base, before.base ?? undefined)
   return { taken: { change, entries, version, snapshot: snapshot ? store.base?.name : undefined }, state, text }
+}
+
+/** What of a state a client was told is stored, computed once a state: a state is the next one's `before`. */
+const lastings = new WeakMap<State, string>()
+function lastingOf(state: State): string {
+  let known = lastings.get(state)
+  if (known === undefined) lastings.set(state, (known = lasting(state)))
+  return known
 }

@@ -171,7 +171,7 @@ export async function writeAndCommit(client: pg.PoolClient, name: string, change
 /**
  * Writes `changes` in order and commits, in one round trip (a batch of an owner's requests: one
  * flush of the disk for them all, none when no change is durable); the row's version after them
- * when one changed its state.
+ * when one changed its state (undefined when none did).
  */
 export async function commitChanges(
   client: pg.PoolClient,
@@ -184,10 +184,14 @@ export async function commitChanges(
   if (fence !== undefined)
     statements.push(`SELECT fence(${literal}, ${client.escapeLiteral(fence.owner)}, ${whole(Number(fence.epoch))})`)
   for (const change of changes) statements.push(...writes(client, name, change))
-  const stateChanged = changes.some((change) => change.state !== undefined)
-  if (stateChanged) statements.push(`SELECT version FROM namespaces WHERE name = ${literal}`)
+  // The row takes the last state only, its version counting every change of state, as memory does.
+  const states = changes.flatMap((change) => change.state ?? [])
+  const state = states.at(-1)
+  if (state === undefined) return void (await many(client, [...statements, 'COMMIT']))
+  statements.push(
+    `UPDATE namespaces SET state = ${client.escapeLiteral(state)}, version = version + ${states.length} WHERE name = ${literal} RETURNING version`,
+  )
   const results = await many(client, [...statements, 'COMMIT'])
-  if (!stateChanged) return undefined
   const version = (results.at(-2)?.rows[0] as { version: string } | undefined)?.version
   if (version === undefined) throw new Error(`namespace ${name} vanished while it was held`)
   return version
@@ -206,10 +210,6 @@ function writes(client: pg.PoolClient, name: string, change: Change): string[] {
     )
   if (change.keepFrom !== undefined)
     statements.push(`DELETE FROM requests WHERE namespace = ${literal} AND id < ${whole(change.keepFrom)}`)
-  if (change.state !== undefined)
-    statements.push(
-      `UPDATE namespaces SET state = ${client.escapeLiteral(change.state)}, version = version + 1 WHERE name = ${literal}`,
-    )
   return statements
 }
 
