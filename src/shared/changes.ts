@@ -1,11 +1,11 @@
 // What a request changed in a namespace since a replica last synced it with its row: the pets
 // added (or all of them, replaced), the journal's new entries and the row's new state.
 import type { Namespace } from '../control/namespace.js'
-import type { Redactor } from '../journal/redactor.js'
+import { MAX_RECORDED_BODY, type Redactor } from '../journal/redactor.js'
 import type { RequestRecord } from '../journal/request-record.js'
 import { sameBaseline } from '../store/baseline.js'
 import { moved, type Lease } from './leases.js'
-import { lasting, stateOf, stored, type Change, type State } from './tables.js'
+import { lasting, stateOf, type Change, type State, type StoredRecord } from './tables.js'
 
 /** What a replica last took from or gave to the row, to tell what changed since. */
 export interface Synced {
@@ -80,4 +80,18 @@ function lastingOf(state: State): string {
   let known = lastings.get(state)
   if (known === undefined) lastings.set(state, (known = lasting(state)))
   return known
+}
+
+/** A request as the database keeps it: redacted as the journal shows it, its body cut as the journal keeps it. */
+export function stored(record: RequestRecord, redactor: Redactor): StoredRecord {
+  const body = record.body?.subarray(0, MAX_RECORDED_BODY + 1)
+  const { error } = record
+  return {
+    ...record,
+    path: redactor.text(record.path),
+    search: redactor.text(record.search),
+    headers: redactor.headers(record.headers),
+    body: body === undefined ? null : Buffer.from(redactor.text(body.toString('utf8'))).toString('base64'),
+    error: error === undefined ? undefined : { code: error.code, message: redactor.text(error.message) },
+  }
 }

@@ -49,6 +49,9 @@ export class SharedNamespaces implements NamespaceBackend {
   }
 
   async existing(name: string): Promise<Namespace | undefined> {
+    // Its owner serving it from memory knows it exists: its row goes only by its owner's deletion.
+    const live = this.#live.find(name)
+    if (live !== undefined && this.#sharing.serves(live)) return live
     const { rowCount } = await this.#database.query('SELECT 1 FROM namespaces WHERE name = $1', [name])
     if (rowCount === 1) return this.#live.get(name)
     // Its owner keeps it: its first request here may be making its row (a second object for the

@@ -17,7 +17,7 @@ import type { FrozenPets } from '../store/pets.js'
 import { IdempotencyKeys } from '../store/idempotency-keys.js'
 import { isOutage, unavailable, type Database, type Transaction } from './database.js'
 import { Batches, keepSnapshot } from './batches.js'
-import { changeSince, type Synced, type Taken } from './changes.js'
+import { changeSince, stored, type Synced, type Taken } from './changes.js'
 import { Hold, HOLD_TIMEOUT_MS, type Holder, tooSlow } from './hold.js'
 import { type Elsewhere, fencedOff, type Lease, Leases, moved } from './leases.js'
 import { Turns } from './turns.js'
@@ -28,7 +28,6 @@ import {
   hand,
   lockAndRead,
   readAfter,
-  stored,
   writeAndCommit,
   stateOf,
   type After,
@@ -85,7 +84,7 @@ export class Sharing implements Holder {
     if (letGo === undefined) throw tooSlow()
     // Its owner serves it from memory, and commits behind (batches.ts).
     const lease = this.leases.valid(namespace.name)
-    if (lease !== undefined && !this.#moved.has(namespace.name) && this.#synced.has(namespace))
+    if (lease !== undefined && this.serves(namespace))
       return this.batches.hold(namespace, lease, letGo, this.unjournaled.take(namespace.name))
     // Held by another replica: the namespace is only read here, and a change is refused. What its
     // owner here took is committed first, as the namespace is read anew.
@@ -108,6 +107,12 @@ export class Sharing implements Holder {
     // Too late for this request: the row is let go as soon as it comes.
     holding.then((hold) => hold.abandon(), ignore).catch(ignore)
     throw tooSlow()
+  }
+
+  /** Whether this replica serves `namespace` from memory now: its lease held, and its memory synced. */
+  serves(namespace: Namespace): boolean {
+    const { name } = namespace
+    return this.leases.valid(name) !== undefined && !this.#moved.has(name) && this.#synced.has(namespace)
   }
 
   /** The lease of `name`, taken if it is free or expired; or where another replica holds it. */

@@ -1,7 +1,6 @@
 // A namespace's rows in the shared database: its row locked for a request, and its pets and
 // requests written and read as the tables hold them.
 import type pg from 'pg'
-import { MAX_RECORDED_BODY, type Redactor } from '../journal/redactor.js'
 import type { RequestRecord } from '../journal/request-record.js'
 import type { Pet } from '../store/pets.js'
 import type { IdempotencyKey } from '../store/idempotency-keys.js'
@@ -55,7 +54,8 @@ export async function createRow(
     'INSERT INTO namespaces (name, state) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING',
     [name, state],
   )
-  if (made.rowCount === 1 && pets.length > 0) await many(client, [insertPets(client, name, pets, keyOf)])
+  const rows = pets.map((pet) => petRow(pet, keyOf))
+  if (made.rowCount === 1 && rows.length > 0) await many(client, [insertPetRows(client, name, rows)])
 }
 
 /**
@@ -183,7 +183,7 @@ export async function commitChanges(
   const statements = changes.some((change) => change.durable) ? [] : ['SET LOCAL synchronous_commit TO OFF']
   if (fence !== undefined)
     statements.push(`SELECT fence(${literal}, ${client.escapeLiteral(fence.owner)}, ${whole(Number(fence.epoch))})`)
-  for (const change of changes) statements.push(...writes(client, name, change))
+  statements.push(...writes(client, name, changes))
   // The row takes the last state only, its version counting every change of state, as memory does.
   const states = changes.flatMap((change) => change.state ?? [])
   const state = states.at(-1)
@@ -197,25 +197,30 @@ export async function commitChanges(
   return version
 }
 
-function writes(client: pg.PoolClient, name: string, change: Change): string[] {
+/** The writes of `changes` as few statements: what a later change replaces, an earlier one need not write. */
+function writes(client: pg.PoolClient, name: string, changes: readonly Change[]): string[] {
   const literal = client.escapeLiteral(name)
-  const json = (value: unknown): string => client.escapeLiteral(JSON.stringify(value))
+  const petsFrom = changes.findLastIndex((change) => change.replacePets)
+  const recordsFrom = changes.findLastIndex((change) => change.replaceRecords)
+  const pets = changes.slice(Math.max(petsFrom, 0)).flatMap(({ pets, keyOf }) => pets.map((pet) => petRow(pet, keyOf)))
+  const records = changes.slice(Math.max(recordsFrom, 0)).flatMap((change) => change.records)
+  const keepFrom = Math.max(...changes.map((change) => change.keepFrom ?? 0))
   const statements: string[] = []
-  if (change.replacePets) statements.push(`DELETE FROM pets WHERE namespace = ${literal}`)
-  if (change.pets.length > 0) statements.push(insertPets(client, name, change.pets, change.keyOf))
-  if (change.replaceRecords) statements.push(`DELETE FROM requests WHERE namespace = ${literal}`)
-  if (change.records.length > 0)
+  if (petsFrom >= 0) statements.push(`DELETE FROM pets WHERE namespace = ${literal}`)
+  if (pets.length > 0) statements.push(insertPetRows(client, name, pets))
+  if (recordsFrom >= 0) statements.push(`DELETE FROM requests WHERE namespace = ${literal}`)
+  if (records.length > 0)
     statements.push(
-      `INSERT INTO requests (namespace, id, record) SELECT ${literal}, (r ->> 'id')::bigint, r -> 'record' FROM jsonb_array_elements(${json(change.records)}::jsonb) AS r ON CONFLICT DO NOTHING`,
+      `INSERT INTO requests (namespace, id, record) SELECT ${literal}, (r ->> 'id')::bigint, r -> 'record' FROM jsonb_array_elements(${client.escapeLiteral(JSON.stringify(records))}::jsonb) AS r ON CONFLICT DO NOTHING`,
     )
-  if (change.keepFrom !== undefined)
-    statements.push(`DELETE FROM requests WHERE namespace = ${literal} AND id < ${whole(change.keepFrom)}`)
+  if (keepFrom > 0) statements.push(`DELETE FROM requests WHERE namespace = ${literal} AND id < ${whole(keepFrom)}`)
   return statements
 }
 
-/** The pets, each with its create's key in the same row: the key is stored exactly when its pet is. */
-function insertPets(client: pg.PoolClient, name: string, pets: readonly Pet[], keyOf: KeyOf): string {
-  const rows = pets.map((pet) => ({ pet, key: keyOf(pet.id) ?? null }))
+/** A pet with its create's key in the same row: the key is stored exactly when its pet is. */
+const petRow = (pet: Pet, keyOf: KeyOf) => ({ pet, key: keyOf(pet.id) ?? null })
+
+function insertPetRows(client: pg.PoolClient, name: string, rows: readonly ReturnType<typeof petRow>[]): string {
   const [literal, json] = [client.escapeLiteral(name), client.escapeLiteral(JSON.stringify(rows))]
   return `INSERT INTO pets (namespace, id, pet, idempotency_key) SELECT ${literal}, (r -> 'pet' ->> 'id')::bigint, r -> 'pet', NULLIF(r -> 'key', 'null') FROM jsonb_array_elements(${json}::jsonb) AS r`
 }
@@ -230,20 +235,6 @@ async function many(client: pg.PoolClient, statements: readonly string[]): Promi
 function whole(n: number): string {
   if (!Number.isSafeInteger(n)) throw new Error(`not a whole number: ${n}`)
   return String(n)
-}
-
-/** A request as the database keeps it: redacted as the journal shows it, its body cut as the journal keeps it. */
-export function stored(record: RequestRecord, redactor: Redactor): StoredRecord {
-  const body = record.body?.subarray(0, MAX_RECORDED_BODY + 1)
-  const { error } = record
-  return {
-    ...record,
-    path: redactor.text(record.path),
-    search: redactor.text(record.search),
-    headers: redactor.headers(record.headers),
-    body: body === undefined ? null : Buffer.from(redactor.text(body.toString('utf8'))).toString('base64'),
-    error: error === undefined ? undefined : { code: error.code, message: redactor.text(error.message) },
-  }
 }
 
 export function revive(stored: StoredRecord): RequestRecord {
