@@ -15,11 +15,11 @@ t.test('a wait on one replica ends on a call another replica served', { skip }, 
       return new URL((await spawnCli(t, env, [], cli)).baseUrl).origin
     }),
   )
-  const admin = (origin: string | undefined, path: string, body?: unknown, method = 'POST') =>
+  const control = (origin: string | undefined, path: string, body?: unknown, method = 'POST') =>
     call(`${origin}/__admin${path}`, { method, headers: ADMIN, body })
-  t.equal((await admin(one, '/reset?namespace=across', {})).status, 200)
+  t.equal((await control(one, '/reset?namespace=across', {})).status, 200)
 
-  const waiting = admin(one, '/requests/await?namespace=across', {
+  const waiting = control(one, '/requests/await?namespace=across', {
     timeoutMs: 20_000,
     expectations: [{ operationId: 'createPet', count: 1, body: { name: 'Rex' } }],
   })
@@ -36,9 +36,9 @@ t.test('a wait on one replica ends on a call another replica served', { skip }, 
   t.equal(body.expectations[0].matched, 1)
   t.ok(Date.now() - answered < 2000, `seen ${Date.now() - answered} ms after the other replica answered`)
 
-  const deleted = admin(one, '/requests/await?namespace=across', { timeoutMs: 20_000, quietMs: 20_000 })
+  const deleted = control(one, '/requests/await?namespace=across', { timeoutMs: 20_000, quietMs: 20_000 })
   // Deleted through the other replica: a 404 whether the wait had begun (seen at its next read) or not.
-  t.equal((await admin(two, '/namespaces/across', undefined, 'DELETE')).status, 200)
+  t.equal((await control(two, '/namespaces/across', undefined, 'DELETE')).status, 200)
   const gone = await deleted
   t.equal(gone.status, 404)
   t.match(gone.body, { code: 'not_found' })

@@ -15,7 +15,7 @@ t.test('replicas on one database', { skip }, async (t) => {
   const cli = await buildCli(t)
   const { origins, url, balancer } = await startReplicas(t, db, cli)
   const ns = (name: string) => ({ ...API, 'x-sandbox-namespace': name })
-  const admin = (origin: string, path: string, namespace: string, method = 'GET', body?: unknown) =>
+  const control = (origin: string, path: string, namespace: string, method = 'GET', body?: unknown) =>
     call(`${origin}/__admin/${path}${path.includes('?') ? '&' : '?'}namespace=${namespace}`, {
       method,
       headers: ADMIN,
@@ -79,7 +79,7 @@ t.test('replicas on one database', { skip }, async (t) => {
   }
 
   t.test('a fault armed through one replica fires once, on the nth call, under a create load', async (t) => {
-    const armed = await admin(origins[0]!, 'faults', 'nth', 'POST', {
+    const armed = await control(origins[0]!, 'faults', 'nth', 'POST', {
       operationId: 'listPets',
       status: 503,
       after: 7,
@@ -94,13 +94,13 @@ t.test('replicas on one database', { skip }, async (t) => {
     })
     t.equal(answers.filter((a) => a.status === 503).length, 1, 'one call got the fault')
     t.equal(answers.filter((a) => a.status === 200).length, 19)
-    const journal = await admin(origins[2]!, 'requests?operationId=listPets&limit=100', 'nth')
+    const journal = await control(origins[2]!, 'requests?operationId=listPets&limit=100', 'nth')
     const faulted = journal.body.entries.filter((e: { status: number }) => e.status === 503)
     t.equal(faulted.length, 1)
     t.equal(journal.body.entries.indexOf(faulted[0]), 7, 'the eighth listPets recorded is the faulted one')
-    const faults = await admin(origins[1]!, 'faults', 'nth')
+    const faults = await control(origins[1]!, 'faults', 'nth')
     t.match(faults.body.faults, [{ seen: 20, fired: 1 }])
-    const verified = await admin(origins[0]!, 'verify', 'nth', 'POST', {
+    const verified = await control(origins[0]!, 'verify', 'nth', 'POST', {
       expectations: [{ operationId: 'createPet', count: created }],
     })
     t.equal(verified.body.passed, true, `every acknowledged create counted: ${verified.body.message}`)
@@ -121,11 +121,11 @@ t.test('replicas on one database', { skip }, async (t) => {
           { operationId: 'getPet', count: 45 },
           { operationId: 'createPet', count: created },
         ]
-        const verified = await admin(origin, 'verify', 'exact', 'POST', { expectations })
+        const verified = await control(origin, 'verify', 'exact', 'POST', { expectations })
         t.equal(verified.body.passed, true, `${origin}: ${verified.body.message}`)
-        const page = await admin(origin, 'requests?limit=1&operationId=getPet', 'exact')
+        const page = await control(origin, 'requests?limit=1&operationId=getPet', 'exact')
         t.equal(page.body.count, 45, `${origin}: the journal holds 45 getPet`)
-        const coverage = await admin(origin, 'coverage', 'exact')
+        const coverage = await control(origin, 'coverage', 'exact')
         t.equal(coverage.body.summary.calls, 45 + created, `${origin}: coverage counts every call`)
       }
     },
@@ -138,8 +138,8 @@ t.test('replicas on one database', { skip }, async (t) => {
       body: { name: 'Kept', categoryId: 2 },
     })
     t.equal(created.status, 201)
-    t.equal((await admin(origins[1]!, 'clock', 'seen', 'POST', { now: '2029-06-01T00:00:00Z' })).status, 200)
-    const clock = await admin(origins[2]!, 'clock', 'seen')
+    t.equal((await control(origins[1]!, 'clock', 'seen', 'POST', { now: '2029-06-01T00:00:00Z' })).status, 200)
+    const clock = await control(origins[2]!, 'clock', 'seen')
     t.match(clock.body, { real: false, now: /^2029-06-01T00:00/ })
     t.equal(
       (
@@ -151,21 +151,21 @@ t.test('replicas on one database', { skip }, async (t) => {
       ).status,
       201,
     )
-    const reset = await admin(origins[0]!, 'reset', 'other', 'POST', { snapshot: 'seen-1' })
+    const reset = await control(origins[0]!, 'reset', 'other', 'POST', { snapshot: 'seen-1' })
     t.same(reset.body, { namespace: 'other', pets: 61 })
     const kept = await call(`${origins[1]}/v1/pets/${created.body.id}`, { headers: ns('other') })
     t.equal(kept.body.name, 'Kept', 'the snapshot carries the pet to a namespace reset on another replica')
     const inUse = await call(`${origins[1]}/__admin/snapshots/seen-1`, { method: 'DELETE', headers: ADMIN })
     t.equal(inUse.status, 409, 'a snapshot a namespace starts from is kept')
-    t.equal((await admin(origins[2]!, 'reset', 'seen', 'POST')).status, 200)
+    t.equal((await control(origins[2]!, 'reset', 'seen', 'POST')).status, 200)
     t.equal(
       (await call(`${origins[0]}/v1/pets/${created.body.id}`, { headers: ns('seen') })).status,
       404,
       'the reset is seen by another replica',
     )
-    t.match((await admin(origins[0]!, 'clock', 'seen')).body, { real: true })
+    t.match((await control(origins[0]!, 'clock', 'seen')).body, { real: true })
     t.equal((await call(`${origins[2]}/__admin/namespaces/other`, { method: 'DELETE', headers: ADMIN })).status, 200)
-    t.equal((await admin(origins[0]!, 'requests', 'other')).status, 404, 'the deleted namespace is gone everywhere')
+    t.equal((await control(origins[0]!, 'requests', 'other')).status, 404, 'the deleted namespace is gone everywhere')
     t.equal((await call(`${origins[1]}/__admin/snapshots/seen-1`, { method: 'DELETE', headers: ADMIN })).status, 200)
     const names = (await call(`${origins[0]}/__admin/namespaces`, { headers: ADMIN })).body.namespaces.map(
       (n: { name: string }) => n.name,
@@ -194,7 +194,7 @@ t.test('replicas on one database', { skip }, async (t) => {
     t.equal((await call(`${origins[0]}/v1/pets?limit=1`, waits)).status, 200, 'the next request is served')
     await waitFor(
       async () => {
-        const page = await admin(origins[1]!, 'requests', 'waits')
+        const page = await control(origins[1]!, 'requests', 'waits')
         // Its owner answers it from memory and waits for the row only to commit: the entry has the
         // answer it was given as the client left.
         return page.body.count === 3 && [null, 201].includes(page.body.entries[1].status)

@@ -41,7 +41,7 @@ async function probe(n: number, origin: string, namespace: string): Promise<Prob
   }
 }
 
-async function admin<T>(origin: string, path: string): Promise<T> {
+async function control<T>(origin: string, path: string): Promise<T> {
   const res = await fetch(`${origin}/__admin/${path}`, { headers: ADMIN, signal: AbortSignal.timeout(WEDGE_MS * 2) })
   if (res.status !== 200) throw new Error(`GET ${origin}/__admin/${path} answered ${res.status}: ${await res.text()}`)
   return (await res.json()) as T
@@ -57,11 +57,11 @@ async function readReplica(n: number, origin: string, namespaces: readonly strin
     const query = `namespace=${namespace}`
     pets.set(
       namespace,
-      (await admin<{ name: string }[]>(origin, `pets?${query}`)).map((pet) => pet.name),
+      (await control<{ name: string }[]>(origin, `pets?${query}`)).map((pet) => pet.name),
     )
     const entries: string[] = []
     for (let after: number | null = 0; after !== null;) {
-      const page: { entries: { id: number; headers: Record<string, string> }[]; next: number | null } = await admin(
+      const page: { entries: { id: number; headers: Record<string, string> }[]; next: number | null } = await control(
         origin,
         `requests?${query}&limit=${PAGE}&after=${after}`,
       )
@@ -69,7 +69,7 @@ async function readReplica(n: number, origin: string, namespaces: readonly strin
       after = page.next
     }
     journal.set(namespace, entries)
-    faults.set(namespace, (await admin<{ faults: ListedFault[] }>(origin, `faults?${query}`)).faults)
+    faults.set(namespace, (await control<{ faults: ListedFault[] }>(origin, `faults?${query}`)).faults)
   }
   return { name: `replica ${n}`, pets, journal, faults }
 }
