@@ -74,9 +74,8 @@ export class Control {
   }
 
   /**
-   * Hands the request to the process that serves its namespace when another does (replicas), before
-   * it is tracked: undefined when this one serves it, else whether it was handed on. The control
-   * API's requests name theirs in ?namespace= or in their path (/namespaces/{name}).
+   * Hands the request, before it is tracked, to the replica that serves its namespace: undefined when
+   * this one does. Control calls name it in ?namespace= or in their path (/namespaces/{name}).
    */
   forward({ req, res, path, search }: Exchange, control = false): Promise<boolean> | undefined {
     const asked = control
