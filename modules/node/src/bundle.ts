@@ -12,7 +12,8 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
-import type { NamespaceControl } from './client.js'
+import type { Client } from 'openapi-fetch'
+import type { paths } from './admin-types.js'
 
 /** Where bundles go unless told: relative to the run's working folder (the project's, for npm test). */
 export const BUNDLE_FOLDER = 'test-results'
@@ -37,7 +38,7 @@ export function bundleFileName(testName: string): string {
  * @param folder `test-results` (relative to the working folder) by default
  */
 export async function saveBundleOnFailure(
-  namespace: NamespaceControl,
+  namespace: { readonly api: Client<paths> }, // a NamespaceControl
   test: EndedTest,
   folder: string = BUNDLE_FOLDER,
 ): Promise<string | undefined> {
