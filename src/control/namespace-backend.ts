@@ -4,8 +4,8 @@
 // verify see only this.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Namespace } from './namespace.js'
-import type { Unloaded } from './namespace-files.js'
 import type { RequestRecord } from '../journal/request-record.js'
+import type { Baseline } from '../store/baseline.js'
 import type { HttpError } from '../http/errors.js'
 import type { FrozenPets } from '../store/pets.js'
 import type { AnimalStore } from '../store/store.js'
@@ -16,6 +16,16 @@ import type { AnimalStore } from '../store/store.js'
  * database that keeps every namespace (any may leave: it is read back from there).
  */
 export type Keeping = 'memory' | 'files' | 'database'
+
+/** What a namespace unloaded from memory keeps there, beside its files: a few facts, not its pets. */
+export interface Unloaded {
+  /** Its baseline (a trace's snapshot, or the initial data). */
+  readonly baseline: Baseline
+  /** Its clock's distance from real time in ms (its baseline's clock runs on); null for real time. */
+  readonly clockOffset: number | null
+  /** The baseline of the frozen pets its store starts from, once known (for forks()). */
+  base?: Baseline | undefined
+}
 
 /** The namespaces the registry keeps in memory, as a backend sees them. */
 export interface LiveNamespaces {
