@@ -7,7 +7,7 @@ import polka, { type Polka } from 'polka'
 import type { Logger } from 'pino'
 import { handlers, type HandlerContext } from './api/operations.js'
 import type { Capability, Endpoint, RequestHooks } from './capability.js'
-import { adminTokenCheck, createControlApi, type ControlApiOptions } from './control/control-api.js'
+import { adminTokenCheck, CONTROL_API_PATH, createControlApi, type ControlApiOptions } from './control/control-api.js'
 import type { Control } from './control/request-control.js'
 import { cors } from './http/cors.js'
 import { Exchange } from './http/exchange.js'
@@ -56,10 +56,20 @@ export function createApp(
   const [arrive, onApi] = [hooks.flatMap((h) => h.arrive ?? []), hooks.flatMap((h) => h.api ?? [])]
   const standIns = hooks.flatMap(({ answers, answer }) => (answers && answer ? [{ answers, answer }] : []))
   const serveOperation = apiPipeline({ spec, keys, control, answerError, minStability, standIns })
-  const controlRoute = controlApi && {
-    basePath: controlApi.controlSpec.basePath,
-    serve: createControlApi(controlApi, capabilities, answerError),
-  }
+  const controlRoute = controlApi && createControlApi(controlApi, capabilities, answerError)
+  // Built once the first answer is written, in a turn of its own: the first answer never waits for it.
+  let warmAfter: ((exchange: Exchange) => void) | undefined =
+    controlRoute &&
+    ((exchange) => {
+      warmAfter = undefined
+      exchange.res.once('close', () =>
+        setImmediate(() =>
+          controlRoute
+            .warm()
+            .catch((error: unknown) => logger.error({ err: error }, 'the control API cannot be built')),
+        ),
+      )
+    })
 
   // The pages, the control API and the rest of the API (its spec documents, its 404s) are polka
   // routers, picked by path prefix so that a request meets only the routes it may match.
@@ -123,6 +133,7 @@ export function createApp(
   // control API's own.
   return (req, res) => {
     const exchange = new Exchange(req, res)
+    warmAfter?.(exchange)
     logRequest?.(exchange)
     for (const hook of arrive) hook(exchange)
     if (req.headers.host === undefined && req.httpVersion === '1.1') {
@@ -135,7 +146,7 @@ export function createApp(
       return
     }
     const url = req.url ?? '/'
-    const toControlApi = controlRoute !== undefined && isUnder(url, controlRoute.basePath)
+    const toControlApi = controlRoute !== undefined && isUnder(url, CONTROL_API_PATH)
     // A guarded path is the control API by other means: the same token, origins and Host names.
     const endpoint = toControlApi ? undefined : guarded.find(([path]) => isUnder(url, path))?.[1]
     const toGuarded = toControlApi || endpoint !== undefined
@@ -153,9 +164,7 @@ export function createApp(
       }
       unlessForwarded(control.forward(exchange), serve)
     } else if (toControlApi) {
-      unlessForwarded(control.forward(exchange, true), () => {
-        if (!controlRoute?.serve(exchange)) toPages(exchange) // a 404
-      })
+      unlessForwarded(control.forward(exchange, true), () => controlRoute?.serve(exchange, toPages)) // toPages: a 404
     } else if (endpoint !== undefined) {
       try {
         checkAdminToken?.(req)

@@ -24,7 +24,7 @@ import { Namespaces, namespaceOfKey } from './control/namespaces.js'
 import { LocalNamespaces } from './control/namespace-local.js'
 import { loadControlSpec, loadSpec } from './contract/load.js'
 import { sandboxFacts } from './bundle-facts.js'
-import type { ApiSpec } from './contract/types.js'
+import type { ApiSpec, SpecOperations } from './contract/types.js'
 import type { AnimalStore } from './store/store.js'
 import type { DataFileOptions } from './store/data-file.js'
 import type { Baseline } from './store/baseline.js'
@@ -153,11 +153,14 @@ async function serve(
     },
   )
   const https = await tls({ tls: config.tls, clientCa: config.tlsClientCa, caOut: config.tlsCaOut })
+  // Loaded when the control API is built, after the first answer (control-api.ts), or by telemetry.
+  let loadingControlSpec: Promise<SpecOperations> | undefined
+  const controlSpec = (): Promise<SpecOperations> => (loadingControlSpec ??= loadControlSpec())
   const controlApi =
     config.adminToken === undefined
       ? undefined
       : {
-          controlSpec: await loadControlSpec(),
+          controlSpec,
           apiSpec: spec,
           token: config.adminToken,
           localOnly: config.adminToken === DEFAULT_ADMIN_TOKEN,
@@ -171,7 +174,7 @@ async function serve(
         }
   const telemetry = await openTelemetry({
     env: process.env,
-    apis: controlApi ? [spec, controlApi.controlSpec] : [spec],
+    apis: async () => (controlApi ? [spec, await controlSpec()] : [spec]),
     logger,
     scraped: controlApi && { namespaces, maxNamespaces: config.maxNamespaces },
   })

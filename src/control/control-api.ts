@@ -31,12 +31,60 @@ const ADMIN_TOKEN: Credential = {
   realm: 'Bearer realm="animal-store-admin"',
 }
 
+/** Where the control API is served: spec/admin.openapi.yaml's server, checked when it is built. */
+export const CONTROL_API_PATH = '/__admin'
+
+/** The control API, served before it is built: a call that comes first waits for the build. */
+export interface ControlApi {
+  /** Serves a call under CONTROL_API_PATH; one no operation matches goes to `unmatched` (a 404). */
+  readonly serve: (exchange: Exchange, unmatched: (exchange: Exchange) => void) => void
+  /** Builds it now, when nothing waits: a later first call then costs what any call costs. */
+  readonly warm: () => Promise<unknown>
+}
+
+/**
+ * The control API, built at its first call or when warmed, whichever comes first. A start is
+ * judged by its first healthy answer: loading the spec and making 26 operations' pipeline waits
+ * until after it (docs/performance.md). A spec operation without its one handler fails the build:
+ * warming logs that line, and every control call answers it as a 500.
+ */
 export function createControlApi(
   options: ControlApiOptions,
   capabilities: readonly ControlPart[],
   answerError: (exchange: Exchange, error: unknown) => void,
+): ControlApi {
+  let built: Pipeline | undefined
+  let building: Promise<Pipeline> | undefined
+  const build = (): Promise<Pipeline> =>
+    (building ??= options.controlSpec().then((controlSpec) => {
+      if (controlSpec.basePath !== CONTROL_API_PATH)
+        throw new Error(`the control API's spec serves ${controlSpec.basePath}, not ${CONTROL_API_PATH}`)
+      return (built = controlPipeline(controlSpec, options, capabilities, answerError))
+    }))
+  return {
+    serve: (exchange, unmatched) => {
+      if (built !== undefined) {
+        if (!built(exchange)) unmatched(exchange)
+        return
+      }
+      build().then(
+        (pipeline) => {
+          if (!pipeline(exchange)) unmatched(exchange)
+        },
+        (error: unknown) => answerError(exchange, error),
+      )
+    },
+    warm: build,
+  }
+}
+
+function controlPipeline(
+  controlSpec: SpecOperations,
+  options: ControlApiOptions,
+  capabilities: readonly ControlPart[],
+  answerError: (exchange: Exchange, error: unknown) => void,
 ): Pipeline {
-  const { controlSpec, namespaces } = options
+  const { namespaces } = options
   const handlers = controlHandlersOf(controlSpec, capabilities)
   const resets = capabilities.flatMap(({ reset }) => reset ?? [])
   const afterReset = (namespace: Namespace): void => {

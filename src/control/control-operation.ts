@@ -11,7 +11,8 @@ import type { BundleSource } from './bundle.js'
 import type { Namespace, Namespaces } from './namespaces.js'
 
 export interface ControlApiOptions {
-  readonly controlSpec: SpecOperations
+  /** The control API's spec, loaded once, when the control API is built (control-api.ts). */
+  readonly controlSpec: () => Promise<SpecOperations>
   readonly apiSpec: ApiSpec
   readonly token: string
   /** The token is the published default: it is accepted only over loopback, from this machine. */

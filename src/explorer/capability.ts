@@ -2,7 +2,7 @@
 // journal pages, test data, while the control API is on.
 import type { IncomingMessage } from 'node:http'
 import type { Capability } from '../capability.js'
-import { adminTokenCheck, type ControlApiOptions } from '../control/control-api.js'
+import { adminTokenCheck, CONTROL_API_PATH, type ControlApiOptions } from '../control/control-api.js'
 import { coverageOf } from '../journal/coverage.js'
 import type { ApiSpec } from '../contract/types.js'
 import { COVERAGE_PAGE, JOURNAL_PAGE, mountExplorer, mountSpecDocuments, type SandboxFacts } from './pages.js'
@@ -31,7 +31,7 @@ export function explorer({ spec, facts, controlApi }: ExplorerSettings): Capabil
     name: 'explorer',
     routes: {
       pages: (router) =>
-        mountExplorer(router, { spec, facts, coverage, controlApiPath: controlApi?.controlSpec.basePath }),
+        mountExplorer(router, { spec, facts, coverage, controlApiPath: controlApi && CONTROL_API_PATH }),
       api: (router) => mountSpecDocuments(router, { spec, facts }),
       testData: controlApi ? [COVERAGE_PAGE, JOURNAL_PAGE] : [],
     },

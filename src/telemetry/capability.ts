@@ -10,8 +10,8 @@ import { startTelemetry } from './telemetry.js'
 export interface TelemetrySettings {
   /** The SDK reads its OTEL_* settings from the environment itself, whoever starts the sandbox. */
   readonly env: NodeJS.ProcessEnv
-  /** The API's operations and the control API's, each under its base path. */
-  readonly apis: ReadonlyArray<{ readonly basePath: string; readonly operations: readonly Operation[] }>
+  /** The API's operations and the control API's, each under its base path: read only when spans are exported. */
+  readonly apis: () => Promise<ReadonlyArray<{ readonly basePath: string; readonly operations: readonly Operation[] }>>
   readonly logger: Logger
   /** The namespaces /metrics counts; undefined when it is off (as the control API, whose token it takes). */
   readonly scraped: { readonly namespaces: Namespaces; readonly maxNamespaces: number } | undefined

@@ -57,11 +57,12 @@ function isHttpUrl(text: string): boolean {
  */
 export async function startTelemetry(
   env: NodeJS.ProcessEnv,
-  apis: ReadonlyArray<{ readonly basePath: string; readonly operations: readonly Operation[] }>,
+  readApis: () => Promise<ReadonlyArray<{ readonly basePath: string; readonly operations: readonly Operation[] }>>,
   logger: Logger,
 ): Promise<Telemetry | undefined> {
   if (!telemetryWanted(env)) return undefined
-  const [api, core, resources, sdk, otlp, semconv] = await Promise.all([
+  const [apis, api, core, resources, sdk, otlp, semconv] = await Promise.all([
+    readApis(),
     import('@opentelemetry/api'),
     import('@opentelemetry/core'),
     import('@opentelemetry/resources'),
