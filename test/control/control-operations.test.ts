@@ -1,6 +1,7 @@
 // Every operation of the control API's spec has one handler: the core's rooms bring theirs and
-// each capability its `controlOperations`. A spec operation left without one, or given two, stops
-// the start with one line that names it, before a request could meet the gap.
+// each capability its `controlOperations`. A spec operation left without one, or given two, fails
+// the control API's build (after the first answer, or at the first control call) with one line
+// that names it; here the sandbox's rooms are checked before any start.
 import t from 'tap'
 import type { Capability } from '../../src/capability.js'
 import { loadSpecFile } from '../../src/contract/load.js'
