@@ -5,7 +5,7 @@
 import t from 'tap'
 import type { Capability } from '../../src/capability.js'
 import { loadSpecFile } from '../../src/contract/load.js'
-import { controlHandlersOf } from '../../src/control/control-api.js'
+import { controlHandlersOf, createControlApi, type ControlApiOptions } from '../../src/control/control-api.js'
 import { ok } from '../../src/control/control-operation.js'
 import { fidelity } from '../../src/fidelity/capability.js'
 import { pact } from '../../src/pact/capability.js'
@@ -49,5 +49,15 @@ t.test('a handler for an operation the spec does not have is named', async (t) =
   const stray: Capability = { name: 'stray', controlOperations: { ['getNothing' as 'getClock']: () => ok({}) } }
   t.throws(() => controlHandlersOf(controlSpec, [...capabilities, stray]), {
     message: "control API operation getNothing (in stray) is not in /__admin's spec",
+  })
+})
+
+t.test('the control API checks its handlers when it is built, after the start, and names the gap', async (t) => {
+  const twice: Capability = { name: 'clock-again', controlOperations: { getClock: () => ok({}) } }
+  // The build stops at the check, before it reads any other option.
+  const options = { controlSpec: async () => controlSpec } as unknown as ControlApiOptions
+  const controlApi = createControlApi(options, [...capabilities, twice], () => {})
+  await t.rejects(controlApi.warm(), {
+    message: 'control API operation getClock has two handlers, in control and clock-again',
   })
 })
