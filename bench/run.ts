@@ -1,17 +1,10 @@
-// npm run bench: the guardrails of docs/performance.md, measured in one run, each against a bare
-// node:http server answering the same bytes (bench/bare-server.mjs) where it is a ratio. Servers run
-// on core 0, the load generator and this script on core 1; everything talks to 127.0.0.1 and every
-// loop is bounded in count and time.
+// npm run bench: the guardrails of docs/performance.md in one run, each ratio against a bare
+// node:http server answering the same bytes (bench/bare-server.mjs). Servers run on core 0, the
+// load generator and this script on core 1; 127.0.0.1 only, every loop bounded.
 //
 //   tsx bench/run.ts [--smoke] [--out DIR] [--before REF] [scenario ...]
 //
-// --before REF also runs the sandbox of an earlier commit (a git ref, checked out and built in the
-// run's folder, or a folder holding such a build), the two taking turns, so that "within 10% of
-// before" compares figures of one run; without it, "before" is the previous full run's latest.json.
-//
-// Scenarios: cold-start, raw, https, http2, tests, await, namespaces, data-file (all eight by default), and only
-// when named: shared (PostgreSQL and HAProxy, minutes) and soak (minutes of mixed load, SOAK_SECONDS). --smoke is a tiny run (seconds) that checks the
-// harness; with BENCH_FROM_SOURCE=1 the sandbox runs from src/ through tsx instead of dist/.
+// The scenarios, --before and --smoke: docs/performance.md. BENCH_FROM_SOURCE=1 runs src/ through tsx.
 import { randomUUID } from 'node:crypto'
 import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'

@@ -26,10 +26,13 @@ for (const [name, server] of Object.entries(servers) as Array<[keyof typeof serv
 
 const skip = skipWithout(t, 'wrk', 'wrk') || skipWithout(t, 'h2load', 'nghttp2-client')
 
+/** One second of GETs of `url` from `load`. */
+const second = (load: LoadGenerator, url: string, connections: number) =>
+  load.run({ url, method: 'GET', headers: {}, connections, seconds: 1 })
+
 /** `load` against `origin`: its counts add up, its latency has microseconds, a 404 is an error. */
 async function measures(t: Test, load: LoadGenerator, origin: string): Promise<void> {
-  const run = (path: string, connections: number) =>
-    load.run({ url: `${origin}${path}`, method: 'GET', headers: {}, connections, seconds: 1 })
+  const run = (path: string, connections: number) => second(load, `${origin}${path}`, connections)
   const ok = await run('/', 2)
   t.ok(ok.requests > 100 && ok.requestsPerSecond > 0, `requests were sent (${ok.requests})`)
   t.ok(ok.p50Ms > 0, `p50 is above 0 (${ok.p50Ms} ms)`)
@@ -49,30 +52,20 @@ async function measures(t: Test, load: LoadGenerator, origin: string): Promise<v
   )
 }
 
-t.test('wrk over HTTP/1.1: latency at microsecond resolution, errors counted', { skip }, async (t) => {
-  const load = await findLoadGenerators(await tempDir(t), undefined)
-  t.equal(load['HTTP/1.1'].name, 'wrk')
-  await measures(t, load['HTTP/1.1'], `http://127.0.0.1:${ports.plain}`)
-})
+const cases = [
+  ['wrk over HTTP/1.1', 'HTTP/1.1', `http://127.0.0.1:${ports.plain}`],
+  ['wrk over HTTPS/1.1', 'HTTP/1.1', `https://127.0.0.1:${ports.secure}`],
+  ['h2load over HTTP/2', 'HTTP/2', `https://127.0.0.1:${ports.secure}`],
+] as const
+for (const [name, protocol, origin] of cases)
+  t.test(`${name}: latency at microsecond resolution, errors counted`, { skip }, async (t) => {
+    const load = (await findLoadGenerators(await tempDir(t), undefined))[protocol]
+    t.equal(load.name, name.split(' ')[0])
+    await measures(t, load, origin)
+  })
 
-t.test('wrk over HTTPS/1.1: the same', { skip }, async (t) => {
+t.test('h2load refuses a server that speaks no HTTP/2', { skip }, async (t) => {
   const load = await findLoadGenerators(await tempDir(t), undefined)
-  await measures(t, load['HTTP/1.1'], `https://127.0.0.1:${ports.secure}`)
-})
-
-t.test('h2load over HTTP/2: the same, and it refuses a server that speaks no HTTP/2', { skip }, async (t) => {
-  const load = await findLoadGenerators(await tempDir(t), undefined)
-  t.equal(load['HTTP/2'].name, 'h2load')
-  await measures(t, load['HTTP/2'], `https://127.0.0.1:${ports.secure}`)
   // Over plain HTTP/1.1 it would try h2c, which node:http does not speak: no figure, a clear error.
-  await t.rejects(
-    load['HTTP/2'].run({
-      url: `http://127.0.0.1:${ports.plain}/`,
-      method: 'GET',
-      headers: {},
-      connections: 1,
-      seconds: 1,
-    }),
-    /h2load/,
-  )
+  await t.rejects(second(load['HTTP/2'], `http://127.0.0.1:${ports.plain}/`, 1), /h2load/)
 })
