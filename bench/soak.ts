@@ -1,32 +1,13 @@
 // A bounded mixed load against a running sandbox: reads, creates and bad requests from a few
-// concurrent workers, for a fixed time. Used by test/hardening/soak.test.ts (short) and the bench's
-// soak scenario (`npm run soak`, minutes). Every answer is checked; every acknowledged create is
-// checked after.
+// concurrent workers, for a fixed time, its health and memory sampled each second. Used by
+// test/hardening/soak.test.ts (short) and the bench's soak scenario (`npm run soak`, minutes).
+// Every answer is checked; every acknowledged create is checked after.
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { API_KEY, SERVERS, rssMiB, startServer } from './servers.js'
 
-export { rssMiB }
-
-export interface SoakOptions {
-  readonly baseUrl: string
-  readonly apiKey: string
-  readonly durationMs: number
-  readonly workers: number
-  /** Called about once a second with the time elapsed, e.g. to sample memory. */
-  readonly onTick?: (elapsedMs: number) => void
-}
-
 type Pet = { id: number; name: string; categoryId: number; status: string }
-
-export interface SoakResult {
-  readonly requests: number
-  readonly byKind: Record<string, number>
-  /** Answers that were not what the request deserved (a 5xx, a wrong status, a broken body). */
-  readonly problems: string[]
-  readonly created: Pet[]
-}
 
 interface BadRequest {
   readonly kind: string
@@ -69,13 +50,31 @@ function pick<T extends { weight: number }>(items: readonly T[]): T {
   return items[items.length - 1] as T
 }
 
-export async function runSoak({ baseUrl, apiKey, durationMs, workers, onTick }: SoakOptions): Promise<SoakResult> {
+/**
+ * `durationMs` of mixed load from 6 workers against the sandbox at `origin`, run by process `pid`:
+ * what was wrong (`problems`: a 5xx, a wrong status, a broken body), the acknowledged creates that
+ * are `lost`, the health checks (GET /healthz) not answered 200, and the resident memory each second.
+ */
+export async function runSoak(origin: string, pid: number | undefined, apiKey: string, durationMs: number) {
+  const baseUrl = `${origin}/v1`
   const byKind: Record<string, number> = {}
   const problems: string[] = []
   const created: Pet[] = []
   let requests = 0
+  let unhealthy = 0
   const started = performance.now()
-  const ticker = setInterval(() => onTick?.(performance.now() - started), 1_000)
+  const rss = [{ elapsedMs: 0, mib: rssMiB(pid) }]
+  const healthChecks: Array<Promise<void>> = []
+  const ticker = setInterval(() => {
+    rss.push({ elapsedMs: performance.now() - started, mib: rssMiB(pid) })
+    const answered = fetch(`${origin}/healthz`, { signal: AbortSignal.timeout(30_000) })
+    healthChecks.push(
+      answered.then(
+        (res) => void (res.status === 200 || unhealthy++),
+        () => void unhealthy++,
+      ),
+    )
+  }, 1_000)
 
   const expect = async (kind: string, path: string, request: RequestInit, status: number): Promise<any> => {
     requests++
@@ -128,11 +127,15 @@ export async function runSoak({ baseUrl, apiKey, durationMs, workers, onTick }: 
     }
   }
   try {
-    await Promise.all(Array.from({ length: workers }, (_, n) => worker(n)))
+    await Promise.all(Array.from({ length: 6 }, (_, n) => worker(n)))
   } finally {
     clearInterval(ticker)
   }
-  return { requests, byKind, problems, created }
+  rss.push({ elapsedMs: performance.now() - started, mib: rssMiB(pid) })
+  // The last health checks may still be on their way: count them too.
+  await Promise.all(healthChecks)
+  const lost = await unfetchable(baseUrl, apiKey, created)
+  return { requests, byKind, problems, created: created.length, lost, unhealthy, rss }
 }
 
 /** Checks every acknowledged create once more; returns the ids that are not served as acknowledged. */
@@ -153,45 +156,24 @@ const MAX_SECOND_HALF_GROWTH_MIB = 48
 const RESIDENT_KIB_PER_STORED_PET = 1
 
 /**
- * The soak scenario: `seconds` of mixed load from 6 workers against a sandbox in its own process.
- * Not ok on any wrong answer, a lost create, a failed health check, or memory that keeps climbing.
+ * The soak scenario: `seconds` of mixed load against a sandbox in its own process. Not ok on any
+ * wrong answer, a lost create, a failed health check, or memory that keeps climbing.
  */
 export async function soak({ core, seconds }: { core: number | undefined; seconds: number }) {
   const dir = await mkdtemp(join(tmpdir(), 'animal-store-soak-'))
   const server = await startServer(SERVERS.sandbox, { core, env: { DATA_FILE: join(dir, 'db.json') } })
-  const pid = server.child.pid
-  const baseUrl = `${server.origin}/v1`
   try {
-    const samples = [rssMiB(pid)]
-    let unhealthy = 0
-    const result = await runSoak({
-      baseUrl,
-      apiKey: API_KEY,
-      durationMs: seconds * 1000,
-      workers: 6,
-      onTick: () => {
-        samples.push(rssMiB(pid))
-        fetch(`${server.origin}/healthz`).then(
-          (res) => void (res.status === 200 || unhealthy++),
-          () => void unhealthy++,
-        )
-      },
-    })
-    samples.push(rssMiB(pid))
-    const lost = await unfetchable(baseUrl, API_KEY, result.created)
+    const { rss, ...result } = await runSoak(server.origin, server.child.pid, API_KEY, seconds * 1000)
+    const samples = rss.map(({ mib }) => mib)
     const middle = samples[Math.floor(samples.length / 2)] ?? 0
     const end = samples.at(-1) ?? 0
     // The load is steady: about half of the creates come in the second half.
-    const bound = MAX_SECOND_HALF_GROWTH_MIB + (result.created.length / 2) * (RESIDENT_KIB_PER_STORED_PET / 1024)
+    const bound = MAX_SECOND_HALF_GROWTH_MIB + (result.created / 2) * (RESIDENT_KIB_PER_STORED_PET / 1024)
     return {
-      ok: result.problems.length === 0 && lost.length === 0 && unhealthy === 0 && end - middle <= bound,
+      ok: result.problems.length === 0 && result.lost.length === 0 && result.unhealthy === 0 && end - middle <= bound,
       seconds,
-      requests: result.requests,
-      byKind: result.byKind,
+      ...result,
       problems: result.problems.slice(0, 5),
-      created: result.created.length,
-      lost,
-      unhealthy,
       rssMiB: { start: samples[0], middle, end, peak: Math.max(...samples) },
       secondHalfGrowthMiB: Math.round((end - middle) * 10) / 10,
       secondHalfBoundMiB: Math.round(bound),

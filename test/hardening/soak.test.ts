@@ -4,7 +4,7 @@
 import t from 'tap'
 import { join } from 'node:path'
 import { API_KEY, spawnCli, tempDir } from '../support/sandbox.js'
-import { rssMiB, runSoak, unfetchable } from '../../bench/soak.js'
+import { runSoak } from '../../bench/soak.js'
 
 const DURATION_MS = 18_000
 const WARM_UP_MS = 4_000
@@ -16,39 +16,18 @@ const MAX_GROWTH_AFTER_WARM_UP_MIB = 128
 t.test('a short soak: mixed load, healthy throughout, every create kept, memory bounded', async (t) => {
   const dir = await tempDir(t)
   const cli = await spawnCli(t, { API_KEYS: API_KEY, DATA_FILE: join(dir, 'db.json') })
-  const pid = cli.child.pid as number
-  const start = rssMiB(pid)
-  let afterWarmUp: number | undefined
-  let peak = start
-  let unhealthy = 0
-  const healthChecks: Array<Promise<void>> = []
-  const result = await runSoak({
-    baseUrl: cli.baseUrl,
-    apiKey: API_KEY,
-    durationMs: DURATION_MS,
-    workers: 6,
-    onTick: (elapsed) => {
-      const rss = rssMiB(pid)
-      peak = Math.max(peak, rss)
-      if (afterWarmUp === undefined && elapsed >= WARM_UP_MS) afterWarmUp = rss
-      healthChecks.push(
-        fetch(cli.baseUrl.replace(/\/v1$/, '/healthz'), { signal: AbortSignal.timeout(30_000) }).then(
-          (res) => void (res.status === 200 || unhealthy++),
-          () => void unhealthy++,
-        ),
-      )
-    },
-  })
-  const end = rssMiB(pid)
-  // The last health checks may still be on their way: count them too.
-  await Promise.all(healthChecks)
+  const origin = new URL(cli.baseUrl).origin
+  const { rss, ...result } = await runSoak(origin, cli.child.pid, API_KEY, DURATION_MS)
+  const mib = rss.map((sample) => sample.mib)
+  const [start, end] = [mib[0] ?? NaN, mib.at(-1) ?? NaN]
+  const afterWarmUp = rss.find(({ elapsedMs }) => elapsedMs >= WARM_UP_MS)?.mib
   t.comment(
-    `${result.requests} requests ${JSON.stringify(result.byKind)}; RSS start ${start} MiB, after warm-up ${afterWarmUp} MiB, end ${end} MiB, peak ${peak} MiB`,
+    `${result.requests} requests ${JSON.stringify(result.byKind)}; RSS start ${start} MiB, after warm-up ${afterWarmUp} MiB, end ${end} MiB, peak ${Math.max(...mib)} MiB`,
   )
   t.same(result.problems, [], 'every answer is what the request deserved')
   t.ok(result.byKind['create'] && result.byKind['oversized body'] !== undefined, 'creates and bad requests both ran')
-  t.equal(unhealthy, 0, 'GET /healthz answered 200 every second')
-  t.same(await unfetchable(cli.baseUrl, API_KEY, result.created), [], 'every acknowledged create is fetchable')
+  t.equal(result.unhealthy, 0, 'GET /healthz answered 200 every second')
+  t.same(result.lost, [], 'every acknowledged create is fetchable')
   t.ok(
     end - (afterWarmUp ?? start) < MAX_GROWTH_AFTER_WARM_UP_MIB,
     `RSS grew by less than ${MAX_GROWTH_AFTER_WARM_UP_MIB} MiB after the warm-up`,
