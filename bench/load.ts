@@ -48,13 +48,10 @@ export async function findLoadGenerators(workDir: string, core: number | undefin
   for (const program of ['wrk', 'h2load'])
     if (!(await commandExists(program)))
       throw new Error('the bench needs wrk and h2load: apt-get install wrk nghttp2-client')
-  const onLoadCore: OnCore = (program, args) => onCore(core, program, args)
-  return { 'HTTP/1.1': wrk(workDir, onLoadCore), 'HTTP/2': h2load(workDir, onLoadCore) }
+  return { 'HTTP/1.1': wrk(workDir, core), 'HTTP/2': h2load(workDir, core) }
 }
 
-type OnCore = (program: string, args: string[]) => [string, string[]]
-
-function wrk(workDir: string, onCore: OnCore): LoadGenerator {
+function wrk(workDir: string, core: number | undefined): LoadGenerator {
   return {
     name: 'wrk',
     async run(request) {
@@ -81,25 +78,17 @@ function wrk(workDir: string, onCore: OnCore): LoadGenerator {
             ]),
       ].join('\n')
       await writeFile(script, lua)
-      const args = [
-        '-t1',
-        `-c${request.connections}`,
-        `-d${request.seconds}s`,
-        '--latency',
-        '--timeout',
-        '5s',
-        '-s',
-        script,
-        request.url,
-      ]
-      const { stdout } = await run(...onCore('wrk', args), { timeout: (request.seconds + 15) * 1000 })
+      const args = ['-t1', `-c${request.connections}`, `-d${request.seconds}s`, '--latency', '--timeout', '5s']
+      const { stdout } = await run(...onCore(core, 'wrk', [...args, '-s', script, request.url]), {
+        timeout: (request.seconds + 15) * 1000,
+      })
       return parseWrk(stdout)
     },
   }
 }
 
 /** h2load, one stream at a time on each connection as wrk sends one request at a time on each. */
-function h2load(workDir: string, onCore: OnCore): LoadGenerator {
+function h2load(workDir: string, core: number | undefined): LoadGenerator {
   return {
     name: 'h2load',
     async run(request) {
@@ -109,17 +98,11 @@ function h2load(workDir: string, onCore: OnCore): LoadGenerator {
       const log = join(workDir, 'h2load.tsv')
       // h2load leaves the file alone when nothing was answered: none of the previous run's lines may count.
       await rm(log, { force: true })
-      const args = [
-        '-t1',
-        `-c${request.connections}`,
-        '-m1',
-        `-D${request.seconds}`,
-        ...Object.entries(request.headers).flatMap(([name, value]) => ['-H', `${name}: ${value}`]),
-        '--log-file',
-        log,
-        request.url,
-      ]
-      const { stdout } = await run(...onCore('h2load', args), { timeout: (request.seconds + 15) * 1000 })
+      const headers = Object.entries(request.headers).flatMap(([name, value]) => ['-H', `${name}: ${value}`])
+      const args = ['-t1', `-c${request.connections}`, '-m1', `-D${request.seconds}`, ...headers, '--log-file', log]
+      const { stdout } = await run(...onCore(core, 'h2load', [...args, request.url]), {
+        timeout: (request.seconds + 15) * 1000,
+      })
       return parseH2load(stdout, await readFile(log, 'utf8'))
     },
   }

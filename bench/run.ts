@@ -93,6 +93,23 @@ async function timed(action: () => Promise<unknown>): Promise<number> {
 }
 
 /**
+ * The control client's own transport over one kept-alive connection, as a test worker holds it:
+ * `expect` sends a request and returns its body, throwing on any status but the one given.
+ */
+function keptAlive() {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+  const send = httpTransport({ agent, timeoutMs: 10_000 })
+  return {
+    async expect(status: number, method: string, url: string, headers: Record<string, string>, body?: string) {
+      const answer = await send(method, url, headers, body)
+      if (answer.status !== status) throw new Error(`${method} ${url}: ${answer.status}, not ${status}`)
+      return answer.text
+    },
+    close: () => agent.destroy(),
+  }
+}
+
+/**
  * A server with a fresh data file of its own in the run's folder, removed when it stops; with
  * `tls`, over HTTPS (its certificate files in that folder too).
  */
@@ -290,21 +307,8 @@ async function tests(ctx: Context, spec: ServerSpec, env: Record<string, string>
     TRACE_NAMESPACE_BASELINE: TRACE_BASELINE,
     ...env,
   })
-  // The control client's own transport over one kept-alive connection: what a test worker holds.
-  const agent = new Agent({ keepAlive: true, maxSockets: 1 })
-  const send = httpTransport({ agent, timeoutMs: 10_000 })
+  const { expect, close } = keptAlive()
   const client = new AnimalStoreControlClient(server.origin)
-  const expect = async (
-    status: number,
-    method: string,
-    url: string,
-    headers: Record<string, string>,
-    body?: string,
-  ) => {
-    const answer = await send(method, url, headers, body)
-    if (answer.status !== status) throw new Error(`${method} ${url}: ${answer.status}, not ${status}`)
-    return answer.text
-  }
   // Create, list with a filter, get, a journal check, a 503 fault on the next call, a reset.
   const typicalTest = async (scope: string): Promise<void> => {
     const ns = client.namespace(scope)
@@ -342,7 +346,7 @@ async function tests(ctx: Context, spec: ServerSpec, env: Record<string, string>
     )
     return { typicalTestMs, resetMs, newNamespaceMs, newTraceNamespaceMs }
   } finally {
-    agent.destroy()
+    close()
     await server.stop()
   }
 }
@@ -366,16 +370,12 @@ async function dataFile(ctx: Context, spec: ServerSpec) {
     file: await start(ctx, spec),
     memory: await start(ctx, spec, { DATA_FILE: ':memory:' }),
   }
-  const agent = new Agent({ keepAlive: true, maxSockets: 1 })
-  const send = httpTransport({ agent, timeoutMs: 10_000 })
+  const { expect, close } = keptAlive()
   const sample = async (origin: string, scope: string) => {
     const control = new AnimalStoreControlClient(origin)
     const ns = control.namespace(scope)
     const headers = { ...ns.apiHeaders, 'content-type': 'application/json' }
-    const firstCreate = await timed(async () => {
-      const answer = await send('POST', `${ns.apiBaseUrl}/pets`, headers, NEW_PET)
-      if (answer.status !== 201) throw new Error(`POST in ${scope}: ${answer.status}, not 201`)
-    })
+    const firstCreate = await timed(() => expect(201, 'POST', `${ns.apiBaseUrl}/pets`, headers, NEW_PET))
     const reset = await timed(() => ns.api.POST('/reset'))
     // As each test of the recipes ends: its namespace goes, its files with it.
     return {
@@ -406,7 +406,7 @@ async function dataFile(ctx: Context, spec: ServerSpec) {
     }
     return result
   } finally {
-    agent.destroy()
+    close()
     await Promise.all([sides.file.stop(), sides.memory.stop()])
   }
 }

@@ -46,8 +46,6 @@ t.test(
     t.same(report.loadGenerators, { 'HTTP/1.1': 'wrk', 'HTTP/2': 'h2load' })
     const { results } = report
     t.same(Object.keys(results), scenarios, 'every scenario has its results')
-    const cold = results['cold-start']
-    t.ok(cold.bareMs > 0 && cold.sandboxMs > 0 && cold.beforeMs > 0, 'cold starts of each')
     t.same(
       results.raw.map((row: { request: string; server: string }) => `${row.request} on ${row.server}`),
       [
@@ -79,28 +77,12 @@ t.test(
       t.ok(row.requestsPerSecond > 0 && row.p50Ms > 0, `${what}: req/s and p50`)
       t.equal(row.errors, 0, `${what}: no failed request`)
     }
-    for (const step of ['typicalTestMs', 'resetMs', 'newNamespaceMs', 'newTraceNamespaceMs']) {
-      t.ok(results.tests[step] > 0, `tests: ${step}`)
-      t.ok(results.tests.before[step] > 0, `tests: ${step} before`)
-    }
+    // The other figures are guardrails, each checked below; the deletion is not one.
     for (const [server, figures] of [
-      ['sandbox', results.await],
-      ['before', results.await.before],
+      ['sandbox', results['data-file']],
+      ['before', results['data-file'].before],
     ])
-      t.ok(figures.samples > 0 && figures.reportedP99Ms >= 0, `await: the lag of each wait on ${server}`)
-    t.ok(Number.isFinite(results.namespaces.perNamespaceKiB), 'RSS per idle namespace')
-    t.ok(Number.isFinite(results.namespaces.before.perNamespaceKiB), 'and before')
-    for (const step of ['firstCreateMs', 'resetMs', 'deletionMs'])
-      for (const [server, figures] of [
-        ['sandbox', results['data-file']],
-        ['before', results['data-file'].before],
-      ]) {
-        const { file, memory, differenceMs } = figures[step]
-        t.ok(
-          file.p50 > 0 && memory.p50 > 0 && Number.isFinite(differenceMs),
-          `data-file: ${step} of ${server}, each store`,
-        )
-      }
+      t.ok(Number.isFinite(figures.deletionMs.differenceMs), `data-file: the deletion on ${server}, each store`)
     t.equal(results.soak.ok, true, `the soak found nothing wrong: ${JSON.stringify(results.soak)}`)
 
     t.same(
@@ -123,8 +105,8 @@ t.test(
       'every guardrail of docs/performance.md, with its limit',
     )
     for (const g of report.guardrails) {
-      t.type(g.measured, 'number', `${g.name}: measured`)
-      t.type(g.before, 'number', `${g.name}: and before, in the same run`)
+      t.ok(Number.isFinite(g.measured), `${g.name}: measured`)
+      t.ok(Number.isFinite(g.before), `${g.name}: and before, in the same run`)
     }
   },
 )
