@@ -66,6 +66,7 @@ export async function changeSince(
     replaceRecords: cleared,
     // The journal's bound: what this replica no longer keeps, no replica does.
     keepFrom: entries.length > 0 && journal.oldestId !== before.journal.oldestId ? journal.oldestId : undefined,
+    keptFrom: before.journal.oldestId ?? 0,
     state: changed ? text : undefined,
     durable,
   }

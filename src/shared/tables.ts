@@ -157,6 +157,11 @@ export interface Change {
   readonly replaceRecords: boolean
   /** Requests older than this one are no longer kept. */
   readonly keepFrom: number | undefined
+  /**
+   * Requests older than this one are gone already (the bound the row held before): the deletion
+   * starts there, rather than walking the index over every row deleted before and not yet vacuumed.
+   */
+  readonly keptFrom: number
   /** The row's new state, or undefined when it did not change. */
   readonly state: string | undefined
   /** False when nothing a client was told is stored changed (only the journal and the calls faults have seen): no wait for the disk. */
@@ -204,7 +209,9 @@ function writes(client: pg.PoolClient, name: string, changes: readonly Change[])
   const recordsFrom = changes.findLastIndex((change) => change.replaceRecords)
   const pets = changes.slice(Math.max(petsFrom, 0)).flatMap(({ pets, keyOf }) => pets.map((pet) => petRow(pet, keyOf)))
   const records = changes.slice(Math.max(recordsFrom, 0)).flatMap((change) => change.records)
-  const keepFrom = Math.max(...changes.map((change) => change.keepFrom ?? 0))
+  const trims = changes.filter((change) => change.keepFrom !== undefined)
+  const keepFrom = Math.max(0, ...trims.map((change) => change.keepFrom ?? 0))
+  const keptFrom = Math.min(...trims.map((change) => change.keptFrom))
   const statements: string[] = []
   if (petsFrom >= 0) statements.push(`DELETE FROM pets WHERE namespace = ${literal}`)
   if (pets.length > 0) statements.push(insertPetRows(client, name, pets))
@@ -213,7 +220,10 @@ function writes(client: pg.PoolClient, name: string, changes: readonly Change[])
     statements.push(
       `INSERT INTO requests (namespace, id, record) SELECT ${literal}, (r ->> 'id')::bigint, r -> 'record' FROM jsonb_array_elements(${client.escapeLiteral(JSON.stringify(records))}::jsonb) AS r ON CONFLICT DO NOTHING`,
     )
-  if (keepFrom > 0) statements.push(`DELETE FROM requests WHERE namespace = ${literal} AND id < ${whole(keepFrom)}`)
+  if (keepFrom > 0)
+    statements.push(
+      `DELETE FROM requests WHERE namespace = ${literal} AND id >= ${whole(keptFrom)} AND id < ${whole(keepFrom)}`,
+    )
   return statements
 }
 

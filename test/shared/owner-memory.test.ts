@@ -3,8 +3,8 @@
 // batch that fails answers each of its requests, and of the batch after it, with what became of it.
 import t from 'tap'
 import { postgresSkip, startPostgres } from '../support/postgres.js'
-import { waitFor } from '../support/sandbox.js'
-import { ADMIN, API, call, replicaThroughProxy } from '../support/replicas.js'
+import { buildCli, spawnCli, waitFor } from '../support/sandbox.js'
+import { ADMIN, API, KEY, TOKEN, call, replicaThroughProxy } from '../support/replicas.js'
 
 const skip = postgresSkip(t)
 const ns = (name: string) => ({ ...API, 'x-sandbox-namespace': name, 'content-type': 'application/json' })
@@ -29,6 +29,28 @@ t.test("a read is answered from the owner's memory while the commit of its entry
     { what: 'both reads in the journal the database keeps' },
   )
 })
+
+t.test(
+  'the database keeps the journal the owner keeps: each batch drops exactly the entries that fell out',
+  { skip },
+  async (t) => {
+    const db = await startPostgres(t)
+    const env = { DATABASE_URL: db.url, API_KEYS: KEY, ADMIN_TOKEN: TOKEN, LOG_LEVEL: 'warn', JOURNAL_SIZE: '10' }
+    const origin = new URL((await spawnCli(t, env, [], await buildCli(t))).baseUrl).origin
+    // One after another, so that the journal's bound moves in many batches.
+    for (let i = 0; i < 35; i++)
+      t.equal((await call(`${origin}/v1/pets?limit=1`, { headers: ns('bound') })).status, 200)
+    await waitFor(
+      async () => {
+        const [kept] = await db.query<{ ids: string[] }>(
+          "SELECT coalesce(array_agg(id::text ORDER BY id), '{}') AS ids FROM requests WHERE namespace = 'bound'",
+        )
+        return kept?.ids.join(' ') === Array.from({ length: 10 }, (_, i) => String(26 + i)).join(' ')
+      },
+      { what: 'the 10 latest entries, and no other, in the database' },
+    )
+  },
+)
 
 t.test('creates that come together are stored by fewer transactions than creates', { skip }, async (t) => {
   const db = await startPostgres(t)
