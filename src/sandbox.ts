@@ -155,7 +155,11 @@ async function serve(
   const https = await tls({ tls: config.tls, clientCa: config.tlsClientCa, caOut: config.tlsCaOut })
   // Loaded when the control API is built, after the first answer (control-api.ts), or by telemetry.
   let loadingControlSpec: Promise<SpecOperations> | undefined
-  const controlSpec = (): Promise<SpecOperations> => (loadingControlSpec ??= loadControlSpec())
+  const controlSpec = (): Promise<SpecOperations> =>
+    (loadingControlSpec ??= loadControlSpec().catch((error: unknown) => {
+      loadingControlSpec = undefined // read again at the next call
+      throw error
+    }))
   const controlApi =
     config.adminToken === undefined
       ? undefined

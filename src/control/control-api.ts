@@ -7,7 +7,7 @@ import type { Exchange } from '../http/exchange.js'
 import { authenticate, KeyRing, type Credential } from '../pipeline/auth.js'
 import { createPipeline, type Handler, type Pipeline } from '../pipeline/pipeline.js'
 import { MAX_JSON_DEPTH } from '../http/body.js'
-import { ERRORS, HttpError } from '../http/errors.js'
+import { ERRORS, HttpError, RETRY_AFTER } from '../http/errors.js'
 import { isLoopbackAddress } from '../http/hosts.js'
 import { DEFAULT_NAMESPACE, type Namespace } from './namespaces.js'
 import {
@@ -56,11 +56,23 @@ export function createControlApi(
   let built: Pipeline | undefined
   let building: Promise<Pipeline> | undefined
   const build = (): Promise<Pipeline> =>
-    (building ??= options.controlSpec().then((controlSpec) => {
-      if (controlSpec.basePath !== CONTROL_API_PATH)
-        throw new Error(`the control API's spec serves ${controlSpec.basePath}, not ${CONTROL_API_PATH}`)
-      return (built = controlPipeline(controlSpec, options, capabilities, answerError))
-    }))
+    (building ??= options.controlSpec().then(
+      (controlSpec) => {
+        if (controlSpec.basePath !== CONTROL_API_PATH)
+          throw new Error(`the control API's spec serves ${controlSpec.basePath}, not ${CONTROL_API_PATH}`)
+        return (built = controlPipeline(controlSpec, options, capabilities, answerError))
+      },
+      (error: unknown) => {
+        // A disk that failed the spec's read is a 503, and the spec is read again at the next call.
+        building = undefined
+        if (typeof (error as NodeJS.ErrnoException | undefined)?.code !== 'string') throw error
+        throw new HttpError(
+          ERRORS.storageUnavailable,
+          `The control API could not be read from disk: ${(error as Error).message}`,
+          RETRY_AFTER,
+        )
+      },
+    ))
   return {
     serve: (exchange, unmatched) => {
       if (built !== undefined) {
