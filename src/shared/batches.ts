@@ -27,6 +27,7 @@ export interface Owner {
   forget(namespace: Namespace): void
   failure(error: unknown): unknown
   later(name: string, ...entries: RequestRecord[]): void
+  doubt(name: string, ...entries: RequestRecord[]): void
   leaseLost(name: string): void
 }
 
@@ -160,14 +161,14 @@ class Committer {
     this.#next = undefined
     this.owner.forget(this.namespace)
     for (const failed of next === undefined ? [batch] : [batch, next]) {
-      // Entries of a batch that may be stored are not kept again: an answered read's may be lost
-      // only so, as the database crashed in the instants after its answer.
-      if (!failed.unknown)
-        for (const { taken, mark, answered } of failed.queued) {
-          // A request still waiting is answered the failure, and journaled so by its holder.
-          const kept = taken.entries.filter(({ id }) => answered || id <= mark).map(({ record }) => record)
-          if (kept.length > 0) this.owner.later(this.namespace.name, ...kept)
-        }
+      for (const { taken, mark, answered } of failed.queued) {
+        // A request still waiting is answered the failure, and journaled so by its holder.
+        const kept = taken.entries.filter(({ id }) => answered || id <= mark).map(({ record }) => record)
+        if (kept.length === 0) continue
+        // A batch that may be stored keeps its entries as doubtful: journaled only if it was not.
+        if (failed.unknown) this.owner.doubt(this.namespace.name, ...kept)
+        else this.owner.later(this.namespace.name, ...kept)
+      }
       failed.settle(failure)
     }
   }

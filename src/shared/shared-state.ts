@@ -184,7 +184,11 @@ export class Sharing implements Holder {
     const late = this.unjournaled.take(namespace.name)
     const kept = late.map((entry) => stored(entry, this.#redactor))
     if (lease === undefined && late.length > 0) await hand(client, namespace.name, kept)
-    const entries = lease === undefined ? [] : [...(begun.handed ?? []), ...late]
+    const journaled = late.length > 0 ? namespace.journal.recordsAfter(0).map(({ record }) => record) : []
+    const entries =
+      lease === undefined
+        ? []
+        : [...(begun.handed ?? []), ...late.filter((entry) => !this.unjournaled.journaled(entry, journaled))]
     for (const entry of entries.sort((a, b) => a.time - b.time)) namespace.journal.record(entry)
     return new Hold(this, client, namespace, begun, letGo, late, lease)
   }
@@ -275,6 +279,7 @@ export class Sharing implements Holder {
 
   /** Keeps entries for the journal of namespace `name`, written at its next hold here (they could not be committed). */
   readonly later = (name: string, ...entries: RequestRecord[]): void => this.unjournaled.add(name, entries)
+  readonly doubt = (name: string, ...entries: RequestRecord[]): void => this.unjournaled.doubt(name, entries)
 
   /** After a failed write: the namespace is read whole from the database at its next hold. */
   forget(namespace: Namespace): void {

@@ -11,6 +11,7 @@ const FLUSH_EVERY_MS = 1_000
 
 export class Unjournaled {
   readonly #byName = new Map<string, RequestRecord[]>()
+  readonly #doubtful = new WeakSet<RequestRecord>()
   #count = 0
   readonly #logger: Pick<Logger, 'error'>
   /** Holds namespace `name` and commits (what it keeps here is written by that hold); set at start. */
@@ -23,6 +24,20 @@ export class Unjournaled {
 
   flushWith(flush: (name: string) => Promise<void>): void {
     this.#flush = flush
+  }
+
+  /**
+   * Keeps entries that a commit of unknown outcome carried: each is journaled unless the journal
+   * read back from the database holds it already (the commit took), so it is there once either way.
+   */
+  doubt(name: string, entries: readonly RequestRecord[]): void {
+    for (const entry of entries) this.#doubtful.add(entry)
+    this.add(name, entries)
+  }
+
+  /** Whether `entry` is doubtful and the records `journaled` (read back from the database) hold it. */
+  journaled(entry: RequestRecord, journaled: readonly RequestRecord[]): boolean {
+    return this.#doubtful.has(entry) && journaled.some((record) => sameCall(record, entry))
   }
 
   /** Keeps entries for namespace `name`'s journal, in the order they were answered. */
@@ -61,4 +76,16 @@ export class Unjournaled {
     // Nothing to keep a process alive for: a replica that stops loses what it kept.
     this.#timer.unref()
   }
+}
+
+/** One answered call, as its entry and its stored form both tell it. */
+function sameCall(a: RequestRecord, b: RequestRecord): boolean {
+  return (
+    a.time === b.time &&
+    a.method === b.method &&
+    a.path === b.path &&
+    a.status === b.status &&
+    a.durationMs === b.durationMs &&
+    a.operationId === b.operationId
+  )
 }
