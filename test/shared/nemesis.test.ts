@@ -56,7 +56,11 @@ t.test(`the shared store under a nemesis (SEED=${SEED} NEMESIS_SECONDS=${SECONDS
   // The report in lines of its own, which a reporter prints as they are.
   if (violations.length > 0)
     t.comment(`SEED=${SEED}; the whole run is in ${file}\n${report(violations, history, troubles)}`)
-  t.same([...new Set(violations.map((v) => v.invariant))], [], `every invariant held (SEED=${SEED}, the report above)`)
+  // The broken invariants in the assertion's own line too, which a CI summary keeps when it drops the report.
+  const broken = [...new Set(violations.map((v) => v.invariant))]
+  const first = (invariant: string): string => violations.find((v) => v.invariant === invariant)?.detail ?? ''
+  const which = broken.length > 0 ? `; broke: ${broken.map((i) => `${i} (${first(i)})`).join(', ')}` : ''
+  t.same(broken, [], `every invariant held (SEED=${SEED}${which}; the report above)`)
 })
 
 /** Maps as objects, in the file of a failed run. */
