@@ -136,6 +136,22 @@ t.test(
       check([...history, verify], [], final(['pet-a'], ['a', 'b'])).map((v) => v.ops),
       [['b', 'v']],
     )
+    // The database paused just after the read's answer: its batch failed, and its entry is kept
+    // for the journal as a 503's is, until the database is back.
+    const pause: Trouble = { kind: 'db-pause', from: 40, to: 60 }
+    t.same(check([...history, verify], [pause], final(['pet-a'], ['a', 'b'])), [], 'not while it is kept')
+    const later = { ...verify, invokedAt: 10_000, completedAt: 10_010 }
+    t.same(
+      check([...history, later], [pause], final(['pet-a'], ['a', 'b'])).map((v) => v.ops),
+      [['b', 'v']],
+      'but once the database has been back a while',
+    )
+    const missingCreate = { ...verify, verified: { ids: ['a', 'b'], matched: [0, 1] } }
+    t.same(
+      check([...history, missingCreate], [pause], final(['pet-a'], ['a', 'b'])).map((v) => v.ops),
+      [['a', 'v']],
+      "a create's entry committed with it, before its 201",
+    )
   },
 )
 

@@ -167,10 +167,25 @@ function databaseBack(at: Ms, troubles: readonly Trouble[]): Ms {
 }
 
 /**
+ * The end of a trouble of the database (a stop, a pause, connections cut) that began within
+ * CRASH_WINDOW_MS after `op`'s answer, while the batch carrying its entry may still have been
+ * committing: such a batch fails, and its answered entries are kept for the journal as a `503`'s
+ * are (docs/deploy.md), written once the database is back.
+ */
+function batchStruck(op: Op, troubles: readonly Trouble[]): Ms | undefined {
+  const done = op.completedAt ?? op.invokedAt
+  const struck = troubles.find(
+    (t) => (t.kind.startsWith('db-') || t.kind === 'cut') && t.from >= done && t.from <= done + CRASH_WINDOW_MS,
+  )
+  return struck?.to
+}
+
+/**
  * Whether the journal promises `op`'s entry (checked at `until`, the end or a verify): every call a
  * replica answered, but for what a reset after it cleared, a read's (or refusal's) entry in the last
- * instants before a crash of the database, and a 503's entry its replica held when it was killed
- * before the database came back.
+ * instants before a crash of the database, a 503's entry its replica held when it was killed
+ * before the database came back, and the same of an entry whose batch a trouble of the database
+ * struck (until the database is back and a kill since).
  */
 function journalPromises(op: Op, resets: readonly Op[], troubles: readonly Trouble[], until: Ms = Infinity): boolean {
   if (!bySandbox(op) || (op.kind !== 'create' && op.kind !== 'read')) return false
@@ -190,6 +205,14 @@ function journalPromises(op: Op, resets: readonly Op[], troubles: readonly Troub
       (t) => t.kind === 'kill' && t.replica === op.answer?.replica && t.from >= done && t.from <= back,
     )
     if (killed) return false
+  }
+  // A create's 201 came after its batch committed, its entry with it.
+  const struck = durable ? undefined : batchStruck(op, troubles)
+  if (struck !== undefined) {
+    const back = struck + RECOVERY_MS
+    if (until < back) return false
+    // Kept by the namespace's owner, which need not be the replica asked.
+    if (troubles.some((t) => t.kind === 'kill' && t.from >= done && t.from <= back)) return false
   }
   return true
 }
