@@ -68,6 +68,12 @@ export class Leases {
     return { name, owner: this.owner, epoch: mine.epoch }
   }
 
+  /** The namespaces whose leases this replica certainly holds now. */
+  held(): string[] {
+    const now = performance.now()
+    return [...this.#mine].filter(([, mine]) => now < mine.validUntil).map(([name]) => name)
+  }
+
   /** The replica that certainly holds `name`, as far as this one heard within the lease's time. */
   elsewhere(name: string): Elsewhere | undefined {
     const theirs = this.#theirs.get(name)

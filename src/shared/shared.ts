@@ -9,6 +9,7 @@ import type { SnapshotShelf } from '../store/snapshots.js'
 import type { Stores } from '../store/stores.js'
 import { openDatabase, type Database } from './database.js'
 import { expireForgotten } from './expiry.js'
+import { takeHanded } from './handed.js'
 import { SharedNamespaces } from './shared-namespaces.js'
 import { Sharing } from './shared-state.js'
 import { snapshotShelf } from './snapshot-shelf.js'
@@ -37,9 +38,11 @@ export async function openShared(url: string, logger: Pick<Logger, 'warn' | 'inf
     },
     shelf: snapshotShelf(database),
     backend: ({ stores, redactor }) => {
-      // Once the sandbox serves: forgotten namespaces leave the database.
-      stopSweeps = expireForgotten(database, logger)
+      // Once the sandbox serves: forgotten namespaces leave the database, and handed entries come.
+      const stopExpiry = expireForgotten(database, logger)
       const sharing = new Sharing({ database, logger, redactor, sharedPets: (source) => sharedPets(stores, source) })
+      const stopTaking = takeHanded(database, sharing.leases, sharing.unjournaled, logger)
+      stopSweeps = () => (stopExpiry(), stopTaking())
       releaseLeases = () => sharing.batches.settled().then(() => sharing.leases.release())
       return (live) => new SharedNamespaces(live, stores, sharing, logger)
     },
