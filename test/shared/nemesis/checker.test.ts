@@ -113,6 +113,9 @@ t.test(
     const crash: Trouble = { kind: 'db-immediate-restart', from: 500, to: 1_500 }
     t.same(invariants(history, final(['pet-a'], ['a']), [crash]), [], "a read's entry is not waited for on the disk")
     t.same(invariants(history, final(['pet-a'], ['b']), [crash]), ['unjournaled answered call'], "a create's entry is")
+    const killed: Trouble = { kind: 'kill', replica: 2, from: 500, to: 1_500 }
+    t.same(invariants(history, final(['pet-a'], ['a']), [killed]), [], 'nor when its owner was killed just after')
+    t.same(invariants(history, final(['pet-a'], ['b']), [killed]), ['unjournaled answered call'], 'a create is')
     const under: Trouble = { kind: 'db-immediate-restart', from: 10, to: 900 }
     t.same(invariants(history, final(['pet-a'], ['a']), [under]), [], 'nor is it while the crash is under way')
     t.same(invariants(history, final(['pet-a'], ['a', 'b', 'b'])), ['call journaled twice'])
