@@ -22,6 +22,7 @@ import { createLogger } from './logger.js'
 import { telemetry as openTelemetry } from './telemetry/capability.js'
 import { Namespaces, namespaceOfKey } from './control/namespaces.js'
 import { LocalNamespaces } from './control/namespace-local.js'
+import { NamespaceQuota } from './control/namespace-quota.js'
 import { loadControlSpec, loadSpec } from './contract/load.js'
 import { sandboxFacts } from './bundle-facts.js'
 import type { ApiSpec, SpecOperations } from './contract/types.js'
@@ -115,14 +116,18 @@ async function serve(
   const upstreamKey = config.upstream?.apiKey
   const secrets = [config.apiKeys, config.adminToken ?? [], upstreamKey ?? []].flat()
   const redactor = new Redactor(secrets, { keyPrefix: prefix, headers: config.redactHeaders })
+  const perKey = config.namespacesPerKey
+  // Counted in this process; PostgreSQL counts in the database.
+  const quota = shared ? undefined : await NamespaceQuota.open(perKey, config.dataFile, stores, logger)
   const namespaces = new Namespaces({
     stores,
     journals: new JournalMemory(config.journal),
     redactor,
     maxNamespaces: config.maxNamespaces,
+    namespacesPerKey: perKey,
     logger,
     clock: config.clock,
-    backend: shared?.backend({ stores, redactor }) ?? ((live) => new LocalNamespaces(live, stores, logger)),
+    backend: shared?.backend({ stores, redactor }) ?? ((live) => new LocalNamespaces(live, stores, logger, quota)),
   })
   // A backend that holds namespaces makes the default one there (or reads it) before any request.
   await (await namespaces.hold(namespaces.default))?.release()

@@ -4,6 +4,7 @@
 import { DEFAULT_JOURNAL_LIMITS } from './journal/journal-memory.js'
 import { CREDENTIAL_HEADERS } from './journal/redactor.js'
 import { STABILITIES } from './contract/types.js'
+import { NAMESPACE_SETTINGS } from './control/namespace-settings.js'
 import { DEFAULT_IGNORED } from './fidelity/compare.js'
 import { DEFAULT_UPSTREAM_MAX_BYTES, DEFAULT_UPSTREAM_TIMEOUT_MS, UPSTREAM_MODES } from './fidelity/upstream.js'
 import { TLS_SETTINGS } from './tls/tls.js'
@@ -13,9 +14,9 @@ import { DEFAULT_STORE_BOUNDS } from './store/limits.js'
 import { DEFAULT_COUNT } from './store/seed.js'
 
 export { ConfigError, type Setting } from './setting-readers.js'
+export { MAX_MAX_NAMESPACES } from './control/namespace-settings.js'
 export const MAX_SEED_COUNT = 1_000_000
 export const MAX_JOURNAL_SIZE = 100_000
-export const MAX_MAX_NAMESPACES = 10_000
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 /** From one journal's largest entry to 1 GiB. */
 const JOURNAL_BYTES = read.whole(1024 * 1024, 1024 * 1024 * 1024)
@@ -170,39 +171,12 @@ export const SETTINGS = {
     parse: JOURNAL_BYTES,
     help: 'bytes all journals keep together; past it, the namespaces recorded to least recently drop their oldest first',
   }),
-  maxNamespaces: setting({
-    default: 100,
-    parse: read.whole(1, MAX_MAX_NAMESPACES),
-    help: 'namespaces kept in memory at once; past it, the least recently used that holds nothing a test gave it is evicted, else (with `DATA_FILE`) the least recently used whose data is all in its files is unloaded and read back at its next use; a new one is refused with `503 namespace_limit` only when none can go',
-    see: ['the rule', 'docs/control-api.md#namespaces-for-parallel-tests'],
-  }),
+  ...NAMESPACE_SETTINGS,
   redactHeaders: setting({
     default: [] as string[],
     shown: 'none',
     parse: read.headerNames,
     help: `more headers (comma-separated) the journal shows as \`[REDACTED]\`, besides ${CREDENTIAL_HEADERS.map((h) => `\`${h}\``).join(', ')}, which it always redacts`,
-  }),
-  namespaceKeyPrefix: setting({
-    default: none,
-    shown: 'off',
-    parse: read.token,
-    help: 'accept every API key `<prefix><name>`, each with its own namespace `<name>`',
-    see: ['namespaces', 'docs/control-api.md#namespaces-for-parallel-tests'],
-  }),
-  namespaceFromTrace: setting({
-    sameRow: true,
-    flagMeans: 'on',
-    default: false,
-    shown: 'off',
-    parse: read.either('on', 'off'),
-    help: 'a request that names no namespace but carries a W3C `traceparent` works in the namespace named after its trace id',
-  }),
-  traceNamespaceBaseline: setting({
-    sameRow: true,
-    default: none,
-    shown: 'the initial data',
-    parse: read.snapshotName,
-    help: "the snapshot a trace's namespace starts from (`503 baseline_missing` until it exists); with `NAMESPACE_FROM_TRACE=on` only",
   }),
   clock: setting({
     default: some<Date>(undefined),

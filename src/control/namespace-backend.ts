@@ -69,10 +69,19 @@ export interface NamespaceBackend {
   /** Deletes a namespace durably before this settles; false when there was none. Failed: nothing changed. */
   delete(name: string): Promise<boolean>
   /**
-   * Holds `namespace` for one request, brought up to date with what is kept: undefined when memory
-   * here is the namespace's truth, so that a plain request goes through without a promise.
+   * Counts the new namespace `name` against the API key whose hash is `owner` (NAMESPACES_PER_KEY),
+   * or refuses it with a 503 namespace_limit. Absent: the backend counts where it keeps namespaces,
+   * as its hold makes one.
    */
-  hold(namespace: Namespace): Promise<NamespaceHold> | undefined
+  claim?(name: string, owner: string): void
+  /** Gives back what claim() counted, for a namespace that was not made after all. */
+  giveBack?(name: string): void
+  /**
+   * Holds `namespace` for one request, brought up to date with what is kept: undefined when memory
+   * here is the namespace's truth, so that a plain request goes through without a promise. `owner`:
+   * the request's key hash, which a namespace the hold makes counts against.
+   */
+  hold(namespace: Namespace, owner?: string): Promise<NamespaceHold> | undefined
   /** Journals the entry of a request answered with no hold of its own (refused before it was served). */
   record(namespace: Namespace, entry: EntryOf): Promise<void> | undefined
   /** Keeps the entry of a request whose change could not be committed, for its namespace's journal. */

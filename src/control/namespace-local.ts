@@ -13,6 +13,7 @@ import type {
   Unloaded,
 } from './namespace-backend.js'
 import { NAMESPACE_NAME } from './namespace-choice.js'
+import type { NamespaceQuota } from './namespace-quota.js'
 import type { Namespace } from './namespace.js'
 import type { RequestRecord } from '../journal/request-record.js'
 import { baselineKey, type Baseline } from '../store/baseline.js'
@@ -32,17 +33,28 @@ export class LocalNamespaces implements NamespaceBackend {
   readonly #removing = new Map<string, Promise<void>>()
   /** The namespaces unloaded from memory (among #onDisk). */
   readonly #unloaded = new Map<string, Unloaded>()
+  /** NAMESPACES_PER_KEY, counted in this process. */
+  readonly #quota: NamespaceQuota | undefined
 
-  constructor(live: LiveNamespaces, stores: Stores, logger: Pick<Logger, 'warn'>) {
+  constructor(live: LiveNamespaces, stores: Stores, logger: Pick<Logger, 'warn'>, quota?: NamespaceQuota) {
     this.#live = live
     this.#stores = stores
     this.#logger = logger
+    this.#quota = quota
     this.#onDisk = new Set([...stores.namespacesOnDisk].filter((name) => NAMESPACE_NAME.test(name)))
     this.keeps = stores.persistent ? 'files' : 'memory'
   }
 
   stored(name: string): boolean {
     return this.#onDisk.has(name)
+  }
+
+  claim(name: string, owner: string): void {
+    this.#quota?.claim(name, owner)
+  }
+
+  giveBack(name: string): void {
+    this.#quota?.release(name)
   }
 
   takeUnloaded(name: string): Unloaded | undefined {
@@ -84,6 +96,7 @@ export class LocalNamespaces implements NamespaceBackend {
     // Files that hold only the initial data are what a deletion a crash cut short leaves: gone.
     if (namespace.busy || !store.holdsOnly(this.#stores.source) || live.find(name) !== namespace) return namespace
     live.drop(namespace)
+    this.#quota?.release(name)
     await this.#remove(name, () => namespace.store()).catch(() => undefined)
     return undefined
   }
@@ -108,6 +121,7 @@ export class LocalNamespaces implements NamespaceBackend {
       throw error
     }
     if (namespace) this.#live.drop(namespace)
+    this.#quota?.release(name)
     return true
   }
 
@@ -156,6 +170,7 @@ export class LocalNamespaces implements NamespaceBackend {
 
   /** Removes the files of an evicted namespace; no one waits (the disk refusing leaves them to be read at its next use). */
   evict(namespace: Namespace): void {
+    this.#quota?.release(namespace.name)
     this.#remove(namespace.name, () => namespace.store()).catch((error: unknown) =>
       this.#logger.warn(
         { namespace: namespace.name, err: error },
@@ -190,6 +205,7 @@ export class LocalNamespaces implements NamespaceBackend {
   /** Waits for the removals and unloads under way. */
   async settled(): Promise<void> {
     await Promise.all([...this.#removing.values()].map((removal) => removal.catch(() => undefined)))
+    await this.#quota?.settled()
   }
 
   /** Forgets that `name` has files (they are about to be read, or are gone). */

@@ -7,6 +7,7 @@ import type { Logger } from 'pino'
 import { ERRORS, HttpError } from '../http/errors.js'
 import { DEFAULT_NAMESPACE } from './namespace-choice.js'
 import type { EntryOf, LiveNamespaces, NamespaceBackend, NamespaceHold } from './namespace-backend.js'
+import { ownerOf } from './namespace-quota.js'
 import { roomFor } from './namespace-room.js'
 import { Namespace, UnknownSnapshot } from './namespace.js'
 import { CoverageTally } from '../journal/coverage-tally.js'
@@ -30,6 +31,8 @@ export interface NamespacesOptions {
   readonly journals: JournalMemory
   readonly redactor: Redactor
   readonly maxNamespaces: number
+  /** NAMESPACES_PER_KEY: undefined, no quota (and no key's hash is taken). */
+  readonly namespacesPerKey?: number | undefined
   /** Where each eviction and unload is logged. */
   readonly logger: Pick<Logger, 'info' | 'warn'>
   readonly clock: Date | undefined
@@ -99,10 +102,11 @@ export class Namespaces {
 
   /**
    * The namespace called `name`, created on first use (from the snapshot `baseline` when it has no
-   * files: a 503 baseline_missing while there is no such snapshot); past MAX_NAMESPACES, a 503
-   * namespace_limit when no namespace can make room for it.
+   * files: a 503 baseline_missing while there is no such snapshot), counted against the API key
+   * `key` of the request that made it; a 503 namespace_limit past that key's quota, or past
+   * MAX_NAMESPACES when no namespace can make room for it.
    */
-  get(name: string, baseline?: string): Namespace {
+  get(name: string, baseline?: string, key?: string): Namespace {
     const found = this.#live.get(name)
     if (found) {
       if (this.#mostRecent !== name) {
@@ -120,7 +124,14 @@ export class Namespaces {
         ERRORS.baselineMissing,
         `No snapshot ${JSON.stringify(baseline)} for namespace ${JSON.stringify(name)} to start from (TRACE_NAMESPACE_BASELINE): make it (POST /__admin/snapshots), then try again`,
       )
-    if (this.#live.size >= this.max) this.#makeRoomFor(name)
+    const owner = fromDisk ? undefined : this.#ownerOf(key)
+    if (owner !== undefined) this.#backend.claim?.(name, owner)
+    try {
+      if (this.#live.size >= this.max) this.#makeRoomFor(name)
+    } catch (error) {
+      if (owner !== undefined) this.#backend.giveBack?.(name)
+      throw error
+    }
     const namespace = this.#make(name, snapshot, fromDisk)
     this.#live.set(name, namespace)
     this.#mostRecent = name
@@ -138,9 +149,18 @@ export class Namespaces {
     return namespace
   }
 
-  /** The namespace held for one request, up to date with its backend; undefined: memory here is its truth. */
-  hold(namespace: Namespace): Promise<NamespaceHold> | undefined {
-    return this.#backend.hold(namespace)
+  /**
+   * The namespace held for one request, up to date with its backend; undefined: memory here is its
+   * truth. A backend that counts namespaces as its hold makes them is told the request's key's owner.
+   */
+  hold(namespace: Namespace, key?: string): Promise<NamespaceHold> | undefined {
+    const counted = this.#backend.claim === undefined && namespace.name !== DEFAULT_NAMESPACE
+    return this.#backend.hold(namespace, counted ? this.#ownerOf(key) : undefined)
+  }
+
+  /** What the quota counts a namespace against: the key's hash, while there is a quota. */
+  #ownerOf(key: string | undefined): string | undefined {
+    return this.#options.namespacesPerKey === undefined || key === undefined ? undefined : ownerOf(key)
   }
 
   /** Hands a request to the process that serves its namespace, when another does (see NamespaceBackend). */

@@ -174,7 +174,7 @@ export class Control {
     }
     // Authenticated: now the named namespace is created, or marked as the most recently used.
     if (state.asked !== undefined) {
-      exchange.namespace = state.namespace = this.namespaces.get(state.asked, state.baseline)
+      exchange.namespace = state.namespace = namespaces.get(state.asked, state.baseline, bearerToken(req))
       state.namespace.begin()
       state.serving = true
     }
@@ -194,20 +194,20 @@ export class Control {
     state: RequestState,
     prefer: Preference,
   ): Awaitable<AnimalStore | undefined> {
-    const holding = this.namespaces.hold(state.namespace)
+    const holding = this.namespaces.hold(state.namespace, bearerToken(exchange.req))
     if (holding === undefined) return this.#applyFaults(op, exchange, state, prefer)
     return holding.then((hold) => (keep(state, hold) ? this.#applyFaults(op, exchange, state, prefer) : undefined))
   }
 
   /** Waits out a delay; a held namespace is let go meanwhile, so that other requests in it go on. */
-  async #pause(ms: number, exchange: Exchange, state: RequestState): Promise<void> {
+  async #pause(ms: number, { req, res }: Exchange, state: RequestState): Promise<void> {
     const held = state.hold
     if (held !== undefined) {
       state.hold = undefined
       await held.release()
     }
-    await delay(ms, exchange.res)
-    if (held !== undefined && !exchange.res.destroyed) keep(state, await this.namespaces.hold(state.namespace))
+    await delay(ms, res)
+    if (held !== undefined && !res.destroyed) keep(state, await this.namespaces.hold(state.namespace, bearerToken(req)))
   }
 
   #applyFaults(

@@ -3,6 +3,7 @@
 //   db.json, db.json.journal           the default namespace's image and append log
 //   db.ns.<name>.json (and .journal)   a namespace's
 //   db.snapshot.<name>.json            a named snapshot
+//   db.owners.json                     which API key made each namespace (NAMESPACES_PER_KEY)
 //   .<any of these>.tmp                written, then renamed into place
 //
 // A file system may fold case (macOS, Windows, Docker Desktop's bind mounts), so a capital in a
@@ -16,6 +17,12 @@ export type FileKind = 'ns' | 'snapshot'
 
 /** The append log's file: `.journal`, as the first version named it. */
 export const appendLogOf = (file: string): string => `${file}.journal`
+
+/** `db.json` → `db.owners.json`: the namespaces' owners, by their keys' hashes. */
+export function ownersFileOf(dataFile: string): string {
+  const extension = extname(dataFile)
+  return join(dirname(dataFile), `${basename(dataFile, extension)}.owners${extension || '.json'}`)
+}
 
 export const tempOf = (file: string): string => join(dirname(file), `.${basename(file)}.tmp`)
 
