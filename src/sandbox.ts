@@ -127,7 +127,8 @@ async function serve(
     namespacesPerKey: perKey,
     logger,
     clock: config.clock,
-    backend: shared?.backend({ stores, redactor }) ?? ((live) => new LocalNamespaces(live, stores, logger, quota)),
+    backend:
+      shared?.backend({ stores, redactor, perKey }) ?? ((live) => new LocalNamespaces(live, stores, logger, quota)),
   })
   // A backend that holds namespaces makes the default one there (or reads it) before any request.
   await (await namespaces.hold(namespaces.default))?.release()

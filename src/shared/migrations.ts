@@ -89,4 +89,15 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 4,
+    name: 'the owner of each namespace, for the quota of namespaces per key',
+    sql: `
+      -- The hash of the API key whose request made the namespace (NAMESPACES_PER_KEY), never the
+      -- key; null for the default namespace, those the control API made, and those made while no
+      -- quota was set. A key's namespaces are counted by it, under the key's advisory lock.
+      ALTER TABLE namespaces ADD COLUMN owner text;
+      CREATE INDEX namespaces_owner ON namespaces (owner) WHERE owner IS NOT NULL;
+    `,
+  },
 ]

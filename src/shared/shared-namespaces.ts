@@ -5,6 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Logger } from 'pino'
 import type { EntryOf, LiveNamespaces, NamespaceBackend, NamespaceHold } from '../control/namespace-backend.js'
+import { DEFAULT_NAMESPACE } from '../control/namespace-choice.js'
 import { LocalNamespaces } from '../control/namespace-local.js'
 import type { Namespace } from '../control/namespace.js'
 import type { RequestRecord } from '../journal/request-record.js'
@@ -82,14 +83,18 @@ export class SharedNamespaces implements NamespaceBackend {
   }
 
   /** The namespace's row locked and the namespace brought up to date with it (made anew if it has none). */
-  hold(namespace: Namespace): Promise<NamespaceHold> {
-    return this.#sharing.hold(namespace, () => this.#live.fresh(namespace.name))
+  hold(namespace: Namespace, owner?: string): Promise<NamespaceHold> {
+    return this.#sharing.hold(namespace, () => this.#live.fresh(namespace.name), owner)
   }
 
   record(namespace: Namespace, entry: EntryOf): Promise<void> | undefined {
     // Its own hold failed for want of the database: another would too.
     const answered = entry()
     if (answered.error?.code === ERRORS.storageUnavailable.code) return void this.later(namespace, answered)
+    // Refused by its key's quota, it has no row, and its entry must not make one: it is kept for the
+    // default namespace's journal (whose owner may be another replica), as one process journals it.
+    if (answered.error?.code === ERRORS.namespaceLimit.code && namespace.name !== DEFAULT_NAMESPACE)
+      return void this.later(this.#live.get(DEFAULT_NAMESPACE), answered)
     return this.hold(namespace)
       .then((hold) => {
         namespace.journal.record(answered)

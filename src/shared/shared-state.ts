@@ -46,12 +46,15 @@ export interface SharingOptions {
   readonly redactor: Redactor
   /** Where a failure that is not an outage is told (it is answered 500). */
   readonly logger: Pick<Logger, 'error'>
+  /** NAMESPACES_PER_KEY: the namespaces one key may make, counted in the database. */
+  readonly perKey?: number | undefined
 }
 
 export class Sharing implements Holder {
   readonly database: Database
   readonly #sharedPets: SharingOptions['sharedPets']
   readonly #redactor: Redactor
+  readonly #perKey: number | undefined
   readonly logger: Pick<Logger, 'error'>
   readonly #synced = new WeakMap<Namespace, Synced>()
   readonly #turns = new Turns()
@@ -64,8 +67,9 @@ export class Sharing implements Holder {
   /** Requests answered while the database was away: journaled at their namespace's next hold here. */
   readonly unjournaled: Unjournaled
 
-  constructor({ database, sharedPets, redactor, logger }: SharingOptions) {
+  constructor({ database, sharedPets, redactor, logger, perKey }: SharingOptions) {
     this.database = database
+    this.#perKey = perKey
     this.logger = logger
     this.#sharedPets = sharedPets
     this.#redactor = redactor
@@ -74,10 +78,11 @@ export class Sharing implements Holder {
   }
 
   /**
-   * Locks the namespace's row (made from `fresh` if there is none), brings the namespace up to date
-   * with it, and gives the hold that writes back and commits. A 503 when the database is down.
+   * Locks the namespace's row (made from `fresh` if there is none, counted against `owner`), brings
+   * the namespace up to date with it, and gives the hold that writes back and commits. A 503 when
+   * the database is down, or when the row would take `owner` past its quota.
    */
-  async hold(namespace: Namespace, fresh: () => Namespace): Promise<NamespaceHold> {
+  async hold(namespace: Namespace, fresh: () => Namespace, owner?: string): Promise<NamespaceHold> {
     const started = performance.now()
     // Requests here in one namespace queue here first: one at a time holds it, not a crowd of connections.
     const letGo = await this.#turns.take(namespace.name, HOLD_TIMEOUT_MS)
@@ -92,7 +97,7 @@ export class Sharing implements Holder {
       .idle(namespace)
       .then(() => this.owner(namespace.name))
       .then(
-        (owner) => this.#lock(namespace, fresh, letGo, 'address' in owner ? undefined : owner),
+        (lease) => this.#lock(namespace, fresh, letGo, 'address' in lease ? undefined : lease, owner),
         (error: unknown) => {
           letGo()
           throw this.failure(error)
@@ -132,6 +137,7 @@ export class Sharing implements Holder {
     fresh: () => Namespace,
     letGo: () => void,
     lease: Lease | undefined,
+    owner: string | undefined,
   ): Promise<Hold> {
     const client = await this.database.connect().catch((error: unknown) => {
       letGo()
@@ -155,9 +161,9 @@ export class Sharing implements Holder {
         const template = synced === undefined ? namespace : fresh()
         const store = await template.store()
         const keys = store.idempotencyKeys
-        await createRow(client, namespace.name, JSON.stringify(await stateOf(template)), store.own, (id) =>
-          keys.ofPet(id),
-        )
+        const quota = owner === undefined || this.#perKey === undefined ? undefined : { owner, perKey: this.#perKey }
+        const state = JSON.stringify(await stateOf(template))
+        await createRow(client, namespace.name, state, store.own, (id) => keys.ofPet(id), quota)
         this.forget(namespace)
         after = { pets: 0, requests: 0 }
         locked = await lockAndRead(client, namespace.name, after, false)

@@ -19,7 +19,12 @@ export interface Shared {
   /** Where named snapshots are kept, for the stores to open with. */
   readonly shelf: SnapshotShelf
   /** The namespace backend, over the stores opened with the shelf. */
-  backend(options: { stores: Stores; redactor: Redactor }): (live: LiveNamespaces) => NamespaceBackend
+  backend(options: {
+    stores: Stores
+    redactor: Redactor
+    /** NAMESPACES_PER_KEY, counted in the database across replicas. */
+    perKey: number | undefined
+  }): (live: LiveNamespaces) => NamespaceBackend
 }
 
 export async function openShared(url: string, logger: Pick<Logger, 'warn' | 'info' | 'error'>): Promise<Shared> {
@@ -37,10 +42,11 @@ export async function openShared(url: string, logger: Pick<Logger, 'warn' | 'inf
       },
     },
     shelf: snapshotShelf(database),
-    backend: ({ stores, redactor }) => {
+    backend: ({ stores, redactor, perKey }) => {
       // Once the sandbox serves: forgotten namespaces leave the database, and handed entries come.
       const stopExpiry = expireForgotten(database, logger)
-      const sharing = new Sharing({ database, logger, redactor, sharedPets: (source) => sharedPets(stores, source) })
+      const sharedPetsOf = (source: Baseline): Promise<FrozenPets> => sharedPets(stores, source)
+      const sharing = new Sharing({ database, logger, redactor, sharedPets: sharedPetsOf, perKey })
       const stopTaking = takeHanded(database, sharing.leases, sharing.unjournaled, logger)
       stopSweeps = () => (stopExpiry(), stopTaking())
       releaseLeases = () => sharing.batches.settled().then(() => sharing.leases.release())

@@ -12,6 +12,7 @@ import type { Namespace } from '../control/namespace.js'
 import type { AnimalStore } from '../store/store.js'
 import type { Transaction } from './database.js'
 import type { Lease } from './leases.js'
+import { countAgainst, type Quota } from './quota.js'
 
 /** The row's `state`: all the namespace holds but its pets and requests, which have tables. */
 export interface State {
@@ -43,17 +44,19 @@ export interface Row {
 /** The key of the create that made a pet, if it sent one and it is kept. */
 export type KeyOf = (id: number) => IdempotencyKey | undefined
 
-/** Makes a namespace's row with its pets, unless another replica made it first (then it is left as it is). */
+/** Makes a namespace's row with its pets, counted against its quota, unless another replica made it first. */
 export async function createRow(
   client: pg.PoolClient,
   name: string,
   state: string,
   pets: readonly Pet[],
   keyOf: KeyOf,
+  quota: Quota | undefined,
 ): Promise<void> {
+  if (quota !== undefined) await countAgainst(client, name, quota)
   const made = await client.query(
-    'INSERT INTO namespaces (name, state) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING',
-    [name, state],
+    'INSERT INTO namespaces (name, state, owner) VALUES ($1, $2, $3) ON CONFLICT (name) DO NOTHING',
+    [name, state, quota?.owner ?? null],
   )
   const rows = pets.map((pet) => petRow(pet, keyOf))
   if (made.rowCount === 1 && rows.length > 0) await many(client, [insertPetRows(name, rows)])
