@@ -38,6 +38,12 @@ for (const store of [':memory:', 'data file'])
       refused(t, await create(KEYS.A, 'a-3'), 'the third namespace of key A')
       refused(t, await api('GET', '/pets', undefined, as(KEYS.A, 'a-4')), 'a read that would make one')
       t.notOk((await namespaceNames()).includes('a-3'), 'nothing was made')
+      const journaled = await control('GET', '/requests?namespace=default&status=503')
+      t.same(
+        journaled.body.entries.map((entry: { error: { code: string } }) => entry.error.code),
+        ['namespace_limit', 'namespace_limit'],
+        'the refusals are journaled in the default namespace',
+      )
 
       t.equal((await create(KEYS.A)).status, 201, 'the default namespace counts against no key')
       t.equal((await control('POST', '/reset?namespace=ops')).status, 200, 'the control API makes a namespace')
