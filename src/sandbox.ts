@@ -124,7 +124,7 @@ async function serve(
     journals: new JournalMemory(config.journal),
     redactor,
     maxNamespaces: config.maxNamespaces,
-    namespacesPerKey: perKey,
+    quota: perKey === undefined ? undefined : { perKey, keyPrefix: prefix },
     logger,
     clock: config.clock,
     backend:

@@ -7,12 +7,28 @@
 import { createHash } from 'node:crypto'
 import type { Logger } from 'pino'
 import { ERRORS, HttpError, RETRY_AFTER } from '../http/errors.js'
+import { namespaceOfKey } from './namespace-choice.js'
 import { ownersFileOf } from '../store/files.js'
 import { OwnersFile } from '../store/owners-file.js'
 import type { Stores } from '../store/stores.js'
 
-/** What a namespace's owner is kept as: the hash of the API key, never the key. */
-export const ownerOf = (key: string): string => createHash('sha256').update(key).digest('base64url')
+/** Who the quota counts against: the keys of NAMESPACE_KEY_PREFIX's family (`keyPrefix`) as one. */
+export interface QuotaRule {
+  readonly perKey: number
+  readonly keyPrefix: string | undefined
+}
+
+/**
+ * What a namespace made with `key` counts against: the key's hash, never the key; undefined with no
+ * quota. A key of the prefix's family counts as the family: anyone who holds the prefix can make
+ * new keys of it, each naming a namespace of its own, so a quota per key of it would bound nothing.
+ */
+export function ownerOf(key: string | undefined, rule: QuotaRule | undefined): string | undefined {
+  if (rule === undefined || key === undefined) return undefined
+  const { keyPrefix } = rule
+  const counted = keyPrefix !== undefined && namespaceOfKey(key, keyPrefix) !== undefined ? keyPrefix : key
+  return createHash('sha256').update(counted).digest('base64url')
+}
 
 /** The answer to a request that would make a namespace past its key's quota: nothing was made. */
 export function quotaReached(name: string, perKey: number): HttpError {

@@ -7,7 +7,7 @@ import type { Logger } from 'pino'
 import { ERRORS, HttpError } from '../http/errors.js'
 import { DEFAULT_NAMESPACE } from './namespace-choice.js'
 import type { EntryOf, LiveNamespaces, NamespaceBackend, NamespaceHold } from './namespace-backend.js'
-import { ownerOf } from './namespace-quota.js'
+import { ownerOf, type QuotaRule } from './namespace-quota.js'
 import { roomFor } from './namespace-room.js'
 import { Namespace, UnknownSnapshot } from './namespace.js'
 import { CoverageTally } from '../journal/coverage-tally.js'
@@ -31,8 +31,8 @@ export interface NamespacesOptions {
   readonly journals: JournalMemory
   readonly redactor: Redactor
   readonly maxNamespaces: number
-  /** NAMESPACES_PER_KEY: undefined, no quota (and no key's hash is taken). */
-  readonly namespacesPerKey?: number | undefined
+  /** NAMESPACES_PER_KEY and the key family it counts as one; undefined, no quota (and no key's hash is taken). */
+  readonly quota?: QuotaRule | undefined
   /** Where each eviction and unload is logged. */
   readonly logger: Pick<Logger, 'info' | 'warn'>
   readonly clock: Date | undefined
@@ -124,7 +124,7 @@ export class Namespaces {
         ERRORS.baselineMissing,
         `No snapshot ${JSON.stringify(baseline)} for namespace ${JSON.stringify(name)} to start from (TRACE_NAMESPACE_BASELINE): make it (POST /__admin/snapshots), then try again`,
       )
-    const owner = fromDisk ? undefined : this.#ownerOf(key)
+    const owner = fromDisk ? undefined : ownerOf(key, this.#options.quota)
     if (owner !== undefined) this.#backend.claim?.(name, owner)
     try {
       if (this.#live.size >= this.max) this.#makeRoomFor(name)
@@ -155,12 +155,7 @@ export class Namespaces {
    */
   hold(namespace: Namespace, key?: string): Promise<NamespaceHold> | undefined {
     const counted = this.#backend.claim === undefined && namespace.name !== DEFAULT_NAMESPACE
-    return this.#backend.hold(namespace, counted ? this.#ownerOf(key) : undefined)
-  }
-
-  /** What the quota counts a namespace against: the key's hash, while there is a quota. */
-  #ownerOf(key: string | undefined): string | undefined {
-    return this.#options.namespacesPerKey === undefined || key === undefined ? undefined : ownerOf(key)
+    return this.#backend.hold(namespace, counted ? ownerOf(key, this.#options.quota) : undefined)
   }
 
   /** Hands a request to the process that serves its namespace, when another does (see NamespaceBackend). */

@@ -58,6 +58,17 @@ for (const store of [':memory:', 'data file'])
     },
   )
 
+t.test('the keys of the NAMESPACE_KEY_PREFIX family count as one key: minting keys makes no room', async (t) => {
+  const { api, namespaceNames } = await start(t, 2, { NAMESPACE_KEY_PREFIX: 'team-c-' })
+  const read = (key: string) => api('GET', '/pets?limit=1', undefined, as(key))
+  t.equal((await read('team-c-one')).status, 200)
+  t.equal((await read('team-c-two')).status, 200)
+  refused(t, await read('team-c-three'), "a third key of the family's namespace")
+  t.equal((await read(KEYS.A)).status, 200, 'a configured key is a key of its own')
+  t.equal((await api('GET', '/pets', undefined, as(KEYS.A, 'a-1'))).status, 200, 'with its own quota')
+  t.same(await namespaceNames(), ['a-1', 'default', 'one', 'two'])
+})
+
 t.test('a namespace evicted holding nothing gives its room back', async (t) => {
   const { api } = await start(t, 2, { DATA_FILE: ':memory:', MAX_NAMESPACES: '2' })
   const read = (name: string) => api('GET', '/pets?limit=1', undefined, as(KEYS.A, name))
