@@ -20,7 +20,7 @@ export const NAMESPACE_SETTINGS = {
     default: undefined as number | undefined,
     shown: 'no quota',
     parse: read.whole(1, MAX_NAMESPACES_PER_KEY),
-    help: 'namespaces one API key may have made and not deleted; past it, a request that would make another is refused with `503 namespace_limit`. The default namespace and those the control API makes count against no key',
+    help: 'namespaces one API key may have made and not deleted (the keys of `NAMESPACE_KEY_PREFIX` count as one); past it, a request that would make another is refused with `503 namespace_limit`. The default namespace and those the control API makes count against no key',
     see: ['the quota', 'docs/deploy.md#keeping-a-long-lived-sandbox-tidy'],
   }),
   namespaceKeyPrefix: setting({
