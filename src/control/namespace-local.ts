@@ -71,6 +71,14 @@ export class LocalNamespaces implements NamespaceBackend {
   async open(name: string, frozen: FrozenPets | undefined): Promise<AnimalStore> {
     // A removal that failed left the name among those on disk: then the files are read.
     await this.#removing.get(name)?.catch(() => undefined)
+    // Its owner reaches the disk before any file of it does: a restart, even after a kill, counts it.
+    await this.#quota?.durable().catch((error: unknown) => {
+      throw new HttpError(
+        ERRORS.storageUnavailable,
+        `Namespace ${JSON.stringify(name)} could not be made: the owners of namespaces could not be written: ${(error as Error).message}`,
+        RETRY_AFTER,
+      )
+    })
     try {
       const store = await this.#stores.open(name, !this.#onDisk.has(name), frozen)
       this.#onDisk.delete(name)
@@ -205,7 +213,7 @@ export class LocalNamespaces implements NamespaceBackend {
   /** Waits for the removals and unloads under way. */
   async settled(): Promise<void> {
     await Promise.all([...this.#removing.values()].map((removal) => removal.catch(() => undefined)))
-    await this.#quota?.settled()
+    await this.#quota?.durable().catch(() => undefined)
   }
 
   /** Forgets that `name` has files (they are about to be read, or are gone). */

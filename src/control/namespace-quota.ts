@@ -91,8 +91,8 @@ export class NamespaceQuota {
     this.#file?.write(this.#owners)
   }
 
-  /** Waits for the owners' writes under way. */
-  settled(): Promise<void> {
-    return this.#file?.settled() ?? Promise.resolve()
+  /** Resolves once the owners counted so far are on disk (at once without a data file); rejects when the disk refused. */
+  durable(): Promise<void> {
+    return this.#file?.durable() ?? Promise.resolve()
   }
 }

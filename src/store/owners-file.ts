@@ -10,9 +10,12 @@ import { tempOf } from './files.js'
 export class OwnersFile {
   readonly #file: string
   readonly #logger: Pick<Logger, 'warn'>
-  /** The write under way, and whether a change came after it began. */
+  #owners: ReadonlyMap<string, string> = new Map()
+  /** Changes asked for, and the last of them on disk. */
+  #changes = 0
+  #written = 0
+  /** The write under way, which writes the changes up to `#changes` as it began. */
   #writing: Promise<void> | undefined
-  #again = false
 
   constructor(file: string, logger: Pick<Logger, 'warn'>) {
     this.#file = file
@@ -37,28 +40,29 @@ export class OwnersFile {
     return new Map(entries as [string, string][])
   }
 
-  /** Writes `owners` as they are when the write begins; a failed write is told, and the next change writes again. */
+  /** `owners` changed: written as they are when the next write begins. A failed write is told, and tried again at the next. */
   write(owners: ReadonlyMap<string, string>): void {
-    if (this.#writing !== undefined) {
-      this.#again = true
-      return
-    }
-    const text = JSON.stringify(Object.fromEntries(owners))
-    this.#writing = replaceFileDurably(this.#file, tempOf(this.#file), Buffer.from(text))
-      .catch((error: unknown) =>
-        this.#logger.warn({ err: error }, 'the owners of namespaces could not be written: the next change tries again'),
-      )
-      .finally(() => {
-        this.#writing = undefined
-        if (this.#again) {
-          this.#again = false
-          this.write(owners)
-        }
-      })
+    this.#owners = owners
+    this.#changes++
+    void this.durable().catch((error: unknown) =>
+      this.#logger.warn({ err: error }, 'the owners of namespaces could not be written: the next change tries again'),
+    )
   }
 
-  /** Waits for the writes under way. */
-  async settled(): Promise<void> {
-    while (this.#writing !== undefined) await this.#writing
+  /** Resolves once every change asked for so far is on disk; rejects when the disk refused it. */
+  async durable(): Promise<void> {
+    const wanted = this.#changes
+    while (this.#written < wanted) {
+      if (this.#writing === undefined) {
+        const changes = this.#changes
+        const text = JSON.stringify(Object.fromEntries(this.#owners))
+        this.#writing = replaceFileDurably(this.#file, tempOf(this.#file), Buffer.from(text))
+          .then(() => {
+            this.#written = Math.max(this.#written, changes)
+          })
+          .finally(() => (this.#writing = undefined))
+      }
+      await this.#writing
+    }
   }
 }

@@ -2,10 +2,11 @@
 // would make is refused (503 namespace_limit, nothing made) until it deletes one. Another key, the
 // default namespace and the control API's namespaces are not counted against it. With DATA_FILE,
 // the count outlives a restart: the owners are kept beside the data file, as key hashes.
-import { readFile } from 'node:fs/promises'
+import { mkdir, readFile, rmdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
 import { ns, startControlSandbox, type ControlSandbox } from '../support/control.js'
+import { stopAsKilled } from '../support/sandbox.js'
 
 const KEYS = { A: 'team-a-key', B: 'team-b-key' }
 const as = (key: string, name?: string): Record<string, string> => ({
@@ -103,3 +104,25 @@ t.test('with DATA_FILE, a restart counts the namespaces on disk against their ke
     'a namespace that held nothing is gone at the restart, and counted no more',
   )
 })
+
+t.test(
+  'with DATA_FILE, a namespace is made only once its owner is on disk: a restart after a kill counts it',
+  async (t) => {
+    const first = await start(t, 1)
+    const dataFile = first.config.dataFile as string
+    const create = (sandbox: ControlSandbox, name: string) =>
+      sandbox.api('POST', '/pets', { name: 'Rex', categoryId: 1 }, as(KEYS.A, name))
+    // A directory where the owners file goes: the disk refuses every write of it.
+    const owners = join(dataFile, '..', 'db.owners.json')
+    await mkdir(owners)
+    const refusedWrite = await create(first, 'made')
+    t.match(refusedWrite, { status: 503, body: { code: 'storage_unavailable' } }, 'no owner on disk: no namespace')
+    t.match(refusedWrite.body.message, /owners of namespaces could not be written/)
+    await rmdir(owners)
+    t.equal((await create(first, 'made')).status, 201, 'the disk back, the next try makes it')
+    stopAsKilled(first, dataFile)
+
+    const second = await start(t, 1, { DATA_FILE: dataFile })
+    refused(t, await create(second, 'another'), 'a second namespace of the key, after a kill and a restart')
+  },
+)
