@@ -70,10 +70,10 @@ export interface NamespaceBackend {
   delete(name: string): Promise<boolean>
   /**
    * Counts the new namespace `name` against the API key whose hash is `owner` (NAMESPACES_PER_KEY),
-   * or refuses it with a 503 namespace_limit. Absent: the backend counts where it keeps namespaces,
-   * as its hold makes one.
+   * or refuses it with a 503 namespace_limit; false when it was counted already. Absent: the backend
+   * counts where it keeps namespaces, as its hold makes one.
    */
-  claim?(name: string, owner: string): void
+  claim?(name: string, owner: string): boolean
   /** Gives back what claim() counted, for a namespace that was not made after all. */
   giveBack?(name: string): void
   /**

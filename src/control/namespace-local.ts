@@ -49,8 +49,8 @@ export class LocalNamespaces implements NamespaceBackend {
     return this.#onDisk.has(name)
   }
 
-  claim(name: string, owner: string): void {
-    this.#quota?.claim(name, owner)
+  claim(name: string, owner: string): boolean {
+    return this.#quota?.claim(name, owner) ?? false
   }
 
   giveBack(name: string): void {

@@ -70,14 +70,15 @@ export class NamespaceQuota {
     for (const owner of owners.values()) this.#counts.set(owner, (this.#counts.get(owner) ?? 0) + 1)
   }
 
-  /** Counts the new namespace `name` against `owner`, or refuses it (a 503 namespace_limit). */
-  claim(name: string, owner: string): void {
-    if (this.#owners.has(name)) return
+  /** Counts the new namespace `name` against `owner`, or refuses it (a 503 namespace_limit); false: counted already. */
+  claim(name: string, owner: string): boolean {
+    if (this.#owners.has(name)) return false
     const count = this.#counts.get(owner) ?? 0
     if (count >= this.perKey) throw quotaReached(name, this.perKey)
     this.#counts.set(owner, count + 1)
     this.#owners.set(name, owner)
     this.#file?.write(this.#owners)
+    return true
   }
 
   /** `name` is gone (deleted, or evicted holding nothing): its room goes back to its owner. */

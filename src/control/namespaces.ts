@@ -125,11 +125,11 @@ export class Namespaces {
         `No snapshot ${JSON.stringify(baseline)} for namespace ${JSON.stringify(name)} to start from (TRACE_NAMESPACE_BASELINE): make it (POST /__admin/snapshots), then try again`,
       )
     const owner = fromDisk ? undefined : ownerOf(key, this.#options.quota)
-    if (owner !== undefined) this.#backend.claim?.(name, owner)
+    const claimed = owner !== undefined && this.#backend.claim?.(name, owner) === true
     try {
       if (this.#live.size >= this.max) this.#makeRoomFor(name)
     } catch (error) {
-      if (owner !== undefined) this.#backend.giveBack?.(name)
+      if (claimed) this.#backend.giveBack?.(name)
       throw error
     }
     const namespace = this.#make(name, snapshot, fromDisk)

@@ -70,6 +70,18 @@ t.test('the keys of the NAMESPACE_KEY_PREFIX family count as one key: minting ke
   t.same(await namespaceNames(), ['a-1', 'default', 'one', 'two'])
 })
 
+t.test("a namespace MAX_NAMESPACES refuses takes none of its key's quota", async (t) => {
+  const { api, control } = await start(t, 2, { DATA_FILE: ':memory:', MAX_NAMESPACES: '3' })
+  const create = (key: string, name: string) => api('POST', '/pets', { name: 'Rex', categoryId: 1 }, as(key, name))
+  for (const name of ['b-1', 'b-2']) t.equal((await create(KEYS.B, name)).status, 201)
+  const full = await create(KEYS.A, 'a-refused')
+  t.match(full, { status: 503, body: { code: 'namespace_limit' } })
+  t.match(full.body.message, /MAX_NAMESPACES/, 'refused by the bound on memory, not by the quota')
+  for (const name of ['b-1', 'b-2']) t.equal((await control('DELETE', `/namespaces/${name}`)).status, 200)
+  t.equal((await create(KEYS.A, 'a-1')).status, 201)
+  t.equal((await create(KEYS.A, 'a-2')).status, 201, "key A's quota is whole")
+})
+
 t.test('a namespace evicted holding nothing gives its room back', async (t) => {
   const { api } = await start(t, 2, { DATA_FILE: ':memory:', MAX_NAMESPACES: '2' })
   const read = (name: string) => api('GET', '/pets?limit=1', undefined, as(KEYS.A, name))
