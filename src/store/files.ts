@@ -59,7 +59,8 @@ export async function scanFiles(dataFile: string): Promise<FilesFound> {
   for (const entry of entries) {
     const temporary = /^\.(.+)\.tmp$/.exec(entry)?.[1]
     if (temporary !== undefined) {
-      if (temporary === basename(dataFile) || fileOf(dataFile, temporary) !== undefined) found.temporary.push(entry)
+      const ours = [basename(dataFile), basename(ownersFileOf(dataFile))].includes(temporary)
+      if (ours || fileOf(dataFile, temporary) !== undefined) found.temporary.push(entry)
       continue
     }
     const file = fileOf(dataFile, entry)

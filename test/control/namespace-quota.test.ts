@@ -2,7 +2,7 @@
 // would make is refused (503 namespace_limit, nothing made) until it deletes one. Another key, the
 // default namespace and the control API's namespaces are not counted against it. With DATA_FILE,
 // the count outlives a restart: the owners are kept beside the data file, as key hashes.
-import { mkdir, readFile, rmdir } from 'node:fs/promises'
+import { access, mkdir, readFile, rmdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
 import { ns, startControlSandbox, type ControlSandbox } from '../support/control.js'
@@ -134,7 +134,11 @@ t.test(
     t.equal((await create(first, 'made')).status, 201, 'the disk back, the next try makes it')
     stopAsKilled(first, dataFile)
 
+    // What a kill in the middle of a write of the owners leaves: the start removes it.
+    const temporary = join(dataFile, '..', '.db.owners.json.tmp')
+    await writeFile(temporary, '{"made": "half')
     const second = await start(t, 1, { DATA_FILE: dataFile })
     refused(t, await create(second, 'another'), 'a second namespace of the key, after a kill and a restart')
+    await t.rejects(access(temporary), 'the temporary file a kill left is gone')
   },
 )
