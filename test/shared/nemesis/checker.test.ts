@@ -143,6 +143,8 @@ t.test(
     // for the journal as a 503's is, until the database is back.
     const pause: Trouble = { kind: 'db-pause', from: 40, to: 60 }
     t.same(check([...history, verify], [pause], final(['pet-a'], ['a', 'b'])), [], 'not while it is kept')
+    const frozen: Trouble = { kind: 'pause', replica: 2, from: 40, to: 60 }
+    t.same(check([...history, verify], [frozen], final(['pet-a'], ['a', 'b'])), [], 'nor while its owner is frozen')
     const later = { ...verify, invokedAt: 10_000, completedAt: 10_010 }
     t.same(
       check([...history, later], [pause], final(['pet-a'], ['a', 'b'])).map((v) => v.ops),

@@ -167,15 +167,19 @@ function databaseBack(at: Ms, troubles: readonly Trouble[]): Ms {
 }
 
 /**
- * The end of a trouble of the database (a stop, a pause, connections cut) that began within
- * CRASH_WINDOW_MS after `op`'s answer, while the batch carrying its entry may still have been
- * committing: such a batch fails, and its answered entries are kept for the journal as a `503`'s
- * are (docs/deploy.md), written once the database is back.
+ * The end of a trouble that began within CRASH_WINDOW_MS after `op`'s answer, while the batch
+ * carrying its entry may still have been committing: a trouble of the database (a stop, a pause,
+ * connections cut) fails that batch, and its answered entries are kept for the journal as a
+ * `503`'s are, written once the database is back; a pause of a replica (which may be the owner)
+ * holds the batch until it thaws, when its lease has moved and it hands them on (docs/deploy.md).
  */
 function batchStruck(op: Op, troubles: readonly Trouble[]): Ms | undefined {
   const done = op.completedAt ?? op.invokedAt
   const struck = troubles.find(
-    (t) => (t.kind.startsWith('db-') || t.kind === 'cut') && t.from >= done && t.from <= done + CRASH_WINDOW_MS,
+    (t) =>
+      (t.kind.startsWith('db-') || t.kind === 'cut' || t.kind === 'pause') &&
+      t.from >= done &&
+      t.from <= done + CRASH_WINDOW_MS,
   )
   return struck?.to
 }
