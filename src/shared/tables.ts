@@ -59,7 +59,7 @@ export async function createRow(
     [name, state, quota?.owner ?? null],
   )
   const rows = pets.map((pet) => petRow(pet, keyOf))
-  if (made.rowCount === 1 && rows.length > 0) await many(client, [insertPetRows(name, rows)])
+  if (made.rowCount === 1 && rows.length > 0) await many(client, [insertPetRows(client, name, rows)])
 }
 
 /**
@@ -70,7 +70,7 @@ export async function begin(client: pg.PoolClient, name: string): Promise<Transa
   const [, transaction, handed] = await many(client, [
     'BEGIN',
     'SELECT txid_current()::text AS xid, pg_postmaster_start_time()::text AS server',
-    `DELETE FROM handed_entries WHERE namespace = ${literal(name)} RETURNING id, record`,
+    `DELETE FROM handed_entries WHERE namespace = ${client.escapeLiteral(name)} RETURNING id, record`,
   ])
   const entries = (handed?.rows ?? []) as { id: string; record: StoredRecord }[]
   entries.sort((a, b) => Number(a.id) - Number(b.id))
@@ -109,9 +109,9 @@ export interface After {
 export async function lockAndRead(client: pg.PoolClient, name: string, after: After, begin: boolean): Promise<Locked> {
   const results = await many(client, [
     ...(begin ? ['BEGIN'] : []),
-    `SELECT incarnation, version, state FROM namespaces WHERE name = ${literal(name)} FOR UPDATE`,
+    `SELECT incarnation, version, state FROM namespaces WHERE name = ${client.escapeLiteral(name)} FOR UPDATE`,
     'SELECT txid_current()::text AS xid, pg_postmaster_start_time()::text AS server',
-    ...reads(name, after),
+    ...reads(client, name, after),
   ])
   const [row, transaction, pets, requests] = results.slice(begin ? 1 : 0)
   return {
@@ -123,15 +123,15 @@ export async function lockAndRead(client: pg.PoolClient, name: string, after: Af
 
 /** The pets and requests after `after`, in the transaction under way. */
 export async function readAfter(client: pg.PoolClient, name: string, after: After): Promise<Read> {
-  const [pets, requests] = await many(client, reads(name, after))
+  const [pets, requests] = await many(client, reads(client, name, after))
   return readResults(pets, requests)
 }
 
-function reads(name: string, after: After): string[] {
-  const named = literal(name)
+function reads(client: pg.PoolClient, name: string, after: After): string[] {
+  const literal = client.escapeLiteral(name)
   return [
-    `SELECT pet, idempotency_key FROM pets WHERE namespace = ${named} AND id > ${whole(after.pets)} ORDER BY id`,
-    `SELECT id, record FROM requests WHERE namespace = ${named} AND id > ${whole(after.requests)} ORDER BY id`,
+    `SELECT pet, idempotency_key FROM pets WHERE namespace = ${literal} AND id > ${whole(after.pets)} ORDER BY id`,
+    `SELECT id, record FROM requests WHERE namespace = ${literal} AND id > ${whole(after.requests)} ORDER BY id`,
   ]
 }
 
@@ -188,17 +188,17 @@ export async function commitChanges(
   fence: Lease | undefined,
   changes: readonly Change[],
 ): Promise<string | undefined> {
-  const named = literal(name)
+  const literal = client.escapeLiteral(name)
   const statements = changes.some((change) => change.durable) ? [] : ['SET LOCAL synchronous_commit TO OFF']
   if (fence !== undefined)
-    statements.push(`SELECT fence(${named}, ${literal(fence.owner)}, ${whole(Number(fence.epoch))})`)
-  statements.push(...writes(name, changes))
+    statements.push(`SELECT fence(${literal}, ${client.escapeLiteral(fence.owner)}, ${whole(Number(fence.epoch))})`)
+  statements.push(...writes(client, name, changes))
   // The row takes the last state only, its version counting every change of state, as memory does.
   const states = changes.flatMap((change) => change.state ?? [])
   const state = states.at(-1)
   if (state === undefined) return void (await many(client, [...statements, 'COMMIT']))
   statements.push(
-    `UPDATE namespaces SET state = ${literal(state)}, version = version + ${states.length} WHERE name = ${named} RETURNING version`,
+    `UPDATE namespaces SET state = ${client.escapeLiteral(state)}, version = version + ${states.length} WHERE name = ${literal} RETURNING version`,
   )
   const results = await many(client, [...statements, 'COMMIT'])
   const version = (results.at(-2)?.rows[0] as { version: string } | undefined)?.version
@@ -207,8 +207,8 @@ export async function commitChanges(
 }
 
 /** The writes of `changes` as few statements: what a later change replaces, an earlier one need not write. */
-function writes(name: string, changes: readonly Change[]): string[] {
-  const named = literal(name)
+function writes(client: pg.PoolClient, name: string, changes: readonly Change[]): string[] {
+  const literal = client.escapeLiteral(name)
   const petsFrom = changes.findLastIndex((change) => change.replacePets)
   const recordsFrom = changes.findLastIndex((change) => change.replaceRecords)
   const pets = changes.slice(Math.max(petsFrom, 0)).flatMap(({ pets, keyOf }) => pets.map((pet) => petRow(pet, keyOf)))
@@ -217,16 +217,16 @@ function writes(name: string, changes: readonly Change[]): string[] {
   const keepFrom = Math.max(0, ...trims.map((change) => change.keepFrom ?? 0))
   const keptFrom = Math.min(...trims.map((change) => change.keptFrom))
   const statements: string[] = []
-  if (petsFrom >= 0) statements.push(`DELETE FROM pets WHERE namespace = ${named}`)
-  if (pets.length > 0) statements.push(insertPetRows(name, pets))
-  if (recordsFrom >= 0) statements.push(`DELETE FROM requests WHERE namespace = ${named}`)
+  if (petsFrom >= 0) statements.push(`DELETE FROM pets WHERE namespace = ${literal}`)
+  if (pets.length > 0) statements.push(insertPetRows(client, name, pets))
+  if (recordsFrom >= 0) statements.push(`DELETE FROM requests WHERE namespace = ${literal}`)
   if (records.length > 0)
     statements.push(
-      `INSERT INTO requests (namespace, id, record) SELECT ${named}, (r ->> 'id')::bigint, r -> 'record' FROM jsonb_array_elements(${literal(JSON.stringify(records))}::jsonb) AS r ON CONFLICT DO NOTHING`,
+      `INSERT INTO requests (namespace, id, record) SELECT ${literal}, (r ->> 'id')::bigint, r -> 'record' FROM jsonb_array_elements(${client.escapeLiteral(JSON.stringify(records))}::jsonb) AS r ON CONFLICT DO NOTHING`,
     )
   if (keepFrom > 0)
     statements.push(
-      `DELETE FROM requests WHERE namespace = ${named} AND id >= ${whole(keptFrom)} AND id < ${whole(keepFrom)}`,
+      `DELETE FROM requests WHERE namespace = ${literal} AND id >= ${whole(keptFrom)} AND id < ${whole(keepFrom)}`,
     )
   return statements
 }
@@ -234,9 +234,9 @@ function writes(name: string, changes: readonly Change[]): string[] {
 /** A pet with its create's key in the same row: the key is stored exactly when its pet is. */
 const petRow = (pet: Pet, keyOf: KeyOf) => ({ pet, key: keyOf(pet.id) ?? null })
 
-function insertPetRows(name: string, rows: readonly ReturnType<typeof petRow>[]): string {
-  const [named, json] = [literal(name), literal(JSON.stringify(rows))]
-  return `INSERT INTO pets (namespace, id, pet, idempotency_key) SELECT ${named}, (r -> 'pet' ->> 'id')::bigint, r -> 'pet', NULLIF(r -> 'key', 'null') FROM jsonb_array_elements(${json}::jsonb) AS r`
+function insertPetRows(client: pg.PoolClient, name: string, rows: readonly ReturnType<typeof petRow>[]): string {
+  const [literal, json] = [client.escapeLiteral(name), client.escapeLiteral(JSON.stringify(rows))]
+  return `INSERT INTO pets (namespace, id, pet, idempotency_key) SELECT ${literal}, (r -> 'pet' ->> 'id')::bigint, r -> 'pet', NULLIF(r -> 'key', 'null') FROM jsonb_array_elements(${json}::jsonb) AS r`
 }
 
 /** Several statements in one round trip (the simple query protocol), each one's result. */
@@ -287,13 +287,4 @@ export function lasting({ journal: _journal, faults, ...rest }: State): string {
     nextId: faults.nextId,
     faults: faults.faults.map(({ seen: _s, seenBy: _b, ...fault }) => fault),
   }) as string
-}
-
-/**
- * `text` as an SQL string literal, E'…' so that it means the same whatever standard_conforming_strings
- * says. Not pg's escapeLiteral, whose copy a character at a time costs a batch of journal entries
- * more than the rest of its commit.
- */
-export function literal(text: string): string {
-  return `E'${text.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`
 }
