@@ -1,7 +1,6 @@
 // A namespace's rows in the shared database: its row locked for a request, and its pets and
 // requests written and read as the tables hold them.
 import type pg from 'pg'
-import stableStringify from 'safe-stable-stringify'
 import type { RequestRecord } from '../journal/request-record.js'
 import type { Pet } from '../store/pets.js'
 import type { IdempotencyKey } from '../store/idempotency-keys.js'
@@ -281,10 +280,23 @@ export async function stateOf(namespace: Namespace, generation = 0): Promise<Sta
  * keys in order: a state read back from jsonb has them in another, which is no change.
  */
 export function lasting({ journal: _journal, faults, ...rest }: State): string {
-  // An object, which is never stringified to undefined.
-  return stableStringify({
-    ...rest,
-    nextId: faults.nextId,
-    faults: faults.faults.map(({ seen: _s, seenBy: _b, ...fault }) => fault),
-  }) as string
+  return JSON.stringify(
+    sorted({
+      ...rest,
+      nextId: faults.nextId,
+      faults: faults.faults.map(({ seen: _s, seenBy: _b, ...fault }) => fault),
+    }),
+  )
+}
+
+/** `value` with the keys of every object in order. */
+function sorted(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sorted)
+  if (value === null || typeof value !== 'object') return value
+  const object = value as Record<string, unknown>
+  return Object.fromEntries(
+    Object.keys(object)
+      .sort()
+      .map((key) => [key, sorted(object[key])]),
+  )
 }
