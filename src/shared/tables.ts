@@ -293,10 +293,6 @@ export function lasting({ journal: _journal, faults, ...rest }: State): string {
 function sorted(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sorted)
   if (value === null || typeof value !== 'object') return value
-  const object = value as Record<string, unknown>
-  return Object.fromEntries(
-    Object.keys(object)
-      .sort()
-      .map((key) => [key, sorted(object[key])]),
-  )
+  const keys = Object.keys(value).sort()
+  return Object.fromEntries(keys.map((key) => [key, sorted((value as Record<string, unknown>)[key])]))
 }
