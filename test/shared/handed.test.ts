@@ -1,11 +1,11 @@
 // An entry a replica hands to a namespace's owner (it answered while it could not reach the
 // database) reaches the owner's journal though nothing but control calls come after: the owner
 // takes handed entries on its own, not only with the batch of its next change.
-import { connect, createServer, type AddressInfo, type Socket } from 'node:net'
-import t, { type Test } from 'tap'
+import t from 'tap'
 import { postgresSkip, startPostgres } from '../support/postgres.js'
 import { buildCli, spawnCli, waitFor } from '../support/sandbox.js'
 import { ADMIN, API, KEY, TOKEN, call, startReplicas } from '../support/replicas.js'
+import { startRelay } from '../support/relay.js'
 
 const ns = { ...API, 'x-sandbox-namespace': 'handed' }
 
@@ -56,32 +56,3 @@ t.test(
     t.equal(verified.body.passed, true, `verify through replica A counts it: ${verified.body.message}`)
   },
 )
-
-/** A TCP relay to PostgreSQL whose connections `cut(true)` ends, refusing new ones until `cut(false)`. */
-async function startRelay(t: Test, target: number) {
-  let down = false
-  const sockets = new Set<Socket>()
-  const server = createServer((client) => {
-    if (down) return void client.destroy()
-    const upstream = connect(target, '127.0.0.1')
-    for (const socket of [client, upstream]) {
-      sockets.add(socket)
-      socket.on('error', () => undefined)
-      socket.on('close', () => (sockets.delete(socket), client.destroy(), upstream.destroy()))
-    }
-    client.pipe(upstream)
-    upstream.pipe(client)
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  t.teardown(() => {
-    for (const socket of sockets) socket.destroy()
-    server.close()
-  })
-  return {
-    port: (server.address() as AddressInfo).port,
-    cut(on: boolean) {
-      down = on
-      if (on) for (const socket of sockets) socket.destroy()
-    },
-  }
-}

@@ -4,10 +4,9 @@
 import t from 'tap'
 import { postgresSkip, startPostgres, type Postgres } from '../support/postgres.js'
 import { haproxySkip } from '../support/haproxy.js'
-import { connect, createServer, type AddressInfo, type Socket } from 'node:net'
-import type { Test } from 'tap'
 import { buildCli, spawnCli, waitFor } from '../support/sandbox.js'
 import { ADMIN, API, KEY, TOKEN, call, startReplicas } from '../support/replicas.js'
+import { startRelay } from '../support/relay.js'
 
 const skip = postgresSkip(t) || haproxySkip(t)
 const ns = (name: string) => ({ ...API, 'x-sandbox-namespace': name, 'content-type': 'application/json' })
@@ -129,50 +128,3 @@ t.test('an owner killed with -9 is replaced within 3 s, nothing acknowledged los
   acknowledged.push(replaced.id)
   for (const id of acknowledged) t.equal((await call(`${b}/v1/pets/${id}`, { headers: ns('killed') })).status, 200)
 })
-
-/**
- * A TCP relay to PostgreSQL that, once armed, holds back the first client message holding `marker`
- * (and what follows on its connection) until `pass()`, calling `act` as it comes.
- */
-async function startRelay(t: Test, target: number) {
-  let armed: { marker: string; act: () => void; came: () => void } | undefined
-  const held: Array<() => void> = []
-  const sockets = new Set<Socket>()
-  const server = createServer((client) => {
-    const upstream = connect(target, '127.0.0.1')
-    for (const socket of [client, upstream]) {
-      sockets.add(socket)
-      socket.on('error', () => undefined)
-      socket.on('close', () => (client.destroy(), upstream.destroy()))
-    }
-    let holding: Buffer[] | undefined
-    client.on('data', (data) => {
-      if (holding === undefined && armed !== undefined && data.includes(armed.marker)) {
-        armed.act()
-        armed.came()
-        armed = undefined
-        const kept: Buffer[] = (holding = [])
-        held.push(() => {
-          for (const chunk of kept) upstream.write(chunk)
-          holding = undefined
-        })
-      }
-      if (holding !== undefined) holding.push(data)
-      else upstream.write(data)
-    })
-    upstream.pipe(client)
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  t.teardown(() => {
-    for (const socket of sockets) socket.destroy()
-    server.close()
-  })
-  return {
-    port: (server.address() as AddressInfo).port,
-    holdBack: (marker: string, act: () => void) =>
-      new Promise<void>((came) => {
-        armed = { marker, act, came }
-      }),
-    pass: () => held.splice(0).forEach((release) => release()),
-  }
-}
