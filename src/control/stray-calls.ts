@@ -75,23 +75,28 @@ export function beginsATest(namespaces: Namespaces, name: string): void {
 /** Every stray call in the journals kept, oldest first; with `test`, that test's only. */
 export async function strayCalls(namespaces: Namespaces, traceMode: boolean, test?: string): Promise<StrayCall[]> {
   const ends = testEndsOn(namespaces.journals)
-  const journals = (await namespaces.all()).map((ns) => ({ name: ns.name, entries: ns.journal.find() }))
-  const owners = traceOwners(ends, journals)
-  const strays: StrayCall[] = []
-  for (const { name, entries } of journals) {
+  const kept = (await namespaces.all()).map((ns) => ({ name: ns.name, arrivals: ns.journal.arrivals() }))
+  const owners = traceOwners(ends, kept)
+  const strays: { stray: StrayCall; arrival: number }[] = []
+  for (const { name, arrivals } of kept) {
     const ended = ends.get(name)
-    for (const entry of entries) {
+    for (const { entry, arrival } of arrivals) {
       const owner = entry.traceId === undefined ? undefined : owners.get(entry.traceId)
-      const stray = (reason: StrayCall['reason'], by: string | null): StrayCall => describe(entry, name, reason, by)
+      const stray = (reason: StrayCall['reason'], by: string | null) => ({
+        stray: describe(entry, name, reason, by),
+        arrival,
+      })
       if (ended !== undefined && entry.id > ended.lastId) strays.push(stray('after-end', name))
       else if (owner !== undefined && owner !== name) strays.push(stray('other-test', owner))
       else if (name === DEFAULT_NAMESPACE && traceMode && entry.traceId === undefined)
         strays.push(stray('no-test', null))
     }
   }
+  // By time, then as received: ids are each namespace's own, and calls in one millisecond are common.
   return strays
-    .filter((stray) => test === undefined || stray.test === test)
-    .sort((a, b) => Date.parse(a.time) - Date.parse(b.time) || a.entry.id - b.entry.id)
+    .filter(({ stray }) => test === undefined || stray.test === test)
+    .sort((a, b) => Date.parse(a.stray.time) - Date.parse(b.stray.time) || a.arrival - b.arrival)
+    .map(({ stray }) => stray)
 }
 
 /**
@@ -101,19 +106,21 @@ export async function strayCalls(namespaces: Namespaces, traceMode: boolean, tes
  */
 function traceOwners(
   ends: TestEnds,
-  journals: ReadonlyArray<{ name: string; entries: JournalEntry[] }>,
+  journals: ReadonlyArray<{ name: string; arrivals: ReadonlyArray<{ entry: JournalEntry; arrival: number }> }>,
 ): Map<string, string> {
   const owners = new Map<string, string>()
   for (const [name, { traces }] of ends.entries())
     for (const trace of traces) if (!owners.has(trace)) owners.set(trace, name)
-  const first = new Map<string, { name: string; time: number }>()
-  for (const { name, entries } of journals) {
+  const first = new Map<string, { name: string; time: number; arrival: number }>()
+  for (const { name, arrivals } of journals) {
     if (name === DEFAULT_NAMESPACE) continue
-    for (const { traceId, time } of entries) {
+    for (const { entry, arrival } of arrivals) {
+      const { traceId } = entry
       if (traceId === undefined || traceId === name || owners.has(traceId)) continue
-      const at = Date.parse(time)
+      const time = Date.parse(entry.time)
       const seen = first.get(traceId)
-      if (seen === undefined || at < seen.time) first.set(traceId, { name, time: at })
+      if (seen === undefined || time < seen.time || (time === seen.time && arrival < seen.arrival))
+        first.set(traceId, { name, time, arrival })
     }
   }
   for (const [trace, { name }] of first) owners.set(trace, name)

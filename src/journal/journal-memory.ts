@@ -45,6 +45,7 @@ export class JournalMemory {
   /** Entries shown lately, least recently shown first, by their journal's serial and id. */
   readonly #shown = new Map<string, unknown>()
   #serials = 0
+  #arrivals = 0
   /** Told of each request a journal records, while someone waits for one (journal-waits.ts); unset otherwise. */
   onRecord: ((namespace: string) => void) | undefined = undefined
 
@@ -60,6 +61,11 @@ export class JournalMemory {
   /** A number of its own for each journal, for the shown entries' keys. */
   serial(): number {
     return ++this.#serials
+  }
+
+  /** The next place in the order all journals received their entries: calls in one millisecond stay in order. */
+  arrival(): number {
+    return ++this.#arrivals
   }
 
   /** A journal's bytes changed by `delta`, to `bytes`. */

@@ -5,6 +5,8 @@ export interface Kept {
   readonly id: number
   readonly record: RequestRecord
   readonly bytes: number
+  /** Its place among the entries of every journal sharing its memory (JournalMemory.arrival). */
+  readonly arrival: number
 }
 
 /** The latest requests of one kind, within a count and a number of bytes; the newest always kept. */

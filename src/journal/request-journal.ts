@@ -159,7 +159,8 @@ export class Journal implements BoundedJournal {
     let bytes = ENTRY_BYTES + (body?.length ?? 0) + record.path.length + record.search.length
     for (const name in record.headers) bytes += name.length + String(record.headers[name]).length
     bytes += (record.fault?.length ?? 0) + (record.error?.message.length ?? 0)
-    ring.push({ id, record: body === record.body ? record : { ...record, body }, bytes })
+    const kept = body === record.body ? record : { ...record, body }
+    ring.push({ id, record: kept, bytes, arrival: this.#memory.arrival() })
     this.#counted()
     this.#memory.recorded(this)
   }
@@ -189,6 +190,11 @@ export class Journal implements BoundedJournal {
   /** Every entry matching the filter, oldest first. */
   find(filter: JournalFilter = {}): JournalEntry[] {
     return this.#matching(filter).map((kept) => this.#entry(kept))
+  }
+
+  /** Every entry kept, oldest first, with its place among every journal's (Kept.arrival). */
+  arrivals(): { entry: JournalEntry; arrival: number }[] {
+    return this.#kept().map((kept) => ({ entry: this.#entry(kept), arrival: kept.arrival }))
   }
 
   /** One page of the entries matching the filter, and their count; only the page's are shown. */

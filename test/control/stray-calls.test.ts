@@ -176,3 +176,30 @@ t.test('a call answered just before its test ended is no stray, however close th
     message: 'no stray calls (every test)',
   })
 })
+
+t.test('calls in one millisecond, in several namespaces, are listed in the order they came', async (t) => {
+  const { control, api } = await startControlSandbox(t, { NAMESPACE_FROM_TRACE: 'on' })
+  await api('GET', '/pets', undefined, { ...inNamespace('test-a'), ...inTrace(TRACE_A) })
+  // Every call below is journaled at one instant: only the order they were received in tells them apart.
+  const realNow = Date.now
+  const instant = realNow()
+  Date.now = () => instant
+  t.teardown(() => void (Date.now = realNow))
+  await api('GET', '/pets', undefined, { ...inNamespace('test-b'), ...inTrace(TRACE_A, 'c0ffee00c0ffee00') })
+  await api('GET', '/pets', undefined, inTrace(TRACE_A))
+  await api('GET', '/pets')
+  await api('GET', '/pets', undefined, { ...inNamespace('test-c'), ...inTrace(TRACE_B) })
+  await api('GET', '/pets', undefined, { ...inNamespace('test-d'), ...inTrace(TRACE_B) })
+  Date.now = realNow
+  const { body } = await control('GET', '/requests/strays')
+  t.same(
+    body.strays.map((s: { reason: string; test: string | null; namespace: string }) => [s.reason, s.test, s.namespace]),
+    [
+      ['other-test', 'test-a', 'test-b'],
+      ['other-test', 'test-a', TRACE_A],
+      ['no-test', null, 'default'],
+      ['other-test', 'test-c', 'test-d'],
+    ],
+    'the trace’s first call, of those in one millisecond, names its test',
+  )
+})
