@@ -211,10 +211,11 @@ function writes(client: pg.PoolClient, name: string, changes: readonly Change[])
   const petsFrom = changes.findLastIndex((change) => change.replacePets)
   const recordsFrom = changes.findLastIndex((change) => change.replaceRecords)
   const pets = changes.slice(Math.max(petsFrom, 0)).flatMap(({ pets, keyOf }) => pets.map((pet) => petRow(pet, keyOf)))
-  const records = changes.slice(Math.max(recordsFrom, 0)).flatMap((change) => change.records)
   const trims = changes.filter((change) => change.keepFrom !== undefined)
   const keepFrom = Math.max(0, ...trims.map((change) => change.keepFrom ?? 0))
   const keptFrom = Math.min(...trims.map((change) => change.keptFrom))
+  // Entries the journal dropped since are not written: a batch of many reads writes JOURNAL_SIZE at most.
+  const records = changes.slice(Math.max(recordsFrom, 0)).flatMap((c) => c.records.filter(({ id }) => id >= keepFrom))
   const statements: string[] = []
   if (petsFrom >= 0) statements.push(`DELETE FROM pets WHERE namespace = ${literal}`)
   if (pets.length > 0) statements.push(insertPetRows(client, name, pets))

@@ -5,6 +5,7 @@ import t from 'tap'
 import { postgresSkip, startPostgres } from '../support/postgres.js'
 import { buildCli, spawnCli, waitFor } from '../support/sandbox.js'
 import { ADMIN, API, KEY, TOKEN, call, replicaThroughProxy } from '../support/replicas.js'
+import { startRelay } from '../support/relay.js'
 
 const skip = postgresSkip(t)
 const ns = (name: string) => ({ ...API, 'x-sandbox-namespace': name, 'content-type': 'application/json' })
@@ -51,6 +52,42 @@ t.test(
     )
   },
 )
+
+t.test('a batch of many reads writes only the entries its journal still keeps', { skip }, async (t) => {
+  const db = await startPostgres(t)
+  const relay = await startRelay(t, db.port)
+  const url = new URL(db.url)
+  url.port = String(relay.port)
+  const env = { DATABASE_URL: url.href, API_KEYS: KEY, ADMIN_TOKEN: TOKEN, LOG_LEVEL: 'warn', JOURNAL_SIZE: '5' }
+  const origin = new URL((await spawnCli(t, env, [], await buildCli(t))).baseUrl).origin
+  // Every entry row ever inserted is counted, whatever a later statement deletes.
+  await db.query(`CREATE TABLE inserted (id bigint);
+    CREATE FUNCTION count_inserted() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER AS $$
+      BEGIN INSERT INTO inserted VALUES (NEW.id); RETURN NULL; END $$;
+    CREATE TRIGGER count_inserted AFTER INSERT ON requests FOR EACH ROW EXECUTE FUNCTION count_inserted()`)
+  const read = () => call(`${origin}/v1/pets?limit=1`, { headers: ns('piled') })
+  t.equal((await read()).status, 200)
+  const held = relay.holdBack('INSERT INTO requests', () => undefined)
+  t.equal((await read()).status, 200)
+  await held
+  // While one batch is held back, 200 reads pile into the next: it writes the 5 its journal keeps.
+  const statuses: number[] = []
+  for (let i = 0; i < 200; i++) statuses.push((await read()).status)
+  t.same(new Set(statuses), new Set([200]), 'every read answered at once')
+  relay.pass()
+  const expected = Array.from({ length: 5 }, (_, i) => String(198 + i)).join(' ')
+  await waitFor(
+    async () => {
+      const [kept] = await db.query<{ ids: string[] }>(
+        "SELECT coalesce(array_agg(id::text ORDER BY id), '{}') AS ids FROM requests WHERE namespace = 'piled'",
+      )
+      return kept?.ids.join(' ') === expected
+    },
+    { what: 'the 5 latest entries in the database' },
+  )
+  const [{ n } = { n: '' }] = await db.query<{ n: string }>('SELECT count(*)::text AS n FROM inserted')
+  t.ok(Number(n) <= 12, `the batches inserted ${n} entries, not every read's`)
+})
 
 t.test('creates that come together are stored by fewer transactions than creates', { skip }, async (t) => {
   const db = await startPostgres(t)
