@@ -128,7 +128,8 @@ async function serve(
     logger,
     clock: config.clock,
     backend:
-      shared?.backend({ stores, redactor, perKey }) ?? ((live) => new LocalNamespaces(live, stores, logger, quota)),
+      shared?.backend({ stores, redactor, perKey, journalSize: config.journal.requests }) ??
+      ((live) => new LocalNamespaces(live, stores, logger, quota)),
   })
   // A backend that holds namespaces makes the default one there (or reads it) before any request.
   await (await namespaces.hold(namespaces.default))?.release()

@@ -3,6 +3,9 @@
 // report never depends on what the journal still holds.
 import type { Redactor } from './redactor.js'
 import { UNMATCHED, type RequestRecord } from './request-record.js'
+import type { AnswerTally, InvalidRequest, TallyData, UnmatchedTally } from './tally-data.js'
+
+export type { AnswerTally, InvalidRequest, TallyData, UnmatchedTally }
 
 /** Answers that say the request broke the spec (validation, the body's type or size). */
 export const INVALID_STATUSES: ReadonlySet<number> = new Set([400, 413, 415])
@@ -14,15 +17,6 @@ const MAX_UNMATCHED = 1000
 /** The invalid requests listed: the latest ones (all are counted). */
 export const INVALID_KEPT = 100
 
-/** How often an operation was answered with one status and Error code, forced or not. */
-export interface AnswerTally {
-  readonly status: number | null
-  readonly code: string | null
-  /** Shaped by a fault or a Prefer header. */
-  readonly forced: boolean
-  calls: number
-}
-
 export interface ParameterTally {
   /** Calls that sent it. */
   calls: number
@@ -33,42 +27,6 @@ export interface OperationTally {
   calls: number
   readonly answers: Map<string, AnswerTally>
   readonly parameters: Map<string, ParameterTally>
-}
-
-export interface UnmatchedTally {
-  readonly method: string
-  readonly path: string
-  readonly status: number | null
-  calls: number
-}
-
-export interface InvalidRequest {
-  readonly id: number
-  readonly namespace: string
-  readonly operationId: string
-  readonly method: string
-  readonly path: string
-  readonly status: number
-  readonly code: string
-  readonly message: string
-}
-
-/** A tally as plain data: its maps as arrays of entries. */
-export interface TallyData {
-  readonly calls: number
-  readonly unmatchedCalls: number
-  readonly invalidCalls: number
-  readonly journalDropped: number
-  readonly invalid: InvalidRequest[]
-  readonly unmatched: [string, UnmatchedTally][]
-  readonly operations: [
-    string,
-    {
-      calls: number
-      answers: [string, AnswerTally][]
-      parameters: [string, { calls: number; values: [string, number][] }][]
-    },
-  ][]
 }
 
 export class CoverageTally {

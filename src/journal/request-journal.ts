@@ -92,6 +92,7 @@ export class Journal implements BoundedJournal {
 
   record(record: RequestRecord): void {
     if (this.#closed) return
+    if (record.dropped !== undefined) return this.tally.absorb(CoverageTally.load(record.dropped))
     this.tally.add(record, this.#nextId, this.#redactor)
     this.#keep(record, this.#nextId++)
     this.#memory.onRecord?.(record.namespace)

@@ -1,6 +1,7 @@
 // One request as the server hands it to its namespace's journal and coverage counts: references to
 // what the server has anyway; the work of showing it (redaction, parsing the body) is done on read.
 import type { IncomingHttpHeaders } from 'node:http'
+import type { TallyData } from './tally-data.js'
 
 /** The operationId of a request no operation matched. */
 export const UNMATCHED = 'unmatched'
@@ -31,4 +32,10 @@ export interface RequestRecord {
   /** False when the request carried no valid API key: the journal keeps it apart. */
   readonly authenticated: boolean
   readonly traceId: string | undefined
+  /**
+   * Set on a record that stands for calls answered but never kept for the journal (a replica's
+   * answers while its database was away, past what it keeps): their counts, which the journal adds
+   * to its own as calls it dropped.
+   */
+  readonly dropped?: TallyData
 }

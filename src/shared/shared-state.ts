@@ -48,6 +48,8 @@ export interface SharingOptions {
   readonly logger: Pick<Logger, 'error'>
   /** NAMESPACES_PER_KEY: the namespaces one key may make, counted in the database. */
   readonly perKey?: number | undefined
+  /** JOURNAL_SIZE: what a replica keeps of the entries it could not commit. */
+  readonly journalSize: number
 }
 
 export class Sharing implements Holder {
@@ -67,13 +69,13 @@ export class Sharing implements Holder {
   /** Requests answered while the database was away: journaled at their namespace's next hold here. */
   readonly unjournaled: Unjournaled
 
-  constructor({ database, sharedPets, redactor, logger, perKey }: SharingOptions) {
+  constructor({ database, sharedPets, redactor, logger, perKey, journalSize }: SharingOptions) {
     this.database = database
     this.#perKey = perKey
     this.logger = logger
     this.#sharedPets = sharedPets
     this.#redactor = redactor
-    this.unjournaled = new Unjournaled(logger)
+    this.unjournaled = new Unjournaled(logger, redactor, journalSize)
     this.leases = new Leases(database)
   }
 

@@ -24,6 +24,7 @@ export interface Shared {
     redactor: Redactor
     /** NAMESPACES_PER_KEY, counted in the database across replicas. */
     perKey: number | undefined
+    journalSize: number
   }): (live: LiveNamespaces) => NamespaceBackend
 }
 
@@ -42,11 +43,11 @@ export async function openShared(url: string, logger: Pick<Logger, 'warn' | 'inf
       },
     },
     shelf: snapshotShelf(database),
-    backend: ({ stores, redactor, perKey }) => {
+    backend: ({ stores, redactor, perKey, journalSize }) => {
       // Once the sandbox serves: forgotten namespaces leave the database, and handed entries come.
       const stopExpiry = expireForgotten(database, logger)
       const sharedPetsOf = (source: Baseline): Promise<FrozenPets> => sharedPets(stores, source)
-      const sharing = new Sharing({ database, logger, redactor, sharedPets: sharedPetsOf, perKey })
+      const sharing = new Sharing({ database, logger, redactor, sharedPets: sharedPetsOf, perKey, journalSize })
       const stopTaking = takeHanded(database, sharing.leases, sharing.unjournaled, logger)
       stopSweeps = () => (stopExpiry(), stopTaking())
       releaseLeases = () => sharing.batches.settled().then(() => sharing.leases.release())

@@ -1,25 +1,36 @@
 // The journal entries of requests a replica answered while the database was away (their 503s):
 // kept here, bounded, and written to their namespace's journal once the database is back, by the
-// namespace's next hold on this replica, or by a hold made for them alone soon after.
+// namespace's next hold on this replica, or by a hold made for them alone soon after. Past the
+// bounds, the oldest are counted only, as the journal counts what it drops: coverage still has
+// every call, and a verify that depends on them says it is incomplete.
 import type { Logger } from 'pino'
-import type { RequestRecord } from '../journal/request-record.js'
+import { CoverageTally } from '../journal/coverage-tally.js'
+import type { Redactor } from '../journal/redactor.js'
+import { UNMATCHED, type RequestRecord } from '../journal/request-record.js'
 
-/** At most this many entries are kept, for all namespaces: beyond, they are dropped (and logged). */
+/** At most this many entries are kept, for all namespaces: beyond, the oldest are counted only. */
 const MAX_KEPT = 10_000
 /** How often a hold is tried for the namespaces whose entries wait. */
 const FLUSH_EVERY_MS = 1_000
 
 export class Unjournaled {
   readonly #byName = new Map<string, RequestRecord[]>()
+  /** Per namespace, the calls past the bounds: counted, not kept. */
+  readonly #counted = new Map<string, CoverageTally>()
   readonly #doubtful = new WeakSet<RequestRecord>()
   #count = 0
   readonly #logger: Pick<Logger, 'error'>
+  readonly #redactor: Redactor
+  /** JOURNAL_SIZE: a journal keeps no more of a namespace's entries than this. */
+  readonly #journalSize: number
   /** Holds namespace `name` and commits (what it keeps here is written by that hold); set at start. */
   #flush: ((name: string) => Promise<void>) | undefined
   #timer: NodeJS.Timeout | undefined
 
-  constructor(logger: Pick<Logger, 'error'>) {
+  constructor(logger: Pick<Logger, 'error'>, redactor: Redactor, journalSize: number) {
     this.#logger = logger
+    this.#redactor = redactor
+    this.#journalSize = journalSize
   }
 
   flushWith(flush: (name: string) => Promise<void>): void {
@@ -40,41 +51,92 @@ export class Unjournaled {
     return this.#doubtful.has(entry) && journaled.some((record) => sameCall(record, entry))
   }
 
-  /** Keeps entries for namespace `name`'s journal, in the order they were answered. */
+  /**
+   * Keeps entries for namespace `name`'s journal, in the order they were answered: its latest
+   * JOURNAL_SIZE, within MAX_KEPT for all. The others are counted (a doubtful one is kept: it is
+   * counted once the database says whether it is journaled already).
+   */
   add(name: string, entries: readonly RequestRecord[]): void {
-    const kept = entries.slice(0, MAX_KEPT - this.#count)
-    if (kept.length < entries.length)
+    const before = this.#byName.get(name) ?? []
+    const all = [...before]
+    for (const entry of entries)
+      if (entry.dropped === undefined) all.push(entry)
+      else this.#countedOf(name).absorb(CoverageTally.load(entry.dropped))
+    all.sort((a, b) => a.time - b.time)
+    const overAll = this.#count - before.length + all.length - MAX_KEPT
+    const past = Math.max(all.length - this.#journalSize, overAll)
+    const counted = this.#countedOf(name)
+    const kept: RequestRecord[] = []
+    for (const [i, entry] of all.entries()) {
+      if (i >= past || this.#doubtful.has(entry)) kept.push(entry)
+      else {
+        counted.add(entry, 0, this.#redactor)
+        counted.journalDropped++
+      }
+    }
+    if (overAll > 0)
       this.#logger.error(
-        { namespace: name, dropped: entries.length - kept.length, kept: MAX_KEPT },
-        'the database is away: requests answered meanwhile are past what this replica keeps for the journal, and are dropped',
+        { namespace: name, kept: MAX_KEPT },
+        'the database is away: requests answered meanwhile are past what this replica keeps for the journal, and are counted only',
       )
-    if (kept.length === 0) return
-    this.#byName.set(
-      name,
-      [...kept, ...(this.#byName.get(name) ?? [])].sort((a, b) => a.time - b.time),
-    )
-    this.#count += kept.length
-    this.#flushSoon()
+    if (counted.calls === 0) this.#counted.delete(name)
+    if (kept.length === 0) this.#byName.delete(name)
+    else this.#byName.set(name, kept)
+    this.#count += kept.length - before.length
+    if (this.#count > 0 || this.#counted.size > 0) this.#flushSoon()
   }
 
-  /** The entries kept for `name`, no longer kept here: the caller journals them (or gives them back). */
+  /**
+   * The entries kept for `name`, no longer kept here, with a record that stands for the calls
+   * counted only: the caller journals them (or gives them back).
+   */
   take(name: string): RequestRecord[] {
     const entries = this.#byName.get(name) ?? []
     this.#byName.delete(name)
     this.#count -= entries.length
-    return entries
+    const counted = this.#counted.get(name)
+    this.#counted.delete(name)
+    return counted === undefined ? entries : [droppedCalls(name, counted), ...entries]
+  }
+
+  #countedOf(name: string): CoverageTally {
+    let counted = this.#counted.get(name)
+    if (counted === undefined) this.#counted.set(name, (counted = new CoverageTally()))
+    return counted
   }
 
   #flushSoon(): void {
     if (this.#timer !== undefined || this.#flush === undefined) return
     const flush = this.#flush
     this.#timer = setTimeout(async () => {
-      for (const name of [...this.#byName.keys()]) await flush(name).catch(() => undefined)
+      const names = new Set([...this.#byName.keys(), ...this.#counted.keys()])
+      for (const name of names) await flush(name).catch(() => undefined)
       this.#timer = undefined
-      if (this.#count > 0) this.#flushSoon()
+      if (this.#count > 0 || this.#counted.size > 0) this.#flushSoon()
     }, FLUSH_EVERY_MS)
     // Nothing to keep a process alive for: a replica that stops loses what it kept.
     this.#timer.unref()
+  }
+}
+
+/** A record that stands for the calls `counted`: the journal adds their counts to its own. */
+function droppedCalls(name: string, counted: CoverageTally): RequestRecord {
+  return {
+    time: 0,
+    namespace: name,
+    method: '',
+    path: '',
+    search: '',
+    headers: {},
+    body: undefined,
+    status: null,
+    durationMs: 0,
+    operationId: UNMATCHED,
+    fault: null,
+    error: undefined,
+    authenticated: true,
+    traceId: undefined,
+    dropped: counted.dump(),
   }
 }
 

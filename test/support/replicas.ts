@@ -28,12 +28,18 @@ export function replicaUrl(db: Postgres, n: number): string {
   return url.href
 }
 
-export async function startReplicas(t: Test, db: Postgres, cli: string, count = 3): Promise<Replicas> {
+export async function startReplicas(
+  t: Test,
+  db: Postgres,
+  cli: string,
+  count = 3,
+  env: Record<string, string> = {},
+): Promise<Replicas> {
   const processes = await Promise.all(
     Array.from({ length: count }, (_, i) =>
       spawnCli(
         t,
-        { DATABASE_URL: replicaUrl(db, i + 1), API_KEYS: KEY, ADMIN_TOKEN: TOKEN, LOG_LEVEL: 'warn' },
+        { DATABASE_URL: replicaUrl(db, i + 1), API_KEYS: KEY, ADMIN_TOKEN: TOKEN, LOG_LEVEL: 'warn', ...env },
         [],
         cli,
       ),
