@@ -6,7 +6,10 @@ import type { TLSSocket } from 'node:tls'
 
 /** Set on a forwarded request: the replica it reaches serves it or refuses it, never forwards it again. */
 export const FORWARDED = 'x-sandbox-forwarded'
-/** The owner's answer must have started within this: a replica paused or cut off is not waited for longer. */
+/**
+ * The owner's answer must have started within this, less what the request spent before (asking
+ * who the owner is): a replica paused or cut off is not waited for longer.
+ */
 const ANSWER_WITHIN_MS = 4_000
 /** Headers of one connection, not of the request. */
 const HOP_BY_HOP = new Set([
@@ -35,7 +38,7 @@ export function addressOf(req: IncomingMessage): string {
  * served here); once something may have reached it, a failure cuts the connection, as the owner's
  * own end would have.
  */
-export function forward(req: IncomingMessage, res: ServerResponse, address: string): Promise<boolean> {
+export function forward(req: IncomingMessage, res: ServerResponse, address: string, spentMs = 0): Promise<boolean> {
   const target = new URL(req.url ?? '/', address)
   const secure = target.protocol === 'https:'
   const options = { method: req.method, headers: passed(req), agent: secure ? agents.https : agents.http }
@@ -57,7 +60,10 @@ export function forward(req: IncomingMessage, res: ServerResponse, address: stri
       if (!socket.connecting) send()
       else socket.once('connect', send)
     })
-    const timer = setTimeout(() => out.destroy(new Error('the owner did not answer in time')), ANSWER_WITHIN_MS)
+    const timer = setTimeout(
+      () => out.destroy(new Error('the owner did not answer in time')),
+      Math.max(0, ANSWER_WITHIN_MS - spentMs),
+    )
     out.on('error', () => {
       clearTimeout(timer)
       if (!reached) resolve(false)

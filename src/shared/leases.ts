@@ -81,6 +81,14 @@ export class Leases {
     return theirs
   }
 
+  /**
+   * The replica last heard to hold `name`, however long ago: where a request goes when the database
+   * does not say in time. It serves the request, or refuses a change if the lease moved.
+   */
+  lastHeld(name: string): Elsewhere | undefined {
+    return this.#theirs.get(name)
+  }
+
   /** Forgets that another replica held `name` (it did not answer): asked again next time. */
   forgetElsewhere(name: string): void {
     this.#theirs.delete(name)

@@ -149,16 +149,28 @@ export class SharedNamespaces implements NamespaceBackend {
     if (req.headers[FORWARDED] !== undefined || leases.valid(name) !== undefined) return undefined
     const known = leases.elsewhere(name)
     if (known !== undefined) return this.#forwardTo(name, req, res, known.address)
+    const asked = performance.now()
     return this.#sharing.owner(name).then(
       (owner) => 'address' in owner && this.#forwardTo(name, req, res, owner.address),
-      // The database is away: the request is served here, and answered as its hold fares.
-      () => false,
+      // The database did not say (away, or too slow under load): to the replica that last held the
+      // namespace, in the time left; with none, or unreachable, the request is served here, and
+      // answered as its hold fares.
+      () => {
+        const last = leases.lastHeld(name)
+        return last !== undefined && this.#forwardTo(name, req, res, last.address, performance.now() - asked)
+      },
     )
   }
 
   /** Unreachable, the owner is asked again next time, and the request is served here (its hold refuses a change). */
-  async #forwardTo(name: string, req: IncomingMessage, res: ServerResponse, address: string): Promise<boolean> {
-    const went = await forward(req, res, address)
+  async #forwardTo(
+    name: string,
+    req: IncomingMessage,
+    res: ServerResponse,
+    address: string,
+    spentMs = 0,
+  ): Promise<boolean> {
+    const went = await forward(req, res, address, spentMs)
     if (!went) this.#sharing.leases.forgetElsewhere(name)
     return went
   }

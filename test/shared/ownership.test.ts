@@ -56,6 +56,44 @@ t.test('a request reaching another replica is served by the owner, and journaled
 })
 
 t.test(
+  'a replica the database answers too slowly sends the request to the owner it last heard of',
+  { skip },
+  async (t) => {
+    const db = await startPostgres(t)
+    const cli = await buildCli(t)
+    const {
+      origins: [owner],
+    } = await startReplicas(t, db, cli, 1)
+    // Replica A reaches the database through a relay that holds back its question of who serves the namespace.
+    const relay = await startRelay(t, db.port)
+    const url = new URL(db.url)
+    url.port = String(relay.port)
+    const env = { DATABASE_URL: url.href, API_KEYS: KEY, ADMIN_TOKEN: TOKEN, LOG_LEVEL: 'warn' }
+    const a = new URL((await spawnCli(t, env, [], cli)).baseUrl).origin
+    const create = (origin: string, name: string) =>
+      call(`${origin}/v1/pets`, { method: 'POST', headers: ns('slow'), body: { name, categoryId: 1 } })
+    t.equal((await create(owner!, 'First')).status, 201)
+    t.equal((await call(`${a}/v1/pets?limit=1`, { headers: ns('slow') })).status, 200, 'A forwards to the owner')
+    // While what A heard of the lease holds, it forwards without asking; then it asks, and is held back.
+    let asked = false
+    void relay.holdBack('INSERT INTO leases', () => (asked = true))
+    t.teardown(() => relay.pass())
+    const until = performance.now() + 10_000
+    let sent = 0
+    while (!asked && performance.now() < until) {
+      const created = await create(a, 'Slow')
+      sent++
+      t.equal(created.status, 201, `served: ${JSON.stringify(created.body)}`)
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    t.ok(asked, 'A asked the database who serves the namespace, and had no answer')
+    const stored = await db.query("SELECT 1 FROM pets WHERE namespace = 'slow' AND pet ->> 'name' = 'Slow'")
+    t.equal(stored.length, sent, 'each acknowledged create stored once')
+    t.equal((await lease(db, 'slow'))?.address, owner, 'the namespace stayed with its owner')
+  },
+)
+
+t.test(
   'a paused owner is replaced, and resumed it neither commits nor answers from its old memory',
   { skip },
   async (t) => {
