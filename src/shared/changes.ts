@@ -54,7 +54,7 @@ export async function changeSince(
   const state = await stateOf(namespace, added ? before.pets.generation : before.pets.generation + 1)
   const text = JSON.stringify(state)
   const changed = text !== synced.text
-  const durable = !added || pets.length > 0 || (changed && lastingOf(state) !== lastingOf(before))
+  const durable = !added || pets.length > 0 || (changed && lastingChanged(state, before))
   if (lease === undefined && (durable || entries.length > 0)) throw moved(namespace.name)
   const keys = store.idempotencyKeys
   const change: Change = {
@@ -73,6 +73,25 @@ export async function changeSince(
   const version = changed ? String(BigInt(synced.version) + 1n) : undefined
   const snapshot = store.base?.kind === 'snapshot' && !sameBaseline(store.base, before.base ?? undefined)
   return { taken: { change, entries, version, snapshot: snapshot ? store.base?.name : undefined }, state, text }
+}
+
+/**
+ * Whether what a client was told is stored differs between two states. Without faults, the few
+ * fields are compared as they are, with no text made on every read; with faults, as text.
+ */
+export function lastingChanged(state: State, before: State): boolean {
+  if (state.faults.faults.length > 0 || before.faults.faults.length > 0) return lastingOf(state) !== lastingOf(before)
+  const [pets, was] = [state.pets, before.pets]
+  return !(
+    sameBaseline(state.source ?? undefined, before.source ?? undefined) &&
+    sameBaseline(state.base ?? undefined, before.base ?? undefined) &&
+    pets.generation === was.generation &&
+    pets.count === was.count &&
+    pets.lastId === was.lastId &&
+    state.faults.nextId === before.faults.nextId &&
+    state.clock.offset === before.clock.offset &&
+    state.clock.moved === before.clock.moved
+  )
 }
 
 /** What of a state a client was told is stored, computed once a state: a state is the next one's `before`. */

@@ -2,6 +2,7 @@
 // is stored. A state read back from PostgreSQL's jsonb has its keys in jsonb's order, and the calls
 // a fault has seen are no promise: neither may make a read's commit a durable one.
 import t from 'tap'
+import { lastingChanged } from '../../src/shared/changes.js'
 import { lasting, type State } from '../../src/shared/tables.js'
 
 const state = (fault: Record<string, unknown>): State =>
@@ -32,4 +33,24 @@ t.test('what lasts of a state', async (t) => {
   t.equal(lasting(state({ seen: 2, seenBy: { listPets: 2 } })), lasting(before), 'calls a fault saw are no change')
   t.not(lasting(state({ seen: 1, seenBy: { listPets: 1 }, times: 0 })), lasting(before), 'a fault that fired is')
   t.not(lasting({ ...before, pets: { generation: 2, count: 0, lastId: 20 } }), lasting(before), 'replaced pets are')
+})
+
+t.test('without faults, what lasts is compared field by field, as its text would be', async (t) => {
+  const none = { ...state({}), faults: { nextId: 2, faults: [] } } as State
+  const states: Array<[string, State]> = [
+    ['the state', none],
+    ['its keys in another order', reordered(none) as State],
+    ['another journal', { ...none, journal: { ...none.journal, lastId: 4 } }],
+    ['replaced pets', { ...none, pets: { ...none.pets, generation: 2 } }],
+    ['a pet more', { ...none, pets: { ...none.pets, count: 21, lastId: 21 } }],
+    ['another source', { ...none, source: { kind: 'seed', seed: 2, count: 20 } }],
+    ['a snapshot base', { ...none, base: { kind: 'snapshot', name: 'a' } }],
+    ['a fault armed and gone', { ...none, faults: { nextId: 3, faults: [] } }],
+    ['a clock set', { ...none, clock: { offset: 1000, moved: true } }],
+    ['a clock moved to real time', { ...none, clock: { offset: null, moved: true } }],
+    ['a fault', state({ seen: 0 })],
+  ]
+  for (const [was, before] of states)
+    for (const [is, after] of states)
+      t.equal(lastingChanged(after, before), lasting(after) !== lasting(before), `${was}, then ${is}`)
 })
