@@ -20,7 +20,7 @@ export interface LoadRequest {
   readonly connections: number
   readonly seconds: number
   /** Spreads the requests over this many namespaces (x-sandbox-namespace), each the next; else one. */
-  readonly namespaces?: number
+  readonly namespaces?: { readonly count: number; readonly prefix: string }
 }
 
 export interface LoadResult {
@@ -72,7 +72,7 @@ function wrk(workDir: string, core: number | undefined): LoadGenerator {
               'local sent = 0',
               'function request()',
               '  sent = sent + 1',
-              `  wrk.headers["x-sandbox-namespace"] = "spread-" .. (sent % ${request.namespaces})`,
+              `  wrk.headers["x-sandbox-namespace"] = ${JSON.stringify(request.namespaces.prefix)} .. (sent % ${request.namespaces.count})`,
               '  return wrk.format()',
               'end',
             ]),

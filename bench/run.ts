@@ -224,7 +224,8 @@ async function measureLoad(
       method,
       headers: method === 'GET' ? AUTH : { ...AUTH, 'Content-Type': 'application/json' },
       ...(method === 'POST' ? { body: NEW_PET } : {}),
-      ...(namespaces === undefined ? {} : { namespaces }),
+      // Each server's own: one that served them before (another balancer's replica) would still own them.
+      ...(namespaces === undefined ? {} : { namespaces: { count: namespaces, prefix: `spread-${name}-` } }),
       connections: SETTINGS.connections,
     } as const
     if (warmUp && SETTINGS.warmupSeconds > 0) await load.run({ ...run, seconds: SETTINGS.warmupSeconds })
