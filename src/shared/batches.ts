@@ -16,6 +16,13 @@ import { fencedOff, type Lease, moved } from './leases.js'
 import type { Taken } from './changes.js'
 import { begin, commitChanges, type Change } from './tables.js'
 
+/**
+ * A batch of reads alone waits this long for more to join it before it flies: one commit for many
+ * reads rather than one each, where a namespace is read at a pace its commits keep up with. A
+ * durable change that joins ends the wait.
+ */
+const GATHER_MS = 20
+
 /** What batches ask of the replica's sharing. */
 export interface Owner {
   readonly database: Database
@@ -58,6 +65,10 @@ class Batch {
 class Committer {
   #flying: Batch | undefined
   #next: Batch | undefined
+  /** Whether batches are under way: one flying, or the next gathering reads. */
+  #running = false
+  /** Ends the gathering of the next batch at once. */
+  #hurry: (() => void) | undefined
   /** Grows at each failed batch: a hold taken before it ran on what was lost. */
   generation = 0
   failed: unknown
@@ -79,7 +90,8 @@ class Committer {
       const queued: Queued = { taken, mark, answered: false }
       batch.queued.push(queued)
       batch.durable ||= taken.change.durable
-      if (this.#flying === undefined) void this.#fly(lease)
+      if (batch.durable) this.#hurry?.()
+      if (!this.#running) void this.#fly(lease)
       const seen = this.#seen()
       if (seen === undefined) queued.answered = true
       return seen?.then(() => void (queued.answered = true))
@@ -94,10 +106,12 @@ class Committer {
   }
 
   async #fly(lease: Lease): Promise<void> {
+    this.#running = true
     this.idle = new Promise((resolve) => (this.#idle = resolve))
     this.owner.flying.add(this.idle)
     void this.idle.then(() => this.owner.flying.delete(this.idle))
     while (this.#next !== undefined) {
+      if (!this.#next.durable) await this.#gather()
       const batch = (this.#flying = this.#next)
       this.#next = undefined
       // A bug is its batch's failure (a 500, logged), never a committer that stops.
@@ -106,7 +120,21 @@ class Committer {
       if (failure !== undefined) this.#fail(batch, failure)
       else batch.settle()
     }
+    this.#running = false
     this.#idle?.()
+  }
+
+  /** Until GATHER_MS passed, or a durable change joined the next batch. */
+  #gather(): Promise<void> {
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer)
+        this.#hurry = undefined
+        resolve()
+      }
+      const timer = setTimeout(done, GATHER_MS)
+      this.#hurry = done
+    })
   }
 
   /** The batch written and committed: undefined, or what its requests are answered. */

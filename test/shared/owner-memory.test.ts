@@ -89,6 +89,29 @@ t.test('a batch of many reads writes only the entries its journal still keeps', 
   t.ok(Number(n) <= 12, `the batches inserted ${n} entries, not every read's`)
 })
 
+t.test('reads one after another share commits: a batch of reads gathers for 20 ms', { skip }, async (t) => {
+  const db = await startPostgres(t)
+  const env = { DATABASE_URL: db.url, API_KEYS: KEY, ADMIN_TOKEN: TOKEN, LOG_LEVEL: 'warn' }
+  const origin = new URL((await spawnCli(t, env, [], await buildCli(t))).baseUrl).origin
+  t.equal((await call(`${origin}/v1/pets?limit=1`, { headers: ns('gather') })).status, 200)
+  const reads = 40
+  const started = performance.now()
+  for (let i = 0; i < reads; i++)
+    t.equal((await call(`${origin}/v1/pets?limit=1`, { headers: ns('gather') })).status, 200)
+  const elapsed = performance.now() - started
+  // Each row's xmin is the transaction that wrote it.
+  const journaled = async () =>
+    (
+      await db.query<{ entries: number; transactions: number }>(
+        "SELECT count(*)::int AS entries, count(DISTINCT xmin::text)::int AS transactions FROM requests WHERE namespace = 'gather'",
+      )
+    )[0]
+  await waitFor(async () => (await journaled())?.entries === reads + 1, { what: 'every read in the database' })
+  const batches = (await journaled())?.transactions ?? Infinity
+  // A batch flies at most once per 20 ms, and the first and last may stand apart.
+  t.ok(batches <= Math.floor(elapsed / 20) + 2, `${reads} reads in ${Math.round(elapsed)} ms, ${batches} commits`)
+})
+
 t.test('creates that come together are stored by fewer transactions than creates', { skip }, async (t) => {
   const db = await startPostgres(t)
   const { origin } = await replicaThroughProxy(t, db)
