@@ -21,7 +21,7 @@ import { begin, commitChanges, type Change } from './tables.js'
  * reads rather than one each, where a namespace is read at a pace its commits keep up with. A
  * durable change that joins ends the wait.
  */
-const GATHER_MS = 20
+const GATHER_MS = 50
 
 /** What batches ask of the replica's sharing. */
 export interface Owner {
@@ -110,18 +110,28 @@ class Committer {
     this.idle = new Promise((resolve) => (this.#idle = resolve))
     this.owner.flying.add(this.idle)
     void this.idle.then(() => this.owner.flying.delete(this.idle))
-    while (this.#next !== undefined) {
-      if (!this.#next.durable) await this.#gather()
-      const batch = (this.#flying = this.#next)
+    try {
+      while (this.#next !== undefined) {
+        if (!this.#next.durable) await this.#gather()
+        const batch = (this.#flying = this.#next)
+        this.#next = undefined
+        // A bug is its batch's failure (a 500, logged), never a committer that stops.
+        const failure = await this.#commit(batch, lease).catch((error: unknown) => this.owner.failure(error))
+        this.#flying = undefined
+        if (failure !== undefined) this.#fail(batch, failure)
+        else batch.settle()
+      }
+    } catch (error) {
+      // A bug past the batch's own failure: every request still waiting is answered it (a 500, logged).
+      const failure = this.owner.failure(error)
+      for (const batch of [this.#flying, this.#next]) batch?.settle(failure)
       this.#next = undefined
-      // A bug is its batch's failure (a 500, logged), never a committer that stops.
-      const failure = await this.#commit(batch, lease).catch((error: unknown) => this.owner.failure(error))
+    } finally {
+      // The next change starts the committer again.
+      this.#running = false
       this.#flying = undefined
-      if (failure !== undefined) this.#fail(batch, failure)
-      else batch.settle()
+      this.#idle?.()
     }
-    this.#running = false
-    this.#idle?.()
   }
 
   /** Until GATHER_MS passed, or a durable change joined the next batch. */
