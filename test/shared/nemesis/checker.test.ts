@@ -145,6 +145,12 @@ t.test(
     t.same(check([...history, verify], [pause], final(['pet-a'], ['a', 'b'])), [], 'not while it is kept')
     const frozen: Trouble = { kind: 'pause', replica: 2, from: 40, to: 60 }
     t.same(check([...history, verify], [frozen], final(['pet-a'], ['a', 'b'])), [], 'nor while its owner is frozen')
+    const frozenAsItAnswered: Trouble = { kind: 'pause', replica: 2, from: 25, to: 60 }
+    t.same(
+      check([...history, verify], [frozenAsItAnswered], final(['pet-a'], ['a', 'b'])),
+      [],
+      'nor when the freeze began while the answer was on its way',
+    )
     const later = { ...verify, invokedAt: 10_000, completedAt: 10_010 }
     t.same(
       check([...history, later], [pause], final(['pet-a'], ['a', 'b'])).map((v) => v.ops),

@@ -167,21 +167,25 @@ function databaseBack(at: Ms, troubles: readonly Trouble[]): Ms {
 }
 
 /**
- * The end of a trouble that began within CRASH_WINDOW_MS after `op`'s answer, while the batch
- * carrying its entry may still have been committing: a trouble of the database (a stop, a pause,
- * connections cut) fails that batch, and its answered entries are kept for the journal as a
- * `503`'s are, written once the database is back; a pause of a replica (which may be the owner)
- * holds the batch until it thaws, when its lease has moved and it hands them on (docs/deploy.md).
+ * The latest end of the troubles under way from `op`'s call to CRASH_WINDOW_MS after its answer,
+ * while the batch carrying its entry may still have been committing: a trouble of the database (a
+ * stop, a pause, connections cut) fails that batch, and its answered entries are kept for the
+ * journal as a `503`'s are, written once the database is back; a pause of a replica (which may be
+ * the owner) holds the batch until it thaws, when its lease has moved and it hands them on
+ * (docs/deploy.md). One that began while the answer was on its way counts: the replica answered
+ * before the client heard it.
  */
 function batchStruck(op: Op, troubles: readonly Trouble[]): Ms | undefined {
   const done = op.completedAt ?? op.invokedAt
-  const struck = troubles.find(
-    (t) =>
-      (t.kind.startsWith('db-') || t.kind === 'cut' || t.kind === 'pause') &&
-      t.from >= done &&
-      t.from <= done + CRASH_WINDOW_MS,
-  )
-  return struck?.to
+  const ends = troubles
+    .filter(
+      (t) =>
+        (t.kind.startsWith('db-') || t.kind === 'cut' || t.kind === 'pause') &&
+        t.to >= op.invokedAt &&
+        t.from <= done + CRASH_WINDOW_MS,
+    )
+    .map((t) => t.to)
+  return ends.length === 0 ? undefined : Math.max(...ends)
 }
 
 /**
