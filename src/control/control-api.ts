@@ -209,8 +209,11 @@ const DEFAULT_TOKEN_FROM_AFAR = new HttpError(
   { 'WWW-Authenticate': `${ADMIN_TOKEN.realm}, error="invalid_token"` },
 )
 
-/** The operations that read the named snapshots, which other replicas may have made or deleted. */
-const SNAPSHOT_OPERATIONS: ReadonlySet<string> = new Set(['reset', 'createSnapshot', 'listSnapshots', 'deleteSnapshot'])
+/**
+ * The operations that read the named snapshots, which other replicas may have made or deleted. A
+ * reset looks them up itself, and only when it starts from one.
+ */
+const SNAPSHOT_OPERATIONS: ReadonlySet<string> = new Set(['createSnapshot', 'listSnapshots', 'deleteSnapshot'])
 
 /** The operations that may bring a namespace into being (as an API request naming it does). */
 const CREATES_ITS_NAMESPACE: ReadonlySet<string> = new Set(['reset', 'replacePets', 'addFault', 'setClock'])
