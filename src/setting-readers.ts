@@ -2,8 +2,6 @@
 // names the setting as it was given (flag or variable) and says what it must be.
 import { existsSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
-import { readDateTime } from './control/clock.js'
-import { NAMESPACE_NAME } from './control/namespaces.js'
 import { ANY_HOST } from './http/hosts.js'
 import { BEARER_TOKEN, BEARER_TOKEN_RULE } from './pipeline/auth.js'
 
@@ -124,22 +122,6 @@ export const headerNames = (value: string, name: string): string[] =>
       fail(`${name}: ${quoted(trimmed)} is not a header name (a comma too many?); e.g. X-Session-Token`)
     return trimmed.toLowerCase()
   })
-
-/** A snapshot's name, not the snapshot: it may be made after the start (each request checks). */
-export const snapshotName: Reader<string> = accepting(
-  { type: 'string', pattern: NAMESPACE_NAME.source },
-  (value, name) =>
-    NAMESPACE_NAME.test(value)
-      ? value
-      : fail(
-          `${name} must be a snapshot's name: 1 to 64 letters, digits, '_', '.' or '-', starting with a letter or digit, got ${quoted(value)}`,
-        ),
-)
-
-export const dateTime = (value: string, name: string): Date => {
-  const time = readDateTime(value)
-  return time.problem === undefined ? time.date : fail(`${name} ${time.problem}`)
-}
 
 /** Checked now: a report that cannot be written would otherwise be lost at the end of a CI run. */
 export const reportFile = (value: string, name: string): string =>

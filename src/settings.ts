@@ -4,6 +4,7 @@
 import { DEFAULT_JOURNAL_LIMITS } from './journal/journal-memory.js'
 import { CREDENTIAL_HEADERS } from './journal/redactor.js'
 import { STABILITIES } from './contract/types.js'
+import { dateTimeSetting } from './control/clock.js'
 import { NAMESPACE_SETTINGS } from './control/namespace-settings.js'
 import { DEFAULT_IGNORED } from './fidelity/compare.js'
 import { DEFAULT_UPSTREAM_MAX_BYTES, DEFAULT_UPSTREAM_TIMEOUT_MS, UPSTREAM_MODES } from './fidelity/upstream.js'
@@ -181,7 +182,7 @@ export const SETTINGS = {
   clock: setting({
     default: some<Date>(undefined),
     shown: 'real time',
-    parse: read.dateTime,
+    parse: dateTimeSetting,
     help: "the sandbox's notion of now at start (e.g. `2030-12-05T00:00:00Z`)",
   }),
   minStability: setting({

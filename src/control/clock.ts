@@ -1,6 +1,7 @@
 // The sandbox's notion of now, which a test can move (POST /__admin/clock or CLOCK) to rehearse
 // dates such as the getPet sunset. A moved clock keeps running at the real pace.
 import { isDateTime } from '../contract/formats.js'
+import { fail } from '../setting-readers.js'
 
 /** The instants RFC 3339 can write (years 0000 to 9999): the clock's range, in epoch ms. */
 export const EARLIEST = Date.parse('0000-01-01T00:00:00.000Z')
@@ -24,6 +25,12 @@ export function readDateTime(text: string): { date: Date; problem?: undefined } 
       problem: `must fall in 0000-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z (RFC 3339 writes years of four digits), got ${quoted}`,
     }
   return { date: new Date(ms) }
+}
+
+/** The CLOCK setting's reader. */
+export const dateTimeSetting = (value: string, name: string): Date => {
+  const time = readDateTime(value)
+  return time.problem === undefined ? time.date : fail(`${name} ${time.problem}`)
 }
 
 export class Clock {

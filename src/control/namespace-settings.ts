@@ -1,12 +1,22 @@
 // The namespaces' part of the settings table (src/settings.ts): how many are kept in memory, how
 // many one API key may make, and how a request names one besides X-Sandbox-Namespace.
 import * as read from '../setting-readers.js'
-import { setting } from '../setting-readers.js'
+import { accepting, fail, quoted, setting, type Reader } from '../setting-readers.js'
+import { NAMESPACE_NAME } from './namespace-choice.js'
 
 export const MAX_MAX_NAMESPACES = 10_000
 /** A quota larger than any sandbox holds is no quota: the bound only catches a typo. */
 const MAX_NAMESPACES_PER_KEY = 1_000_000
 const none = undefined as string | undefined
+
+/** A snapshot's name, not the snapshot: it may be made after the start (each request checks). */
+const snapshotName: Reader<string> = accepting({ type: 'string', pattern: NAMESPACE_NAME.source }, (value, name) =>
+  NAMESPACE_NAME.test(value)
+    ? value
+    : fail(
+        `${name} must be a snapshot's name: 1 to 64 letters, digits, '_', '.' or '-', starting with a letter or digit, got ${quoted(value)}`,
+      ),
+)
 
 export const NAMESPACE_SETTINGS = {
   maxNamespaces: setting({
@@ -42,7 +52,7 @@ export const NAMESPACE_SETTINGS = {
     sameRow: true,
     default: none,
     shown: 'the initial data',
-    parse: read.snapshotName,
+    parse: snapshotName,
     help: "the snapshot a trace's namespace starts from (`503 baseline_missing` until it exists); with `NAMESPACE_FROM_TRACE=on` only",
   }),
 }
