@@ -3,9 +3,8 @@
 // takes handed entries on its own, not only with the batch of its next change.
 import t from 'tap'
 import { postgresSkip, startPostgres } from '../support/postgres.js'
-import { buildCli, spawnCli, waitFor } from '../support/sandbox.js'
-import { ADMIN, API, KEY, TOKEN, call, startReplicas } from '../support/replicas.js'
-import { startRelay } from '../support/relay.js'
+import { buildCli, waitFor } from '../support/sandbox.js'
+import { ADMIN, API, call, replicaThroughRelay, startReplicas } from '../support/replicas.js'
 
 const ns = { ...API, 'x-sandbox-namespace': 'handed' }
 
@@ -19,13 +18,7 @@ t.test(
       origins: [owner],
     } = await startReplicas(t, db, cli, 1)
     // Replica A reaches the database through a relay this test cuts.
-    const relay = await startRelay(t, db.port)
-    const url = new URL(db.url)
-    url.port = String(relay.port)
-    const a = new URL(
-      (await spawnCli(t, { DATABASE_URL: url.href, API_KEYS: KEY, ADMIN_TOKEN: TOKEN, LOG_LEVEL: 'warn' }, [], cli))
-        .baseUrl,
-    ).origin
+    const { relay, origin: a } = await replicaThroughRelay(t, db, cli)
     t.equal((await call(`${owner}/v1/pets?limit=1`, { headers: ns })).status, 200, 'the owner made the namespace')
     const leaseOwner = async () =>
       (await db.query<{ address: string }>("SELECT address FROM leases WHERE name = 'handed'"))[0]?.address

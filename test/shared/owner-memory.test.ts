@@ -4,8 +4,7 @@
 import t from 'tap'
 import { postgresSkip, startPostgres } from '../support/postgres.js'
 import { buildCli, spawnCli, waitFor } from '../support/sandbox.js'
-import { ADMIN, API, KEY, TOKEN, call, replicaThroughProxy } from '../support/replicas.js'
-import { startRelay } from '../support/relay.js'
+import { ADMIN, API, KEY, TOKEN, call, replicaThroughProxy, replicaThroughRelay } from '../support/replicas.js'
 
 const skip = postgresSkip(t)
 const ns = (name: string) => ({ ...API, 'x-sandbox-namespace': name, 'content-type': 'application/json' })
@@ -55,11 +54,7 @@ t.test(
 
 t.test('a batch of many reads writes only the entries its journal still keeps', { skip }, async (t) => {
   const db = await startPostgres(t)
-  const relay = await startRelay(t, db.port)
-  const url = new URL(db.url)
-  url.port = String(relay.port)
-  const env = { DATABASE_URL: url.href, API_KEYS: KEY, ADMIN_TOKEN: TOKEN, LOG_LEVEL: 'warn', JOURNAL_SIZE: '5' }
-  const origin = new URL((await spawnCli(t, env, [], await buildCli(t))).baseUrl).origin
+  const { relay, origin } = await replicaThroughRelay(t, db, await buildCli(t), { JOURNAL_SIZE: '5' })
   // Every entry row ever inserted is counted, whatever a later statement deletes.
   await db.query(`CREATE TABLE inserted (id bigint);
     CREATE FUNCTION count_inserted() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER AS $$

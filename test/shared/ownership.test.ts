@@ -4,9 +4,8 @@
 import t from 'tap'
 import { postgresSkip, startPostgres, type Postgres } from '../support/postgres.js'
 import { haproxySkip } from '../support/haproxy.js'
-import { buildCli, spawnCli, waitFor } from '../support/sandbox.js'
-import { ADMIN, API, KEY, TOKEN, call, startReplicas } from '../support/replicas.js'
-import { startRelay } from '../support/relay.js'
+import { buildCli, waitFor } from '../support/sandbox.js'
+import { ADMIN, API, call, replicaThroughRelay, startReplicas } from '../support/replicas.js'
 
 const skip = postgresSkip(t) || haproxySkip(t)
 const ns = (name: string) => ({ ...API, 'x-sandbox-namespace': name, 'content-type': 'application/json' })
@@ -65,11 +64,7 @@ t.test(
       origins: [owner],
     } = await startReplicas(t, db, cli, 1)
     // Replica A reaches the database through a relay that holds back its question of who serves the namespace.
-    const relay = await startRelay(t, db.port)
-    const url = new URL(db.url)
-    url.port = String(relay.port)
-    const env = { DATABASE_URL: url.href, API_KEYS: KEY, ADMIN_TOKEN: TOKEN, LOG_LEVEL: 'warn' }
-    const a = new URL((await spawnCli(t, env, [], cli)).baseUrl).origin
+    const { relay, origin: a } = await replicaThroughRelay(t, db, cli)
     const create = (origin: string, name: string) =>
       call(`${origin}/v1/pets`, { method: 'POST', headers: ns('slow'), body: { name, categoryId: 1 } })
     t.equal((await create(owner!, 'First')).status, 201)
@@ -100,12 +95,7 @@ t.test(
     const db = await startPostgres(t)
     const cli = await buildCli(t)
     // The owner reaches the database through a relay that pauses it as it begins a write's transaction.
-    const relay = await startRelay(t, db.port)
-    const url = new URL(db.url)
-    url.port = String(relay.port)
-    const env = { DATABASE_URL: url.href, API_KEYS: KEY, ADMIN_TOKEN: TOKEN, LOG_LEVEL: 'warn' }
-    const owner = await spawnCli(t, env, [], cli)
-    const a = new URL(owner.baseUrl).origin
+    const { relay, replica: owner, origin: a } = await replicaThroughRelay(t, db, cli)
     const {
       origins: [b],
     } = await startReplicas(t, db, cli, 1)

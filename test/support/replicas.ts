@@ -5,6 +5,7 @@ import type { Test } from 'tap'
 import { startHaproxy, type Haproxy } from './haproxy.js'
 import type { Postgres } from './postgres.js'
 import { startCuttingProxy, type CuttingProxy } from './cutting-proxy.js'
+import { startRelay } from './relay.js'
 import { buildCli, spawnCli, type RunningCli } from './sandbox.js'
 
 export const KEY = 'shared-key'
@@ -77,4 +78,18 @@ export async function replicaThroughProxy(t: Test, db: Postgres): Promise<{ prox
     await buildCli(t),
   )
   return { proxy, origin: new URL(replica.baseUrl).origin }
+}
+
+/** One replica whose connections to the database go through a relay the test can cut or hold back. */
+export async function replicaThroughRelay(t: Test, db: Postgres, cli: string, env: Record<string, string> = {}) {
+  const relay = await startRelay(t, db.port)
+  const url = new URL(db.url)
+  url.port = String(relay.port)
+  const replica = await spawnCli(
+    t,
+    { DATABASE_URL: url.href, API_KEYS: KEY, ADMIN_TOKEN: TOKEN, LOG_LEVEL: 'warn', ...env },
+    [],
+    cli,
+  )
+  return { relay, replica, origin: new URL(replica.baseUrl).origin }
 }
