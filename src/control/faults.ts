@@ -80,6 +80,12 @@ export class Faults {
     return cleared
   }
 
+  /** Disarms the fault `id`: it as it ended, or undefined when none is armed. */
+  remove(id: number): Fault | undefined {
+    const index = this.#faults.findIndex((fault) => fault.id === id)
+    return index === -1 ? undefined : this.#faults.splice(index, 1)[0]
+  }
+
   /** What a shared database keeps of them: each with its counters, and the next id. */
   dump(): { nextId: number; faults: Fault[] } {
     return { nextId: this.#nextId, faults: this.#faults.map((fault) => ({ ...fault, hits: [...fault.hits] })) }

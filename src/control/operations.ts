@@ -114,6 +114,16 @@ export const controlHandlers: ControlOperations = {
     return ok({ count: faults.length, faults })
   },
 
+  deleteFault({ path: { id } }, { namespace }) {
+    const removed = namespace.faults.remove(id)
+    if (removed === undefined)
+      throw new HttpError(
+        ERRORS.notFound,
+        `No fault ${id} in namespace ${JSON.stringify(namespace.name)}: GET /__admin/faults lists those armed`,
+      )
+    return ok(removed)
+  },
+
   clearFaults(_input, { namespace }) {
     return ok({ namespace: namespace.name, cleared: namespace.faults.clear() })
   },

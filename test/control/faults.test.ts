@@ -52,6 +52,32 @@ t.test('a fault without `times` acts on every call until it is cleared', async (
   )
 })
 
+t.test('one fault is disarmed by its id, answered as it ended; the others stay armed', async (t) => {
+  const { control, api } = await startControlSandbox(t)
+  const listing = (await control('POST', '/faults', { operationId: 'listPets', status: 503 })).body
+  const getting = (await control('POST', '/faults', { operationId: 'getPet', status: 500 })).body
+  t.equal((await api('GET', '/pets')).status, 503)
+  const removed = await control('DELETE', `/faults/${listing.id}`)
+  t.equal(removed.status, 200)
+  t.match(removed.body, { id: listing.id, operationId: 'listPets', seen: 1, fired: 1 }, 'how often it fired')
+  t.equal((await api('GET', '/pets')).status, 200, 'the operation answers normally again')
+  t.equal((await api('GET', '/pets/1')).status, 500, 'the other fault is still armed')
+  t.same(
+    (await control('GET', '/faults')).body.faults.map((fault: { id: number }) => fault.id),
+    [getting.id],
+  )
+
+  const again = await control('DELETE', `/faults/${listing.id}`)
+  t.same(again.body, {
+    code: 'not_found',
+    message: `No fault ${listing.id} in namespace "default": GET /__admin/faults lists those armed`,
+    status: 404,
+  })
+  t.equal((await control('POST', '/faults?namespace=other', { operationId: 'getPet', status: 500 })).status, 201)
+  t.equal((await control('DELETE', `/faults/${getting.id}?namespace=other`)).status, 404, "another namespace's ids")
+  t.equal((await control('DELETE', '/faults/first')).status, 400)
+})
+
 t.test('connection-reset, empty-response and malformed-body break the answer as a real client sees it', async (t) => {
   const { control, api, baseUrl } = await startControlSandbox(t)
   const get = async (fault: string) => {

@@ -108,6 +108,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/faults/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Disarm one fault
+         * @description Removes one fault of the namespace and answers it as it ended, with how often it fired; the others stay armed.
+         */
+        delete: operations["deleteFault"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/clock": {
         parameters: {
             query?: never;
@@ -1518,6 +1538,52 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["UnknownNamespace"];
+            421: components["responses"]["Misdirected"];
+            503: components["responses"]["NamespaceLimit"];
+        };
+    };
+    deleteFault: {
+        parameters: {
+            query?: {
+                /** @description The namespace to act on; the default namespace when omitted. */
+                namespace?: components["parameters"]["Namespace"];
+            };
+            header?: never;
+            path: {
+                /** @description The fault's id, as addFault answered it. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The fault is disarmed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fault"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No namespace of that name, or no fault of that id armed in it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "No fault 3 in namespace \"checkout\": GET /__admin/faults lists those armed",
+                     *       "status": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             421: components["responses"]["Misdirected"];
             503: components["responses"]["NamespaceLimit"];
         };

@@ -1197,6 +1197,12 @@ type AddFaultParams struct {
 	Namespace *Namespace `form:"namespace,omitempty" json:"namespace,omitempty"`
 }
 
+// DeleteFaultParams defines parameters for DeleteFault.
+type DeleteFaultParams struct {
+	// Namespace The namespace to act on; the default namespace when omitted.
+	Namespace *Namespace `form:"namespace,omitempty" json:"namespace,omitempty"`
+}
+
 // DeleteNamespace200JSONResponseBodyDeleted defines parameters for DeleteNamespace.
 type DeleteNamespace200JSONResponseBodyDeleted bool
 
@@ -1556,6 +1562,13 @@ type ClientInterface interface {
 	// Corresponds with POST /faults (the `AddFault` operationId).
 	AddFault(ctx context.Context, params *AddFaultParams, body AddFaultJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// DeleteFault Disarm one fault
+	//
+	// Removes one fault of the namespace and answers it as it ended, with how often it fired; the others stay armed.
+	//
+	// Corresponds with DELETE /faults/{id} (the `DeleteFault` operationId).
+	DeleteFault(ctx context.Context, id int, params *DeleteFaultParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ListNamespaces List the namespaces in memory
 	//
 	// Least recently used first. A new namespace past the bound evicts the first of them that holds nothing a test gave it and serves no request.
@@ -1906,6 +1919,23 @@ func (c *Client) AddFaultWithBody(ctx context.Context, params *AddFaultParams, c
 // Corresponds with POST /faults (the `AddFault` operationId).
 func (c *Client) AddFault(ctx context.Context, params *AddFaultParams, body AddFaultJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewAddFaultRequest(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteFault Disarm one fault
+//
+// Removes one fault of the namespace and answers it as it ended, with how often it fired; the others stay armed.
+//
+// Corresponds with DELETE /faults/{id} (the `DeleteFault` operationId).
+func (c *Client) DeleteFault(ctx context.Context, id int, params *DeleteFaultParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteFaultRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -2862,6 +2892,67 @@ func NewAddFaultRequestWithBody(server string, params *AddFaultParams, contentTy
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewDeleteFaultRequest constructs an http.Request for the DeleteFault method
+func NewDeleteFaultRequest(server string, id int, params *DeleteFaultParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/faults/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Namespace != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "namespace", *params.Namespace, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
 
 	return req, nil
 }
@@ -3998,6 +4089,15 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /faults (the `AddFault` operationId).
 	AddFaultWithResponse(ctx context.Context, params *AddFaultParams, body AddFaultJSONRequestBody, reqEditors ...RequestEditorFn) (*AddFaultResponse, error)
 
+	// DeleteFaultWithResponse Disarm one fault
+	//
+	// Removes one fault of the namespace and answers it as it ended, with how often it fired; the others stay armed.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /faults/{id} (the `DeleteFault` operationId).
+	DeleteFaultWithResponse(ctx context.Context, id int, params *DeleteFaultParams, reqEditors ...RequestEditorFn) (*DeleteFaultResponse, error)
+
 	// ListNamespacesWithResponse List the namespaces in memory
 	//
 	// Least recently used first. A new namespace past the bound evicts the first of them that holds nothing a test gave it and serves no request.
@@ -4968,6 +5068,96 @@ func (r AddFaultResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r AddFaultResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DeleteFaultResponse401Headers the declared response headers of an HTTP 401 response for DeleteFault
+type DeleteFaultResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// DeleteFaultResponse503Headers the declared response headers of an HTTP 503 response for DeleteFault
+type DeleteFaultResponse503Headers struct {
+	RetryAfter int
+}
+
+type DeleteFaultResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Fault
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *externalRef0.Error
+	// JSON421 the response for an HTTP 421 `application/json` response
+	JSON421 *Misdirected
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *NamespaceLimit
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *DeleteFaultResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteFaultResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r DeleteFaultResponse) GetJSON200() *Fault {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r DeleteFaultResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DeleteFaultResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r DeleteFaultResponse) GetJSON404() *externalRef0.Error {
+	return r.JSON404
+}
+
+// GetJSON421 returns the response for an HTTP 421 `application/json` response
+func (r DeleteFaultResponse) GetJSON421() *Misdirected {
+	return r.JSON421
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DeleteFaultResponse) GetJSON503() *NamespaceLimit {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteFaultResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteFaultResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteFaultResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteFaultResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -6643,6 +6833,21 @@ func (c *ClientWithResponses) AddFaultWithResponse(ctx context.Context, params *
 	return ParseAddFaultResponse(rsp)
 }
 
+// DeleteFaultWithResponse Disarm one fault
+//
+// Removes one fault of the namespace and answers it as it ended, with how often it fired; the others stay armed.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /faults/{id} (the `DeleteFault` operationId).
+func (c *ClientWithResponses) DeleteFaultWithResponse(ctx context.Context, id int, params *DeleteFaultParams, reqEditors ...RequestEditorFn) (*DeleteFaultResponse, error) {
+	rsp, err := c.DeleteFault(ctx, id, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteFaultResponse(rsp)
+}
+
 // ListNamespacesWithResponse List the namespaces in memory
 //
 // Least recently used first. A new namespace past the bound evicts the first of them that holds nothing a test gave it and serves no request.
@@ -7677,6 +7882,90 @@ func ParseAddFaultResponse(rsp *http.Response) (*AddFaultResponse, error) {
 		response.Headers401 = &headers
 	case rsp.StatusCode == 503:
 		var headers AddFaultResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDeleteFaultResponse parses an HTTP response from a DeleteFaultWithResponse call
+func ParseDeleteFaultResponse(rsp *http.Response) (*DeleteFaultResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteFaultResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Fault
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest externalRef0.Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 421:
+		var dest Misdirected
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON421 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest NamespaceLimit
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers DeleteFaultResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers DeleteFaultResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
