@@ -30,8 +30,20 @@ export function countsNote(summary: CoverageReport['summary']): string {
   return notes.length > 0 ? `; counted all the same: ${notes.join(', ')}` : ''
 }
 
+/** The calls of deprecated and of unstable operations, in the words an assertion of none raises. */
+export function callsMessages(
+  scope: string,
+  deprecated: CoverageReport['deprecatedCalls'],
+  unstable: CoverageReport['unstableCalls'],
+): Pick<CoverageReport, 'deprecatedCallsMessage' | 'unstableCallsMessage'> {
+  return {
+    deprecatedCallsMessage: deprecatedCallsMessage(scope, deprecated),
+    unstableCallsMessage: unstableCallsMessage(scope, unstable),
+  }
+}
+
 /** e.g. "deprecated operations called (namespace t1):\n- getPet (GET /v1/pets/{petId}): 2 calls, sunset 2030-12-05, use /v1/pets instead". */
-export function deprecatedCallsMessage(scope: string, called: CoverageReport['deprecatedCalls']): string {
+function deprecatedCallsMessage(scope: string, called: CoverageReport['deprecatedCalls']): string {
   if (called.length === 0) return `no deprecated operations called (${scope})`
   const lines = called.map(
     ({ operationId, method, path, calls, sunset, replacement }) =>
@@ -40,4 +52,14 @@ export function deprecatedCallsMessage(scope: string, called: CoverageReport['de
       (replacement === null ? '' : `, use ${replacement} instead`),
   )
   return [`deprecated operations called (${scope}):`, ...lines].join('\n')
+}
+
+/** e.g. "operations below stable called (namespace t1):\n- createPet (POST /v1/pets, x-stability beta): 2 calls". */
+function unstableCallsMessage(scope: string, called: CoverageReport['unstableCalls']): string {
+  if (called.length === 0) return `no operations below stable called (${scope})`
+  const lines = called.map(
+    ({ operationId, method, path, stability, calls }) =>
+      `- ${operationId} (${method} ${path}, x-stability ${stability}): ${calls} call${calls === 1 ? '' : 's'}`,
+  )
+  return [`operations below stable called (${scope}):`, ...lines].join('\n')
 }

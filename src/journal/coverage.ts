@@ -5,7 +5,7 @@ import { ERRORS, templateForStatus } from '../http/errors.js'
 import { badRequestCodes } from '../pipeline/validate.js'
 import type { components } from '../contract/admin-types.js'
 import type { ApiSpec, Operation, ParameterSpec } from '../contract/types.js'
-import { countsNote, deprecatedCallsMessage, exercisedNote, responseColumns } from './coverage-summary.js'
+import { callsMessages, countsNote, exercisedNote, responseColumns } from './coverage-summary.js'
 import { CoverageTally, type AnswerTally, type OperationTally, type ParameterTally } from './coverage-tally.js'
 import type { Journaled, JournaledNamespaces } from './journaled.js'
 
@@ -98,8 +98,8 @@ export function coverageOf(
     },
     operations,
     deprecatedCalls,
-    deprecatedCallsMessage: deprecatedCallsMessage(scope, deprecatedCalls),
     unstableCalls,
+    ...callsMessages(scope, deprecatedCalls, unstableCalls),
     unmatched: { count: unmatched.length, requests: unmatched },
     invalid: { count: tally.invalidCalls, requests: [...tally.invalid] },
     complete,

@@ -5,7 +5,8 @@ import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import t from 'tap'
 import { loadConfig } from '../../src/config.js'
-import { ADMIN_AUTH, startControlSandbox } from '../support/control.js'
+import { AnimalStoreControlClient } from '../../modules/node/src/client.js'
+import { ADMIN_AUTH, ADMIN_TOKEN, startControlSandbox } from '../support/control.js'
 import { ROOT, runCliToEnd, tempDir } from '../support/sandbox.js'
 import { specMarking } from '../support/spec-copy.js'
 
@@ -36,6 +37,16 @@ t.test('a beta operation: X-Stability on each answer, listed in the coverage rep
     { operationId: 'createPet', method: 'POST', path: '/v1/pets', stability: 'beta', calls: 2 },
   ])
   t.equal(report.summary.unstableCalls, 2)
+  t.equal(
+    report.unstableCallsMessage,
+    'operations below stable called (namespace default):\n- createPet (POST /v1/pets, x-stability beta): 2 calls',
+    'the words an assertion of none raises',
+  )
+  const client = new AnimalStoreControlClient(origin, { adminToken: ADMIN_TOKEN })
+  await t.rejects(client.assertNoUnstableCalls(), {
+    name: 'AnimalStoreAssertionError',
+    message: report.unstableCallsMessage,
+  })
   const markdown = await (await fetch(`${origin}/__admin/coverage?format=markdown`, { headers: ADMIN_AUTH })).text()
   t.match(markdown, '| `createPet` POST /v1/pets (beta) |')
   t.match(markdown, '## Experimental or beta operations called\n\n- `createPet` (POST /v1/pets, beta): 2 calls')

@@ -698,6 +698,12 @@ export interface components {
             deprecatedCallsMessage: string;
             /** @description The experimental or beta operations called. */
             unstableCalls: components["schemas"]["UnstableCall"][];
+            /**
+             * @description The experimental or beta calls for people, as an assertion of none raises it: a heading and each operation called, one line each, with its stability; a line saying none when none was called.
+             * @example operations below stable called (namespace checkout-test):
+             *     - createPet (POST /v1/pets, x-stability beta): 2 calls
+             */
+            unstableCallsMessage: string;
             /** @description Requests no operation matched, by method, path and status: the first 100 groups seen (summary.unmatched counts every such request). */
             unmatched: {
                 /** @description The groups listed. */

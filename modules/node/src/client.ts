@@ -212,13 +212,10 @@ export class NamespaceControl {
     return report
   }
 
-  /** Rejects with an AnimalStoreAssertionError listing each experimental or beta operation called. */
+  /** Rejects with an AnimalStoreAssertionError, in the sandbox's words, listing each experimental or beta operation called. */
   async assertNoUnstableCalls(options: CoverageOptions = {}): Promise<CoverageReport> {
     const report = await this.#coverage(options)
-    const calls = report.unstableCalls.map(
-      (c) => `${c.operationId} (${c.method} ${c.path}, x-stability ${c.stability}): ${plural(c.calls)}`,
-    )
-    if (calls.length > 0) throw new AnimalStoreAssertionError(calls, 'Operations below stable were called:')
+    if (report.unstableCalls.length > 0) throw new AnimalStoreAssertionError([report.unstableCallsMessage])
     return report
   }
 
@@ -260,8 +257,4 @@ function parseJson(text: string): unknown {
   } catch {
     return undefined
   }
-}
-
-function plural(calls: number): string {
-  return `${calls} call${calls === 1 ? '' : 's'}`
 }

@@ -534,6 +534,9 @@ type CoverageReport struct {
 
 	// UnstableCalls The experimental or beta operations called.
 	UnstableCalls []UnstableCall `json:"unstableCalls"`
+
+	// UnstableCallsMessage The experimental or beta calls for people, as an assertion of none raises it: a heading and each operation called, one line each, with its stability; a line saying none when none was called.
+	UnstableCallsMessage string `json:"unstableCallsMessage"`
 }
 
 // CoverageReportReportVersion defines model for CoverageReport.ReportVersion.

@@ -47,6 +47,10 @@ class CoverageReport:
                 called. Example: deprecated operations called (namespace checkout-test):
                 - getPet (GET /v1/pets/{petId}): 2 calls, sunset 2030-12-05, use /v1/pets instead.
             unstable_calls (list[UnstableCall]): The experimental or beta operations called.
+            unstable_calls_message (str): The experimental or beta calls for people, as an assertion of none raises it: a
+                heading and each operation called, one line each, with its stability; a line saying none when none was called.
+                Example: operations below stable called (namespace checkout-test):
+                - createPet (POST /v1/pets, x-stability beta): 2 calls.
             unmatched (CoverageReportUnmatched): Requests no operation matched, by method, path and status: the first 100
                 groups seen (summary.unmatched counts every such request).
             invalid (CoverageReportInvalid): Requests an operation refused because they broke the spec (400, 413, 415), not
@@ -66,6 +70,7 @@ class CoverageReport:
     deprecated_calls: list[DeprecatedCall]
     deprecated_calls_message: str
     unstable_calls: list[UnstableCall]
+    unstable_calls_message: str
     unmatched: CoverageReportUnmatched
     invalid: CoverageReportInvalid
     complete: bool
@@ -101,6 +106,8 @@ class CoverageReport:
             unstable_calls_item = unstable_calls_item_data.to_dict()
             unstable_calls.append(unstable_calls_item)
 
+        unstable_calls_message = self.unstable_calls_message
+
         unmatched = self.unmatched.to_dict()
 
         invalid = self.invalid.to_dict()
@@ -122,6 +129,7 @@ class CoverageReport:
                 "deprecatedCalls": deprecated_calls,
                 "deprecatedCallsMessage": deprecated_calls_message,
                 "unstableCalls": unstable_calls,
+                "unstableCallsMessage": unstable_calls_message,
                 "unmatched": unmatched,
                 "invalid": invalid,
                 "complete": complete,
@@ -183,6 +191,8 @@ class CoverageReport:
 
             unstable_calls.append(unstable_calls_item)
 
+        unstable_calls_message = d.pop("unstableCallsMessage")
+
         unmatched = CoverageReportUnmatched.from_dict(d.pop("unmatched"))
 
         invalid = CoverageReportInvalid.from_dict(d.pop("invalid"))
@@ -201,6 +211,7 @@ class CoverageReport:
             deprecated_calls=deprecated_calls,
             deprecated_calls_message=deprecated_calls_message,
             unstable_calls=unstable_calls,
+            unstable_calls_message=unstable_calls_message,
             unmatched=unmatched,
             invalid=invalid,
             complete=complete,
