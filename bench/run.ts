@@ -545,15 +545,42 @@ async function shared(ctx: Context) {
       sandbox: await tests(ctx, SERVERS.sandbox),
       postgres: await tests(ctx, SERVERS.sandbox, postgres),
     }
+    const commitMs = await commitFloor(db.url)
     log(
-      `the typical test p50: ${typical.sandbox.typicalTestMs} ms on the data file, ${typical.postgres.typicalTestMs} on PostgreSQL; ${walFlushes.commitsPerFlush} commits per WAL flush of ${walFlushes.flushMs} ms`,
+      `the typical test p50: ${typical.sandbox.typicalTestMs} ms on the data file, ${typical.postgres.typicalTestMs} on PostgreSQL; ${walFlushes.commitsPerFlush} commits per WAL flush of ${walFlushes.flushMs} ms; a one-row commit from Node p50 ${commitMs} ms (the typical test waits for ${DURABLE_STEPS})`,
     )
     const figures = sharedFigures(requests, typical, killed)
     log(`the issue's figures, each against its bound: ${JSON.stringify(figures)}`)
-    return { replicas: REPLICAS, requests, walFlushes, ownerKilled: killed, tests: typical, figures }
+    return { replicas: REPLICAS, requests, walFlushes, commitMs, ownerKilled: killed, tests: typical, figures }
   } finally {
     while (running.length > 0) await running.pop()?.stop()
     await db.close()
+  }
+}
+
+/** The typical test's steps whose answer waits for a commit: the create, the fault armed, fired, the reset. */
+const DURABLE_STEPS = 4
+
+/**
+ * The least a durable change on PostgreSQL waits, whatever it writes: one row updated and committed
+ * on a connection kept open, p50 of sequential commits. Each of the typical test's DURABLE_STEPS
+ * pays at least this more than on the data file, whose sync is the disk's.
+ */
+async function commitFloor(url: string): Promise<number> {
+  const { default: pg } = await import('pg')
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    await client.query(
+      'CREATE TABLE bench_commit (id int PRIMARY KEY, n bigint); INSERT INTO bench_commit VALUES (1, 0)',
+    )
+    const durations: number[] = []
+    for (let i = 0; i < SETTINGS.samples * 10; i++)
+      durations.push(await timed(() => client.query('UPDATE bench_commit SET n = n + 1 WHERE id = 1')))
+    await client.query('DROP TABLE bench_commit')
+    return round(median(durations), 3)
+  } finally {
+    await client.end()
   }
 }
 
