@@ -38,6 +38,8 @@ export interface Holder {
   failure(error: unknown): unknown
   /** Keeps entries for the namespace's journal until its next hold. */
   later(name: string, ...entries: RequestRecord[]): void
+  /** The same, for entries a commit of unknown outcome carried: journaled there unless it took. */
+  doubt(name: string, ...entries: RequestRecord[]): void
 }
 
 /** A namespace's row, locked until the request's answer is committed. */
@@ -95,8 +97,12 @@ export class Hold {
       // The connection went with the commit on its way: the answer says what became of it.
       const committed = outage ? await this.#sharing.database.committed(this.#transaction) : false
       if (committed === true) return
-      this.#sharing.later(this.#namespace.name, ...this.#late)
-      if (committed === false) throw this.#sharing.failure(error)
+      // Entries the commit carried: journaled again, unless the commit may have taken them there.
+      if (committed === false) {
+        this.#sharing.later(this.#namespace.name, ...this.#late)
+        throw this.#sharing.failure(error)
+      }
+      this.#sharing.doubt(this.#namespace.name, ...this.#late)
       throw unknownOutcome()
     }
   }

@@ -190,13 +190,12 @@ export class Sharing implements Holder {
     lease?: Lease,
   ): Promise<Hold> {
     const late = this.unjournaled.take(namespace.name)
-    const kept = late.map((entry) => stored(entry, this.#redactor))
-    if (lease === undefined && late.length > 0) await hand(client, namespace.name, kept)
+    // An entry whose commit's outcome was unknown is in the journal just read if that commit took.
     const journaled = late.length > 0 ? namespace.journal.recordsAfter(0).map(({ record }) => record) : []
-    const entries =
-      lease === undefined
-        ? []
-        : [...(begun.handed ?? []), ...late.filter((entry) => !this.unjournaled.journaled(entry, journaled))]
+    const unwritten = late.filter((entry) => !this.unjournaled.journaled(entry, journaled))
+    const handed = lease === undefined ? unwritten.map((entry) => stored(entry, this.#redactor)) : []
+    if (handed.length > 0) await hand(client, namespace.name, handed)
+    const entries = lease === undefined ? [] : [...(begun.handed ?? []), ...unwritten]
     for (const entry of entries.sort((a, b) => a.time - b.time)) namespace.journal.record(entry)
     return new Hold(this, client, namespace, begun, letGo, late, lease)
   }

@@ -13,7 +13,8 @@ export interface CuttingProxy {
   cutBefore(marker: string): void
   /**
    * The next client message that holds `marker` is never passed on, and its connection is left open
-   * on the client's side, even once the server is gone; resolves when that message came.
+   * on the client's side, even once the server is gone; resolves when that message came. Several
+   * markers may wait at once.
    */
   holdBack(marker: string): Promise<void>
   /** How many connections were cut. */
@@ -22,7 +23,7 @@ export interface CuttingProxy {
 
 export async function startCuttingProxy(t: Test, target: number): Promise<CuttingProxy> {
   let armed: { marker: string; passes: boolean } | undefined
-  let holding: { marker: string; came: () => void } | undefined
+  const holding: Array<{ marker: string; came: () => void }> = []
   let cuts = 0
   const sockets = new Set<Socket>()
   const server = createServer((client) => {
@@ -35,10 +36,10 @@ export async function startCuttingProxy(t: Test, target: number): Promise<Cuttin
     let held = false
     client.on('data', (chunk) => {
       if (held) return
-      if (holding !== undefined && chunk.includes(holding.marker)) {
+      const hold = holding.findIndex(({ marker }) => chunk.includes(marker))
+      if (hold !== -1) {
         held = true
-        holding.came()
-        holding = undefined
+        holding.splice(hold, 1)[0]?.came()
       } else if (armed !== undefined && chunk.includes(armed.marker)) {
         const { passes } = armed
         armed = undefined
@@ -63,7 +64,7 @@ export async function startCuttingProxy(t: Test, target: number): Promise<Cuttin
     port: (server.address() as AddressInfo).port,
     cutAfter: (marker) => void (armed = { marker, passes: true }),
     cutBefore: (marker) => void (armed = { marker, passes: false }),
-    holdBack: (marker) => new Promise<void>((came) => (holding = { marker, came })),
+    holdBack: (marker) => new Promise<void>((came) => void holding.push({ marker, came })),
     get cuts() {
       return cuts
     },
