@@ -130,8 +130,10 @@ export class Leases {
       })
       .finally(() => clearTimeout(timer))
     const row = rows[0]
-    // Another replica took it first, after this statement began: it is read again.
-    if (row === undefined && again) return this.take(name, false)
+    // Another replica took it first, after this statement began: it is read again, for the row this
+    // statement saw is the one from before (a lease that had expired, of a replica that lost it).
+    const overtaken = row === undefined || (row.owner !== this.owner && Number(row.left) <= 0)
+    if (overtaken && again) return this.take(name, false)
     if (row === undefined) throw new Error(`the lease of namespace ${name} was neither taken nor found`)
     if (row.owner !== this.owner) {
       this.#mine.delete(name)

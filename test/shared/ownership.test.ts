@@ -1,6 +1,7 @@
 // One replica serves a namespace at a time, under a lease in the database fenced by its epoch: a
 // request reaching another replica is forwarded to it and journaled once; a paused owner is
 // replaced and, resumed, never commits; an owner killed with -9 is replaced within 3 s.
+import pg from 'pg'
 import t from 'tap'
 import { postgresSkip, startPostgres, type Postgres } from '../support/postgres.js'
 import { haproxySkip } from '../support/haproxy.js'
@@ -132,6 +133,43 @@ t.test(
     const names = ((await page.json()) as { name: string }[]).map((pet) => pet.name)
     t.ok(names.includes('During'), "a read sent to the paused owner is answered with the new owner's data")
     t.equal((await call(`${a}/v1/pets/${during.id}`, { headers: ns('paused') })).status, 200)
+  },
+)
+
+t.test(
+  'a replica that loses the race to take an expired lease forwards to the winner, not to the replica that let it expire',
+  { skip },
+  async (t) => {
+    const db = await startPostgres(t)
+    const { origins, processes } = await startReplicas(t, db, await buildCli(t), 3)
+    const [a, b, c] = origins as [string, string, string]
+    t.equal((await call(`${c}/v1/pets?limit=1`, { headers: ns('raced') })).status, 200, 'C serves the namespace')
+    t.equal((await call(`${b}/v1/pets?limit=1`, { headers: ns('other') })).status, 200)
+    const winner = await lease(db, 'other')
+    // C stops (its lease runs out); while A asks for the lease, B takes it first.
+    processes[2]?.child.kill('SIGSTOP')
+    t.teardown(() => void processes[2]?.child.kill('SIGCONT'))
+    await db.query("UPDATE leases SET expires = now() - interval '1 second' WHERE name = 'raced'")
+    const racer = new pg.Client({ connectionString: db.url })
+    await racer.connect()
+    t.teardown(() => racer.end())
+    await racer.query("BEGIN; SELECT 1 FROM leases WHERE name = 'raced' FOR UPDATE")
+    const answer = call(`${a}/v1/pets?limit=1`, { headers: ns('raced') })
+    await waitFor(
+      async () =>
+        (
+          await db.query(
+            "SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%INSERT INTO leases%'",
+          )
+        ).length === 1,
+      { what: "A's taking of the lease to wait for the row" },
+    )
+    await racer.query(
+      "UPDATE leases SET owner = $1, address = $2, epoch = epoch + 1, expires = now() + interval '10 seconds' WHERE name = 'raced'",
+      [winner?.owner, winner?.address],
+    )
+    await racer.query('COMMIT')
+    t.equal((await answer).status, 200, 'A forwards the read to B, which serves it')
   },
 )
 
