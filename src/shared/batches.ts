@@ -35,7 +35,8 @@ export interface Owner {
   failure(error: unknown): unknown
   later(name: string, ...entries: RequestRecord[]): void
   doubt(name: string, ...entries: RequestRecord[]): void
-  leaseLost(name: string): void
+  /** The lease is asked again; a write refused for an id the database holds is told (a replica wrote without its lease). */
+  leaseLost(name: string, error: unknown): void
 }
 
 interface Queued {
@@ -176,7 +177,7 @@ class Committer {
       const committed = outage && begun !== undefined ? await owner.database.committed(begun) : false
       if (committed === true) return undefined
       if (fencedOff(error)) {
-        owner.leaseLost(namespace.name)
+        owner.leaseLost(namespace.name, error)
         return moved(namespace.name)
       }
       if (committed === false) return owner.failure(error)

@@ -204,9 +204,19 @@ export class Leases {
   }
 }
 
-/** A write refused by fence(): the lease moved to another replica. */
+/**
+ * A write refused because another replica wrote the namespace since: by fence() (the lease moved),
+ * or because the database holds already a journal entry or pet of an id the write gives (memory is
+ * behind the database: an entry is never dropped for another's id, nor written over it).
+ */
 export function fencedOff(error: unknown): boolean {
-  return (error as { code?: unknown } | undefined)?.code === 'SB001'
+  const code = (error as { code?: unknown } | undefined)?.code
+  return code === 'SB001' || writtenOver(error)
+}
+
+/** A unique violation: the database holds a row of that id already. */
+export function writtenOver(error: unknown): boolean {
+  return (error as { code?: unknown } | undefined)?.code === '23505'
 }
 
 function tooSlow(): HttpError {

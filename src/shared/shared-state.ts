@@ -19,7 +19,7 @@ import { isOutage, unavailable, type Database, type Transaction } from './databa
 import { Batches, keepSnapshot } from './batches.js'
 import { changeSince, stored, type Synced, type Taken } from './changes.js'
 import { Hold, HOLD_TIMEOUT_MS, type Holder, tooSlow } from './hold.js'
-import { type Elsewhere, fencedOff, type Lease, Leases, moved } from './leases.js'
+import { type Elsewhere, fencedOff, type Lease, Leases, moved, writtenOver } from './leases.js'
 import { Turns } from './turns.js'
 import { Unjournaled } from './unjournaled.js'
 import {
@@ -244,7 +244,7 @@ export class Sharing implements Holder {
     if (snapshot !== undefined) await keepSnapshot(client, snapshot)
     const committed = await writeAndCommit(client, namespace.name, change).catch((error: unknown) => {
       if (!fencedOff(error)) throw error
-      this.leases.lost(namespace.name)
+      this.leaseLost(namespace.name, error)
       throw moved(namespace.name)
     })
     if (version !== undefined && committed !== this.#synced.get(namespace)?.version) this.forget(namespace)
@@ -266,7 +266,10 @@ export class Sharing implements Holder {
     if (version !== expected || this.#synced.get(namespace)?.server !== server) this.#moved.add(namespace.name)
   }
 
-  readonly leaseLost = (name: string): void => this.leases.lost(name)
+  readonly leaseLost = (name: string, error: unknown): void => {
+    if (writtenOver(error)) this.logger.error({ err: error, namespace: name }, 'shared namespace: an id given twice')
+    this.leases.lost(name)
+  }
 
   #remember(
     namespace: Namespace,

@@ -222,7 +222,7 @@ function writes(client: pg.PoolClient, name: string, changes: readonly Change[])
   if (recordsFrom >= 0) statements.push(`DELETE FROM requests WHERE namespace = ${literal}`)
   if (records.length > 0)
     statements.push(
-      `INSERT INTO requests (namespace, id, record) SELECT ${literal}, (r ->> 'id')::bigint, r -> 'record' FROM jsonb_array_elements(${client.escapeLiteral(JSON.stringify(records))}::jsonb) AS r ON CONFLICT DO NOTHING`,
+      `INSERT INTO requests (namespace, id, record) SELECT ${literal}, (r ->> 'id')::bigint, r -> 'record' FROM jsonb_array_elements(${client.escapeLiteral(JSON.stringify(records))}::jsonb) AS r`,
     )
   if (keepFrom > 0)
     statements.push(
