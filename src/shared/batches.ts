@@ -30,7 +30,7 @@ export interface Owner {
   readonly flying: Set<Promise<void>>
   changeOf(namespace: Namespace, lease: Lease): Promise<Taken>
   /** After a batch: the namespace is read whole at its next hold unless the row is as memory expects. */
-  committed(namespace: Namespace, version: string | undefined, expected: string | undefined, server: string): void
+  committed(namespace: Namespace, version: string | undefined, expected: string | undefined, server?: string): void
   forget(namespace: Namespace): void
   failure(error: unknown): unknown
   later(name: string, ...entries: RequestRecord[]): void
@@ -170,25 +170,28 @@ class Committer {
         fence,
         changes.map((taken) => taken.change),
       )
+      client.release()
     } catch (error) {
       const outage = isOutage(error)
       if (!outage) await client.query('ROLLBACK').catch(() => undefined)
       client.release(true)
       const committed = outage && begun !== undefined ? await owner.database.committed(begun) : false
-      if (committed === true) return undefined
       if (fencedOff(error)) {
         owner.leaseLost(namespace.name, error)
         return moved(namespace.name)
       }
       if (committed === false) return owner.failure(error)
-      batch.unknown = true
-      return unknownOutcome()
+      if (committed === undefined) {
+        batch.unknown = true
+        return unknownOutcome()
+      }
+      // Committed, its answer lost on the way: the version it gave is not known, so memory is read anew.
     }
-    client.release()
     const expected = changes.findLast((taken) => taken.version !== undefined)?.version
-    owner.committed(namespace, version, expected, begun.server)
-    // Entries other replicas handed to this namespace: journaled at its next hold here.
-    if (begun.handed.length > 0) owner.later(namespace.name, ...begun.handed)
+    owner.committed(namespace, version, expected, begun?.server)
+    // Entries other replicas handed to this namespace (taken by this commit): journaled at its next hold here.
+    const handed = begun?.handed ?? []
+    if (handed.length > 0) owner.later(namespace.name, ...handed)
     return undefined
   }
 

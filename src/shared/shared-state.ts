@@ -262,7 +262,7 @@ export class Sharing implements Holder {
   }
 
   /** After a batch: the namespace is read whole at its next hold unless the row is as memory expects. */
-  committed(namespace: Namespace, version: string | undefined, expected: string | undefined, server: string): void {
+  committed(namespace: Namespace, version: string | undefined, expected: string | undefined, server?: string): void {
     if (version !== expected || this.#synced.get(namespace)?.server !== server) this.#moved.add(namespace.name)
   }
 

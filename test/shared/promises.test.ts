@@ -176,6 +176,35 @@ t.test(
   },
 )
 
+t.test(
+  'entries handed to the owner and taken by a commit whose answer was cut after it took are journaled',
+  { skip },
+  async (t) => {
+    const db = await startPostgres(t)
+    const { proxy, origin } = await replicaThroughProxy(t, db)
+    t.equal((await call(`${origin}/v1/pets?limit=1`, { headers: ns('handed') })).status, 200)
+    await waitFor(async () => (await db.query("SELECT 1 FROM requests WHERE namespace = 'handed'")).length === 1, {
+      what: 'the read in the journal the database keeps',
+    })
+    // Another replica hands the owner the entry of a call it answered; the owner's next commit takes it.
+    await db.query(`INSERT INTO handed_entries (namespace, record)
+      SELECT namespace, jsonb_set(record, '{path}', '"/v1/handed-here"') FROM requests WHERE namespace = 'handed'`)
+    proxy.cutAfter('COMMIT')
+    const created = await call(`${origin}/v1/pets`, {
+      method: 'POST',
+      headers: ns('handed'),
+      body: { name: 'Taken', categoryId: 1 },
+    })
+    t.equal(created.status, 201, 'the commit took')
+    t.equal(proxy.cuts, 1, 'its answer was cut')
+    await waitFor(
+      async () => (await db.query("SELECT 1 FROM requests WHERE record ->> 'path' = '/v1/handed-here'")).length === 1,
+      { what: 'the handed entry in the journal the database keeps' },
+    )
+    t.equal((await db.query('SELECT 1 FROM handed_entries')).length, 0, 'and no longer waiting to be taken')
+  },
+)
+
 t.test('requests answered while the database is away are journaled once it is back', { skip }, async (t) => {
   const db = await startPostgres(t)
   const { origins } = await startReplicas(t, db, await buildCli(t), 2)
