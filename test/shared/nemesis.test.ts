@@ -50,6 +50,8 @@ t.test(`the shared store under a nemesis (SEED=${SEED} NEMESIS_SECONDS=${SECONDS
     'the run made enough creates and troubles to tell',
   )
   const violations = check(history, troubles, final)
+  // A failure a replica met and logged, though it answered truly (a refusal), is a bug the run found.
+  for (const line of cluster.errors()) violations.push({ invariant: 'replica logged an error', detail: line, ops: [] })
   // The whole run, for a closer look at what the report names.
   const file = join(tmpdir(), `nemesis-${SEED}.json`)
   if (violations.length > 0) await writeFile(file, JSON.stringify({ seed: SEED, troubles, history, final }, replacer))

@@ -97,6 +97,7 @@ export type Invariant =
   | 'fault fired more than once'
   | 'fault due but never fired'
   | 'wedged namespace'
+  | 'replica logged an error'
 
 export interface Violation {
   readonly invariant: Invariant

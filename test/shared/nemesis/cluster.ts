@@ -31,6 +31,8 @@ export interface Cluster {
   resumeDatabase(): void
   /** Every process running and none paused. */
   heal(): Promise<void>
+  /** The lines every replica logged at level error or above, those killed too: each one a bug. */
+  errors(): string[]
 }
 
 /** Each journal holds the whole run: a dropped entry would read as one never written. */
@@ -68,6 +70,8 @@ export async function startCluster(t: Test, db: Postgres, cli: string, count: nu
     t,
   )
   let databasePaused: number[] = []
+  /** The output of replicas killed since they started. */
+  const ended: string[] = []
 
   const cluster: Cluster = {
     db,
@@ -83,6 +87,7 @@ export async function startCluster(t: Test, db: Postgres, cli: string, count: nu
       if (r.run === undefined) return
       r.run.child.kill('SIGKILL')
       await r.run.exited
+      ended.push(r.run.stdout)
       r.run = undefined
       r.paused = false
     },
@@ -115,6 +120,10 @@ export async function startCluster(t: Test, db: Postgres, cli: string, count: nu
       if (db.pid === undefined) await db.start()
       for (const r of replicas) cluster.resume(r.n)
       await Promise.all(replicas.map((r) => start(r.n)))
+    },
+    errors() {
+      const lines = [...ended, ...replicas.map((r) => r.run?.stdout ?? '')].flatMap((out) => out.split('\n'))
+      return lines.filter((line) => /^\{"level":(5|6)\d\b/.test(line))
     },
   }
   // Nothing stays stopped past the test: a stopped process ignores all but SIGKILL and SIGCONT.
