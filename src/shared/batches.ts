@@ -35,7 +35,7 @@ export interface Owner {
   failure(error: unknown): unknown
   later(name: string, ...entries: RequestRecord[]): void
   doubt(name: string, ...entries: RequestRecord[]): void
-  /** The lease is asked again; a write refused for an id the database holds is told (a replica wrote without its lease). */
+  /** The lease is asked again; a write refused for an id the database holds is logged, as the bug it is. */
   leaseLost(name: string, error: unknown): void
 }
 
