@@ -9,12 +9,12 @@ import type pg from 'pg'
 import type { Namespace } from '../control/namespace.js'
 import type { NamespaceHold } from '../control/namespace-backend.js'
 import type { RequestRecord } from '../journal/request-record.js'
-import { ERRORS, HttpError } from '../http/errors.js'
 import { isOutage, type Database, type Transaction } from './database.js'
 import { unknownOutcome } from './hold.js'
 import { fencedOff, type Lease, moved } from './leases.js'
 import type { Taken } from './changes.js'
-import { begin, commitChanges, type Change } from './tables.js'
+import type { Unjournaled } from './unjournaled.js'
+import { begin, commitChanges, keepSnapshot, type Change, type HandedRow } from './tables.js'
 
 /**
  * A batch of reads alone waits this long for more to join it before it flies: one commit for many
@@ -26,6 +26,7 @@ const GATHER_MS = 50
 /** What batches ask of the replica's sharing. */
 export interface Owner {
   readonly database: Database
+  readonly unjournaled: Pick<Unjournaled, 'handed'>
   /** The batches under way in every namespace, until each is settled. */
   readonly flying: Set<Promise<void>>
   changeOf(namespace: Namespace, lease: Lease): Promise<Taken>
@@ -158,10 +159,13 @@ class Committer {
     } catch (error) {
       return owner.failure(error)
     }
-    let begun: (Transaction & { handed: RequestRecord[] }) | undefined
+    let begun: (Transaction & { handed: HandedRow[] }) | undefined
     let version: string | undefined
+    const { handed } = owner.unjournaled
     try {
       begun = await begin(client, namespace.name)
+      // Entries other replicas handed to this namespace: journaled at its next hold here, their rows kept till then.
+      owner.later(namespace.name, ...handed.fresh(namespace.name, begun.handed))
       for (const { snapshot } of changes) if (snapshot !== undefined) await keepSnapshot(client, snapshot)
       const fence = changes[0]?.change.fence ?? lease
       version = await commitChanges(
@@ -189,9 +193,11 @@ class Committer {
     }
     const expected = changes.findLast((taken) => taken.version !== undefined)?.version
     owner.committed(namespace, version, expected, begun?.server)
-    // Entries other replicas handed to this namespace (taken by this commit): journaled at its next hold here.
-    const handed = begun?.handed ?? []
-    if (handed.length > 0) owner.later(namespace.name, ...handed)
+    // The handed entries this batch journaled: their rows left the table with it.
+    handed.letGo(
+      namespace.name,
+      changes.flatMap((taken) => taken.change.handed),
+    )
     return undefined
   }
 
@@ -290,10 +296,4 @@ function empty(change: Change): boolean {
     !change.replaceRecords &&
     change.keepFrom === undefined
   )
-}
-
-/** A snapshot the pets now start from stays until this commits: a deletion waits, then sees it in use. */
-export async function keepSnapshot(client: pg.PoolClient, name: string): Promise<void> {
-  const kept = await client.query('SELECT 1 FROM snapshots WHERE name = $1 FOR SHARE', [name])
-  if (kept.rowCount !== 1) throw new HttpError(ERRORS.notFound, `No snapshot ${JSON.stringify(name)}`)
 }

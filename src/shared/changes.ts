@@ -2,10 +2,12 @@
 // added (or all of them, replaced), the journal's new entries and the row's new state.
 import type { Namespace } from '../control/namespace.js'
 import { MAX_RECORDED_BODY, type Redactor } from '../journal/redactor.js'
+import type { AnimalStore } from '../store/store.js'
 import type { RequestRecord } from '../journal/request-record.js'
 import { sameBaseline } from '../store/baseline.js'
+import type { HandedIds } from './handed.js'
 import { moved, type Lease } from './leases.js'
-import { lasting, stateOf, type Change, type State, type StoredRecord } from './tables.js'
+import type { Change, State, StoredRecord } from './tables.js'
 
 /** What a replica last took from or gave to the row, to tell what changed since. */
 export interface Synced {
@@ -37,6 +39,7 @@ export async function changeSince(
   synced: Synced,
   lease: Lease | undefined,
   redactor: Redactor,
+  handed: Pick<HandedIds, 'idOf'>,
 ): Promise<{ taken: Taken; state: State; text: string }> {
   const before = synced.state
   const store = await namespace.store()
@@ -69,6 +72,7 @@ export async function changeSince(
     keptFrom: before.journal.oldestId ?? 0,
     state: changed ? text : undefined,
     durable,
+    handed: entries.flatMap(({ record }) => handed.idOf(record) ?? []),
   }
   const version = changed ? String(BigInt(synced.version) + 1n) : undefined
   const snapshot = store.base?.kind === 'snapshot' && !sameBaseline(store.base, before.base ?? undefined)
@@ -114,4 +118,47 @@ export function stored(record: RequestRecord, redactor: Redactor): StoredRecord 
     body: body === undefined ? null : Buffer.from(redactor.text(body.toString('utf8'))).toString('base64'),
     error: error === undefined ? undefined : { code: error.code, message: redactor.text(error.message) },
   }
+}
+
+/** A namespace's row state as it is in memory; `generation` as the caller counts it. */
+export async function stateOf(namespace: Namespace, generation = 0): Promise<State> {
+  const store: AnimalStore = await namespace.store()
+  const own = store.own
+  const { journal } = namespace
+  return {
+    source: store.source ?? null,
+    base: store.base ?? null,
+    pets: { generation, count: own.length, lastId: own.at(-1)?.id ?? 0 },
+    faults: namespace.faults.dump(),
+    clock: namespace.clock.dump(),
+    journal: {
+      clears: journal.clears,
+      lastId: journal.lastId,
+      oldestId: journal.oldestId ?? null,
+      tally: journal.tally.dump(),
+    },
+  }
+}
+
+/**
+ * What of a state a client was told is stored: all but the journal and the calls each fault has
+ * seen. A fault's firing was told (its answer): lost in a crash, the fault would fire again. Its
+ * keys in order: a state read back from jsonb has them in another, which is no change.
+ */
+export function lasting({ journal: _journal, faults, ...rest }: State): string {
+  return JSON.stringify(
+    sorted({
+      ...rest,
+      nextId: faults.nextId,
+      faults: faults.faults.map(({ seen: _s, seenBy: _b, ...fault }) => fault),
+    }),
+  )
+}
+
+/** `value` with the keys of every object in order. */
+function sorted(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sorted)
+  if (value === null || typeof value !== 'object') return value
+  const keys = Object.keys(value).sort()
+  return Object.fromEntries(keys.map((key) => [key, sorted((value as Record<string, unknown>)[key])]))
 }

@@ -1,21 +1,75 @@
-// The entries other replicas handed to the namespaces this replica owns (table handed_entries):
-// taken every TAKE_EVERY_MS and kept for the journal, which the namespace's next hold here writes
-// (a request, or the flush of kept entries within a second). A batch's transaction takes them too,
-// but an owner whose namespace is only read through the control API commits no batch: without this,
-// its journal and `verify` would miss them however long they were asked.
+// The entries other replicas handed to the namespaces this replica owns (table handed_entries).
+// A row leaves the table only in the transaction that writes its entry into the journal, so a
+// cut, an unknown outcome or a crash of the owner never loses it: until then the owner keeps the
+// entry in memory by its row's id, and a reading of the table skips the ids it keeps. The owner
+// reads the table every TAKE_EVERY_MS and with each batch; the namespace's next hold here (a
+// request, or the flush of kept entries within a second) journals what it read. Without the
+// periodic reading, an owner whose namespace is only read through the control API commits no
+// batch, and its journal and `verify` would miss the entries however long they were asked.
+import type pg from 'pg'
 import type { Logger } from 'pino'
+import type { RequestRecord } from '../journal/request-record.js'
 import { isOutage, type Database } from './database.js'
 import type { Leases } from './leases.js'
-import { revive, type StoredRecord } from './tables.js'
-import type { Unjournaled } from './unjournaled.js'
+import { revive, type HandedRow, type StoredRecord } from './tables.js'
 
 const TAKE_EVERY_MS = 500
 
-/** Takes handed entries each TAKE_EVERY_MS until the function it gives is called (the timer keeps nothing alive). */
+/** The handed entries this replica keeps for its journals, by their row's id. */
+export class HandedIds {
+  readonly #idOf = new WeakMap<RequestRecord, string>()
+  readonly #kept = new Map<string, Set<string>>()
+  /** Per namespace, how often ids were let go: a reading begun before may hold rows gone since. */
+  readonly #lettings = new Map<string, number>()
+
+  idOf(entry: RequestRecord): string | undefined {
+    return this.#idOf.get(entry)
+  }
+
+  lettings(name: string): number {
+    return this.#lettings.get(name) ?? 0
+  }
+
+  /**
+   * The entries of `rows` not kept here yet, kept from now; none when ids were let go since
+   * `lettings`. A transaction of the namespace's hold reads in its turn, when nothing is let go.
+   */
+  fresh(name: string, rows: readonly HandedRow[], lettings = this.lettings(name)): RequestRecord[] {
+    if (this.lettings(name) !== lettings) return []
+    let kept = this.#kept.get(name)
+    if (kept === undefined) this.#kept.set(name, (kept = new Set()))
+    const fresh: RequestRecord[] = []
+    for (const { id, record } of rows) {
+      if (kept.has(id)) continue
+      kept.add(id)
+      const entry = revive(record)
+      this.#idOf.set(entry, id)
+      fresh.push(entry)
+    }
+    return fresh
+  }
+
+  /** The entries of `ids` are no longer kept here: journaled, found journaled, or handed back. */
+  letGo(name: string, ids: readonly string[]): void {
+    const kept = this.#kept.get(name)
+    if (kept === undefined || ids.length === 0) return
+    for (const id of ids) kept.delete(id)
+    if (kept.size === 0) this.#kept.delete(name)
+    this.#lettings.set(name, this.lettings(name) + 1)
+  }
+
+  /** The row ids of those of `entries` that were handed. */
+  ids(entries: readonly RequestRecord[]): string[] {
+    return entries.flatMap((entry) => this.#idOf.get(entry) ?? [])
+  }
+}
+
+/** Reads handed entries each TAKE_EVERY_MS until the function it gives is called (the timer keeps nothing alive). */
 export function takeHanded(
   database: Database,
   leases: Leases,
-  unjournaled: Unjournaled,
+  handed: HandedIds,
+  keep: (name: string, ...entries: RequestRecord[]) => void,
   logger: Pick<Logger, 'warn'>,
 ): () => void {
   let taking = false
@@ -24,26 +78,47 @@ export function takeHanded(
     if (taking || names.length === 0) return
     taking = true
     try {
-      const { rows } = await database.query<{ namespace: string; id: string; record: StoredRecord }>(
-        'DELETE FROM handed_entries WHERE namespace = ANY($1::text[]) RETURNING namespace, id, record',
+      const lettings = new Map(names.map((name) => [name, handed.lettings(name)]))
+      const { rows } = await database.query<HandedRow & { namespace: string }>(
+        'SELECT namespace, id, record FROM handed_entries WHERE namespace = ANY($1::text[]) ORDER BY id',
         [names],
       )
-      const byName = new Map<string, typeof rows>()
-      for (const row of rows.sort((a, b) => Number(a.id) - Number(b.id)))
-        byName.set(row.namespace, [...(byName.get(row.namespace) ?? []), row])
-      for (const [name, handed] of byName)
-        unjournaled.add(
-          name,
-          handed.map((row) => revive(row.record)),
-        )
+      const byName = new Map<string, HandedRow[]>()
+      for (const row of rows) byName.set(row.namespace, [...(byName.get(row.namespace) ?? []), row])
+      for (const [name, read] of byName) keep(name, ...handed.fresh(name, read, lettings.get(name) ?? 0))
     } catch (error) {
       // The database away: the entries stay in the table, for the next try or a batch.
       if (!isOutage(error))
-        logger.warn({ err: error }, 'entries handed to this replica could not be taken: the next try takes them')
+        logger.warn({ err: error }, 'entries handed to this replica could not be read: the next try reads them')
     } finally {
       taking = false
     }
   }
   const timer = setInterval(() => void take(), TAKE_EVERY_MS).unref()
   return () => clearInterval(timer)
+}
+
+/**
+ * Hands entries to the journal of namespace `name`, whose owner takes them (in the transaction
+ * under way). An entry handed before keeps its row's id: handed again, it is there once.
+ */
+export async function hand(
+  client: pg.PoolClient,
+  name: string,
+  entries: readonly { id: string | undefined; record: StoredRecord }[],
+): Promise<void> {
+  const again = entries.filter(({ id }) => id !== undefined)
+  const first = entries.filter(({ id }) => id === undefined).map(({ record }) => record)
+  if (first.length > 0)
+    await client.query(
+      'INSERT INTO handed_entries (namespace, record) SELECT $1, r FROM jsonb_array_elements($2::jsonb) AS r',
+      [name, JSON.stringify(first)],
+    )
+  if (again.length > 0)
+    await client.query(
+      `INSERT INTO handed_entries (namespace, id, record) OVERRIDING SYSTEM VALUE
+       SELECT $1, (r ->> 'id')::bigint, r -> 'record' FROM jsonb_array_elements($2::jsonb) AS r
+       ON CONFLICT (namespace, id) DO NOTHING`,
+      [name, JSON.stringify(again)],
+    )
 }

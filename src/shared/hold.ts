@@ -40,6 +40,8 @@ export interface Holder {
   later(name: string, ...entries: RequestRecord[]): void
   /** The same, for entries a commit of unknown outcome carried: journaled there unless it took. */
   doubt(name: string, ...entries: RequestRecord[]): void
+  /** Entries a commit carried where they belong (the journal, or the owner's hand): their rows are no longer kept here. */
+  carried(name: string, ...entries: RequestRecord[]): void
 }
 
 /** A namespace's row, locked until the request's answer is committed. */
@@ -91,12 +93,13 @@ export class Hold {
     try {
       await this.#sharing.give(this.#client, this.#namespace, this.#lease)
       this.#client.release()
+      this.#sharing.carried(this.#namespace.name, ...this.#late)
     } catch (error) {
       const outage = isOutage(error)
       await this.#rollback(outage)
       // The connection went with the commit on its way: the answer says what became of it.
       const committed = outage ? await this.#sharing.database.committed(this.#transaction) : false
-      if (committed === true) return
+      if (committed === true) return this.#sharing.carried(this.#namespace.name, ...this.#late)
       // Entries the commit carried: journaled again, unless the commit may have taken them there.
       if (committed === false) {
         this.#sharing.later(this.#namespace.name, ...this.#late)

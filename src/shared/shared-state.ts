@@ -16,8 +16,9 @@ import type { Baseline } from '../store/baseline.js'
 import type { FrozenPets } from '../store/pets.js'
 import { IdempotencyKeys } from '../store/idempotency-keys.js'
 import { isOutage, unavailable, type Database, type Transaction } from './database.js'
-import { Batches, keepSnapshot } from './batches.js'
-import { changeSince, stored, type Synced, type Taken } from './changes.js'
+import { Batches } from './batches.js'
+import { changeSince, stateOf, type Synced, type Taken } from './changes.js'
+import { hand } from './handed.js'
 import { Hold, HOLD_TIMEOUT_MS, type Holder, tooSlow } from './hold.js'
 import { type Elsewhere, fencedOff, type Lease, Leases, moved, writtenOver } from './leases.js'
 import { Turns } from './turns.js'
@@ -25,18 +26,15 @@ import { Unjournaled } from './unjournaled.js'
 import {
   begin,
   createRow,
-  hand,
+  keepSnapshot,
   lockAndRead,
   readAfter,
   writeAndCommit,
-  stateOf,
   type After,
+  type HandedRow,
   type Locked,
   type State,
 } from './tables.js'
-
-/** A transaction begun, with the entries handed to its namespace's owner that it took. */
-type Begun = Transaction & { readonly handed?: readonly RequestRecord[] }
 
 export interface SharingOptions {
   readonly database: Database
@@ -150,7 +148,7 @@ export class Sharing implements Holder {
       const synced = this.#synced.get(namespace)
       // The owner's memory is the namespace's truth while its lease holds: nothing to lock or read,
       // unless the database restarted since (it may have lost what was written without waiting).
-      let handed: RequestRecord[] = []
+      let handed: HandedRow[] = []
       if (lease !== undefined && synced !== undefined) {
         const begun = await begin(client, namespace.name)
         if (begun.server === synced.server) return await this.#held(client, namespace, begun, letGo, lease)
@@ -185,18 +183,18 @@ export class Sharing implements Holder {
   async #held(
     client: pg.PoolClient,
     namespace: Namespace,
-    begun: Begun,
+    begun: Transaction & { readonly handed?: readonly HandedRow[] },
     letGo: () => void,
     lease?: Lease,
   ): Promise<Hold> {
-    const late = this.unjournaled.take(namespace.name)
-    // An entry whose commit's outcome was unknown is in the journal just read if that commit took.
-    const journaled = late.length > 0 ? namespace.journal.recordsAfter(0).map(({ record }) => record) : []
-    const unwritten = late.filter((entry) => !this.unjournaled.journaled(entry, journaled))
-    const handed = lease === undefined ? unwritten.map((entry) => stored(entry, this.#redactor)) : []
-    if (handed.length > 0) await hand(client, namespace.name, handed)
-    const entries = lease === undefined ? [] : [...(begun.handed ?? []), ...unwritten]
-    for (const entry of entries.sort((a, b) => a.time - b.time)) namespace.journal.record(entry)
+    const { late, unwritten } = this.unjournaled.forHold(namespace.name, begun.handed ?? [], namespace.journal)
+    // Another replica owns the namespace: what was answered here is handed on (kept again if that fails).
+    if (lease === undefined && unwritten.length > 0)
+      await hand(client, namespace.name, this.unjournaled.handing(unwritten)).catch((error: unknown) => {
+        this.later(namespace.name, ...late)
+        throw error
+      })
+    if (lease !== undefined) for (const entry of unwritten) namespace.journal.record(entry)
     return new Hold(this, client, namespace, begun, letGo, late, lease)
   }
 
@@ -254,7 +252,7 @@ export class Sharing implements Holder {
   async changeOf(namespace: Namespace, lease: Lease | undefined): Promise<Taken> {
     const synced = this.#synced.get(namespace)
     if (synced === undefined) throw new Error(`namespace ${namespace.name} was not held`)
-    const { taken, state, text } = await changeSince(namespace, synced, lease, this.#redactor)
+    const { taken, state, text } = await changeSince(namespace, synced, lease, this.#redactor, this.unjournaled.handed)
     // Known before the commit returns: a request here that waits for the row sees it as soon as the
     // row is let go, which may be before this one hears of the commit.
     if (taken.version !== undefined) this.#remember(namespace, { ...synced, version: taken.version }, state, text)
@@ -290,6 +288,7 @@ export class Sharing implements Holder {
   /** Keeps entries for the journal of namespace `name`, written at its next hold here (they could not be committed). */
   readonly later = (name: string, ...entries: RequestRecord[]): void => this.unjournaled.add(name, entries)
   readonly doubt = (name: string, ...entries: RequestRecord[]): void => this.unjournaled.doubt(name, entries)
+  readonly carried = (name: string, ...entries: RequestRecord[]): void => this.unjournaled.carried(name, entries)
 
   /** After a failed write: the namespace is read whole from the database at its next hold. */
   forget(namespace: Namespace): void {

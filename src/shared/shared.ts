@@ -48,7 +48,7 @@ export async function openShared(url: string, logger: Pick<Logger, 'warn' | 'inf
       const stopExpiry = expireForgotten(database, logger)
       const sharedPetsOf = (source: Baseline): Promise<FrozenPets> => sharedPets(stores, source)
       const sharing = new Sharing({ database, logger, redactor, sharedPets: sharedPetsOf, perKey, journalSize })
-      const stopTaking = takeHanded(database, sharing.leases, sharing.unjournaled, logger)
+      const stopTaking = takeHanded(database, sharing.leases, sharing.unjournaled.handed, sharing.later, logger)
       stopSweeps = () => (stopExpiry(), stopTaking())
       releaseLeases = () => sharing.batches.settled().then(() => sharing.leases.release())
       return (live) => new SharedNamespaces(live, stores, sharing, logger)

@@ -1,14 +1,13 @@
 // A namespace's rows in the shared database: its row locked for a request, and its pets and
 // requests written and read as the tables hold them.
 import type pg from 'pg'
+import { ERRORS, HttpError } from '../http/errors.js'
 import type { RequestRecord } from '../journal/request-record.js'
 import type { Pet } from '../store/pets.js'
 import type { IdempotencyKey } from '../store/idempotency-keys.js'
 import type { TallyData } from '../journal/coverage-tally.js'
 import type { Fault } from '../control/faults.js'
 import type { Baseline } from '../store/baseline.js'
-import type { Namespace } from '../control/namespace.js'
-import type { AnimalStore } from '../store/store.js'
 import type { Transaction } from './database.js'
 import type { Lease } from './leases.js'
 import { countAgainst, type Quota } from './quota.js'
@@ -61,27 +60,23 @@ export async function createRow(
   if (made.rowCount === 1 && rows.length > 0) await many(client, [insertPetRows(client, name, rows)])
 }
 
+/** A row of handed_entries: an entry another replica handed to the namespace's owner. */
+export interface HandedRow {
+  readonly id: string
+  readonly record: StoredRecord
+}
+
 /**
- * Begins a transaction that locks nothing yet, as the owner of a namespace does, taking the
- * entries other replicas handed to the namespace's journal (gone only if it commits).
+ * Begins a transaction that locks nothing yet, as the owner of a namespace does, reading the
+ * entries other replicas handed to the namespace's journal (gone once a commit journals them).
  */
-export async function begin(client: pg.PoolClient, name: string): Promise<Transaction & { handed: RequestRecord[] }> {
+export async function begin(client: pg.PoolClient, name: string): Promise<Transaction & { handed: HandedRow[] }> {
   const [, transaction, handed] = await many(client, [
     'BEGIN',
     'SELECT txid_current()::text AS xid, pg_postmaster_start_time()::text AS server',
-    `DELETE FROM handed_entries WHERE namespace = ${client.escapeLiteral(name)} RETURNING id, record`,
+    `SELECT id, record FROM handed_entries WHERE namespace = ${client.escapeLiteral(name)} ORDER BY id`,
   ])
-  const entries = (handed?.rows ?? []) as { id: string; record: StoredRecord }[]
-  entries.sort((a, b) => Number(a.id) - Number(b.id))
-  return { ...(transaction?.rows[0] as Transaction), handed: entries.map(({ record }) => revive(record)) }
-}
-
-/** Hands entries to the journal of namespace `name`, whose owner takes them (in the transaction under way). */
-export async function hand(client: pg.PoolClient, name: string, entries: readonly StoredRecord[]): Promise<void> {
-  await client.query(
-    'INSERT INTO handed_entries (namespace, record) SELECT $1, r FROM jsonb_array_elements($2::jsonb) AS r',
-    [name, JSON.stringify(entries)],
-  )
+  return { ...(transaction?.rows[0] as Transaction), handed: (handed?.rows ?? []) as HandedRow[] }
 }
 
 /** What the one round trip that locks a namespace's row reads with it: the pets and requests after those given. */
@@ -169,6 +164,8 @@ export interface Change {
   readonly state: string | undefined
   /** False when nothing a client was told is stored changed (only the journal and the calls faults have seen): no wait for the disk. */
   readonly durable: boolean
+  /** The rows of handed entries the journal took: they leave the table as the change commits. */
+  readonly handed: readonly string[]
 }
 
 /** Writes `change` and commits, in one round trip; the row's new version when its state changed. */
@@ -195,12 +192,19 @@ export async function commitChanges(
   // The row takes the last state only, its version counting every change of state, as memory does.
   const states = changes.flatMap((change) => change.state ?? [])
   const state = states.at(-1)
-  if (state === undefined) return void (await many(client, [...statements, 'COMMIT']))
-  statements.push(
-    `UPDATE namespaces SET state = ${client.escapeLiteral(state)}, version = version + ${states.length} WHERE name = ${literal} RETURNING version`,
-  )
+  if (state !== undefined)
+    statements.push(
+      `UPDATE namespaces SET state = ${client.escapeLiteral(state)}, version = version + ${states.length} WHERE name = ${literal} RETURNING version`,
+    )
+  const updated = statements.length - 1
+  // After the row's lock (an entry journaled changes the state): a replica that hands an entry
+  // again under that lock finds its row still there, and adds nothing.
+  const handed = changes.flatMap((change) => change.handed.map(Number).map(whole))
+  if (handed.length > 0)
+    statements.push(`DELETE FROM handed_entries WHERE namespace = ${literal} AND id IN (${handed.join(', ')})`)
   const results = await many(client, [...statements, 'COMMIT'])
-  const version = (results.at(-2)?.rows[0] as { version: string } | undefined)?.version
+  if (state === undefined) return undefined
+  const version = (results[updated]?.rows[0] as { version: string } | undefined)?.version
   if (version === undefined) throw new Error(`namespace ${name} vanished while it was held`)
   return version
 }
@@ -255,45 +259,8 @@ export function revive(stored: StoredRecord): RequestRecord {
   return { ...stored, body: stored.body === null ? undefined : Buffer.from(stored.body, 'base64') }
 }
 
-/** A namespace's row state as it is in memory; `generation` as the caller counts it. */
-export async function stateOf(namespace: Namespace, generation = 0): Promise<State> {
-  const store: AnimalStore = await namespace.store()
-  const own = store.own
-  const { journal } = namespace
-  return {
-    source: store.source ?? null,
-    base: store.base ?? null,
-    pets: { generation, count: own.length, lastId: own.at(-1)?.id ?? 0 },
-    faults: namespace.faults.dump(),
-    clock: namespace.clock.dump(),
-    journal: {
-      clears: journal.clears,
-      lastId: journal.lastId,
-      oldestId: journal.oldestId ?? null,
-      tally: journal.tally.dump(),
-    },
-  }
-}
-
-/**
- * What of a state a client was told is stored: all but the journal and the calls each fault has
- * seen. A fault's firing was told (its answer): lost in a crash, the fault would fire again. Its
- * keys in order: a state read back from jsonb has them in another, which is no change.
- */
-export function lasting({ journal: _journal, faults, ...rest }: State): string {
-  return JSON.stringify(
-    sorted({
-      ...rest,
-      nextId: faults.nextId,
-      faults: faults.faults.map(({ seen: _s, seenBy: _b, ...fault }) => fault),
-    }),
-  )
-}
-
-/** `value` with the keys of every object in order. */
-function sorted(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sorted)
-  if (value === null || typeof value !== 'object') return value
-  const keys = Object.keys(value).sort()
-  return Object.fromEntries(keys.map((key) => [key, sorted((value as Record<string, unknown>)[key])]))
+/** A snapshot the pets now start from stays until this commits: a deletion waits, then sees it in use. */
+export async function keepSnapshot(client: pg.PoolClient, name: string): Promise<void> {
+  const kept = await client.query('SELECT 1 FROM snapshots WHERE name = $1 FOR SHARE', [name])
+  if (kept.rowCount !== 1) throw new HttpError(ERRORS.notFound, `No snapshot ${JSON.stringify(name)}`)
 }

@@ -7,17 +7,29 @@ import type { Logger } from 'pino'
 import { CoverageTally } from '../journal/coverage-tally.js'
 import type { Redactor } from '../journal/redactor.js'
 import { UNMATCHED, type RequestRecord } from '../journal/request-record.js'
+import type { Journal } from '../journal/request-journal.js'
+import { HandedIds } from './handed.js'
+import { stored } from './changes.js'
+import type { HandedRow, StoredRecord } from './tables.js'
 
 /** At most this many entries are kept, for all namespaces: beyond, the oldest are counted only. */
 const MAX_KEPT = 10_000
 /** How often a hold is tried for the namespaces whose entries wait. */
 const FLUSH_EVERY_MS = 1_000
 
+/** What a hold takes of the kept entries (`late`), and those of them not journaled already. */
+export interface Late {
+  readonly late: RequestRecord[]
+  readonly unwritten: RequestRecord[]
+}
+
 export class Unjournaled {
   readonly #byName = new Map<string, RequestRecord[]>()
   /** Per namespace, the calls past the bounds: counted, not kept. */
   readonly #counted = new Map<string, CoverageTally>()
   readonly #doubtful = new WeakSet<RequestRecord>()
+  /** Entries other replicas handed, kept here until their rows leave the table. */
+  readonly handed = new HandedIds()
   #count = 0
   readonly #logger: Pick<Logger, 'error'>
   readonly #redactor: Redactor
@@ -46,15 +58,39 @@ export class Unjournaled {
     this.add(name, entries)
   }
 
-  /** Whether `entry` is doubtful and the records `journaled` (read back from the database) hold it. */
-  journaled(entry: RequestRecord, journaled: readonly RequestRecord[]): boolean {
-    return this.#doubtful.has(entry) && journaled.some((record) => sameCall(record, entry))
+  /**
+   * What a hold of namespace `name` journals, or hands on to its owner: the entries kept here, with
+   * the `handed` rows its transaction read not kept yet (`late`: see HandedIds.fresh). Of these, an
+   * entry that may be journaled already (doubtful, or handed) is not written again if `journal`
+   * (just read) holds it.
+   */
+  forHold(name: string, handed: readonly HandedRow[], journal: Journal): Late {
+    const late = [...this.handed.fresh(name, handed), ...this.take(name)]
+    const journaled = late.length > 0 ? journal.recordsAfter(0).map(({ record }) => record) : []
+    const written = (entry: RequestRecord): boolean =>
+      this.#mayBeJournaled(entry) && journaled.some((record) => sameCall(record, entry))
+    return { late, unwritten: late.filter((entry) => !written(entry)).sort((a, b) => a.time - b.time) }
+  }
+
+  /** `entries` as they are handed on to their namespace's owner: one handed before keeps its row's id. */
+  handing(entries: readonly RequestRecord[]): { id: string | undefined; record: StoredRecord }[] {
+    return entries.map((entry) => ({ id: this.handed.idOf(entry), record: stored(entry, this.#redactor) }))
+  }
+
+  /** Entries a commit carried where they belong (the journal, or the owner's hand): their rows are no longer kept here. */
+  carried(name: string, entries: readonly RequestRecord[]): void {
+    this.handed.letGo(name, this.handed.ids(entries))
+  }
+
+  /** Doubtful, or handed: never only counted, as its call may be journaled elsewhere (by a commit that took, or from its row). */
+  #mayBeJournaled(entry: RequestRecord): boolean {
+    return this.#doubtful.has(entry) || this.handed.idOf(entry) !== undefined
   }
 
   /**
    * Keeps entries for namespace `name`'s journal, in the order they were answered: its latest
-   * JOURNAL_SIZE, within MAX_KEPT for all. The others are counted (a doubtful one is kept: it is
-   * counted once the database says whether it is journaled already).
+   * JOURNAL_SIZE, within MAX_KEPT for all. The others are counted (a doubtful or handed one is kept:
+   * it is counted once the database says whether it is journaled already).
    */
   add(name: string, entries: readonly RequestRecord[]): void {
     const before = this.#byName.get(name) ?? []
@@ -68,7 +104,7 @@ export class Unjournaled {
     const counted = this.#countedOf(name)
     const kept: RequestRecord[] = []
     for (const [i, entry] of all.entries()) {
-      if (i >= past || this.#doubtful.has(entry)) kept.push(entry)
+      if (i >= past || this.#mayBeJournaled(entry)) kept.push(entry)
       else {
         counted.add(entry, 0, this.#redactor)
         counted.journalDropped++

@@ -2,9 +2,10 @@
 // database) reaches the owner's journal though nothing but control calls come after: the owner
 // takes handed entries on its own, not only with the batch of its next change.
 import t from 'tap'
-import { postgresSkip, startPostgres } from '../support/postgres.js'
+import type { Test } from 'tap'
+import { postgresSkip, startPostgres, type Postgres } from '../support/postgres.js'
 import { buildCli, waitFor } from '../support/sandbox.js'
-import { ADMIN, API, call, replicaThroughRelay, startReplicas } from '../support/replicas.js'
+import { ADMIN, API, call, replicaThroughProxy, replicaThroughRelay, startReplicas } from '../support/replicas.js'
 
 const ns = { ...API, 'x-sandbox-namespace': 'handed' }
 
@@ -47,5 +48,78 @@ t.test(
       body: { expectations: [{ operationId: 'listPets', count: 2 }] },
     })
     t.equal(verified.body.passed, true, `verify through replica A counts it: ${verified.body.message}`)
+  },
+)
+
+/** An entry another replica handed to namespace `name`'s owner: a copy of its journaled read, at `path`. */
+async function handTo(db: Postgres, name: string, path: string): Promise<void> {
+  await db.query(
+    `INSERT INTO handed_entries (namespace, record)
+     SELECT namespace, jsonb_set(record, '{path}', to_jsonb($2::text)) FROM requests WHERE namespace = $1 LIMIT 1`,
+    [name, path],
+  )
+}
+
+/** An owner (through a proxy that cuts) of namespace `name`, whose first read is in the journal the database keeps. */
+async function ownerOf(t: Test, db: Postgres, name: string): Promise<Awaited<ReturnType<typeof replicaThroughProxy>>> {
+  const owner = await replicaThroughProxy(t, db)
+  t.equal(
+    (await call(`${owner.origin}/v1/pets?limit=1`, { headers: { ...API, 'x-sandbox-namespace': name } })).status,
+    200,
+  )
+  await waitFor(async () => (await db.query('SELECT 1 FROM requests WHERE namespace = $1', [name])).length === 1, {
+    what: 'the read in the journal the database keeps',
+  })
+  return owner
+}
+
+const journaledAt = async (db: Postgres, path: string): Promise<number> =>
+  (await db.query("SELECT 1 FROM requests WHERE record ->> 'path' = $1", [path])).length
+
+t.test(
+  'an entry handed to the owner is journaled though the answer to its taking was cut',
+  { skip: postgresSkip(t) },
+  async (t) => {
+    const db = await startPostgres(t)
+    const { proxy } = await ownerOf(t, db, 'cut-take')
+    // The owner's periodic taking reaches the database; the owner never hears what it took.
+    proxy.cutAfter('handed_entries WHERE namespace = ANY')
+    await handTo(db, 'cut-take', '/v1/handed-here')
+    await waitFor(async () => proxy.cuts === 1, { what: 'the taking to be cut' })
+    await waitFor(async () => (await journaledAt(db, '/v1/handed-here')) > 0, {
+      what: 'the handed entry in the journal the database keeps',
+      timeoutMs: 10_000,
+    })
+    t.equal(await journaledAt(db, '/v1/handed-here'), 1, 'once')
+    t.equal((await db.query('SELECT 1 FROM handed_entries')).length, 0, 'and no longer waiting to be taken')
+  },
+)
+
+t.test(
+  'an entry handed to the owner and taken by a batch whose commit outcome stays unknown is journaled once',
+  { skip: postgresSkip(t) },
+  async (t) => {
+    const db = await startPostgres(t)
+    const { proxy, origin } = await ownerOf(t, db, 'doubted-take')
+    // Only the create's batch takes the entry: the owner's periodic taking waits for an answer that never comes.
+    const taking = proxy.holdBack('handed_entries WHERE namespace = ANY')
+    await taking
+    await handTo(db, 'doubted-take', '/v1/handed-here')
+    // The batch reaches the database whole; the owner hears nothing of it, nor whether it took.
+    proxy.cutAfter('COMMIT')
+    const doubted = proxy.holdBack('txid_status')
+    const created = await call(`${origin}/v1/pets`, {
+      method: 'POST',
+      headers: { ...API, 'x-sandbox-namespace': 'doubted-take', 'content-type': 'application/json' },
+      body: { name: 'InDoubt', categoryId: 1 },
+    })
+    t.equal(created.status, 503, 'the create is answered that its outcome is unknown')
+    await doubted
+    await waitFor(async () => (await journaledAt(db, '/v1/handed-here')) > 0, {
+      what: 'the handed entry in the journal the database keeps',
+      timeoutMs: 15_000,
+    })
+    t.equal(await journaledAt(db, '/v1/handed-here'), 1, 'once')
+    t.equal((await db.query('SELECT 1 FROM handed_entries')).length, 0, 'and no longer waiting to be taken')
   },
 )

@@ -2,8 +2,8 @@
 // is stored. A state read back from PostgreSQL's jsonb has its keys in jsonb's order, and the calls
 // a fault has seen are no promise: neither may make a read's commit a durable one.
 import t from 'tap'
-import { lastingChanged } from '../../src/shared/changes.js'
-import { lasting, type State } from '../../src/shared/tables.js'
+import { lasting, lastingChanged } from '../../src/shared/changes.js'
+import type { State } from '../../src/shared/tables.js'
 
 const state = (fault: Record<string, unknown>): State =>
   ({
