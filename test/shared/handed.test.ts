@@ -1,6 +1,7 @@
 // An entry a replica hands to a namespace's owner (it answered while it could not reach the
 // database) reaches the owner's journal though nothing but control calls come after: the owner
-// takes handed entries on its own, not only with the batch of its next change.
+// takes handed entries on its own, not only with the batch of its next change. And it reaches it
+// once, whatever befalls the owner between reading the entry and journaling it.
 import t from 'tap'
 import type { Test } from 'tap'
 import { postgresSkip, startPostgres, type Postgres } from '../support/postgres.js'
@@ -118,6 +119,43 @@ t.test(
     await waitFor(async () => (await journaledAt(db, '/v1/handed-here')) > 0, {
       what: 'the handed entry in the journal the database keeps',
       timeoutMs: 15_000,
+    })
+    t.equal(await journaledAt(db, '/v1/handed-here'), 1, 'once')
+    t.equal((await db.query('SELECT 1 FROM handed_entries')).length, 0, 'and no longer waiting to be taken')
+  },
+)
+
+t.test(
+  'an entry handed to an owner killed before it journaled it is journaled by the next owner',
+  { skip: postgresSkip(t) },
+  async (t) => {
+    const db = await startPostgres(t)
+    const cli = await buildCli(t)
+    const { relay, replica, origin: a } = await replicaThroughRelay(t, db, cli)
+    const {
+      origins: [b],
+    } = await startReplicas(t, db, cli, 1)
+    const headers = { ...API, 'x-sandbox-namespace': 'killed-owner' }
+    t.equal((await call(`${a}/v1/pets?limit=1`, { headers })).status, 200, 'replica A owns the namespace')
+    await waitFor(
+      async () => (await db.query("SELECT 1 FROM requests WHERE namespace = 'killed-owner'")).length === 1,
+      {
+        what: 'the read in the journal the database keeps',
+      },
+    )
+    // A reads the handed entry, and is killed as its commit that would journal it reaches the relay.
+    const killed = relay.holdBack('INSERT INTO requests', () => replica.child.kill('SIGKILL'))
+    await handTo(db, 'killed-owner', '/v1/handed-here')
+    await killed
+    await replica.exited
+    await waitFor(
+      async () => (await db.query("SELECT 1 FROM leases WHERE name = 'killed-owner' AND expires < now()")).length === 1,
+      { what: "A's lease to run out" },
+    )
+    t.equal((await call(`${b}/v1/pets?limit=1`, { headers })).status, 200, 'replica B serves the namespace')
+    await waitFor(async () => (await journaledAt(db, '/v1/handed-here')) > 0, {
+      what: 'the handed entry in the journal the database keeps',
+      timeoutMs: 10_000,
     })
     t.equal(await journaledAt(db, '/v1/handed-here'), 1, 'once')
     t.equal((await db.query('SELECT 1 FROM handed_entries')).length, 0, 'and no longer waiting to be taken')
