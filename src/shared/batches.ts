@@ -26,7 +26,7 @@ const GATHER_MS = 50
 /** What batches ask of the replica's sharing. */
 export interface Owner {
   readonly database: Database
-  readonly unjournaled: Pick<Unjournaled, 'handed'>
+  readonly unjournaled: Pick<Unjournaled, 'handed' | 'journalInto'>
   /** The batches under way in every namespace, until each is settled. */
   readonly flying: Set<Promise<void>>
   changeOf(namespace: Namespace, lease: Lease): Promise<Taken>
@@ -210,6 +210,7 @@ class Committer {
     this.owner.forget(this.namespace)
     for (const failed of next === undefined ? [batch] : [batch, next]) {
       for (const { taken, mark, answered } of failed.queued) {
+        this.owner.unjournaled.handed.letGo(this.namespace.name, taken.change.handed)
         // A request still waiting is answered the failure, and journaled so by its holder.
         const kept = taken.entries.filter(({ id }) => answered || id <= mark).map(({ record }) => record)
         if (kept.length === 0) continue
@@ -238,7 +239,7 @@ export class Batches {
   hold(namespace: Namespace, lease: Lease, letGo: () => void, late: readonly RequestRecord[]): NamespaceHold {
     const committer = this.#committer(namespace)
     const { generation } = committer
-    for (const entry of late) namespace.journal.record(entry)
+    this.#owner.unjournaled.journalInto(namespace.name, namespace.journal, late)
     const mark = namespace.journal.lastId
     let ended: Promise<void> | undefined
     const release = async (): Promise<{ wait: Promise<void> | undefined }> => {

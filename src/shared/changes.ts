@@ -39,7 +39,7 @@ export async function changeSince(
   synced: Synced,
   lease: Lease | undefined,
   redactor: Redactor,
-  handed: Pick<HandedIds, 'idOf'>,
+  handed: Pick<HandedIds, 'recordedRows'>,
 ): Promise<{ taken: Taken; state: State; text: string }> {
   const before = synced.state
   const store = await namespace.store()
@@ -72,7 +72,7 @@ export async function changeSince(
     keptFrom: before.journal.oldestId ?? 0,
     state: changed ? text : undefined,
     durable,
-    handed: entries.flatMap(({ record }) => handed.idOf(record) ?? []),
+    handed: handed.recordedRows(namespace.name),
   }
   const version = changed ? String(BigInt(synced.version) + 1n) : undefined
   const snapshot = store.base?.kind === 'snapshot' && !sameBaseline(store.base, before.base ?? undefined)

@@ -15,12 +15,20 @@ import { revive, type HandedRow, type StoredRecord } from './tables.js'
 
 const TAKE_EVERY_MS = 500
 
-/** The handed entries this replica keeps for its journals, by their row's id. */
+/**
+ * The handed entries this replica keeps for its journals, by their row's id. Once recorded in a
+ * journal in memory, an entry is no longer kept as such: the next change of its namespace deletes
+ * its row (`recordedRows`), whether the journal still holds the entry or only counts it. Should
+ * that change fail, its ids are let go, and the rows (there unless the change took) read anew.
+ */
 export class HandedIds {
   readonly #idOf = new WeakMap<RequestRecord, string>()
   readonly #kept = new Map<string, Set<string>>()
   /** Per namespace, how often ids were let go: a reading begun before may hold rows gone since. */
   readonly #lettings = new Map<string, number>()
+  /** The entries recorded in a journal, and per namespace the ids of those its next change takes. */
+  readonly #recorded = new WeakSet<RequestRecord>()
+  readonly #forNextChange = new Map<string, Set<string>>()
 
   idOf(entry: RequestRecord): string | undefined {
     return this.#idOf.get(entry)
@@ -53,9 +61,34 @@ export class HandedIds {
   letGo(name: string, ids: readonly string[]): void {
     const kept = this.#kept.get(name)
     if (kept === undefined || ids.length === 0) return
-    for (const id of ids) kept.delete(id)
+    for (const id of ids) {
+      kept.delete(id)
+      this.#forNextChange.get(name)?.delete(id)
+    }
     if (kept.size === 0) this.#kept.delete(name)
     this.#lettings.set(name, this.lettings(name) + 1)
+  }
+
+  /** `entry` was recorded in namespace `name`'s journal in memory: its row goes with the next change. */
+  recorded(name: string, entry: RequestRecord): void {
+    const id = this.#idOf.get(entry)
+    if (id === undefined) return
+    this.#recorded.add(entry)
+    let ids = this.#forNextChange.get(name)
+    if (ids === undefined) this.#forNextChange.set(name, (ids = new Set()))
+    ids.add(id)
+  }
+
+  /** The rows of the entries recorded since the last change of `name`: this change deletes them. */
+  recordedRows(name: string): string[] {
+    const ids = [...(this.#forNextChange.get(name) ?? [])]
+    this.#forNextChange.delete(name)
+    return ids
+  }
+
+  /** Whether `entry` was recorded: given back to be kept (its change failed), it is let go, its row read anew. */
+  wasRecorded(entry: RequestRecord): boolean {
+    return this.#recorded.has(entry)
   }
 
   /** The row ids of those of `entries` that were handed. */

@@ -194,7 +194,7 @@ export class Sharing implements Holder {
         this.later(namespace.name, ...late)
         throw error
       })
-    if (lease !== undefined) for (const entry of unwritten) namespace.journal.record(entry)
+    if (lease !== undefined) this.unjournaled.journalInto(namespace.name, namespace.journal, unwritten)
     return new Hold(this, client, namespace, begun, letGo, late, lease)
   }
 

@@ -164,7 +164,7 @@ export interface Change {
   readonly state: string | undefined
   /** False when nothing a client was told is stored changed (only the journal and the calls faults have seen): no wait for the disk. */
   readonly durable: boolean
-  /** The rows of handed entries the journal took: they leave the table as the change commits. */
+  /** The rows of the handed entries recorded in the journal: they leave the table as the change commits. */
   readonly handed: readonly string[]
 }
 

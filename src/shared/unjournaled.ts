@@ -72,6 +72,14 @@ export class Unjournaled {
     return { late, unwritten: late.filter((entry) => !written(entry)).sort((a, b) => a.time - b.time) }
   }
 
+  /** Records `entries` in namespace `name`'s journal (its owner's hold). */
+  journalInto(name: string, journal: Journal, entries: readonly RequestRecord[]): void {
+    for (const entry of entries) {
+      journal.record(entry)
+      this.handed.recorded(name, entry)
+    }
+  }
+
   /** `entries` as they are handed on to their namespace's owner: one handed before keeps its row's id. */
   handing(entries: readonly RequestRecord[]): { id: string | undefined; record: StoredRecord }[] {
     return entries.map((entry) => ({ id: this.handed.idOf(entry), record: stored(entry, this.#redactor) }))
@@ -96,7 +104,8 @@ export class Unjournaled {
     const before = this.#byName.get(name) ?? []
     const all = [...before]
     for (const entry of entries)
-      if (entry.dropped === undefined) all.push(entry)
+      if (this.handed.wasRecorded(entry)) this.handed.letGo(name, this.handed.ids([entry]))
+      else if (entry.dropped === undefined || this.handed.idOf(entry) !== undefined) all.push(entry)
       else this.#countedOf(name).absorb(CoverageTally.load(entry.dropped))
     all.sort((a, b) => a.time - b.time)
     const overAll = this.#count - before.length + all.length - MAX_KEPT

@@ -161,3 +161,38 @@ t.test(
     t.equal((await db.query('SELECT 1 FROM handed_entries')).length, 0, 'and no longer waiting to be taken')
   },
 )
+
+t.test(
+  "a handed record of calls counted only joins the owner's counts once, though the commit that would take it failed",
+  { skip: postgresSkip(t) },
+  async (t) => {
+    const db = await startPostgres(t)
+    const { proxy, origin } = await ownerOf(t, db, 'counted')
+    // What a replica hands when it answered more than it could keep while the database was away.
+    const answers = [
+      ['503 storage_unavailable false', { status: 503, code: 'storage_unavailable', forced: false, calls: 3 }],
+    ]
+    const dropped = {
+      ...{ calls: 3, unmatchedCalls: 0, invalidCalls: 0, journalDropped: 3, invalid: [], unmatched: [] },
+      operations: [['listPets', { calls: 3, answers, parameters: [] }]],
+    }
+    const record = {
+      ...{ time: 0, namespace: 'counted', method: '', path: '', search: '', headers: {}, body: null, status: null },
+      ...{ durationMs: 0, operationId: 'unmatched', fault: null, authenticated: true, dropped },
+    }
+    // The owner's first commit that would take the record never reaches the database.
+    proxy.cutBefore('DELETE FROM handed_entries')
+    await db.query("INSERT INTO handed_entries (namespace, record) VALUES ('counted', $1)", [JSON.stringify(record)])
+    await waitFor(async () => proxy.cuts === 1, { what: 'the commit to be cut' })
+    await waitFor(async () => (await db.query('SELECT 1 FROM handed_entries')).length === 0, {
+      what: 'the record taken by a later commit',
+      timeoutMs: 10_000,
+    })
+    const verified = await call(`${origin}/__admin/verify?namespace=counted`, {
+      method: 'POST',
+      headers: ADMIN,
+      body: { expectations: [{ operationId: 'listPets', count: 4 }] },
+    })
+    t.equal(verified.body.passed, true, `the read and the 3 calls counted, once: ${verified.body.message}`)
+  },
+)
