@@ -100,4 +100,14 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX namespaces_owner ON namespaces (owner) WHERE owner IS NOT NULL;
     `,
   },
+  {
+    version: 5,
+    name: 'the entries handed to a namespace go with it',
+    sql: `
+      -- A deleted or expired namespace leaves no handed entry behind, for nobody would take it, or
+      -- a namespace made again under its name would journal the old one's calls.
+      DELETE FROM handed_entries h WHERE NOT EXISTS (SELECT 1 FROM namespaces n WHERE n.name = h.namespace);
+      ALTER TABLE handed_entries ADD FOREIGN KEY (namespace) REFERENCES namespaces (name) ON DELETE CASCADE;
+    `,
+  },
 ]

@@ -75,6 +75,10 @@ export class SharedNamespaces implements NamespaceBackend {
         await client.query('SELECT fence($1, $2, $3)', [name, lease.owner, lease.epoch])
         return (await client.query('DELETE FROM namespaces WHERE name = $1', [name])).rowCount === 1
       })
+      .then((deleted) => {
+        this.#sharing.unjournaled.drop(name)
+        return deleted
+      })
       .catch((error: unknown) => {
         if (!fencedOff(error)) throw error
         this.#sharing.leases.lost(name)

@@ -72,6 +72,11 @@ export class Unjournaled {
     return { late, unwritten: late.filter((entry) => !written(entry)).sort((a, b) => a.time - b.time) }
   }
 
+  /** Namespace `name` was deleted: what was kept for its journal goes with it, rather than make it again. */
+  drop(name: string): void {
+    this.handed.letGo(name, this.handed.ids(this.take(name)))
+  }
+
   /** Records `entries` in namespace `name`'s journal (its owner's hold). */
   journalInto(name: string, journal: Journal, entries: readonly RequestRecord[]): void {
     for (const entry of entries) {

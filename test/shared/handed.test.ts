@@ -196,3 +196,29 @@ t.test(
     t.equal(verified.body.passed, true, `the read and the 3 calls counted, once: ${verified.body.message}`)
   },
 )
+
+t.test(
+  'the entries handed to a namespace go with it when it is deleted or expires',
+  { skip: postgresSkip(t) },
+  async (t) => {
+    const db = await startPostgres(t)
+    const {
+      origins: [owner],
+      processes: [replica],
+    } = await startReplicas(t, db, await buildCli(t), 1)
+    t.equal(
+      (await call(`${owner}/v1/pets?limit=1`, { headers: { ...API, 'x-sandbox-namespace': 'deleted' } })).status,
+      200,
+    )
+    await waitFor(async () => (await db.query("SELECT 1 FROM requests WHERE namespace = 'deleted'")).length === 1, {
+      what: 'the read in the journal the database keeps',
+    })
+    // No owner takes the entry: it is handed, and the namespace deleted (as expiry does) before it is journaled.
+    replica?.child.kill('SIGKILL')
+    await replica?.exited
+    await handTo(db, 'deleted', '/v1/handed-here')
+    t.equal((await db.query('SELECT 1 FROM handed_entries')).length, 1, 'handed')
+    await db.query("DELETE FROM namespaces WHERE name = 'deleted'")
+    t.equal((await db.query('SELECT 1 FROM handed_entries')).length, 0, 'no entry is left for nobody to take')
+  },
+)
