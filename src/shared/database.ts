@@ -16,6 +16,9 @@ export const DATABASE_TIMEOUT_MS = 3_000
 /** A transaction left open (a bug, a replica that froze) is ended by the server after this: its row lock goes with it. */
 const IDLE_IN_TRANSACTION_MS = 10_000
 
+/** What the database is asked of a transaction begun, to ask again whether it committed once its connection is gone. */
+export const WHICH_TRANSACTION = 'SELECT txid_current()::text AS xid, pg_postmaster_start_time()::text AS server'
+
 /** A transaction as the database can be asked of it once its connection is gone. */
 export interface Transaction {
   /** txid_current() */
@@ -25,7 +28,10 @@ export interface Transaction {
 }
 
 export interface Database {
-  /** Runs `work` in a transaction on one connection: committed when it resolves, rolled back when it throws. */
+  /**
+   * Runs `work` in a transaction on one connection: committed when it resolves, rolled back when it
+   * throws. A commit whose connection was cut is answered as the database says it ended.
+   */
   transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T>
   /** One connection of the pool, for a transaction of the caller's; it releases it. */
   connect(): Promise<pg.PoolClient>
@@ -76,16 +82,21 @@ export async function openDatabase(url: string, logger: Pick<Logger, 'warn' | 'i
     connect: () => unavailableIfDown(pool.connect()),
     async transaction(work) {
       const client = await database.connect()
+      // Once COMMIT is sent: the transaction, and what `work` gave.
+      let committing: { transaction: Transaction; result: Awaited<ReturnType<typeof work>> } | undefined
       try {
-        await client.query('BEGIN')
-        const result = await work(client)
+        const [, begun] = (await client.query(`BEGIN; ${WHICH_TRANSACTION}`)) as unknown as pg.QueryResult[]
+        committing = { transaction: begun?.rows[0] as Transaction, result: await work(client) }
         await client.query('COMMIT')
         client.release()
-        return result
+        return committing.result
       } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined)
+        const outage = isOutage(error)
+        if (!outage) await client.query('ROLLBACK').catch(() => undefined)
         client.release(true)
-        throw unavailable(error)
+        const committed = outage && committing !== undefined ? await database.committed(committing.transaction) : false
+        if (committed === true && committing !== undefined) return committing.result
+        throw committed === undefined ? unknownOutcome() : unavailable(error)
       }
     },
     query: (text, values) => unavailableIfDown(pool.query(text, values)),
@@ -184,6 +195,14 @@ export function unavailable(error: unknown): unknown {
     ERRORS.storageUnavailable,
     `The database could not be reached; nothing was changed: ${(error as Error).message}`,
     RETRY_AFTER,
+  )
+}
+
+/** A commit whose connection was lost on its way, and whose outcome the database could not tell. */
+export function unknownOutcome(): HttpError {
+  return new HttpError(
+    ERRORS.storageUnavailable,
+    `The connection to the database was lost as the change was committed, and the database could not say whether it was stored (it restarted meanwhile, or did not answer within ${DATABASE_TIMEOUT_MS} ms): read it back before trying again (a create sent again with the same Idempotency-Key is never stored twice)`,
   )
 }
 

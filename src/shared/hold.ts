@@ -5,7 +5,7 @@ import type { Namespace } from '../control/namespace.js'
 import type { RequestRecord } from '../journal/request-record.js'
 import { ERRORS, HttpError, RETRY_AFTER } from '../http/errors.js'
 import type { Lease } from './leases.js'
-import { DATABASE_TIMEOUT_MS, isOutage, type Database, type Transaction } from './database.js'
+import { isOutage, unknownOutcome, type Database, type Transaction } from './database.js'
 
 /** The bound on a request's wait for its namespace (its turn here, a connection, the row's lock). */
 export const HOLD_TIMEOUT_MS = 4_000
@@ -16,14 +16,6 @@ export function tooSlow(): HttpError {
     ERRORS.storageUnavailable,
     `The database did not answer within ${HOLD_TIMEOUT_MS} ms; nothing was changed`,
     RETRY_AFTER,
-  )
-}
-
-/** A commit whose connection was lost on its way, and whose outcome the database could not tell. */
-export function unknownOutcome(): HttpError {
-  return new HttpError(
-    ERRORS.storageUnavailable,
-    `The connection to the database was lost as the change was committed, and the database could not say whether it was stored (it restarted meanwhile, or did not answer within ${DATABASE_TIMEOUT_MS} ms): read it back before trying again, or send the create again with the same Idempotency-Key, which never stores it twice`,
   )
 }
 

@@ -12,13 +12,15 @@ export function snapshotShelf(database: Database): SnapshotShelf {
       )
       return rows
     },
-    async put({ name, namespace, pets, clock, createdAt }) {
-      const { rowCount } = await database.query(
-        'INSERT INTO snapshots (name, namespace, pets, clock, created_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (name) DO NOTHING',
-        [name, namespace, JSON.stringify(pets), clock, createdAt],
-      )
-      return rowCount === 1
-    },
+    // In a transaction: one whose commit was cut is answered as it ended, not as refused.
+    put: ({ name, namespace, pets, clock, createdAt }) =>
+      database.transaction(async (client) => {
+        const { rowCount } = await client.query(
+          'INSERT INTO snapshots (name, namespace, pets, clock, created_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (name) DO NOTHING',
+          [name, namespace, JSON.stringify(pets), clock, createdAt],
+        )
+        return rowCount === 1
+      }),
     remove: (name) =>
       database.transaction(async (client) => {
         const found = await client.query('SELECT 1 FROM snapshots WHERE name = $1 FOR UPDATE', [name])

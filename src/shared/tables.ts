@@ -8,7 +8,7 @@ import type { IdempotencyKey } from '../store/idempotency-keys.js'
 import type { TallyData } from '../journal/coverage-tally.js'
 import type { Fault } from '../control/faults.js'
 import type { Baseline } from '../store/baseline.js'
-import type { Transaction } from './database.js'
+import { WHICH_TRANSACTION, type Transaction } from './database.js'
 import type { Lease } from './leases.js'
 import { countAgainst, type Quota } from './quota.js'
 
@@ -73,7 +73,7 @@ export interface HandedRow {
 export async function begin(client: pg.PoolClient, name: string): Promise<Transaction & { handed: HandedRow[] }> {
   const [, transaction, handed] = await many(client, [
     'BEGIN',
-    'SELECT txid_current()::text AS xid, pg_postmaster_start_time()::text AS server',
+    WHICH_TRANSACTION,
     `SELECT id, record FROM handed_entries WHERE namespace = ${client.escapeLiteral(name)} ORDER BY id`,
   ])
   return { ...(transaction?.rows[0] as Transaction), handed: (handed?.rows ?? []) as HandedRow[] }
@@ -104,7 +104,7 @@ export async function lockAndRead(client: pg.PoolClient, name: string, after: Af
   const results = await many(client, [
     ...(begin ? ['BEGIN'] : []),
     `SELECT incarnation, version, state FROM namespaces WHERE name = ${client.escapeLiteral(name)} FOR UPDATE`,
-    'SELECT txid_current()::text AS xid, pg_postmaster_start_time()::text AS server',
+    WHICH_TRANSACTION,
     ...reads(client, name, after),
   ])
   const [row, transaction, pets, requests] = results.slice(begin ? 1 : 0)

@@ -132,6 +132,34 @@ t.test(
 )
 
 t.test(
+  'a deletion and a snapshot whose connection is cut right after their COMMIT is sent are answered as done',
+  { skip },
+  async (t) => {
+    const db = await startPostgres(t)
+    const { proxy, origin } = await replicaThroughProxy(t, db)
+    for (const name of ['kept', 'gone'])
+      t.equal((await call(`${origin}/v1/pets?limit=1`, { headers: ns(name) })).status, 200)
+    await waitFor(async () => (await db.query('SELECT 1 FROM requests')).length === 2, {
+      what: 'both reads in the journal the database keeps',
+    })
+    proxy.cutAfter('COMMIT')
+    const snapshot = await call(`${origin}/__admin/snapshots`, {
+      method: 'POST',
+      headers: ADMIN,
+      body: { name: 'cut', namespace: 'kept' },
+    })
+    t.equal(proxy.cuts, 1, 'the connection was cut after the COMMIT was sent')
+    t.equal((await db.query("SELECT 1 FROM snapshots WHERE name = 'cut'")).length, 1, 'the snapshot was stored')
+    t.equal(snapshot.status, 201, `the answer says so: ${JSON.stringify(snapshot.body)}`)
+    proxy.cutAfter('COMMIT')
+    const deleted = await call(`${origin}/__admin/namespaces/gone`, { method: 'DELETE', headers: ADMIN })
+    t.equal(proxy.cuts, 2, 'the connection was cut after the COMMIT was sent')
+    t.equal((await db.query("SELECT 1 FROM namespaces WHERE name = 'gone'")).length, 0, 'the namespace was deleted')
+    t.equal(deleted.status, 200, `the answer says so: ${JSON.stringify(deleted.body)}`)
+  },
+)
+
+t.test(
   'a read whose commit took though its outcome stayed unknown is journaled once, after its replica lost the namespace',
   { skip },
   async (t) => {
