@@ -74,8 +74,17 @@ async function ownerOf(t: Test, db: Postgres, name: string): Promise<Awaited<Ret
   return owner
 }
 
-const journaledAt = async (db: Postgres, path: string): Promise<number> =>
-  (await db.query("SELECT 1 FROM requests WHERE record ->> 'path' = $1", [path])).length
+/** Waits for the entry handed at /v1/handed-here in the journal the database keeps: there once, its row gone. */
+async function journaledOnce(t: Test, db: Postgres, timeoutMs: number): Promise<void> {
+  const journaled = async (): Promise<number> =>
+    (await db.query("SELECT 1 FROM requests WHERE record ->> 'path' = '/v1/handed-here'")).length
+  await waitFor(async () => (await journaled()) > 0, {
+    what: 'the handed entry in the journal the database keeps',
+    timeoutMs,
+  })
+  t.equal(await journaled(), 1, 'once')
+  t.equal((await db.query('SELECT 1 FROM handed_entries')).length, 0, 'and no longer waiting to be taken')
+}
 
 t.test(
   'an entry handed to the owner is journaled though the answer to its taking was cut',
@@ -87,12 +96,7 @@ t.test(
     proxy.cutAfter('handed_entries WHERE namespace = ANY')
     await handTo(db, 'cut-take', '/v1/handed-here')
     await waitFor(async () => proxy.cuts === 1, { what: 'the taking to be cut' })
-    await waitFor(async () => (await journaledAt(db, '/v1/handed-here')) > 0, {
-      what: 'the handed entry in the journal the database keeps',
-      timeoutMs: 10_000,
-    })
-    t.equal(await journaledAt(db, '/v1/handed-here'), 1, 'once')
-    t.equal((await db.query('SELECT 1 FROM handed_entries')).length, 0, 'and no longer waiting to be taken')
+    await journaledOnce(t, db, 10_000)
   },
 )
 
@@ -116,12 +120,7 @@ t.test(
     })
     t.equal(created.status, 503, 'the create is answered that its outcome is unknown')
     await doubted
-    await waitFor(async () => (await journaledAt(db, '/v1/handed-here')) > 0, {
-      what: 'the handed entry in the journal the database keeps',
-      timeoutMs: 15_000,
-    })
-    t.equal(await journaledAt(db, '/v1/handed-here'), 1, 'once')
-    t.equal((await db.query('SELECT 1 FROM handed_entries')).length, 0, 'and no longer waiting to be taken')
+    await journaledOnce(t, db, 15_000)
   },
 )
 
@@ -153,12 +152,7 @@ t.test(
       { what: "A's lease to run out" },
     )
     t.equal((await call(`${b}/v1/pets?limit=1`, { headers })).status, 200, 'replica B serves the namespace')
-    await waitFor(async () => (await journaledAt(db, '/v1/handed-here')) > 0, {
-      what: 'the handed entry in the journal the database keeps',
-      timeoutMs: 10_000,
-    })
-    t.equal(await journaledAt(db, '/v1/handed-here'), 1, 'once')
-    t.equal((await db.query('SELECT 1 FROM handed_entries')).length, 0, 'and no longer waiting to be taken')
+    await journaledOnce(t, db, 10_000)
   },
 )
 
