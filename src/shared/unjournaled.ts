@@ -66,9 +66,10 @@ export class Unjournaled {
    */
   forHold(name: string, handed: readonly HandedRow[], journal: Journal): Late {
     const late = [...this.handed.fresh(name, handed), ...this.take(name)]
-    const journaled = late.length > 0 ? journal.recordsAfter(0).map(({ record }) => record) : []
-    const written = (entry: RequestRecord): boolean =>
-      this.#mayBeJournaled(entry) && journaled.some((record) => sameCall(record, entry))
+    // Looked up by call, once: a hold may carry thousands of handed entries against a journal as long.
+    const checked = late.some((entry) => this.#mayBeJournaled(entry))
+    const journaled = new Set(checked ? journal.recordsAfter(0).map(({ record }) => callOf(record)) : [])
+    const written = (entry: RequestRecord): boolean => this.#mayBeJournaled(entry) && journaled.has(callOf(entry))
     return { late, unwritten: late.filter((entry) => !written(entry)).sort((a, b) => a.time - b.time) }
   }
 
@@ -191,13 +192,6 @@ function droppedCalls(name: string, counted: CoverageTally): RequestRecord {
 }
 
 /** One answered call, as its entry and its stored form both tell it. */
-function sameCall(a: RequestRecord, b: RequestRecord): boolean {
-  return (
-    a.time === b.time &&
-    a.method === b.method &&
-    a.path === b.path &&
-    a.status === b.status &&
-    a.durationMs === b.durationMs &&
-    a.operationId === b.operationId
-  )
+function callOf({ time, method, path, status, durationMs, operationId }: RequestRecord): string {
+  return JSON.stringify([time, method, path, status, durationMs, operationId])
 }
