@@ -2,7 +2,8 @@
 // kept here, bounded, and written to their namespace's journal once the database is back, by the
 // namespace's next hold on this replica, or by a hold made for them alone soon after. Past the
 // bounds, the oldest are counted only, as the journal counts what it drops: coverage still has
-// every call, and a verify that depends on them says it is incomplete.
+// every call, and a verify that depends on them says it is incomplete. The entries other replicas
+// handed to this one's namespaces wait here too (handed.ts), until a hold journals them.
 import type { Logger } from 'pino'
 import { CoverageTally } from '../journal/coverage-tally.js'
 import type { Redactor } from '../journal/redactor.js'
