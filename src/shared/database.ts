@@ -198,6 +198,11 @@ export function unavailable(error: unknown): unknown {
   )
 }
 
+/** A hold that makes no namespace found none. */
+export function noNamespace(name: string): HttpError {
+  return new HttpError(ERRORS.notFound, `Namespace ${JSON.stringify(name)} does not exist`)
+}
+
 /** A commit whose connection was lost on its way, and whose outcome the database could not tell. */
 export function unknownOutcome(): HttpError {
   return new HttpError(

@@ -33,8 +33,18 @@ export class SharedNamespaces implements NamespaceBackend {
     this.#memory = new LocalNamespaces(live, stores, logger)
     this.#sharing = sharing
     this.#database = sharing.database
-    // Entries kept while the database was away are written by a hold of their namespace, as a request's.
-    sharing.unjournaled.flushWith(async (name) => this.hold(live.get(name)).then((hold) => hold.release()))
+    // Entries kept while the database was away are written by a hold of their namespace, as a
+    // request's; one that no longer exists is not made again for them (the default always exists).
+    sharing.unjournaled.flushWith(async (name) => {
+      const known = live.find(name)
+      const namespace = known ?? live.get(name)
+      const fresh = name === DEFAULT_NAMESPACE ? () => live.fresh(name) : undefined
+      const hold = await sharing.hold(namespace, fresh).catch((error: unknown) => {
+        if (known === undefined && !sharing.serves(namespace)) live.drop(namespace)
+        throw error
+      })
+      await hold.release()
+    })
   }
 
   stored(): boolean {

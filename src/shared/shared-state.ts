@@ -15,7 +15,7 @@ import { HttpError } from '../http/errors.js'
 import type { Baseline } from '../store/baseline.js'
 import type { FrozenPets } from '../store/pets.js'
 import { IdempotencyKeys } from '../store/idempotency-keys.js'
-import { isOutage, unavailable, type Database, type Transaction } from './database.js'
+import { isOutage, noNamespace, unavailable, type Database, type Transaction } from './database.js'
 import { Batches } from './batches.js'
 import { changeSince, stateOf, type Synced, type Taken } from './changes.js'
 import { hand } from './handed.js'
@@ -78,11 +78,11 @@ export class Sharing implements Holder {
   }
 
   /**
-   * Locks the namespace's row (made from `fresh` if there is none, counted against `owner`), brings
-   * the namespace up to date with it, and gives the hold that writes back and commits. A 503 when
-   * the database is down, or when the row would take `owner` past its quota.
+   * Locks the namespace's row (made from `fresh` if there is none, counted against `owner`; a 404
+   * without `fresh`), brings the namespace up to date with it, and gives the hold that writes back
+   * and commits. A 503 when the database is down, or when the row would take `owner` past its quota.
    */
-  async hold(namespace: Namespace, fresh: () => Namespace, owner?: string): Promise<NamespaceHold> {
+  async hold(namespace: Namespace, fresh: (() => Namespace) | undefined, owner?: string): Promise<NamespaceHold> {
     const started = performance.now()
     // Requests here in one namespace queue here first: one at a time holds it, not a crowd of connections.
     const letGo = await this.#turns.take(namespace.name, HOLD_TIMEOUT_MS)
@@ -110,7 +110,7 @@ export class Sharing implements Holder {
     const held = await Promise.race([holding, late]).finally(() => clearTimeout(timer))
     if (held !== undefined) return held
     // Too late for this request: the row is let go as soon as it comes.
-    holding.then((hold) => hold.abandon(), ignore).catch(ignore)
+    holding.then((hold) => hold.abandon()).catch(() => undefined)
     throw tooSlow()
   }
 
@@ -134,7 +134,7 @@ export class Sharing implements Holder {
 
   async #lock(
     namespace: Namespace,
-    fresh: () => Namespace,
+    fresh: (() => Namespace) | undefined,
     letGo: () => void,
     lease: Lease | undefined,
     owner: string | undefined,
@@ -157,6 +157,8 @@ export class Sharing implements Holder {
       let after = { pets: synced?.state.pets.lastId ?? 0, requests: synced?.state.journal.lastId ?? 0 }
       let locked = await lockAndRead(client, namespace.name, after, lease === undefined || synced === undefined)
       if (locked.row === undefined) {
+        this.unjournaled.noRow(namespace.name)
+        if (fresh === undefined) throw noNamespace(namespace.name)
         // A name made again after a deletion starts as new; a name never synced here is new already.
         const template = synced === undefined ? namespace : fresh()
         const store = await template.store()
@@ -295,5 +297,3 @@ export class Sharing implements Holder {
     this.#synced.delete(namespace)
   }
 }
-
-const ignore = (): undefined => undefined

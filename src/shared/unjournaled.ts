@@ -5,6 +5,7 @@
 // every call, and a verify that depends on them says it is incomplete. The entries other replicas
 // handed to this one's namespaces wait here too (handed.ts), until a hold journals them.
 import type { Logger } from 'pino'
+import { DEFAULT_NAMESPACE } from '../control/namespace-choice.js'
 import { CoverageTally } from '../journal/coverage-tally.js'
 import type { Redactor } from '../journal/redactor.js'
 import { UNMATCHED, type RequestRecord } from '../journal/request-record.js'
@@ -77,6 +78,15 @@ export class Unjournaled {
   /** Namespace `name` was deleted: what was kept for its journal goes with it, rather than make it again. */
   drop(name: string): void {
     this.handed.letGo(name, this.handed.ids(this.take(name)))
+  }
+
+  /**
+   * Namespace `name` has no row: it was deleted since, or never made. The 503s answered in it made
+   * nothing, the namespace included, so what was kept for its journal goes, rather than make it
+   * again. The default namespace always exists, as in one process: what waits for it stays.
+   */
+  noRow(name: string): void {
+    if (name !== DEFAULT_NAMESPACE) this.drop(name)
   }
 
   /** Records `entries` in namespace `name`'s journal (its owner's hold). */

@@ -216,3 +216,39 @@ t.test(
     t.equal((await db.query('SELECT 1 FROM handed_entries')).length, 0, 'no entry is left for nobody to take')
   },
 )
+
+t.test(
+  'an entry kept while the database was away does not make again the namespace deleted meanwhile',
+  { skip: postgresSkip(t) },
+  async (t) => {
+    const db = await startPostgres(t)
+    const cli = await buildCli(t)
+    const {
+      origins: [owner],
+    } = await startReplicas(t, db, cli, 1)
+    const { relay, origin: a } = await replicaThroughRelay(t, db, cli)
+    const inNamespace = (name: string) => ({ headers: { ...API, 'x-sandbox-namespace': name } })
+    for (const name of ['deleted-meanwhile', 'kept'])
+      t.equal((await call(`${owner}/v1/pets`, inNamespace(name))).status, 200)
+
+    // Replica A answers in both while it cannot reach the database, and keeps their entries.
+    relay.cut(true)
+    for (const name of ['deleted-meanwhile', 'kept'])
+      t.equal((await call(`${a}/v1/pets`, inNamespace(name))).status, 503)
+    const deleted = await call(`${owner}/__admin/namespaces/deleted-meanwhile`, { method: 'DELETE', headers: ADMIN })
+    t.equal(deleted.status, 200, 'the owner deletes one of them')
+    relay.cut(false)
+    // A writes what it kept in order, one namespace after the other: the second's entry is past the first.
+    await waitFor(
+      async () =>
+        (await db.query("SELECT 1 FROM requests WHERE namespace = 'kept' AND (record ->> 'status')::int = 503"))
+          .length +
+          (await db.query("SELECT 1 FROM handed_entries WHERE namespace = 'kept'")).length >
+        0,
+      { what: "A's entry in the namespace kept", timeoutMs: 10_000 },
+    )
+    t.same(await db.query("SELECT name FROM namespaces WHERE name = 'deleted-meanwhile'"), [], 'not made again')
+    const listed = await call(`${a}/__admin/namespaces`, { headers: ADMIN })
+    t.notOk(JSON.stringify(listed.body).includes('deleted-meanwhile'), 'nor listed by the replica that kept its entry')
+  },
+)
