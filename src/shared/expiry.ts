@@ -54,5 +54,9 @@ export async function sweepOnce(database: Database): Promise<string[]> {
     })
     if (gone) expired.push(name)
   }
+  // A deletion is remembered for the entries a replica kept while it could not reach the database.
+  await database.query('DELETE FROM deleted_namespaces WHERE deleted_at < now() - make_interval(days => $1)', [
+    NAMESPACE_EXPIRY_DAYS,
+  ])
   return expired
 }

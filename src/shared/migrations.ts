@@ -110,4 +110,27 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE handed_entries ADD FOREIGN KEY (namespace) REFERENCES namespaces (name) ON DELETE CASCADE;
     `,
   },
+  {
+    version: 6,
+    name: 'when each namespace was last deleted',
+    sql: `
+      -- By the database's clock, whoever deletes it (a control call, the expiry): a replica that
+      -- kept the entries of requests it answered while it could not reach the database writes none
+      -- answered before, into the namespace made again, nor into one it would make for them.
+      CREATE TABLE deleted_namespaces (
+        name text PRIMARY KEY,
+        deleted_at timestamptz NOT NULL
+      );
+      CREATE FUNCTION remember_deletion() RETURNS trigger
+      LANGUAGE plpgsql AS $$
+      BEGIN
+        INSERT INTO deleted_namespaces (name, deleted_at) VALUES (OLD.name, clock_timestamp())
+          ON CONFLICT (name) DO UPDATE SET deleted_at = excluded.deleted_at;
+        RETURN NULL;
+      END
+      $$;
+      CREATE TRIGGER namespace_deleted AFTER DELETE ON namespaces
+        FOR EACH ROW EXECUTE FUNCTION remember_deletion();
+    `,
+  },
 ]

@@ -34,15 +34,16 @@ export class SharedNamespaces implements NamespaceBackend {
     this.#sharing = sharing
     this.#database = sharing.database
     // Entries kept while the database was away are written by a hold of their namespace, as a
-    // request's; one that no longer exists is not made again for them (the default always exists).
+    // request's; one deleted since they were answered is not made again for them.
     sharing.unjournaled.flushWith(async (name) => {
       const known = live.find(name)
       const namespace = known ?? live.get(name)
-      const fresh = name === DEFAULT_NAMESPACE ? () => live.fresh(name) : undefined
-      const hold = await sharing.hold(namespace, fresh).catch((error: unknown) => {
-        if (known === undefined && !sharing.serves(namespace)) live.drop(namespace)
-        throw error
-      })
+      const hold = await sharing
+        .hold(namespace, () => live.fresh(name), undefined, true)
+        .catch((error: unknown) => {
+          if (known === undefined && !sharing.serves(namespace)) live.drop(namespace)
+          throw error
+        })
       await hold.release()
     })
   }

@@ -26,6 +26,7 @@ import { Unjournaled } from './unjournaled.js'
 import {
   begin,
   createRow,
+  deletedAt,
   keepSnapshot,
   lockAndRead,
   readAfter,
@@ -52,9 +53,7 @@ export interface SharingOptions {
 
 export class Sharing implements Holder {
   readonly database: Database
-  readonly #sharedPets: SharingOptions['sharedPets']
-  readonly #redactor: Redactor
-  readonly #perKey: number | undefined
+  readonly #options: SharingOptions
   readonly logger: Pick<Logger, 'error'>
   readonly #synced = new WeakMap<Namespace, Synced>()
   readonly #turns = new Turns()
@@ -67,22 +66,20 @@ export class Sharing implements Holder {
   /** Requests answered while the database was away: journaled at their namespace's next hold here. */
   readonly unjournaled: Unjournaled
 
-  constructor({ database, sharedPets, redactor, logger, perKey, journalSize }: SharingOptions) {
-    this.database = database
-    this.#perKey = perKey
-    this.logger = logger
-    this.#sharedPets = sharedPets
-    this.#redactor = redactor
-    this.unjournaled = new Unjournaled(logger, redactor, journalSize)
-    this.leases = new Leases(database)
+  constructor(options: SharingOptions) {
+    this.#options = options
+    this.database = options.database
+    this.logger = options.logger
+    this.unjournaled = new Unjournaled(options.logger, options.redactor, options.journalSize)
+    this.leases = new Leases(options.database)
   }
 
   /**
    * Locks the namespace's row (made from `fresh` if there is none, counted against `owner`; a 404
-   * without `fresh`), brings the namespace up to date with it, and gives the hold that writes back
-   * and commits. A 503 when the database is down, or when the row would take `owner` past its quota.
+   * if `keptOnly`, when no entry is kept for it), brings the namespace up to date with it, and gives
+   * the hold that writes back and commits. A 503 when the database is down, or past the quota.
    */
-  async hold(namespace: Namespace, fresh: (() => Namespace) | undefined, owner?: string): Promise<NamespaceHold> {
+  async hold(namespace: Namespace, fresh: () => Namespace, owner?: string, keptOnly = false): Promise<NamespaceHold> {
     const started = performance.now()
     // Requests here in one namespace queue here first: one at a time holds it, not a crowd of connections.
     const letGo = await this.#turns.take(namespace.name, HOLD_TIMEOUT_MS)
@@ -97,7 +94,7 @@ export class Sharing implements Holder {
       .idle(namespace)
       .then(() => this.owner(namespace.name))
       .then(
-        (lease) => this.#lock(namespace, fresh, letGo, 'address' in lease ? undefined : lease, owner),
+        (lease) => this.#lock(namespace, fresh, letGo, 'address' in lease ? undefined : lease, owner, keptOnly),
         (error: unknown) => {
           letGo()
           throw this.failure(error)
@@ -134,10 +131,11 @@ export class Sharing implements Holder {
 
   async #lock(
     namespace: Namespace,
-    fresh: (() => Namespace) | undefined,
+    fresh: () => Namespace,
     letGo: () => void,
     lease: Lease | undefined,
     owner: string | undefined,
+    keptOnly: boolean,
   ): Promise<Hold> {
     const client = await this.database.connect().catch((error: unknown) => {
       letGo()
@@ -157,13 +155,14 @@ export class Sharing implements Holder {
       let after = { pets: synced?.state.pets.lastId ?? 0, requests: synced?.state.journal.lastId ?? 0 }
       let locked = await lockAndRead(client, namespace.name, after, lease === undefined || synced === undefined)
       if (locked.row === undefined) {
-        this.unjournaled.noRow(namespace.name)
-        if (fresh === undefined) throw noNamespace(namespace.name)
+        await this.unjournaled.sinceDeletion(namespace.name, () => deletedAt(client, namespace.name))
+        if (keptOnly && !this.unjournaled.keeps(namespace.name)) throw noNamespace(namespace.name)
         // A name made again after a deletion starts as new; a name never synced here is new already.
         const template = synced === undefined ? namespace : fresh()
         const store = await template.store()
         const keys = store.idempotencyKeys
-        const quota = owner === undefined || this.#perKey === undefined ? undefined : { owner, perKey: this.#perKey }
+        const { perKey } = this.#options
+        const quota = owner === undefined || perKey === undefined ? undefined : { owner, perKey }
         const state = JSON.stringify(await stateOf(template))
         await createRow(client, namespace.name, state, store.own, (id) => keys.ofPet(id), quota)
         this.forget(namespace)
@@ -189,6 +188,7 @@ export class Sharing implements Holder {
     letGo: () => void,
     lease?: Lease,
   ): Promise<Hold> {
+    await this.unjournaled.sinceDeletion(namespace.name, () => deletedAt(client, namespace.name))
     const { late, unwritten } = this.unjournaled.forHold(namespace.name, begun.handed ?? [], namespace.journal)
     // Another replica owns the namespace: what was answered here is handed on (kept again if that fails).
     if (lease === undefined && unwritten.length > 0)
@@ -227,7 +227,7 @@ export class Sharing implements Holder {
       for (const key of keys) store.idempotencyKeys.add(key)
       store.takeAdded(pets)
     } else {
-      const base = state.base === null ? undefined : await this.#sharedPets(state.base)
+      const base = state.base === null ? undefined : await this.#options.sharedPets(state.base)
       const idempotencyKeys = IdempotencyKeys.from(keys)
       store.restore({ ...(state.source === null ? {} : { source: state.source }), pets, idempotencyKeys }, base)
     }
@@ -254,7 +254,8 @@ export class Sharing implements Holder {
   async changeOf(namespace: Namespace, lease: Lease | undefined): Promise<Taken> {
     const synced = this.#synced.get(namespace)
     if (synced === undefined) throw new Error(`namespace ${namespace.name} was not held`)
-    const { taken, state, text } = await changeSince(namespace, synced, lease, this.#redactor, this.unjournaled.handed)
+    const { redactor } = this.#options
+    const { taken, state, text } = await changeSince(namespace, synced, lease, redactor, this.unjournaled.handed)
     // Known before the commit returns: a request here that waits for the row sees it as soon as the
     // row is let go, which may be before this one hears of the commit.
     if (taken.version !== undefined) this.#remember(namespace, { ...synced, version: taken.version }, state, text)

@@ -60,6 +60,15 @@ export async function createRow(
   if (made.rowCount === 1 && rows.length > 0) await many(client, [insertPetRows(client, name, rows)])
 }
 
+/** When namespace `name` was last deleted (epoch ms, the database's clock), if ever. */
+export async function deletedAt(client: pg.PoolClient, name: string): Promise<number | undefined> {
+  const { rows } = await client.query<{ at: string }>(
+    'SELECT extract(epoch FROM deleted_at) * 1000 AS at FROM deleted_namespaces WHERE name = $1',
+    [name],
+  )
+  return rows[0] === undefined ? undefined : Number(rows[0].at)
+}
+
 /** A row of handed_entries: an entry another replica handed to the namespace's owner. */
 export interface HandedRow {
   readonly id: string

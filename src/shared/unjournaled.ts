@@ -5,7 +5,6 @@
 // every call, and a verify that depends on them says it is incomplete. The entries other replicas
 // handed to this one's namespaces wait here too (handed.ts), until a hold journals them.
 import type { Logger } from 'pino'
-import { DEFAULT_NAMESPACE } from '../control/namespace-choice.js'
 import { CoverageTally } from '../journal/coverage-tally.js'
 import type { Redactor } from '../journal/redactor.js'
 import { UNMATCHED, type RequestRecord } from '../journal/request-record.js'
@@ -80,13 +79,25 @@ export class Unjournaled {
     this.handed.letGo(name, this.handed.ids(this.take(name)))
   }
 
+  /** Whether entries wait here for namespace `name`'s journal. */
+  keeps(name: string): boolean {
+    return this.#byName.has(name) || this.#counted.has(name)
+  }
+
   /**
-   * Namespace `name` has no row: it was deleted since, or never made. The 503s answered in it made
-   * nothing, the namespace included, so what was kept for its journal goes, rather than make it
-   * again. The default namespace always exists, as in one process: what waits for it stays.
+   * The entries kept for namespace `name`'s journal and answered before its latest deletion (epoch
+   * ms, read by `deletedAt` when some are kept) went with it, rather than join a namespace made again
+   * under its name. The calls counted only are older than any entry kept: they go when one goes.
    */
-  noRow(name: string): void {
-    if (name !== DEFAULT_NAMESPACE) this.drop(name)
+  async sinceDeletion(name: string, deletedAt: () => Promise<number | undefined>): Promise<void> {
+    if (!this.keeps(name)) return
+    const at = await deletedAt()
+    if (at === undefined) return
+    const entries = this.take(name)
+    if (!entries.some((entry) => entry.dropped === undefined && entry.time < at)) return this.add(name, entries)
+    const after = entries.filter((entry) => entry.dropped === undefined && entry.time >= at)
+    this.handed.letGo(name, this.handed.ids(entries.filter((entry) => !after.includes(entry))))
+    this.add(name, after)
   }
 
   /** Records `entries` in namespace `name`'s journal (its owner's hold). */

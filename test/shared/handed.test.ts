@@ -218,7 +218,7 @@ t.test(
 )
 
 t.test(
-  'an entry kept while the database was away does not make again the namespace deleted meanwhile',
+  'an entry kept while the database was away goes with the namespace deleted after it was answered, and only then',
   { skip: postgresSkip(t) },
   async (t) => {
     const db = await startPostgres(t)
@@ -228,27 +228,30 @@ t.test(
     } = await startReplicas(t, db, cli, 1)
     const { relay, origin: a } = await replicaThroughRelay(t, db, cli)
     const inNamespace = (name: string) => ({ headers: { ...API, 'x-sandbox-namespace': name } })
-    for (const name of ['deleted-meanwhile', 'kept'])
-      t.equal((await call(`${owner}/v1/pets`, inNamespace(name))).status, 200)
+    const names = ['deleted-meanwhile', 'made-again', 'asked-after', 'kept']
+    for (const name of names) t.equal((await call(`${owner}/v1/pets`, inNamespace(name))).status, 200)
+    const deleteAtOwner = async (name: string): Promise<void> => {
+      const deleted = await call(`${owner}/__admin/namespaces/${name}`, { method: 'DELETE', headers: ADMIN })
+      t.equal(deleted.status, 200, `the owner deletes ${name}`)
+    }
 
-    // Replica A answers in both while it cannot reach the database, and keeps their entries.
+    // Replica A answers in each while it cannot reach the database, and keeps their entries. One
+    // namespace was deleted before A was asked in it; two are deleted after, one of them made again.
     relay.cut(true)
-    for (const name of ['deleted-meanwhile', 'kept'])
-      t.equal((await call(`${a}/v1/pets`, inNamespace(name))).status, 503)
-    const deleted = await call(`${owner}/__admin/namespaces/deleted-meanwhile`, { method: 'DELETE', headers: ADMIN })
-    t.equal(deleted.status, 200, 'the owner deletes one of them')
+    await deleteAtOwner('asked-after')
+    for (const name of names) t.equal((await call(`${a}/v1/pets`, inNamespace(name))).status, 503)
+    await deleteAtOwner('deleted-meanwhile')
+    await deleteAtOwner('made-again')
+    t.equal((await call(`${owner}/v1/pets`, inNamespace('made-again'))).status, 200, 'made again')
     relay.cut(false)
-    // A writes what it kept in order, one namespace after the other: the second's entry is past the first.
-    await waitFor(
-      async () =>
-        (await db.query("SELECT 1 FROM requests WHERE namespace = 'kept' AND (record ->> 'status')::int = 503"))
-          .length +
-          (await db.query("SELECT 1 FROM handed_entries WHERE namespace = 'kept'")).length >
-        0,
-      { what: "A's entry in the namespace kept", timeoutMs: 10_000 },
-    )
-    t.same(await db.query("SELECT name FROM namespaces WHERE name = 'deleted-meanwhile'"), [], 'not made again')
-    const listed = await call(`${a}/__admin/namespaces`, { headers: ADMIN })
-    t.notOk(JSON.stringify(listed.body).includes('deleted-meanwhile'), 'nor listed by the replica that kept its entry')
+    // A writes what it kept one namespace after the other, in the order it answered: the last
+    // one's entry comes after the others'.
+    const answered503 = async (name: string): Promise<number> =>
+      (await db.query("SELECT 1 FROM requests WHERE namespace = $1 AND (record ->> 'status')::int = 503", [name]))
+        .length + (await db.query('SELECT 1 FROM handed_entries WHERE namespace = $1', [name])).length
+    await waitFor(async () => (await answered503('kept')) > 0, { what: "A's entry in the last", timeoutMs: 10_000 })
+    t.same(await db.query("SELECT 1 FROM namespaces WHERE name = 'deleted-meanwhile'"), [], 'not made again')
+    t.equal(await answered503('made-again'), 0, "the namespace made again has none of the deleted one's calls")
+    t.equal(await answered503('asked-after'), 1, 'a call after the deletion makes the namespace again, as any call')
   },
 )
