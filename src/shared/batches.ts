@@ -11,9 +11,9 @@ import type { NamespaceHold } from '../control/namespace-backend.js'
 import type { RequestRecord } from '../journal/request-record.js'
 import { isOutage, unknownOutcome, type Database, type Transaction } from './database.js'
 import { fencedOff, type Lease, moved } from './leases.js'
-import type { Taken } from './changes.js'
+import { nothingIn, type Taken } from './changes.js'
 import type { Unjournaled } from './unjournaled.js'
-import { begin, commitChanges, keepSnapshot, type Change, type HandedRow } from './tables.js'
+import { begin, commitChanges, keepSnapshot, type HandedRow } from './tables.js'
 
 /**
  * A batch of reads alone waits this long for more to join it before it flies: one commit for many
@@ -86,7 +86,7 @@ class Committer {
 
   /** Joins the next batch; what the answer waits for, if anything (the batches holding a durable change before it). */
   add(taken: Taken | undefined, mark: number, lease: Lease): Promise<void> | undefined {
-    if (taken !== undefined && !empty(taken.change)) {
+    if (taken !== undefined && !nothingIn(taken.change)) {
       const batch = (this.#next ??= new Batch())
       const queued: Queued = { taken, mark, answered: false }
       batch.queued.push(queued)
@@ -114,10 +114,9 @@ class Committer {
     try {
       while (this.#next !== undefined) {
         if (!this.#next.durable) await this.#gather()
-        const batch = (this.#flying = this.#next)
-        this.#next = undefined
         // A bug is its batch's failure (a 500, logged), never a committer that stops.
-        const failure = await this.#commit(batch, lease).catch((error: unknown) => this.owner.failure(error))
+        const failure = await this.#commit(lease).catch((error: unknown) => this.owner.failure(error))
+        const batch = this.#flying ?? this.#take()
         this.#flying = undefined
         if (failure !== undefined) this.#fail(batch, failure)
         else batch.settle()
@@ -148,10 +147,20 @@ class Committer {
     })
   }
 
-  /** The batch written and committed: undefined, or what its requests are answered. */
-  async #commit(batch: Batch, lease: Lease): Promise<unknown> {
+  /** The next batch in flight: what comes from now on joins the one after. */
+  #take(): Batch {
+    const batch = this.#next ?? new Batch()
+    this.#flying = batch
+    this.#next = undefined
+    return batch
+  }
+
+  /**
+   * The next batch, taken once its transaction has begun (what comes during that round trip joins
+   * it), written and committed: undefined, or what its requests are answered.
+   */
+  async #commit(lease: Lease): Promise<unknown> {
     const { namespace, owner } = this
-    const changes = batch.queued.map((queued) => queued.taken)
     let client: pg.PoolClient
     try {
       client = await owner.database.connect()
@@ -160,19 +169,17 @@ class Committer {
     }
     let begun: (Transaction & { handed: HandedRow[] }) | undefined
     let version: string | undefined
+    let changes: Taken[] = []
     const { handed } = owner.unjournaled
     try {
       begun = await begin(client, namespace.name)
+      const batch = this.#take()
+      changes = batch.queued.map((queued) => queued.taken)
       // Entries other replicas handed to this namespace: journaled at its next hold here, their rows kept till then.
       owner.later(namespace.name, ...handed.fresh(namespace.name, begun.handed))
       for (const { snapshot } of changes) if (snapshot !== undefined) await keepSnapshot(client, snapshot)
-      const fence = changes[0]?.change.fence ?? lease
-      version = await commitChanges(
-        client,
-        namespace.name,
-        fence,
-        changes.map((taken) => taken.change),
-      )
+      const written = changes.map((taken) => taken.change)
+      version = await commitChanges(client, namespace.name, written[0]?.fence ?? lease, written)
       client.release()
     } catch (error) {
       const outage = isOutage(error)
@@ -185,7 +192,7 @@ class Committer {
       }
       if (committed === false) return owner.failure(error)
       if (committed === undefined) {
-        batch.unknown = true
+        if (this.#flying !== undefined) this.#flying.unknown = true
         return unknownOutcome()
       }
       // Committed, its answer lost on the way: the version it gave is not known, so memory is read anew.
@@ -193,10 +200,8 @@ class Committer {
     const expected = changes.findLast((taken) => taken.version !== undefined)?.version
     owner.committed(namespace, version, expected, begun?.server)
     // The handed entries this batch journaled: their rows left the table with it.
-    handed.letGo(
-      namespace.name,
-      changes.flatMap((taken) => taken.change.handed),
-    )
+    const journaled = changes.flatMap((taken) => taken.change.handed)
+    handed.letGo(namespace.name, journaled)
     return undefined
   }
 
@@ -285,15 +290,4 @@ export class Batches {
     if (committer === undefined) this.#committers.set(namespace, (committer = new Committer(namespace, this.#owner)))
     return committer
   }
-}
-
-function empty(change: Change): boolean {
-  return (
-    change.state === undefined &&
-    change.pets.length === 0 &&
-    change.records.length === 0 &&
-    !change.replacePets &&
-    !change.replaceRecords &&
-    change.keepFrom === undefined
-  )
 }

@@ -162,3 +162,15 @@ function sorted(value: unknown): unknown {
   const keys = Object.keys(value).sort()
   return Object.fromEntries(keys.map((key) => [key, sorted((value as Record<string, unknown>)[key])]))
 }
+
+/** Whether a change writes nothing: no batch need carry it. */
+export function nothingIn(change: Change): boolean {
+  return (
+    change.state === undefined &&
+    change.pets.length === 0 &&
+    change.records.length === 0 &&
+    !change.replacePets &&
+    !change.replaceRecords &&
+    change.keepFrom === undefined
+  )
+}
