@@ -33,7 +33,7 @@ func TestAwaitRequests_aCallMadeLaterIsAwaitedWithNoSleep(t *testing.T) {
 	job := apiRequest(t, name, "/pets")
 	go func() {
 		time.Sleep(delay) // the job's own delay, not the test's
-		resp, err := http.DefaultClient.Do(job)
+		resp, err := (&http.Client{Timeout: 10 * time.Second}).Do(job)
 		if err != nil {
 			answered <- err.Error()
 			return
