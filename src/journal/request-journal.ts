@@ -53,6 +53,7 @@ export class Journal implements BoundedJournal {
   #nextId = 1
   #unauthenticatedDropped = 0
   #clears = 0
+  #clearedAt = 0
   #tally = new CoverageTally()
   /** Where the counts go when the journal is cleared: the run's (Namespaces.retired). */
   readonly #retired: CoverageTally | undefined
@@ -114,6 +115,11 @@ export class Journal implements BoundedJournal {
     return this.#clears
   }
 
+  /** When it was last cleared (epoch ms, 0 if never): a shared database's replicas tell older late entries by it. */
+  get clearedAt(): number {
+    return this.#clearedAt
+  }
+
   /** The entries kept with an id above `id`, oldest first: what a shared database has yet to hold. */
   recordsAfter(id: number): { id: number; record: RequestRecord }[] {
     const after = [...this.#authenticated.after(id), ...this.#unauthenticated.after(id)]
@@ -122,15 +128,14 @@ export class Journal implements BoundedJournal {
 
   /**
    * Takes what another replica recorded (a shared database): its entries after those kept here, or
-   * in place of them (`replace`), and its counts, which cover every call. Ids go on after `lastId`,
+   * in place of them (`replace`), and its counts, which cover every call. Ids go on after `counts.lastId`,
    * the latest any replica gave, even when a clear took that entry away: an id is never given twice.
    */
   adopt(
     records: readonly { id: number; record: RequestRecord }[],
     tally: CoverageTally,
-    clears: number,
+    counts: { readonly clears: number; readonly clearedAt?: number; readonly lastId: number },
     replace: boolean,
-    lastId: number,
   ): void {
     if (replace) {
       this.#authenticated.clear()
@@ -138,9 +143,10 @@ export class Journal implements BoundedJournal {
       this.#unauthenticatedDropped = 0
     }
     for (const { id, record } of records) this.#keep(record, id)
-    this.#nextId = Math.max(this.#nextId, lastId + 1, (records.at(-1)?.id ?? 0) + 1)
+    this.#nextId = Math.max(this.#nextId, counts.lastId + 1, (records.at(-1)?.id ?? 0) + 1)
     this.#tally = tally
-    this.#clears = clears
+    this.#clears = counts.clears
+    this.#clearedAt = counts.clearedAt ?? 0
     this.#counted()
     this.#memory.recorded(this)
   }
@@ -256,6 +262,7 @@ export class Journal implements BoundedJournal {
     this.#counted()
     this.#unauthenticatedDropped = 0
     this.#clears++
+    this.#clearedAt = Date.now()
     return cleared
   }
 

@@ -133,6 +133,7 @@ export async function stateOf(namespace: Namespace, generation = 0): Promise<Sta
     clock: namespace.clock.dump(),
     journal: {
       clears: journal.clears,
+      clearedAt: journal.clearedAt,
       lastId: journal.lastId,
       oldestId: journal.oldestId ?? null,
       tally: journal.tally.dump(),
@@ -171,6 +172,7 @@ export function nothingIn(change: Change): boolean {
     change.records.length === 0 &&
     !change.replacePets &&
     !change.replaceRecords &&
-    change.keepFrom === undefined
+    change.keepFrom === undefined &&
+    change.handed.length === 0
   )
 }

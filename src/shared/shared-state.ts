@@ -232,7 +232,7 @@ export class Sharing implements Holder {
       store.restore({ ...(state.source === null ? {} : { source: state.source }), pets, idempotencyKeys }, base)
     }
     const { journal } = state
-    namespace.journal.adopt(records, CoverageTally.load(journal.tally), journal.clears, !moreEntries, journal.lastId)
+    namespace.journal.adopt(records, CoverageTally.load(journal.tally), journal, !moreEntries)
     namespace.faults.restore(state.faults)
     namespace.clock.restore(state.clock)
     this.#remember(namespace, { incarnation: row.incarnation, version: row.version, server: transaction.server }, state)

@@ -22,6 +22,8 @@ export interface State {
   readonly clock: { readonly offset: number | null; readonly moved: boolean }
   readonly journal: {
     readonly clears: number
+    /** When it was last cleared, by the clock of the replica that cleared it (absent in rows of before). */
+    readonly clearedAt?: number
     readonly lastId: number
     readonly oldestId: number | null
     readonly tally: TallyData

@@ -100,10 +100,13 @@ export class Unjournaled {
     this.add(name, after)
   }
 
-  /** Records `entries` in namespace `name`'s journal (its owner's hold). */
+  /**
+   * Records `entries` in namespace `name`'s journal (its owner's hold), but those answered before
+   * the journal was last cleared (a reset after them took them too): a handed one's row goes alike.
+   */
   journalInto(name: string, journal: Journal, entries: readonly RequestRecord[]): void {
     for (const entry of entries) {
-      journal.record(entry)
+      if (entry.dropped !== undefined || entry.time >= journal.clearedAt) journal.record(entry)
       this.handed.recorded(name, entry)
     }
   }

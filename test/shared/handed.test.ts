@@ -255,3 +255,46 @@ t.test(
     t.equal(await answered503('asked-after'), 1, 'a call after the deletion makes the namespace again, as any call')
   },
 )
+
+t.test(
+  'an entry kept while the database was away goes with the journal a reset cleared after it was answered, and only then',
+  { skip: postgresSkip(t) },
+  async (t) => {
+    const db = await startPostgres(t)
+    const cli = await buildCli(t)
+    const {
+      origins: [owner],
+    } = await startReplicas(t, db, cli, 1)
+    const { relay, origin: a } = await replicaThroughRelay(t, db, cli)
+    const inNamespace = (name: string) => ({ headers: { ...API, 'x-sandbox-namespace': name } })
+    const names = ['reset-after', 'reset-before', 'kept']
+    for (const name of names) t.equal((await call(`${owner}/v1/pets`, inNamespace(name))).status, 200)
+    const resetAtOwner = async (name: string): Promise<void> => {
+      const reset = await call(`${owner}/__admin/reset?namespace=${name}`, { method: 'POST', headers: ADMIN })
+      t.equal(reset.status, 200, `the owner resets ${name}`)
+    }
+
+    // Replica A answers in each while it cannot reach the database, and hands their entries to the
+    // owner once it can. One namespace was reset before A was asked in it, one after.
+    relay.cut(true)
+    await resetAtOwner('reset-before')
+    for (const name of names) t.equal((await call(`${a}/v1/pets`, inNamespace(name))).status, 503)
+    await resetAtOwner('reset-after')
+    relay.cut(false)
+    const journaled503 = async (name: string): Promise<number> =>
+      (await db.query("SELECT 1 FROM requests WHERE namespace = $1 AND (record ->> 'status')::int = 503", [name]))
+        .length
+    await waitFor(
+      async () => (await journaled503('kept')) > 0 && (await db.query('SELECT 1 FROM handed_entries')).length === 0,
+      { what: 'every handed entry taken by the owner', timeoutMs: 15_000 },
+    )
+    t.equal(await journaled503('reset-after'), 0, 'the reset after it cleared it')
+    t.equal(await journaled503('reset-before'), 1, 'one answered after the reset is journaled')
+    const verified = await call(`${owner}/__admin/verify?namespace=reset-after`, {
+      method: 'POST',
+      headers: ADMIN,
+      body: { expectations: [{ operationId: 'listPets', count: 0 }] },
+    })
+    t.equal(verified.body.passed, true, `verify counts no call since the reset: ${verified.body.message}`)
+  },
+)
