@@ -95,9 +95,9 @@ export class Unjournaled {
     if (at === undefined) return
     const entries = this.take(name)
     if (!entries.some((entry) => entry.dropped === undefined && entry.time < at)) return this.add(name, entries)
-    const after = entries.filter((entry) => entry.dropped === undefined && entry.time >= at)
-    this.handed.letGo(name, this.handed.ids(entries.filter((entry) => !after.includes(entry))))
-    this.add(name, after)
+    const after = new Set(entries.filter((entry) => entry.dropped === undefined && entry.time >= at))
+    this.handed.letGo(name, this.handed.ids(entries.filter((entry) => !after.has(entry))))
+    this.add(name, [...after])
   }
 
   /**
