@@ -45,9 +45,9 @@ func TestAwaitRequests_aCallMadeLaterIsAwaitedWithNoSleep(t *testing.T) {
 	result, err := control.AwaitRequests(ctx, admin, name, control.AwaitRequest{
 		Expectations: []control.Expectation{control.Expect("listPets").Times(1)}, TimeoutMs: 10_000})
 	require.NoError(t, err)
-	// The job's own answer first: a wait that ended by deadline says nothing of why the call is missing.
-	require.Equal(t, "200 OK", <-answered, "the call made after %s", delay)
 	result.AssertAwaited(t)
+	// The job's own answer: a wait that ended by deadline says nothing of why the call is missing.
+	require.Equal(t, "200 OK", <-answered, "the call made after %s", delay)
 	require.Equal(t, control.AwaitResultEndedBy("met"), result.EndedBy, "the call made after %s", delay)
 
 	missing, err := control.AwaitRequests(ctx, admin, name, control.AwaitRequest{
