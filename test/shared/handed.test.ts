@@ -217,19 +217,26 @@ t.test(
   },
 )
 
+const inNamespace = (name: string) => ({ headers: { ...API, 'x-sandbox-namespace': name } })
+
+/** An owner that made namespaces `names` (a read in each), and replica A, reaching the database through a relay the test cuts. */
+async function ownerAndCutReplica(t: Test, names: readonly string[]) {
+  const db = await startPostgres(t)
+  const cli = await buildCli(t)
+  const {
+    origins: [owner = ''],
+  } = await startReplicas(t, db, cli, 1)
+  const { relay, origin: a } = await replicaThroughRelay(t, db, cli)
+  for (const name of names) t.equal((await call(`${owner}/v1/pets`, inNamespace(name))).status, 200)
+  return { db, owner, relay, a }
+}
+
 t.test(
   'an entry kept while the database was away goes with the namespace deleted after it was answered, and only then',
   { skip: postgresSkip(t) },
   async (t) => {
-    const db = await startPostgres(t)
-    const cli = await buildCli(t)
-    const {
-      origins: [owner],
-    } = await startReplicas(t, db, cli, 1)
-    const { relay, origin: a } = await replicaThroughRelay(t, db, cli)
-    const inNamespace = (name: string) => ({ headers: { ...API, 'x-sandbox-namespace': name } })
     const names = ['deleted-meanwhile', 'made-again', 'asked-after', 'kept']
-    for (const name of names) t.equal((await call(`${owner}/v1/pets`, inNamespace(name))).status, 200)
+    const { db, owner, relay, a } = await ownerAndCutReplica(t, names)
     const deleteAtOwner = async (name: string): Promise<void> => {
       const deleted = await call(`${owner}/__admin/namespaces/${name}`, { method: 'DELETE', headers: ADMIN })
       t.equal(deleted.status, 200, `the owner deletes ${name}`)
@@ -260,15 +267,8 @@ t.test(
   'an entry kept while the database was away goes with the journal a reset cleared after it was answered, and only then',
   { skip: postgresSkip(t) },
   async (t) => {
-    const db = await startPostgres(t)
-    const cli = await buildCli(t)
-    const {
-      origins: [owner],
-    } = await startReplicas(t, db, cli, 1)
-    const { relay, origin: a } = await replicaThroughRelay(t, db, cli)
-    const inNamespace = (name: string) => ({ headers: { ...API, 'x-sandbox-namespace': name } })
     const names = ['reset-after', 'reset-before', 'kept']
-    for (const name of names) t.equal((await call(`${owner}/v1/pets`, inNamespace(name))).status, 200)
+    const { db, owner, relay, a } = await ownerAndCutReplica(t, names)
     const resetAtOwner = async (name: string): Promise<void> => {
       const reset = await call(`${owner}/__admin/reset?namespace=${name}`, { method: 'POST', headers: ADMIN })
       t.equal(reset.status, 200, `the owner resets ${name}`)
