@@ -90,20 +90,23 @@ export class CoverageTally {
     }
   }
 
-  /** Its counts as plain data (a shared database keeps them), and back. */
+  /**
+   * Its counts as plain data (a shared database keeps them), and back. Copies both ways: a dump
+   * stays as it was while the tally goes on counting, and a tally loaded counts on in its own objects.
+   */
   dump(): TallyData {
     return {
       calls: this.calls,
       unmatchedCalls: this.unmatchedCalls,
       invalidCalls: this.invalidCalls,
       journalDropped: this.journalDropped,
-      invalid: this.invalid,
-      unmatched: [...this.unmatched],
+      invalid: [...this.invalid],
+      unmatched: [...this.unmatched].map(([key, u]) => [key, { ...u }]),
       operations: [...this.operations].map(([id, op]) => [
         id,
         {
           calls: op.calls,
-          answers: [...op.answers],
+          answers: [...op.answers].map(([key, a]) => [key, { ...a }]),
           parameters: [...op.parameters].map(([name, p]) => [name, { calls: p.calls, values: [...p.values] }]),
         },
       ]),
@@ -116,12 +119,12 @@ export class CoverageTally {
     tally.unmatchedCalls = data.unmatchedCalls
     tally.invalidCalls = data.invalidCalls
     tally.journalDropped = data.journalDropped
-    tally.invalid = data.invalid
-    for (const [key, u] of data.unmatched) tally.unmatched.set(key, u)
+    tally.invalid = [...data.invalid]
+    for (const [key, u] of data.unmatched) tally.unmatched.set(key, { ...u })
     for (const [id, op] of data.operations)
       tally.operations.set(id, {
         calls: op.calls,
-        answers: new Map(op.answers),
+        answers: new Map(op.answers.map(([key, a]) => [key, { ...a }])),
         parameters: new Map(op.parameters.map(([name, p]) => [name, { calls: p.calls, values: new Map(p.values) }])),
       })
     return tally

@@ -7,7 +7,7 @@ import type { RequestRecord } from '../journal/request-record.js'
 import { sameBaseline } from '../store/baseline.js'
 import type { HandedIds } from './handed.js'
 import { moved, type Lease } from './leases.js'
-import type { Change, State, StoredRecord } from './tables.js'
+import { stateText, type Change, type State, type StoredRecord } from './tables.js'
 
 /** What a replica last took from or gave to the row, to tell what changed since. */
 export interface Synced {
@@ -16,7 +16,6 @@ export interface Synced {
   /** The life of the database server it was taken from (Transaction.server). */
   readonly server: string
   readonly state: State
-  readonly text: string
 }
 
 /** A request's change as the next commit writes it. */
@@ -40,7 +39,7 @@ export async function changeSince(
   lease: Lease | undefined,
   redactor: Redactor,
   handed: Pick<HandedIds, 'recordedRows'>,
-): Promise<{ taken: Taken; state: State; text: string }> {
+): Promise<{ taken: Taken; state: State }> {
   const before = synced.state
   const store = await namespace.store()
   const own = store.own
@@ -55,8 +54,8 @@ export async function changeSince(
   // A copy: the change may commit after later requests added to the store's pets.
   const pets = own.slice(added ? before.pets.count : 0)
   const state = await stateOf(namespace, added ? before.pets.generation : before.pets.generation + 1)
-  const text = JSON.stringify(state)
-  const changed = text !== synced.text
+  // A new entry moves the journal's last id, so the state changed: no text is made on every read.
+  const changed = cleared || entries.length > 0 || stateText(state) !== stateText(before)
   const durable = !added || pets.length > 0 || (changed && lastingChanged(state, before))
   if (lease === undefined && (durable || entries.length > 0)) throw moved(namespace.name)
   const keys = store.idempotencyKeys
@@ -70,13 +69,13 @@ export async function changeSince(
     // The journal's bound: what this replica no longer keeps, no replica does.
     keepFrom: entries.length > 0 && journal.oldestId !== before.journal.oldestId ? journal.oldestId : undefined,
     keptFrom: before.journal.oldestId ?? 0,
-    state: changed ? text : undefined,
+    state: changed ? state : undefined,
     durable,
     handed: handed.recordedRows(namespace.name),
   }
   const version = changed ? String(BigInt(synced.version) + 1n) : undefined
   const snapshot = store.base?.kind === 'snapshot' && !sameBaseline(store.base, before.base ?? undefined)
-  return { taken: { change, entries, version, snapshot: snapshot ? store.base?.name : undefined }, state, text }
+  return { taken: { change, entries, version, snapshot: snapshot ? store.base?.name : undefined }, state }
 }
 
 /**
@@ -120,7 +119,7 @@ export function stored(record: RequestRecord, redactor: Redactor): StoredRecord 
   }
 }
 
-/** A namespace's row state as it is in memory; `generation` as the caller counts it. */
+/** A namespace's row state as it is in memory, a copy; `generation` as the caller counts it. */
 export async function stateOf(namespace: Namespace, generation = 0): Promise<State> {
   const store: AnimalStore = await namespace.store()
   const own = store.own

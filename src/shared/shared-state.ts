@@ -255,10 +255,10 @@ export class Sharing implements Holder {
     const synced = this.#synced.get(namespace)
     if (synced === undefined) throw new Error(`namespace ${namespace.name} was not held`)
     const { redactor } = this.#options
-    const { taken, state, text } = await changeSince(namespace, synced, lease, redactor, this.unjournaled.handed)
+    const { taken, state } = await changeSince(namespace, synced, lease, redactor, this.unjournaled.handed)
     // Known before the commit returns: a request here that waits for the row sees it as soon as the
     // row is let go, which may be before this one hears of the commit.
-    if (taken.version !== undefined) this.#remember(namespace, { ...synced, version: taken.version }, state, text)
+    if (taken.version !== undefined) this.#remember(namespace, { ...synced, version: taken.version }, state)
     return taken
   }
 
@@ -276,9 +276,8 @@ export class Sharing implements Holder {
     namespace: Namespace,
     { incarnation, version, server }: Pick<Synced, 'incarnation' | 'version' | 'server'>,
     state: State,
-    text = JSON.stringify(state),
   ): void {
-    this.#synced.set(namespace, { incarnation, version, server, state, text })
+    this.#synced.set(namespace, { incarnation, version, server, state })
   }
 
   /** An outage as its 503; anything else but an HttpError logged, as the bug it is. */

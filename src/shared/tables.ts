@@ -30,6 +30,14 @@ export interface State {
   }
 }
 
+/** A state as the row keeps it, made once a state: a state is a snapshot that nothing changes. */
+const texts = new WeakMap<State, string>()
+export function stateText(state: State): string {
+  let known = texts.get(state)
+  if (known === undefined) texts.set(state, (known = JSON.stringify(state)))
+  return known
+}
+
 /** A request as the database keeps it: its body in base64. */
 export interface StoredRecord extends Omit<RequestRecord, 'body'> {
   readonly body: string | null
@@ -172,7 +180,7 @@ export interface Change {
    */
   readonly keptFrom: number
   /** The row's new state, or undefined when it did not change. */
-  readonly state: string | undefined
+  readonly state: State | undefined
   /** False when nothing a client was told is stored changed (only the journal and the calls faults have seen): no wait for the disk. */
   readonly durable: boolean
   /** The rows of the handed entries recorded in the journal: they leave the table as the change commits. */
@@ -205,7 +213,7 @@ export async function commitChanges(
   const state = states.at(-1)
   if (state !== undefined)
     statements.push(
-      `UPDATE namespaces SET state = ${client.escapeLiteral(state)}, version = version + ${states.length} WHERE name = ${literal} RETURNING version`,
+      `UPDATE namespaces SET state = ${client.escapeLiteral(stateText(state))}, version = version + ${states.length} WHERE name = ${literal} RETURNING version`,
     )
   const updated = statements.length - 1
   // After the row's lock (an entry journaled changes the state): a replica that hands an entry

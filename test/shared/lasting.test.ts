@@ -1,7 +1,11 @@
 // Which commits of a shared namespace wait for the disk: those that change what a client was told
 // is stored. A state read back from PostgreSQL's jsonb has its keys in jsonb's order, and the calls
-// a fault has seen are no promise: neither may make a read's commit a durable one.
+// a fault has seen are no promise: neither may make a read's commit a durable one. A state is a
+// snapshot, its text made only when a commit or a comparison needs it: what is counted after leaves it.
 import t from 'tap'
+import { CoverageTally } from '../../src/journal/coverage-tally.js'
+import { Redactor } from '../../src/journal/redactor.js'
+import type { RequestRecord } from '../../src/journal/request-record.js'
 import { lasting, lastingChanged } from '../../src/shared/changes.js'
 import type { State } from '../../src/shared/tables.js'
 
@@ -54,3 +58,38 @@ t.test('without faults, what lasts is compared field by field, as its text would
     for (const [is, after] of states)
       t.equal(lastingChanged(after, before), lasting(after) !== lasting(before), `${was}, then ${is}`)
 })
+
+t.test(
+  "a tally's dump stays as it was while the tally counts on, and a tally loaded counts in objects of its own",
+  async (t) => {
+    const redactor = new Redactor([])
+    const call = (status: number, search = ''): RequestRecord => ({
+      time: Date.UTC(2026, 0, 1),
+      namespace: 'n',
+      method: 'GET',
+      path: '/v1/pets',
+      search,
+      headers: {},
+      body: undefined,
+      status,
+      durationMs: 1,
+      operationId: 'listPets',
+      fault: null,
+      error: status === 400 ? { code: 'invalid_request', message: 'limit' } : undefined,
+      authenticated: true,
+      traceId: undefined,
+    })
+    const tally = new CoverageTally()
+    tally.add(call(200, '?limit=1'), 1, redactor)
+    tally.add(call(400), 2, redactor)
+    const dump = tally.dump()
+    const text = JSON.stringify(dump)
+    tally.add(call(200, '?limit=1'), 3, redactor)
+    tally.add(call(400), 4, redactor)
+    t.equal(JSON.stringify(dump), text, 'the dump is what was counted when it was made')
+    const loaded = CoverageTally.load(dump)
+    loaded.add(call(200), 5, redactor)
+    loaded.add(call(400), 6, redactor)
+    t.equal(JSON.stringify(dump), text, 'counting on in a loaded tally leaves what it was loaded from')
+  },
+)
