@@ -67,7 +67,7 @@ export async function createRow(
     [name, state, quota?.owner ?? null],
   )
   const rows = pets.map((pet) => petRow(pet, keyOf))
-  if (made.rowCount === 1 && rows.length > 0) await many(client, [insertPetRows(client, name, rows)])
+  if (made.rowCount === 1 && rows.length > 0) await many(client, [insertPetRows(name, rows)])
 }
 
 /** When namespace `name` was last deleted (epoch ms, the database's clock), if ever. */
@@ -93,7 +93,7 @@ export async function begin(client: pg.PoolClient, name: string): Promise<Transa
   const [, transaction, handed] = await many(client, [
     'BEGIN',
     WHICH_TRANSACTION,
-    `SELECT id, record FROM handed_entries WHERE namespace = ${client.escapeLiteral(name)} ORDER BY id`,
+    `SELECT id, record FROM handed_entries WHERE namespace = ${literal(name)} ORDER BY id`,
   ])
   return { ...(transaction?.rows[0] as Transaction), handed: (handed?.rows ?? []) as HandedRow[] }
 }
@@ -122,9 +122,9 @@ export interface After {
 export async function lockAndRead(client: pg.PoolClient, name: string, after: After, begin: boolean): Promise<Locked> {
   const results = await many(client, [
     ...(begin ? ['BEGIN'] : []),
-    `SELECT incarnation, version, state FROM namespaces WHERE name = ${client.escapeLiteral(name)} FOR UPDATE`,
+    `SELECT incarnation, version, state FROM namespaces WHERE name = ${literal(name)} FOR UPDATE`,
     WHICH_TRANSACTION,
-    ...reads(client, name, after),
+    ...reads(name, after),
   ])
   const [row, transaction, pets, requests] = results.slice(begin ? 1 : 0)
   return {
@@ -136,15 +136,15 @@ export async function lockAndRead(client: pg.PoolClient, name: string, after: Af
 
 /** The pets and requests after `after`, in the transaction under way. */
 export async function readAfter(client: pg.PoolClient, name: string, after: After): Promise<Read> {
-  const [pets, requests] = await many(client, reads(client, name, after))
+  const [pets, requests] = await many(client, reads(name, after))
   return readResults(pets, requests)
 }
 
-function reads(client: pg.PoolClient, name: string, after: After): string[] {
-  const literal = client.escapeLiteral(name)
+function reads(name: string, after: After): string[] {
+  const named = literal(name)
   return [
-    `SELECT pet, idempotency_key FROM pets WHERE namespace = ${literal} AND id > ${whole(after.pets)} ORDER BY id`,
-    `SELECT id, record FROM requests WHERE namespace = ${literal} AND id > ${whole(after.requests)} ORDER BY id`,
+    `SELECT pet, idempotency_key FROM pets WHERE namespace = ${named} AND id > ${whole(after.pets)} ORDER BY id`,
+    `SELECT id, record FROM requests WHERE namespace = ${named} AND id > ${whole(after.requests)} ORDER BY id`,
   ]
 }
 
@@ -203,24 +203,24 @@ export async function commitChanges(
   fence: Lease | undefined,
   changes: readonly Change[],
 ): Promise<string | undefined> {
-  const literal = client.escapeLiteral(name)
+  const named = literal(name)
   const statements = changes.some((change) => change.durable) ? [] : ['SET LOCAL synchronous_commit TO OFF']
   if (fence !== undefined)
-    statements.push(`SELECT fence(${literal}, ${client.escapeLiteral(fence.owner)}, ${whole(Number(fence.epoch))})`)
-  statements.push(...writes(client, name, changes))
+    statements.push(`SELECT fence(${named}, ${literal(fence.owner)}, ${whole(Number(fence.epoch))})`)
+  statements.push(...writes(name, changes))
   // The row takes the last state only, its version counting every change of state, as memory does.
   const states = changes.flatMap((change) => change.state ?? [])
   const state = states.at(-1)
   if (state !== undefined)
     statements.push(
-      `UPDATE namespaces SET state = ${client.escapeLiteral(stateText(state))}, version = version + ${states.length} WHERE name = ${literal} RETURNING version`,
+      `UPDATE namespaces SET state = ${literal(stateText(state))}, version = version + ${states.length} WHERE name = ${named} RETURNING version`,
     )
   const updated = statements.length - 1
   // After the row's lock (an entry journaled changes the state): a replica that hands an entry
   // again under that lock finds its row still there, and adds nothing.
   const handed = changes.flatMap((change) => change.handed.map(Number).map(whole))
   if (handed.length > 0)
-    statements.push(`DELETE FROM handed_entries WHERE namespace = ${literal} AND id IN (${handed.join(', ')})`)
+    statements.push(`DELETE FROM handed_entries WHERE namespace = ${named} AND id IN (${handed.join(', ')})`)
   const results = await many(client, [...statements, 'COMMIT'])
   if (state === undefined) return undefined
   const version = (results[updated]?.rows[0] as { version: string } | undefined)?.version
@@ -229,8 +229,8 @@ export async function commitChanges(
 }
 
 /** The writes of `changes` as few statements: what a later change replaces, an earlier one need not write. */
-function writes(client: pg.PoolClient, name: string, changes: readonly Change[]): string[] {
-  const literal = client.escapeLiteral(name)
+function writes(name: string, changes: readonly Change[]): string[] {
+  const named = literal(name)
   const petsFrom = changes.findLastIndex((change) => change.replacePets)
   const recordsFrom = changes.findLastIndex((change) => change.replaceRecords)
   const pets = changes.slice(Math.max(petsFrom, 0)).flatMap(({ pets, keyOf }) => pets.map((pet) => petRow(pet, keyOf)))
@@ -240,16 +240,16 @@ function writes(client: pg.PoolClient, name: string, changes: readonly Change[])
   // Entries the journal dropped since are not written: a batch of many reads writes JOURNAL_SIZE at most.
   const records = changes.slice(Math.max(recordsFrom, 0)).flatMap((c) => c.records.filter(({ id }) => id >= keepFrom))
   const statements: string[] = []
-  if (petsFrom >= 0) statements.push(`DELETE FROM pets WHERE namespace = ${literal}`)
-  if (pets.length > 0) statements.push(insertPetRows(client, name, pets))
-  if (recordsFrom >= 0) statements.push(`DELETE FROM requests WHERE namespace = ${literal}`)
+  if (petsFrom >= 0) statements.push(`DELETE FROM pets WHERE namespace = ${named}`)
+  if (pets.length > 0) statements.push(insertPetRows(name, pets))
+  if (recordsFrom >= 0) statements.push(`DELETE FROM requests WHERE namespace = ${named}`)
   if (records.length > 0)
     statements.push(
-      `INSERT INTO requests (namespace, id, record) SELECT ${literal}, (r ->> 'id')::bigint, r -> 'record' FROM jsonb_array_elements(${client.escapeLiteral(JSON.stringify(records))}::jsonb) AS r`,
+      `INSERT INTO requests (namespace, id, record) SELECT ${named}, (r ->> 'id')::bigint, r -> 'record' FROM jsonb_array_elements(${literal(JSON.stringify(records))}::jsonb) AS r`,
     )
   if (keepFrom > 0)
     statements.push(
-      `DELETE FROM requests WHERE namespace = ${literal} AND id >= ${whole(keptFrom)} AND id < ${whole(keepFrom)}`,
+      `DELETE FROM requests WHERE namespace = ${named} AND id >= ${whole(keptFrom)} AND id < ${whole(keepFrom)}`,
     )
   return statements
 }
@@ -257,9 +257,19 @@ function writes(client: pg.PoolClient, name: string, changes: readonly Change[])
 /** A pet with its create's key in the same row: the key is stored exactly when its pet is. */
 const petRow = (pet: Pet, keyOf: KeyOf) => ({ pet, key: keyOf(pet.id) ?? null })
 
-function insertPetRows(client: pg.PoolClient, name: string, rows: readonly ReturnType<typeof petRow>[]): string {
-  const [literal, json] = [client.escapeLiteral(name), client.escapeLiteral(JSON.stringify(rows))]
-  return `INSERT INTO pets (namespace, id, pet, idempotency_key) SELECT ${literal}, (r -> 'pet' ->> 'id')::bigint, r -> 'pet', NULLIF(r -> 'key', 'null') FROM jsonb_array_elements(${json}::jsonb) AS r`
+function insertPetRows(name: string, rows: readonly ReturnType<typeof petRow>[]): string {
+  const [named, json] = [literal(name), literal(JSON.stringify(rows))]
+  return `INSERT INTO pets (namespace, id, pet, idempotency_key) SELECT ${named}, (r -> 'pet' ->> 'id')::bigint, r -> 'pet', NULLIF(r -> 'key', 'null') FROM jsonb_array_elements(${json}::jsonb) AS r`
+}
+
+/**
+ * `text` as an SQL string literal, for the statements sent together in one round trip (which take
+ * no parameters). pg's escapeLiteral adds a character at a time: a batch's JSON of hundreds of
+ * entries became as many strings for the collector.
+ */
+export function literal(text: string): string {
+  const quoted = `'${text.replaceAll("'", "''")}'`
+  return text.includes('\\') ? `E${quoted.replaceAll('\\', '\\\\')}` : quoted
 }
 
 /** Several statements in one round trip (the simple query protocol), each one's result. */
