@@ -1,9 +1,8 @@
 // The owner of a namespace serves it from memory and commits behind, in batches: a request holds
-// only the namespace's turn here, and its change, taken as it lets go, joins the next batch. One
-// batch at a time is in flight per namespace, so the requests that come meanwhile pile into one
-// transaction (one flush of the disk for many creates). An answer waits for the commit of every
-// batch holding a durable change it made or saw; a read's answer goes at once, its entry committed
-// behind. A batch that fails fails those after it too, which ran on what it held: nothing of theirs
+// only the namespace's turn, and its change, taken as it lets go, joins the next batch. One batch
+// flies at a time per namespace, and what comes meanwhile shares the next transaction (one flush for
+// many creates). An answer waits for every batch holding a durable change it made or saw; a read's
+// goes at once. A batch that fails fails those after it, which ran on what it held: nothing of theirs
 // is written, their entries are kept for the journal, and the namespace is read whole again.
 import type pg from 'pg'
 import type { Namespace } from '../control/namespace.js'
@@ -15,11 +14,7 @@ import { nothingIn, type Taken } from './changes.js'
 import type { Unjournaled } from './unjournaled.js'
 import { begin, commitChanges, keepSnapshot, type HandedRow } from './tables.js'
 
-/**
- * A batch of reads alone waits this long for more to join it before it flies: one commit for many
- * reads rather than one each, where a namespace is read at a pace its commits keep up with. A
- * durable change that joins ends the wait.
- */
+/** A batch of reads alone waits this long for more to join it (one commit for many); a durable change ends the wait. */
 const GATHER_MS = 50
 
 /** What batches ask of the replica's sharing. */
@@ -40,7 +35,8 @@ export interface Owner {
 }
 
 interface Queued {
-  readonly taken: Taken
+  /** Its change; without its state once a later change of the batch brings one (only the last is written). */
+  taken: Taken
   /** Entries up to this id were journaled by the hold for others (not the request's own answer). */
   readonly mark: number
   /** Whether the request's answer went out: then every entry of the change is its namespace's to keep. */
@@ -49,6 +45,8 @@ interface Queued {
 
 class Batch {
   readonly queued: Queued[] = []
+  /** The queued change that holds the batch's latest state. */
+  stated: Queued | undefined
   durable = false
   /** Whether it may have committed though its requests are answered that it failed. */
   unknown = false
@@ -59,6 +57,21 @@ class Batch {
 
   constructor() {
     this.done.catch(() => undefined)
+  }
+
+  /** Queues `taken`. The row takes a batch's last state only: the one before it is let go, and counted with it. */
+  push(taken: Taken, mark: number): Queued {
+    const stated = this.stated
+    if (taken.change.state !== undefined && stated !== undefined) {
+      const before = stated.taken.change
+      stated.taken = { ...stated.taken, change: { ...before, state: undefined, states: 0 } }
+      taken = { ...taken, change: { ...taken.change, states: taken.change.states + before.states } }
+    }
+    const queued: Queued = { taken, mark, answered: false }
+    this.queued.push(queued)
+    if (taken.change.state !== undefined) this.stated = queued
+    this.durable ||= taken.change.durable
+    return queued
   }
 }
 
@@ -88,9 +101,7 @@ class Committer {
   add(taken: Taken | undefined, mark: number, lease: Lease): Promise<void> | undefined {
     if (taken !== undefined && !nothingIn(taken.change)) {
       const batch = (this.#next ??= new Batch())
-      const queued: Queued = { taken, mark, answered: false }
-      batch.queued.push(queued)
-      batch.durable ||= taken.change.durable
+      const queued = batch.push(taken, mark)
       if (batch.durable) this.#hurry?.()
       if (!this.#running) void this.#fly(lease)
       const seen = this.#seen()
@@ -231,15 +242,11 @@ class Committer {
 export class Batches {
   readonly #committers = new WeakMap<Namespace, Committer>()
   readonly #owner: Owner
-
   constructor(owner: Owner) {
     this.#owner = owner
   }
 
-  /**
-   * The owner's hold of `namespace`: its turn (given) and its lease; nothing asked of the database.
-   * Entries `late` (kept for its journal) are journaled with it.
-   */
+  /** The owner's hold of `namespace`: its turn (given) and its lease, nothing asked of the database; `late` entries journaled. */
   hold(namespace: Namespace, lease: Lease, letGo: () => void, late: readonly RequestRecord[]): NamespaceHold {
     const committer = this.#committer(namespace)
     const { generation } = committer

@@ -70,6 +70,7 @@ export async function changeSince(
     keepFrom: entries.length > 0 && journal.oldestId !== before.journal.oldestId ? journal.oldestId : undefined,
     keptFrom: before.journal.oldestId ?? 0,
     state: changed ? state : undefined,
+    states: changed ? 1 : 0,
     durable,
     handed: handed.recordedRows(namespace.name),
   }

@@ -179,8 +179,10 @@ export interface Change {
    * starts there, rather than walking the index over every row deleted before and not yet vacuumed.
    */
   readonly keptFrom: number
-  /** The row's new state, or undefined when it did not change. */
+  /** The row's new state; undefined when it did not change, or when a later change of its batch writes its own. */
   readonly state: State | undefined
+  /** How many changes of the row's state it stands for: its own, and those it took over from its batch's earlier changes. */
+  readonly states: number
   /** False when nothing a client was told is stored changed (only the journal and the calls faults have seen): no wait for the disk. */
   readonly durable: boolean
   /** The rows of the handed entries recorded in the journal: they leave the table as the change commits. */
@@ -209,11 +211,11 @@ export async function commitChanges(
     statements.push(`SELECT fence(${named}, ${literal(fence.owner)}, ${whole(Number(fence.epoch))})`)
   statements.push(...writes(name, changes))
   // The row takes the last state only, its version counting every change of state, as memory does.
-  const states = changes.flatMap((change) => change.state ?? [])
-  const state = states.at(-1)
+  const state = changes.findLast((change) => change.state !== undefined)?.state
+  const states = changes.reduce((count, change) => count + change.states, 0)
   if (state !== undefined)
     statements.push(
-      `UPDATE namespaces SET state = ${literal(stateText(state))}, version = version + ${states.length} WHERE name = ${named} RETURNING version`,
+      `UPDATE namespaces SET state = ${literal(stateText(state))}, version = version + ${states} WHERE name = ${named} RETURNING version`,
     )
   const updated = statements.length - 1
   // After the row's lock (an entry journaled changes the state): a replica that hands an entry

@@ -89,6 +89,14 @@ t.test('reads one after another share commits: a batch of reads gathers for 50 m
   const env = { DATABASE_URL: db.url, API_KEYS: KEY, ADMIN_TOKEN: TOKEN, LOG_LEVEL: 'warn' }
   const origin = new URL((await spawnCli(t, env, [], await buildCli(t))).baseUrl).origin
   t.equal((await call(`${origin}/v1/pets?limit=1`, { headers: ns('gather') })).status, 200)
+  const row = async () =>
+    (
+      await db.query<{ version: string; lastId: string }>(
+        "SELECT version::text, state -> 'journal' ->> 'lastId' AS \"lastId\" FROM namespaces WHERE name = 'gather'",
+      )
+    )[0]
+  await waitFor(async () => (await row())?.lastId === '1', { what: 'the first read in the database' })
+  const first = Number((await row())?.version)
   const reads = 40
   const started = performance.now()
   for (let i = 0; i < reads; i++)
@@ -105,6 +113,8 @@ t.test('reads one after another share commits: a batch of reads gathers for 50 m
   const batches = (await journaled())?.transactions ?? Infinity
   // A batch flies at most once per 50 ms, and the first and last may stand apart.
   t.ok(batches <= Math.floor(elapsed / 50) + 2, `${reads} reads in ${Math.round(elapsed)} ms, ${batches} commits`)
+  // A batch writes its last state only, and counts every read's change of it, as the owner's memory does.
+  t.same(await row(), { version: String(first + reads), lastId: String(reads + 1) }, "the row: the last read's state")
 })
 
 t.test('creates that come together are stored by fewer transactions than creates', { skip }, async (t) => {
