@@ -11,7 +11,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"net/netip"
 	"strings"
 	"time"
 
@@ -92,7 +94,7 @@ func Run(ctx context.Context, img string, opts ...testcontainers.ContainerCustom
 	return c, nil
 }
 
-// BaseURL is the API's base URL on the host, e.g. http://localhost:32768/v1 (https with WithTLS).
+// BaseURL is the API's base URL on the host, e.g. http://127.0.0.1:32768/v1 (https with WithTLS).
 func (c *Container) BaseURL(ctx context.Context) (string, error) {
 	sandboxURL, err := c.sandboxURL(ctx)
 	if err != nil {
@@ -141,17 +143,52 @@ func (c *Container) Control(ctx context.Context) (*control.ClientWithResponses, 
 	return control.New(sandboxURL, c.adminToken, control.WithHTTPClient(c.client))
 }
 
-// sandboxURL is the sandbox's root on the host, e.g. http://localhost:32768.
+// sandboxURL is the sandbox's root on the host, e.g. http://127.0.0.1:32768.
 func (c *Container) sandboxURL(ctx context.Context) (string, error) {
 	scheme := "http"
 	if c.tlsConfig != nil {
 		scheme = "https"
 	}
-	sandboxURL, err := c.PortEndpoint(ctx, httpPort, scheme)
+	hostPort, err := published(ctx, c)
 	if err != nil {
 		return "", fmt.Errorf("animalstore: sandbox URL: %w", err)
 	}
-	return sandboxURL, nil
+	return scheme + "://" + hostPort, nil
+}
+
+// published is the host:port the sandbox's port is published at. An engine may publish a port
+// under one number on IPv4 and another on IPv6 (moby/moby#42442), and list either first; and
+// "localhost" may resolve to ::1 first, where another container can hold the IPv4 binding's number.
+// So the binding dialled is of the host's family, IPv4 unless the host is an IPv6 address, and
+// localhost is dialled at 127.0.0.1.
+func published(ctx context.Context, target wait.StrategyTarget) (string, error) {
+	host, err := target.Host(ctx)
+	if err != nil {
+		return "", err
+	}
+	if host == "localhost" {
+		host = "127.0.0.1"
+	}
+	ipv6 := false
+	if addr, err := netip.ParseAddr(host); err == nil {
+		ipv6 = addr.Is6() && !addr.Is4In6()
+	}
+	inspect, err := target.Inspect(ctx)
+	if err != nil {
+		return "", err
+	}
+	for key, bindings := range inspect.NetworkSettings.Ports {
+		if key.String() != httpPort {
+			continue
+		}
+		for _, binding := range bindings {
+			// An unset address binds both families.
+			if !binding.HostIP.IsValid() || binding.HostIP.Is6() == ipv6 {
+				return net.JoinHostPort(host, binding.HostPort), nil
+			}
+		}
+	}
+	return "", fmt.Errorf("%s is not published for %s", httpPort, host)
 }
 
 // settings are those the module reads back from the container's environment, whichever option
@@ -189,8 +226,9 @@ func readSettings(ctx context.Context, target wait.StrategyTarget) (settings, er
 	return given, nil
 }
 
-// healthy waits until GET /healthz answers 200: over HTTPS with TLS=auto, trusting the CA the
-// sandbox made at start alone, once written. Both waits end at the container's exit.
+// healthy waits until GET /healthz answers 200 where published() says: over HTTPS with TLS=auto,
+// trusting the CA the sandbox made at start alone, once written. Both waits end at the container's
+// exit, or after a minute.
 type healthy struct{}
 
 func (*healthy) String() string {
@@ -198,42 +236,66 @@ func (*healthy) String() string {
 }
 
 func (*healthy) WaitUntilReady(ctx context.Context, target wait.StrategyTarget) error {
-	health := wait.ForHTTP("/healthz").WithPort(httpPort)
+	ctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
 	given, err := readSettings(ctx, target)
 	if err != nil {
 		return err
 	}
+	scheme, transport := "http", &http.Transport{}
+	defer transport.CloseIdleConnections()
 	if given.tls {
-		tlsConfig, err := waitForCA(ctx, target, given.caPath)
+		err := untilReady(ctx, target, "the sandbox's CA", func() (err error) {
+			_, transport.TLSClientConfig, err = readCA(ctx, target, given.caPath)
+			return err
+		})
 		if err != nil {
 			return err
 		}
-		health = health.WithTLS(true, tlsConfig)
+		scheme = "https"
 	}
-	return health.WaitUntilReady(ctx, target)
+	client := &http.Client{Transport: transport, Timeout: 5 * time.Second}
+	return untilReady(ctx, target, "GET /healthz to answer 200", func() error {
+		hostPort, err := published(ctx, target)
+		if err != nil {
+			return err
+		}
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, scheme+"://"+hostPort+"/healthz", nil)
+		if err != nil {
+			return err
+		}
+		resp, err := client.Do(req)
+		if err != nil {
+			return err
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			return fmt.Errorf("GET /healthz answered %d", resp.StatusCode)
+		}
+		return nil
+	})
 }
 
-// waitForCA copies the sandbox's CA out of the container as soon as it holds one.
-func waitForCA(ctx context.Context, target wait.StrategyTarget, path string) (*tls.Config, error) {
+// untilReady calls try every 100 ms until it returns nil, the container exits or ctx ends.
+func untilReady(ctx context.Context, target wait.StrategyTarget, what string, try func() error) error {
 	ticker := time.NewTicker(100 * time.Millisecond)
 	defer ticker.Stop()
 	var notYet error
 	for {
 		select {
 		case <-ctx.Done():
-			return nil, fmt.Errorf("wait for the sandbox's CA: %w", errors.Join(ctx.Err(), notYet))
+			return fmt.Errorf("wait for %s: %w", what, errors.Join(ctx.Err(), notYet))
 		case <-ticker.C:
 		}
 		state, err := target.State(ctx)
 		if err != nil {
-			return nil, fmt.Errorf("container state: %w", err)
+			return fmt.Errorf("container state: %w", err)
 		}
 		if !state.Running {
-			return nil, fmt.Errorf("container exited with code %d", state.ExitCode)
+			return fmt.Errorf("container exited with code %d", state.ExitCode)
 		}
-		var tlsConfig *tls.Config
-		if _, tlsConfig, notYet = readCA(ctx, target, path); notYet == nil {
-			return tlsConfig, nil
+		if notYet = try(); notYet == nil {
+			return nil
 		}
 	}
 }

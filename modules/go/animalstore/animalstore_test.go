@@ -1,14 +1,23 @@
 package animalstore_test
 
 import (
+	"context"
 	"encoding/json"
+	"net"
 	"net/http"
+	"net/netip"
 	"os"
+	"regexp"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/moby/moby/api/types/container"
+	"github.com/moby/moby/api/types/network"
 	"github.com/stretchr/testify/require"
 	"github.com/testcontainers/testcontainers-go"
+	"github.com/testcontainers/testcontainers-go/wait"
 
 	"github.com/animal-store/animal-store-sandbox/modules/go/animalstore"
 	"github.com/animal-store/animal-store-sandbox/modules/go/animalstore/api"
@@ -28,17 +37,73 @@ func TestRun(t *testing.T) {
 	t.Parallel()
 	ctr := sharedSandbox(t)
 
-	endpoint, err := ctr.PortEndpoint(t.Context(), "4010/tcp", "http")
+	host, err := ctr.Host(t.Context())
 	require.NoError(t, err)
-	resp, _ := send(t, http.MethodGet, endpoint+"/healthz", http.Header{}, nil)
-	require.Equal(t, http.StatusOK, resp.StatusCode)
+	if host == "localhost" {
+		host = "127.0.0.1"
+	}
 	baseURL, err := ctr.BaseURL(t.Context())
 	require.NoError(t, err)
-	require.Equal(t, endpoint+"/v1", baseURL)
+	require.Regexp(t, `^http://`+regexp.QuoteMeta(host)+`:\d+/v1$`, baseURL, "a local engine's sandbox, on the IPv4 loopback")
+	resp, _ := send(t, http.MethodGet, strings.TrimSuffix(baseURL, "/v1")+"/healthz", http.Header{}, nil)
+	require.Equal(t, http.StatusOK, resp.StatusCode)
 	require.Equal(t, sharedAPIKey, ctr.APIKey())
 	require.Equal(t, sharedAdminToken, ctr.AdminToken())
 	require.Nil(t, ctr.CACert(), "no TLS, no CA")
 	require.Nil(t, ctr.TLSConfig())
+}
+
+// An engine may publish the sandbox's port under another number on IPv6 (moby/moby#42442), while
+// another container holds the IPv4 binding's number on IPv6. On a machine where localhost is ::1
+// first, the module's URL still reaches its own sandbox.
+func TestRun_anotherContainerHoldsThePortsNumberOnIPv6(t *testing.T) {
+	requireDocker(t)
+	t.Parallel()
+	// A port free on both families: the listener on [::] holds it on IPv4 too.
+	listener, err := net.Listen("tcp", "[::]:0")
+	if err != nil {
+		t.Skipf("no IPv6: %v", err)
+	}
+	port := strconv.Itoa(listener.Addr().(*net.TCPAddr).Port)
+	require.NoError(t, listener.Close())
+	publish := func(bindings ...network.PortBinding) testcontainers.CustomizeRequestOption {
+		return testcontainers.WithHostConfigModifier(func(hostConfig *container.HostConfig) {
+			hostConfig.PortBindings = network.PortMap{network.MustParsePort("4010/tcp"): bindings}
+		})
+	}
+	// Not the module's Run: the other sandbox is reached on IPv6 alone.
+	other, err := testcontainers.Run(t.Context(), sandboxImage, testcontainers.WithExposedPorts("4010/tcp"),
+		testcontainers.WithEnv(map[string]string{"API_KEYS": "other-key", "DATA_FILE": ":memory:"}),
+		publish(network.PortBinding{HostIP: netip.IPv6Unspecified(), HostPort: port}),
+		testcontainers.WithWaitStrategy(wait.ForLog("Animal Store sandbox listening")))
+	testcontainers.CleanupContainer(t, other)
+	require.NoError(t, err)
+	ctr, err := animalstore.Run(t.Context(), sandboxImage, animalstore.WithInMemory(), animalstore.WithAPIKey("own-key"),
+		publish(network.PortBinding{HostIP: netip.IPv4Unspecified(), HostPort: port}, network.PortBinding{HostIP: netip.IPv6Unspecified()}))
+	testcontainers.CleanupContainer(t, ctr)
+	require.NoError(t, err)
+
+	baseURL, err := ctr.BaseURL(t.Context())
+	require.NoError(t, err)
+	ipv6First := &http.Client{Transport: &http.Transport{
+		DialContext: func(ctx context.Context, network, address string) (net.Conn, error) {
+			host, port, err := net.SplitHostPort(address)
+			if err != nil || host != "localhost" {
+				return (&net.Dialer{}).DialContext(ctx, network, address)
+			}
+			if conn, err := (&net.Dialer{}).DialContext(ctx, "tcp6", net.JoinHostPort("::1", port)); err == nil {
+				return conn, nil
+			}
+			return (&net.Dialer{}).DialContext(ctx, "tcp4", net.JoinHostPort("127.0.0.1", port))
+		},
+	}}
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, baseURL+"/pets", nil)
+	require.NoError(t, err)
+	req.Header = ctr.APIHeader("")
+	resp, err := ipv6First.Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode, "GET %s/pets with this sandbox's key (the other one answers 401)", baseURL)
 }
 
 // The options are the sandbox's settings, in its environment; the credentials are read back

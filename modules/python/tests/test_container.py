@@ -2,9 +2,11 @@
 
 import json
 import re
+import socket
 import uuid
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import docker
 import pytest
@@ -34,6 +36,44 @@ def test_start_waits_for_health_over_http(animal_store: AnimalStoreContainer) ->
     assert isinstance(animal_store._wait_strategy, HealthWaitStrategy)
     assert re.fullmatch(r"http://[^/]+:\d+/v1", animal_store.get_base_url())
     assert requests.get(f"{animal_store.get_origin()}/healthz").status_code == 200
+
+
+def test_another_container_holding_the_ports_number_on_ipv6_is_not_dialled(
+    docker_engine: docker.DockerClient, animal_store_image: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An engine may publish the sandbox's port under another number on IPv6 (moby/moby#42442)
+    while another container holds the IPv4 binding's number on IPv6. Where localhost is ::1 first,
+    the module's URLs still reach its own sandbox."""
+    try:
+        with socket.create_server(("::", 0), family=socket.AF_INET6, dualstack_ipv6=True) as probe:
+            port = probe.getsockname()[1]  # free on both families
+    except OSError as error:
+        pytest.skip(f"no IPv6: {error}")
+    other = docker_engine.containers.run(
+        animal_store_image,
+        detach=True,
+        environment={"API_KEYS": "other-key", "DATA_FILE": ":memory:"},
+        ports={"4010/tcp": ("::", port)},
+    )
+    try:
+        container = AnimalStoreContainer(animal_store_image).with_in_memory()
+        container.ports["4010"] = [("0.0.0.0", port), ("::", None)]  # type: ignore[assignment]  # docker's form
+        with container:
+            real_getaddrinfo = socket.getaddrinfo
+
+            def ipv6_first(host: Any, *args: Any, **kwargs: Any) -> Any:
+                found = real_getaddrinfo(host, *args, **kwargs)
+                if host != "localhost":
+                    return found
+                ipv6 = real_getaddrinfo("::1", *args, **kwargs)
+                return ipv6 + [address for address in found if address[0] != socket.AF_INET6]
+
+            monkeypatch.setattr(socket, "getaddrinfo", ipv6_first)
+            headers = {"Authorization": f"Bearer {container.get_api_key()}"}
+            answer = requests.get(f"{container.get_base_url()}/pets", headers=headers, timeout=10)
+            assert answer.status_code == 200, f"GET {container.get_base_url()}/pets (the other sandbox answers 401)"
+    finally:
+        other.remove(force=True)
 
 
 @pytest.mark.usefixtures("docker_engine")

@@ -211,8 +211,30 @@ def _gateway(ipam: list[dict[str, str]]) -> str | None:
 
 
 def _origin(container: WaitStrategyTarget, ca: str | None) -> str:
+    """Where the sandbox is published. An engine may publish a port under one number on IPv4 and
+    another on IPv6 (moby/moby#42442), and list either first; and localhost may resolve to ::1 first,
+    where another container can hold the IPv4 binding's number. So the binding dialled is of the
+    host's family, IPv4 unless the host is an IPv6 address, and localhost is dialled at 127.0.0.1."""
     scheme = "http" if ca is None else "https"
-    return f"{scheme}://{container.get_container_host_ip()}:{container.get_exposed_port(ANIMAL_STORE_PORT)}"
+    host, port = container.get_container_host_ip(), container.get_exposed_port(ANIMAL_STORE_PORT)
+    wrapped = container.get_wrapped_container()
+    wrapped.reload()
+    bindings = (wrapped.attrs["NetworkSettings"]["Ports"] or {}).get(f"{ANIMAL_STORE_PORT}/tcp") or []
+    if str(port) in (binding["HostPort"] for binding in bindings):  # a published port, not the container's own
+        host = "127.0.0.1" if host == "localhost" else host
+        ipv6 = _ip_version(host) == 6
+        family = (int(b["HostPort"]) for b in bindings if not b["HostIp"] or (_ip_version(b["HostIp"]) == 6) == ipv6)
+        port = next(family, port)
+        host = f"[{host}]" if ipv6 else host
+    return f"{scheme}://{host}:{port}"
+
+
+def _ip_version(host: str) -> int | None:
+    """4 or 6 for an IP address, None for a name."""
+    try:
+        return ipaddress.ip_address(host).version
+    except ValueError:
+        return None
 
 
 def _tls_ca(container: WaitStrategyTarget) -> str | None:
