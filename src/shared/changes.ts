@@ -1,5 +1,6 @@
 // What a request changed in a namespace since a replica last synced it with its row: the pets
 // added (or all of them, replaced), the journal's new entries and the row's new state.
+import type { Fault } from '../control/faults.js'
 import type { Namespace } from '../control/namespace.js'
 import { MAX_RECORDED_BODY, type Redactor } from '../journal/redactor.js'
 import type { AnimalStore } from '../store/store.js'
@@ -80,11 +81,12 @@ export async function changeSince(
 }
 
 /**
- * Whether what a client was told is stored differs between two states. Without faults, the few
- * fields are compared as they are, with no text made on every read; with faults, as text.
+ * Whether what a client was told is stored differs between two states: all but the journal and
+ * the calls each fault has seen. A fault's firing was told (its answer): lost in a crash, the fault
+ * would fire again. Compared as values, with no text made on every read: a state read back from
+ * jsonb has its keys in another order, which is no change.
  */
 export function lastingChanged(state: State, before: State): boolean {
-  if (state.faults.faults.length > 0 || before.faults.faults.length > 0) return lastingOf(state) !== lastingOf(before)
   const [pets, was] = [state.pets, before.pets]
   return !(
     sameBaseline(state.source ?? undefined, before.source ?? undefined) &&
@@ -94,16 +96,31 @@ export function lastingChanged(state: State, before: State): boolean {
     pets.lastId === was.lastId &&
     state.faults.nextId === before.faults.nextId &&
     state.clock.offset === before.clock.offset &&
-    state.clock.moved === before.clock.moved
+    state.clock.moved === before.clock.moved &&
+    sameFaults(state.faults.faults, before.faults.faults)
   )
 }
 
-/** What of a state a client was told is stored, computed once a state: a state is the next one's `before`. */
-const lastings = new WeakMap<State, string>()
-function lastingOf(state: State): string {
-  let known = lastings.get(state)
-  if (known === undefined) lastings.set(state, (known = lasting(state)))
-  return known
+/** Whether two lists of faults are the same but for the calls each has seen. */
+function sameFaults(faults: readonly Fault[], before: readonly Fault[]): boolean {
+  const told = ({ seen: _seen, seenBy: _seenBy, ...fault }: Fault) => fault
+  return (
+    faults.length === before.length && faults.every((fault, i) => sameValue(told(fault), before[i] && told(before[i])))
+  )
+}
+
+/** Whether two JSON values are the same, their keys in any order (an undefined property is none). */
+function sameValue(value: unknown, other: unknown): boolean {
+  if (value === other) return true
+  if (typeof value !== 'object' || typeof other !== 'object' || value === null || other === null) return false
+  if (Array.isArray(value) || Array.isArray(other)) {
+    if (!Array.isArray(value) || !Array.isArray(other) || value.length !== other.length) return false
+    return value.every((item, i) => sameValue(item, other[i]))
+  }
+  const [a, b] = [value as Record<string, unknown>, other as Record<string, unknown>]
+  const keys = (object: Record<string, unknown>) => Object.keys(object).filter((key) => object[key] !== undefined)
+  const [aKeys, bKeys] = [keys(a), keys(b)]
+  return aKeys.length === bKeys.length && aKeys.every((key) => sameValue(a[key], b[key]))
 }
 
 /** A request as the database keeps it: redacted as the journal shows it, its body cut as the journal keeps it. */
@@ -139,29 +156,6 @@ export async function stateOf(namespace: Namespace, generation = 0): Promise<Sta
       tally: journal.tally.dump(),
     },
   }
-}
-
-/**
- * What of a state a client was told is stored: all but the journal and the calls each fault has
- * seen. A fault's firing was told (its answer): lost in a crash, the fault would fire again. Its
- * keys in order: a state read back from jsonb has them in another, which is no change.
- */
-export function lasting({ journal: _journal, faults, ...rest }: State): string {
-  return JSON.stringify(
-    sorted({
-      ...rest,
-      nextId: faults.nextId,
-      faults: faults.faults.map(({ seen: _s, seenBy: _b, ...fault }) => fault),
-    }),
-  )
-}
-
-/** `value` with the keys of every object in order. */
-function sorted(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sorted)
-  if (value === null || typeof value !== 'object') return value
-  const keys = Object.keys(value).sort()
-  return Object.fromEntries(keys.map((key) => [key, sorted((value as Record<string, unknown>)[key])]))
 }
 
 /** Whether a change writes nothing: no batch need carry it. */

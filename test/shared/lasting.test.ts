@@ -6,7 +6,7 @@ import t from 'tap'
 import { CoverageTally } from '../../src/journal/coverage-tally.js'
 import { Redactor } from '../../src/journal/redactor.js'
 import type { RequestRecord } from '../../src/journal/request-record.js'
-import { lasting, lastingChanged } from '../../src/shared/changes.js'
+import { lastingChanged } from '../../src/shared/changes.js'
 import type { State } from '../../src/shared/tables.js'
 
 const state = (fault: Record<string, unknown>): State =>
@@ -31,16 +31,37 @@ const reordered = (value: unknown): unknown =>
         )
       : value
 
+/** What a client was told is stored, as text: all but the journal and the calls each fault saw, keys in order. */
+const lasting = ({ journal: _journal, faults, ...rest }: State): string =>
+  JSON.stringify(
+    sorted({
+      ...rest,
+      nextId: faults.nextId,
+      faults: faults.faults.map(({ seen: _s, seenBy: _b, ...fault }) => fault),
+    }),
+  )
+const sorted = (value: unknown): unknown =>
+  Array.isArray(value)
+    ? value.map(sorted)
+    : value !== null && typeof value === 'object'
+      ? Object.fromEntries(
+          Object.keys(value)
+            .sort()
+            .map((key) => [key, sorted((value as Record<string, unknown>)[key])]),
+        )
+      : value
+
 t.test('what lasts of a state', async (t) => {
   const before = state({ seen: 1, seenBy: { listPets: 1 } })
-  t.equal(lasting(reordered(before) as State), lasting(before), 'keys in another order are the same state')
-  t.equal(lasting(state({ seen: 2, seenBy: { listPets: 2 } })), lasting(before), 'calls a fault saw are no change')
-  t.not(lasting(state({ seen: 1, seenBy: { listPets: 1 }, times: 0 })), lasting(before), 'a fault that fired is')
-  t.not(lasting({ ...before, pets: { generation: 2, count: 0, lastId: 20 } }), lasting(before), 'replaced pets are')
+  t.notOk(lastingChanged(reordered(before) as State, before), 'keys in another order are the same state')
+  t.notOk(lastingChanged(state({ seen: 2, seenBy: { listPets: 2 } }), before), 'calls a fault saw are no change')
+  t.ok(lastingChanged(state({ seen: 1, seenBy: { listPets: 1 }, times: 0 }), before), 'a fault that fired is')
+  t.ok(lastingChanged({ ...before, pets: { generation: 2, count: 0, lastId: 20 } }, before), 'replaced pets are')
 })
 
-t.test('without faults, what lasts is compared field by field, as its text would be', async (t) => {
+t.test('what lasts is compared field by field, as its text would be', async (t) => {
   const none = { ...state({}), faults: { nextId: 2, faults: [] } } as State
+  const fault = state({ seen: 3, fired: 0, hits: [] })
   const states: Array<[string, State]> = [
     ['the state', none],
     ['its keys in another order', reordered(none) as State],
@@ -52,7 +73,17 @@ t.test('without faults, what lasts is compared field by field, as its text would
     ['a fault armed and gone', { ...none, faults: { nextId: 3, faults: [] } }],
     ['a clock set', { ...none, clock: { offset: 1000, moved: true } }],
     ['a clock moved to real time', { ...none, clock: { offset: null, moved: true } }],
-    ['a fault', state({ seen: 0 })],
+    ['a fault', fault],
+    ['the fault, its keys in another order', reordered(fault) as State],
+    ['the fault having seen more calls', state({ seen: 9, seenBy: { listPets: 9 }, fired: 0, hits: [] })],
+    ['the fault with a property undefined', state({ seen: 3, fired: 0, hits: [], probability: undefined })],
+    ['the fault fired', state({ seen: 4, fired: 1, hits: [{ call: 4, operationId: 'listPets' }] })],
+    ['the fault fired at another call', state({ seen: 4, fired: 1, hits: [{ call: 3, operationId: 'listPets' }] })],
+    ['another fault', state({ seen: 3, fired: 0, hits: [], status: 500 })],
+    [
+      'two faults',
+      { ...fault, faults: { nextId: 3, faults: [...fault.faults.faults, { ...fault.faults.faults[0]!, id: 2 }] } },
+    ],
   ]
   for (const [was, before] of states)
     for (const [is, after] of states)
