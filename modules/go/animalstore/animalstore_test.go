@@ -37,14 +37,9 @@ func TestRun(t *testing.T) {
 	t.Parallel()
 	ctr := sharedSandbox(t)
 
-	host, err := ctr.Host(t.Context())
-	require.NoError(t, err)
-	if host == "localhost" {
-		host = "127.0.0.1"
-	}
 	baseURL, err := ctr.BaseURL(t.Context())
 	require.NoError(t, err)
-	require.Regexp(t, `^http://`+regexp.QuoteMeta(host)+`:\d+/v1$`, baseURL, "a local engine's sandbox, on the IPv4 loopback")
+	require.Regexp(t, `^http://`+regexp.QuoteMeta(dialledHost(t, ctr))+`:\d+/v1$`, baseURL)
 	resp, _ := send(t, http.MethodGet, strings.TrimSuffix(baseURL, "/v1")+"/healthz", http.Header{}, nil)
 	require.Equal(t, http.StatusOK, resp.StatusCode)
 	require.Equal(t, sharedAPIKey, ctr.APIKey())

@@ -112,6 +112,17 @@ func sharedSandbox(t *testing.T) *animalstore.Container {
 	return shared.ctr
 }
 
+// dialledHost is the host the module dials the sandbox at: the engine's, localhost as 127.0.0.1.
+func dialledHost(t *testing.T, ctr *animalstore.Container) string {
+	t.Helper()
+	host, err := ctr.Host(t.Context())
+	require.NoError(t, err)
+	if host == "localhost" {
+		return "127.0.0.1"
+	}
+	return host
+}
+
 var notInNamespaceName = regexp.MustCompile(`[^A-Za-z0-9_.-]`)
 
 // namespaceName names a namespace of the test's own; suffix tells apart several of one test.

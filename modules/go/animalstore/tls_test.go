@@ -29,9 +29,7 @@ func TestRun_tls(t *testing.T) {
 	require.NoError(t, err)
 	baseURL, err := ctr.BaseURL(ctx)
 	require.NoError(t, err)
-	host, err := ctr.Host(ctx) // localhost for a local engine
-	require.NoError(t, err)
-	require.True(t, strings.HasPrefix(baseURL, "https://"+host+":"), baseURL)
+	require.True(t, strings.HasPrefix(baseURL, "https://"+dialledHost(t, ctr)+":"), baseURL)
 
 	t.Run("HTTPS trusting the CA", func(t *testing.T) {
 		// net/http speaks HTTP/1.1 to a TLSClientConfig of one's own unless asked for HTTP/2.
