@@ -4,7 +4,7 @@
 // restarted, crashed and paused, and connections are cut, at seeded random moments. Once all is
 // healed and quiet, the checker (nemesis/checker.ts) reads the final state of every replica and of
 // the database against the promises of docs/deploy.md. Seeded: SEED=<n> replays a run's choices;
-// NEMESIS_SECONDS sets how long the troubles last (60 by default).
+// NEMESIS_SECONDS sets how long the troubles last (60 by default), NEMESIS_OVERLAP=1 lets them overlap.
 import { writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -23,11 +23,14 @@ const SEED = Number(process.env['SEED'] ?? Math.floor(Math.random() * 2 ** 31))
 // The replicas read SEED as their initial data's seed: this one is the nemesis's alone.
 delete process.env['SEED']
 const SECONDS = Number(process.env['NEMESIS_SECONDS'] ?? 60)
+const OVERLAP = process.env['NEMESIS_OVERLAP'] === '1'
 const NAMESPACES = ['nemesis-0', 'nemesis-1', 'nemesis-2', 'nemesis-3']
 const QUIET_MS = 3_000
 
-t.test(`the shared store under a nemesis (SEED=${SEED} NEMESIS_SECONDS=${SECONDS})`, { skip }, async (t) => {
-  t.comment(`seed ${SEED}: rerun with SEED=${SEED} NEMESIS_SECONDS=${SECONDS} npx tap test/shared/nemesis.test.ts`)
+const RUN = `SEED=${SEED} NEMESIS_SECONDS=${SECONDS}${OVERLAP ? ' NEMESIS_OVERLAP=1' : ''}`
+
+t.test(`the shared store under a nemesis (${RUN})`, { skip }, async (t) => {
+  t.comment(`seed ${SEED}: rerun with ${RUN} npx tap test/shared/nemesis.test.ts`)
   const db = await startPostgres(t)
   const cluster = await startCluster(t, db, await buildCli(t), 3)
   const began = performance.now()
@@ -35,7 +38,13 @@ t.test(`the shared store under a nemesis (SEED=${SEED} NEMESIS_SECONDS=${SECONDS
   const clients = startClients(cluster, { seed: SEED, clients: 6, namespaces: NAMESPACES, now })
   let troubles
   try {
-    troubles = await runNemesis(cluster, { seed: SEED, seconds: SECONDS, now, log: (line) => t.comment(line) })
+    troubles = await runNemesis(cluster, {
+      seed: SEED,
+      seconds: SECONDS,
+      overlap: OVERLAP,
+      now,
+      log: (line) => t.comment(line),
+    })
   } finally {
     await cluster.heal()
     await clients.stop()
@@ -56,13 +65,12 @@ t.test(`the shared store under a nemesis (SEED=${SEED} NEMESIS_SECONDS=${SECONDS
   const file = join(tmpdir(), `nemesis-${SEED}.json`)
   if (violations.length > 0) await writeFile(file, JSON.stringify({ seed: SEED, troubles, history, final }, replacer))
   // The report in lines of its own, which a reporter prints as they are.
-  if (violations.length > 0)
-    t.comment(`SEED=${SEED}; the whole run is in ${file}\n${report(violations, history, troubles)}`)
+  if (violations.length > 0) t.comment(`${RUN}; the whole run is in ${file}\n${report(violations, history, troubles)}`)
   // The broken invariants in the assertion's own line too, which a CI summary keeps when it drops the report.
   const broken = [...new Set(violations.map((v) => v.invariant))]
   const first = (invariant: string): string => violations.find((v) => v.invariant === invariant)?.detail ?? ''
   const which = broken.length > 0 ? `; broke: ${broken.map((i) => `${i} (${first(i)})`).join(', ')}` : ''
-  t.same(broken, [], `every invariant held (SEED=${SEED}${which}; the report above)`)
+  t.same(broken, [], `every invariant held (${RUN}${which}; the report above)`)
 })
 
 /** Maps as objects, in the file of a failed run. */

@@ -125,6 +125,19 @@ t.test(
       [],
       'a call whose outcome stayed unknown may be journaled twice',
     )
+    // The replica answered the unknown outcome, but the balancer cut the connection before it came.
+    const cut = unanswered(created('d', 30))
+    const twice = final(['pet-a', 'pet-d'], ['a', 'b', 'd', 'd'])
+    t.same(invariants([...history, cut], twice), ['call journaled twice'], 'an unanswered call, unless…')
+    const said = { ...twice, sources: twice.sources.map((source) => ({ ...source, unknown: new Set(['d']) })) }
+    t.same(invariants([...history, cut], said), [], '…its entry says the outcome is unknown')
+    const answered = final(['pet-a', 'pet-e'], ['a', 'b', 'e', 'e'])
+    const saidToo = { ...answered, sources: answered.sources.map((source) => ({ ...source, unknown: new Set(['e']) })) }
+    t.same(
+      invariants([...history, created('e', 30)], saidToo),
+      ['call journaled twice'],
+      'a call answered 201 is journaled once, whatever another entry says',
+    )
     // A verify that found no entry of a call answered before it.
     const verify: Op = {
       id: 'v',

@@ -71,6 +71,8 @@ export interface Source {
   /** The `x-nemesis-op` of each journal entry. */
   readonly journal: ReadonlyMap<string, readonly string[]>
   readonly faults: ReadonlyMap<string, readonly ListedFault[]>
+  /** The calls with an entry answered that the outcome of their commit is unknown (a 503 the client may not have got). */
+  readonly unknown?: ReadonlySet<string>
 }
 
 /** A GET of a namespace on a replica after healing. */
@@ -237,6 +239,10 @@ export function check(history: readonly Op[], troubles: readonly Trouble[], fina
   const resets = history.filter((op) => op.kind === 'reset')
   const creates = history.filter((op) => op.kind === 'create')
   const createdNames = new Set(creates.map((op) => op.name))
+  // A replica answered these that their commit's outcome is unknown, though the client may not have
+  // got that answer (the balancer cut it, or answered in its stead).
+  const saidUnknown = new Set(final.sources.flatMap((source) => [...(source.unknown ?? [])]))
+  const mayBeTwice = (op: Op): boolean => outcomeUnknown(op) || (saidUnknown.has(op.id) && !bySandbox(op))
 
   for (const source of final.sources) {
     const stored = (op: Op): number => (source.pets.get(op.namespace) ?? []).filter((name) => name === op.name).length
@@ -264,7 +270,7 @@ export function check(history: readonly Op[], troubles: readonly Trouble[], fina
         `${source.name}: ${missing.length} answered calls are not in the journal`,
         ids(missing),
       )
-    const again = history.filter((op) => journaled(op) > 1 && !outcomeUnknown(op))
+    const again = history.filter((op) => journaled(op) > 1 && !mayBeTwice(op))
     if (again.length > 0)
       add('call journaled twice', `${source.name}: ${again.length} calls have two entries`, ids(again))
 
@@ -295,7 +301,7 @@ export function check(history: readonly Op[], troubles: readonly Trouble[], fina
       // A reset or a crash until the verify's answer may have come before its read of the journal.
       if (matched[i] === 0 && journalPromises(op, resets, troubles, verify.completedAt))
         add('unjournaled answered call', `verify ${verify.id} found no entry of ${id}`, [id, verify.id])
-      if ((matched[i] ?? 0) > 1 && !outcomeUnknown(op))
+      if ((matched[i] ?? 0) > 1 && !mayBeTwice(op))
         add('call journaled twice', `verify ${verify.id} found ${id} ${matched[i]} times`, [id, verify.id])
     })
   }

@@ -5,6 +5,10 @@ import { ADMIN, API } from '../../support/replicas.js'
 import { WEDGE_MS, type Final, type ListedFault, type Probe, type Source } from './checker.js'
 import { OP_HEADER } from './clients.js'
 import type { Cluster } from './cluster.js'
+import { unknownOutcome } from '../../../src/shared/database.js'
+
+/** The message of the 503 that says a commit's outcome is unknown, as a journal entry keeps it. */
+const UNKNOWN_OUTCOME = unknownOutcome().message
 
 /** A page of the journal, the most GET /__admin/requests answers. */
 const PAGE = 1_000
@@ -53,6 +57,7 @@ async function readReplica(n: number, origin: string, namespaces: readonly strin
     new Map<string, string[]>(),
     new Map<string, ListedFault[]>(),
   ]
+  const unknown = new Set<string>()
   for (const namespace of namespaces) {
     const query = `namespace=${namespace}`
     pets.set(
@@ -61,17 +66,20 @@ async function readReplica(n: number, origin: string, namespaces: readonly strin
     )
     const entries: string[] = []
     for (let after: number | null = 0; after !== null;) {
-      const page: { entries: { id: number; headers: Record<string, string> }[]; next: number | null } = await control(
+      const page: { entries: Entry[]; next: number | null } = await control(
         origin,
         `requests?${query}&limit=${PAGE}&after=${after}`,
       )
-      for (const entry of page.entries) entries.push(entry.headers[OP_HEADER] ?? '')
+      for (const entry of page.entries) {
+        entries.push(entry.headers[OP_HEADER] ?? '')
+        if (entry.error?.message === UNKNOWN_OUTCOME) unknown.add(entry.headers[OP_HEADER] ?? '')
+      }
       after = page.next
     }
     journal.set(namespace, entries)
     faults.set(namespace, (await control<{ faults: ListedFault[] }>(origin, `faults?${query}`)).faults)
   }
-  return { name: `replica ${n}`, pets, journal, faults }
+  return { name: `replica ${n}`, pets, journal, faults, unknown }
 }
 
 async function readDatabase({ db }: Cluster, namespaces: readonly string[]): Promise<Source> {
@@ -80,6 +88,7 @@ async function readDatabase({ db }: Cluster, namespaces: readonly string[]): Pro
     new Map<string, string[]>(),
     new Map<string, ListedFault[]>(),
   ]
+  const unknown = new Set<string>()
   for (const namespace of namespaces) {
     const names = await db.query<{ name: string }>("SELECT pet ->> 'name' AS name FROM pets WHERE namespace = $1", [
       namespace,
@@ -88,19 +97,27 @@ async function readDatabase({ db }: Cluster, namespaces: readonly string[]): Pro
       namespace,
       names.map((row) => row.name),
     )
-    const ops = await db.query<{ op: string | null }>(
-      `SELECT record -> 'headers' ->> '${OP_HEADER}' AS op FROM requests WHERE namespace = $1 ORDER BY id`,
+    const ops = await db.query<{ op: string | null; message: string | null }>(
+      `SELECT record -> 'headers' ->> '${OP_HEADER}' AS op, record -> 'error' ->> 'message' AS message
+         FROM requests WHERE namespace = $1 ORDER BY id`,
       [namespace],
     )
     journal.set(
       namespace,
       ops.map((row) => row.op ?? ''),
     )
+    for (const row of ops) if (row.message === UNKNOWN_OUTCOME) unknown.add(row.op ?? '')
     const state = await db.query<{ faults: ListedFault[] | null }>(
       "SELECT state -> 'faults' -> 'faults' AS faults FROM namespaces WHERE name = $1",
       [namespace],
     )
     faults.set(namespace, state[0]?.faults ?? [])
   }
-  return { name: 'the database', pets, journal, faults }
+  return { name: 'the database', pets, journal, faults, unknown }
+}
+
+/** A journal entry as the control API lists it: what the checker reads of it. */
+interface Entry {
+  readonly headers: Record<string, string>
+  readonly error: { readonly message: string } | null
 }
