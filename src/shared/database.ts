@@ -72,8 +72,9 @@ export async function openDatabase(url: string, logger: Pick<Logger, 'warn' | 'i
   probe.on('error', () => undefined)
   probe.on('connect', (client) => client.on('error', () => undefined))
   try {
-    // Unbounded but for the connection: replicas started together wait for each other's migration.
-    await migrate(new pg.Client({ connectionString: url, connectionTimeoutMillis: 30_000 }), logger)
+    await whenUp(() =>
+      migrate(new pg.Client({ connectionString: url, connectionTimeoutMillis: START_WAIT_MS }), logger),
+    )
   } catch (error) {
     await Promise.all([pool.end(), probe.end()])
     throw error
@@ -145,6 +146,27 @@ function outcome(
   return status === IN_PROGRESS ? IN_PROGRESS : status === 'committed'
 }
 
+/** How long a start waits for its database: to connect, or while the server says it is starting up. */
+const START_WAIT_MS = 30_000
+
+/**
+ * `work`, tried again while the server says it is starting up or shutting down (a restart under
+ * way: SQLSTATE 57P03), for START_WAIT_MS at most. A host that refuses or an unknown database is
+ * a setting to fix, not a wait: the start stops at once.
+ */
+async function whenUp(work: () => Promise<void>): Promise<void> {
+  const until = performance.now() + START_WAIT_MS
+  for (;;) {
+    try {
+      return await work()
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== '57P03' || performance.now() >= until) throw error
+      await new Promise((resolve) => setTimeout(resolve, 250))
+    }
+  }
+}
+
+/** Unbounded but for the connection: replicas started together wait for each other's migration. */
 async function migrate(client: pg.Client, logger: Pick<Logger, 'info'>): Promise<void> {
   client.on('error', () => undefined)
   await client.connect()
