@@ -179,6 +179,57 @@ t.test(
   },
 )
 
+t.test('the attempts of a create with an Idempotency-Key store its pet once between them', async (t) => {
+  // Attempts of one create: its name and key, each its own call.
+  const attempt = (id: string, at: number, answer?: Op['answer']): Op => ({
+    ...(answer === undefined ? unanswered(created(id, at)) : created(id, at, answer)),
+    name: 'pet-k',
+    key: 'k',
+  })
+  const refusal = { status: 503, code: 'storage_unavailable', retryAfter: true, replica: 1 }
+  const troubles: Trouble[] = [{ kind: 'db-pause', from: 0, to: 300 }]
+  const stored = (...ids: string[]) => final(['pet-k'], ids)
+  t.same(
+    invariants([attempt('a', 0, refusal), attempt('b', 200, { status: 201, replica: 2 })], stored('a', 'b'), troubles),
+    [],
+    'one refused, then one stored',
+  )
+  t.same(
+    invariants(
+      [attempt('a', 0), attempt('b', 200, { status: 201, replica: 2, replayed: true })],
+      stored('b'),
+      troubles,
+    ),
+    [],
+    'one unanswered that took, then its replay',
+  )
+  t.same(
+    invariants(
+      [attempt('a', 0, refusal), attempt('b', 200, { status: 201, replica: 2, replayed: true })],
+      stored('a', 'b'),
+      troubles,
+    ),
+    ['phantom write'],
+    'a replay of attempts all refused: the refusal lied',
+  )
+  t.same(
+    invariants(
+      [attempt('a', 0), attempt('b', 200, { status: 201, replica: 2 })],
+      final(['pet-k', 'pet-k'], ['b']),
+      troubles,
+    ),
+    ['duplicated write'],
+    'stored by two attempts',
+  )
+  const inUse = { status: 409, code: 'idempotency_key_in_use', replica: 2 }
+  t.same(
+    invariants([attempt('a', 60_000), attempt('b', 75_000, inUse)], final([], ['b'])),
+    [],
+    'a key in use after an attempt that had no answer',
+  )
+  t.same(invariants([attempt('b', 75_000, inUse)], final([], ['b'])), ['wrongly refused write'], 'but not otherwise')
+})
+
 t.test('a refusal with no trouble under way is a wrongly refused write', async (t) => {
   const history = [created('a', 60_000, { status: 503, code: 'storage_unavailable', retryAfter: true, replica: 1 })]
   const end = final([], ['a'])

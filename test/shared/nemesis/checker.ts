@@ -17,6 +17,8 @@ export interface Answer {
   readonly retryAfter?: boolean | undefined
   /** The replica that answered (1, 2…), or undefined when the balancer answered itself. */
   readonly replica?: number | undefined
+  /** A create's `Idempotent-Replayed: true`: an earlier attempt with its key stored the pet. */
+  readonly replayed?: boolean | undefined
   /** The body, parsed when JSON: for a closer look at a failed run. */
   readonly body?: unknown
 }
@@ -32,8 +34,10 @@ export interface Op {
   /** Undefined when no answer came: a timeout, a connection cut. */
   readonly answer?: Answer | undefined
   readonly error?: string | undefined
-  /** A create: the pet's name, unique to this operation. */
+  /** A create: the pet's name, unique to this operation and those that send it again (with its key). */
   readonly name?: string | undefined
+  /** A create's Idempotency-Key, the same in each attempt. */
+  readonly key?: string | undefined
   /** A read, create or arm: the operationId it calls, or that its fault acts on. */
   readonly operationId?: string | undefined
   /** A getPet of a pet this client created: the create's id. */
@@ -242,6 +246,8 @@ export function check(history: readonly Op[], troubles: readonly Trouble[], fina
   // A replica answered these that their commit's outcome is unknown, though the client may not have
   // got that answer (the balancer cut it, or answered in its stead).
   const saidUnknown = new Set(final.sources.flatMap((source) => [...(source.unknown ?? [])]))
+  /** The other attempts of a create sent with an Idempotency-Key. */
+  const attempts = (op: Op): Op[] => (op.key === undefined ? [] : creates.filter((o) => o !== op && o.key === op.key))
   const mayBeTwice = (op: Op): boolean => outcomeUnknown(op) || (saidUnknown.has(op.id) && !bySandbox(op))
 
   for (const source of final.sources) {
@@ -258,7 +264,8 @@ export function check(history: readonly Op[], troubles: readonly Trouble[], fina
       if (twice.length > 0)
         add('duplicated write', `${source.name}: ${namespace} stores ${twice.join(', ')} more than once`, ids(ops))
     }
-    const phantom = creates.filter((op) => refused(op) && stored(op) > 0)
+    // A refused attempt's pet may be another attempt's, sent with the same key.
+    const phantom = creates.filter((op) => refused(op) && stored(op) > 0 && !attempts(op).some(mayHaveTaken))
     if (phantom.length > 0)
       add('phantom write', `${source.name}: ${phantom.length} creates refused are stored`, ids(phantom))
 
@@ -317,7 +324,18 @@ export function check(history: readonly Op[], troubles: readonly Trouble[], fina
 
   const calm = (op: Op): boolean =>
     !troubles.some((t) => t.from <= (op.completedAt ?? Infinity) && op.invokedAt <= t.to + RECOVERY_MS)
-  const wrongly = creates.filter((op) => refused(op) && op.answer?.code !== 'injected_fault' && calm(op))
+  // A create answered as a replay: an earlier attempt stored its pet, so one that was refused lied.
+  for (const replay of creates.filter((op) => op.answer?.replayed === true && bySandbox(op))) {
+    const earlier = attempts(replay).filter((o) => o.invokedAt < replay.invokedAt)
+    if (earlier.every(refused))
+      add('phantom write', `${replay.id} was answered as a replay of attempts all refused`, ids([...earlier, replay]))
+  }
+
+  // A key in use says an earlier attempt may still be being written: after an answer that did not say.
+  const inUse = (op: Op): boolean =>
+    op.answer?.code === 'idempotency_key_in_use' &&
+    attempts(op).some((o) => o.invokedAt < op.invokedAt && (o.answer === undefined || ambiguousAnswer(o.answer)))
+  const wrongly = creates.filter((op) => refused(op) && op.answer?.code !== 'injected_fault' && !inUse(op) && calm(op))
   if (wrongly.length > 0)
     add('wrongly refused write', `${wrongly.length} creates refused with no trouble under way`, ids(wrongly))
 

@@ -10,6 +10,8 @@ import type { Cluster } from './cluster.js'
 const CALL_TIMEOUT_MS = 15_000
 /** Each client's bound on its operations, whatever the run's length. */
 const MAX_OPS = 50_000
+/** How many times a client sends a create with an Idempotency-Key, until an answer says what became of it. */
+const MAX_TRIES = 10
 /** The operations a fault is armed on. */
 const FAULTED = ['createPet', 'listPets', 'getPet'] as const
 export const OP_HEADER = 'x-nemesis-op'
@@ -38,10 +40,14 @@ export function startClients(
     const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T
     /** Pets this client was told it created, by namespace: what it reads back. */
     const mine = new Map<string, { id: number; op: string }[]>()
+    /** A create with an Idempotency-Key whose answer did not say what became of it: sent again next. */
+    let again: { namespace: string; name: string; key: string; categoryId: number; tries: number } | undefined
     for (let i = 0; !stopping && i < MAX_OPS; i++) {
-      const namespace = pick(namespaces)
+      const retry = again
+      again = undefined
+      const namespace = retry?.namespace ?? pick(namespaces)
       // The first namespace is never reset: its creates are checked over the whole run.
-      const r = random()
+      const r = retry === undefined ? random() : 0
       const kind: OpKind =
         r < 0.5
           ? 'create'
@@ -62,13 +68,20 @@ export function startClients(
       const query = `namespace=${namespace}`
       let request: { path: string; method?: string; headers: Record<string, string>; body?: unknown }
       if (kind === 'create') {
-        op.name = `pet-${seed}-${op.id}`
+        // Every other create has an Idempotency-Key, and is sent again until an answer says what became of it.
+        op.name = retry?.name ?? `pet-${seed}-${op.id}`
+        op.key = retry?.key ?? (i % 2 === 0 ? `key-${seed}-${op.id}` : undefined)
         op.operationId = 'createPet'
+        const categoryId = retry?.categoryId ?? (i % 5) + 1
         request = {
           path: '/v1/pets',
           method: 'POST',
-          headers: { ...api, 'content-type': 'application/json' },
-          body: { name: op.name, categoryId: (i % 5) + 1 },
+          headers: {
+            ...api,
+            'content-type': 'application/json',
+            ...(op.key === undefined ? {} : { 'idempotency-key': op.key }),
+          },
+          body: { name: op.name, categoryId },
         }
       } else if (kind === 'read') {
         const pets = mine.get(namespace) ?? []
@@ -125,6 +138,7 @@ export function startClients(
           code: typeof body?.['code'] === 'string' ? body['code'] : undefined,
           message: typeof body?.['message'] === 'string' ? body['message'] : undefined,
           retryAfter: res.headers.has('retry-after'),
+          replayed: res.headers.get('idempotent-replayed') === 'true',
           replica: replica ?? cluster.servedBy(res),
           body: body ?? text,
         }
@@ -146,6 +160,10 @@ export function startClients(
         await new Promise((resolve) => setTimeout(resolve, 100))
       }
       history.push(op)
+      const tries = (retry?.tries ?? 0) + 1
+      const sent = request.body as { categoryId?: number } | undefined
+      if (op.key !== undefined && op.name !== undefined && sendAgain(op.answer) && tries < MAX_TRIES)
+        again = { namespace, name: op.name, key: op.key, categoryId: sent?.categoryId ?? 1, tries }
     }
   }
 
@@ -157,6 +175,14 @@ export function startClients(
       await Promise.all(running)
     },
   }
+}
+
+/**
+ * Whether a create's answer leaves it to be sent again: none, a 5xx (a refusal that invites it, an
+ * unknown outcome, the balancer's), or its key in use by the first attempt still being written.
+ */
+function sendAgain(answer: Answer | undefined): boolean {
+  return answer === undefined || answer.status >= 500 || answer.code === 'idempotency_key_in_use'
 }
 
 function parse(text: string): Record<string, unknown> | undefined {

@@ -35,6 +35,9 @@ export interface Cluster {
   errors(): string[]
 }
 
+/** How long a replica's start is tried again, as a supervisor would. */
+const RESTART_WITHIN_MS = 30_000
+
 /** Each journal holds the whole run: a dropped entry would read as one never written. */
 const JOURNAL = { JOURNAL_SIZE: '100000', JOURNAL_BYTES: '268435456', JOURNAL_TOTAL_BYTES: '536870912' }
 
@@ -62,7 +65,17 @@ export async function startCluster(t: Test, db: Postgres, cli: string, count: nu
       PORT: new URL(r.origin).port,
       ...JOURNAL,
     }
-    r.run = await spawnCli(t, env, [], cli)
+    // As a supervisor restarts it: a start that stops (the database down, with overlapping troubles) is tried again.
+    const until = performance.now() + RESTART_WITHIN_MS
+    for (;;) {
+      try {
+        r.run = await spawnCli(t, env, [], cli)
+        return
+      } catch (error) {
+        if (performance.now() >= until) throw error
+        await new Promise((resolve) => setTimeout(resolve, 500))
+      }
+    }
   }
   await Promise.all(replicas.map((r) => start(r.n)))
   const balancer = await startHaproxy(
