@@ -53,7 +53,12 @@ t.test(`the shared store under a nemesis (${RUN})`, { skip }, async (t) => {
   const final = await readFinal(cluster, NAMESPACES)
   const { history } = clients
   const created = history.filter((op) => op.kind === 'create' && op.answer?.status === 201).length
-  t.comment(`${history.length} operations, ${created} creates answered 201, ${troubles.length} troubles`)
+  const keyed = history.filter((op) => op.key !== undefined)
+  const sentAgain = keyed.length - new Set(keyed.map((op) => op.key)).size
+  const replayed = keyed.filter((op) => op.answer?.replayed === true).length
+  t.comment(
+    `${history.length} operations, ${created} creates answered 201 (${sentAgain} sent again with their key, ${replayed} answered as replays), ${troubles.length} troubles`,
+  )
   t.ok(
     created >= 100 && troubles.length >= Math.min(5, SECONDS / 15),
     'the run made enough creates and troubles to tell',
