@@ -41,7 +41,7 @@ export function startClients(
     /** Pets this client was told it created, by namespace: what it reads back. */
     const mine = new Map<string, { id: number; op: string }[]>()
     /** A create with an Idempotency-Key whose answer did not say what became of it: sent again next. */
-    let again: { namespace: string; name: string; key: string; categoryId: number; tries: number } | undefined
+    let again: { namespace: string; name: string; key: string; body: unknown; tries: number } | undefined
     for (let i = 0; !stopping && i < MAX_OPS; i++) {
       const retry = again
       again = undefined
@@ -72,7 +72,6 @@ export function startClients(
         op.name = retry?.name ?? `pet-${seed}-${op.id}`
         op.key = retry?.key ?? (i % 2 === 0 ? `key-${seed}-${op.id}` : undefined)
         op.operationId = 'createPet'
-        const categoryId = retry?.categoryId ?? (i % 5) + 1
         request = {
           path: '/v1/pets',
           method: 'POST',
@@ -81,7 +80,8 @@ export function startClients(
             'content-type': 'application/json',
             ...(op.key === undefined ? {} : { 'idempotency-key': op.key }),
           },
-          body: { name: op.name, categoryId },
+          // An attempt sends the first one's body: another would be refused as the key reused.
+          body: retry?.body ?? { name: op.name, categoryId: (i % 5) + 1 },
         }
       } else if (kind === 'read') {
         const pets = mine.get(namespace) ?? []
@@ -161,9 +161,8 @@ export function startClients(
       }
       history.push(op)
       const tries = (retry?.tries ?? 0) + 1
-      const sent = request.body as { categoryId?: number } | undefined
       if (op.key !== undefined && op.name !== undefined && sendAgain(op.answer) && tries < MAX_TRIES)
-        again = { namespace, name: op.name, key: op.key, categoryId: sent?.categoryId ?? 1, tries }
+        again = { namespace, name: op.name, key: op.key, body: request.body, tries }
     }
   }
 

@@ -1,11 +1,11 @@
 // The final state, once everything is healed: each namespace asked a GET on every replica (bounded,
 // for wedged namespaces), then its pets, journal and faults read from every replica through the
 // control API and from the database's tables.
+import { unknownOutcome } from '../../../src/shared/database.js'
 import { ADMIN, API } from '../../support/replicas.js'
 import { WEDGE_MS, type Final, type ListedFault, type Probe, type Source } from './checker.js'
 import { OP_HEADER } from './clients.js'
 import type { Cluster } from './cluster.js'
-import { unknownOutcome } from '../../../src/shared/database.js'
 
 /** The message of the 503 that says a commit's outcome is unknown, as a journal entry keeps it. */
 const UNKNOWN_OUTCOME = unknownOutcome().message
