@@ -29,6 +29,8 @@ export interface LoadResult {
   readonly p99Ms: number
   /** Answers that were not 2xx, and socket errors: any is a failed run. */
   readonly errors: number
+  /** The errors by kind ("503", "5xx", "socket timeout"), for the log to say what failed. */
+  readonly failures: Readonly<Record<string, number>>
   readonly requests: number
 }
 
@@ -63,9 +65,13 @@ function wrk(workDir: string, core: number | undefined): LoadGenerator {
           ([name, value]) => `wrk.headers[${JSON.stringify(name)}] = ${JSON.stringify(value)}`,
         ),
         request.body === undefined ? '' : `wrk.body = ${JSON.stringify(request.body)}`,
-        // Count non-2xx answers as errors (wrk only reports non-2xx/3xx).
-        'local bad = 0',
-        'function response(status, headers, body) if status >= 300 then bad = bad + 1 end end',
+        // Each status that is not 2xx, counted by the thread and printed at the end (parseWrk).
+        'failed = {}',
+        'local threads = {}',
+        'function setup(thread) table.insert(threads, thread) end',
+        'function response(status, headers, body) if status >= 300 then failed[status] = (failed[status] or 0) + 1 end end',
+        'function done() for _, thread in ipairs(threads) do for status, n in pairs(thread:get("failed")) do',
+        '  io.write(string.format("status %d: %d\\n", status, n)) end end end',
         ...(request.namespaces === undefined
           ? []
           : [
@@ -139,11 +145,21 @@ function parseH2load(text: string, log: string): LoadResult {
   const percentile = (p: number): number =>
     (micros[Math.min(micros.length - 1, Math.floor((p / 100) * micros.length))] ?? NaN) / 1000
   const [done, failed, errored, timedOut] = counts.slice(1).map(Number) as [number, number, number, number]
+  const statuses = /^status codes: \d+ 2xx, (\d+) 3xx, (\d+) 4xx, (\d+) 5xx/m.exec(text)
+  const failures = nonZero({
+    '3xx': Number(redirects[1]),
+    '4xx': Number(statuses?.[2] ?? 0),
+    '5xx': Number(statuses?.[3] ?? 0),
+    'stream errored': errored,
+    'stream timeout': timedOut,
+  })
   return {
     requestsPerSecond: Number(rps[1]),
     p50Ms: percentile(50),
     p99Ms: percentile(99),
+    // h2load's failed are the 4xx and 5xx answers.
     errors: failed + errored + timedOut + Number(redirects[1]),
+    failures,
     requests: done,
   }
 }
@@ -162,11 +178,23 @@ function parseWrk(text: string): LoadResult {
   const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(text)?.[1] ?? 0)
   const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(text)
   const socketErrors = socket ? socket.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0
+  const statuses = [...text.matchAll(/^status (\d+): (\d+)$/gm)].map(([, status, n]) => [status, Number(n)])
+  const failures = nonZero({
+    ...Object.fromEntries(statuses),
+    ...Object.fromEntries(
+      ['connect', 'read', 'write', 'timeout'].map((kind, i) => [`socket ${kind}`, Number(socket?.[i + 1] ?? 0)]),
+    ),
+  })
   return {
     requestsPerSecond: Number(rps[1]),
     p50Ms: percentile('50'),
     p99Ms: percentile('99'),
     errors: non2xx + socketErrors,
+    failures,
     requests: Number(total[1]),
   }
+}
+
+function nonZero(counts: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.entries(counts).filter(([, n]) => n > 0))
 }

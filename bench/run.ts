@@ -250,6 +250,10 @@ async function measureLoad(
         p50Ms: round(median(results.map((r) => r.p50Ms)), 3),
         p99Ms: round(median(results.map((r) => r.p99Ms)), 3),
         errors: results.reduce((sum, r) => sum + r.errors, 0),
+        failures: results.reduce<Record<string, number>>((sum, r) => {
+          for (const [kind, n] of Object.entries(r.failures)) sum[kind] = (sum[kind] ?? 0) + n
+          return sum
+        }, {}),
         ...Object.fromEntries(
           Object.keys(results[0]?.figures ?? {}).map((key) => [
             key,
@@ -259,7 +263,7 @@ async function measureLoad(
       }
       const spread = loadCase.namespaces === undefined ? '' : ` in ${loadCase.namespaces} namespaces`
       log(
-        `${row.request}${spread} over ${protocol} on ${server}: ${row.requestsPerSecond} req/s, p50 ${row.p50Ms} ms, ${row.errors} errors`,
+        `${row.request}${spread} over ${protocol} on ${server}: ${row.requestsPerSecond} req/s, p50 ${row.p50Ms} ms, ${row.errors} errors${row.errors > 0 ? ` ${JSON.stringify(row.failures)}` : ''}`,
       )
       rows.push(row)
     }
@@ -521,6 +525,13 @@ async function shared(ctx: Context) {
       ],
       probe,
     )
+    // What each balancer saw (a replica marked down by its checks) says why a run through it failed.
+    for (const [name, balancer] of [
+      ['replicas1', one],
+      [`replicas${REPLICAS}`, all],
+      [`replicas${REPLICAS}ByNamespace`, sticky],
+    ] as const)
+      if (balancer.output().trim() !== '') log(`HAProxy for ${name}:\n${balancer.output().trim()}`)
     const killed = await ownerKilled(all, replicas[0])
     log(
       `a replica killed with -9 while it served a namespace: a create there acknowledged again after ${killed.replacedMs} ms, ${killed.lost} of ${killed.acknowledged} acknowledged creates lost`,

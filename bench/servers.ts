@@ -176,23 +176,28 @@ export function rssMiB(pid: number | undefined): number {
   }
 }
 
+/** Clock ticks per second of /proc/PID/stat's times: USER_HZ, 100 on Linux's common architectures. */
+const TICKS_PER_SECOND = 100
+
 /**
  * CPU time (in ms) that a process and its children (a PostgreSQL server's backends) have used so
- * far, summed over their threads from the scheduler's own count in /proc (Linux; nanoseconds, where
- * the clock ticks of /proc/PID/stat are 10 ms and a short loaded run reads 0); NaN when none can be read.
+ * far: the live ones summed over their threads from the scheduler's own count in /proc (Linux;
+ * nanoseconds, where the clock ticks of /proc/PID/stat are 10 ms and a short loaded run reads 0),
+ * and the children that ended (an idle backend closed mid-run), which the process has reaped into
+ * its own counts of children's time. NaN when none can be read.
  */
 export function cpuMs(pid: number | undefined): number {
   let ns = NaN
+  const add = (more: number): void => void (ns = (Number.isNaN(ns) ? 0 : ns) + more)
   for (const entry of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
     try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
-      // After the name in parentheses: state, then the parent's pid.
-      const parent = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]
-      if (entry !== String(pid) && parent !== String(pid)) continue
+      // After the name in parentheses: state, then the parent's pid; the children's user and
+      // system time are the 14th and 15th fields from there.
+      const fields = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ').at(-1)?.split(' ') ?? []
+      if (entry === String(pid)) add(((Number(fields[13]) + Number(fields[14])) * 1e9) / TICKS_PER_SECOND)
+      else if (fields[1] !== String(pid)) continue
       for (const task of readdirSync(`/proc/${entry}/task`))
-        ns =
-          (Number.isNaN(ns) ? 0 : ns) +
-          Number(readFileSync(`/proc/${entry}/task/${task}/schedstat`, 'utf8').split(' ')[0])
+        add(Number(readFileSync(`/proc/${entry}/task/${task}/schedstat`, 'utf8').split(' ')[0]))
     } catch {
       // Ended meanwhile.
     }

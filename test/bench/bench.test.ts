@@ -75,7 +75,7 @@ t.test(
     for (const row of [...results.raw, ...results.https, ...results.http2]) {
       const what = `${row.request} over ${row.protocol} on ${row.server}`
       t.ok(row.requestsPerSecond > 0 && row.p50Ms > 0, `${what}: req/s and p50`)
-      t.equal(row.errors, 0, `${what}: no failed request`)
+      t.equal(row.errors, 0, `${what}: no failed request ${JSON.stringify(row.failures)}`)
     }
     // The other figures are guardrails, each checked below; the deletion is not one.
     for (const [server, figures] of [
@@ -137,9 +137,10 @@ t.test(
     for (const row of shared.requests) {
       const what = `${row.request} on ${row.server}`
       t.ok(row.requestsPerSecond > 0 && row.p50Ms > 0, `${what}: req/s and p50`)
-      t.equal(row.errors, 0, `${what}: no failed request`)
-      t.ok(row.sandboxCpuUs > 0, `${what}: the sandboxes' CPU per request`)
-      if (row.server !== 'sandbox') t.ok(row.postgresCpuUs > 0, `${what}: PostgreSQL's CPU per request`)
+      t.equal(row.errors, 0, `${what}: no failed request ${JSON.stringify(row.failures)}`)
+      t.ok(row.sandboxCpuUs > 0, `${what}: the sandboxes' CPU per request (${row.sandboxCpuUs} µs)`)
+      if (row.server !== 'sandbox')
+        t.ok(row.postgresCpuUs > 0, `${what}: PostgreSQL's CPU per request (${row.postgresCpuUs} µs)`)
     }
     t.ok(shared.walFlushes.commits > 0 && shared.walFlushes.flushes > 0, 'commits and WAL flushes')
     for (const store of ['sandbox', 'postgres'])

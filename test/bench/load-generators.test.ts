@@ -1,5 +1,5 @@
 // The bench's load generators against a local server: wrk over HTTP/1.1, plain and over TLS, and
-// h2load over HTTP/2 report latency below a millisecond, and a run's counts add up. CI installs
+// h2load over HTTP/2 report latency below a millisecond, and a run's counts add up, by kind. CI installs
 // both; without them the bench says so and these tests skip.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { createSecureServer, type Http2ServerRequest, type Http2ServerResponse } from 'node:http2'
@@ -38,6 +38,7 @@ async function measures(t: Test, load: LoadGenerator, origin: string): Promise<v
   t.ok(ok.p50Ms > 0, `p50 is above 0 (${ok.p50Ms} ms)`)
   t.ok(ok.p99Ms >= ok.p50Ms, `p99 (${ok.p99Ms} ms) ≥ p50`)
   t.equal(ok.errors, 0, 'no errors against a server that answers 200')
+  t.same(ok.failures, {}, 'and no failure of any kind')
   // A local answer takes well under a millisecond: whole milliseconds would make every figure an integer.
   t.not(
     Number.isInteger(ok.p50Ms) && Number.isInteger(ok.p99Ms),
@@ -50,6 +51,8 @@ async function measures(t: Test, load: LoadGenerator, origin: string): Promise<v
     bad.errors > 0 && bad.errors === bad.requests,
     `every 404 is counted as an error (${bad.errors} of ${bad.requests})`,
   )
+  const kind = load.name === 'wrk' ? '404' : '4xx'
+  t.same(bad.failures, { [kind]: bad.errors }, `and by kind: ${JSON.stringify(bad.failures)}`)
 }
 
 const cases = [
