@@ -42,24 +42,29 @@ export function startClients(
     const mine = new Map<string, { id: number; op: string }[]>()
     /** A create with an Idempotency-Key whose answer did not say what became of it: sent again next. */
     let again: { namespace: string; name: string; key: string; body: unknown; tries: number } | undefined
+    /** A pet created by an attempt sent again: read back next, while no reset is likely to have cleared it. */
+    let created: { namespace: string; id: number; op: string } | undefined
     for (let i = 0; !stopping && i < MAX_OPS; i++) {
       const retry = again
-      again = undefined
-      const namespace = retry?.namespace ?? pick(namespaces)
+      const readBack = created
+      again = created = undefined
+      const namespace = retry?.namespace ?? readBack?.namespace ?? pick(namespaces)
       // The first namespace is never reset: its creates are checked over the whole run.
-      const r = retry === undefined ? random() : 0
+      const r = retry === undefined && readBack === undefined ? random() : 0
       const kind: OpKind =
-        r < 0.5
-          ? 'create'
-          : r < 0.82
-            ? 'read'
-            : r < 0.9
-              ? 'verify'
-              : r < 0.96
-                ? 'arm'
-                : namespace !== namespaces[0] && r < 0.962
-                  ? 'reset'
-                  : 'read'
+        readBack !== undefined
+          ? 'read'
+          : r < 0.5
+            ? 'create'
+            : r < 0.82
+              ? 'read'
+              : r < 0.9
+                ? 'verify'
+                : r < 0.96
+                  ? 'arm'
+                  : namespace !== namespaces[0] && r < 0.962
+                    ? 'reset'
+                    : 'read'
       const replica = random() < 0.6 ? undefined : pick(cluster.replicas).n
       const origin = replica === undefined ? cluster.balancer.url : (cluster.replicas[replica - 1]?.origin ?? '')
       const op: Mutable<Op> = { id: `c${c}-${i}`, kind, namespace, invokedAt: 0 }
@@ -85,7 +90,7 @@ export function startClients(
         }
       } else if (kind === 'read') {
         const pets = mine.get(namespace) ?? []
-        const pet = pets.length > 0 && random() < 0.6 ? pick(pets) : undefined
+        const pet = readBack ?? (pets.length > 0 && random() < 0.6 ? pick(pets) : undefined)
         op.operationId = pet === undefined ? 'listPets' : 'getPet'
         op.reads = pet?.op
         request = { path: pet === undefined ? '/v1/pets?limit=5' : `/v1/pets/${pet.id}`, headers: api }
@@ -143,8 +148,10 @@ export function startClients(
           body: body ?? text,
         }
         op.answer = answer
-        if (kind === 'create' && res.status === 201 && typeof body?.['id'] === 'number')
+        if (kind === 'create' && res.status === 201 && typeof body?.['id'] === 'number') {
           mine.set(namespace, [...(mine.get(namespace) ?? []), { id: body['id'], op: op.id }])
+          if (retry !== undefined) created = { namespace, id: body['id'], op: op.id }
+        }
         if (kind === 'arm')
           op.fault = res.status === 201 && op.fault ? { id: Number(body?.['id']), after: op.fault.after } : undefined
         if (kind === 'verify' && res.status === 200 && op.verified) {
