@@ -134,8 +134,8 @@ function parseH2load(text: string, log: string): LoadResult {
       text,
     )
   // h2load counts a 3xx as a success; the bench, as with wrk, does not.
-  const redirects = /^status codes: \d+ 2xx, (\d+) 3xx/m.exec(text)
-  if (!rps || !counts || !redirects) throw new Error(`unexpected h2load output:\n${text}`)
+  const statuses = /^status codes: \d+ 2xx, (\d+) 3xx, (\d+) 4xx, (\d+) 5xx/m.exec(text)
+  if (!rps || !counts || !statuses) throw new Error(`unexpected h2load output:\n${text}`)
   const micros = log
     .split('\n')
     .filter((line) => line !== '')
@@ -145,11 +145,11 @@ function parseH2load(text: string, log: string): LoadResult {
   const percentile = (p: number): number =>
     (micros[Math.min(micros.length - 1, Math.floor((p / 100) * micros.length))] ?? NaN) / 1000
   const [done, failed, errored, timedOut] = counts.slice(1).map(Number) as [number, number, number, number]
-  const statuses = /^status codes: \d+ 2xx, (\d+) 3xx, (\d+) 4xx, (\d+) 5xx/m.exec(text)
+  const [redirects, clientErrors, serverErrors] = statuses.slice(1).map(Number) as [number, number, number]
   const failures = nonZero({
-    '3xx': Number(redirects[1]),
-    '4xx': Number(statuses?.[2] ?? 0),
-    '5xx': Number(statuses?.[3] ?? 0),
+    '3xx': redirects,
+    '4xx': clientErrors,
+    '5xx': serverErrors,
     'stream errored': errored,
     'stream timeout': timedOut,
   })
@@ -158,7 +158,7 @@ function parseH2load(text: string, log: string): LoadResult {
     p50Ms: percentile(50),
     p99Ms: percentile(99),
     // h2load's failed are the 4xx and 5xx answers.
-    errors: failed + errored + timedOut + Number(redirects[1]),
+    errors: failed + errored + timedOut + redirects,
     failures,
     requests: done,
   }
