@@ -29,7 +29,9 @@ export interface Haproxy {
 }
 
 /**
- * The configuration: a second to connect, thirty for an answer, and retries of a
+ * The configuration: a second to connect, thirty for an answer, four for a check (longer than the
+ * bound of the replica's own /readyz answer, 3 s: a busy replica says itself whether it is ready,
+ * and only one that cannot answer at all, paused or starved, is taken out), and retries of a
  * failed connection alone (HAProxy's default retry-on, said outright): such a request reached no
  * server, so it may go to another, the last try to another server (redispatch). A request that
  * reached a server is never sent again, whatever happened to it: a replayed POST would make a second pet.
@@ -43,7 +45,7 @@ function config(port: number, servers: ReadonlyMap<string, string>, balance: Bal
     '  timeout connect 1s',
     '  timeout client 30s',
     '  timeout server 30s',
-    '  timeout check 1s',
+    '  timeout check 4s',
     '  retries 2',
     '  retry-on conn-failure',
     '  option redispatch',

@@ -11,8 +11,11 @@ const skip = haproxySkip(t)
 
 interface Backend {
   readonly url: string
-  /** What GET /readyz, the balancer's check, answers. */
+  /** What GET /readyz, the balancer's check, answers, and after how long. */
   readyz: number
+  readyzDelayMs: number
+  /** The checks it has answered. */
+  checks: number
   /** The requests other than health checks it has received. */
   readonly received: string[]
   close(): void
@@ -20,9 +23,13 @@ interface Backend {
 
 /** A server answering 200 with its name, `onPost` deciding what a POST gets. */
 async function backend(t: Test, onPost: (req: IncomingMessage, res: ServerResponse) => void): Promise<Backend> {
-  const state = { readyz: 200, received: [] as string[] }
+  const state = { readyz: 200, readyzDelayMs: 0, checks: 0, received: [] as string[] }
   const server = createServer((req, res) => {
-    if (req.url === '/readyz') return void res.writeHead(state.readyz).end()
+    if (req.url === '/readyz')
+      return void setTimeout(() => {
+        state.checks++
+        res.writeHead(state.readyz).end()
+      }, state.readyzDelayMs)
     state.received.push(`${req.method} ${req.url}`)
     if (req.method === 'POST') return onPost(req, res)
     res.end('ok')
@@ -76,6 +83,17 @@ t.test('a server whose health check fails gets nothing until it passes again', {
   await waitFor(async () => (await servers(haproxy, 4)).includes(b.url), {
     what: 'the server to be sent requests again',
   })
+})
+
+t.test('a server whose check is slow but within its own bound stays in', { skip }, async (t) => {
+  const [a, b] = [await backend(t, answer), await backend(t, answer)]
+  const haproxy = await startHaproxy([a.url, b.url], t)
+  // A replica busy on a loaded core answers late; its own bound on /readyz (3 s) says when it is not ready.
+  b.readyzDelayMs = 2_000
+  const from = b.checks
+  await waitFor(async () => b.checks >= from + 3, { what: 'three slow checks answered', timeoutMs: 20_000 })
+  t.notMatch(haproxy.output(), /replica2 is DOWN/, 'HAProxy kept it')
+  t.same(new Set(await servers(haproxy, 4)), new Set([a.url, b.url]), 'both still serve')
 })
 
 t.test('a server that is gone: its requests go to another, none fails', { skip }, async (t) => {
