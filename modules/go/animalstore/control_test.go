@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 	"time"
 
@@ -139,8 +140,11 @@ func TestControl_zeroParameterIsSentAndPagesEndAtNilNext(t *testing.T) {
 // A client made from the sandbox's root URL alone; a refusal is the Error of its status.
 func TestControl_newAgainstAnyURL(t *testing.T) {
 	t.Parallel()
-	endpoint, err := sharedSandbox(t).PortEndpoint(t.Context(), "4010/tcp", "http")
+	// The root the module dials (127.0.0.1), not the engine's "localhost", which may resolve to ::1
+	// where another container holds the IPv4 binding's number.
+	baseURL, err := sharedSandbox(t).BaseURL(t.Context())
 	require.NoError(t, err)
+	endpoint := strings.TrimSuffix(baseURL, "/v1")
 	admin, err := control.New(endpoint+"/", sharedAdminToken)
 	require.NoError(t, err)
 	clock, err := admin.GetClockWithResponse(t.Context(), nil)
