@@ -30,7 +30,7 @@ export interface Owner {
   failure(error: unknown): unknown
   later(name: string, ...entries: RequestRecord[]): void
   doubt(name: string, ...entries: RequestRecord[]): void
-  /** The lease is asked again; a write refused for an id the database holds is logged, as the bug it is. */
+  /** The lease is asked again (at a new epoch after an unknown outcome); a write refused for an id the database holds is logged. */
   leaseLost(name: string, error: unknown): void
 }
 
@@ -197,10 +197,9 @@ class Committer {
       if (!outage) await client.query('ROLLBACK').catch(() => undefined)
       client.release(true)
       const committed = outage && begun !== undefined ? await owner.database.committed(begun) : false
-      if (fencedOff(error)) {
-        owner.leaseLost(namespace.name, error)
-        return moved(namespace.name)
-      }
+      // Fenced off, the lease moved; of unknown outcome, the commit may land later (a new epoch fences it off).
+      if (fencedOff(error) || committed === undefined) owner.leaseLost(namespace.name, error)
+      if (fencedOff(error)) return moved(namespace.name)
       if (committed === false) return owner.failure(error)
       if (committed === undefined) {
         if (this.#flying !== undefined) this.#flying.unknown = true

@@ -34,6 +34,8 @@ export interface Holder {
   doubt(name: string, ...entries: RequestRecord[]): void
   /** Entries a commit carried where they belong (the journal, or the owner's hand): their rows are no longer kept here. */
   carried(name: string, ...entries: RequestRecord[]): void
+  /** After a commit of unknown outcome: the lease is taken again at a new epoch, which fences it off should it land later. */
+  leaseLost(name: string, error: unknown): void
 }
 
 /** A namespace's row, locked until the request's answer is committed. */
@@ -98,6 +100,7 @@ export class Hold {
         throw this.#sharing.failure(error)
       }
       this.#sharing.doubt(this.#namespace.name, ...this.#late)
+      this.#sharing.leaseLost(this.#namespace.name, error)
       throw unknownOutcome()
     }
   }

@@ -52,6 +52,8 @@ export class Leases {
   readonly #theirs = new Map<string, Theirs>()
   #timer: NodeJS.Timeout | undefined
   #failed: { readonly error: unknown; readonly until: number } | undefined
+  /** Namespaces whose next taking here raises the epoch: a commit this replica gave up on may land later. */
+  readonly #anew = new Set<string>()
   /** The renewal under way, which a release waits for (it could otherwise extend what was released). */
   #renewing: Promise<void> = Promise.resolve()
 
@@ -96,19 +98,21 @@ export class Leases {
 
   /**
    * Takes the lease of `name` when it is free, expired or this replica's already (then renewed,
-   * its epoch kept): the lease, with `moved` when its epoch is new here. Another replica's that has
-   * not expired: where it is.
+   * its epoch kept unless `anew` asked for a new one): the lease, with `moved` when its epoch is
+   * new here. Another replica's that has not expired: where it is.
    */
   async take(name: string, again = true): Promise<{ lease: Lease; moved: boolean } | Elsewhere> {
     const sent = performance.now()
     // The database just failed to answer: a request asks it once, not once more for its hold.
     if (this.#failed !== undefined && sent < this.#failed.until) throw this.#failed.error
+    const anew = this.#anew.delete(name)
     const asking = this.#database.query<{ owner: string; address: string; epoch: string; left: number }>(
       `WITH taken AS (
          INSERT INTO leases AS l (name, owner, address, epoch, expires)
          VALUES ($1, $2, $3, 1, now() + make_interval(secs => $4 / 1000.0))
          ON CONFLICT (name) DO UPDATE SET owner = EXCLUDED.owner, address = EXCLUDED.address,
-           epoch = CASE WHEN l.owner = EXCLUDED.owner THEN l.epoch ELSE l.epoch + 1 END, expires = EXCLUDED.expires
+           epoch = CASE WHEN l.owner = EXCLUDED.owner AND NOT $5 THEN l.epoch ELSE l.epoch + 1 END,
+           expires = EXCLUDED.expires
          WHERE l.owner = EXCLUDED.owner OR l.expires < now()
          RETURNING owner, address, epoch::text, $4::float8 AS left
        )
@@ -116,7 +120,7 @@ export class Leases {
        UNION ALL
        SELECT owner, address, epoch::text, extract(epoch FROM expires - now()) * 1000 AS left
        FROM leases WHERE name = $1 AND NOT EXISTS (SELECT 1 FROM taken)`,
-      [name, this.owner, this.address ?? '', LEASE_MS],
+      [name, this.owner, this.address ?? '', LEASE_MS, anew],
     )
     let timer: NodeJS.Timeout | undefined
     const late = new Promise<never>((_, reject) => {
@@ -125,6 +129,7 @@ export class Leases {
     const { rows } = await Promise.race([asking, late])
       .catch((error: unknown) => {
         asking.catch(() => undefined)
+        if (anew) this.#anew.add(name)
         this.#failed = { error, until: performance.now() + FAILED_FOR_MS }
         throw error
       })
@@ -152,6 +157,16 @@ export class Leases {
   /** This replica no longer holds `name` (a write was fenced off): it is asked again next time. */
   lost(name: string): void {
     this.#mine.delete(name)
+  }
+
+  /**
+   * A commit in `name` was sent and its outcome stayed unknown: it may still reach the database,
+   * from a connection this replica gave up on. The lease is taken again at a new epoch, which its
+   * fence refuses, before anything more is committed there.
+   */
+  anew(name: string): void {
+    this.#mine.delete(name)
+    this.#anew.add(name)
   }
 
   /** Renews the leases used lately, in one statement; those not renewed are lost. */

@@ -269,7 +269,8 @@ export class Sharing implements Holder {
 
   readonly leaseLost = (name: string, error: unknown): void => {
     if (writtenOver(error)) this.logger.error({ err: error, namespace: name }, 'shared namespace: an id given twice')
-    this.leases.lost(name)
+    if (fencedOff(error)) this.leases.lost(name)
+    else this.leases.anew(name)
   }
 
   #remember(

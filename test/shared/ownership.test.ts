@@ -1,12 +1,13 @@
 // One replica serves a namespace at a time, under a lease in the database fenced by its epoch: a
 // request reaching another replica is forwarded to it and journaled once; a paused owner is
-// replaced and, resumed, never commits; an owner killed with -9 is replaced within 3 s.
+// replaced and, resumed, never commits; an owner killed with -9 is replaced within 3 s; a commit
+// its owner gave up on lands, if ever, fenced off.
 import pg from 'pg'
 import t from 'tap'
 import { postgresSkip, startPostgres, type Postgres } from '../support/postgres.js'
 import { haproxySkip } from '../support/haproxy.js'
 import { buildCli, waitFor } from '../support/sandbox.js'
-import { ADMIN, API, call, replicaThroughRelay, startReplicas } from '../support/replicas.js'
+import { ADMIN, API, call, replicaThroughProxy, replicaThroughRelay, startReplicas } from '../support/replicas.js'
 
 const skip = postgresSkip(t) || haproxySkip(t)
 const ns = (name: string) => ({ ...API, 'x-sandbox-namespace': name, 'content-type': 'application/json' })
@@ -194,3 +195,35 @@ t.test('an owner killed with -9 is replaced within 3 s, nothing acknowledged los
   acknowledged.push(replaced.id)
   for (const id of acknowledged) t.equal((await call(`${b}/v1/pets/${id}`, { headers: ns('killed') })).status, 200)
 })
+
+t.test(
+  'a commit its replica gave up on, reaching the database later, undoes nothing answered since',
+  { skip },
+  async (t) => {
+    const db = await startPostgres(t)
+    const { proxy, origin } = await replicaThroughProxy(t, db)
+    const name = 'late-commit'
+    const create = (pet: string) =>
+      call(`${origin}/v1/pets`, { method: 'POST', headers: ns(name), body: { name: pet, categoryId: 1 } })
+    t.equal((await create('Before')).status, 201, 'the replica serves the namespace')
+    // The reset's commit reaches the database only once the replica gave up on it (a stalled
+    // network): the replica cannot tell whether it took, and says so.
+    const late = proxy.delay('DELETE FROM pets')
+    const reset = await call(`${origin}/__admin/reset?namespace=${name}`, { method: 'POST', headers: ADMIN, body: {} })
+    t.equal(reset.status, 503, 'the reset: its outcome unknown')
+    const [waiting] = await db.query<{ pid: number }>(
+      "SELECT pid FROM pg_stat_activity WHERE state LIKE 'idle in transaction%'",
+    )
+    t.ok(waiting, "the reset's transaction waits for its commit")
+    const after = await create('After')
+    t.equal(after.status, 201, 'a create answered since')
+    late.pass()
+    await waitFor(
+      async () => (await db.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [waiting?.pid])).length === 0,
+      { what: "the reset's transaction to end" },
+    )
+    const stored = await db.query('SELECT 1 FROM pets WHERE namespace = $1 AND id = $2', [name, after.body.id])
+    t.equal(stored.length, 1, 'the pet answered 201 is stored')
+    t.equal((await call(`${origin}/v1/pets/${after.body.id}`, { headers: ns(name) })).status, 200)
+  },
+)

@@ -197,7 +197,7 @@ t.test(
       [name],
     )
     t.not(after?.owner, before?.owner, 'the lease moved to B')
-    t.equal(after?.epoch, String(Number(before?.epoch) + 1))
+    t.ok(Number(after?.epoch) > Number(before?.epoch), 'at a new epoch')
     // A journals what it kept through B, the read in doubt with the other.
     await waitFor(async () => (await count('/v1/pets/4')) === 1, { what: "A's kept entry in the journal" })
     t.equal(await count('/v1/pets/3'), 1, 'the read whose commit took is in the journal once')
