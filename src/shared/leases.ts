@@ -147,6 +147,8 @@ export class Leases {
       return theirs
     }
     this.#theirs.delete(name)
+    // A commit given up on while this taking flew may land under the epoch it brought back.
+    if (this.#anew.has(name)) return this.take(name, again)
     const before = this.#mine.get(name)
     const moved = before?.epoch !== row.epoch
     this.#mine.set(name, { epoch: row.epoch, validUntil: sent + LEASE_MS - MARGIN_MS, usedAt: performance.now() })
