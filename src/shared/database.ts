@@ -13,6 +13,11 @@ const MIGRATION_LOCK = 4_010_043
  * a database that stalls is answered 503 with Retry-After within a few seconds, never a hung request.
  */
 export const DATABASE_TIMEOUT_MS = 3_000
+/**
+ * How long a commit whose connection was lost waits for the database to say how it ended: with the
+ * commit's own bound, its answer comes within 5 s, as any answer when the database stalls.
+ */
+const OUTCOME_WITHIN_MS = 1_000
 /** A transaction left open (a bug, a replica that froze) is ended by the server after this: its row lock goes with it. */
 const IDLE_IN_TRANSACTION_MS = 10_000
 
@@ -38,7 +43,7 @@ export interface Database {
   query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>>
   /**
    * Whether the transaction committed, asked on another connection after its own was cut: undefined
-   * when the database does not say within DATABASE_TIMEOUT_MS, or cannot (outcome()). A transaction
+   * when the database does not say within OUTCOME_WITHIN_MS, or cannot (outcome()). A transaction
    * whose backend has not yet seen its connection go is 'in progress' a moment longer.
    */
   committed(transaction: Transaction): Promise<boolean | undefined>
@@ -102,9 +107,9 @@ export async function openDatabase(url: string, logger: Pick<Logger, 'warn' | 'i
     },
     query: (text, values) => unavailableIfDown(pool.query(text, values)),
     async committed(transaction) {
-      const deadline = performance.now() + DATABASE_TIMEOUT_MS
+      const deadline = performance.now() + OUTCOME_WITHIN_MS
       do {
-        const said = await pool
+        const asked = pool
           .query<{ status: string | null; server: string }>(
             'SELECT txid_status($1) AS status, pg_postmaster_start_time()::text AS server',
             [transaction.xid],
@@ -113,6 +118,11 @@ export async function openDatabase(url: string, logger: Pick<Logger, 'warn' | 'i
             ({ rows }) => outcome(transaction, rows[0]),
             (error: unknown) => ((error as { code?: unknown }).code === INVALID_PARAMETER ? false : IN_PROGRESS),
           )
+        let timer: NodeJS.Timeout | undefined
+        const late = new Promise<typeof IN_PROGRESS>((resolve) => {
+          timer = setTimeout(resolve, Math.max(0, deadline - performance.now()), IN_PROGRESS)
+        })
+        const said = await Promise.race([asked, late]).finally(() => clearTimeout(timer))
         if (said !== IN_PROGRESS) return said
         await new Promise((resolve) => setTimeout(resolve, 50))
       } while (performance.now() < deadline)
@@ -229,7 +239,7 @@ export function noNamespace(name: string): HttpError {
 export function unknownOutcome(): HttpError {
   return new HttpError(
     ERRORS.storageUnavailable,
-    `The connection to the database was lost as the change was committed, and the database could not say whether it was stored (it restarted meanwhile, or did not answer within ${DATABASE_TIMEOUT_MS} ms): read it back before trying again (a create sent again with the same Idempotency-Key is never stored twice)`,
+    `The connection to the database was lost as the change was committed, and the database could not say whether it was stored (it restarted meanwhile, or did not answer within ${OUTCOME_WITHIN_MS} ms): read it back before trying again (a create sent again with the same Idempotency-Key is never stored twice)`,
   )
 }
 

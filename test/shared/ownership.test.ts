@@ -209,8 +209,12 @@ t.test(
     // The reset's commit reaches the database only once the replica gave up on it (a stalled
     // network): the replica cannot tell whether it took, and says so.
     const late = proxy.delay('DELETE FROM pets')
+    const sent = performance.now()
     const reset = await call(`${origin}/__admin/reset?namespace=${name}`, { method: 'POST', headers: ADMIN, body: {} })
+    const answeredMs = Math.round(performance.now() - sent)
     t.equal(reset.status, 503, 'the reset: its outcome unknown')
+    // The commit waits 3 s for its answer, and the database is asked how it ended for 1 s more.
+    t.ok(answeredMs < 5_000, `answered within 5 s, as any answer when the database stalls (${answeredMs} ms)`)
     const [waiting] = await db.query<{ pid: number }>(
       "SELECT pid FROM pg_stat_activity WHERE state LIKE 'idle in transaction%'",
     )
