@@ -32,8 +32,11 @@ t.test('a reset whose snapshot lookup fails lets the namespace go, on every repl
       200,
       `${origin} serves the namespace`,
     )
-  const open = await db.query("SELECT pid FROM pg_stat_activity WHERE state LIKE 'idle in transaction%'")
-  t.same(open, [], 'no transaction is left open')
+  // The reads' entries commit behind their answers, in a transaction of a few milliseconds; one
+  // left open would stay until the server's bound on an idle transaction, 10 s.
+  const open = "SELECT pid FROM pg_stat_activity WHERE state LIKE 'idle in transaction%'"
+  await waitFor(async () => (await db.query(open)).length === 0, { what: 'no transaction open', timeoutMs: 5_000 })
+  t.same(await db.query(open), [], 'no transaction is left open')
 })
 
 /** A replica whose connections to the database go through a cutting proxy. */
