@@ -24,7 +24,8 @@ const ROWS: [string, number, RegExp][] = [
   ['PostgreSQL', 1400, /postgres|haproxy|replica|nemesis|cutting-proxy|(^|\/)shared\/|database|outages/],
   ['explorer', 650, /explorer|browser|screenshot|-page\.|pages\.ts/],
   ['journal, coverage, verify', 1700, /journal|coverage|verify|request-record|redact|secret|assertions/],
-  ['namespaces', 900, /namespace|eviction|frozen-initial/],
+  // A namespace's faults and clock live beside it, and count as control's.
+  ['namespaces', 900, /^(?!.*(fault|clock|chance)).*(namespace|eviction|frozen-initial)/],
   [
     'data-file store',
     3100,

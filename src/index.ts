@@ -6,7 +6,7 @@ import { startSandbox, type Sandbox } from './sandbox.js'
 
 export { DEFAULT_ADMIN_TOKEN, DEFAULT_API_KEY, DEFAULT_PORT, IN_MEMORY, loadConfig, type Config } from './config.js'
 export { startSandbox, type Sandbox } from './sandbox.js'
-export type { Fault, FaultKind, NewFault } from './control/faults.js'
+export type { Fault, FaultKind, NewFault } from './namespaces/faults.js'
 export type { JournalEntry, JournalFilter } from './journal/request-journal.js'
 export type { NewPet, Pet, PetStatus } from './store/pets.js'
 

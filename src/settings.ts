@@ -4,8 +4,8 @@
 import { DEFAULT_JOURNAL_LIMITS } from './journal/journal-memory.js'
 import { CREDENTIAL_HEADERS } from './journal/redactor.js'
 import { STABILITIES } from './contract/types.js'
-import { dateTimeSetting } from './control/clock.js'
-import { NAMESPACE_SETTINGS } from './control/namespace-settings.js'
+import { dateTimeSetting } from './namespaces/clock.js'
+import { NAMESPACE_SETTINGS } from './namespaces/namespace-settings.js'
 import { DEFAULT_IGNORED } from './fidelity/compare.js'
 import { DEFAULT_UPSTREAM_MAX_BYTES, DEFAULT_UPSTREAM_TIMEOUT_MS, UPSTREAM_MODES } from './fidelity/upstream.js'
 import { TLS_SETTINGS } from './tls/tls.js'
@@ -15,7 +15,7 @@ import { DEFAULT_STORE_BOUNDS } from './store/limits.js'
 import { DEFAULT_COUNT } from './store/seed.js'
 
 export { ConfigError, type Setting } from './setting-readers.js'
-export { MAX_MAX_NAMESPACES } from './control/namespace-settings.js'
+export { MAX_MAX_NAMESPACES } from './namespaces/namespace-settings.js'
 export const MAX_SEED_COUNT = 1_000_000
 export const MAX_JOURNAL_SIZE = 100_000
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const

@@ -6,7 +6,7 @@ import type { components } from '../contract/admin-types.js'
 import { ERRORS, HttpError } from '../http/errors.js'
 import type { Exchange } from '../http/exchange.js'
 import { waitsOn } from '../journal/journal-waits.js'
-import type { Namespace, Namespaces } from './namespaces.js'
+import type { Namespace, Namespaces } from '../namespaces/namespaces.js'
 import { bounds, type Expectation, type VerifyResult } from '../journal/verify.js'
 
 export type AwaitResult = components['schemas']['AwaitResult']

@@ -3,9 +3,9 @@
 // mattered. docs/bundle.md describes the format; readers refuse a version they do not know.
 // Its handler is a room of the control API of its own (control-api.ts merges it).
 import type { components, operations } from '../contract/admin-types.js'
-import type { Fault } from './faults.js'
-import type { Namespace } from './namespace.js'
-import type { Namespaces } from './namespaces.js'
+import type { Fault } from '../namespaces/faults.js'
+import type { Namespace } from '../namespaces/namespace.js'
+import type { Namespaces } from '../namespaces/namespaces.js'
 import type { Baseline } from '../store/baseline.js'
 import type { Pet, FrozenPets } from '../store/pets.js'
 import type { AnimalStore } from '../store/store.js'

@@ -9,7 +9,7 @@ import { createPipeline, type Handler, type Pipeline } from '../pipeline/pipelin
 import { MAX_JSON_DEPTH } from '../http/body.js'
 import { ERRORS, HttpError, RETRY_AFTER } from '../http/errors.js'
 import { isLoopbackAddress } from '../http/hosts.js'
-import { DEFAULT_NAMESPACE, type Namespace } from './namespaces.js'
+import { DEFAULT_NAMESPACE, type Namespace } from '../namespaces/namespaces.js'
 import {
   unknownNamespace,
   type ControlApiOptions,

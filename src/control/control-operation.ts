@@ -8,7 +8,7 @@ import type { Exchange } from '../http/exchange.js'
 import type { Reply } from '../http/reply.js'
 import type { HandlersOf } from '../pipeline/pipeline.js'
 import type { BundleSource } from './bundle.js'
-import type { Namespace, Namespaces } from './namespaces.js'
+import type { Namespace, Namespaces } from '../namespaces/namespaces.js'
 
 export interface ControlApiOptions {
   /** The control API's spec, loaded once, when the control API is built (control-api.ts). */

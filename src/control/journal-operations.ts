@@ -4,7 +4,7 @@
 // operation of this room goes here, and needs no other list.
 import { ERRORS, HttpError } from '../http/errors.js'
 import { TypedText } from '../http/reply.js'
-import { readDateTime } from './clock.js'
+import { readDateTime } from '../namespaces/clock.js'
 import { ok, type ControlOperations } from './control-operation.js'
 import { coverageMarkdown, coverageOf } from '../journal/coverage.js'
 import { logicalPage } from '../journal/logical-calls.js'

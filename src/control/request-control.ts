@@ -14,10 +14,10 @@ import {
   twinHeaders,
   type Fault,
   type Preference,
-} from './faults.js'
+} from '../namespaces/faults.js'
 import type { Redactor } from '../journal/redactor.js'
 import { UNMATCHED, type RequestRecord } from '../journal/request-record.js'
-import { namespaceOf, type Namespace, type NamespaceHold, type Namespaces } from './namespaces.js'
+import { namespaceOf, type Namespace, type NamespaceHold, type Namespaces } from '../namespaces/namespaces.js'
 import type { Awaitable } from '../pipeline/pipeline.js'
 import type { Operation } from '../contract/types.js'
 import type { AnimalStore } from '../store/store.js'

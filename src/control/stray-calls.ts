@@ -4,7 +4,7 @@
 // is that test's. They are read from the journals kept, when asked: the request path pays nothing.
 import type { components } from '../contract/admin-types.js'
 import type { JournalMemory } from '../journal/journal-memory.js'
-import { DEFAULT_NAMESPACE, type Namespace, type Namespaces } from './namespaces.js'
+import { DEFAULT_NAMESPACE, type Namespace, type Namespaces } from '../namespaces/namespaces.js'
 import type { JournalEntry } from '../journal/request-journal.js'
 
 export type StrayCall = components['schemas']['StrayCall']

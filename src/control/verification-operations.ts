@@ -11,7 +11,7 @@ import {
   type ControlContext,
   type ControlOperations,
 } from './control-operation.js'
-import type { Namespace } from './namespaces.js'
+import type { Namespace } from '../namespaces/namespaces.js'
 import { strayCalls, testEndsOn, tracesOf, type StrayCall } from './stray-calls.js'
 import { logicalCalls } from '../journal/logical-calls.js'
 import { UNMATCHED } from '../journal/request-record.js'

@@ -1,5 +1,5 @@
 // The namespaces as the journal's readers (the coverage report) see them: each one's name and
-// journal. src/control/namespaces.ts is one; the journal imports nothing of test control.
+// journal. src/namespaces/namespaces.ts is one; the journal imports nothing of test control.
 import type { CoverageTally } from './coverage-tally.js'
 import type { Journal } from './request-journal.js'
 

@@ -7,7 +7,7 @@ import type { ValidateFunction } from 'ajv/dist/2020.js'
 import { CONTROL_SPEC_FILE, SPEC_FILE } from '../paths.js'
 import { basePathOf, createAjv, describeErrors, operationsOf, readSpecDocument } from '../contract/load.js'
 import type { JsonSchema } from '../contract/types.js'
-import { NAMESPACE_HEADER } from '../control/namespaces.js'
+import { NAMESPACE_HEADER } from '../namespaces/namespaces.js'
 
 /** What a tool does to the sandbox's data: `changes` and `destroys` need a named namespace. */
 type Effect = 'reads' | 'changes' | 'destroys'

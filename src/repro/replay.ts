@@ -3,8 +3,8 @@
 // replay's own journal records of each answer with what the bundle's recorded. The answer's body
 // is not in a journal: its operation, status, Error and fault are what is compared (docs/bundle.md).
 import type { Bundle, BundleEntry } from '../control/bundle.js'
-import type { Fault } from '../control/faults.js'
-import { ANY_OPERATION } from '../control/faults.js'
+import type { Fault } from '../namespaces/faults.js'
+import { ANY_OPERATION } from '../namespaces/faults.js'
 import { firstDifference } from './difference.js'
 import type { StagedSandbox } from './restage.js'
 

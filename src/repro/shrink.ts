@@ -4,7 +4,7 @@
 // ANIMAL_STORE_FAULTS, and ddmin narrows them to the smallest set that still fails it.
 import { spawn } from 'node:child_process'
 import { parseArgs } from 'node:util'
-import type { Fault } from '../control/faults.js'
+import type { Fault } from '../namespaces/faults.js'
 import type { Bundle } from '../control/bundle.js'
 import { ddmin } from './ddmin.js'
 import { openBundle, usage } from './read-bundle.js'

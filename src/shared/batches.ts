@@ -5,8 +5,8 @@
 // goes at once. A batch that fails fails those after it, which ran on what it held: nothing of theirs
 // is written, their entries are kept for the journal, and the namespace is read whole again.
 import type pg from 'pg'
-import type { Namespace } from '../control/namespace.js'
-import type { NamespaceHold } from '../control/namespace-backend.js'
+import type { Namespace } from '../namespaces/namespace.js'
+import type { NamespaceHold } from '../namespaces/namespace-backend.js'
 import type { RequestRecord } from '../journal/request-record.js'
 import { isOutage, unknownOutcome, type Database, type Transaction } from './database.js'
 import { fencedOff, type Lease, moved } from './leases.js'

@@ -1,7 +1,7 @@
 // What a request changed in a namespace since a replica last synced it with its row: the pets
 // added (or all of them, replaced), the journal's new entries and the row's new state.
-import type { Fault } from '../control/faults.js'
-import type { Namespace } from '../control/namespace.js'
+import type { Fault } from '../namespaces/faults.js'
+import type { Namespace } from '../namespaces/namespace.js'
 import { MAX_RECORDED_BODY, type Redactor } from '../journal/redactor.js'
 import type { AnimalStore } from '../store/store.js'
 import type { RequestRecord } from '../journal/request-record.js'

@@ -3,7 +3,7 @@
 // start and each hour; a namespace goes when no API call was journaled in it, and it was not made,
 // within NAMESPACE_EXPIRY_DAYS (7). The default namespace stays.
 import type { Logger } from 'pino'
-import { DEFAULT_NAMESPACE } from '../control/namespace-choice.js'
+import { DEFAULT_NAMESPACE } from '../namespaces/namespace-choice.js'
 import type { Database } from './database.js'
 
 export const NAMESPACE_EXPIRY_DAYS = 7

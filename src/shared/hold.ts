@@ -1,7 +1,7 @@
 // A namespace's row held for one request (Sharing.hold, shared-state.ts): written back and
 // committed before the answer, or rolled back; either way the row and the connection are let go.
 import type pg from 'pg'
-import type { Namespace } from '../control/namespace.js'
+import type { Namespace } from '../namespaces/namespace.js'
 import type { RequestRecord } from '../journal/request-record.js'
 import { ERRORS, HttpError, RETRY_AFTER } from '../http/errors.js'
 import type { Lease } from './leases.js'

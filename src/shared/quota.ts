@@ -2,7 +2,7 @@
 // under an advisory lock of that hash, held until the transaction that inserts the row ends, so
 // that replicas making namespaces for one key at once count one after another, never past it.
 import type pg from 'pg'
-import { quotaReached } from '../control/namespace-quota.js'
+import { quotaReached } from '../namespaces/namespace-quota.js'
 
 /** The first half of the advisory lock's key; the second is the owner's hash, hashed again. */
 const QUOTA_LOCK = 4_010_053

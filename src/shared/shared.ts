@@ -1,7 +1,7 @@
 // The shared database's parts, made together for a start with DATABASE_URL (loaded only then).
 import type { Logger } from 'pino'
-import type { LiveNamespaces, NamespaceBackend } from '../control/namespace-backend.js'
-import { UnknownSnapshot } from '../control/namespace.js'
+import type { LiveNamespaces, NamespaceBackend } from '../namespaces/namespace-backend.js'
+import { UnknownSnapshot } from '../namespaces/namespace.js'
 import type { Redactor } from '../journal/redactor.js'
 import type { Baseline } from '../store/baseline.js'
 import type { FrozenPets } from '../store/pets.js'

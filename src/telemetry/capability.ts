@@ -2,7 +2,7 @@
 // (the SDK is loaded only then), and GET /metrics while the control API is on.
 import type { Logger } from 'pino'
 import type { Capability } from '../capability.js'
-import type { Namespaces } from '../control/namespaces.js'
+import type { Namespaces } from '../namespaces/namespaces.js'
 import type { Operation } from '../contract/types.js'
 import { Metrics, METRICS_PATH, metricsEndpoint } from './metrics.js'
 import { startTelemetry } from './telemetry.js'

@@ -5,7 +5,7 @@ import type { Exchange } from '../http/exchange.js'
 import type { Histogram, Registry } from 'prom-client'
 import { ERRORS, HttpError } from '../http/errors.js'
 import { UNMATCHED } from '../journal/request-record.js'
-import { DEFAULT_NAMESPACE, type Namespaces } from '../control/namespaces.js'
+import { DEFAULT_NAMESPACE, type Namespaces } from '../namespaces/namespaces.js'
 
 export const METRICS_PATH = '/metrics'
 

@@ -3,7 +3,7 @@
 import type { Exchange } from '../http/exchange.js'
 import type { Logger } from 'pino'
 import { ConfigError } from '../setting-readers.js'
-import { DEFAULT_NAMESPACE } from '../control/namespaces.js'
+import { DEFAULT_NAMESPACE } from '../namespaces/namespaces.js'
 import type { Operation } from '../contract/types.js'
 import { describeRequest } from './telemetry-attributes.js'
 

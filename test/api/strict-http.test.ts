@@ -83,7 +83,7 @@ t.test('every forced answer carries the headers of its genuine twin, with the sa
   const preferred503 = await fetch(`${baseUrl}/store/orders`, { headers: { ...AUTH, prefer: 'code=503' } })
   t.equal(preferred503.headers.get('retry-after'), '1', 'Prefer: code=503 has Retry-After')
   await preferred503.arrayBuffer()
-  // The clock's 410 and its deprecation headers: test/control/clock.test.ts.
+  // The clock's 410 and its deprecation headers: test/namespaces/clock.test.ts.
 })
 
 t.test('HEAD is served wherever GET is: the GET answer without its body', async (t) => {

@@ -29,7 +29,7 @@ async function expectTool(t: Test, client: Client, status: number, name: string,
 export async function theLoop(t: Test, client: Client, namespace: string): Promise<void> {
   // Which tools are listed: tools.test.ts.
   // Each tool is one generic call of its operation (tools.ts): the loop checks what a tool shows
-  // of an answer and where it acts. What the control operations do is test/control's.
+  // of an answer and where it acts. What the control operations do is test/control's and test/journal's.
   const reset = await expectTool(t, client, 200, 'reset', { namespace, body: { seed: 3, count: 4 } })
   t.equal(reset.body.namespace, namespace)
 

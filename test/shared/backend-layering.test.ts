@@ -1,5 +1,5 @@
 // PostgreSQL is a namespace backend below the registry: nothing it imports, however far, reaches
-// the registry (src/control/namespaces.ts) or the request path; and the registry, the request
+// the registry (src/namespaces/namespaces.ts) or the request path; and the registry, the request
 // path and the control API know only the backend's interface, never src/shared, nor branch on it.
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -29,7 +29,7 @@ t.test('src/shared reaches neither the namespace registry nor the request path',
   const imports = await graph()
   const shared = Object.keys(imports).filter((file) => file.startsWith('shared/'))
   t.ok(shared.includes('shared/shared-namespaces.ts'), 'the backend is in the graph')
-  const above = ['control/namespaces.ts', 'control/request-control.ts', 'control/control-api.ts', 'sandbox.ts']
+  const above = ['namespaces/namespaces.ts', 'control/request-control.ts', 'control/control-api.ts', 'sandbox.ts']
   for (const file of shared)
     t.same(
       [...reach(imports, file)].filter((reached) => above.includes(reached)),
@@ -40,7 +40,7 @@ t.test('src/shared reaches neither the namespace registry nor the request path',
 
 t.test('the registry, the request path and the control API never import src/shared', async (t) => {
   const imports = await graph()
-  for (const file of ['control/namespaces.ts', 'control/request-control.ts', 'control/control-api.ts'])
+  for (const file of ['namespaces/namespaces.ts', 'control/request-control.ts', 'control/control-api.ts'])
     t.same(
       [...reach(imports, file)].filter((reached) => reached.startsWith('shared/')),
       [],
@@ -48,15 +48,16 @@ t.test('the registry, the request path and the control API never import src/shar
     )
 })
 
-t.test('nothing in src/control asks whether namespaces are shared', async (t) => {
-  const control = join(ROOT, 'src/control')
-  const asking = readdirSync(control)
-    .filter((file) => file.endsWith('.ts'))
-    .flatMap((file) =>
-      readFileSync(join(control, file), 'utf8')
-        .split('\n')
-        .map((line, index) => `${file}:${index + 1}: ${line.trim()}`)
-        .filter((line) => /\bsharing\b|\.shared\b|\bshared:/.test(line)),
-    )
+t.test('nothing in src/namespaces or src/control asks whether namespaces are shared', async (t) => {
+  const asking = ['src/namespaces', 'src/control'].flatMap((folder) =>
+    readdirSync(join(ROOT, folder))
+      .filter((file) => file.endsWith('.ts'))
+      .flatMap((file) =>
+        readFileSync(join(ROOT, folder, file), 'utf8')
+          .split('\n')
+          .map((line, index) => `${folder}/${file}:${index + 1}: ${line.trim()}`)
+          .filter((line) => /\bsharing\b|\.shared\b|\bshared:/.test(line)),
+      ),
+  )
   t.same(asking, [])
 })

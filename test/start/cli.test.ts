@@ -24,7 +24,7 @@ t.test('a start that fails prints one line naming the setting or the file, no st
   await writeFile(join(dir, 'a-file'), '')
   const unwritable = join(dir, 'a-file', 'db.json')
   // One row per way a start fails; each reader's other settings (another whole number, another
-  // list of names) are checked in process, beside the settings they read (test/control, test/fidelity).
+  // list of names) are checked in process, beside the settings they read (test/namespaces, test/journal, test/fidelity).
   const cases: Array<{ env?: Record<string, string>; args?: string[]; names: RegExp }> = [
     {
       env: { PORT: String(port) },

@@ -1,6 +1,6 @@
 import parsePrometheusTextFormat, { type MetricFamily } from 'parse-prometheus-text-format'
 import t from 'tap'
-import { NAMESPACE_HEADER } from '../../src/control/namespaces.js'
+import { NAMESPACE_HEADER } from '../../src/namespaces/namespaces.js'
 import { ADMIN_AUTH, ADMIN_TOKEN, call, startControlSandbox } from '../support/control.js'
 import { AUTH, postPet, startTestSandbox, waitFor } from '../support/sandbox.js'
 

@@ -32,7 +32,7 @@ async function startService(t: Test, sandbox: ControlSandbox): Promise<string> {
 const countIn = async (sandbox: ControlSandbox, query: string): Promise<number> =>
   (await sandbox.control('GET', `/requests?${query}&limit=0`)).body.count as number
 
-// What verify and the coverage report make of a namespace's or a trace's calls: test/control.
+// What verify and the coverage report make of a namespace's or a trace's calls: test/journal.
 t.test('baggage: each test names its namespace, and finds its calls there alone', async (t) => {
   const sandbox = await startControlSandbox(t)
   const service = await startService(t, sandbox)

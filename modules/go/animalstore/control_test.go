@@ -17,7 +17,7 @@ import (
 
 // The generated client against the sandbox, through what the module adds: the admin token, the
 // optional parameters sent when set, the bodies whose zeros mean something, the API's headers.
-// What the answers mean is the sandbox's, tested in its own suite (test/control).
+// What the answers mean is the sandbox's, tested in its own suite (test/control, test/journal).
 func TestControl_operations(t *testing.T) {
 	t.Parallel()
 	admin, name := testNamespace(t, "")
@@ -198,7 +198,7 @@ func TestControl_CoverageAsksOnlyForReachableResponses(t *testing.T) {
 	require.Equal(t, http.StatusCreated, created.StatusCode)
 	invalid, _ := callAPI(t, name, http.MethodPost, "/pets", map[string]any{"categoryId": 3})
 	require.Equal(t, http.StatusBadRequest, invalid.StatusCode)
-	// The sandbox's words, the same as the TypeScript client raises (test/control/client-assertions.test.ts).
+	// The sandbox's words, the same as the TypeScript client raises (test/journal/client-assertions.test.ts).
 	want := fmt.Sprintf("createPet (POST /v1/pets), namespace %s: never exercised 401", name)
 	require.EventuallyWithT(t, func(c *assert.CollectT) {
 		coverage, err := admin.GetCoverageWithResponse(t.Context(), &control.GetCoverageParams{Namespace: &name})

@@ -1,7 +1,7 @@
 """The control handle: every operation once against the session's sandbox through the client
 generated from the spec (test_generated.py holds it to the spec), its errors, its namespace handles,
 and the assertions' messages. What the answers mean is the sandbox's, tested in its own suite
-(test/control, test/coverage)."""
+(test/control, test/journal)."""
 
 import time
 from datetime import datetime, timedelta, timezone
@@ -115,7 +115,7 @@ def test_coverage_check_passes_a_suite_that_caused_every_reachable_response_of_c
     requests.post(url, headers=api.api_headers, json={"name": "Rex", "categoryId": 3})  # 201
     requests.post(url, headers=api.api_headers, json={"categoryId": 3})  # 400 invalid_body
     wait_for_requests(api, 2)
-    # The sandbox's words, the same as the TypeScript client raises (test/control/client-assertions.test.ts).
+    # The sandbox's words, the same as the TypeScript client raises (test/journal/client-assertions.test.ts).
     with pytest.raises(AssertionError) as missing:
         assert_all_responses_exercised(get_coverage.sync(client=api.api), "createPet")
     assert str(missing.value) == f"createPet (POST /v1/pets), namespace {api.namespace_name}: never exercised 401"

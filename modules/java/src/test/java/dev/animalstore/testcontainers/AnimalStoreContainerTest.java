@@ -64,7 +64,7 @@ import org.testcontainers.junit.jupiter.Container;
 /**
  * One sandbox for the class, a fresh namespace for each test: the tests cannot see each other's writes. Every
  * operation of the control client (generated from the spec at each build) runs once against it through a handle: what
- * it sends is taken, and its answer reads; what the answers mean is the sandbox's, tested in its own suite (test/control).
+ * it sends is taken, and its answer reads; what the answers mean is the sandbox's, tested in its own suite (test/control, test/journal).
  */
 @DockerTest
 class AnimalStoreContainerTest {
@@ -211,7 +211,7 @@ class AnimalStoreContainerTest {
     void aSuiteThatCausedEveryReachableResponseOfCreatePetPassesTheCheck(NamespaceControl namespace) throws Exception {
         assertThat(api(namespace).post("/pets", "{\"name\":\"Rex\",\"categoryId\":3}").statusCode()).isEqualTo(201);
         assertThat(api(namespace).post("/pets", "{\"categoryId\":3}").statusCode()).isEqualTo(400);
-        // The sandbox's words, the same as the TypeScript client raises (test/control/client-assertions.test.ts).
+        // The sandbox's words, the same as the TypeScript client raises (test/journal/client-assertions.test.ts).
         assertThatThrownBy(() -> namespace.assertAllResponsesExercised("createPet"))
             .isInstanceOf(AssertionError.class)
             .hasMessage("createPet (POST /v1/pets), namespace " + namespace.name() + ": never exercised 401");

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { MAX_DELAY_MS, MAX_FAULTS } from '../../src/control/faults.js'
+import { MAX_DELAY_MS, MAX_FAULTS } from '../../src/namespaces/faults.js'
 import { startControlSandbox } from '../support/control.js'
 import { AUTH } from '../support/sandbox.js'
 
