@@ -1,14 +1,45 @@
 // What the tests, the bench and the conformance run share when they start servers of their own:
 // a free loopback port, a bounded wait for a state, and servers ended when this process exits.
 import type { ChildProcess } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { createServer, type AddressInfo } from 'node:net'
 
-/** A port nothing listens on now: taken, then given back. */
-export async function freePort(): Promise<number> {
+/**
+ * The ports the kernel gives outgoing connections and `listen(0)` (Linux's ip_local_port_range):
+ * a port found free there can be taken by any client's connection before the server binds it.
+ */
+const EPHEMERAL_FROM = (() => {
+  try {
+    return Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').split(/\s+/)[0]) || 32_768
+  } catch {
+    return 32_768
+  }
+})()
+const LOWEST = 10_000
+
+/** Whether `port` can be listened on at 127.0.0.1 now; given back at once. */
+function bindable(port: number): Promise<number | undefined> {
   const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  await new Promise((resolve) => server.close(resolve))
+  return new Promise((resolve) => {
+    server.once('error', () => resolve(undefined))
+    server.listen(port, '127.0.0.1', () => {
+      const { port: bound } = server.address() as AddressInfo
+      server.close(() => resolve(bound))
+    })
+  })
+}
+
+/**
+ * A port nothing listens on now: taken, then given back. Drawn below the ephemeral range, so that
+ * no connection another process opens meanwhile takes it before the server this is for binds it.
+ */
+export async function freePort(): Promise<number> {
+  for (let tries = 0; tries < 50 && EPHEMERAL_FROM > LOWEST; tries++) {
+    const port = await bindable(LOWEST + Math.floor(Math.random() * (EPHEMERAL_FROM - LOWEST)))
+    if (port !== undefined) return port
+  }
+  const port = await bindable(0)
+  if (port === undefined) throw new Error('no free port on 127.0.0.1')
   return port
 }
 
