@@ -8,7 +8,7 @@ import type pg from 'pg'
 import type { Namespace } from '../namespaces/namespace.js'
 import type { NamespaceHold } from '../namespaces/namespace-backend.js'
 import type { RequestRecord } from '../journal/request-record.js'
-import { isOutage, unknownOutcome, type Database, type Transaction } from './database.js'
+import { isOutage, STEPS_WITHIN_MS, unknownOutcome, type Database, type Transaction } from './database.js'
 import { fencedOff, type Lease, moved } from './leases.js'
 import { nothingIn, type Taken } from './changes.js'
 import type { Unjournaled } from './unjournaled.js'
@@ -48,6 +48,8 @@ class Batch {
   /** The queued change that holds the batch's latest state. */
   stated: Queued | undefined
   durable = false
+  /** When its steps with the database must end, for the first request whose answer waits for it (none: no answer does). */
+  due: number | undefined
   /** Whether it may have committed though its requests are answered that it failed. */
   unknown = false
   settle!: (failure?: unknown) => void
@@ -59,8 +61,11 @@ class Batch {
     this.done.catch(() => undefined)
   }
 
-  /** Queues `taken`. The row takes a batch's last state only: the one before it is let go, and counted with it. */
-  push(taken: Taken, mark: number): Queued {
+  /**
+   * Queues `taken`, of a request that came at `came`. The row takes a batch's last state only: the
+   * one before it is let go, and counted with it.
+   */
+  push(taken: Taken, mark: number, came: number): Queued {
     const stated = this.stated
     if (taken.change.state !== undefined && stated !== undefined) {
       const before = stated.taken.change
@@ -71,6 +76,8 @@ class Batch {
     this.queued.push(queued)
     if (taken.change.state !== undefined) this.stated = queued
     this.durable ||= taken.change.durable
+    // A durable change's answer waits for the batch (a read's waits only for one it saw, due before it).
+    if (taken.change.durable) this.due = Math.min(this.due ?? Infinity, came + STEPS_WITHIN_MS)
     return queued
   }
 }
@@ -97,11 +104,14 @@ class Committer {
     this.owner = owner
   }
 
-  /** Joins the next batch; what the answer waits for, if anything (the batches holding a durable change before it). */
-  add(taken: Taken | undefined, mark: number, lease: Lease): Promise<void> | undefined {
+  /**
+   * Joins the next batch, for a request that came at `came`; what the answer waits for, if anything
+   * (the batches holding a durable change before it).
+   */
+  add(taken: Taken | undefined, mark: number, lease: Lease, came: number): Promise<void> | undefined {
     if (taken !== undefined && !nothingIn(taken.change)) {
       const batch = (this.#next ??= new Batch())
-      const queued = batch.push(taken, mark)
+      const queued = batch.push(taken, mark, came)
       if (batch.durable) this.#hurry?.()
       if (!this.#running) void this.#fly(lease)
       const seen = this.#seen()
@@ -168,13 +178,15 @@ class Committer {
 
   /**
    * The next batch, taken once its transaction has begun (what comes during that round trip joins
-   * it), written and committed: undefined, or what its requests are answered.
+   * it), written and committed by its due time: undefined, or what its requests are answered.
    */
   async #commit(lease: Lease): Promise<unknown> {
     const { namespace, owner } = this
+    // Due as its first waiting request: what joins it from now on came later.
+    const due = this.#next?.due
     let client: pg.PoolClient
     try {
-      client = await owner.database.connect()
+      client = await owner.database.connect(due)
     } catch (error) {
       return owner.failure(error)
     }
@@ -183,14 +195,14 @@ class Committer {
     let changes: Taken[] = []
     const { handed } = owner.unjournaled
     try {
-      begun = await begin(client, namespace.name)
+      begun = await begin(client, namespace.name, due)
       const batch = this.#take()
       changes = batch.queued.map((queued) => queued.taken)
       // Entries other replicas handed to this namespace: journaled at its next hold here, their rows kept till then.
       owner.later(namespace.name, ...handed.fresh(namespace.name, begun.handed))
       for (const { snapshot } of changes) if (snapshot !== undefined) await keepSnapshot(client, snapshot)
       const written = changes.map((taken) => taken.change)
-      version = await commitChanges(client, namespace.name, written[0]?.fence ?? lease, written)
+      version = await commitChanges(client, namespace.name, written[0]?.fence ?? lease, written, batch.due)
       client.release()
     } catch (error) {
       const outage = isOutage(error)
@@ -245,8 +257,17 @@ export class Batches {
     this.#owner = owner
   }
 
-  /** The owner's hold of `namespace`: its turn (given) and its lease, nothing asked of the database; `late` entries journaled. */
-  hold(namespace: Namespace, lease: Lease, letGo: () => void, late: readonly RequestRecord[]): NamespaceHold {
+  /**
+   * The owner's hold of `namespace` for a request that came at `came`: its turn (given) and its
+   * lease, nothing asked of the database; `late` entries journaled.
+   */
+  hold(
+    namespace: Namespace,
+    lease: Lease,
+    letGo: () => void,
+    late: readonly RequestRecord[],
+    came: number,
+  ): NamespaceHold {
     const committer = this.#committer(namespace)
     const { generation } = committer
     this.#owner.unjournaled.journalInto(namespace.name, namespace.journal, late)
@@ -263,7 +284,7 @@ export class Batches {
         if (committer.generation !== generation) throw failed()
         const taken = await this.#owner.changeOf(namespace, lease)
         if (committer.generation !== generation) throw failed()
-        return { wait: committer.add(taken, mark, lease) }
+        return { wait: committer.add(taken, mark, lease, came) }
       } finally {
         letGo()
       }

@@ -13,11 +13,38 @@ const MIGRATION_LOCK = 4_010_043
  * a database that stalls is answered 503 with Retry-After within a few seconds, never a hung request.
  */
 export const DATABASE_TIMEOUT_MS = 3_000
-/**
- * How long a commit whose connection was lost waits for the database to say how it ended: with the
- * commit's own bound, its answer comes within 5 s, as any answer when the database stalls.
- */
+/** How long a commit whose connection was lost waits for the database to say how it ended. */
 const OUTCOME_WITHIN_MS = 1_000
+/** A request is answered within this, however slow the database is at each step. */
+export const ANSWER_WITHIN_MS = 5_000
+/**
+ * A request's steps with the database end this long after it came, at the latest: what is left of
+ * ANSWER_WITHIN_MS asks how a commit cut off ended (OUTCOME_WITHIN_MS), and answers.
+ */
+export const STEPS_WITHIN_MS = ANSWER_WITHIN_MS - OUTCOME_WITHIN_MS - 750
+
+/** A query answered within stepTimeout(due): pg reads `query_timeout` of a query too, though its types leave it out. */
+export function bounded(text: string, due: number | undefined): pg.QueryConfig {
+  return { text, query_timeout: stepTimeout(due) } as pg.QueryConfig
+}
+
+/** A request's steps ran out of time before its next one was sent: that step changed nothing. */
+export class TooLate extends Error {
+  constructor() {
+    super(`timeout: the database was too slow to answer within ${ANSWER_WITHIN_MS} ms`)
+  }
+}
+
+/**
+ * The bound on the next step of a request whose steps end at `due` (performance.now()):
+ * DATABASE_TIMEOUT_MS, less as `due` nears. Throws TooLate past it, before the step is sent.
+ */
+export function stepTimeout(due: number | undefined): number {
+  if (due === undefined) return DATABASE_TIMEOUT_MS
+  const left = Math.floor(due - performance.now())
+  if (left < 1) throw new TooLate()
+  return Math.min(DATABASE_TIMEOUT_MS, left)
+}
 /** A transaction left open (a bug, a replica that froze) is ended by the server after this: its row lock goes with it. */
 const IDLE_IN_TRANSACTION_MS = 10_000
 
@@ -35,11 +62,12 @@ export interface Transaction {
 export interface Database {
   /**
    * Runs `work` in a transaction on one connection: committed when it resolves, rolled back when it
-   * throws. A commit whose connection was cut is answered as the database says it ended.
+   * throws, or once `due` passes before its COMMIT is sent. A commit whose connection was cut is
+   * answered as the database says it ended.
    */
-  transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T>
-  /** One connection of the pool, for a transaction of the caller's; it releases it. */
-  connect(): Promise<pg.PoolClient>
+  transaction<T>(work: (client: pg.PoolClient) => Promise<T>, due?: number): Promise<T>
+  /** One connection of the pool, within the time left before `due`, for a transaction of the caller's; it releases it. */
+  connect(due?: number): Promise<pg.PoolClient>
   query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>>
   /**
    * Whether the transaction committed, asked on another connection after its own was cut: undefined
@@ -85,15 +113,17 @@ export async function openDatabase(url: string, logger: Pick<Logger, 'warn' | 'i
     throw error
   }
   const database: Database = {
-    connect: () => unavailableIfDown(pool.connect()),
-    async transaction(work) {
-      const client = await database.connect()
+    connect: (due) => unavailableIfDown(connectWithin(pool, due)),
+    async transaction(work, due = performance.now() + STEPS_WITHIN_MS) {
+      const client = await database.connect(due)
       // Once COMMIT is sent: the transaction, and what `work` gave.
       let committing: { transaction: Transaction; result: Awaited<ReturnType<typeof work>> } | undefined
       try {
-        const [, begun] = (await client.query(`BEGIN; ${WHICH_TRANSACTION}`)) as unknown as pg.QueryResult[]
-        committing = { transaction: begun?.rows[0] as Transaction, result: await work(client) }
-        await client.query('COMMIT')
+        const [, begun] = (await client.query(
+          bounded(`BEGIN; ${WHICH_TRANSACTION}`, due),
+        )) as unknown as pg.QueryResult[]
+        committing = { transaction: begun?.rows[0] as Transaction, result: await before(due, work(client)) }
+        await client.query(bounded('COMMIT', due))
         client.release()
         return committing.result
       } catch (error) {
@@ -132,6 +162,30 @@ export async function openDatabase(url: string, logger: Pick<Logger, 'warn' | 'i
     close: async () => void (await Promise.all([pool.end(), probe.end()])),
   }
   return database
+}
+
+/** A connection of `pool` within the time left before `due`; one that comes later goes back to the pool. */
+async function connectWithin(pool: pg.Pool, due: number | undefined): Promise<pg.PoolClient> {
+  const timeoutMs = stepTimeout(due)
+  const connecting = pool.connect()
+  if (timeoutMs >= DATABASE_TIMEOUT_MS) return connecting
+  return before(due, connecting).catch((error: unknown) => {
+    connecting.then(
+      (client) => client.release(),
+      () => undefined,
+    )
+    throw error
+  })
+}
+
+/** `work`, or TooLate once `due` passes first (a statement of its may still be under way: its connection is not reused). */
+async function before<T>(due: number | undefined, work: Promise<T>): Promise<T> {
+  if (due === undefined) return work
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new TooLate()), Math.max(0, due - performance.now()))
+  })
+  return Promise.race([work, late]).finally(() => clearTimeout(timer))
 }
 
 const IN_PROGRESS = 'in progress'

@@ -10,7 +10,7 @@ export const FORWARDED = 'x-sandbox-forwarded'
  * The owner's answer must have started within this, less what the request spent before (asking
  * who the owner is): a replica paused or cut off is not waited for longer.
  */
-const ANSWER_WITHIN_MS = 4_000
+const OWNER_ANSWERS_WITHIN_MS = 4_000
 /** Headers of one connection, not of the request. */
 const HOP_BY_HOP = new Set([
   'connection',
@@ -62,7 +62,7 @@ export function forward(req: IncomingMessage, res: ServerResponse, address: stri
     })
     const timer = setTimeout(
       () => out.destroy(new Error('the owner did not answer in time')),
-      Math.max(0, ANSWER_WITHIN_MS - spentMs),
+      Math.max(0, OWNER_ANSWERS_WITHIN_MS - spentMs),
     )
     out.on('error', () => {
       clearTimeout(timer)

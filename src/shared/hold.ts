@@ -5,16 +5,13 @@ import type { Namespace } from '../namespaces/namespace.js'
 import type { RequestRecord } from '../journal/request-record.js'
 import { ERRORS, HttpError, RETRY_AFTER } from '../http/errors.js'
 import type { Lease } from './leases.js'
-import { isOutage, unknownOutcome, type Database, type Transaction } from './database.js'
+import { isOutage, STEPS_WITHIN_MS, unknownOutcome, type Database, type Transaction } from './database.js'
 
-/** The bound on a request's wait for its namespace (its turn here, a connection, the row's lock). */
-export const HOLD_TIMEOUT_MS = 4_000
-
-/** A namespace that could not be held within HOLD_TIMEOUT_MS: the database is slow or away. */
+/** A namespace that could not be held within STEPS_WITHIN_MS: the database is slow or away. */
 export function tooSlow(): HttpError {
   return new HttpError(
     ERRORS.storageUnavailable,
-    `The database did not answer within ${HOLD_TIMEOUT_MS} ms; nothing was changed`,
+    `The database did not answer within ${STEPS_WITHIN_MS} ms; nothing was changed`,
     RETRY_AFTER,
   )
 }
@@ -22,8 +19,11 @@ export function tooSlow(): HttpError {
 /** What a hold asks of the replica's sharing. */
 export interface Holder {
   readonly database: Database
-  /** Writes back what the request changed and commits, on the held row's connection, fenced by the lease (none: only read). */
-  give(client: pg.PoolClient, namespace: Namespace, lease: Lease | undefined): Promise<void>
+  /**
+   * Writes back what the request changed and commits by `due`, on the held row's connection,
+   * fenced by the lease (none: only read).
+   */
+  give(client: pg.PoolClient, namespace: Namespace, lease: Lease | undefined, due: number): Promise<void>
   /** The namespace is read whole from the database at its next hold. */
   forget(namespace: Namespace): void
   /** An outage as its 503; anything else but an HttpError logged. */
@@ -50,6 +50,8 @@ export class Hold {
 
   readonly #letGo: () => void
   readonly #lease: Lease | undefined
+  /** When its commit must be answered: its request's steps end then. */
+  readonly #due: number
 
   constructor(
     sharing: Holder,
@@ -59,8 +61,10 @@ export class Hold {
     letGo: () => void,
     late: readonly RequestRecord[],
     lease: Lease | undefined,
+    due: number,
   ) {
     this.#lease = lease
+    this.#due = due
     this.#sharing = sharing
     this.#client = client
     this.#namespace = namespace
@@ -85,7 +89,7 @@ export class Hold {
 
   async #commit(): Promise<void> {
     try {
-      await this.#sharing.give(this.#client, this.#namespace, this.#lease)
+      await this.#sharing.give(this.#client, this.#namespace, this.#lease, this.#due)
       this.#client.release()
       this.#sharing.carried(this.#namespace.name, ...this.#late)
     } catch (error) {

@@ -14,7 +14,7 @@ import { baselineKey, type Baseline } from '../store/baseline.js'
 import type { FrozenPets } from '../store/pets.js'
 import type { AnimalStore } from '../store/store.js'
 import type { Stores } from '../store/stores.js'
-import type { Database } from './database.js'
+import { STEPS_WITHIN_MS, type Database } from './database.js'
 import { addressOf, forward, FORWARDED } from './forward.js'
 import { fencedOff, moved } from './leases.js'
 import type { Sharing } from './shared-state.js'
@@ -75,6 +75,7 @@ export class SharedNamespaces implements NamespaceBackend {
 
   /** With its pets and requests, by the namespace's owner (fenced as every write of it). */
   async delete(name: string): Promise<boolean> {
+    const due = performance.now() + STEPS_WITHIN_MS
     const lease = await this.#sharing.owner(name)
     if ('address' in lease) throw moved(name)
     const namespace = this.#live.find(name)
@@ -85,7 +86,7 @@ export class SharedNamespaces implements NamespaceBackend {
       .transaction(async (client) => {
         await client.query('SELECT fence($1, $2, $3)', [name, lease.owner, lease.epoch])
         return (await client.query('DELETE FROM namespaces WHERE name = $1', [name])).rowCount === 1
-      })
+      }, due)
       .then((deleted) => {
         this.#sharing.unjournaled.drop(name)
         return deleted

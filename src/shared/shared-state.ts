@@ -15,11 +15,11 @@ import { HttpError } from '../http/errors.js'
 import type { Baseline } from '../store/baseline.js'
 import type { FrozenPets } from '../store/pets.js'
 import { IdempotencyKeys } from '../store/idempotency-keys.js'
-import { isOutage, noNamespace, unavailable, type Database, type Transaction } from './database.js'
+import { isOutage, noNamespace, STEPS_WITHIN_MS, unavailable, type Database, type Transaction } from './database.js'
 import { Batches } from './batches.js'
 import { changeSince, stateOf, type Synced, type Taken } from './changes.js'
 import { hand } from './handed.js'
-import { Hold, HOLD_TIMEOUT_MS, type Holder, tooSlow } from './hold.js'
+import { Hold, type Holder, tooSlow } from './hold.js'
 import { type Elsewhere, fencedOff, type Lease, Leases, moved, writtenOver } from './leases.js'
 import { Turns } from './turns.js'
 import { Unjournaled } from './unjournaled.js'
@@ -78,23 +78,26 @@ export class Sharing implements Holder {
    * Locks the namespace's row (made from `fresh` if there is none, counted against `owner`; a 404
    * if `keptOnly`, when no entry is kept for it), brings the namespace up to date with it, and gives
    * the hold that writes back and commits. A 503 when the database is down, or past the quota.
+   * Every step with the database ends within STEPS_WITHIN_MS of the call, its commit too.
    */
   async hold(namespace: Namespace, fresh: () => Namespace, owner?: string, keptOnly = false): Promise<NamespaceHold> {
     const started = performance.now()
+    const due = started + STEPS_WITHIN_MS
     // Requests here in one namespace queue here first: one at a time holds it, not a crowd of connections.
-    const letGo = await this.#turns.take(namespace.name, HOLD_TIMEOUT_MS)
+    const letGo = await this.#turns.take(namespace.name, STEPS_WITHIN_MS)
     if (letGo === undefined) throw tooSlow()
     // Its owner serves it from memory, and commits behind (batches.ts).
     const lease = this.leases.valid(namespace.name)
     if (lease !== undefined && this.serves(namespace))
-      return this.batches.hold(namespace, lease, letGo, this.unjournaled.take(namespace.name))
+      return this.batches.hold(namespace, lease, letGo, this.unjournaled.take(namespace.name), started)
     // Held by another replica: the namespace is only read here, and a change is refused. What its
     // owner here took is committed first, as the namespace is read anew.
     const holding = this.batches
       .idle(namespace)
       .then(() => this.owner(namespace.name))
       .then(
-        (lease) => this.#lock(namespace, fresh, letGo, 'address' in lease ? undefined : lease, owner, keptOnly),
+        (lease) =>
+          this.#lock(namespace, fresh, letGo, 'address' in lease ? undefined : lease, { owner, keptOnly, due }),
         (error: unknown) => {
           letGo()
           throw this.failure(error)
@@ -102,7 +105,7 @@ export class Sharing implements Holder {
       )
     let timer: NodeJS.Timeout | undefined
     const late = new Promise<undefined>((resolve) => {
-      timer = setTimeout(() => resolve(undefined), HOLD_TIMEOUT_MS - (performance.now() - started))
+      timer = setTimeout(() => resolve(undefined), due - performance.now())
     })
     const held = await Promise.race([holding, late]).finally(() => clearTimeout(timer))
     if (held !== undefined) return held
@@ -134,10 +137,9 @@ export class Sharing implements Holder {
     fresh: () => Namespace,
     letGo: () => void,
     lease: Lease | undefined,
-    owner: string | undefined,
-    keptOnly: boolean,
+    { owner, keptOnly, due }: { owner: string | undefined; keptOnly: boolean; due: number },
   ): Promise<Hold> {
-    const client = await this.database.connect().catch((error: unknown) => {
+    const client = await this.database.connect(due).catch((error: unknown) => {
       letGo()
       throw error
     })
@@ -148,8 +150,8 @@ export class Sharing implements Holder {
       // unless the database restarted since (it may have lost what was written without waiting).
       let handed: HandedRow[] = []
       if (lease !== undefined && synced !== undefined) {
-        const begun = await begin(client, namespace.name)
-        if (begun.server === synced.server) return await this.#held(client, namespace, begun, letGo, lease)
+        const begun = await begin(client, namespace.name, due)
+        if (begun.server === synced.server) return await this.#held(client, namespace, begun, letGo, due, lease)
         handed = begun.handed
       }
       let after = { pets: synced?.state.pets.lastId ?? 0, requests: synced?.state.journal.lastId ?? 0 }
@@ -170,7 +172,7 @@ export class Sharing implements Holder {
         locked = await lockAndRead(client, namespace.name, after, false)
       }
       await this.#take(client, namespace, locked, after)
-      return await this.#held(client, namespace, { ...locked.transaction, handed }, letGo, lease)
+      return await this.#held(client, namespace, { ...locked.transaction, handed }, letGo, due, lease)
     } catch (error) {
       this.forget(namespace)
       if (!isOutage(error)) await client.query('ROLLBACK').catch(() => undefined)
@@ -186,6 +188,7 @@ export class Sharing implements Holder {
     namespace: Namespace,
     begun: Transaction & { readonly handed?: readonly HandedRow[] },
     letGo: () => void,
+    due: number,
     lease?: Lease,
   ): Promise<Hold> {
     await this.unjournaled.sinceDeletion(namespace.name, () => deletedAt(client, namespace.name))
@@ -197,7 +200,7 @@ export class Sharing implements Holder {
         throw error
       })
     if (lease !== undefined) this.unjournaled.journalInto(namespace.name, namespace.journal, unwritten)
-    return new Hold(this, client, namespace, begun, letGo, late, lease)
+    return new Hold(this, client, namespace, begun, letGo, late, lease, due)
   }
 
   /**
@@ -238,11 +241,11 @@ export class Sharing implements Holder {
     this.#remember(namespace, { incarnation: row.incarnation, version: row.version, server: transaction.server }, state)
   }
 
-  /** Writes back what the request changed in the namespace and commits, on the held row's connection. */
-  async give(client: pg.PoolClient, namespace: Namespace, lease: Lease | undefined): Promise<void> {
+  /** Writes back what the request changed in the namespace and commits by `due`, on the held row's connection. */
+  async give(client: pg.PoolClient, namespace: Namespace, lease: Lease | undefined, due: number): Promise<void> {
     const { change, snapshot, version } = await this.changeOf(namespace, lease)
     if (snapshot !== undefined) await keepSnapshot(client, snapshot)
-    const committed = await writeAndCommit(client, namespace.name, change).catch((error: unknown) => {
+    const committed = await writeAndCommit(client, namespace.name, change, due).catch((error: unknown) => {
       if (!fencedOff(error)) throw error
       this.leaseLost(namespace.name, error)
       throw moved(namespace.name)

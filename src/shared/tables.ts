@@ -8,7 +8,7 @@ import type { IdempotencyKey } from '../store/idempotency-keys.js'
 import type { TallyData } from '../journal/coverage-tally.js'
 import type { Fault } from '../namespaces/faults.js'
 import type { Baseline } from '../store/baseline.js'
-import { WHICH_TRANSACTION, type Transaction } from './database.js'
+import { bounded, WHICH_TRANSACTION, type Transaction } from './database.js'
 import type { Lease } from './leases.js'
 import { countAgainst, type Quota } from './quota.js'
 
@@ -89,12 +89,20 @@ export interface HandedRow {
  * Begins a transaction that locks nothing yet, as the owner of a namespace does, reading the
  * entries other replicas handed to the namespace's journal (gone once a commit journals them).
  */
-export async function begin(client: pg.PoolClient, name: string): Promise<Transaction & { handed: HandedRow[] }> {
-  const [, transaction, handed] = await many(client, [
-    'BEGIN',
-    WHICH_TRANSACTION,
-    `SELECT id, record FROM handed_entries WHERE namespace = ${literal(name)} ORDER BY id`,
-  ])
+export async function begin(
+  client: pg.PoolClient,
+  name: string,
+  due?: number,
+): Promise<Transaction & { handed: HandedRow[] }> {
+  const [, transaction, handed] = await many(
+    client,
+    [
+      'BEGIN',
+      WHICH_TRANSACTION,
+      `SELECT id, record FROM handed_entries WHERE namespace = ${literal(name)} ORDER BY id`,
+    ],
+    due,
+  )
   return { ...(transaction?.rows[0] as Transaction), handed: (handed?.rows ?? []) as HandedRow[] }
 }
 
@@ -189,21 +197,27 @@ export interface Change {
   readonly handed: readonly string[]
 }
 
-/** Writes `change` and commits, in one round trip; the row's new version when its state changed. */
-export async function writeAndCommit(client: pg.PoolClient, name: string, change: Change): Promise<string | undefined> {
-  return commitChanges(client, name, change.fence, [change])
+/** Writes `change` and commits, in one round trip, by `due`; the row's new version when its state changed. */
+export async function writeAndCommit(
+  client: pg.PoolClient,
+  name: string,
+  change: Change,
+  due?: number,
+): Promise<string | undefined> {
+  return commitChanges(client, name, change.fence, [change], due)
 }
 
 /**
  * Writes `changes` in order and commits, in one round trip (a batch of an owner's requests: one
- * flush of the disk for them all, none when no change is durable); the row's version after them
- * when one changed its state (undefined when none did).
+ * flush of the disk for them all, none when no change is durable), by `due`; the row's version
+ * after them when one changed its state (undefined when none did).
  */
 export async function commitChanges(
   client: pg.PoolClient,
   name: string,
   fence: Lease | undefined,
   changes: readonly Change[],
+  due?: number,
 ): Promise<string | undefined> {
   const named = literal(name)
   const statements = changes.some((change) => change.durable) ? [] : ['SET LOCAL synchronous_commit TO OFF']
@@ -223,7 +237,7 @@ export async function commitChanges(
   const handed = changes.flatMap((change) => change.handed.map(Number).map(whole))
   if (handed.length > 0)
     statements.push(`DELETE FROM handed_entries WHERE namespace = ${named} AND id IN (${handed.join(', ')})`)
-  const results = await many(client, [...statements, 'COMMIT'])
+  const results = await many(client, [...statements, 'COMMIT'], due)
   if (state === undefined) return undefined
   const version = (results[updated]?.rows[0] as { version: string } | undefined)?.version
   if (version === undefined) throw new Error(`namespace ${name} vanished while it was held`)
@@ -274,9 +288,9 @@ export function literal(text: string): string {
   return text.includes('\\') ? `E${quoted.replaceAll('\\', '\\\\')}` : quoted
 }
 
-/** Several statements in one round trip (the simple query protocol), each one's result. */
-async function many(client: pg.PoolClient, statements: readonly string[]): Promise<pg.QueryResult[]> {
-  const result = (await client.query(statements.join(';\n'))) as pg.QueryResult | pg.QueryResult[]
+/** Several statements in one round trip (the simple query protocol), each one's result; answered by `due`. */
+async function many(client: pg.PoolClient, statements: readonly string[], due?: number): Promise<pg.QueryResult[]> {
+  const result = (await client.query(bounded(statements.join(';\n'), due))) as pg.QueryResult | pg.QueryResult[]
   return Array.isArray(result) ? result : [result]
 }
 
