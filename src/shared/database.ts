@@ -19,7 +19,8 @@ const OUTCOME_WITHIN_MS = 1_000
 export const ANSWER_WITHIN_MS = 5_000
 /**
  * A request's steps with the database end this long after it came, at the latest: what is left of
- * ANSWER_WITHIN_MS asks how a commit cut off ended (OUTCOME_WITHIN_MS), and answers.
+ * ANSWER_WITHIN_MS asks how a commit cut off ended (OUTCOME_WITHIN_MS), and answers, through the
+ * replica that forwarded the request too.
  */
 export const STEPS_WITHIN_MS = ANSWER_WITHIN_MS - OUTCOME_WITHIN_MS - 750
 

@@ -3,14 +3,16 @@
 import { Agent, request, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http'
 import { Agent as SecureAgent, request as secureRequest } from 'node:https'
 import type { TLSSocket } from 'node:tls'
+import { ANSWER_WITHIN_MS } from './database.js'
 
 /** Set on a forwarded request: the replica it reaches serves it or refuses it, never forwards it again. */
 export const FORWARDED = 'x-sandbox-forwarded'
 /**
  * The owner's answer must have started within this, less what the request spent before (asking
- * who the owner is): a replica paused or cut off is not waited for longer.
+ * who the owner is): a replica paused or cut off is not waited for longer. The owner answers within
+ * STEPS_WITHIN_MS and the asking of a commit's outcome after the request reached it, before this.
  */
-const OWNER_ANSWERS_WITHIN_MS = 4_000
+const OWNER_ANSWERS_WITHIN_MS = ANSWER_WITHIN_MS - 500
 /** Headers of one connection, not of the request. */
 const HOP_BY_HOP = new Set([
   'connection',

@@ -3,12 +3,31 @@
 import { readFileSync, readdirSync } from 'node:fs'
 import t from 'tap'
 import { postgresSkip, startPostgres, type Postgres } from '../support/postgres.js'
+import type { CuttingProxy } from '../support/cutting-proxy.js'
 import { haproxySkip } from '../support/haproxy.js'
 import { buildCli, waitFor } from '../support/sandbox.js'
 import { ADMIN, API, call, startReplicas, replicaThroughProxy } from '../support/replicas.js'
 
 const skip = postgresSkip(t) || haproxySkip(t)
 const ns = (name: string) => ({ ...API, 'x-sandbox-namespace': name, 'content-type': 'application/json' })
+
+/** The next COMMIT sent through `proxy` reaches the database `ms` later; resolves once it was sent. */
+function slowCommit(proxy: CuttingProxy, ms: number): Promise<void> {
+  const delayed = proxy.delay('COMMIT')
+  void delayed.came.then(() => setTimeout(delayed.pass, ms))
+  return delayed.came
+}
+
+/** A create in `namespace` through `origin`: its answer, and how long it took. */
+async function timedCreate(origin: string, namespace: string, name: string) {
+  const sent = performance.now()
+  const answer = await call(`${origin}/v1/pets`, {
+    method: 'POST',
+    headers: ns(namespace),
+    body: { name, categoryId: 1 },
+  })
+  return { ...answer, ms: Math.round(performance.now() - sent) }
+}
 
 t.test('a reset whose snapshot lookup fails lets the namespace go, on every replica', { skip }, async (t) => {
   const db = await startPostgres(t)
@@ -121,25 +140,11 @@ t.test(
     })
     // Each commit reaches the database 2.8 s after it was sent: within one step's bound of 3 s, while
     // a create that waits for one commit before its own would wait 5.6 s.
-    const slowCommit = (): Promise<void> => {
-      const delayed = proxy.delay('COMMIT')
-      void delayed.came.then(() => setTimeout(delayed.pass, 2_800))
-      return delayed.came
-    }
-    const create = async (name: string) => {
-      const sent = performance.now()
-      const answer = await call(`${origin}/v1/pets`, {
-        method: 'POST',
-        headers: ns('slow'),
-        body: { name, categoryId: 1 },
-      })
-      return { ...answer, ms: Math.round(performance.now() - sent) }
-    }
-    const firstCommit = slowCommit()
-    const creatingFirst = create('First')
+    const firstCommit = slowCommit(proxy, 2_800)
+    const creatingFirst = timedCreate(origin, 'slow', 'First')
     await firstCommit
-    void slowCommit()
-    const second = await create('Second')
+    void slowCommit(proxy, 2_800)
+    const second = await timedCreate(origin, 'slow', 'Second')
     const first = await creatingFirst
     t.equal(
       first.status,
@@ -154,7 +159,33 @@ t.test(
     const stored = await db.query("SELECT 1 FROM pets WHERE namespace = 'slow' AND pet ->> 'name' = 'Second'")
     if (/nothing was changed/.test(String(second.body?.message))) t.equal(stored.length, 0, 'not stored, as answered')
     else t.match(second.body?.message, /read it back/, 'or the answer says it may be stored')
-    t.equal((await create('Third')).status, 201, 'and the namespace serves on')
+    t.equal((await timedCreate(origin, 'slow', 'Third')).status, 201, 'and the namespace serves on')
+  },
+)
+
+t.test(
+  'a create forwarded to an owner whose database is slow is answered by the owner, within 5 s',
+  { skip },
+  async (t) => {
+    const db = await startPostgres(t)
+    const { proxy, origin: owner } = await replicaThroughProxy(t, db)
+    const {
+      origins: [other],
+    } = await startReplicas(t, db, await buildCli(t), 1)
+    t.equal((await call(`${owner}/v1/pets?limit=1`, { headers: ns('forwarded') })).status, 200, 'the owner')
+    await waitFor(async () => (await db.query("SELECT 1 FROM requests WHERE namespace = 'forwarded'")).length === 1, {
+      what: 'the read in the journal the database keeps',
+    })
+    const firstCommit = slowCommit(proxy, 2_800)
+    const creatingFirst = timedCreate(owner, 'forwarded', 'First')
+    await firstCommit
+    void slowCommit(proxy, 2_800)
+    // Through the other replica, which forwards it: the owner's answer comes back, not a cut connection.
+    const second = await timedCreate(other!, 'forwarded', 'Second')
+    t.equal((await creatingFirst).status, 201)
+    t.ok(second.ms < 5_000, `answered within 5 s: ${second.ms} ms`)
+    t.equal(second.status, 503, `the owner's answer: ${JSON.stringify(second.body)}`)
+    t.match(second.body, { code: 'storage_unavailable' })
   },
 )
 
@@ -173,14 +204,8 @@ t.test(
       const delayed = proxy.delay(marker)
       void delayed.came.then(() => setTimeout(delayed.pass, ms))
     }
-    const sent = performance.now()
-    const created = await call(`${origin}/v1/pets`, {
-      method: 'POST',
-      headers: ns('first-slow'),
-      body: { name: 'Slow', categoryId: 1 },
-    })
-    const ms = Math.round(performance.now() - sent)
-    t.ok(ms < 5_000, `answered within 5 s: ${ms} ms`)
+    const created = await timedCreate(origin, 'first-slow', 'Slow')
+    t.ok(created.ms < 5_000, `answered within 5 s: ${created.ms} ms`)
     t.equal(created.status, 503, `as the database was too slow: ${JSON.stringify(created.body)}`)
     await new Promise((resolve) => setTimeout(resolve, 3_000))
     const stored = await db.query("SELECT 1 FROM pets WHERE namespace = 'first-slow' AND pet ->> 'name' = 'Slow'")
