@@ -1,7 +1,7 @@
 // Promises a shared sandbox once broke with no fault injected, each kept here on real replica
 // processes and a real PostgreSQL, each test failing without the change that keeps it.
 import { readFileSync, readdirSync } from 'node:fs'
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { postgresSkip, startPostgres, type Postgres } from '../support/postgres.js'
 import type { CuttingProxy } from '../support/cutting-proxy.js'
 import { haproxySkip } from '../support/haproxy.js'
@@ -10,6 +10,16 @@ import { ADMIN, API, call, startReplicas, replicaThroughProxy } from '../support
 
 const skip = postgresSkip(t) || haproxySkip(t)
 const ns = (name: string) => ({ ...API, 'x-sandbox-namespace': name, 'content-type': 'application/json' })
+
+/** A replica whose connections to the database go through a proxy, owning `name`, its first read committed. */
+async function ownerThroughProxy(t: Test, db: Postgres, name: string) {
+  const replica = await replicaThroughProxy(t, db)
+  t.equal((await call(`${replica.origin}/v1/pets?limit=1`, { headers: ns(name) })).status, 200, 'the owner')
+  await waitFor(async () => (await db.query('SELECT 1 FROM requests WHERE namespace = $1', [name])).length === 1, {
+    what: 'the read in the journal the database keeps',
+  })
+  return replica
+}
 
 /** The next COMMIT sent through `proxy` reaches the database `ms` later; resolves once it was sent. */
 function slowCommit(proxy: CuttingProxy, ms: number): Promise<void> {
@@ -133,11 +143,7 @@ t.test(
   { skip },
   async (t) => {
     const db = await startPostgres(t)
-    const { proxy, origin } = await replicaThroughProxy(t, db)
-    t.equal((await call(`${origin}/v1/pets?limit=1`, { headers: ns('slow') })).status, 200)
-    await waitFor(async () => (await db.query("SELECT 1 FROM requests WHERE namespace = 'slow'")).length === 1, {
-      what: 'the read in the journal the database keeps',
-    })
+    const { proxy, origin } = await ownerThroughProxy(t, db, 'slow')
     // Each commit reaches the database 2.8 s after it was sent: within one step's bound of 3 s, while
     // a create that waits for one commit before its own would wait 5.6 s.
     const firstCommit = slowCommit(proxy, 2_800)
@@ -168,14 +174,10 @@ t.test(
   { skip },
   async (t) => {
     const db = await startPostgres(t)
-    const { proxy, origin: owner } = await replicaThroughProxy(t, db)
+    const { proxy, origin: owner } = await ownerThroughProxy(t, db, 'forwarded')
     const {
       origins: [other],
     } = await startReplicas(t, db, await buildCli(t), 1)
-    t.equal((await call(`${owner}/v1/pets?limit=1`, { headers: ns('forwarded') })).status, 200, 'the owner')
-    await waitFor(async () => (await db.query("SELECT 1 FROM requests WHERE namespace = 'forwarded'")).length === 1, {
-      what: 'the read in the journal the database keeps',
-    })
     const firstCommit = slowCommit(proxy, 2_800)
     const creatingFirst = timedCreate(owner, 'forwarded', 'First')
     await firstCommit
@@ -317,11 +319,7 @@ t.test(
   { skip },
   async (t) => {
     const db = await startPostgres(t)
-    const { proxy, origin } = await replicaThroughProxy(t, db)
-    t.equal((await call(`${origin}/v1/pets?limit=1`, { headers: ns('handed') })).status, 200)
-    await waitFor(async () => (await db.query("SELECT 1 FROM requests WHERE namespace = 'handed'")).length === 1, {
-      what: 'the read in the journal the database keeps',
-    })
+    const { proxy, origin } = await ownerThroughProxy(t, db, 'handed')
     // Another replica hands the owner the entry of a call it answered; the owner's next commit takes it.
     await db.query(`INSERT INTO handed_entries (namespace, record)
       SELECT namespace, jsonb_set(record, '{path}', '"/v1/handed-here"') FROM requests WHERE namespace = 'handed'`)
