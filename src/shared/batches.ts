@@ -8,11 +8,12 @@ import type pg from 'pg'
 import type { Namespace } from '../namespaces/namespace.js'
 import type { NamespaceHold } from '../namespaces/namespace-backend.js'
 import type { RequestRecord } from '../journal/request-record.js'
-import { isOutage, STEPS_WITHIN_MS, unknownOutcome, type Database, type Transaction } from './database.js'
+import { isOutage, unknownOutcome, type Database } from './database.js'
 import { fencedOff, type Lease, moved } from './leases.js'
+import { Batch } from './batch.js'
 import { nothingIn, type Taken } from './changes.js'
 import type { Unjournaled } from './unjournaled.js'
-import { begin, commitChanges, keepSnapshot, type HandedRow } from './tables.js'
+import { begin, commitChanges, keepSnapshot, type Begun } from './tables.js'
 
 /** A batch of reads alone waits this long for more to join it (one commit for many); a durable change ends the wait. */
 const GATHER_MS = 50
@@ -32,54 +33,6 @@ export interface Owner {
   doubt(name: string, ...entries: RequestRecord[]): void
   /** The lease is asked again (at a new epoch after an unknown outcome); a write refused for an id the database holds is logged. */
   leaseLost(name: string, error: unknown): void
-}
-
-interface Queued {
-  /** Its change; without its state once a later change of the batch brings one (only the last is written). */
-  taken: Taken
-  /** Entries up to this id were journaled by the hold for others (not the request's own answer). */
-  readonly mark: number
-  /** Whether the request's answer went out: then every entry of the change is its namespace's to keep. */
-  answered: boolean
-}
-
-class Batch {
-  readonly queued: Queued[] = []
-  /** The queued change that holds the batch's latest state. */
-  stated: Queued | undefined
-  durable = false
-  /** When its steps with the database must end, for the first request whose answer waits for it (none: no answer does). */
-  due: number | undefined
-  /** Whether it may have committed though its requests are answered that it failed. */
-  unknown = false
-  settle!: (failure?: unknown) => void
-  readonly done = new Promise<void>((resolve, reject) => {
-    this.settle = (failure) => (failure === undefined ? resolve() : reject(failure))
-  })
-
-  constructor() {
-    this.done.catch(() => undefined)
-  }
-
-  /**
-   * Queues `taken`, of a request that came at `came`. The row takes a batch's last state only: the
-   * one before it is let go, and counted with it.
-   */
-  push(taken: Taken, mark: number, came: number): Queued {
-    const stated = this.stated
-    if (taken.change.state !== undefined && stated !== undefined) {
-      const before = stated.taken.change
-      stated.taken = { ...stated.taken, change: { ...before, state: undefined, states: 0 } }
-      taken = { ...taken, change: { ...taken.change, states: taken.change.states + before.states } }
-    }
-    const queued: Queued = { taken, mark, answered: false }
-    this.queued.push(queued)
-    if (taken.change.state !== undefined) this.stated = queued
-    this.durable ||= taken.change.durable
-    // A durable change's answer waits for the batch (a read's waits only for one it saw, due before it).
-    if (taken.change.durable) this.due = Math.min(this.due ?? Infinity, came + STEPS_WITHIN_MS)
-    return queued
-  }
 }
 
 /** One namespace's commits behind its owner's memory. */
@@ -190,7 +143,7 @@ class Committer {
     } catch (error) {
       return owner.failure(error)
     }
-    let begun: (Transaction & { handed: HandedRow[] }) | undefined
+    let begun: Begun | undefined
     let version: string | undefined
     let changes: Taken[] = []
     const { handed } = owner.unjournaled

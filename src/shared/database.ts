@@ -3,49 +3,12 @@
 import type pg from 'pg'
 import type { Logger } from 'pino'
 import { ERRORS, HttpError, RETRY_AFTER } from '../http/errors.js'
+import { before, bounded, DATABASE_TIMEOUT_MS, OUTCOME_WITHIN_MS, STEPS_WITHIN_MS, stepTimeout } from './deadline.js'
 import { MIGRATIONS } from './migrations.js'
 
 /** Replicas starting together apply the migrations one at a time, under this advisory lock. */
 const MIGRATION_LOCK = 4_010_043
 
-/**
- * The bound on each step of a request with the database (a connection, a statement, a lock wait):
- * a database that stalls is answered 503 with Retry-After within a few seconds, never a hung request.
- */
-export const DATABASE_TIMEOUT_MS = 3_000
-/** How long a commit whose connection was lost waits for the database to say how it ended. */
-const OUTCOME_WITHIN_MS = 1_000
-/** A request is answered within this, however slow the database is at each step. */
-export const ANSWER_WITHIN_MS = 5_000
-/**
- * A request's steps with the database end this long after it came, at the latest: what is left of
- * ANSWER_WITHIN_MS asks how a commit cut off ended (OUTCOME_WITHIN_MS), and answers, through the
- * replica that forwarded the request too.
- */
-export const STEPS_WITHIN_MS = ANSWER_WITHIN_MS - OUTCOME_WITHIN_MS - 750
-
-/** A query answered within stepTimeout(due): pg reads `query_timeout` of a query too, though its types leave it out. */
-export function bounded(text: string, due: number | undefined): pg.QueryConfig {
-  return { text, query_timeout: stepTimeout(due) } as pg.QueryConfig
-}
-
-/** A request's steps ran out of time before its next one was sent: that step changed nothing. */
-export class TooLate extends Error {
-  constructor() {
-    super(`timeout: the database was too slow to answer within ${ANSWER_WITHIN_MS} ms`)
-  }
-}
-
-/**
- * The bound on the next step of a request whose steps end at `due` (performance.now()):
- * DATABASE_TIMEOUT_MS, less as `due` nears. Throws TooLate past it, before the step is sent.
- */
-export function stepTimeout(due: number | undefined): number {
-  if (due === undefined) return DATABASE_TIMEOUT_MS
-  const left = Math.floor(due - performance.now())
-  if (left < 1) throw new TooLate()
-  return Math.min(DATABASE_TIMEOUT_MS, left)
-}
 /** A transaction left open (a bug, a replica that froze) is ended by the server after this: its row lock goes with it. */
 const IDLE_IN_TRANSACTION_MS = 10_000
 
@@ -177,16 +140,6 @@ async function connectWithin(pool: pg.Pool, due: number | undefined): Promise<pg
     )
     throw error
   })
-}
-
-/** `work`, or TooLate once `due` passes first (a statement of its may still be under way: its connection is not reused). */
-async function before<T>(due: number | undefined, work: Promise<T>): Promise<T> {
-  if (due === undefined) return work
-  let timer: NodeJS.Timeout | undefined
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new TooLate()), Math.max(0, due - performance.now()))
-  })
-  return Promise.race([work, late]).finally(() => clearTimeout(timer))
 }
 
 const IN_PROGRESS = 'in progress'

@@ -3,7 +3,7 @@
 import { Agent, request, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http'
 import { Agent as SecureAgent, request as secureRequest } from 'node:https'
 import type { TLSSocket } from 'node:tls'
-import { ANSWER_WITHIN_MS } from './database.js'
+import { ANSWER_WITHIN_MS } from './deadline.js'
 
 /** Set on a forwarded request: the replica it reaches serves it or refuses it, never forwards it again. */
 export const FORWARDED = 'x-sandbox-forwarded'

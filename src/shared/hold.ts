@@ -5,7 +5,8 @@ import type { Namespace } from '../namespaces/namespace.js'
 import type { RequestRecord } from '../journal/request-record.js'
 import { ERRORS, HttpError, RETRY_AFTER } from '../http/errors.js'
 import type { Lease } from './leases.js'
-import { isOutage, STEPS_WITHIN_MS, unknownOutcome, type Database, type Transaction } from './database.js'
+import { isOutage, unknownOutcome, type Database, type Transaction } from './database.js'
+import { STEPS_WITHIN_MS } from './deadline.js'
 
 /** A namespace that could not be held within STEPS_WITHIN_MS: the database is slow or away. */
 export function tooSlow(): HttpError {

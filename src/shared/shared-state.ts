@@ -15,7 +15,8 @@ import { HttpError } from '../http/errors.js'
 import type { Baseline } from '../store/baseline.js'
 import type { FrozenPets } from '../store/pets.js'
 import { IdempotencyKeys } from '../store/idempotency-keys.js'
-import { isOutage, noNamespace, STEPS_WITHIN_MS, unavailable, type Database, type Transaction } from './database.js'
+import { isOutage, noNamespace, unavailable, type Database, type Transaction } from './database.js'
+import { STEPS_WITHIN_MS } from './deadline.js'
 import { Batches } from './batches.js'
 import { changeSince, stateOf, type Synced, type Taken } from './changes.js'
 import { hand } from './handed.js'
@@ -23,19 +24,8 @@ import { Hold, type Holder, tooSlow } from './hold.js'
 import { type Elsewhere, fencedOff, type Lease, Leases, moved, writtenOver } from './leases.js'
 import { Turns } from './turns.js'
 import { Unjournaled } from './unjournaled.js'
-import {
-  begin,
-  createRow,
-  deletedAt,
-  keepSnapshot,
-  lockAndRead,
-  readAfter,
-  writeAndCommit,
-  type After,
-  type HandedRow,
-  type Locked,
-  type State,
-} from './tables.js'
+import { begin, commitChanges, createRow, deletedAt, keepSnapshot, lockAndRead, readAfter } from './tables.js'
+import type { After, HandedRow, Locked, State } from './tables.js'
 
 export interface SharingOptions {
   readonly database: Database
@@ -245,10 +235,11 @@ export class Sharing implements Holder {
   async give(client: pg.PoolClient, namespace: Namespace, lease: Lease | undefined, due: number): Promise<void> {
     const { change, snapshot, version } = await this.changeOf(namespace, lease)
     if (snapshot !== undefined) await keepSnapshot(client, snapshot)
-    const committed = await writeAndCommit(client, namespace.name, change, due).catch((error: unknown) => {
+    const { name } = namespace
+    const committed = await commitChanges(client, name, change.fence, [change], due).catch((error: unknown) => {
       if (!fencedOff(error)) throw error
-      this.leaseLost(namespace.name, error)
-      throw moved(namespace.name)
+      this.leaseLost(name, error)
+      throw moved(name)
     })
     if (version !== undefined && committed !== this.#synced.get(namespace)?.version) this.forget(namespace)
   }

@@ -8,7 +8,8 @@ import type { IdempotencyKey } from '../store/idempotency-keys.js'
 import type { TallyData } from '../journal/coverage-tally.js'
 import type { Fault } from '../namespaces/faults.js'
 import type { Baseline } from '../store/baseline.js'
-import { bounded, WHICH_TRANSACTION, type Transaction } from './database.js'
+import { WHICH_TRANSACTION, type Transaction } from './database.js'
+import { bounded } from './deadline.js'
 import type { Lease } from './leases.js'
 import { countAgainst, type Quota } from './quota.js'
 
@@ -85,25 +86,17 @@ export interface HandedRow {
   readonly record: StoredRecord
 }
 
+/** A transaction begun by an owner, with the entries other replicas handed to its namespace. */
+export type Begun = Transaction & { handed: HandedRow[] }
+
 /**
  * Begins a transaction that locks nothing yet, as the owner of a namespace does, reading the
  * entries other replicas handed to the namespace's journal (gone once a commit journals them).
  */
-export async function begin(
-  client: pg.PoolClient,
-  name: string,
-  due?: number,
-): Promise<Transaction & { handed: HandedRow[] }> {
-  const [, transaction, handed] = await many(
-    client,
-    [
-      'BEGIN',
-      WHICH_TRANSACTION,
-      `SELECT id, record FROM handed_entries WHERE namespace = ${literal(name)} ORDER BY id`,
-    ],
-    due,
-  )
-  return { ...(transaction?.rows[0] as Transaction), handed: (handed?.rows ?? []) as HandedRow[] }
+export async function begin(client: pg.PoolClient, name: string, due: number | undefined): Promise<Begun> {
+  const handed = `SELECT id, record FROM handed_entries WHERE namespace = ${literal(name)} ORDER BY id`
+  const [, transaction, rows] = await many(client, ['BEGIN', WHICH_TRANSACTION, handed], due)
+  return { ...(transaction?.rows[0] as Transaction), handed: (rows?.rows ?? []) as HandedRow[] }
 }
 
 /** What the one round trip that locks a namespace's row reads with it: the pets and requests after those given. */
@@ -195,16 +188,6 @@ export interface Change {
   readonly durable: boolean
   /** The rows of the handed entries recorded in the journal: they leave the table as the change commits. */
   readonly handed: readonly string[]
-}
-
-/** Writes `change` and commits, in one round trip, by `due`; the row's new version when its state changed. */
-export async function writeAndCommit(
-  client: pg.PoolClient,
-  name: string,
-  change: Change,
-  due?: number,
-): Promise<string | undefined> {
-  return commitChanges(client, name, change.fence, [change], due)
 }
 
 /**
