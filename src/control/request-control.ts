@@ -77,11 +77,11 @@ export class Control {
    * Hands the request, before it is tracked, to the replica that serves its namespace: undefined when
    * this one does. Control calls name it in ?namespace= or in their path (/namespaces/{name}).
    */
-  forward({ req, res, path, search }: Exchange, control = false): Promise<boolean> | undefined {
+  forward(exchange: Exchange, control = false): Promise<boolean> | undefined {
     const asked = control
-      ? (/\/namespaces\/([^/]+)$/.exec(path)?.[1] ?? new URLSearchParams(search).get('namespace'))
-      : namespaceOf(req, this.#options.namespaceKeyPrefix, this.#options.namespaceFromTrace).name
-    return this.namespaces.forward(asked ?? this.namespaces.default.name, req, res)
+      ? (/\/namespaces\/([^/]+)$/.exec(exchange.path)?.[1] ?? new URLSearchParams(exchange.search).get('namespace'))
+      : namespaceOf(exchange.req, this.#options.namespaceKeyPrefix, this.#options.namespaceFromTrace).name
+    return this.namespaces.forward(asked ?? this.namespaces.default.name, exchange)
   }
 
   /** Picks the request's namespace, and journals the request as it is answered. */
@@ -194,7 +194,7 @@ export class Control {
     state: RequestState,
     prefer: Preference,
   ): Awaitable<AnimalStore | undefined> {
-    const holding = this.namespaces.hold(state.namespace, bearerToken(exchange.req))
+    const holding = this.namespaces.hold(state.namespace, bearerToken(exchange.req), exchange.came)
     if (holding === undefined) return this.#applyFaults(op, exchange, state, prefer)
     return holding.then((hold) => (keep(state, hold) ? this.#applyFaults(op, exchange, state, prefer) : undefined))
   }

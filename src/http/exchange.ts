@@ -39,6 +39,11 @@ export class Exchange {
   /** Set to keep the answer sent in `answered` (compare mode reads it). */
   keepsAnswer = false
   answered: SentAnswer | undefined
+  /**
+   * performance.now() when it came (less what a replica that forwarded it spent on it first): its
+   * steps with a database are bounded from then, so that it is answered in time however slow they are.
+   */
+  came = performance.now()
 
   constructor(req: IncomingMessage, res: ServerResponse) {
     this.req = req

@@ -2,11 +2,11 @@
 // backend. Memory and the data file (namespace-local.ts) and a PostgreSQL database that replicas
 // share (src/shared) implement it; the request path, the control API, the journal, coverage and
 // verify see only this.
-import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Namespace } from './namespace.js'
 import type { RequestRecord } from '../journal/request-record.js'
 import type { Baseline } from '../store/baseline.js'
 import type { HttpError } from '../http/errors.js'
+import type { Exchange } from '../http/exchange.js'
 import type { FrozenPets } from '../store/pets.js'
 import type { AnimalStore } from '../store/store.js'
 
@@ -79,9 +79,10 @@ export interface NamespaceBackend {
   /**
    * Holds `namespace` for one request, brought up to date with what is kept: undefined when memory
    * here is the namespace's truth, so that a plain request goes through without a promise. `owner`:
-   * the request's key hash, which a namespace the hold makes counts against.
+   * the request's key hash, which a namespace the hold makes counts against; `came`: when the
+   * request came (Exchange.came), which bounds its time with the backend.
    */
-  hold(namespace: Namespace, owner?: string): Promise<NamespaceHold> | undefined
+  hold(namespace: Namespace, owner?: string, came?: number): Promise<NamespaceHold> | undefined
   /** Journals the entry of a request answered with no hold of its own (refused before it was served). */
   record(namespace: Namespace, entry: EntryOf): Promise<void> | undefined
   /** Keeps the entry of a request whose change could not be committed, for its namespace's journal. */
@@ -100,5 +101,5 @@ export interface NamespaceBackend {
    * Hands a request in namespace `name` to the process that serves it when another does, before
    * anything here journals it: undefined when this one serves it, else whether it was handed on.
    */
-  forward?(name: string, req: IncomingMessage, res: ServerResponse): Promise<boolean> | undefined
+  forward?(name: string, exchange: Exchange): Promise<boolean> | undefined
 }

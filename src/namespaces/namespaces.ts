@@ -2,9 +2,9 @@
 // MAX_NAMESPACES are kept in memory; which one leaves to make room for a new one (evicted, or
 // unloaded from its files), and when a new one is refused instead: namespace-room.ts. Where they
 // are kept beyond memory is their backend's (namespace-backend.ts): this registry knows no other.
-import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Logger } from 'pino'
 import { ERRORS, HttpError } from '../http/errors.js'
+import type { Exchange } from '../http/exchange.js'
 import { DEFAULT_NAMESPACE } from './namespace-choice.js'
 import type { EntryOf, LiveNamespaces, NamespaceBackend, NamespaceHold } from './namespace-backend.js'
 import { ownerOf, type QuotaRule } from './namespace-quota.js'
@@ -153,14 +153,14 @@ export class Namespaces {
    * The namespace held for one request, up to date with its backend; undefined: memory here is its
    * truth. A backend that counts namespaces as its hold makes them is told the request's key's owner.
    */
-  hold(namespace: Namespace, key?: string): Promise<NamespaceHold> | undefined {
+  hold(namespace: Namespace, key?: string, came?: number): Promise<NamespaceHold> | undefined {
     const counted = this.#backend.claim === undefined && namespace.name !== DEFAULT_NAMESPACE
-    return this.#backend.hold(namespace, counted ? ownerOf(key, this.#options.quota) : undefined)
+    return this.#backend.hold(namespace, counted ? ownerOf(key, this.#options.quota) : undefined, came)
   }
 
   /** Hands a request to the process that serves its namespace, when another does (see NamespaceBackend). */
-  forward(name: string, req: IncomingMessage, res: ServerResponse): Promise<boolean> | undefined {
-    return this.#backend.forward?.(name, req, res)
+  forward(name: string, exchange: Exchange): Promise<boolean> | undefined {
+    return this.#backend.forward?.(name, exchange)
   }
 
   /** Journals the entry of a request answered with no hold of its own. */

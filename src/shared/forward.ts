@@ -5,7 +5,10 @@ import { Agent as SecureAgent, request as secureRequest } from 'node:https'
 import type { TLSSocket } from 'node:tls'
 import { ANSWER_WITHIN_MS } from './deadline.js'
 
-/** Set on a forwarded request: the replica it reaches serves it or refuses it, never forwards it again. */
+/**
+ * Set on a forwarded request, to the milliseconds the forwarding replica spent on it: the replica it
+ * reaches serves it or refuses it, never forwards it again, in the time left (spentBefore).
+ */
 export const FORWARDED = 'x-sandbox-forwarded'
 /**
  * The owner's answer must have started within this, less what the request spent before (asking
@@ -43,7 +46,7 @@ export function addressOf(req: IncomingMessage): string {
 export function forward(req: IncomingMessage, res: ServerResponse, address: string, spentMs = 0): Promise<boolean> {
   const target = new URL(req.url ?? '/', address)
   const secure = target.protocol === 'https:'
-  const options = { method: req.method, headers: passed(req), agent: secure ? agents.https : agents.http }
+  const options = { method: req.method, headers: passed(req, spentMs), agent: secure ? agents.https : agents.http }
   return new Promise((resolve) => {
     const out = (secure ? secureRequest : request)(target, options, (answer) => {
       clearTimeout(timer)
@@ -77,12 +80,18 @@ export function forward(req: IncomingMessage, res: ServerResponse, address: stri
   })
 }
 
-function passed(req: IncomingMessage): IncomingHttpHeaders {
+/** What the replica that forwarded `req` spent on it, as it said (a client's own value only shortens its time). */
+export function spentBefore(req: IncomingMessage): number {
+  const said = Number(req.headers[FORWARDED])
+  return Number.isFinite(said) ? Math.min(Math.max(said, 0), ANSWER_WITHIN_MS) : 0
+}
+
+function passed(req: IncomingMessage, spentMs: number): IncomingHttpHeaders {
   const headers: IncomingHttpHeaders = {}
   for (const [name, value] of Object.entries(req.headers))
     if (!name.startsWith(':') && !HOP_BY_HOP.has(name)) headers[name] = value
   // HTTP/2 names the host in a pseudo-header.
   headers.host ??= req.headers[':authority'] as string | undefined
-  headers[FORWARDED] = '1'
+  headers[FORWARDED] = String(Math.ceil(spentMs))
   return headers
 }

@@ -2,7 +2,6 @@
 // keeps namespaces in memory as one process does (a memory backend below), and the database keeps
 // them all: a namespace is held for each request, brought up to date and its change committed
 // (Sharing, shared-state.ts), so any one may leave a replica's memory and be read back.
-import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Logger } from 'pino'
 import type { EntryOf, LiveNamespaces, NamespaceBackend, NamespaceHold } from '../namespaces/namespace-backend.js'
 import { DEFAULT_NAMESPACE } from '../namespaces/namespace-choice.js'
@@ -10,13 +9,14 @@ import { LocalNamespaces } from '../namespaces/namespace-local.js'
 import type { Namespace } from '../namespaces/namespace.js'
 import type { RequestRecord } from '../journal/request-record.js'
 import { ERRORS, HttpError } from '../http/errors.js'
+import type { Exchange } from '../http/exchange.js'
 import { baselineKey, type Baseline } from '../store/baseline.js'
 import type { FrozenPets } from '../store/pets.js'
 import type { AnimalStore } from '../store/store.js'
 import type { Stores } from '../store/stores.js'
 import type { Database } from './database.js'
 import { STEPS_WITHIN_MS } from './deadline.js'
-import { addressOf, forward, FORWARDED } from './forward.js'
+import { addressOf, forward, FORWARDED, spentBefore } from './forward.js'
 import { fencedOff, moved } from './leases.js'
 import type { Sharing } from './shared-state.js'
 
@@ -40,7 +40,7 @@ export class SharedNamespaces implements NamespaceBackend {
       const known = live.find(name)
       const namespace = known ?? live.get(name)
       const hold = await sharing
-        .hold(namespace, () => live.fresh(name), undefined, true)
+        .hold(namespace, () => live.fresh(name), { keptOnly: true })
         .catch((error: unknown) => {
           if (known === undefined && !sharing.serves(namespace)) live.drop(namespace)
           throw error
@@ -100,8 +100,8 @@ export class SharedNamespaces implements NamespaceBackend {
   }
 
   /** The namespace's row locked and the namespace brought up to date with it (made anew if it has none). */
-  hold(namespace: Namespace, owner?: string): Promise<NamespaceHold> {
-    return this.#sharing.hold(namespace, () => this.#live.fresh(namespace.name), owner)
+  hold(namespace: Namespace, owner?: string, came?: number): Promise<NamespaceHold> {
+    return this.#sharing.hold(namespace, () => this.#live.fresh(namespace.name), { owner, came })
   }
 
   record(namespace: Namespace, entry: EntryOf): Promise<void> | undefined {
@@ -159,35 +159,33 @@ export class SharedNamespaces implements NamespaceBackend {
   }
 
   /** To the replica holding the namespace's lease; none taken here while this one may take it. */
-  forward(name: string, req: IncomingMessage, res: ServerResponse): Promise<boolean> | undefined {
+  forward(name: string, exchange: Exchange): Promise<boolean> | undefined {
     const leases = this.#sharing.leases
-    leases.address ??= addressOf(req)
-    // A forwarded request is served by the replica it reached, or refused by it (its lease moved).
-    if (req.headers[FORWARDED] !== undefined || leases.valid(name) !== undefined) return undefined
+    leases.address ??= addressOf(exchange.req)
+    // A forwarded request is served by the replica it reached, or refused by it (its lease moved),
+    // in the time the forwarding replica left it.
+    if (exchange.req.headers[FORWARDED] !== undefined) {
+      exchange.came -= spentBefore(exchange.req)
+      return undefined
+    }
+    if (leases.valid(name) !== undefined) return undefined
     const known = leases.elsewhere(name)
-    if (known !== undefined) return this.#forwardTo(name, req, res, known.address)
-    const asked = performance.now()
+    if (known !== undefined) return this.#forwardTo(name, exchange, known.address)
     return this.#sharing.owner(name).then(
-      (owner) => 'address' in owner && this.#forwardTo(name, req, res, owner.address),
+      (owner) => 'address' in owner && this.#forwardTo(name, exchange, owner.address),
       // The database did not say (away, or too slow under load): to the replica that last held the
       // namespace, in the time left; with none, or unreachable, the request is served here, and
       // answered as its hold fares.
       () => {
         const last = leases.lastHeld(name)
-        return last !== undefined && this.#forwardTo(name, req, res, last.address, performance.now() - asked)
+        return last !== undefined && this.#forwardTo(name, exchange, last.address)
       },
     )
   }
 
   /** Unreachable, the owner is asked again next time, and the request is served here (its hold refuses a change). */
-  async #forwardTo(
-    name: string,
-    req: IncomingMessage,
-    res: ServerResponse,
-    address: string,
-    spentMs = 0,
-  ): Promise<boolean> {
-    const went = await forward(req, res, address, spentMs)
+  async #forwardTo(name: string, { req, res, came }: Exchange, address: string): Promise<boolean> {
+    const went = await forward(req, res, address, performance.now() - came)
     if (!went) this.#sharing.leases.forgetElsewhere(name)
     return went
   }

@@ -68,18 +68,22 @@ export class Sharing implements Holder {
    * Locks the namespace's row (made from `fresh` if there is none, counted against `owner`; a 404
    * if `keptOnly`, when no entry is kept for it), brings the namespace up to date with it, and gives
    * the hold that writes back and commits. A 503 when the database is down, or past the quota.
-   * Every step with the database ends within STEPS_WITHIN_MS of the call, its commit too.
+   * Every step with the database ends within STEPS_WITHIN_MS of `came` (the request's, or the call),
+   * its commit too.
    */
-  async hold(namespace: Namespace, fresh: () => Namespace, owner?: string, keptOnly = false): Promise<NamespaceHold> {
-    const started = performance.now()
-    const due = started + STEPS_WITHIN_MS
+  async hold(
+    namespace: Namespace,
+    fresh: () => Namespace,
+    { owner, keptOnly = false, came = performance.now() }: { owner?: string; keptOnly?: boolean; came?: number } = {},
+  ): Promise<NamespaceHold> {
+    const due = came + STEPS_WITHIN_MS
     // Requests here in one namespace queue here first: one at a time holds it, not a crowd of connections.
-    const letGo = await this.#turns.take(namespace.name, STEPS_WITHIN_MS)
+    const letGo = await this.#turns.take(namespace.name, due - performance.now())
     if (letGo === undefined) throw tooSlow()
     // Its owner serves it from memory, and commits behind (batches.ts).
     const lease = this.leases.valid(namespace.name)
     if (lease !== undefined && this.serves(namespace))
-      return this.batches.hold(namespace, lease, letGo, this.unjournaled.take(namespace.name), started)
+      return this.batches.hold(namespace, lease, letGo, this.unjournaled.take(namespace.name), came)
     // Held by another replica: the namespace is only read here, and a change is refused. What its
     // owner here took is committed first, as the namespace is read anew.
     const holding = this.batches
