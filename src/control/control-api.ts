@@ -124,7 +124,9 @@ function controlPipeline(
       try {
         // When its backend holds it: up to date, and its change committed before the answer.
         const holding =
-          holdsNoNamespace.has(operationId) || input.query['all'] === true ? undefined : namespaces.hold(namespace)
+          holdsNoNamespace.has(operationId) || input.query['all'] === true
+            ? undefined
+            : namespaces.hold(namespace, undefined, exchange.came)
         const hold = holding && (await holding)
         // Whatever fails after the hold (a snapshot lookup too) lets the namespace go.
         try {
