@@ -22,6 +22,7 @@ export type ReadBody = { readonly present: false } | { readonly present: true; r
 // A body is read once; the journal of requests reads what was received from here.
 const reading = new WeakMap<IncomingMessage, Promise<Buffer>>()
 const received = new WeakMap<IncomingMessage, Buffer>()
+const uploads = new WeakMap<IncomingMessage, number>()
 // A body declared empty, as clients send a POST without one (a reset): nothing to wait for, and
 // none of the listeners and promise a read allocates, garbage that each of a suite's resets left.
 const EMPTY = Buffer.alloc(0)
@@ -45,8 +46,10 @@ export function readRawBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promi
       discardRest(req)
       read = Promise.reject(tooLarge(limit))
     } else {
+      const started = performance.now()
       read = collect(req, limit).then((raw) => {
         received.set(req, raw)
+        uploads.set(req, performance.now() - started)
         return raw
       })
     }
@@ -58,6 +61,11 @@ export function readRawBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promi
 /** The body bytes, when they have been read (undefined when nobody asked for them). */
 export function receivedBody(req: IncomingMessage): Buffer | undefined {
   return received.get(req)
+}
+
+/** How long the body took to come, once read (milliseconds): the client's time, not the sandbox's. */
+export function uploadMs(req: IncomingMessage): number {
+  return uploads.get(req) ?? 0
 }
 
 /** `maxDepth`: deeper nesting is refused with a 400 (MAX_JSON_DEPTH for the control API). */

@@ -2,6 +2,7 @@
 // pipeline, which note on it what they learn (its operation, its namespace, the Error answered),
 // for its answer, its log line, its span, its metrics and its journal entry.
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http'
+import { uploadMs } from './body.js'
 import { ERRORS, HttpError, sendError } from './errors.js'
 import { JsonArray, SerializedJson, sendJson, TypedText, type Reply } from './reply.js'
 import { splitUrl } from './url.js'
@@ -39,11 +40,18 @@ export class Exchange {
   /** Set to keep the answer sent in `answered` (compare mode reads it). */
   keepsAnswer = false
   answered: SentAnswer | undefined
+  /** performance.now() as it arrived. */
+  readonly arrived = performance.now()
+  /** What a replica that forwarded it spent on it before (ms). */
+  spent = 0
+
   /**
-   * performance.now() when it came (less what a replica that forwarded it spent on it first): its
-   * steps with a database are bounded from then, so that it is answered in time however slow they are.
+   * When its time began, for the bound on its steps with a database: its arrival, less what a
+   * forwarding replica spent on it, its body's upload left out (the client's time).
    */
-  came = performance.now()
+  get came(): number {
+    return this.arrived - this.spent + uploadMs(this.req)
+  }
 
   constructor(req: IncomingMessage, res: ServerResponse) {
     this.req = req

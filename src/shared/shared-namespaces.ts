@@ -165,7 +165,7 @@ export class SharedNamespaces implements NamespaceBackend {
     // A forwarded request is served by the replica it reached, or refused by it (its lease moved),
     // in the time the forwarding replica left it.
     if (exchange.req.headers[FORWARDED] !== undefined) {
-      exchange.came -= spentBefore(exchange.req)
+      exchange.spent = spentBefore(exchange.req)
       return undefined
     }
     if (leases.valid(name) !== undefined) return undefined
