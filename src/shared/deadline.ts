@@ -41,12 +41,19 @@ export function bounded(text: string, due: number | undefined): pg.QueryConfig {
   return { text, query_timeout: stepTimeout(due) } as pg.QueryConfig
 }
 
-/** `work`, or TooLate once `due` passes first (a statement of its may still be under way: its connection is not reused). */
-export async function before<T>(due: number | undefined, work: Promise<T>): Promise<T> {
+/**
+ * `work`, or the error `late()` makes (TooLate) once `due` passes first: a statement of its may
+ * still be under way (its connection is not reused).
+ */
+export async function before<T>(
+  due: number | undefined,
+  work: Promise<T>,
+  late: () => Error = () => new TooLate(),
+): Promise<T> {
   if (due === undefined) return work
   let timer: NodeJS.Timeout | undefined
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new TooLate()), Math.max(0, due - performance.now()))
+  const tooLate = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(late()), Math.max(0, due - performance.now()))
   })
-  return Promise.race([work, late]).finally(() => clearTimeout(timer))
+  return Promise.race([work, tooLate]).finally(() => clearTimeout(timer))
 }

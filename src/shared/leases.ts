@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto'
 import { ERRORS, HttpError, RETRY_AFTER } from '../http/errors.js'
 import type { Database } from './database.js'
+import { before } from './deadline.js'
 
 export const LEASE_MS = 2_000
 const RENEW_EVERY_MS = 500
@@ -122,18 +123,12 @@ export class Leases {
        FROM leases WHERE name = $1 AND NOT EXISTS (SELECT 1 FROM taken)`,
       [name, this.owner, this.address ?? '', LEASE_MS, anew],
     )
-    let timer: NodeJS.Timeout | undefined
-    const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(tooSlow()), ASK_WITHIN_MS)
+    const { rows } = await before(sent + ASK_WITHIN_MS, asking, tooSlow).catch((error: unknown) => {
+      asking.catch(() => undefined)
+      if (anew) this.#anew.add(name)
+      this.#failed = { error, until: performance.now() + FAILED_FOR_MS }
+      throw error
     })
-    const { rows } = await Promise.race([asking, late])
-      .catch((error: unknown) => {
-        asking.catch(() => undefined)
-        if (anew) this.#anew.add(name)
-        this.#failed = { error, until: performance.now() + FAILED_FOR_MS }
-        throw error
-      })
-      .finally(() => clearTimeout(timer))
     const row = rows[0]
     // Another replica took it first, after this statement began: it is read again, for the row this
     // statement saw is the one from before (a lease that had expired, of a replica that lost it).
@@ -149,8 +144,8 @@ export class Leases {
     this.#theirs.delete(name)
     // A commit given up on while this taking flew may land under the epoch it brought back.
     if (this.#anew.has(name)) return this.take(name, again)
-    const before = this.#mine.get(name)
-    const moved = before?.epoch !== row.epoch
+    const held = this.#mine.get(name)
+    const moved = held?.epoch !== row.epoch
     this.#mine.set(name, { epoch: row.epoch, validUntil: sent + LEASE_MS - MARGIN_MS, usedAt: performance.now() })
     this.#renewSoon()
     return { lease: { name, owner: this.owner, epoch: row.epoch }, moved }

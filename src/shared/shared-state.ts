@@ -16,7 +16,7 @@ import type { Baseline } from '../store/baseline.js'
 import type { FrozenPets } from '../store/pets.js'
 import { IdempotencyKeys } from '../store/idempotency-keys.js'
 import { isOutage, noNamespace, unavailable, type Database, type Transaction } from './database.js'
-import { STEPS_WITHIN_MS } from './deadline.js'
+import { before, STEPS_WITHIN_MS } from './deadline.js'
 import { Batches } from './batches.js'
 import { changeSince, stateOf, type Synced, type Taken } from './changes.js'
 import { hand } from './handed.js'
@@ -97,15 +97,11 @@ export class Sharing implements Holder {
           throw this.failure(error)
         },
       )
-    let timer: NodeJS.Timeout | undefined
-    const late = new Promise<undefined>((resolve) => {
-      timer = setTimeout(() => resolve(undefined), due - performance.now())
+    return before(due, holding, () => {
+      // Too late for this request: the row is let go as soon as it comes.
+      holding.then((hold) => hold.abandon()).catch(() => undefined)
+      return tooSlow()
     })
-    const held = await Promise.race([holding, late]).finally(() => clearTimeout(timer))
-    if (held !== undefined) return held
-    // Too late for this request: the row is let go as soon as it comes.
-    holding.then((hold) => hold.abandon()).catch(() => undefined)
-    throw tooSlow()
   }
 
   /** Whether this replica serves `namespace` from memory now: its lease held, and its memory synced. */
