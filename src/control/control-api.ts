@@ -118,7 +118,9 @@ function controlPipeline(
     (operationId: string, handle: Handler<ControlContext>): Handler<Exchange> =>
     async (input, exchange) => {
       const name = (input.query['namespace'] as string | undefined) ?? DEFAULT_NAMESPACE
-      const namespace = CREATES_ITS_NAMESPACE.has(operationId) ? namespaces.get(name) : await namespaces.existing(name)
+      const namespace = CREATES_ITS_NAMESPACE.has(operationId)
+        ? namespaces.get(name)
+        : await namespaces.existing(name, exchange.came)
       if (namespace === undefined) throw unknownNamespace(name)
       namespace.begin() // not evicted while its change is on its way
       try {
@@ -131,7 +133,9 @@ function controlPipeline(
         // Whatever fails after the hold (a snapshot lookup too) lets the namespace go.
         try {
           // Snapshots another replica made or deleted are seen (one process: nothing to read).
-          const refreshing = SNAPSHOT_OPERATIONS.has(operationId) ? namespaces.snapshots.refresh() : undefined
+          const refreshing = SNAPSHOT_OPERATIONS.has(operationId)
+            ? namespaces.snapshots.refresh(exchange.came)
+            : undefined
           if (refreshing) await refreshing
           const reply = await handle(input, { ...options, namespace, afterReset, exchange })
           if (CREATES_ITS_NAMESPACE.has(operationId)) beginsATest(namespaces, name)

@@ -37,14 +37,14 @@ export const controlHandlers: ControlOperations = {
     }
   },
 
-  async createSnapshot({ body: { name, namespace: from = DEFAULT_NAMESPACE } }, { namespaces }) {
-    const namespace = await namespaces.existing(from)
+  async createSnapshot({ body: { name, namespace: from = DEFAULT_NAMESPACE } }, { namespaces, exchange }) {
+    const namespace = await namespaces.existing(from, exchange.came)
     if (namespace === undefined) throw unknownNamespace(from)
-    await (await namespaces.hold(namespace))?.release()
+    await (await namespaces.hold(namespace, undefined, exchange.came))?.release()
     const store = await namespace.store()
     const clock = namespace.clock.real ? undefined : namespace.clock.now()
     try {
-      const snapshot = await storing(namespaces.snapshots.create(name, from, store.all(), clock))
+      const snapshot = await storing(namespaces.snapshots.create(name, from, store.all(), clock, exchange.came))
       return { status: 201, body: describeSnapshot(snapshot, []) }
     } catch (error) {
       if (!(error instanceof SnapshotExists)) throw error
@@ -55,18 +55,22 @@ export const controlHandlers: ControlOperations = {
     }
   },
 
-  async listSnapshots(_input, { namespaces }) {
-    const forks = await namespaces.forks()
+  async listSnapshots(_input, { namespaces, exchange }) {
+    const forks = await namespaces.forks(exchange.came)
     const snapshots = namespaces.snapshots
       .list()
       .map((snapshot) => describeSnapshot(snapshot, forks.get(baselineKey(snapshot.pets.source)) ?? []))
     return ok({ count: snapshots.length, snapshots })
   },
 
-  async deleteSnapshot({ path: { name } }, { namespaces }) {
+  async deleteSnapshot({ path: { name } }, { namespaces, exchange }) {
     const key = baselineKey({ kind: 'snapshot', name })
     const { deleted, users } = await storing(
-      namespaces.snapshots.delete(name, async () => (await namespaces.forks()).get(key) ?? []),
+      namespaces.snapshots.delete(
+        name,
+        async () => (await namespaces.forks(exchange.came)).get(key) ?? [],
+        exchange.came,
+      ),
     )
     if (users.length > 0)
       throw new HttpError(

@@ -47,10 +47,10 @@ export const verificationHandlers: ControlOperations = {
     return ok({ count: strays.length, strays, message: strayMessage(strays, test) })
   },
 
-  async endTest({ path: { name } }, { namespaces }) {
-    const namespace = await namespaces.existing(name)
+  async endTest({ path: { name } }, { namespaces, exchange }) {
+    const namespace = await namespaces.existing(name, exchange.came)
     if (namespace === undefined) throw unknownNamespace(name)
-    await (await namespaces.hold(namespace))?.release() // the traces other replicas journaled too
+    await (await namespaces.hold(namespace, undefined, exchange.came))?.release() // the traces other replicas journaled too
     const { at } = testEndsOn(namespaces.journals).end(name, tracesOf(namespace), namespace.journal.lastId)
     return ok({ namespace: name, endedAt: new Date(at).toISOString() })
   },

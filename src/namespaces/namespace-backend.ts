@@ -64,8 +64,11 @@ export interface NamespaceBackend {
   takeUnloaded(name: string): Unloaded | undefined
   /** Opens the store of `name`: from what is kept of it, or from the frozen pets `frozen` when nothing is. */
   open(name: string, frozen: FrozenPets | undefined): Promise<AnimalStore>
-  /** The namespace called `name` when it exists, live or kept; never created (a misspelt name makes none). */
-  existing(name: string): Promise<Namespace | undefined>
+  /**
+   * The namespace called `name` when it exists, live or kept; never created (a misspelt name makes
+   * none). `came`: when the request came (Exchange.came), which bounds its time with the backend.
+   */
+  existing(name: string, came?: number): Promise<Namespace | undefined>
   /** Deletes a namespace durably before this settles; false when there was none. Failed: nothing changed. */
   delete(name: string): Promise<boolean>
   /**
@@ -89,8 +92,8 @@ export interface NamespaceBackend {
   later(namespace: Namespace, entry: RequestRecord): void
   /** Every namespace, least recently used first (those kept elsewhere brought into memory, up to date). */
   all(): Promise<Namespace[]>
-  /** The namespaces that start from each baseline (by baselineKey). */
-  forks(): Promise<Map<string, string[]>>
+  /** The namespaces that start from each baseline (by baselineKey); `came` as existing()'s. */
+  forks(came?: number): Promise<Map<string, string[]>>
   /** `namespace` left memory holding nothing a test gave it: what is kept of it goes too. */
   evict(namespace: Namespace): void
   /** `namespace` left memory holding data: kept, and read back at its next use. */

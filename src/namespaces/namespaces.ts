@@ -86,8 +86,8 @@ export class Namespaces {
   }
 
   /** The namespace called `name` when it exists, live or kept; never created here (a misspelt name makes none). */
-  existing(name: string): Promise<Namespace | undefined> {
-    return this.#backend.existing(name)
+  existing(name: string, came?: number): Promise<Namespace | undefined> {
+    return this.#backend.existing(name, came)
   }
 
   /**
@@ -211,8 +211,8 @@ export class Namespaces {
   }
 
   /** The namespaces that start from each baseline (by baselineKey). */
-  forks(): Promise<Map<string, string[]>> {
-    return this.#backend.forks()
+  forks(came?: number): Promise<Map<string, string[]>> {
+    return this.#backend.forks(came)
   }
 
   /** Waits for every namespace's writes (one whose files the disk refused to read has none). */

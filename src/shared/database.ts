@@ -32,7 +32,12 @@ export interface Database {
   transaction<T>(work: (client: pg.PoolClient) => Promise<T>, due?: number): Promise<T>
   /** One connection of the pool, within the time left before `due`, for a transaction of the caller's; it releases it. */
   connect(due?: number): Promise<pg.PoolClient>
-  query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>>
+  /** One statement, answered within stepTimeout(due). */
+  query<R extends pg.QueryResultRow = pg.QueryResultRow>(
+    text: string,
+    values?: unknown[],
+    due?: number,
+  ): Promise<pg.QueryResult<R>>
   /**
    * Whether the transaction committed, asked on another connection after its own was cut: undefined
    * when the database does not say within OUTCOME_WITHIN_MS, or cannot (outcome()). A transaction
@@ -99,7 +104,8 @@ export async function openDatabase(url: string, logger: Pick<Logger, 'warn' | 'i
         throw committed === undefined ? unknownOutcome() : unavailable(error)
       }
     },
-    query: (text, values) => unavailableIfDown(pool.query(text, values)),
+    query: (text, values, due) =>
+      unavailableIfDown(Promise.resolve().then(() => pool.query({ ...bounded(text, due), values }))),
     async committed(transaction) {
       const deadline = performance.now() + OUTCOME_WITHIN_MS
       do {

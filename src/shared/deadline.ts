@@ -18,6 +18,11 @@ export const ANSWER_WITHIN_MS = 5_000
  */
 export const STEPS_WITHIN_MS = ANSWER_WITHIN_MS - OUTCOME_WITHIN_MS - 750
 
+/** When the steps of a request that came at `came` (Exchange.came) must end; undefined: each step has its own bound. */
+export function dueOf(came: number | undefined): number | undefined {
+  return came === undefined ? undefined : came + STEPS_WITHIN_MS
+}
+
 /** A request's steps ran out of time: a COMMIT not sent by then changed nothing. */
 export class TooLate extends Error {
   constructor() {

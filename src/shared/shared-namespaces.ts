@@ -15,7 +15,7 @@ import type { FrozenPets } from '../store/pets.js'
 import type { AnimalStore } from '../store/store.js'
 import type { Stores } from '../store/stores.js'
 import type { Database } from './database.js'
-import { STEPS_WITHIN_MS } from './deadline.js'
+import { dueOf, STEPS_WITHIN_MS } from './deadline.js'
 import { addressOf, forward, FORWARDED, spentBefore } from './forward.js'
 import { fencedOff, moved } from './leases.js'
 import type { Sharing } from './shared-state.js'
@@ -61,11 +61,11 @@ export class SharedNamespaces implements NamespaceBackend {
     return this.#memory.open(name, baseline)
   }
 
-  async existing(name: string): Promise<Namespace | undefined> {
+  async existing(name: string, came?: number): Promise<Namespace | undefined> {
     // Its owner serving it from memory knows it exists: its row goes only by its owner's deletion.
     const live = this.#live.find(name)
     if (live !== undefined && this.#sharing.serves(live)) return live
-    const { rowCount } = await this.#database.query('SELECT 1 FROM namespaces WHERE name = $1', [name])
+    const { rowCount } = await this.#database.query('SELECT 1 FROM namespaces WHERE name = $1', [name], dueOf(came))
     if (rowCount === 1) return this.#live.get(name)
     // Its owner keeps it: its first request here may be making its row (a second object for the
     // name would give its journal's ids twice).
@@ -137,9 +137,11 @@ export class SharedNamespaces implements NamespaceBackend {
     return names.map((name) => this.#live.get(name))
   }
 
-  async forks(): Promise<Map<string, string[]>> {
+  async forks(came?: number): Promise<Map<string, string[]>> {
     const { rows } = await this.#database.query<{ name: string; base: Baseline }>(
       "SELECT name, state -> 'base' AS base FROM namespaces WHERE state -> 'base' <> 'null'::jsonb ORDER BY incarnation",
+      [],
+      dueOf(came),
     )
     const forks = new Map<string, string[]>()
     for (const { name, base } of rows) forks.set(baselineKey(base), [...(forks.get(baselineKey(base)) ?? []), name])

@@ -32,12 +32,12 @@ export interface StoredSnapshot extends Omit<Snapshot, 'pets'> {
 
 /** Where snapshots are kept instead of files: a database replicas share (src/shared). */
 export interface SnapshotShelf {
-  /** Every snapshot, oldest first. */
-  all(): Promise<StoredSnapshot[]>
-  /** Keeps a new one; false when the name is taken. */
-  put(snapshot: StoredSnapshot): Promise<boolean>
-  /** Removes one unless namespaces start from it: then their names. */
-  remove(name: string): Promise<{ deleted: boolean; users: string[] }>
+  /** Every snapshot, oldest first, its time bounded from `came` as put's. */
+  all(came?: number): Promise<StoredSnapshot[]>
+  /** Keeps a new one, its time bounded from `came` (Exchange.came) as the request's; false when the name is taken. */
+  put(snapshot: StoredSnapshot, came?: number): Promise<boolean>
+  /** Removes one unless namespaces start from it: then their names. `came` as put's. */
+  remove(name: string, came?: number): Promise<{ deleted: boolean; users: string[] }>
 }
 
 export interface SnapshotsOptions {
@@ -86,14 +86,14 @@ export class Snapshots {
    * With a shelf: takes what other replicas made or deleted. Without one there is nothing to read,
    * and nothing to wait for: undefined (every reset asks).
    */
-  refresh(): Promise<void> | undefined {
+  refresh(came?: number): Promise<void> | undefined {
     const { shelf } = this.#options
-    return shelf && this.#take(shelf)
+    return shelf && this.#take(shelf, came)
   }
 
-  async #take(shelf: SnapshotShelf): Promise<void> {
+  async #take(shelf: SnapshotShelf, came?: number): Promise<void> {
     const { checkPets } = this.#options
-    const kept = await shelf.all()
+    const kept = await shelf.all(came)
     const known = new Map(this.#byName)
     this.#byName.clear()
     for (const stored of kept) {
@@ -128,7 +128,13 @@ export class Snapshots {
    * Freezes `pets` and `clock` under `name`, on disk before it resolves (a StorageError when the
    * disk refuses: nothing is kept). SnapshotExists when the name is taken.
    */
-  async create(name: string, namespace: string, pets: readonly Pet[], clock: Date | undefined): Promise<Snapshot> {
+  async create(
+    name: string,
+    namespace: string,
+    pets: readonly Pet[],
+    clock: Date | undefined,
+    came?: number,
+  ): Promise<Snapshot> {
     if (this.#byName.has(name) || this.#busy.has(name)) throw new SnapshotExists(name)
     this.#busy.add(name)
     try {
@@ -141,7 +147,7 @@ export class Snapshots {
       }
       const file = this.fileOf(name)
       const { shelf } = this.#options
-      if (shelf !== undefined && !(await shelf.put({ ...snapshot, pets: snapshot.pets.pets })))
+      if (shelf !== undefined && !(await shelf.put({ ...snapshot, pets: snapshot.pets.pets }, came)))
         throw new SnapshotExists(name)
       if (file !== undefined) {
         const { pets: shared, ...facts } = snapshot
@@ -170,12 +176,16 @@ export class Snapshots {
    * (a refused one is a StorageError); a failed directory fsync after it does not undo it: only a
    * crash may bring the file back, of a snapshot no store can have started from since.
    */
-  async delete(name: string, inUse: () => Promise<string[]>): Promise<{ deleted: boolean; users: string[] }> {
+  async delete(
+    name: string,
+    inUse: () => Promise<string[]>,
+    came?: number,
+  ): Promise<{ deleted: boolean; users: string[] }> {
     if (!this.#byName.has(name) || this.#busy.has(name)) return { deleted: false, users: [] }
     this.#busy.add(name)
     try {
       if (this.#options.shelf !== undefined) {
-        const removed = await this.#options.shelf.remove(name)
+        const removed = await this.#options.shelf.remove(name, came)
         if (removed.deleted) this.#byName.delete(name)
         return removed
       }

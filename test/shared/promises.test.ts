@@ -226,6 +226,79 @@ for (const [what, send] of [
     },
   )
 
+// A control call finds the namespace it names, and reads the named snapshots, before its hold or
+// its write: each slow step, within its own bound, leaves the next less time, never more. Calls
+// that name no namespace in their query or path are served by the default namespace's owner.
+const TAKE = { name: 'new', namespace: 'elsewhere' }
+for (const [what, method, path, body, steps] of [
+  [
+    'a snapshot taken, reading the snapshots and finding its namespace',
+    'POST',
+    '/__admin/snapshots',
+    TAKE,
+    ['FROM snapshots ORDER BY', 'SELECT 1 FROM namespaces'],
+  ],
+  [
+    'a snapshot taken, finding its namespace and holding it',
+    'POST',
+    '/__admin/snapshots',
+    TAKE,
+    ['SELECT 1 FROM namespaces', 'COMMIT'],
+  ],
+  [
+    'a snapshot taken, finding its namespace and writing',
+    'POST',
+    '/__admin/snapshots',
+    TAKE,
+    ['SELECT 1 FROM namespaces', 'INSERT INTO snapshots'],
+  ],
+  [
+    'the snapshots listed, reading them and what starts from them',
+    'GET',
+    '/__admin/snapshots',
+    undefined,
+    ['FROM snapshots ORDER BY', "state -> 'base'"],
+  ],
+  [
+    'a snapshot deleted, reading the snapshots and locking its own',
+    'DELETE',
+    '/__admin/snapshots/kept',
+    undefined,
+    ['FROM snapshots ORDER BY', 'FOR UPDATE'],
+  ],
+  [
+    'a test ended, finding its namespace and holding it',
+    'POST',
+    '/__admin/namespaces/elsewhere/end',
+    undefined,
+    ['SELECT 1 FROM namespaces', 'COMMIT'],
+  ],
+] as const)
+  t.test(`${what}, slowly on a replica that does not own it, is answered within 5 s`, { skip }, async (t) => {
+    const db = await startPostgres(t)
+    // Started first, the replica asked owns the default namespace, so it serves these calls itself.
+    const { proxy, origin } = await replicaThroughProxy(t, db)
+    const {
+      origins: [owner],
+    } = await startReplicas(t, db, await buildCli(t), 1)
+    t.equal((await call(`${owner!}/v1/pets?limit=1`, { headers: ns('elsewhere') })).status, 200, 'the owner')
+    const kept = { name: 'kept', namespace: 'elsewhere' }
+    t.equal((await call(`${origin}/__admin/snapshots`, { method: 'POST', headers: ADMIN, body: kept })).status, 201)
+    // The first step is answered 2.5 s after it is sent, the one after it 2.8 s: each within its 3 s bound.
+    const first = proxy.delay(steps[0])
+    void first.came.then(() => {
+      const second = proxy.delay(steps[1])
+      void second.came.then(() => setTimeout(second.pass, 2_800))
+      setTimeout(first.pass, 2_500)
+    })
+    const sent = performance.now()
+    const answer = await call(`${origin}${path}`, { method, headers: ADMIN, body })
+    const ms = Math.round(performance.now() - sent)
+    t.ok(ms < 5_000, `answered within 5 s: ${ms} ms`)
+    t.equal(answer.status, 503, `as the database was too slow: ${JSON.stringify(answer.body)}`)
+    t.match(answer.body, { code: 'storage_unavailable' })
+  })
+
 t.test("a create whose body comes slowly is not refused for the database's time", { skip }, async (t) => {
   const db = await startPostgres(t)
   const {
