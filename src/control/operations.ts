@@ -18,7 +18,7 @@ import { invalidBody, ok, operationIds, unknownNamespace, type ControlOperations
 import { testEndsOn, tracesOf } from './stray-calls.js'
 
 export const controlHandlers: ControlOperations = {
-  async reset({ body }, { namespace, namespaces, afterReset }) {
+  async reset({ body }, { namespace, namespaces, afterReset, exchange }) {
     const seeded = body?.seed !== undefined || body?.count !== undefined
     if (seeded && body?.snapshot !== undefined)
       throw invalidBody('give snapshot alone, or seed and count: a reset starts from one of them')
@@ -29,7 +29,7 @@ export const controlHandlers: ControlOperations = {
           ? { kind: 'seed', seed: body?.seed ?? DEFAULT_SEED, count: body?.count ?? DEFAULT_COUNT }
           : undefined
     try {
-      const pets = await storing(namespaces.reset(namespace, source))
+      const pets = await storing(namespaces.reset(namespace, source, exchange.came))
       afterReset(namespace)
       return ok({ namespace: namespace.name, pets })
     } catch (error) {

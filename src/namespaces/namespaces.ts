@@ -190,10 +190,13 @@ export class Namespaces {
     return [...this.#live.values()]
   }
 
-  /** Puts a namespace back to the data of the baseline `source` (its initial data by default), clearing its journal, faults and clock. */
-  async reset(namespace: Namespace, source: Baseline = this.#options.stores.source): Promise<number> {
+  /**
+   * Puts a namespace back to the data of the baseline `source` (its initial data by default),
+   * clearing its journal, faults and clock; `came` as existing()'s.
+   */
+  async reset(namespace: Namespace, source: Baseline = this.#options.stores.source, came?: number): Promise<number> {
     const store = await namespace.store()
-    if (source.kind === 'snapshot') await this.snapshots.refresh()
+    if (source.kind === 'snapshot') await this.snapshots.refresh(came)
     // Looked up after the wait for the store, where a deletion that began meanwhile hides it.
     const snapshot = source.kind === 'snapshot' ? this.snapshots.get(source.name) : undefined
     if (source.kind === 'snapshot' && snapshot === undefined) throw new UnknownSnapshot(source.name)

@@ -299,6 +299,46 @@ for (const [what, method, path, body, steps] of [
     t.match(answer.body, { code: 'storage_unavailable' })
   })
 
+t.test(
+  'a reset to a snapshot, its namespace locked slowly and the snapshots read slowly, is answered within 5 s',
+  { skip },
+  async (t) => {
+    const db = await startPostgres(t)
+    const { proxy, origin } = await replicaThroughProxy(t, db)
+    const {
+      origins: [other],
+      processes: [gone],
+    } = await startReplicas(t, db, await buildCli(t), 1)
+    t.equal((await call(`${other!}/v1/pets?limit=1`, { headers: ns('orphan') })).status, 200, 'its owner')
+    const kept = { name: 'kept', namespace: 'orphan' }
+    t.equal((await call(`${other!}/__admin/snapshots`, { method: 'POST', headers: ADMIN, body: kept })).status, 201)
+    // Its owner dies: once its lease lapses, the replica asked takes the namespace, locking its row.
+    gone!.child.kill('SIGKILL')
+    await waitFor(
+      async () => (await db.query("SELECT 1 FROM leases WHERE name = 'orphan' AND expires > now()")).length === 0,
+      {
+        what: "the dead owner's lease lapsed",
+      },
+    )
+    const locked = proxy.delay('FOR UPDATE')
+    void locked.came.then(() => {
+      const read = proxy.delay('FROM snapshots ORDER BY')
+      void read.came.then(() => setTimeout(read.pass, 2_800))
+      setTimeout(locked.pass, 2_500)
+    })
+    const sent = performance.now()
+    const answer = await call(`${origin}/__admin/reset?namespace=orphan`, {
+      method: 'POST',
+      headers: ADMIN,
+      body: { snapshot: 'kept' },
+    })
+    const ms = Math.round(performance.now() - sent)
+    t.ok(ms < 5_000, `answered within 5 s: ${ms} ms`)
+    t.equal(answer.status, 503, `as the database was too slow: ${JSON.stringify(answer.body)}`)
+    t.match(answer.body, { code: 'storage_unavailable' })
+  },
+)
+
 t.test("a create whose body comes slowly is not refused for the database's time", { skip }, async (t) => {
   const db = await startPostgres(t)
   const {
