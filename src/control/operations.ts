@@ -148,7 +148,7 @@ export const controlHandlers: ControlOperations = {
     return clockOf(namespace)
   },
 
-  async deleteNamespace({ path: { name } }, { namespaces }) {
+  async deleteNamespace({ path: { name } }, { namespaces, exchange }) {
     if (name === DEFAULT_NAMESPACE)
       throw new HttpError(
         ERRORS.invalidParameter,
@@ -156,7 +156,7 @@ export const controlHandlers: ControlOperations = {
       )
     // Its deletion ends its test: a later call in one of the traces it held is a stray of that test.
     const traces = tracesOf(namespaces.find(name))
-    if (!(await storing(namespaces.delete(name)))) throw unknownNamespace(name)
+    if (!(await storing(namespaces.delete(name, exchange.came)))) throw unknownNamespace(name)
     testEndsOn(namespaces.journals).end(name, traces, 0)
     return ok({ namespace: name, deleted: true })
   },

@@ -69,8 +69,11 @@ export interface NamespaceBackend {
    * none). `came`: when the request came (Exchange.came), which bounds its time with the backend.
    */
   existing(name: string, came?: number): Promise<Namespace | undefined>
-  /** Deletes a namespace durably before this settles; false when there was none. Failed: nothing changed. */
-  delete(name: string): Promise<boolean>
+  /**
+   * Deletes a namespace durably before this settles; false when there was none. Failed: nothing
+   * changed. `came` as existing()'s.
+   */
+  delete(name: string, came?: number): Promise<boolean>
   /**
    * Counts the new namespace `name` against the API key whose hash is `owner` (NAMESPACES_PER_KEY),
    * or refuses it with a 503 namespace_limit; false when it was counted already. Absent: the backend

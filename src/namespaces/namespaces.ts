@@ -94,8 +94,8 @@ export class Namespaces {
    * Deletes a namespace, durably before this settles; false when there was none. A StorageError when
    * the disk or the database refused: nothing changed.
    */
-  async delete(name: string): Promise<boolean> {
-    const deleted = await this.#backend.delete(name)
+  async delete(name: string, came?: number): Promise<boolean> {
+    const deleted = await this.#backend.delete(name, came)
     if (deleted) this.deleted++
     return deleted
   }

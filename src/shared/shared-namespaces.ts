@@ -75,8 +75,8 @@ export class SharedNamespaces implements NamespaceBackend {
   }
 
   /** With its pets and requests, by the namespace's owner (fenced as every write of it). */
-  async delete(name: string): Promise<boolean> {
-    const due = performance.now() + STEPS_WITHIN_MS
+  async delete(name: string, came = performance.now()): Promise<boolean> {
+    const due = came + STEPS_WITHIN_MS
     const lease = await this.#sharing.owner(name)
     if ('address' in lease) throw moved(name)
     const namespace = this.#live.find(name)

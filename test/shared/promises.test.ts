@@ -339,6 +339,31 @@ t.test(
   },
 )
 
+t.test(
+  "a namespace deleted by its owner, the default namespace's found slowly and the row deleted slowly, is answered within 5 s",
+  { skip },
+  async (t) => {
+    const db = await startPostgres(t)
+    // Started first, the other replica owns the default namespace, which every control call finds first.
+    await startReplicas(t, db, await buildCli(t), 1)
+    const { proxy, origin } = await ownerThroughProxy(t, db, 'doomed')
+    const found = proxy.delay('SELECT 1 FROM namespaces')
+    void found.came.then(() => {
+      const deleted = proxy.delay('DELETE FROM namespaces')
+      void deleted.came.then(() => setTimeout(deleted.pass, 2_800))
+      setTimeout(found.pass, 2_500)
+    })
+    const sent = performance.now()
+    const answer = await call(`${origin}/__admin/namespaces/doomed`, { method: 'DELETE', headers: ADMIN })
+    const ms = Math.round(performance.now() - sent)
+    t.ok(ms < 5_000, `answered within 5 s: ${ms} ms`)
+    t.equal(answer.status, 503, `as the database was too slow: ${JSON.stringify(answer.body)}`)
+    t.match(answer.body, { message: /nothing was changed/ })
+    await new Promise((resolve) => setTimeout(resolve, 1_000))
+    t.equal((await db.query("SELECT 1 FROM namespaces WHERE name = 'doomed'")).length, 1, 'and it was not deleted')
+  },
+)
+
 t.test("a create whose body comes slowly is not refused for the database's time", { skip }, async (t) => {
   const db = await startPostgres(t)
   const {
