@@ -192,11 +192,36 @@ t.test(
   },
 )
 
-/** A reset of `namespace` through `origin`, timed as timedCreate is. */
-async function timedReset(origin: string, namespace: string) {
+/** A control call through `origin`, timed as timedCreate is. */
+async function timedControl(origin: string, method: string, path: string, body?: unknown) {
   const sent = performance.now()
-  const answer = await call(`${origin}/__admin/reset?namespace=${namespace}`, { method: 'POST', headers: ADMIN })
+  const answer = await call(`${origin}/__admin${path}`, { method, headers: ADMIN, body })
   return { ...answer, ms: Math.round(performance.now() - sent) }
+}
+
+/** A reset of `namespace` through `origin`, timed. */
+function timedReset(origin: string, namespace: string) {
+  return timedControl(origin, 'POST', `/reset?namespace=${namespace}`)
+}
+
+/**
+ * The next message through `proxy` holding `first` reaches the database 2.5 s late, and the one
+ * holding `then` after it 2.8 s late: each within its step's 3 s bound.
+ */
+function slowSteps(proxy: CuttingProxy, first: string, then: string): void {
+  const slow = proxy.delay(first)
+  void slow.came.then(() => {
+    const next = proxy.delay(then)
+    void next.came.then(() => setTimeout(next.pass, 2_800))
+    setTimeout(slow.pass, 2_500)
+  })
+}
+
+/** Answered 503 storage_unavailable within 5 s, as a database too slow is. */
+function refusedInTime(t: Test, answer: { status: number; body: any; ms: number }): void {
+  t.ok(answer.ms < 5_000, `answered within 5 s: ${answer.ms} ms`)
+  t.equal(answer.status, 503, `as the database was too slow: ${JSON.stringify(answer.body)}`)
+  t.match(answer.body, { code: 'storage_unavailable' })
 }
 
 for (const [what, send] of [
@@ -234,42 +259,42 @@ for (const [what, method, path, body, steps] of [
   [
     'a snapshot taken, reading the snapshots and finding its namespace',
     'POST',
-    '/__admin/snapshots',
+    '/snapshots',
     TAKE,
     ['FROM snapshots ORDER BY', 'SELECT 1 FROM namespaces'],
   ],
   [
     'a snapshot taken, finding its namespace and holding it',
     'POST',
-    '/__admin/snapshots',
+    '/snapshots',
     TAKE,
     ['SELECT 1 FROM namespaces', 'COMMIT'],
   ],
   [
     'a snapshot taken, finding its namespace and writing',
     'POST',
-    '/__admin/snapshots',
+    '/snapshots',
     TAKE,
     ['SELECT 1 FROM namespaces', 'INSERT INTO snapshots'],
   ],
   [
     'the snapshots listed, reading them and what starts from them',
     'GET',
-    '/__admin/snapshots',
+    '/snapshots',
     undefined,
     ['FROM snapshots ORDER BY', "state -> 'base'"],
   ],
   [
     'a snapshot deleted, reading the snapshots and locking its own',
     'DELETE',
-    '/__admin/snapshots/kept',
+    '/snapshots/kept',
     undefined,
     ['FROM snapshots ORDER BY', 'FOR UPDATE'],
   ],
   [
     'a test ended, finding its namespace and holding it',
     'POST',
-    '/__admin/namespaces/elsewhere/end',
+    '/namespaces/elsewhere/end',
     undefined,
     ['SELECT 1 FROM namespaces', 'COMMIT'],
   ],
@@ -283,20 +308,9 @@ for (const [what, method, path, body, steps] of [
     } = await startReplicas(t, db, await buildCli(t), 1)
     t.equal((await call(`${owner!}/v1/pets?limit=1`, { headers: ns('elsewhere') })).status, 200, 'the owner')
     const kept = { name: 'kept', namespace: 'elsewhere' }
-    t.equal((await call(`${origin}/__admin/snapshots`, { method: 'POST', headers: ADMIN, body: kept })).status, 201)
-    // The first step is answered 2.5 s after it is sent, the one after it 2.8 s: each within its 3 s bound.
-    const first = proxy.delay(steps[0])
-    void first.came.then(() => {
-      const second = proxy.delay(steps[1])
-      void second.came.then(() => setTimeout(second.pass, 2_800))
-      setTimeout(first.pass, 2_500)
-    })
-    const sent = performance.now()
-    const answer = await call(`${origin}${path}`, { method, headers: ADMIN, body })
-    const ms = Math.round(performance.now() - sent)
-    t.ok(ms < 5_000, `answered within 5 s: ${ms} ms`)
-    t.equal(answer.status, 503, `as the database was too slow: ${JSON.stringify(answer.body)}`)
-    t.match(answer.body, { code: 'storage_unavailable' })
+    t.equal((await timedControl(origin, 'POST', '/snapshots', kept)).status, 201)
+    slowSteps(proxy, steps[0], steps[1])
+    refusedInTime(t, await timedControl(origin, method, path, body))
   })
 
 t.test(
@@ -311,7 +325,7 @@ t.test(
     } = await startReplicas(t, db, await buildCli(t), 1)
     t.equal((await call(`${other!}/v1/pets?limit=1`, { headers: ns('orphan') })).status, 200, 'its owner')
     const kept = { name: 'kept', namespace: 'orphan' }
-    t.equal((await call(`${other!}/__admin/snapshots`, { method: 'POST', headers: ADMIN, body: kept })).status, 201)
+    t.equal((await timedControl(other!, 'POST', '/snapshots', kept)).status, 201)
     // Its owner dies: once its lease lapses, the replica asked takes the namespace, locking its row.
     gone!.child.kill('SIGKILL')
     await waitFor(
@@ -320,22 +334,8 @@ t.test(
         what: "the dead owner's lease lapsed",
       },
     )
-    const locked = proxy.delay('FOR UPDATE')
-    void locked.came.then(() => {
-      const read = proxy.delay('FROM snapshots ORDER BY')
-      void read.came.then(() => setTimeout(read.pass, 2_800))
-      setTimeout(locked.pass, 2_500)
-    })
-    const sent = performance.now()
-    const answer = await call(`${origin}/__admin/reset?namespace=orphan`, {
-      method: 'POST',
-      headers: ADMIN,
-      body: { snapshot: 'kept' },
-    })
-    const ms = Math.round(performance.now() - sent)
-    t.ok(ms < 5_000, `answered within 5 s: ${ms} ms`)
-    t.equal(answer.status, 503, `as the database was too slow: ${JSON.stringify(answer.body)}`)
-    t.match(answer.body, { code: 'storage_unavailable' })
+    slowSteps(proxy, 'FOR UPDATE', 'FROM snapshots ORDER BY')
+    refusedInTime(t, await timedControl(origin, 'POST', '/reset?namespace=orphan', { snapshot: 'kept' }))
   },
 )
 
@@ -347,17 +347,9 @@ t.test(
     // Started first, the other replica owns the default namespace, which every control call finds first.
     await startReplicas(t, db, await buildCli(t), 1)
     const { proxy, origin } = await ownerThroughProxy(t, db, 'doomed')
-    const found = proxy.delay('SELECT 1 FROM namespaces')
-    void found.came.then(() => {
-      const deleted = proxy.delay('DELETE FROM namespaces')
-      void deleted.came.then(() => setTimeout(deleted.pass, 2_800))
-      setTimeout(found.pass, 2_500)
-    })
-    const sent = performance.now()
-    const answer = await call(`${origin}/__admin/namespaces/doomed`, { method: 'DELETE', headers: ADMIN })
-    const ms = Math.round(performance.now() - sent)
-    t.ok(ms < 5_000, `answered within 5 s: ${ms} ms`)
-    t.equal(answer.status, 503, `as the database was too slow: ${JSON.stringify(answer.body)}`)
+    slowSteps(proxy, 'SELECT 1 FROM namespaces', 'DELETE FROM namespaces')
+    const answer = await timedControl(origin, 'DELETE', '/namespaces/doomed')
+    refusedInTime(t, answer)
     t.match(answer.body, { message: /nothing was changed/ })
     await new Promise((resolve) => setTimeout(resolve, 1_000))
     t.equal((await db.query("SELECT 1 FROM namespaces WHERE name = 'doomed'")).length, 1, 'and it was not deleted')
