@@ -23,7 +23,7 @@ const ROWS: [string, number, RegExp][] = [
   ['TLS', 800, /tls/],
   ['PostgreSQL', 1400, /postgres|haproxy|replica|nemesis|cutting-proxy|(^|\/)shared\/|database|outages/],
   ['explorer', 650, /explorer|browser|screenshot|-page\.|pages\.ts/],
-  ['journal, coverage, verify', 1700, /journal|coverage|verify|request-record|redact|secret|assertions/],
+  ['journal, coverage, verify', 1700, /journal|coverage|verif|request-record|redact|secret|assertions|test-ends/],
   // A namespace's faults and clock live beside it, and count as control's.
   ['namespaces', 900, /^(?!.*(fault|clock|chance)).*(namespace|eviction|frozen-initial)/],
   [

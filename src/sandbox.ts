@@ -13,8 +13,7 @@ import { listen, stop, type SandboxServer, type ServerLimits, SERVER_LIMITS } fr
 import { tls } from './tls/capability.js'
 import { mcp } from './mcp/capability.js'
 import { hostsServed } from './http/hosts.js'
-import type { SandboxFacts } from './explorer/pages.js'
-import { explorer } from './explorer/capability.js'
+import { explorer, type SandboxFacts } from './explorer/capability.js'
 import type { Capability } from './capability.js'
 import { JournalMemory } from './journal/journal-memory.js'
 import { Redactor } from './journal/redactor.js'
@@ -32,6 +31,7 @@ import type { Baseline } from './store/baseline.js'
 import { openStores, type Stores } from './store/stores.js'
 import { fidelity } from './fidelity/capability.js'
 import { pact } from './pact/capability.js'
+import { verification } from './verification/capability.js'
 import { UNIMPLEMENTED } from './api/operations.js'
 import type { Shared } from './shared/shared.js'
 
@@ -206,6 +206,7 @@ async function serve(
     https,
     upstream,
     pact(),
+    verification(),
     explorer({ spec, facts, controlApi }),
     ...(config.adminToken === undefined ? [] : [mcp(target, testData)]),
   ]

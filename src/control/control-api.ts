@@ -17,11 +17,9 @@ import {
   type ControlOperations,
   type ControlPart,
 } from './control-operation.js'
+import { testEndsOn } from '../journal/test-ends.js'
 import { bundleHandlers } from './bundle.js'
-import { journalHandlers } from './journal-operations.js'
 import { controlHandlers } from './operations.js'
-import { beginsATest } from './stray-calls.js'
-import { verificationHandlers } from './verification-operations.js'
 
 export type { ControlApiOptions }
 
@@ -138,7 +136,7 @@ function controlPipeline(
             : undefined
           if (refreshing) await refreshing
           const reply = await handle(input, { ...options, namespace, afterReset, exchange })
-          if (CREATES_ITS_NAMESPACE.has(operationId)) beginsATest(namespaces, name)
+          if (CREATES_ITS_NAMESPACE.has(operationId)) testEndsOn(namespaces.journals).begin(name)
           if (hold) await hold.release()
           return reply
         } catch (error) {
@@ -175,8 +173,6 @@ export function controlHandlersOf(
 ): Readonly<Record<string, Handler<ControlContext>>> {
   const rooms: ReadonlyArray<readonly [string, ControlOperations]> = [
     ['control', controlHandlers],
-    ['journal', journalHandlers],
-    ['verification', verificationHandlers],
     ['bundle', bundleHandlers],
     ...capabilities.flatMap(({ name, controlOperations }) =>
       controlOperations === undefined ? [] : [[name, controlOperations] as const],

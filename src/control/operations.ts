@@ -15,7 +15,7 @@ import { storedPet } from '../store/pets.js'
 import { nameProblem, StoreFull } from '../store/limits.js'
 import { readDateTime } from '../namespaces/clock.js'
 import { invalidBody, ok, operationIds, unknownNamespace, type ControlOperations } from './control-operation.js'
-import { testEndsOn, tracesOf } from './stray-calls.js'
+import { testEndsOn, tracesOf } from '../journal/test-ends.js'
 
 export const controlHandlers: ControlOperations = {
   async reset({ body }, { namespace, namespaces, afterReset, exchange }) {
@@ -155,7 +155,7 @@ export const controlHandlers: ControlOperations = {
         'Invalid path parameter: the default namespace cannot be deleted; reset it instead',
       )
     // Its deletion ends its test: a later call in one of the traces it held is a stray of that test.
-    const traces = tracesOf(namespaces.find(name))
+    const traces = tracesOf(namespaces.find(name)?.journal)
     if (!(await storing(namespaces.delete(name, exchange.came)))) throw unknownNamespace(name)
     testEndsOn(namespaces.journals).end(name, traces, 0)
     return ok({ namespace: name, deleted: true })

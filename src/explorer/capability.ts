@@ -7,6 +7,8 @@ import { coverageOf } from '../journal/coverage.js'
 import type { ApiSpec } from '../contract/types.js'
 import { COVERAGE_PAGE, JOURNAL_PAGE, mountExplorer, mountSpecDocuments, type SandboxFacts } from './pages.js'
 
+export type { SandboxFacts }
+
 export interface ExplorerSettings {
   readonly spec: ApiSpec
   readonly facts: SandboxFacts

@@ -11,10 +11,11 @@ import { fidelity } from '../../src/fidelity/capability.js'
 import { pact } from '../../src/pact/capability.js'
 import { CONTROL_SPEC_FILE } from '../../src/paths.js'
 import { tls } from '../../src/tls/capability.js'
+import { verification } from '../../src/verification/capability.js'
 
 const controlSpec = await loadSpecFile(CONTROL_SPEC_FILE)
 const off = { tls: undefined, clientCa: undefined, caOut: undefined }
-const capabilities: Capability[] = [await tls(off), fidelity(undefined), pact()]
+const capabilities: Capability[] = [await tls(off), fidelity(undefined), pact(), verification()]
 
 t.test('the core and the capabilities, switched off or not, handle every operation once', async (t) => {
   const handlers = controlHandlersOf(controlSpec, capabilities)

@@ -48,8 +48,8 @@ t.test('the registry, the request path and the control API never import src/shar
     )
 })
 
-t.test('nothing in src/namespaces or src/control asks whether namespaces are shared', async (t) => {
-  const asking = ['src/namespaces', 'src/control'].flatMap((folder) =>
+t.test('nothing in src/namespaces, src/control or src/verification asks whether namespaces are shared', async (t) => {
+  const asking = ['src/namespaces', 'src/control', 'src/verification'].flatMap((folder) =>
     readdirSync(join(ROOT, folder))
       .filter((file) => file.endsWith('.ts'))
       .flatMap((file) =>

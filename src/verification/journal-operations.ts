@@ -1,11 +1,10 @@
-// The journal room's handlers of the control API: what a namespace's request journal holds (its
-// calls, with retries as one call when asked) and the coverage report read from it; verification
-// of the calls a test expected is the verification room's (verification-operations.ts). A new
-// operation of this room goes here, and needs no other list.
+// The control API's reads of a namespace's request journal: its calls (with retries as one call
+// when asked), clearing them, and the coverage report read from it. A new operation of this kind
+// goes here, and needs no other list.
 import { ERRORS, HttpError } from '../http/errors.js'
 import { TypedText } from '../http/reply.js'
 import { readDateTime } from '../namespaces/clock.js'
-import { ok, type ControlOperations } from './control-operation.js'
+import { ok, type ControlOperations } from '../control/control-operation.js'
 import { coverageMarkdown, coverageOf } from '../journal/coverage.js'
 import { logicalPage } from '../journal/logical-calls.js'
 import { UNMATCHED } from '../journal/request-record.js'

@@ -1,6 +1,6 @@
-// The verification room's handlers of the control API: verify, the wait for requests
-// (await-requests.ts), the stray calls and the end of a test (stray-calls.ts). A new operation of
-// this room goes here, and needs no other list.
+// The control API's verification of a test's calls: verify, the wait for requests
+// (await-requests.ts), the stray calls (stray-calls.ts) and the end of a test. A new operation of
+// this kind goes here, and needs no other list.
 import type { ApiSpec } from '../contract/types.js'
 import { waitFor } from './await-requests.js'
 import {
@@ -10,9 +10,10 @@ import {
   unknownNamespace,
   type ControlContext,
   type ControlOperations,
-} from './control-operation.js'
+} from '../control/control-operation.js'
 import type { Namespace } from '../namespaces/namespaces.js'
-import { strayCalls, testEndsOn, tracesOf, type StrayCall } from './stray-calls.js'
+import { strayCalls, type StrayCall } from './stray-calls.js'
+import { testEndsOn, tracesOf } from '../journal/test-ends.js'
 import { logicalCalls } from '../journal/logical-calls.js'
 import { UNMATCHED } from '../journal/request-record.js'
 import { expectationProblem, verify, verifyJournal, type Expectation, type VerifyResult } from '../journal/verify.js'
@@ -51,7 +52,7 @@ export const verificationHandlers: ControlOperations = {
     const namespace = await namespaces.existing(name, exchange.came)
     if (namespace === undefined) throw unknownNamespace(name)
     await (await namespaces.hold(namespace, undefined, exchange.came))?.release() // the traces other replicas journaled too
-    const { at } = testEndsOn(namespaces.journals).end(name, tracesOf(namespace), namespace.journal.lastId)
+    const { at } = testEndsOn(namespaces.journals).end(name, tracesOf(namespace.journal), namespace.journal.lastId)
     return ok({ namespace: name, endedAt: new Date(at).toISOString() })
   },
 }
