@@ -29,8 +29,8 @@ import type { After, HandedRow, Locked, State } from './tables.js'
 
 export interface SharingOptions {
   readonly database: Database
-  /** The shared pets a namespace's pets start from. */
-  readonly sharedPets: (source: Baseline) => Promise<FrozenPets>
+  /** The frozen pets of a baseline, which a namespace's pets start from. */
+  readonly frozenPets: (baseline: Baseline) => Promise<FrozenPets>
   /** What a request's entry may show: keys and tokens never reach the database. */
   readonly redactor: Redactor
   /** Where a failure that is not an outage is told (it is answered 500). */
@@ -220,7 +220,7 @@ export class Sharing implements Holder {
       for (const key of keys) store.idempotencyKeys.add(key)
       store.takeAdded(pets)
     } else {
-      const base = state.base === null ? undefined : await this.#options.sharedPets(state.base)
+      const base = state.base === null ? undefined : await this.#options.frozenPets(state.base)
       const idempotencyKeys = IdempotencyKeys.from(keys)
       store.restore({ ...(state.source === null ? {} : { source: state.source }), pets, idempotencyKeys }, base)
     }

@@ -46,8 +46,8 @@ export async function openShared(url: string, logger: Pick<Logger, 'warn' | 'inf
     backend: ({ stores, redactor, perKey, journalSize }) => {
       // Once the sandbox serves: forgotten namespaces leave the database, and handed entries come.
       const stopExpiry = expireForgotten(database, logger)
-      const sharedPetsOf = (source: Baseline): Promise<FrozenPets> => sharedPets(stores, source)
-      const sharing = new Sharing({ database, logger, redactor, sharedPets: sharedPetsOf, perKey, journalSize })
+      const frozenPets = (baseline: Baseline): Promise<FrozenPets> => frozenPetsOf(stores, baseline)
+      const sharing = new Sharing({ database, logger, redactor, frozenPets, perKey, journalSize })
       const stopTaking = takeHanded(database, sharing.leases, sharing.unjournaled.handed, sharing.later, logger)
       stopSweeps = () => (stopExpiry(), stopTaking())
       releaseLeases = () => sharing.batches.settled().then(() => sharing.leases.release())
@@ -57,10 +57,10 @@ export async function openShared(url: string, logger: Pick<Logger, 'warn' | 'inf
 }
 
 /** The pets a namespace starts from: a snapshot's, taken from the database when another replica made it. */
-async function sharedPets(stores: Stores, source: Baseline): Promise<FrozenPets> {
-  if (source.kind !== 'snapshot') return stores.frozenPets(source)
-  const kept = stores.snapshots.frozenPets(source)
+async function frozenPetsOf(stores: Stores, baseline: Baseline): Promise<FrozenPets> {
+  if (baseline.kind !== 'snapshot') return stores.frozenPets(baseline)
+  const kept = stores.snapshots.frozenPets(baseline)
   if (kept !== undefined) return kept
   await stores.snapshots.refresh()
-  return stores.snapshots.frozenPets(source) ?? Promise.reject(new UnknownSnapshot(source.name))
+  return stores.snapshots.frozenPets(baseline) ?? Promise.reject(new UnknownSnapshot(baseline.name))
 }
