@@ -1,13 +1,11 @@
 // Starts a sandbox: spec → initial data → store → the core and the list of capabilities → app →
 // HTTP server, and stops it cleanly, the capabilities closed in the list's order.
-import { rename, writeFile } from 'node:fs/promises'
 import type { IncomingMessage } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Logger } from 'pino'
 import { createApp } from './app.js'
 import { KeyRing } from './pipeline/auth.js'
 import { ConfigError, DEFAULT_ADMIN_TOKEN, DEFAULT_API_KEY, type Config } from './config.js'
-import { coverageMarkdown, coverageOf } from './journal/coverage.js'
 import { Control } from './control/request-control.js'
 import { listen, stop, type SandboxServer, type ServerLimits, SERVER_LIMITS } from './http/server.js'
 import { tls } from './tls/capability.js'
@@ -206,7 +204,7 @@ async function serve(
     https,
     upstream,
     pact(),
-    verification(),
+    verification(config.coverageFile === undefined ? undefined : { file: config.coverageFile, spec, namespaces }),
     explorer({ spec, facts, controlApi }),
     ...(config.adminToken === undefined ? [] : [mcp(target, testData)]),
   ]
@@ -243,7 +241,6 @@ async function serve(
       (closing ??= stop(server)
         .then(() => namespaces.flush())
         .then(async () => {
-          if (config.coverageFile !== undefined) await writeCoverage(config.coverageFile, spec, namespaces)
           for (const capability of capabilities) await capability.close?.()
         })
         .finally(async () => {
@@ -266,17 +263,6 @@ async function loadContract(file: string | undefined): Promise<ApiSpec> {
   } catch (error) {
     throw new ConfigError(`SPEC_FILE ${file} cannot be served: ${(error as Error).message}`)
   }
-}
-
-/**
- * COVERAGE_FILE: the report of every namespace, once the last request is answered, for CI to
- * keep. Written aside and renamed, so a reader never sees half a report.
- */
-async function writeCoverage(file: string, spec: ApiSpec, namespaces: Namespaces): Promise<void> {
-  const report = coverageOf(spec, namespaces)
-  const text = file.endsWith('.md') ? coverageMarkdown(report) : `${JSON.stringify(report, null, 2)}\n`
-  await writeFile(`${file}.tmp`, text)
-  await rename(`${file}.tmp`, file)
 }
 
 /** What the pages (GET /, /docs) say about this sandbox: configured keys are never among it. */

@@ -9,6 +9,7 @@ import { NAMESPACE_SETTINGS } from './namespaces/namespace-settings.js'
 import { DEFAULT_IGNORED } from './fidelity/compare.js'
 import { DEFAULT_UPSTREAM_MAX_BYTES, DEFAULT_UPSTREAM_TIMEOUT_MS, UPSTREAM_MODES } from './fidelity/upstream.js'
 import { TLS_SETTINGS } from './tls/tls.js'
+import { VERIFICATION_SETTINGS } from './verification/settings.js'
 import * as read from './setting-readers.js'
 import { setting, type Setting } from './setting-readers.js'
 import { DEFAULT_STORE_BOUNDS } from './store/limits.js'
@@ -191,12 +192,7 @@ export const SETTINGS = {
     help: `refuse operations whose \`x-stability\` is below: ${STABILITIES.map((s) => `\`${s}\``).join(', ')}`,
     see: ['x-stability', 'docs/coverage.md#x-stability'],
   }),
-  coverageFile: setting({
-    default: none,
-    shown: 'none',
-    parse: read.reportFile,
-    help: 'write the coverage report of every namespace there at shutdown (Markdown for `.md`, else JSON)',
-  }),
+  ...VERIFICATION_SETTINGS,
   specFile: setting({
     default: none,
     shown: '`spec/openapi.yaml`',

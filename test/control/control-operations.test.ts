@@ -15,7 +15,7 @@ import { verification } from '../../src/verification/capability.js'
 
 const controlSpec = await loadSpecFile(CONTROL_SPEC_FILE)
 const off = { tls: undefined, clientCa: undefined, caOut: undefined }
-const capabilities: Capability[] = [await tls(off), fidelity(undefined), pact(), verification()]
+const capabilities: Capability[] = [await tls(off), fidelity(undefined), pact(), verification(undefined)]
 
 t.test('the core and the capabilities, switched off or not, handle every operation once', async (t) => {
   const handlers = controlHandlersOf(controlSpec, capabilities)
