@@ -198,13 +198,14 @@ async function serve(
     allNamespaces: config.mcpAllNamespaces,
     ca: https.trusted,
   })
-  // In the order their hooks run: a span starts before anything else of a request.
+  // In the order their hooks run (a span starts before anything else of a request) and they close
+  // (COVERAGE_FILE is written first, whatever a later close meets).
   const capabilities: Capability[] = [
+    verification(config.coverageFile === undefined ? undefined : { file: config.coverageFile, spec, namespaces }),
     telemetry,
     https,
     upstream,
     pact(),
-    verification(config.coverageFile === undefined ? undefined : { file: config.coverageFile, spec, namespaces }),
     explorer({ spec, facts, controlApi }),
     ...(config.adminToken === undefined ? [] : [mcp(target, testData)]),
   ]
