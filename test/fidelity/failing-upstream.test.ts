@@ -6,6 +6,9 @@ import { standInFor } from './stand-in.js'
 
 const UPSTREAM_KEY = 'upstream-secret-key-55d0'
 const ADMIN = { authorization: 'Bearer failing-admin' }
+// Far below the slow stand-in's 3 s, and far above what a refused connection or a garbage answer
+// takes on a loaded machine (at 300 ms, two busy cores made them time out too).
+const TIMEOUT_MS = '1000'
 
 t.test('down, slow, garbage, too large: the sandbox answers as ever, and the drift says so', async (t) => {
   const { standIn } = await standInFor(t, UPSTREAM_KEY)
@@ -27,7 +30,7 @@ t.test('down, slow, garbage, too large: the sandbox answers as ever, and the dri
       ADMIN_TOKEN: 'failing-admin',
       UPSTREAM: upstream,
       UPSTREAM_API_KEY: UPSTREAM_KEY,
-      UPSTREAM_TIMEOUT_MS: '300',
+      UPSTREAM_TIMEOUT_MS: TIMEOUT_MS,
       UPSTREAM_MAX_BYTES: '4096',
     })
     const answer = await fetch(`${baseUrl}/pets?limit=2`, { headers: AUTH })
@@ -60,7 +63,7 @@ t.test('where the upstream answers, down and slow are the contract’s Error bod
       UPSTREAM: upstream,
       UPSTREAM_API_KEY: UPSTREAM_KEY,
       UPSTREAM_MODE: 'passthrough',
-      UPSTREAM_TIMEOUT_MS: '300',
+      UPSTREAM_TIMEOUT_MS: TIMEOUT_MS,
     })
     const answer = await fetch(`${baseUrl}/store/orders`, { headers: AUTH })
     t.equal(answer.status, status, `${name}: ${status}`)
