@@ -1,5 +1,6 @@
 // A batch of an owner's changes in one namespace, committed in one transaction (batches.ts): the
-// row takes its last state only, and its answers wait for it when one of its changes is durable.
+// row takes its last state only, and its answers wait for it when one of its changes is durable;
+// a batch of reads alone gathers first (GATHER_MS).
 import { STEPS_WITHIN_MS } from './deadline.js'
 import type { Taken } from './changes.js'
 
@@ -49,4 +50,17 @@ export class Batch {
     if (taken.change.durable) this.due = Math.min(this.due ?? Infinity, came + STEPS_WITHIN_MS)
     return queued
   }
+}
+
+/**
+ * How long a batch of reads alone waits for more to join it; a durable change ends the wait. A batch
+ * costs a transaction whatever it holds (two round trips, the database's work for a commit), so a
+ * namespace read a few times a second commits its reads' entries together, not one by one.
+ */
+export const GATHER_MS = 250
+
+/** The replica's committers whose next batch is gathering, and whether the replica stops (none gathers then). */
+export class Gathering {
+  readonly committers = new Set<{ hurry(): void }>()
+  stopping = false
 }

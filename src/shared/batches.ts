@@ -10,13 +10,10 @@ import type { NamespaceHold } from '../namespaces/namespace-backend.js'
 import type { RequestRecord } from '../journal/request-record.js'
 import { isOutage, unknownOutcome, type Database } from './database.js'
 import { fencedOff, type Lease, moved } from './leases.js'
-import { Batch } from './batch.js'
+import { Batch, GATHER_MS, Gathering } from './batch.js'
 import { nothingIn, type Taken } from './changes.js'
 import type { Unjournaled } from './unjournaled.js'
 import { begin, commitChanges, keepSnapshot, type Begun } from './tables.js'
-
-/** A batch of reads alone waits this long for more to join it (one commit for many); a durable change ends the wait. */
-const GATHER_MS = 50
 
 /** What batches ask of the replica's sharing. */
 export interface Owner {
@@ -43,6 +40,8 @@ class Committer {
   #running = false
   /** Ends the gathering of the next batch at once. */
   #hurry: (() => void) | undefined
+  /** Whether batches fly without gathering until the committer is idle (its namespace is deleted, the replica stops). */
+  #hurried = false
   /** Grows at each failed batch: a hold taken before it ran on what was lost. */
   generation = 0
   failed: unknown
@@ -51,10 +50,20 @@ class Committer {
 
   readonly namespace: Namespace
   readonly owner: Owner
+  /** The replica's gathering, this committer among them while it gathers. */
+  readonly #gathering: Gathering
 
-  constructor(namespace: Namespace, owner: Owner) {
+  constructor(namespace: Namespace, owner: Owner, gathering: Gathering) {
     this.namespace = namespace
     this.owner = owner
+    this.#gathering = gathering
+  }
+
+  /** Ends the gathering of the next batch at once, and of those after it until the committer is idle. */
+  hurry(): void {
+    if (!this.#running) return
+    this.#hurried = true
+    this.#hurry?.()
   }
 
   /**
@@ -87,7 +96,7 @@ class Committer {
     void this.idle.then(() => this.owner.flying.delete(this.idle))
     try {
       while (this.#next !== undefined) {
-        if (!this.#next.durable) await this.#gather()
+        if (!this.#next.durable && !this.#hurried && !this.#gathering.stopping) await this.#gather()
         // A bug is its batch's failure (a 500, logged), never a committer that stops.
         const failure = await this.#commit(lease).catch((error: unknown) => this.owner.failure(error))
         const batch = this.#flying ?? this.#take()
@@ -103,21 +112,24 @@ class Committer {
     } finally {
       // The next change starts the committer again.
       this.#running = false
+      this.#hurried = false
       this.#flying = undefined
       this.#idle?.()
     }
   }
 
-  /** Until GATHER_MS passed, or a durable change joined the next batch. */
+  /** Until GATHER_MS passed, or a durable change joined the next batch, or the batch is hurried. */
   #gather(): Promise<void> {
     return new Promise((resolve) => {
       const done = (): void => {
         clearTimeout(timer)
         this.#hurry = undefined
+        this.#gathering.committers.delete(this)
         resolve()
       }
       const timer = setTimeout(done, GATHER_MS)
       this.#hurry = done
+      this.#gathering.committers.add(this)
     })
   }
 
@@ -205,6 +217,7 @@ class Committer {
 /** Every namespace this replica owns, committed behind. */
 export class Batches {
   readonly #committers = new WeakMap<Namespace, Committer>()
+  readonly #gathering = new Gathering()
   readonly #owner: Owner
   constructor(owner: Owner) {
     this.#owner = owner
@@ -255,19 +268,24 @@ export class Batches {
     }
   }
 
-  /** Once every change taken in any namespace is committed (or failed): before the leases end. */
+  /** Once every change taken in any namespace is committed (or failed), none gathering any more: before the leases end. */
   settled(): Promise<void> {
+    this.#gathering.stopping = true
+    for (const committer of this.#gathering.committers) committer.hurry()
     return Promise.all(this.#owner.flying).then(() => undefined)
   }
 
-  /** Once every change taken in `namespace` is committed (or failed). */
+  /** Once every change taken in `namespace` is committed (or failed), its reads not gathering on. */
   idle(namespace: Namespace): Promise<void> {
-    return this.#committers.get(namespace)?.idle ?? Promise.resolve()
+    const committer = this.#committers.get(namespace)
+    committer?.hurry()
+    return committer?.idle ?? Promise.resolve()
   }
 
   #committer(namespace: Namespace): Committer {
     let committer = this.#committers.get(namespace)
-    if (committer === undefined) this.#committers.set(namespace, (committer = new Committer(namespace, this.#owner)))
+    if (committer === undefined)
+      this.#committers.set(namespace, (committer = new Committer(namespace, this.#owner, this.#gathering)))
     return committer
   }
 }

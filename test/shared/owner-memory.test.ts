@@ -84,7 +84,7 @@ t.test('a batch of many reads writes only the entries its journal still keeps', 
   t.ok(Number(n) <= 12, `the batches inserted ${n} entries, not every read's`)
 })
 
-t.test('reads one after another share commits: a batch of reads gathers for 50 ms', { skip }, async (t) => {
+t.test('reads one after another share commits: a batch of reads gathers for 250 ms', { skip }, async (t) => {
   const db = await startPostgres(t)
   const env = { DATABASE_URL: db.url, API_KEYS: KEY, ADMIN_TOKEN: TOKEN, LOG_LEVEL: 'warn' }
   const origin = new URL((await spawnCli(t, env, [], await buildCli(t))).baseUrl).origin
@@ -111,8 +111,8 @@ t.test('reads one after another share commits: a batch of reads gathers for 50 m
     )[0]
   await waitFor(async () => (await journaled())?.entries === reads + 1, { what: 'every read in the database' })
   const batches = (await journaled())?.transactions ?? Infinity
-  // A batch flies at most once per 50 ms, and the first and last may stand apart.
-  t.ok(batches <= Math.floor(elapsed / 50) + 2, `${reads} reads in ${Math.round(elapsed)} ms, ${batches} commits`)
+  // A batch flies at most once per 250 ms, and the first and last may stand apart.
+  t.ok(batches <= Math.floor(elapsed / 250) + 2, `${reads} reads in ${Math.round(elapsed)} ms, ${batches} commits`)
   // A batch writes its last state only, and counts every read's change of it, as the owner's memory does.
   t.same(await row(), { version: String(first + reads), lastId: String(reads + 1) }, "the row: the last read's state")
 })
