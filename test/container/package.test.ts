@@ -51,7 +51,7 @@ t.test('npm pack holds only what runs', async (t) => {
 
 t.test('the installed tarball starts through npx in a folder without the sources', async (t) => {
   await writeFile(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }))
-  await npm(['install', '--no-audit', '--no-fund', tarball], consumer)
+  await npm(['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], consumer)
 
   const sandbox = await startWithNpx(t, consumer, ['--port', '0'])
   t.match(sandbox.banner, /data: .*fixtures/, 'the built-in fixtures come with the package')
@@ -69,7 +69,7 @@ t.test('README: the Testcontainers example runs against the packed module packag
   t.equal(snippets.length, 1, 'one TypeScript snippet')
   // The slim package the README names: the module and its client, packed from modules/node.
   const { tarball: module } = await npmPack(join(ROOT, 'modules/node'), packDir)
-  await npm(['install', '--no-audit', '--no-fund', '--save-dev', module], consumer)
+  await npm(['install', '--no-audit', '--no-fund', '--prefer-offline', '--save-dev', module], consumer)
   const file = join(consumer, 'sandbox.test.ts')
   await writeFile(file, snippets[0] ?? '')
   // Typed as a consumer would see it: the package's own .d.ts files, strict mode.
