@@ -176,6 +176,28 @@ t.test('compose up: three replicas on PostgreSQL behind HAProxy, then down -v', 
     t.same([...new Set(reads.map((answer) => answer.servedBy))].sort(), REPLICAS, 'by every replica')
   }
 
+  // A namespace's calls, by its header or the control API's ?namespace=, all go to one replica.
+  const namespaced: Answer[] = [
+    await call(`${url}/__admin/reset?namespace=compose-ns`, { method: 'POST', headers: ADMIN, body: {} }),
+  ]
+  const inNamespace = { ...API, 'x-sandbox-namespace': 'compose-ns' }
+  for (let i = 0; i < 3; i++) {
+    namespaced.push(
+      await call(`${url}/v1/pets`, { method: 'POST', headers: inNamespace, body: { name: 'Ns', categoryId: 1 } }),
+    )
+    namespaced.push(await call(`${url}/v1/pets?limit=1`, { headers: inNamespace }))
+  }
+  namespaced.push(await call(`${url}/__admin/requests?namespace=compose-ns&limit=0`, { headers: ADMIN }))
+  t.same(
+    namespaced.map((answer) => answer.status),
+    [200, 201, 200, 201, 200, 201, 200, 200],
+    'a namespace reset, used and read through HAProxy',
+  )
+  t.equal(namespaced.at(-1)?.body.count, 6, 'its journal holds its six API calls')
+  const servers = [...new Set(namespaced.map((answer) => answer.servedBy))]
+  t.equal(servers.length, 1, 'all sent to one replica')
+  t.match(servers[0], /^sandbox-[123]$/)
+
   const armed = await call(`${url}/__admin/faults`, {
     method: 'POST',
     headers: ADMIN,
