@@ -21,7 +21,8 @@ export interface Owner {
   readonly unjournaled: Pick<Unjournaled, 'handed' | 'journalInto'>
   /** The batches under way in every namespace, until each is settled. */
   readonly flying: Set<Promise<void>>
-  changeOf(namespace: Namespace, lease: Lease): Promise<Taken>
+  /** `late`: the change journals entries kept while the database was away, and waits for the disk. */
+  changeOf(namespace: Namespace, lease: Lease, late: boolean): Promise<Taken>
   /** After a batch: the namespace is read whole at its next hold unless the row is as memory expects. */
   committed(namespace: Namespace, version: string | undefined, expected: string | undefined, server?: string): void
   forget(namespace: Namespace): void
@@ -248,7 +249,7 @@ export class Batches {
       }
       try {
         if (committer.generation !== generation) throw failed()
-        const taken = await this.#owner.changeOf(namespace, lease)
+        const taken = await this.#owner.changeOf(namespace, lease, late.length > 0)
         if (committer.generation !== generation) throw failed()
         return { wait: committer.add(taken, mark, lease, came) }
       } finally {

@@ -22,9 +22,10 @@ export interface Holder {
   readonly database: Database
   /**
    * Writes back what the request changed and commits by `due`, on the held row's connection,
-   * fenced by the lease (none: only read).
+   * fenced by the lease (none: only read); `late`: it carries entries kept while the database was
+   * away, and waits for the disk.
    */
-  give(client: pg.PoolClient, namespace: Namespace, lease: Lease | undefined, due: number): Promise<void>
+  give(client: pg.PoolClient, namespace: Namespace, lease: Lease | undefined, due: number, late: boolean): Promise<void>
   /** The namespace is read whole from the database at its next hold. */
   forget(namespace: Namespace): void
   /** An outage as its 503; anything else but an HttpError logged. */
@@ -90,7 +91,7 @@ export class Hold {
 
   async #commit(): Promise<void> {
     try {
-      await this.#sharing.give(this.#client, this.#namespace, this.#lease, this.#due)
+      await this.#sharing.give(this.#client, this.#namespace, this.#lease, this.#due, this.#late.length > 0)
       this.#client.release()
       this.#sharing.carried(this.#namespace.name, ...this.#late)
     } catch (error) {

@@ -18,7 +18,7 @@ import { IdempotencyKeys } from '../store/idempotency-keys.js'
 import { isOutage, noNamespace, unavailable, type Database, type Transaction } from './database.js'
 import { before, STEPS_WITHIN_MS } from './deadline.js'
 import { Batches } from './batches.js'
-import { changeSince, stateOf, type Synced, type Taken } from './changes.js'
+import { changeSince, durably, stateOf, type Synced, type Taken } from './changes.js'
 import { hand } from './handed.js'
 import { Hold, type Holder, tooSlow } from './hold.js'
 import { type Elsewhere, fencedOff, type Lease, Leases, moved, writtenOver } from './leases.js'
@@ -232,8 +232,8 @@ export class Sharing implements Holder {
   }
 
   /** Writes back what the request changed in the namespace and commits by `due`, on the held row's connection. */
-  async give(client: pg.PoolClient, namespace: Namespace, lease: Lease | undefined, due: number): Promise<void> {
-    const { change, snapshot, version } = await this.changeOf(namespace, lease)
+  readonly give: Holder['give'] = async (client, namespace, lease, due, late) => {
+    const { change, snapshot, version } = await this.changeOf(namespace, lease, late)
     if (snapshot !== undefined) await keepSnapshot(client, snapshot)
     const { name } = namespace
     const committed = await commitChanges(client, name, change.fence, [change], due).catch((error: unknown) => {
@@ -244,8 +244,8 @@ export class Sharing implements Holder {
     if (version !== undefined && committed !== this.#synced.get(namespace)?.version) this.forget(namespace)
   }
 
-  /** What the request changed in the namespace since it was last synced, remembered as synced. */
-  async changeOf(namespace: Namespace, lease: Lease | undefined): Promise<Taken> {
+  /** What the request changed in the namespace since it was last synced, remembered as synced; durably() with `late` entries. */
+  async changeOf(namespace: Namespace, lease: Lease | undefined, late: boolean): Promise<Taken> {
     const synced = this.#synced.get(namespace)
     if (synced === undefined) throw new Error(`namespace ${namespace.name} was not held`)
     const { redactor } = this.#options
@@ -253,7 +253,7 @@ export class Sharing implements Holder {
     // Known before the commit returns: a request here that waits for the row sees it as soon as the
     // row is let go, which may be before this one hears of the commit.
     if (taken.version !== undefined) this.#remember(namespace, { ...synced, version: taken.version }, state)
-    return taken
+    return late ? durably(taken) : taken
   }
 
   /** After a batch: the namespace is read whole at its next hold unless the row is as memory expects. */

@@ -276,6 +276,38 @@ t.test('requests answered while the database is away are journaled once it is ba
   t.equal(verified.body.passed, true, verified.body.message)
 })
 
+t.test('what a replica kept while the database was away waits for the disk once written', { skip }, async (t) => {
+  const db = await startPostgres(t)
+  // The WAL writer flushes a commit that did not wait for the disk within 10 s: a crash sooner loses it.
+  await db.query("ALTER SYSTEM SET wal_writer_delay = '10s'")
+  await db.query('SELECT pg_reload_conf()')
+  const [origin] = (await startReplicas(t, db, await buildCli(t), 1)).origins as [string]
+  t.equal((await call(`${origin}/v1/pets?limit=1`, { headers: ns('kept') })).status, 200)
+  await db.stop()
+  const body = { name: 'Kept', categoryId: 1 }
+  const answers = await Promise.all(
+    [1, 2, 3].map(() => call(`${origin}/v1/pets`, { method: 'POST', headers: ns('kept'), body })),
+  )
+  t.same(
+    answers.map((answer) => answer.status),
+    [503, 503, 503],
+  )
+  await db.start()
+  const refusals = async (): Promise<number> =>
+    Number(
+      (
+        await db.query<{ count: string }>(
+          "SELECT count(*) FROM requests WHERE namespace = 'kept' AND record ->> 'status' = '503'",
+        )
+      )[0]?.count,
+    )
+  await waitFor(async () => (await refusals()) === 3, { what: 'the three 503s written', intervalMs: 5 })
+  // At once, as a crash: what the database acknowledged without the disk is gone.
+  await db.kill()
+  await db.start()
+  t.equal(await refusals(), 3, 'the three 503s are still journaled after the crash')
+})
+
 t.test(
   'answers past what a replica keeps while the database is away are counted, and verify says what they leave undecided',
   { skip },
