@@ -159,9 +159,9 @@ export async function stateOf(namespace: Namespace, generation = 0): Promise<Sta
 }
 
 /**
- * `taken`, its commit waiting for the disk whatever it changes: it journals entries kept while the
- * database was away (or handed by another replica), already past the last instants before a crash
- * in which a read's entry may be lost; written without that wait, a crash soon after would lose them.
+ * `taken`, its commit waiting for the disk whatever it changes: it journals entries answered a while
+ * ago (kept while the database was away, or handed by another replica), past the last instants
+ * before a crash in which a read's entry may be lost.
  */
 export function durably(taken: Taken): Taken {
   return { ...taken, change: { ...taken.change, durable: true } }
