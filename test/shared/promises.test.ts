@@ -9,6 +9,8 @@ import { ADMIN, call, startReplicas, replicaThroughProxy } from '../support/repl
 import { ns, ownerThroughProxy } from '../support/slow-database.js'
 
 const skip = postgresSkip(t) || haproxySkip(t)
+// A bound for a hang only: thirteen tests, each with its database and replicas, take minutes on a loaded machine.
+t.setTimeout(15 * 60_000)
 
 t.test('a reset whose snapshot lookup fails lets the namespace go, on every replica', { skip }, async (t) => {
   const db = await startPostgres(t)
