@@ -293,16 +293,13 @@ t.test('what a replica kept while the database was away waits for the disk once 
   t.same(
     answers.map((answer) => answer.status),
     [503, 503, 503],
+    'answered while the database is away',
   )
   await db.start()
-  const refusals = async (): Promise<number> =>
-    Number(
-      (
-        await db.query<{ count: string }>(
-          "SELECT count(*) FROM requests WHERE namespace = 'kept' AND record ->> 'status' = '503'",
-        )
-      )[0]?.count,
-    )
+  const refusals = async (): Promise<number | undefined> => {
+    const sql = "SELECT count(*)::int AS count FROM requests WHERE namespace = 'kept' AND record ->> 'status' = '503'"
+    return (await db.query<{ count: number }>(sql))[0]?.count
+  }
   await waitFor(async () => (await refusals()) === 3, { what: 'the three 503s written', intervalMs: 5 })
   // At once, as a crash: what the database acknowledged without the disk is gone.
   await db.kill()
