@@ -145,5 +145,7 @@ t.test(
     t.ok(shared.walFlushes.commits > 0 && shared.walFlushes.flushes > 0, 'commits and WAL flushes')
     for (const store of ['sandbox', 'postgres'])
       t.ok(shared.tests[store].typicalTestMs > 0, `the typical test on ${store}`)
+    // What the run saw (windows measured again, a replica its balancer took out) says why a row failed.
+    if (!t.passing()) t.comment(output)
   },
 )
