@@ -116,6 +116,13 @@ t.test(
     const killed: Trouble = { kind: 'kill', replica: 2, from: 500, to: 1_500 }
     t.same(invariants(history, final(['pet-a'], ['a']), [killed]), [], 'nor when its owner was killed just after')
     t.same(invariants(history, final(['pet-a'], ['b']), [killed]), ['unjournaled answered call'], 'a create is')
+    // Refused while the database restarted: its entry is kept until a commit that waits for the disk.
+    const refusal = created('r', 600, { status: 503, code: 'storage_unavailable', retryAfter: true, replica: 1 })
+    const refused = [...history, refusal]
+    t.same(invariants(refused, final(['pet-a'], ['a', 'r']), [crash]), [], 'a refusal is journaled once it is back')
+    t.same(invariants(refused, final(['pet-a'], ['a']), [crash]), ['unjournaled answered call'], 'whatever the crash')
+    const refuserKilled: Trouble = { kind: 'kill', replica: 1, from: 700, to: 1_500 }
+    t.same(invariants(refused, final(['pet-a'], ['a']), [crash, refuserKilled]), [], 'unless its replica was killed')
     const under: Trouble = { kind: 'db-immediate-restart', from: 10, to: 900 }
     t.same(invariants(history, final(['pet-a'], ['a']), [under]), [], 'nor is it while the crash is under way')
     t.same(invariants(history, final(['pet-a'], ['a', 'b', 'b'])), ['call journaled twice'])

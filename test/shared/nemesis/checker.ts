@@ -197,8 +197,9 @@ function batchStruck(op: Op, troubles: readonly Trouble[]): Ms | undefined {
 
 /**
  * Whether the journal promises `op`'s entry (checked at `until`, the end or a verify): every call a
- * replica answered, but for what a reset after it cleared, a read's (or refusal's) entry in the last
- * instants before a crash of the database or of a replica (which may be its owner), a 503's entry its replica held when it was killed
+ * replica answered, but for what a reset after it cleared, a read's entry in the last instants
+ * before a crash of the database or of a replica (which may be its owner), a refusal's in the last
+ * instants before a crash of a replica, a 503's entry its replica held when it was killed
  * before the database came back, and the same of an entry whose batch a trouble of the database
  * struck (until the database is back and a kill since).
  */
@@ -208,10 +209,11 @@ function journalPromises(op: Op, resets: readonly Op[], troubles: readonly Troub
   const done = op.completedAt ?? op.invokedAt
   const durable = op.kind === 'create' && op.answer?.status === 201
   // A crash of the database, or of a replica (the owner, which committed it behind), under way
-  // while it committed or just after its answer.
+  // while it committed or just after its answer. A refusal's entry is kept until a commit that
+  // waits for the disk takes it, so a crash of the database loses none.
   const crashed = troubles.some(
     (t) =>
-      (t.kind === 'db-immediate-restart' || t.kind === 'kill') &&
+      ((t.kind === 'db-immediate-restart' && !storageRefusal(op)) || t.kind === 'kill') &&
       t.to >= op.invokedAt &&
       t.from <= Math.min(until, done + CRASH_WINDOW_MS),
   )
