@@ -1,4 +1,4 @@
-// What makes the image's cold start short (docs/performance.md, "The container path"): its first
+// What makes the image's cold start short (docs/performance.md, "The container image"): its first
 // start reads compiled code from the compile cache made at build time, and it loads none of
 // fetch's machinery (undici), which ES imports of Node's builtins would load.
 import { execFile } from 'node:child_process'
