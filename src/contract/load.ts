@@ -67,10 +67,12 @@ export function readSpecDocument(file: URL | string = SPEC_FILE): Record<string,
 }
 
 export async function loadSpec(file: URL | string = SPEC_FILE): Promise<ApiSpec> {
-  if (file === SPEC_FILE) {
-    const compiled = await loadCompiledSpec(readFileSync(file, 'utf8'))
-    if (compiled) return compiled
-  }
+  if (file !== SPEC_FILE) return compileSpec(file)
+  const text = readFileSync(file, 'utf8')
+  return (await loadCompiledSpec(text)) ?? compiledOnce(text, () => compileSpec(file))
+}
+
+async function compileSpec(file: URL | string): Promise<ApiSpec> {
   const spec = await loadSpecFile(file)
   const ajv = createAjv()
   return {
@@ -85,10 +87,26 @@ export async function loadSpec(file: URL | string = SPEC_FILE): Promise<ApiSpec>
  * document and schemas, which nothing serves (dist/admin-spec.compiled.js), else compiled now.
  */
 export async function loadControlSpec(): Promise<SpecOperations> {
+  const text = controlSpecSourceText()
   return (
-    (await loadCompiledOperations(controlSpecSourceText(), COMPILED_CONTROL_SPEC)) ??
-    (await loadSpecFile(CONTROL_SPEC_FILE))
+    (await loadCompiledOperations(text, COMPILED_CONTROL_SPEC)) ??
+    (await compiledOnce(text, () => loadSpecFile(CONTROL_SPEC_FILE)))
   )
+}
+
+// The sandbox's own specs compiled from source (no build: run under tsx), once per process for one
+// text, as a build's compiled module is imported once: every sandbox a process starts on that text
+// shares them (a test file starts hundreds), and a changed text is compiled anew.
+const compiledFromSource = new Map<string, Promise<unknown>>()
+
+function compiledOnce<T>(text: string, compile: () => Promise<T>): Promise<T> {
+  let compiled = compiledFromSource.get(text) as Promise<T> | undefined
+  if (compiled === undefined) {
+    compiled = compile()
+    compiledFromSource.set(text, compiled)
+    compiled.catch(() => compiledFromSource.delete(text)) // a failure is tried again at the next start
+  }
+  return compiled
 }
 
 /** Loads, dereferences and compiles one spec file. References to other files are resolved next to it. */
